@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util';
+import { readConfig } from '../runtime/config.ts';
+import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { migrate } from '../runtime/migrate.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+
+const usage = `Usage: npm run --silent earshot -- <command>
+
+Commands:
+  workspace create --name NAME   Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"}
+`;
+
+/**
+ * Operator commands. They find the database the way the server does:
+ * DATABASE_URL, else the embedded PostgreSQL of EARSHOT_DATA_DIR (the running
+ * one if the server is up, else started for the command and stopped after).
+ */
+async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (group === 'workspace' && command === 'create') {
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
+    const name = values.name?.trim();
+    if (!name) {
+      process.stderr.write('workspace create needs --name NAME\n');
+      return 2;
+    }
+    return withDatabase(async (sql) => {
+      process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name)) + '\n');
+      return 0;
+    });
+  }
+  process.stderr.write(usage);
+  return 2;
+}
+
+async function withDatabase(work: (sql: ReturnType<typeof connect>) => Promise<number>): Promise<number> {
+  const config = readConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const database = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir, log);
+  const sql = connect(database.url, { max: 2 });
+  try {
+    await migrate(sql);
+    return await work(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+    await database.stop();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

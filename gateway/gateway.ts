@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import type { SubgraphName } from '../runtime/config.ts';
+import type { Logger } from '../runtime/logger.ts';
+import type { RequestAuth } from '../runtime/gateway-signature.ts';
+import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import { useRateLimit } from './plugins/use-rate-limit.ts';
+import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
+import { useRequestId } from './plugins/use-request-id.ts';
+import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
+
+const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
+
+export interface GatewayOptions {
+  /** Where each subgraph answers (`http://host:port/graphql`); its graphql-ws endpoint is the same path. */
+  subgraphUrls: Record<SubgraphName, string>;
+  secret: string;
+  rateLimitPerMinute: number;
+  authenticate(secret: string): Promise<RequestAuth | undefined>;
+  countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
+  log: Logger;
+}
+
+/**
+ * The Hive Gateway runtime over the committed supergraph. Its setup is the
+ * list of plugins: request id, authentication, rate limit, read-only keys,
+ * signed subgraph requests.
+ */
+export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
+  const supergraph = await readFile(supergraphPath, 'utf8');
+  const transportEntries = Object.fromEntries(
+    Object.entries(options.subgraphUrls).map(([name, url]) => [
+      name,
+      {
+        location: url,
+        options: { subscriptions: { kind: 'ws', location: url.replace(/^http/, 'ws') } },
+      },
+    ]),
+  );
+  return createGatewayRuntime({
+    supergraph,
+    transportEntries,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: false,
+    logging: options.log ? 'error' : false,
+    plugins: () => [
+      useRequestId(),
+      useApiKeyAuth({ authenticate: options.authenticate }),
+      useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
+      useReadOnlyKeys(),
+      useSignedSubgraphRequests({ secret: options.secret }),
+    ],
+  });
+}

@@ -1,0 +1,20 @@
+import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { createGraphQLError } from '@graphql-tools/utils';
+import { getOperationAST } from 'graphql';
+import type { EarshotGatewayContext } from '../request-state.ts';
+
+/** A `read` credential may run queries and subscriptions, never mutations (spec 5.5). */
+export function useReadOnlyKeys(): GatewayPlugin {
+  return {
+    onExecute({ args }) {
+      const { auth } = args.contextValue as unknown as EarshotGatewayContext;
+      if (auth?.scope !== 'read') return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation === 'mutation') {
+        throw createGraphQLError('This API key is read-only; use a write key to change anything', {
+          extensions: { code: 'read_only_key', http: { status: 403 } },
+        });
+      }
+    },
+  };
+}

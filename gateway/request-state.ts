@@ -1,0 +1,24 @@
+import type { RequestAuth } from '../runtime/gateway-signature.ts';
+
+/**
+ * What the gateway's plugins establish about one client operation and put
+ * on the GraphQL context for the plugins after them and for signing.
+ */
+export interface EarshotGatewayContext {
+  requestId: string;
+  auth: RequestAuth | null;
+}
+
+/** The credential a client sent: the HTTP header, or `connectionParams` on graphql-ws. */
+export function bearerToken(context: {
+  request?: Request;
+  connectionParams?: Record<string, unknown>;
+}): string | undefined {
+  const params = context.connectionParams ?? {};
+  const header =
+    context.request?.headers.get('authorization') ??
+    (params.authorization as string | undefined) ??
+    (params.Authorization as string | undefined);
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/** HTTP status of each error code of spec part 7; unknown codes are 500s. */
+const statusByCode: Record<string, number> = {
+  unauthorized: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  read_only_key: 403,
+  protected_user: 403,
+  validation_error: 400,
+  invalid_cursor: 400,
+  filter_too_complex: 400,
+  schedule_required: 400,
+  not_a_digest: 400,
+  hourly_email_unsupported: 400,
+  invalid_assignee: 400,
+  invalid_member: 400,
+  invalid_signature: 400,
+  unknown_channel: 400,
+  not_found: 404,
+  payload_too_large: 413,
+  rate_limited: 429,
+  duplicate_keyword: 409,
+  duplicate_segment: 409,
+  duplicate_view: 409,
+  duplicate_group: 409,
+  already_member: 409,
+  group_changed: 409,
+  default_group: 409,
+  default_group_context: 409,
+  last_owner: 409,
+  classification_pending: 409,
+  insufficient_balance: 402,
+  keyword_limit_reached: 403,
+  order_not_credited: 409,
+  billing_not_configured: 501,
+  slack_not_connected: 409,
+  slack_not_configured: 501,
+  telegram_not_configured: 501,
+  email_not_configured: 501,
+  webhook_not_configured: 501,
+  upstream_unavailable: 502,
+  internal_error: 500,
+};
+
+export const statusForCode = (code: string): number => statusByCode[code] ?? 500;
+
+export interface ApiError {
+  code: string;
+  message: string;
+  retryAfterSeconds?: number;
+  field?: string | null;
+}
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: 'Stable machine-readable code (spec part 7)' }),
+      message: z.string(),
+      requestId: z.string().optional(),
+      retryAfterSeconds: z.number().int().optional(),
+      field: z.string().nullable().optional().meta({ description: 'The offending input field, on validation errors' }),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export function errorBody(error: ApiError, requestId: string) {
+  const { code, message, retryAfterSeconds, field } = error;
+  return {
+    error: {
+      code,
+      message,
+      requestId,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(field !== undefined ? { field } : {}),
+    },
+  };
+}
+
+interface GraphQLErrorShape {
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * The API error a GraphQL error stands for. Errors with a code keep it;
+ * GraphQL's own input-coercion errors (a wrong type, an unknown field) are
+ * validation errors naming the field; anything else is internal.
+ */
+export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
+  const code = error.extensions?.code;
+  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    return {
+      code,
+      message: error.message,
+      retryAfterSeconds: error.extensions?.retryAfterSeconds as number | undefined,
+      field: error.extensions?.field as string | null | undefined,
+    };
+  }
+  const coercion = /^Variable "\$\w+" got invalid value .*?(?: at "\w+\.([^"]+)")?; (.*)$/s.exec(error.message);
+  if (coercion) {
+    const [, at, reason] = coercion;
+    const named = /Field "([^"]+)"/.exec(reason)?.[1];
+    const field = at ? (named && !at.endsWith(named) ? `${at}.${named}` : at) : (named ?? null);
+    return { code: 'validation_error', message: field ? `${field}: ${reason}` : reason, field };
+  }
+  if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {
+    return { code: 'validation_error', message: error.message, field: null };
+  }
+  return { code: 'internal_error', message: 'Something went wrong on our side' };
+}

@@ -1,0 +1,158 @@
+import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
+import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';
+
+/** Runs one GraphQL request on the gateway (in-process or over HTTP) and returns its HTTP response. */
+export type GatewayFetch = (request: Request) => Promise<Response>;
+
+export interface FacadeOptions {
+  routes: Route[];
+  gatewayFetch: GatewayFetch;
+  maxBodyBytes: number;
+  log: Logger;
+}
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+
+function compile(route: Route): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_match, name: string) => {
+    paramNames.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), paramNames };
+}
+
+class InputError extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+  }
+}
+
+async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new InputError({ code: 'validation_error', message: 'The body is not valid JSON', field: null });
+  }
+}
+
+function checkQuery(route: Route, query: URLSearchParams): void {
+  if (!route.query) return;
+  const result = route.query.safeParse(Object.fromEntries(query));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue.path.map(String).join('.');
+    throw new InputError({ code: 'validation_error', message: `${field}: ${issue.message}`, field });
+  }
+}
+
+/**
+ * The REST facade: matches a route of the table, runs its GraphQL operation
+ * on the gateway with the caller's credential, and turns the result or the
+ * GraphQL error (by `extensions.code`) into the HTTP response. Business rules
+ * stay in the subgraphs; the facade only translates.
+ */
+export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
+  const compiled = options.routes.map(compile);
+
+  const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
+    const headers = new Headers(extra);
+    headers.set('x-request-id', requestId);
+    for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, value);
+    if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers });
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+    const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+    return new Response(body, { status: result.status, headers });
+  };
+  const failure = (error: ApiError, requestId: string, headers?: Headers) =>
+    json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+
+  const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json', 'x-request-id': requestId });
+    const authorization = request.headers.get('authorization');
+    if (authorization) headers.set('authorization', authorization);
+    const response = await options.gatewayFetch(
+      new Request('http://gateway/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) }),
+    );
+    const passOn = new Headers();
+    for (const name of rateLimitHeaders) {
+      const value = response.headers.get(name);
+      if (value !== null) passOn.set(name, value);
+    }
+    const payload = (await response.json()) as { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+    return { payload, headers: passOn };
+  };
+
+  // Bad input must not hide a bad credential: before answering 400 or 413 the
+  // facade asks the gateway whether the caller may make this request at all.
+  const credentialProblem = async (request: Request, requestId: string) => {
+    const probe = request.method === 'GET' ? 'query { __typename }' : 'mutation { __typename }';
+    const { payload, headers } = await callGateway(request, requestId, probe, {});
+    return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
+  };
+
+  const runGraphQLRoute = async (route: GraphQLRoute, request: Request, restRequest: RestRequest, requestId: string) => {
+    const { payload, headers } = await callGateway(request, requestId, route.operation, route.variables(restRequest));
+    if (payload.errors?.length) {
+      const error = apiErrorFromGraphQL(payload.errors[0]);
+      if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
+      return failure(error, requestId, headers);
+    }
+    return json(route.result(payload.data ?? {}), requestId, headers);
+  };
+
+  return async function handleRestRequest(request: Request): Promise<Response> {
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    try {
+      const url = new URL(request.url);
+      let match: { entry: CompiledRoute; params: Record<string, string> } | undefined;
+      for (const entry of compiled) {
+        if (entry.route.method !== request.method) continue;
+        const found = entry.pattern.exec(url.pathname);
+        if (found) {
+          match = { entry, params: Object.fromEntries(entry.paramNames.map((name, i) => [name, decodeURIComponent(found[i + 1])])) };
+          break;
+        }
+      }
+      if (!match) return failure({ code: 'not_found', message: `No route for ${request.method} ${url.pathname}` }, requestId);
+      const { route } = match.entry;
+      if (!route.public && !request.headers.get('authorization')) {
+        return failure({ code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer mk_live_…"' }, requestId);
+      }
+
+      let restRequest: RestRequest;
+      try {
+        checkQuery(route, url.searchParams);
+        const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await readJsonBody(request, options.maxBodyBytes);
+        if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
+          throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
+        }
+        restRequest = { params: match.params, query: url.searchParams, body };
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        if (route.public) return failure(error.apiError, requestId);
+        const problem = await credentialProblem(request, requestId);
+        return failure(problem.error ?? error.apiError, requestId, problem.headers);
+      }
+
+      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, request, restRequest, requestId);
+      return json(await route.handle(restRequest), requestId);
+    } catch (error) {
+      options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
+      return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
+    }
+  };
+}

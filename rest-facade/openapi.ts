@@ -1,0 +1,75 @@
+import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { z } from 'zod';
+import { errorEnvelopeSchema } from './error-envelope.ts';
+import type { Route } from './route.ts';
+import { routeTable } from './route-table.ts';
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): SchemaObject => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest as SchemaObject;
+};
+
+const errorRef = { $ref: '#/components/schemas/Error' };
+
+function operationFor(route: Route): OperationObject {
+  const pathParams: ParameterObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const queryParams: ParameterObject[] = Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !(schema as z.ZodType).safeParse(undefined).success,
+    schema: jsonSchema(schema as z.ZodType, 'input'),
+  }));
+  const responses: OperationObject['responses'] = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    const isError = Number(status) >= 400;
+    const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output') : undefined;
+    responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
+  }
+  if (!route.public) {
+    responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
+  }
+  responses['500'] ??= { description: 'Unexpected failure (`internal_error`)', content: { 'application/json': { schema: errorRef } } };
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.public ? { security: [] } : {}),
+    parameters: [...pathParams, ...queryParams],
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** Builds the OpenAPI 3.1 document from the given routes (by default the whole route table). */
+export function buildOpenApiDocument(routes: Route[] = routeTable) {
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addTitle('Earshot API')
+    .addVersion('0.0.1')
+    .addDescription(
+      'Keyword and brand mention tracking. Every endpoint except health and this document needs `Authorization: Bearer mk_live_…`. ' +
+        'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`.',
+    )
+    .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' })
+    .addSchema('Error', jsonSchema(errorEnvelopeSchema, 'output'));
+  const document = builder.getSpec();
+  document.security = [{ apiKey: [] }];
+  document.servers = [{ url: '/' }];
+  for (const route of routes) {
+    const item = (document.paths![route.path] ??= {});
+    (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route);
+  }
+  return document;
+}
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+export function openApiDocument() {
+  return (cached ??= buildOpenApiDocument());
+}

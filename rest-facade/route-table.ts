@@ -1,0 +1,6 @@
+import type { Route } from './route.ts';
+import { credentialRoutes } from './routes/credentials.ts';
+import { serviceRoutes } from './routes/service.ts';
+
+/** Every `/v1` route; the OpenAPI document is generated from this list and nothing else. */
+export const routeTable: Route[] = [...serviceRoutes, ...credentialRoutes];

@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** A REST request after the facade has read it. */
+export interface RestRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+/** What a route answers: a status and a JSON body (none for 204). */
+export interface RestResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+}
+
+interface RouteBase {
+  method: HttpMethod;
+  /** OpenAPI-style path, `{name}` for a parameter. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** Public routes need no credential. */
+  public?: boolean;
+  body?: z.ZodType;
+  /** Query parameters; each property of the object is one parameter. */
+  query?: z.ZodObject;
+  responses: Record<number, RouteResponse>;
+}
+
+/** A route that runs one GraphQL operation on the gateway. */
+export interface GraphQLRoute extends RouteBase {
+  operation: string;
+  variables(request: RestRequest): Record<string, unknown>;
+  result(data: Record<string, any>): RestResult;
+}
+
+/** A route the facade answers itself (health, the OpenAPI document). */
+export interface LocalRoute extends RouteBase {
+  handle(request: RestRequest): RestResult | Promise<RestResult>;
+}
+
+export type Route = GraphQLRoute | LocalRoute;
+
+export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operation' in route;

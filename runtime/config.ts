@@ -1,0 +1,50 @@
+import path from 'node:path';
+
+/** Everything a process reads from its environment, read once, in one place. */
+export interface EarshotConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Shared secret the gateway signs subgraph requests with; when unset, one is kept in the database. */
+  gatewaySecret: string | undefined;
+  rateLimitPerMinute: number;
+  maxBodyBytes: number;
+  /** Where a gateway-only process finds each subgraph (`--role gateway`). */
+  subgraphUrls: Partial<Record<SubgraphName, string>>;
+  /** Where a facade-only process finds the gateway (`--role facade`). */
+  gatewayUrl: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export const subgraphNames = ['keywords', 'mentions', 'billing', 'team'] as const;
+export type SubgraphName = (typeof subgraphNames)[number];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig {
+  const subgraphUrls: EarshotConfig['subgraphUrls'] = {};
+  for (const name of subgraphNames) {
+    const url = env[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`];
+    if (url) subgraphUrls[name] = url;
+  }
+  const logLevel = (env.EARSHOT_LOG_LEVEL ?? 'info') as EarshotConfig['logLevel'];
+  return {
+    port: integer(env, 'PORT', 4000),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.EARSHOT_DATA_DIR ?? './.data'),
+    gatewaySecret: env.EARSHOT_GATEWAY_SECRET || undefined,
+    rateLimitPerMinute: integer(env, 'EARSHOT_RATE_LIMIT_PER_MINUTE', 600),
+    maxBodyBytes: integer(env, 'EARSHOT_MAX_BODY_BYTES', 1024 * 1024),
+    subgraphUrls,
+    gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
+    logLevel,
+  };
+}

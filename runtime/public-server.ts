@@ -1,0 +1,66 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { createServerAdapter } from '@whatwg-node/server';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { errorBody } from '../rest-facade/error-envelope.ts';
+import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
+
+export interface PublicServerOptions {
+  host: string;
+  port: number;
+  gateway?: GatewayRuntime;
+  facade?: (request: Request) => Promise<Response>;
+}
+
+export interface PublicServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
+ * `/v1/…` and `/compat/…` to the REST facade, anything else is a 404 in the
+ * spec's envelope.
+ */
+export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
+  const facade = options.facade ? createServerAdapter(options.facade) : undefined;
+  const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+    res.end(JSON.stringify(errorBody({ code: 'not_found', message: `No route for ${req.method} ${req.url}` }, requestId)));
+  };
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (options.gateway && path === '/graphql') return void options.gateway(req, res);
+    if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
+    notFound(req, res);
+  });
+
+  let wsServer: { dispose(): unknown } | undefined;
+  if (options.gateway) {
+    const gateway = options.gateway;
+    const wss = new WebSocketServer({ server, path: '/graphql' });
+    wsServer = useServer(
+      getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
+        connectionParams: ctx.connectionParams,
+        req: ctx.extra.request,
+      })),
+      wss,
+    );
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      await wsServer?.dispose();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { createGateway } from '../gateway/gateway.ts';
+import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
+import { routeTable } from '../rest-facade/route-table.ts';
+import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
+import { subgraphSchemas } from '../subgraphs/index.ts';
+import { authenticateApiKey } from '../subgraphs/team/api-key-store.ts';
+import { countWorkspaceRequest } from '../subgraphs/team/request-budget-store.ts';
+import { type EarshotConfig, type SubgraphName, subgraphNames } from './config.ts';
+import { connect, type Sql, startEmbeddedDatabase } from './database.ts';
+import type { RequestAuth } from './gateway-signature.ts';
+import { resolveGatewaySecret } from './gateway-secret.ts';
+import type { Logger } from './logger.ts';
+import { migrate } from './migrate.ts';
+import { startPublicServer } from './public-server.ts';
+
+/** What one process runs: everything, or one part of a many-process deployment. */
+export type Role = 'all' | 'gateway' | 'facade' | 'worker' | `subgraph:${SubgraphName}`;
+
+export function parseRole(value: string): Role {
+  if (value === 'all' || value === 'gateway' || value === 'facade' || value === 'worker') return value;
+  const name = value.startsWith('subgraph:') ? value.slice('subgraph:'.length) : '';
+  if ((subgraphNames as readonly string[]).includes(name)) return value as Role;
+  throw new Error(`Unknown role "${value}": use gateway, facade, worker or subgraph:${subgraphNames.join('|subgraph:')}`);
+}
+
+export interface RunningEarshot {
+  /** Base address of the public port. */
+  url: string;
+  sql: Sql;
+  stop(): Promise<void>;
+}
+
+async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth | undefined> {
+  const key = await authenticateApiKey(sql, secret);
+  return key
+    ? {
+        workspaceId: key.workspaceId,
+        kind: 'api_key',
+        scope: key.scope,
+        apiKeyId: key.id,
+        expiresAt: key.expiresAt?.toISOString() ?? null,
+        userId: null,
+      }
+    : undefined;
+}
+
+/**
+ * Starts the parts of Earshot a role names, on one database: embedded
+ * PostgreSQL when `DATABASE_URL` is unset, migrations, then subgraphs,
+ * gateway, facade and workers. `stop()` undoes it in reverse order.
+ */
+export async function startEarshot(config: EarshotConfig, role: Role, log: Logger): Promise<RunningEarshot> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const undo of stops.reverse()) await undo().catch((error) => log.error('stop step failed', { error: String(error) }));
+  };
+  try {
+    const database = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir, log);
+    stops.push(database.stop);
+    const sql = connect(database.url);
+    stops.push(() => sql.end({ timeout: 5 }));
+    await migrate(sql);
+    const secret = await resolveGatewaySecret(config, sql);
+
+    const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host }));
+
+    if (role.startsWith('subgraph:')) {
+      const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
+      stops.push(subgraph.close);
+      log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
+      return { url: subgraph.url, sql, stop };
+    }
+
+    let subgraphUrls: Record<SubgraphName, string>;
+    if (role === 'all') {
+      const running = await Promise.all(subgraphNames.map((name) => serveOne(name, 0, '127.0.0.1')));
+      for (const subgraph of running) stops.push(subgraph.close);
+      subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
+    } else {
+      const missing = subgraphNames.filter((name) => !config.subgraphUrls[name]);
+      if (role === 'gateway' && missing.length) {
+        throw new Error(`The gateway role needs ${missing.map((name) => `EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`).join(', ')}`);
+      }
+      subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
+    }
+
+    const gateway =
+      role === 'all' || role === 'gateway'
+        ? await createGateway({
+            subgraphUrls,
+            secret,
+            rateLimitPerMinute: config.rateLimitPerMinute,
+            authenticate: (token) => authenticateWith(sql, token),
+            countRequest: (workspaceId) => countWorkspaceRequest(sql, workspaceId),
+            log,
+          })
+        : undefined;
+    if (gateway) stops.push(async () => gateway.dispose());
+
+    let facade: ((request: Request) => Promise<Response>) | undefined;
+    if (role === 'all' || role === 'facade') {
+      let gatewayFetch: GatewayFetch;
+      if (gateway) {
+        gatewayFetch = async (request) => gateway.fetch(request);
+      } else {
+        if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
+        const target = new URL('/graphql', config.gatewayUrl);
+        gatewayFetch = (request) => fetch(new Request(target, request));
+      }
+      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log });
+    }
+
+    if (!gateway && !facade) {
+      log.info(`Earshot ${role} ready`);
+      return { url: '', sql, stop };
+    }
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
+    stops.push(server.close);
+    log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
+    return { url: server.url, sql, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

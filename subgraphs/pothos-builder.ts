@@ -1,0 +1,28 @@
+import SchemaBuilder from '@pothos/core';
+import DirectivePlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
+import { DateTimeScalar } from './date-time-scalar.ts';
+import type { SubgraphContext } from './subgraph-server.ts';
+
+export interface PothosTypes {
+  Context: SubgraphContext;
+  Scalars: { DateTime: { Input: Date; Output: Date | string } };
+  DefaultFieldNullability: false;
+}
+
+/** A fresh Pothos builder with the federation plugin, for the subgraphs written with Pothos. */
+export function createPothosBuilder() {
+  const builder = new SchemaBuilder<PothosTypes>({
+    plugins: [DirectivePlugin, FederationPlugin],
+    defaultFieldNullability: false,
+  });
+  builder.addScalarType('DateTime', DateTimeScalar);
+  return builder;
+}
+
+export type PothosBuilder = ReturnType<typeof createPothosBuilder>;
+
+/** The printed subgraph schema of a builder, with the federation 2.6 link. */
+export function toSubgraphSchema(builder: PothosBuilder) {
+  return builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
+}

@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { Ctx, Directive, Field, ID, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { domainError } from '../domain-error.ts';
+import { requireAuth } from '../require-auth.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { ApiKeyScope } from './api-key.ts';
+import { findWorkspace } from './workspace-store.ts';
+
+enum AuthKind {
+  api_key = 'api_key',
+  oauth = 'oauth',
+  session = 'session',
+}
+registerEnumType(AuthKind, { name: 'AuthKind' });
+
+@ObjectType({ description: 'The unit of isolation: every credential acts on one workspace' })
+@Directive('@key(fields: "id")')
+export class Workspace {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType()
+export class User {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) email!: string | null;
+}
+
+@ObjectType({ description: 'The credential behind the request' })
+export class AuthInfo {
+  @Field(() => AuthKind) kind!: AuthKind;
+  @Field(() => ApiKeyScope) scope!: ApiKeyScope;
+  @Field(() => ID, { nullable: true }) apiKeyId!: string | null;
+  @Field(() => Date, { nullable: true }) expiresAt!: Date | null;
+}
+
+@ObjectType()
+export class Whoami {
+  @Field(() => Workspace) workspace!: Workspace;
+  @Field(() => AuthInfo) auth!: AuthInfo;
+  @Field(() => User, { nullable: true, description: 'The signed-in person; null for API keys' }) user!: User | null;
+}
+
+export async function resolveWorkspaceReference(ref: { id: string }, ctx: SubgraphContext): Promise<Workspace | null> {
+  // Another workspace's id resolves to nothing, never to its data.
+  if (requireAuth(ctx).workspaceId !== ref.id) return null;
+  return (await findWorkspace(ctx.sql, ref.id)) ?? null;
+}
+
+@Resolver(() => Whoami)
+export class WhoamiResolver {
+  @Query(() => Whoami, { description: 'Which workspace and credential this request acts as' })
+  async whoami(@Ctx() ctx: SubgraphContext): Promise<Whoami> {
+    const auth = requireAuth(ctx);
+    const workspace = await findWorkspace(ctx.sql, auth.workspaceId);
+    if (!workspace) throw domainError('unauthorized', 'The workspace of this credential no longer exists');
+    return {
+      workspace,
+      auth: {
+        kind: auth.kind as AuthKind,
+        scope: auth.scope as ApiKeyScope,
+        apiKeyId: auth.apiKeyId,
+        expiresAt: auth.expiresAt ? new Date(auth.expiresAt) : null,
+      },
+      user: null,
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 ships ESM (.mjs) and CJS builds; Node loads the CJS one for
+    // every package, so the tests must too or two "realms" of graphql meet.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+  },
+});
