@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+});
+afterAll(() => earshot?.stop());
+
+describe('API keys over REST', () => {
+  it('creates a key whose secret is shown once and only its hash is stored', async () => {
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'CI', scope: 'read' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-z]{26}$/),
+      name: 'CI',
+      prefix: created.body.key.slice(0, 14),
+      scope: 'read',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      lastUsedAt: null,
+      expiresAt: null,
+      key: expect.stringMatching(/^mk_live_[0-9A-Za-z]{43}$/),
+    });
+    const stored = await earshot.sql`select * from api_keys where id = ${created.body.id}`;
+    expect(JSON.stringify(stored)).not.toContain(created.body.key.slice(8));
+
+    const listed = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(listed.status).toBe(200);
+    const entry = listed.body.data.find((item: { id: string }) => item.id === created.body.id);
+    expect(entry).toEqual({ ...created.body, key: undefined });
+    expect(Object.keys(entry)).not.toContain('key');
+  });
+
+  it('defaults the scope to write and records lastUsedAt when a key is used', async () => {
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Default scope' } });
+    expect(created.body.scope).toBe('write');
+    expect((await earshot.rest('GET', '/v1/whoami', { key: created.body.key })).status).toBe(200);
+    const listed = await earshot.rest('GET', '/v1/api-keys', { key });
+    const entry = listed.body.data.find((item: { id: string }) => item.id === created.body.id);
+    expect(entry.lastUsedAt).not.toBeNull();
+  });
+
+  it('refuses every change from a read key, over REST and GraphQL', async () => {
+    const readKey = (await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Reader', scope: 'read' } })).body.key;
+    expect((await earshot.rest('GET', '/v1/api-keys', { key: readKey })).status).toBe(200);
+
+    const refused = await earshot.rest('POST', '/v1/api-keys', { key: readKey, body: { name: 'Escalate' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'read_only_key', requestId: refused.headers.get('x-request-id') });
+
+    const malformed = await earshot.rest('POST', '/v1/api-keys', { key: readKey, body: '{"name":' });
+    expect(malformed.status).toBe(403);
+
+    const viaGraphQL = await earshot.graphql('mutation { createApiKey(input: { name: "Escalate" }) { id } }', {}, readKey);
+    expect(viaGraphQL.status).toBe(403);
+    expect(viaGraphQL.body.errors[0].extensions.code).toBe('read_only_key');
+    const keys = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(keys.body.data.map((item: { name: string }) => item.name)).not.toContain('Escalate');
+  });
+
+  it('stops a key at its expiresAt instant', async () => {
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Short', expiresAt } });
+    expect(created.status).toBe(200);
+    expect(created.body.expiresAt).toBe(expiresAt);
+    const before = await earshot.rest('GET', '/v1/whoami', { key: created.body.key });
+    expect(before.body.auth.expiresAt).toBe(expiresAt);
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    const after = await earshot.rest('GET', '/v1/whoami', { key: created.body.key });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('unauthorized');
+    const listed = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(listed.body.data.map((item: { id: string }) => item.id)).toContain(created.body.id);
+  });
+
+  it('refuses an expiresAt in the past or not a timestamp, naming the field', async () => {
+    for (const expiresAt of ['2001-01-01T00:00:00Z', 'tomorrow']) {
+      const response = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Bad', expiresAt } });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
+    }
+    const noName = await earshot.rest('POST', '/v1/api-keys', { key, body: { scope: 'read' } });
+    expect(noName.status).toBe(400);
+    expect(noName.body.error).toMatchObject({ code: 'validation_error', field: 'name' });
+    const badScope = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'x', scope: 'admin' } });
+    expect(badScope.body.error).toMatchObject({ code: 'validation_error', field: 'scope' });
+  });
+
+  it('revokes a key at once and takes it off the list', async () => {
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Doomed' } });
+    const revoked = await earshot.rest('DELETE', `/v1/api-keys/${created.body.id}`, { key });
+    expect(revoked.status).toBe(204);
+    const used = await earshot.rest('GET', '/v1/whoami', { key: created.body.key });
+    expect(used.status).toBe(401);
+    expect(used.body.error.code).toBe('unauthorized');
+    const listed = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(listed.body.data.map((item: { id: string }) => item.id)).not.toContain(created.body.id);
+    const again = await earshot.rest('DELETE', `/v1/api-keys/${created.body.id}`, { key });
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('not_found');
+  });
+
+  it("keeps workspaces apart: A neither sees nor revokes B's keys", async () => {
+    const other = await earshot.createWorkspace('Other');
+    const otherKeys = await earshot.rest('GET', '/v1/api-keys', { key: other.apiKey });
+    const otherKeyId = otherKeys.body.data[0].id;
+    const mine = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(mine.body.data.map((item: { id: string }) => item.id)).not.toContain(otherKeyId);
+    const revoke = await earshot.rest('DELETE', `/v1/api-keys/${otherKeyId}`, { key });
+    expect(revoke.status).toBe(404);
+    expect((await earshot.rest('GET', '/v1/whoami', { key: other.apiKey })).status).toBe(200);
+  });
+
+  it('answers whoami with the workspace and credential', async () => {
+    const whoami = await earshot.rest('GET', '/v1/whoami', { key });
+    expect(whoami.status).toBe(200);
+    expect(whoami.body).toEqual({
+      workspace: { id: workspaceId, name: 'Acme' },
+      auth: { kind: 'api_key', scope: 'write', apiKeyId: expect.stringMatching(/^key_/), expiresAt: null },
+      user: null,
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { type EarshotConfig, readConfig } from '../runtime/config.ts';
+import { connect, type Sql } from '../runtime/database.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { migrate } from '../runtime/migrate.ts';
+import { type Role, type RunningEarshot, startEarshot } from '../runtime/start.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+
+/** A fresh, migrated database of its own on the run's embedded PostgreSQL. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = connect(adminUrl, { max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function testConfig(databaseUrl: string, overrides: Partial<EarshotConfig> = {}): EarshotConfig {
+  return { ...readConfig({}), databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'silent', ...overrides };
+}
+
+export interface TestEarshot extends RunningEarshot {
+  databaseUrl: string;
+  /** A new workspace and its first write key, as the CLI makes them. */
+  createWorkspace(name?: string): Promise<{ workspace: { id: string; name: string }; apiKey: string }>;
+  rest(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<RestResponse>;
+  graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ status: number; headers: Headers; body: any }>;
+  subscribe(key: string): Client;
+}
+
+export interface RestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Earshot on its own database and a free port, as `npm start` runs it (or one role of it). */
+export async function startTestEarshot(
+  overrides: Partial<EarshotConfig> = {},
+  options: { role?: Role; databaseUrl?: string } = {},
+): Promise<TestEarshot> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const running = await startEarshot(testConfig(databaseUrl, overrides), options.role ?? 'all', createLogger('silent'));
+  return {
+    ...running,
+    databaseUrl,
+    createWorkspace: (name = 'Test workspace') => provisionWorkspace(running.sql, name),
+    async rest(method, path, { key, body, headers = {} } = {}) {
+      const response = await fetch(running.url + path, {
+        method,
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    },
+    async graphql(query, variables = {}, key) {
+      const response = await fetch(`${running.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, headers: response.headers, body: await response.json() };
+    },
+    subscribe(key) {
+      return createClient({
+        url: `${running.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${key}` },
+        retryAttempts: 0,
+      });
+    },
+  };
+}
+
+/** A migrated test database and a connection to it, for store-level tests. */
+export async function openTestDatabase(): Promise<{ url: string; sql: Sql }> {
+  const url = await createTestDatabase();
+  const sql = connect(url);
+  await migrate(sql);
+  return { url, sql };
+}
