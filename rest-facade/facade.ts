@@ -39,9 +39,22 @@ class InputError extends Error {
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
-  if (bytes.byteLength === 0) return undefined;
+  // A chunked body declares no length: stop reading at the limit rather than
+  // buffer whatever arrives. The reader is released, not cancelled, because
+  // cancelling destroys the socket before the 413 can be sent.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+    size += read.value.byteLength;
+    if (size > maxBytes) {
+      reader!.releaseLock();
+      throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+    }
+    chunks.push(read.value);
+  }
+  if (size === 0) return undefined;
+  const bytes = Buffer.concat(chunks);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
@@ -49,14 +62,13 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
   }
 }
 
-function checkQuery(route: Route, query: URLSearchParams): void {
-  if (!route.query) return;
+function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
+  if (!route.query) return {};
   const result = route.query.safeParse(Object.fromEntries(query));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue.path.map(String).join('.');
-    throw new InputError({ code: 'validation_error', message: `${field}: ${issue.message}`, field });
-  }
+  if (result.success) return result.data as Record<string, unknown>;
+  const issue = result.error.issues[0];
+  const field = issue.path.map(String).join('.');
+  throw new InputError({ code: 'validation_error', message: `${field}: ${issue.message}`, field });
 }
 
 /**
@@ -135,12 +147,12 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
 
       let restRequest: RestRequest;
       try {
-        checkQuery(route, url.searchParams);
+        const query = parseQuery(route, url.searchParams);
         const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await readJsonBody(request, options.maxBodyBytes);
         if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
         }
-        restRequest = { params: match.params, query: url.searchParams, body };
+        restRequest = { params: match.params, query, body };
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         if (route.public) return failure(error.apiError, requestId);

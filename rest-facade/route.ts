@@ -5,7 +5,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** A REST request after the facade has read it. */
 export interface RestRequest {
   params: Record<string, string>;
-  query: URLSearchParams;
+  /** Query parameters as the route's `query` schema parsed them. */
+  query: Record<string, any>;
   body: unknown;
 }
 

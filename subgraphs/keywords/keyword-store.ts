@@ -1,24 +1,212 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 
+export type KeywordKind = 'brand' | 'competitor' | 'topic';
+export type CapPeriod = 'day' | 'week' | 'month';
+
+/** A keyword row as stored; feeds and review sources live in their own tables. */
 export interface KeywordRow {
   id: string;
   workspaceId: string;
+  groupId: string;
   term: string;
+  kind: KeywordKind;
+  muted: boolean;
+  pausedForBalance: boolean;
+  pausedForNoise: boolean;
+  pausedForCap: boolean;
+  capMentions: number | null;
+  capPer: CapPeriod | null;
+  commentsEnabled: boolean;
+  commentsMaxPerPost: number;
+  platforms: string[] | null;
+  context: string | null;
+  requiredTerms: string[];
+  requiredMode: 'any' | 'all';
+  excludedTerms: string[];
+  excludedAuthors: string[];
+  caseSensitive: boolean;
+  exactPhrase: boolean;
+  subredditsOnly: string[];
+  subredditsExcluded: string[];
+  repositoryEvents: string[];
+  repositoryMinStars: number | null;
+  repositoryMinWeeklyStars: number | null;
+  judgedSince: Date | null;
   createdAt: Date;
+  updatedAt: Date;
 }
 
-export async function insertKeyword(sql: Queryable, input: { workspaceId: string; term: string }): Promise<KeywordRow> {
+/** The writable columns of a keyword, as the domain functions hand them over. */
+export type KeywordSettings = Omit<KeywordRow, 'id' | 'workspaceId' | 'createdAt' | 'updatedAt'>;
+
+export interface KeywordFeedRow {
+  keywordId: string;
+  url: string;
+  title: string | null;
+  connectedAt: Date;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export interface ReviewSourceRow {
+  keywordId: string;
+  platform: 'appstore' | 'googleplay' | 'trustpilot' | 'googlemaps';
+  sourceId: string;
+  url: string;
+  countries: string[];
+  language: string | null;
+  connectedAt: Date;
+}
+
+export interface KeywordPollRow {
+  keywordId: string;
+  platform: string;
+  lastPolledAt: Date | null;
+  emptyPolls: number;
+}
+
+const settingColumns = [
+  'group_id', 'term', 'kind', 'muted', 'paused_for_balance', 'paused_for_noise', 'paused_for_cap', 'cap_mentions',
+  'cap_per', 'comments_enabled', 'comments_max_per_post', 'platforms', 'context', 'required_terms', 'required_mode',
+  'excluded_terms', 'excluded_authors', 'case_sensitive', 'exact_phrase', 'subreddits_only', 'subreddits_excluded',
+  'repository_events', 'repository_min_stars', 'repository_min_weekly_stars', 'judged_since',
+] as const;
+
+const toColumn = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function settingValues(settings: Partial<KeywordSettings>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(settings)) {
+    const column = toColumn(field);
+    if ((settingColumns as readonly string[]).includes(column)) values[column] = value;
+  }
+  return values;
+}
+
+/** Postgres error codes and constraints this store turns into domain outcomes. */
+export const isDuplicateTerm = (error: unknown) =>
+  (error as { code?: string; constraint_name?: string }).code === '23505' &&
+  (error as { constraint_name?: string }).constraint_name === 'keywords_term_per_group';
+
+export async function insertKeyword(sql: Queryable, workspaceId: string, settings: KeywordSettings): Promise<KeywordRow> {
   const [row] = await sql<KeywordRow[]>`
     /* insertKeyword */
-    insert into keywords (id, workspace_id, term) values (${newId('kw')}, ${input.workspaceId}, ${input.term})
-    returning id, workspace_id, term, created_at`;
+    insert into keywords ${sql({ id: newId('kw'), workspace_id: workspaceId, ...settingValues(settings) })}
+    returning *`;
+  return row;
+}
+
+export async function updateKeyword(sql: Queryable, workspaceId: string, id: string, changes: Partial<KeywordSettings>): Promise<KeywordRow | undefined> {
+  const values = settingValues(changes);
+  if (Object.keys(values).length === 0) return findKeyword(sql, workspaceId, id);
+  const [row] = await sql<KeywordRow[]>`
+    /* updateKeyword */
+    update keywords set ${sql({ ...values, updated_at: sql`now()` } as Record<string, unknown>)}
+    where id = ${id} and workspace_id = ${workspaceId}
+    returning *`;
   return row;
 }
 
 export async function findKeyword(sql: Queryable, workspaceId: string, id: string): Promise<KeywordRow | undefined> {
   const [row] = await sql<KeywordRow[]>`
     /* findKeyword */
-    select id, workspace_id, term, created_at from keywords where id = ${id} and workspace_id = ${workspaceId}`;
+    select * from keywords where id = ${id} and workspace_id = ${workspaceId}`;
   return row;
+}
+
+/** Locks the keyword row for a read-modify-write in one transaction. */
+export async function findKeywordForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<KeywordRow | undefined> {
+  const [row] = await sql<KeywordRow[]>`
+    /* findKeywordForUpdate */
+    select * from keywords where id = ${id} and workspace_id = ${workspaceId} for update`;
+  return row;
+}
+
+export async function findKeywordsByIds(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<KeywordRow[]> {
+  return sql<KeywordRow[]>`
+    /* findKeywordsByIds */
+    select * from keywords where workspace_id = ${workspaceId} and id = any(${sql.array(ids as string[])})`;
+}
+
+/** A page of the workspace's keywords in id (creation) order, after the cursor's id. */
+export async function listKeywordsPage(
+  sql: Queryable,
+  workspaceId: string,
+  page: { after: string | null; limit: number; groupId?: string | null },
+): Promise<KeywordRow[]> {
+  return sql<KeywordRow[]>`
+    /* listKeywordsPage */
+    select * from keywords
+    where workspace_id = ${workspaceId}
+      ${page.after ? sql`and id > ${page.after}` : sql``}
+      ${page.groupId ? sql`and group_id = ${page.groupId}` : sql``}
+    order by id
+    limit ${page.limit}`;
+}
+
+export async function deleteKeyword(sql: Queryable, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await sql`
+    /* deleteKeyword */
+    delete from keywords where id = ${id} and workspace_id = ${workspaceId} returning id`;
+  return rows.length > 0;
+}
+
+export async function listFeeds(sql: Queryable, keywordIds: readonly string[]): Promise<KeywordFeedRow[]> {
+  return sql<KeywordFeedRow[]>`
+    /* listFeeds */
+    select keyword_id, url, title, connected_at, etag, last_modified
+    from keyword_feeds where keyword_id = any(${sql.array(keywordIds as string[])}) order by keyword_id, position`;
+}
+
+/**
+ * Replaces a keyword's feeds with `feeds` in the given order; a feed kept
+ * from before keeps its `connectedAt` and validators (spec 4.2: the list is
+ * replaced, but nothing published before a feed's connection is live).
+ */
+export async function replaceFeeds(sql: Queryable, keywordId: string, feeds: { url: string; title: string | null }[]): Promise<void> {
+  await sql`
+    /* dropRemovedFeeds */
+    delete from keyword_feeds where keyword_id = ${keywordId} and not (url = any(${sql.array(feeds.map((f) => f.url))}))`;
+  for (const [position, feed] of feeds.entries()) {
+    await sql`
+      /* upsertFeed */
+      insert into keyword_feeds (keyword_id, position, url, title) values (${keywordId}, ${position}, ${feed.url}, ${feed.title})
+      on conflict (keyword_id, url) do update set position = excluded.position, title = coalesce(excluded.title, keyword_feeds.title)`;
+  }
+}
+
+export async function listReviewSources(sql: Queryable, keywordIds: readonly string[]): Promise<ReviewSourceRow[]> {
+  return sql<ReviewSourceRow[]>`
+    /* listReviewSources */
+    select keyword_id, platform, source_id, url, countries, language, connected_at
+    from keyword_review_sources where keyword_id = any(${sql.array(keywordIds as string[])}) order by keyword_id, position`;
+}
+
+/** Replaces a keyword's review sources; a source kept from before keeps its `connectedAt`. */
+export async function replaceReviewSources(
+  sql: Queryable,
+  keywordId: string,
+  sources: Omit<ReviewSourceRow, 'keywordId' | 'connectedAt'>[],
+): Promise<void> {
+  await sql`
+    /* dropRemovedReviewSources */
+    delete from keyword_review_sources
+    where keyword_id = ${keywordId}
+      and not ((platform || ':' || source_id) = any(${sql.array(sources.map((s) => `${s.platform}:${s.sourceId}`))}))`;
+  for (const [position, source] of sources.entries()) {
+    await sql`
+      /* upsertReviewSource */
+      insert into keyword_review_sources (keyword_id, position, platform, source_id, url, countries, language)
+      values (${keywordId}, ${position}, ${source.platform}, ${source.sourceId}, ${source.url}, ${sql.array(source.countries)}, ${source.language})
+      on conflict (keyword_id, platform, source_id) do update set
+        position = excluded.position, url = excluded.url, countries = excluded.countries, language = excluded.language`;
+  }
+}
+
+export async function listPolls(sql: Queryable, keywordIds: readonly string[]): Promise<KeywordPollRow[]> {
+  return sql<KeywordPollRow[]>`
+    /* listPolls */
+    select keyword_id, platform, last_polled_at, empty_polls
+    from keyword_polls where keyword_id = any(${sql.array(keywordIds as string[])}) order by keyword_id, platform`;
 }

@@ -1,14 +1,237 @@
-import { notFound } from '../domain-error.ts';
+import { capPeriodStart, nextCapPeriodStart } from '../billing/cap-period.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
-import { findKeyword, type KeywordRow } from './keyword-store.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { createKeyword, patchKeyword, removeKeyword } from './keyword-commands.ts';
+import type { KeywordEnums } from './keyword-graphql-enums.ts';
+import { isNoisy, judgeKeywordHealth } from './keyword-health.ts';
+import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
+import { findKeyword, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 
-export function addKeywordType(builder: PothosBuilder) {
+/** Welcome credit cap (spec 2.1.1): 200 mentions per keyword per month. */
+const welcomeCap = { mentions: 200, per: 'month' as const };
+const day = 86_400_000;
+
+export const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
+export function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^kw_[0-9a-z]{26}$/.test(id)) throw domainError('invalid_cursor', 'The cursor is not one this API returned', { field: 'cursor' });
+  return id;
+}
+
+async function loadKeyword(ctx: SubgraphContext, id: string): Promise<KeywordRow> {
+  const keyword = await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, id);
+  if (!keyword) throw notFound('Keyword');
+  return keyword;
+}
+
+/** The effective cap of 2.1.1: the welcome cap while on welcome credit, else the user's own. */
+async function effectiveCap(keyword: KeywordRow, ctx: SubgraphContext) {
+  const loaders = keywordLoaders(ctx);
+  const welcome = await loaders.welcome.load(keyword.workspaceId);
+  const own = keyword.capMentions;
+  if (!welcome && own === null) return null;
+  const { mentions, per } = welcome ? welcomeCap : { mentions: own!, per: keyword.capPer ?? 'month' };
+  const used = await loaders.chargedItems.load(sinceKey(keyword.id, capPeriodStart(per, loaders.now)));
+  return {
+    mentions,
+    per,
+    used,
+    welcome,
+    own,
+    ownPer: own === null ? null : (keyword.capPer ?? 'month'),
+    resumesAt: keyword.pausedForCap ? nextCapPeriodStart(per, loaders.now) : null,
+  };
+}
+
+/** Noise over the last 14 days by match time; health from the last rule change when that is later (2.1.4). */
+async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
+  const loaders = keywordLoaders(ctx);
+  const fourteenDaysAgo = new Date(loaders.now.getTime() - 14 * day);
+  const healthSince = keyword.judgedSince && keyword.judgedSince > fourteenDaysAgo ? keyword.judgedSince : fourteenDaysAgo;
+  const [totals, noise, judged, cost] = await Promise.all([
+    loaders.totals.load(keyword.id),
+    loaders.windowCounts.load(sinceKey(keyword.id, fourteenDaysAgo)),
+    loaders.windowCounts.load(sinceKey(keyword.id, healthSince)),
+    loaders.monthCost.load(keyword.id),
+  ]);
+  const health = judgeKeywordHealth({
+    ...keyword,
+    relevant: judged.relevant,
+    filtered: judged.filtered,
+    windowDays: 14,
+    now: loaders.now,
+  });
+  return {
+    mentions: totals.mentions,
+    relevant: totals.relevant,
+    last7d: totals.last7d,
+    thisMonth: totals.thisMonth,
+    lastMentionAt: totals.lastMentionAt,
+    feedback: { relevant: totals.feedbackRelevant, notRelevant: totals.feedbackNotRelevant },
+    noise: {
+      scored: noise.relevant + noise.filtered,
+      relevant: noise.relevant,
+      noisy: isNoisy(noise.relevant, noise.filtered),
+    },
+    health: health.status,
+    cost,
+  };
+}
+
+type KeywordStatsView = Awaited<ReturnType<typeof keywordStats>>;
+type CapView = NonNullable<Awaited<ReturnType<typeof effectiveCap>>>;
+
+export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
+  const GroupRef = builder.objectRef<{ id: string; name: string; externalId: string | null; isDefault: boolean }>('GroupRef').implement({
+    description: 'The group a keyword belongs to (spec 2.2)',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      name: t.exposeString('name'),
+      externalId: t.exposeString('externalId', { nullable: true }),
+      isDefault: t.exposeBoolean('isDefault'),
+    }),
+  });
+
+  const KeywordCap = builder.objectRef<CapView>('KeywordCap').implement({
+    description: 'Charged items allowed per period (spec 2.1.1)',
+    fields: (t) => ({
+      mentions: t.exposeInt('mentions'),
+      per: t.field({ type: enums.CapPeriod, resolve: (cap) => cap.per }),
+      used: t.exposeInt('used'),
+      welcome: t.exposeBoolean('welcome'),
+      own: t.exposeInt('own', { nullable: true }),
+      ownPer: t.field({ type: enums.CapPeriod, nullable: true, resolve: (cap) => cap.ownPer }),
+      resumesAt: t.expose('resumesAt', { type: 'DateTime', nullable: true }),
+    }),
+  });
+
+  const KeywordComments = builder.objectRef<{ enabled: boolean; maxPerPost: number }>('KeywordComments').implement({
+    fields: (t) => ({ enabled: t.exposeBoolean('enabled'), maxPerPost: t.exposeInt('maxPerPost') }),
+  });
+
+  const KeywordFeed = builder.objectRef<{ url: string; title: string | null; connectedAt: Date }>('KeywordFeed').implement({
+    fields: (t) => ({
+      url: t.exposeString('url', { description: 'The feed after redirects' }),
+      title: t.exposeString('title', { nullable: true }),
+      connectedAt: t.expose('connectedAt', { type: 'DateTime', description: 'Nothing published before it is a live mention' }),
+    }),
+  });
+
+  const ReviewSource = builder
+    .objectRef<{ platform: 'appstore' | 'googleplay' | 'trustpilot' | 'googlemaps'; sourceId: string; url: string; countries: string[]; language: string | null; connectedAt: Date }>('ReviewSource')
+    .implement({
+      description: 'A review source of a keyword (spec 2.3)',
+      fields: (t) => ({
+        platform: t.field({ type: enums.ReviewPlatform, resolve: (source) => source.platform }),
+        id: t.exposeString('sourceId', { description: 'App id, package name, company domain, Place ID or cid' }),
+        url: t.exposeString('url'),
+        countries: t.exposeStringList('countries'),
+        language: t.exposeString('language', { nullable: true }),
+        connectedAt: t.expose('connectedAt', { type: 'DateTime' }),
+      }),
+    });
+
+  const Subreddits = builder.objectRef<{ only: string[]; excluded: string[] }>('SubredditRules').implement({
+    fields: (t) => ({ only: t.exposeStringList('only'), excluded: t.exposeStringList('excluded') }),
+  });
+  const Repositories = builder
+    .objectRef<{ events: string[]; minStars: number | null; minWeeklyStars: number | null }>('RepositoryRules')
+    .implement({
+      fields: (t) => ({
+        events: t.field({ type: [enums.RepositoryEvent], resolve: (rules) => rules.events as never }),
+        minStars: t.exposeInt('minStars', { nullable: true }),
+        minWeeklyStars: t.exposeInt('minWeeklyStars', { nullable: true }),
+      }),
+    });
+
+  const KeywordMatching = builder.objectRef<KeywordRow>('KeywordMatching').implement({
+    description: 'Matching rules (spec 2.1.3)',
+    fields: (t) => ({
+      requiredTerms: t.exposeStringList('requiredTerms'),
+      requiredMode: t.field({ type: enums.RequiredMode, resolve: (k) => k.requiredMode }),
+      excludedTerms: t.exposeStringList('excludedTerms'),
+      excludedAuthors: t.exposeStringList('excludedAuthors'),
+      caseSensitive: t.exposeBoolean('caseSensitive'),
+      exactPhrase: t.exposeBoolean('exactPhrase'),
+      subreddits: t.field({ type: Subreddits, resolve: (k) => ({ only: k.subredditsOnly, excluded: k.subredditsExcluded }) }),
+      repositories: t.field({
+        type: Repositories,
+        resolve: (k) => ({ events: k.repositoryEvents, minStars: k.repositoryMinStars, minWeeklyStars: k.repositoryMinWeeklyStars }),
+      }),
+    }),
+  });
+
+  const KeywordCost = builder.objectRef<KeywordStatsView['cost']>('KeywordCost').implement({
+    description: "This calendar month's cost at list price, equal to the keyword's usage breakdown row",
+    fields: (t) => ({
+      keywordDays: t.exposeInt('keywordDays'),
+      keywordCents: t.exposeInt('keywordCents'),
+      billableMentions: t.exposeInt('billableMentions'),
+      mentionCents: t.exposeInt('mentionCents'),
+      billableComments: t.exposeInt('billableComments'),
+      commentCents: t.exposeInt('commentCents'),
+      totalCents: t.exposeInt('totalCents'),
+    }),
+  });
+
+  const KeywordStats = builder.objectRef<KeywordStatsView>('KeywordStats').implement({
+    description: 'Counts over real matches and charges (spec 2.1.4)',
+    fields: (t) => ({
+      mentions: t.exposeInt('mentions'),
+      relevant: t.exposeInt('relevant'),
+      last7d: t.exposeInt('last7d'),
+      thisMonth: t.exposeInt('thisMonth'),
+      lastMentionAt: t.expose('lastMentionAt', { type: 'DateTime', nullable: true }),
+      feedback: t.field({
+        type: builder.objectRef<{ relevant: number; notRelevant: number }>('KeywordFeedbackCounts').implement({
+          fields: (f) => ({ relevant: f.exposeInt('relevant'), notRelevant: f.exposeInt('notRelevant') }),
+        }),
+        resolve: (stats) => stats.feedback,
+      }),
+      noise: t.field({
+        type: builder.objectRef<{ scored: number; relevant: number; noisy: boolean }>('KeywordNoise').implement({
+          fields: (f) => ({ scored: f.exposeInt('scored'), relevant: f.exposeInt('relevant'), noisy: f.exposeBoolean('noisy') }),
+        }),
+        resolve: (stats) => stats.noise,
+      }),
+      health: t.field({ type: enums.HealthStatus, resolve: (stats) => stats.health }),
+      cost: t.field({ type: KeywordCost, resolve: (stats) => stats.cost }),
+    }),
+  });
+
+  const KeywordPolling = builder.objectRef<{ platform: string; lastPolledAt: Date | null; emptyPolls: number }>('KeywordPolling').implement({
+    fields: (t) => ({
+      platform: t.field({ type: enums.PolledPlatform, resolve: (poll) => poll.platform as never }),
+      lastPolledAt: t.expose('lastPolledAt', { type: 'DateTime', nullable: true }),
+      emptyPolls: t.exposeInt('emptyPolls'),
+    }),
+  });
+
   const Keyword = builder.objectRef<KeywordRow>('Keyword').implement({
     description: 'A tracked term (spec 2.1)',
     fields: (t) => ({
       id: t.exposeID('id'),
       term: t.exposeString('term'),
+      kind: t.field({ type: enums.KeywordKind, resolve: (k) => k.kind }),
+      muted: t.exposeBoolean('muted'),
+      pausedForBalance: t.exposeBoolean('pausedForBalance'),
+      pausedForNoise: t.exposeBoolean('pausedForNoise'),
+      pausedForCap: t.exposeBoolean('pausedForCap'),
+      cap: t.field({ type: KeywordCap, nullable: true, resolve: (k, _args, ctx) => effectiveCap(k, ctx) }),
+      comments: t.field({ type: KeywordComments, resolve: (k) => ({ enabled: k.commentsEnabled, maxPerPost: k.commentsMaxPerPost }) }),
+      group: t.field({
+        type: GroupRef,
+        resolve: async (k, _args, ctx) => (await keywordLoaders(ctx).group.load(k.groupId))!,
+      }),
+      platforms: t.field({ type: [enums.Platform], nullable: true, resolve: (k) => k.platforms as never }),
+      feeds: t.field({ type: [KeywordFeed], resolve: (k, _args, ctx) => keywordLoaders(ctx).feeds.load(k.id) }),
+      reviewSources: t.field({ type: [ReviewSource], resolve: (k, _args, ctx) => keywordLoaders(ctx).reviewSources.load(k.id) }),
+      context: t.exposeString('context', { nullable: true }),
+      matching: t.field({ type: KeywordMatching, resolve: (k) => k }),
+      stats: t.field({ type: KeywordStats, resolve: (k, _args, ctx) => keywordStats(k, ctx) }),
+      polling: t.field({ type: [KeywordPolling], resolve: (k, _args, ctx) => keywordLoaders(ctx).polls.load(k.id) }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
     }),
   });
@@ -18,14 +241,71 @@ export function addKeywordType(builder: PothosBuilder) {
     resolveReference: async (ref, ctx) => (await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, ref.id)) ?? null,
   });
 
+  const KeywordPage = builder.objectRef<{ nodes: KeywordRow[]; nextCursor: string | null }>('KeywordPage').implement({
+    description: 'A page of keywords, oldest first; pass `nextCursor` as `after` for the next page',
+    fields: (t) => ({
+      nodes: t.field({ type: [Keyword], resolve: (page) => page.nodes }),
+      nextCursor: t.exposeString('nextCursor', { nullable: true }),
+    }),
+  });
+
   builder.queryField('keyword', (t) =>
+    t.field({ type: Keyword, args: { id: t.arg.id({ required: true }) }, resolve: (_root, args, ctx) => loadKeyword(ctx, String(args.id)) }),
+  );
+
+  builder.queryField('keywords', (t) =>
+    t.field({
+      type: KeywordPage,
+      args: {
+        first: t.arg.int({ description: '1 to 100, default 50' }),
+        after: t.arg.string({ description: 'The `nextCursor` of the previous page' }),
+        groupId: t.arg.id(),
+      },
+      resolve: async (_root, args, ctx) => {
+        const limit = args.first ?? 50;
+        if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+          throw domainError('validation_error', 'limit: must be 1 to 100', { field: 'limit' });
+        }
+        const after = args.after ? decodeCursor(args.after) : null;
+        const rows = await listKeywordsPage(ctx.sql, requireAuth(ctx).workspaceId, {
+          after,
+          limit: limit + 1,
+          groupId: args.groupId ? String(args.groupId) : null,
+        });
+        const nodes = rows.slice(0, limit);
+        return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1].id) : null };
+      },
+    }),
+  );
+
+  return { Keyword, GroupRef };
+}
+
+export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<typeof addKeywordType>['Keyword'], inputs: { CreateKeywordInput: any; KeywordPatchInput: any }) {
+  builder.mutationField('createKeyword', (t) =>
     t.field({
       type: Keyword,
+      description: 'Creates a keyword; it starts collecting at once with a 30-day look-back',
+      args: { input: t.arg({ type: inputs.CreateKeywordInput, required: true }) },
+      resolve: (_root, args, ctx) => createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input),
+    }),
+  );
+  builder.mutationField('updateKeyword', (t) =>
+    t.field({
+      type: Keyword,
+      description: 'PATCH semantics: omitted fields stay, lists are replaced, null clears',
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
+      resolve: (_root, args, ctx) => patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input),
+    }),
+  );
+  builder.mutationField('deleteKeyword', (t) =>
+    t.field({
+      type: 'ID',
+      description: 'Deletes a keyword and its mentions; returns its id',
       args: { id: t.arg.id({ required: true }) },
       resolve: async (_root, args, ctx) => {
-        const keyword = await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id));
-        if (!keyword) throw notFound('Keyword');
-        return keyword;
+        await removeKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id));
+        return String(args.id);
       },
     }),
   );

@@ -1,5 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
 import { openWallet } from '../billing/wallet-store.ts';
+import { ensureDefaultGroup } from '../keywords/group-store.ts';
 import { insertApiKey } from './api-key-store.ts';
 import { insertWorkspace, type WorkspaceRow } from './workspace-store.ts';
 
@@ -10,12 +11,14 @@ export interface ProvisionedWorkspace {
 
 /**
  * A new workspace with everything it starts with: its wallet and welcome
- * credit (billing) and a first write key, all or nothing.
+ * credit (billing), its default keyword group and a first write key, all or
+ * nothing.
  */
 export async function provisionWorkspace(sql: Sql, name: string): Promise<ProvisionedWorkspace> {
   return sql.begin(async (tx) => {
     const workspace = await insertWorkspace(tx, name);
     await openWallet(tx, workspace.id);
+    await ensureDefaultGroup(tx, workspace.id);
     const key = await insertApiKey(tx, { workspaceId: workspace.id, name: 'First key', scope: 'write', expiresAt: null });
     return { workspace: { id: workspace.id, name: workspace.name }, apiKey: key.key };
   }) as Promise<ProvisionedWorkspace>;

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/keyword-input.ts';
+import type { GraphQLRoute } from '../route.ts';
+
+/** Every field of the keyword record (spec 2.1), selected by every keyword route. */
+export const keywordFields = `
+  id term kind muted pausedForBalance pausedForNoise pausedForCap
+  cap { mentions per used welcome own ownPer resumesAt }
+  comments { enabled maxPerPost }
+  group { id name externalId isDefault }
+  platforms
+  feeds { url title connectedAt }
+  reviewSources { platform id url countries language connectedAt }
+  context
+  matching {
+    requiredTerms requiredMode excludedTerms excludedAuthors caseSensitive exactPhrase
+    subreddits { only excluded }
+    repositories { events minStars minWeeklyStars }
+  }
+  stats {
+    mentions relevant last7d thisMonth lastMentionAt
+    feedback { relevant notRelevant }
+    noise { scored relevant noisy }
+    health
+    cost { keywordDays keywordCents billableMentions mentionCents billableComments commentCents totalCents }
+  }
+  polling { platform lastPolledAt emptyPolls }
+  createdAt`;
+
+const timestamp = z.iso.datetime();
+const period = z.enum(['day', 'week', 'month']);
+const count = z.number().int();
+
+export const keywordSchema = z
+  .object({
+    id: z.string().meta({ example: 'kw_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+    term: z.string(),
+    kind: z.enum(['brand', 'competitor', 'topic']),
+    muted: z.boolean(),
+    pausedForBalance: z.boolean(),
+    pausedForNoise: z.boolean(),
+    pausedForCap: z.boolean(),
+    cap: z
+      .object({
+        mentions: count, per: period, used: count, welcome: z.boolean(), own: count.nullable(), ownPer: period.nullable(), resumesAt: timestamp.nullable(),
+      })
+      .nullable(),
+    comments: z.object({ enabled: z.boolean(), maxPerPost: count }),
+    group: z.object({ id: z.string(), name: z.string(), externalId: z.string().nullable(), isDefault: z.boolean() }),
+    platforms: z.array(z.enum(searchPlatforms)).nullable(),
+    feeds: z.array(z.object({ url: z.string(), title: z.string().nullable(), connectedAt: timestamp })),
+    reviewSources: z.array(
+      z.object({
+        platform: z.enum(reviewPlatforms), id: z.string(), url: z.string(), countries: z.array(z.string()), language: z.string().nullable(), connectedAt: timestamp,
+      }),
+    ),
+    context: z.string().nullable(),
+    matching: z.object({
+      requiredTerms: z.array(z.string()),
+      requiredMode: z.enum(['any', 'all']),
+      excludedTerms: z.array(z.string()),
+      excludedAuthors: z.array(z.string()),
+      caseSensitive: z.boolean(),
+      exactPhrase: z.boolean(),
+      subreddits: z.object({ only: z.array(z.string()), excluded: z.array(z.string()) }),
+      repositories: z.object({
+        events: z.array(z.enum(['new', 'traction', 'stars', 'growth'])), minStars: count.nullable(), minWeeklyStars: count.nullable(),
+      }),
+    }),
+    stats: z.object({
+      mentions: count, relevant: count, last7d: count, thisMonth: count, lastMentionAt: timestamp.nullable(),
+      feedback: z.object({ relevant: count, notRelevant: count }),
+      noise: z.object({ scored: count, relevant: count, noisy: z.boolean() }),
+      health: z.enum(['healthy', 'noisy', 'quiet', 'capped', 'paused', 'new']),
+      cost: z.object({
+        keywordDays: count, keywordCents: count, billableMentions: count, mentionCents: count, billableComments: count, commentCents: count, totalCents: count,
+      }),
+    }),
+    polling: z.array(z.object({ platform: z.string(), lastPolledAt: timestamp.nullable(), emptyPolls: count })),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Keyword' });
+
+const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
+const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
+const notFound = { description: 'No such keyword in this workspace (`not_found`)' };
+const invalid = { description: 'A field breaks its rule (`validation_error`, with `field`)' };
+const duplicate = { description: 'The group already tracks this term (`duplicate_keyword`)' };
+
+export const keywordRoutes: GraphQLRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/keywords',
+    operationId: 'listKeywords',
+    summary: 'Keywords, oldest first, a page at a time: pass `nextCursor` back as `cursor`',
+    tag: 'Keywords',
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page; a bad one is `invalid_cursor`' }),
+      groupId: z.string().min(1).optional().meta({ description: 'Only keywords of this group' }),
+    }),
+    responses: {
+      200: {
+        description: 'A page of keywords',
+        schema: z.object({ data: z.array(keywordSchema), nextCursor: z.string().nullable() }).meta({ id: 'KeywordPage' }),
+      },
+      400: { description: 'Bad `limit` (`validation_error`) or `cursor` (`invalid_cursor`)' },
+      401: unauthorized,
+    },
+    operation: `query ListKeywords($first: Int, $after: String, $groupId: ID) {
+      keywords(first: $first, after: $after, groupId: $groupId) { nodes { ${keywordFields} } nextCursor }
+    }`,
+    variables: ({ query }) => ({ first: query.limit ?? null, after: query.cursor ?? null, groupId: query.groupId ?? null }),
+    result: (data) => ({ status: 200, body: { data: data.keywords.nodes, nextCursor: data.keywords.nextCursor } }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/keywords',
+    operationId: 'createKeyword',
+    summary: 'Creates a keyword: it starts collecting at once with a look-back of the newest posts of the last 30 days',
+    tag: 'Keywords',
+    body: keywordCreateInput,
+    responses: { 201: { description: 'The new keyword', schema: keywordSchema }, 400: invalid, 401: unauthorized, 403: readOnly, 409: duplicate },
+    operation: `mutation CreateKeyword($input: CreateKeywordInput!) { createKeyword(input: $input) { ${keywordFields} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => ({ status: 201, body: data.createKeyword }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/keywords/{id}',
+    operationId: 'getKeyword',
+    summary: 'One keyword with every field',
+    tag: 'Keywords',
+    responses: { 200: { description: 'The keyword', schema: keywordSchema }, 401: unauthorized, 404: notFound },
+    operation: `query GetKeyword($id: ID!) { keyword(id: $id) { ${keywordFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.keyword }),
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/keywords/{id}',
+    operationId: 'updateKeyword',
+    summary: 'Changes a keyword: omitted fields stay, lists are replaced, null clears; returns the whole keyword',
+    tag: 'Keywords',
+    body: keywordPatchInput,
+    responses: {
+      200: { description: 'The keyword after the change', schema: keywordSchema },
+      400: invalid,
+      401: unauthorized,
+      402: { description: 'Unmuting a keyword paused for balance needs balance (`insufficient_balance`)' },
+      403: readOnly,
+      404: notFound,
+      409: { description: 'Rename or group move onto a term the group already tracks (`duplicate_keyword`)' },
+    },
+    operation: `mutation UpdateKeyword($id: ID!, $input: KeywordPatchInput!) { updateKeyword(id: $id, input: $input) { ${keywordFields} } }`,
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    result: (data) => ({ status: 200, body: data.updateKeyword }),
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/keywords/{id}',
+    operationId: 'deleteKeyword',
+    summary: 'Deletes a keyword and its mentions, and takes it out of every alert rule; charges already made stay',
+    tag: 'Keywords',
+    responses: { 204: { description: 'Deleted' }, 401: unauthorized, 403: readOnly, 404: notFound },
+    operation: `mutation DeleteKeyword($id: ID!) { deleteKeyword(id: $id) }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: () => ({ status: 204 }),
+  },
+];

@@ -1,0 +1,104 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+
+export interface GroupRow {
+  id: string;
+  workspaceId: string;
+  name: string;
+  externalId: string | null;
+  description: string | null;
+  isDefault: boolean;
+  createdAt: Date;
+}
+
+export const defaultGroupName = 'Default';
+
+/** Which uniqueness rule a write broke, if any: `name` or `externalId`. */
+export function duplicateGroupField(error: unknown): 'name' | 'externalId' | undefined {
+  const { code, constraint_name: constraint } = error as { code?: string; constraint_name?: string };
+  if (code !== '23505') return undefined;
+  if (constraint === 'keyword_groups_by_name') return 'name';
+  if (constraint === 'keyword_groups_by_external_id') return 'externalId';
+  return undefined;
+}
+
+/** The workspace's default group, created on first need so every workspace has exactly one. */
+export async function ensureDefaultGroup(sql: Queryable, workspaceId: string): Promise<GroupRow> {
+  const [row] = await sql<GroupRow[]>`
+    /* ensureDefaultGroup */
+    with created as (
+      insert into keyword_groups (id, workspace_id, name, is_default)
+      values (${newId('grp')}, ${workspaceId}, ${defaultGroupName}, true)
+      on conflict do nothing
+      returning *
+    )
+    select * from created
+    union all
+    select * from keyword_groups where workspace_id = ${workspaceId} and is_default
+    limit 1`;
+  return row;
+}
+
+export async function insertGroup(
+  sql: Queryable,
+  workspaceId: string,
+  group: { name: string; externalId: string | null; description: string | null },
+): Promise<GroupRow> {
+  const [row] = await sql<GroupRow[]>`
+    /* insertGroup */
+    insert into keyword_groups (id, workspace_id, name, external_id, description)
+    values (${newId('grp')}, ${workspaceId}, ${group.name}, ${group.externalId}, ${group.description})
+    returning *`;
+  return row;
+}
+
+export async function updateGroup(
+  sql: Queryable,
+  workspaceId: string,
+  id: string,
+  changes: Partial<{ name: string; externalId: string | null; description: string | null }>,
+): Promise<GroupRow | undefined> {
+  const values: Record<string, unknown> = {};
+  if (changes.name !== undefined) values.name = changes.name;
+  if (changes.externalId !== undefined) values.external_id = changes.externalId;
+  if (changes.description !== undefined) values.description = changes.description;
+  if (Object.keys(values).length === 0) return findGroup(sql, workspaceId, id);
+  const [row] = await sql<GroupRow[]>`
+    /* updateGroup */
+    update keyword_groups set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId} returning *`;
+  return row;
+}
+
+export async function findGroup(sql: Queryable, workspaceId: string, id: string): Promise<GroupRow | undefined> {
+  const [row] = await sql<GroupRow[]>`
+    /* findGroup */
+    select * from keyword_groups where id = ${id} and workspace_id = ${workspaceId}`;
+  return row;
+}
+
+export async function findGroupsByIds(sql: Queryable, ids: readonly string[]): Promise<GroupRow[]> {
+  return sql<GroupRow[]>`
+    /* findGroupsByIds */
+    select * from keyword_groups where id = any(${sql.array(ids as string[])})`;
+}
+
+export async function listGroups(sql: Queryable, workspaceId: string): Promise<(GroupRow & { keywordCount: number })[]> {
+  return sql<(GroupRow & { keywordCount: number })[]>`
+    /* listGroups */
+    select g.*, (select count(*)::int from keywords k where k.group_id = g.id) as keyword_count
+    from keyword_groups g where g.workspace_id = ${workspaceId}
+    order by g.is_default desc, g.id`;
+}
+
+/** Moves every keyword of a group to another group of the same workspace. */
+export async function moveGroupKeywords(sql: Queryable, fromGroupId: string, toGroupId: string): Promise<void> {
+  await sql`
+    /* moveGroupKeywords */
+    update keywords set group_id = ${toGroupId}, updated_at = now() where group_id = ${fromGroupId}`;
+}
+
+export async function deleteGroup(sql: Queryable, workspaceId: string, id: string): Promise<void> {
+  await sql`
+    /* deleteGroup */
+    delete from keyword_groups where id = ${id} and workspace_id = ${workspaceId} and not is_default`;
+}

@@ -1,0 +1,96 @@
+import type { Sql } from '../../runtime/database.ts';
+import { walletCoversAnotherDay } from '../billing/wallet-store.ts';
+import { domainError, notFound } from '../domain-error.ts';
+import { parseInput } from '../validate-input.ts';
+import { ensureDefaultGroup, findGroup } from './group-store.ts';
+import { type KeywordCreate, keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
+import { planKeywordPatch, settingsForNewKeyword } from './keyword-settings.ts';
+import {
+  deleteKeyword,
+  findKeywordForUpdate,
+  insertKeyword,
+  isDuplicateTerm,
+  type KeywordRow,
+  type KeywordSettings,
+  replaceFeeds,
+  replaceReviewSources,
+  updateKeyword,
+} from './keyword-store.ts';
+import { reviewSourceRows } from './review-sources.ts';
+
+const duplicateKeyword = (term: string) =>
+  domainError('duplicate_keyword', `The group already tracks "${term}"`, { field: 'term' });
+
+async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undefined): Promise<string> {
+  if (groupId === undefined) return (await ensureDefaultGroup(sql, workspaceId)).id;
+  const group = await findGroup(sql, workspaceId, groupId);
+  if (!group) throw domainError('validation_error', 'groupId: no such group in this workspace', { field: 'groupId' });
+  return group.id;
+}
+
+async function saveSources(sql: Sql, keywordId: string, input: Pick<KeywordCreate, 'feeds' | 'reviewSources'>): Promise<void> {
+  if (input.feeds) await replaceFeeds(sql, keywordId, input.feeds.map((feed) => ({ url: feed.url, title: null })));
+  if (input.reviewSources) await replaceReviewSources(sql, keywordId, reviewSourceRows(input.reviewSources));
+}
+
+/** Creates a keyword in its group (the default one unless named); 409 when the group tracks the term. */
+export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown): Promise<KeywordRow> {
+  const input = parseInput(keywordCreateInput, rawInput);
+  try {
+    return (await sql.begin(async (tx) => {
+      const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
+      const keyword = await insertKeyword(tx, workspaceId, settings);
+      await saveSources(tx as unknown as Sql, keyword.id, input);
+      return keyword;
+    })) as KeywordRow;
+  } catch (error) {
+    if (isDuplicateTerm(error)) throw duplicateKeyword(input.term.term);
+    throw error;
+  }
+}
+
+/**
+ * Applies a PATCH (spec 4.2) in one transaction: a failed PATCH changes
+ * nothing. Unmuting clears every pause but needs the wallet to cover a day
+ * when the keyword was paused for balance; a change of terms, platforms or
+ * context resumes a keyword paused for noise when the wallet covers a day.
+ */
+export async function patchKeyword(sql: Sql, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
+  const patch = parseInput(keywordPatchInput, rawPatch);
+  let term = patch.term?.term ?? '';
+  try {
+    return (await sql.begin(async (tx) => {
+      const current = await findKeywordForUpdate(tx, workspaceId, id);
+      if (!current) throw notFound('Keyword');
+      term ||= current.term;
+      const plan = planKeywordPatch(current, patch);
+      const changes: Partial<KeywordSettings> = { ...plan.changes };
+      const now = new Date();
+      if (patch.groupId !== undefined) {
+        const groupId = await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
+        if (groupId !== current.groupId) changes.groupId = groupId;
+      }
+      if (patch.muted === true && !current.muted) changes.muted = true;
+      if (patch.muted === false && current.muted) {
+        if (current.pausedForBalance && !(await walletCoversAnotherDay(tx, workspaceId, 1))) {
+          throw domainError('insufficient_balance', 'The wallet cannot cover another day of this keyword; top up first');
+        }
+        Object.assign(changes, { muted: false, pausedForBalance: false, pausedForNoise: false, judgedSince: now });
+      } else if (plan.noiseResumeTrigger && current.pausedForNoise && patch.muted !== true) {
+        if (await walletCoversAnotherDay(tx, workspaceId, 1)) Object.assign(changes, { muted: false, pausedForNoise: false });
+      }
+      if (plan.rulesChanged) changes.judgedSince = now;
+      const updated = (await updateKeyword(tx, workspaceId, id, changes))!;
+      await saveSources(tx as unknown as Sql, id, patch);
+      return updated;
+    })) as KeywordRow;
+  } catch (error) {
+    if (isDuplicateTerm(error)) throw duplicateKeyword(term);
+    throw error;
+  }
+}
+
+/** Deletes a keyword and its mentions; what was charged stays in the ledger. */
+export async function removeKeyword(sql: Sql, workspaceId: string, id: string): Promise<void> {
+  if (!(await deleteKeyword(sql, workspaceId, id))) throw notFound('Keyword');
+}

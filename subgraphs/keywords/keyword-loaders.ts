@@ -1,0 +1,75 @@
+import DataLoader from 'dataloader';
+import { chargedItemsSince, keywordMonthCosts, type KeywordMonthCost, monthOf, zeroCost } from '../billing/keyword-cost-store.ts';
+import { isOnWelcomeCredit } from '../billing/wallet-store.ts';
+import {
+  type KeywordMatchTotals,
+  type KeywordWindowCounts,
+  keywordMatchTotals,
+  keywordWindowCounts,
+} from '../mentions/keyword-match-stats-store.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { findGroupsByIds, type GroupRow } from './group-store.ts';
+import { type KeywordFeedRow, type KeywordPollRow, listFeeds, listPolls, listReviewSources, type ReviewSourceRow } from './keyword-store.ts';
+
+const groupBy = <T extends { keywordId: string }>(keys: readonly string[], rows: T[]) =>
+  keys.map((key) => rows.filter((row) => row.keywordId === key));
+
+const emptyTotals = (keywordId: string): KeywordMatchTotals => ({
+  keywordId, mentions: 0, relevant: 0, last7d: 0, thisMonth: 0, lastMentionAt: null, feedbackRelevant: 0, feedbackNotRelevant: 0,
+});
+const emptyWindow = (keywordId: string): KeywordWindowCounts => ({ keywordId, matches: 0, relevant: 0, filtered: 0, unscored: 0 });
+
+/** `keywordId@since` keys for loaders that count from a per-keyword instant. */
+export const sinceKey = (keywordId: string, since: Date) => `${keywordId}@${since.toISOString()}`;
+const splitSinceKeys = (keys: readonly string[]) =>
+  new Map(keys.map((key) => [key.slice(0, key.indexOf('@')), new Date(key.slice(key.indexOf('@') + 1))]));
+
+function createKeywordLoaders(ctx: SubgraphContext) {
+  const { sql } = ctx;
+  const now = new Date();
+  return {
+    now,
+    group: new DataLoader<string, GroupRow | undefined>(async (ids) => {
+      const rows = await findGroupsByIds(sql, ids);
+      return ids.map((id) => rows.find((row) => row.id === id));
+    }),
+    feeds: new DataLoader<string, KeywordFeedRow[]>(async (ids) => groupBy(ids, await listFeeds(sql, ids))),
+    reviewSources: new DataLoader<string, ReviewSourceRow[]>(async (ids) => groupBy(ids, await listReviewSources(sql, ids))),
+    polls: new DataLoader<string, KeywordPollRow[]>(async (ids) => groupBy(ids, await listPolls(sql, ids))),
+    totals: new DataLoader<string, KeywordMatchTotals>(async (ids) => {
+      const totals = await keywordMatchTotals(sql, ids, now);
+      return ids.map((id) => totals.get(id) ?? emptyTotals(id));
+    }),
+    windowCounts: new DataLoader<string, KeywordWindowCounts>(async (keys) => {
+      const since = splitSinceKeys(keys);
+      const counts = await keywordWindowCounts(sql, since);
+      return keys.map((key) => {
+        const id = key.slice(0, key.indexOf('@'));
+        return counts.get(id) ?? emptyWindow(id);
+      });
+    }),
+    monthCost: new DataLoader<string, KeywordMonthCost>(async (ids) => {
+      const costs = await keywordMonthCosts(sql, ids, monthOf(now));
+      return ids.map((id) => costs.get(id) ?? { ...zeroCost });
+    }),
+    chargedItems: new DataLoader<string, number>(async (keys) => {
+      const used = await chargedItemsSince(sql, splitSinceKeys(keys));
+      return keys.map((key) => used.get(key.slice(0, key.indexOf('@'))) ?? 0);
+    }),
+    welcome: new DataLoader<string, boolean>(async (workspaceIds) => Promise.all(workspaceIds.map((id) => isOnWelcomeCredit(sql, id)))),
+  };
+}
+
+export type KeywordLoaders = ReturnType<typeof createKeywordLoaders>;
+
+const loadersByRequest = new WeakMap<SubgraphContext, KeywordLoaders>();
+
+/** One set of batching loaders per request, so a page of keywords costs a fixed number of queries. */
+export function keywordLoaders(ctx: SubgraphContext): KeywordLoaders {
+  let loaders = loadersByRequest.get(ctx);
+  if (!loaders) {
+    loaders = createKeywordLoaders(ctx);
+    loadersByRequest.set(ctx, loaders);
+  }
+  return loaders;
+}

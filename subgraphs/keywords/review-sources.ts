@@ -1,0 +1,35 @@
+import { reviewSourceFromUrl, reviewPageUrl } from '../../jobs/connectors/review-connectors.ts';
+import { domainError } from '../domain-error.ts';
+import type { z } from 'zod';
+import type { reviewSourceInput } from './keyword-input.ts';
+import type { ReviewSourceRow } from './keyword-store.ts';
+
+type ReviewSourceInput = z.output<typeof reviewSourceInput>;
+type StoredSource = Omit<ReviewSourceRow, 'keywordId' | 'connectedAt'>;
+
+const storefrontPlatforms = new Set(['appstore', 'googleplay']);
+
+/**
+ * Review sources as stored (spec 2.3): a link is resolved to its platform and
+ * id, countries default to the link's storefront (else `us`) and apply only
+ * to the App Store and Google Play, `language` only to Google Play (default
+ * the link's `hl`, else `en`).
+ */
+export function reviewSourceRows(inputs: ReviewSourceInput[]): StoredSource[] {
+  const rows = new Map<string, StoredSource>();
+  for (const [index, input] of inputs.entries()) {
+    const fail = (field: string, message: string) =>
+      domainError('validation_error', `reviewSources.${index}.${field}: ${message}`, { field: `reviewSources.${index}.${field}` });
+    const fromUrl = input.url ? reviewSourceFromUrl(input.url) : null;
+    if (input.url && !fromUrl) throw fail('url', 'not an App Store, Google Play, Trustpilot or Google Maps link');
+    const platform = fromUrl?.platform ?? input.platform!;
+    const id = fromUrl?.id ?? input.id!;
+    if (input.countries && !storefrontPlatforms.has(platform)) throw fail('countries', `only for appstore and googleplay, not ${platform}`);
+    if (input.language && platform !== 'googleplay') throw fail('language', `only for googleplay, not ${platform}`);
+    const countries = storefrontPlatforms.has(platform) ? (input.countries ?? [fromUrl?.country ?? 'us']) : [];
+    const language = platform === 'googleplay' ? (input.language ?? fromUrl?.language ?? 'en') : null;
+    const url = fromUrl?.url ?? reviewPageUrl({ platform, id, country: countries[0] ?? null, language });
+    rows.set(`${platform}:${id}`, { platform, sourceId: id, url, countries, language });
+  }
+  return [...rows.values()];
+}

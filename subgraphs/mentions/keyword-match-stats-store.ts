@@ -1,0 +1,79 @@
+import type { Queryable } from '../../runtime/database.ts';
+
+/** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */
+export interface KeywordMatchTotals {
+  keywordId: string;
+  mentions: number;
+  relevant: number;
+  last7d: number;
+  thisMonth: number;
+  lastMentionAt: Date | null;
+  feedbackRelevant: number;
+  feedbackNotRelevant: number;
+}
+
+/** Scored and unscored matches of a keyword inside a window (health, noise). */
+export interface KeywordWindowCounts {
+  keywordId: string;
+  matches: number;
+  relevant: number;
+  filtered: number;
+  unscored: number;
+}
+
+// A user's verdict overrides the classifier (spec 2.4); a words-close-together
+// match that is not scored yet is not billed and so not counted (2.1.3).
+const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= 40, false)`;
+const countedSql = `not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
+
+export async function keywordMatchTotals(
+  sql: Queryable,
+  keywordIds: readonly string[],
+  now: Date,
+): Promise<Map<string, KeywordMatchTotals>> {
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+  const rows = await sql<KeywordMatchTotals[]>`
+    /* keywordMatchTotals */
+    select m.keyword_id,
+           count(*)::int as mentions,
+           count(*) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
+           count(*) filter (where p.published_at >= ${weekAgo})::int as last7d,
+           count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
+           max(p.published_at) as last_mention_at,
+           count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
+           count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant
+    from mentions m join posts p on p.id = m.post_id
+    where m.keyword_id = any(${sql.array(keywordIds as string[])}) and ${sql.unsafe(countedSql)}
+    group by m.keyword_id`;
+  return new Map(rows.map((row) => [row.keywordId, row]));
+}
+
+/** Per keyword, matches made at or after `since[keywordId]` (by match time). */
+export async function keywordWindowCounts(
+  sql: Queryable,
+  since: ReadonlyMap<string, Date>,
+): Promise<Map<string, KeywordWindowCounts>> {
+  if (since.size === 0) return new Map();
+  const rows = await sql<KeywordWindowCounts[]>`
+    /* keywordWindowCounts */
+    select w.keyword_id,
+           count(m.id)::int as matches,
+           count(m.id) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
+           count(m.id) filter (where m.relevance is not null and not ${sql.unsafe(relevantSql)})::int as filtered,
+           count(m.id) filter (where m.relevance is null and m.verdict_relevant is null)::int as unscored
+    from unnest(${sql.array([...since.keys()])}::text[], ${sql.array([...since.values()].map((d) => d.toISOString()))}::timestamptz[])
+         as w(keyword_id, since)
+    left join mentions m on m.keyword_id = w.keyword_id and m.created_at >= w.since and ${sql.unsafe(countedSql)}
+    group by w.keyword_id`;
+  return new Map(rows.map((row) => [row.keywordId, row]));
+}
+
+/** The workspace's matches since `since`, for a keyword's share of them. */
+export async function workspaceMatchCount(sql: Queryable, workspaceId: string, since: Date): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    /* workspaceMatchCount */
+    select count(*)::int as count from mentions m where m.workspace_id = ${workspaceId} and m.created_at >= ${since}
+      and ${sql.unsafe(countedSql)}`;
+  return row.count;
+}
