@@ -1,4 +1,7 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { jobDefinitions } from '../jobs/index.ts';
+import type { JobContext } from '../jobs/job-definition.ts';
+import { startJobQueue } from '../jobs/job-queue.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
@@ -9,6 +12,7 @@ import { type EarshotConfig, type SubgraphName, subgraphNames } from './config.t
 import { connect, type Sql, startEmbeddedDatabase } from './database.ts';
 import type { RequestAuth } from './gateway-signature.ts';
 import { resolveGatewaySecret } from './gateway-secret.ts';
+import { type Clock, systemClock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { migrate } from './migrate.ts';
 import { startPublicServer } from './public-server.ts';
@@ -27,6 +31,10 @@ export interface RunningEarshot {
   /** Base address of the public port. */
   url: string;
   sql: Sql;
+  /** Sends a job to a queue of this deployment. */
+  sendJob: JobContext['send'];
+  /** Where each subgraph answers, in the 'all' role only (tests reach them directly to prove they refuse unsigned requests). */
+  subgraphUrls?: Record<SubgraphName, string>;
   stop(): Promise<void>;
 }
 
@@ -49,7 +57,13 @@ async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth |
  * PostgreSQL when `DATABASE_URL` is unset, migrations, then subgraphs,
  * gateway, facade and workers. `stop()` undoes it in reverse order.
  */
-export async function startEarshot(config: EarshotConfig, role: Role, log: Logger): Promise<RunningEarshot> {
+export async function startEarshot(
+  config: EarshotConfig,
+  role: Role,
+  log: Logger,
+  options: { clock?: Clock } = {},
+): Promise<RunningEarshot> {
+  const clock = options.clock ?? systemClock;
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const undo of stops.reverse()) await undo().catch((error) => log.error('stop step failed', { error: String(error) }));
@@ -61,15 +75,18 @@ export async function startEarshot(config: EarshotConfig, role: Role, log: Logge
     stops.push(() => sql.end({ timeout: 5 }));
     await migrate(sql);
     const secret = await resolveGatewaySecret(config, sql);
+    // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
+    const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, work: role === 'all' || role === 'worker' });
+    stops.push(queue.stop);
 
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
       stops.push(subgraph.close);
       log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
-      return { url: subgraph.url, sql, stop };
+      return { url: subgraph.url, sql, stop, sendJob: queue.send };
     }
 
     let subgraphUrls: Record<SubgraphName, string>;
@@ -113,12 +130,12 @@ export async function startEarshot(config: EarshotConfig, role: Role, log: Logge
 
     if (!gateway && !facade) {
       log.info(`Earshot ${role} ready`);
-      return { url: '', sql, stop };
+      return { url: '', sql, stop, sendJob: queue.send };
     }
     const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
     stops.push(server.close);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
-    return { url: server.url, sql, stop };
+    return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };
   } catch (error) {
     await stop();
     throw error;

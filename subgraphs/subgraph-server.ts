@@ -5,6 +5,8 @@ import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDis
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import type { JobContext } from '../jobs/job-definition.ts';
+import type { Clock } from '../runtime/clock.ts';
 import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -15,6 +17,9 @@ export interface SubgraphContext {
   auth: RequestAuth | null;
   requestId: string;
   log: Logger;
+  clock: Clock;
+  /** Enqueues work for the job workers (look-backs, scoring, deliveries). */
+  sendJob: JobContext['send'];
 }
 
 export interface SubgraphServerOptions {
@@ -23,6 +28,8 @@ export interface SubgraphServerOptions {
   sql: Sql;
   secret: string;
   log: Logger;
+  clock: Clock;
+  sendJob: JobContext['send'];
   host?: string;
   port?: number;
 }
@@ -54,13 +61,15 @@ function readBody(req: http.IncomingMessage): Promise<string> {
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret } = options;
+  const { name, schema, sql, secret, clock, sendJob } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
     auth: signed.auth,
     requestId: signed.requestId,
     log: log.child({ requestId: signed.requestId }),
+    clock,
+    sendJob,
   });
 
   const apollo = new ApolloServer<SubgraphContext>({

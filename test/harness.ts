@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import type { Clock } from '../runtime/clock.ts';
 import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -9,12 +10,15 @@ import { migrate } from '../runtime/migrate.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../runtime/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 
-/** A fresh, migrated database of its own on the run's embedded PostgreSQL. */
-export async function createTestDatabase(): Promise<string> {
+/**
+ * A database of its own on the run's embedded PostgreSQL: a copy of the
+ * migrated template, or empty when a test migrates it itself.
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<string> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = connect(adminUrl, { max: 1 });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(options.empty ? `create database ${name}` : `create database ${name} template ${inject('templateDatabase')}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -43,10 +47,10 @@ export interface RestResponse {
 /** Earshot on its own database and a free port, as `npm start` runs it (or one role of it). */
 export async function startTestEarshot(
   overrides: Partial<EarshotConfig> = {},
-  options: { role?: Role; databaseUrl?: string } = {},
+  options: { role?: Role; databaseUrl?: string; clock?: Clock } = {},
 ): Promise<TestEarshot> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const running = await startEarshot(testConfig(databaseUrl, overrides), options.role ?? 'all', createLogger('silent'));
+  const running = await startEarshot(testConfig(databaseUrl, overrides), options.role ?? 'all', createLogger('silent'), { clock: options.clock });
   return {
     ...running,
     databaseUrl,

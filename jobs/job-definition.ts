@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import type { Clock } from '../runtime/clock.ts';
+import type { Sql } from '../runtime/database.ts';
+import type { Logger } from '../runtime/logger.ts';
+
+/** What every job handler gets besides its payloads. */
+export interface JobContext {
+  sql: Sql;
+  clock: Clock;
+  log: Logger;
+  /** Sends a job to another queue (or this one), checked against that queue's schema. */
+  send(queue: string, data: object, options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number }): Promise<string | null>;
+}
+
+/**
+ * A queue: its name, the payload schema checked when a job is sent and when
+ * it runs, and an idempotent handler that takes a batch (pg-boss fetches a
+ * batch per polling interval, so one job per tiny item is far too slow).
+ */
+export interface JobDefinition<Payload = unknown> {
+  name: string;
+  payload: z.ZodType<Payload>;
+  handle(payloads: Payload[], context: JobContext): Promise<void>;
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+  /** Cron (UTC) for queues that run on a schedule, with the payload each run gets. */
+  schedule?: { cron: string; payload: Payload };
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+}
