@@ -55,7 +55,7 @@ export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unk
  * when the keyword was paused for balance; a change of terms, platforms or
  * context resumes a keyword paused for noise when the wallet covers a day.
  */
-export async function patchKeyword(sql: Sql, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
+export async function patchKeyword(sql: Sql, workspaceId: string, id: string, rawPatch: unknown, now: Date): Promise<KeywordRow> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
   try {
@@ -65,7 +65,6 @@ export async function patchKeyword(sql: Sql, workspaceId: string, id: string, ra
       term ||= current.term;
       const plan = planKeywordPatch(current, patch);
       const changes: Partial<KeywordSettings> = { ...plan.changes };
-      const now = new Date();
       if (patch.groupId !== undefined) {
         const groupId = await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
         if (groupId !== current.groupId) changes.groupId = groupId;

@@ -8,7 +8,7 @@ import {
   keywordWindowCounts,
 } from '../mentions/keyword-match-stats-store.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { findGroupsByIds, type GroupRow } from './group-store.ts';
+import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
 import { type KeywordFeedRow, type KeywordPollRow, listFeeds, listPolls, listReviewSources, type ReviewSourceRow } from './keyword-store.ts';
 
 const groupBy = <T extends { keywordId: string }>(keys: readonly string[], rows: T[]) =>
@@ -26,12 +26,16 @@ const splitSinceKeys = (keys: readonly string[]) =>
 
 function createKeywordLoaders(ctx: SubgraphContext) {
   const { sql } = ctx;
-  const now = new Date();
+  const now = ctx.clock.now();
   return {
     now,
     group: new DataLoader<string, GroupRow | undefined>(async (ids) => {
       const rows = await findGroupsByIds(sql, ids);
       return ids.map((id) => rows.find((row) => row.id === id));
+    }),
+    groupKeywordCount: new DataLoader<string, number>(async (ids) => {
+      const counts = await countKeywordsByGroup(sql, ids);
+      return ids.map((id) => counts.get(id) ?? 0);
     }),
     feeds: new DataLoader<string, KeywordFeedRow[]>(async (ids) => groupBy(ids, await listFeeds(sql, ids))),
     reviewSources: new DataLoader<string, ReviewSourceRow[]>(async (ids) => groupBy(ids, await listReviewSources(sql, ids))),

@@ -295,7 +295,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       type: Keyword,
       description: 'PATCH semantics: omitted fields stay, lists are replaced, null clears',
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
-      resolve: (_root, args, ctx) => patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input),
+      resolve: (_root, args, ctx) => patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, ctx.clock.now()),
     }),
   );
   builder.mutationField('deleteKeyword', (t) =>
