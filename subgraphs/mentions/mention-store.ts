@@ -2,10 +2,12 @@ import type { NormalizedPost } from '../../jobs/connectors/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 
+/** A mention with its post and author, as every read shows it (spec 2.4). */
 export interface MentionRow {
   id: string;
   workspaceId: string;
   keywordId: string;
+  postId: string;
   status: 'open' | 'done' | 'ignored';
   fuzzy: boolean;
   delivered: boolean;
@@ -17,6 +19,27 @@ export interface MentionRow {
   publishedAt: Date;
   replyTo: string | null;
   links: string[];
+  subreddit: string | null;
+  authorId: string;
+  authorName: string;
+  authorHandle: string;
+  authorUrl: string;
+  authorAvatarUrl: string | null;
+  authorFollowers: number | null;
+  authorTags: string[];
+  relevance: number | null;
+  sentiment: 'positive' | 'negative' | 'neutral' | null;
+  intents: string[] | null;
+  automated: boolean | null;
+  language: string | null;
+  classificationNote: string | null;
+  classificationFailed: boolean;
+  classifiedAt: Date | null;
+  verdictRelevant: boolean | null;
+  verdictSentiment: 'positive' | 'negative' | 'neutral' | null;
+  assigneeId: string | null;
+  snoozedUntil: Date | null;
+  triageNote: string | null;
 }
 
 /** One keyword's match of a post, as the matcher reports it. */
@@ -29,9 +52,14 @@ export interface PostMatch {
 /** The channel `mentionCreated` listens on; its payload is `{ id, workspaceId }`. */
 export const mentionCreatedChannel = 'earshot_mention_created';
 
-const mentionColumns = (sql: Queryable) => sql`
-  m.id, m.workspace_id, m.keyword_id, m.status, m.fuzzy, m.delivered, m.priority, m.created_at,
-  p.platform, p.url, p.text, p.published_at, p.reply_to, p.links`;
+/** The columns of MentionRow, over `mentions m join posts p join authors a`. */
+export const mentionColumns = (sql: Queryable) => sql`
+  m.id, m.workspace_id, m.keyword_id, m.post_id, m.status, m.fuzzy, m.delivered, m.priority, m.created_at,
+  p.platform, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit,
+  a.id as author_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
+  a.avatar_url as author_avatar_url, a.followers as author_followers, a.tags as author_tags,
+  m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
+  m.classified_at, m.verdict_relevant, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note`;
 
 /**
  * Stores a post once (author once per platform account) and one mention per
@@ -41,7 +69,7 @@ const mentionColumns = (sql: Queryable) => sql`
 export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, matches: PostMatch[]): Promise<MentionRow[]> {
   if (matches.length === 0) return [];
   const { author } = post;
-  const rows = await sql<MentionRow[]>`
+  const created = await sql<{ id: string }[]>`
     /* storeMatchedPost */
     with author as (
       insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers)
@@ -57,7 +85,7 @@ export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, mat
              ${post.replyTo}, ${post.links}, author.id, ${post.subreddit ?? null}, ${post.rating ?? null}
       from author
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id, platform, url, text, published_at, reply_to, links
+      returning id
     ), matched as (
       select * from unnest(${sql.array(matches.map(() => newId('mm')))}::text[],
                            ${sql.array(matches.map((m) => m.keywordId))}::text[],
@@ -72,17 +100,62 @@ export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, mat
     ), notified as (
       select pg_notify(${mentionCreatedChannel}, json_build_object('id', id, 'workspaceId', workspace_id)::text) from inserted
     )
-    select inserted.id, inserted.workspace_id, inserted.keyword_id, inserted.status, inserted.fuzzy, inserted.delivered,
-           inserted.priority, inserted.created_at, post.platform, post.url, post.text, post.published_at, post.reply_to, post.links
-    from inserted, post, (select count(*) from notified) as announced`;
-  return rows;
+    select inserted.id from inserted, (select count(*) from notified) as announced`;
+  return findMentionsByIds(sql, created.map((row) => row.id));
+}
+
+export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
+  if (ids.length === 0) return [];
+  return sql<MentionRow[]>`
+    /* findMentionsByIds */
+    select ${mentionColumns(sql)}
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.id = any(${sql.array(ids as string[])})
+    order by m.created_at desc, m.id desc`;
 }
 
 export async function findMention(sql: Queryable, workspaceId: string, id: string): Promise<MentionRow | undefined> {
   const [row] = await sql<MentionRow[]>`
     /* findMention */
     select ${mentionColumns(sql)}
-    from mentions m join posts p on p.id = m.post_id
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     where m.id = ${id} and m.workspace_id = ${workspaceId}`;
   return row;
+}
+
+/** List filters of spec 4.3 implemented so far; the rest join as they come. */
+export interface MentionFilters {
+  keywordIds?: string[];
+  /** true: scored relevant (or marked so); false: the rest, unclassified included; null: all. */
+  relevant?: boolean | null;
+  status?: 'open' | 'done' | 'ignored' | null;
+  platforms?: string[];
+}
+
+const relevantCondition = `coalesce(m.verdict_relevant, m.relevance >= 40, false)`;
+
+/**
+ * A page of mentions, newest match first, after a `(createdAt, id)` cursor.
+ * Snoozed mentions stay out until they wake (spec 3.3).
+ */
+export async function listMentionsPage(
+  sql: Queryable,
+  workspaceId: string,
+  page: { filters: MentionFilters; after: { createdAt: Date; id: string } | null; limit: number; now: Date },
+): Promise<MentionRow[]> {
+  const { filters, after } = page;
+  return sql<MentionRow[]>`
+    /* listMentionsPage */
+    select ${mentionColumns(sql)}
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.workspace_id = ${workspaceId}
+      and (m.snoozed_until is null or m.snoozed_until <= ${page.now})
+      ${filters.keywordIds?.length ? sql`and m.keyword_id = any(${sql.array(filters.keywordIds)})` : sql``}
+      ${filters.relevant === true ? sql`and ${sql.unsafe(relevantCondition)}` : sql``}
+      ${filters.relevant === false ? sql`and not ${sql.unsafe(relevantCondition)}` : sql``}
+      ${filters.status ? sql`and m.status = ${filters.status}` : sql``}
+      ${filters.platforms?.length ? sql`and p.platform = any(${sql.array(filters.platforms)})` : sql``}
+      ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}
+    order by m.created_at desc, m.id desc
+    limit ${page.limit}`;
 }

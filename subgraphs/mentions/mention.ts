@@ -1,15 +1,30 @@
-import { notFound } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { mentionsCreatedIn } from './mention-events.ts';
-import { findMention, type MentionRow } from './mention-store.ts';
+import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
+
+/** Spec part 8: a mention counts as relevant at 40 or more. */
+export const relevanceLine = 40;
+
+/** A user's verdict wins over the classifier's (spec 2.4). */
+export const isRelevant = (mention: Pick<MentionRow, 'verdictRelevant' | 'relevance'>) =>
+  mention.verdictRelevant ?? (mention.relevance !== null && mention.relevance >= relevanceLine);
+
+const encodeCursor = (mention: MentionRow) => Buffer.from(`${mention.createdAt.toISOString()}|${mention.id}`).toString('base64url');
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at);
+  if (!id?.startsWith('mm_') || Number.isNaN(createdAt.getTime())) {
+    throw domainError('invalid_cursor', 'The cursor is not one this API returned', { field: 'cursor' });
+  }
+  return { createdAt, id };
+}
 
 export function addMentionType(builder: PothosBuilder) {
   const KeywordRef = builder
     .externalRef('Keyword', builder.keyDirective(builder.selection<{ id: string }>('id'), false))
-    .implement({
-    fields: (t) => ({ id: t.exposeID('id') }),
-  });
+    .implement({ fields: (t) => ({ id: t.exposeID('id') }) });
 
   const Post = builder.objectRef<MentionRow>('Post').implement({
     description: 'The matched post as published on its platform',
@@ -18,6 +33,65 @@ export function addMentionType(builder: PothosBuilder) {
       url: t.exposeString('url'),
       text: t.exposeString('text'),
       publishedAt: t.expose('publishedAt', { type: 'DateTime' }),
+      replyTo: t.exposeString('replyTo', { nullable: true, description: 'The post this one answers; null for a top-level post' }),
+      links: t.exposeStringList('links', { description: 'Links in the post, in written order' }),
+    }),
+  });
+
+  const Author = builder.objectRef<MentionRow>('Author').implement({
+    description: 'The platform account that wrote the post, stored once per account',
+    fields: (t) => ({
+      id: t.exposeID('authorId'),
+      name: t.exposeString('authorName'),
+      handle: t.exposeString('authorHandle'),
+      url: t.exposeString('authorUrl'),
+      avatarUrl: t.exposeString('authorAvatarUrl', { nullable: true }),
+      followers: t.int({ resolve: (m) => m.authorFollowers ?? 0 }),
+      tags: t.exposeStringList('authorTags'),
+    }),
+  });
+
+  const ClassificationOriginal = builder
+    .objectRef<{ relevant: boolean; sentiment: string | null }>('ClassificationOriginal')
+    .implement({
+      fields: (t) => ({ relevant: t.exposeBoolean('relevant'), sentiment: t.exposeString('sentiment', { nullable: true }) }),
+    });
+
+  const ClassificationFeedback = builder.objectRef<MentionRow>('ClassificationFeedback').implement({
+    description: "A user's verdict; `original` holds the classifier's own values",
+    fields: (t) => ({
+      relevant: t.exposeBoolean('verdictRelevant', { nullable: true }),
+      sentiment: t.exposeString('verdictSentiment', { nullable: true }),
+      original: t.field({
+        type: ClassificationOriginal,
+        resolve: (m) => ({ relevant: m.relevance !== null && m.relevance >= relevanceLine, sentiment: m.sentiment }),
+      }),
+    }),
+  });
+
+  const Classification = builder.objectRef<MentionRow>('Classification').implement({
+    description: "The classifier's judgement (spec 2.4), with the user's corrections written through",
+    fields: (t) => ({
+      relevance: t.exposeInt('relevance', { nullable: true }),
+      sentiment: t.string({ nullable: true, resolve: (m) => m.verdictSentiment ?? m.sentiment }),
+      intents: t.stringList({ resolve: (m) => m.intents ?? [] }),
+      automated: t.boolean({ resolve: (m) => m.automated ?? false }),
+      language: t.exposeString('language', { nullable: true }),
+      note: t.exposeString('classificationNote', { nullable: true }),
+      failed: t.exposeBoolean('classificationFailed'),
+      feedback: t.field({
+        type: ClassificationFeedback,
+        nullable: true,
+        resolve: (m) => (m.verdictRelevant === null && m.verdictSentiment === null ? null : m),
+      }),
+    }),
+  });
+
+  const Triage = builder.objectRef<MentionRow>('Triage').implement({
+    fields: (t) => ({
+      assignee: t.exposeString('assigneeId', { nullable: true }),
+      snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
+      note: t.exposeString('triageNote', { nullable: true }),
     }),
   });
 
@@ -26,8 +100,18 @@ export function addMentionType(builder: PothosBuilder) {
     fields: (t) => ({
       id: t.exposeID('id'),
       status: t.exposeString('status'),
-      keyword: t.field({ type: KeywordRef, resolve: (mention) => ({ id: mention.keywordId }) }),
-      post: t.field({ type: Post, resolve: (mention) => mention }),
+      relevant: t.boolean({ resolve: isRelevant }),
+      delivered: t.exposeBoolean('delivered'),
+      priority: t.exposeFloat('priority'),
+      keyword: t.field({ type: KeywordRef, resolve: (m) => ({ id: m.keywordId }) }),
+      post: t.field({ type: Post, resolve: (m) => m }),
+      author: t.field({ type: Author, resolve: (m) => m }),
+      classification: t.field({
+        type: Classification,
+        nullable: true,
+        resolve: (m) => (m.relevance === null && !m.classificationFailed ? null : m),
+      }),
+      triage: t.field({ type: Triage, resolve: (m) => m }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
     }),
   });
@@ -35,6 +119,14 @@ export function addMentionType(builder: PothosBuilder) {
   builder.asEntity(Mention, {
     key: builder.selection<{ id: string }>('id'),
     resolveReference: async (ref, ctx) => (await findMention(ctx.sql, requireAuth(ctx).workspaceId, ref.id)) ?? null,
+  });
+
+  const MentionPage = builder.objectRef<{ nodes: MentionRow[]; nextCursor: string | null }>('MentionPage').implement({
+    description: 'A page of mentions, newest match first; pass `nextCursor` as `after` for the next page',
+    fields: (t) => ({
+      nodes: t.field({ type: [Mention], resolve: (page) => page.nodes }),
+      nextCursor: t.exposeString('nextCursor', { nullable: true }),
+    }),
   });
 
   builder.queryField('mention', (t) =>
@@ -49,6 +141,40 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
+  builder.queryField('mentions', (t) =>
+    t.field({
+      type: MentionPage,
+      args: {
+        first: t.arg.int({ description: '1 to 100, default 50' }),
+        after: t.arg.string(),
+        keywordIds: t.arg.idList(),
+        relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included' }),
+        status: t.arg.string(),
+        platforms: t.arg.stringList(),
+      },
+      resolve: async (_root, args, ctx) => {
+        const limit = args.first ?? 50;
+        if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw domainError('validation_error', 'limit: must be 1 to 100', { field: 'limit' });
+        if (args.status && !['open', 'done', 'ignored'].includes(args.status)) {
+          throw domainError('validation_error', 'status: must be open, done or ignored', { field: 'status' });
+        }
+        const rows = await listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, {
+          filters: {
+            keywordIds: args.keywordIds?.map(String),
+            relevant: args.relevant ?? true,
+            status: (args.status as 'open' | 'done' | 'ignored' | null) ?? null,
+            platforms: args.platforms ?? undefined,
+          },
+          after: args.after ? decodeCursor(args.after) : null,
+          limit: limit + 1,
+          now: ctx.clock.now(),
+        });
+        const nodes = rows.slice(0, limit);
+        return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1]) : null };
+      },
+    }),
+  );
+
   builder.subscriptionField('mentionCreated', (t) =>
     t.field({
       type: Mention,
@@ -58,4 +184,6 @@ export function addMentionType(builder: PothosBuilder) {
       resolve: async (id: string, _args, ctx) => (await findMention(ctx.sql, requireAuth(ctx).workspaceId, id)) ?? null,
     }),
   );
+
+  return { Mention };
 }

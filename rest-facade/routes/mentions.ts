@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { GraphQLRoute } from '../route.ts';
+
+/** Every field of the mention record (spec 2.4). */
+export const mentionFields = `
+  id status relevant delivered priority
+  keyword { id term }
+  post { platform url text publishedAt replyTo links }
+  author { id name handle url avatarUrl followers tags }
+  classification { relevance sentiment intents automated language note failed feedback { relevant sentiment original { relevant sentiment } } }
+  triage { assignee snoozedUntil note }
+  createdAt`;
+
+const timestamp = z.iso.datetime();
+const sentiment = z.enum(['positive', 'negative', 'neutral']);
+
+export const mentionSchema = z
+  .object({
+    id: z.string().meta({ example: 'mm_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+    status: z.enum(['open', 'done', 'ignored']),
+    relevant: z.boolean(),
+    delivered: z.boolean(),
+    priority: z.number(),
+    keyword: z.object({ id: z.string(), term: z.string() }),
+    post: z.object({
+      platform: z.string(), url: z.string(), text: z.string(), publishedAt: timestamp, replyTo: z.string().nullable(), links: z.array(z.string()),
+    }),
+    author: z.object({
+      id: z.string(), name: z.string(), handle: z.string(), url: z.string(), avatarUrl: z.string().nullable(), followers: z.number().int(), tags: z.array(z.string()),
+    }),
+    classification: z
+      .object({
+        relevance: z.number().int().min(0).max(100).nullable(),
+        sentiment: sentiment.nullable(),
+        intents: z.array(z.enum(['buy_intent', 'question', 'complaint', 'praise', 'comparison'])),
+        automated: z.boolean(),
+        language: z.string().nullable(),
+        note: z.string().nullable(),
+        failed: z.boolean(),
+        feedback: z
+          .object({
+            relevant: z.boolean().nullable(),
+            sentiment: sentiment.nullable(),
+            original: z.object({ relevant: z.boolean(), sentiment: sentiment.nullable() }),
+          })
+          .nullable(),
+      })
+      .nullable(),
+    triage: z.object({ assignee: z.string().nullable(), snoozedUntil: timestamp.nullable(), note: z.string().nullable() }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Mention' });
+
+const csv = (value: string | undefined) => (value ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+export const mentionRoutes: GraphQLRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/mentions',
+    operationId: 'listMentions',
+    summary: 'Mentions, newest match first; relevant only unless `relevant=false`. Pass `nextCursor` back as `cursor`',
+    tag: 'Mentions',
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      cursor: z.string().min(1).optional(),
+      keywordId: z.string().min(1).optional(),
+      keywordIds: z.string().min(1).optional().meta({ description: 'Comma-separated keyword ids' }),
+      relevant: booleanText.optional().meta({ description: 'true (default): scored relevant; false: the rest, unclassified included' }),
+      status: z.enum(['open', 'done', 'ignored']).optional(),
+      platform: z.string().min(1).optional(),
+      platforms: z.string().min(1).optional().meta({ description: 'Comma-separated platforms' }),
+    }),
+    responses: {
+      200: {
+        description: 'A page of mentions',
+        schema: z.object({ data: z.array(mentionSchema), nextCursor: z.string().nullable() }).meta({ id: 'MentionPage' }),
+      },
+      400: { description: 'A bad filter (`validation_error`) or cursor (`invalid_cursor`)' },
+      401: { description: 'Missing or invalid key (`unauthorized`)' },
+    },
+    operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!]) {
+      mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms) {
+        nodes { ${mentionFields} } nextCursor
+      }
+    }`,
+    variables: ({ query }) => {
+      const keywordIds = [...(query.keywordId ? [query.keywordId] : []), ...(csv(query.keywordIds) ?? [])];
+      const platforms = [...(query.platform ? [query.platform] : []), ...(csv(query.platforms) ?? [])];
+      return {
+        first: query.limit ?? null,
+        after: query.cursor ?? null,
+        keywordIds: keywordIds.length ? keywordIds : null,
+        relevant: query.relevant ?? true,
+        status: query.status ?? null,
+        platforms: platforms.length ? platforms : null,
+      };
+    },
+    result: (data) => ({ status: 200, body: { data: data.mentions.nodes, nextCursor: data.mentions.nextCursor } }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/mentions/{id}',
+    operationId: 'getMention',
+    summary: 'One mention with its post, author, classification and triage',
+    tag: 'Mentions',
+    responses: {
+      200: { description: 'The mention', schema: mentionSchema },
+      401: { description: 'Missing or invalid key (`unauthorized`)' },
+      404: { description: 'No such mention in this workspace (`not_found`)' },
+    },
+    operation: `query GetMention($id: ID!) { mention(id: $id) { ${mentionFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.mention }),
+  },
+];

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+let keywordId: string;
+
+const post = (externalId: string, text: string): NormalizedPost => ({
+  platform: 'hackernews',
+  externalId,
+  url: `https://news.ycombinator.com/item?id=${externalId}`,
+  text,
+  publishedAt: new Date('2026-11-20T10:00:00Z'),
+  replyTo: null,
+  links: ['https://acme.dev/blog'],
+  author: { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null },
+});
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  keywordId = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme' } })).body.id;
+});
+afterAll(() => earshot?.stop());
+
+describe('mentions read path', () => {
+  it('stores a post once per keyword and shows the full mention record', async () => {
+    const [stored] = await storeMatchedPost(earshot.sql, post('1', 'Acme is great'), [{ keywordId, workspaceId, fuzzy: false }]);
+    const again = await storeMatchedPost(earshot.sql, post('1', 'Acme is great'), [{ keywordId, workspaceId, fuzzy: false }]);
+    expect(again).toEqual([]);
+    const fetched = await earshot.rest('GET', `/v1/mentions/${stored.id}`, { key });
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual({
+      id: stored.id,
+      status: 'open',
+      relevant: false,
+      delivered: false,
+      priority: 0,
+      keyword: { id: keywordId, term: 'Acme' },
+      post: {
+        platform: 'hackernews',
+        url: 'https://news.ycombinator.com/item?id=1',
+        text: 'Acme is great',
+        publishedAt: '2026-11-20T10:00:00.000Z',
+        replyTo: null,
+        links: ['https://acme.dev/blog'],
+      },
+      author: { id: expect.stringMatching(/^aut_/), name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: 0, tags: [] },
+      classification: null,
+      triage: { assignee: null, snoozedUntil: null, note: null },
+      createdAt: expect.any(String),
+    });
+  });
+
+  it('lists relevant mentions by default and the rest with relevant=false', async () => {
+    const relevantOnly = await earshot.rest('GET', '/v1/mentions', { key });
+    expect(relevantOnly.body).toEqual({ data: [], nextCursor: null });
+    const rest = await earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keywordId}`, { key });
+    expect(rest.body.data).toHaveLength(1);
+    const other = await earshot.createWorkspace('Other');
+    const hidden = await earshot.rest('GET', `/v1/mentions/${rest.body.data[0].id}`, { key: other.apiKey });
+    expect(hidden.status).toBe(404);
+  });
+});
