@@ -1,0 +1,140 @@
+/**
+ * X (Twitter) through API v2 recent search, which reaches back seven days.
+ * Reposts are left out (`-is:retweet`): they repeat a post already found.
+ * X has no comment reading here: replies are posts and are found by search.
+ *
+ * Environment:
+ * - `EARSHOT_X_BEARER_TOKEN`: an app-only bearer token. Required: without
+ *   it every search fails with `UpstreamConfigurationError`.
+ * - `EARSHOT_UPSTREAM_X`: API base, default `https://api.twitter.com`.
+ */
+import { z } from 'zod';
+import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
+import { primaryLanguage } from './language-tag.ts';
+import type { NormalizedPost } from './normalized-post.ts';
+import { decodeHtmlEntities, uniqueLinks } from './post-text.ts';
+import { pageSize, searchText } from './search-query.ts';
+import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from './upstream-http.ts';
+import { parseUpstreamShape } from './upstream-shape.ts';
+
+const urlEntity = z.object({
+  start: z.number(),
+  url: z.string(),
+  expanded_url: z.string().optional(),
+  unwound_url: z.string().optional(),
+  media_key: z.string().optional(),
+});
+
+const entities = z.object({ urls: z.array(urlEntity).optional() }).optional();
+
+const tweet = z.object({
+  id: z.string(),
+  text: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+  author_id: z.string(),
+  lang: z.string().optional(),
+  entities,
+  note_tweet: z.object({ text: z.string(), entities }).optional(),
+  referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+});
+
+const user = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  profile_image_url: z.string().optional(),
+  public_metrics: z.object({ followers_count: z.number() }).optional(),
+});
+
+const searchResponse = z.object({
+  data: z.array(tweet).optional(),
+  includes: z.object({ users: z.array(user).optional() }).optional(),
+  meta: z.object({ result_count: z.number(), next_token: z.string().optional() }),
+});
+
+type Tweet = z.infer<typeof tweet>;
+type User = z.infer<typeof user>;
+
+const maxResultsRange = { minimum: 10, maximum: 100 };
+const recentSearchWindowMs = 7 * 86_400_000;
+
+/** Without `Retry-After`, a 429 names the end of its window in `x-rate-limit-reset` (epoch seconds). */
+function xRateLimitWaitMs(response: UpstreamResponse): number | undefined {
+  const reset = Number(response.headers.get('x-rate-limit-reset'));
+  if (response.status !== 429 || !reset) return undefined;
+  return Math.max(0, reset * 1000 - Date.now());
+}
+
+export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
+  const base = upstreamBase('x', 'https://api.twitter.com', env);
+  const token = env.EARSHOT_X_BEARER_TOKEN;
+
+  return {
+    platform: 'x',
+
+    async search(query: SearchQuery) {
+      if (!token) throw new UpstreamConfigurationError('x', 'EARSHOT_X_BEARER_TOKEN', 'the X API answers no search without a bearer token');
+      // Recent search refuses a start_time older than seven days; a minute's margin covers clock skew.
+      const earliest = new Date(Date.now() - recentSearchWindowMs + 60_000);
+      const startTime = query.since > earliest ? query.since : earliest;
+      const url = new URL(`${base}/2/tweets/search/recent`);
+      const params: Record<string, string> = {
+        query: `${searchText(query)} -is:retweet`,
+        max_results: String(Math.max(pageSize(query, maxResultsRange.maximum), maxResultsRange.minimum)),
+        start_time: startTime.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        'tweet.fields': 'created_at,author_id,entities,conversation_id,referenced_tweets,lang,note_tweet',
+        expansions: 'author_id',
+        'user.fields': 'username,name,profile_image_url,public_metrics',
+      };
+      if (query.cursor) params.next_token = query.cursor;
+      for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+      const body = await getUpstreamJson<unknown>({
+        platform: 'x',
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        platformWaitMs: xRateLimitWaitMs,
+        ...options.retry,
+      });
+      const result = parseUpstreamShape('x', searchResponse, body);
+      const users = new Map((result.includes?.users ?? []).map((author) => [author.id, author]));
+      const posts = (result.data ?? []).flatMap((item) => {
+        const author = users.get(item.author_id);
+        return author ? [tweetToPost(item, author)] : [];
+      });
+      return { posts, nextCursor: result.meta.next_token ?? null };
+    },
+  };
+}
+
+/**
+ * Long posts arrive cut at 280 characters with the whole in `note_tweet`.
+ * Links are written as t.co addresses; the text gets the real address back
+ * so matching sees the domain a post names. Attached media are not links.
+ */
+function tweetToPost(item: Tweet, author: User): NormalizedPost {
+  const source = item.note_tweet ?? item;
+  const written = [...(source.entities?.urls ?? [])].sort((a, b) => a.start - b.start).filter((entity) => !entity.media_key);
+  let text = decodeHtmlEntities(source.text);
+  for (const entity of source.entities?.urls ?? []) {
+    text = text.replace(entity.url, entity.media_key ? '' : entity.unwound_url ?? entity.expanded_url ?? entity.url);
+  }
+  const repliedTo = item.referenced_tweets?.find((reference) => reference.type === 'replied_to');
+  return {
+    platform: 'x',
+    externalId: item.id,
+    url: `https://x.com/${author.username}/status/${item.id}`,
+    text: text.trim(),
+    publishedAt: new Date(item.created_at),
+    replyTo: repliedTo ? `https://x.com/i/web/status/${repliedTo.id}` : null,
+    links: uniqueLinks(written.map((entity) => entity.unwound_url ?? entity.expanded_url ?? entity.url)),
+    author: {
+      platformId: author.id,
+      name: author.name,
+      handle: author.username,
+      url: `https://x.com/${author.username}`,
+      avatarUrl: author.profile_image_url ?? null,
+      followers: author.public_metrics?.followers_count ?? null,
+    },
+    language: primaryLanguage(item.lang),
+  };
+}

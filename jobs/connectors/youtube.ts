@@ -1,0 +1,218 @@
+/**
+ * YouTube through the Data API v3: `search.list` finds videos, then
+ * `videos.list` gives their full descriptions (search only sends an
+ * excerpt) and `channels.list` their channels' handle, avatar and
+ * subscribers; `commentThreads.list` reads comments. Search costs 100
+ * quota units, each list call 1.
+ *
+ * Environment:
+ * - `EARSHOT_YOUTUBE_API_KEY`: an API key. Required: without it every call
+ *   fails with `UpstreamConfigurationError`.
+ * - `EARSHOT_UPSTREAM_YOUTUBE`: API base, default `https://www.googleapis.com`.
+ */
+import { z } from 'zod';
+import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
+import { primaryLanguage } from './language-tag.ts';
+import type { NormalizedPost } from './normalized-post.ts';
+import { decodeHtmlEntities, joinTitleAndBody, linksInText } from './post-text.ts';
+import { pageSize, searchText } from './search-query.ts';
+import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from './upstream-http.ts';
+import { parseUpstreamShape } from './upstream-shape.ts';
+
+const timestamp = z.iso.datetime({ offset: true });
+
+const searchListResponse = z.object({
+  nextPageToken: z.string().optional(),
+  items: z.array(z.object({ id: z.object({ videoId: z.string() }) })),
+});
+
+const videoListResponse = z.object({
+  items: z.array(z.object({
+    id: z.string(),
+    snippet: z.object({
+      publishedAt: timestamp,
+      channelId: z.string(),
+      title: z.string(),
+      description: z.string(),
+      defaultLanguage: z.string().optional(),
+      defaultAudioLanguage: z.string().optional(),
+    }),
+  })),
+});
+
+const channelListResponse = z.object({
+  items: z.array(z.object({
+    id: z.string(),
+    snippet: z.object({
+      title: z.string(),
+      customUrl: z.string().optional(),
+      thumbnails: z.object({ default: z.object({ url: z.string() }).optional() }).optional(),
+    }),
+    statistics: z.object({ subscriberCount: z.string().optional(), hiddenSubscriberCount: z.boolean() }).optional(),
+  })),
+});
+
+const commentShape = z.object({
+  id: z.string(),
+  snippet: z.object({
+    textDisplay: z.string(),
+    textOriginal: z.string().optional(),
+    authorDisplayName: z.string(),
+    authorProfileImageUrl: z.string().optional(),
+    authorChannelUrl: z.string().optional(),
+    authorChannelId: z.object({ value: z.string() }).optional(),
+    parentId: z.string().optional(),
+    publishedAt: timestamp,
+  }),
+});
+
+const commentThreadListResponse = z.object({
+  nextPageToken: z.string().optional(),
+  items: z.array(z.object({
+    snippet: z.object({ topLevelComment: commentShape }),
+    replies: z.object({ comments: z.array(commentShape) }).optional(),
+  })),
+});
+
+type Video = z.infer<typeof videoListResponse>['items'][number];
+type Channel = z.infer<typeof channelListResponse>['items'][number];
+type Comment = z.infer<typeof commentShape>;
+
+const searchMaximum = 50;
+const commentPagesCeiling = 5;
+
+const videoUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
+const commentUrl = (videoId: string, commentId: string) => `${videoUrl(videoId)}&lc=${commentId}`;
+
+/**
+ * A spent daily quota (403 `quotaExceeded`) returns at midnight Pacific
+ * time, taken as 08:00 UTC (an hour late in summer, never early); a
+ * per-user rate limit passes within seconds.
+ */
+function youTubeQuotaWaitMs(response: UpstreamResponse): number | undefined {
+  if (response.status !== 403) return undefined;
+  const reason = /"reason":\s*"(\w+)"/.exec(response.text)?.[1];
+  if (reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded') return 1000;
+  if (reason !== 'quotaExceeded' && reason !== 'dailyLimitExceeded') return undefined;
+  const now = new Date();
+  const reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 8);
+  return (reset > now.getTime() ? reset : reset + 86_400_000) - now.getTime();
+}
+
+export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
+  const base = upstreamBase('youtube', 'https://www.googleapis.com', env);
+  const apiKey = env.EARSHOT_YOUTUBE_API_KEY;
+
+  async function get<Schema extends z.ZodType>(resource: string, schema: Schema, params: Record<string, string>): Promise<z.infer<Schema>> {
+    if (!apiKey) throw new UpstreamConfigurationError('youtube', 'EARSHOT_YOUTUBE_API_KEY', 'the YouTube Data API answers no call without an API key');
+    const url = new URL(`${base}/youtube/v3/${resource}`);
+    for (const [name, value] of Object.entries({ ...params, key: apiKey })) url.searchParams.set(name, value);
+    const body = await getUpstreamJson<unknown>({ platform: 'youtube', url, platformWaitMs: youTubeQuotaWaitMs, ...options.retry });
+    return parseUpstreamShape('youtube', schema, body);
+  }
+
+  return {
+    platform: 'youtube',
+
+    async search(query: SearchQuery) {
+      const params: Record<string, string> = {
+        part: 'snippet',
+        q: searchText(query),
+        type: 'video',
+        order: 'date',
+        publishedAfter: query.since.toISOString(),
+        maxResults: String(pageSize(query, searchMaximum)),
+      };
+      if (query.cursor) params.pageToken = query.cursor;
+      const found = await get('search', searchListResponse, params);
+      const ids = found.items.map((item) => item.id.videoId);
+      if (!ids.length) return { posts: [], nextCursor: null };
+      // Videos made private or deleted since the search was indexed are missing here and dropped.
+      const videos = (await get('videos', videoListResponse, { part: 'snippet', id: ids.join(','), maxResults: String(searchMaximum) })).items;
+      const channelIds = [...new Set(videos.map((video) => video.snippet.channelId))];
+      const channels = channelIds.length
+        ? (await get('channels', channelListResponse, { part: 'snippet,statistics', id: channelIds.join(','), maxResults: String(searchMaximum) })).items
+        : [];
+      const channelById = new Map(channels.map((channel) => [channel.id, channel]));
+      const videoById = new Map(videos.map((video) => [video.id, video]));
+      const posts = ids.flatMap((id) => {
+        const video = videoById.get(id);
+        return video ? [videoToPost(video, channelById.get(video.snippet.channelId))] : [];
+      });
+      return { posts, nextCursor: found.nextPageToken ?? null };
+    },
+
+    /**
+     * Top-level comments and the replies the API embeds in their threads
+     * (up to five per thread), newest first.
+     */
+    async comments(post, since, limit) {
+      const videoId = post.externalId;
+      const comments: NormalizedPost[] = [];
+      let pageToken: string | undefined;
+      for (let page = 0; page < commentPagesCeiling; page++) {
+        const params: Record<string, string> = { part: 'snippet,replies', videoId, order: 'time', maxResults: '100', textFormat: 'plainText' };
+        if (pageToken) params.pageToken = pageToken;
+        const threads = await get('commentThreads', commentThreadListResponse, params);
+        for (const thread of threads.items) {
+          comments.push(commentToPost(thread.snippet.topLevelComment, videoId), ...(thread.replies?.comments ?? []).map((reply) => commentToPost(reply, videoId)));
+        }
+        pageToken = threads.nextPageToken;
+        const oldestThread = threads.items.at(-1)?.snippet.topLevelComment.snippet.publishedAt;
+        if (!pageToken || !oldestThread || new Date(oldestThread) <= since) break;
+      }
+      return comments
+        .filter((reply) => reply.publishedAt > since)
+        .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())
+        .slice(0, limit);
+    },
+  };
+}
+
+function videoToPost(video: Video, channel: Channel | undefined): NormalizedPost {
+  const { snippet } = video;
+  const handle = channel?.snippet.customUrl?.replace(/^@/, '');
+  const statistics = channel?.statistics;
+  return {
+    platform: 'youtube',
+    externalId: video.id,
+    url: videoUrl(video.id),
+    text: joinTitleAndBody(snippet.title, snippet.description),
+    publishedAt: new Date(snippet.publishedAt),
+    replyTo: null,
+    links: linksInText(snippet.description),
+    author: {
+      platformId: snippet.channelId,
+      name: channel?.snippet.title ?? snippet.channelId,
+      handle: handle ?? snippet.channelId,
+      url: handle ? `https://www.youtube.com/@${handle}` : `https://www.youtube.com/channel/${snippet.channelId}`,
+      avatarUrl: channel?.snippet.thumbnails?.default?.url ?? null,
+      followers: statistics && !statistics.hiddenSubscriberCount && statistics.subscriberCount !== undefined ? Number(statistics.subscriberCount) : null,
+    },
+    language: primaryLanguage(snippet.defaultAudioLanguage ?? snippet.defaultLanguage),
+  };
+}
+
+function commentToPost(comment: Comment, videoId: string): NormalizedPost {
+  const { snippet } = comment;
+  const channelId = snippet.authorChannelId?.value ?? snippet.authorDisplayName;
+  // The raw text is only guaranteed to the comment's author; the display text (asked as plain text) may still carry entities.
+  const text = snippet.textOriginal ?? decodeHtmlEntities(snippet.textDisplay);
+  return {
+    platform: 'youtube',
+    externalId: comment.id,
+    url: commentUrl(videoId, comment.id),
+    text: text.trim(),
+    publishedAt: new Date(snippet.publishedAt),
+    replyTo: snippet.parentId ? commentUrl(videoId, snippet.parentId) : videoUrl(videoId),
+    links: linksInText(text),
+    author: {
+      platformId: channelId,
+      name: snippet.authorDisplayName,
+      handle: snippet.authorDisplayName.replace(/^@/, ''),
+      url: snippet.authorChannelUrl ?? `https://www.youtube.com/channel/${channelId}`,
+      avatarUrl: snippet.authorProfileImageUrl ?? null,
+      followers: null,
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type JetstreamOptions, type JetstreamSubscription, startJetstream } from '../jobs/connectors/bluesky-jetstream.ts';
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import { blueskyRecord } from './fake-upstreams/bluesky.ts';
+import { type FakeJetstream, jetstreamDeleteEvent, jetstreamIdentityEvent, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
+
+const t0 = 1_741_000_000_000_000;
+const second = 1_000_000;
+const did = 'did:plc:stream7author';
+
+const numbered = (n: number) =>
+  jetstreamPostEvent({ did, rkey: `3lpost${n}`, timeUs: t0 + n * second, record: blueskyRecord({ text: `earshot update ${n}`, createdAt: new Date((t0 + n * second) / 1000) }) });
+
+const running: { fake: FakeJetstream; subscription?: JetstreamSubscription }[] = [];
+afterEach(async () => {
+  for (const { fake, subscription } of running.splice(0)) {
+    await subscription?.stop();
+    await fake.close();
+  }
+});
+
+async function until(condition: () => boolean, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the stream');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function subscribe(fake: FakeJetstream, options: Partial<JetstreamOptions> = {}) {
+  const received: { post: NormalizedPost; timeUs: number }[] = [];
+  const subscription = startJetstream({
+    env: { EARSHOT_UPSTREAM_JETSTREAM: fake.url },
+    backoffMs: 10,
+    cursorEveryMs: 10,
+    onPost: (post, timeUs) => {
+      received.push({ post, timeUs });
+    },
+    ...options,
+  });
+  running.push({ fake, subscription });
+  return { received, subscription };
+}
+
+describe('Bluesky Jetstream client', () => {
+  it('turns created posts into normalized posts and passes over every other event', async () => {
+    const linked = blueskyRecord({
+      text: 'Earshot caught this: example.com/launch',
+      links: [{ text: 'example.com/launch', uri: 'https://example.com/launch?ref=bsky' }],
+      createdAt: new Date('2025-03-03T10:00:00.000Z'),
+      langs: ['fr'],
+    });
+    const reply = { ...blueskyRecord({ text: 'Same here', createdAt: new Date('2025-03-03T10:00:01.000Z') }), reply: { root: { uri: `at://${did}/app.bsky.feed.post/3lroot`, cid: 'bafyroot' }, parent: { uri: 'at://did:plc:other/app.bsky.feed.post/3lparent', cid: 'bafyparent' } } };
+    const undated = { ...blueskyRecord({ text: 'no date', createdAt: new Date(0) }), createdAt: 'yesterday' };
+    const fake = await startFakeJetstream({
+      events: [
+        jetstreamPostEvent({ did, rkey: '3llinked', timeUs: t0 + 1, record: linked }),
+        jetstreamDeleteEvent({ did, rkey: '3lgone', timeUs: t0 + 2 }),
+        jetstreamIdentityEvent({ did, handle: 'stream.example', timeUs: t0 + 3 }),
+        { ...jetstreamPostEvent({ did, rkey: '3llike', timeUs: t0 + 4, record: linked }), commit: { rev: 'r', operation: 'create', collection: 'app.bsky.feed.like', rkey: '3llike' } },
+        jetstreamPostEvent({ did, rkey: '3lreply', timeUs: t0 + 5, record: reply }),
+        jetstreamPostEvent({ did, rkey: '3lundated', timeUs: t0 + 6_000, record: undated }),
+      ],
+    });
+    const cursors: number[] = [];
+    const { received, subscription } = await subscribe(fake, { cursor: t0, overlapUs: 0, onCursor: (timeUs) => void cursors.push(timeUs) });
+    await until(() => received.length === 3);
+    expect(fake.connections[0].getAll('wantedCollections')).toEqual(['app.bsky.feed.post']);
+    expect(fake.connections[0].get('cursor')).toBe(String(t0));
+    const author = { platformId: did, name: did, handle: did, url: `https://bsky.app/profile/${did}`, avatarUrl: null, followers: null };
+    expect(received).toEqual([
+      {
+        timeUs: t0 + 1,
+        post: {
+          platform: 'bluesky',
+          externalId: `at://${did}/app.bsky.feed.post/3llinked`,
+          url: `https://bsky.app/profile/${did}/post/3llinked`,
+          text: 'Earshot caught this: example.com/launch',
+          publishedAt: new Date('2025-03-03T10:00:00.000Z'),
+          replyTo: null,
+          links: ['https://example.com/launch?ref=bsky'],
+          author,
+          language: 'fr',
+        },
+      },
+      {
+        timeUs: t0 + 5,
+        post: {
+          platform: 'bluesky',
+          externalId: `at://${did}/app.bsky.feed.post/3lreply`,
+          url: `https://bsky.app/profile/${did}/post/3lreply`,
+          text: 'Same here',
+          publishedAt: new Date('2025-03-03T10:00:01.000Z'),
+          replyTo: 'https://bsky.app/profile/did:plc:other/post/3lparent',
+          links: [],
+          author,
+          language: 'en',
+        },
+      },
+      {
+        timeUs: t0 + 6_000,
+        post: expect.objectContaining({ externalId: `at://${did}/app.bsky.feed.post/3lundated`, publishedAt: new Date((t0 + 6_000) / 1000) }),
+      },
+    ]);
+    await subscription.stop();
+    expect(cursors.at(-1)).toBe(t0 + 6_000);
+    expect(subscription.cursor()).toBe(t0 + 6_000);
+  });
+
+  it('reconnects after a drop and resumes from its cursor without losing or repeating a post', async () => {
+    const fake = await startFakeJetstream();
+    const overlapUs = 1.5 * second;
+    const { received } = await subscribe(fake, { overlapUs });
+    await until(() => fake.connections.length === 1);
+    expect(fake.connections[0].get('cursor')).toBeNull();
+    fake.dropAfter(3);
+    fake.publish(...[1, 2, 3, 4, 5, 6].map(numbered));
+    await until(() => received.length >= 6 && fake.connections.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.connections[1].get('cursor')).toBe(String(t0 + 3 * second - overlapUs));
+    expect(received.map(({ post }) => post.text)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `earshot update ${n}`));
+    fake.publish(numbered(7));
+    await until(() => received.length === 7);
+  });
+
+  it('resumes from when it first connected if it is cut before handling any event', async () => {
+    const fake = await startFakeJetstream();
+    const overlapUs = 1.5 * second;
+    const { received } = await subscribe(fake, { overlapUs });
+    await until(() => fake.connections.length === 1);
+    const liveAt = Date.now() * 1000;
+    fake.dropAfter(1);
+    fake.publish(jetstreamDeleteEvent({ did, rkey: '3lnothing', timeUs: liveAt }));
+    await until(() => fake.connections.length === 2);
+    const resumedFrom = Number(fake.connections[1].get('cursor'));
+    expect(resumedFrom).toBeLessThanOrEqual(liveAt - overlapUs);
+    expect(resumedFrom).toBeGreaterThan(liveAt - overlapUs - 2 * second);
+    expect(received).toEqual([]);
+  });
+
+  it('offers a post again when its handler fails, then carries on', async () => {
+    const fake = await startFakeJetstream({ events: [1, 2, 3].map(numbered) });
+    const offered: string[] = [];
+    let failOnce = true;
+    const { subscription } = await subscribe(fake, {
+      cursor: t0 + second,
+      overlapUs: 0,
+      onPost: (post) => {
+        offered.push(post.text);
+        if (post.text.endsWith('2') && failOnce) {
+          failOnce = false;
+          throw new Error('database unavailable');
+        }
+      },
+    });
+    await until(() => offered.length === 4);
+    expect(offered).toEqual(['earshot update 1', 'earshot update 2', 'earshot update 2', 'earshot update 3']);
+    expect(fake.connections.map((query) => query.get('cursor'))).toEqual([String(t0 + second), String(t0 + second)]);
+    await until(() => subscription.cursor() === t0 + 3 * second);
+  });
+});

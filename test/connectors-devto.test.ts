@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDevToConnector } from '../jobs/connectors/devto.ts';
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import { type DevToArticle, devToArticle, devToComment, foremUser, startFakeDevTo } from './fake-upstreams/devto.ts';
+import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
+import type { ForemComment } from '../jobs/connectors/devto.ts';
+
+const since = new Date('2025-03-01T00:00:00Z');
+const at = (hours: number) => new Date(since.getTime() + hours * 3_600_000);
+
+const mention = devToArticle({
+  id: 2310001,
+  title: 'How we cut alert noise with Earshot',
+  bodyHtml: '<h2>\n  <a name="why" href="#why"></a>\n  Why\n</h2>\n<p>Our team tried <a href="https://earshot.example/?utm=devto">Earshot</a> &amp; kept it.</p>\n<pre><code>npm i earshot\n</code></pre>',
+  tags: ['monitoring', 'saas'],
+  publishedAt: at(5),
+  user: foremUser('mara', 4321, 'Mara Díaz'),
+});
+const tagged = devToArticle({ id: 2310002, title: 'Weekly roundup', description: 'Tools we liked', bodyHtml: '<p>Lots of tools.</p>', tags: ['earshot'], publishedAt: at(4) });
+const unrelated = devToArticle({ id: 2310003, title: 'CSS grid in 5 minutes', bodyHtml: '<p>Grid!</p>', publishedAt: at(3) });
+
+const fakes: FakeUpstream[] = [];
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()));
+});
+
+async function connectorWith(articles: DevToArticle[], comments?: Record<number, ForemComment[]>) {
+  const fake = await startFakeDevTo({ articles, comments });
+  fakes.push(fake);
+  return { fake, connector: createDevToConnector({ EARSHOT_UPSTREAM_DEVTO: fake.url }, { retry: fastRetry }) };
+}
+
+describe('DEV connector', () => {
+  it('scans the newest articles and fetches in full only those that may mention the term', async () => {
+    const { fake, connector } = await connectorWith([mention, tagged, unrelated]);
+    const page = await connector.search({ term: 'Earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => [request.path, Object.fromEntries(request.query)])).toEqual([
+      ['/api/articles/latest', { per_page: '1000', page: '1' }],
+      ['/api/articles/2310001', {}],
+      ['/api/articles/2310002', {}],
+    ]);
+    expect(fake.requests[0].headers.accept).toBe('application/vnd.forem.api-v1+json');
+    expect(page.nextCursor).toBeNull();
+    expect(page.posts).toEqual([
+      {
+        platform: 'devto',
+        externalId: '2310001',
+        url: 'https://dev.to/mara/how-we-cut-alert-noise-with-earshot-1diep',
+        text: 'How we cut alert noise with Earshot\n\nWhy\n\nOur team tried Earshot & kept it.\n\nnpm i earshot',
+        publishedAt: at(5),
+        replyTo: null,
+        links: ['https://earshot.example/?utm=devto'],
+        author: {
+          platformId: '4321',
+          name: 'Mara Díaz',
+          handle: 'mara',
+          url: 'https://dev.to/mara',
+          avatarUrl: 'https://media2.dev.to/dynamic/image/width=640,height=640,fit=cover,gravity=auto,format=auto/uploads/user/profile_image/4321/avatar.png',
+          followers: null,
+        },
+      },
+      expect.objectContaining({ externalId: '2310002', text: 'Weekly roundup\n\nLots of tools.' }),
+    ] satisfies NormalizedPost[]);
+  });
+
+  it('pages back through the feed until it passes since', async () => {
+    const articles = [1, 2, 3, 4, 5].map((n) => devToArticle({ id: n, title: `earshot ${n}`, bodyHtml: '<p>x</p>', publishedAt: at(10 - n) }));
+    const old = devToArticle({ id: 6, title: 'earshot, old', bodyHtml: '<p>x</p>', publishedAt: at(-1) });
+    const { fake, connector } = await connectorWith([...articles, old, unrelated]);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let calls = 0;
+    do {
+      const page = await connector.search({ term: 'earshot', exactPhrase: true, since, limit: 3, cursor });
+      seen.push(...page.posts.map((post) => post.externalId));
+      cursor = page.nextCursor;
+    } while (cursor && ++calls < 10);
+    expect(seen).toEqual(['1', '2', '3', '4', '5']);
+    expect(fake.requests.filter((request) => request.path === '/api/articles/latest').map((request) => request.query.get('page'))).toEqual(['1', '2', '3']);
+  });
+
+  it('reads comment trees flattened, newest first, skipping deleted ones but not their replies', async () => {
+    const comments = {
+      [mention.id]: [
+        devToComment({
+          idCode: '2k1a',
+          bodyHtml: '<p>Great post! Did you try <a href="https://other.example">Other</a>?</p>',
+          createdAt: at(6),
+          user: foremUser('leo', 55, 'Leo'),
+          children: [devToComment({ idCode: '2k1b', bodyHtml: '<p>Yes, Earshot was better.</p>', createdAt: at(8) })],
+        }),
+        devToComment({ idCode: '2k1c', bodyHtml: '', createdAt: at(7), deleted: true, children: [devToComment({ idCode: '2k1d', bodyHtml: '<p>Orphan reply</p>', createdAt: at(9) })] }),
+        devToComment({ idCode: '2k10', bodyHtml: '<p>Too old</p>', createdAt: at(5.5) }),
+      ],
+    };
+    const { fake, connector } = await connectorWith([mention], comments);
+    const read = await connector.comments!({ externalId: '2310001', url: 'https://dev.to/mara/how-we-cut-alert-noise-with-earshot-1diep' }, at(5.9), 10);
+    expect(fake.requests[0].path).toBe('/api/comments');
+    expect(fake.requests[0].query.get('a_id')).toBe('2310001');
+    expect(read.map((comment) => [comment.externalId, comment.replyTo])).toEqual([
+      ['comment:2k1d', 'https://dev.to/mara/how-we-cut-alert-noise-with-earshot-1diep'],
+      ['comment:2k1b', 'https://dev.to/leo/comment/2k1a'],
+      ['comment:2k1a', 'https://dev.to/mara/how-we-cut-alert-noise-with-earshot-1diep'],
+    ]);
+    expect(read[2]).toEqual({
+      platform: 'devto',
+      externalId: 'comment:2k1a',
+      url: 'https://dev.to/leo/comment/2k1a',
+      text: 'Great post! Did you try Other?',
+      publishedAt: at(6),
+      replyTo: 'https://dev.to/mara/how-we-cut-alert-noise-with-earshot-1diep',
+      links: ['https://other.example'],
+      author: expect.objectContaining({ platformId: '55', name: 'Leo', handle: 'leo' }),
+    });
+  });
+
+  itSurvivesUpstreamFaults(async () => {
+    const { fake, connector } = await connectorWith([mention, unrelated]);
+    return { fake, call: () => connector.search({ term: 'earshot', exactPhrase: false, since }) };
+  });
+});
