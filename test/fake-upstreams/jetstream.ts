@@ -53,6 +53,8 @@ export interface FakeJetstream {
   publish(...events: JetstreamEvent[]): void;
   /** Cuts every connection once `count` more events have been sent, as a flaky network would. */
   dropAfter(count: number): void;
+  /** Cuts every connection now. */
+  drop(): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,9 @@ export async function startFakeJetstream(fixtures: { events?: JetstreamEvent[] }
     },
     dropAfter(count) {
       sendsBeforeDrop = count;
+    },
+    drop() {
+      for (const socket of open.keys()) socket.terminate();
     },
     async close() {
       for (const socket of open.keys()) socket.terminate();
