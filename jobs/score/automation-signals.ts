@@ -1,0 +1,62 @@
+import type { NormalizedAuthor, Platform } from '../connectors/normalized-post.ts';
+
+export interface AutomationEvidence {
+  platform: Platform;
+  text: string;
+  links: string[];
+  author: Pick<NormalizedAuthor, 'name' | 'handle'>;
+}
+
+/**
+ * Signals that a post is machine-made (spec 1.2 `automated`).
+ *
+ * Strong signals, each enough alone:
+ * - the account says it is a bot: `[bot]` accounts on GitHub, handles or
+ *   names with a "bot" word (`rustjobs_bot`, "Planet Tracker Bot");
+ * - a status-page template: `[Investigating]`, `Resolved:`, "is having
+ *   problems since";
+ * - a release-feed template: "Release v1.2.3", "owner/repo: v1.2.3", "New
+ *   release:", "New crate release:";
+ * - a job-board template: `[Hiring]`, `[Job]`, "New job:";
+ * - a promotion template: promo or referral codes, airdrops and giveaways;
+ * - a feed post: "New post on…", "Trending on GitHub", "On this day",
+ *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:").
+ * Weak signals, two needed: three or more hashtags; a link as the last word;
+ * an emoji as the first character; a price beside a link (a sales post); a
+ * status or changelog account name (`NotionStatus`, "… Changelog",
+ * "… Feed"); a feed item (`rss`).
+ * A person can write any one weak signal; machines tend to write several.
+ */
+const strongTextSignals: [name: string, pattern: RegExp][] = [
+  ['status template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/iu],
+  ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\S+\/\S+:? (?:v\d+\.\d+|release)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/iu],
+  ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/iu],
+  ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/iu],
+  ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/iu],
+];
+
+// "bot" as a separate part of a handle (`rustjobs_bot`, `bot-alerts`) or a
+// camel-case suffix (`RustJobsBot`), but not inside a word (`robot`, `talbot`).
+const botHandle = (handle: string) => /\[bot\]$|(?:^|[\W_])bot(?:$|[\W_])/iu.test(handle) || /\p{Ll}Bot$/u.test(handle);
+const feedAccount = /status|changelog|feed|releases|updates|digest|news ?bot|alerts?$/iu;
+
+export interface AutomationVerdict {
+  automated: boolean;
+  signals: string[];
+}
+
+export function automationSignals(evidence: AutomationEvidence): AutomationVerdict {
+  const strong: string[] = [];
+  if (botHandle(evidence.author.handle) || /\bbot\b/iu.test(evidence.author.name)) strong.push('bot account');
+  for (const [name, pattern] of strongTextSignals) if (pattern.test(evidence.text)) strong.push(name);
+  if (strong.length > 0) return { automated: true, signals: strong };
+
+  const weak: string[] = [];
+  if ((evidence.text.match(/(?:^|\s)#[\p{L}\p{N}_]+/gu) ?? []).length >= 3) weak.push('hashtag stack');
+  if (/https?:\/\/\S+\s*$/u.test(evidence.text.trim())) weak.push('ends with a link');
+  if (/^\s*\p{Extended_Pictographic}/u.test(evidence.text)) weak.push('emoji lead');
+  if (/[$€£]\s?\d/u.test(evidence.text) && /https?:\/\//u.test(evidence.text)) weak.push('price and link');
+  if (feedAccount.test(evidence.author.handle) || feedAccount.test(evidence.author.name)) weak.push('feed account');
+  if (evidence.platform === 'rss') weak.push('feed item');
+  return { automated: weak.length >= 2, signals: weak };
+}

@@ -1,0 +1,95 @@
+import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
+import { type Classification, relevanceLine } from './classification.ts';
+import { contentWordsOf } from './content-words.ts';
+import { automationSignals } from './automation-signals.ts';
+import { createEnglishReader, type EnglishReader } from './english-reader.ts';
+import { feedbackAdjustment } from './feedback-model.ts';
+import { detectIntents } from './intents.ts';
+import { detectLanguage, loadLanguageDetector } from './language.ts';
+import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
+import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
+import { readSentiment, sentimentOf } from './sentiment.ts';
+
+export interface BuiltInModels {
+  languageDetector: Awaited<ReturnType<typeof loadLanguageDetector>>;
+  english: EnglishReader;
+}
+
+let models: Promise<BuiltInModels> | undefined;
+
+/** Loads the language tables and the English model once per process (about a second). */
+export function loadBuiltInModels(): Promise<BuiltInModels> {
+  models ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader() }));
+  return models;
+}
+
+/** The note: the score, then the strongest readings on the side the score fell. */
+function noteFor(reading: RelevanceReading): string {
+  const relevant = reading.relevance >= relevanceLine;
+  const reasons = [...reading.evidence]
+    .filter((item) => (relevant ? item.weight > 0 : item.weight < 0))
+    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))
+    .slice(0, 3)
+    .map((item) => item.reason);
+  const verdict = relevant ? 'relevant' : 'not relevant';
+  return reasons.length === 0
+    ? `Relevance ${reading.relevance} (${verdict}): nothing in the post says which sense of the term it uses.`
+    : `Relevance ${reading.relevance} (${verdict}): ${reasons.join('; ')}.`;
+}
+
+/** Classifies one post; the same input always gives the same classification. */
+export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
+  const { post } = input;
+  const language = detectLanguage(loaded.languageDetector, post.text);
+  const english = language === 'en' ? loaded.english.read(post.text) : null;
+  const learned = input.learned ? feedbackAdjustment(input.learned, contentWordsOf(post.text)) : null;
+  const relevance = scoreRelevance(profile, post, loaded.english, language, learned, input.keyword.kind);
+  const automation = automationSignals(post);
+  const opinion = readSentiment(post.text, language, english, profile.termWords);
+  // Intents are what a person wants; a feed or a bot wants nothing.
+  const intents = automation.automated
+    ? []
+    : detectIntents({ text: post.text, platform: post.platform, opinion, productsNamed: relevance.productsNamed });
+  return {
+    relevance: relevance.relevance,
+    sentiment: sentimentOf(opinion, intents, automation.automated),
+    intents,
+    automated: automation.automated,
+    language,
+    note: noteFor(relevance),
+  };
+}
+
+const profileCacheSize = 1_000;
+
+/**
+ * The default classifier: offline, deterministic, no network. Sense profiles
+ * are built once per keyword version and kept for later batches.
+ */
+export function createBuiltInClassifier(): Classifier {
+  const profiles = new Map<string, SenseProfile>();
+  const profileFor = (loaded: BuiltInModels, input: ClassificationInput) => {
+    const key = JSON.stringify([input.keyword.id, input.keyword.term, input.keyword.context, input.keyword.groupDescription, input.company]);
+    let profile = profiles.get(key);
+    if (!profile) {
+      profile = buildSenseProfile(input.keyword, input.company, loaded.english);
+      if (profiles.size >= profileCacheSize) profiles.delete(profiles.keys().next().value as string);
+      profiles.set(key, profile);
+    }
+    return profile;
+  };
+  return {
+    name: 'built-in',
+    async classifyBatch(inputs: ClassificationInput[]): Promise<ClassificationOutcome[]> {
+      const loaded = await loadBuiltInModels();
+      return inputs.map((input): ClassificationOutcome => {
+        try {
+          return { mentionId: input.mentionId, ok: true, classification: classifyPost(loaded, input, profileFor(loaded, input)) };
+        } catch (error) {
+          // Only a bug gets here; retrying the same input would fail the same way.
+          return { mentionId: input.mentionId, ok: false, error: error instanceof Error ? error.message : String(error), retryable: false };
+        }
+      });
+    },
+  };
+}

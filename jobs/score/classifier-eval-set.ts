@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { reviewPlatforms, searchPlatforms } from '../connectors/normalized-post.ts';
+import { intents, sentiments } from './classification.ts';
+import type { ClassificationInput } from './classifier.ts';
+
+/** The labelled posts of `npm run eval` and the benchmark. */
+export const evalSetPath = new URL('../../test/fixtures/classifier-eval.jsonl', import.meta.url);
+
+const labelledPostSchema = z.object({
+  id: z.string().min(1),
+  /** `holdout` posts are never looked at while tuning; their numbers are the honest ones. */
+  split: z.enum(['tune', 'holdout']),
+  keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(['brand', 'competitor', 'topic']), context: z.string().max(300).nullable() }),
+  company: z
+    .object({
+      name: z.string().nullable(),
+      description: z.string().nullable(),
+      website: z.string().nullable(),
+      competitors: z.array(z.string()),
+      guidelines: z.string().nullable(),
+    })
+    .optional(),
+  text: z.string().min(1),
+  platform: z.enum([...searchPlatforms, ...reviewPlatforms, 'rss']),
+  author: z.object({ name: z.string(), handle: z.string(), followers: z.number().int().min(0) }),
+  expected: z.object({
+    relevant: z.boolean(),
+    sentiment: z.enum(sentiments),
+    intents: z.array(z.enum(intents)),
+    automated: z.boolean(),
+    language: z.string().regex(/^[a-z]{2}$/u),
+  }),
+});
+
+export type LabelledPost = z.infer<typeof labelledPostSchema>;
+
+export async function readEvalSet(): Promise<LabelledPost[]> {
+  const lines = (await readFile(evalSetPath, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  return lines.map((line, index) => {
+    const parsed = labelledPostSchema.safeParse(JSON.parse(line));
+    if (!parsed.success) throw new Error(`classifier-eval.jsonl line ${index + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    return parsed.data;
+  });
+}
+
+const fixedDate = new Date('2025-03-01T12:00:00Z');
+
+/** The classifier's view of a labelled post, shaped as a connector would hand it over. */
+export function inputOf(post: LabelledPost): ClassificationInput {
+  const slug = post.keyword.term.toLowerCase().replace(/\W+/gu, '-');
+  return {
+    mentionId: post.id,
+    post: {
+      platform: post.platform,
+      url: `https://${post.platform}.example/${post.id}`,
+      text: post.text,
+      publishedAt: fixedDate,
+      links: post.text.match(/\bhttps?:\/\/\S+/gu) ?? [],
+      author: {
+        platformId: post.author.handle,
+        name: post.author.name,
+        handle: post.author.handle,
+        url: `https://${post.platform}.example/@${post.author.handle}`,
+        avatarUrl: null,
+        followers: post.author.followers,
+      },
+    },
+    keyword: { id: `kw_${slug}`, term: post.keyword.term, kind: post.keyword.kind, context: post.keyword.context, groupDescription: null },
+    company: post.company ?? null,
+  };
+}

@@ -1,0 +1,155 @@
+import type { Platform } from '../connectors/normalized-post.ts';
+import { type Intent, orderedIntents } from './classification.ts';
+import type { SentimentReading } from './sentiment.ts';
+
+export interface IntentEvidence {
+  text: string;
+  platform: Platform;
+  opinion: SentimentReading;
+  /** Distinct products the post names among the keyword (when it is a product), the company and its competitors. */
+  productsNamed: number;
+}
+
+// Patterns span the languages Earshot reads most (en, de, fr, es, pt, it, nl,
+// ja); a post is matched against all of them because its language is itself
+// a guess and the patterns of one language rarely fire on another.
+
+/** A question asked without a question mark: a sentence that opens like one. */
+const questionOpening = new RegExp(
+  [
+    String.raw`(?:^|[.!\n]\s*)(?:how (?:do|can|to|should|does)|what(?:'s| is| are| would)|why (?:does|is|do|are)|which\b|where (?:can|do)`,
+    String.raw`|(?:does|has|is) any(?:one|body)|any(?:one|body) (?:know|tried|use|using|else|have|here)|is there|are there`,
+    String.raw`|can (?:i|you|someone|we)|should (?:i|we)|any (?:recommendations|suggestions|tips|ideas|advice)`,
+    String.raw`|weiß jemand|kennt jemand|hat jemand|gibt es|quelqu'un|est-ce que|alguien|alguém|qualcuno|weet iemand|heeft iemand)`,
+  ].join(''),
+  'mu',
+);
+
+/** Problems told without opinion words: repeated failures, blocked accounts, money taken, no answer. */
+const problemPatterns = [
+  /\bkeeps? (?:\w+ing|\w+ing me)\b/u,
+  /\bstill (?:not|no|can't|cannot|missing|waiting|broken|doesn't|won't|nonexistent)\b/u,
+  /\b(?:can't|cannot|couldn't|unable to) (?:even|access|log ?in|sign|use|get|open|edit|find|load|receive|connect|export)\b/u,
+  /\b(?:froze|frozen|closed|blocked|suspended|locked|banned) (?:my|our) (?:account|card|funds)\b/u,
+  /\b(?:got |been |was |were )?charged (?:me|us|twice|again)\b/u,
+  /\b(?:no|zero|without) (?:response|reply|explanation|answer|notice|alert)\b/u,
+  /\bnever (?:again|arrived|received|showed|came)\b/u,
+  /\b(?:lost|losing) (?:an?|my|our|all)\b/u,
+  /\b(?:breaks?|crash(?:es)?|fails?) every time\b/u,
+  /\b(?:bit|burned|burnt|bitten) (?:us|me)\b/u,
+  /\b(?:my|our|the) \w+ (?:broke|crashed|died)\b/u,
+  /\b(?:silently|randomly) (?:stops?|fails?|drops?|crash(?:es)?)\b/u,
+  /\bspent (?:a|an|the whole|all) (?:day|hour|week|afternoon|morning) (?:debugging|trying|fixing)\b/u,
+  /\b(?:down|offline) for\b/u,
+  /\b(?:isn't|aren't|not) (?:working|loading|syncing)\b/u,
+  /\btakes? (?:like )?\d+ (?:seconds|minutes|hours) to\b/u,
+  /\b(?:cancell?ed|cancell?ing) (?:on me|my|our)\b/u,
+  /\bfunktioniert (?:nicht|nie)|\bgeht nicht\b|\bstürzt\b.*\bab\b|\bimmer noch (?:nicht|kein)/u,
+  /\bne (?:marche|fonctionne) (?:pas|plus)\b|\btoujours pas\b|\bimpossible de\b|\bsans aucune\b/u,
+  /\bno (?:funciona|me deja|carga)\b|\btodavía no\b|\bsin (?:respuesta|explicación)\b/u,
+  /\bnão (?:funciona|chegou|carrega)\b|\bainda não\b/u,
+  /\bnon (?:funziona|va|carica)\b|\bancora non\b/u,
+  /\bwerkt niet\b|\bnog steeds (?:niet|geen)\b|\bdoet het niet\b/u,
+  /\bneeds? (?:a |an )?better\b/u,
+  /\b(?:bill|bills|costs?|prices?|invoice)\b[^.!?]*\b(?:tripled|doubled|went up|increased|skyrocketed|exploded)\b/u,
+  /(?:できない|動かない|落ちる|不具合|遅くなる)/u,
+];
+
+const praisePatterns = /\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?:最高|便利|すごい|快適)/u;
+
+/** Seeking, weighing or about to acquire a product: counts alone. */
+const buyingPatterns = [
+  /\b(?:looking for|searching for|in the market for|shopping for|alternatives? (?:to|for))\b/u,
+  /\b(?:for hire|paid gig|consultant|hiring an?)\b/u,
+  /\b(?:evaluating|shortlisting|trialing|trialling)\b/u,
+  /\b(?:considering|thinking (?:of|about)) (?:moving|switching|leaving|buying|paying|migrating)\b/u,
+  /\bconvince (?:my|our) (?:boss|team|manager|cto) to (?:pay|buy|use)\b/u,
+  /\b(?:suche|suchen) (?:nach|ein|eine)\b|\balternative (?:zu|für)\b/u,
+  /\b(?:je |on )?(?:cherche|recherche) (?:un|une|des)\b|\balternative à\b/u,
+  /\blooking (?:at|into) (?:\S+ ){0,4}(?:instead|alternatives?|options)\b/u,
+  /\b(?:busco|buscando)\b|\balternativa (?:a|al|para)\b/u,
+  /\b(?:procuro|procurando)\b|\balternativa (?:ao|para)\b/u,
+  /\b(?:cerco|cercando|sto valutando|stiamo valutando)\b|\bun'alternativa a\b/u,
+  /\b(?:zoek(?:en)? (?:een|naar))\b|\balternatief voor\b/u,
+  /(?:検討中|乗り換え先|おすすめ)/u,
+];
+/** Buying cues that need a question around them ("which plan?", "recommendations?"). */
+const buyingQuestionPatterns =
+  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|conviene|quel outil|qual ferramenta|welches? tool)\b/u;
+
+const comparisonPatterns = [
+  /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
+  /\b(?:\w+er|more \w+|less \w+) than\b/u,
+  /\b(?:picked|chose|chosen|prefer|preferred) (?:it |them |\w+ )?over\b|\binstead\b|\b(?:never|not) going back\b|\bcan't go back\b/u,
+  /\balternative (?:à|zu|für)\b|\b(?:un')?alternativa (?:a|al|ao|para)\b|\balternatief voor\b/u,
+  /\b(?:switched|moved|migrated|migrating|switching|moving|went back|going back|left \w+ for)\b.*\b(?:from|to|for|away|off)\b/u,
+  /\b(?:besser|schlechter|günstiger|schneller|teurer|langsamer|einfacher) als\b|\bstatt\b|\banstelle\b|\bvergleich|\bersatz für\b/u,
+  /\b(?:mieux|meilleur|moins cher|plus \w+) que\b|\bplutôt que\b|\bà la place de\b|\bcompar\w+|\bhésite (?:entre|avec)\b|\bmigré\b.*\bvers\b/u,
+  /\b(?:mejor|peor|más \w+) que\b|\ben lugar de\b|\bmigré\b.*\b(?:de|a)\b/u,
+  /\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\bem vez de\b|\bmigramos\b/u,
+  /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
+  /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
+  /(?:より|と比べ|比較|戻れない)/u,
+];
+/** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */
+const organisationNeed = /\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze)\b/u;
+
+/** A problem report asking for a fix: an error named beside a request for a solution. */
+const errorWithFixRequest = (text: string) =>
+  /\b(?:error|erreur|fehler|erro|errore|fout|crash\w*|exception)\b/u.test(text)
+  && /\b(?:fix|solution|workaround|lösung|solución|solução|soluzione|oplossing)\b/u.test(text);
+
+const announcement = /^\s*(?:\p{Extended_Pictographic}\s*)?(?:excited|proud|happy|thrilled|pleased) to (?:share|announce)\b/u;
+
+/** "Notion oder Obsidian?", "Axum o Actix?", "Shortcut or Linear?": two names weighed in a question. */
+const namesWeighed = /\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u;
+
+const url = /\bhttps?:\/\/\S+/giu;
+
+/**
+ * One regex for a list of alternatives: a single scan of the text instead of
+ * one per pattern. Patterns are written in lower case and run on lower-cased
+ * text: case-insensitive Unicode matching costs five times as much.
+ */
+function anyOf(patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'u');
+}
+
+const anyProblem = anyOf(problemPatterns);
+const anyBuying = anyOf(buyingPatterns);
+const anyComparison = anyOf(comparisonPatterns);
+
+/**
+ * Intents of a post (spec 2.4): a question asks; a complaint tells of a
+ * problem with, or a negative opinion of, a product or service; praise is a
+ * positive opinion; buy intent
+ * seeks, weighs or is about to acquire a product; a comparison weighs two or
+ * more products. Stack Overflow items are questions by construction.
+ */
+export function detectIntents(evidence: IntentEvidence): Intent[] {
+  const written = evidence.text.replace(url, ' ');
+  const text = written.toLowerCase();
+  const found: Intent[] = [];
+  const asks = /[?？¿]/u.test(text) || evidence.platform === 'stackoverflow' || questionOpening.test(text);
+  if (asks) found.push('question');
+
+  // A complaint is about a product or a service: general negative words
+  // ("frightening", "contamination") make a post negative, not a complaint.
+  const productNegative = evidence.opinion.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? Math.min(0, cue.score) : 0), 0);
+  const positive = evidence.opinion.cues.reduce((sum, cue) => sum + Math.max(0, cue.score), 0);
+  const problems = anyProblem.test(text) || errorWithFixRequest(text);
+  const complaint = problems || (productNegative <= -2 && evidence.opinion.score < 0);
+  if (complaint) found.push('complaint');
+  // A praise phrase ("exactly what we needed") is praise unless the post
+  // also finds fault; otherwise it takes strong positive words.
+  const praise = !complaint && !announcement.test(text)
+    && ((praisePatterns.test(text) && productNegative === 0 && evidence.opinion.score > -1) || (positive >= 3 && evidence.opinion.score > 0));
+  if (praise) found.push('praise');
+
+  const comparison = evidence.productsNamed >= 2 || anyComparison.test(text) || namesWeighed.test(written);
+  if (comparison) found.push('comparison');
+  const buying = anyBuying.test(text)
+    || (asks && (buyingQuestionPatterns.test(text) || (comparison && organisationNeed.test(text))));
+  if (buying) found.push('buy_intent');
+  return orderedIntents(found);
+}

@@ -1,0 +1,101 @@
+/**
+ * Words and phrases that carry an opinion about a product or service, scored
+ * like AFINN (-5 to +5), per language. AFINN-165 and wink-nlp's lexicon are
+ * general English: they miss what product talk is made of ("slow", "outage",
+ * "overpriced", "just works"), and neither has any other language. The
+ * entries of other languages are registered with the `sentiment` package as
+ * its languages; English ones are layered over wink-nlp. The intent rules
+ * read the same entries for complaints and praise. Entries with a space are
+ * matched as phrases.
+ */
+export const opinionLexicons: Record<string, Record<string, number>> = {
+  en: {
+    slow: -2, slower: -1, sluggish: -2, laggy: -2, lag: -2, freezes: -2, froze: -2, crash: -2, crashes: -2, crashed: -2,
+    crashing: -2, broken: -2, buggy: -2, glitch: -1, glitchy: -2, outage: -2, downtime: -2,
+    'is down': -2, 'was down': -2, 'went down': -2, 'not working': -2, "doesn't work": -2, 'does not work': -2,
+    'stopped working': -2, fails: -2, failing: -2, overpriced: -3, unreadable: -2, expensive: -1, pricey: -1,
+    'too expensive': -2, 'price increase': -2, 'hidden fees': -2, overcharged: -3, 'charged twice': -3, refund: -1,
+    'no refund': -2, 'still waiting': -2, stuck: -2, missing: -1, 'never again': -3, rough: -1, bloated: -2, 'a mess': -2,
+    messy: -1, unusable: -3, unreliable: -2, flaky: -2, confusing: -2, 'hard to use': -2, 'takes forever': -2,
+    worst: -3, disappointing: -2, frustrating: -2, annoying: -2, hate: -3, lost: -1, wasted: -2, cancel: -1,
+    exhausting: -2, lossy: -2, weak: -1, 'gone downhill': -3, 'went downhill': -3, 'going downhill': -2,
+    'just works': 3, smooth: 2, fast: 1, faster: 1, instant: 1, 'game changer': 3, 'worth it': 2,
+    'worth every penny': 3, 'no-brainer': 2, best: 2, recommend: 2, 'highly recommend': 3, solid: 2, kudos: 3,
+    thanks: 2, 'thank you': 2, easy: 1, painless: 2, helpful: 2, lifesaver: 3, enjoy: 2, love: 3, excited: 2,
+    finally: 1, sane: 1, nicer: 2, cleaner: 2, smoother: 2, gorgeous: 3, 'hard to beat': 2, degraded: -2,
+    'having problems': -2, 'having issues': -2,
+  },
+  de: {
+    gut: 2, super: 3, toll: 3, klasse: 3, genial: 3, großartig: 3, hervorragend: 3, zufrieden: 2, empfehlenswert: 3,
+    empfehlen: 2, praktisch: 2, schneller: 1, einfach: 1, hilfreich: 2, angenehm: 2, liebe: 3, endlich: 1,
+    günstig: 1, günstiger: 1, danke: 2, schlecht: -2, langsam: -2, teuer: -2, 'zu teuer': -3, kaputt: -3, fehler: -1,
+    absturz: -2, abgestürzt: -2, stürzt: -2, 'funktioniert nicht': -2, nervt: -2, nervig: -2, ärgerlich: -2,
+    enttäuscht: -2, enttäuschend: -2, leider: -1, katastrophe: -3, schlimm: -2, fehlt: -1, problem: -1, probleme: -1,
+    freundlich: 2, pünktlich: 1, chaotisch: -2, unübersichtlich: -2, nerven: -2,
+  },
+  fr: {
+    bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
+    rapide: 1, pratique: 2, recommande: 2, top: 2, merci: 2, adore: 3, 'pas cher': 2, mauvais: -2, mauvaise: -2,
+    nul: -3, nulle: -3, lent: -2, lente: -2, cher: -1, 'trop cher': -3, bug: -1, bugs: -1, plante: -2, erreur: -1,
+    bloqué: -2, bloquée: -2, 'ne marche pas': -2, 'ne fonctionne pas': -2, déçu: -2, déçue: -2, horrible: -3,
+    pire: -3, problème: -1, énervant: -2, galère: -2, 'hors de prix': -3,
+  },
+  es: {
+    bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
+    fácil: 2, barato: 1, gracias: 2, encanta: 3, mejor: 2, malo: -2, mala: -2, lento: -2, caro: -2, 'muy caro': -3,
+    error: -1, falla: -2, fallo: -2, 'no funciona': -2, horrible: -3, pésimo: -3, peor: -3, problema: -1,
+    decepcionado: -2,
+  },
+  pt: {
+    bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
+    barato: 1, obrigado: 2, adoro: 3, finalmente: 1, ruim: -2, lento: -2, caro: -2, erro: -1, 'não funciona': -2,
+    péssimo: -3, pior: -3, problema: -1, decepcionado: -2,
+  },
+  it: {
+    bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
+    facile: 2, grazie: 2, adoro: 3, migliore: 2, consigliato: 2, consigliatissimo: 3, male: -2, crasha: -2, cattivo: -2, lento: -2, caro: -2, errore: -1,
+    'non funziona': -2, pessimo: -3, peggio: -3, problema: -1, deluso: -2,
+  },
+  nl: {
+    goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
+    handig: 2, bedankt: 2, slecht: -2, traag: -2, duur: -2, 'te duur': -3, fout: -1, 'werkt niet': -2, jammer: -1,
+    probleem: -1, teleurgesteld: -2, crashen: -2, crasht: -2,
+  },
+  ja: {
+    便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
+    使いにくい: -2, 高い: -1,
+  },
+  et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
+};
+
+/**
+ * AFINN-165 words that in posts about products are mostly not opinions:
+ * prepositions ("like"), prices and plans ("free tier", "pay", "charges"),
+ * engineering terms ("kill switch", "panic", "lazy", "block", "error
+ * messages", "works offline", "cut build time") and requests ("want"). They score zero here; wink-nlp still
+ * reads them in context for English.
+ */
+export const afinnNotOpinions = [
+  'no', 'like', 'pay', 'charges', 'free', 'want', 'block', 'kill', 'killed', 'panic', 'lazy', 'unstable', 'fresh', 'grand',
+  'god', 'fit', 'interested', 'save', 'clean', 'active', 'shared', 'agrees', 'cleared', 'resolved', 'negative',
+  'debt', 'pretty', 'quality', 'backed', 'stop', 'stops', 'cancer', 'question', 'care', 'yes', 'please', 'alone',
+  'error', 'errors', 'warning', 'warnings', 'offline', 'share', 'cut', 'big', 'support', 'drop', 'prevent',
+];
+
+/**
+ * Words that turn a sentence ("great, but slow"): what follows them carries
+ * the opinion, as in VADER's contrast rule.
+ */
+export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'けど', 'しかし', 'でも']);
+
+/** Negating words, per language: an opinion word right after one counts the other way. */
+export const negators: Record<string, ReadonlySet<string>> = {
+  en: new Set(['not', "don't", "doesn't", "isn't", "wasn't", "aren't", "didn't", 'never', 'no', 'zero', 'without', 'hardly']),
+  de: new Set(['nicht', 'kein', 'keine', 'keinen', 'nie', 'niemals', 'ohne']),
+  fr: new Set(['pas', 'jamais', 'sans', 'aucun', 'aucune', 'ni']),
+  es: new Set(['no', 'nunca', 'sin', 'ni', 'tampoco']),
+  pt: new Set(['não', 'nunca', 'sem', 'nem']),
+  it: new Set(['non', 'mai', 'senza', 'né']),
+  nl: new Set(['niet', 'geen', 'nooit', 'zonder']),
+  et: new Set(['ei', 'pole']),
+};

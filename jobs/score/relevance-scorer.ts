@@ -1,0 +1,255 @@
+import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
+import type { EnglishReader } from './english-reader.ts';
+import type { FeedbackAdjustment } from './feedback-model.ts';
+import { hostOf, type SenseProfile } from './sense-profile.ts';
+
+export interface RelevancePost {
+  text: string;
+  links: string[];
+}
+
+export interface RelevanceEvidence {
+  /** Log-odds that the post is about the meant sense. */
+  weight: number;
+  /** Short phrase for the note ("context words wiki, workspace"). */
+  reason: string;
+}
+
+export interface RelevanceReading {
+  relevance: number;
+  evidence: RelevanceEvidence[];
+  /** Distinct products named: the term (for brand and competitor keywords), the company, competitors. */
+  productsNamed: number;
+}
+
+/**
+ * Words that show a name is used for a product or a company, whatever the
+ * product: people write about its price, plan, app, support, releases and
+ * users. They weigh least of all readings and never decide alone.
+ */
+const productVocabulary = new Set(
+  contentWordsOf(`app apps pricing price plan plans tier subscription support account accounts user users customer customers
+  team teams feature features update updates version release released api sdk integration integrations dashboard login
+  signup workspace template templates tool tools platform service startup founder company launch docs documentation
+  migrate migrated migration switch switched alternative alternatives selfhosted enterprise beta onboarding
+  preis prix precio preço prezzo prijs`),
+);
+
+/**
+ * What each reading is worth, in log-odds. An ambiguous term (a common word
+ * such as "rust" or "notion") starts below the line and must earn its sense
+ * from the post's words; a distinctive name starts above it and loses it
+ * to words of another sense or a neighbouring name. Capitals never add sense on their own: the
+ * planet and the singer are capitalised too, so "written as a name" only
+ * cancels part of the common-word doubt.
+ */
+const weights = {
+  ambiguousTerm: -1.0,
+  nameInOtherLanguage: 0,
+  distinctiveTerm: 0.6,
+  termMissing: -1.2,
+  writtenAsName: 0.3,
+  writtenAsCommonWord: -1.0,
+  writtenAsAcronym: -0.8,
+  partOfOtherName: -1.2,
+  versionNumber: 0.8,
+  senseWordNear: 1.0,
+  senseWordFar: 0.5,
+  senseCap: 2.6,
+  relatedWordNear: 0.5,
+  relatedWordFar: 0.35,
+  relatedCap: 1.4,
+  offSenseWordNear: -1.6,
+  offSenseWordFar: -0.9,
+  offSenseCap: -3.5,
+  productNamed: 1.2,
+  senseDomain: 2.0,
+  otherDomain: -1.5,
+  handleOrHashtag: 0.5,
+  productWord: 0.3,
+  productWordCap: 0.9,
+} as const;
+
+/** Words this close to the term (either side) read as describing it. */
+const nearWindow = 6;
+const sentenceOpening = /(?:^|[.!?:;|\n。！？–—-]\s*|["'“(]\s*)$/u;
+
+interface Occurrence {
+  index: number;
+  text: string;
+}
+
+/**
+ * The term's occurrences in running text. Occurrences inside an address, a
+ * handle, a hashtag or an identifier (`apple/swift`, `#notion`,
+ * `rust-analyzer`, `swift-6.0-RELEASE`) follow their own spelling rules and
+ * say nothing about how the author writes the name.
+ */
+function proseOccurrences(profile: SenseProfile, text: string): { all: Occurrence[]; prose: Occurrence[] } {
+  profile.termPattern.lastIndex = 0;
+  const all = [...text.matchAll(profile.termPattern)].map((match) => ({ index: match.index ?? 0, text: match[0] }));
+  const prose = all.filter(({ index, text: found }) => {
+    const before = text.charAt(index - 1);
+    const after = text.slice(index + found.length, index + found.length + 2);
+    if (/[#@/._\\-]/u.test(before)) return false;
+    return !/^(?:[/_\\]|-[\p{L}\p{N}]|\.[\p{L}\p{N}])/u.test(after);
+  });
+  return { all, prose };
+}
+
+function listWords(words: string[], limit = 3) {
+  return words.slice(0, limit).join(', ');
+}
+
+function isKnownName(profile: SenseProfile, word: string) {
+  const lower = word.toLowerCase();
+  return profile.productNameWords.has(lower) || profile.senseWords.has(foldWord(lower)) || profile.relatedWords.has(foldWord(lower));
+}
+
+/**
+ * How the term is written where it occurs. For an ambiguous term the user
+ * wrote as a name, "Notion" mid-sentence reads as a name and "notion" as the
+ * common word; "SWIFT" in ordinary text is an acronym. For any term, a
+ * capitalised word next to it that the profile does not know makes it part
+ * of another name ("Usain Bolt", "Taylor Swift", "Apollo Hospitals").
+ */
+function writingEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader, language: string | null): RelevanceEvidence[] {
+  const evidence: RelevanceEvidence[] = [];
+  let asName = 0;
+  let asWord = 0;
+  let asAcronym = 0;
+  let otherName = false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  const mostlyCapitals = letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5;
+  for (const occurrence of occurrences.slice(0, 3)) {
+    const before = text.slice(0, occurrence.index);
+    const atSentenceStart = sentenceOpening.test(before);
+    const first = occurrence.text.charAt(0);
+    if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
+    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals) asAcronym++;
+    else if (!atSentenceStart) asName++;
+
+    const previous = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u.exec(before);
+    if (previous && /^\p{Lu}\p{Ll}/u.test(previous[1]) && !isKnownName(profile, previous[1])) {
+      // At the start of an English sentence every word is capitalised; only
+      // one that is no English word ("Usain", "Freddie") is a name there.
+      const previousAtStart = sentenceOpening.test(before.slice(0, previous.index));
+      if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous[1]))) otherName = true;
+    }
+    const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(text.slice(occurrence.index + occurrence.text.length));
+    if (next && !mostlyCapitals && /\p{Ll}/u.test(next[1]) && !isKnownName(profile, next[1])) otherName = true;
+  }
+  if (profile.ambiguous && profile.writtenAsName) {
+    if (asAcronym > 0 && asAcronym >= asName + asWord) {
+      evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });
+    } else if (asWord > 0 && asWord >= asName) {
+      evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
+    } else if (asName > 0) {
+      evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
+    }
+  }
+  if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
+  // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
+  if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
+    evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
+  }
+  return evidence;
+}
+
+function vocabularyEvidence(profile: SenseProfile, text: string): RelevanceEvidence[] {
+  const evidence: RelevanceEvidence[] = [];
+  const words = wordsOf(text).map(foldWord);
+  const termSequence = profile.termSequence;
+  const termIndexes: number[] = [];
+  words.forEach((_, index) => {
+    if (termSequence.every((word, offset) => words[index + offset] === word)) termIndexes.push(index);
+  });
+  const isNear = (index: number) => termIndexes.some((termIndex) => index >= termIndex - nearWindow && index <= termIndex + termSequence.length - 1 + nearWindow);
+
+  const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
+  words.forEach((word, index) => {
+    if (profile.termWords.has(word) || word.length < 2) return;
+    const near = isNear(index);
+    if (profile.senseWords.has(word)) (near ? found.senseNear : found.senseFar).add(word);
+    else if (profile.offSenseWords.has(word)) (near ? found.offNear : found.offFar).add(word);
+    else if (profile.relatedWords.has(word)) (near ? found.relatedNear : found.relatedFar).add(word);
+    else if (productVocabulary.has(word)) found.product.add(word);
+  });
+  for (const [near, far] of [[found.senseNear, found.senseFar], [found.relatedNear, found.relatedFar], [found.offNear, found.offFar]]) {
+    for (const word of near) far.delete(word);
+  }
+
+  const sense = Math.min(weights.senseCap, found.senseNear.size * weights.senseWordNear + found.senseFar.size * weights.senseWordFar);
+  if (sense > 0) evidence.push({ weight: sense, reason: `context words ${listWords([...found.senseNear, ...found.senseFar])}` });
+  const related = Math.min(weights.relatedCap, found.relatedNear.size * weights.relatedWordNear + found.relatedFar.size * weights.relatedWordFar);
+  if (related > 0) evidence.push({ weight: related, reason: `words of the same field (${listWords([...found.relatedNear, ...found.relatedFar])})` });
+  const offSense = Math.max(weights.offSenseCap, found.offNear.size * weights.offSenseWordNear + found.offFar.size * weights.offSenseWordFar);
+  if (offSense < 0) evidence.push({ weight: offSense, reason: `words of an excluded sense (${listWords([...found.offNear, ...found.offFar])})` });
+  const product = Math.min(weights.productWordCap, found.product.size * weights.productWord);
+  if (product > 0) evidence.push({ weight: product, reason: `product talk (${listWords([...found.product])})` });
+  return evidence;
+}
+
+function nameEvidence(profile: SenseProfile, post: RelevancePost): { evidence: RelevanceEvidence[]; productsNamed: number } {
+  const evidence: RelevanceEvidence[] = [];
+  const lower = post.text.toLowerCase();
+  const named = profile.products.filter((product) => product.pattern.test(lower));
+  if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
+
+  const hosts = [...post.links.map(hostOf), ...(post.text.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/giu) ?? []).map((host) => host.toLowerCase())]
+    .filter((host): host is string => Boolean(host));
+  const matches = (domains: string[]) => (host: string) => domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+  const termLower = profile.term.toLowerCase();
+  if (hosts.some(matches(profile.senseDomains))) {
+    evidence.push({ weight: weights.senseDomain, reason: `links to ${profile.senseDomains[0]}` });
+  } else if (hosts.some((host) => matches(profile.offSenseDomains)(host) || (profile.senseDomains.length > 0 && host.split('.')[0] === termLower))) {
+    // A host made of the term that is not one of the profile's ("bolt.new"
+    // beside "bolt.eu") belongs to another product of the same name.
+    evidence.push({ weight: weights.otherDomain, reason: 'another product of the same name' });
+  }
+  if (profile.handlePattern.test(post.text)) evidence.push({ weight: weights.handleOrHashtag, reason: `tags @ or #${termLower}` });
+  return { evidence, productsNamed: named.length };
+}
+
+function sigmoid(x: number) {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/**
+ * Relevance 0 to 100 of a post to the sense of a keyword its profile
+ * describes: readings in log-odds (see `weights`), summed and squashed.
+ */
+export function scoreRelevance(
+  profile: SenseProfile,
+  post: RelevancePost,
+  reader: EnglishReader,
+  language: string | null,
+  learned: FeedbackAdjustment | null,
+  kind: 'brand' | 'competitor' | 'topic',
+): RelevanceReading {
+  const evidence: RelevanceEvidence[] = [];
+  const occurrences = proseOccurrences(profile, post.text);
+  // A common English word in a post of another language is a name there
+  // ("Rust está ganando terreno"), unless written in lower case ("une notion").
+  const nameInOtherLanguage = language !== null && language !== 'en'
+    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase());
+  if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });
+  else if (nameInOtherLanguage) evidence.push({ weight: weights.nameInOtherLanguage, reason: `"${profile.term}" is a name in a post in ${language}` });
+  else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
+  if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
+  evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
+  evidence.push(...vocabularyEvidence(profile, post.text));
+  const names = nameEvidence(profile, post);
+  evidence.push(...names.evidence);
+  if (learned && learned.weight !== 0) {
+    const cues = learned.weight < 0 ? learned.rejectedCues : learned.acceptedCues;
+    evidence.push({ weight: learned.weight, reason: `${learned.weight < 0 ? 'like rejected' : 'like accepted'} posts (${listWords(cues)})` });
+  }
+  const total = evidence.reduce((sum, item) => sum + item.weight, 0);
+  const termCounts = kind !== 'topic' && occurrences.all.length > 0 ? 1 : 0;
+  return {
+    relevance: Math.round(100 * sigmoid(total)),
+    evidence,
+    productsNamed: names.productsNamed + termCounts,
+  };
+}

@@ -1,0 +1,171 @@
+import type { ClassifiedKeyword, CompanyProfile } from './classifier.ts';
+import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-words.ts';
+import { domainVocabularies } from './domain-vocabularies.ts';
+import type { EnglishReader } from './english-reader.ts';
+
+/** A named product the post may mention: the company or one of its competitors. */
+export interface NamedProduct {
+  name: string;
+  /** Finds the name in lower-cased text. */
+  pattern: RegExp;
+  /** The company's own product, as opposed to a competitor. */
+  own: boolean;
+}
+
+/** What a keyword means, read once from its context, its group and the company profile. */
+export interface SenseProfile {
+  term: string;
+  /** Finds the term as a whole word or phrase, any case. */
+  termPattern: RegExp;
+  /** Words of the term, as written and folded, kept out of every other word list. */
+  termWords: ReadonlySet<string>;
+  /** The term's folded words in order, to find it in a post's word list. */
+  termSequence: string[];
+  /** A single common English word ("rust", "notion", "bolt"): its sense must be earned. */
+  ambiguous: boolean;
+  /** The user wrote the term with a capital, as a name. */
+  writtenAsName: boolean;
+  /** Folded words that describe the meant sense. */
+  senseWords: WordFamilySet;
+  /** Words of the product categories the sense words fall into (see domain-vocabularies.ts). */
+  relatedWords: WordFamilySet;
+  /** Folded words of senses the context or guidelines rule out ("not corrosion"). */
+  offSenseWords: WordFamilySet;
+  products: NamedProduct[];
+  /** Lower-case words of the products' names ("silicon", "valley", "bank"). */
+  productNameWords: ReadonlySet<string>;
+  /** `@term` or `#term`, spaces removed. */
+  handlePattern: RegExp;
+  /** Hosts that belong to the meant sense (the website, domains in the context). */
+  senseDomains: string[];
+  /** Hosts the context or guidelines rule out ("not Apollo.io"). */
+  offSenseDomains: string[];
+}
+
+function escapeForPattern(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A whole-word pattern; spaces in a phrase also match hyphens and runs of
+ * space. Only letters of alphabetic scripts bound a word: in "Notionで" the
+ * Japanese particle follows the name without a space. `anyCase` patterns
+ * read text as written; the others are lower case, for lower-cased text
+ * (case-insensitive Unicode matching is several times slower).
+ */
+export function wholeWordPattern(phrase: string, anyCase: boolean): RegExp {
+  const body = phrase.trim().split(/\s+/).map(escapeForPattern).join('[\\s-]+');
+  const letter = '[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}]';
+  return anyCase ? new RegExp(`(?<!${letter})${body}(?!${letter})`, 'giu') : new RegExp(`(?<!${letter})${body.toLowerCase()}(?!${letter})`, 'u');
+}
+
+const domainPattern = /\b(?:[a-z0-9-]+\.)+(?:com|io|so|app|dev|eu|ai|co|net|org|new|sh|xyz|cloud|tech)\b/giu;
+
+export function hostOf(address: string): string | null {
+  try {
+    return new URL(/^[a-z]+:\/\//iu.test(address) ? address : `https://${address}`).hostname.toLowerCase().replace(/^www\./u, '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Clauses that rule senses out start at a negative marker ("Not corrosion",
+ * "Not relevant: …", "exclude …", "ignore …") and run to the end of their
+ * sentence; everything else describes the meant sense.
+ */
+const offSenseMarker = /\b(?:not|no|never|exclude|excluding|ignore|ignoring|unrelated|irrelevant|except|nothing about|other than)\b/iu;
+
+function splitBySense(description: string): { sense: string; offSense: string } {
+  let sense = '';
+  let offSense = '';
+  for (const sentence of description.split(/(?<=[.;!?])\s+|\n+/u)) {
+    const marker = offSenseMarker.exec(sentence);
+    if (!marker) {
+      sense += ` ${sentence}`;
+      continue;
+    }
+    const before = sentence.slice(0, marker.index);
+    const after = sentence.slice(marker.index + marker[0].length);
+    // "Relevant: feature flag tools. Not relevant: …" — a label before the
+    // marker belongs to the marker's clause, not to the sense.
+    sense += /^\s*(?:relevant)?\s*:?\s*$/iu.test(before) ? '' : ` ${before}`;
+    offSense += ` ${after.replace(/^\s*relevant\s*:?/iu, '')}`;
+  }
+  return { sense, offSense };
+}
+
+export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyProfile | null, english: EnglishReader): SenseProfile {
+  const term = keyword.term.trim();
+  const termWords = new Set(wordsOf(term).flatMap((word) => [word, foldWord(word)]));
+  const descriptions = [keyword.context, keyword.groupDescription, company?.description, company?.guidelines].filter(
+    (text): text is string => Boolean(text),
+  );
+
+  const senseWords = new Set<string>();
+  const offSenseWords = new Set<string>();
+  const senseDomains = new Set<string>();
+  const offSenseDomains = new Set<string>();
+  const websiteHost = company?.website ? hostOf(company.website) : null;
+  if (websiteHost) senseDomains.add(websiteHost);
+  for (const description of descriptions) {
+    const { sense, offSense } = splitBySense(description);
+    for (const domain of sense.match(domainPattern) ?? []) senseDomains.add(domain.toLowerCase());
+    for (const domain of offSense.match(domainPattern) ?? []) offSenseDomains.add(domain.toLowerCase());
+    for (const word of contentWordsOf(sense.replace(domainPattern, ' '))) senseWords.add(word);
+    for (const word of contentWordsOf(offSense.replace(domainPattern, ' '))) offSenseWords.add(word);
+  }
+  // A word on both sides ("app" in "the docs app" and "not the Reddit app")
+  // says nothing about which sense a post is in.
+  for (const word of [...offSenseWords]) {
+    if (senseWords.has(word)) {
+      senseWords.delete(word);
+      offSenseWords.delete(word);
+    }
+  }
+  for (const word of termWords) {
+    senseWords.delete(word);
+    offSenseWords.delete(word);
+  }
+
+  const products: NamedProduct[] = [];
+  const named = new Set<string>([term.toLowerCase()]);
+  const addProduct = (name: string | null | undefined, own: boolean) => {
+    const trimmed = name?.trim();
+    if (!trimmed || named.has(trimmed.toLowerCase())) return;
+    named.add(trimmed.toLowerCase());
+    products.push({ name: trimmed, pattern: wholeWordPattern(trimmed, false), own });
+  };
+  addProduct(company?.name, true);
+  for (const competitor of company?.competitors ?? []) addProduct(competitor, false);
+  for (const product of products) for (const word of contentWordsOf(product.name)) if (!termWords.has(word)) senseWords.add(word);
+
+  // A category lends its words once two of the profile's words are in it:
+  // one shared word ("app", "team") is too weak a sign of the category.
+  const relatedWords = new Set<string>();
+  for (const vocabulary of domainVocabularies.values()) {
+    let shared = 0;
+    for (const word of senseWords) if (vocabulary.has(word)) shared++;
+    if (shared >= 2) for (const word of vocabulary) relatedWords.add(word);
+  }
+  for (const word of [...senseWords, ...offSenseWords, ...termWords]) relatedWords.delete(word);
+
+  const single = wordsOf(term).length === 1;
+  const termHandle = escapeForPattern(term.toLowerCase().replace(/\s+/gu, ''));
+  return {
+    term,
+    termPattern: wholeWordPattern(term, true),
+    termSequence: wordsOf(term).map(foldWord),
+    termWords,
+    ambiguous: single && english.isEnglishWord(term),
+    writtenAsName: /^\p{Lu}/u.test(term),
+    senseWords: new WordFamilySet(senseWords),
+    relatedWords: new WordFamilySet(relatedWords),
+    offSenseWords: new WordFamilySet(offSenseWords),
+    products,
+    productNameWords: new Set(products.flatMap((product) => product.name.toLowerCase().split(/\s+/u))),
+    handlePattern: new RegExp(`[@#]${termHandle}(?![\\p{L}\\p{N}])`, 'iu'),
+    senseDomains: [...senseDomains],
+    offSenseDomains: [...offSenseDomains],
+  };
+}

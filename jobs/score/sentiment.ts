@@ -1,0 +1,194 @@
+import { createRequire } from 'node:module';
+import Sentiment from 'sentiment';
+import type { Intent, Sentiment as SentimentLabel } from './classification.ts';
+import { wordsOf } from './content-words.ts';
+import type { EnglishReading } from './english-reader.ts';
+import { afinnNotOpinions, contrastWords, negators, opinionLexicons } from './opinion-lexicon.ts';
+
+const afinnEnglish = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
+
+export interface OpinionCue {
+  cue: string;
+  /** Signed score after negation and question damping. */
+  score: number;
+  /** From Earshot's product-opinion lexicon ("slow", "outage"), as opposed to general AFINN or emoji words. */
+  aboutProducts: boolean;
+}
+
+export interface SentimentReading {
+  /** Summed opinion score: AFINN-style points, plus wink-nlp's reading for English. */
+  score: number;
+  cues: OpinionCue[];
+}
+
+const analyzer = new Sentiment();
+const languageCode = (language: string) => `earshot-${language}`;
+
+/**
+ * A negated positive word counts against at three quarters of its weight
+ * ("not fast"); a negated negative word counts for nothing rather than for:
+ * "not bad" is faint praise, and "no warning" is no praise at all.
+ */
+function negated(score: number) {
+  return score > 0 ? -0.75 * score : 0;
+}
+
+// The `sentiment` package scores words by its AFINN-165 English lexicon and
+// the Emoji Sentiment Ranking; Earshot registers one language per opinion
+// lexicon (AFINN merged in for English) with a negation rule that looks two
+// words back, so that "not fast" and "nicht schnell" both count against.
+for (const [language, entries] of Object.entries(opinionLexicons)) {
+  const singles = Object.fromEntries(Object.entries(entries).filter(([cue]) => !cue.includes(' ')));
+  const languageNegators = negators[language] ?? new Set<string>();
+  const labels = language === 'en' ? { ...afinnEnglish, ...singles } : singles;
+  if (language === 'en') for (const word of afinnNotOpinions) delete labels[word];
+  analyzer.registerLanguage(languageCode(language), {
+    labels,
+    scoringStrategy: {
+      apply: (tokens: string[], cursor: number, tokenScore: number) =>
+        languageNegators.has(tokens[cursor - 1]) || languageNegators.has(tokens[cursor - 2]) ? negated(tokenScore) : tokenScore,
+    },
+  });
+}
+
+function escapeForPattern(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * German, French, Spanish, Portuguese, Italian and Dutch inflect their
+ * adjectives ("angenehm", "angenehme", "angenehmste"); a word that is a
+ * lexicon entry plus up to four letters is read as that entry. English is
+ * left exact: AFINN lists its inflections itself.
+ */
+const maxInflectionLetters = 4;
+const inflectedEntries = new Map(
+  Object.entries(opinionLexicons)
+    .filter(([language]) => language !== 'en')
+    .map(([language, entries]) => {
+      const byPrefix = new Map<string, string[]>();
+      for (const entry of Object.keys(entries)) {
+        if (entry.includes(' ') || entry.length < 4) continue;
+        const family = byPrefix.get(entry.slice(0, 4)) ?? [];
+        family.push(entry);
+        byPrefix.set(entry.slice(0, 4), family);
+      }
+      return [language, { entries, byPrefix }] as const;
+    }),
+);
+
+function lexiconForm(word: string, language: string): string {
+  const lexicon = inflectedEntries.get(language);
+  if (!lexicon || word in lexicon.entries || word.length < 4) return word;
+  for (const entry of lexicon.byPrefix.get(word.slice(0, 4)) ?? []) {
+    if (word.startsWith(entry) && word.length - entry.length <= maxInflectionLetters) return entry;
+  }
+  return word;
+}
+
+const phrasePatterns = new Map(
+  Object.entries(opinionLexicons).map(([language, entries]) => {
+    const phrases = Object.keys(entries).filter((cue) => cue.includes(' ')).sort((a, b) => b.length - a.length);
+    // Phrases are lower case and meet lower-cased text: no case-insensitive matching needed.
+    const pattern = phrases.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(escapeForPattern).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+    return [language, { pattern, entries }] as const;
+  }),
+);
+
+const emoji = /\p{Extended_Pictographic}/gu;
+const sentenceEnd = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
+
+/** How strongly wink-nlp's -1…+1 reading of a sentence weighs against AFINN-style points. */
+const winkWeight = 1;
+/**
+ * Opinion words in a question are mostly hypothetical ("what's a good
+ * alternative?", "is it worth it?"), so a question's cues count a quarter.
+ */
+const questionWeight = 0.25;
+/** Weights of the words before and after a contrast word ("but"), as in VADER. */
+const beforeContrastWeight = 0.5;
+const afterContrastWeight = 1.5;
+/**
+ * Scores at which a post reads positive or negative. Negative takes more:
+ * in product talk negative words often only describe ("a crash when…" in a
+ * neutral bug report), while positive words are rarer and meant.
+ */
+export const positiveThreshold = 1;
+export const negativeThreshold = -2;
+
+const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence.trimStart().startsWith('¿');
+
+/**
+ * Opinion score of a post: per sentence, opinion phrases first (so that "too
+ * expensive" is not also counted as "expensive"), then single words through
+ * the `sentiment` package in the post's language, plus wink-nlp's sentence
+ * sentiment for English. Languages without a lexicon read by emoji alone.
+ * `ignoredWords` keeps the keyword itself out of the score ("Swift", "Bolt").
+ */
+export function readSentiment(
+  text: string,
+  language: string | null,
+  english: EnglishReading | null,
+  ignoredWords: ReadonlySet<string>,
+): SentimentReading {
+  const lexiconLanguage = language && phrasePatterns.has(language) ? language : 'en';
+  const phrases = phrasePatterns.get(lexiconLanguage);
+  const productEntries = opinionLexicons[lexiconLanguage];
+  const cues: OpinionCue[] = [];
+  const scoreClause = (clause: string, weight: number) => {
+    let remaining = clause;
+    if (phrases?.pattern) {
+      remaining = remaining.replace(phrases.pattern, (phrase) => {
+        cues.push({ cue: phrase, score: weight * phrases.entries[phrase], aboutProducts: true });
+        return ' ';
+      });
+    }
+    const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
+    const tokens = [...words, ...(remaining.match(emoji) ?? [])];
+    const analysis = analyzer.analyze(tokens.join(' '), { language: languageCode(lexiconLanguage) });
+    for (const entry of analysis.calculation) {
+      for (const [cue, score] of Object.entries(entry)) {
+        if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
+      }
+    }
+  };
+  for (const sentence of text.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+    const weight = isQuestion(sentence) ? questionWeight : 1;
+    const words = wordsOf(sentence);
+    const turn = words.findIndex((word) => contrastWords.has(word));
+    if (turn <= 0) {
+      scoreClause(sentence, weight);
+      continue;
+    }
+    const cut = sentence.search(new RegExp(`(?<![\\p{L}])${words[turn]}(?![\\p{L}])`, 'u'));
+    scoreClause(sentence.slice(0, cut), weight * beforeContrastWeight);
+    scoreClause(sentence.slice(cut), weight * afterContrastWeight);
+  }
+  let score = cues.reduce((sum, cue) => sum + cue.score, 0);
+  if (english && lexiconLanguage === 'en') {
+    for (const sentence of english.sentences) score += winkWeight * (sentence.question ? questionWeight : 1) * sentence.sentiment;
+  }
+  return { score, cues };
+}
+
+/**
+ * The post's sentiment: its opinion score, overruled where the intents say
+ * more than the words do. A complaint is negative even when written in
+ * neutral words ("keeps sending drivers to the wrong side"), except a
+ * question asking for help with a problem, which is neutral unless its
+ * words are not; praise is positive. A machine-made post is read by its
+ * product words alone ("degraded", "outage"): the rockets and stars of
+ * release and promotion templates are decoration, not opinion.
+ */
+export function sentimentOf(reading: SentimentReading, intents: readonly Intent[], automated: boolean): SentimentLabel {
+  if (automated) {
+    const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
+    return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
+  }
+  const complaint = intents.includes('complaint');
+  const praise = intents.includes('praise');
+  if (complaint && !praise && intents.includes('question')) return reading.score <= -1 ? 'negative' : 'neutral';
+  if (complaint && !praise) return reading.score >= 3 * positiveThreshold ? 'neutral' : 'negative';
+  if (praise && !complaint) return reading.score <= negativeThreshold ? 'neutral' : 'positive';
+  return reading.score >= positiveThreshold ? 'positive' : reading.score <= negativeThreshold ? 'negative' : 'neutral';
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import { createBuiltInClassifier } from '../jobs/score/built-in-classifier.ts';
+import type { Classification } from '../jobs/score/classification.ts';
+import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../jobs/score/classifier.ts';
+
+const rust: ClassifiedKeyword = {
+  id: 'kw_rust',
+  term: 'Rust',
+  kind: 'topic',
+  context: 'Rust the programming language: cargo, crates and the borrow checker. Not corrosion, not the survival game.',
+  groupDescription: null,
+};
+const notion: ClassifiedKeyword = { id: 'kw_notion', term: 'Notion', kind: 'competitor', context: 'Notion, the notes and wiki app (notion.so)', groupDescription: null };
+const tablo: CompanyProfile = {
+  name: 'Tablo',
+  description: 'Collaborative docs and wiki workspace for small teams',
+  website: 'https://tablo.app',
+  competitors: ['Notion', 'Coda'],
+  guidelines: null,
+};
+
+let sequence = 0;
+function post(text: string, keyword: ClassifiedKeyword, company: CompanyProfile | null = null, options: { platform?: Platform; handle?: string; name?: string } = {}): ClassificationInput {
+  sequence++;
+  const handle = options.handle ?? `person${sequence}`;
+  return {
+    mentionId: `mm_${sequence}`,
+    post: {
+      platform: options.platform ?? 'x',
+      url: `https://x.example/${handle}/status/${sequence}`,
+      text,
+      publishedAt: new Date('2025-03-01T09:00:00Z'),
+      links: text.match(/https?:\/\/\S+/g) ?? [],
+      author: { platformId: handle, name: options.name ?? handle, handle, url: `https://x.example/${handle}`, avatarUrl: null, followers: 300 },
+    },
+    keyword,
+    company,
+  };
+}
+
+const classifier = createBuiltInClassifier();
+
+async function classify(...inputs: ClassificationInput[]): Promise<Classification[]> {
+  const outcomes = await classifier.classifyBatch(inputs);
+  return outcomes.map((outcome) => {
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.classification;
+  });
+}
+
+describe('built-in classifier', () => {
+  it('answers the same classification for the same input, from any instance', async () => {
+    const inputs = [
+      post('Cargo keeps rebuilding every crate after I touch build.rs. Any fix?', rust),
+      post('Je cherche une alternative à Notion pour toute l\'équipe, des idées ?', notion, tablo),
+      post('Release v2.1.0 · acme/notion-sync: fix pagination', notion, tablo, { platform: 'github', handle: 'github-actions[bot]' }),
+    ];
+    const first = await classifier.classifyBatch(inputs);
+    const again = await createBuiltInClassifier().classifyBatch(inputs);
+    expect(again).toEqual(first);
+    expect(first.map((outcome) => outcome.mentionId)).toEqual(inputs.map((input) => input.mentionId));
+    for (const outcome of first) {
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) continue;
+      expect(Number.isInteger(outcome.classification.relevance)).toBe(true);
+      expect(outcome.classification.relevance).toBeGreaterThanOrEqual(0);
+      expect(outcome.classification.relevance).toBeLessThanOrEqual(100);
+      expect(outcome.classification.note).toMatch(/^Relevance \d+ \((?:not )?relevant\): [^.]+(?:\.[^ ][^.]*)*\.$/);
+    }
+  });
+
+  it('scores the same word in an unrelated sense below the line of 40', async () => {
+    const [language, corrosion, game] = await classify(
+      post('Rewrote our parser in Rust and the borrow checker caught two data races before they shipped.', rust),
+      post('The rust on my bike chain is getting worse after all that rain, should I just replace it?', rust),
+      post('Rust wipe tonight on the official server, our clan is raiding the big base at 9', rust),
+    );
+    expect(language.relevance).toBeGreaterThanOrEqual(40);
+    expect(corrosion.relevance).toBeLessThan(40);
+    expect(game.relevance).toBeLessThan(40);
+    expect(corrosion.note).toContain('not relevant');
+  });
+
+  it('reads a common-word term written as the common word in another language as that word', async () => {
+    const [brand, word] = await classify(
+      post('On a remplacé Notion par Tablo pour la doc interne, la recherche est bien plus rapide.', notion, tablo),
+      post("Je n'ai aucune notion de droit fiscal et la déclaration est pour demain.", notion, tablo),
+    );
+    expect(brand.relevance).toBeGreaterThanOrEqual(40);
+    expect(word.relevance).toBeLessThan(40);
+  });
+
+  it('raises a post that matches the company profile and lowers one the guidelines rule out', async () => {
+    const bolt: ClassifiedKeyword = { id: 'kw_bolt', term: 'Bolt', kind: 'brand', context: null, groupDescription: null };
+    const rideHailing: CompanyProfile = { name: 'Bolt', description: 'Ride-hailing, scooter rental and food delivery app', website: 'https://bolt.eu', competitors: ['Uber'], guidelines: null };
+    const ride = 'Bolt driver waited 10 minutes at the airport pickup and the ride was half the price of a taxi.';
+    const [bare, profiled] = await classify(post(ride, bolt), post(ride, bolt, rideHailing));
+    expect(profiled.relevance).toBeGreaterThan(bare.relevance);
+    expect(profiled.relevance).toBeGreaterThanOrEqual(40);
+
+    const flags: ClassifiedKeyword = { id: 'kw_flags', term: 'feature flags', kind: 'topic', context: 'feature flag management and gradual rollouts', groupDescription: null };
+    const excluding: CompanyProfile = { ...tablo, name: 'Flagpole', competitors: [], guidelines: 'Not relevant: browser or compiler feature flags (chrome://flags, GCC options).' };
+    const browser = 'Turned on two browser feature flags in Chrome and tabs load faster now';
+    const [open, ruledOut] = await classify(post(browser, flags), post(browser, flags, excluding));
+    expect(ruledOut.relevance).toBeLessThan(open.relevance);
+    expect(ruledOut.relevance).toBeLessThan(40);
+  });
+
+  it('reads a post naming a competitor beside the keyword as a comparison', async () => {
+    const [switched, weighing, alone] = await classify(
+      post('Moved our whole team wiki from Notion to Tablo last month, no regrets.', notion, tablo),
+      post('Notion or Coda for a five-person agency?', notion, tablo),
+      post('Notion databases finally support formulas in rollups.', notion, tablo),
+    );
+    expect(switched.intents).toContain('comparison');
+    expect(weighing.intents).toEqual(expect.arrayContaining(['question', 'comparison', 'buy_intent']));
+    expect(alone.intents).not.toContain('comparison');
+  });
+
+  it('detects questions with and without a question mark, and Stack Overflow titles', async () => {
+    const [marked, unmarked, stackOverflow, statement] = await classify(
+      post('How do I share a single Notion page with a client?', notion, tablo),
+      post('Does anyone know how to export Notion pages to Markdown without losing tables', notion, tablo),
+      post('Rust lifetime error when returning a reference from a closure', rust, null, { platform: 'stackoverflow' }),
+      post('Our Notion workspace now holds every onboarding doc.', notion, tablo),
+    );
+    expect(marked.intents).toContain('question');
+    expect(unmarked.intents).toContain('question');
+    expect(stackOverflow.intents).toContain('question');
+    expect(statement.intents).not.toContain('question');
+  });
+
+  it('reads complaints as negative and praise as positive', async () => {
+    const [complaint, praise, news] = await classify(
+      post('Notion keeps logging me out on every device and support has not answered in four days.', notion, tablo),
+      post('Notion templates saved my semester, honestly the best tool I have used.', notion, tablo),
+      post('Notion opens an office in Tokyo this spring.', notion, tablo),
+    );
+    expect(complaint).toMatchObject({ sentiment: 'negative', intents: expect.arrayContaining(['complaint']) });
+    expect(praise).toMatchObject({ sentiment: 'positive', intents: expect.arrayContaining(['praise']) });
+    expect(news).toMatchObject({ sentiment: 'neutral', intents: [] });
+  });
+
+  it('names the language of a post in ISO 639-1, and none for a word or two', async () => {
+    const results = await classify(
+      post('We moved every crate of the workspace to the 2024 edition of Rust this week.', rust),
+      post('Wir haben unseren Build-Server komplett auf Rust umgestellt und sind sehr zufrieden.', rust),
+      post('Quelqu’un utilise Rust pour du traitement audio en temps réel ?', rust),
+      post('¿Vale la pena aprender Rust si ya programo en C++ desde hace años?', rust),
+      post('Rustで書いたCLIツールが思ったより速くて驚いた。', rust),
+      post('Estou a aprender Rust e o compilador ensina mais do que muitos livros.', rust),
+      post('Rust!', rust),
+    );
+    expect(results.map((result) => result.language)).toEqual(['en', 'de', 'fr', 'es', 'ja', 'pt', null]);
+  });
+
+  it('flags machine-made posts from their signals and leaves people alone', async () => {
+    const [release, status, jobs, person] = await classify(
+      post('Release v0.9.3 · rust-lang/cargo-tools: faster registry index updates', rust, null, { platform: 'github', handle: 'github-actions[bot]' }),
+      post('[Investigating] Some Notion pages fail to load. Updates at https://status.notion.so', notion, tablo, { handle: 'NotionStatus', name: 'Notion Status' }),
+      post('🦀 [Hiring] Rust backend engineer — remote — apply https://jobs.example/12 #rust #jobs #remote', rust, null, { handle: 'rust_jobs_feed' }),
+      post('Spent the weekend porting my side project to Rust, the compiler errors are weirdly friendly.', rust),
+    );
+    expect([release, status, jobs, person].map((result) => result.automated)).toEqual([true, true, true, false]);
+    expect(release.intents).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Classification } from '../jobs/score/classification.ts';
+import { type Expectation, measureClassifier } from '../jobs/score/classifier-metrics.ts';
+import { readEvalSet } from '../jobs/score/classifier-eval-set.ts';
+
+const said = (overrides: Partial<Classification>): Classification => ({
+  relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: 'n.', ...overrides,
+});
+const labelled = (overrides: Partial<Expectation['expected']>, text = 'one two three four five words here'): Expectation => ({
+  text,
+  expected: { relevant: true, sentiment: 'neutral', intents: [], automated: false, language: 'en', ...overrides },
+});
+
+describe('classifier metrics', () => {
+  it('counts relevance at the line of 40 and the other fields as defined', () => {
+    const metrics = measureClassifier(
+      [
+        labelled({ relevant: true, intents: ['question'] }),
+        labelled({ relevant: true, sentiment: 'negative', intents: ['complaint', 'question'] }),
+        labelled({ relevant: false, language: 'de' }),
+        labelled({ relevant: false, automated: true }, 'too short'),
+      ],
+      [
+        said({ relevance: 40, intents: ['question'] }),
+        said({ relevance: 39, sentiment: 'negative', intents: ['complaint'] }),
+        said({ relevance: 41, language: 'nl' }),
+        said({ relevance: 0, automated: true, language: null }),
+      ],
+    );
+    expect(metrics.relevance).toMatchObject({ precision: 0.5, recall: 0.5, f1: 0.5, accuracy: 0.5, support: 2 });
+    expect(metrics.relevance.allRelevantF1).toBeCloseTo(2 / 3);
+    expect(metrics.sentimentAccuracy).toBe(1);
+    expect(metrics.intentExactAccuracy).toBe(0.75);
+    expect(metrics.perIntent.question).toMatchObject({ precision: 1, recall: 0.5 });
+    expect(metrics.perIntent.complaint).toMatchObject({ precision: 1, recall: 1 });
+    expect(metrics.intentMicroF1).toBeCloseTo(0.8);
+    expect(metrics).toMatchObject({ languageAccuracy: 2 / 3, languagePosts: 3 });
+    expect(metrics.automated).toMatchObject({ accuracy: 1, precision: 1, recall: 1 });
+  });
+
+  it('has an evaluation set of 300+ labelled posts with a fixed holdout third', async () => {
+    const posts = await readEvalSet();
+    expect(posts.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(posts.map((post) => post.id)).size).toBe(posts.length);
+    posts.forEach((post, index) => expect(post.split).toBe(index % 3 === 2 ? 'holdout' : 'tune'));
+    expect(new Set(posts.map((post) => post.keyword.term)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(posts.map((post) => post.expected.language)).size).toBeGreaterThanOrEqual(6);
+    for (const intent of ['buy_intent', 'question', 'complaint', 'praise', 'comparison'] as const) {
+      expect(posts.filter((post) => post.expected.intents.includes(intent)).length).toBeGreaterThanOrEqual(20);
+    }
+    expect(posts.filter((post) => post.expected.automated).length).toBeGreaterThanOrEqual(15);
+    expect(posts.filter((post) => !post.expected.relevant).length).toBeGreaterThanOrEqual(60);
+  });
+});
