@@ -101,7 +101,9 @@ export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
   if (coercion) {
     const [, at, reason] = coercion;
     const named = /Field "([^"]+)"/.exec(reason)?.[1];
-    const field = at ? (named && !at.endsWith(named) ? `${at}.${named}` : at) : (named ?? null);
+    // GraphQL writes list positions as `[1]`; validation errors name them `.1`, as the subgraphs do.
+    const path = at?.replace(/\[(\d+)\]/g, '.$1');
+    const field = path ? (named && !path.endsWith(named) ? `${path}.${named}` : path) : (named ?? null);
     return { code: 'validation_error', message: field ? `${field}: ${reason}` : reason, field };
   }
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {

@@ -82,12 +82,39 @@ export async function findGroupsByIds(sql: Queryable, ids: readonly string[]): P
     select * from keyword_groups where id = any(${sql.array(ids as string[])})`;
 }
 
-export async function listGroups(sql: Queryable, workspaceId: string): Promise<(GroupRow & { keywordCount: number })[]> {
-  return sql<(GroupRow & { keywordCount: number })[]>`
+/** The workspace's groups, the default one first, then in creation order. */
+export async function listGroups(sql: Queryable, workspaceId: string): Promise<GroupRow[]> {
+  return sql<GroupRow[]>`
     /* listGroups */
-    select g.*, (select count(*)::int from keywords k where k.group_id = g.id) as keyword_count
-    from keyword_groups g where g.workspace_id = ${workspaceId}
-    order by g.is_default desc, g.id`;
+    select * from keyword_groups where workspace_id = ${workspaceId}
+    order by is_default desc, id`;
+}
+
+/** Locks the group row: keywords cannot be added to it while it is being deleted. */
+export async function findGroupForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<GroupRow | undefined> {
+  const [row] = await sql<GroupRow[]>`
+    /* findGroupForUpdate */
+    select * from keyword_groups where id = ${id} and workspace_id = ${workspaceId} for update`;
+  return row;
+}
+
+export async function countKeywordsByGroup(sql: Queryable, groupIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await sql<{ groupId: string; keywordCount: number }[]>`
+    /* countKeywordsByGroup */
+    select group_id, count(*)::int as keyword_count from keywords
+    where group_id = any(${sql.array(groupIds as string[])}) group by group_id`;
+  return new Map(rows.map((row) => [row.groupId, row.keywordCount]));
+}
+
+/** Terms of `fromGroupId` that `toGroupId` already tracks, whatever the case (a group tracks a term once, spec 2.2). */
+export async function termsClashingOnMove(sql: Queryable, fromGroupId: string, toGroupId: string): Promise<string[]> {
+  const rows = await sql<{ term: string }[]>`
+    /* termsClashingOnMove */
+    select moving.term from keywords moving
+    join keywords staying on staying.group_id = ${toGroupId} and lower(staying.term) = lower(moving.term)
+    where moving.group_id = ${fromGroupId}
+    order by moving.id`;
+  return rows.map((row) => row.term);
 }
 
 /** Moves every keyword of a group to another group of the same workspace. */
@@ -97,8 +124,10 @@ export async function moveGroupKeywords(sql: Queryable, fromGroupId: string, toG
     update keywords set group_id = ${toGroupId}, updated_at = now() where group_id = ${fromGroupId}`;
 }
 
-export async function deleteGroup(sql: Queryable, workspaceId: string, id: string): Promise<void> {
-  await sql`
+/** Deletes a group that holds no keywords; the default group is never deleted. */
+export async function deleteGroup(sql: Queryable, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await sql`
     /* deleteGroup */
-    delete from keyword_groups where id = ${id} and workspace_id = ${workspaceId} and not is_default`;
+    delete from keyword_groups where id = ${id} and workspace_id = ${workspaceId} and not is_default returning id`;
+  return rows.length > 0;
 }

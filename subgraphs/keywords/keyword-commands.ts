@@ -1,4 +1,5 @@
 import type { Sql } from '../../runtime/database.ts';
+import { applyCapChange } from '../billing/cap-transitions.ts';
 import { walletCoversAnotherDay } from '../billing/wallet-store.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
@@ -16,15 +17,20 @@ import {
   replaceReviewSources,
   updateKeyword,
 } from './keyword-store.ts';
+import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows } from './review-sources.ts';
+import { searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
 
 const duplicateKeyword = (term: string) =>
   domainError('duplicate_keyword', `The group already tracks "${term}"`, { field: 'term' });
 
+/** Another workspace's group answers as one that does not exist: 404, never 403 (workspace isolation, spec 1.8). */
+export const groupNotFound = () => domainError('not_found', 'groupId: no such group in this workspace', { field: 'groupId' });
+
 async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undefined): Promise<string> {
   if (groupId === undefined) return (await ensureDefaultGroup(sql, workspaceId)).id;
   const group = await findGroup(sql, workspaceId, groupId);
-  if (!group) throw domainError('validation_error', 'groupId: no such group in this workspace', { field: 'groupId' });
+  if (!group) throw groupNotFound();
   return group.id;
 }
 
@@ -71,16 +77,20 @@ export async function patchKeyword(sql: Sql, workspaceId: string, id: string, ra
       }
       if (patch.muted === true && !current.muted) changes.muted = true;
       if (patch.muted === false && current.muted) {
-        if (current.pausedForBalance && !(await walletCoversAnotherDay(tx, workspaceId, 1))) {
+        const paused = current.pausedForBalance || current.pausedForNoise;
+        if (paused && !(await walletCoversAnotherDay(tx, workspaceId, 1, now))) {
           throw domainError('insufficient_balance', 'The wallet cannot cover another day of this keyword; top up first');
         }
         Object.assign(changes, { muted: false, pausedForBalance: false, pausedForNoise: false, judgedSince: now });
       } else if (plan.noiseResumeTrigger && current.pausedForNoise && patch.muted !== true) {
-        if (await walletCoversAnotherDay(tx, workspaceId, 1)) Object.assign(changes, { muted: false, pausedForNoise: false });
+        if (await walletCoversAnotherDay(tx, workspaceId, 1, now)) Object.assign(changes, { muted: false, pausedForNoise: false });
       }
       if (plan.rulesChanged) changes.judgedSince = now;
-      const updated = (await updateKeyword(tx, workspaceId, id, changes))!;
+      // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
+      const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       await saveSources(tx as unknown as Sql, id, patch);
+      // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
+      await syncKeywordPolls(tx, id, searchPlatforms, now);
       return updated;
     })) as KeywordRow;
   } catch (error) {

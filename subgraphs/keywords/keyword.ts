@@ -3,9 +3,11 @@ import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { createKeyword, patchKeyword, removeKeyword } from './keyword-commands.ts';
+import { findGroup } from './group-store.ts';
+import { createKeyword, groupNotFound, patchKeyword, removeKeyword } from './keyword-commands.ts';
 import type { KeywordEnums } from './keyword-graphql-enums.ts';
-import { isNoisy, judgeKeywordHealth } from './keyword-health.ts';
+import { isNoisy } from './keyword-health.ts';
+import { judgeHealthInWindow } from './keyword-health-report.ts';
 import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
 import { findKeyword, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 
@@ -49,20 +51,12 @@ async function effectiveCap(keyword: KeywordRow, ctx: SubgraphContext) {
 async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
   const loaders = keywordLoaders(ctx);
   const fourteenDaysAgo = new Date(loaders.now.getTime() - 14 * day);
-  const healthSince = keyword.judgedSince && keyword.judgedSince > fourteenDaysAgo ? keyword.judgedSince : fourteenDaysAgo;
-  const [totals, noise, judged, cost] = await Promise.all([
+  const [totals, noise, health, cost] = await Promise.all([
     loaders.totals.load(keyword.id),
     loaders.windowCounts.load(sinceKey(keyword.id, fourteenDaysAgo)),
-    loaders.windowCounts.load(sinceKey(keyword.id, healthSince)),
+    judgeHealthInWindow(keyword, ctx, fourteenDaysAgo, 14),
     loaders.monthCost.load(keyword.id),
   ]);
-  const health = judgeKeywordHealth({
-    ...keyword,
-    relevant: judged.relevant,
-    filtered: judged.filtered,
-    windowDays: 14,
-    now: loaders.now,
-  });
   return {
     mentions: totals.mentions,
     relevant: totals.relevant,
@@ -267,11 +261,10 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
           throw domainError('validation_error', 'limit: must be 1 to 100', { field: 'limit' });
         }
         const after = args.after ? decodeCursor(args.after) : null;
-        const rows = await listKeywordsPage(ctx.sql, requireAuth(ctx).workspaceId, {
-          after,
-          limit: limit + 1,
-          groupId: args.groupId ? String(args.groupId) : null,
-        });
+        const { workspaceId } = requireAuth(ctx);
+        const groupId = args.groupId ? String(args.groupId) : null;
+        if (groupId && !(await findGroup(ctx.sql, workspaceId, groupId))) throw groupNotFound();
+        const rows = await listKeywordsPage(ctx.sql, workspaceId, { after, limit: limit + 1, groupId });
         const nodes = rows.slice(0, limit);
         return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1].id) : null };
       },
@@ -287,7 +280,11 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       type: Keyword,
       description: 'Creates a keyword; it starts collecting at once with a 30-day look-back',
       args: { input: t.arg({ type: inputs.CreateKeywordInput, required: true }) },
-      resolve: (_root, args, ctx) => createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input),
+      resolve: async (_root, args, ctx) => {
+        const keyword = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input);
+        await ctx.sendJob('lookback', { keywordId: keyword.id });
+        return keyword;
+      },
     }),
   );
   builder.mutationField('updateKeyword', (t) =>

@@ -23,8 +23,8 @@ export interface KeywordWindowCounts {
 
 // A user's verdict overrides the classifier (spec 2.4); a words-close-together
 // match that is not scored yet is not billed and so not counted (2.1.3).
-const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= 40, false)`;
-const countedSql = `not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
+export const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= 40, false)`;
+export const countedSql = `not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
 
 export async function keywordMatchTotals(
   sql: Queryable,
@@ -67,6 +67,23 @@ export async function keywordWindowCounts(
     left join mentions m on m.keyword_id = w.keyword_id and m.created_at >= w.since and ${sql.unsafe(countedSql)}
     group by w.keyword_id`;
   return new Map(rows.map((row) => [row.keywordId, row]));
+}
+
+export type KeywordPlatformCounts = Omit<KeywordWindowCounts, 'keywordId'> & { platform: string };
+
+/** One keyword's matches made at or after `since`, per platform of the post (the health report's byPlatform). */
+export async function keywordPlatformWindowCounts(sql: Queryable, keywordId: string, since: Date): Promise<KeywordPlatformCounts[]> {
+  return sql<KeywordPlatformCounts[]>`
+    /* keywordPlatformWindowCounts */
+    select p.platform,
+           count(*)::int as matches,
+           count(*) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
+           count(*) filter (where m.relevance is not null and not ${sql.unsafe(relevantSql)})::int as filtered,
+           count(*) filter (where m.relevance is null and m.verdict_relevant is null)::int as unscored
+    from mentions m join posts p on p.id = m.post_id
+    where m.keyword_id = ${keywordId} and m.created_at >= ${since} and ${sql.unsafe(countedSql)}
+    group by p.platform
+    order by count(*) desc, p.platform`;
 }
 
 /** The workspace's matches since `since`, for a keyword's share of them. */
