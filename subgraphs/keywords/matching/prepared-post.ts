@@ -1,0 +1,57 @@
+import type { NormalizedPost } from '../../../jobs/connectors/normalized-post.ts';
+import { authorIdentities } from './author-identity.ts';
+import type { RepositoryEvent } from './repository-events.ts';
+import { patternOccursIn, type TermPattern } from './term-pattern.ts';
+import { collapseWhitespace, foldCase, normalizeText } from './unicode-words.ts';
+import { WordSet } from './word-set.ts';
+
+/** A post as the matcher takes it: a repository item carries the event the watcher saw (spec 2.1.3). */
+export type MatchablePost = NormalizedPost & { repositoryEvent?: RepositoryEvent };
+
+/**
+ * One post's text in the forms matching reads, each made once and only when
+ * first asked for, and its answers to the rules many keywords share (a
+ * workspace's excluded terms, the author's identities).
+ */
+export class PreparedPost {
+  /** NFC; offsets in `folded` are offsets here. */
+  readonly text: string;
+  readonly folded: string;
+  private collapsedText: string | null = null;
+  private collapsedFolded: string | null = null;
+  private words: WordSet | null = null;
+  private foldedWords: WordSet | null = null;
+  private identities: ReadonlySet<string> | null = null;
+  private patternAnswers: Map<string, boolean> | null = null;
+
+  constructor(readonly post: MatchablePost) {
+    this.text = normalizeText(post.text);
+    this.folded = foldCase(this.text);
+  }
+
+  /** The text with whitespace runs collapsed, folded unless `caseSensitive`: where terms with spaces are looked for. */
+  searchableText(caseSensitive: boolean): string {
+    if (caseSensitive) return (this.collapsedText ??= collapseWhitespace(this.text));
+    return (this.collapsedFolded ??= collapseWhitespace(this.folded));
+  }
+
+  contains(pattern: TermPattern): boolean {
+    if (pattern.word) {
+      if (pattern.caseSensitive) return (this.words ??= new WordSet(this.text)).has(pattern.word);
+      return (this.foldedWords ??= new WordSet(this.folded)).has(pattern.word);
+    }
+    this.patternAnswers ??= new Map();
+    let answer = this.patternAnswers.get(pattern.key);
+    if (answer === undefined) {
+      // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
+      const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
+      answer = patternOccursIn(text, pattern);
+      this.patternAnswers.set(pattern.key, answer);
+    }
+    return answer;
+  }
+
+  authorIdentities(): ReadonlySet<string> {
+    return (this.identities ??= new Set(authorIdentities(this.post.platform, this.post.author)));
+  }
+}

@@ -1,0 +1,386 @@
+import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
+import type { CompiledKeywordRules } from './keyword-rules.ts';
+import type { PreparedPost } from './prepared-post.ts';
+import { normalizeTermText } from './term-syntax.ts';
+import { TokenTrie } from './token-trie.ts';
+import { charWidth, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
+import { classAt, classOfCode, foldCase, SEPARATOR, TRAIL, UNSPACED_CHAR, WORD_CHAR, type CharClass } from './unicode-words.ts';
+
+export const NO_OCCURRENCE = 0;
+export const EXACT_OCCURRENCE = 1;
+export const FUZZY_OCCURRENCE = 2;
+export type Occurrence = typeof NO_OCCURRENCE | typeof EXACT_OCCURRENCE | typeof FUZZY_OCCURRENCE;
+
+/** A fuzzy term's forms as the index checks them, in flat arrays: every candidate reads them. */
+interface IndexedPhrase {
+  readonly phrase: FuzzyPhrase;
+  /** Trie node of each form. */
+  readonly nodes: Int32Array;
+  /** Word ids (see TermIndex.wordIds) of the term's words. */
+  readonly wordIds: Int32Array;
+}
+
+/**
+ * One distinct term in one matching mode, shared by every keyword that tracks
+ * it that way ("OpenAI" is tracked by many workspaces; it is looked for once).
+ */
+export interface IndexedTerm {
+  readonly key: string;
+  /** Normalized, in the case it was written. */
+  readonly text: string;
+  readonly caseSensitive: boolean;
+  readonly exactNode: number;
+  /** Null for an exact phrase or a one-word term. */
+  readonly fuzzy: IndexedPhrase | null;
+  /** The keywords tracking this term, by id; the matcher keeps it. */
+  readonly keywords: Map<string, CompiledKeywordRules>;
+  /** Scan in which this term last became a candidate; ends duplicates cheaply. */
+  candidateScan: number;
+}
+
+/** Restarting the stamps long before Int32 overflows. */
+const MAX_SCAN_ID = 1 << 30;
+
+function isSpaceCode(code: number): boolean {
+  return (code < 0xd800 || code > 0xdfff) && classOfCode(code) === SEPARATOR;
+}
+
+/** Whether text[start, end) spells `term`, a whitespace run standing for the term's one space. */
+function spellsAt(text: string, start: number, end: number, term: string): boolean {
+  let at = start;
+  for (let index = 0; index < term.length; index++) {
+    const expected = term.charCodeAt(index);
+    if (at >= end) return false;
+    if (expected === 32) {
+      if (!isSpaceCode(text.charCodeAt(at))) return false;
+      while (at < end && isSpaceCode(text.charCodeAt(at))) at++;
+    } else if (text.charCodeAt(at++) !== expected) return false;
+  }
+  return at === end;
+}
+
+/**
+ * Every active term and fuzzy word form in one trie of token sequences (see
+ * token-vocabulary.ts), and the scan that finds them all in one pass over a
+ * post (issue 5: candidates come from one scan, not a loop over keywords). A
+ * node where a pattern ends is marked with how many terms use it and which
+ * terms its hit makes candidates: a term's own text, and for a fuzzy term the
+ * forms of one chosen word only (see anchorUnit). Hits are kept
+ * per node for the scan, so verifying a candidate reads the hits of its other
+ * words instead of searching the text again.
+ */
+export class TermIndex {
+  private readonly vocabulary = new TokenVocabulary();
+  private readonly trie = new TokenTrie();
+  private readonly terms = new Map<string, IndexedTerm>();
+  /**
+   * Fuzzy terms' words, each with an id shared by every term holding that
+   * word. A hit of any form stamps its words, so a candidate term whose other
+   * words never showed up is turned away by reading one stamp per word.
+   */
+  private readonly wordIds = new Map<string, number>();
+  private nodeWords: (number[] | undefined)[] = [];
+  private wordStamps = new Int32Array(64);
+  private capacity = 0;
+  private users = new Int32Array(0);
+  private triggers: (IndexedTerm[] | undefined)[] = [];
+  private stamps = new Int32Array(0);
+  private firstHit = new Int32Array(0);
+  private hitStart = new Int32Array(256);
+  private hitEnd = new Int32Array(256);
+  private hitWord = new Int32Array(256);
+  private hitNext = new Int32Array(256);
+  private hitCount = 0;
+  private scanId = 0;
+  private readonly candidates: IndexedTerm[] = [];
+  /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
+  private activeNode = new Int32Array(16);
+  private activeStart = new Int32Array(16);
+  private activeWord = new Int32Array(16);
+  private activeCount = 0;
+  private livePatterns = 0;
+  private retiredPatterns = 0;
+
+  /** Patterns of released terms still in the trie; the owner rebuilds when they outnumber the live ones. */
+  get wastedShare(): number {
+    const total = this.livePatterns + this.retiredPatterns;
+    return total === 0 ? 0 : this.retiredPatterns / total;
+  }
+
+  /** The term for `text` in this mode, indexed on first use. */
+  acquire(text: string, caseSensitive: boolean, exactPhrase: boolean): IndexedTerm {
+    const normalized = normalizeTermText(text);
+    const phrase = exactPhrase ? null : fuzzyPhrase(normalized, caseSensitive);
+    const key = `${caseSensitive ? 'C' : 'i'}${phrase ? '~' : '"'}${caseSensitive ? normalized : foldCase(normalized)}`;
+    const known = this.terms.get(key);
+    if (known) return known;
+    const exactNode = this.addPattern(foldCase(normalized));
+    const nodes = Int32Array.from(phrase?.forms ?? [], (form) => this.addPattern(form.text));
+    const term: IndexedTerm = {
+      key,
+      text: normalized,
+      caseSensitive,
+      exactNode,
+      fuzzy: phrase ? this.indexPhrase(phrase, nodes) : null,
+      keywords: new Map(),
+      candidateScan: -1,
+    };
+    this.addTrigger(exactNode, term);
+    if (phrase) {
+      const anchor = this.anchorUnit(phrase, nodes);
+      phrase.forms.forEach((form, index) => {
+        if (form.covers & (1 << anchor)) this.addTrigger(nodes[index], term);
+      });
+    }
+    this.terms.set(key, term);
+    return term;
+  }
+
+  /** Drops a term no keyword tracks any more; its trie nodes stay until the owner rebuilds. */
+  release(term: IndexedTerm) {
+    if (this.terms.get(term.key) !== term) return;
+    this.terms.delete(term.key);
+    for (const node of [term.exactNode, ...(term.fuzzy?.nodes ?? [])]) {
+      this.users[node]--;
+      const list = this.triggers[node];
+      if (list?.includes(term)) {
+        const rest = list.filter((entry) => entry !== term);
+        this.triggers[node] = rest.length > 0 ? rest : undefined;
+      }
+      this.livePatterns--;
+      this.retiredPatterns++;
+    }
+  }
+
+  /**
+   * Finds every pattern in the post and returns the terms whose trigger hit,
+   * valid until the next scan. Reads the folded text once, cutting it into
+   * tokens as tokenizePattern cuts patterns, and counting words the way
+   * fuzzy matching measures closeness (a run of word characters is a word).
+   */
+  scan(post: PreparedPost): readonly IndexedTerm[] {
+    this.startScan();
+    const text = post.folded;
+    const length = text.length;
+    let previous: CharClass = SEPARATOR;
+    let spaced = false;
+    let words = 0;
+    let runStart = -1;
+    let runWord = 0;
+    for (let index = 0; index < length; index++) {
+      const code = text.charCodeAt(index);
+      const current = code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
+      if (current === TRAIL) continue;
+      if (current === WORD_CHAR) {
+        if (runStart < 0) {
+          runStart = index;
+          runWord = words++;
+        }
+        previous = current;
+        continue;
+      }
+      if (runStart >= 0) {
+        this.takeToken(text, runStart, index, spaced, runWord);
+        runStart = -1;
+        spaced = false;
+      }
+      if (current === SEPARATOR) {
+        spaced = true;
+        previous = current;
+        continue;
+      }
+      let wordIndex = words;
+      if (current === UNSPACED_CHAR) {
+        if (previous !== UNSPACED_CHAR) words++;
+        wordIndex = words - 1;
+      }
+      previous = current;
+      this.takeToken(text, index, index + charWidth(text, index), spaced, wordIndex);
+      spaced = false;
+    }
+    if (runStart >= 0) this.takeToken(text, runStart, length, spaced, runWord);
+    return this.candidates;
+  }
+
+  /** Moves every walk under way on by one token, and starts one at it. */
+  private takeToken(text: string, start: number, end: number, spaced: boolean, wordIndex: number) {
+    const id = this.vocabulary.find(text, start, end);
+    if (id < 0) {
+      this.activeCount = 0;
+      return;
+    }
+    const { trie, users, activeNode, activeStart, activeWord } = this;
+    const label = id * 2 + (spaced ? 1 : 0);
+    let kept = 0;
+    for (let walk = 0; walk < this.activeCount; walk++) {
+      const node = trie.child(activeNode[walk], label);
+      if (node < 0) continue;
+      if (users[node] > 0) this.record(node, activeStart[walk], end, activeWord[walk]);
+      if (!trie.hasChildren(node)) continue;
+      activeNode[kept] = node;
+      activeStart[kept] = activeStart[walk];
+      activeWord[kept] = activeWord[walk];
+      kept++;
+    }
+    const node = trie.rootChild(id * 2);
+    if (node >= 0 && users[node] > 0) this.record(node, start, end, wordIndex);
+    if (node >= 0 && trie.hasChildren(node)) {
+      activeNode[kept] = node;
+      activeStart[kept] = start;
+      activeWord[kept] = wordIndex;
+      kept++;
+    }
+    this.activeCount = kept;
+  }
+
+  /** How the last scanned post holds `term`; an exact occurrence wins over a fuzzy one. */
+  occurrence(term: IndexedTerm, post: PreparedPost): Occurrence {
+    for (let hit = this.hitsOf(term.exactNode); hit >= 0; hit = this.hitNext[hit]) {
+      if (!term.caseSensitive || spellsAt(post.text, this.hitStart[hit], this.hitEnd[hit], term.text)) return EXACT_OCCURRENCE;
+    }
+    if (!term.fuzzy) return NO_OCCURRENCE;
+    const { phrase, nodes, wordIds } = term.fuzzy;
+    // Most candidates miss a word outright; see that before collecting hits.
+    for (let unit = 0; unit < wordIds.length; unit++) if (this.wordStamps[wordIds[unit]] !== this.scanId) return NO_OCCURRENCE;
+    const words: number[] = [];
+    const covers: number[] = [];
+    phrase.forms.forEach((form, index) => {
+      for (let hit = this.hitsOf(nodes[index]); hit >= 0; hit = this.hitNext[hit]) {
+        if (form.caseText !== null && post.text.slice(this.hitStart[hit], this.hitEnd[hit]) !== form.caseText) continue;
+        words.push(this.hitWord[hit]);
+        covers.push(form.covers);
+      }
+    });
+    return fuzzyWindowFits(words, covers, phrase.unitCount) ? FUZZY_OCCURRENCE : NO_OCCURRENCE;
+  }
+
+  private hitsOf(node: number): number {
+    return this.stamps[node] === this.scanId ? this.firstHit[node] : -1;
+  }
+
+  private startScan() {
+    if (++this.scanId >= MAX_SCAN_ID) {
+      this.stamps.fill(0);
+      this.wordStamps.fill(0);
+      this.scanId = 1;
+    }
+    this.hitCount = 0;
+    this.activeCount = 0;
+    this.candidates.length = 0;
+  }
+
+  private record(node: number, start: number, end: number, wordIndex: number) {
+    if (this.hitCount === this.hitStart.length) this.growHits();
+    const hit = this.hitCount++;
+    this.hitStart[hit] = start;
+    this.hitEnd[hit] = end;
+    this.hitWord[hit] = wordIndex;
+    this.hitNext[hit] = this.hitsOf(node);
+    this.stamps[node] = this.scanId;
+    this.firstHit[node] = hit;
+    const words = this.nodeWords[node];
+    if (words !== undefined) for (const word of words) this.wordStamps[word] = this.scanId;
+    const triggered = this.triggers[node];
+    if (triggered === undefined) return;
+    for (const term of triggered) {
+      if (term.candidateScan === this.scanId) continue;
+      term.candidateScan = this.scanId;
+      this.candidates.push(term);
+    }
+  }
+
+  private growHits() {
+    const size = this.hitStart.length * 2;
+    const grown = (from: Int32Array) => {
+      const to = new Int32Array(size);
+      to.set(from);
+      return to;
+    };
+    this.hitStart = grown(this.hitStart);
+    this.hitEnd = grown(this.hitEnd);
+    this.hitWord = grown(this.hitWord);
+    this.hitNext = grown(this.hitNext);
+  }
+
+  private addPattern(pattern: string): number {
+    const { tokens, spaced } = tokenizePattern(pattern);
+    const labels = tokens.map((token, index) => this.vocabulary.intern(token) * 2 + (index > 0 && spaced[index] ? 1 : 0));
+    const node = this.trie.insert(labels);
+    this.ensureCapacity(this.trie.nodeCount, labels.length);
+    this.users[node]++;
+    this.livePatterns++;
+    return node;
+  }
+
+  private addTrigger(node: number, term: IndexedTerm) {
+    const list = this.triggers[node];
+    if (list === undefined) this.triggers[node] = [term];
+    else if (!list.includes(term)) list.push(term);
+  }
+
+  private indexPhrase(phrase: FuzzyPhrase, nodes: Int32Array): IndexedPhrase {
+    const wordIds = Int32Array.from(phrase.words, (word) => this.wordId(word));
+    phrase.forms.forEach((form, index) => {
+      const marks = (this.nodeWords[nodes[index]] ??= []);
+      wordIds.forEach((id, unit) => {
+        if (form.covers & (1 << unit) && !marks.includes(id)) marks.push(id);
+      });
+    });
+    return { phrase, nodes, wordIds };
+  }
+
+  private wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.wordIds.size;
+      this.wordIds.set(word, id);
+      if (id >= this.wordStamps.length) {
+        const grown = new Int32Array(this.wordStamps.length * 2);
+        grown.set(this.wordStamps);
+        this.wordStamps = grown;
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The word of a fuzzy term whose hits make it a candidate: the one least
+   * likely to wake it up for nothing. Long words are rare in posts (Zipf) and
+   * a word many other terms use wakes all of them, so the cost guessed is the
+   * number of terms using the word over the cube of its length.
+   */
+  private anchorUnit(phrase: FuzzyPhrase, nodes: Int32Array): number {
+    const usage = new Array<number>(phrase.unitCount).fill(0);
+    const length = new Array<number>(phrase.unitCount).fill(Infinity);
+    phrase.forms.forEach((form, index) => {
+      const unit = Math.log2(form.covers);
+      if (!Number.isInteger(unit)) return;
+      usage[unit] += this.triggers[nodes[index]]?.length ?? 0;
+      length[unit] = Math.min(length[unit], form.text.length);
+    });
+    const cost = (unit: number) => (usage[unit] + 1) / length[unit] ** 3;
+    let best = 0;
+    for (let unit = 1; unit < phrase.unitCount; unit++) if (cost(unit) < cost(best)) best = unit;
+    return best;
+  }
+
+  private ensureCapacity(nodeCount: number, tokenCount: number) {
+    if (tokenCount >= this.activeNode.length) {
+      const size = tokenCount * 2;
+      this.activeNode = new Int32Array(size);
+      this.activeStart = new Int32Array(size);
+      this.activeWord = new Int32Array(size);
+    }
+    if (nodeCount <= this.capacity) return;
+    const capacity = Math.max(nodeCount, this.capacity * 2, 1024);
+    const grown = (from: Int32Array) => {
+      const to = new Int32Array(capacity);
+      to.set(from);
+      return to;
+    };
+    this.users = grown(this.users);
+    this.stamps = grown(this.stamps);
+    this.firstHit = grown(this.firstHit);
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,92 @@
+import { normalizeTermText } from './term-syntax.ts';
+import { classAt, classBefore, foldCase, gluesTogether, SYMBOL, TRAIL, WORD_CHAR, type CharClass } from './unicode-words.ts';
+import { wordKey, type WordKey } from './word-set.ts';
+
+/**
+ * A required or excluded term (spec 2.1.3) ready to look for in a post
+ * (see PreparedPost.contains): whole words, unless an
+ * excluded term's leading or trailing `*` lets that end run into a word.
+ */
+export interface TermPattern {
+  /** Same key, same answer: lets one post answer a pattern once for all keywords. */
+  key: string;
+  needle: string;
+  caseSensitive: boolean;
+  /** Whether the needle holds a space, so it must be looked for in text with whitespace runs collapsed. */
+  spansWhitespace: boolean;
+  /** Set when the needle is one whole word: then a post's WordSet answers it. */
+  word: WordKey | null;
+  /** The needle's first character, or SYMBOL when a wildcard frees that end. */
+  edgeBefore: CharClass;
+  edgeAfter: CharClass;
+}
+
+function isOneWord(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const charClass = classAt(text, index);
+    if (charClass !== WORD_CHAR && charClass !== TRAIL) return false;
+  }
+  return true;
+}
+
+function compile(core: string, caseSensitive: boolean, openBefore: boolean, openAfter: boolean): TermPattern | null {
+  const normalized = normalizeTermText(core);
+  if (!normalized) return null;
+  const needle = caseSensitive ? normalized : foldCase(normalized);
+  const edgeBefore = openBefore ? SYMBOL : classAt(needle, 0);
+  const edgeAfter = openAfter ? SYMBOL : classBefore(needle, needle.length);
+  const key = `${caseSensitive ? 'C' : 'i'}${openBefore ? '*' : '|'}${openAfter ? '*' : '|'}${needle}`;
+  const word = !openBefore && !openAfter && isOneWord(needle) ? wordKey(needle) : null;
+  return { key, needle, caseSensitive, spansWhitespace: needle.includes(' '), word, edgeBefore, edgeAfter };
+}
+
+/** A required term appears as whole words. */
+export function requiredTermPattern(entry: string, caseSensitive: boolean): TermPattern | null {
+  return compile(entry, caseSensitive, false, false);
+}
+
+/**
+ * `foo*` is a word starting with foo, `*bar` one ending with bar, `*mid*` one
+ * containing mid. An entry that is nothing but stars names no text and is
+ * dropped (null) rather than excluding every post.
+ */
+export function excludedTermPattern(entry: string, caseSensitive: boolean): TermPattern | null {
+  const trimmed = entry.trim();
+  const openBefore = trimmed.startsWith('*');
+  const openAfter = trimmed.endsWith('*');
+  return compile(trimmed.replace(/^\*+|\*+$/gu, ''), caseSensitive, openBefore, openAfter);
+}
+
+export function compilePatterns(
+  entries: readonly string[],
+  caseSensitive: boolean,
+  compileEntry: (entry: string, caseSensitive: boolean) => TermPattern | null,
+): TermPattern[] {
+  const compiled: TermPattern[] = [];
+  for (const entry of entries) {
+    const pattern = compileEntry(entry, caseSensitive);
+    if (pattern) compiled.push(pattern);
+  }
+  return compiled;
+}
+
+/**
+ * Offset of the first occurrence of `needle` at or after `from` whose ends do
+ * not glue onto a neighbouring word character; -1 when there is none.
+ */
+export function findTerm(text: string, needle: string, from: number, edgeBefore: CharClass, edgeAfter: CharClass): number {
+  for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, at + 1)) {
+    if (gluesTogether(edgeBefore, classBefore(text, at))) continue;
+    if (gluesTogether(edgeAfter, classAt(text, at + needle.length))) continue;
+    return at;
+  }
+  return -1;
+}
+
+/**
+ * `text` is the post's NFC text, folded unless the pattern is case-sensitive,
+ * and with whitespace runs collapsed when the pattern spans whitespace.
+ */
+export function patternOccursIn(text: string, pattern: TermPattern): boolean {
+  return findTerm(text, pattern.needle, 0, pattern.edgeBefore, pattern.edgeAfter) >= 0;
+}

@@ -1,0 +1,151 @@
+import { hashToken, lastTokenCheck } from './token-hash.ts';
+import { classAt, SEPARATOR, TRAIL, WORD_CHAR } from './unicode-words.ts';
+
+/**
+ * Terms are matched as sequences of tokens: a run of word characters is one
+ * token, any other non-space character (a symbol, or a letter of a script
+ * written without spaces) is a token of its own, and whitespace only marks
+ * that the next token stands apart. Whole-word matching then comes for free
+ * ("rust" is not a token of "rustic"), while "ASP.NET" still holds ".NET" and
+ * "東京に" holds "東京".
+ */
+export interface TokenizedPattern {
+  tokens: string[];
+  /** spaced[i]: whitespace stands before tokens[i] (always false for the first). */
+  spaced: boolean[];
+}
+
+/**
+ * A cheap stand-in for the hash, read from four code units and the length
+ * only: the scan asks about every token of a post, and most are not in the
+ * vocabulary, so the answer "no" must not cost a pass over the token.
+ */
+function tokenSignature(text: string, start: number, end: number): number {
+  const length = end - start;
+  const second = length > 1 ? text.charCodeAt(start + 1) : 0;
+  let hash = Math.imul(text.charCodeAt(start), 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b);
+  hash ^= Math.imul(text.charCodeAt(end - 1), 0xc2b2ae35) ^ Math.imul(length, 0x27d4eb2f);
+  hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
+  return hash ^ (hash >>> 12);
+}
+
+/** Code units of the character at `index`: 2 for a surrogate pair. */
+export function charWidth(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 0xd800 || code > 0xdbff) return 1;
+  const next = text.charCodeAt(index + 1);
+  return next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
+
+/** The tokens of a pattern, read the way TermIndex.scan reads a post. */
+export function tokenizePattern(pattern: string): TokenizedPattern {
+  const tokens: string[] = [];
+  const spaced: boolean[] = [];
+  let pendingSpace = false;
+  let index = 0;
+  while (index < pattern.length) {
+    const charClass = classAt(pattern, index);
+    if (charClass === SEPARATOR) {
+      pendingSpace = tokens.length > 0;
+      index++;
+      continue;
+    }
+    let end = index + charWidth(pattern, index);
+    if (charClass === WORD_CHAR) {
+      while (end < pattern.length) {
+        const next = classAt(pattern, end);
+        if (next !== WORD_CHAR && next !== TRAIL) break;
+        end++;
+      }
+    }
+    tokens.push(pattern.slice(index, end));
+    spaced.push(pendingSpace);
+    pendingSpace = false;
+    index = end;
+  }
+  return { tokens, spaced };
+}
+
+const MIN_FILTER_BITS_LOG2 = 15;
+/** 32 KB, a first-level cache; past some 16,000 tokens more of them get past the filter instead. */
+const MAX_FILTER_BITS_LOG2 = 18;
+/** About 6% of tokens outside the vocabulary get past the filter at this size. */
+const FILTER_BITS_PER_TOKEN = 16;
+const EMPTY = -1;
+
+function emptySlots(count: number): Int32Array {
+  const slots = new Int32Array(count * 4);
+  for (let slot = 0; slot < count; slot++) slots[slot * 4 + 2] = EMPTY;
+  return slots;
+}
+
+/**
+ * Every distinct token of the indexed patterns, with an id each. A post's
+ * token is first checked against a bit filter of token signatures, small
+ * enough to stay in the processor's cache, which turns away almost every
+ * token no pattern holds; the rest are hashed and looked up in an
+ * open-addressed table.
+ */
+export class TokenVocabulary {
+  private readonly ids = new Map<string, number>();
+  private readonly texts: string[] = [];
+  private filterShift = 32 - MIN_FILTER_BITS_LOG2;
+  private filter = new Int32Array(1 << (MIN_FILTER_BITS_LOG2 - 5));
+  /** Slot i holds [hash, check, id, unused] at 4i: one probe reads one cache line. */
+  private slots = emptySlots(1 << 10);
+  private mask = (1 << 10) - 1;
+
+  get size(): number {
+    return this.texts.length;
+  }
+
+  intern(token: string): number {
+    const known = this.ids.get(token);
+    if (known !== undefined) return known;
+    const id = this.texts.length;
+    this.texts.push(token);
+    this.ids.set(token, id);
+    if (this.texts.length * FILTER_BITS_PER_TOKEN > this.filter.length * 32 && this.filterShift > 32 - MAX_FILTER_BITS_LOG2) this.growFilter();
+    else this.addToFilter(token);
+    if (this.texts.length * 2 > this.mask + 1) this.growTable();
+    else this.place(hashToken(token, 0, token.length), lastTokenCheck(), id);
+    return id;
+  }
+
+  /** Id of the token text[start, end); -1 when no pattern holds it. */
+  find(text: string, start: number, end: number): number {
+    const bit = tokenSignature(text, start, end) >>> this.filterShift;
+    if ((this.filter[bit >>> 5] & (1 << (bit & 31))) === 0) return EMPTY;
+    const hash = hashToken(text, start, end);
+    const check = lastTokenCheck();
+    const { slots, mask } = this;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = slot << 2;
+      if (slots[at + 2] === EMPTY || (slots[at] === hash && slots[at + 1] === check)) return slots[at + 2];
+    }
+  }
+
+  private addToFilter(token: string) {
+    const bit = tokenSignature(token, 0, token.length) >>> this.filterShift;
+    this.filter[bit >>> 5] |= 1 << (bit & 31);
+  }
+
+  private growFilter() {
+    this.filterShift--;
+    this.filter = new Int32Array(this.filter.length * 2);
+    for (const token of this.texts) this.addToFilter(token);
+  }
+
+  private place(hash: number, second: number, id: number) {
+    let slot = hash & this.mask;
+    while (this.slots[(slot << 2) + 2] !== EMPTY) slot = (slot + 1) & this.mask;
+    this.slots.set([hash, second, id], slot << 2);
+  }
+
+  private growTable() {
+    const size = (this.mask + 1) * 2;
+    this.slots = emptySlots(size);
+    this.mask = size - 1;
+    this.texts.forEach((token, id) => this.place(hashToken(token, 0, token.length), lastTokenCheck(), id));
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { KeywordMatchRules } from '../subgraphs/keywords/matching/keyword-rules.ts';
+import { createMatcher } from '../subgraphs/keywords/matching/matcher.ts';
+import { createReferenceMatcher } from '../subgraphs/keywords/matching/reference-matcher.ts';
+import { filters, keyword, labels, post } from './matching-fixtures.ts';
+
+describe('matcher changes in place', () => {
+  it('renames a keyword: the old term stops matching, the new one starts', () => {
+    const matcher = createMatcher([keyword('kw', 'Rust')], new Map());
+    matcher.upsertKeyword(keyword('kw', 'Zig'));
+    expect(labels(matcher.match(post('Rust and Zig')))).toEqual(['kw']);
+    expect(matcher.match(post('only Rust here'))).toEqual([]);
+    expect(matcher.keywordCount).toBe(1);
+  });
+
+  it('changes the rules of a keyword that keeps its term', () => {
+    const matcher = createMatcher([keyword('kw', 'Rust'), keyword('other', 'Rust', { workspaceId: 'org_b' })], new Map());
+    matcher.upsertKeyword(keyword('kw', 'Rust', { excludedTerms: ['job'] }));
+    expect(labels(matcher.match(post('Rust job')))).toEqual(['other']);
+  });
+
+  it('removes a keyword, and removing it again changes nothing', () => {
+    const matcher = createMatcher([keyword('a', 'Rust'), keyword('b', 'Rust', { workspaceId: 'org_b' })], new Map());
+    matcher.removeKeyword('a');
+    matcher.removeKeyword('a');
+    expect(labels(matcher.match(post('Rust')))).toEqual(['b']);
+    expect(matcher.keywordCount).toBe(1);
+  });
+
+  it('sets, replaces and clears workspace filters', () => {
+    const matcher = createMatcher([keyword('kw', 'Rust')], new Map([['org_a', filters({ excludedTerms: ['job'] })]]));
+    expect(matcher.match(post('Rust job'))).toEqual([]);
+    matcher.setWorkspaceFilters('org_a', filters({ excludedTerms: ['crypto'] }));
+    expect(labels(matcher.match(post('Rust job')))).toEqual(['kw']);
+    expect(matcher.match(post('Rust crypto'))).toEqual([]);
+    matcher.setWorkspaceFilters('org_a', null);
+    expect(labels(matcher.match(post('Rust crypto')))).toEqual(['kw']);
+  });
+
+  it('keeps matching correctly through heavy churn, when the index is rebuilt', () => {
+    const term = (index: number) => `brand${index} ${index % 3 === 0 ? 'cloud' : 'app'}`;
+    const keywords = Array.from({ length: 2000 }, (_, index) => keyword(`kw${index}`, term(index), { exactPhrase: index % 2 === 0 }));
+    const matcher = createMatcher(keywords, new Map());
+    const live = new Map<string, KeywordMatchRules>(keywords.map((rules) => [rules.keywordId, rules]));
+    for (let index = 0; index < 2000; index++) {
+      if (index % 4 === 0) {
+        const renamed = keyword(`kw${index}`, `renamed${index}`);
+        matcher.upsertKeyword(renamed);
+        live.set(renamed.keywordId, renamed);
+      } else {
+        matcher.removeKeyword(`kw${index}`);
+        live.delete(`kw${index}`);
+      }
+    }
+    const reference = createReferenceMatcher(live.values(), new Map());
+    const text = 'brand4 app, renamed4 and renamed8; the app of brand5; brand3 cloud with brand12 clouds; renamed6';
+    expect(labels(matcher.match(post(text)))).toEqual(labels(reference.match(post(text))));
+    expect(labels(matcher.match(post(text)))).toEqual(['kw4', 'kw8']);
+  });
+
+  it('never matches a term that is only whitespace', () => {
+    expect(createMatcher([keyword('kw', '   ')], new Map()).match(post('   '))).toEqual([]);
+  });
+});
