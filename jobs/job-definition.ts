@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '../runtime/clock.ts';
+import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 
@@ -8,6 +9,7 @@ export interface JobContext {
   sql: Sql;
   clock: Clock;
   log: Logger;
+  config: Pick<EarshotConfig, 'pollIntervalSeconds' | 'env'>;
   /** Sends a job to another queue (or this one), checked against that queue's schema. */
   send(queue: string, data: object, options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number }): Promise<string | null>;
 }

@@ -1,11 +1,14 @@
 import PgBoss from 'pg-boss';
 import type { Clock } from '../runtime/clock.ts';
+import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { JobContext, JobDefinition } from './job-definition.ts';
 
 export interface JobQueue {
   send: JobContext['send'];
+  /** The context handlers get, for loops that run beside the queues (the poll scheduler, live streams). */
+  context(name: string): JobContext;
   stop(): Promise<void>;
 }
 
@@ -21,9 +24,10 @@ export async function startJobQueue(options: {
   definitions: JobDefinition<any>[];
   clock: Clock;
   log: Logger;
+  config: JobContext['config'];
   work: boolean;
 }): Promise<JobQueue> {
-  const { sql, definitions, clock, log } = options;
+  const { sql, definitions, clock, log, config } = options;
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     max: 4,
@@ -57,10 +61,14 @@ export async function startJobQueue(options: {
       definition.name,
       { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
       async (jobs) => {
-        const context: JobContext = { sql, clock, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
+        const context: JobContext = { sql, clock, config, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
         await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
       },
     );
   }
-  return { send, stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }) };
+  return {
+    send,
+    context: (name) => ({ sql, clock, config, log: log.child({ worker: name }), send }),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+  };
 }

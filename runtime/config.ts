@@ -15,6 +15,12 @@ export interface EarshotConfig {
   /** Where a facade-only process finds the gateway (`--role facade`). */
   gatewayUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Base poll interval (EARSHOT_POLL_INTERVAL_S, default 300): empty polls double it. */
+  pollIntervalSeconds: number;
+  /** Whether workers follow the Bluesky Jetstream live (EARSHOT_BLUESKY_LIVE=0 turns it off). */
+  blueskyLive: boolean;
+  /** The environment connectors read their base addresses and credentials from. */
+  env: NodeJS.ProcessEnv;
 }
 
 export const subgraphNames = ['keywords', 'mentions', 'billing', 'team'] as const;
@@ -46,5 +52,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     subgraphUrls,
     gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
     logLevel,
+    pollIntervalSeconds: integer(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
+    blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
+    env,
   };
 }

@@ -2,6 +2,8 @@ import { createGateway } from '../gateway/gateway.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { JobContext } from '../jobs/job-definition.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
+import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
+import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
@@ -76,11 +78,20 @@ export async function startEarshot(
     await migrate(sql);
     const secret = await resolveGatewaySecret(config, sql);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
-    const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, work: role === 'all' || role === 'worker' });
+    const works = role === 'all' || role === 'worker';
+    const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, config, work: works });
     stops.push(queue.stop);
+    if (works) {
+      const scheduler = startPollScheduler(queue.context('poll-scheduler'));
+      stops.push(scheduler.stop);
+      if (config.blueskyLive) {
+        const live = await startBlueskyLive(queue.context('bluesky-live'));
+        stops.push(live.stop);
+      }
+    }
 
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send, env: config.env }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);

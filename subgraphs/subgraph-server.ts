@@ -20,6 +20,8 @@ export interface SubgraphContext {
   clock: Clock;
   /** Enqueues work for the job workers (look-backs, scoring, deliveries). */
   sendJob: JobContext['send'];
+  /** The environment integrations read their addresses and credentials from (the payment provider's). */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface SubgraphServerOptions {
@@ -30,6 +32,7 @@ export interface SubgraphServerOptions {
   log: Logger;
   clock: Clock;
   sendJob: JobContext['send'];
+  env: NodeJS.ProcessEnv;
   host?: string;
   port?: number;
 }
@@ -61,7 +64,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret, clock, sendJob } = options;
+  const { name, schema, sql, secret, clock, sendJob, env } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
@@ -70,6 +73,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     log: log.child({ requestId: signed.requestId }),
     clock,
     sendJob,
+    env,
   });
 
   const apollo = new ApolloServer<SubgraphContext>({

@@ -26,7 +26,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 export function testConfig(databaseUrl: string, overrides: Partial<EarshotConfig> = {}): EarshotConfig {
-  return { ...readConfig({}), databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'silent', ...overrides };
+  return { ...readConfig({}), databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'silent', blueskyLive: false, ...overrides };
 }
 
 export interface TestEarshot extends RunningEarshot {

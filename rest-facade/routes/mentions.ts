@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mentionPatchInput } from '../../subgraphs/mentions/mention-triage.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 /** Every field of the mention record (spec 2.4). */
@@ -112,5 +113,55 @@ export const mentionRoutes: GraphQLRoute[] = [
     operation: `query GetMention($id: ID!) { mention(id: $id) { ${mentionFields} } }`,
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => ({ status: 200, body: data.mention }),
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/mentions/{id}',
+    operationId: 'updateMention',
+    summary: 'Moves a mention (`status`), assigns it, or records a verdict (`relevant`, `sentiment`; null withdraws it). Verdicts never bill or unbill',
+    tag: 'Mentions',
+    body: mentionPatchInput,
+    responses: {
+      200: { description: 'The mention after the change', schema: mentionSchema },
+      400: { description: 'A field breaks its rule (`validation_error`) or the assignee is no member (`invalid_assignee`)' },
+      401: { description: 'Missing or invalid key (`unauthorized`)' },
+      403: { description: 'A `read` key tried to change something (`read_only_key`)' },
+      404: { description: 'No such mention in this workspace (`not_found`)' },
+      409: { description: 'A verdict on a mention not classified yet (`classification_pending`)' },
+    },
+    operation: `mutation UpdateMention($id: ID!, $input: MentionPatchInput!) { updateMention(id: $id, input: $input) { ${mentionFields} } }`,
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    result: (data) => ({ status: 200, body: data.updateMention }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/mentions/{id}/comments',
+    operationId: 'listMentionComments',
+    summary: 'Comments read in the thread under a mention, newest first (only when its keyword has comments enabled)',
+    tag: 'Mentions',
+    responses: {
+      200: {
+        description: 'The comments',
+        schema: z
+          .object({
+            data: z.array(
+              z.object({
+                id: z.string().meta({ example: 'cmt_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+                url: z.string(),
+                text: z.string(),
+                publishedAt: timestamp,
+                author: z.object({ name: z.string(), handle: z.string(), url: z.string() }),
+                createdAt: timestamp,
+              }),
+            ),
+          })
+          .meta({ id: 'CommentList' }),
+      },
+      401: { description: 'Missing or invalid key (`unauthorized`)' },
+      404: { description: 'No such mention in this workspace (`not_found`)' },
+    },
+    operation: `query MentionComments($id: ID!) { mention(id: $id) { comments { id url text publishedAt author { name handle url } createdAt } } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: { data: data.mention.comments } }),
   },
 ];

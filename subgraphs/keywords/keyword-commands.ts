@@ -6,13 +6,17 @@ import { parseInput } from '../validate-input.ts';
 import { ensureDefaultGroup, findGroup } from './group-store.ts';
 import { type KeywordCreate, keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
 import { planKeywordPatch, settingsForNewKeyword } from './keyword-settings.ts';
+import { type CheckedFeed, checkFeeds } from './feed-check.ts';
 import {
   deleteKeyword,
+  findKeyword,
   findKeywordForUpdate,
   insertKeyword,
   isDuplicateTerm,
   type KeywordRow,
   type KeywordSettings,
+  listFeeds,
+  listReviewSources,
   replaceFeeds,
   replaceReviewSources,
   updateKeyword,
@@ -34,21 +38,57 @@ async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undef
   return group.id;
 }
 
-async function saveSources(sql: Sql, keywordId: string, input: Pick<KeywordCreate, 'feeds' | 'reviewSources'>): Promise<void> {
-  if (input.feeds) await replaceFeeds(sql, keywordId, input.feeds.map((feed) => ({ url: feed.url, title: null })));
-  if (input.reviewSources) await replaceReviewSources(sql, keywordId, reviewSourceRows(input.reviewSources));
+/** What a write connected that was not there before: it gets a look-back (spec 2.3, 4.2). */
+export interface NewSources {
+  feeds: boolean;
+  reviewSources: boolean;
+}
+
+/** The keyword after a write, and whether new feeds or review sources want their look-back. */
+export interface KeywordWrite {
+  keyword: KeywordRow;
+  added: NewSources;
+}
+
+async function saveSources(
+  sql: Sql,
+  keywordId: string,
+  feeds: CheckedFeed[] | undefined,
+  input: Pick<KeywordCreate, 'reviewSources'>,
+): Promise<NewSources> {
+  const before = { feeds: new Set<string>(), sources: new Set<string>() };
+  if (feeds || input.reviewSources) {
+    for (const feed of await listFeeds(sql, [keywordId])) before.feeds.add(feed.url);
+    for (const source of await listReviewSources(sql, [keywordId])) {
+      for (const country of source.countries.length ? source.countries : ['']) before.sources.add(`${source.platform}:${source.sourceId}:${country}`);
+    }
+  }
+  const added: NewSources = { feeds: false, reviewSources: false };
+  if (feeds) {
+    await replaceFeeds(sql, keywordId, feeds);
+    added.feeds = feeds.some((feed) => !before.feeds.has(feed.url));
+  }
+  if (input.reviewSources) {
+    const rows = reviewSourceRows(input.reviewSources);
+    await replaceReviewSources(sql, keywordId, rows);
+    added.reviewSources = rows.some((row) =>
+      (row.countries.length ? row.countries : ['']).some((country) => !before.sources.has(`${row.platform}:${row.sourceId}:${country}`)),
+    );
+  }
+  return added;
 }
 
 /** Creates a keyword in its group (the default one unless named); 409 when the group tracks the term. */
-export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown): Promise<KeywordRow> {
+export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, env: NodeJS.ProcessEnv): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
+  const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), env) : undefined;
   try {
     return (await sql.begin(async (tx) => {
       const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
       const keyword = await insertKeyword(tx, workspaceId, settings);
-      await saveSources(tx as unknown as Sql, keyword.id, input);
-      return keyword;
-    })) as KeywordRow;
+      const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input);
+      return { keyword, added };
+    })) as KeywordWrite;
   } catch (error) {
     if (isDuplicateTerm(error)) throw duplicateKeyword(input.term.term);
     throw error;
@@ -61,9 +101,23 @@ export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unk
  * when the keyword was paused for balance; a change of terms, platforms or
  * context resumes a keyword paused for noise when the wallet covers a day.
  */
-export async function patchKeyword(sql: Sql, workspaceId: string, id: string, rawPatch: unknown, now: Date): Promise<KeywordRow> {
+export async function patchKeyword(
+  sql: Sql,
+  workspaceId: string,
+  id: string,
+  rawPatch: unknown,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
+  // Feeds are fetched before the transaction, so no row stays locked while a site answers.
+  let feeds: CheckedFeed[] | undefined;
+  if (patch.feeds) {
+    if (!(await findKeyword(sql, workspaceId, id))) throw notFound('Keyword');
+    const connected = new Map((await listFeeds(sql, [id])).map((feed) => [feed.url, feed.title]));
+    feeds = await checkFeeds(patch.feeds, connected, env);
+  }
   try {
     return (await sql.begin(async (tx) => {
       const current = await findKeywordForUpdate(tx, workspaceId, id);
@@ -88,11 +142,11 @@ export async function patchKeyword(sql: Sql, workspaceId: string, id: string, ra
       if (plan.rulesChanged) changes.judgedSince = now;
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
-      await saveSources(tx as unknown as Sql, id, patch);
+      const added = await saveSources(tx as unknown as Sql, id, feeds, patch);
       // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
       await syncKeywordPolls(tx, id, searchPlatforms, now);
-      return updated;
-    })) as KeywordRow;
+      return { keyword: updated, added };
+    })) as KeywordWrite;
   } catch (error) {
     if (isDuplicateTerm(error)) throw duplicateKeyword(term);
     throw error;

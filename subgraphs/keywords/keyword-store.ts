@@ -115,6 +115,21 @@ export async function findKeyword(sql: Queryable, workspaceId: string, id: strin
   return row;
 }
 
+/** A keyword by id alone, for jobs that act on it outside any request. */
+export async function findKeywordById(sql: Queryable, id: string): Promise<KeywordRow | undefined> {
+  const [row] = await sql<KeywordRow[]>`
+    /* findKeywordById */
+    select * from keywords where id = ${id}`;
+  return row;
+}
+
+/** Keywords by id across workspaces, for jobs (scoring reads each mention's keyword). */
+export async function findKeywordsByIdsAnyWorkspace(sql: Queryable, ids: readonly string[]): Promise<KeywordRow[]> {
+  return sql<KeywordRow[]>`
+    /* findKeywordsByIdsAnyWorkspace */
+    select * from keywords where id = any(${sql.array(ids as string[])})`;
+}
+
 /** Locks the keyword row for a read-modify-write in one transaction. */
 export async function findKeywordForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<KeywordRow | undefined> {
   const [row] = await sql<KeywordRow[]>`
@@ -174,6 +189,14 @@ export async function replaceFeeds(sql: Queryable, keywordId: string, feeds: { u
       insert into keyword_feeds (keyword_id, position, url, title) values (${keywordId}, ${position}, ${feed.url}, ${feed.title})
       on conflict (keyword_id, url) do update set position = excluded.position, title = coalesce(excluded.title, keyword_feeds.title)`;
   }
+}
+
+/** Remembers a feed's validators for the next conditional GET. */
+export async function saveFeedValidators(sql: Queryable, keywordId: string, url: string, validators: { etag: string | null; lastModified: string | null }): Promise<void> {
+  await sql`
+    /* saveFeedValidators */
+    update keyword_feeds set etag = ${validators.etag}, last_modified = ${validators.lastModified}
+    where keyword_id = ${keywordId} and url = ${url}`;
 }
 
 export async function listReviewSources(sql: Queryable, keywordIds: readonly string[]): Promise<ReviewSourceRow[]> {

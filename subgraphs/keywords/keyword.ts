@@ -1,4 +1,5 @@
 import { capPeriodStart, nextCapPeriodStart } from '../billing/cap-period.ts';
+import { welcomeCap } from '../billing/prices.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -11,8 +12,8 @@ import { judgeHealthInWindow } from './keyword-health-report.ts';
 import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
 import { findKeyword, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 
-/** Welcome credit cap (spec 2.1.1): 200 mentions per keyword per month. */
-const welcomeCap = { mentions: 200, per: 'month' as const };
+/** Spec part 8: new keywords and sources look back 30 days. */
+const lookbackDays = 30;
 const day = 86_400_000;
 
 export const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
@@ -281,7 +282,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       description: 'Creates a keyword; it starts collecting at once with a 30-day look-back',
       args: { input: t.arg({ type: inputs.CreateKeywordInput, required: true }) },
       resolve: async (_root, args, ctx) => {
-        const keyword = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input);
+        const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.env);
         await ctx.sendJob('lookback', { keywordId: keyword.id });
         return keyword;
       },
@@ -292,7 +293,15 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       type: Keyword,
       description: 'PATCH semantics: omitted fields stay, lists are replaced, null clears',
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
-      resolve: (_root, args, ctx) => patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, ctx.clock.now()),
+      resolve: async (_root, args, ctx) => {
+        const now = ctx.clock.now();
+        const { keyword, added } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.env);
+        const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
+        // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
+        if (added.feeds) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true });
+        if (added.reviewSources) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true });
+        return keyword;
+      },
     }),
   );
   builder.mutationField('deleteKeyword', (t) =>

@@ -5,6 +5,7 @@ import { addMentionType } from './mention.ts';
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
+  builder.mutationType({});
   builder.subscriptionType({});
   addMentionType(builder);
   return toSubgraphSchema(builder);

@@ -14,6 +14,8 @@ export interface MentionRow {
   priority: number;
   createdAt: Date;
   platform: string;
+  /** The platform's id of the post. */
+  externalId: string;
   url: string;
   text: string;
   publishedAt: Date;
@@ -55,7 +57,7 @@ export const mentionCreatedChannel = 'earshot_mention_created';
 /** The columns of MentionRow, over `mentions m join posts p join authors a`. */
 export const mentionColumns = (sql: Queryable) => sql`
   m.id, m.workspace_id, m.keyword_id, m.post_id, m.status, m.fuzzy, m.delivered, m.priority, m.created_at,
-  p.platform, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit,
+  p.platform, p.external_id, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit,
   a.id as author_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
   a.avatar_url as author_avatar_url, a.followers as author_followers, a.tags as author_tags,
   m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
@@ -63,8 +65,9 @@ export const mentionColumns = (sql: Queryable) => sql`
 
 /**
  * Stores a post once (author once per platform account) and one mention per
- * matching keyword, skipping keywords that already hold this post, and
- * announces each new mention. Returns only the mentions created now.
+ * matching keyword, skipping keywords that already hold this post. Returns
+ * only the mentions created now; announcing them is the caller's, once
+ * they are charged (announceMentionsCreated).
  */
 export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, matches: PostMatch[]): Promise<MentionRow[]> {
   if (matches.length === 0) return [];
@@ -96,12 +99,27 @@ export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, mat
       select matched.id, matched.workspace_id, matched.keyword_id, post.id, matched.fuzzy
       from matched, post
       on conflict (keyword_id, post_id) do nothing
-      returning *
-    ), notified as (
-      select pg_notify(${mentionCreatedChannel}, json_build_object('id', id, 'workspaceId', workspace_id)::text) from inserted
+      returning id
     )
-    select inserted.id from inserted, (select count(*) from notified) as announced`;
+    select id from inserted`;
   return findMentionsByIds(sql, created.map((row) => row.id));
+}
+
+/** Wakes `mentionCreated` subscribers everywhere; inside a transaction, at its commit. */
+export async function announceMentionsCreated(sql: Queryable, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]): Promise<void> {
+  if (mentions.length === 0) return;
+  await sql`
+    /* announceMentionsCreated */
+    select pg_notify(${mentionCreatedChannel}, json_build_object('id', id, 'workspaceId', workspace_id)::text)
+    from unnest(${sql.array(mentions.map((m) => m.id))}::text[], ${sql.array(mentions.map((m) => m.workspaceId))}::text[]) as t(id, workspace_id)`;
+}
+
+/** Drops mentions that could not be charged (cap or wallet): they were never taken. */
+export async function discardMentions(sql: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    /* discardMentions */
+    delete from mentions where id = any(${sql.array(ids as string[])})`;
 }
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
@@ -158,4 +176,66 @@ export async function listMentionsPage(
       ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}
     order by m.created_at desc, m.id desc
     limit ${page.limit}`;
+}
+
+/** A classifier's result as stored (spec 2.4 `classification`). */
+export interface StoredClassification {
+  relevance: number;
+  sentiment: 'positive' | 'negative' | 'neutral';
+  intents: string[];
+  automated: boolean;
+  language: string | null;
+  note: string;
+  priority: number;
+}
+
+export async function saveClassification(sql: Queryable, mentionId: string, result: StoredClassification, at: Date): Promise<void> {
+  await sql`
+    /* saveClassification */
+    update mentions set relevance = ${result.relevance}, sentiment = ${result.sentiment}, intents = ${sql.array(result.intents)},
+      automated = ${result.automated}, language = ${result.language}, classification_note = ${result.note},
+      classification_failed = false, classified_at = ${at}, priority = ${result.priority}
+    where id = ${mentionId}`;
+}
+
+/** A failed classification stays unscored (never billed as a fuzzy match, `unscored` in health) until a retry succeeds. */
+export async function markClassificationFailed(sql: Queryable, mentionIds: readonly string[]): Promise<void> {
+  if (mentionIds.length === 0) return;
+  await sql`
+    /* markClassificationFailed */
+    update mentions set classification_failed = true where id = any(${sql.array(mentionIds as string[])}) and relevance is null`;
+}
+
+/** The verdicts users gave a keyword's mentions, newest first, for the classifier to learn from. */
+export async function keywordVerdicts(sql: Queryable, keywordIds: readonly string[], limit = 500): Promise<{ keywordId: string; text: string; relevant: boolean }[]> {
+  if (keywordIds.length === 0) return [];
+  return sql<{ keywordId: string; text: string; relevant: boolean }[]>`
+    /* keywordVerdicts */
+    select keyword_id, text, relevant from (
+      select m.keyword_id, p.text, m.verdict_relevant as relevant,
+             row_number() over (partition by m.keyword_id order by m.created_at desc) as n
+      from mentions m join posts p on p.id = m.post_id
+      where m.keyword_id = any(${sql.array(keywordIds as string[])}) and m.verdict_relevant is not null
+    ) v where n <= ${limit}`;
+}
+
+/** Triage and verdict changes of PATCH /v1/mentions/{id}; an absent field stays as it is. */
+export interface MentionChanges {
+  status?: 'open' | 'done' | 'ignored';
+  assigneeId?: string | null;
+  verdictRelevant?: boolean | null;
+  verdictSentiment?: 'positive' | 'negative' | 'neutral' | null;
+}
+
+export async function updateMention(sql: Queryable, workspaceId: string, id: string, changes: MentionChanges): Promise<boolean> {
+  const values: Record<string, unknown> = {};
+  if (changes.status !== undefined) values.status = changes.status;
+  if (changes.assigneeId !== undefined) values.assignee_id = changes.assigneeId;
+  if (changes.verdictRelevant !== undefined) values.verdict_relevant = changes.verdictRelevant;
+  if (changes.verdictSentiment !== undefined) values.verdict_sentiment = changes.verdictSentiment;
+  if (Object.keys(values).length === 0) return true;
+  const rows = await sql`
+    /* updateMention */
+    update mentions set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId} returning id`;
+  return rows.length > 0;
 }

@@ -2,7 +2,9 @@ import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { mentionsCreatedIn } from './mention-events.ts';
+import { type CommentRow, listThreadComments } from './comment-store.ts';
 import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
+import { patchMention } from './mention-triage.ts';
 
 /** Spec part 8: a mention counts as relevant at 40 or more. */
 export const relevanceLine = 40;
@@ -95,6 +97,23 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   });
 
+  const Comment = builder.objectRef<CommentRow>('Comment').implement({
+    description: 'A reply in the thread under a relevant mention (spec 2.1.2)',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      url: t.exposeString('url'),
+      text: t.exposeString('text'),
+      publishedAt: t.expose('publishedAt', { type: 'DateTime' }),
+      author: t.field({
+        type: builder.objectRef<CommentRow>('CommentAuthor').implement({
+          fields: (a) => ({ name: a.exposeString('authorName'), handle: a.exposeString('authorHandle'), url: a.exposeString('authorUrl') }),
+        }),
+        resolve: (comment) => comment,
+      }),
+      createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When Earshot read it' }),
+    }),
+  });
+
   const Mention = builder.objectRef<MentionRow>('Mention').implement({
     description: 'A post matched by one keyword (spec 2.4)',
     fields: (t) => ({
@@ -112,6 +131,11 @@ export function addMentionType(builder: PothosBuilder) {
         resolve: (m) => (m.relevance === null && !m.classificationFailed ? null : m),
       }),
       triage: t.field({ type: Triage, resolve: (m) => m }),
+      comments: t.field({
+        type: [Comment],
+        description: 'Comments read under this mention, newest first',
+        resolve: (m, _args, ctx) => listThreadComments(ctx.sql, m.id),
+      }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
     }),
   });
@@ -172,6 +196,24 @@ export function addMentionType(builder: PothosBuilder) {
         const nodes = rows.slice(0, limit);
         return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1]) : null };
       },
+    }),
+  );
+
+  const MentionPatchInput = builder.inputType('MentionPatchInput', {
+    description: 'Omitted fields stay; null withdraws a verdict or an assignment',
+    fields: (t) => ({
+      status: t.string(),
+      assigneeId: t.id(),
+      relevant: t.boolean({ description: "The user's verdict; null restores the classifier's" }),
+      sentiment: t.string({ description: 'A corrected sentiment; null restores the classifier’s' }),
+    }),
+  });
+
+  builder.mutationField('updateMention', (t) =>
+    t.field({
+      type: Mention,
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: MentionPatchInput, required: true }) },
+      resolve: (_root, args, ctx) => patchMention(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input),
     }),
   );
 

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { searchPlatforms, type SearchPlatform } from '../connectors/normalized-post.ts';
+import { searchConnectorFor } from '../connectors/search-connectors.ts';
+import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
+import { loadActiveMatchRules } from '../../subgraphs/keywords/match-rules-store.ts';
+import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/matching/matcher.ts';
+import type { RepositoryEvent } from '../../subgraphs/keywords/matching/repository-events.ts';
+import { findRepositorySeen, saveRepositorySeen } from '../../subgraphs/mentions/repository-store.ts';
+import type { MatchablePost } from '../../subgraphs/keywords/matching/prepared-post.ts';
+import { recordPollOutcome } from '../../subgraphs/keywords/poll-schedule-store.ts';
+import { ingestPosts } from '../ingest-posts.ts';
+import type { JobContext, JobDefinition } from '../job-definition.ts';
+import { repositoryEvents } from './repository-events.ts';
+
+const pollPayload = z.object({
+  platform: z.enum(searchPlatforms),
+  term: z.string(),
+  exactPhrase: z.boolean(),
+  keywordIds: z.array(z.string()).min(1),
+  /** ISO instant: nothing older is fetched. */
+  since: z.iso.datetime(),
+  /** A look-back fetches the newest posts of the window for new keywords and leaves the schedule alone. */
+  lookback: z.boolean().default(false),
+});
+
+export type PollPayload = z.output<typeof pollPayload>;
+
+/** Pages one search may read: enough for a 30-day look-back of a busy term, bounded so a poll stays short. */
+const maxPages = 5;
+/** A platform without its credentials is asked again a day later rather than every poll. */
+const unconfiguredRetrySeconds = 86_400;
+
+async function fetchSearch(platform: SearchPlatform, payload: PollPayload, context: JobContext): Promise<MatchablePost[]> {
+  const connector = searchConnectorFor(platform, context.config.env);
+  if (!connector) throw new UpstreamConfigurationError(platform, `EARSHOT_UPSTREAM_${platform.toUpperCase()}`, 'this platform has no connector yet');
+  const posts: MatchablePost[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await connector.search({ term: payload.term, exactPhrase: payload.exactPhrase, since: new Date(payload.since), cursor });
+    posts.push(...result.posts);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return posts;
+}
+
+/**
+ * One search on one platform for every keyword that shares it, matched per
+ * keyword. Failing upstreams throw after the connector's own retries, so
+ * pg-boss retries the job with back-off; the lease in keyword_polls makes
+ * the scheduler ask again if the job is lost.
+ */
+export async function runPoll(payload: PollPayload, context: JobContext): Promise<void> {
+  const now = context.clock.now();
+  let posts: MatchablePost[];
+  try {
+    posts = await fetchSearch(payload.platform, payload, context);
+  } catch (error) {
+    if (!(error instanceof UpstreamConfigurationError)) throw error;
+    context.log.warn('platform not configured; skipping', { platform: payload.platform, error: error.message });
+    if (!payload.lookback) {
+      await recordPollOutcome(context.sql, {
+        platform: payload.platform, keywordIds: payload.keywordIds, keywordIdsWithFinds: [], now, baseIntervalSeconds: unconfiguredRetrySeconds,
+      });
+    }
+    return;
+  }
+  const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });
+  const matcher = createMatcher(rules, filters);
+  const eventsByPost = new Map<MatchablePost, RepositoryEvent[]>();
+  for (const post of posts) {
+    if (!post.repository) continue;
+    const seen = await findRepositorySeen(context.sql, post.repository.fullName);
+    const { events, next } = repositoryEvents(post.repository, seen, now);
+    await saveRepositorySeen(context.sql, next);
+    eventsByPost.set(post, events);
+  }
+  // A repository item counts only through its events (spec 2.1.3): each event is offered to the rules in turn.
+  const match = (post: MatchablePost): KeywordMatch[] => {
+    const events = eventsByPost.get(post);
+    if (!events) return matcher.match(post);
+    const matches = new Map<string, KeywordMatch>();
+    for (const repositoryEvent of events) {
+      for (const found of matcher.match({ ...post, repositoryEvent })) matches.set(found.keywordId, found);
+    }
+    return [...matches.values()];
+  };
+  const outcome = await ingestPosts(context, posts, match);
+  if (!payload.lookback) {
+    await recordPollOutcome(context.sql, {
+      platform: payload.platform,
+      keywordIds: payload.keywordIds,
+      keywordIdsWithFinds: [...outcome.keywordIdsWithFinds],
+      now,
+      baseIntervalSeconds: context.config.pollIntervalSeconds,
+    });
+  }
+}
+
+export const pollQueue: JobDefinition<PollPayload> = {
+  name: 'poll',
+  payload: pollPayload,
+  batchSize: 4,
+  retryLimit: 4,
+  retryDelaySeconds: 10,
+  async handle(payloads, context) {
+    for (const payload of payloads) await runPoll(payload, context);
+  },
+};

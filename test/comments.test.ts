@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchThread } from '../subgraphs/mentions/comment-store.ts';
+import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+let hackerNews: FakeUpstream;
+let key: string;
+let workspaceId: string;
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  const story = { storyTitle: 'Show HN: Earshot' };
+  hackerNews = await startFakeHackerNews({
+    hits: [
+      hackerNewsStory({ id: 301, title: 'Show HN: Earshot', createdAt: minutesAgo(240) }),
+      hackerNewsComment({ id: 311, storyId: 301, parentId: 301, createdAt: minutesAgo(200), text: 'This looks really useful for our team', ...story }),
+      hackerNewsComment({ id: 312, storyId: 301, parentId: 301, createdAt: minutesAgo(150), text: '+1', ...story }),
+      hackerNewsComment({ id: 313, storyId: 301, parentId: 301, createdAt: minutesAgo(120), text: 'How does it compare on pricing?', ...story }),
+      hackerNewsComment({ id: 314, storyId: 301, parentId: 301, createdAt: minutesAgo(90), text: 'We replaced our old tracker with Earshot last month', ...story }),
+    ],
+  });
+  earshot = await startTestEarshot({ env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url }, pollIntervalSeconds: 1 });
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+});
+afterAll(async () => {
+  await earshot?.stop();
+  await hackerNews?.close();
+});
+
+describe('thread comments (spec 2.1.2)', () => {
+  it('reads the newest comments up to maxPerPost, drops short ones, bills each delivered comment and keeps naming ones as mentions', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', {
+      key,
+      body: { term: 'Earshot', platforms: [], comments: { enabled: true, maxPerPost: 2 } },
+    });
+    const [mention] = await storeMatchedPost(
+      earshot.sql,
+      {
+        platform: 'hackernews',
+        externalId: '301',
+        url: 'https://news.ycombinator.com/item?id=301',
+        text: 'Show HN: Earshot',
+        publishedAt: minutesAgo(240),
+        replyTo: null,
+        links: [],
+        author: { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null },
+      },
+      [{ keywordId: keyword.body.id, workspaceId, fuzzy: false }],
+    );
+    await saveClassification(
+      earshot.sql,
+      mention.id,
+      { relevance: 90, sentiment: 'positive', intents: [], automated: false, language: 'en', note: 'About the product.', priority: 1 },
+      new Date(),
+    );
+    await watchThread(earshot.sql, mention.id, minutesAgo(1), new Date(Date.now() + 86_400_000));
+
+    const comments = await eventually(
+      () => earshot.rest('GET', `/v1/mentions/${mention.id}/comments`, { key }),
+      (response) => response.body?.data?.length >= 2,
+    );
+    expect(comments.status).toBe(200);
+    // The newest two of the three long enough; "+1" is never kept.
+    expect(comments.body.data.map((comment: { text: string }) => comment.text)).toEqual([
+      'We replaced our old tracker with Earshot last month',
+      'How does it compare on pricing?',
+    ]);
+    const naming = await eventually(
+      () => earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}`, { key }),
+      (response) => response.body.data.some((m: { post: { text: string } }) => m.post.text.includes('replaced our old tracker')),
+    );
+    expect(naming.body.data.some((m: { post: { text: string } }) => m.post.text.includes('replaced our old tracker'))).toBe(true);
+    const stats = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
+    // One delivered comment is billed as a comment; the one naming the keyword as a mention.
+    expect(stats.body.stats.cost.billableComments).toBe(1);
+  });
+});

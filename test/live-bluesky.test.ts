@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { startFakeBluesky } from './fake-upstreams/bluesky.ts';
+import { type FakeJetstream, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
+import { createTestDatabase, startTestEarshot, type TestEarshot } from './harness.ts';
+
+let jetstream: FakeJetstream;
+let bluesky: FakeUpstream;
+let databaseUrl: string;
+const running: TestEarshot[] = [];
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const post = (rkey: string, text: string, timeUs: number) =>
+  jetstreamPostEvent({
+    did: 'did:plc:alice00000000000000000000',
+    rkey,
+    timeUs,
+    record: { $type: 'app.bsky.feed.post', text, createdAt: new Date(timeUs / 1000).toISOString(), langs: ['en'] },
+  });
+
+const start = () =>
+  startTestEarshot(
+    { blueskyLive: true, pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_JETSTREAM: jetstream.url, EARSHOT_UPSTREAM_BLUESKY: bluesky.url } },
+    { databaseUrl },
+  ).then((earshot) => {
+    running.push(earshot);
+    return earshot;
+  });
+
+beforeAll(async () => {
+  jetstream = await startFakeJetstream();
+  bluesky = await startFakeBluesky({ posts: [] });
+  databaseUrl = await createTestDatabase();
+});
+afterAll(async () => {
+  for (const earshot of running) await earshot.stop().catch(() => {});
+  await jetstream?.close();
+  await bluesky?.close();
+});
+
+describe('Bluesky live stream', () => {
+  it('turns live posts into mentions and resumes from its stored cursor after a restart, without loss or duplicates', async () => {
+    let earshot = await start();
+    const { apiKey: key } = await earshot.createWorkspace('Acme');
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Earshot', platforms: ['bluesky'] } });
+    // Relevant or not: scoring may move a mention from one list to the other while we wait.
+    const list = async () => {
+      const [rest, relevant] = await Promise.all([
+        earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}&limit=100`, { key }),
+        earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keyword.body.id}&limit=100`, { key }),
+      ]);
+      return { body: { data: [...rest.body.data, ...relevant.body.data] } };
+    };
+    const now = Date.now() * 1000;
+
+    // The live matcher picks the keyword up within a poll interval.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    jetstream.publish(post('3kaaa1', 'Trying Earshot for our launch', now), post('3kaaa2', 'unrelated chatter', now + 1));
+    const first = await eventually(list, (response) => response.body.data.length >= 1);
+    expect(first.body.data.map((m: { post: { text: string } }) => m.post.text)).toEqual(['Trying Earshot for our launch']);
+
+    await earshot.stop();
+    running.pop();
+    jetstream.publish(post('3kaaa3', 'Earshot caught this while we were down', now + 2));
+    earshot = await start();
+    const second = await eventually(list, (response) => response.body.data.length >= 2);
+    expect(second.body.data.map((m: { post: { text: string } }) => m.post.text).sort()).toEqual([
+      'Earshot caught this while we were down',
+      'Trying Earshot for our launch',
+    ]);
+    expect(jetstream.connections.at(-1)?.get('cursor')).not.toBeNull();
+  });
+});
