@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeFeedHost, pageAdvertising, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+let host: FakeFeedHost;
+let failing: FakeUpstream;
+let key: string;
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  host = await startFakeFeedHost({});
+  const items = Array.from({ length: 14 }, (_, i) => ({
+    id: `post-${i}`,
+    url: `${host.url}/posts/${i}`,
+    title: i === 3 ? 'Release notes' : `Why we picked Earshot, part ${i}`,
+    html: `<p>Notes number ${i}.</p>`,
+    publishedAt: daysAgo(i + 1),
+  }));
+  items.push({ id: 'post-old', url: `${host.url}/posts/old`, title: 'Earshot, the early days', html: '<p>Old.</p>', publishedAt: daysAgo(40) });
+  host.routes['/feed.xml'] = {
+    feed: rss2Document({ title: 'Acme engineering', siteUrl: host.url, feedUrl: `${host.url}/feed.xml`, items }),
+    contentType: 'application/rss+xml',
+  };
+  host.routes['/blog'] = { page: pageAdvertising([{ href: '/feed.xml', type: 'application/rss+xml', title: 'Acme engineering' }]) };
+  host.routes['/moved'] = { redirect: '/blog' };
+  failing = await startFakeServer(() => ({ status: 503, body: 'down' }));
+  earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, pollIntervalSeconds: 1 });
+  key = (await earshot.createWorkspace('Acme')).apiKey;
+});
+afterAll(async () => {
+  await earshot?.stop();
+  await host?.close();
+  await failing?.close();
+});
+
+describe('feeds on a keyword (spec 2.1, 4.2)', () => {
+  it('checks a feed during the PATCH, follows redirects and discovery, and brings its newest 10 matching items of 30 days', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Earshot', platforms: [] } });
+    const patched = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${host.url}/moved` }] } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.feeds).toEqual([{ url: `${host.url}/feed.xml`, title: 'Acme engineering', connectedAt: expect.any(String) }]);
+
+    const all = async () => [
+      ...(await earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}&limit=100`, { key })).body.data,
+      ...(await earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keyword.body.id}&limit=100`, { key })).body.data,
+    ];
+    const mentions = await eventually(all, (found) => found.length >= 10);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const settled = await all();
+    expect(settled).toHaveLength(10);
+    expect(settled.map((m: { post: { url: string } }) => m.post.url).sort()).toEqual(
+      [0, 1, 2, 4, 5, 6, 7, 8, 9, 10].map((i) => `${host.url}/posts/${i}`).sort(),
+    );
+    expect(mentions.every((m: { post: { platform: string } }) => m.post.platform === 'rss')).toBe(true);
+  });
+
+  it('answers 502 upstream_unavailable for a failing site and 400 for a page without a feed, changing nothing', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme feeds', platforms: [] } });
+    host.routes['/plain'] = { page: '<!DOCTYPE html><html><head><title>x</title></head><body>no feed</body></html>' };
+    const down = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${failing.url}/feed` }] } });
+    expect(down.status).toBe(502);
+    expect(down.body.error).toMatchObject({ code: 'upstream_unavailable', field: 'feeds.0.url' });
+    const notFeed = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${host.url}/plain` }] } });
+    expect(notFeed.status).toBe(400);
+    expect(notFeed.body.error).toMatchObject({ code: 'validation_error', field: 'feeds.0.url' });
+    const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
+    expect(after.body.feeds).toEqual([]);
+  });
+
+  it('refuses a feed on a private address unless private URLs are allowed', async () => {
+    const strict = await startTestEarshot({ env: {} });
+    try {
+      const strictKey = (await strict.createWorkspace('Strict')).apiKey;
+      const keyword = await strict.rest('POST', '/v1/keywords', { key: strictKey, body: { term: 'Earshot', platforms: [] } });
+      const refused = await strict.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key: strictKey, body: { feeds: [{ url: `${host.url}/feed.xml` }] } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'validation_error', field: 'feeds.0.url' });
+    } finally {
+      await strict.stop();
+    }
+  });
+});
