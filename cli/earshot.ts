@@ -1,14 +1,20 @@
 import { parseArgs } from 'node:util';
+import { GraphQLError } from 'graphql';
 import { readConfig } from '../runtime/config.ts';
 import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command>
 
 Commands:
   workspace create --name NAME   Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"}
+  wallet credit --workspace org_… --cents N [--reference REF]
+                                 Credits the workspace's wallet (self-hosted installs without a payment
+                                 provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
+                                 a second run with the same REF credits nothing
 `;
 
 /**
@@ -28,6 +34,33 @@ async function main(argv: string[]): Promise<number> {
     return withDatabase(async (sql) => {
       process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name)) + '\n');
       return 0;
+    });
+  }
+  if (group === 'wallet' && command === 'credit') {
+    const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, cents: { type: 'string' }, reference: { type: 'string' } } });
+    const cents = Number(values.cents);
+    if (!values.workspace?.startsWith('org_') || !/^\d+$/.test(values.cents ?? '')) {
+      process.stderr.write('wallet credit needs --workspace org_… --cents N (whole cents)\n');
+      return 2;
+    }
+    const workspaceId = values.workspace;
+    return withDatabase(async (sql) => {
+      try {
+        const outcome = await creditWalletByOperator(sql, { workspaceId, cents, reference: values.reference, at: new Date() });
+        const printed = {
+          workspace: workspaceId,
+          credited: outcome.credited,
+          creditedCents: outcome.credited ? cents : 0,
+          balanceCents: outcome.balanceCents,
+          keywordsResumed: outcome.keywordsResumed,
+        };
+        process.stdout.write(JSON.stringify(printed) + '\n');
+        return 0;
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        process.stderr.write(`wallet credit: ${error.message}\n`);
+        return 1;
+      }
     });
   }
   process.stderr.write(usage);

@@ -47,7 +47,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     logging: options.log ? 'error' : false,
     plugins: () => [
       useRequestId(),
-      useApiKeyAuth({ authenticate: options.authenticate }),
+      // The billing subgraph checks the provider's signature on its webhook itself.
+      useApiKeyAuth({ authenticate: options.authenticate, publicRootFields: ['Mutation.receiveStripeWebhook'] }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),

@@ -36,7 +36,8 @@ class InputError extends Error {
   }
 }
 
-async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+/** The body parsed, and as received: a signed webhook is verified over its exact bytes. */
+async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown; raw: string | undefined }> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
   // A chunked body declares no length: stop reading at the limit rather than
@@ -53,10 +54,10 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
     }
     chunks.push(read.value);
   }
-  if (size === 0) return undefined;
-  const bytes = Buffer.concat(chunks);
+  if (size === 0) return { value: undefined, raw: undefined };
+  const raw = new TextDecoder().decode(Buffer.concat(chunks));
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return { value: JSON.parse(raw), raw };
   } catch {
     throw new InputError({ code: 'validation_error', message: 'The body is not valid JSON', field: null });
   }
@@ -148,11 +149,12 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       let restRequest: RestRequest;
       try {
         const query = parseQuery(route, url.searchParams);
-        const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await readJsonBody(request, options.maxBodyBytes);
+        const { value: body, raw: rawBody } =
+          request.method === 'GET' || request.method === 'DELETE' ? { value: undefined, raw: undefined } : await readJsonBody(request, options.maxBodyBytes);
         if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
         }
-        restRequest = { params: match.params, query, body };
+        restRequest = { params: match.params, query, body, rawBody, headers: request.headers };
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         if (route.public) return failure(error.apiError, requestId);

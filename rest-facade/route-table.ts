@@ -1,7 +1,12 @@
 import type { Route } from './route.ts';
+import { billingRoutes } from './routes/billing.ts';
 import { credentialRoutes } from './routes/credentials.ts';
+import { groupRoutes } from './routes/groups.ts';
+import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
+import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
+import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 /** Every `/v1` route; the OpenAPI document is generated from this list and nothing else. */
-export const routeTable: Route[] = [...serviceRoutes, ...credentialRoutes, ...keywordRoutes];
+export const routeTable: Route[] = [...serviceRoutes, ...credentialRoutes, ...keywordRoutes, ...keywordInsightRoutes, ...groupRoutes, ...workspaceSettingsRoutes, ...mentionRoutes, ...billingRoutes];

@@ -8,6 +8,9 @@ export interface RestRequest {
   /** Query parameters as the route's `query` schema parsed them. */
   query: Record<string, any>;
   body: unknown;
+  /** The body exactly as received, for routes that verify a signature over it (the payment provider's webhook). */
+  rawBody: string | undefined;
+  headers: Headers;
 }
 
 /** What a route answers: a status and a JSON body (none for 204). */

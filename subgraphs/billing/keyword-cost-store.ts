@@ -1,5 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { fifteenthsPerCent } from './wallet-store.ts';
+import { billingDayOf } from './billing-day.ts';
+import { centsOf } from './prices.ts';
 
 /** A keyword's cost in a calendar month at list price (spec 2.1.4 `cost`). */
 export interface KeywordMonthCost {
@@ -24,41 +25,90 @@ export function monthBounds(month: string): { from: Date; to: Date } {
 
 export const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
-/**
- * Per keyword, the charges of the month from the ledger: each cents figure
- * is its exact total rounded once, and `totalCents` their sum (2.1.4).
- */
-export async function keywordMonthCosts(sql: Queryable, keywordIds: readonly string[], month: string): Promise<Map<string, KeywordMonthCost>> {
-  const { from, to } = monthBounds(month);
-  const rows = await sql<{ keywordId: string; kind: string; quantity: number; fifteenths: string }[]>`
-    /* keywordMonthCosts */
-    select keyword_id, kind, count(*)::int as quantity, -sum(amount_fifteenths) as fifteenths
-    from ledger_entries
-    where keyword_id = any(${sql.array(keywordIds as string[])}) and kind in ('keyword_day', 'mention', 'comment')
-      and occurred_at >= ${from} and occurred_at < ${to}
-    group by keyword_id, kind`;
+interface ChargeTotalRow {
+  key: string;
+  kind: 'keyword_day' | 'mention' | 'comment';
+  quantity: number;
+  fifteenths: number;
+}
+
+/** Exact totals per key and kind, each cents figure rounded once on its total and `totalCents` their sum (2.1.4). */
+function costsFrom(rows: ChargeTotalRow[]): Map<string, KeywordMonthCost> {
   const costs = new Map<string, KeywordMonthCost>();
   for (const row of rows) {
-    const cost = costs.get(row.keywordId) ?? { ...zeroCost };
-    const cents = Math.round(Number(row.fifteenths) / fifteenthsPerCent);
+    const cost = costs.get(row.key) ?? { ...zeroCost };
+    const cents = centsOf(row.fifteenths);
     if (row.kind === 'keyword_day') Object.assign(cost, { keywordDays: row.quantity, keywordCents: cents });
     if (row.kind === 'mention') Object.assign(cost, { billableMentions: row.quantity, mentionCents: cents });
     if (row.kind === 'comment') Object.assign(cost, { billableComments: row.quantity, commentCents: cents });
     cost.totalCents = cost.keywordCents + cost.mentionCents + cost.commentCents;
-    costs.set(row.keywordId, cost);
+    costs.set(row.key, cost);
   }
   return costs;
 }
 
-/** Charged items (matches and delivered comments) per keyword since each keyword's period start (spec 2.1.1 `used`). */
+/**
+ * Per keyword, the charges of the month from the ledger. A keyword's
+ * `stats.cost` and its row of the usage breakdown both come from here.
+ */
+export async function keywordMonthCosts(sql: Queryable, keywordIds: readonly string[], month: string): Promise<Map<string, KeywordMonthCost>> {
+  const { from, to } = monthBounds(month);
+  return costsFrom(
+    await sql<ChargeTotalRow[]>`
+      /* keywordMonthCosts */
+      select keyword_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
+      from ledger_entries
+      where keyword_id = any(${sql.array(keywordIds as string[])}) and kind in ('keyword_day', 'mention', 'comment')
+        and occurred_at >= ${from} and occurred_at < ${to}
+      group by keyword_id, kind`,
+  );
+}
+
+/**
+ * The keywords a month's breakdown lists: every keyword of the workspace
+ * created before the month ended, and every deleted one charged in it (its
+ * term is then null).
+ */
+export async function keywordsOfMonth(sql: Queryable, workspaceId: string, month: string): Promise<{ keywordId: string; term: string | null }[]> {
+  const { from, to } = monthBounds(month);
+  return sql<{ keywordId: string; term: string | null }[]>`
+    /* keywordsOfMonth */
+    select coalesce(k.id, c.keyword_id) as keyword_id, k.term
+    from (select id, term from keywords where workspace_id = ${workspaceId} and created_at < ${to}) k
+    full join (
+      select distinct keyword_id from ledger_entries
+      where workspace_id = ${workspaceId} and keyword_id is not null and occurred_at >= ${from} and occurred_at < ${to}
+    ) c on c.keyword_id = k.id
+    order by 1`;
+}
+
+/** The workspace's charges of the month as one cost, each figure rounded once on the workspace's total. */
+export async function workspaceMonthCost(sql: Queryable, workspaceId: string, month: string): Promise<KeywordMonthCost> {
+  const { from, to } = monthBounds(month);
+  const costs = costsFrom(
+    await sql<ChargeTotalRow[]>`
+      /* workspaceMonthCost */
+      select workspace_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
+      from ledger_entries
+      where workspace_id = ${workspaceId} and kind in ('keyword_day', 'mention', 'comment')
+        and occurred_at >= ${from} and occurred_at < ${to}
+      group by workspace_id, kind`,
+  );
+  return costs.get(workspaceId) ?? { ...zeroCost };
+}
+
+/**
+ * Charged items (matches and delivered comments) per keyword since each
+ * keyword's period start, a UTC midnight (spec 2.1.1 `used`), from the same
+ * per-day counts the charging check reads.
+ */
 export async function chargedItemsSince(sql: Queryable, since: ReadonlyMap<string, Date>): Promise<Map<string, number>> {
   if (since.size === 0) return new Map();
   const rows = await sql<{ keywordId: string; used: number }[]>`
     /* chargedItemsSince */
-    select w.keyword_id, count(l.id)::int as used
-    from unnest(${sql.array([...since.keys()])}::text[], ${sql.array([...since.values()].map((d) => d.toISOString()))}::timestamptz[])
-         as w(keyword_id, since)
-    left join ledger_entries l on l.keyword_id = w.keyword_id and l.kind in ('mention', 'comment') and l.occurred_at >= w.since
+    select w.keyword_id, coalesce(sum(i.items), 0)::int as used
+    from unnest(${sql.array([...since.keys()])}::text[], ${sql.array([...since.values()].map(billingDayOf))}::date[]) as w(keyword_id, since)
+    left join keyword_charged_items i on i.keyword_id = w.keyword_id and i.day >= w.since
     group by w.keyword_id`;
   return new Map(rows.map((row) => [row.keywordId, row.used]));
 }

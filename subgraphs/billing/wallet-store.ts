@@ -1,34 +1,118 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { billingDayOf, startOfBillingDay } from './billing-day.ts';
+import { keywordDayKey } from './ledger-store.ts';
+import { fifteenthsPerCent, keywordDayFifteenths, welcomeCreditCents } from './prices.ts';
 
-/** Welcome credit of every new workspace (spec part 8): $5.80. */
-export const welcomeCreditCents = 580;
-/** Ledger amounts are in fifteenths of a cent (see schema/004_billing.sql). */
-export const fifteenthsPerCent = 15;
+/** A wallet row; amounts in fifteenths of a cent. */
+export interface WalletRow {
+  workspaceId: string;
+  onWelcomeCredit: boolean;
+  /** The ledger's exact sum (kept by the ledger's trigger). */
+  balanceFifteenths: number;
+  creditEpoch: number;
+  lastCreditFifteenths: number;
+  /** The credit epoch in which wallet.low was last recorded. */
+  lowRecordedEpoch: number;
+  /** Last UTC day (`YYYY-MM-DD`) the daily tick charged or paused this wallet; null before its first tick. */
+  settledThrough: string | null;
+  autoRechargeEnabled: boolean;
+  autoRechargeThresholdCents: number | null;
+  autoRechargeAmountCents: number | null;
+  createdAt: Date;
+}
 
-/** Opens the workspace's wallet with its welcome credit; a second call changes nothing. */
+// bigint columns come back as strings; float8 holds every balance exactly (< 2^53).
+const walletColumns = (sql: Queryable) => sql`
+  workspace_id, on_welcome_credit, balance_fifteenths::float8 as balance_fifteenths, credit_epoch,
+  last_credit_fifteenths::float8 as last_credit_fifteenths, low_recorded_epoch, settled_through::text as settled_through,
+  auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents, created_at`;
+
+/** Opens the workspace's wallet with its welcome credit, the first credit epoch; a second call changes nothing. */
 export async function openWallet(sql: Queryable, workspaceId: string): Promise<void> {
+  const welcomeFifteenths = welcomeCreditCents * fifteenthsPerCent;
   await sql`
     /* openWallet */
     with wallet as (
-      insert into wallets (workspace_id) values (${workspaceId}) on conflict do nothing returning workspace_id
+      insert into wallets (workspace_id, credit_epoch, last_credit_fifteenths)
+      values (${workspaceId}, 1, ${welcomeFifteenths})
+      on conflict do nothing
+      returning workspace_id
     )
     insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key)
-    select ${newId('led')}, workspace_id, 'welcome_credit', ${welcomeCreditCents * fifteenthsPerCent}, ${`welcome:${workspaceId}`}
+    select ${newId('led')}, workspace_id, 'welcome_credit', ${welcomeFifteenths}, ${`welcome:${workspaceId}`}
     from wallet
     on conflict (idempotency_key) do nothing`;
 }
 
-/** The balance in whole cents: the ledger's exact sum, rounded once. */
-export async function walletBalanceCents(sql: Queryable, workspaceId: string): Promise<number> {
-  const [row] = await sql<{ balanceCents: string }[]>`
-    /* walletBalanceCents */
-    select round(coalesce(sum(amount_fifteenths), 0) / ${fifteenthsPerCent}::numeric) as balance_cents
-    from ledger_entries where workspace_id = ${workspaceId}`;
-  return Number(row.balanceCents);
+export async function findWallet(sql: Queryable, workspaceId: string): Promise<WalletRow | undefined> {
+  const [row] = await sql<WalletRow[]>`
+    /* findWallet */
+    select ${walletColumns(sql)} from wallets where workspace_id = ${workspaceId}`;
+  return row;
 }
 
-/** Whether the workspace still runs on its welcome credit (no top-up yet). */
+/**
+ * Locks the wallet row for the rest of the transaction. Everything that
+ * moves money locks the wallet first and the keyword after, so charging,
+ * crediting and the daily tick never deadlock one another.
+ */
+export async function lockWallet(sql: Queryable, workspaceId: string): Promise<WalletRow | undefined> {
+  const [row] = await sql<WalletRow[]>`
+    /* lockWallet */
+    select ${walletColumns(sql)} from wallets where workspace_id = ${workspaceId} for update`;
+  return row;
+}
+
+/**
+ * Locks up to `limit` wallets the daily tick has not settled for `day`, in
+ * workspace order. A second tick running at once waits here for the first's
+ * rows and then finds them settled.
+ */
+export async function lockUnsettledWallets(sql: Queryable, day: string, limit: number): Promise<WalletRow[]> {
+  return sql<WalletRow[]>`
+    /* lockUnsettledWallets */
+    select ${walletColumns(sql)} from wallets
+    where settled_through is null or settled_through < ${day}::date
+    order by workspace_id
+    limit ${limit}
+    for update`;
+}
+
+export async function anyUnsettledWallet(sql: Queryable, day: string): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    /* anyUnsettledWallet */
+    select exists (select 1 from wallets where settled_through is null or settled_through < ${day}::date) as found`;
+  return row.found;
+}
+
+/** Marks wallets settled for `day`; those in `lowRecorded` have had wallet.low recorded in their current epoch. */
+export async function settleWallets(sql: Queryable, workspaceIds: readonly string[], day: string, lowRecorded: readonly string[]): Promise<void> {
+  await sql`
+    /* settleWallets */
+    update wallets set
+      settled_through = ${day}::date,
+      low_recorded_epoch = case when workspace_id = any(${sql.array(lowRecorded as string[])}) then credit_epoch else low_recorded_epoch end
+    where workspace_id = any(${sql.array(workspaceIds as string[])})`;
+}
+
+export async function markLowRecorded(sql: Queryable, workspaceId: string): Promise<void> {
+  await sql`
+    /* markLowRecorded */
+    update wallets set low_recorded_epoch = credit_epoch where workspace_id = ${workspaceId}`;
+}
+
+/**
+ * A credit opens a new epoch (wallet.low may be recorded again) and, when it
+ * is paid for (a top-up or an operator's credit), ends the welcome credit.
+ */
+export async function openCreditEpoch(sql: Queryable, workspaceId: string, creditFifteenths: number): Promise<void> {
+  await sql`
+    /* openCreditEpoch */
+    update wallets set credit_epoch = credit_epoch + 1, last_credit_fifteenths = ${creditFifteenths}, on_welcome_credit = false
+    where workspace_id = ${workspaceId}`;
+}
+
 export async function isOnWelcomeCredit(sql: Queryable, workspaceId: string): Promise<boolean> {
   const [row] = await sql<{ onWelcomeCredit: boolean }[]>`
     /* isOnWelcomeCredit */
@@ -36,18 +120,60 @@ export async function isOnWelcomeCredit(sql: Queryable, workspaceId: string): Pr
   return row?.onWelcomeCredit ?? true;
 }
 
-/** A keyword day: 500/30 cents, exactly, in fifteenths of a cent. */
-export const keywordDayFifteenths = 250;
+/** Of these workspaces, those still on their welcome credit (the noise brake applies only to them). */
+export async function workspacesOnWelcomeCredit(sql: Queryable, workspaceIds: readonly string[]): Promise<Set<string>> {
+  const rows = await sql<{ workspaceId: string }[]>`
+    /* workspacesOnWelcomeCredit */
+    select workspace_id from wallets where workspace_id = any(${sql.array(workspaceIds as string[])}) and on_welcome_credit`;
+  return new Set(rows.map((row) => row.workspaceId));
+}
 
 /**
- * Whether the balance covers one more day of every running keyword plus
- * `extraKeywords` about to run (spec 3.1: unmuting and noise resumes need it).
+ * Whether the effective balance covers one more day of every running keyword
+ * plus `extraKeywords` about to run (spec 3.1: unmuting and noise resumes
+ * need it). Keyword days the tick has not yet charged today are pending and
+ * do not count as balance.
  */
-export async function walletCoversAnotherDay(sql: Queryable, workspaceId: string, extraKeywords: number): Promise<boolean> {
+export async function walletCoversAnotherDay(sql: Queryable, workspaceId: string, extraKeywords: number, now: Date): Promise<boolean> {
+  const today = billingDayOf(now);
+  const todayStart = startOfBillingDay(today);
   const [row] = await sql<{ covers: boolean }[]>`
     /* walletCoversAnotherDay */
-    select coalesce((select sum(amount_fifteenths) from ledger_entries where workspace_id = ${workspaceId}), 0)
-           >= ((select count(*) from keywords where workspace_id = ${workspaceId} and not muted) + ${extraKeywords})
-              * ${keywordDayFifteenths} as covers`;
-  return row.covers;
+    select w.balance_fifteenths
+             - case when w.settled_through >= ${today}::date then 0 else k.due end * ${keywordDayFifteenths}
+           >= (k.running + ${extraKeywords}) * ${keywordDayFifteenths} as covers
+    from wallets w,
+         lateral (select count(*) filter (where not muted) as running,
+                         count(*) filter (where not muted and created_at < ${todayStart}) as due
+                  from keywords where workspace_id = w.workspace_id) k
+    where w.workspace_id = ${workspaceId}`;
+  return row?.covers ?? false;
+}
+
+/**
+ * Charges a keyword for one UTC day (`YYYY-MM-DD`) at 500/30 cents; the
+ * same keyword and day is charged once however often this runs.
+ */
+export async function chargeKeywordDay(sql: Queryable, workspaceId: string, keywordId: string, day: string): Promise<void> {
+  await sql`
+    /* chargeKeywordDay */
+    insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
+    values (${newId('led')}, ${workspaceId}, 'keyword_day', ${keywordId}, ${-keywordDayFifteenths}, ${keywordDayKey(keywordId, day)}, ${`${day}T00:00:00Z`})
+    on conflict (idempotency_key) do nothing`;
+}
+
+export interface AutoRechargeSettings {
+  enabled: boolean;
+  thresholdCents: number | null;
+  amountCents: number | null;
+}
+
+export async function updateAutoRecharge(sql: Queryable, workspaceId: string, settings: AutoRechargeSettings): Promise<void> {
+  await sql`
+    /* updateAutoRecharge */
+    update wallets set
+      auto_recharge_enabled = ${settings.enabled},
+      auto_recharge_threshold_cents = ${settings.thresholdCents},
+      auto_recharge_amount_cents = ${settings.amountCents}
+    where workspace_id = ${workspaceId}`;
 }

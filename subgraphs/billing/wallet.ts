@@ -1,13 +1,127 @@
 import 'reflect-metadata';
-import { Ctx, Directive, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
+import { z } from 'zod';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { walletBalanceCents } from './wallet-store.ts';
+import { parseInput } from '../validate-input.ts';
+import { topUpBounds } from './prices.ts';
+import { loadWalletReport, type WalletReport } from './wallet-report.ts';
+import { updateAutoRecharge } from './wallet-store.ts';
 
-@ObjectType({ description: "The workspace's prepaid wallet (spec 2.11); money in integer USD cents" })
-export class Wallet {
-  @Field(() => Int) balanceCents!: number;
+export enum WalletStatus {
+  funded = 'funded',
+  low = 'low',
+  paused = 'paused',
 }
+registerEnumType(WalletStatus, {
+  name: 'WalletStatus',
+  description: '`low`: the effective balance is at or under 20% of the last credit; `paused`: the wallet paused the keywords for balance',
+});
+
+export enum CreditSource {
+  stripe = 'stripe',
+  operator = 'operator',
+}
+registerEnumType(CreditSource, { name: 'CreditSource', description: 'A top-up paid through the payment provider, or an operator\'s credit' });
+
+@ObjectType({ description: 'Cost at list price; each cents figure is its exact total rounded once (spec 2.1.4)' })
+export class CostTotals {
+  @Field(() => Int) keywordDays!: number;
+  @Field(() => Int) keywordCents!: number;
+  @Field(() => Int) billableMentions!: number;
+  @Field(() => Int) mentionCents!: number;
+  @Field(() => Int) billableComments!: number;
+  @Field(() => Int) commentCents!: number;
+  @Field(() => Int, { description: 'The sum of the three cents figures' }) totalCents!: number;
+}
+
+@ObjectType({ description: 'The $5.80 every workspace starts with, and the cap that comes with it (spec 2.1.1)' })
+export class WelcomeCredit {
+  @Field(() => Int) cents!: number;
+  @Field(() => Boolean, { description: 'True until the first top-up' }) active!: boolean;
+  @Field(() => Int, { description: 'Charged items a keyword may collect a month while it is active' }) capMentions!: number;
+  @Field(() => String) capPer!: string;
+}
+
+@ObjectType({ description: 'The newest paid credit' })
+export class LastTopUp {
+  @Field(() => Int) amountCents!: number;
+  @Field(() => Date) creditedAt!: Date;
+  @Field(() => CreditSource) source!: CreditSource;
+  @Field(() => ID, { nullable: true, description: 'The top-up order, for a Stripe top-up' }) orderId!: string | null;
+}
+
+@ObjectType({ description: 'What one top-up may add' })
+export class TopUpBounds {
+  @Field(() => Int) minCents!: number;
+  @Field(() => Int) maxCents!: number;
+}
+
+@ObjectType({ description: 'Stored and reported; top-ups are started by the user' })
+export class AutoRecharge {
+  @Field(() => Boolean) enabled!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Recharge when the effective balance falls under this' }) thresholdCents!: number | null;
+  @Field(() => Int, { nullable: true, description: 'How much to add' }) amountCents!: number | null;
+}
+
+@ObjectType({ description: "The workspace's prepaid wallet (spec 2.11); money in integer USD cents, each figure rounded once" })
+export class Wallet {
+  @Field(() => WalletStatus) status!: WalletStatus;
+  @Field(() => Int, { description: 'Credits minus charges' }) balanceCents!: number;
+  @Field(() => Int, { description: "Charges due but not in the balance yet: today's keyword days before the daily tick charges them" })
+  pendingCents!: number;
+  @Field(() => Int, { description: 'Balance minus pending charges: what pausing and resuming go by' }) effectiveCents!: number;
+  @Field(() => Int, { description: 'A day of every running keyword plus the average daily mention and comment spend of the last 7 days' })
+  dailyBurnCents!: number;
+  @Field(() => Int, { nullable: true, description: 'Whole days the effective balance lasts at the daily burn; null while nothing burns' })
+  daysLeft!: number | null;
+  @Field(() => Int, { description: 'What the next daily tick charges: a day of every running keyword' }) nextDayCents!: number;
+  @Field(() => Int, { description: 'What a credit must add to resume the keywords paused for balance (a day of every keyword); 0 when none is' })
+  resumeCostCents!: number;
+  @Field(() => Int, { description: 'Running (unmuted) keywords, at their cap or not' }) activeKeywords!: number;
+  @Field(() => Int, { description: 'Keywords the wallet paused for balance' }) pausedKeywords!: number;
+  @Field(() => Int, { description: 'Running keywords at their cap (still charged a day)' }) cappedKeywords!: number;
+  @Field(() => Int, { description: 'Keywords muted by a user or the noise brake' }) mutedKeywords!: number;
+  @Field(() => Int, { description: 'The last credit (welcome, top-up or operator)' }) lastCreditCents!: number;
+  @Field(() => Int, { description: 'wallet.low is sent once the effective balance is at or under this (20% of the last credit)' })
+  lowBalanceCents!: number;
+  @Field(() => Boolean) onWelcomeCredit!: boolean;
+  @Field(() => WelcomeCredit) welcomeCredit!: WelcomeCredit;
+  @Field(() => LastTopUp, { nullable: true }) lastTopUp!: LastTopUp | null;
+  @Field(() => TopUpBounds) topUpBounds!: TopUpBounds;
+  @Field(() => AutoRecharge) autoRecharge!: AutoRecharge;
+  @Field(() => CostTotals, { description: "This calendar month's charges (UTC)" }) thisMonth!: CostTotals;
+}
+
+@InputType()
+export class AutoRechargeInput {
+  @Field(() => Boolean) enabled!: boolean;
+  @Field(() => Int, { nullable: true }) thresholdCents?: number | null;
+  @Field(() => Int, { nullable: true }) amountCents?: number | null;
+}
+
+export const autoRechargeInput = z
+  .object({
+    enabled: z.boolean(),
+    thresholdCents: z.number().int().min(0, 'must be 0 or more').max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents}`).nullish(),
+    amountCents: z
+      .number()
+      .int()
+      .min(topUpBounds.minCents, `must be at least ${topUpBounds.minCents} ($20)`)
+      .max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents} ($5,000)`)
+      .nullish(),
+  })
+  .superRefine((settings, context) => {
+    for (const field of ['thresholdCents', 'amountCents'] as const) {
+      if (settings.enabled && settings[field] == null) context.addIssue({ code: 'custom', path: [field], message: 'is required when enabled' });
+    }
+  });
+
+const toWallet = (report: WalletReport): Wallet => ({
+  ...report,
+  status: report.status as WalletStatus,
+  lastTopUp: report.lastTopUp && { ...report.lastTopUp, source: report.lastTopUp.source as CreditSource },
+});
 
 /** The team subgraph's Workspace, extended here with its wallet. */
 @ObjectType()
@@ -16,24 +130,32 @@ export class Workspace {
   @Field(() => ID) id!: string;
 }
 
-async function loadWallet(ctx: SubgraphContext, workspaceId: string): Promise<Wallet> {
-  return { balanceCents: await walletBalanceCents(ctx.sql, workspaceId) };
-}
-
 @Resolver(() => Workspace)
 export class WorkspaceWalletResolver {
   @FieldResolver(() => Wallet)
-  wallet(@Root() workspace: Workspace, @Ctx() ctx: SubgraphContext): Promise<Wallet> {
+  async wallet(@Root() workspace: Workspace, @Ctx() ctx: SubgraphContext): Promise<Wallet> {
     requireAuth(ctx);
-    return loadWallet(ctx, workspace.id);
+    return toWallet(await loadWalletReport(ctx.sql, workspace.id, ctx.clock.now()));
   }
 }
 
 @Resolver(() => Wallet)
 export class WalletResolver {
   @Query(() => Wallet, { description: "The caller's wallet" })
-  wallet(@Ctx() ctx: SubgraphContext): Promise<Wallet> {
-    return loadWallet(ctx, requireAuth(ctx).workspaceId);
+  async wallet(@Ctx() ctx: SubgraphContext): Promise<Wallet> {
+    return toWallet(await loadWalletReport(ctx.sql, requireAuth(ctx).workspaceId, ctx.clock.now()));
+  }
+
+  @Mutation(() => Wallet, { description: 'Stores the auto-recharge settings; returns the wallet' })
+  async updateAutoRecharge(@Arg('input', () => AutoRechargeInput) input: AutoRechargeInput, @Ctx() ctx: SubgraphContext): Promise<Wallet> {
+    const { workspaceId } = requireAuth(ctx);
+    const settings = parseInput(autoRechargeInput, input);
+    await updateAutoRecharge(ctx.sql, workspaceId, {
+      enabled: settings.enabled,
+      thresholdCents: settings.thresholdCents ?? null,
+      amountCents: settings.amountCents ?? null,
+    });
+    return toWallet(await loadWalletReport(ctx.sql, workspaceId, ctx.clock.now()));
   }
 }
 

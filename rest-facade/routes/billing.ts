@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { topUpInput } from '../../subgraphs/billing/top-up-checkout.ts';
+import { autoRechargeInput } from '../../subgraphs/billing/wallet.ts';
+import { usageBreakdownInput } from '../../subgraphs/billing/wallet-report.ts';
+import type { GraphQLRoute } from '../route.ts';
+
+const cents = z.number().int();
+const count = z.number().int().min(0);
+const timestamp = z.iso.datetime();
+
+const costFields = 'keywordDays keywordCents billableMentions mentionCents billableComments commentCents totalCents';
+const costShape = {
+  keywordDays: count,
+  keywordCents: cents,
+  billableMentions: count,
+  mentionCents: cents,
+  billableComments: count,
+  commentCents: cents,
+  totalCents: cents.meta({ description: 'The sum of the three cents figures' }),
+};
+const costTotalsSchema = z
+  .object(costShape)
+  .meta({ id: 'CostTotals', description: 'Cost at list price; each cents figure is its exact total rounded once (spec 2.1.4)' });
+
+const walletFields = `
+  status balanceCents pendingCents effectiveCents dailyBurnCents daysLeft nextDayCents resumeCostCents
+  activeKeywords pausedKeywords cappedKeywords mutedKeywords lastCreditCents lowBalanceCents onWelcomeCredit
+  welcomeCredit { cents active capMentions capPer }
+  lastTopUp { amountCents creditedAt source orderId }
+  topUpBounds { minCents maxCents }
+  autoRecharge { enabled thresholdCents amountCents }
+  thisMonth { ${costFields} }`;
+
+const walletSchema = z
+  .object({
+    status: z.enum(['funded', 'low', 'paused']).meta({
+      description: '`low`: the effective balance is at or under 20% of the last credit; `paused`: the wallet paused the keywords for balance',
+    }),
+    balanceCents: cents.meta({ description: 'Credits minus charges' }),
+    pendingCents: cents.meta({ description: "Charges due but not in the balance yet: today's keyword days before the daily tick (UTC midnight) charges them" }),
+    effectiveCents: cents.meta({ description: 'Balance minus pending charges: what pausing and resuming go by' }),
+    dailyBurnCents: cents.meta({ description: 'A day of every running keyword plus the average daily mention and comment spend of the last 7 days' }),
+    daysLeft: count.nullable().meta({ description: 'Whole days the effective balance lasts at the daily burn; null while nothing burns' }),
+    nextDayCents: cents.meta({ description: 'What the next daily tick charges: 500/30 cents for every running keyword, rounded once' }),
+    resumeCostCents: cents.meta({ description: 'What a credit must add to resume the keywords paused for balance (one day of every keyword); 0 when none is paused' }),
+    activeKeywords: count.meta({ description: 'Running (unmuted) keywords, at their cap or not' }),
+    pausedKeywords: count.meta({ description: 'Keywords paused for balance' }),
+    cappedKeywords: count.meta({ description: 'Running keywords at their cap (still charged a day)' }),
+    mutedKeywords: count.meta({ description: 'Keywords muted by a user or by the noise brake' }),
+    lastCreditCents: cents.meta({ description: 'The last credit: welcome, top-up or operator' }),
+    lowBalanceCents: cents.meta({ description: '`wallet.low` is sent once per credit when the effective balance reaches this (20% of the last credit)' }),
+    onWelcomeCredit: z.boolean().meta({ description: 'True until the first top-up: keywords carry the welcome cap' }),
+    welcomeCredit: z.object({
+      cents: cents.meta({ example: 580 }),
+      active: z.boolean(),
+      capMentions: count.meta({ description: 'Charged items a keyword may collect a month on welcome credit', example: 200 }),
+      capPer: z.string().meta({ example: 'month' }),
+    }),
+    lastTopUp: z
+      .object({
+        amountCents: cents,
+        creditedAt: timestamp,
+        source: z.enum(['stripe', 'operator']),
+        orderId: z.string().nullable().meta({ description: 'The top-up order, for a Stripe top-up' }),
+      })
+      .nullable()
+      .meta({ description: 'The newest paid credit; null before the first' }),
+    topUpBounds: z.object({ minCents: cents.meta({ example: 2000 }), maxCents: cents.meta({ example: 500000 }) }),
+    autoRecharge: z.object({ enabled: z.boolean(), thresholdCents: cents.nullable(), amountCents: cents.nullable() }).meta({
+      description: 'Stored and reported',
+    }),
+    thisMonth: costTotalsSchema,
+  })
+  .meta({ id: 'Wallet', description: "The workspace's prepaid wallet (spec 2.11); money in integer USD cents" });
+
+const topUpFields = 'id amountCents status checkoutUrl createdAt creditedAt';
+const topUpSchema = z
+  .object({
+    id: z.string().meta({ example: 'top_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+    amountCents: cents,
+    status: z.enum(['pending', 'credited', 'expired', 'failed']).meta({
+      description: '`pending` until paid; `credited` once the wallet got the money (exactly once); `expired` or `failed` when the checkout ended unpaid',
+    }),
+    checkoutUrl: z.string().nullable().meta({ description: "Stripe's checkout page: send the payer there" }),
+    createdAt: timestamp,
+    creditedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'TopUp' });
+
+const usageSchema = z
+  .object({
+    balanceCents: cents,
+    effectiveCents: cents,
+    dailyBurnCents: cents,
+    daysLeft: count.nullable(),
+    activeKeywords: count.meta({ description: 'Running keywords' }),
+    pausedKeywords: count.meta({ description: 'Keywords paused for balance' }),
+    matchesToday: count.meta({ description: 'Mentions matched and charged today (UTC)' }),
+    commentsToday: count.meta({ description: 'Thread comments delivered and charged today (UTC)' }),
+    monthToDateCents: cents.meta({ description: 'Everything charged this calendar month' }),
+  })
+  .meta({ id: 'Usage' });
+
+const usageBreakdownSchema = z
+  .object({
+    month: z.string().meta({ example: '2028-02' }),
+    keywords: z.array(
+      z
+        .object({
+          keywordId: z.string(),
+          term: z.string().nullable().meta({ description: 'Null once the keyword is deleted; its charges stay' }),
+          deleted: z.boolean(),
+          ...costShape,
+        })
+        .meta({ id: 'UsageBreakdownRow', description: "One keyword's month; equal to its `stats.cost` for that month" }),
+    ),
+    totals: costTotalsSchema,
+  })
+  .meta({ id: 'UsageBreakdown' });
+
+const stripeEventBody = z
+  .looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) })
+  .meta({ id: 'StripeEvent', description: 'A Stripe event as Stripe sends it; checked against `Stripe-Signature` over the raw body' });
+
+const webhookReceiptSchema = z
+  .object({
+    received: z.literal(true),
+    orderId: z.string().nullable().meta({ description: 'The top-up the event was about; null for anything else' }),
+    status: topUpSchema.shape.status.nullable(),
+  })
+  .meta({ id: 'StripeWebhookReceipt' });
+
+const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
+const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
+const notConfigured = { description: 'No payment provider is configured on this install (`billing_not_configured`)' };
+const upstream = { description: 'The payment provider did not answer (`upstream_unavailable`, with `retryAfterSeconds`)' };
+const orderNotFound = { description: 'No such top-up in this workspace (`not_found`)' };
+
+export const billingRoutes: GraphQLRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/billing/wallet',
+    operationId: 'getWallet',
+    summary: 'The wallet in full: balance, pending charges, burn, days left, keyword counts, costs, welcome credit, newest top-up, bounds, auto-recharge',
+    tag: 'Billing',
+    responses: { 200: { description: 'The wallet', schema: walletSchema }, 401: unauthorized },
+    operation: `query Wallet { wallet { ${walletFields} } }`,
+    variables: () => ({}),
+    result: (data) => ({ status: 200, body: data.wallet }),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/billing/auto-recharge',
+    operationId: 'updateAutoRecharge',
+    summary: 'Stores the auto-recharge settings (threshold and amount are required when enabled); returns the wallet',
+    tag: 'Billing',
+    body: autoRechargeInput,
+    responses: {
+      200: { description: 'The wallet with the new settings', schema: walletSchema },
+      400: { description: 'A field breaks its rule (`validation_error`, with `field`)' },
+      401: unauthorized,
+      403: readOnly,
+    },
+    operation: `mutation UpdateAutoRecharge($input: AutoRechargeInput!) { updateAutoRecharge(input: $input) { ${walletFields} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => ({ status: 200, body: data.updateAutoRecharge }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/billing/top-ups',
+    operationId: 'startTopUp',
+    summary:
+      'Starts a top-up of $20 to $5,000 through Stripe Checkout: send the payer to `checkoutUrl`; the wallet is credited once when Stripe reports the payment',
+    tag: 'Billing',
+    body: topUpInput,
+    responses: {
+      201: { description: 'The pending order with its checkout URL', schema: topUpSchema },
+      400: { description: '`amountCents` outside 2,000 to 500,000, or a bad URL (`validation_error`)' },
+      401: unauthorized,
+      403: readOnly,
+      501: notConfigured,
+      502: upstream,
+    },
+    operation: `mutation StartTopUp($input: StartTopUpInput!) { startTopUp(input: $input) { ${topUpFields} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => ({ status: 201, body: data.startTopUp }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/billing/top-ups/{id}',
+    operationId: 'getTopUp',
+    summary: 'One top-up order',
+    tag: 'Billing',
+    responses: { 200: { description: 'The order', schema: topUpSchema }, 401: unauthorized, 404: orderNotFound },
+    operation: `query TopUp($id: ID!) { topUp(id: $id) { ${topUpFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.topUp }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/billing/top-ups/{id}/confirm',
+    operationId: 'confirmTopUp',
+    summary: 'Asks Stripe whether the order was paid, for when the payer is back before the webhook: credits it if so (once)',
+    tag: 'Billing',
+    responses: {
+      200: { description: 'The order, credited', schema: topUpSchema },
+      401: unauthorized,
+      403: readOnly,
+      404: orderNotFound,
+      409: { description: 'The order is not paid, or its checkout expired (`order_not_credited`)' },
+      501: notConfigured,
+      502: upstream,
+    },
+    operation: `mutation ConfirmTopUp($id: ID!) { confirmTopUp(id: $id) { ${topUpFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.confirmTopUp }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/billing/stripe/webhook',
+    operationId: 'receiveStripeWebhook',
+    summary:
+      "Stripe's webhook endpoint (register it for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Needs no API key: the `Stripe-Signature` header is checked over the raw body with EARSHOT_STRIPE_WEBHOOK_SECRET. A paid order is credited exactly once however often Stripe delivers it",
+    tag: 'Billing',
+    public: true,
+    body: stripeEventBody,
+    responses: {
+      200: { description: 'Received; other events and other sessions are acknowledged and ignored', schema: webhookReceiptSchema },
+      400: { description: 'The signature does not match or is older than five minutes (`invalid_signature`), or the body is not an event (`validation_error`)' },
+      409: { description: "The paid amount is not the order's (`order_not_credited`); Stripe retries and shows the failure" },
+      501: { description: 'EARSHOT_STRIPE_WEBHOOK_SECRET is not set (`webhook_not_configured`)' },
+    },
+    operation: `mutation ReceiveStripeWebhook($payload: String!, $signature: String) {
+      receiveStripeWebhook(payload: $payload, signature: $signature) { received orderId status }
+    }`,
+    variables: ({ rawBody, headers }) => ({ payload: rawBody ?? '', signature: headers.get('stripe-signature') }),
+    result: (data) => ({ status: 200, body: data.receiveStripeWebhook }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/usage',
+    operationId: 'getUsage',
+    summary: 'The short form: balance, burn, days left, keywords running and paused, matches today',
+    tag: 'Billing',
+    responses: { 200: { description: 'Usage', schema: usageSchema }, 401: unauthorized },
+    operation: `query Usage { usage { balanceCents effectiveCents dailyBurnCents daysLeft activeKeywords pausedKeywords matchesToday commentsToday monthToDateCents } }`,
+    variables: () => ({}),
+    result: (data) => ({ status: 200, body: data.usage }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/usage/breakdown',
+    operationId: 'getUsageBreakdown',
+    summary: "Per-keyword cost rows of a calendar month (UTC); each row equals that keyword's `stats.cost` for the month",
+    tag: 'Billing',
+    query: z.object({
+      month: usageBreakdownInput.shape.month.meta({ description: 'The month as YYYY-MM; default this month', example: '2028-02' }),
+    }),
+    responses: {
+      200: { description: 'The breakdown', schema: usageBreakdownSchema },
+      400: { description: 'A month that is not YYYY-MM (`validation_error`)' },
+      401: unauthorized,
+    },
+    operation: `query UsageBreakdown($month: String) {
+      usageBreakdown(month: $month) { month keywords { keywordId term deleted ${costFields} } totals { ${costFields} } }
+    }`,
+    variables: ({ query }) => ({ month: query.month ?? null }),
+    result: (data) => ({ status: 200, body: data.usageBreakdown }),
+  },
+];

@@ -1,0 +1,118 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
+
+/**
+ * The append-only ledger (schema/004_billing.sql, 005): every charge and
+ * credit is one row whose idempotency key names the thing charged or
+ * credited, so the same thing can never be charged or credited twice. The
+ * wallet's balance and the caps' counts follow from the rows (a trigger).
+ */
+
+export type ChargedItemKind = 'mention' | 'comment';
+export type CreditKind = 'top_up' | 'operator_credit';
+
+export const itemChargeKey = (kind: ChargedItemKind, itemId: string) => `${kind}:${itemId}`;
+export const keywordDayKey = (keywordId: string, day: string) => `keyword_day:${keywordId}:${day}`;
+export const topUpCreditKey = (orderId: string) => `top_up:${orderId}`;
+
+export async function isCharged(sql: Queryable, idempotencyKey: string): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    /* isCharged */
+    select exists (select 1 from ledger_entries where idempotency_key = ${idempotencyKey}) as found`;
+  return row.found;
+}
+
+/** Charges one matched mention or delivered comment; false when it was charged before. */
+export async function insertItemCharge(
+  sql: Queryable,
+  charge: { workspaceId: string; keywordId: string; kind: ChargedItemKind; itemId: string; at: Date },
+): Promise<boolean> {
+  const rows = await sql`
+    /* insertItemCharge */
+    insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
+    values (${newId('led')}, ${charge.workspaceId}, ${charge.kind}, ${charge.keywordId}, ${-chargedItemFifteenths},
+            ${itemChargeKey(charge.kind, charge.itemId)}, ${charge.at})
+    on conflict (idempotency_key) do nothing
+    returning id`;
+  return rows.length > 0;
+}
+
+/** Adds a credit; false when this idempotency key was credited before. */
+export async function insertCredit(
+  sql: Queryable,
+  credit: { workspaceId: string; kind: CreditKind; fifteenths: number; idempotencyKey: string; at: Date },
+): Promise<boolean> {
+  const rows = await sql`
+    /* insertCredit */
+    insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key, occurred_at)
+    values (${newId('led')}, ${credit.workspaceId}, ${credit.kind}, ${credit.fifteenths}, ${credit.idempotencyKey}, ${credit.at})
+    on conflict (idempotency_key) do nothing
+    returning id`;
+  return rows.length > 0;
+}
+
+/**
+ * Charges `day` (`YYYY-MM-DD`) to every running keyword of these workspaces
+ * created before that day began, in one statement; a keyword-day charged
+ * before is skipped. Returns the keyword-days charged per workspace.
+ */
+export async function insertKeywordDayCharges(sql: Queryable, workspaceIds: readonly string[], day: string): Promise<Map<string, number>> {
+  if (workspaceIds.length === 0) return new Map();
+  const dayStart = `${day}T00:00:00Z`;
+  const rows = await sql<{ workspaceId: string; charged: number }[]>`
+    /* insertKeywordDayCharges */
+    with charged as (
+      insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
+      select 'led_' || replace(gen_random_uuid()::text, '-', ''), k.workspace_id, 'keyword_day', k.id, ${-keywordDayFifteenths},
+             'keyword_day:' || k.id || ':' || ${day}, ${dayStart}::timestamptz
+      from keywords k
+      where k.workspace_id = any(${sql.array(workspaceIds as string[])}) and not k.muted and k.created_at < ${dayStart}::timestamptz
+      on conflict (idempotency_key) do nothing
+      returning workspace_id
+    )
+    select workspace_id, count(*)::int as charged from charged group by workspace_id`;
+  return new Map(rows.map((row) => [row.workspaceId, row.charged]));
+}
+
+/** Item charges (mentions and comments) of the workspace in [from, to), in fifteenths. */
+export async function itemChargesBetween(sql: Queryable, workspaceId: string, from: Date, to: Date): Promise<{ mentions: number; comments: number; fifteenths: number }> {
+  const [row] = await sql<{ mentions: number; comments: number; fifteenths: number }[]>`
+    /* itemChargesBetween */
+    select count(*) filter (where kind = 'mention')::int as mentions,
+           count(*) filter (where kind = 'comment')::int as comments,
+           coalesce(-sum(amount_fifteenths), 0)::float8 as fifteenths
+    from ledger_entries
+    where workspace_id = ${workspaceId} and kind in ('mention', 'comment') and occurred_at >= ${from} and occurred_at < ${to}`;
+  return row;
+}
+
+export interface CreditEntry {
+  kind: 'welcome_credit' | CreditKind;
+  fifteenths: number;
+  idempotencyKey: string;
+  occurredAt: Date;
+}
+
+/** The newest credit that was paid for (a top-up or an operator's credit), if any. */
+export async function newestPaidCredit(sql: Queryable, workspaceId: string): Promise<CreditEntry | undefined> {
+  const [row] = await sql<CreditEntry[]>`
+    /* newestPaidCredit */
+    select kind, amount_fifteenths::float8 as fifteenths, idempotency_key, occurred_at
+    from ledger_entries
+    where workspace_id = ${workspaceId} and kind in ('top_up', 'operator_credit')
+    order by occurred_at desc, created_at desc
+    limit 1`;
+  return row;
+}
+
+/** Wallets whose kept balance differs from their ledger's sum: empty unless something bypassed the ledger. */
+export async function ledgerBalanceMismatches(sql: Queryable): Promise<{ workspaceId: string; kept: number; ledger: number }[]> {
+  return sql<{ workspaceId: string; kept: number; ledger: number }[]>`
+    /* ledgerBalanceMismatches */
+    select w.workspace_id, w.balance_fifteenths::float8 as kept, coalesce(l.total, 0)::float8 as ledger
+    from wallets w
+    left join (select workspace_id, sum(amount_fifteenths) as total from ledger_entries group by workspace_id) l
+      on l.workspace_id = w.workspace_id
+    where w.balance_fifteenths <> coalesce(l.total, 0)`;
+}

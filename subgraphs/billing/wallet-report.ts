@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { Queryable } from '../../runtime/database.ts';
+import { notFound } from '../domain-error.ts';
+import { parseInput } from '../validate-input.ts';
+import { billingDayOf, startOfBillingDay } from './billing-day.ts';
+import {
+  type KeywordMonthCost,
+  keywordMonthCosts,
+  keywordsOfMonth,
+  monthOf,
+  workspaceMonthCost,
+  zeroCost,
+} from './keyword-cost-store.ts';
+import { type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
+import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
+import { walletFigures, type WalletFigures } from './wallet-figures.ts';
+import { loadWalletState } from './wallet-state.ts';
+import { findWallet, type WalletRow } from './wallet-store.ts';
+
+const day = 86_400_000;
+
+/** The wallet in full (spec 2.11, 4.4). */
+export interface WalletReport extends WalletFigures {
+  onWelcomeCredit: boolean;
+  welcomeCredit: { cents: number; active: boolean; capMentions: number; capPer: 'month' };
+  lastTopUp: { amountCents: number; creditedAt: Date; source: 'stripe' | 'operator'; orderId: string | null } | null;
+  topUpBounds: { minCents: number; maxCents: number };
+  autoRecharge: { enabled: boolean; thresholdCents: number | null; amountCents: number | null };
+  thisMonth: KeywordMonthCost;
+}
+
+async function requireWallet(sql: Queryable, workspaceId: string): Promise<WalletRow> {
+  const wallet = await findWallet(sql, workspaceId);
+  if (!wallet) throw notFound('Wallet');
+  return wallet;
+}
+
+const lastTopUpOf = (credit: CreditEntry | undefined): WalletReport['lastTopUp'] =>
+  credit
+    ? {
+        amountCents: centsOf(credit.fifteenths),
+        creditedAt: credit.occurredAt,
+        source: credit.kind === 'top_up' ? 'stripe' : 'operator',
+        orderId: credit.kind === 'top_up' ? credit.idempotencyKey.slice(credit.idempotencyKey.indexOf(':') + 1) : null,
+      }
+    : null;
+
+/** Figures over the last 7 whole UTC days put mention and comment spend into the daily burn. */
+async function figuresOf(sql: Queryable, wallet: WalletRow, now: Date) {
+  const today = startOfBillingDay(billingDayOf(now));
+  const state = await loadWalletState(sql, wallet, now);
+  const lastWeek = await itemChargesBetween(sql, wallet.workspaceId, new Date(today.getTime() - 7 * day), today);
+  return walletFigures(state, lastWeek.fifteenths);
+}
+
+export async function loadWalletReport(sql: Queryable, workspaceId: string, now: Date): Promise<WalletReport> {
+  const wallet = await requireWallet(sql, workspaceId);
+  const [figures, credit, thisMonth] = await Promise.all([
+    figuresOf(sql, wallet, now),
+    newestPaidCredit(sql, workspaceId),
+    workspaceMonthCost(sql, workspaceId, monthOf(now)),
+  ]);
+  return {
+    ...figures,
+    onWelcomeCredit: wallet.onWelcomeCredit,
+    welcomeCredit: { cents: welcomeCreditCents, active: wallet.onWelcomeCredit, capMentions: welcomeCap.mentions, capPer: welcomeCap.per },
+    lastTopUp: lastTopUpOf(credit),
+    topUpBounds: { ...topUpBounds },
+    autoRecharge: {
+      enabled: wallet.autoRechargeEnabled,
+      thresholdCents: wallet.autoRechargeThresholdCents,
+      amountCents: wallet.autoRechargeAmountCents,
+    },
+    thisMonth,
+  };
+}
+
+/** The short form of `GET /v1/usage`. */
+export interface UsageReport {
+  balanceCents: number;
+  effectiveCents: number;
+  dailyBurnCents: number;
+  daysLeft: number | null;
+  activeKeywords: number;
+  pausedKeywords: number;
+  matchesToday: number;
+  commentsToday: number;
+  monthToDateCents: number;
+}
+
+export async function loadUsageReport(sql: Queryable, workspaceId: string, now: Date): Promise<UsageReport> {
+  const wallet = await requireWallet(sql, workspaceId);
+  const today = startOfBillingDay(billingDayOf(now));
+  const [figures, charged, thisMonth] = await Promise.all([
+    figuresOf(sql, wallet, now),
+    itemChargesBetween(sql, workspaceId, today, new Date(today.getTime() + day)),
+    workspaceMonthCost(sql, workspaceId, monthOf(now)),
+  ]);
+  return {
+    balanceCents: figures.balanceCents,
+    effectiveCents: figures.effectiveCents,
+    dailyBurnCents: figures.dailyBurnCents,
+    daysLeft: figures.daysLeft,
+    activeKeywords: figures.activeKeywords,
+    pausedKeywords: figures.pausedKeywords,
+    matchesToday: charged.mentions,
+    commentsToday: charged.comments,
+    monthToDateCents: thisMonth.totalCents,
+  };
+}
+
+export interface UsageBreakdownRow extends KeywordMonthCost {
+  keywordId: string;
+  /** Null once the keyword is deleted; its charges stay. */
+  term: string | null;
+  deleted: boolean;
+}
+
+export interface UsageBreakdown {
+  month: string;
+  keywords: UsageBreakdownRow[];
+  /** The workspace's month, each cents figure rounded once on its own total (so it may differ by a cent from the sum of the rows). */
+  totals: KeywordMonthCost;
+}
+
+export const usageBreakdownInput = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM')
+    .nullish(),
+});
+
+/**
+ * Per keyword, the month's cost: every keyword of the workspace that existed
+ * before the month ended, and every deleted one charged in it. Each row
+ * equals that keyword's `stats.cost` for the same month (same function).
+ */
+export async function loadUsageBreakdown(sql: Queryable, workspaceId: string, rawInput: unknown, now: Date): Promise<UsageBreakdown> {
+  const month = parseInput(usageBreakdownInput, rawInput).month ?? monthOf(now);
+  const keywords = await keywordsOfMonth(sql, workspaceId, month);
+  const costs = await keywordMonthCosts(sql, keywords.map((keyword) => keyword.keywordId), month);
+  return {
+    month,
+    keywords: keywords.map(({ keywordId, term }) => ({ keywordId, term, deleted: term === null, ...(costs.get(keywordId) ?? zeroCost) })),
+    totals: await workspaceMonthCost(sql, workspaceId, month),
+  };
+}

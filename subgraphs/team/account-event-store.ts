@@ -1,0 +1,64 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+
+/** The account events of spec 6.4. */
+export type AccountEventName =
+  | 'keyword.capped'
+  | 'keyword.paused_for_balance'
+  | 'keyword.resumed'
+  | 'wallet.low'
+  | 'wallet.paused'
+  | 'wallet.resumed';
+
+export interface AccountEvent {
+  workspaceId: string;
+  name: AccountEventName;
+  /** The event's `data` body as 6.4 gives it. */
+  data: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+export interface AccountEventRow extends AccountEvent {
+  /** `evt_…`: the delivery's stable identity, resent unchanged on every retry. */
+  id: string;
+  createdAt: Date;
+}
+
+/**
+ * Records an event in the outbox inside the caller's transaction, so the
+ * event exists exactly when the transition it describes was committed.
+ */
+export async function recordAccountEvent(sql: Queryable, event: AccountEvent): Promise<void> {
+  await recordAccountEvents(sql, [event]);
+}
+
+/** Records many events in one statement (the daily tick pauses thousands of keywords at once). */
+export async function recordAccountEvents(sql: Queryable, events: readonly AccountEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await sql`
+    /* recordAccountEvents */
+    insert into account_events (id, workspace_id, name, data, occurred_at)
+    select id, workspace_id, name, data, occurred_at
+    from unnest(${sql.array(events.map(() => newId('evt')))}::text[],
+                ${sql.array(events.map((event) => event.workspaceId))}::text[],
+                ${sql.array(events.map((event) => event.name))}::text[],
+                ${sql.array(events.map((event) => JSON.stringify(event.data)))}::jsonb[],
+                ${sql.array(events.map((event) => event.occurredAt.toISOString()))}::timestamptz[])
+         as e(id, workspace_id, name, data, occurred_at)`;
+}
+
+/** The workspace's events in the order they were recorded, after the event `after` when given. */
+export async function listAccountEvents(
+  sql: Queryable,
+  workspaceId: string,
+  page: { after?: string; limit?: number } = {},
+): Promise<AccountEventRow[]> {
+  return sql<AccountEventRow[]>`
+    /* listAccountEvents */
+    select id, workspace_id, name, data, occurred_at, created_at
+    from account_events
+    where workspace_id = ${workspaceId}
+      ${page.after ? sql`and seq > (select seq from account_events where id = ${page.after})` : sql``}
+    order by seq
+    limit ${page.limit ?? 1000}`;
+}

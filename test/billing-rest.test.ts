@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../runtime/clock.ts';
+import { newId } from '../runtime/ids.ts';
+import { chargeMatchedItem } from '../subgraphs/billing/charging.ts';
+import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import { chargeMentions } from './billing-seed.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+const clock = manualClock(new Date('2028-03-10T12:00:00.000Z'));
+let earshot: TestEarshot;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot({}, { clock });
+});
+afterAll(() => earshot?.stop());
+
+const zeroCost = { keywordDays: 0, keywordCents: 0, billableMentions: 0, mentionCents: 0, billableComments: 0, commentCents: 0, totalCents: 0 };
+
+describe('GET /v1/billing/wallet', () => {
+  it('shows a new wallet in full: the welcome credit, bounds and settings', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      status: 'funded',
+      balanceCents: 580,
+      pendingCents: 0,
+      effectiveCents: 580,
+      dailyBurnCents: 0,
+      daysLeft: null,
+      nextDayCents: 0,
+      resumeCostCents: 0,
+      activeKeywords: 0,
+      pausedKeywords: 0,
+      cappedKeywords: 0,
+      mutedKeywords: 0,
+      lastCreditCents: 580,
+      lowBalanceCents: 116,
+      onWelcomeCredit: true,
+      welcomeCredit: { cents: 580, active: true, capMentions: 200, capPer: 'month' },
+      lastTopUp: null,
+      topUpBounds: { minCents: 2000, maxCents: 500000 },
+      autoRecharge: { enabled: false, thresholdCents: null, amountCents: null },
+      thisMonth: zeroCost,
+    });
+    expect((await earshot.rest('GET', '/v1/billing/wallet')).status).toBe(401);
+  });
+
+  it('counts keywords by state and burns a day of the running ones plus the last week\'s average item spend', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const ids: string[] = [];
+    for (const term of ['alpha', 'beta', 'gamma']) ids.push((await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term } })).body.id);
+    await earshot.rest('PATCH', `/v1/keywords/${ids[2]}`, { key: apiKey, body: { muted: true } });
+    await chargeMentions(earshot.sql, { id: ids[0], workspaceId: workspace.id }, 35, new Date('2028-03-05T08:00:00Z'));
+    await chargeDailyKeywordFees(earshot.sql, '2028-03-10');
+    await chargeMentions(earshot.sql, { id: ids[1], workspaceId: workspace.id }, 2, clock.now());
+    // Balance: 8700 − 35·12 − 2·250 − 2·12 = 7756 fifteenths = 517 cents. Burn: 500 + 420/7 = 560 a day.
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body).toMatchObject({
+      status: 'funded',
+      balanceCents: 517,
+      pendingCents: 0,
+      effectiveCents: 517,
+      dailyBurnCents: 37,
+      daysLeft: 13,
+      nextDayCents: 33,
+      activeKeywords: 2,
+      pausedKeywords: 0,
+      mutedKeywords: 1,
+      thisMonth: { keywordDays: 2, keywordCents: 33, billableMentions: 37, mentionCents: 30, totalCents: 63 },
+    });
+    expect((await earshot.rest('GET', '/v1/usage', { key: apiKey })).body).toEqual({
+      balanceCents: 517,
+      effectiveCents: 517,
+      dailyBurnCents: 37,
+      daysLeft: 13,
+      activeKeywords: 2,
+      pausedKeywords: 0,
+      matchesToday: 2,
+      commentsToday: 0,
+      monthToDateCents: 63,
+    });
+  });
+});
+
+describe('GET /v1/usage/breakdown', () => {
+  it("gives every keyword a row equal to its stats.cost, deleted ones included, and the month's totals", async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const [kept, quiet, deleted] = await Promise.all(
+      ['kept', 'quiet', 'deleted'].map(async (term) => (await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term } })).body),
+    );
+    await chargeDailyKeywordFees(earshot.sql, '2028-03-09');
+    await chargeMentions(earshot.sql, { id: kept.id, workspaceId: workspace.id }, 3, new Date('2028-03-09T10:00:00Z'));
+    await earshot.sql.begin((tx) =>
+      chargeMatchedItem(tx, { workspaceId: workspace.id, keywordId: kept.id, kind: 'comment', itemId: newId('cmt'), at: new Date('2028-03-09T11:00:00Z') }),
+    );
+    await chargeMentions(earshot.sql, { id: deleted.id, workspaceId: workspace.id }, 1, new Date('2028-03-09T10:00:00Z'));
+    await earshot.rest('DELETE', `/v1/keywords/${deleted.id}`, { key: apiKey });
+
+    const breakdown = await earshot.rest('GET', '/v1/usage/breakdown?month=2028-03', { key: apiKey });
+    expect(breakdown.status).toBe(200);
+    const rows = Object.fromEntries(breakdown.body.keywords.map((row: any) => [row.keywordId, row]));
+    for (const keyword of [kept, quiet]) {
+      const stats = (await earshot.rest('GET', `/v1/keywords/${keyword.id}`, { key: apiKey })).body.stats;
+      expect(rows[keyword.id]).toEqual({ keywordId: keyword.id, term: keyword.term, deleted: false, ...stats.cost });
+    }
+    expect(rows[kept.id]).toMatchObject({ keywordDays: 1, keywordCents: 17, billableMentions: 3, mentionCents: 2, billableComments: 1, commentCents: 1, totalCents: 20 });
+    expect(rows[deleted.id]).toEqual({ keywordId: deleted.id, term: null, deleted: true, ...zeroCost, keywordDays: 1, keywordCents: 17, billableMentions: 1, mentionCents: 1, totalCents: 18 });
+    // Totals round each figure once on the month's sum: 3 keyword days are 50 cents, not 3 × 17.
+    expect(breakdown.body.totals).toEqual({ keywordDays: 3, keywordCents: 50, billableMentions: 4, mentionCents: 3, billableComments: 1, commentCents: 1, totalCents: 54 });
+    expect((await earshot.rest('GET', '/v1/usage/breakdown', { key: apiKey })).body.month).toBe('2028-03');
+    expect((await earshot.rest('GET', '/v1/usage/breakdown?month=2028-02', { key: apiKey })).body.keywords.every((row: any) => row.totalCents === 0)).toBe(true);
+  });
+
+  it.each(['2028-13', '2028-3', 'march'])('refuses month=%s with 400 validation_error', async (month) => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('GET', `/v1/usage/breakdown?month=${month}`, { key: apiKey });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'month' });
+  });
+});
+
+describe('PUT /v1/billing/auto-recharge', () => {
+  it('stores the settings and reports them in the wallet', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const body = { enabled: true, thresholdCents: 500, amountCents: 5000 };
+    const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body });
+    expect(response).toMatchObject({ status: 200, body: { autoRecharge: body } });
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.autoRecharge).toEqual(body);
+    const off = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body: { enabled: false } });
+    expect(off.body.autoRecharge).toEqual({ enabled: false, thresholdCents: null, amountCents: null });
+  });
+
+  it.each([
+    [{ enabled: true, thresholdCents: 500 }, 'amountCents'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 1999 }, 'amountCents'],
+    [{ enabled: true, thresholdCents: -1, amountCents: 2000 }, 'thresholdCents'],
+  ])('refuses %j with 400 validation_error naming %s', async (body, field) => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field });
+  });
+
+  it('refuses a read-only key with 403 read_only_key', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const readKey = (await earshot.rest('POST', '/v1/api-keys', { key: apiKey, body: { name: 'reader', scope: 'read' } })).body.key;
+    const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: readKey, body: { enabled: false } });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('read_only_key');
+  });
+});
+
+describe('openapi.json', () => {
+  it('documents the billing routes with named schemas, and the webhook as public', async () => {
+    const document = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    expect(document.paths['/v1/billing/wallet'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Wallet' });
+    expect(document.paths['/v1/usage/breakdown'].get.parameters).toEqual([expect.objectContaining({ name: 'month', in: 'query', required: false })]);
+    expect(document.paths['/v1/billing/stripe/webhook'].post.security).toEqual([]);
+    for (const name of ['Wallet', 'Usage', 'UsageBreakdown', 'UsageBreakdownRow', 'CostTotals', 'TopUp', 'StripeWebhookReceipt']) {
+      expect(document.components.schemas[name], name).toBeDefined();
+    }
+    expect(Object.keys(document.components.schemas.Wallet.properties)).toEqual(expect.arrayContaining(['balanceCents', 'effectiveCents', 'daysLeft', 'topUpBounds']));
+  });
+});

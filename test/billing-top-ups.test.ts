@@ -1,0 +1,306 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../runtime/clock.ts';
+import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
+import { type FakeStripe, signedStripeEvent, startFakeStripe } from './fake-upstreams/stripe.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
+const clock = manualClock(new Date('2028-03-10T12:00:00.000Z'));
+let stripe: FakeStripe;
+let earshot: TestEarshot;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  earshot = await startTestEarshot(
+    {
+      env: {
+        EARSHOT_STRIPE_SECRET_KEY: stripe.secretKey,
+        EARSHOT_STRIPE_WEBHOOK_SECRET: webhookSecret,
+        EARSHOT_UPSTREAM_STRIPE: stripe.url,
+        EARSHOT_PUBLIC_URL: 'https://app.example',
+      },
+    },
+    { clock },
+  );
+});
+afterAll(async () => {
+  await earshot?.stop();
+  await stripe?.close();
+});
+
+async function startTopUp(key: string, amountCents: number) {
+  const response = await earshot.rest('POST', '/v1/billing/top-ups', { key, body: { amountCents } });
+  expect(response.status).toBe(201);
+  return { order: response.body, session: [...stripe.sessions.values()].find((session) => session.client_reference_id === response.body.id)! };
+}
+
+const deliver = (event: { body: string; signature: string }) =>
+  earshot.rest('POST', '/v1/billing/stripe/webhook', { body: event.body, headers: { 'stripe-signature': event.signature } });
+
+describe('POST /v1/billing/top-ups', () => {
+  it('creates a Stripe Checkout Session for the order and answers its checkout URL', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2500 } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^top_[0-9a-z]{26}$/),
+      amountCents: 2500,
+      status: 'pending',
+      checkoutUrl: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/),
+      createdAt: '2028-03-10T12:00:00.000Z',
+      creditedAt: null,
+    });
+    const request = stripe.requests.at(-1)!;
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions' });
+    expect(request.headers).toMatchObject({ authorization: `Bearer ${stripe.secretKey}`, 'idempotency-key': response.body.id });
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      mode: 'payment',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '2500',
+      'line_items[0][price_data][product_data][name]': 'Earshot wallet top-up',
+      'line_items[0][quantity]': '1',
+      success_url: `https://app.example/?top_up=${response.body.id}&status=paid`,
+      cancel_url: `https://app.example/?top_up=${response.body.id}&status=cancelled`,
+      client_reference_id: response.body.id,
+      'metadata[order_id]': response.body.id,
+      'metadata[workspace_id]': workspace.id,
+    });
+    expect(await earshot.rest('GET', `/v1/billing/top-ups/${response.body.id}`, { key: apiKey })).toMatchObject({ status: 200, body: response.body });
+  });
+
+  it.each([
+    [1999, /^amountCents: must be at least 2000 \(\$20\)$/],
+    [500_001, /^amountCents: must be at most 500000 \(\$5,000\)$/],
+    [2000.5, /^amountCents: .*non-integer/],
+  ])('refuses %s cents with 400 validation_error', async (amountCents, message) => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'amountCents', message: expect.stringMatching(message) });
+  });
+
+  it('refuses a return URL that is not http or https, naming it', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000, successUrl: 'javascript:alert(1)' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'successUrl' });
+  });
+
+  it('answers 502 upstream_unavailable when Stripe fails, and marks the order failed', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    stripe.failNext('server-error', 3);
+    const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000 } });
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'upstream_unavailable', retryAfterSeconds: 30 });
+    const [order] = await earshot.sql`select status from top_up_orders order by created_at desc, id desc limit 1`;
+    expect(order.status).toBe('failed');
+  });
+});
+
+describe("Stripe's webhook", () => {
+  it('credits a paid order exactly once, however often Stripe delivers it', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 2500);
+    const event = signedStripeEvent(webhookSecret, 'checkout.session.completed', stripe.pay(session.id), clock.now());
+    for (let delivery = 0; delivery < 3; delivery++) {
+      expect(await deliver(event)).toMatchObject({ status: 200, body: { received: true, orderId: order.id, status: 'credited' } });
+    }
+    const again = signedStripeEvent(webhookSecret, 'checkout.session.async_payment_succeeded', session, clock.now());
+    expect((await deliver(again)).body).toEqual({ received: true, orderId: order.id, status: 'credited' });
+
+    const credits = await earshot.sql`select amount_fifteenths::int as amount from ledger_entries where workspace_id = ${workspace.id} and kind = 'top_up'`;
+    expect(credits.map((row) => row.amount)).toEqual([2500 * 15]);
+    const walletView = await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey });
+    expect(walletView.body).toMatchObject({
+      balanceCents: 580 + 2500,
+      onWelcomeCredit: false,
+      welcomeCredit: { cents: 580, active: false, capMentions: 200, capPer: 'month' },
+      lastCreditCents: 2500,
+      lastTopUp: { amountCents: 2500, creditedAt: '2028-03-10T12:00:00.000Z', source: 'stripe', orderId: order.id },
+    });
+    expect(await earshot.rest('GET', `/v1/billing/top-ups/${order.id}`, { key: apiKey })).toMatchObject({
+      body: { status: 'credited', creditedAt: '2028-03-10T12:00:00.000Z' },
+    });
+  });
+
+  it('does not credit a completed checkout whose payment is still pending', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 3000);
+    const event = signedStripeEvent(webhookSecret, 'checkout.session.completed', { ...session, status: 'complete' }, clock.now());
+    expect((await deliver(event)).body).toEqual({ received: true, orderId: order.id, status: 'pending' });
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.balanceCents).toBe(580);
+  });
+
+  it('refuses a wrong signature, a tampered body and a stale timestamp with 400 invalid_signature, crediting nothing', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const { session } = await startTopUp(apiKey, 2000);
+    const paid = stripe.pay(session.id);
+    const forged = signedStripeEvent('whsec_someone_else', 'checkout.session.completed', paid, clock.now());
+    const genuine = signedStripeEvent(webhookSecret, 'checkout.session.completed', paid, clock.now());
+    const tampered = { body: genuine.body.replace('"amount_total": 2000', '"amount_total": 200000'), signature: genuine.signature };
+    const stale = signedStripeEvent(webhookSecret, 'checkout.session.completed', paid, new Date(clock.now().getTime() - 10 * 60_000));
+    for (const event of [forged, tampered, stale, { body: genuine.body, signature: '' }]) {
+      const response = await deliver(event);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_signature');
+    }
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.balanceCents).toBe(580);
+  });
+
+  it("answers 409 order_not_credited when the paid amount is not the order's", async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 2000);
+    const event = signedStripeEvent(webhookSecret, 'checkout.session.completed', { ...stripe.pay(session.id), amount_total: 1000 }, clock.now());
+    const response = await deliver(event);
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('order_not_credited');
+    expect((await earshot.rest('GET', `/v1/billing/top-ups/${order.id}`, { key: apiKey })).body.status).toBe('pending');
+  });
+
+  it('settles an expired checkout as expired, and acknowledges events about other sessions', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 2000);
+    expect((await deliver(signedStripeEvent(webhookSecret, 'checkout.session.expired', stripe.expire(session.id), clock.now()))).body).toEqual({
+      received: true,
+      orderId: order.id,
+      status: 'expired',
+    });
+    const foreign = { ...session, id: 'cs_test_other', client_reference_id: 'someone_elses_order' };
+    expect((await deliver(signedStripeEvent(webhookSecret, 'checkout.session.completed', foreign, clock.now()))).body).toEqual({
+      received: true,
+      orderId: null,
+      status: null,
+    });
+    expect((await deliver(signedStripeEvent(webhookSecret, 'customer.created', { id: 'cus_1' }, clock.now()))).body).toEqual({
+      received: true,
+      orderId: null,
+      status: null,
+    });
+  });
+
+  it('resumes the keywords paused for balance when the credit covers a day of every keyword, but not those paused for noise', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const [first, second, noisy] = await addKeywords(earshot.sql, workspace.id, 3);
+    await earshot.sql`update keywords set muted = true, paused_for_balance = true where id in (${first.id}, ${second.id})`;
+    await earshot.sql`update keywords set muted = true, paused_for_balance = true, paused_for_noise = true where id = ${noisy.id}`;
+    await chargeDailyKeywordFees(earshot.sql, '2028-03-10');
+    await leaveInWallet(earshot.sql, workspace.id, 0);
+    const { session } = await startTopUp(apiKey, 2000);
+    await deliver(signedStripeEvent(webhookSecret, 'checkout.session.completed', stripe.pay(session.id), clock.now()));
+
+    const keywords = (await earshot.rest('GET', '/v1/keywords', { key: apiKey })).body.data;
+    expect(keywords.map((k: any) => [k.id, k.muted, k.pausedForBalance, k.pausedForNoise])).toEqual([
+      [first.id, false, false, false],
+      [second.id, false, false, false],
+      [noisy.id, true, false, true],
+    ]);
+    const at = '2028-03-10T12:00:00.000Z';
+    const walletAfter = { balanceCents: 2000, effectiveCents: 2000, nextDayCents: 33, resumeCostCents: 0, activeKeywords: 2, pausedKeywords: 0 };
+    expect(await eventsOf(earshot.sql, workspace.id)).toEqual([
+      { name: 'keyword.resumed', data: { keyword: { id: first.id, term: first.term, kind: 'brand' }, reason: 'balance_restored', resumedAt: at } },
+      { name: 'keyword.resumed', data: { keyword: { id: second.id, term: second.term, kind: 'brand' }, reason: 'balance_restored', resumedAt: at } },
+      { name: 'wallet.resumed', data: { wallet: walletAfter, keywordsResumed: 2, at } },
+    ]);
+  });
+});
+
+describe('POST /v1/billing/top-ups/{id}/confirm', () => {
+  it('answers 409 order_not_credited until Stripe says paid, then credits once; the webhook after it credits nothing', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 4000);
+    const early = await earshot.rest('POST', `/v1/billing/top-ups/${order.id}/confirm`, { key: apiKey });
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe('order_not_credited');
+
+    stripe.pay(session.id);
+    const confirmed = await earshot.rest('POST', `/v1/billing/top-ups/${order.id}/confirm`, { key: apiKey });
+    expect(confirmed).toMatchObject({ status: 200, body: { id: order.id, status: 'credited' } });
+    expect((await deliver(signedStripeEvent(webhookSecret, 'checkout.session.completed', session, clock.now()))).body.status).toBe('credited');
+    expect((await earshot.rest('POST', `/v1/billing/top-ups/${order.id}/confirm`, { key: apiKey })).status).toBe(200);
+    expect((await wallet(earshot.sql, workspace.id)).balanceFifteenths).toBe((580 + 4000) * 15);
+  });
+
+  it('answers 409 order_not_credited for an expired checkout, and 404 for another workspace\'s order', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const { order, session } = await startTopUp(apiKey, 2000);
+    stripe.expire(session.id);
+    const expired = await earshot.rest('POST', `/v1/billing/top-ups/${order.id}/confirm`, { key: apiKey });
+    expect(expired.status).toBe(409);
+    expect(expired.body.error.code).toBe('order_not_credited');
+    expect((await earshot.rest('GET', `/v1/billing/top-ups/${order.id}`, { key: apiKey })).body.status).toBe('expired');
+    const other = await earshot.createWorkspace();
+    expect((await earshot.rest('GET', `/v1/billing/top-ups/${order.id}`, { key: other.apiKey })).status).toBe(404);
+  });
+});
+
+describe('without a payment provider', () => {
+  it('answers billing_not_configured (501) for top-ups and webhook_not_configured for the webhook', async () => {
+    const bare = await startTestEarshot({}, { databaseUrl: earshot.databaseUrl, clock });
+    try {
+      const { apiKey } = await bare.createWorkspace();
+      const topUp = await bare.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000 } });
+      expect(topUp.status).toBe(501);
+      expect(topUp.body.error.code).toBe('billing_not_configured');
+      const event = signedStripeEvent(webhookSecret, 'checkout.session.completed', { id: 'cs_test_x' }, clock.now());
+      const webhook = await bare.rest('POST', '/v1/billing/stripe/webhook', { body: event.body, headers: { 'stripe-signature': event.signature } });
+      expect(webhook.status).toBe(501);
+      expect(webhook.body.error.code).toBe('webhook_not_configured');
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe('the gateway', () => {
+  it('runs the webhook mutation without an API key, and nothing else', async () => {
+    const event = signedStripeEvent(webhookSecret, 'customer.created', { id: 'cus_1' }, clock.now());
+    const webhook = `mutation ($payload: String!, $signature: String) { receiveStripeWebhook(payload: $payload, signature: $signature) { received } }`;
+    expect(await earshot.graphql(webhook, { payload: event.body, signature: event.signature })).toMatchObject({
+      status: 200,
+      body: { data: { receiveStripeWebhook: { received: true } } },
+    });
+    const refusals = [
+      'mutation { startTopUp(input: { amountCents: 2000 }) { id } }',
+      'mutation ($payload: String!) { receiveStripeWebhook(payload: $payload) { received } updateAutoRecharge(input: { enabled: false }) { balanceCents } }',
+      'mutation ($payload: String!) { ... on Mutation { receiveStripeWebhook(payload: $payload) { received } } }',
+      '{ wallet { balanceCents } }',
+    ];
+    for (const query of refusals) {
+      const response = await earshot.graphql(query, { payload: event.body });
+      expect(response.status).toBe(401);
+      expect(response.body.errors[0].extensions.code).toBe('unauthorized');
+    }
+  });
+});
+
+describe('npm run earshot -- wallet credit', () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile('npm', ['run', '--silent', 'earshot', '--', 'wallet', 'credit', ...args], {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        env: { ...process.env, DATABASE_URL: earshot.databaseUrl },
+        timeout: 60_000,
+      }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    });
+
+  it("credits a workspace's wallet once per reference and ends its welcome credit", async () => {
+    const { workspace, apiKey } = await earshot.createWorkspace();
+    const first = await run(['--workspace', workspace.id, '--cents', '10000', '--reference', 'invoice-17']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ workspace: workspace.id, credited: true, creditedCents: 10000, balanceCents: 10580, keywordsResumed: 0 });
+    const repeated = await run(['--workspace', workspace.id, '--cents', '10000', '--reference', 'invoice-17']);
+    expect(JSON.parse(repeated.stdout)).toMatchObject({ credited: false, creditedCents: 0, balanceCents: 10580 });
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body).toMatchObject({
+      onWelcomeCredit: false,
+      lastTopUp: { amountCents: 10000, source: 'operator', orderId: null },
+    });
+  });
+
+  it('refuses an unknown workspace and a bad amount', async () => {
+    expect(await run(['--workspace', 'org_unknown', '--cents', '100'])).toMatchObject({ code: 1, stderr: expect.stringContaining('not found') });
+    expect((await run(['--workspace', 'org_x', '--cents', '12.5'])).code).toBe(2);
+  });
+});
