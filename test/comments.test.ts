@@ -3,7 +3,7 @@ import { watchThread } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, eventually } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -12,14 +12,6 @@ let workspaceId: string;
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 beforeAll(async () => {
   const story = { storyTitle: 'Show HN: Earshot' };

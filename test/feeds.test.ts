@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { type FakeFeedHost, pageAdvertising, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, eventually, allMentionsOf } from './harness.ts';
 
 let earshot: TestEarshot;
 let host: FakeFeedHost;
@@ -10,14 +10,6 @@ let key: string;
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 beforeAll(async () => {
   host = await startFakeFeedHost({});
@@ -52,10 +44,7 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     expect(patched.status).toBe(200);
     expect(patched.body.feeds).toEqual([{ url: `${host.url}/feed.xml`, title: 'Acme engineering', connectedAt: expect.any(String) }]);
 
-    const all = async () => [
-      ...(await earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}&limit=100`, { key })).body.data,
-      ...(await earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keyword.body.id}&limit=100`, { key })).body.data,
-    ];
+    const all = () => allMentionsOf(earshot, key, keyword.body.id);
     const mentions = await eventually(all, (found) => found.length >= 10);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const settled = await all();

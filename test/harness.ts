@@ -94,3 +94,22 @@ export async function openTestDatabase(): Promise<{ url: string; sql: Sql }> {
   await migrate(sql);
   return { url, sql };
 }
+
+/** Reads until `done` says yes or the time is up, then returns the last read: for work that jobs finish in the background. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every mention of a keyword, relevant or not: scoring may move one between the two lists while a test waits. */
+export async function allMentionsOf(earshot: TestEarshot, key: string, keywordId: string): Promise<any[]> {
+  const [rest, relevant] = await Promise.all([
+    earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keywordId}&limit=100`, { key }),
+    earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keywordId}&limit=100`, { key }),
+  ]);
+  return [...rest.body.data, ...relevant.body.data];
+}

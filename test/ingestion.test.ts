@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, eventually, allMentionsOf } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -9,14 +9,6 @@ let key: string;
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 beforeAll(async () => {
   hackerNews = await startFakeHackerNews({
@@ -49,10 +41,7 @@ describe('keyword → look-back → poll → mentions', () => {
       (response) => response.body.data.length >= 2,
     );
     const all = await eventually(
-      async () => [
-        ...(await earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}`, { key })).body.data,
-        ...(await earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keyword.body.id}`, { key })).body.data,
-      ],
+      () => allMentionsOf(earshot, key, keyword.body.id),
       (mentions) => mentions.every((mention: { classification: unknown }) => mention.classification !== null),
     );
     expect(listed.status).toBe(200);

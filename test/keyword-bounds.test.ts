@@ -12,10 +12,9 @@ let keywordId: string;
 const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><link>https://acme.com</link><description>d</description></channel></rss>`;
 
 beforeAll(async () => {
-  // The feeds live on a loopback fake, which feed checks refuse unless told otherwise (operating contract).
-  process.env.EARSHOT_ALLOW_PRIVATE_URLS = '1';
   feeds = await startFakeServer(() => ({ headers: { 'content-type': 'application/rss+xml' }, body: rss }));
-  earshot = await startTestEarshot();
+  // The feeds live on a loopback fake, which feed checks refuse unless told otherwise (operating contract).
+  earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1' } });
   key = (await earshot.createWorkspace()).apiKey;
   keywordId = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme' } })).body.id;
 });

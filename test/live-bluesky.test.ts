@@ -2,21 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { startFakeBluesky } from './fake-upstreams/bluesky.ts';
 import { type FakeJetstream, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
-import { createTestDatabase, startTestEarshot, type TestEarshot } from './harness.ts';
+import { createTestDatabase, startTestEarshot, type TestEarshot, eventually, allMentionsOf } from './harness.ts';
 
 let jetstream: FakeJetstream;
 let bluesky: FakeUpstream;
 let databaseUrl: string;
 const running: TestEarshot[] = [];
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const post = (rkey: string, text: string, timeUs: number) =>
   jetstreamPostEvent({
@@ -51,14 +43,7 @@ describe('Bluesky live stream', () => {
     let earshot = await start();
     const { apiKey: key } = await earshot.createWorkspace('Acme');
     const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Earshot', platforms: ['bluesky'] } });
-    // Relevant or not: scoring may move a mention from one list to the other while we wait.
-    const list = async () => {
-      const [rest, relevant] = await Promise.all([
-        earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keyword.body.id}&limit=100`, { key }),
-        earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keyword.body.id}&limit=100`, { key }),
-      ]);
-      return { body: { data: [...rest.body.data, ...relevant.body.data] } };
-    };
+    const list = async () => ({ body: { data: await allMentionsOf(earshot, key, keyword.body.id) } });
     const now = Date.now() * 1000;
 
     // The live matcher picks the keyword up within a poll interval.
