@@ -4,14 +4,39 @@ import { errorEnvelopeSchema } from './error-envelope.ts';
 import type { Route } from './route.ts';
 import { routeTable } from './route-table.ts';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): SchemaObject => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-  return rest as SchemaObject;
+/** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
+type NamedSchemas = Record<string, SchemaObject>;
+
+function pointRefsAtComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pointRefsAtComponents);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string'
+        ? [key, inner.replace(/^#\/\$defs\//, '#/components/schemas/')]
+        : [key, pointRefsAtComponents(inner)],
+    ),
+  );
+}
+
+// zod puts named schemas under the schema's own `$defs` and points at them
+// with `#/$defs/…`, which resolves against the whole document, not the
+// schema; they are moved to `components.schemas` instead.
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output', named: NamedSchemas): SchemaObject => {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
+    const component = pointRefsAtComponents(definition) as SchemaObject;
+    if (named[id] && JSON.stringify(named[id]) !== JSON.stringify(component)) {
+      throw new Error(`Two different schemas are named "${id}" in the OpenAPI document`);
+    }
+    named[id] = component;
+  }
+  return pointRefsAtComponents(rest) as SchemaObject;
 };
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
-function operationFor(route: Route): OperationObject {
+function operationFor(route: Route, named: NamedSchemas): OperationObject {
   const pathParams: ParameterObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -22,12 +47,12 @@ function operationFor(route: Route): OperationObject {
     name,
     in: 'query',
     required: !(schema as z.ZodType).safeParse(undefined).success,
-    schema: jsonSchema(schema as z.ZodType, 'input'),
+    schema: jsonSchema(schema as z.ZodType, 'input', named),
   }));
   const responses: OperationObject['responses'] = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
-    const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output') : undefined;
+    const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
     responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
   }
   if (!route.public) {
@@ -41,7 +66,7 @@ function operationFor(route: Route): OperationObject {
     ...(route.public ? { security: [] } : {}),
     parameters: [...pathParams, ...queryParams],
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
       : {}),
     responses,
   };
@@ -57,15 +82,17 @@ export function buildOpenApiDocument(routes: Route[] = routeTable) {
       'Keyword and brand mention tracking. Every endpoint except health and this document needs `Authorization: Bearer mk_live_…`. ' +
         'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`.',
     )
-    .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' })
-    .addSchema('Error', jsonSchema(errorEnvelopeSchema, 'output'));
+    .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
+  const named: NamedSchemas = {};
+  jsonSchema(errorEnvelopeSchema, 'output', named);
   const document = builder.getSpec();
   document.security = [{ apiKey: [] }];
   document.servers = [{ url: '/' }];
   for (const route of routes) {
     const item = (document.paths![route.path] ??= {});
-    (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route);
+    (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, named);
   }
+  for (const [id, schema] of Object.entries(named)) builder.addSchema(id, schema);
   return document;
 }
 

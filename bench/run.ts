@@ -1,0 +1,32 @@
+import os from 'node:os';
+import { startBenchEnvironment } from './bench-environment.ts';
+import { type Benchmark, formatReport } from './benchmark.ts';
+import { billingTick } from './billing-tick.ts';
+import { classifierThroughput } from './classifier.ts';
+import { ingestionThroughput } from './ingestion.ts';
+import { matchingThroughput } from './matching.ts';
+import { whoamiPath } from './whoami-path.ts';
+
+/** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
+const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick];
+
+// Numbers from a busy machine mean little; say how busy it was.
+const [loadAverage] = os.loadavg();
+console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} when the run began\n`);
+
+const environment = await startBenchEnvironment();
+let failed = false;
+try {
+  for (const benchmark of benchmarks) {
+    process.stderr.write(`running ${benchmark.name}…\n`);
+    try {
+      console.log(formatReport(benchmark.name, await benchmark.run(environment)) + '\n');
+    } catch (error) {
+      failed = true;
+      console.error(`${benchmark.name} failed:`, error);
+    }
+  }
+} finally {
+  await environment.stop();
+}
+process.exit(failed ? 1 : 0);
