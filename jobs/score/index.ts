@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chargeMatchedItem } from '../../subgraphs/billing/charging.ts';
+import { chargeMatchedItems } from '../../subgraphs/billing/charging.ts';
 import { findGroupsByIds } from '../../subgraphs/keywords/group-store.ts';
 import { findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/keyword-store.ts';
 import { applyNoiseBrake } from '../../subgraphs/keywords/noise-brake.ts';
@@ -92,23 +92,21 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   const outcomes = await classifierFor(context.config.env).classifyBatch(await classificationInputs(context, live, keywords));
   const byId = new Map(live.map((m) => [m.id, m]));
   const now = context.clock.now();
-  const failed: string[] = [];
+  const failed = outcomes.filter((outcome) => !outcome.ok).map((outcome) => outcome.mentionId);
+  const classified = outcomes.flatMap((outcome) => (outcome.ok ? [{ mention: byId.get(outcome.mentionId)!, classification: outcome.classification }] : []));
   await context.sql.begin(async (tx) => {
+    // Every charge of the batch in one call: its mentions may belong to several workspaces, locked in one fixed order.
+    const billable = classified.filter(({ mention, classification }) => mention.fuzzy && classification.relevance >= relevanceLine);
+    const charges = await chargeMatchedItems(
+      tx,
+      billable.map(({ mention }) => ({ workspaceId: mention.workspaceId, keywordId: mention.keywordId, kind: 'mention', itemId: mention.id, at: now })),
+    );
+    const charged = new Set(billable.filter((_, i) => charges[i].charged).map(({ mention }) => mention.id));
     const kept: MentionRow[] = [];
     const dropped: string[] = [];
-    for (const outcome of outcomes) {
-      const mention = byId.get(outcome.mentionId)!;
-      if (!outcome.ok) {
-        failed.push(mention.id);
-        continue;
-      }
-      const { classification } = outcome;
+    for (const { mention, classification } of classified) {
       if (mention.fuzzy) {
-        const relevant = classification.relevance >= relevanceLine;
-        const charged =
-          relevant &&
-          (await chargeMatchedItem(tx, { workspaceId: mention.workspaceId, keywordId: mention.keywordId, kind: 'mention', itemId: mention.id, at: now })).charged;
-        if (!charged) {
+        if (!charged.has(mention.id)) {
           dropped.push(mention.id);
           continue;
         }

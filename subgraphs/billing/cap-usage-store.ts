@@ -20,9 +20,13 @@ export interface KeywordCapState extends KeywordRef {
 export type CapStateFilter = { keywordIds: readonly string[] } | { workspaceId: string } | { pausedForCap: true };
 
 /**
- * Cap states of the keywords the filter names, read from the per-day counts
- * the ledger keeps. `lock` locks the keyword rows (charging checks and
- * charges under that lock, so two workers cannot both take the last item).
+ * Cap states of the keywords the filter names, in id order, read from the
+ * per-day counts the ledger keeps. `lock` locks the keyword rows in that
+ * order (charging checks and charges under that lock, so two workers cannot
+ * both take the last item). It leaves key-share locks alone: storing a
+ * mention key-share-locks its keyword, and with FOR UPDATE two workers that
+ * both stored mentions of a keyword would wait for each other, one for the
+ * wallet and the other for the keyword.
  */
 export async function keywordCapStates(sql: Queryable, filter: CapStateFilter, now: Date, options: { lock?: boolean } = {}): Promise<KeywordCapState[]> {
   const startDay = (per: CapPeriod) => billingDayOf(capPeriodStart(per, now));
@@ -50,5 +54,5 @@ export async function keywordCapStates(sql: Queryable, filter: CapStateFilter, n
     ) c
     where ${where}
     order by k.id
-    ${options.lock ? sql`for update of k` : sql``}`;
+    ${options.lock ? sql`for no key update of k` : sql``}`;
 }

@@ -1,11 +1,13 @@
 import type postgres from 'postgres';
+import { billingDayOf } from './billing-day.ts';
+import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
-import { keywordCapStates } from './cap-usage-store.ts';
-import { type ChargedItemKind, insertItemCharge, isCharged, itemChargeKey } from './ledger-store.ts';
+import { type KeywordCapState, keywordCapStates } from './cap-usage-store.ts';
+import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } from './ledger-store.ts';
 import { chargedItemFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';
-import { effectiveBalance, recordWalletLow } from './wallet-state.ts';
-import { lockWallet } from './wallet-store.ts';
+import { effectiveBalances, recordWalletLow } from './wallet-state.ts';
+import { lockWallets, type WalletRow } from './wallet-store.ts';
 
 export interface MatchedItemCharge {
   workspaceId: string;
@@ -32,35 +34,124 @@ export type ChargeOutcome =
       reason: 'already_charged' | 'capped' | 'insufficient_balance' | 'muted';
     };
 
-/**
- * Before ingestion stores a match (or delivers a comment): may this keyword
- * take one more charged item now, and if so, charge it, in the caller's
- * transaction. The wallet row and then the keyword row stay locked until
- * that transaction ends, so two workers can never push a keyword past its
- * cap or the wallet below zero; store the mention in the same transaction.
- * Reaching the cap with this item caps the keyword (keyword.capped), and a
- * balance falling to 20% of the last credit records wallet.low.
- *
- * One transaction charging items of several workspaces must charge them in
- * workspace-id order (as the daily tick locks wallets), or two such
- * transactions can deadlock. A refused item is not paused for: the daily
- * tick pauses a wallet that cannot pay the next day (3.2).
- */
-export async function chargeMatchedItem(tx: postgres.TransactionSql<{}>, item: MatchedItemCharge): Promise<ChargeOutcome> {
-  const wallet = await lockWallet(tx, item.workspaceId);
-  if (!wallet) return { charged: false, reason: 'muted' };
-  if (await isCharged(tx, itemChargeKey(item.kind, item.itemId))) return { charged: false, reason: 'already_charged' };
-  const [keyword] = await keywordCapStates(tx, { keywordIds: [item.keywordId] }, item.at, { lock: true });
-  if (!keyword || keyword.workspaceId !== item.workspaceId || keyword.muted) return { charged: false, reason: 'muted' };
-  if (keyword.pausedForCap || capReached(keyword)) return { charged: false, reason: 'capped' };
-  const effective = await effectiveBalance(tx, wallet, item.at);
-  if (effective < chargedItemFifteenths) return { charged: false, reason: 'insufficient_balance' };
+const refused = (reason: Extract<ChargeOutcome, { charged: false }>['reason']): ChargeOutcome => ({ charged: false, reason });
 
-  await insertItemCharge(tx, item);
-  const charged = { ...keyword, used: keyword.used + 1, usedThisMonth: keyword.usedThisMonth + 1 };
-  if (capReached(charged)) await capAfterCharge(tx, charged, item.at);
-  if (wallet.lowRecordedEpoch < wallet.creditEpoch && isLowBalance(effective - chargedItemFifteenths, wallet.lastCreditFifteenths)) {
-    await recordWalletLow(tx, item.workspaceId, item.at);
+/** A keyword's cap state at `at`: the ledger's counts plus this batch's earlier charges (items by billing day). */
+function withBatchCharges(state: KeywordCapState, itemsByDay: ReadonlyMap<string, number> | undefined, at: Date): KeywordCapState {
+  const since = (per: CapPeriod) => {
+    const start = billingDayOf(capPeriodStart(per, at));
+    let items = 0;
+    for (const [day, count] of itemsByDay ?? []) if (day >= start) items += count;
+    return items;
+  };
+  return { ...state, used: state.used + since(state.capPer), usedThisMonth: state.usedThisMonth + since('month') };
+}
+
+/** The locked rows a batch is decided on, as they stood before it; cap states and effective balances by instant (`getTime()`). */
+interface BeforeBatch {
+  wallets: ReadonlyMap<string, WalletRow>;
+  capStatesAt: ReadonlyMap<number, ReadonlyMap<string, KeywordCapState>>;
+  effectiveAt: ReadonlyMap<number, ReadonlyMap<string, number>>;
+  /** Idempotency keys of the items the ledger already holds. */
+  chargedBefore: ReadonlySet<string>;
+}
+
+/**
+ * A transition a charge set off (3.1 capped, 3.2 wallet.low), with the
+ * keyword or wallet as that charge left it: the events then say what
+ * charging one by one would have recorded, in the same order.
+ */
+type ChargeTransition = { to: 'capped'; keyword: KeywordCapState; at: Date } | { to: 'low'; wallet: WalletRow; at: Date };
+
+/**
+ * The single-item rules applied to the items one after another, in memory:
+ * each item sees the charges, caps and wallet.low of the items before it.
+ */
+function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch) {
+  const charges: MatchedItemCharge[] = [];
+  const transitions: ChargeTransition[] = [];
+  const chargedKeysNow = new Set<string>();
+  const spentNow = new Map<string, number>();
+  const itemsByDayNow = new Map<string, Map<string, number>>();
+  const cappedNow = new Set<string>();
+  const lowRecordedNow = new Set<string>();
+  const outcomes = items.map((item): ChargeOutcome => {
+    const wallet = before.wallets.get(item.workspaceId);
+    if (!wallet) return refused('muted');
+    const key = itemChargeKey(item.kind, item.itemId);
+    if (before.chargedBefore.has(key) || chargedKeysNow.has(key)) return refused('already_charged');
+    const stored = before.capStatesAt.get(item.at.getTime())!.get(item.keywordId);
+    if (!stored || stored.workspaceId !== item.workspaceId || stored.muted) return refused('muted');
+    const keyword = withBatchCharges(stored, itemsByDayNow.get(item.keywordId), item.at);
+    if (keyword.pausedForCap || cappedNow.has(keyword.id) || capReached(keyword)) return refused('capped');
+    const spent = spentNow.get(item.workspaceId) ?? 0;
+    const effective = before.effectiveAt.get(item.at.getTime())!.get(item.workspaceId)! - spent;
+    if (effective < chargedItemFifteenths) return refused('insufficient_balance');
+
+    charges.push(item);
+    chargedKeysNow.add(key);
+    spentNow.set(item.workspaceId, spent + chargedItemFifteenths);
+    const day = billingDayOf(item.at);
+    const itemsByDay = itemsByDayNow.get(item.keywordId) ?? new Map<string, number>();
+    itemsByDayNow.set(item.keywordId, itemsByDay.set(day, (itemsByDay.get(day) ?? 0) + 1));
+    const charged = { ...keyword, used: keyword.used + 1, usedThisMonth: keyword.usedThisMonth + 1 };
+    if (capReached(charged)) {
+      cappedNow.add(keyword.id);
+      transitions.push({ to: 'capped', keyword: charged, at: item.at });
+    }
+    const lowAfter = isLowBalance(effective - chargedItemFifteenths, wallet.lastCreditFifteenths);
+    if (lowAfter && wallet.lowRecordedEpoch < wallet.creditEpoch && !lowRecordedNow.has(item.workspaceId)) {
+      lowRecordedNow.add(item.workspaceId);
+      const walletAfter = { ...wallet, balanceFifteenths: wallet.balanceFifteenths - spent - chargedItemFifteenths };
+      transitions.push({ to: 'low', wallet: walletAfter, at: item.at });
+    }
+    return { charged: true };
+  });
+  return { outcomes, charges, transitions };
+}
+
+/**
+ * Before ingestion stores matches (or delivers comments): may each keyword
+ * take one more charged item now, and if so, charge it, in the caller's
+ * transaction. The outcomes, one per item in order, are those of charging
+ * the items one after another. Reaching a cap caps the keyword
+ * (keyword.capped), and a balance falling to 20% of the last credit records
+ * wallet.low.
+ *
+ * The items' wallets are locked in workspace-id order and then their
+ * keywords in id order, until the transaction ends, so two workers can never
+ * push a keyword past its cap or a wallet below zero, and two transactions
+ * charging items of the same workspaces in any order cannot deadlock. A
+ * transaction must therefore charge everything it charges in one call; two
+ * calls lock in two rounds. Store the items in the same transaction. A
+ * refused item is not paused for: the daily tick pauses a wallet that cannot
+ * pay the next day (3.2).
+ */
+export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
+  if (items.length === 0) return [];
+  const wallets = new Map((await lockWallets(tx, [...new Set(items.map((item) => item.workspaceId))])).map((wallet) => [wallet.workspaceId, wallet]));
+  const keywordIds = [...new Set(items.map((item) => item.keywordId))];
+  // Cap periods and pending keyword days depend on the instant: read both at each one the items name.
+  const capStatesAt = new Map<number, Map<string, KeywordCapState>>();
+  const effectiveAt = new Map<number, Map<string, number>>();
+  for (const time of new Set(items.map((item) => item.at.getTime()))) {
+    const states = await keywordCapStates(tx, { keywordIds }, new Date(time), { lock: true });
+    capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
+    effectiveAt.set(time, await effectiveBalances(tx, [...wallets.values()], new Date(time)));
   }
-  return { charged: true };
+  const chargedBefore = await chargedKeys(tx, items.map((item) => itemChargeKey(item.kind, item.itemId)));
+
+  const { outcomes, charges, transitions } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore });
+  await insertItemCharges(tx, charges);
+  for (const transition of transitions) {
+    if (transition.to === 'capped') await capAfterCharge(tx, transition.keyword, transition.at);
+    else await recordWalletLow(tx, transition.wallet, transition.at);
+  }
+  return outcomes;
+}
+
+/** One item: chargeMatchedItems of that item alone. */
+export async function chargeMatchedItem(tx: postgres.TransactionSql<{}>, item: MatchedItemCharge): Promise<ChargeOutcome> {
+  const [outcome] = await chargeMatchedItems(tx, [item]);
+  return outcome;
 }

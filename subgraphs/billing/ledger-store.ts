@@ -16,26 +16,39 @@ export const itemChargeKey = (kind: ChargedItemKind, itemId: string) => `${kind}
 export const keywordDayKey = (keywordId: string, day: string) => `keyword_day:${keywordId}:${day}`;
 export const topUpCreditKey = (orderId: string) => `top_up:${orderId}`;
 
-export async function isCharged(sql: Queryable, idempotencyKey: string): Promise<boolean> {
-  const [row] = await sql<{ found: boolean }[]>`
-    /* isCharged */
-    select exists (select 1 from ledger_entries where idempotency_key = ${idempotencyKey}) as found`;
-  return row.found;
+/** Of these idempotency keys, those the ledger already holds. */
+export async function chargedKeys(sql: Queryable, idempotencyKeys: readonly string[]): Promise<Set<string>> {
+  if (idempotencyKeys.length === 0) return new Set();
+  const rows = await sql<{ idempotencyKey: string }[]>`
+    /* chargedKeys */
+    select l.idempotency_key
+    from unnest(${sql.array(idempotencyKeys as string[])}::text[]) as wanted(key)
+    join ledger_entries l on l.idempotency_key = wanted.key`;
+  return new Set(rows.map((row) => row.idempotencyKey));
 }
 
-/** Charges one matched mention or delivered comment; false when it was charged before. */
-export async function insertItemCharge(
+/**
+ * Charges matched mentions and delivered comments in one statement (the
+ * ledger's trigger then moves each wallet and each keyword-day count once);
+ * an item charged before is skipped.
+ */
+export async function insertItemCharges(
   sql: Queryable,
-  charge: { workspaceId: string; keywordId: string; kind: ChargedItemKind; itemId: string; at: Date },
-): Promise<boolean> {
-  const rows = await sql`
-    /* insertItemCharge */
+  charges: readonly { workspaceId: string; keywordId: string; kind: ChargedItemKind; itemId: string; at: Date }[],
+): Promise<void> {
+  if (charges.length === 0) return;
+  await sql`
+    /* insertItemCharges */
     insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
-    values (${newId('led')}, ${charge.workspaceId}, ${charge.kind}, ${charge.keywordId}, ${-chargedItemFifteenths},
-            ${itemChargeKey(charge.kind, charge.itemId)}, ${charge.at})
-    on conflict (idempotency_key) do nothing
-    returning id`;
-  return rows.length > 0;
+    select id, workspace_id, kind, keyword_id, ${-chargedItemFifteenths}, idempotency_key, occurred_at
+    from unnest(${sql.array(charges.map(() => newId('led')))}::text[],
+                ${sql.array(charges.map((charge) => charge.workspaceId))}::text[],
+                ${sql.array(charges.map((charge) => charge.kind))}::text[],
+                ${sql.array(charges.map((charge) => charge.keywordId))}::text[],
+                ${sql.array(charges.map((charge) => itemChargeKey(charge.kind, charge.itemId)))}::text[],
+                ${sql.array(charges.map((charge) => charge.at.toISOString()))}::timestamptz[])
+         as c(id, workspace_id, kind, keyword_id, idempotency_key, occurred_at)
+    on conflict (idempotency_key) do nothing`;
 }
 
 /** Adds a credit; false when this idempotency key was credited before. */

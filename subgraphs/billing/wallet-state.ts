@@ -1,5 +1,5 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { countKeywordRunStates, noKeywords, resumeKeywordsPausedForBalance } from '../keywords/keyword-run-state-store.ts';
+import { countKeywordRunStates, type KeywordRunCounts, noKeywords, resumeKeywordsPausedForBalance } from '../keywords/keyword-run-state-store.ts';
 import { recordAccountEvent, recordAccountEvents } from '../team/account-event-store.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import { centsOf } from './prices.ts';
@@ -10,34 +10,42 @@ import { findWallet, markLowRecorded, type WalletRow } from './wallet-store.ts';
 /** The daily tick has charged (or paused) the wallet's keywords for the day holding `now`. */
 const settledOn = (wallet: WalletRow, now: Date) => wallet.settledThrough !== null && wallet.settledThrough >= billingDayOf(now);
 
+/** Keywords by run state of these workspaces, with the keyword days due on the day holding `now`. */
+const keywordCountsAt = (sql: Queryable, workspaceIds: readonly string[], now: Date) =>
+  countKeywordRunStates(sql, workspaceIds, startOfBillingDay(billingDayOf(now)));
+
+const walletStateOf = (wallet: WalletRow, counts: ReadonlyMap<string, KeywordRunCounts>, now: Date): WalletState => ({
+  balanceFifteenths: wallet.balanceFifteenths,
+  lastCreditFifteenths: wallet.lastCreditFifteenths,
+  settledToday: settledOn(wallet, now),
+  keywords: counts.get(wallet.workspaceId) ?? noKeywords,
+});
+
 /** The wallet's state at `now`: its balance and its keywords by run state. */
 export async function loadWalletState(sql: Queryable, wallet: WalletRow, now: Date): Promise<WalletState> {
-  const today = billingDayOf(now);
-  const counts = await countKeywordRunStates(sql, [wallet.workspaceId], startOfBillingDay(today));
-  return {
-    balanceFifteenths: wallet.balanceFifteenths,
-    lastCreditFifteenths: wallet.lastCreditFifteenths,
-    settledToday: settledOn(wallet, now),
-    keywords: counts.get(wallet.workspaceId) ?? noKeywords,
-  };
-}
-
-/** The effective balance; once the tick has settled today (the usual case) nothing is pending and no keyword needs counting. */
-export async function effectiveBalance(sql: Queryable, wallet: WalletRow, now: Date): Promise<number> {
-  if (settledOn(wallet, now)) return wallet.balanceFifteenths;
-  return effectiveFifteenths(await loadWalletState(sql, wallet, now));
+  return walletStateOf(wallet, await keywordCountsAt(sql, [wallet.workspaceId], now), now);
 }
 
 /**
- * Records wallet.low for the wallet as it is now, once per credit epoch
- * (3.2), after a charge took the effective balance to 20% of the last credit.
+ * Each wallet's effective balance at `now`, by workspace. Once the tick has
+ * settled today (the usual case) nothing is pending and no keyword needs
+ * counting; the keywords of the others are counted in one statement.
  */
-export async function recordWalletLow(sql: Queryable, workspaceId: string, now: Date): Promise<void> {
-  const wallet = (await findWallet(sql, workspaceId))!;
-  if (wallet.lowRecordedEpoch >= wallet.creditEpoch) return;
+export async function effectiveBalances(sql: Queryable, wallets: readonly WalletRow[], now: Date): Promise<Map<string, number>> {
+  const unsettled = wallets.filter((wallet) => !settledOn(wallet, now)).map((wallet) => wallet.workspaceId);
+  const counts = unsettled.length ? await keywordCountsAt(sql, unsettled, now) : new Map<string, KeywordRunCounts>();
+  return new Map(wallets.map((wallet) => [wallet.workspaceId, effectiveFifteenths(walletStateOf(wallet, counts, now))]));
+}
+
+/**
+ * Records wallet.low (3.2) with the wallet as it stood right after the charge
+ * that took its effective balance to 20% of the last credit, and marks the
+ * credit epoch recorded. The caller checks the epoch was not recorded yet.
+ */
+export async function recordWalletLow(sql: Queryable, wallet: WalletRow, now: Date): Promise<void> {
   const state = await loadWalletState(sql, wallet, now);
-  await recordAccountEvent(sql, walletLow(workspaceId, eventWallet(state), centsOf(state.lastCreditFifteenths), now));
-  await markLowRecorded(sql, workspaceId);
+  await recordAccountEvent(sql, walletLow(wallet.workspaceId, eventWallet(state), centsOf(state.lastCreditFifteenths), now));
+  await markLowRecorded(sql, wallet.workspaceId);
 }
 
 /**

@@ -65,6 +65,21 @@ export async function lockWallet(sql: Queryable, workspaceId: string): Promise<W
 }
 
 /**
+ * Locks these workspaces' wallets in workspace-id order, the order the daily
+ * tick locks them too: transactions locking overlapping sets of wallets this
+ * way wait for one another but never deadlock.
+ */
+export async function lockWallets(sql: Queryable, workspaceIds: readonly string[]): Promise<WalletRow[]> {
+  if (workspaceIds.length === 0) return [];
+  return sql<WalletRow[]>`
+    /* lockWallets */
+    select ${walletColumns(sql)} from wallets
+    where workspace_id = any(${sql.array(workspaceIds as string[])})
+    order by workspace_id
+    for update`;
+}
+
+/**
  * Locks up to `limit` wallets the daily tick has not settled for `day`, in
  * workspace order. A second tick running at once waits here for the first's
  * rows and then finds them settled.

@@ -63,46 +63,110 @@ export const mentionColumns = (sql: Queryable) => sql`
   m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
   m.classified_at, m.verdict_relevant, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note`;
 
+/** A post and the keywords that matched it. */
+export interface MatchedPost {
+  post: NormalizedPost;
+  matches: readonly PostMatch[];
+}
+
+const postKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.externalId]);
+const authorKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.author.platformId]);
+
 /**
- * Stores a post once (author once per platform account) and one mention per
- * matching keyword, skipping keywords that already hold this post. Returns
- * only the mentions created now; announcing them is the caller's, once
- * they are charged (announceMentionsCreated).
+ * The batch as storing its posts one after another would leave them: a post
+ * seen twice keeps its first fields and author but its last text, and takes
+ * the keywords of both; an author seen twice keeps the last fields and the
+ * last follower count known. One row each, because one upsert statement
+ * cannot touch a row twice.
  */
-export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, matches: PostMatch[]): Promise<MentionRow[]> {
-  if (matches.length === 0) return [];
-  const { author } = post;
+function mergeRepeats(items: readonly MatchedPost[]) {
+  const posts = new Map<string, { post: NormalizedPost; text: string; matches: Map<string, PostMatch> }>();
+  const authors = new Map<string, NormalizedPost['author'] & { platform: string }>();
+  for (const { post, matches } of items) {
+    if (matches.length === 0) continue;
+    const seen = posts.get(postKey(post)) ?? { post, text: post.text, matches: new Map<string, PostMatch>() };
+    seen.text = post.text;
+    for (const match of matches) if (!seen.matches.has(match.keywordId)) seen.matches.set(match.keywordId, match);
+    posts.set(postKey(post), seen);
+    const followers = post.author.followers ?? authors.get(authorKey(post))?.followers ?? null;
+    authors.set(authorKey(post), { ...post.author, platform: post.platform, followers });
+  }
+  return { posts: [...posts.values()], authors: [...authors.values()] };
+}
+
+/**
+ * Stores each post once (its author once per platform account) and one
+ * mention per matching keyword, skipping keywords that already hold the
+ * post, in one statement. Authors and then posts are written in key order,
+ * so two workers storing overlapping batches wait for each other instead of
+ * deadlocking. Returns only the mentions created now, in the order of
+ * `items` and their matches; announcing them is the caller's, once they are
+ * charged (announceMentionsCreated).
+ */
+export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
+  const { posts, authors } = mergeRepeats(items);
+  if (posts.length === 0) return [];
+  const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
   const created = await sql<{ id: string }[]>`
-    /* storeMatchedPost */
+    /* storeMatchedPosts */
     with author as (
       insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers)
-      values (${newId('aut')}, ${post.platform}, ${author.platformId}, ${author.name}, ${author.handle}, ${author.url},
-              ${author.avatarUrl}, ${author.followers})
+      select * from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
+                           ${sql.array(authors.map((author) => author.platform))}::text[],
+                           ${sql.array(authors.map((author) => author.platformId))}::text[],
+                           ${sql.array(authors.map((author) => author.name))}::text[],
+                           ${sql.array(authors.map((author) => author.handle))}::text[],
+                           ${sql.array(authors.map((author) => author.url))}::text[],
+                           ${sql.array(authors.map((author) => author.avatarUrl))}::text[],
+                           ${sql.array(authors.map((author) => author.followers))}::int[])
+             as t(id, platform, platform_id, name, handle, url, avatar_url, followers)
+      order by platform, platform_id
       on conflict (platform, platform_id) do update set
         name = excluded.name, handle = excluded.handle, url = excluded.url,
         avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers), updated_at = now()
-      returning id
+      returning id, platform, platform_id
     ), post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
-      select ${newId('pst')}, ${post.platform}, ${post.externalId}, ${post.url}, ${post.text}, ${post.publishedAt},
-             ${post.replyTo}, ${post.links}, author.id, ${post.subreddit ?? null}, ${post.rating ?? null}
-      from author
+      select t.id, t.platform, t.external_id, t.url, t.text, t.published_at, t.reply_to,
+             array(select jsonb_array_elements_text(t.links)), author.id, t.subreddit, t.rating
+      from unnest(${sql.array(posts.map(() => newId('pst')))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.platform))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.externalId))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.url))}::text[],
+                  ${sql.array(posts.map(({ text }) => text))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.publishedAt.toISOString()))}::timestamptz[],
+                  ${sql.array(posts.map(({ post }) => post.replyTo))}::text[],
+                  ${sql.array(posts.map(({ post }) => JSON.stringify(post.links)))}::jsonb[],
+                  ${sql.array(posts.map(({ post }) => post.author.platformId))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.subreddit ?? null))}::text[],
+                  ${sql.array(posts.map(({ post }) => post.rating ?? null))}::smallint[])
+             as t(id, platform, external_id, url, text, published_at, reply_to, links, author_platform_id, subreddit, rating)
+      join author on author.platform = t.platform and author.platform_id = t.author_platform_id
+      order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id
-    ), matched as (
-      select * from unnest(${sql.array(matches.map(() => newId('mm')))}::text[],
-                           ${sql.array(matches.map((m) => m.keywordId))}::text[],
-                           ${sql.array(matches.map((m) => m.workspaceId))}::text[],
-                           ${sql.array(matches.map((m) => m.fuzzy))}::boolean[]) as t(id, keyword_id, workspace_id, fuzzy)
+      returning id, platform, external_id
     ), inserted as (
       insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy)
-      select matched.id, matched.workspace_id, matched.keyword_id, post.id, matched.fuzzy
-      from matched, post
+      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy
+      from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
+                  ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
+                  ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
+                  ${sql.array(mentions.map((mention) => mention.keywordId))}::text[],
+                  ${sql.array(mentions.map((mention) => mention.workspaceId))}::text[],
+                  ${sql.array(mentions.map((mention) => mention.fuzzy))}::boolean[])
+             as t(id, platform, external_id, keyword_id, workspace_id, fuzzy)
+      join post on post.platform = t.platform and post.external_id = t.external_id
       on conflict (keyword_id, post_id) do nothing
       returning id
     )
     select id from inserted`;
-  return findMentionsByIds(sql, created.map((row) => row.id));
+  const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
+  return mentions.flatMap((mention) => rows.get(mention.id) ?? []);
+}
+
+/** One post: storeMatchedPosts of that post alone. */
+export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, matches: PostMatch[]): Promise<MentionRow[]> {
+  return storeMatchedPosts(sql, [{ post, matches }]);
 }
 
 /** Wakes `mentionCreated` subscribers everywhere; inside a transaction, at its commit. */
@@ -127,8 +191,8 @@ export async function findMentionsByIds(sql: Queryable, ids: readonly string[]):
   return sql<MentionRow[]>`
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
-    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.id = any(${sql.array(ids as string[])})
+    from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
+    join mentions m on m.id = wanted.id join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
 }
 

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import { ingestPosts } from '../jobs/ingest-posts.ts';
+import { manualClock } from '../runtime/clock.ts';
+import { connect, type Sql } from '../runtime/database.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
+import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
+import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
+import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
+import { mentionCreatedChannel, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { addKeywords, eventsOf, keywordRow, newWorkspace, wallet } from './billing-seed.ts';
+import { createTestDatabase, eventually } from './harness.ts';
+
+const clock = manualClock(new Date('2028-03-08T10:00:00.000Z'));
+let databaseUrl: string;
+let sql: Sql;
+const pools: Sql[] = [];
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  sql = connect(databaseUrl, { max: 4 });
+});
+afterAll(() => Promise.all([sql, ...pools].map((pool) => pool?.end())));
+
+/** A worker of its own: ingestion as a poll job runs it, on its own connection pool. */
+function worker() {
+  const pool = connect(databaseUrl, { max: 3 });
+  pools.push(pool);
+  return { sql: pool, clock, log: createLogger('silent'), send: async () => null };
+}
+
+/** A paid workspace whose keywords (one per term) have had today's keyword day. */
+async function workspaceWith(terms: string[], cap?: { mentions: number; per: 'day' | 'month' }) {
+  const { workspaceId } = await newWorkspace(sql);
+  await creditWalletByOperator(sql, { workspaceId, cents: 2000, at: clock.now() });
+  const keywords: KeywordRow[] = [];
+  for (const term of terms) keywords.push(...(await addKeywords(sql, workspaceId, 1, { term, cap })));
+  await chargeDailyKeywordFees(sql, '2028-03-08');
+  return { workspaceId, keywords };
+}
+
+function post(externalId: string, text: string, author = 'someone', followers: number | null = null): NormalizedPost {
+  return {
+    platform: 'hackernews',
+    externalId,
+    url: `https://news.ycombinator.com/item?id=${externalId}`,
+    text,
+    publishedAt: new Date('2028-03-08T09:00:00.000Z'),
+    replyTo: null,
+    links: [`https://example.com/${externalId}`],
+    author: { platformId: author, name: author, handle: author, url: `https://news.ycombinator.com/user?id=${author}`, avatarUrl: null, followers },
+  };
+}
+
+/** Every keyword whose term the post's text holds. */
+const matcherOf = (keywords: KeywordRow[]) => (candidate: MatchablePost) =>
+  keywords.filter((keyword) => candidate.text.includes(keyword.term)).map((keyword) => ({ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }));
+
+describe('ingesting a batch of posts', () => {
+  it('stores a post named twice once, with its last text, its author last known reach and a mention per keyword', async () => {
+    const { keywords } = await workspaceWith(['Quokka', 'Wombat']);
+    const outcome = await ingestPosts(worker(), [
+      post('twice', 'Quokka first', 'marsupial', 120),
+      post('twice', 'Quokka and Wombat, edited', 'marsupial', null),
+    ], matcherOf(keywords));
+
+    expect(outcome.stored.map((mention) => [mention.keywordId, mention.text, mention.authorFollowers, mention.links])).toEqual([
+      [keywords[0].id, 'Quokka and Wombat, edited', 120, ['https://example.com/twice']],
+      [keywords[1].id, 'Quokka and Wombat, edited', 120, ['https://example.com/twice']],
+    ]);
+    expect((await sql`select count(*)::int as posts from posts where external_id = 'twice'`)[0].posts).toBe(1);
+  });
+
+  it('keeps the first matches up to the cap, and stores, charges and announces none of the rest', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Capybara'], { mentions: 3, per: 'day' });
+    const before = (await wallet(sql, workspaceId)).balanceFifteenths;
+    const announced: string[] = [];
+    const listening = await sql.listen(mentionCreatedChannel, (payload) => announced.push(JSON.parse(payload).id));
+    const posts = Array.from({ length: 5 }, (_, i) => post(`capybara-${i}`, `Capybara sighting ${i}`));
+
+    const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
+
+    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['capybara-0', 'capybara-1', 'capybara-2']);
+    expect(await eventually(async () => [...announced].sort(), (ids) => ids.length >= 3)).toEqual(outcome.stored.map((mention) => mention.id).sort());
+    await listening.unlisten();
+    expect((await sql`select count(*)::int as mentions from mentions where keyword_id = ${keywords[0].id}`)[0].mentions).toBe(3);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before - 3 * 12);
+    expect(await keywordRow(sql, keywords[0].id)).toMatchObject({ pausedForCap: true, muted: false });
+    expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['keyword.capped']);
+  });
+
+  it('lets two workers that both stored mentions of a keyword charge them one after the other', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Tapir']);
+    const match = matcherOf(keywords);
+    let storing = 2;
+    let markBothStored!: () => void;
+    const bothStored = new Promise<void>((resolve) => (markBothStored = resolve));
+    // Each stores its own post by its own author (share-locking the keyword through the mention's foreign key), waits for the other's, then charges.
+    const ingest = (pool: Sql, externalId: string) =>
+      pool.begin(async (tx) => {
+        const candidate = post(externalId, 'Tapir spotted', externalId);
+        const [mention] = await storeMatchedPosts(tx, [{ post: candidate, matches: match(candidate) }]);
+        if (--storing === 0) markBothStored();
+        await bothStored;
+        return chargeMatchedItems(tx, [{ workspaceId, keywordId: mention.keywordId, kind: 'mention', itemId: mention.id, at: clock.now() }]);
+      });
+
+    const outcomes = await Promise.all([ingest(worker().sql, 'tapir-left'), ingest(worker().sql, 'tapir-right')]);
+
+    expect(outcomes.flat()).toEqual([{ charged: true }, { charged: true }]);
+  });
+
+  it('from two workers at once, in opposite orders and across workspaces, stores and charges each match once without deadlock', async () => {
+    const first = await workspaceWith(['Axolotl', 'Pangolin']);
+    const second = await workspaceWith(['Narwhal', 'Okapi']);
+    const keywords = [...first.keywords, ...second.keywords];
+    const terms = keywords.map((keyword) => keyword.term);
+    const balances = await Promise.all([first, second].map(async ({ workspaceId }) => (await wallet(sql, workspaceId)).balanceFifteenths));
+    const rounds = Array.from({ length: 4 }, (_, round) =>
+      Array.from({ length: 40 }, (_, i) => post(`zoo-${round}-${i}`, `${terms[i % 4]} meets ${terms[(i * 3 + round) % 4]}`, `keeper${i % 6}`)),
+    );
+    const workers = [worker(), worker()];
+
+    // The same posts in opposite orders meet on authors and posts; different posts of the same keywords meet on keywords and wallets.
+    const outcomes = await Promise.all(
+      rounds.flatMap((posts) => [
+        ingestPosts(workers[0], posts, matcherOf(keywords)),
+        ingestPosts(workers[1], [...posts].reverse(), matcherOf(keywords)),
+        ingestPosts(workers[0], posts.map((item) => ({ ...item, externalId: `${item.externalId}-left` })), matcherOf(keywords)),
+        ingestPosts(workers[1], posts.map((item) => ({ ...item, externalId: `${item.externalId}-right` })), matcherOf(keywords)),
+      ]),
+    );
+
+    const matches = 3 * rounds.flat().reduce((count, candidate) => count + matcherOf(keywords)(candidate).length, 0);
+    const stored = outcomes.flatMap((outcome) => outcome.stored);
+    expect(new Set(stored.map((mention) => mention.id)).size).toBe(matches);
+    expect(stored).toHaveLength(matches);
+    const keywordIds = keywords.map((keyword) => keyword.id);
+    const [counts] = await sql`
+      select (select count(*)::int from mentions where keyword_id = any(${keywordIds})) as mentions,
+             (select count(*)::int from ledger_entries where kind = 'mention' and keyword_id = any(${keywordIds})) as charges`;
+    expect(counts).toEqual({ mentions: matches, charges: matches });
+    for (const [i, { workspaceId }] of [first, second].entries()) {
+      const charged = stored.filter((mention) => mention.workspaceId === workspaceId).length;
+      expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(balances[i] - charged * 12);
+    }
+  });
+});
