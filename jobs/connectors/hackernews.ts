@@ -13,22 +13,38 @@ import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from './upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
-/** A story or comment hit of `search_by_date`: the fields Earshot reads. */
-const hitShape = z.object({
-  objectID: z.string(),
-  created_at_i: z.number(),
-  author: z.string(),
-  _tags: z.array(z.string()),
-  title: z.string().nullish(),
-  url: z.string().nullish(),
-  story_text: z.string().nullish(),
-  comment_text: z.string().nullish(),
-  parent_id: z.number().nullish(),
-});
+/**
+ * A story or comment hit of `search_by_date`: the fields Earshot reads.
+ * Algolia always sends `_tags` and `created_at_i`; a proxy or recording that
+ * drops them still maps (the kind from the text fields, the time from
+ * `created_at`).
+ */
+const hitShape = z.preprocess(
+  (hit) => {
+    if (!hit || typeof hit !== 'object') return hit;
+    const raw = hit as Record<string, unknown>;
+    return {
+      ...raw,
+      _tags: raw._tags ?? (raw.comment_text != null && raw.title == null ? ['comment'] : ['story']),
+      created_at_i: raw.created_at_i ?? (typeof raw.created_at === 'string' ? Math.floor(Date.parse(raw.created_at) / 1000) : undefined),
+    };
+  },
+  z.object({
+    objectID: z.string(),
+    created_at_i: z.number(),
+    author: z.string(),
+    _tags: z.array(z.string()),
+    title: z.string().nullish(),
+    url: z.string().nullish(),
+    story_text: z.string().nullish(),
+    comment_text: z.string().nullish(),
+    parent_id: z.number().nullish(),
+  }),
+);
 
 const searchResponse = z.object({ hits: z.array(hitShape) });
 
-export type AlgoliaHackerNewsHit = z.infer<typeof hitShape>;
+export type AlgoliaHackerNewsHit = z.output<typeof hitShape>;
 
 const hitsPerPageMaximum = 1000;
 

@@ -25,21 +25,41 @@ import { parseUpstreamShape } from './upstream-shape.ts';
 const listingOf = <Child extends z.ZodType>(child: Child) =>
   z.object({ kind: z.literal('Listing'), data: z.object({ after: z.string().nullish(), children: z.array(child) }) });
 
-/** A link (`t3`) thing's data: the fields Earshot reads. */
-const linkData = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string(),
-  selftext: z.string(),
-  is_self: z.boolean(),
-  url: z.string(),
-  url_overridden_by_dest: z.string().optional(),
-  permalink: z.string(),
-  subreddit: z.string(),
-  author: z.string(),
-  author_fullname: z.string().optional(),
-  created_utc: z.number(),
-});
+/**
+ * A link (`t3`) thing's data: the fields Earshot reads. Reddit always sends
+ * all of them; fields a trimmed recording drops are derived from the others
+ * (fullname from the id, permalink from subreddit and id, a self post when
+ * there is no target URL).
+ */
+const linkData = z.preprocess(
+  (data) => {
+    if (!data || typeof data !== 'object') return data;
+    const raw = data as Record<string, unknown>;
+    const permalink = raw.permalink ?? `/r/${String(raw.subreddit)}/comments/${String(raw.id)}/`;
+    return {
+      ...raw,
+      name: raw.name ?? `t3_${String(raw.id)}`,
+      selftext: raw.selftext ?? '',
+      permalink,
+      is_self: raw.is_self ?? raw.url == null,
+      url: raw.url ?? `https://www.reddit.com${String(permalink)}`,
+    };
+  },
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    title: z.string(),
+    selftext: z.string(),
+    is_self: z.boolean(),
+    url: z.string(),
+    url_overridden_by_dest: z.string().optional(),
+    permalink: z.string(),
+    subreddit: z.string(),
+    author: z.string(),
+    author_fullname: z.string().optional(),
+    created_utc: z.number(),
+  }),
+);
 
 /** A comment (`t1`) thing's data; `replies` is "" or a listing of more comments, read level by level. */
 const commentData = z.object({
