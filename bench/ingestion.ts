@@ -13,7 +13,9 @@ import type { Benchmark, BenchReport } from './benchmark.ts';
 
 const workspaces = 20;
 const keywordsPerWorkspace = 5;
-const posts = 2_000;
+const posts = 4_000;
+/** Posts ingested first and not timed: JIT, connections and plans warm up on them. */
+const warmUpPosts = 500;
 /** Spec issue 5: at least 2,000 stored mentions a second end to end. */
 const aim = 2_000;
 
@@ -51,15 +53,17 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
     }
     const { rules, filters } = await loadActiveMatchRules(sql, { platform: 'hackernews' });
     const matcher = createMatcher(rules, filters);
-    const batch = Array.from({ length: posts }, (_, i) => post(i, terms[i % terms.length]));
     let queued = 0;
     const context = { sql, clock: systemClock, log: environment.log, send: async () => String(++queued) };
+    const warmUp = Array.from({ length: warmUpPosts }, (_, i) => post(posts + i, terms[i % terms.length]));
+    await ingestPosts(context, warmUp, (candidate) => matcher.match(candidate));
+    const batch = Array.from({ length: posts }, (_, i) => post(i, terms[i % terms.length]));
     const started = performance.now();
     const outcome = await ingestPosts(context, batch, (candidate) => matcher.match(candidate));
     const seconds = (performance.now() - started) / 1000;
     const rate = outcome.stored.length / seconds;
     return {
-      description: `${posts} posts, each matching one of ${terms.length} keywords in ${workspaces} workspaces, ingested by one worker (match, store, charge, announce).`,
+      description: `${posts} posts (after ${warmUpPosts} untimed), each matching one of ${terms.length} keywords in ${workspaces} workspaces, ingested by one worker (match, store, charge, announce).`,
       columns: ['stored mentions', 'seconds', 'mentions/s', 'aim'],
       rows: [{ label: 'ingestPosts', values: [outcome.stored.length, seconds, rate, aim] }],
       verdict: rate >= aim ? `Meets the aim of ${aim} stored mentions/s.` : `Misses the aim of ${aim} stored mentions/s.`,
