@@ -32,6 +32,11 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     absturz: -2, abgestürzt: -2, stürzt: -2, 'funktioniert nicht': -2, nervt: -2, nervig: -2, ärgerlich: -2,
     enttäuscht: -2, enttäuschend: -2, leider: -1, katastrophe: -3, schlimm: -2, fehlt: -1, problem: -1, probleme: -1,
     freundlich: 2, pünktlich: 1, chaotisch: -2, unübersichtlich: -2, nerven: -2,
+    perfekt: 3, wunderbar: 3, fantastisch: 3, ausgezeichnet: 3, prima: 2, schön: 2, zuverlässig: 2, stabil: 1,
+    begeistert: 3, beste: 2, besser: 1, 'lohnt sich': 2, 'lohnt sich nicht': -2, intuitiv: 2, übersichtlich: 2,
+    schrecklich: -3, furchtbar: -3, mies: -2, unbrauchbar: -3, nutzlos: -2, umständlich: -2, kompliziert: -1,
+    unzuverlässig: -2, instabil: -2, frustrierend: -2, enttäuschung: -2, katastrophal: -3, abzocke: -3, träge: -2,
+    hasse: -3, schade: -1,
   },
   fr: {
     bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
@@ -39,31 +44,56 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     nul: -3, nulle: -3, lent: -2, lente: -2, cher: -1, 'trop cher': -3, bug: -1, bugs: -1, plante: -2, erreur: -1,
     bloqué: -2, bloquée: -2, 'ne marche pas': -2, 'ne fonctionne pas': -2, déçu: -2, déçue: -2, horrible: -3,
     pire: -3, problème: -1, énervant: -2, galère: -2, 'hors de prix': -3,
+    formidable: 3, magnifique: 3, impeccable: 3, fiable: 2, efficace: 2, intuitif: 2, intuitive: 2, bravo: 3,
+    satisfait: 2, satisfaite: 2, ravi: 3, ravie: 3, meilleur: 2, meilleure: 2, mieux: 1, aime: 2, terrible: -2,
+    catastrophe: -3, catastrophique: -3, lamentable: -3, inutilisable: -3, inutile: -2, décevant: -2, décevante: -2,
+    déception: -2, arnaque: -3, lenteur: -2, instable: -2, compliqué: -1, compliquée: -1, pénible: -2, énerve: -2,
+    déteste: -3, dommage: -1,
   },
   es: {
     bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
     fácil: 2, barato: 1, gracias: 2, encanta: 3, mejor: 2, malo: -2, mala: -2, lento: -2, caro: -2, 'muy caro': -3,
     error: -1, falla: -2, fallo: -2, 'no funciona': -2, horrible: -3, pésimo: -3, peor: -3, problema: -1,
     decepcionado: -2,
+    perfecto: 3, perfecta: 3, maravilla: 3, maravilloso: 3, fantástico: 3, estupendo: 3, encantado: 3, encantada: 3,
+    contento: 2, contenta: 2, útil: 2, práctico: 2, fiable: 2, 'vale la pena': 2, 'no vale la pena': -2, terrible: -3,
+    fatal: -3, lamentable: -3, desastre: -3, inútil: -2, decepción: -2, decepcionante: -2, frustrante: -2,
+    molesto: -2, estafa: -3, complicado: -1, inestable: -2, 'se cuelga': -2, odio: -3, lástima: -1,
   },
   pt: {
     bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
     barato: 1, obrigado: 2, adoro: 3, finalmente: 1, ruim: -2, lento: -2, caro: -2, erro: -1, 'não funciona': -2,
     péssimo: -3, pior: -3, problema: -1, decepcionado: -2,
+    perfeito: 3, perfeita: 3, maravilhoso: 3, maravilhosa: 3, fantástico: 3, sensacional: 3, 'vale a pena': 2,
+    'não vale a pena': -2, amei: 3, gostei: 2, satisfeito: 2, útil: 2, prático: 2, confiável: 2, horrível: -3,
+    terrível: -3, lixo: -3, travando: -2, travou: -2, inútil: -2, decepção: -2, decepcionante: -2, frustrante: -2,
+    chato: -2, irritante: -2, instável: -2, complicado: -1, odeio: -3, pena: -1,
   },
   it: {
     bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
     facile: 2, grazie: 2, adoro: 3, migliore: 2, consigliato: 2, consigliatissimo: 3, male: -2, crasha: -2, cattivo: -2, lento: -2, caro: -2, errore: -1,
     'non funziona': -2, pessimo: -3, peggio: -3, problema: -1, deluso: -2,
+    perfetto: 3, perfetta: 3, stupendo: 3, meraviglioso: 3, eccellente: 3, bello: 2, bella: 2, soddisfatto: 2,
+    contento: 2, utile: 2, comodo: 2, pratico: 2, affidabile: 2, intuitivo: 2, 'vale la pena': 2, terribile: -3,
+    orribile: -3, schifo: -3, inutile: -2, inutilizzabile: -3, delusione: -2, deludente: -2, frustrante: -2,
+    fastidioso: -2, instabile: -2, complicato: -1, truffa: -3, 'si blocca': -2, odio: -3, peccato: -1,
   },
   nl: {
     goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
     handig: 2, bedankt: 2, slecht: -2, traag: -2, duur: -2, 'te duur': -3, fout: -1, 'werkt niet': -2, jammer: -1,
     probleem: -1, teleurgesteld: -2, crashen: -2, crasht: -2,
+    perfect: 3, uitstekend: 3, fijn: 2, mooi: 2, prettig: 2, tevreden: 2, betrouwbaar: 2, aanbevolen: 2, top: 2,
+    beter: 1, beste: 2, 'de moeite waard': 2, verschrikkelijk: -3, vreselijk: -3, waardeloos: -3, onbruikbaar: -3,
+    nutteloos: -2, irritant: -2, frustrerend: -2, teleurstellend: -2, teleurstelling: -2, ingewikkeld: -1,
+    onbetrouwbaar: -2, instabiel: -2, oplichterij: -3, kapot: -2, hapert: -2, 'loopt vast': -2, 'valt tegen': -2,
   },
   ja: {
     便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
-    使いにくい: -2, 高い: -1,
+    高い: -1,
+    やすい: 1, にくい: -1, 素晴らしい: 3, 素敵: 2, 嬉しい: 2, うれしい: 2, 助かる: 2, 助かり: 2, おすすめ: 2,
+    オススメ: 2, 楽しい: 2, 満足: 2, 綺麗: 2, きれい: 2, 感動: 2, ありがとう: 2, 残念: -2, ひどい: -3,
+    酷い: -3, 重い: -2, 落ちる: -2, 不安定: -2, 微妙: -1, 困: -2, 面倒: -2, めんどくさい: -2, 最低: -3, ダメ: -2,
+    がっかり: -2, 不満: -2,
   },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };
@@ -92,10 +122,40 @@ export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'ab
 export const negators: Record<string, ReadonlySet<string>> = {
   en: new Set(['not', "don't", "doesn't", "isn't", "wasn't", "aren't", "didn't", 'never', 'no', 'zero', 'without', 'hardly']),
   de: new Set(['nicht', 'kein', 'keine', 'keinen', 'nie', 'niemals', 'ohne']),
-  fr: new Set(['pas', 'jamais', 'sans', 'aucun', 'aucune', 'ni']),
+  fr: new Set(['ne', 'pas', 'jamais', 'sans', 'aucun', 'aucune', 'ni']),
   es: new Set(['no', 'nunca', 'sin', 'ni', 'tampoco']),
   pt: new Set(['não', 'nunca', 'sem', 'nem']),
   it: new Set(['non', 'mai', 'senza', 'né']),
   nl: new Set(['niet', 'geen', 'nooit', 'zonder']),
   et: new Set(['ei', 'pole']),
+};
+
+/**
+ * Words that end what a negation denies ("doesn't lag anymore", "ne plante
+ * plus", "stürzt nicht mehr ab"): a problem that has stopped is praise.
+ */
+export const cessationWords: ReadonlySet<string> = new Set(['anymore', 'longer', 'plus', 'mehr', 'meer']);
+
+/** Degree words, per language, that strengthen the opinion word right after them ("really slow", "sehr gut"). */
+export const intensifiers: Record<string, ReadonlySet<string>> = {
+  en: new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'truly', 'insanely', 'ridiculously']),
+  de: new Set(['sehr', 'echt', 'wirklich', 'total', 'extrem', 'richtig', 'voll', 'mega']),
+  fr: new Set(['très', 'vraiment', 'hyper', 'tellement', 'vachement', 'extrêmement']),
+  es: new Set(['muy', 'realmente', 'súper', 'tan', 'demasiado', 'extremadamente']),
+  pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente']),
+  it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente']),
+  nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke']),
+  ja: new Set(['とても', 'すごく', 'めっちゃ', '本当に', '超', 'かなり']),
+};
+
+/** Degree words, per language, that soften the opinion word right after them ("a bit slow", "etwas teuer"). */
+export const diminishers: Record<string, ReadonlySet<string>> = {
+  en: new Set(['bit', 'slightly', 'somewhat', 'kinda', 'kind', 'sort', 'little', 'fairly', 'mildly']),
+  de: new Set(['etwas', 'bisschen', 'leicht', 'ziemlich', 'eher']),
+  fr: new Set(['peu', 'légèrement', 'assez', 'plutôt']),
+  es: new Set(['poco', 'algo', 'ligeramente', 'bastante']),
+  pt: new Set(['pouco', 'meio', 'ligeiramente']),
+  it: new Set(['poco', 'leggermente', 'abbastanza', 'piuttosto']),
+  nl: new Set(['beetje', 'wat', 'vrij', 'nogal', 'redelijk']),
+  ja: new Set(['少し', 'ちょっと', 'やや']),
 };

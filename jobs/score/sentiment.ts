@@ -3,7 +3,7 @@ import Sentiment from 'sentiment';
 import type { Intent, Sentiment as SentimentLabel } from './classification.ts';
 import { wordsOf } from './content-words.ts';
 import type { EnglishReading } from './english-reader.ts';
-import { afinnNotOpinions, contrastWords, negators, opinionLexicons } from './opinion-lexicon.ts';
+import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
 const afinnEnglish = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
 
@@ -27,26 +27,44 @@ const languageCode = (language: string) => `earshot-${language}`;
 /**
  * A negated positive word counts against at three quarters of its weight
  * ("not fast"); a negated negative word counts for nothing rather than for:
- * "not bad" is faint praise, and "no warning" is no praise at all.
+ * "not bad" is faint praise, and "no warning" is no praise at all. A
+ * negative word whose negation says it has stopped ("doesn't crash
+ * anymore", "no longer lags") counts for, at half its weight.
  */
-function negated(score: number) {
-  return score > 0 ? -0.75 * score : 0;
+function negated(score: number, stopped: boolean) {
+  if (score > 0) return -0.75 * score;
+  return stopped ? -0.5 * score : 0;
 }
+
+/** Weights of an opinion word right after a degree word: "really slow" weighs more than "slow", "a bit slow" less. */
+const intensifiedWeight = 1.3;
+const diminishedWeight = 0.7;
+
+const emptySet: ReadonlySet<string> = new Set();
 
 // The `sentiment` package scores words by its AFINN-165 English lexicon and
 // the Emoji Sentiment Ranking; Earshot registers one language per opinion
 // lexicon (AFINN merged in for English) with a negation rule that looks two
-// words back, so that "not fast" and "nicht schnell" both count against.
+// words back, so that "not fast" and "nicht schnell" both count against,
+// and a degree rule that looks one word back.
 for (const [language, entries] of Object.entries(opinionLexicons)) {
   const singles = Object.fromEntries(Object.entries(entries).filter(([cue]) => !cue.includes(' ')));
-  const languageNegators = negators[language] ?? new Set<string>();
+  const languageNegators = negators[language] ?? emptySet;
+  const languageIntensifiers = intensifiers[language] ?? emptySet;
+  const languageDiminishers = diminishers[language] ?? emptySet;
   const labels = language === 'en' ? { ...afinnEnglish, ...singles } : singles;
   if (language === 'en') for (const word of afinnNotOpinions) delete labels[word];
   analyzer.registerLanguage(languageCode(language), {
     labels,
     scoringStrategy: {
-      apply: (tokens: string[], cursor: number, tokenScore: number) =>
-        languageNegators.has(tokens[cursor - 1]) || languageNegators.has(tokens[cursor - 2]) ? negated(tokenScore) : tokenScore,
+      apply: (tokens: string[], cursor: number, tokenScore: number) => {
+        const before = tokens[cursor - 1];
+        const degree = languageIntensifiers.has(before) ? intensifiedWeight : languageDiminishers.has(before) ? diminishedWeight : 1;
+        const score = degree * tokenScore;
+        if (!languageNegators.has(before) && !languageNegators.has(tokens[cursor - 2])) return score;
+        const stopped = [tokens[cursor - 1], tokens[cursor + 1], tokens[cursor + 2]].some((word) => cessationWords.has(word));
+        return negated(score, stopped);
+      },
     },
   });
 }
@@ -96,6 +114,16 @@ const phrasePatterns = new Map(
 );
 
 const emoji = /\p{Extended_Pictographic}/gu;
+const contractedNot = /n't(?![\p{L}])/gu;
+/**
+ * Text emoticons, for the languages wink-nlp does not read (it scores them
+ * in English): ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
+ * Letters or digits around one make it part of something else ("https://").
+ */
+const emoticons = [
+  { pattern: /(?<![\p{L}\p{N}])(?:[:;=]-?[)\]dp]|<3|\^_?\^)(?![\p{L}\p{N}])/gu, score: 2 },
+  { pattern: /(?<![\p{L}\p{N}/])(?:[:;=]'?-?[([/])(?![\p{L}\p{N}/])/gu, score: -2 },
+];
 const sentenceEnd = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
 
 /** How strongly wink-nlp's -1…+1 reading of a sentence weighs against AFINN-style points. */
@@ -115,6 +143,12 @@ const afterContrastWeight = 1.5;
  */
 export const positiveThreshold = 1;
 export const negativeThreshold = -2;
+/**
+ * A post that asks reads positive only on more: a question's kind words are
+ * mostly about what the asker hopes for ("one that works well offline?").
+ * Any value from 1.5 to 4 scored the same on the tune posts.
+ */
+export const questionPositiveThreshold = 2;
 
 const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence.trimStart().startsWith('¿');
 
@@ -143,8 +177,16 @@ export function readSentiment(
         return ' ';
       });
     }
+    // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
+    // English negations from the negation rule; spelled out, they stay one word.
+    remaining = remaining.replace(contractedNot, ' not');
     const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
     const tokens = [...words, ...(remaining.match(emoji) ?? [])];
+    if (lexiconLanguage !== 'en') {
+      for (const emoticon of emoticons) {
+        for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
+      }
+    }
     const analysis = analyzer.analyze(tokens.join(' '), { language: languageCode(lexiconLanguage) });
     for (const entry of analysis.calculation) {
       for (const [cue, score] of Object.entries(entry)) {
@@ -176,9 +218,10 @@ export function readSentiment(
  * more than the words do. A complaint is negative even when written in
  * neutral words ("keeps sending drivers to the wrong side"), except a
  * question asking for help with a problem, which is neutral unless its
- * words are not; praise is positive. A machine-made post is read by its
- * product words alone ("degraded", "outage"): the rockets and stars of
- * release and promotion templates are decoration, not opinion.
+ * words are not; praise is positive; a plain question needs more to be
+ * positive. A machine-made post is read by its product words alone
+ * ("degraded", "outage"): the rockets and stars of release and promotion
+ * templates are decoration, not opinion.
  */
 export function sentimentOf(reading: SentimentReading, intents: readonly Intent[], automated: boolean): SentimentLabel {
   if (automated) {
@@ -190,5 +233,6 @@ export function sentimentOf(reading: SentimentReading, intents: readonly Intent[
   if (complaint && !praise && intents.includes('question')) return reading.score <= -1 ? 'negative' : 'neutral';
   if (complaint && !praise) return reading.score >= 3 * positiveThreshold ? 'neutral' : 'negative';
   if (praise && !complaint) return reading.score <= negativeThreshold ? 'neutral' : 'positive';
-  return reading.score >= positiveThreshold ? 'positive' : reading.score <= negativeThreshold ? 'negative' : 'neutral';
+  const positiveLine = intents.includes('question') ? questionPositiveThreshold : positiveThreshold;
+  return reading.score >= positiveLine ? 'positive' : reading.score <= negativeThreshold ? 'negative' : 'neutral';
 }
