@@ -7,6 +7,7 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
+import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
 
@@ -15,6 +16,8 @@ const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', imp
 export interface GatewayOptions {
   /** Where each subgraph answers (`http://host:port/graphql`); its graphql-ws endpoint is the same path. */
   subgraphUrls: Record<SubgraphName, string>;
+  /** Subgraphs served by this process, by their URL: their queries and mutations skip the network. */
+  inProcessSubgraphs?: Record<string, InProcessSubgraph>;
   secret: string;
   rateLimitPerMinute: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
@@ -25,7 +28,7 @@ export interface GatewayOptions {
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, authentication, rate limit, read-only keys,
- * signed subgraph requests.
+ * signed subgraph requests, in-process subgraphs.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -52,6 +55,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),
+      useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
     ],
   });
 }

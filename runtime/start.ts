@@ -101,10 +101,13 @@ export async function startEarshot(
     }
 
     let subgraphUrls: Record<SubgraphName, string>;
+    let inProcessSubgraphs: Record<string, RunningSubgraph['fetch']> = {};
     if (role === 'all') {
+      // The subgraphs still listen: subscriptions reach them over graphql-ws.
       const running = await Promise.all(subgraphNames.map((name) => serveOne(name, 0, '127.0.0.1')));
       for (const subgraph of running) stops.push(subgraph.close);
       subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
+      inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.fetch]));
     } else {
       const missing = subgraphNames.filter((name) => !config.subgraphUrls[name]);
       if (role === 'gateway' && missing.length) {
@@ -117,6 +120,7 @@ export async function startEarshot(
       role === 'all' || role === 'gateway'
         ? await createGateway({
             subgraphUrls,
+            inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authenticate: (token) => authenticateWith(sql, token),
@@ -130,11 +134,11 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        gatewayFetch = async (request) => gateway.fetch(request);
+        gatewayFetch = async (init) => gateway.fetch('http://gateway/graphql', init);
       } else {
         if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
         const target = new URL('/graphql', config.gatewayUrl);
-        gatewayFetch = (request) => fetch(new Request(target, request));
+        gatewayFetch = (init) => fetch(target, init);
       }
       facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log });
     }

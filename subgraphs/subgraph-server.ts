@@ -1,7 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+// The server adapter's own Response: read and sent from its string body, without the
+// web-stream machinery a native Response needs.
+import { createServerAdapter, Response } from '@whatwg-node/server';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -37,9 +41,14 @@ export interface SubgraphServerOptions {
   port?: number;
 }
 
+/** A subgraph's HTTP handling as a function from request to response. */
+export type SubgraphFetch = (url: string, init: RequestInit) => Promise<Response>;
+
 export interface RunningSubgraph {
   name: string;
   url: string;
+  /** Answers a request to `url` without the network hop, with the same checks as the port. */
+  fetch: SubgraphFetch;
   close(): Promise<void>;
 }
 
@@ -48,14 +57,8 @@ const unsigned = () =>
     extensions: { code: 'unauthorized' },
   });
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+const jsonError = (status: number, errors: unknown[]) =>
+  new Response(JSON.stringify({ errors }), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * Serves one subgraph: Apollo Server for queries and mutations over HTTP,
@@ -84,48 +87,41 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   });
   await apollo.start();
 
-  const server = http.createServer(async (req, res) => {
+  // One handler for both ways in: the subgraph's port, and the all-in-one
+  // gateway calling it in-process; either way the signature is checked.
+  const handle = async (request: Request): Promise<Response> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://subgraph');
-      if (url.pathname !== '/graphql' || req.method !== 'POST') {
-        res.writeHead(404).end();
-        return;
-      }
-      const raw = await readBody(req);
+      const url = new URL(request.url);
+      if (url.pathname !== '/graphql' || request.method !== 'POST') return new Response(null, { status: 404 });
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(raw);
+        body = JSON.parse(await request.text());
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: 'Malformed JSON body' }] }));
-        return;
+        return jsonError(400, [{ message: 'Malformed JSON body' }]);
       }
       const signed = verifySubgraphRequest(secret, body);
-      if (!signed) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [unsigned().toJSON()] }));
-        return;
-      }
+      if (!signed) return jsonError(401, [unsigned().toJSON()]);
       const headers = new HeaderMap();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string') headers.set(key, value);
-      }
+      request.headers.forEach((value, key) => headers.set(key, value));
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: 'POST', headers, search: url.search, body },
         context: async () => contextFor(signed),
       });
-      res.statusCode = response.status ?? 200;
-      for (const [key, value] of response.headers) res.setHeader(key, value);
-      if (response.body.kind === 'complete') {
-        res.end(response.body.string);
-      } else {
-        for await (const chunk of response.body.asyncIterator) res.write(chunk);
-        res.end();
-      }
+      const responseHeaders = new Headers();
+      for (const [key, value] of response.headers) responseHeaders.set(key, value);
+      // Apollo streams only incremental delivery (@defer), which the gateway does not ask for.
+      const responseBody =
+        response.body.kind === 'complete'
+          ? response.body.string
+          : Readable.toWeb(Readable.from(response.body.asyncIterator, { objectMode: false }));
+      return new Response(responseBody as BodyInit, { status: response.status ?? 200, headers: responseHeaders });
     } catch (error) {
       log.error('subgraph request failed', { error: String(error) });
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ message: 'Internal error', extensions: { code: 'internal_error' } }] }));
+      return jsonError(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
     }
-  });
+  };
+  const adapter = createServerAdapter(handle);
+  const server = http.createServer(adapter);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const wsServer = useServer<Record<string, unknown>>(
@@ -144,6 +140,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   return {
     name,
     url,
+    fetch: async (requestUrl, init) => adapter.fetch(requestUrl, init),
     async close() {
       await wsServer.dispose();
       wss.close();
