@@ -6,6 +6,7 @@ import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '.
 import { PreparedPost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { type ScoredMatch, suggestRuleChanges } from '../subgraphs/keywords/rule-suggestions.ts';
 import { saveClassification, storeMatchedPost, updateMention } from '../subgraphs/mentions/mention-store.ts';
+import { keyword as keywordRules } from './matching-fixtures.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
@@ -171,21 +172,8 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
 });
 
 describe('suggestRuleChanges', () => {
-  const rules = (overrides: Partial<KeywordMatchRules> = {}): KeywordMatchRules => ({
-    keywordId: 'kw_test',
-    workspaceId: 'org_test',
-    term: 'Acme Cloud',
-    platforms: null,
-    caseSensitive: false,
-    exactPhrase: false,
-    requiredTerms: [],
-    requiredMode: 'any',
-    excludedTerms: [],
-    excludedAuthors: [],
-    subreddits: { only: [], excluded: [] },
-    repositories: { events: ['traction', 'stars', 'growth'], minStars: null, minWeeklyStars: null },
-    ...overrides,
-  });
+  const rules = (overrides: Partial<KeywordMatchRules> = {}): KeywordMatchRules =>
+    keywordRules('kw_test', 'Acme Cloud', { workspaceId: 'org_test', ...overrides });
   const scored = (text: string, isRelevant: boolean, platform: Platform = 'hackernews'): ScoredMatch => ({ relevant: isRelevant, post: post(platform, text) });
   const windowOf = (matches: ScoredMatch[]) => ({
     days: 30,
