@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { findKeywordById, type KeywordRow, listFeeds, listReviewSources, saveFeedValidators } from '../../subgraphs/keywords/keyword-store.ts';
-import { matchRulesOf } from '../../subgraphs/keywords/match-rules-store.ts';
-import { createMatcher } from '../../subgraphs/keywords/matching/matcher.ts';
-import type { MatchablePost } from '../../subgraphs/keywords/matching/prepared-post.ts';
+import { matchRulesOf, toWorkspaceFilters } from '../../subgraphs/keywords/match-rules-store.ts';
+import {
+  compileKeywordRules,
+  compileWorkspaceFilters,
+  keywordRulesPass,
+  workspaceFiltersPass,
+} from '../../subgraphs/keywords/matching/keyword-rules.ts';
+import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/matching/matcher.ts';
+import { type MatchablePost, PreparedPost } from '../../subgraphs/keywords/matching/prepared-post.ts';
+import { findWorkspaceFilters } from '../../subgraphs/keywords/workspace-settings-store.ts';
 import { recordPollOutcome } from '../../subgraphs/keywords/poll-schedule-store.ts';
 import { reviewPlatforms, type ReviewPlatform } from '../connectors/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
@@ -61,6 +68,22 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
   return { posts, match: (post: MatchablePost) => matcher.match(post) };
 }
 
+/**
+ * Reviews from a keyword's own sources need not name its term (spec 1.4), but
+ * its other rules and the workspace filters still run before one is stored
+ * (spec 1.5): excluded terms and authors, required terms.
+ */
+async function reviewMatcher(keyword: KeywordRow, context: JobContext): Promise<(post: MatchablePost) => KeywordMatch[]> {
+  const rules = compileKeywordRules(matchRulesOf(keyword));
+  const filters = compileWorkspaceFilters(toWorkspaceFilters(await findWorkspaceFilters(context.sql, keyword.workspaceId)));
+  return (post) => {
+    const prepared = new PreparedPost(post);
+    return keywordRulesPass(rules, prepared) && workspaceFiltersPass(filters, prepared)
+      ? [{ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }]
+      : [];
+  };
+}
+
 async function pollSources(payload: SourcesPayload, context: JobContext): Promise<void> {
   const keyword = await findKeywordById(context.sql, payload.keywordId);
   if (!keyword || keyword.muted || keyword.pausedForCap) return;
@@ -73,7 +96,7 @@ async function pollSources(payload: SourcesPayload, context: JobContext): Promis
   } else {
     const platforms = payload.platform === 'reviews' ? [...reviewPlatforms] : [payload.platform];
     const reviews = await readReviews(keyword, platforms, since, context);
-    const outcome = await ingestPosts(context, reviews, () => [{ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }]);
+    const outcome = await ingestPosts(context, reviews, await reviewMatcher(keyword, context));
     found = [...outcome.keywordIdsWithFinds];
   }
   if (payload.lookback || payload.platform === 'reviews') return;

@@ -3,6 +3,7 @@ import type { Queryable } from '../../runtime/database.ts';
 import type { KeywordMatchRules, WorkspaceFilters } from './matching/keyword-rules.ts';
 import type { RepositoryEventKind } from './matching/repository-events.ts';
 import type { KeywordRow } from './keyword-store.ts';
+import type { WorkspaceFiltersRow } from './workspace-settings-store.ts';
 
 /** What the matcher needs: the rules of active keywords and their workspaces' filters. */
 export interface ActiveMatchRules {
@@ -31,6 +32,16 @@ export function matchRulesOf(row: KeywordRow): KeywordMatchRules {
   };
 }
 
+/** The stored workspace filters in the matcher's shape. */
+export function toWorkspaceFilters(row: Omit<WorkspaceFiltersRow, 'updatedAt'>): WorkspaceFilters {
+  return {
+    excludedTerms: row.excludedTerms,
+    excludedAuthors: row.excludedAuthors,
+    githubRepositories: row.githubRepositories,
+    subreddits: { allowed: row.subredditsAllowed, denied: row.subredditsDenied },
+  };
+}
+
 /**
  * Rules of the keywords that may take matches now: not muted (by a user, the
  * wallet or the noise brake) and not at their cap (spec 2.1). `keywordIds`
@@ -48,23 +59,13 @@ export async function loadActiveMatchRules(
       ${scope.platform ? sql`and (platforms is null or ${scope.platform} = any(platforms))` : sql``}`;
   const workspaceIds = [...new Set(rows.map((row) => row.workspaceId))];
   const filterRows = workspaceIds.length
-    ? await sql<{ workspaceId: string; excludedTerms: string[]; excludedAuthors: string[]; githubRepositories: string[]; subredditsAllowed: string[]; subredditsDenied: string[] }[]>`
+    ? await sql<(Omit<WorkspaceFiltersRow, 'updatedAt'> & { workspaceId: string })[]>`
         /* loadWorkspaceFiltersForMatching */
         select workspace_id, excluded_terms, excluded_authors, github_repositories, subreddits_allowed, subreddits_denied
         from workspace_filters where workspace_id = any(${sql.array(workspaceIds)})`
     : [];
   return {
     rules: rows.map(matchRulesOf),
-    filters: new Map(
-      filterRows.map((row) => [
-        row.workspaceId,
-        {
-          excludedTerms: row.excludedTerms,
-          excludedAuthors: row.excludedAuthors,
-          githubRepositories: row.githubRepositories,
-          subreddits: { allowed: row.subredditsAllowed, denied: row.subredditsDenied },
-        },
-      ]),
-    ),
+    filters: new Map(filterRows.map((row) => [row.workspaceId, toWorkspaceFilters(row)])),
   };
 }
