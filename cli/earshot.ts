@@ -81,4 +81,12 @@ async function withDatabase(work: (sql: ReturnType<typeof connect>) => Promise<n
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  // An operator reads one line, not a stack: which database could not be reached, or what failed.
+  const code = (error as { code?: string }).code;
+  const reason = code === 'ECONNREFUSED' || code === 'ENOTFOUND' ? 'cannot reach the database (check DATABASE_URL or EARSHOT_DATA_DIR)' : String(error instanceof Error ? error.message : error);
+  process.stderr.write(`earshot: ${reason}\n`);
+  process.exitCode = 1;
+}
