@@ -7,6 +7,9 @@ import { WebSocketServer } from 'ws';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
 
+/** How long a stopping server waits for requests in flight. */
+const drainSeconds = 5;
+
 export interface PublicServerOptions {
   host: string;
   port: number;
@@ -59,8 +62,12 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     port,
     async close() {
       await wsServer?.dispose();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop taking requests, let the ones in flight finish for a few seconds, then cut what is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const drainLimit = setTimeout(() => server.closeAllConnections(), drainSeconds * 1000);
+      await closed;
+      clearTimeout(drainLimit);
     },
   };
 }
