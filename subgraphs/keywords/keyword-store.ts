@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 
@@ -73,12 +74,11 @@ const settingColumns = [
   'repository_events', 'repository_min_stars', 'repository_min_weekly_stars', 'judged_since',
 ] as const;
 
-const toColumn = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function settingValues(settings: Partial<KeywordSettings>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(settings)) {
-    const column = toColumn(field);
+    const column = postgres.fromCamel(field);
     if ((settingColumns as readonly string[]).includes(column)) values[column] = value;
   }
   return values;

@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Workspace-wide noise rules (spec 2.11 item 5), applied to every keyword. */
@@ -25,8 +26,7 @@ const emptyFilters: WorkspaceFiltersRow = {
 };
 const emptyProfile: CompanyProfileRow = { name: null, description: null, website: null, competitors: [], guidelines: null, updatedAt: null };
 
-const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const columnsOf = (changes: object): Record<string, unknown> => Object.fromEntries(Object.entries(changes).map(([k, v]) => [snake(k), v]));
+const columnsOf = (changes: object): Record<string, unknown> => Object.fromEntries(Object.entries(changes).map(([k, v]) => [postgres.fromCamel(k), v]));
 const updatableColumns = (values: Record<string, unknown>) => Object.keys(values).filter((column) => column !== 'workspace_id') as never;
 
 export async function findWorkspaceFilters(sql: Queryable, workspaceId: string): Promise<WorkspaceFiltersRow> {

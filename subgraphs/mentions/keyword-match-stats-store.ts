@@ -1,3 +1,4 @@
+import { relevanceLine } from '../../jobs/score/classification.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */
@@ -23,7 +24,7 @@ export interface KeywordWindowCounts {
 
 // A user's verdict overrides the classifier (spec 2.4); a words-close-together
 // match that is not scored yet is not billed and so not counted (2.1.3).
-export const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= 40, false)`;
+export const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= ${relevanceLine}, false)`;
 export const countedSql = `not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
 
 export async function keywordMatchTotals(

@@ -1,3 +1,4 @@
+import { relevanceLine } from '../../jobs/score/classification.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -5,9 +6,6 @@ import { mentionsCreatedIn } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
 import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
 import { patchMention } from './mention-triage.ts';
-
-/** Spec part 8: a mention counts as relevant at 40 or more. */
-export const relevanceLine = 40;
 
 /** A user's verdict wins over the classifier's (spec 2.4). */
 export const isRelevant = (mention: Pick<MentionRow, 'verdictRelevant' | 'relevance'>) =>
