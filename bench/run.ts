@@ -10,6 +10,10 @@ import { whoamiPath } from './whoami-path.ts';
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
 const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick];
 
+// `npm run bench -- whoami tick` runs only the benchmarks whose names contain one of the words.
+const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
+const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => benchmark.name.toLowerCase().includes(word))) : benchmarks;
+
 // Numbers from a busy machine mean little; say how busy it was.
 const [loadAverage] = os.loadavg();
 console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} when the run began\n`);
@@ -17,7 +21,7 @@ console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${
 const environment = await startBenchEnvironment();
 let failed = false;
 try {
-  for (const benchmark of benchmarks) {
+  for (const benchmark of selected) {
     process.stderr.write(`running ${benchmark.name}…\n`);
     try {
       console.log(formatReport(benchmark.name, await benchmark.run(environment)) + '\n');

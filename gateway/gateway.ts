@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createGatewayRuntime, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
@@ -43,6 +44,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
   );
   return createGatewayRuntime({
     supergraph,
+    unifiedGraphHandler,
     transportEntries,
     graphqlEndpoint: '/graphql',
     landingPage: false,
