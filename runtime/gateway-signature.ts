@@ -25,20 +25,12 @@ interface SignedPayload {
   context: GatewayContext;
 }
 
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
 function hmac(secret: string, payload: SignedPayload): Buffer {
-  const variables = payload.variables && Object.keys(payload.variables).length > 0 ? payload.variables : undefined;
-  return createHmac('sha256', secret)
-    .update(canonicalJson({ query: payload.query, variables, context: payload.context }))
-    .digest();
+  const variables = payload.variables && Object.keys(payload.variables).length > 0 ? payload.variables : null;
+  // The subgraph reads the JSON the gateway wrote, and JSON keeps the order
+  // of keys: serialising the parsed values again yields the same text, so
+  // no canonical (sorted) form is needed.
+  return createHmac('sha256', secret).update(JSON.stringify([payload.query, variables, payload.context])).digest();
 }
 
 /**

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 // The server adapter's own Response: read and sent from its string body, without the
 // web-stream machinery a native Response needs.
@@ -87,38 +86,44 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   });
   await apollo.start();
 
-  // One handler for both ways in: the subgraph's port, and the all-in-one
-  // gateway calling it in-process; either way the signature is checked.
-  const handle = async (request: Request): Promise<Response> => {
+  // One path for both ways in, the subgraph's port and the all-in-one
+  // gateway calling in-process: a JSON body whose signature is checked
+  // before Apollo executes it. Only the gateway calls, always with a POSTed
+  // JSON body, so Apollo's HTTP handling (GET, content negotiation, CSRF)
+  // has nothing to do here; its request pipeline runs in full.
+  const executeSignedBody = async (text: string): Promise<Response> => {
     try {
-      const url = new URL(request.url);
-      if (url.pathname !== '/graphql' || request.method !== 'POST') return new Response(null, { status: 404 });
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(await request.text());
+        body = JSON.parse(text);
       } catch {
         return jsonError(400, [{ message: 'Malformed JSON body' }]);
       }
       const signed = verifySubgraphRequest(secret, body);
       if (!signed) return jsonError(401, [unsigned().toJSON()]);
-      const headers = new HeaderMap();
-      request.headers.forEach((value, key) => headers.set(key, value));
-      const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: 'POST', headers, search: url.search, body },
-        context: async () => contextFor(signed),
+      const response = await apollo.executeOperation(
+        {
+          query: body.query as string,
+          variables: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+          operationName: (body.operationName ?? undefined) as string | undefined,
+          extensions: body.extensions as Record<string, unknown> | undefined,
+        },
+        { contextValue: contextFor(signed) },
+      );
+      // Apollo answers incrementally only for @defer, which the gateway does not ask for.
+      if (response.body.kind !== 'single') return jsonError(406, [{ message: 'Incremental delivery is not supported' }]);
+      return new Response(JSON.stringify(response.body.singleResult), {
+        status: response.http.status ?? 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
       });
-      const responseHeaders = new Headers();
-      for (const [key, value] of response.headers) responseHeaders.set(key, value);
-      // Apollo streams only incremental delivery (@defer), which the gateway does not ask for.
-      const responseBody =
-        response.body.kind === 'complete'
-          ? response.body.string
-          : Readable.toWeb(Readable.from(response.body.asyncIterator, { objectMode: false }));
-      return new Response(responseBody as BodyInit, { status: response.status ?? 200, headers: responseHeaders });
     } catch (error) {
       log.error('subgraph request failed', { error: String(error) });
       return jsonError(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
     }
+  };
+  const handle = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== '/graphql' || request.method !== 'POST') return new Response(null, { status: 404 });
+    return executeSignedBody(await request.text());
   };
   const adapter = createServerAdapter(handle);
   const server = http.createServer(adapter);
@@ -140,7 +145,11 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   return {
     name,
     url,
-    fetch: async (requestUrl, init) => adapter.fetch(requestUrl, init),
+    // The gateway's body is already a string: no Request to build and read back.
+    fetch: async (requestUrl, init) =>
+      typeof init.body === 'string' && (init.method ?? 'GET') === 'POST' && new URL(requestUrl).pathname === '/graphql'
+        ? executeSignedBody(init.body)
+        : adapter.fetch(requestUrl, init),
     async close() {
       await wsServer.dispose();
       wss.close();
