@@ -7,11 +7,15 @@ import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './
 import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';
 
 /**
- * Posts one GraphQL request to the gateway's `/graphql` (in-process or over
- * HTTP) and returns its HTTP response. It takes the request's parts rather
- * than a Request so the in-process gateway builds its own, cheaper one.
+ * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
+ * HTTP) and returns its HTTP response: `search` is the query string of a GET
+ * (with its leading `?`), empty for a POST. It takes the request's parts
+ * rather than a Request so the in-process gateway builds its own, cheaper one.
  */
-export type GatewayFetch = (init: { method: 'POST'; headers: Record<string, string>; body: string }) => Promise<Response>;
+export type GatewayFetch = (
+  search: string,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+) => Promise<Response>;
 
 export interface FacadeOptions {
   routes: Route[];
@@ -25,6 +29,9 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
 }
+
+/** Longest query string the facade sends the gateway in a GET; proxies commonly allow 8 KiB of request line. */
+const maxQueryStringLength = 4096;
 
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
@@ -101,10 +108,17 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'x-request-id': requestId };
+    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
     const authorization = request.headers.get('authorization');
     if (authorization) headers.authorization = authorization;
-    const response = await options.gatewayFetch({ method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    // Short queries travel as GETs (GraphQL over HTTP allows it): without a
+    // body the gateway has no request stream to read, which is a good part of
+    // its cost for a small query. Long ones stay POSTs, clear of URL limits.
+    const search = query.startsWith('query') ? `?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : '';
+    const response =
+      search && search.length <= maxQueryStringLength
+        ? await options.gatewayFetch(search, { method: 'GET', headers })
+        : await options.gatewayFetch('', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
     const passOn = new Headers();
     for (const name of rateLimitHeaders) {
       const value = response.headers.get(name);

@@ -134,11 +134,11 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        gatewayFetch = async (init) => gateway.fetch('http://gateway/graphql', init);
+        gatewayFetch = async (search, init) => gateway.fetch(`http://gateway/graphql${search}`, init);
       } else {
         if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
         const target = new URL('/graphql', config.gatewayUrl);
-        gatewayFetch = (init) => fetch(target, init);
+        gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
       facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log });
     }
