@@ -42,7 +42,12 @@ describe('classifier metrics', () => {
     const posts = await readEvalSet();
     expect(posts.length).toBeGreaterThanOrEqual(300);
     expect(new Set(posts.map((post) => post.id)).size).toBe(posts.length);
-    posts.forEach((post, index) => expect(post.split).toBe(index % 3 === 2 ? 'holdout' : 'tune'));
+    // The first round was split every third post; the second round's holdout
+    // was written by its own annotator. Together the holdout stays a third.
+    posts.filter((post) => post.round === 1).forEach((post, index) => expect(post.split).toBe(index % 3 === 2 ? 'holdout' : 'tune'));
+    const holdoutShare = posts.filter((post) => post.split === 'holdout').length / posts.length;
+    expect(holdoutShare).toBeGreaterThan(0.3);
+    expect(holdoutShare).toBeLessThan(0.37);
     expect(new Set(posts.map((post) => post.keyword.term)).size).toBeGreaterThanOrEqual(5);
     expect(new Set(posts.map((post) => post.expected.language)).size).toBeGreaterThanOrEqual(6);
     for (const intent of ['buy_intent', 'question', 'complaint', 'praise', 'comparison'] as const) {

@@ -8,6 +8,7 @@ import { detectIntents } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
+import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { readSentiment, sentimentOf } from './sentiment.ts';
 
 export interface BuiltInModels {
@@ -52,7 +53,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
     : detectIntents({ text: post.text, platform: post.platform, opinion, productsNamed: relevance.productsNamed });
   return {
     relevance: relevance.relevance,
-    sentiment: sentimentOf(opinion, intents, automation.automated),
+    sentiment: sentimentOf(opinion, intents, automation.automated, reportsRatherThanOpines(post)),
     intents,
     automated: automation.automated,
     language,

@@ -11,6 +11,12 @@ const labelledPostSchema = z.object({
   id: z.string().min(1),
   /** `holdout` posts are never looked at while tuning; their numbers are the honest ones. */
   split: z.enum(['tune', 'holdout']),
+  /**
+   * 1: the posts written before any tuning; 2: posts written later by
+   * annotators who saw neither the classifier nor the holdout, to widen both
+   * parts. `npm run eval` reports the holdout of each round apart.
+   */
+  round: z.union([z.literal(1), z.literal(2)]).default(1),
   keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(['brand', 'competitor', 'topic']), context: z.string().max(300).nullable() }),
   company: z
     .object({

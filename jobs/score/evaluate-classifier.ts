@@ -5,7 +5,8 @@
  * `--errors <relevance|sentiment|intents|language|automated>` lists the tune
  * posts the classifier gets wrong on that field. It refuses the holdout: the
  * holdout's numbers are honest only while nobody tunes on its posts.
- * `--tune` prints the tune column alone, for tuning sessions.
+ * `--tune` prints the tune column alone, for tuning sessions. The holdout
+ * is printed whole and by round (see `round` in classifier-eval-set.ts).
  */
 import { createBuiltInClassifier } from './built-in-classifier.ts';
 import { type Classification, relevanceLine } from './classification.ts';
@@ -41,14 +42,13 @@ function rows(metrics: ClassifierMetrics): [string, string][] {
   ];
 }
 
-function printTable(tune: ClassifierMetrics, holdout: ClassifierMetrics | null) {
-  const tuneRows = rows(tune);
-  const holdoutRows = holdout ? rows(holdout) : null;
-  const width = Math.max(...tuneRows.map(([label]) => label.length));
-  const column = Math.max(12, ...tuneRows.map(([, value]) => value.length));
-  console.log(`${'built-in classifier'.padEnd(width)}  ${'tune'.padEnd(column)}${holdoutRows ? '  holdout' : ''}`);
-  tuneRows.forEach(([label, value], index) => {
-    console.log(`${label.padEnd(width)}  ${value.padEnd(column)}${holdoutRows ? `  ${holdoutRows[index][1]}` : ''}`);
+function printTable(columns: [name: string, metrics: ClassifierMetrics][]) {
+  const table = columns.map(([, metrics]) => rows(metrics));
+  const width = Math.max(...table[0].map(([label]) => label.length));
+  const column = Math.max(12, ...table.flat().map(([, value]) => value.length));
+  console.log(`${'built-in classifier'.padEnd(width)}  ${columns.map(([name]) => name.padEnd(column)).join('  ')}`);
+  table[0].forEach(([label], index) => {
+    console.log(`${label.padEnd(width)}  ${table.map((metrics) => metrics[index][1].padEnd(column)).join('  ')}`);
   });
 }
 
@@ -88,11 +88,19 @@ async function main() {
     printErrors(errorField as Field, posts, results);
     return;
   }
-  const split = (name: 'tune' | 'holdout') => {
-    const indexes = posts.flatMap((post, index) => (post.split === name ? [index] : []));
+  const measure = (keep: (post: LabelledPost) => boolean) => {
+    const indexes = posts.flatMap((post, index) => (keep(post) ? [index] : []));
     return measureClassifier(indexes.map((index) => posts[index]), indexes.map((index) => results[index]));
   };
-  printTable(split('tune'), process.argv.includes('--tune') ? null : split('holdout'));
+  const columns: [string, ClassifierMetrics][] = [['tune', measure((post) => post.split === 'tune')]];
+  if (!process.argv.includes('--tune')) {
+    columns.push(
+      ['holdout', measure((post) => post.split === 'holdout')],
+      ['holdout r1', measure((post) => post.split === 'holdout' && post.round === 1)],
+      ['holdout r2', measure((post) => post.split === 'holdout' && post.round === 2)],
+    );
+  }
+  printTable(columns);
 }
 
 await main();

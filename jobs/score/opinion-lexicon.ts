@@ -5,8 +5,8 @@
  * "overpriced", "just works"), and neither has any other language. The
  * entries of other languages are registered with the `sentiment` package as
  * its languages; English ones are layered over wink-nlp. The intent rules
- * read the same entries for complaints and praise. Entries with a space are
- * matched as phrases.
+ * read the same entries for complaints and praise. Entries the word tokenizer
+ * would split (a space, hyphen, slash or apostrophe) are matched as phrases.
  */
 export const opinionLexicons: Record<string, Record<string, number>> = {
   en: {
@@ -24,6 +24,27 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     thanks: 2, 'thank you': 2, easy: 1, painless: 2, helpful: 2, lifesaver: 3, enjoy: 2, love: 3, excited: 2,
     finally: 1, sane: 1, nicer: 2, cleaner: 2, smoother: 2, gorgeous: 3, 'hard to beat': 2, degraded: -2,
     'having problems': -2, 'having issues': -2,
+    'chef\'s kiss': 3, '10/10': 3, 'no regrets': 2, 'zero regrets': 2, 'never looked back': 3, 'never going back': 2,
+    "can't go back": 2, 'blown away': 3, 'mind blown': 3, 'mind-blowing': 3, shoutout: 2, 'shout out': 2, 'props to': 2,
+    'hats off': 3, underrated: 2, goated: 3, slaps: 2, snappy: 2, buttery: 2, effortless: 2, intuitive: 2,
+    'well designed': 2, 'well documented': 2, 'a breeze': 2, 'a joy': 3, 'love how': 3, 'love that': 3, 'so good': 3,
+    'way better': 2, 'much better': 2, 'works great': 3, 'works perfectly': 3, 'works flawlessly': 3, 'rock solid': 3,
+    'saved me': 2, 'saved us': 2, 'saved my': 2, 'spoiled me': 2, 'ruined every other': 3, 'nailed it': 3,
+    'killer feature': 3, 'huge fan': 3, 'big fan': 2, 'gives me chills': 3, 'game-changer': 3, 'life saver': 3,
+    'pleasantly surprised': 3,
+    'a joke': -2, 'is a joke': -3, 'keeps crashing': -3, 'keeps freezing': -3, 'keeps failing': -3, 'keeps breaking': -3,
+    'keeps logging me out': -2, 'locked out': -2, 'ate my': -2, 'lost my': -2, 'lost all': -2, 'deleted my': -2,
+    'wiped my': -2, 'closed my account': -3, 'froze my account': -3, 'no response': -2, 'no reply': -2,
+    'never replied': -2, ghosted: -2, janky: -2, clunky: -2, meh: -1, 'half-baked': -2, 'half baked': -2,
+    nightmare: -3, dealbreaker: -2, 'deal breaker': -2, 'deal-breaker': -2, 'rip-off': -3, ripoff: -3, 'rip off': -3,
+    'cash grab': -3, 'money grab': -3, enshittification: -3, 'price hike': -2, downgrade: -2, 'step backwards': -2,
+    'gave up': -2, 'giving up': -2, 'fed up': -3, 'sick of': -3, 'tired of': -2, 'not impressed': -2, 'not worth': -2,
+    'waste of': -3, overkill: -1, absurd: -2, 'technical debt': -1, 'tech debt': -1, footgun: -2, footguns: -2,
+    trash: -3, garbage: -2, 'a pain': -2, 'pain in the': -3, 'getting worse': -3, 'broke again': -3,
+    'no issues': 2, 'no problems': 2, 'without issues': 2, 'without a hitch': 3, 'zero issues': 2, 'breath of fresh air': 3,
+    goosebumps: 3, iconic: 2, "i'm so in": 2, 'how i lived without': 3, 'how did i live without': 3, 'out of hand': -2,
+    'logged me out': -2, 'kept throwing': -2, 'keeps throwing': -2, glitches: -2, 'breaks something': -2, begging: -1,
+    incident: -1, investigating: -1, disruption: -2, delayed: -1,
   },
   de: {
     gut: 2, super: 3, toll: 3, klasse: 3, genial: 3, großartig: 3, hervorragend: 3, zufrieden: 2, empfehlenswert: 3,
@@ -37,6 +58,11 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     schrecklich: -3, furchtbar: -3, mies: -2, unbrauchbar: -3, nutzlos: -2, umständlich: -2, kompliziert: -1,
     unzuverlässig: -2, instabil: -2, frustrierend: -2, enttäuschung: -2, katastrophal: -3, abzocke: -3, träge: -2,
     hasse: -3, schade: -1,
+    spitze: 3, 'der hammer': 3, geil: 3, empfehle: 2, top: 2, lahm: -2, verbuggt: -2, 'hängt sich auf': -2,
+    'stürzt ab': -2, 'kein support': -2, frechheit: -3, unverschämt: -3, 'ein witz': -2, 'nie wieder': -3, reinfall: -3,
+    zeitverschwendung: -3, geldverschwendung: -3, überteuert: -3,
+    'ohne probleme': 2, 'ohne murren': 2, 'läuft stabil': 2, durchgefallen: -2, durchfallen: -2, durchfalle: -2,
+    'keine antwort': -2, störung: -2,
   },
   fr: {
     bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
@@ -49,6 +75,10 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     catastrophe: -3, catastrophique: -3, lamentable: -3, inutilisable: -3, inutile: -2, décevant: -2, décevante: -2,
     déception: -2, arnaque: -3, lenteur: -2, instable: -2, compliqué: -1, compliquée: -1, pénible: -2, énerve: -2,
     déteste: -3, dommage: -1,
+    'trop bien': 3, 'au top': 3, 'une tuerie': 3, kiffe: 3, incroyable: 3, bluffant: 3, chapeau: 2, nickel: 2, bof: -1,
+    'une blague': -2, honteux: -3, scandaleux: -3, 'plus jamais': -3, 'perte de temps': -3, buggé: -2, rame: -2,
+    'aucune réponse': -2, 'sans réponse': -2,
+    'sans problème': 2, 'sans souci': 2, 'sans accroc': 3, réclamation: -1, 'message automatique': -1, panne: -2,
   },
   es: {
     bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
@@ -59,6 +89,10 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     contento: 2, contenta: 2, útil: 2, práctico: 2, fiable: 2, 'vale la pena': 2, 'no vale la pena': -2, terrible: -3,
     fatal: -3, lamentable: -3, desastre: -3, inútil: -2, decepción: -2, decepcionante: -2, frustrante: -2,
     molesto: -2, estafa: -3, complicado: -1, inestable: -2, 'se cuelga': -2, odio: -3, lástima: -1,
+    'una pasada': 3, 'me encanta': 3, vergüenza: -2, 'nunca más': -3, 'pérdida de tiempo': -3, 'no sirve': -2,
+    'se traba': -2, 'sin respuesta': -2, asco: -3,
+    'sin problemas': 2, 'de maravilla': 3, desesperación: -3, rechazó: -2, rechazado: -2, rechazada: -2,
+    'se me cierra': -2, 'se cierra': -2, 'sin motivo': -2, 'ningún motivo': -2, 'y nada': -1, esperando: -1, caída: -2,
   },
   pt: {
     bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
@@ -68,6 +102,9 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'não vale a pena': -2, amei: 3, gostei: 2, satisfeito: 2, útil: 2, prático: 2, confiável: 2, horrível: -3,
     terrível: -3, lixo: -3, travando: -2, travou: -2, inútil: -2, decepção: -2, decepcionante: -2, frustrante: -2,
     chato: -2, irritante: -2, instável: -2, complicado: -1, odeio: -3, pena: -1,
+    'show de bola': 3, 'mandou bem': 3, parabéns: 3, 'nunca mais': -3, 'perda de tempo': -3, vergonha: -3,
+    'sem resposta': -2, porcaria: -3, bugado: -2, trava: -2,
+    'sem problemas': 2, 'vivia sem': 3, 'dar erro': -2, 'dando erro': -2, 'deu erro': -2, 'fora do ar': -2,
   },
   it: {
     bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
@@ -77,6 +114,9 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     contento: 2, utile: 2, comodo: 2, pratico: 2, affidabile: 2, intuitivo: 2, 'vale la pena': 2, terribile: -3,
     orribile: -3, schifo: -3, inutile: -2, inutilizzabile: -3, delusione: -2, deludente: -2, frustrante: -2,
     fastidioso: -2, instabile: -2, complicato: -1, truffa: -3, 'si blocca': -2, odio: -3, peccato: -1,
+    top: 2, spettacolo: 3, spettacolare: 3, geniale: 3, 'mai più': -3, 'perdita di tempo': -3, vergogna: -3,
+    'nessuna risposta': -2, lentissimo: -3,
+    'senza problemi': 2, inesistente: -2, penale: -1, disservizio: -2,
   },
   nl: {
     goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
@@ -86,6 +126,8 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     beter: 1, beste: 2, 'de moeite waard': 2, verschrikkelijk: -3, vreselijk: -3, waardeloos: -3, onbruikbaar: -3,
     nutteloos: -2, irritant: -2, frustrerend: -2, teleurstellend: -2, teleurstelling: -2, ingewikkeld: -1,
     onbetrouwbaar: -2, instabiel: -2, oplichterij: -3, kapot: -2, hapert: -2, 'loopt vast': -2, 'valt tegen': -2,
+    blij: 2, 'nooit meer': -3, tijdverspilling: -3, schandalig: -3, belachelijk: -3, 'geen reactie': -2, bagger: -3,
+    'zonder problemen': 2, summier: -1, 'veel te': -1, storing: -2,
   },
   ja: {
     便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
@@ -94,6 +136,8 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     オススメ: 2, 楽しい: 2, 満足: 2, 綺麗: 2, きれい: 2, 感動: 2, ありがとう: 2, 残念: -2, ひどい: -3,
     酷い: -3, 重い: -2, 落ちる: -2, 不安定: -2, 微妙: -1, 困: -2, 面倒: -2, めんどくさい: -2, 最低: -3, ダメ: -2,
     がっかり: -2, 不満: -2,
+    サクサク: 2, もっさり: -2, 不具合: -2, 最強: 3, 優秀: 2, 感謝: 2, 神: 3,
+    楽: 2, 神アプリ: 3, 障害: -2,
   },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };
@@ -109,7 +153,7 @@ export const afinnNotOpinions = [
   'no', 'like', 'pay', 'charges', 'free', 'want', 'block', 'kill', 'killed', 'panic', 'lazy', 'unstable', 'fresh', 'grand',
   'god', 'fit', 'interested', 'save', 'clean', 'active', 'shared', 'agrees', 'cleared', 'resolved', 'negative',
   'debt', 'pretty', 'quality', 'backed', 'stop', 'stops', 'cancer', 'question', 'care', 'yes', 'please', 'alone',
-  'error', 'errors', 'warning', 'warnings', 'offline', 'share', 'cut', 'big', 'support', 'drop', 'prevent',
+  'error', 'errors', 'warning', 'warnings', 'offline', 'share', 'cut', 'big', 'support', 'drop', 'prevent', 'fire', 'fired',
 ];
 
 /**

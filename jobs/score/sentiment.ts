@@ -42,13 +42,19 @@ const diminishedWeight = 0.7;
 
 const emptySet: ReadonlySet<string> = new Set();
 
+/**
+ * Entries the word tokenizer would split ("just works", "half-baked",
+ * "10/10") are matched as phrases in the text instead of as words.
+ */
+const isPhrase = (cue: string) => /[^\p{L}\p{M}\p{N}]/u.test(cue);
+
 // The `sentiment` package scores words by its AFINN-165 English lexicon and
 // the Emoji Sentiment Ranking; Earshot registers one language per opinion
 // lexicon (AFINN merged in for English) with a negation rule that looks two
 // words back, so that "not fast" and "nicht schnell" both count against,
 // and a degree rule that looks one word back.
 for (const [language, entries] of Object.entries(opinionLexicons)) {
-  const singles = Object.fromEntries(Object.entries(entries).filter(([cue]) => !cue.includes(' ')));
+  const singles = Object.fromEntries(Object.entries(entries).filter(([cue]) => !isPhrase(cue)));
   const languageNegators = negators[language] ?? emptySet;
   const languageIntensifiers = intensifiers[language] ?? emptySet;
   const languageDiminishers = diminishers[language] ?? emptySet;
@@ -86,7 +92,7 @@ const inflectedEntries = new Map(
     .map(([language, entries]) => {
       const byPrefix = new Map<string, string[]>();
       for (const entry of Object.keys(entries)) {
-        if (entry.includes(' ') || entry.length < 4) continue;
+        if (isPhrase(entry) || entry.length < 4) continue;
         const family = byPrefix.get(entry.slice(0, 4)) ?? [];
         family.push(entry);
         byPrefix.set(entry.slice(0, 4), family);
@@ -106,7 +112,7 @@ function lexiconForm(word: string, language: string): string {
 
 const phrasePatterns = new Map(
   Object.entries(opinionLexicons).map(([language, entries]) => {
-    const phrases = Object.keys(entries).filter((cue) => cue.includes(' ')).sort((a, b) => b.length - a.length);
+    const phrases = Object.keys(entries).filter(isPhrase).sort((a, b) => b.length - a.length);
     // Phrases are lower case and meet lower-cased text: no case-insensitive matching needed.
     const pattern = phrases.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(escapeForPattern).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
     return [language, { pattern, entries }] as const;
@@ -114,6 +120,11 @@ const phrasePatterns = new Map(
 );
 
 const emoji = /\p{Extended_Pictographic}/gu;
+/**
+ * Code in a post is not opinion: `BAD_USER_INPUT`, `kill_switch` and
+ * anything in backticks name things, whatever their words mean.
+ */
+const codeSpans = /`[^`\n]*`|[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
  * Text emoticons, for the languages wink-nlp does not read (it scores them
@@ -149,6 +160,8 @@ export const negativeThreshold = -2;
  * Any value from 1.5 to 4 scored the same on the tune posts.
  */
 export const questionPositiveThreshold = 2;
+/** A post that reports rather than opines (a headline, a job ad) takes words this strong to read as an opinion. */
+export const reportingThreshold = 4;
 
 const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence.trimStart().startsWith('¿');
 
@@ -194,7 +207,7 @@ export function readSentiment(
       }
     }
   };
-  for (const sentence of text.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+  for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const words = wordsOf(sentence);
     const turn = words.findIndex((word) => contrastWords.has(word));
@@ -221,13 +234,15 @@ export function readSentiment(
  * words are not; praise is positive; a plain question needs more to be
  * positive. A machine-made post is read by its product words alone
  * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion.
+ * templates are decoration, not opinion. A post that reports rather than
+ * opines (news, job ads, release announcements) needs strong words.
  */
-export function sentimentOf(reading: SentimentReading, intents: readonly Intent[], automated: boolean): SentimentLabel {
+export function sentimentOf(reading: SentimentReading, intents: readonly Intent[], automated: boolean, reporting = false): SentimentLabel {
   if (automated) {
     const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
     return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
   }
+  if (reporting) return reading.score >= reportingThreshold ? 'positive' : reading.score <= -reportingThreshold ? 'negative' : 'neutral';
   const complaint = intents.includes('complaint');
   const praise = intents.includes('praise');
   if (complaint && !praise && intents.includes('question')) return reading.score <= -1 ? 'negative' : 'neutral';

@@ -1,0 +1,21 @@
+import type { Platform } from '../connectors/normalized-post.ts';
+
+// Job ads in the languages Earshot reads: "We're hiring", "Hiring:", "X is hiring", "wir suchen", "on recrute"…
+const jobAd =
+  /(?:^|[\s(])(?:hiring[:!]|we(?:'re| are) hiring\b|(?:is|are) hiring\b|now hiring\b|join our team\b|wir suchen\b|wir stellen ein\b|on recrute\b|nous recrutons\b|estamos contratando\b|buscamos\b|stiamo cercando\b|assumiamo\b|wij zoeken\b|vacature\b|募集)/iu;
+// "Rust 1.83 is out", "v2.4.0 is now available", "release notes".
+const releaseAnnouncement = /\bv?\d+\.\d+(?:\.\d+)? (?:is out|is here|has been released|(?:is )?now available)\b|\brelease notes\b/iu;
+
+// Bug-report templates: "Bug: …", "Steps to reproduce", "Reproduction repo", "Expected … Actual".
+const bugReport = /^\s*(?:\[bug\]|bug:|bug report\b)|\bsteps to reproduce\b|\brepro(?:duction)? (?:repo|steps|case)\b|\bexpected\b[^.]*\.\s*actual\b/iu;
+
+/**
+ * Posts that report rather than opine: news headlines, job ads, release
+ * announcements and bug reports. Their kind words belong to the genre ("help us keep
+ * startups' money safe", "best chance this year to spot…", "a pile of newly
+ * stable APIs"), not to the author's attitude; a bug report's "fails" and
+ * "crash" describe the problem, and its author asks for a fix, calmly.
+ */
+export function reportsRatherThanOpines(post: { platform: Platform; text: string }): boolean {
+  return post.platform === 'news' || jobAd.test(post.text) || releaseAnnouncement.test(post.text) || bugReport.test(post.text);
+}
