@@ -1,5 +1,6 @@
+import type { Platform } from '../connectors/normalized-post.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
-import { type Classification, relevanceLine } from './classification.ts';
+import { type Classification, type Intent, relevanceLine } from './classification.ts';
 import { contentWordsOf } from './content-words.ts';
 import { automationSignals } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
@@ -9,18 +10,32 @@ import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
-import { readSentiment, sentimentOf } from './sentiment.ts';
+import { machineMadeSentiment, readSentiment } from './sentiment.ts';
+import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
+import { loadSentimentModel, predictSentiment, type SentimentModel } from './sentiment-model.ts';
 
-export interface BuiltInModels {
+/** What reads a post: the language tables and the English model. */
+export interface PostReaders {
   languageDetector: Awaited<ReturnType<typeof loadLanguageDetector>>;
   english: EnglishReader;
 }
 
+export interface BuiltInModels extends PostReaders {
+  sentiment: SentimentModel;
+}
+
+let readers: Promise<PostReaders> | undefined;
 let models: Promise<BuiltInModels> | undefined;
 
 /** Loads the language tables and the English model once per process (about a second). */
+export function loadPostReaders(): Promise<PostReaders> {
+  readers ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader() }));
+  return readers;
+}
+
+/** The readers and the trained sentiment model, once per process. */
 export function loadBuiltInModels(): Promise<BuiltInModels> {
-  models ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader() }));
+  models ??= loadPostReaders().then((loaded) => ({ ...loaded, sentiment: loadSentimentModel() }));
   return models;
 }
 
@@ -38,24 +53,52 @@ function noteFor(reading: RelevanceReading): string {
     : `Relevance ${reading.relevance} (${verdict}): ${reasons.join('; ')}.`;
 }
 
-/** Classifies one post; the same input always gives the same classification. */
-export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
+/**
+ * What a post says of its author's attitude and wants: the lexicon reading,
+ * the intents (none for a machine-made post: a feed or a bot wants
+ * nothing) and the evidence the sentiment model reads. The classifier and
+ * the model's training read posts through this one function.
+ */
+export function readOpinion(
+  loaded: PostReaders,
+  post: { text: string; platform: Platform },
+  reading: { language: string | null; ignoredWords: ReadonlySet<string>; productsNamed: number; automated: boolean },
+): { intents: Intent[]; evidence: SentimentEvidence } {
+  const english = reading.language === 'en' ? loaded.english.read(post.text) : null;
+  const opinion = readSentiment(post.text, reading.language, english, reading.ignoredWords);
+  const intents = reading.automated ? [] : detectIntents({ text: post.text, platform: post.platform, opinion, productsNamed: reading.productsNamed });
+  return {
+    intents,
+    evidence: {
+      text: post.text,
+      language: reading.language,
+      reading: opinion,
+      intents,
+      reporting: reportsRatherThanOpines(post),
+      ignoredWords: reading.ignoredWords,
+    },
+  };
+}
+
+/** A post as the classifier reads it, before any verdict on its sentiment. */
+export function readPost(loaded: PostReaders, input: ClassificationInput, profile: SenseProfile) {
   const { post } = input;
   const language = detectLanguage(loaded.languageDetector, post.text);
-  const english = language === 'en' ? loaded.english.read(post.text) : null;
   const learned = input.learned ? feedbackAdjustment(input.learned, contentWordsOf(post.text)) : null;
   const relevance = scoreRelevance(profile, post, loaded.english, language, learned, input.keyword.kind);
-  const automation = automationSignals(post);
-  const opinion = readSentiment(post.text, language, english, profile.termWords);
-  // Intents are what a person wants; a feed or a bot wants nothing.
-  const intents = automation.automated
-    ? []
-    : detectIntents({ text: post.text, platform: post.platform, opinion, productsNamed: relevance.productsNamed });
+  const { automated } = automationSignals(post);
+  const { intents, evidence } = readOpinion(loaded, post, { language, ignoredWords: profile.termWords, productsNamed: relevance.productsNamed, automated });
+  return { language, relevance, automated, intents, evidence };
+}
+
+/** Classifies one post; the same input always gives the same classification. */
+export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
+  const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
   return {
     relevance: relevance.relevance,
-    sentiment: sentimentOf(opinion, intents, automation.automated, reportsRatherThanOpines(post)),
+    sentiment: automated ? machineMadeSentiment(evidence.reading) : predictSentiment(loaded.sentiment, sentimentFeatures(evidence)).label,
     intents,
-    automated: automation.automated,
+    automated,
     language,
     note: noteFor(relevance),
   };

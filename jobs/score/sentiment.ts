@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
-import type { Intent, Sentiment as SentimentLabel } from './classification.ts';
+import type { Sentiment as SentimentLabel } from './classification.ts';
 import { wordsOf } from './content-words.ts';
 import type { EnglishReading } from './english-reader.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
@@ -148,20 +148,12 @@ const questionWeight = 0.25;
 const beforeContrastWeight = 0.5;
 const afterContrastWeight = 1.5;
 /**
- * Scores at which a post reads positive or negative. Negative takes more:
- * in product talk negative words often only describe ("a crash when…" in a
- * neutral bug report), while positive words are rarer and meant.
+ * Product-word scores at which a machine-made post reads positive or
+ * negative. Negative takes more: status and release templates use problem
+ * words to describe ("fixes a crash when…").
  */
-export const positiveThreshold = 1;
-export const negativeThreshold = -2;
-/**
- * A post that asks reads positive only on more: a question's kind words are
- * mostly about what the asker hopes for ("one that works well offline?").
- * Any value from 1.5 to 4 scored the same on the tune posts.
- */
-export const questionPositiveThreshold = 2;
-/** A post that reports rather than opines (a headline, a job ad) takes words this strong to read as an opinion. */
-export const reportingThreshold = 4;
+const positiveThreshold = 1;
+const negativeThreshold = -2;
 
 const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence.trimStart().startsWith('¿');
 
@@ -227,27 +219,12 @@ export function readSentiment(
 }
 
 /**
- * The post's sentiment: its opinion score, overruled where the intents say
- * more than the words do. A complaint is negative even when written in
- * neutral words ("keeps sending drivers to the wrong side"), except a
- * question asking for help with a problem, which is neutral unless its
- * words are not; praise is positive; a plain question needs more to be
- * positive. A machine-made post is read by its product words alone
+ * The sentiment of a machine-made post, read by its product words alone
  * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion. A post that reports rather than
- * opines (news, job ads, release announcements) needs strong words.
+ * templates are decoration, not opinion. Posts by people go to the
+ * sentiment model (`sentiment-model.ts`).
  */
-export function sentimentOf(reading: SentimentReading, intents: readonly Intent[], automated: boolean, reporting = false): SentimentLabel {
-  if (automated) {
-    const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
-    return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
-  }
-  if (reporting) return reading.score >= reportingThreshold ? 'positive' : reading.score <= -reportingThreshold ? 'negative' : 'neutral';
-  const complaint = intents.includes('complaint');
-  const praise = intents.includes('praise');
-  if (complaint && !praise && intents.includes('question')) return reading.score <= -1 ? 'negative' : 'neutral';
-  if (complaint && !praise) return reading.score >= 3 * positiveThreshold ? 'neutral' : 'negative';
-  if (praise && !complaint) return reading.score <= negativeThreshold ? 'neutral' : 'positive';
-  const positiveLine = intents.includes('question') ? questionPositiveThreshold : positiveThreshold;
-  return reading.score >= positiveLine ? 'positive' : reading.score <= negativeThreshold ? 'negative' : 'neutral';
+export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
+  const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
+  return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
 }

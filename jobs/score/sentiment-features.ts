@@ -1,0 +1,72 @@
+import type { Intent } from './classification.ts';
+import { wordsOf } from './content-words.ts';
+import { negators } from './opinion-lexicon.ts';
+import type { SentimentReading } from './sentiment.ts';
+
+/** What the sentiment model reads of a post besides its words. */
+export interface SentimentEvidence {
+  text: string;
+  language: string | null;
+  /** The lexicon reading (`readSentiment`): its cues and wink-nlp's sentence scores. */
+  reading: SentimentReading;
+  intents: readonly Intent[];
+  /** A headline, job ad, release note or bug report (`reportsRatherThanOpines`). */
+  reporting: boolean;
+  /** Words of the keyword itself, which say nothing about the author's attitude. */
+  ignoredWords: ReadonlySet<string>;
+}
+
+/** Sparse features: name → value. Words and word pairs count 1; lexicon sums are scaled to about -1…1. */
+export type SentimentFeatures = Map<string, number>;
+
+const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
+const emoji = /\p{Extended_Pictographic}/gu;
+const code = /`[^`\n]*`|[\p{L}\p{N}]*_[\p{L}\p{N}_]*|\bhttps?:\/\/\S+/gu;
+const englishNegators = negators.en;
+
+/**
+ * The features of one post: its words and adjacent word pairs per clause,
+ * with the words after a negation marked ("not fast" → `¬fast`, as in Pang
+ * and Lee's negation tagging), its emoji, and the lexicon's reading summed
+ * by side, plus the intents and kind of post. Words of the keyword and code
+ * identifiers are left out: they name things.
+ */
+export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeatures {
+  const features: SentimentFeatures = new Map();
+  const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
+  const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
+  for (const clause of evidence.text.replace(code, ' ').replace(/’/g, "'").split(clauseBreak)) {
+    let negated = false;
+    let previous = '^';
+    for (const word of wordsOf(clause.replace(/n't\b/giu, ' not'))) {
+      if (evidence.ignoredWords.has(word) || /^\d+$/u.test(word)) continue;
+      if (languageNegators.has(word) || englishNegators.has(word)) {
+        negated = true;
+        add(`w:${word}`);
+        previous = word;
+        continue;
+      }
+      const token = negated ? `¬${word}` : word;
+      features.set(`w:${token}`, 1);
+      features.set(`b:${previous} ${token}`, 1);
+      previous = token;
+    }
+    for (const [symbol] of clause.matchAll(emoji)) features.set(`e:${symbol}`, 1);
+  }
+  let praise = 0;
+  let blame = 0;
+  for (const cue of evidence.reading.cues) {
+    if (cue.score > 0) praise += cue.score;
+    else blame -= cue.score;
+  }
+  const lexical = evidence.reading.cues.reduce((sum, cue) => sum + cue.score, 0);
+  add('lex:praise', Math.min(praise, 10) / 5);
+  add('lex:blame', Math.min(blame, 10) / 5);
+  add('lex:wink', Math.max(-2, Math.min(2, evidence.reading.score - lexical)) / 2);
+  for (const intent of evidence.intents) add(`intent:${intent}`);
+  if (evidence.reporting) add('kind:reporting');
+  if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');
+  if (/!/u.test(evidence.text)) add('kind:exclamation');
+  add(`lang:${evidence.language ?? 'unknown'}`);
+  return features;
+}
