@@ -4,7 +4,7 @@ import { loadPostReaders, readOpinion } from '../jobs/score/built-in-classifier.
 import type { Sentiment } from '../jobs/score/classification.ts';
 import { detectLanguage } from '../jobs/score/language.ts';
 import { sentimentFeatures } from '../jobs/score/sentiment-features.ts';
-import { loadSentimentModel, predictSentiment, sentimentModelPath, trainSentimentModel } from '../jobs/score/sentiment-model.ts';
+import { loadSentimentModel, predictSentiment, sentimentModelPath, trainSentimentModel, withWeightMap } from '../jobs/score/sentiment-model.ts';
 import { trainCommittedSentimentModel } from '../jobs/score/train-sentiment-model.ts';
 
 const noWords: ReadonlySet<string> = new Set();
@@ -59,7 +59,7 @@ describe('sentiment model', () => {
 
   it('learns from labelled posts and reads unseen ones by their words', () => {
     const model = trainSentimentModel(examples, { l2: 0.001, epochs: 300, learningRate: 1, minCount: 2 });
-    const read = (text: string) => predictSentiment(model, new Map(text.split(' ').map((word) => [`w:${word}`, 1] as const))).label;
+    const read = (text: string) => predictSentiment(withWeightMap(model), new Map(text.split(' ').map((word) => [`w:${word}`, 1] as const))).label;
     expect(read('i love it')).toBe('positive');
     expect(read('i hate it')).toBe('negative');
     expect(read('how do i')).toBe('neutral');

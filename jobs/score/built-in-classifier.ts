@@ -12,7 +12,7 @@ import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
-import { loadSentimentModel, predictSentiment, type SentimentModel } from './sentiment-model.ts';
+import { type LoadedSentimentModel, loadSentimentModel, predictSentiment } from './sentiment-model.ts';
 
 /** What reads a post: the language tables and the English model. */
 export interface PostReaders {
@@ -21,7 +21,7 @@ export interface PostReaders {
 }
 
 export interface BuiltInModels extends PostReaders {
-  sentiment: SentimentModel;
+  sentiment: LoadedSentimentModel;
 }
 
 let readers: Promise<PostReaders> | undefined;

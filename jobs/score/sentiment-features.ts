@@ -35,10 +35,11 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
   const features: SentimentFeatures = new Map();
   const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  for (const clause of evidence.text.replace(code, ' ').replace(/’/g, "'").split(clauseBreak)) {
+  const prose = evidence.text.replace(code, ' ').replace(/’/g, "'").replace(/n't\b/giu, ' not');
+  for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
-    for (const word of wordsOf(clause.replace(/n't\b/giu, ' not'))) {
+    for (const word of wordsOf(clause)) {
       if (evidence.ignoredWords.has(word) || /^\d+$/u.test(word)) continue;
       if (languageNegators.has(word) || englishNegators.has(word)) {
         negated = true;
@@ -51,8 +52,8 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
       features.set(`b:${previous} ${token}`, 1);
       previous = token;
     }
-    for (const [symbol] of clause.matchAll(emoji)) features.set(`e:${symbol}`, 1);
   }
+  for (const [symbol] of prose.matchAll(emoji)) features.set(`e:${symbol}`, 1);
   let praise = 0;
   let blame = 0;
   for (const cue of evidence.reading.cues) {

@@ -17,6 +17,13 @@ export interface SentimentModel {
   training: { posts: number; features: number; l2: number; epochs: number; minCount: number };
 }
 
+/** The model as the classifier uses it: the weights in a map, for fast lookups of a post's features. */
+export interface LoadedSentimentModel {
+  classes: Sentiment[];
+  bias: number[];
+  weights: ReadonlyMap<string, number[]>;
+}
+
 export interface TrainingExample {
   features: SentimentFeatures;
   label: Sentiment;
@@ -33,8 +40,12 @@ export interface TrainingOptions {
 
 export const defaultTrainingOptions: TrainingOptions = { l2: 0.001, epochs: 400, learningRate: 1, minCount: 2 };
 
-export function loadSentimentModel(): SentimentModel {
-  return JSON.parse(readFileSync(sentimentModelPath, 'utf8')) as SentimentModel;
+export function loadSentimentModel(): LoadedSentimentModel {
+  return withWeightMap(JSON.parse(readFileSync(sentimentModelPath, 'utf8')) as SentimentModel);
+}
+
+export function withWeightMap(model: SentimentModel): LoadedSentimentModel {
+  return { classes: model.classes, bias: model.bias, weights: new Map(Object.entries(model.weights)) };
 }
 
 function softmax(scores: number[]): number[] {
@@ -44,18 +55,17 @@ function softmax(scores: number[]): number[] {
   return exps.map((value) => value / total);
 }
 
-function scoresOf(bias: number[], weights: ReadonlyMap<string, number[]> | Record<string, number[]>, features: SentimentFeatures): number[] {
+function scoresOf(bias: number[], weights: ReadonlyMap<string, number[]>, features: Iterable<[string, number]>): number[] {
   const scores = [...bias];
-  const lookup = weights instanceof Map ? (name: string) => weights.get(name) : (name: string) => (weights as Record<string, number[]>)[name];
   for (const [name, value] of features) {
-    const row = lookup(name);
+    const row = weights.get(name);
     if (row) for (let k = 0; k < scores.length; k++) scores[k] += row[k] * value;
   }
   return scores;
 }
 
 /** The most probable sentiment of a post, with the probability of each class. */
-export function predictSentiment(model: SentimentModel, features: SentimentFeatures): { label: Sentiment; probabilities: Record<Sentiment, number> } {
+export function predictSentiment(model: LoadedSentimentModel, features: SentimentFeatures): { label: Sentiment; probabilities: Record<Sentiment, number> } {
   const probabilities = softmax(scoresOf(model.bias, model.weights, features));
   let best = 0;
   for (let k = 1; k < probabilities.length; k++) if (probabilities[k] > probabilities[best]) best = k;
@@ -89,7 +99,7 @@ export function trainSentimentModel(examples: TrainingExample[], options: Traini
     const gradients = new Map<string, number[]>();
     const biasGradient = classes.map(() => 0);
     for (const row of rows) {
-      const probabilities = softmax(scoresOf(bias, weights, new Map(row.features)));
+      const probabilities = softmax(scoresOf(bias, weights, row.features));
       for (let k = 0; k < classes.length; k++) {
         const error = probabilities[k] - (k === row.target ? 1 : 0);
         biasGradient[k] += error;
