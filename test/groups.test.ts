@@ -169,6 +169,24 @@ describe('groups over REST', () => {
     }
   });
 
+  it('answers 404, not a failure, for a keyword whose group is deleted while the keyword is being created', async () => {
+    const key = await workspaceKey();
+    const group = await earshot.rest('POST', '/v1/groups', { key, body: { name: 'Doomed' } });
+    // A deletion in progress holds the group's row until it commits; the
+    // keyword's creation starts meanwhile and must wait for it.
+    const { creation } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from keyword_groups where id = ${group.body.id} for update`;
+      const pending = earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', groupId: group.body.id } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx`delete from keyword_groups where id = ${group.body.id}`;
+      return { creation: pending };
+    });
+    const created = await creation;
+    expect(created.status).toBe(404);
+    expect(created.body.error).toMatchObject({ code: 'not_found', field: 'groupId' });
+    expect((await earshot.rest('GET', '/v1/keywords', { key })).body.data).toEqual([]);
+  });
+
   it('deletes a group and moves its keywords, settings kept, to the default group', async () => {
     const key = await workspaceKey();
     const defaultGroup = await defaultGroupOf(key);

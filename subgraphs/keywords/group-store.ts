@@ -91,6 +91,17 @@ export async function listGroups(sql: Queryable, workspaceId: string): Promise<G
 }
 
 /** Locks the group row: keywords cannot be added to it while it is being deleted. */
+/**
+ * The group a keyword is about to join, locked against deletion until the
+ * transaction ends: a group being deleted is waited for, then not found.
+ */
+export async function findGroupToJoin(sql: Queryable, workspaceId: string, id: string): Promise<GroupRow | undefined> {
+  const [row] = await sql<GroupRow[]>`
+    /* findGroupToJoin */
+    select * from keyword_groups where id = ${id} and workspace_id = ${workspaceId} for key share`;
+  return row;
+}
+
 export async function findGroupForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<GroupRow | undefined> {
   const [row] = await sql<GroupRow[]>`
     /* findGroupForUpdate */

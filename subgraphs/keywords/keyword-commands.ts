@@ -3,7 +3,7 @@ import { applyCapChange } from '../billing/cap-transitions.ts';
 import { walletCoversAnotherDay } from '../billing/wallet-store.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
-import { ensureDefaultGroup, findGroup } from './group-store.ts';
+import { ensureDefaultGroup, findGroupToJoin } from './group-store.ts';
 import { type KeywordCreate, keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
 import { planKeywordPatch, settingsForNewKeyword } from './keyword-settings.ts';
 import { type CheckedFeed, checkFeeds } from './feed-check.ts';
@@ -33,7 +33,7 @@ export const groupNotFound = () => domainError('not_found', 'groupId: no such gr
 
 async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undefined): Promise<string> {
   if (groupId === undefined) return (await ensureDefaultGroup(sql, workspaceId)).id;
-  const group = await findGroup(sql, workspaceId, groupId);
+  const group = await findGroupToJoin(sql, workspaceId, groupId);
   if (!group) throw groupNotFound();
   return group.id;
 }
