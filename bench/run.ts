@@ -3,6 +3,7 @@ import { startBenchEnvironment } from './bench-environment.ts';
 import { type Benchmark, formatReport } from './benchmark.ts';
 import { billingTick } from './billing-tick.ts';
 import { classifierThroughput } from './classifier.ts';
+import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
 import { matchingThroughput } from './matching.ts';
 import { whoamiPath } from './whoami-path.ts';
@@ -18,6 +19,7 @@ const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((w
 const [loadAverage] = os.loadavg();
 console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage.toFixed(1)} when the run began\n`);
 
+const stealShare = startStealMeter();
 const environment = await startBenchEnvironment();
 let failed = false;
 try {
@@ -33,4 +35,6 @@ try {
 } finally {
   await environment.stop();
 }
+const steal = stealShare();
+if (steal !== null) console.log(`CPU steal during the run: ${(100 * steal).toFixed(0)}% of the machine's CPU time went to other guests of its host`);
 process.exit(failed ? 1 : 0);

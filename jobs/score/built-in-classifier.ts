@@ -12,7 +12,7 @@ import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
-import { type LoadedSentimentModel, loadSentimentModel, predictSentiment } from './sentiment-model.ts';
+import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOf } from './opinion-models.ts';
 
 /** What reads a post: the language tables and the English model. */
 export interface PostReaders {
@@ -21,7 +21,7 @@ export interface PostReaders {
 }
 
 export interface BuiltInModels extends PostReaders {
-  sentiment: LoadedSentimentModel;
+  opinions: LoadedOpinionModels;
 }
 
 let readers: Promise<PostReaders> | undefined;
@@ -33,9 +33,9 @@ export function loadPostReaders(): Promise<PostReaders> {
   return readers;
 }
 
-/** The readers and the trained sentiment model, once per process. */
+/** The readers and the trained sentiment and intent models, once per process. */
 export function loadBuiltInModels(): Promise<BuiltInModels> {
-  models ??= loadPostReaders().then((loaded) => ({ ...loaded, sentiment: loadSentimentModel() }));
+  models ??= loadPostReaders().then((loaded) => ({ ...loaded, opinions: loadOpinionModels() }));
   return models;
 }
 
@@ -55,9 +55,9 @@ function noteFor(reading: RelevanceReading): string {
 
 /**
  * What a post says of its author's attitude and wants: the lexicon reading,
- * the intents (none for a machine-made post: a feed or a bot wants
- * nothing) and the evidence the sentiment model reads. The classifier and
- * the model's training read posts through this one function.
+ * the intents the rules find (none for a machine-made post: a feed or a bot
+ * wants nothing) and the evidence the opinion models read. The classifier
+ * and the models' training read posts through this one function.
  */
 export function readOpinion(
   loaded: PostReaders,
@@ -91,13 +91,20 @@ export function readPost(loaded: PostReaders, input: ClassificationInput, profil
   return { language, relevance, automated, intents, evidence };
 }
 
-/** Classifies one post; the same input always gives the same classification. */
+/**
+ * Classifies one post; the same input always gives the same classification.
+ * A machine-made post has no intents and is read by its product words; a
+ * person's post goes to the trained sentiment and intent models.
+ */
 export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
   const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
+  const opinion = automated
+    ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
+    : readOpinionsOf(loaded.opinions, sentimentFeatures(evidence), intents);
   return {
     relevance: relevance.relevance,
-    sentiment: automated ? machineMadeSentiment(evidence.reading) : predictSentiment(loaded.sentiment, sentimentFeatures(evidence)).label,
-    intents,
+    sentiment: opinion.sentiment,
+    intents: opinion.intents,
     automated,
     language,
     note: noteFor(relevance),

@@ -17,7 +17,7 @@ export function wordsOf(text: string): string[] {
     for (const part of wordSegmenter.segment(prose)) if (part.isWordLike) words.push(part.segment.toLowerCase());
     return words;
   }
-  return (prose.match(letterRun) ?? []).map((word) => word.toLowerCase());
+  return prose.toLowerCase().match(letterRun) ?? [];
 }
 
 /**

@@ -101,8 +101,8 @@ async function main() {
     );
   }
   printTable(columns);
-  // The sentiment model learns from the tune posts: there, its accuracy says how well it fits, not how well it reads.
-  console.log('\nSentiment on tune posts is the model\'s training accuracy; the holdout columns are the measure.');
+  // The opinion models learn from the tune posts: there, their scores say how well they fit, not how well they read.
+  console.log('\nSentiment and intents (but question) on tune posts are the models\' training scores; the holdout columns are the measure.');
 }
 
 await main();

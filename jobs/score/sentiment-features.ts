@@ -21,7 +21,7 @@ export type SentimentFeatures = Map<string, number>;
 
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
 const emoji = /\p{Extended_Pictographic}/gu;
-const code = /`[^`\n]*`|[\p{L}\p{N}]*_[\p{L}\p{N}_]*|\bhttps?:\/\/\S+/gu;
+const code = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*|\bhttps?:\/\/\S+/gu;
 const englishNegators = negators.en;
 
 /**

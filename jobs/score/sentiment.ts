@@ -124,7 +124,7 @@ const emoji = /\p{Extended_Pictographic}/gu;
  * Code in a post is not opinion: `BAD_USER_INPUT`, `kill_switch` and
  * anything in backticks name things, whatever their words mean.
  */
-const codeSpans = /`[^`\n]*`|[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
+const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
  * Text emoticons, for the languages wink-nlp does not read (it scores them
@@ -154,6 +154,8 @@ const afterContrastWeight = 1.5;
  */
 const positiveThreshold = 1;
 const negativeThreshold = -2;
+
+const mayTurn = new RegExp([...contrastWords].map(escapeForPattern).join('|'), 'u');
 
 const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence.trimStart().startsWith('¿');
 
@@ -201,7 +203,8 @@ export function readSentiment(
   };
   for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     const weight = isQuestion(sentence) ? questionWeight : 1;
-    const words = wordsOf(sentence);
+    // Most sentences hold no contrast word at all: only those are split into words to find it.
+    const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
     const turn = words.findIndex((word) => contrastWords.has(word));
     if (turn <= 0) {
       scoreClause(sentence, weight);
@@ -222,7 +225,7 @@ export function readSentiment(
  * The sentiment of a machine-made post, read by its product words alone
  * ("degraded", "outage"): the rockets and stars of release and promotion
  * templates are decoration, not opinion. Posts by people go to the
- * sentiment model (`sentiment-model.ts`).
+ * opinion models (`opinion-models.ts`).
  */
 export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
   const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);

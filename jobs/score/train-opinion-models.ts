@@ -1,0 +1,84 @@
+/**
+ * `npm run train:classifier`: fits the opinion models (`opinion-models.ts`)
+ * and writes `opinion-models.json`. Sentiment learns from
+ * `training/sentiment-corpus.jsonl`, `training/intent-corpus.jsonl` and the
+ * tune posts of the evaluation set; each learned intent from the intent
+ * corpus and the tune posts. The holdout is never read.
+ * test/classifier-opinion-models.test.ts fails when the committed models
+ * differ from a fresh training.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { automationSignals } from './automation-signals.ts';
+import { loadPostReaders, type PostReaders, readOpinion, readPost } from './built-in-classifier.ts';
+import { intents, sentiments } from './classification.ts';
+import { inputOf, readEvalSet } from './classifier-eval-set.ts';
+import { detectLanguage } from './language.ts';
+import { defaultTrainingOptions, trainLogisticModel } from './logistic-regression.ts';
+import { learnedIntents, type OpinionModels, opinionModelsPath } from './opinion-models.ts';
+import { buildSenseProfile } from './sense-profile.ts';
+import { type SentimentFeatures, sentimentFeatures } from './sentiment-features.ts';
+
+const trainingDirectory = new URL('./training/', import.meta.url);
+
+const trainingPostSchema = z.object({
+  text: z.string().min(1),
+  language: z.string().regex(/^[a-z]{2}$/u),
+  sentiment: z.enum(sentiments),
+  intents: z.array(z.enum(intents)).optional(),
+});
+
+interface LabelledFeatures {
+  features: SentimentFeatures;
+  sentiment: string;
+  /** Absent for posts labelled with their sentiment only. */
+  intents?: readonly string[];
+}
+
+const noWords: ReadonlySet<string> = new Set();
+
+/** Training posts without a keyword: read as a post on X naming no product. */
+async function corpusPosts(readers: PostReaders, file: string): Promise<LabelledFeatures[]> {
+  const lines = (await readFile(new URL(file, trainingDirectory), 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  return lines.map((line, index) => {
+    const parsed = trainingPostSchema.safeParse(JSON.parse(line));
+    if (!parsed.success) throw new Error(`${file} line ${index + 1}: ${parsed.error.issues[0].message}`);
+    const post = { platform: 'x' as const, text: parsed.data.text, links: [], author: { name: '', handle: '' } };
+    const language = detectLanguage(readers.languageDetector, post.text);
+    const { automated } = automationSignals(post);
+    const { evidence } = readOpinion(readers, post, { language, ignoredWords: noWords, productsNamed: 0, automated });
+    return { features: sentimentFeatures(evidence), sentiment: parsed.data.sentiment, intents: parsed.data.intents };
+  });
+}
+
+/** The tune posts of the evaluation set, read exactly as the classifier reads them. */
+async function tunePosts(readers: PostReaders): Promise<LabelledFeatures[]> {
+  const posts = (await readEvalSet()).filter((post) => post.split === 'tune');
+  return posts.map((post) => {
+    const input = inputOf(post);
+    const { evidence } = readPost(readers, input, buildSenseProfile(input.keyword, input.company, readers.english));
+    return { features: sentimentFeatures(evidence), sentiment: post.expected.sentiment, intents: post.expected.intents };
+  });
+}
+
+export async function trainCommittedOpinionModels(): Promise<OpinionModels> {
+  const readers = await loadPostReaders();
+  const tune = await tunePosts(readers);
+  const withIntents = [...(await corpusPosts(readers, 'intent-corpus.jsonl')), ...tune];
+  const all = [...(await corpusPosts(readers, 'sentiment-corpus.jsonl')), ...withIntents];
+  const sentiment = trainLogisticModel(all.map((post) => ({ features: post.features, label: post.sentiment })), [...sentiments]);
+  const intentModels = Object.fromEntries(
+    learnedIntents.map((intent) => [
+      intent,
+      trainLogisticModel(withIntents.map((post) => ({ features: post.features, label: post.intents?.includes(intent) ? 'yes' : 'no' })), ['no', 'yes']),
+    ]),
+  ) as OpinionModels['intents'];
+  const { epochs, l2, minCount } = defaultTrainingOptions;
+  return { sentiment, intents: intentModels, training: { sentimentPosts: all.length, intentPosts: withIntents.length, epochs, l2, minCount } };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const models = await trainCommittedOpinionModels();
+  await writeFile(opinionModelsPath, `${JSON.stringify(models)}\n`);
+  console.log(`opinion-models.json: sentiment from ${models.training.sentimentPosts} posts, intents from ${models.training.intentPosts}`);
+}

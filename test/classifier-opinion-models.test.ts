@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { loadPostReaders, readOpinion } from '../jobs/score/built-in-classifier.ts';
+import { detectLanguage } from '../jobs/score/language.ts';
+import { type LogisticModel, trainLogisticModel } from '../jobs/score/logistic-regression.ts';
+import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../jobs/score/opinion-models.ts';
+import { sentimentFeatures } from '../jobs/score/sentiment-features.ts';
+import { trainCommittedOpinionModels } from '../jobs/score/train-opinion-models.ts';
+
+const noWords: ReadonlySet<string> = new Set();
+
+async function featuresOf(text: string, ignoredWords: ReadonlySet<string> = noWords) {
+  const loaded = await loadPostReaders();
+  const language = detectLanguage(loaded.languageDetector, text);
+  const { evidence } = readOpinion(loaded, { text, platform: 'x' }, { language, ignoredWords, productsNamed: 0, automated: false });
+  return sentimentFeatures(evidence);
+}
+
+describe('sentiment features', () => {
+  it('marks the words a negation governs, up to the end of the clause', async () => {
+    const features = await featuresOf("It isn't fast or stable, but the docs are good.");
+    expect(features.has('w:¬fast')).toBe(true);
+    expect(features.has('w:¬stable')).toBe(true);
+    expect(features.has('w:fast')).toBe(false);
+    expect(features.has('w:good')).toBe(true);
+    expect(features.has('w:¬good')).toBe(false);
+  });
+
+  it('leaves out the keyword’s own words and code identifiers', async () => {
+    const features = await featuresOf('Bolt returned BAD_USER_INPUT and `kill_switch` again', new Set(['bolt']));
+    const words = [...features.keys()].filter((name) => name.startsWith('w:'));
+    expect(words).not.toContain('w:bolt');
+    expect(words).not.toContain('w:bad');
+    expect(words).not.toContain('w:kill');
+    expect(words).toContain('w:returned');
+  });
+
+  it('carries the lexicon’s reading and the kind of post', async () => {
+    const features = await featuresOf('We are hiring! Absolutely love this team.');
+    expect(features.get('lex:praise')).toBeGreaterThan(0);
+    expect(features.get('kind:reporting')).toBe(1);
+    expect(features.get('kind:exclamation')).toBe(1);
+  });
+});
+
+/** The most probable class of a bag of words: argmax of bias plus the words' weights. */
+function predictClass(model: LogisticModel, text: string): string {
+  const scores = [...model.bias];
+  for (const word of text.split(' ')) model.weights[`w:${word}`]?.forEach((weight, c) => (scores[c] += weight));
+  return model.classes[scores.indexOf(Math.max(...scores))];
+}
+
+describe('opinion models', () => {
+  const toy = (text: string, label: string) => ({ features: new Map(text.split(' ').map((word) => [`w:${word}`, 1] as const)), label });
+  const classes = ['negative', 'neutral', 'positive'];
+  const examples = [
+    toy('love it so much', 'positive'),
+    toy('love the new editor', 'positive'),
+    toy('great support love it', 'positive'),
+    toy('hate the new pricing', 'negative'),
+    toy('hate it so much', 'negative'),
+    toy('awful support hate it', 'negative'),
+    toy('how do i export', 'neutral'),
+    toy('how do i invite people', 'neutral'),
+    toy('new release today', 'neutral'),
+  ];
+
+  it('learn from labelled posts and read unseen ones by their words', () => {
+    const model = trainLogisticModel(examples, classes, { l2: 0.001, epochs: 300, learningRate: 1, minCount: 2 });
+    const read = (text: string) => predictClass(model, text);
+    expect(read('i love it')).toBe('positive');
+    expect(read('i hate it')).toBe('negative');
+    expect(read('how do i')).toBe('neutral');
+    // Seen in one post only, below minCount: no weight, so no opinion.
+    expect(model.weights['w:awful']).toBeUndefined();
+  });
+
+  it('give the same model for the same posts, and refuse a label outside their classes', () => {
+    const options = { l2: 0.001, epochs: 50, learningRate: 1, minCount: 1 };
+    expect(JSON.stringify(trainLogisticModel(examples, classes, options))).toBe(JSON.stringify(trainLogisticModel(examples, classes, options)));
+    expect(() => trainLogisticModel([toy('meh', 'mixed')], classes, options)).toThrow(/mixed/);
+  });
+
+  it('read sentiment and intents of posts written for this test, outside their training data', async () => {
+    const models = loadOpinionModels();
+    const read = async (text: string) => readOpinionsOf(models, await featuresOf(text), text.endsWith('?') ? ['question'] : []);
+    expect(await read('Their support ghosted me for three weeks and then closed the ticket without a word.')).toMatchObject({
+      sentiment: 'negative',
+      intents: expect.arrayContaining(['complaint']),
+    });
+    expect(await read('Set it up in five minutes and it has worked flawlessly ever since. Thank you!')).toMatchObject({
+      sentiment: 'positive',
+      intents: ['praise'],
+    });
+    expect(await read('We are outgrowing Airtable. Is Baserow or NocoDB the better pick for a team of 30?')).toMatchObject({
+      sentiment: 'neutral',
+      intents: expect.arrayContaining(['buy_intent', 'question', 'comparison']),
+    });
+    expect(await read('How do I export my workspace to CSV?')).toEqual({ sentiment: 'neutral', intents: ['question'] });
+  });
+
+  it('are committed as a fresh training on the training posts and the tune posts would write them', { timeout: 300_000 }, async () => {
+    const fresh = `${JSON.stringify(await trainCommittedOpinionModels())}\n`;
+    expect(fresh === (await readFile(opinionModelsPath, 'utf8')), 'opinion-models.json is stale: run npm run train:classifier').toBe(true);
+  });
+});
