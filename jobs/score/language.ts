@@ -32,6 +32,7 @@ export function detectLanguage(languageDetector: LanguageDetector, text: string)
   if (!/^[a-z]{2}$/.test(result.language)) return null;
   // ELD calls one- and two-word texts unreliable even when right; a
   // three-word post is still worth a language, an unreliable pair is not.
-  if (!result.isReliable() && words < 3) return null;
+  // (Asked only of short texts: the answer sorts every language's score.)
+  if (words < 3 && !result.isReliable()) return null;
   return result.language;
 }

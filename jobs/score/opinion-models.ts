@@ -30,7 +30,9 @@ export interface OpinionModels {
 export interface LoadedOpinionModels {
   sentimentClasses: Sentiment[];
   bias: Float64Array;
-  weights: ReadonlyMap<string, Float64Array>;
+  /** Where each feature's row starts in `weights`; rows lie side by side, for fewer cache misses. */
+  rows: ReadonlyMap<string, number>;
+  weights: Float64Array;
 }
 
 const width = 3 + learnedIntents.length;
@@ -40,22 +42,21 @@ export function loadOpinionModels(): LoadedOpinionModels {
 }
 
 export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
-  const weights = new Map<string, Float64Array>();
-  const rowOf = (name: string) => {
-    let row = weights.get(name);
-    if (!row) weights.set(name, (row = new Float64Array(width)));
-    return row;
-  };
-  for (const [name, values] of Object.entries(models.sentiment.weights)) rowOf(name).set(values);
+  const rows = new Map<string, number>();
+  for (const model of [models.sentiment, ...Object.values(models.intents)]) {
+    for (const name of Object.keys(model.weights)) if (!rows.has(name)) rows.set(name, rows.size * width);
+  }
+  const weights = new Float64Array(rows.size * width);
+  for (const [name, values] of Object.entries(models.sentiment.weights)) weights.set(values, rows.get(name)!);
   const bias = new Float64Array(width);
   bias.set(models.sentiment.bias);
   learnedIntents.forEach((intent, i) => {
     const model = models.intents[intent];
     const [no, yes] = [model.classes.indexOf('no'), model.classes.indexOf('yes')];
     bias[3 + i] = model.bias[yes] - model.bias[no];
-    for (const [name, values] of Object.entries(model.weights)) rowOf(name)[3 + i] = values[yes] - values[no];
+    for (const [name, values] of Object.entries(model.weights)) weights[rows.get(name)! + 3 + i] = values[yes] - values[no];
   });
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights };
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, rows, weights };
 }
 
 /**
@@ -70,8 +71,8 @@ export function readOpinionsOf(
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = Float64Array.from(models.bias);
   features.forEach((value, name) => {
-    const row = models.weights.get(name);
-    if (row) for (let c = 0; c < width; c++) scores[c] += row[c] * value;
+    const row = models.rows.get(name);
+    if (row !== undefined) for (let c = 0; c < width; c++) scores[c] += models.weights[row + c] * value;
   });
   let best = 0;
   for (let c = 1; c < 3; c++) if (scores[c] > scores[best]) best = c;
