@@ -1,7 +1,7 @@
 import type { Intent } from './classification.ts';
 import { wordsOf } from './content-words.ts';
 import { negators } from './opinion-lexicon.ts';
-import type { SentimentReading } from './sentiment.ts';
+import { codeSpans, type SentimentReading } from './sentiment.ts';
 
 /** What the sentiment model reads of a post besides its words. */
 export interface SentimentEvidence {
@@ -21,7 +21,8 @@ export type SentimentFeatures = Map<string, number>;
 
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
 const emoji = /\p{Extended_Pictographic}/gu;
-const code = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*|\bhttps?:\/\/\S+/gu;
+// Code is no opinion (`codeSpans`), and an address split at its dots and colons would leave its parts behind as words.
+const codeOrAddress = new RegExp(String.raw`${codeSpans.source}|\bhttps?:\/\/\S+`, 'gu');
 const englishNegators = negators.en;
 
 /**
@@ -35,7 +36,7 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
   const features: SentimentFeatures = new Map();
   const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  const prose = evidence.text.replace(code, ' ').replace(/’/g, "'").replace(/n't\b/giu, ' not');
+  const prose = evidence.text.replace(codeOrAddress, ' ').replace(/’/g, "'").replace(/n't\b/giu, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
@@ -60,10 +61,9 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
     if (cue.score > 0) praise += cue.score;
     else blame -= cue.score;
   }
-  const lexical = evidence.reading.cues.reduce((sum, cue) => sum + cue.score, 0);
   add('lex:praise', Math.min(praise, 10) / 5);
   add('lex:blame', Math.min(blame, 10) / 5);
-  add('lex:wink', Math.max(-2, Math.min(2, evidence.reading.score - lexical)) / 2);
+  add('lex:wink', Math.max(-2, Math.min(2, evidence.reading.score - (praise - blame))) / 2);
   for (const intent of evidence.intents) add(`intent:${intent}`);
   if (evidence.reporting) add('kind:reporting');
   if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');

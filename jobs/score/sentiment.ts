@@ -124,7 +124,7 @@ const emoji = /\p{Extended_Pictographic}/gu;
  * Code in a post is not opinion: `BAD_USER_INPUT`, `kill_switch` and
  * anything in backticks name things, whatever their words mean.
  */
-const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
+export const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
  * Text emoticons, for the languages wink-nlp does not read (it scores them
