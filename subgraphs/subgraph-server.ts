@@ -121,10 +121,9 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
       return jsonError(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
     }
   };
-  const handle = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname !== '/graphql' || request.method !== 'POST') return new Response(null, { status: 404 });
-    return executeSignedBody(await request.text());
-  };
+  const isGraphQLPost = (url: string, method: string | undefined) => method === 'POST' && new URL(url).pathname === '/graphql';
+  const handle = async (request: Request): Promise<Response> =>
+    isGraphQLPost(request.url, request.method) ? executeSignedBody(await request.text()) : new Response(null, { status: 404 });
   const adapter = createServerAdapter(handle);
   const server = http.createServer(adapter);
 
@@ -147,7 +146,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     url,
     // The gateway's body is already a string: no Request to build and read back.
     fetch: async (requestUrl, init) =>
-      typeof init.body === 'string' && (init.method ?? 'GET') === 'POST' && new URL(requestUrl).pathname === '/graphql'
+      typeof init.body === 'string' && isGraphQLPost(requestUrl, init.method)
         ? executeSignedBody(init.body)
         : adapter.fetch(requestUrl, init),
     async close() {

@@ -90,7 +90,6 @@ export async function listGroups(sql: Queryable, workspaceId: string): Promise<G
     order by is_default desc, id`;
 }
 
-/** Locks the group row: keywords cannot be added to it while it is being deleted. */
 /**
  * The group a keyword is about to join, locked against deletion until the
  * transaction ends: a group being deleted is waited for, then not found.
@@ -102,6 +101,7 @@ export async function findGroupToJoin(sql: Queryable, workspaceId: string, id: s
   return row;
 }
 
+/** Locks the group row: keywords cannot be added to it while it is being deleted. */
 export async function findGroupForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<GroupRow | undefined> {
   const [row] = await sql<GroupRow[]>`
     /* findGroupForUpdate */
