@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { connect, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { chargeDailyKeywordFees, type DailyTickReport } from '../subgraphs/billing/daily-tick.ts';
+import { chargeDailyKeywordFees, type DailyTickReport } from '../subgraphs/billing/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 

@@ -3,11 +3,11 @@ import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { connect } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
-import { createKeyword } from '../subgraphs/keywords/keyword-commands.ts';
-import { loadActiveMatchRules } from '../subgraphs/keywords/match-rules-store.ts';
-import { createMatcher } from '../subgraphs/keywords/matching/matcher.ts';
-import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
+import { createKeyword } from '../subgraphs/keywords/index.ts';
+import { loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
+import { createMatcher } from '../subgraphs/keywords/index.ts';
+import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 

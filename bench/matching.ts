@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { searchPlatforms, type Platform, type SearchPlatform } from '../jobs/connectors/normalized-post.ts';
-import type { KeywordMatchRules, WorkspaceFilters } from '../subgraphs/keywords/matching/keyword-rules.ts';
-import { createMatcher, type KeywordMatch } from '../subgraphs/keywords/matching/matcher.ts';
-import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
-import { createReferenceMatcher } from '../subgraphs/keywords/matching/reference-matcher.ts';
+import type { KeywordMatchRules, WorkspaceFilters } from '../subgraphs/keywords/index.ts';
+import { createMatcher, type KeywordMatch } from '../subgraphs/keywords/index.ts';
+import type { MatchablePost } from '../subgraphs/keywords/index.ts';
+import { createReferenceMatcher } from '../subgraphs/keywords/index.ts';
 import { formatReport, type Benchmark, type BenchReport } from './benchmark.ts';
 
 /**

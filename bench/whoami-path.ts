@@ -1,7 +1,7 @@
 import { readConfig } from '../runtime/config.ts';
 import { connect } from '../runtime/database.ts';
 import { startEarshot } from '../runtime/start.ts';
-import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark } from './benchmark.ts';
 import { generateLoad, type LoadResult } from './load-generator.ts';
 import { startWhoamiBaseline } from './whoami-baseline.ts';

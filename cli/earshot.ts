@@ -4,8 +4,8 @@ import { readConfig } from '../runtime/config.ts';
 import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
-import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
+import { provisionWorkspace } from '../subgraphs/team/index.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command>
 

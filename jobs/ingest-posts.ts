@@ -1,7 +1,7 @@
-import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
-import type { KeywordMatch } from '../subgraphs/keywords/matching/matcher.ts';
-import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
-import { announceMentionsCreated, discardMentions, type MatchedPost, type MentionRow, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { chargeMatchedItems } from '../subgraphs/billing/index.ts';
+import type { KeywordMatch } from '../subgraphs/keywords/index.ts';
+import type { MatchablePost } from '../subgraphs/keywords/index.ts';
+import { announceMentionsCreated, discardMentions, type MatchedPost, type MentionRow, storeMatchedPosts } from '../subgraphs/mentions/index.ts';
 import type { JobContext } from './job-definition.ts';
 
 /** Mentions a scoring job takes at once (one classifier batch). */

@@ -5,7 +5,7 @@ import { findWallet, type WalletRow } from '../subgraphs/billing/wallet-store.ts
 import { createKeyword } from '../subgraphs/keywords/keyword-commands.ts';
 import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
 import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { type AccountEventRow, listAccountEvents } from '../subgraphs/team/account-event-store.ts';
+import { type AccountEventRow, listAccountEvents } from '../subgraphs/billing/account-event-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 
 /** Seed builders for the billing tests: a workspace, its keywords, charges and events, through the domain functions. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
 import { manualClock } from '../runtime/clock.ts';
-import { setPausedForCap } from '../subgraphs/keywords/keyword-run-state-store.ts';
+import { setPausedForCap } from '../subgraphs/billing/keyword-accounting-store.ts';
 import { markClassificationFailed, saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pauseKeywordsForNoise, pauseRunningKeywordsForBalance } from '../subgraphs/keywords/keyword-run-state-store.ts';
+import { pauseRunningKeywordsForBalance } from '../subgraphs/billing/keyword-accounting-store.ts';
+import { pauseKeywordsForNoise } from '../subgraphs/keywords/keyword-run-state-store.ts';
 import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { comparableKeyword } from './comparable-keyword.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';

@@ -1,5 +1,6 @@
 import type { Sql } from '../runtime/database.ts';
-import { chargeKeywordDay, walletCoversAnotherDay } from '../subgraphs/billing/wallet-store.ts';
+import { walletCoversAnotherDay } from '../subgraphs/billing/keyword-accounting-store.ts';
+import { chargeKeywordDay } from '../subgraphs/billing/wallet-store.ts';
 
 /**
  * Spends the workspace's wallet on past keyword days of `keywordId` until it

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { billingDayOf } from '../../subgraphs/billing/billing-day.ts';
-import { chargeDailyKeywordFees } from '../../subgraphs/billing/daily-tick.ts';
+import { billingDayOf } from '../../subgraphs/billing/index.ts';
+import { chargeDailyKeywordFees } from '../../subgraphs/billing/index.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const billingTickPayload = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resumeCapsAtPeriodTurn } from '../../subgraphs/billing/cap-transitions.ts';
+import { resumeCapsAtPeriodTurn } from '../../subgraphs/billing/index.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const capPeriodsPayload = z.object({});

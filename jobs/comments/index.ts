@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { chargeMatchedItem } from '../../subgraphs/billing/charging.ts';
-import { findKeywordById } from '../../subgraphs/keywords/keyword-store.ts';
-import { matchRulesOf } from '../../subgraphs/keywords/match-rules-store.ts';
-import { createMatcher } from '../../subgraphs/keywords/matching/matcher.ts';
+import { chargeMatchedItem } from '../../subgraphs/billing/index.ts';
+import { findKeywordById } from '../../subgraphs/keywords/index.ts';
+import { matchRulesOf } from '../../subgraphs/keywords/index.ts';
+import { createMatcher } from '../../subgraphs/keywords/index.ts';
 import {
   countThreadComments,
   recordThreadRead,
   removeComment,
   storeComment,
-} from '../../subgraphs/mentions/comment-store.ts';
-import { findMentionsByIds } from '../../subgraphs/mentions/mention-store.ts';
+} from '../../subgraphs/mentions/index.ts';
+import { findMentionsByIds } from '../../subgraphs/mentions/index.ts';
 import type { NormalizedPost, SearchPlatform } from '../connectors/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { ingestPosts } from '../ingest-posts.ts';

@@ -1,6 +1,6 @@
-import { loadActiveMatchRules } from '../../subgraphs/keywords/match-rules-store.ts';
-import { createMatcher, type Matcher } from '../../subgraphs/keywords/matching/matcher.ts';
-import { findStreamCursor, saveStreamCursor } from '../../subgraphs/mentions/stream-cursor-store.ts';
+import { loadActiveMatchRules } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, type Matcher } from '../../subgraphs/keywords/index.ts';
+import { findStreamCursor, saveStreamCursor } from '../../subgraphs/mentions/index.ts';
 import { startJetstream } from '../connectors/bluesky-jetstream.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext } from '../job-definition.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { findKeywordById } from '../../subgraphs/keywords/keyword-store.ts';
-import { syncKeywordPolls } from '../../subgraphs/keywords/poll-schedule-store.ts';
+import { findKeywordById } from '../../subgraphs/keywords/index.ts';
+import { syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../connectors/normalized-post.ts';
 import type { JobDefinition } from '../job-definition.ts';
 

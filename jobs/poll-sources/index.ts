@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { findKeywordById, type KeywordRow, listFeeds, listReviewSources, saveFeedValidators } from '../../subgraphs/keywords/keyword-store.ts';
-import { matchRulesOf, toWorkspaceFilters } from '../../subgraphs/keywords/match-rules-store.ts';
+import { findKeywordById, type KeywordRow, listFeeds, listReviewSources, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
+import { matchRulesOf, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
   keywordRulesPass,
   workspaceFiltersPass,
-} from '../../subgraphs/keywords/matching/keyword-rules.ts';
-import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/matching/matcher.ts';
-import { type MatchablePost, PreparedPost } from '../../subgraphs/keywords/matching/prepared-post.ts';
-import { findWorkspaceFilters } from '../../subgraphs/keywords/workspace-settings-store.ts';
-import { recordPollOutcome } from '../../subgraphs/keywords/poll-schedule-store.ts';
+} from '../../subgraphs/keywords/index.ts';
+import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/index.ts';
+import { type MatchablePost, PreparedPost } from '../../subgraphs/keywords/index.ts';
+import { findWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { recordPollOutcome } from '../../subgraphs/keywords/index.ts';
 import { reviewPlatforms, type ReviewPlatform } from '../connectors/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
 import { createRssConnector } from '../connectors/rss.ts';

@@ -1,5 +1,5 @@
-import { claimDuePolls } from '../../subgraphs/keywords/poll-schedule-store.ts';
-import { claimDueCommentWatches } from '../../subgraphs/mentions/comment-store.ts';
+import { claimDuePolls } from '../../subgraphs/keywords/index.ts';
+import { claimDueCommentWatches } from '../../subgraphs/mentions/index.ts';
 import type { JobContext } from '../job-definition.ts';
 
 const hour = 3_600_000;

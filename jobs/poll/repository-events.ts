@@ -1,6 +1,6 @@
 import type { RepositoryObservation } from '../connectors/normalized-post.ts';
-import type { RepositoryEvent } from '../../subgraphs/keywords/matching/repository-events.ts';
-import type { RepositorySeen } from '../../subgraphs/mentions/repository-store.ts';
+import type { RepositoryEvent } from '../../subgraphs/keywords/index.ts';
+import type { RepositorySeen } from '../../subgraphs/mentions/index.ts';
 
 const day = 86_400_000;
 /** Star counts a repository of 100+ stars is reported for passing (spec 2.1.3 `stars`). */

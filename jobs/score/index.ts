@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { chargeMatchedItems } from '../../subgraphs/billing/charging.ts';
-import { findGroupsByIds } from '../../subgraphs/keywords/group-store.ts';
-import { findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/keyword-store.ts';
-import { applyNoiseBrake } from '../../subgraphs/keywords/noise-brake.ts';
-import { findCompanyProfile } from '../../subgraphs/keywords/workspace-settings-store.ts';
+import { chargeMatchedItems } from '../../subgraphs/billing/index.ts';
+import { findGroupsByIds } from '../../subgraphs/keywords/index.ts';
+import { findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
+import { applyNoiseBrake } from '../../subgraphs/keywords/index.ts';
+import { findCompanyProfile } from '../../subgraphs/keywords/index.ts';
 import {
   announceMentionsCreated,
   discardMentions,
@@ -12,10 +12,10 @@ import {
   markClassificationFailed,
   type MentionRow,
   saveClassification,
-} from '../../subgraphs/mentions/mention-store.ts';
+} from '../../subgraphs/mentions/index.ts';
 import { threadWindow } from '../comments/thread-windows.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { watchThread } from '../../subgraphs/mentions/comment-store.ts';
+import { watchThread } from '../../subgraphs/mentions/index.ts';
 import { relevanceLine } from './classification.ts';
 import { type ClassificationInput, type Classifier, createClassifier } from './classifier.ts';
 import { learnFromVerdicts } from './feedback-model.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { topUpInput } from '../../subgraphs/billing/top-up-checkout.ts';
-import { autoRechargeInput } from '../../subgraphs/billing/wallet.ts';
-import { usageBreakdownInput } from '../../subgraphs/billing/wallet-report.ts';
+import { topUpInput } from '../../subgraphs/billing/index.ts';
+import { autoRechargeInput } from '../../subgraphs/billing/index.ts';
+import { usageBreakdownInput } from '../../subgraphs/billing/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 const cents = z.number().int();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createApiKeyInput } from '../../subgraphs/team/api-key.ts';
+import { createApiKeyInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 const timestamp = z.iso.datetime();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupCreateInput, groupPatchInput } from '../../subgraphs/keywords/group.ts';
+import { groupCreateInput, groupPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 const groupFields = 'id name externalId description isDefault keywordCount createdAt';

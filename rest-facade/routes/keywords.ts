@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
-import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/keyword-input.ts';
+import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 /** Every field of the keyword record (spec 2.1), selected by every keyword route. */

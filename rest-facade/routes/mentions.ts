@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mentionPatchInput } from '../../subgraphs/mentions/mention-triage.ts';
+import { mentionPatchInput } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 /** Every field of the mention record (spec 2.4). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { companyProfilePatchInput } from '../../subgraphs/keywords/company-profile.ts';
-import { workspaceFiltersPatchInput } from '../../subgraphs/keywords/workspace-filters.ts';
+import { companyProfilePatchInput } from '../../subgraphs/keywords/index.ts';
+import { workspaceFiltersPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
 const filtersFields = 'excludedTerms excludedAuthors githubRepositories subreddits { allowed denied } updatedAt';

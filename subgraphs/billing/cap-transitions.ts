@@ -1,9 +1,7 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
-import type { KeywordRow } from '../keywords/keyword-store.ts';
-import { setPausedForCap } from '../keywords/keyword-run-state-store.ts';
-import { recordAccountEvents, type AccountEvent } from '../team/account-event-store.ts';
+import { recordAccountEvents, type AccountEvent } from './account-event-store.ts';
 import { nextCapPeriodStart } from './cap-period.ts';
-import { type CapStateFilter, type KeywordCapState, keywordCapStates } from './cap-usage-store.ts';
+import { type CapStateFilter, type KeywordCapState, keywordCapStates, setPausedForCap } from './keyword-accounting-store.ts';
 import { keywordCapped, keywordResumed, type ResumeReason } from './run-state-events.ts';
 
 export const capReached = (state: Pick<KeywordCapState, 'capMentions' | 'used'>) => state.capMentions !== null && state.used >= state.capMentions;
@@ -40,6 +38,14 @@ async function settleCaps(sql: Queryable, states: KeywordCapState[], now: Date, 
 
 const raisedOrRemoved = (state: KeywordCapState): ResumeReason => (state.capMentions === null ? 'cap_removed' : 'cap_raised');
 
+/** The part of a keyword a cap change reads and updates. */
+export interface KeywordCapSetting {
+  id: string;
+  capMentions: number | null;
+  capPer: string | null;
+  pausedForCap: boolean;
+}
+
 /**
  * A keyword PATCH that changed the cap, inside its transaction (3.1): raised
  * above the period's count resumes (`cap_raised`), removed resumes
@@ -47,7 +53,7 @@ const raisedOrRemoved = (state: KeywordCapState): ResumeReason => (state.capMent
  * workspace is on its welcome credit the welcome cap applies and the user's
  * own cap only waits for the first top-up. Returns the keyword as it is now.
  */
-export async function applyCapChange(sql: Queryable, before: KeywordRow, after: KeywordRow, now: Date): Promise<KeywordRow> {
+export async function applyCapChange<Keyword extends KeywordCapSetting>(sql: Queryable, before: Keyword, after: Keyword, now: Date): Promise<Keyword> {
   if (before.capMentions === after.capMentions && before.capPer === after.capPer) return after;
   const states = await keywordCapStates(sql, { keywordIds: [after.id] }, now);
   const { capped, lifted } = await settleCaps(sql, states, now, raisedOrRemoved);

@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { billingDayOf } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
-import { type KeywordCapState, keywordCapStates } from './cap-usage-store.ts';
+import { type KeywordCapState, keywordCapStates } from './keyword-accounting-store.ts';
 import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } from './ledger-store.ts';
 import { chargedItemFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';

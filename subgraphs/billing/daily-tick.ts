@@ -1,8 +1,7 @@
 import type { Sql } from '../../runtime/database.ts';
-import { countKeywordRunStates, type KeywordRef, noKeywords, pauseRunningKeywordsForBalance } from '../keywords/keyword-run-state-store.ts';
-import { type AccountEvent, recordAccountEvents } from '../team/account-event-store.ts';
+import { countKeywordRunStates, insertKeywordDayCharges, type KeywordRef, noKeywords, pauseRunningKeywordsForBalance } from './keyword-accounting-store.ts';
+import { type AccountEvent, recordAccountEvents } from './account-event-store.ts';
 import { startOfBillingDay } from './billing-day.ts';
-import { insertKeywordDayCharges } from './ledger-store.ts';
 import { centsOf, keywordDayFifteenths } from './prices.ts';
 import { keywordPausedForBalance, walletLow, walletPaused } from './run-state-events.ts';
 import { eventWallet, isLow, type WalletState } from './wallet-figures.ts';

@@ -12,3 +12,19 @@ export function buildBillingSchema(): Promise<GraphQLSchema> {
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
 }
+
+// The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { billingDayOf } from './billing-day.ts';
+export { capPeriodStart, nextCapPeriodStart } from './cap-period.ts';
+export { applyCapChange, resumeCapsAtPeriodTurn } from './cap-transitions.ts';
+export { chargeMatchedItem, chargeMatchedItems } from './charging.ts';
+export { creditWalletByOperator } from './credits.ts';
+export { type DailyTickReport, chargeDailyKeywordFees } from './daily-tick.ts';
+export { type KeywordMonthCost, chargedItemsSince, keywordMonthCosts, monthOf, zeroCost } from './keyword-cost-store.ts';
+export { centsOf, chargedItemFifteenths, welcomeCap } from './prices.ts';
+export { topUpInput } from './top-up-checkout.ts';
+export { usageBreakdownInput } from './wallet-report.ts';
+export { isOnWelcomeCredit, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
+export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';
+export { type AccountEventRow, listAccountEvents } from './account-event-store.ts';
+export { autoRechargeInput } from './wallet.ts';

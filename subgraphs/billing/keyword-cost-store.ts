@@ -64,24 +64,6 @@ export async function keywordMonthCosts(sql: Queryable, keywordIds: readonly str
   );
 }
 
-/**
- * The keywords a month's breakdown lists: every keyword of the workspace
- * created before the month ended, and every deleted one charged in it (its
- * term is then null).
- */
-export async function keywordsOfMonth(sql: Queryable, workspaceId: string, month: string): Promise<{ keywordId: string; term: string | null }[]> {
-  const { from, to } = monthBounds(month);
-  return sql<{ keywordId: string; term: string | null }[]>`
-    /* keywordsOfMonth */
-    select coalesce(k.id, c.keyword_id) as keyword_id, k.term
-    from (select id, term from keywords where workspace_id = ${workspaceId} and created_at < ${to}) k
-    full join (
-      select distinct keyword_id from ledger_entries
-      where workspace_id = ${workspaceId} and keyword_id is not null and occurred_at >= ${from} and occurred_at < ${to}
-    ) c on c.keyword_id = k.id
-    order by 1`;
-}
-
 /** The workspace's charges of the month as one cost, each figure rounded once on the workspace's total. */
 export async function workspaceMonthCost(sql: Queryable, workspaceId: string, month: string): Promise<KeywordMonthCost> {
   const { from, to } = monthBounds(month);

@@ -65,29 +65,6 @@ export async function insertCredit(
   return rows.length > 0;
 }
 
-/**
- * Charges `day` (`YYYY-MM-DD`) to every running keyword of these workspaces
- * created before that day began, in one statement; a keyword-day charged
- * before is skipped. Returns the keyword-days charged per workspace.
- */
-export async function insertKeywordDayCharges(sql: Queryable, workspaceIds: readonly string[], day: string): Promise<Map<string, number>> {
-  if (workspaceIds.length === 0) return new Map();
-  const dayStart = `${day}T00:00:00Z`;
-  const rows = await sql<{ workspaceId: string; charged: number }[]>`
-    /* insertKeywordDayCharges */
-    with charged as (
-      insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
-      select 'led_' || replace(gen_random_uuid()::text, '-', ''), k.workspace_id, 'keyword_day', k.id, ${-keywordDayFifteenths},
-             'keyword_day:' || k.id || ':' || ${day}, ${dayStart}::timestamptz
-      from keywords k
-      where k.workspace_id = any(${sql.array(workspaceIds as string[])}) and not k.muted and k.created_at < ${dayStart}::timestamptz
-      on conflict (idempotency_key) do nothing
-      returning workspace_id
-    )
-    select workspace_id, count(*)::int as charged from charged group by workspace_id`;
-  return new Map(rows.map((row) => [row.workspaceId, row.charged]));
-}
-
 /** Item charges (mentions and comments) of the workspace in [from, to), in fifteenths. */
 export async function itemChargesBetween(sql: Queryable, workspaceId: string, from: Date, to: Date): Promise<{ mentions: number; comments: number; fifteenths: number }> {
   const [row] = await sql<{ mentions: number; comments: number; fifteenths: number }[]>`

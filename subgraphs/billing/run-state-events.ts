@@ -1,5 +1,5 @@
-import type { KeywordRef } from '../keywords/keyword-run-state-store.ts';
-import type { AccountEvent } from '../team/account-event-store.ts';
+import type { KeywordRef } from './keyword-accounting-store.ts';
+import type { AccountEvent } from './account-event-store.ts';
 import type { EventWallet } from './wallet-figures.ts';
 
 /**

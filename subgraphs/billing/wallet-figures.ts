@@ -1,4 +1,4 @@
-import type { KeywordRunCounts } from '../keywords/keyword-run-state-store.ts';
+import type { KeywordRunCounts } from './keyword-accounting-store.ts';
 import { centsOf, centsToCover, keywordDayFifteenths, lowBalanceDivisor } from './prices.ts';
 
 /** What the wallet's figures are computed from; amounts in fifteenths of a cent. */

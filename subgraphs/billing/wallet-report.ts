@@ -6,11 +6,11 @@ import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import {
   type KeywordMonthCost,
   keywordMonthCosts,
-  keywordsOfMonth,
   monthOf,
   workspaceMonthCost,
   zeroCost,
 } from './keyword-cost-store.ts';
+import { keywordsOfMonth } from './keyword-accounting-store.ts';
 import { type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
 import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
 import { walletFigures, type WalletFigures } from './wallet-figures.ts';

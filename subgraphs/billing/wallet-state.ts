@@ -1,6 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { countKeywordRunStates, type KeywordRunCounts, noKeywords, resumeKeywordsPausedForBalance } from '../keywords/keyword-run-state-store.ts';
-import { recordAccountEvent, recordAccountEvents } from '../team/account-event-store.ts';
+import { countKeywordRunStates, type KeywordRunCounts, noKeywords, resumeKeywordsPausedForBalance } from './keyword-accounting-store.ts';
+import { recordAccountEvent, recordAccountEvents } from './account-event-store.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import { centsOf } from './prices.ts';
 import { keywordResumed, walletLow, walletResumed } from './run-state-events.ts';

@@ -144,28 +144,6 @@ export async function workspacesOnWelcomeCredit(sql: Queryable, workspaceIds: re
 }
 
 /**
- * Whether the effective balance covers one more day of every running keyword
- * plus `extraKeywords` about to run (spec 3.1: unmuting and noise resumes
- * need it). Keyword days the tick has not yet charged today are pending and
- * do not count as balance.
- */
-export async function walletCoversAnotherDay(sql: Queryable, workspaceId: string, extraKeywords: number, now: Date): Promise<boolean> {
-  const today = billingDayOf(now);
-  const todayStart = startOfBillingDay(today);
-  const [row] = await sql<{ covers: boolean }[]>`
-    /* walletCoversAnotherDay */
-    select w.balance_fifteenths
-             - case when w.settled_through >= ${today}::date then 0 else k.due end * ${keywordDayFifteenths}
-           >= (k.running + ${extraKeywords}) * ${keywordDayFifteenths} as covers
-    from wallets w,
-         lateral (select count(*) filter (where not muted) as running,
-                         count(*) filter (where not muted and created_at < ${todayStart}) as due
-                  from keywords where workspace_id = w.workspace_id) k
-    where w.workspace_id = ${workspaceId}`;
-  return row?.covers ?? false;
-}
-
-/**
  * Charges a keyword for one UTC day (`YYYY-MM-DD`) at 500/30 cents; the
  * same keyword and day is charged once however often this runs.
  */

@@ -23,3 +23,21 @@ export function buildKeywordsSchema() {
   addCompanyProfileSchema(builder);
   return toSubgraphSchema(builder);
 }
+
+// The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { companyProfilePatchInput } from './company-profile.ts';
+export { ensureDefaultGroup, findGroupsByIds } from './group-store.ts';
+export { groupCreateInput, groupPatchInput } from './group.ts';
+export { createKeyword } from './keyword-commands.ts';
+export { keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
+export { type KeywordRow, findKeywordById, findKeywordsByIdsAnyWorkspace, listFeeds, listReviewSources, saveFeedValidators } from './keyword-store.ts';
+export { loadActiveMatchRules, matchRulesOf, toWorkspaceFilters } from './match-rules-store.ts';
+export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, compileWorkspaceFilters, keywordRulesPass, workspaceFiltersPass } from './matching/keyword-rules.ts';
+export { type KeywordMatch, type Matcher, createMatcher } from './matching/matcher.ts';
+export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
+export { createReferenceMatcher } from './matching/reference-matcher.ts';
+export { type RepositoryEvent } from './matching/repository-events.ts';
+export { applyNoiseBrake } from './noise-brake.ts';
+export { claimDuePolls, recordPollOutcome, syncKeywordPolls } from './poll-schedule-store.ts';
+export { workspaceFiltersPatchInput } from './workspace-filters.ts';
+export { findCompanyProfile, findWorkspaceFilters } from './workspace-settings-store.ts';

@@ -1,6 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
-import { applyCapChange } from '../billing/cap-transitions.ts';
-import { walletCoversAnotherDay } from '../billing/wallet-store.ts';
+import { applyCapChange } from '../billing/index.ts';
+import { walletCoversAnotherDay } from '../billing/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { ensureDefaultGroup, findGroupToJoin } from './group-store.ts';

@@ -1,4 +1,5 @@
 import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 
 /** The enums the keyword schema shares; GraphQL values equal the REST strings. */
@@ -10,7 +11,7 @@ export function addKeywordEnums(builder: PothosBuilder) {
       description: 'A platform polled on a schedule: search platforms, review platforms and rss',
     }),
     ReviewPlatform: builder.enumType('ReviewPlatform', { values: reviewPlatforms }),
-    KeywordKind: builder.enumType('KeywordKind', { values: ['brand', 'competitor', 'topic'] as const }),
+    KeywordKind: builder.enumType('KeywordKind', { values: keywordKinds }),
     RequiredMode: builder.enumType('RequiredMode', { values: ['any', 'all'] as const }),
     CapPeriod: builder.enumType('CapPeriod', { values: ['day', 'week', 'month'] as const }),
     RepositoryEvent: builder.enumType('RepositoryEvent', { values: ['new', 'traction', 'stars', 'growth'] as const }),

@@ -1,4 +1,4 @@
-import { keywordPlatformWindowCounts, workspaceMatchCount } from '../mentions/keyword-match-stats-store.ts';
+import { keywordPlatformWindowCounts, workspaceMatchCount } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';
+import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 
 // Bounds of spec 2.1.x and part 8, in one place for create, PATCH and the docs.
 const text = (min: number, max: number) => z.string().trim().min(min, `must be ${min} to ${max} characters`).max(max, `must be ${min} to ${max} characters`);
@@ -107,7 +108,7 @@ const contextInput = z
 /** The writable fields of a keyword (spec 4.2 PATCH body); every field optional. */
 export const keywordPatchInput = z.strictObject({
   term: termInput.optional(),
-  kind: z.enum(['brand', 'competitor', 'topic']).optional(),
+  kind: z.enum(keywordKinds).optional(),
   muted: z.boolean().optional(),
   platforms: z.array(platform).max(searchPlatforms.length).nullable().transform((items) => (items ? uniqueList(items) : null)).optional(),
   context: contextInput.optional(),

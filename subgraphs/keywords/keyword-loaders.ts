@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
-import { chargedItemsSince, keywordMonthCosts, type KeywordMonthCost, monthOf, zeroCost } from '../billing/keyword-cost-store.ts';
-import { isOnWelcomeCredit } from '../billing/wallet-store.ts';
+import { chargedItemsSince, keywordMonthCosts, type KeywordMonthCost, monthOf, zeroCost } from '../billing/index.ts';
+import { isOnWelcomeCredit } from '../billing/index.ts';
 import {
   type KeywordMatchTotals,
   type KeywordWindowCounts,
   keywordMatchTotals,
   keywordWindowCounts,
-} from '../mentions/keyword-match-stats-store.ts';
+} from '../mentions/index.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
 import { type KeywordFeedRow, type KeywordPollRow, listFeeds, listPolls, listReviewSources, type ReviewSourceRow } from './keyword-store.ts';

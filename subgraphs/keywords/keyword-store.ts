@@ -1,8 +1,8 @@
 import postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 
-export type KeywordKind = 'brand' | 'competitor' | 'topic';
 export type CapPeriod = 'day' | 'week' | 'month';
 
 /** A keyword row as stored; feeds and review sources live in their own tables. */

@@ -1,4 +1,4 @@
-import { countScoredKeywordMatches, listScoredKeywordMatches } from '../mentions/keyword-match-sample-store.ts';
+import { countScoredKeywordMatches, listScoredKeywordMatches } from '../mentions/index.ts';
 import { notFound } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';

@@ -1,5 +1,5 @@
-import { capPeriodStart, nextCapPeriodStart } from '../billing/cap-period.ts';
-import { welcomeCap } from '../billing/prices.ts';
+import { capPeriodStart, nextCapPeriodStart } from '../billing/index.ts';
+import { welcomeCap } from '../billing/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { workspacesOnWelcomeCredit } from '../billing/wallet-store.ts';
-import { keywordWindowCounts } from '../mentions/keyword-match-stats-store.ts';
+import { workspacesOnWelcomeCredit } from '../billing/index.ts';
+import { keywordWindowCounts } from '../mentions/index.ts';
 import { isNoisy } from './keyword-health.ts';
 import { findRunningKeywords, pauseKeywordsForNoise } from './keyword-run-state-store.ts';
 

@@ -1,6 +1,6 @@
 import { type SearchPlatform, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
 import { stopWords } from '../../jobs/score/stop-words.ts';
-import { centsOf, chargedItemFifteenths } from '../billing/prices.ts';
+import { centsOf, chargedItemFifteenths } from '../billing/index.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';
 import {
   authorIsExcluded,

@@ -10,3 +10,12 @@ export function buildMentionsSchema() {
   addMentionType(builder);
   return toSubgraphSchema(builder);
 }
+
+// The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment, watchThread } from './comment-store.ts';
+export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
+export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
+export { type MatchedPost, type MentionRow, announceMentionsCreated, discardMentions, findMentionsByIds, keywordVerdicts, markClassificationFailed, saveClassification, storeMatchedPosts } from './mention-store.ts';
+export { mentionPatchInput } from './mention-triage.ts';
+export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
+export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

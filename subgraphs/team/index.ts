@@ -11,3 +11,10 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
 }
+
+// The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { authenticateApiKey } from './api-key-store.ts';
+export { createApiKeyInput } from './api-key.ts';
+export { countWorkspaceRequest } from './request-budget-store.ts';
+export { provisionWorkspace } from './workspace-provisioning.ts';
+export { findWorkspace } from './workspace-store.ts';

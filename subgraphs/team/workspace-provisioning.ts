@@ -1,6 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
-import { openWallet } from '../billing/wallet-store.ts';
-import { ensureDefaultGroup } from '../keywords/group-store.ts';
+import { openWallet } from '../billing/index.ts';
+import { ensureDefaultGroup } from '../keywords/index.ts';
 import { insertApiKey } from './api-key-store.ts';
 import { insertWorkspace, type WorkspaceRow } from './workspace-store.ts';
 
