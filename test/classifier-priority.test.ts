@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionPriority, type PriorityInput } from '../jobs/score/priority.ts';
+import { mentionPriority, type PriorityInput } from '../subgraphs/mentions/mention-priority.ts';
 
 const now = new Date('2025-03-01T12:00:00Z');
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repositoryEvents } from '../jobs/poll/repository-events.ts';
+import { repositoryEvents } from '../subgraphs/keywords/matching/repository-events.ts';
 
 const day = 86_400_000;
 const start = new Date('2026-11-01T00:00:00Z');

@@ -14,7 +14,7 @@ import type { NormalizedPost, SearchPlatform } from '../connectors/normalized-po
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { nextThreadRead } from './thread-windows.ts';
+import { nextThreadRead } from '../../subgraphs/mentions/index.ts';
 
 const commentsPayload = z.object({
   watches: z.array(z.object({ mentionId: z.string(), lastCheckedAt: z.iso.datetime().nullable(), until: z.iso.datetime() })).min(1),

@@ -2,15 +2,9 @@ import { z } from 'zod';
 import { searchPlatforms, type SearchPlatform } from '../connectors/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
-import { loadActiveMatchRules } from '../../subgraphs/keywords/index.ts';
-import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/index.ts';
-import type { RepositoryEvent } from '../../subgraphs/keywords/index.ts';
-import { findRepositorySeen, saveRepositorySeen } from '../../subgraphs/mentions/index.ts';
-import type { MatchablePost } from '../../subgraphs/keywords/index.ts';
-import { recordPollOutcome } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, loadActiveMatchRules, type MatchablePost, matchWithRepositoryEvents, recordPollOutcome } from '../../subgraphs/keywords/index.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { repositoryEvents } from './repository-events.ts';
 
 const pollPayload = z.object({
   platform: z.enum(searchPlatforms),
@@ -67,24 +61,7 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   }
   const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });
   const matcher = createMatcher(rules, filters);
-  const eventsByPost = new Map<MatchablePost, RepositoryEvent[]>();
-  for (const post of posts) {
-    if (!post.repository) continue;
-    const seen = await findRepositorySeen(context.sql, post.repository.fullName);
-    const { events, next } = repositoryEvents(post.repository, seen, now);
-    await saveRepositorySeen(context.sql, next);
-    eventsByPost.set(post, events);
-  }
-  // A repository item counts only through its events (spec 2.1.3): each event is offered to the rules in turn.
-  const match = (post: MatchablePost): KeywordMatch[] => {
-    const events = eventsByPost.get(post);
-    if (!events) return matcher.match(post);
-    const matches = new Map<string, KeywordMatch>();
-    for (const repositoryEvent of events) {
-      for (const found of matcher.match({ ...post, repositoryEvent })) matches.set(found.keywordId, found);
-    }
-    return [...matches.values()];
-  };
+  const match = await matchWithRepositoryEvents(context.sql, matcher, posts, now);
   const outcome = await ingestPosts(context, posts, match);
   if (!payload.lookback) {
     await recordPollOutcome(context.sql, {

@@ -1,25 +1,9 @@
 import { z } from 'zod';
-import { chargeMatchedItems } from '../../subgraphs/billing/index.ts';
-import { findGroupsByIds } from '../../subgraphs/keywords/index.ts';
-import { findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
-import { applyNoiseBrake } from '../../subgraphs/keywords/index.ts';
-import { findCompanyProfile } from '../../subgraphs/keywords/index.ts';
-import {
-  announceMentionsCreated,
-  discardMentions,
-  findMentionsByIds,
-  keywordVerdicts,
-  markClassificationFailed,
-  type MentionRow,
-  saveClassification,
-} from '../../subgraphs/mentions/index.ts';
-import { threadWindow } from '../comments/thread-windows.ts';
+import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
+import { findMentionsByIds, keywordVerdicts, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { watchThread } from '../../subgraphs/mentions/index.ts';
-import { relevanceLine } from './classification.ts';
 import { type ClassificationInput, type Classifier, createClassifier } from './classifier.ts';
 import { learnFromVerdicts } from './feedback-model.ts';
-import { mentionPriority } from './priority.ts';
 
 const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });
 type ScorePayload = z.output<typeof scorePayload>;
@@ -93,41 +77,13 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   const byId = new Map(live.map((m) => [m.id, m]));
   const now = context.clock.now();
   const failed = outcomes.filter((outcome) => !outcome.ok).map((outcome) => outcome.mentionId);
-  const classified = outcomes.flatMap((outcome) => (outcome.ok ? [{ mention: byId.get(outcome.mentionId)!, classification: outcome.classification }] : []));
+  const scored = outcomes.flatMap((outcome) => {
+    if (!outcome.ok) return [];
+    const mention = byId.get(outcome.mentionId)!;
+    return [{ mention, classification: outcome.classification, commentsEnabled: keywords.get(mention.keywordId)!.commentsEnabled }];
+  });
   await context.sql.begin(async (tx) => {
-    // Every charge of the batch in one call: its mentions may belong to several workspaces, locked in one fixed order.
-    const billable = classified.filter(({ mention, classification }) => mention.fuzzy && classification.relevance >= relevanceLine);
-    const charges = await chargeMatchedItems(
-      tx,
-      billable.map(({ mention }) => ({ workspaceId: mention.workspaceId, keywordId: mention.keywordId, kind: 'mention', itemId: mention.id, at: now })),
-    );
-    const charged = new Set(billable.filter((_, i) => charges[i].charged).map(({ mention }) => mention.id));
-    const kept: MentionRow[] = [];
-    const dropped: string[] = [];
-    for (const { mention, classification } of classified) {
-      if (mention.fuzzy) {
-        if (!charged.has(mention.id)) {
-          dropped.push(mention.id);
-          continue;
-        }
-        kept.push(mention);
-      }
-      const priority = mentionPriority({
-        relevance: classification.relevance,
-        intents: classification.intents,
-        followers: mention.authorFollowers,
-        publishedAt: mention.publishedAt,
-        now,
-      });
-      await saveClassification(tx, mention.id, { ...classification, priority }, now);
-      const window = threadWindow(mention.platform, mention.publishedAt, mention.createdAt);
-      if (window && classification.relevance >= relevanceLine && keywords.get(mention.keywordId)!.commentsEnabled) {
-        await watchThread(tx, mention.id, window.firstReadAt, window.until);
-      }
-    }
-    await discardMentions(tx, dropped);
-    await markClassificationFailed(tx, failed);
-    await announceMentionsCreated(tx, kept);
+    await recordScores(tx, scored, failed, now);
     await applyNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now);
   });
   if (failed.length && payload.attempt + 1 < maxAttempts) {

@@ -16,6 +16,9 @@ export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeCo
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { type MatchedPost, type MentionRow, announceMentionsCreated, discardMentions, findMentionsByIds, keywordVerdicts, markClassificationFailed, saveClassification, storeMatchedPosts } from './mention-store.ts';
+export { admitChargedMentions, storeMatchedMentions } from './mention-admission.ts';
+export { recordScores } from './mention-scoring.ts';
+export { nextThreadRead } from './thread-windows.ts';
 export { mentionPatchInput } from './mention-triage.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

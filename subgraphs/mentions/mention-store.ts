@@ -1,4 +1,5 @@
 import type { NormalizedPost } from '../../jobs/connectors/normalized-post.ts';
+import type { Intent } from '../../jobs/score/classification.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { relevantSql } from './keyword-match-stats-store.ts';
@@ -246,7 +247,7 @@ export async function listMentionsPage(
 export interface StoredClassification {
   relevance: number;
   sentiment: 'positive' | 'negative' | 'neutral';
-  intents: string[];
+  intents: Intent[];
   automated: boolean;
   language: string | null;
   note: string;

@@ -1,0 +1,44 @@
+import type postgres from 'postgres';
+import { relevanceLine } from '../../jobs/score/classification.ts';
+import { admitChargedMentions } from './mention-admission.ts';
+import { mentionPriority } from './mention-priority.ts';
+import { discardMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
+import { watchThread } from './comment-store.ts';
+import { threadWindow } from './thread-windows.ts';
+
+/** A mention the classifier judged, and whether its keyword reads comments. */
+export interface ScoredMention {
+  mention: MentionRow;
+  classification: Omit<StoredClassification, 'priority'>;
+  commentsEnabled: boolean;
+}
+
+/**
+ * What one scoring batch decides, in the caller's transaction: a
+ * words-close-together match is charged and kept only when it scored
+ * relevant, else discarded (2.1.3 `exactPhrase`); every kept mention gets
+ * its classification and priority (2.4); a relevant one whose keyword reads
+ * comments starts a thread watch (2.1.2); mentions the classifier failed on
+ * are marked so, never guessed.
+ */
+export async function recordScores(tx: postgres.TransactionSql<{}>, scored: readonly ScoredMention[], failedIds: readonly string[], now: Date): Promise<void> {
+  const relevant = ({ classification }: ScoredMention) => classification.relevance >= relevanceLine;
+  const fuzzy = scored.filter(({ mention }) => mention.fuzzy);
+  const refused = await admitChargedMentions(tx, fuzzy.filter(relevant).map(({ mention }) => mention), now);
+  await discardMentions(tx, fuzzy.filter((item) => !relevant(item)).map(({ mention }) => mention.id));
+  for (const item of scored) {
+    const { mention, classification } = item;
+    if (mention.fuzzy && (!relevant(item) || refused.has(mention.id))) continue;
+    const priority = mentionPriority({
+      relevance: classification.relevance,
+      intents: classification.intents,
+      followers: mention.authorFollowers,
+      publishedAt: mention.publishedAt,
+      now,
+    });
+    await saveClassification(tx, mention.id, { ...classification, priority }, now);
+    const window = threadWindow(mention.platform, mention.publishedAt, mention.createdAt);
+    if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
+  }
+  await markClassificationFailed(tx, failedIds);
+}
