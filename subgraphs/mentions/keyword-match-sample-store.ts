@@ -1,6 +1,6 @@
 import type { NormalizedPost, Platform } from '../../jobs/connectors/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
-import { relevantSql } from './keyword-match-stats-store.ts';
+import { relevantSql } from './relevance.ts';
 
 /** A keyword's match that the classifier scored or a user judged, with the post as the matcher reads it. */
 export interface ScoredKeywordMatch {
@@ -65,7 +65,7 @@ const toScoredMatch = (row: ScoredMatchRow): ScoredKeywordMatch => ({
 export async function listScoredKeywordMatches(sql: Queryable, keywordId: string, since: Date, limit: number): Promise<ScoredKeywordMatch[]> {
   const rows = await sql<ScoredMatchRow[]>`
     /* listScoredKeywordMatches */
-    select m.id as mention_id, ${sql.unsafe(relevantSql)} as relevant,
+    select m.id as mention_id, ${relevantSql(sql)} as relevant,
            p.platform, p.external_id, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit, p.rating,
            a.platform_id as author_platform_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
            a.avatar_url as author_avatar_url, a.followers as author_followers
@@ -80,8 +80,8 @@ export async function listScoredKeywordMatches(sql: Queryable, keywordId: string
 export async function countScoredKeywordMatches(sql: Queryable, keywordId: string, since: Date): Promise<ScoredMatchCounts> {
   const [row] = await sql<ScoredMatchCounts[]>`
     /* countScoredKeywordMatches */
-    select count(*) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
-           count(*) filter (where not ${sql.unsafe(relevantSql)})::int as noise
+    select count(*) filter (where ${relevantSql(sql)})::int as relevant,
+           count(*) filter (where not ${relevantSql(sql)})::int as noise
     from mentions m
     where m.keyword_id = ${keywordId} and m.created_at >= ${since} and ${sql.unsafe(scoredSql)}`;
   return row;

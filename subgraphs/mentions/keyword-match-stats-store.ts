@@ -1,4 +1,5 @@
-import { relevanceLine } from '../../jobs/score/classification.ts';
+import type postgres from 'postgres';
+import { relevantSql } from './relevance.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */
@@ -24,8 +25,7 @@ export interface KeywordWindowCounts {
 
 // A user's verdict overrides the classifier (spec 2.4); a words-close-together
 // match that is not scored yet is not billed and so not counted (2.1.3).
-export const relevantSql = `coalesce(m.verdict_relevant, m.relevance >= ${relevanceLine}, false)`;
-export const countedSql = `not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
+export const countedSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
 
 export async function keywordMatchTotals(
   sql: Queryable,
@@ -38,14 +38,14 @@ export async function keywordMatchTotals(
     /* keywordMatchTotals */
     select m.keyword_id,
            count(*)::int as mentions,
-           count(*) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
+           count(*) filter (where ${relevantSql(sql)})::int as relevant,
            count(*) filter (where p.published_at >= ${weekAgo})::int as last7d,
            count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
            max(p.published_at) as last_mention_at,
            count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
            count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant
     from mentions m join posts p on p.id = m.post_id
-    where m.keyword_id = any(${sql.array(keywordIds as string[])}) and ${sql.unsafe(countedSql)}
+    where m.keyword_id = any(${sql.array(keywordIds as string[])}) and ${countedSql(sql)}
     group by m.keyword_id`;
   return new Map(rows.map((row) => [row.keywordId, row]));
 }
@@ -60,12 +60,12 @@ export async function keywordWindowCounts(
     /* keywordWindowCounts */
     select w.keyword_id,
            count(m.id)::int as matches,
-           count(m.id) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
-           count(m.id) filter (where m.relevance is not null and not ${sql.unsafe(relevantSql)})::int as filtered,
+           count(m.id) filter (where ${relevantSql(sql)})::int as relevant,
+           count(m.id) filter (where m.relevance is not null and not ${relevantSql(sql)})::int as filtered,
            count(m.id) filter (where m.relevance is null and m.verdict_relevant is null)::int as unscored
     from unnest(${sql.array([...since.keys()])}::text[], ${sql.array([...since.values()].map((d) => d.toISOString()))}::timestamptz[])
          as w(keyword_id, since)
-    left join mentions m on m.keyword_id = w.keyword_id and m.created_at >= w.since and ${sql.unsafe(countedSql)}
+    left join mentions m on m.keyword_id = w.keyword_id and m.created_at >= w.since and ${countedSql(sql)}
     group by w.keyword_id`;
   return new Map(rows.map((row) => [row.keywordId, row]));
 }
@@ -78,11 +78,11 @@ export async function keywordPlatformWindowCounts(sql: Queryable, keywordId: str
     /* keywordPlatformWindowCounts */
     select p.platform,
            count(*)::int as matches,
-           count(*) filter (where ${sql.unsafe(relevantSql)})::int as relevant,
-           count(*) filter (where m.relevance is not null and not ${sql.unsafe(relevantSql)})::int as filtered,
+           count(*) filter (where ${relevantSql(sql)})::int as relevant,
+           count(*) filter (where m.relevance is not null and not ${relevantSql(sql)})::int as filtered,
            count(*) filter (where m.relevance is null and m.verdict_relevant is null)::int as unscored
     from mentions m join posts p on p.id = m.post_id
-    where m.keyword_id = ${keywordId} and m.created_at >= ${since} and ${sql.unsafe(countedSql)}
+    where m.keyword_id = ${keywordId} and m.created_at >= ${since} and ${countedSql(sql)}
     group by p.platform
     order by count(*) desc, p.platform`;
 }
@@ -92,6 +92,6 @@ export async function workspaceMatchCount(sql: Queryable, workspaceId: string, s
   const [row] = await sql<{ count: number }[]>`
     /* workspaceMatchCount */
     select count(*)::int as count from mentions m where m.workspace_id = ${workspaceId} and m.created_at >= ${since}
-      and ${sql.unsafe(countedSql)}`;
+      and ${countedSql(sql)}`;
   return row.count;
 }

@@ -1,9 +1,9 @@
 import type postgres from 'postgres';
-import { relevanceLine } from '../../jobs/score/classification.ts';
 import { admitChargedMentions } from './mention-admission.ts';
 import { mentionPriority } from './mention-priority.ts';
 import { discardMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
 import { watchThread } from './comment-store.ts';
+import { scoredRelevant } from './relevance.ts';
 import { threadWindow } from './thread-windows.ts';
 
 /** A mention the classifier judged, and whether its keyword reads comments. */
@@ -22,7 +22,7 @@ export interface ScoredMention {
  * are marked so, never guessed.
  */
 export async function recordScores(tx: postgres.TransactionSql<{}>, scored: readonly ScoredMention[], failedIds: readonly string[], now: Date): Promise<void> {
-  const relevant = ({ classification }: ScoredMention) => classification.relevance >= relevanceLine;
+  const relevant = ({ classification }: ScoredMention) => scoredRelevant(classification.relevance);
   const fuzzy = scored.filter(({ mention }) => mention.fuzzy);
   const refused = await admitChargedMentions(tx, fuzzy.filter(relevant).map(({ mention }) => mention), now);
   await discardMentions(tx, fuzzy.filter((item) => !relevant(item)).map(({ mention }) => mention.id));

@@ -2,7 +2,7 @@ import type { NormalizedPost } from '../../jobs/connectors/normalized-post.ts';
 import type { Intent } from '../../jobs/score/classification.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
-import { relevantSql } from './keyword-match-stats-store.ts';
+import { relevantSql } from './relevance.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
 export interface MentionRow {
@@ -234,8 +234,8 @@ export async function listMentionsPage(
     where m.workspace_id = ${workspaceId}
       and (m.snoozed_until is null or m.snoozed_until <= ${page.now})
       ${filters.keywordIds?.length ? sql`and m.keyword_id = any(${sql.array(filters.keywordIds)})` : sql``}
-      ${filters.relevant === true ? sql`and ${sql.unsafe(relevantSql)}` : sql``}
-      ${filters.relevant === false ? sql`and not ${sql.unsafe(relevantSql)}` : sql``}
+      ${filters.relevant === true ? sql`and ${relevantSql(sql)}` : sql``}
+      ${filters.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}
       ${filters.status ? sql`and m.status = ${filters.status}` : sql``}
       ${filters.platforms?.length ? sql`and p.platform = any(${sql.array(filters.platforms)})` : sql``}
       ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}

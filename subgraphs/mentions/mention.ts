@@ -1,4 +1,3 @@
-import { relevanceLine } from '../../jobs/score/classification.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -6,10 +5,9 @@ import { mentionsCreatedIn } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
 import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
 import { patchMention } from './mention-triage.ts';
+import { isRelevant, scoredRelevant } from './relevance.ts';
 
 /** A user's verdict wins over the classifier's (spec 2.4). */
-export const isRelevant = (mention: Pick<MentionRow, 'verdictRelevant' | 'relevance'>) =>
-  mention.verdictRelevant ?? (mention.relevance !== null && mention.relevance >= relevanceLine);
 
 const encodeCursor = (mention: MentionRow) => Buffer.from(`${mention.createdAt.toISOString()}|${mention.id}`).toString('base64url');
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
@@ -64,7 +62,7 @@ export function addMentionType(builder: PothosBuilder) {
       sentiment: t.exposeString('verdictSentiment', { nullable: true }),
       original: t.field({
         type: ClassificationOriginal,
-        resolve: (m) => ({ relevant: m.relevance !== null && m.relevance >= relevanceLine, sentiment: m.sentiment }),
+        resolve: (m) => ({ relevant: scoredRelevant(m.relevance), sentiment: m.sentiment }),
       }),
     }),
   });
