@@ -16,9 +16,9 @@ import {
 import { threadWindow } from '../comments/thread-windows.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { watchThread } from '../../subgraphs/mentions/comment-store.ts';
-import { relevanceLine } from './classification.ts';
-import { type ClassificationInput, type Classifier, createClassifier } from './classifier.ts';
-import { learnFromVerdicts } from './feedback-model.ts';
+import { relevanceLine } from '../../classifier/classification.ts';
+import { type ClassificationInput, type Classifier, createClassifier } from '../../classifier/classifier.ts';
+import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 import { mentionPriority } from './priority.ts';
 
 const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });

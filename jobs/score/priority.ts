@@ -1,4 +1,4 @@
-import { type Intent, relevanceLine } from './classification.ts';
+import { type Intent, relevanceLine } from '../../classifier/classification.ts';
 
 export interface PriorityInput {
   relevance: number;

@@ -1,4 +1,4 @@
-import { relevanceLine } from '../../jobs/score/classification.ts';
+import { relevanceLine } from '../../classifier/classification.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */

@@ -1,4 +1,4 @@
-import type { Platform } from '../connectors/normalized-post.ts';
+import type { Platform } from '../jobs/connectors/normalized-post.ts';
 import { type Intent, orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
 

@@ -1,4 +1,4 @@
-import type { Platform } from '../connectors/normalized-post.ts';
+import type { Platform } from '../jobs/connectors/normalized-post.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
 import { type Classification, type Intent, relevanceLine } from './classification.ts';
 import { contentWordsOf } from './content-words.ts';

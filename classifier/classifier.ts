@@ -1,4 +1,4 @@
-import type { NormalizedPost } from '../connectors/normalized-post.ts';
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
 import { createBuiltInClassifier } from './built-in-classifier.ts';
 import type { Classification } from './classification.ts';
 import type { KeywordFeedbackModel } from './feedback-model.ts';
