@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createBuiltInClassifier, loadBuiltInModels } from '../classifier/built-in-classifier.ts';
-import type { ClassificationInput } from '../classifier/classifier.ts';
+import type { ClassificationInput } from '../classifier/classifier-types.ts';
 import { inputOf, readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { learnFromVerdicts } from '../classifier/feedback-model.ts';
 import { type Benchmark, type BenchReport, formatReport } from './benchmark.ts';

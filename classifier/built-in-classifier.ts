@@ -1,5 +1,5 @@
 import type { Platform } from '../jobs/connectors/normalized-post.ts';
-import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
+import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
 import { type Classification, type Intent, relevanceLine } from './classification.ts';
 import { contentWordsOf } from './content-words.ts';
 import { automationSignals } from './automation-signals.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
+import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
 import { type Classification, intents, orderedIntents, relevanceLine, sentiments } from './classification.ts';
 
 export interface LlmClassifierOptions {

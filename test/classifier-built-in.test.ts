@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Platform } from '../jobs/connectors/normalized-post.ts';
 import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
 import type { Classification } from '../classifier/classification.ts';
-import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../classifier/classifier.ts';
+import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../classifier/classifier-types.ts';
 
 const rust: ClassifiedKeyword = {
   id: 'kw_rust',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
-import type { ClassificationInput, ClassifiedKeyword } from '../classifier/classifier.ts';
+import type { ClassificationInput, ClassifiedKeyword } from '../classifier/classifier-types.ts';
 import { feedbackAdjustment, type KeywordFeedbackModel, learnFromVerdicts } from '../classifier/feedback-model.ts';
 
 // No context on purpose: the verdicts are all the classifier learns the sense from.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClassificationInput } from '../classifier/classifier.ts';
+import type { ClassificationInput } from '../classifier/classifier-types.ts';
 import { createClassifier } from '../classifier/classifier.ts';
 import { answerJsonSchema, createLlmClassifier } from '../classifier/llm-classifier.ts';
 import { type ChatCompletionRequest, completion, startFakeChatCompletions } from './fake-upstreams/chat-completions.ts';
