@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
-import { intents, sentiments } from './classification.ts';
+import { intents, sentiments } from '../vocabulary/classification-values.ts';
 import type { ClassificationInput } from './classifier-types.ts';
 
 /** The labelled posts of `npm run eval` and the benchmark. */

@@ -16,7 +16,7 @@ import {
 import { threadWindow } from '../comments/thread-windows.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { watchThread } from '../../subgraphs/mentions/comment-store.ts';
-import { relevanceLine } from '../../classifier/classification.ts';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
 import { createClassifier } from '../../classifier/classifier.ts';
 import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
 import { learnFromVerdicts } from '../../classifier/feedback-model.ts';

@@ -1,4 +1,4 @@
-import { relevanceLine } from '../../classifier/classification.ts';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */

@@ -1,4 +1,4 @@
-import { relevanceLine } from '../../classifier/classification.ts';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
