@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createBuiltInClassifier, loadBuiltInModels } from '../jobs/score/built-in-classifier.ts';
-import type { ClassificationInput } from '../jobs/score/classifier.ts';
-import { inputOf, readEvalSet } from '../jobs/score/classifier-eval-set.ts';
-import { learnFromVerdicts } from '../jobs/score/feedback-model.ts';
+import { createBuiltInClassifier, loadBuiltInModels } from '../classifier/built-in-classifier.ts';
+import type { ClassificationInput } from '../classifier/classifier-types.ts';
+import { inputOf, readEvalSet } from '../classifier/classifier-eval-set.ts';
+import { learnFromVerdicts } from '../classifier/feedback-model.ts';
 import { type Benchmark, type BenchReport, formatReport } from './benchmark.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Platform } from '../jobs/connectors/normalized-post.ts';
-import { createBuiltInClassifier } from '../jobs/score/built-in-classifier.ts';
-import type { Classification } from '../jobs/score/classification.ts';
-import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../jobs/score/classifier.ts';
+import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
+import type { Classification } from '../classifier/classification.ts';
+import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../classifier/classifier-types.ts';
 
 const rust: ClassifiedKeyword = {
   id: 'kw_rust',

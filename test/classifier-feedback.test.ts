@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createBuiltInClassifier } from '../jobs/score/built-in-classifier.ts';
-import type { ClassificationInput, ClassifiedKeyword } from '../jobs/score/classifier.ts';
-import { feedbackAdjustment, type KeywordFeedbackModel, learnFromVerdicts } from '../jobs/score/feedback-model.ts';
+import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
+import type { ClassificationInput, ClassifiedKeyword } from '../classifier/classifier-types.ts';
+import { feedbackAdjustment, type KeywordFeedbackModel, learnFromVerdicts } from '../classifier/feedback-model.ts';
 
 // No context on purpose: the verdicts are all the classifier learns the sense from.
 const rust: ClassifiedKeyword = { id: 'kw_rust', term: 'Rust', kind: 'topic', context: null, groupDescription: null };

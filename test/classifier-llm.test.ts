@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClassificationInput } from '../jobs/score/classifier.ts';
-import { createClassifier } from '../jobs/score/classifier.ts';
-import { answerJsonSchema, createLlmClassifier } from '../jobs/score/llm-classifier.ts';
+import type { ClassificationInput } from '../classifier/classifier-types.ts';
+import { createClassifier } from '../classifier/classifier.ts';
+import { answerJsonSchema, createLlmClassifier } from '../classifier/llm-classifier.ts';
 import { type ChatCompletionRequest, completion, startFakeChatCompletions } from './fake-upstreams/chat-completions.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Classification } from '../jobs/score/classification.ts';
-import { type Expectation, measureClassifier } from '../jobs/score/classifier-metrics.ts';
-import { readEvalSet } from '../jobs/score/classifier-eval-set.ts';
+import type { Classification } from '../classifier/classification.ts';
+import { type Expectation, measureClassifier } from '../classifier/classifier-metrics.ts';
+import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 
 const said = (overrides: Partial<Classification>): Classification => ({
   relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: 'n.', ...overrides,

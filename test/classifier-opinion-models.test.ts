@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { loadPostReaders, readOpinion } from '../jobs/score/built-in-classifier.ts';
-import { detectLanguage } from '../jobs/score/language.ts';
-import { type LogisticModel, trainLogisticModel } from '../jobs/score/logistic-regression.ts';
-import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../jobs/score/opinion-models.ts';
-import { sentimentFeatures } from '../jobs/score/sentiment-features.ts';
-import { trainCommittedOpinionModels } from '../jobs/score/train-opinion-models.ts';
+import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
+import { detectLanguage } from '../classifier/language.ts';
+import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
+import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
+import { sentimentFeatures } from '../classifier/sentiment-features.ts';
+import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 

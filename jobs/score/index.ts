@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { type ClassificationInput, type Classifier, createClassifier } from './classifier.ts';
-import { learnFromVerdicts } from './feedback-model.ts';
+import { createClassifier } from '../../classifier/classifier.ts';
+import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
+import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 
 const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });
 type ScorePayload = z.output<typeof scorePayload>;

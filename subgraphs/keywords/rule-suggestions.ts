@@ -1,5 +1,5 @@
 import { type SearchPlatform, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
-import { stopWords } from '../../jobs/score/stop-words.ts';
+import { stopWords } from '../../vocabulary/stop-words.ts';
 import { centsOf, chargedItemFifteenths } from '../billing/index.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';
 import {

@@ -1,4 +1,5 @@
-import { type Intent, relevanceLine } from '../../jobs/score/classification.ts';
+import type { Intent } from '../../vocabulary/classification-values.ts';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
 
 export interface PriorityInput {
   relevance: number;

@@ -1,5 +1,5 @@
 import type { NormalizedPost } from '../../jobs/connectors/normalized-post.ts';
-import type { Intent } from '../../jobs/score/classification.ts';
+import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { relevantSql } from './relevance.ts';

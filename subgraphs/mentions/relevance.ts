@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { relevanceLine } from '../../jobs/score/classification.ts';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
 import type { MentionRow } from './mention-store.ts';
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
-import { type Classification, intents, orderedIntents, relevanceLine, sentiments } from './classification.ts';
+import { intents, sentiments } from '../vocabulary/classification-values.ts';
+import { relevanceLine } from '../vocabulary/relevance.ts';
+import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
+import { type Classification, orderedIntents } from './classification.ts';
 
 export interface LlmClassifierOptions {
   /** Base address of an OpenAI-compatible API, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */

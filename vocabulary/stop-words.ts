@@ -1,8 +1,11 @@
+// Shared vocabulary, importing nothing: the stop words of the classifier and the keyword rule suggestions.
+
 /**
  * Function words of the languages Earshot's users post in most, merged into
  * one set: a post's language is itself a guess, and a word that carries no
  * topic in one of these languages rarely carries one in another. Used to keep
- * sense profiles and learned feedback to words that say what a post is about.
+ * sense profiles, learned feedback and rule suggestions to words that say
+ * what a post is about.
  */
 const english = `a about above after again against all also am an and any are as at be because been before being below between both
 but by can could did do does doing down during each even ever every few for from further get got had has have having he her here

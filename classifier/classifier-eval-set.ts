@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { reviewPlatforms, searchPlatforms } from '../connectors/normalized-post.ts';
-import { intents, sentiments } from './classification.ts';
-import type { ClassificationInput } from './classifier.ts';
+import { reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { intents, sentiments } from '../vocabulary/classification-values.ts';
+import type { ClassificationInput } from './classifier-types.ts';
 
 /** The labelled posts of `npm run eval` and the benchmark. */
-export const evalSetPath = new URL('../../test/fixtures/classifier-eval.jsonl', import.meta.url);
+export const evalSetPath = new URL('../test/fixtures/classifier-eval.jsonl', import.meta.url);
 
 const labelledPostSchema = z.object({
   id: z.string().min(1),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Intent, orderedIntents, type Sentiment } from './classification.ts';
+import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
+import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
 import type { SentimentFeatures } from './sentiment-features.ts';
 

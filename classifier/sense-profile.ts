@@ -1,4 +1,4 @@
-import type { ClassifiedKeyword, CompanyProfile } from './classifier.ts';
+import type { ClassifiedKeyword, CompanyProfile } from './classifier-types.ts';
 import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-words.ts';
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';

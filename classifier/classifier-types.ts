@@ -1,8 +1,10 @@
-import type { NormalizedPost } from '../connectors/normalized-post.ts';
-import { createBuiltInClassifier } from './built-in-classifier.ts';
+/**
+ * What a classifier takes and answers. Apart from the factory (`classifier.ts`)
+ * because the classifiers it builds need these types and must not import it.
+ */
+import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
 import type { Classification } from './classification.ts';
 import type { KeywordFeedbackModel } from './feedback-model.ts';
-import { createLlmClassifier } from './llm-classifier.ts';
 
 export type KeywordKind = 'brand' | 'competitor' | 'topic';
 
@@ -41,19 +43,4 @@ export interface Classifier {
   name: string;
   /** One outcome per input, in input order. */
   classifyBatch(inputs: ClassificationInput[]): Promise<ClassificationOutcome[]>;
-}
-
-/**
- * The classifier the operating contract selects: an OpenAI-compatible
- * chat-completions endpoint when `EARSHOT_CLASSIFIER_URL` is set, else the
- * built-in local classifier.
- */
-export function createClassifier(env: Record<string, string | undefined> = process.env): Classifier {
-  const url = env.EARSHOT_CLASSIFIER_URL?.trim();
-  if (!url) return createBuiltInClassifier();
-  return createLlmClassifier({
-    baseUrl: url,
-    apiKey: env.EARSHOT_CLASSIFIER_KEY?.trim() || null,
-    model: env.EARSHOT_CLASSIFIER_MODEL?.trim() || undefined,
-  });
 }

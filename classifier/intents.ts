@@ -1,5 +1,6 @@
-import type { Platform } from '../connectors/normalized-post.ts';
-import { type Intent, orderedIntents } from './classification.ts';
+import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Intent } from '../vocabulary/classification-values.ts';
+import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
 
 export interface IntentEvidence {

@@ -1,4 +1,6 @@
-import { type Classification, type Intent, intents, relevanceLine, type Sentiment } from './classification.ts';
+import { type Intent, intents, type Sentiment } from '../vocabulary/classification-values.ts';
+import { relevanceLine } from '../vocabulary/relevance.ts';
+import type { Classification } from './classification.ts';
 import { wordCount } from './content-words.ts';
 
 export interface Expectation {

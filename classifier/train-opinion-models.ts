@@ -9,9 +9,9 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { intents, sentiments } from '../vocabulary/classification-values.ts';
 import { automationSignals } from './automation-signals.ts';
 import { loadPostReaders, type PostReaders, readOpinion, readPost } from './built-in-classifier.ts';
-import { intents, sentiments } from './classification.ts';
 import { inputOf, readEvalSet } from './classifier-eval-set.ts';
 import { detectLanguage } from './language.ts';
 import { defaultTrainingOptions, trainLogisticModel } from './logistic-regression.ts';

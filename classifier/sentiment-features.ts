@@ -1,4 +1,4 @@
-import type { Intent } from './classification.ts';
+import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { negators } from './opinion-lexicon.ts';
 import { codeSpans, type SentimentReading } from './sentiment.ts';

@@ -1,12 +1,4 @@
-/** The values a classifier assigns to a mention (spec 1.2, 2.4 `classification`). */
-export const sentiments = ['positive', 'negative', 'neutral'] as const;
-export const intents = ['buy_intent', 'question', 'complaint', 'praise', 'comparison'] as const;
-
-export type Sentiment = (typeof sentiments)[number];
-export type Intent = (typeof intents)[number];
-
-/** A mention counts as relevant at this score or above (spec 1.2, 8). */
-export const relevanceLine = 40;
+import { type Intent, intents, type Sentiment } from '../vocabulary/classification-values.ts';
 
 export interface Classification {
   /** Integer 0 to 100. */

@@ -8,8 +8,9 @@
  * `--tune` prints the tune column alone, for tuning sessions. The holdout
  * is printed whole and by round (see `round` in classifier-eval-set.ts).
  */
+import { relevanceLine } from '../vocabulary/relevance.ts';
 import { createBuiltInClassifier } from './built-in-classifier.ts';
-import { type Classification, relevanceLine } from './classification.ts';
+import type { Classification } from './classification.ts';
 import { inputOf, type LabelledPost, readEvalSet } from './classifier-eval-set.ts';
 import { type ClassifierMetrics, measureClassifier } from './classifier-metrics.ts';
 import { wordCount } from './content-words.ts';

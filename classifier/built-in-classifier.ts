@@ -1,6 +1,8 @@
-import type { Platform } from '../connectors/normalized-post.ts';
-import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier.ts';
-import { type Classification, type Intent, relevanceLine } from './classification.ts';
+import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Intent } from '../vocabulary/classification-values.ts';
+import { relevanceLine } from '../vocabulary/relevance.ts';
+import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
+import type { Classification } from './classification.ts';
 import { contentWordsOf } from './content-words.ts';
 import { automationSignals } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';

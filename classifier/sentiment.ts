@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
-import type { Sentiment as SentimentLabel } from './classification.ts';
+import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import type { EnglishReading } from './english-reader.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';

@@ -1,4 +1,4 @@
-import { stopWords } from './stop-words.ts';
+import { stopWords } from '../vocabulary/stop-words.ts';
 
 const scriptsWithoutSpaces = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const letterRun = /[\p{L}\p{M}\p{N}]+/gu;
