@@ -1,4 +1,4 @@
-import SchemaBuilder from '@pothos/core';
+import SchemaBuilder, { type ObjectRef } from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import { DateTimeScalar } from './date-time-scalar.ts';
@@ -21,6 +21,9 @@ export function createPothosBuilder() {
 }
 
 export type PothosBuilder = ReturnType<typeof createPothosBuilder>;
+
+/** A Pothos object type of this builder whose resolvers receive `Shape`, for schema modules that extend a type another one defines. */
+export type PothosObjectRef<Shape> = ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, Shape>;
 
 /** The printed subgraph schema of a builder, with the federation 2.6 link. */
 export function toSubgraphSchema(builder: PothosBuilder) {

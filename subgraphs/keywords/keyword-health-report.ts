@@ -1,9 +1,8 @@
 import { keywordPlatformWindowCounts, workspaceMatchCount } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
-import type { PothosBuilder } from '../pothos-builder.ts';
+import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import type { addKeywordType } from './keyword.ts';
 import type { KeywordEnums } from './keyword-graphql-enums.ts';
 import { type HealthStatus, judgeKeywordHealth } from './keyword-health.ts';
 import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
@@ -100,7 +99,7 @@ export async function keywordHealthReport(ctx: SubgraphContext, id: string, days
   return { keyword, window: window.range, status: health.status, reasons: [...health.reasons, ...contextReasons(stats)], stats };
 }
 
-export function addKeywordHealthReportSchema(builder: PothosBuilder, enums: KeywordEnums, Keyword: ReturnType<typeof addKeywordType>['Keyword']) {
+export function addKeywordHealthReportSchema(builder: PothosBuilder, enums: KeywordEnums, Keyword: PothosObjectRef<KeywordRow>) {
   // Shared by the totals and each platform; typed loosely as the keyword inputs' shared fields are.
   const countFields = (t: any) => ({
     matches: t.exposeInt('matches', { description: 'Matches in the window' }),
