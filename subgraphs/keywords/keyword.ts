@@ -1,6 +1,6 @@
 import { capPeriodStart, nextCapPeriodStart } from '../billing/index.ts';
 import { welcomeCap } from '../billing/index.ts';
-import { domainError, notFound } from '../domain-error.ts';
+import { notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
@@ -11,17 +11,14 @@ import { isNoisy } from './keyword-health.ts';
 import { judgeHealthInWindow } from './keyword-health-report.ts';
 import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
 import { findKeyword, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
+import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 
 /** Spec part 8: new keywords and sources look back 30 days. */
 const lookbackDays = 30;
 const day = 86_400_000;
 
-export const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
-export function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^kw_[0-9a-z]{26}$/.test(id)) throw domainError('invalid_cursor', 'The cursor is not one this API returned', { field: 'cursor' });
-  return id;
-}
+/** Keywords page in creation (id) order: the cursor holds the last one's id. */
+const parseKeywordCursor = ([id, ...rest]: string[]) => (rest.length === 0 && /^kw_[0-9a-z]{26}$/.test(id) ? id : undefined);
 
 async function loadKeyword(ctx: SubgraphContext, id: string): Promise<KeywordRow> {
   const keyword = await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, id);
@@ -257,17 +254,13 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
         groupId: t.arg.id(),
       },
       resolve: async (_root, args, ctx) => {
-        const limit = args.first ?? 50;
-        if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-          throw domainError('validation_error', 'limit: must be 1 to 100', { field: 'limit' });
-        }
-        const after = args.after ? decodeCursor(args.after) : null;
+        const limit = pageSize(args.first);
+        const after = args.after ? decodeCursor(args.after, parseKeywordCursor) : null;
         const { workspaceId } = requireAuth(ctx);
         const groupId = args.groupId ? String(args.groupId) : null;
         if (groupId && !(await findGroup(ctx.sql, workspaceId, groupId))) throw groupNotFound();
         const rows = await listKeywordsPage(ctx.sql, workspaceId, { after, limit: limit + 1, groupId });
-        const nodes = rows.slice(0, limit);
-        return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1].id) : null };
+        return pageOf(rows, limit, (keyword) => [keyword.id]);
       },
     }),
   );

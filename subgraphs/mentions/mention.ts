@@ -1,3 +1,4 @@
+import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -7,17 +8,12 @@ import { findMention, listMentionsPage, type MentionRow } from './mention-store.
 import { patchMention } from './mention-triage.ts';
 import { isRelevant, scoredRelevant } from './relevance.ts';
 
-/** A user's verdict wins over the classifier's (spec 2.4). */
-
-const encodeCursor = (mention: MentionRow) => Buffer.from(`${mention.createdAt.toISOString()}|${mention.id}`).toString('base64url');
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+/** Mentions page newest match first: the cursor holds the last one's match time and id. */
+const mentionCursorKey = (mention: MentionRow) => [mention.createdAt.toISOString(), mention.id];
+const parseMentionCursor = ([at, id]: string[]) => {
   const createdAt = new Date(at);
-  if (!id?.startsWith('mm_') || Number.isNaN(createdAt.getTime())) {
-    throw domainError('invalid_cursor', 'The cursor is not one this API returned', { field: 'cursor' });
-  }
-  return { createdAt, id };
-}
+  return id?.startsWith('mm_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+};
 
 export function addMentionType(builder: PothosBuilder) {
   const KeywordRef = builder
@@ -173,8 +169,7 @@ export function addMentionType(builder: PothosBuilder) {
         platforms: t.arg.stringList(),
       },
       resolve: async (_root, args, ctx) => {
-        const limit = args.first ?? 50;
-        if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw domainError('validation_error', 'limit: must be 1 to 100', { field: 'limit' });
+        const limit = pageSize(args.first);
         if (args.status && !['open', 'done', 'ignored'].includes(args.status)) {
           throw domainError('validation_error', 'status: must be open, done or ignored', { field: 'status' });
         }
@@ -185,12 +180,11 @@ export function addMentionType(builder: PothosBuilder) {
             status: (args.status as 'open' | 'done' | 'ignored' | null) ?? null,
             platforms: args.platforms ?? undefined,
           },
-          after: args.after ? decodeCursor(args.after) : null,
+          after: args.after ? decodeCursor(args.after, parseMentionCursor) : null,
           limit: limit + 1,
           now: ctx.clock.now(),
         });
-        const nodes = rows.slice(0, limit);
-        return { nodes, nextCursor: rows.length > limit ? encodeCursor(nodes[nodes.length - 1]) : null };
+        return pageOf(rows, limit, mentionCursorKey);
       },
     }),
   );
