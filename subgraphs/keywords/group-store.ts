@@ -1,5 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { domainError } from '../domain-error.ts';
 
 export interface GroupRow {
   id: string;
@@ -13,13 +14,19 @@ export interface GroupRow {
 
 export const defaultGroupName = 'Default';
 
-/** Which uniqueness rule a write broke, if any: `name` or `externalId`. */
-export function duplicateGroupField(error: unknown): 'name' | 'externalId' | undefined {
+/**
+ * The domain error a failed group write stands for, the database's own kept
+ * as its cause: a name or an externalId the workspace already uses is
+ * `duplicate_group` naming that field; anything else is returned as it is.
+ */
+export function translateGroupWriteError(error: unknown, names: { name?: string; externalId?: string | null }): unknown {
   const { code, constraint_name: constraint } = error as { code?: string; constraint_name?: string };
-  if (code !== '23505') return undefined;
-  if (constraint === 'keyword_groups_by_name') return 'name';
-  if (constraint === 'keyword_groups_by_external_id') return 'externalId';
-  return undefined;
+  if (code !== '23505') return error;
+  if (constraint === 'keyword_groups_by_name') return domainError('duplicate_group', `A group named "${names.name}" already exists`, { field: 'name' }, error);
+  if (constraint === 'keyword_groups_by_external_id') {
+    return domainError('duplicate_group', `A group with externalId "${names.externalId}" already exists`, { field: 'externalId' }, error);
+  }
+  return error;
 }
 
 /** The workspace's default group, created on first need so every workspace has exactly one. */

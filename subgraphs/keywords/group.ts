@@ -6,7 +6,7 @@ import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import {
   deleteGroup,
-  duplicateGroupField,
+  translateGroupWriteError,
   ensureDefaultGroup,
   findGroup,
   findGroupForUpdate,
@@ -18,7 +18,7 @@ import {
   updateGroup,
 } from './group-store.ts';
 import { keywordLoaders } from './keyword-loaders.ts';
-import { isDuplicateTerm } from './keyword-store.ts';
+import { translateKeywordWriteError } from './keyword-store.ts';
 
 const groupName = z
   .string()
@@ -45,19 +45,12 @@ export const groupCreateInput = z.strictObject({
 /** PATCH /v1/groups/{id}: omitted fields stay, null clears `externalId` and `description`. */
 export const groupPatchInput = groupCreateInput.partial();
 
-function duplicateGroup(error: unknown, names: { name?: string; externalId?: string | null }): unknown {
-  const field = duplicateGroupField(error);
-  if (field === 'name') return domainError('duplicate_group', `A group named "${names.name}" already exists`, { field });
-  if (field === 'externalId') return domainError('duplicate_group', `A group with externalId "${names.externalId}" already exists`, { field });
-  return error;
-}
-
 export async function createGroup(sql: Sql, workspaceId: string, rawInput: unknown): Promise<GroupRow> {
   const input = parseInput(groupCreateInput, rawInput);
   try {
     return await insertGroup(sql, workspaceId, { name: input.name, externalId: input.externalId ?? null, description: input.description ?? null });
   } catch (error) {
-    throw duplicateGroup(error, input);
+    throw translateGroupWriteError(error, input);
   }
 }
 
@@ -78,7 +71,7 @@ export async function patchGroup(sql: Sql, workspaceId: string, id: string, rawP
     if (!updated) throw notFound('Group');
     return updated;
   } catch (error) {
-    throw duplicateGroup(error, patch);
+    throw translateGroupWriteError(error, patch);
   }
 }
 
@@ -89,13 +82,8 @@ export async function patchGroup(sql: Sql, workspaceId: string, id: string, rawP
  * (409 `duplicate_keyword`), since a group tracks a term once.
  */
 export async function removeGroup(sql: Sql, workspaceId: string, id: string): Promise<void> {
-  const clash = (term: string | null) =>
-    domainError(
-      'duplicate_keyword',
-      term
-        ? `The default group already tracks "${term}"; rename, move or delete one of the two keywords first`
-        : 'The default group already tracks one of the terms of this group',
-    );
+  const clash = (term: string) =>
+    domainError('duplicate_keyword', `The default group already tracks "${term}"; rename, move or delete one of the two keywords first`);
   try {
     await sql.begin(async (tx) => {
       const group = await findGroupForUpdate(tx, workspaceId, id);
@@ -108,8 +96,7 @@ export async function removeGroup(sql: Sql, workspaceId: string, id: string): Pr
       await deleteGroup(tx, workspaceId, group.id);
     });
   } catch (error) {
-    if (isDuplicateTerm(error)) throw clash(null);
-    throw error;
+    throw translateKeywordWriteError(error);
   }
 }
 

@@ -12,7 +12,7 @@ import {
   findKeyword,
   findKeywordForUpdate,
   insertKeyword,
-  isDuplicateTerm,
+  translateKeywordWriteError,
   type KeywordRow,
   type KeywordSettings,
   listFeeds,
@@ -24,9 +24,6 @@ import {
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows } from './review-sources.ts';
 import { searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
-
-const duplicateKeyword = (term: string) =>
-  domainError('duplicate_keyword', `The group already tracks "${term}"`, { field: 'term' });
 
 /** Another workspace's group answers as one that does not exist: 404, never 403 (workspace isolation, spec 1.8). */
 export const groupNotFound = () => domainError('not_found', 'groupId: no such group in this workspace', { field: 'groupId' });
@@ -90,8 +87,7 @@ export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unk
       return { keyword, added };
     })) as KeywordWrite;
   } catch (error) {
-    if (isDuplicateTerm(error)) throw duplicateKeyword(input.term.term);
-    throw error;
+    throw translateKeywordWriteError(error, input.term.term);
   }
 }
 
@@ -148,8 +144,7 @@ export async function patchKeyword(
       return { keyword: updated, added };
     })) as KeywordWrite;
   } catch (error) {
-    if (isDuplicateTerm(error)) throw duplicateKeyword(term);
-    throw error;
+    throw translateKeywordWriteError(error, term);
   }
 }
 

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { domainError } from '../domain-error.ts';
 import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 
 export type CapPeriod = 'day' | 'week' | 'month';
@@ -84,10 +85,20 @@ function settingValues(settings: Partial<KeywordSettings>): Record<string, unkno
   return values;
 }
 
-/** Postgres error codes and constraints this store turns into domain outcomes. */
-export const isDuplicateTerm = (error: unknown) =>
-  (error as { code?: string; constraint_name?: string }).code === '23505' &&
-  (error as { constraint_name?: string }).constraint_name === 'keywords_term_per_group';
+/**
+ * The domain error a failed keyword write stands for, the database's own
+ * kept as its cause: a term the group already tracks (in any case) is
+ * `duplicate_keyword` (spec 2.2: a group tracks a term once). `term` names
+ * it when the caller knows which; without it the write was a group's
+ * keywords moving into the default group. Anything else is returned as it is.
+ */
+export function translateKeywordWriteError(error: unknown, term?: string): unknown {
+  const { code, constraint_name: constraint } = error as { code?: string; constraint_name?: string };
+  if (code !== '23505' || constraint !== 'keywords_term_per_group') return error;
+  return term === undefined
+    ? domainError('duplicate_keyword', 'The default group already tracks one of the terms of this group', {}, error)
+    : domainError('duplicate_keyword', `The group already tracks "${term}"`, { field: 'term' }, error);
+}
 
 export async function insertKeyword(sql: Queryable, workspaceId: string, settings: KeywordSettings): Promise<KeywordRow> {
   const [row] = await sql<KeywordRow[]>`
