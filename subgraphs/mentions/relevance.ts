@@ -1,6 +1,5 @@
 import type postgres from 'postgres';
 import { relevanceLine } from '../../vocabulary/relevance.ts';
-import type { MentionRow } from './mention-store.ts';
 
 /**
  * The relevance rule (spec 1.2, 2.4), once for TypeScript and once for SQL
@@ -9,7 +8,7 @@ import type { MentionRow } from './mention-store.ts';
  */
 export const scoredRelevant = (relevance: number | null): boolean => relevance !== null && relevance >= relevanceLine;
 
-export const isRelevant = (mention: Pick<MentionRow, 'verdictRelevant' | 'relevance'>): boolean =>
+export const isRelevant = (mention: { verdictRelevant: boolean | null; relevance: number | null }): boolean =>
   mention.verdictRelevant ?? scoredRelevant(mention.relevance);
 
 /** `isRelevant` over the mention row aliased `m`. */
