@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from './runtime/config.ts';
 import { createLogger } from './runtime/logger.ts';
-import { parseRole, startEarshot } from './runtime/start.ts';
+import { parseRole, startEarshot } from './server/start.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const config = readConfig();

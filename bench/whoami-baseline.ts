@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Sql } from '../runtime/database.ts';
 import { authenticateApiKey } from '../subgraphs/team/index.ts';
 import { countWorkspaceRequest } from '../subgraphs/team/index.ts';

@@ -1,6 +1,6 @@
 import { readConfig } from '../runtime/config.ts';
 import { connect } from '../runtime/database.ts';
-import { startEarshot } from '../runtime/start.ts';
+import { startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark } from './benchmark.ts';
 import { generateLoad, type LoadResult } from './load-generator.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readConfig } from '../runtime/config.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { startEarshot } from '../runtime/start.ts';
+import { startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import { startFakeBluesky } from '../test/fake-upstreams/bluesky.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from '../test/fake-upstreams/hackernews.ts';

@@ -3,6 +3,7 @@ import type { Clock } from '../runtime/clock.ts';
 import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { SendJob } from '../runtime/send-job.ts';
 
 /** What every job handler gets besides its payloads. */
 export interface JobContext {
@@ -11,7 +12,7 @@ export interface JobContext {
   log: Logger;
   config: Pick<EarshotConfig, 'pollIntervalSeconds' | 'env'>;
   /** Sends a job to another queue (or this one), checked against that queue's schema. */
-  send(queue: string, data: object, options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number }): Promise<string | null>;
+  send: SendJob;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The server adapter's own Response: sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
-import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
 import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';

@@ -8,11 +8,11 @@ import { createServerAdapter, Response } from '@whatwg-node/server';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { JobContext } from '../jobs/job-definition.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { SendJob } from '../runtime/send-job.ts';
 
 /** What every resolver of every subgraph receives. */
 export interface SubgraphContext {
@@ -22,7 +22,7 @@ export interface SubgraphContext {
   log: Logger;
   clock: Clock;
   /** Enqueues work for the job workers (look-backs, scoring, deliveries). */
-  sendJob: JobContext['send'];
+  sendJob: SendJob;
   /** The environment integrations read their addresses and credentials from (the payment provider's). */
   env: NodeJS.ProcessEnv;
 }
@@ -34,7 +34,7 @@ export interface SubgraphServerOptions {
   secret: string;
   log: Logger;
   clock: Clock;
-  sendJob: JobContext['send'];
+  sendJob: SendJob;
   env: NodeJS.ProcessEnv;
   host?: string;
   port?: number;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../runtime/logger.ts';
-import { type RunningEarshot, startEarshot } from '../runtime/start.ts';
+import { type RunningEarshot, startEarshot } from '../server/start.ts';
 import { createTestDatabase, startTestEarshot, testConfig } from './harness.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');

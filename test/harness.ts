@@ -7,7 +7,7 @@ import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { type Role, type RunningEarshot, startEarshot } from '../runtime/start.ts';
+import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 
 /**

@@ -5,7 +5,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { errorBody } from '../rest-facade/error-envelope.ts';
-import { requestIdFrom } from '../gateway/plugins/use-request-id.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;

@@ -1,6 +1,6 @@
 import { createGateway } from '../gateway/gateway.ts';
 import { jobDefinitions } from '../jobs/index.ts';
-import type { JobContext } from '../jobs/job-definition.ts';
+import type { SendJob } from '../runtime/send-job.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
@@ -10,13 +10,13 @@ import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-serve
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { authenticateApiKey } from '../subgraphs/team/index.ts';
 import { countWorkspaceRequest } from '../subgraphs/team/index.ts';
-import { type EarshotConfig, type SubgraphName, subgraphNames } from './config.ts';
-import { connect, type Sql, startEmbeddedDatabase } from './database.ts';
-import type { RequestAuth } from './gateway-signature.ts';
-import { resolveGatewaySecret } from './gateway-secret.ts';
-import { type Clock, systemClock } from './clock.ts';
-import type { Logger } from './logger.ts';
-import { migrate } from './migrate.ts';
+import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
+import { connect, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
+import type { RequestAuth } from '../runtime/gateway-signature.ts';
+import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
+import { type Clock, systemClock } from '../runtime/clock.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { migrate } from '../runtime/migrate.ts';
 import { startPublicServer } from './public-server.ts';
 
 /** What one process runs: everything, or one part of a many-process deployment. */
@@ -34,7 +34,7 @@ export interface RunningEarshot {
   url: string;
   sql: Sql;
   /** Sends a job to a queue of this deployment. */
-  sendJob: JobContext['send'];
+  sendJob: SendJob;
   /** Where each subgraph answers, in the 'all' role only (tests reach them directly to prove they refuse unsigned requests). */
   subgraphUrls?: Record<SubgraphName, string>;
   stop(): Promise<void>;
