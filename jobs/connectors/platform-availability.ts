@@ -2,13 +2,14 @@ import { type Platform, reviewPlatforms, searchPlatforms } from './normalized-po
 import { reviewConnectorFor } from './review-connectors.ts';
 import { searchConnectorFor } from './search-connectors.ts';
 
-/** Whether a platform's connector can run with this environment, and when not, why. */
-export interface PlatformAvailability {
-  platform: Platform;
-  enabled: boolean;
-  /** Null when enabled; otherwise the missing setting and what it is for (`EARSHOT_YOUTUBE_API_KEY is not set; …`). */
-  reason: string | null;
-}
+/**
+ * Whether a platform's connector can run with this environment, and when not,
+ * why: the missing setting and what it is for (`EARSHOT_YOUTUBE_API_KEY is not set; …`).
+ */
+export type PlatformAvailability = { platform: Platform; enabled: true; reason: null } | { platform: Platform; enabled: false; reason: string };
+
+const availability = (platform: Platform, missing: { reason: string } | undefined): PlatformAvailability =>
+  missing ? { platform, enabled: false, reason: missing.reason } : { platform, enabled: true, reason: null };
 
 /**
  * Every polled platform, in spec order: the search platforms, the review
@@ -16,14 +17,10 @@ export interface PlatformAvailability {
  * it lacks (`unconfigured`), so this list cannot drift from the connectors.
  */
 export function platformAvailability(env: NodeJS.ProcessEnv): PlatformAvailability[] {
-  const search = searchPlatforms.map((platform): PlatformAvailability => {
+  const search = searchPlatforms.map((platform) => {
     const connector = searchConnectorFor(platform, env);
-    if (!connector) return { platform, enabled: false, reason: 'this platform has no connector yet' };
-    return { platform, enabled: !connector.unconfigured, reason: connector.unconfigured?.reason ?? null };
+    return availability(platform, connector ? connector.unconfigured : { reason: 'this platform has no connector yet' });
   });
-  const reviews = reviewPlatforms.map((platform): PlatformAvailability => {
-    const { unconfigured } = reviewConnectorFor(platform, env);
-    return { platform, enabled: !unconfigured, reason: unconfigured?.reason ?? null };
-  });
-  return [...search, ...reviews, { platform: 'rss', enabled: true, reason: null }];
+  const reviews = reviewPlatforms.map((platform) => availability(platform, reviewConnectorFor(platform, env).unconfigured));
+  return [...search, ...reviews, availability('rss', undefined)];
 }
