@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JetstreamOptions, type JetstreamSubscription, startJetstream } from '../jobs/connectors/bluesky-jetstream.ts';
 import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
-import { createLogger } from '../runtime/logger.ts';
 import { blueskyRecord } from './fake-upstreams/bluesky.ts';
 import { type FakeJetstream, jetstreamDeleteEvent, jetstreamIdentityEvent, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
+import { recordingLogger } from './harness.ts';
 
 const t0 = 1_741_000_000_000_000;
 const second = 1_000_000;
@@ -163,9 +163,8 @@ describe('Bluesky Jetstream client', () => {
   it('backs off while Jetstream refuses it, logs that once per back-off step, and says once when it is back', async () => {
     const fake = await startFakeJetstream({ events: [numbered(1)] });
     fake.refuse(503);
-    const lines: Record<string, any>[] = [];
-    const logger = createLogger('debug', { write: (line) => void lines.push(JSON.parse(line)) });
-    const { received } = await subscribe(fake, { cursor: t0, overlapUs: 0, backoffMs: 10, maxBackoffMs: 80, logger });
+    const { log, lines } = recordingLogger();
+    const { received } = await subscribe(fake, { cursor: t0, overlapUs: 0, backoffMs: 10, maxBackoffMs: 80, logger: log });
     // Waits of 10, 20, 40, then 80 ms each: nine refusals take about half a second.
     await until(() => fake.refusedCount() >= 9);
     const failures = lines.filter((line) => line.message === 'jetstream connection failed; reconnecting with back-off');
