@@ -14,8 +14,9 @@ export interface FailedPoll {
  * backs off, doubling from the base interval with each failure in a row
  * (reviews included: an upstream's health does not follow their daily pace),
  * and returns, because the schedule is its retry; the log says it once per
- * platform per back-off step, by the first poll of the platform to reach that
- * step, not once per keyword, per retry or per worker. A look-back leaves the
+ * platform, error and back-off step, by the first poll of the platform to
+ * reach that step with that error, not once per keyword, per retry or per
+ * worker. A look-back leaves the
  * schedule alone and rethrows, so pg-boss retries it: it runs only once.
  *
  * A platform without its settings is not failing: the start-up table already
@@ -30,7 +31,7 @@ export async function handleFailedPoll(context: JobContext, poll: FailedPoll, er
   }
   if (poll.lookback) {
     await recordPollError(context.sql, { platform: poll.platform, keywordIds: poll.keywordIds, error: reason, now });
-    context.log.warn('look-back poll failed; retrying', { platform: poll.platform, error: reason, keywordIds: poll.keywordIds });
+    context.log.warn('look-back poll failed', { platform: poll.platform, error: reason, keywordIds: poll.keywordIds });
     throw error;
   }
   const failure = await recordPollFailure(context.sql, {

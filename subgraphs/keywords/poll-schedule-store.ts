@@ -97,7 +97,11 @@ export async function recordPollOutcome(
 export interface PollFailure {
   /** The back-off step these polls reached: failed polls in a row, at most the last doubling. */
   backoffStep: number;
-  /** The highest step any poll of the platform had before this failure: a step already reached was already reported. */
+  /**
+   * The highest step any poll of the platform had reached with this same error
+   * before: a step already reached was already reported. Keyed by the error too,
+   * so a term the platform always refuses does not hide an outage that follows.
+   */
   platformBackoffStepBefore: number;
   /** When the first of these polls is due again; null when none of them has a schedule (yet). */
   nextPollAt: Date | null;
@@ -117,7 +121,8 @@ export async function recordPollFailure(
   const [row] = await sql<{ backoffStep: number | null; platformBackoffStepBefore: number; nextPollAt: Date | null }[]>`
     /* recordPollFailure */
     with platform_before as (
-      select coalesce(max(least(failed_polls, ${backoffDoublings})), 0)::int as step from keyword_polls where platform = ${failure.platform}
+      select coalesce(max(least(failed_polls, ${backoffDoublings})), 0)::int as step
+      from keyword_polls where platform = ${failure.platform} and last_error = ${failure.error}
     ), failed as (
       update keyword_polls set
         last_error = ${failure.error},
