@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { searchPlatforms, type SearchPlatform } from '../connectors/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
+import { handleFailedPoll } from './failed-poll.ts';
 import { loadActiveMatchRules } from '../../subgraphs/keywords/match-rules-store.ts';
 import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/matching/matcher.ts';
 import type { RepositoryEvent } from '../../subgraphs/keywords/matching/repository-events.ts';
@@ -27,8 +28,6 @@ export type PollPayload = z.output<typeof pollPayload>;
 
 /** Pages one search may read: enough for a 30-day look-back of a busy term, bounded so a poll stays short. */
 const maxPages = 5;
-/** A platform without its credentials is asked again a day later rather than every poll. */
-const unconfiguredRetrySeconds = 86_400;
 
 async function fetchSearch(platform: SearchPlatform, payload: PollPayload, context: JobContext): Promise<MatchablePost[]> {
   const connector = searchConnectorFor(platform, context.config.env);
@@ -46,9 +45,9 @@ async function fetchSearch(platform: SearchPlatform, payload: PollPayload, conte
 
 /**
  * One search on one platform for every keyword that shares it, matched per
- * keyword. Failing upstreams throw after the connector's own retries, so
- * pg-boss retries the job with back-off; the lease in keyword_polls makes
- * the scheduler ask again if the job is lost.
+ * keyword. A search that fails after the connector's own retries is recorded
+ * on the keywords' polls and backs their schedule off (`handleFailedPoll`);
+ * the lease in keyword_polls makes the scheduler ask again if the job is lost.
  */
 export async function runPoll(payload: PollPayload, context: JobContext): Promise<void> {
   const now = context.clock.now();
@@ -56,13 +55,7 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   try {
     posts = await fetchSearch(payload.platform, payload, context);
   } catch (error) {
-    if (!(error instanceof UpstreamConfigurationError)) throw error;
-    context.log.warn('platform not configured; skipping', { platform: payload.platform, error: error.message });
-    if (!payload.lookback) {
-      await recordPollOutcome(context.sql, {
-        platform: payload.platform, keywordIds: payload.keywordIds, keywordIdsWithFinds: [], now, baseIntervalSeconds: unconfiguredRetrySeconds,
-      });
-    }
+    await handleFailedPoll(context, payload, error);
     return;
   }
   const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });
