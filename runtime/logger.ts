@@ -11,18 +11,29 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+export interface LoggerOptions {
+  /** Fields every line carries. */
+  fields?: Record<string, unknown>;
+  /** Where each JSON line goes; default stderr. Tests collect the lines instead. */
+  write?: (line: string) => void;
+}
+
+const writeToStderr = (line: string) => void process.stderr.write(line);
+
 /** One JSON line per event on stderr, so stdout stays free for CLI output. */
-export function createLogger(level: EarshotConfig['logLevel'], base: Record<string, unknown> = {}): Logger {
+export function createLogger(level: EarshotConfig['logLevel'], options: LoggerOptions = {}): Logger {
   const threshold = levels[level];
+  const base = options.fields ?? {};
+  const output = options.write ?? writeToStderr;
   const write = (at: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (levels[at] < threshold) return;
-    process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...base, ...fields }) + '\n');
+    output(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...base, ...fields }) + '\n');
   };
   return {
     debug: write('debug'),
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
-    child: (fields) => createLogger(level, { ...base, ...fields }),
+    child: (fields) => createLogger(level, { fields: { ...base, ...fields }, write: output }),
   };
 }

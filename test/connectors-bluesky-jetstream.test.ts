@@ -3,6 +3,7 @@ import { type JetstreamOptions, type JetstreamSubscription, startJetstream } fro
 import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
 import { blueskyRecord } from './fake-upstreams/bluesky.ts';
 import { type FakeJetstream, jetstreamDeleteEvent, jetstreamIdentityEvent, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
+import { recordingLogger } from './harness.ts';
 
 const t0 = 1_741_000_000_000_000;
 const second = 1_000_000;
@@ -157,5 +158,30 @@ describe('Bluesky Jetstream client', () => {
     expect(offered).toEqual(['earshot update 1', 'earshot update 2', 'earshot update 2', 'earshot update 3']);
     expect(fake.connections.map((query) => query.get('cursor'))).toEqual([String(t0 + second), String(t0 + second)]);
     await until(() => subscription.cursor() === t0 + 3 * second);
+  });
+
+  it('backs off while Jetstream refuses it, logs that once per back-off step, and says once when it is back', async () => {
+    const fake = await startFakeJetstream({ events: [numbered(1)] });
+    fake.refuse(503);
+    const { log, lines } = recordingLogger();
+    const { received } = await subscribe(fake, { cursor: t0, overlapUs: 0, backoffMs: 10, maxBackoffMs: 80, logger: log });
+    // Waits of 10, 20, 40, then 80 ms each: nine refusals take about half a second.
+    await until(() => fake.refusedCount() >= 9);
+    const failures = lines.filter((line) => line.message === 'jetstream connection failed; reconnecting with back-off');
+    expect(failures.map((line) => [line.level, line.inMs, line.failedConnections])).toEqual([
+      ['warn', 10, 1], ['warn', 20, 2], ['warn', 40, 3], ['warn', 80, 4],
+    ]);
+    expect(failures.map((line) => line.error)).toEqual(Array(4).fill('Unexpected server response: 503'));
+    expect(failures.at(-1)!.note).toBe('at the longest wait; no more of these lines until it connects');
+
+    fake.refuse(null);
+    await until(() => received.length === 1);
+    const refusals = fake.refusedCount();
+    await until(() => lines.some((line) => line.message === 'jetstream connected again'));
+    expect(lines.filter((line) => line.message === 'jetstream connected again')).toEqual([
+      expect.objectContaining({ level: 'info', failedConnections: refusals }),
+    ]);
+    expect(lines.filter((line) => line.message === 'jetstream connection failed; reconnecting with back-off')).toHaveLength(4);
+    expect(fake.connections.map((query) => query.get('cursor'))).toEqual([String(t0)]);
   });
 });

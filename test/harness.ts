@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import type { Clock } from '../runtime/clock.ts';
 import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, type Sql } from '../runtime/database.ts';
-import { createLogger } from '../runtime/logger.ts';
+import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
@@ -44,13 +44,14 @@ export interface RestResponse {
   body: any;
 }
 
-/** Earshot on its own database and a free port, as `npm start` runs it (or one role of it). */
+/** Earshot on its own database and a free port, as `npm start` runs it (or one role of it); silent unless given a `log`. */
 export async function startTestEarshot(
   overrides: Partial<EarshotConfig> = {},
-  options: { role?: Role; databaseUrl?: string; clock?: Clock } = {},
+  options: { role?: Role; databaseUrl?: string; clock?: Clock; log?: Logger } = {},
 ): Promise<TestEarshot> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const running = await startEarshot(testConfig(databaseUrl, overrides), options.role ?? 'all', createLogger('silent'), { clock: options.clock });
+  const log = options.log ?? createLogger('silent');
+  const running = await startEarshot(testConfig(databaseUrl, overrides), options.role ?? 'all', log, { clock: options.clock });
   return {
     ...running,
     databaseUrl,
@@ -85,6 +86,12 @@ export async function startTestEarshot(
       });
     },
   };
+}
+
+/** A logger that keeps its lines, parsed, for tests that assert what was logged. */
+export function recordingLogger(): { log: Logger; lines: Record<string, any>[] } {
+  const lines: Record<string, any>[] = [];
+  return { log: createLogger('debug', { write: (line) => void lines.push(JSON.parse(line)) }), lines };
 }
 
 /** A migrated test database and a connection to it, for store-level tests. */

@@ -65,6 +65,6 @@ describe('keyword → look-back → poll → mentions', () => {
     );
     const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     expect(after.body.stats.mentions).toBe(2);
-    expect(after.body.polling).toEqual([{ platform: 'hackernews', lastPolledAt: expect.any(String), emptyPolls: expect.any(Number) }]);
+    expect(after.body.polling).toEqual([{ platform: 'hackernews', lastPolledAt: expect.any(String), emptyPolls: expect.any(Number), lastError: null, lastErrorAt: null }]);
   });
 });

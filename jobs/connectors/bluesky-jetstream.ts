@@ -8,11 +8,17 @@
  * No credential: Jetstream is public.
  *
  * Resuming: Jetstream replays from a `cursor` (an event's `time_us`). The
- * client reconnects with back-off from the last event it finished, minus
+ * client reconnects from the last event it finished, minus
  * `overlapUs` because instances stamp events at slightly different times;
  * posts it already handed over in this process are skipped, and after a
  * restart the overlap may repeat a few, which storage de-duplicates by
  * externalId (the at:// URI).
+ *
+ * Back-off: a connection that ends before one event was handled (refused,
+ * dropped, silent, or its handler failing) doubles the wait before the next,
+ * up to `maxBackoffMs`; one event handled resets it. Such failures are logged
+ * once per back-off step, so a Jetstream that stays down says so a handful of
+ * times, not once a minute forever.
  */
 import WebSocket from 'ws';
 import { z } from 'zod';
@@ -48,7 +54,7 @@ export interface JetstreamOptions {
   cursorEveryMs?: number;
   /** How far before the last handled event a reconnect resumes. Default 2 s. */
   overlapUs?: number;
-  /** First reconnect wait, doubling per failed attempt up to `maxBackoffMs`. Defaults 1 s and 60 s. */
+  /** First reconnect wait, doubling per failed connection up to `maxBackoffMs`. Defaults 1 s and 60 s. */
   backoffMs?: number;
   maxBackoffMs?: number;
   /** The firehose never goes quiet for long; silence this long means a dead connection. Default 60 s. */
@@ -71,6 +77,7 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
   const logger = options.logger ?? createLogger('silent');
   const overlapUs = options.overlapUs ?? 2_000_000;
   const initialBackoffMs = options.backoffMs ?? 1000;
+  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
 
   let lastTimeUs: number | null = options.cursor ?? null;
@@ -78,6 +85,9 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
   let liveSinceUs: number | null = null;
   let reportedTimeUs = lastTimeUs;
   let backoffMs = initialBackoffMs;
+  /** Connections in a row that ended before handling an event, and the last wait logged for them. */
+  let failedConnections = 0;
+  let loggedBackoffMs: number | null = null;
   let stopped = false;
   let socket: WebSocket | null = null;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -111,10 +121,14 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
     const current = new WebSocket(subscribeUrl());
     socket = current;
     let handlerFailed = false;
+    /** Whether this connection handled an event: only then was it a working one. */
+    let handledOne = false;
+    /** Why this connection ended, when we know. */
+    let closeReason: string | null = null;
     const restartIdleTimer = () => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
-        logger.warn('jetstream went quiet; reconnecting', { idleTimeoutMs });
+        closeReason ??= `no event for ${idleTimeoutMs} ms`;
         current.terminate();
       }, idleTimeoutMs);
     };
@@ -124,24 +138,29 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
     });
     current.on('message', (data) => {
       restartIdleTimer();
-      backoffMs = initialBackoffMs;
       const event = parseEvent(data.toString());
       if (!event) return;
       if (++queued >= highWaterMark) current.pause();
       processing = processing.then(async () => {
         try {
           // Events queued behind a failure (or a stop) come again from the cursor.
-          if (!handlerFailed && !stopped) await handle(event);
+          if (!handlerFailed && !stopped) {
+            await handle(event);
+            if (!handledOne) connectionWorks();
+            handledOne = true;
+          }
         } catch (error) {
           handlerFailed = true;
-          logger.warn('jetstream post handler failed; resuming from the last handled event', { error: String(error), timeUs: event.time_us });
+          closeReason ??= `post handler failed at time_us ${event.time_us}: ${String(error)}`;
           current.terminate();
         } finally {
           if (--queued < highWaterMark / 10 && current.isPaused) current.resume();
         }
       });
     });
-    current.on('error', (error) => logger.warn('jetstream connection error', { error: error.message }));
+    current.on('error', (error) => {
+      closeReason ??= error.message;
+    });
     current.on('close', () => {
       clearTimeout(idleTimer);
       if (socket !== current || stopped) return;
@@ -149,11 +168,33 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
       // Let queued events settle first, so the resume cursor is the last one handled.
       void processing.then(() => {
         if (stopped) return;
-        logger.info('jetstream disconnected; reconnecting', { inMs: backoffMs, cursor: lastTimeUs });
-        reconnectTimer = setTimeout(connect, backoffMs);
-        backoffMs = Math.min(backoffMs * 2, options.maxBackoffMs ?? 60_000);
+        const waitMs = backoffMs;
+        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+        if (handledOne) {
+          logger.info('jetstream disconnected; reconnecting', { reason: closeReason ?? 'closed by the server', inMs: waitMs, cursor: lastTimeUs });
+        } else {
+          failedConnections++;
+          if (waitMs !== loggedBackoffMs) {
+            loggedBackoffMs = waitMs;
+            logger.warn('jetstream connection failed; reconnecting with back-off', {
+              error: closeReason ?? 'closed before any event',
+              failedConnections,
+              inMs: waitMs,
+              ...(waitMs === maxBackoffMs ? { note: 'at the longest wait; no more of these lines until it connects' } : {}),
+            });
+          }
+        }
+        reconnectTimer = setTimeout(connect, waitMs);
       });
     });
+  }
+
+  /** The first event handled on a connection: the back-off starts over, and a recovery is said once. */
+  function connectionWorks() {
+    if (failedConnections > 0) logger.info('jetstream connected again', { failedConnections });
+    failedConnections = 0;
+    loggedBackoffMs = null;
+    backoffMs = initialBackoffMs;
   }
 
   async function handle(event: JetstreamEvent) {

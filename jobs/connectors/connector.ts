@@ -1,5 +1,5 @@
 import type { NormalizedPost, ReviewPlatform, SearchPlatform } from './normalized-post.ts';
-import type { RetryPolicy } from './upstream-http.ts';
+import type { RetryPolicy, UpstreamConfigurationError } from './upstream-http.ts';
 
 /** One search of a platform for a term, newest first. */
 export interface SearchQuery {
@@ -22,6 +22,8 @@ export interface SearchPage {
 /** A search platform: finds posts for a term and, where it has threads, reads their comments. */
 export interface SearchConnector {
   platform: SearchPlatform;
+  /** Set when a setting the platform cannot work without is missing: every search then rejects with it. */
+  unconfigured?: UpstreamConfigurationError;
   search(query: SearchQuery): Promise<SearchPage>;
   /** Replies under a post, newest first, published after `since` (spec 2.1.2). */
   comments?(post: Pick<NormalizedPost, 'externalId' | 'url'>, since: Date, limit: number): Promise<NormalizedPost[]>;
@@ -49,6 +51,8 @@ export interface ReviewSourceRef {
 /** A review platform: turns a link into a source and reads its newest reviews. */
 export interface ReviewConnector {
   platform: ReviewPlatform;
+  /** Set when a setting the platform cannot work without is missing: every read of reviews then rejects with it. */
+  unconfigured?: UpstreamConfigurationError;
   /** The source a review-page URL names, with its defaults (spec 2.3); null when the URL is not this platform's. */
   sourceFromUrl(url: string): Omit<ReviewSourceRef, 'country' | 'language'> & { country: string | null; language: string | null; url: string } | null;
   /** The canonical review page of a source. */

@@ -102,11 +102,12 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
   const base = upstreamBase('googlemaps', 'https://places.googleapis.com', env);
   const legacyBase = upstreamBase('googlemaps_legacy', upstreamBase('googlemaps', 'https://maps.googleapis.com', env), env);
   const apiKey = env.EARSHOT_GOOGLE_MAPS_API_KEY;
+  const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('googlemaps', 'EARSHOT_GOOGLE_MAPS_API_KEY', 'the Places API answers only requests with an API key');
   // A cid's Place ID is stable enough to look up once per process.
   const placeIdsByCid = new Map<string, string>();
 
   function requireKey(): string {
-    if (!apiKey) throw new UpstreamConfigurationError('googlemaps', 'EARSHOT_GOOGLE_MAPS_API_KEY', 'the Places API answers only requests with an API key');
+    if (!apiKey) throw unconfigured;
     return apiKey;
   }
 
@@ -127,6 +128,7 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
 
   return {
     platform: 'googlemaps',
+    unconfigured,
 
     /** A bare Place ID, a maps link naming one (`place_id:`, `query_place_id=`, a feature id), or a `cid` link. */
     sourceFromUrl(link) {

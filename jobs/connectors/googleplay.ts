@@ -74,9 +74,13 @@ function appPage(packageName: string, language: string, country: string): URL {
 export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): ReviewConnector {
   const base = env.EARSHOT_UPSTREAM_GOOGLEPLAY?.replace(/\/+$/, '');
   const apiKey = env.EARSHOT_GOOGLEPLAY_API_KEY;
+  const unconfigured = base
+    ? undefined
+    : new UpstreamConfigurationError('googleplay', 'EARSHOT_UPSTREAM_GOOGLEPLAY', 'Google Play has no public reviews API; point it at a reviews provider that answers the contract in jobs/connectors/googleplay.ts');
 
   return {
     platform: 'googleplay',
+    unconfigured,
 
     /** `https://play.google.com/store/apps/details?id=pkg&hl=xx&gl=yy`; language the link's `hl` else `en`, country its `gl` else `us` (spec 2.3). */
     sourceFromUrl(link) {
@@ -95,9 +99,7 @@ export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, 
     pageUrl: (source) => appPage(source.id, source.language ?? defaultLanguage, source.country ?? defaultCountry).href,
 
     async reviews(source: ReviewSourceRef, since: Date) {
-      if (!base) {
-        throw new UpstreamConfigurationError('googleplay', 'EARSHOT_UPSTREAM_GOOGLEPLAY', 'Google Play has no public reviews API; point it at a reviews provider that answers the contract in jobs/connectors/googleplay.ts');
-      }
+      if (!base) throw unconfigured;
       const language = source.language ?? defaultLanguage;
       const country = source.country ?? defaultCountry;
       const posts: NormalizedPost[] = [];

@@ -82,14 +82,16 @@ export function createProviderSearchConnector(
   const baseVariable = `EARSHOT_UPSTREAM_${platform.toUpperCase()}`;
   const base = env[baseVariable]?.replace(/\/+$/, '');
   const apiKey = env[`EARSHOT_${platform.toUpperCase()}_API_KEY`];
+  const unconfigured = base
+    ? undefined
+    : new UpstreamConfigurationError(platform, baseVariable, `${platformNames[platform]} has no open search API; point it at a search provider that answers the contract in jobs/connectors/provider-search.ts`);
 
   return {
     platform,
+    unconfigured,
 
     async search(query: SearchQuery) {
-      if (!base) {
-        throw new UpstreamConfigurationError(platform, baseVariable, `${platformNames[platform]} has no open search API; point it at a search provider that answers the contract in jobs/connectors/provider-search.ts`);
-      }
+      if (!base) throw unconfigured;
       const url = new URL(`${base}/v1/search`);
       url.searchParams.set('q', searchText(query));
       url.searchParams.set('since', query.since.toISOString());

@@ -43,11 +43,12 @@ const reviewPage = (domain: string) => `https://www.trustpilot.com/review/${doma
 export function createTrustpilotConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): ReviewConnector {
   const base = upstreamBase('trustpilot', 'https://api.trustpilot.com', env);
   const apiKey = env.EARSHOT_TRUSTPILOT_API_KEY;
+  const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('trustpilot', 'EARSHOT_TRUSTPILOT_API_KEY', 'the Trustpilot API answers only requests with an API key');
   // A domain's business unit does not change; finding it once per process saves a call per poll.
   const businessUnitIds = new Map<string, string>();
 
   const getJson = (url: URL) => {
-    if (!apiKey) throw new UpstreamConfigurationError('trustpilot', 'EARSHOT_TRUSTPILOT_API_KEY', 'the Trustpilot API answers only requests with an API key');
+    if (!apiKey) throw unconfigured;
     return getUpstreamJson<unknown>({ platform: 'trustpilot', url, headers: { apikey: apiKey }, ...options.retry });
   };
 
@@ -72,6 +73,7 @@ export function createTrustpilotConnector(env: NodeJS.ProcessEnv = process.env, 
 
   return {
     platform: 'trustpilot',
+    unconfigured,
 
     /** `https://www.trustpilot.com/review/{domain}`, on any country subdomain (`uk.trustpilot.com`). */
     sourceFromUrl(link) {

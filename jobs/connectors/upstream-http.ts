@@ -4,13 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export class UpstreamError extends Error {
   constructor(
     readonly platform: string,
-    message: string,
+    /** What went wrong, without the platform's name in front (the message has it). */
+    readonly reason: string,
     /** HTTP status of the last attempt; undefined for network errors, time-outs and malformed bodies. */
     readonly status?: number,
     /** Seconds the platform asked us to wait (429 `Retry-After`, Stack Exchange `backoff`). */
     readonly retryAfterSeconds?: number,
   ) {
-    super(`${platform}: ${message}`);
+    super(`${platform}: ${reason}`);
   }
 }
 
@@ -59,6 +60,12 @@ export interface UpstreamResponse {
   text: string;
 }
 
+/** fetch says only "fetch failed"; the cause says what did (`connect ECONNREFUSED 127.0.0.1:9001`). */
+function networkFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error && error.cause.message ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
 function retryAfterMs(headers: Headers): number | undefined {
@@ -101,7 +108,7 @@ export async function requestUpstream(options: UpstreamRequestOptions): Promise<
       }
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
-      lastError = new UpstreamError(options.platform, error instanceof Error ? error.message : String(error));
+      lastError = new UpstreamError(options.platform, networkFailure(error));
     }
     if (attempt < attempts) await sleep(wait);
     backoff *= 2;

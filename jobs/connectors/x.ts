@@ -68,12 +68,14 @@ function xRateLimitWaitMs(response: UpstreamResponse): number | undefined {
 export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
   const base = upstreamBase('x', 'https://api.twitter.com', env);
   const token = env.EARSHOT_X_BEARER_TOKEN;
+  const unconfigured = token ? undefined : new UpstreamConfigurationError('x', 'EARSHOT_X_BEARER_TOKEN', 'the X API answers no search without a bearer token');
 
   return {
     platform: 'x',
+    unconfigured,
 
     async search(query: SearchQuery) {
-      if (!token) throw new UpstreamConfigurationError('x', 'EARSHOT_X_BEARER_TOKEN', 'the X API answers no search without a bearer token');
+      if (!token) throw unconfigured;
       // Recent search refuses a start_time older than seven days; a minute's margin covers clock skew.
       const earliest = new Date(Date.now() - recentSearchWindowMs + 60_000);
       const startTime = query.since > earliest ? query.since : earliest;

@@ -102,9 +102,10 @@ function youTubeQuotaWaitMs(response: UpstreamResponse): number | undefined {
 export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
   const base = upstreamBase('youtube', 'https://www.googleapis.com', env);
   const apiKey = env.EARSHOT_YOUTUBE_API_KEY;
+  const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('youtube', 'EARSHOT_YOUTUBE_API_KEY', 'the YouTube Data API answers no call without an API key');
 
   async function get<Schema extends z.ZodType>(resource: string, schema: Schema, params: Record<string, string>): Promise<z.infer<Schema>> {
-    if (!apiKey) throw new UpstreamConfigurationError('youtube', 'EARSHOT_YOUTUBE_API_KEY', 'the YouTube Data API answers no call without an API key');
+    if (!apiKey) throw unconfigured;
     const url = new URL(`${base}/youtube/v3/${resource}`);
     for (const [name, value] of Object.entries({ ...params, key: apiKey })) url.searchParams.set(name, value);
     const body = await getUpstreamJson<unknown>({ platform: 'youtube', url, platformWaitMs: youTubeQuotaWaitMs, ...options.retry });
@@ -113,6 +114,7 @@ export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, opt
 
   return {
     platform: 'youtube',
+    unconfigured,
 
     async search(query: SearchQuery) {
       const params: Record<string, string> = {

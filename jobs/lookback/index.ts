@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findKeywordById } from '../../subgraphs/keywords/index.ts';
 import { syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../connectors/normalized-post.ts';
+import { platformAvailability } from '../connectors/platform-availability.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const lookbackPayload = z.object({ keywordId: z.string() });
@@ -11,17 +12,20 @@ const lookbackDays = 30;
  * A new keyword collects the newest posts of the last 30 days at once
  * (spec 4.2, part 8): one look-back poll per platform it searches and per
  * review platform it watches, then regular polls after the base interval.
+ * Platforms not configured here are not searched; their polls say why.
  */
 export const lookbackQueue: JobDefinition<z.output<typeof lookbackPayload>> = {
   name: 'lookback',
   payload: lookbackPayload,
   async handle(payloads, context) {
+    const unconfigured = new Set<string>(platformAvailability(context.config.env).filter((entry) => !entry.enabled).map((entry) => entry.platform));
     for (const { keywordId } of payloads) {
       const keyword = await findKeywordById(context.sql, keywordId);
       if (!keyword) continue;
       const now = context.clock.now();
       const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
       for (const platform of keyword.platforms ?? searchPlatforms) {
+        if (unconfigured.has(platform)) continue;
         await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true });
       }
       await context.send('poll-sources', { keywordId, platform: 'reviews', since, lookback: true });

@@ -14,9 +14,9 @@ import { recordPollOutcome } from '../../subgraphs/keywords/index.ts';
 import { reviewPlatforms, type ReviewPlatform } from '../connectors/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
 import { createRssConnector } from '../connectors/rss.ts';
-import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
+import { handleFailedPoll } from '../poll/failed-poll.ts';
 
 const sourcesPayload = z.object({
   keywordId: z.string(),
@@ -33,18 +33,13 @@ const feedLookbackItems = 10;
 const reviewIntervalFactor = 288;
 
 /** Reviews of the keyword's own sources are its mentions whatever their words (spec 1.4). */
-async function readReviews(keyword: KeywordRow, platforms: ReviewPlatform[], since: Date, context: JobContext): Promise<MatchablePost[]> {
+async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, context: JobContext): Promise<MatchablePost[]> {
   const posts: MatchablePost[] = [];
+  const connector = reviewConnectorFor(platform, context.config.env);
   for (const source of await listReviewSources(context.sql, [keyword.id])) {
-    if (!platforms.includes(source.platform)) continue;
-    const connector = reviewConnectorFor(source.platform, context.config.env);
+    if (source.platform !== platform) continue;
     for (const country of source.countries.length ? source.countries : [null]) {
-      try {
-        posts.push(...(await connector.reviews({ platform: source.platform, id: source.sourceId, country, language: source.language }, since)));
-      } catch (error) {
-        if (!(error instanceof UpstreamConfigurationError)) throw error;
-        context.log.warn('review platform not configured; skipping', { platform: source.platform });
-      }
+      posts.push(...(await connector.reviews({ platform, id: source.sourceId, country, language: source.language }, since)));
     }
   }
   return posts;
@@ -84,29 +79,35 @@ async function reviewMatcher(keyword: KeywordRow, context: JobContext): Promise<
   };
 }
 
-async function pollSources(payload: SourcesPayload, context: JobContext): Promise<void> {
-  const keyword = await findKeywordById(context.sql, payload.keywordId);
-  if (!keyword || keyword.muted || keyword.pausedForCap) return;
+/** One keyword's poll of one platform of its own sources; a failed read is recorded on that poll alone. */
+async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss', payload: SourcesPayload, context: JobContext): Promise<void> {
   const since = new Date(payload.since);
   const now = context.clock.now();
-  let found: string[];
-  if (payload.platform === 'rss') {
-    const { posts, match } = await readFeeds(keyword, since, payload.lookback, context);
-    found = [...(await ingestPosts(context, posts, match)).keywordIdsWithFinds];
-  } else {
-    const platforms = payload.platform === 'reviews' ? [...reviewPlatforms] : [payload.platform];
-    const reviews = await readReviews(keyword, platforms, since, context);
-    const outcome = await ingestPosts(context, reviews, await reviewMatcher(keyword, context));
-    found = [...outcome.keywordIdsWithFinds];
+  let read: { posts: MatchablePost[]; match: (post: MatchablePost) => KeywordMatch[] };
+  try {
+    read = platform === 'rss'
+      ? await readFeeds(keyword, since, payload.lookback, context)
+      : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context) };
+  } catch (error) {
+    await handleFailedPoll(context, { platform, keywordIds: [keyword.id], lookback: payload.lookback }, error);
+    return;
   }
-  if (payload.lookback || payload.platform === 'reviews') return;
+  const found = [...(await ingestPosts(context, read.posts, read.match)).keywordIdsWithFinds];
+  if (payload.lookback) return;
   await recordPollOutcome(context.sql, {
-    platform: payload.platform,
+    platform,
     keywordIds: [keyword.id],
     keywordIdsWithFinds: found,
     now,
-    baseIntervalSeconds: context.config.pollIntervalSeconds * (payload.platform === 'rss' ? 1 : reviewIntervalFactor),
+    baseIntervalSeconds: context.config.pollIntervalSeconds * (platform === 'rss' ? 1 : reviewIntervalFactor),
   });
+}
+
+async function pollSources(payload: SourcesPayload, context: JobContext): Promise<void> {
+  const keyword = await findKeywordById(context.sql, payload.keywordId);
+  if (!keyword || keyword.muted || keyword.pausedForCap) return;
+  const platforms = payload.platform === 'reviews' ? reviewPlatforms : [payload.platform];
+  for (const platform of platforms) await pollSource(keyword, platform, payload, context);
 }
 
 /** Polls of a keyword's own sources: its review pages per storefront, and its feeds. */

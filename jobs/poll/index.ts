@@ -3,6 +3,7 @@ import { searchPlatforms, type SearchPlatform } from '../connectors/normalized-p
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
 import { createMatcher, loadActiveMatchRules, type MatchablePost, matchWithRepositoryEvents, recordPollOutcome } from '../../subgraphs/keywords/index.ts';
+import { handleFailedPoll } from './failed-poll.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 
@@ -21,8 +22,6 @@ export type PollPayload = z.output<typeof pollPayload>;
 
 /** Pages one search may read: enough for a 30-day look-back of a busy term, bounded so a poll stays short. */
 const maxPages = 5;
-/** A platform without its credentials is asked again a day later rather than every poll. */
-const unconfiguredRetrySeconds = 86_400;
 
 async function fetchSearch(platform: SearchPlatform, payload: PollPayload, context: JobContext): Promise<MatchablePost[]> {
   const connector = searchConnectorFor(platform, context.config.env);
@@ -40,9 +39,9 @@ async function fetchSearch(platform: SearchPlatform, payload: PollPayload, conte
 
 /**
  * One search on one platform for every keyword that shares it, matched per
- * keyword. Failing upstreams throw after the connector's own retries, so
- * pg-boss retries the job with back-off; the lease in keyword_polls makes
- * the scheduler ask again if the job is lost.
+ * keyword. A search that fails after the connector's own retries is recorded
+ * on the keywords' polls and backs their schedule off (`handleFailedPoll`);
+ * the lease in keyword_polls makes the scheduler ask again if the job is lost.
  */
 export async function runPoll(payload: PollPayload, context: JobContext): Promise<void> {
   const now = context.clock.now();
@@ -50,13 +49,7 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   try {
     posts = await fetchSearch(payload.platform, payload, context);
   } catch (error) {
-    if (!(error instanceof UpstreamConfigurationError)) throw error;
-    context.log.warn('platform not configured; skipping', { platform: payload.platform, error: error.message });
-    if (!payload.lookback) {
-      await recordPollOutcome(context.sql, {
-        platform: payload.platform, keywordIds: payload.keywordIds, keywordIdsWithFinds: [], now, baseIntervalSeconds: unconfiguredRetrySeconds,
-      });
-    }
+    await handleFailedPoll(context, payload, error);
     return;
   }
   const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });

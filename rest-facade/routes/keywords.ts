@@ -25,7 +25,7 @@ export const keywordFields = `
     health
     cost { keywordDays keywordCents billableMentions mentionCents billableComments commentCents totalCents }
   }
-  polling { platform lastPolledAt emptyPolls }
+  polling { platform lastPolledAt emptyPolls lastError lastErrorAt }
   createdAt`;
 
 const timestamp = z.iso.datetime();
@@ -77,7 +77,18 @@ export const keywordSchema = z
         keywordDays: count, keywordCents: count, billableMentions: count, mentionCents: count, billableComments: count, commentCents: count, totalCents: count,
       }),
     }),
-    polling: z.array(z.object({ platform: z.string(), lastPolledAt: timestamp.nullable(), emptyPolls: count })),
+    polling: z.array(
+      z.object({
+        platform: z.string(),
+        lastPolledAt: timestamp.nullable().meta({ description: 'The last poll that read the platform; a failed poll does not move it, because the next poll reads from here' }),
+        emptyPolls: count.meta({ description: 'Polls in a row that found nothing; each doubles the wait, up to 32 times' }),
+        lastError: z.string().nullable().meta({
+          description: 'Why the last poll failed (each failure in a row doubles the wait), or why the platform is not polled (a setting the server lacks); null once a poll succeeds',
+          example: 'EARSHOT_YOUTUBE_API_KEY is not set; the YouTube Data API answers no call without an API key',
+        }),
+        lastErrorAt: timestamp.nullable().meta({ description: 'When `lastError` happened; null with it' }),
+      }),
+    ).meta({ description: 'Per platform polled on a schedule; live feeds (bluesky) have no entry' }),
     createdAt: timestamp,
   })
   .meta({ id: 'Keyword' });

@@ -39,6 +39,6 @@ export { createReferenceMatcher } from './matching/reference-matcher.ts';
 export { type RepositoryEvent, repositoryEvents, starMilestones } from './matching/repository-events.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
 export { applyNoiseBrake } from './noise-brake.ts';
-export { claimDuePolls, recordPollOutcome, syncKeywordPolls } from './poll-schedule-store.ts';
+export { claimDuePolls, recordPollError, recordPollFailure, recordPollOutcome, recordUnpolledPlatforms, syncKeywordPolls } from './poll-schedule-store.ts';
 export { workspaceFiltersPatchInput } from './workspace-filters.ts';
 export { findCompanyProfile, findWorkspaceFilters } from './workspace-settings-store.ts';

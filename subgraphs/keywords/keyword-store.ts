@@ -66,6 +66,8 @@ export interface KeywordPollRow {
   platform: string;
   lastPolledAt: Date | null;
   emptyPolls: number;
+  lastError: string | null;
+  lastErrorAt: Date | null;
 }
 
 const settingColumns = [
@@ -241,6 +243,6 @@ export async function replaceReviewSources(
 export async function listPolls(sql: Queryable, keywordIds: readonly string[]): Promise<KeywordPollRow[]> {
   return sql<KeywordPollRow[]>`
     /* listPolls */
-    select keyword_id, platform, last_polled_at, empty_polls
+    select keyword_id, platform, last_polled_at, empty_polls, last_error, last_error_at
     from keyword_polls where keyword_id = any(${sql.array(keywordIds as string[])}) order by keyword_id, platform`;
 }

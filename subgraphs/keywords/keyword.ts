@@ -10,7 +10,7 @@ import type { KeywordEnums } from './keyword-graphql-enums.ts';
 import { isNoisy } from './keyword-health.ts';
 import { judgeHealthInWindow } from './keyword-health-report.ts';
 import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
-import { findKeyword, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
+import { findKeyword, type KeywordPollRow, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 
 /** Spec part 8: new keywords and sources look back 30 days. */
@@ -193,11 +193,21 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
     }),
   });
 
-  const KeywordPolling = builder.objectRef<{ platform: string; lastPolledAt: Date | null; emptyPolls: number }>('KeywordPolling').implement({
+  const KeywordPolling = builder.objectRef<KeywordPollRow>('KeywordPolling').implement({
+    description: 'The schedule of one platform polled for a keyword (spec 2.1 `polling`)',
     fields: (t) => ({
       platform: t.field({ type: enums.PolledPlatform, resolve: (poll) => poll.platform as never }),
-      lastPolledAt: t.expose('lastPolledAt', { type: 'DateTime', nullable: true }),
-      emptyPolls: t.exposeInt('emptyPolls'),
+      lastPolledAt: t.expose('lastPolledAt', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'The last poll that read the platform; a failed poll does not move it, because the next poll reads from here',
+      }),
+      emptyPolls: t.exposeInt('emptyPolls', { description: 'Polls in a row that found nothing; each doubles the wait, up to 32 times' }),
+      lastError: t.exposeString('lastError', {
+        nullable: true,
+        description: 'Why the last poll failed (each failure in a row doubles the wait), or why the platform is not polled (a setting the server lacks); null once a poll succeeds',
+      }),
+      lastErrorAt: t.expose('lastErrorAt', { type: 'DateTime', nullable: true, description: 'When `lastError` happened; null with it' }),
     }),
   });
 

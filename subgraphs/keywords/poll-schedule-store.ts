@@ -18,18 +18,23 @@ export interface DueSourcePoll {
 }
 
 const sourcePlatforms = ['appstore', 'googleplay', 'trustpilot', 'googlemaps', 'rss'];
+/** Empty or failed polls in a row double the wait up to this many times (32 base intervals). */
+const backoffDoublings = 5;
 
 /**
  * Takes the polls due now for active keywords and leases them for
  * `leaseSeconds` (a crashed poll is simply due again then). Searches are
  * grouped so one query serves every keyword, of every workspace, that asks
- * it; review and feed polls stay per keyword.
+ * it; review and feed polls stay per keyword. Polls of `skippedPlatforms`
+ * (not configured here) are left due, so a process that has the platform
+ * configured polls them at once.
  */
 export async function claimDuePolls(
   sql: Queryable,
   now: Date,
   leaseSeconds: number,
   limit: number,
+  skippedPlatforms: readonly string[] = [],
 ): Promise<{ searches: DueSearch[]; sources: DueSourcePoll[] }> {
   const claimed = await sql<{ keywordId: string; platform: string; term: string; exactPhrase: boolean; lastPolledAt: Date | null }[]>`
     /* claimDuePolls */
@@ -37,6 +42,7 @@ export async function claimDuePolls(
       select p.keyword_id, p.platform
       from keyword_polls p join keywords k on k.id = p.keyword_id
       where p.next_poll_at <= ${now} and not k.muted and not k.paused_for_cap
+        and p.platform <> all(${sql.array(skippedPlatforms as string[])})
       order by p.next_poll_at
       limit ${limit}
       for update of p skip locked
@@ -65,9 +71,10 @@ export async function claimDuePolls(
 }
 
 /**
- * Records a poll: a keyword that found something polls again after the base
- * interval; each empty poll in a row doubles it, up to 32 times (spec 2.1
- * `polling.emptyPolls`).
+ * Records a poll that ran: a keyword that found something polls again after
+ * the base interval; each empty poll in a row doubles it, up to 32 times
+ * (spec 2.1 `polling.emptyPolls`). It clears the last error and the run of
+ * failures.
  */
 export async function recordPollOutcome(
   sql: Queryable,
@@ -77,10 +84,89 @@ export async function recordPollOutcome(
     /* recordPollOutcome */
     update keyword_polls set
       last_polled_at = ${outcome.now},
+      last_error = null,
+      last_error_at = null,
+      failed_polls = 0,
       empty_polls = case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end,
       next_poll_at = ${outcome.now}::timestamptz + make_interval(secs => ${outcome.baseIntervalSeconds} *
-        power(2, least(case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end, 5)))
+        power(2, least(case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end, ${backoffDoublings})))
     where platform = ${outcome.platform} and keyword_id = any(${sql.array(outcome.keywordIds as string[])})`;
+}
+
+/** Where a failed poll leaves the schedule. */
+export interface PollFailure {
+  /** The back-off step these polls reached: failed polls in a row, at most the last doubling. */
+  backoffStep: number;
+  /**
+   * The highest step any poll of the platform had reached with this same error
+   * before: a step already reached was already reported. Keyed by the error too,
+   * so a term the platform always refuses does not hide an outage that follows.
+   */
+  platformBackoffStepBefore: number;
+  /** When the first of these polls is due again; null when none of them has a schedule (yet). */
+  nextPollAt: Date | null;
+}
+
+/**
+ * Records a poll that failed: the error and its time, one more failure in a
+ * row, and a wait that doubles with each, like empty polls, but at least what
+ * the platform asked for (`retryAfterSeconds`). `last_polled_at` stays: it is
+ * where the next poll's search starts, so a failure must not move it past
+ * posts no poll has read.
+ */
+export async function recordPollFailure(
+  sql: Queryable,
+  failure: { platform: string; keywordIds: readonly string[]; error: string; now: Date; baseIntervalSeconds: number; retryAfterSeconds?: number },
+): Promise<PollFailure> {
+  const [row] = await sql<{ backoffStep: number | null; platformBackoffStepBefore: number; nextPollAt: Date | null }[]>`
+    /* recordPollFailure */
+    with platform_before as (
+      select coalesce(max(least(failed_polls, ${backoffDoublings})), 0)::int as step
+      from keyword_polls where platform = ${failure.platform} and last_error = ${failure.error}
+    ), failed as (
+      update keyword_polls set
+        last_error = ${failure.error},
+        last_error_at = ${failure.now},
+        failed_polls = failed_polls + 1,
+        next_poll_at = ${failure.now}::timestamptz + greatest(
+          make_interval(secs => ${failure.baseIntervalSeconds} * power(2, least(failed_polls + 1, ${backoffDoublings}))),
+          make_interval(secs => ${failure.retryAfterSeconds ?? 0}))
+      where platform = ${failure.platform} and keyword_id = any(${sql.array(failure.keywordIds as string[])})
+      returning least(failed_polls, ${backoffDoublings}) as step, next_poll_at
+    )
+    select (select max(step) from failed)::int as backoff_step, (select step from platform_before) as platform_backoff_step_before,
+      (select min(next_poll_at) from failed) as next_poll_at`;
+  return { backoffStep: row.backoffStep ?? 0, platformBackoffStepBefore: row.platformBackoffStepBefore, nextPollAt: row.nextPollAt };
+}
+
+/**
+ * Records an error on polls without touching their schedule: a look-back
+ * that failed (the regular polls keep their own pace), or a poll of a platform
+ * this process cannot run.
+ */
+export async function recordPollError(
+  sql: Queryable,
+  failure: { platform: string; keywordIds: readonly string[]; error: string; now: Date },
+): Promise<void> {
+  await sql`
+    /* recordPollError */
+    update keyword_polls set last_error = ${failure.error}, last_error_at = ${failure.now}
+    where platform = ${failure.platform} and keyword_id = any(${sql.array(failure.keywordIds as string[])})`;
+}
+
+/**
+ * Says on every poll of a platform that is not configured why it is not
+ * polled. Rows that already say so are left alone, so `last_error_at` is when
+ * a poll was first found unpolled for this reason.
+ */
+export async function recordUnpolledPlatforms(sql: Queryable, platforms: readonly { platform: string; reason: string }[], now: Date): Promise<void> {
+  if (!platforms.length) return;
+  await sql`
+    /* recordUnpolledPlatforms */
+    update keyword_polls p set last_error = unpolled.reason, last_error_at = ${now}
+    from unnest(${sql.array(platforms.map((entry) => entry.platform))}::text[], ${sql.array(platforms.map((entry) => entry.reason))}::text[])
+      as unpolled (platform, reason)
+    where p.platform = unpolled.platform and p.last_error is distinct from unpolled.reason`;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface FakeUpstream {
   requests: RecordedRequest[];
   /** Serve `kind` for the next `times` requests (default 1), then answer normally again. */
   failNext(kind: FailureKind, times?: number): void;
+  /** Drops the faults still queued: answers normally from the next request on. */
+  recover(): void;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,9 @@ export async function startFakeServer(
     requests,
     failNext(kind, times = 1) {
       for (let i = 0; i < times; i++) failures.push(kind);
+    },
+    recover() {
+      failures.length = 0;
     },
     close() {
       for (const timer of timers) clearTimeout(timer);

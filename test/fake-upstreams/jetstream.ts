@@ -55,6 +55,10 @@ export interface FakeJetstream {
   dropAfter(count: number): void;
   /** Cuts every connection now. */
   drop(): void;
+  /** Answers each new connection with this HTTP status instead of upgrading it, as a failing front end would; null accepts again. */
+  refuse(status: number | null): void;
+  /** Connections refused so far. */
+  refusedCount(): number;
   close(): Promise<void>;
 }
 
@@ -68,9 +72,19 @@ export async function startFakeJetstream(fixtures: { events?: JetstreamEvent[] }
   const connections: URLSearchParams[] = [];
   const open = new Map<WebSocket, string[]>();
   let sendsBeforeDrop: number | null = null;
+  let refusal: number | null = null;
+  let refused = 0;
 
   const server = createServer((_request, response) => response.writeHead(404).end());
-  const sockets = new WebSocketServer({ server, path: '/subscribe' });
+  const sockets = new WebSocketServer({
+    server,
+    path: '/subscribe',
+    verifyClient: (_info, accept) => {
+      if (refusal === null) return accept(true);
+      refused++;
+      accept(false, refusal);
+    },
+  });
 
   const send = (socket: WebSocket, wanted: string[], event: JetstreamEvent) => {
     if (socket.readyState !== socket.OPEN) return;
@@ -109,6 +123,10 @@ export async function startFakeJetstream(fixtures: { events?: JetstreamEvent[] }
     drop() {
       for (const socket of open.keys()) socket.terminate();
     },
+    refuse(status) {
+      refusal = status;
+    },
+    refusedCount: () => refused,
     async close() {
       for (const socket of open.keys()) socket.terminate();
       await new Promise((resolve) => sockets.close(resolve));
