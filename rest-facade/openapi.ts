@@ -55,6 +55,10 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
     const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
     responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
   }
+  responses['400'] ??= {
+    description: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
+    content: { 'application/json': { schema: errorRef } },
+  };
   if (!route.public) {
     responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
   }
