@@ -74,8 +74,9 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
  * (or a confirmation) says the order was paid.
  */
 export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: string, rawInput: unknown): Promise<TopUpOrderRow> {
-  const settings = configured(env);
+  // A bad amount is the caller's to fix whether or not a provider is configured.
   const input = parseInput(topUpInput, rawInput);
+  const settings = configured(env);
   const order = await insertTopUpOrder(sql, { workspaceId, amountCents: input.amountCents, at: now });
   const back = (outcome: string) => `${settings.publicUrl}/?top_up=${order.id}&status=${outcome}`;
   try {
