@@ -30,7 +30,7 @@ import {
 
 const returnUrl = z.url({ protocol: /^https?$/, message: 'must be an http or https URL' }).max(2000, 'must be at most 2000 characters');
 
-export const topUpInput = z.object({
+export const topUpInput = z.strictObject({
   amountCents: z
     .number()
     .int('must be whole cents')
