@@ -61,7 +61,12 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<{ value
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+  // A body cut off or badly chunked fails the read: the caller's fault, not ours.
+  const nextChunk = () =>
+    reader?.read().catch(() => {
+      throw new InputError({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
+    });
+  for (let read = await nextChunk(); read && !read.done; read = await nextChunk()) {
     size += read.value.byteLength;
     if (size > maxBytes) {
       reader!.releaseLock();
