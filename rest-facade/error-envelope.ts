@@ -19,6 +19,9 @@ const statusByCode: Record<string, number> = {
   unknown_channel: 400,
   not_found: 404,
   payload_too_large: 413,
+  // Not in spec part 7's list: what Node's HTTP parser refuses before the facade sees the request.
+  headers_too_large: 431,
+  request_timeout: 408,
   rate_limited: 429,
   duplicate_keyword: 409,
   duplicate_segment: 409,
