@@ -107,6 +107,7 @@ export const keywordRoutes: GraphQLRoute[] = [
       },
       400: { description: 'An unknown query parameter or a bad `limit` (`validation_error`, with `field`), or a bad `cursor` (`invalid_cursor`)' },
       401: unauthorized,
+      404: { description: '`groupId` names no group of this workspace (`not_found`, with `field`)' },
     },
     operation: `query ListKeywords($first: Int, $after: String, $groupId: ID) {
       keywords(first: $first, after: $after, groupId: $groupId) { nodes { ${keywordFields} } nextCursor }
