@@ -3,6 +3,7 @@
 import { Response } from '@whatwg-node/server';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
+import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
 import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
 import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';
 
@@ -60,7 +61,12 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<{ value
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+  // A body cut off or badly chunked fails the read: the caller's fault, not ours.
+  const nextChunk = () =>
+    reader?.read().catch(() => {
+      throw new InputError({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
+    });
+  for (let read = await nextChunk(); read && !read.done; read = await nextChunk()) {
     size += read.value.byteLength;
     if (size > maxBytes) {
       reader!.releaseLock();
@@ -77,13 +83,47 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<{ value
   }
 }
 
+function inputError(problem: InputProblem): InputError {
+  return new InputError({ code: 'validation_error', message: problem.message, field: problem.field });
+}
+
+/**
+ * The query parameters as the route's `query` schema parses them. A
+ * parameter the route does not take is refused rather than ignored: a
+ * misspelt filter must not quietly widen the answer.
+ */
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
+  const taken = Object.keys(route.query?.shape ?? {});
+  for (const name of query.keys()) {
+    if (!taken.includes(name)) {
+      const takes = taken.length ? `this route takes ${taken.join(', ')}` : 'this route takes none';
+      throw inputError({ field: name, message: `${name}: unknown query parameter; ${takes}` });
+    }
+  }
   if (!route.query) return {};
-  const result = route.query.safeParse(Object.fromEntries(query));
-  if (result.success) return result.data as Record<string, unknown>;
-  const issue = result.error.issues[0];
-  const field = issue.path.map(String).join('.');
-  throw new InputError({ code: 'validation_error', message: `${field}: ${issue.message}`, field });
+  const checked = checkInput(route.query, Object.fromEntries(query));
+  if (!checked.success) throw inputError(checked.problem);
+  return checked.data as Record<string, unknown>;
+}
+
+/**
+ * The path parameters decoded. A segment that does not decode (`%E0%A4%A`)
+ * or holds U+0000 cannot be any record's id, so the answer is `not_found`
+ * without asking the subgraphs.
+ */
+function decodePathParams(names: string[], segments: string[], pathname: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [i, name] of names.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(segments[i]);
+    } catch {
+      throw new InputError({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} is not valid percent-encoded UTF-8` });
+    }
+    if (value.includes('\u0000')) throw new InputError({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} holds a NUL character` });
+    params[name] = value;
+  }
+  return params;
 }
 
 /**
@@ -150,12 +190,12 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
     try {
       const url = new URL(request.url);
-      let match: { entry: CompiledRoute; params: Record<string, string> } | undefined;
+      let match: { entry: CompiledRoute; segments: string[] } | undefined;
       for (const entry of compiled) {
         if (entry.route.method !== request.method) continue;
         const found = entry.pattern.exec(url.pathname);
         if (found) {
-          match = { entry, params: Object.fromEntries(entry.paramNames.map((name, i) => [name, decodeURIComponent(found[i + 1])])) };
+          match = { entry, segments: found.slice(1) };
           break;
         }
       }
@@ -167,13 +207,22 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
 
       let restRequest: RestRequest;
       try {
+        const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
         const query = parseQuery(route, url.searchParams);
         const { value: body, raw: rawBody } =
           request.method === 'GET' || request.method === 'DELETE' ? { value: undefined, raw: undefined } : await readJsonBody(request, options.maxBodyBytes);
-        if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
-          throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
+        if (route.body) {
+          if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+            throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
+          }
+          // Checked here too, not only by the subgraph, so REST callers read
+          // about their JSON rather than GraphQL's coercion of it (which
+          // would wrap a lone string into the list it stands for). The
+          // subgraph gets the body as sent and parses it itself.
+          const checked = checkInput(route.body, body);
+          if (!checked.success) throw inputError(checked.problem);
         }
-        restRequest = { params: match.params, query, body, rawBody, headers: request.headers };
+        restRequest = { params, query, body, rawBody, headers: request.headers };
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         if (route.public) return failure(error.apiError, requestId);

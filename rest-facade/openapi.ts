@@ -55,6 +55,10 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
     const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
     responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
   }
+  responses['400'] ??= {
+    description: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
+    content: { 'application/json': { schema: errorRef } },
+  };
   if (!route.public) {
     responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
   }
@@ -80,7 +84,10 @@ export function buildOpenApiDocument(routes: Route[] = routeTable) {
     .addVersion('0.0.1')
     .addDescription(
       'Keyword and brand mention tracking. Every endpoint except health and this document needs `Authorization: Bearer mk_live_…`. ' +
-        'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`.',
+        'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`. ' +
+        'Input is checked strictly: an unknown query parameter or body field is 400 `validation_error` naming it, and an id that cannot be one is 404 `not_found`. ' +
+        'A request the HTTP parser cannot read gets the same envelope and a closed connection: 431 `headers_too_large` for a request line and headers over 16 KiB, ' +
+        '408 `request_timeout` for headers that did not arrive in time, 400 `validation_error` for anything else malformed (such as `Content-Length` beside chunked framing).',
     )
     .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
   const named: NamedSchemas = {};

@@ -6,6 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
+import { answerUnparsableRequest } from './unparsable-request.ts';
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -41,6 +42,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     notFound(req, res);
   });
+  server.on('clientError', answerUnparsableRequest);
 
   let wsServer: { dispose(): unknown } | undefined;
   if (options.gateway) {

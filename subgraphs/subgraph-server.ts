@@ -5,7 +5,7 @@ import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDis
 // The server adapter's own Response: read and sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { createServerAdapter, Response } from '@whatwg-node/server';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../runtime/clock.ts';
@@ -13,6 +13,7 @@ import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { SendJob } from '../runtime/send-job.ts';
+import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
 
 /** What every resolver of every subgraph receives. */
 export interface SubgraphContext {
@@ -82,7 +83,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     schema,
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), refuseNulCharacters],
   });
   await apollo.start();
 
@@ -131,7 +132,11 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   const wsServer = useServer<Record<string, unknown>>(
     {
       schema,
-      onSubscribe: (_ctx, _id, payload) => (verifySubgraphRequest(secret, payload) ? undefined : [unsigned()]),
+      onSubscribe: (_ctx, _id, payload) => {
+        if (!verifySubgraphRequest(secret, payload)) return [unsigned()];
+        const nul = nulCharacterError(parse(payload.query), payload.variables ?? undefined);
+        return nul ? [nul] : undefined;
+      },
       context: (_ctx, _id, payload) => contextFor(verifySubgraphRequest(secret, payload) as GatewayContext),
     },
     wss,

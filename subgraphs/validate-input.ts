@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { domainError } from './domain-error.ts';
 
 /** The path of the first string holding U+0000, which PostgreSQL text cannot store. */
-function pathOfNulCharacter(value: unknown, path: string[] = []): string[] | null {
+export function pathOfNulCharacter(value: unknown, path: string[] = []): string[] | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [key, inner] of Object.entries(value)) {
@@ -12,20 +12,104 @@ function pathOfNulCharacter(value: unknown, path: string[] = []): string[] | nul
   return null;
 }
 
+/** What is wrong with an input: the field (`matching.requiredTerms.3`, null for the whole input) and a message starting with it. */
+export interface InputProblem {
+  field: string | null;
+  message: string;
+}
+
+const withArticle = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : 'a number out of range';
+  return withArticle(typeof value);
+}
+
+const expectedNames: Record<string, string> = {
+  int: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  null: 'null',
+};
+
+const bound = (origin: string, limit: number | bigint, side: 'at least' | 'at most') =>
+  origin === 'string'
+    ? `must be ${side} ${limit} characters long`
+    : origin === 'array' || origin === 'set'
+      ? `must have ${side} ${limit} items`
+      : `must be ${side} ${limit}`;
+
 /**
- * Parses input against its schema; the first problem becomes one
- * `validation_error` naming the field (`matching.requiredTerms.3`), so REST
- * and GraphQL callers get the same answer.
+ * Zod's issues in plain words about the JSON sent (`expected an array, got a
+ * string`, `must be one of read, write`). Only issues whose schema gave no
+ * message of its own come here: the schemas' messages win.
  */
-export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      if (issue.expected === 'int' && typeof issue.input === 'number') return 'must be a whole number';
+      if (issue.expected === 'number' && Number.isNaN(issue.input)) return 'must be a number';
+      return `expected ${expectedNames[issue.expected] ?? withArticle(issue.expected)}, got ${describeValue(issue.input)}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'unrecognized_keys': {
+      const shape = (issue.inst as z.ZodObject | undefined)?.shape;
+      const allowed = shape ? Object.keys(shape).join(', ') : '';
+      const owner = issue.path?.length ? issue.path.map(String).join('.') : 'this body';
+      return allowed ? `unknown field; ${owner} takes ${allowed}` : 'unknown field';
+    }
+    case 'too_small':
+      return issue.inclusive === false ? `must be more than ${issue.minimum}` : bound(issue.origin, issue.minimum, 'at least');
+    case 'too_big':
+      return issue.inclusive === false ? `must be less than ${issue.maximum}` : bound(issue.origin, issue.maximum, 'at most');
+    case 'invalid_format':
+      return issue.format === 'regex' ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'invalid_union':
+      return 'matches none of the allowed forms';
+    default:
+      return undefined;
+  }
+}
+
+/** An unknown field is reported before anything else: it is most often a misspelling of the field another issue misses. */
+const firstIssue = (issues: z.core.$ZodIssue[]) => issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0];
+
+/**
+ * Checks input against its schema; the first problem is one `InputProblem`
+ * naming the field, worded the same for REST bodies, query parameters and
+ * GraphQL inputs.
+ */
+export function checkInput<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem } {
   const nulPath = pathOfNulCharacter(input);
   if (nulPath) {
     const field = nulPath.join('.');
-    throw domainError('validation_error', `${field ? `${field}: ` : ''}must not contain NUL characters`, { field: field || null });
+    return { success: false, problem: { field: field || null, message: `${field ? `${field}: ` : ''}must not contain NUL characters` } };
   }
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue.path.map(String).join('.');
-  throw domainError('validation_error', field ? `${field}: ${issue.message}` : issue.message, { field: field || null });
+  const result = schema.safeParse(input, { error: plainMessage });
+  if (result.success) return { success: true, data: result.data };
+  const issue = firstIssue(result.error.issues);
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  const field = path.map(String).join('.');
+  return { success: false, problem: { field: field || null, message: field ? `${field}: ${issue.message}` : issue.message } };
+}
+
+/**
+ * Parses input against its schema; a problem becomes one `validation_error`
+ * naming the field, so REST and GraphQL callers get the same answer.
+ */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const checked = checkInput(schema, input);
+  if (!checked.success) throw domainError('validation_error', checked.problem.message, { field: checked.problem.field });
+  return checked.data;
 }

@@ -74,7 +74,7 @@ describe('POST /v1/billing/top-ups', () => {
   it.each([
     [1999, /^amountCents: must be at least 2000 \(\$20\)$/],
     [500_001, /^amountCents: must be at most 500000 \(\$5,000\)$/],
-    [2000.5, /^amountCents: .*non-integer/],
+    [2000.5, /^amountCents: must be whole cents$/],
   ])('refuses %s cents with 400 validation_error', async (amountCents, message) => {
     const { apiKey } = await earshot.createWorkspace();
     const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents } });

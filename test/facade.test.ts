@@ -182,28 +182,35 @@ describe('apiErrorFromGraphQL', () => {
   });
 
   it.each([
+    ['Variable "$input" got invalid value 5 at "input.name"; String cannot represent a non string value: 5', 'name', 'name: expected a string, got a number'],
     [
-      'Variable "$input" got invalid value 5 at "input.name"; String cannot represent a non string value: 5',
-      'name',
-      'name: String cannot represent a non string value: 5',
-    ],
-    [
-      'Variable "$input" got invalid value "admin" at "input.scope"; Value "admin" does not exist in "ApiKeyScope" enum.',
+      'Variable "$input" got invalid value "admin" at "input.scope"; Value "admin" does not exist in "ApiKeyScope" enum. Did you mean the enum value "read"?',
       'scope',
-      'scope: Value "admin" does not exist in "ApiKeyScope" enum.',
+      'scope: "admin" is not one of the allowed values; did you mean "read"?',
     ],
     [
-      'Variable "$input" got invalid value { scope: "read" }; Field "name" of required type "String!" was not provided.',
-      'name',
-      'name: Field "name" of required type "String!" was not provided.',
+      'Variable "$input" got invalid value 1 at "input.platforms[0]"; Enum "Platform" cannot represent non-string value: 1.',
+      'platforms.0',
+      'platforms.0: expected one of the allowed strings, got a number',
     ],
+    ['Variable "$input" got invalid value { scope: "read" }; Field "name" of required type "String!" was not provided.', 'name', 'name: is required'],
+    ['Variable "$input" got invalid value { x: 1 } at "input.matching"; Field "x" is not defined by type "MatchingInput".', 'matching.x', 'matching.x: unknown field'],
     [
-      'Variable "$input" got invalid value { x: 1 } at "input.matching"; Field "x" is not defined by type "MatchingInput".',
-      'matching.x',
-      'matching.x: Field "x" is not defined by type "MatchingInput".',
+      'Variable "$input" got invalid value { nme: "a" }; Field "nme" is not defined by type "CreateKeywordInput". Did you mean "name"?',
+      'nme',
+      'nme: unknown field; did you mean "name"?',
     ],
-    ['Variable "$id" got invalid value 5; ID cannot represent value: 5', null, 'ID cannot represent value: 5'],
-  ])('turns the coercion error %j into validation_error on field %j', (message, field, expected) => {
+    ['Variable "$input" got invalid value 1.5 at "input.cap.mentions"; Int cannot represent non-integer value: 1.5', 'cap.mentions', 'cap.mentions: must be a whole number'],
+    [
+      'Variable "$input" got invalid value 1e+21 at "input.amountCents"; Int cannot represent non 32-bit signed integer value: 1e+21',
+      'amountCents',
+      'amountCents: must be a whole number from -2147483648 to 2147483647',
+    ],
+    ['Variable "$input" got invalid value "yes" at "input.muted"; Boolean cannot represent a non boolean value: "yes"', 'muted', 'muted: expected true or false, got a string'],
+    ['Variable "$input" got invalid value null at "input.name"; Expected non-nullable type "String!" not to be null.', 'name', 'name: must not be null'],
+    ['Variable "$input" got invalid value [] at "input.cap"; Expected type "CapInput" to be an object.', 'cap', 'cap: expected an object'],
+    ['Variable "$id" got invalid value 5; ID cannot represent value: 5', null, 'expected a string, got a number'],
+  ])('words the coercion error %j about the JSON sent, on field %j', (message, field, expected) => {
     expect(apiErrorFromGraphQL({ message })).toEqual({ code: 'validation_error', message: expected, field });
   });
 });

@@ -6,9 +6,12 @@ export const searchPlatforms = [
 /** Review sources (spec 1.4). */
 export const reviewPlatforms = ['appstore', 'googleplay', 'trustpilot', 'googlemaps'] as const;
 
+/** Every platform a post can come from: search platforms, review platforms and feeds. */
+export const platforms = [...searchPlatforms, ...reviewPlatforms, 'rss'] as const;
+
 export type SearchPlatform = (typeof searchPlatforms)[number];
 export type ReviewPlatform = (typeof reviewPlatforms)[number];
-export type Platform = SearchPlatform | ReviewPlatform | 'rss';
+export type Platform = (typeof platforms)[number];
 
 export interface NormalizedAuthor {
   /** The platform's own stable account id (a DID, a user id, a username where nothing better exists). */

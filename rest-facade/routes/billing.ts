@@ -157,7 +157,7 @@ export const billingRoutes: GraphQLRoute[] = [
     body: autoRechargeInput,
     responses: {
       200: { description: 'The wallet with the new settings', schema: walletSchema },
-      400: { description: 'A field breaks its rule (`validation_error`, with `field`)' },
+      400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' },
       401: unauthorized,
       403: readOnly,
     },
@@ -175,7 +175,7 @@ export const billingRoutes: GraphQLRoute[] = [
     body: topUpInput,
     responses: {
       201: { description: 'The pending order with its checkout URL', schema: topUpSchema },
-      400: { description: '`amountCents` outside 2,000 to 500,000, or a bad URL (`validation_error`)' },
+      400: { description: '`amountCents` outside 2,000 to 500,000, a bad URL or an unknown field (`validation_error`, with `field`); checked before `billing_not_configured`' },
       401: unauthorized,
       403: readOnly,
       501: notConfigured,
@@ -258,7 +258,7 @@ export const billingRoutes: GraphQLRoute[] = [
     }),
     responses: {
       200: { description: 'The breakdown', schema: usageBreakdownSchema },
-      400: { description: 'A month that is not YYYY-MM (`validation_error`)' },
+      400: { description: 'A month that is not YYYY-MM, or an unknown query parameter (`validation_error`, with `field`)' },
       401: unauthorized,
     },
     operation: `query UsageBreakdown($month: String) {

@@ -59,7 +59,7 @@ export const credentialRoutes: GraphQLRoute[] = [
     body: createApiKeyInput,
     responses: {
       200: { description: 'The new key, with `key`', schema: createdApiKeySchema },
-      400: { description: 'Invalid body (`validation_error`)' },
+      400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' },
       401: unauthorized,
       403: readOnly,
     },

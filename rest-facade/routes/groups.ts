@@ -21,7 +21,7 @@ const groupSchema = z
 const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
 const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
 const notFound = { description: 'No such group in this workspace (`not_found`)' };
-const invalid = { description: 'A field breaks its rule (`validation_error`, with `field`)' };
+const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' };
 const duplicateGroup = { description: 'Another group has this name (any case) or externalId (`duplicate_group`, with `field`)' };
 
 export const groupRoutes: GraphQLRoute[] = [

@@ -84,7 +84,7 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
     }),
     responses: {
       200: { description: 'The health report', schema: keywordHealthSchema },
-      400: { description: 'Bad `days` (`validation_error`, with `field`)' },
+      400: { description: 'Bad `days` or an unknown query parameter (`validation_error`, with `field`)' },
       401: unauthorized,
       404: notFound,
     },

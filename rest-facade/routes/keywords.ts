@@ -96,7 +96,7 @@ export const keywordSchema = z
 const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
 const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
 const notFound = { description: 'No such keyword in this workspace (`not_found`)' };
-const invalid = { description: 'A field breaks its rule (`validation_error`, with `field`)' };
+const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' };
 const duplicate = { description: 'The group already tracks this term (`duplicate_keyword`)' };
 
 export const keywordRoutes: GraphQLRoute[] = [
@@ -116,8 +116,9 @@ export const keywordRoutes: GraphQLRoute[] = [
         description: 'A page of keywords',
         schema: z.object({ data: z.array(keywordSchema), nextCursor: z.string().nullable() }).meta({ id: 'KeywordPage' }),
       },
-      400: { description: 'Bad `limit` (`validation_error`) or `cursor` (`invalid_cursor`)' },
+      400: { description: 'An unknown query parameter or a bad `limit` (`validation_error`, with `field`), or a bad `cursor` (`invalid_cursor`)' },
       401: unauthorized,
+      404: { description: '`groupId` names no group of this workspace (`not_found`, with `field`)' },
     },
     operation: `query ListKeywords($first: Int, $after: String, $groupId: ID) {
       keywords(first: $first, after: $after, groupId: $groupId) { nodes { ${keywordFields} } nextCursor }

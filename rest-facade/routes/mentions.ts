@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { platforms } from '../../jobs/connectors/normalized-post.ts';
 import { mentionPatchInput } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 
@@ -52,7 +53,13 @@ export const mentionSchema = z
   })
   .meta({ id: 'Mention' });
 
-const csv = (value: string | undefined) => (value ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+/** A comma-separated query parameter, each item checked by `item` (a bad one is named by its position, `platforms.1`). */
+const commaSeparated = <Item extends z.ZodType<unknown, string>>(item: Item) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1, 'must name at least one'));
+const platform = z.enum(platforms);
 const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export const mentionRoutes: GraphQLRoute[] = [
@@ -66,18 +73,18 @@ export const mentionRoutes: GraphQLRoute[] = [
       limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
       cursor: z.string().min(1).optional(),
       keywordId: z.string().min(1).optional(),
-      keywordIds: z.string().min(1).optional().meta({ description: 'Comma-separated keyword ids' }),
+      keywordIds: commaSeparated(z.string()).optional().meta({ description: 'Comma-separated keyword ids' }),
       relevant: booleanText.optional().meta({ description: 'true (default): scored relevant; false: the rest, unclassified included' }),
       status: z.enum(['open', 'done', 'ignored']).optional(),
-      platform: z.string().min(1).optional(),
-      platforms: z.string().min(1).optional().meta({ description: 'Comma-separated platforms' }),
+      platform: platform.optional(),
+      platforms: commaSeparated(platform).optional().meta({ description: 'Comma-separated platforms' }),
     }),
     responses: {
       200: {
         description: 'A page of mentions',
         schema: z.object({ data: z.array(mentionSchema), nextCursor: z.string().nullable() }).meta({ id: 'MentionPage' }),
       },
-      400: { description: 'A bad filter (`validation_error`) or cursor (`invalid_cursor`)' },
+      400: { description: 'An unknown query parameter or a bad value of one (`validation_error`, with `field`), or a bad cursor (`invalid_cursor`)' },
       401: { description: 'Missing or invalid key (`unauthorized`)' },
     },
     operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!]) {
@@ -86,15 +93,15 @@ export const mentionRoutes: GraphQLRoute[] = [
       }
     }`,
     variables: ({ query }) => {
-      const keywordIds = [...(query.keywordId ? [query.keywordId] : []), ...(csv(query.keywordIds) ?? [])];
-      const platforms = [...(query.platform ? [query.platform] : []), ...(csv(query.platforms) ?? [])];
+      const keywordIds = [...(query.keywordId ? [query.keywordId] : []), ...(query.keywordIds ?? [])];
+      const onPlatforms = [...(query.platform ? [query.platform] : []), ...(query.platforms ?? [])];
       return {
         first: query.limit ?? null,
         after: query.cursor ?? null,
         keywordIds: keywordIds.length ? keywordIds : null,
         relevant: query.relevant ?? true,
         status: query.status ?? null,
-        platforms: platforms.length ? platforms : null,
+        platforms: onPlatforms.length ? onPlatforms : null,
       };
     },
     result: (data) => ({ status: 200, body: { data: data.mentions.nodes, nextCursor: data.mentions.nextCursor } }),
@@ -123,7 +130,7 @@ export const mentionRoutes: GraphQLRoute[] = [
     body: mentionPatchInput,
     responses: {
       200: { description: 'The mention after the change', schema: mentionSchema },
-      400: { description: 'A field breaks its rule (`validation_error`) or the assignee is no member (`invalid_assignee`)' },
+      400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`) or the assignee is no member (`invalid_assignee`)' },
       401: { description: 'Missing or invalid key (`unauthorized`)' },
       403: { description: 'A `read` key tried to change something (`read_only_key`)' },
       404: { description: 'No such mention in this workspace (`not_found`)' },

@@ -34,7 +34,7 @@ const companyProfileSchema = z
 
 const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
 const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
-const invalid = { description: 'A field breaks its rule (`validation_error`, with `field`); nothing changed' };
+const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`); nothing changed' };
 
 export const workspaceSettingsRoutes: GraphQLRoute[] = [
   {

@@ -30,7 +30,7 @@ import {
 
 const returnUrl = z.url({ protocol: /^https?$/, message: 'must be an http or https URL' }).max(2000, 'must be at most 2000 characters');
 
-export const topUpInput = z.object({
+export const topUpInput = z.strictObject({
   amountCents: z
     .number()
     .int('must be whole cents')
@@ -74,8 +74,9 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
  * (or a confirmation) says the order was paid.
  */
 export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: string, rawInput: unknown): Promise<TopUpOrderRow> {
-  const settings = configured(env);
+  // A bad amount is the caller's to fix whether or not a provider is configured.
   const input = parseInput(topUpInput, rawInput);
+  const settings = configured(env);
   const order = await insertTopUpOrder(sql, { workspaceId, amountCents: input.amountCents, at: now });
   const back = (outcome: string) => `${settings.publicUrl}/?top_up=${order.id}&status=${outcome}`;
   try {

@@ -101,7 +101,7 @@ export class AutoRechargeInput {
 }
 
 export const autoRechargeInput = z
-  .object({
+  .strictObject({
     enabled: z.boolean(),
     thresholdCents: z.number().int().min(0, 'must be 0 or more').max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents}`).nullish(),
     amountCents: z

@@ -1,4 +1,4 @@
-import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { platforms, reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
 import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 
@@ -7,7 +7,7 @@ export function addKeywordEnums(builder: PothosBuilder) {
   return {
     Platform: builder.enumType('Platform', { values: searchPlatforms, description: 'A search platform (spec 1.3)' }),
     PolledPlatform: builder.enumType('PolledPlatform', {
-      values: [...searchPlatforms, ...reviewPlatforms, 'rss'] as const,
+      values: platforms,
       description: 'A platform polled on a schedule: search platforms, review platforms and rss',
     }),
     ReviewPlatform: builder.enumType('ReviewPlatform', { values: reviewPlatforms }),

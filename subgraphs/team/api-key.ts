@@ -35,7 +35,7 @@ export class CreateApiKeyInput {
   @Field(() => String, { nullable: true, description: 'ISO 8601; must be in the future' }) expiresAt?: string | null;
 }
 
-export const createApiKeyInput = z.object({
+export const createApiKeyInput = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   scope: z.enum(['read', 'write']).nullish().transform((scope) => scope ?? 'write'),
   expiresAt: z.iso

@@ -1,0 +1,316 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { routeTable } from '../rest-facade/route-table.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+let key: string;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  key = (await earshot.createWorkspace('Malformed')).apiKey;
+});
+afterAll(() => earshot?.stop());
+
+/** An error response as the spec's envelope (part 7): `requestId` is the `X-Request-Id` header. */
+function expectEnvelope(response: { status: number; headers: Headers; body: any }, status: number, error: Record<string, unknown>) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.body).toEqual({ error: { message: expect.any(String), requestId: response.headers.get('x-request-id'), ...error } });
+}
+
+/** GraphQL's own type names and wording, which a REST caller never sent and cannot act on. */
+const graphQLWording = /Input"|Enum "|cannot represent|defined by type|required type|Variable "\$/;
+
+const idRoutes = routeTable.filter((route) => route.path.includes('{id}'));
+
+describe('an id that cannot name a record', () => {
+  it('is on every id route of the table', () => {
+    expect(idRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'DELETE /v1/api-keys/{id}',
+      'DELETE /v1/groups/{id}',
+      'DELETE /v1/keywords/{id}',
+      'GET /v1/billing/top-ups/{id}',
+      'GET /v1/groups/{id}',
+      'GET /v1/keywords/{id}',
+      'GET /v1/keywords/{id}/health',
+      'GET /v1/keywords/{id}/suggestions',
+      'GET /v1/mentions/{id}',
+      'GET /v1/mentions/{id}/comments',
+      'PATCH /v1/groups/{id}',
+      'PATCH /v1/keywords/{id}',
+      'PATCH /v1/mentions/{id}',
+      'POST /v1/billing/top-ups/{id}/confirm',
+    ]);
+  });
+
+  const oddIds = [
+    ['a NUL byte', '%00'],
+    ['a NUL byte inside', 'kw_%00abc'],
+    ['a cut-off UTF-8 sequence', '%E0%A4%A'],
+    ['a bare percent sign', '%'],
+    ['a byte that is never UTF-8', '%FF'],
+    ['an encoded surrogate half', '%ED%A0%80'],
+    ['3,000 characters', 'k'.repeat(3000)],
+    ['an emoji', '%F0%9F%98%80'],
+    ['a path climb', '..%2F..%2Fetc%2Fpasswd'],
+    ['an SQL fragment', "1'%20OR%20'1'%3D'1"],
+    ['a blank', '%20'],
+    ['a well-formed id of nothing', 'kw_01jd8x3m5c2v7q9r4t6w8y0z1a'],
+  ];
+  for (const route of idRoutes) {
+    it.each(oddIds)(`${route.method} ${route.path}: an id with %s is 404 not_found`, async (_label, id) => {
+      const body = route.body ? {} : undefined;
+      const response = await earshot.rest(route.method, route.path.replace('{id}', id), { key, body });
+      expectEnvelope(response, 404, { code: 'not_found' });
+    });
+  }
+
+  it('still answers a missing or unknown key with 401 first', async () => {
+    expectEnvelope(await earshot.rest('GET', '/v1/keywords/%00'), 401, { code: 'unauthorized' });
+    expectEnvelope(await earshot.rest('GET', '/v1/mentions/%E0%A4%A', { key: 'mk_live_nope' }), 401, { code: 'unauthorized' });
+    expectEnvelope(await earshot.rest('DELETE', '/v1/api-keys/%00', { key: 'mk_live_nope' }), 401, { code: 'unauthorized' });
+  });
+});
+
+describe('a NUL character in input', () => {
+  it('is 400 validation_error naming the body field, and nothing is stored', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'ac\u0000me' } }), 400, {
+      code: 'validation_error',
+      field: 'term',
+      message: 'term: must not contain NUL characters',
+    });
+    expectEnvelope(await earshot.rest('PATCH', '/v1/filters', { key, body: { excludedTerms: ['fine', 'not\u0000fine'] } }), 400, {
+      code: 'validation_error',
+      field: 'excludedTerms.1',
+      message: 'excludedTerms.1: must not contain NUL characters',
+    });
+    expect((await earshot.rest('GET', '/v1/keywords', { key })).body.data).toEqual([]);
+    expect((await earshot.rest('GET', '/v1/filters', { key })).body.excludedTerms).toEqual([]);
+  });
+
+  it('is 400 validation_error naming the query parameter', async () => {
+    for (const [path, field] of [
+      ['/v1/keywords?cursor=%00', 'cursor'],
+      ['/v1/keywords?groupId=grp_%00', 'groupId'],
+      ['/v1/mentions?keywordIds=kw_1,%00', 'keywordIds'],
+      ['/v1/usage/breakdown?month=2028-%0002', 'month'],
+    ]) {
+      expectEnvelope(await earshot.rest('GET', path, { key }), 400, { code: 'validation_error', field, message: `${field}: must not contain NUL characters` });
+    }
+  });
+
+  it('is validation_error over GraphQL too, inline or in a variable, before any resolver runs', async () => {
+    const inline = await earshot.graphql('query { mention(id: "\\u0000") { id } }', {}, key);
+    expect(inline.body.errors).toEqual([
+      expect.objectContaining({ message: 'id: must not contain NUL characters', extensions: expect.objectContaining({ code: 'validation_error', field: 'id' }) }),
+    ]);
+
+    const variable = await earshot.graphql('query Keyword($id: ID!) { keyword(id: $id) { id } }', { id: 'kw_\u0000' }, key);
+    expect(variable.body.errors).toEqual([
+      expect.objectContaining({ message: 'id: must not contain NUL characters', extensions: expect.objectContaining({ code: 'validation_error', field: 'id' }) }),
+    ]);
+
+    const created = await earshot.graphql('mutation { createGroup(input: { name: "Team", description: "a\\u0000b" }) { id } }', {}, key);
+    expect(created.body.errors[0].extensions).toMatchObject({ code: 'validation_error', field: 'input.description' });
+    expect((await earshot.rest('GET', '/v1/groups', { key })).body.data.map((group: { name: string }) => group.name)).not.toContain('Team');
+  });
+});
+
+describe('query parameters', () => {
+  const mentionParameters = 'limit, cursor, keywordId, keywordIds, relevant, status, platform, platforms';
+
+  it.each([
+    ['sentiment=angry', 'sentiment'],
+    ['since=yesterday', 'since'],
+    ['platfrom=reddit', 'platfrom'],
+  ])('refuses one a route does not take (%s) with 400 naming it and listing what the route takes', async (query, field) => {
+    expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, {
+      code: 'validation_error',
+      field,
+      message: `${field}: unknown query parameter; this route takes ${mentionParameters}`,
+    });
+  });
+
+  it('refuses any on a route that takes none', async () => {
+    expectEnvelope(await earshot.rest('GET', '/v1/whoami?verbose=1', { key }), 400, {
+      code: 'validation_error',
+      field: 'verbose',
+      message: 'verbose: unknown query parameter; this route takes none',
+    });
+  });
+
+  const platformList = [...searchPlatforms, 'appstore', 'googleplay', 'trustpilot', 'googlemaps', 'rss'].join(', ');
+  it.each([
+    ['platform=myspace', 'platform', `platform: must be one of ${platformList}`],
+    ['platforms=reddit,myspace', 'platforms.1', `platforms.1: must be one of ${platformList}`],
+    ['platforms=,', 'platforms', 'platforms: must name at least one'],
+    ['status=closed', 'status', 'status: must be one of open, done, ignored'],
+    ['relevant=maybe', 'relevant', 'relevant: must be one of true, false'],
+    ['limit=abc', 'limit', 'limit: must be a number'],
+    ['limit=0', 'limit', 'limit: must be at least 1'],
+    ['limit=2.5', 'limit', 'limit: must be a whole number'],
+  ])('refuses a bad value (%s) with 400 naming the parameter and what it takes', async (query, field, message) => {
+    expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, { code: 'validation_error', field, message });
+  });
+
+  it('takes the known filters with good values', async () => {
+    const response = await earshot.rest('GET', '/v1/mentions?platform=reddit&platforms=hackernews,%20rss&status=open&relevant=false&limit=5', { key });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ data: [], nextCursor: null });
+  });
+});
+
+describe('bodies', () => {
+  it('refuses a single string where a list belongs instead of wrapping it', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', platforms: 'reddit' } }), 400, {
+      code: 'validation_error',
+      field: 'platforms',
+      message: 'platforms: expected an array, got a string',
+    });
+    expectEnvelope(await earshot.rest('PATCH', '/v1/company-profile', { key, body: { competitors: 'Globex' } }), 400, {
+      code: 'validation_error',
+      field: 'competitors',
+      message: 'competitors: expected an array, got a string',
+    });
+    expect((await earshot.rest('GET', '/v1/keywords', { key })).body.data).toEqual([]);
+  });
+
+  it('names a list item that is not an allowed value, and the allowed values', async () => {
+    for (const platform of ['myspace', 1]) {
+      expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', platforms: ['reddit', platform] } }), 400, {
+        code: 'validation_error',
+        field: 'platforms.1',
+        message: `platforms.1: must be one of ${searchPlatforms.join(', ')}`,
+      });
+    }
+  });
+
+  it('names an unknown field at any depth with the fields its object takes, worded alike on every route', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: { name: 'acme' } }), 400, {
+      code: 'validation_error',
+      field: 'name',
+      message: 'name: unknown field; this body takes term, kind, muted, platforms, context, matching, cap, comments, groupId, reviewSources, feeds',
+    });
+    expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', matching: { subreddits: { excluded: [], deny: ['x'] } } } }), 400, {
+      code: 'validation_error',
+      field: 'matching.subreddits.deny',
+      message: 'matching.subreddits.deny: unknown field; matching.subreddits takes only, excluded',
+    });
+    for (const [method, path, takes] of [
+      ['POST', '/v1/groups', 'name, externalId, description'],
+      ['POST', '/v1/api-keys', 'name, scope, expiresAt'],
+      ['PATCH', '/v1/company-profile', 'name, description, website, competitors, guidelines'],
+      ['PUT', '/v1/billing/auto-recharge', 'enabled, thresholdCents, amountCents'],
+      ['POST', '/v1/billing/top-ups', 'amountCents, successUrl, cancelUrl'],
+    ]) {
+      expectEnvelope(await earshot.rest(method, path, { key, body: { colour: 'red' } }), 400, {
+        code: 'validation_error',
+        field: 'colour',
+        message: `colour: unknown field; this body takes ${takes}`,
+      });
+    }
+  });
+
+  it('words type mistakes about the JSON sent, never in GraphQL terms', async () => {
+    for (const [method, path, body, field, message] of [
+      ['POST', '/v1/keywords', { term: 5 }, 'term', 'term: expected a string, got a number'],
+      ['POST', '/v1/keywords', { term: 'acme', muted: 'yes' }, 'muted', 'muted: expected true or false, got a string'],
+      ['POST', '/v1/keywords', { term: 'acme', kind: 'rival' }, 'kind', 'kind: must be one of brand, competitor, topic'],
+      ['POST', '/v1/keywords', { term: 'acme', matching: [] }, 'matching', 'matching: expected an object, got an array'],
+      ['POST', '/v1/keywords', { term: 'acme', cap: { mentions: 10, per: 1 } }, 'cap.per', 'cap.per: must be one of day, week, month'],
+      ['POST', '/v1/keywords', {}, 'term', 'term: is required'],
+      ['POST', '/v1/api-keys', { name: 'ci', scope: 'admin' }, 'scope', 'scope: must be one of read, write'],
+      ['PATCH', '/v1/mentions/mm_1', { status: 'closed' }, 'status', 'status: must be one of open, done, ignored'],
+      ['PUT', '/v1/billing/auto-recharge', { enabled: 1 }, 'enabled', 'enabled: expected true or false, got a number'],
+    ] as const) {
+      const response = await earshot.rest(method, path, { key, body });
+      expectEnvelope(response, 400, { code: 'validation_error', field, message });
+      expect(response.body.error.message).not.toMatch(graphQLWording);
+    }
+  });
+});
+
+describe('POST /v1/billing/top-ups without a payment provider', () => {
+  it.each([-100, 0, 1999])('refuses %s cents with 400 validation_error, not 501', async (amountCents) => {
+    expectEnvelope(await earshot.rest('POST', '/v1/billing/top-ups', { key, body: { amountCents } }), 400, {
+      code: 'validation_error',
+      field: 'amountCents',
+      message: 'amountCents: must be at least 2000 ($20)',
+    });
+  });
+
+  it('is 501 billing_not_configured for a good amount', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/billing/top-ups', { key, body: { amountCents: 2000 } }), 501, { code: 'billing_not_configured' });
+  });
+
+  it('checks the amount first over GraphQL too', async () => {
+    const response = await earshot.graphql('mutation { startTopUp(input: { amountCents: -100 }) { id } }', {}, key);
+    expect(response.body.errors[0]).toMatchObject({
+      message: 'amountCents: must be at least 2000 ($20)',
+      extensions: { code: 'validation_error', field: 'amountCents' },
+    });
+  });
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** Sends bytes as they are, past any HTTP client's checks, and reads the answer until the server closes the connection. */
+function exchangeRaw(request: string): Promise<RawResponse> {
+  const { port } = new URL(earshot.url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...headerLines] = head.split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const body = rest.join('\r\n\r\n');
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined });
+    });
+  });
+}
+
+function expectRawEnvelope(response: RawResponse, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(response.headers.connection).toBe('close');
+  expect(response.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+  expect(response.body).toEqual({ error: { code, message: expect.any(String), requestId: response.headers['x-request-id'], ...(code === 'validation_error' ? { field: null } : {}) } });
+}
+
+describe('a request refused before it reaches the app', () => {
+  it('answers a 20 kB URL with 431 headers_too_large in the envelope', async () => {
+    const response = await exchangeRaw(`GET /v1/keywords/${'k'.repeat(20_000)} HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expectRawEnvelope(response, 431, 'headers_too_large');
+    expect(response.body.error.message).toBe('The request line and headers exceed 16384 bytes');
+  });
+
+  it('answers 20 kB of headers the same way', async () => {
+    const response = await exchangeRaw(`GET /v1/health HTTP/1.1\r\nHost: earshot\r\nX-Padding: ${'p'.repeat(20_000)}\r\n\r\n`);
+    expectRawEnvelope(response, 431, 'headers_too_large');
+  });
+
+  it.each([
+    ['Content-Length beside chunked framing', 'POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nContent-Type: application/json\r\nContent-Length: 13\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    ['two different Content-Lengths', 'POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
+    ['a header line without a colon', 'GET /v1/health HTTP/1.1\r\nHost earshot\r\n\r\n'],
+    ['a broken chunk size', 'POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+  ])('answers %s with 400 validation_error in the envelope', async (_label, request) => {
+    expectRawEnvelope(await exchangeRaw(request), 400, 'validation_error');
+  });
+
+  it('keeps serving well-formed requests afterwards', async () => {
+    const response = await earshot.rest('GET', '/v1/health');
+    expect(response.status).toBe(200);
+  });
+});
