@@ -1,4 +1,4 @@
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { connect } from '../runtime/database.ts';

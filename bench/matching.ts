@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { searchPlatforms, type Platform, type SearchPlatform } from '../jobs/connectors/normalized-post.ts';
+import { searchPlatforms, type Platform, type SearchPlatform } from '../vocabulary/normalized-post.ts';
 import type { KeywordMatchRules, WorkspaceFilters } from '../subgraphs/keywords/index.ts';
 import { createMatcher, type KeywordMatch } from '../subgraphs/keywords/index.ts';
 import type { MatchablePost } from '../subgraphs/keywords/index.ts';

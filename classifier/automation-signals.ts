@@ -1,4 +1,4 @@
-import type { NormalizedAuthor, Platform } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedAuthor, Platform } from '../vocabulary/normalized-post.ts';
 
 export interface AutomationEvidence {
   platform: Platform;

@@ -1,4 +1,4 @@
-import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Platform } from '../vocabulary/normalized-post.ts';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { relevanceLine } from '../vocabulary/relevance.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { intents, sentiments } from '../vocabulary/classification-values.ts';
 import type { ClassificationInput } from './classifier-types.ts';
 

@@ -2,7 +2,7 @@
  * What a classifier takes and answers. Apart from the factory (`classifier.ts`)
  * because the classifiers it builds need these types and must not import it.
  */
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { Classification } from './classification.ts';
 import type { KeywordFeedbackModel } from './feedback-model.ts';
 

@@ -1,4 +1,4 @@
-import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Platform } from '../vocabulary/normalized-post.ts';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';

@@ -1,4 +1,4 @@
-import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Platform } from '../vocabulary/normalized-post.ts';
 
 // Job ads in the languages Earshot reads: "We're hiring", "Hiring:", "X is hiring", "wir suchen", "on recrute"…
 const jobAd =

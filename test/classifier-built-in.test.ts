@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Platform } from '../jobs/connectors/normalized-post.ts';
+import type { Platform } from '../vocabulary/normalized-post.ts';
 import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
 import type { Classification } from '../classifier/classification.ts';
 import type { ClassificationInput, ClassifiedKeyword, CompanyProfile } from '../classifier/classifier-types.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppStoreConnector } from '../jobs/connectors/appstore.ts';
 import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { type AppStoreFixtures, type AppStoreReviewFixture, startFakeAppStore } from './fake-upstreams/appstore.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';

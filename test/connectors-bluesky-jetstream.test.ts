@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JetstreamOptions, type JetstreamSubscription, startJetstream } from '../jobs/connectors/bluesky-jetstream.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { blueskyRecord } from './fake-upstreams/bluesky.ts';
 import { type FakeJetstream, jetstreamDeleteEvent, jetstreamIdentityEvent, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
 import { recordingLogger } from './harness.ts';

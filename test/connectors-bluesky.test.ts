@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBlueskyConnector } from '../jobs/connectors/bluesky.ts';
 import type { BlueskyPostView } from '../jobs/connectors/bluesky.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { blueskyPost, startFakeBluesky } from './fake-upstreams/bluesky.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';

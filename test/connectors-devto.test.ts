@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDevToConnector } from '../jobs/connectors/devto.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { type DevToArticle, devToArticle, devToComment, foremUser, startFakeDevTo } from './fake-upstreams/devto.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';

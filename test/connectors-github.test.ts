@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGitHubConnector } from '../jobs/connectors/github.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
-import { UpstreamError } from '../jobs/connectors/upstream-http.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { UpstreamError } from '../runtime/upstream-http.ts';
 import type { FakeServerOptions, FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type FakeGitHubFixtures, gitHubComment, gitHubIssue, gitHubRepository, startFakeGitHub } from './fake-upstreams/github.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
 import { createGooglePlayConnector } from '../jobs/connectors/googleplay.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
-import { UpstreamConfigurationError } from '../jobs/connectors/upstream-http.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { UpstreamConfigurationError } from '../runtime/upstream-http.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type GooglePlayFakeOptions, type GooglePlayReviewFixture, startFakeGooglePlay } from './fake-upstreams/googleplay.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHackerNewsConnector } from '../jobs/connectors/hackernews.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { hackerNewsComment, hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';

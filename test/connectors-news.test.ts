@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createNewsConnector } from '../jobs/connectors/news.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInstagramConnector } from '../jobs/connectors/instagram.ts';
 import { createLinkedInConnector } from '../jobs/connectors/linkedin.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createTikTokConnector } from '../jobs/connectors/tiktok.ts';
-import { UpstreamConfigurationError, UpstreamError } from '../jobs/connectors/upstream-http.ts';
+import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
 import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type ProviderPostFixture, providerItem, startFakeProviderSearch } from './fake-upstreams/provider-search.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertPublicHttpUrl, isPrivateAddress, PrivateAddressError, type HostLookup } from '../jobs/connectors/public-address.ts';
+import { assertPublicHttpUrl, isPrivateAddress, PrivateAddressError, type HostLookup } from '../runtime/public-address.ts';
 
 const resolvesTo = (...addresses: string[]): HostLookup => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 

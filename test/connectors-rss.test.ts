@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
-import { PrivateAddressError, type HostLookup } from '../jobs/connectors/public-address.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { PrivateAddressError, type HostLookup } from '../runtime/public-address.ts';
 import { createRssConnector, NotAFeedError } from '../jobs/connectors/rss.ts';
-import { UpstreamError } from '../jobs/connectors/upstream-http.ts';
+import { UpstreamError } from '../runtime/upstream-http.ts';
 import { startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createTrustpilotConnector } from '../jobs/connectors/trustpilot.ts';
-import { UpstreamConfigurationError, UpstreamError } from '../jobs/connectors/upstream-http.ts';
+import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { startFakeTrustpilot, type TrustpilotBusinessFixture, type TrustpilotReviewFixture } from './fake-upstreams/trustpilot.ts';

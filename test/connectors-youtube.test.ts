@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
-import { UpstreamConfigurationError, UpstreamError } from '../jobs/connectors/upstream-http.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
 import { createYouTubeConnector } from '../jobs/connectors/youtube.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';

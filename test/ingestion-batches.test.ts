@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { manualClock } from '../runtime/clock.ts';
 import { connect, type Sql } from '../runtime/database.ts';

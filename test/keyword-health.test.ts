@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { manualClock } from '../runtime/clock.ts';
 import { setPausedForCap } from '../subgraphs/billing/keyword-accounting-store.ts';
 import { markClassificationFailed, saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';

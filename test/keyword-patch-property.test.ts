@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 

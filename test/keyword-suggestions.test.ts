@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { matchRulesOf } from '../subgraphs/keywords/match-rules-store.ts';
 import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '../subgraphs/keywords/matching/keyword-rules.ts';

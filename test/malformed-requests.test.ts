@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 

@@ -1,4 +1,4 @@
-import type { NormalizedAuthor, Platform } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedAuthor, Platform } from '../vocabulary/normalized-post.ts';
 import type { KeywordMatchRules, WorkspaceFilters } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import type { KeywordMatch } from '../subgraphs/keywords/matching/matcher.ts';
 import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';

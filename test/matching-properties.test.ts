@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchPlatforms } from '../jobs/connectors/normalized-post.ts';
+import { searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { authorIdentities, canonicalAuthor } from '../subgraphs/keywords/matching/author-identity.ts';
 import type { KeywordMatchRules } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import { createMatcher } from '../subgraphs/keywords/matching/matcher.ts';

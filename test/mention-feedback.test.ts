@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NormalizedPost } from '../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 

@@ -10,7 +10,7 @@ import {
   storeComment,
 } from '../../subgraphs/mentions/index.ts';
 import { findMentionsByIds } from '../../subgraphs/mentions/index.ts';
-import type { NormalizedPost, SearchPlatform } from '../connectors/normalized-post.ts';
+import type { NormalizedPost, SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';

@@ -10,9 +10,9 @@
  */
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
-import { getUpstreamJson, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const label = z.object({ label: z.string() });

@@ -24,8 +24,8 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import { type Logger, createLogger } from '../../runtime/logger.ts';
 import { blueskyAuthor, blueskyPostRecord, blueskyRecordToPost } from './bluesky-post.ts';
-import type { NormalizedPost } from './normalized-post.ts';
-import { upstreamBase } from './upstream-http.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
+import { upstreamBase } from '../../runtime/upstream-http.ts';
 
 /** Every event names its repository (DID) and its place in the stream; only commits matter here. */
 const jetstreamEvent = z.object({

@@ -4,7 +4,7 @@
  * (bare records from the firehose).
  */
 import { z } from 'zod';
-import type { NormalizedAuthor, NormalizedPost } from './normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInText, uniqueLinks } from './post-text.ts';
 
 const strongRef = z.object({ uri: z.string(), cid: z.string() });

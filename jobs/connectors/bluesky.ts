@@ -10,9 +10,9 @@
 import { z } from 'zod';
 import { blueskyAuthor, blueskyPostRecord, blueskyPostUrl, blueskyProfileBasic, blueskyRecordToPost } from './bluesky-post.ts';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 /** `app.bsky.feed.defs#postView`: the fields Earshot reads. */

@@ -1,5 +1,5 @@
-import type { NormalizedPost, ReviewPlatform, SearchPlatform } from './normalized-post.ts';
-import type { RetryPolicy, UpstreamConfigurationError } from './upstream-http.ts';
+import type { NormalizedPost, ReviewPlatform, SearchPlatform } from '../../vocabulary/normalized-post.ts';
+import type { RetryPolicy, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 
 /** One search of a platform for a term, newest first. */
 export interface SearchQuery {

@@ -16,10 +16,10 @@
  */
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedAuthor, NormalizedPost } from './normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
 import { mayMentionTerm, pageSize } from './search-query.ts';
-import { getUpstreamJson, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const userShape = z.object({ name: z.string(), username: z.string(), user_id: z.number(), profile_image: z.string() });

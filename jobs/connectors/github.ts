@@ -11,10 +11,10 @@
  */
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedAuthor, NormalizedPost } from './normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, type UpstreamResponse, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.iso.datetime({ offset: true });

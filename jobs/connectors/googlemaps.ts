@@ -24,9 +24,9 @@
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInText } from './post-text.ts';
-import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const localizedText = z.object({ text: z.string(), languageCode: z.string().nullish() });

@@ -32,9 +32,9 @@
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
-import { getUpstreamJson, UpstreamConfigurationError } from './upstream-http.ts';
+import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.object({ seconds: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number) });

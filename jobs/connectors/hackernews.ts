@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { htmlToText, joinTitleAndBody, linksInHtml, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
-import { getUpstreamJson, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 /**

@@ -14,10 +14,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import { parseFeedDocument, type FeedEntry } from './feed-document.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInHtml } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { requestUpstream, upstreamBase, UpstreamError } from './upstream-http.ts';
+import { requestUpstream, upstreamBase, UpstreamError } from '../../runtime/upstream-http.ts';
 
 const itemsMaximum = 100;
 

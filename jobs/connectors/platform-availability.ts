@@ -1,4 +1,4 @@
-import { type Platform, reviewPlatforms, searchPlatforms } from './normalized-post.ts';
+import { type Platform, reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { reviewConnectorFor } from './review-connectors.ts';
 import { searchConnectorFor } from './search-connectors.ts';
 

@@ -38,9 +38,9 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, UpstreamConfigurationError } from './upstream-http.ts';
+import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 export type ProviderSearchPlatform = 'linkedin' | 'tiktok' | 'instagram';

@@ -16,10 +16,10 @@
  */
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, UpstreamError, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const listingOf = <Child extends z.ZodType>(child: Child) =>

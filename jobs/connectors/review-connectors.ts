@@ -2,7 +2,7 @@ import { createAppStoreConnector } from './appstore.ts';
 import type { ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { createGoogleMapsConnector } from './googlemaps.ts';
 import { createGooglePlayConnector } from './googleplay.ts';
-import type { ReviewPlatform } from './normalized-post.ts';
+import type { ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { createTrustpilotConnector } from './trustpilot.ts';
 
 const factories: Record<ReviewPlatform, (env: NodeJS.ProcessEnv) => ReviewConnector> = {

@@ -18,10 +18,10 @@ import type { ConnectorOptions } from './connector.ts';
 import { advertisedFeeds, looksLikeHtml } from './feed-discovery.ts';
 import { parseFeedDocument, type FeedDocument, type FeedEntry } from './feed-document.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedAuthor, NormalizedPost } from './normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
-import { assertPublicHttpUrl, PrivateAddressError, type HostLookup } from './public-address.ts';
-import { requestUpstream, UpstreamError, type UpstreamResponse } from './upstream-http.ts';
+import { assertPublicHttpUrl, PrivateAddressError, type HostLookup } from '../../runtime/public-address.ts';
+import { requestUpstream, UpstreamError, type UpstreamResponse } from '../../runtime/upstream-http.ts';
 
 /** What a server said to identify the version it sent; sent back to ask "anything new?". */
 export interface FeedValidators {

@@ -6,7 +6,7 @@ import { createHackerNewsConnector } from './hackernews.ts';
 import { createInstagramConnector } from './instagram.ts';
 import { createLinkedInConnector } from './linkedin.ts';
 import { createNewsConnector } from './news.ts';
-import type { SearchPlatform } from './normalized-post.ts';
+import type { SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { createRedditConnector } from './reddit.ts';
 import { createStackOverflowConnector } from './stackoverflow.ts';
 import { createTikTokConnector } from './tiktok.ts';

@@ -17,10 +17,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
-import type { NormalizedAuthor, NormalizedPost } from './normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { decodeHtmlEntities, htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
-import { getUpstreamJson, UpstreamError, type UpstreamResponse, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, UpstreamError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 /** `shallow_user`: `user_id` and `link` are missing for deleted accounts. */

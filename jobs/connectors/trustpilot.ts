@@ -11,9 +11,9 @@
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
-import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from './upstream-http.ts';
+import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const businessUnit = z.object({ id: z.string().min(1) });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { UpstreamError } from './upstream-http.ts';
+import { UpstreamError } from '../../runtime/upstream-http.ts';
 
 /**
  * A response body checked against the shape a connector relies on, so a

@@ -13,10 +13,10 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from './normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { decodeHtmlEntities, joinTitleAndBody, linksInText } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from './upstream-http.ts';
+import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.iso.datetime({ offset: true });

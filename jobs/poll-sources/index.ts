@@ -11,7 +11,7 @@ import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/index
 import { type MatchablePost, PreparedPost } from '../../subgraphs/keywords/index.ts';
 import { findWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
 import { recordPollOutcome } from '../../subgraphs/keywords/index.ts';
-import { reviewPlatforms, type ReviewPlatform } from '../connectors/normalized-post.ts';
+import { reviewPlatforms, type ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
 import { createRssConnector } from '../connectors/rss.ts';
 import { ingestPosts } from '../ingest-posts.ts';

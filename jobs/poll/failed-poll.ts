@@ -1,5 +1,5 @@
 import { recordPollError, recordPollFailure } from '../../subgraphs/keywords/index.ts';
-import { UpstreamConfigurationError, UpstreamError } from '../connectors/upstream-http.ts';
+import { UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import type { JobContext } from '../job-definition.ts';
 
 export interface FailedPoll {

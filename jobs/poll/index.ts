@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { searchPlatforms, type SearchPlatform } from '../connectors/normalized-post.ts';
+import { searchPlatforms, type SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
-import { UpstreamConfigurationError } from '../connectors/upstream-http.ts';
+import { UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 import { createMatcher, loadActiveMatchRules, type MatchablePost, matchWithRepositoryEvents, recordPollOutcome } from '../../subgraphs/keywords/index.ts';
 import { handleFailedPoll } from './failed-poll.ts';
 import { ingestPosts } from '../ingest-posts.ts';

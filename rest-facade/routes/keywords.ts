@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { platforms } from '../../jobs/connectors/normalized-post.ts';
+import { platforms } from '../../vocabulary/normalized-post.ts';
 import { mentionPatchInput } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { getUpstreamJson, upstreamBase } from '../../jobs/connectors/upstream-http.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 
 /**
  * Stripe Checkout as the payment provider of top-ups, speaking Stripe's

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UpstreamError } from '../../jobs/connectors/upstream-http.ts';
+import { UpstreamError } from '../../runtime/upstream-http.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';

@@ -1,6 +1,6 @@
-import { PrivateAddressError } from '../../jobs/connectors/public-address.ts';
+import { PrivateAddressError } from '../../runtime/public-address.ts';
 import { createRssConnector, NotAFeedError } from '../../jobs/connectors/rss.ts';
-import { UpstreamError } from '../../jobs/connectors/upstream-http.ts';
+import { UpstreamError } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 
 export interface CheckedFeed {

@@ -1,4 +1,4 @@
-import { platforms, reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { platforms, reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 

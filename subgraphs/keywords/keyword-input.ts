@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reviewPlatforms, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';
 import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 

@@ -1,4 +1,4 @@
-import type { SearchPlatform } from '../../jobs/connectors/normalized-post.ts';
+import type { SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import type { KeywordMatchRules, WorkspaceFilters } from './matching/keyword-rules.ts';
 import type { RepositoryEventKind } from './matching/repository-events.ts';

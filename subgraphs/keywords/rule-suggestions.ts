@@ -1,4 +1,4 @@
-import { type SearchPlatform, searchPlatforms } from '../../jobs/connectors/normalized-post.ts';
+import { type SearchPlatform, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { stopWords } from '../../vocabulary/stop-words.ts';
 import { centsOf, chargedItemFifteenths } from '../billing/index.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';

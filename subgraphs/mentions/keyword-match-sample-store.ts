@@ -1,4 +1,4 @@
-import type { NormalizedPost, Platform } from '../../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost, Platform } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { relevantSql } from './relevance.ts';
 

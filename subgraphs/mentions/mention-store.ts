@@ -1,4 +1,4 @@
-import type { NormalizedPost } from '../../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';

@@ -1,4 +1,4 @@
-import type { Platform } from '../../jobs/connectors/normalized-post.ts';
+import type { Platform } from '../../vocabulary/normalized-post.ts';
 
 const minute = 60_000;
 const day = 86_400_000;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { UpstreamError, type RetryPolicy } from '../../jobs/connectors/upstream-http.ts';
+import { UpstreamError, type RetryPolicy } from '../../runtime/upstream-http.ts';
 import type { FakeUpstream } from './fake-server.ts';
 
 /** Three attempts as in production, with short back-offs; the time-out leaves room for the first fetch of a process, which loads undici. */

@@ -1,4 +1,4 @@
-import { searchPlatforms, type Platform, type SearchPlatform } from '../../../jobs/connectors/normalized-post.ts';
+import { searchPlatforms, type Platform, type SearchPlatform } from '../../../vocabulary/normalized-post.ts';
 import type { MatchablePost, PreparedPost } from './prepared-post.ts';
 import { repositoryEventPasses, type RepositoryRules } from './repository-events.ts';
 import { compilePatterns, excludedTermPattern, requiredTermPattern, type TermPattern } from './term-pattern.ts';

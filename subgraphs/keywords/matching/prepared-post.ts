@@ -1,4 +1,4 @@
-import type { NormalizedPost } from '../../../jobs/connectors/normalized-post.ts';
+import type { NormalizedPost } from '../../../vocabulary/normalized-post.ts';
 import { authorIdentities } from './author-identity.ts';
 import type { RepositoryEvent } from './repository-events.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';

@@ -1,4 +1,4 @@
-import type { RepositoryObservation } from '../../../jobs/connectors/normalized-post.ts';
+import type { RepositoryObservation } from '../../../vocabulary/normalized-post.ts';
 import type { RepositorySeen } from '../../mentions/index.ts';
 
 export type RepositoryEventKind = 'new' | 'traction' | 'stars' | 'growth';
