@@ -1,6 +1,7 @@
 import { createGateway } from '../gateway/gateway.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
+import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
@@ -90,8 +91,9 @@ export async function startEarshot(
       }
     }
 
+    const sourceReaders = connectorSourceReaders(config.env);
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send, env: config.env }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, sourceReaders }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);

@@ -13,6 +13,7 @@ import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { SendJob } from '../runtime/send-job.ts';
+import type { SourceReaders } from './keywords/index.ts';
 import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
 
 /** What every resolver of every subgraph receives. */
@@ -26,6 +27,8 @@ export interface SubgraphContext {
   sendJob: SendJob;
   /** The environment integrations read their addresses and credentials from (the payment provider's). */
   env: NodeJS.ProcessEnv;
+  /** The platforms' answers a keyword write needs (feeds checked now, review links), from the connectors. */
+  sourceReaders: SourceReaders;
 }
 
 export interface SubgraphServerOptions {
@@ -37,6 +40,7 @@ export interface SubgraphServerOptions {
   clock: Clock;
   sendJob: SendJob;
   env: NodeJS.ProcessEnv;
+  sourceReaders: SourceReaders;
   host?: string;
   port?: number;
 }
@@ -67,7 +71,7 @@ const jsonError = (status: number, errors: unknown[]) =>
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret, clock, sendJob, env } = options;
+  const { name, schema, sql, secret, clock, sendJob, env, sourceReaders } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
@@ -77,6 +81,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     clock,
     sendJob,
     env,
+    sourceReaders,
   });
 
   const apollo = new ApolloServer<SubgraphContext>({

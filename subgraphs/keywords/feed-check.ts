@@ -1,7 +1,5 @@
-import { PrivateAddressError } from '../../runtime/public-address.ts';
-import { createRssConnector, NotAFeedError } from '../../jobs/connectors/rss.ts';
-import { UpstreamError } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
+import { FeedCheckFailure, requireReader, type SourceReaders } from './source-readers.ts';
 
 export interface CheckedFeed {
   /** The feed after redirects and discovery (spec 2.1 `feeds.url`). */
@@ -19,9 +17,9 @@ export interface CheckedFeed {
 export async function checkFeeds(
   requested: readonly { url: string }[],
   connected: ReadonlyMap<string, string | null>,
-  env: NodeJS.ProcessEnv,
+  readers: SourceReaders,
 ): Promise<CheckedFeed[]> {
-  const rss = createRssConnector(env);
+  const readFeed = requireReader(readers, 'readFeed');
   const checked = new Map<string, CheckedFeed>();
   for (const [index, { url }] of requested.entries()) {
     if (connected.has(url)) {
@@ -30,19 +28,15 @@ export async function checkFeeds(
     }
     const field = `feeds.${index}.url`;
     try {
-      const result = await rss.read(url);
-      checked.set(result.url, { url: result.url, title: result.status === 'fetched' ? result.title : null });
+      const feed = await readFeed(url);
+      checked.set(feed.url, feed);
     } catch (error) {
-      if (error instanceof NotAFeedError || error instanceof PrivateAddressError) {
-        throw domainError('validation_error', `${field}: ${error.message}`, { field });
-      }
-      if (error instanceof UpstreamError) {
-        throw domainError('upstream_unavailable', `${field}: the feed's site did not answer (${error.message})`, {
-          field,
-          retryAfterSeconds: error.retryAfterSeconds ?? 60,
-        });
-      }
-      throw error;
+      if (!(error instanceof FeedCheckFailure)) throw error;
+      if (error.kind === 'not_a_feed') throw domainError('validation_error', `${field}: ${error.message}`, { field }, error);
+      throw domainError('upstream_unavailable', `${field}: the feed's site did not answer (${error.message})`, {
+        field,
+        retryAfterSeconds: error.retryAfterSeconds ?? 60,
+      }, error);
     }
   }
   return [...checked.values()];

@@ -23,6 +23,7 @@ import {
 } from './keyword-store.ts';
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows } from './review-sources.ts';
+import type { SourceReaders } from './source-readers.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 
 /** Another workspace's group answers as one that does not exist: 404, never 403 (workspace isolation, spec 1.8). */
@@ -52,6 +53,7 @@ async function saveSources(
   keywordId: string,
   feeds: CheckedFeed[] | undefined,
   input: Pick<KeywordCreate, 'reviewSources'>,
+  readers: SourceReaders,
 ): Promise<NewSources> {
   const before = { feeds: new Set<string>(), sources: new Set<string>() };
   if (feeds || input.reviewSources) {
@@ -66,7 +68,7 @@ async function saveSources(
     added.feeds = feeds.some((feed) => !before.feeds.has(feed.url));
   }
   if (input.reviewSources) {
-    const rows = reviewSourceRows(input.reviewSources);
+    const rows = reviewSourceRows(input.reviewSources, readers);
     await replaceReviewSources(sql, keywordId, rows);
     added.reviewSources = rows.some((row) =>
       (row.countries.length ? row.countries : ['']).some((country) => !before.sources.has(`${row.platform}:${row.sourceId}:${country}`)),
@@ -76,14 +78,14 @@ async function saveSources(
 }
 
 /** Creates a keyword in its group (the default one unless named); 409 when the group tracks the term. */
-export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, env: NodeJS.ProcessEnv): Promise<KeywordWrite> {
+export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, readers: SourceReaders): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
-  const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), env) : undefined;
+  const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
   try {
     return (await sql.begin(async (tx) => {
       const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
       const keyword = await insertKeyword(tx, workspaceId, settings);
-      const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input);
+      const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
       return { keyword, added };
     })) as KeywordWrite;
   } catch (error) {
@@ -103,7 +105,7 @@ export async function patchKeyword(
   id: string,
   rawPatch: unknown,
   now: Date,
-  env: NodeJS.ProcessEnv,
+  readers: SourceReaders,
 ): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
@@ -112,7 +114,7 @@ export async function patchKeyword(
   if (patch.feeds) {
     if (!(await findKeyword(sql, workspaceId, id))) throw notFound('Keyword');
     const connected = new Map((await listFeeds(sql, [id])).map((feed) => [feed.url, feed.title]));
-    feeds = await checkFeeds(patch.feeds, connected, env);
+    feeds = await checkFeeds(patch.feeds, connected, readers);
   }
   try {
     return (await sql.begin(async (tx) => {
@@ -138,7 +140,7 @@ export async function patchKeyword(
       if (plan.rulesChanged) changes.judgedSince = now;
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
-      const added = await saveSources(tx as unknown as Sql, id, feeds, patch);
+      const added = await saveSources(tx as unknown as Sql, id, feeds, patch, readers);
       // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
       await syncKeywordPolls(tx, id, searchPlatforms, now);
       return { keyword: updated, added };

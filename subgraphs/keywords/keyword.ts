@@ -285,7 +285,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       description: 'Creates a keyword; it starts collecting at once with a 30-day look-back',
       args: { input: t.arg({ type: inputs.CreateKeywordInput, required: true }) },
       resolve: async (_root, args, ctx) => {
-        const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.env);
+        const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.sourceReaders);
         await ctx.sendJob('lookback', { keywordId: keyword.id });
         return keyword;
       },
@@ -298,7 +298,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
       resolve: async (_root, args, ctx) => {
         const now = ctx.clock.now();
-        const { keyword, added } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.env);
+        const { keyword, added } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.sourceReaders);
         const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
         // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
         if (added.feeds) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true });

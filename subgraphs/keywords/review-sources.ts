@@ -1,8 +1,8 @@
-import { reviewSourceFromUrl, reviewPageUrl } from '../../jobs/connectors/review-connectors.ts';
 import { domainError } from '../domain-error.ts';
 import type { z } from 'zod';
 import type { reviewSourceInput } from './keyword-input.ts';
 import type { ReviewSourceRow } from './keyword-store.ts';
+import { requireReader, type SourceReaders } from './source-readers.ts';
 
 type ReviewSourceInput = z.output<typeof reviewSourceInput>;
 type StoredSource = Omit<ReviewSourceRow, 'keywordId' | 'connectedAt'>;
@@ -15,12 +15,12 @@ const storefrontPlatforms = new Set(['appstore', 'googleplay']);
  * to the App Store and Google Play, `language` only to Google Play (default
  * the link's `hl`, else `en`).
  */
-export function reviewSourceRows(inputs: ReviewSourceInput[]): StoredSource[] {
+export function reviewSourceRows(inputs: ReviewSourceInput[], readers: SourceReaders): StoredSource[] {
   const rows = new Map<string, StoredSource>();
   for (const [index, input] of inputs.entries()) {
     const fail = (field: string, message: string) =>
       domainError('validation_error', `reviewSources.${index}.${field}: ${message}`, { field: `reviewSources.${index}.${field}` });
-    const fromUrl = input.url ? reviewSourceFromUrl(input.url) : null;
+    const fromUrl = input.url ? requireReader(readers, 'reviewSourceFromUrl')(input.url) : null;
     if (input.url && !fromUrl) throw fail('url', 'not an App Store, Google Play, Trustpilot or Google Maps link');
     const platform = fromUrl?.platform ?? input.platform!;
     const id = fromUrl?.id ?? input.id!;
@@ -28,7 +28,7 @@ export function reviewSourceRows(inputs: ReviewSourceInput[]): StoredSource[] {
     if (input.language && platform !== 'googleplay') throw fail('language', `only for googleplay, not ${platform}`);
     const countries = storefrontPlatforms.has(platform) ? (input.countries ?? [fromUrl?.country ?? 'us']) : [];
     const language = platform === 'googleplay' ? (input.language ?? fromUrl?.language ?? 'en') : null;
-    const url = fromUrl?.url ?? reviewPageUrl({ platform, id, country: countries[0] ?? null, language });
+    const url = fromUrl?.url ?? requireReader(readers, 'reviewPageUrl')({ platform, id, country: countries[0] ?? null, language });
     rows.set(`${platform}:${id}`, { platform, sourceId: id, url, countries, language });
   }
   return [...rows.values()];
