@@ -28,6 +28,9 @@ interface ConnectionFile {
 
 export interface EmbeddedDatabase {
   url: string;
+  port: number;
+  /** Whether PostgreSQL was already running (a server, or another command, started it). */
+  alreadyRunning: boolean;
   /** Stops PostgreSQL when this process started it; a no-op when it found one already running. */
   stop(): Promise<void>;
 }
@@ -92,6 +95,11 @@ async function letPostgresUserEnter(dataDir: string): Promise<void> {
   if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
 }
 
+/** Whether `dataDir` holds an embedded database: the cluster and the credentials kept beside it. */
+export function holdsEmbeddedDatabase(dataDir: string): boolean {
+  return existsSync(path.join(dataDir, 'pg', 'PG_VERSION')) && existsSync(path.join(dataDir, 'connection.json'));
+}
+
 /**
  * Starts (or finds) the embedded PostgreSQL under `dataDir`: the server and
  * the CLI share it, so whoever comes second connects to the running one
@@ -106,7 +114,7 @@ export async function startEmbeddedDatabase(
   await letPostgresUserEnter(dataDir);
   const pgDir = path.join(dataDir, 'pg');
   const connectionFile = path.join(dataDir, 'connection.json');
-  const initialised = existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(connectionFile);
+  const initialised = holdsEmbeddedDatabase(dataDir);
   const stored: ConnectionFile = initialised
     ? JSON.parse(await readFile(connectionFile, 'utf8'))
     : { port: 0, user: 'earshot', password: randomBase62(24), database: 'earshot' };
@@ -116,7 +124,7 @@ export async function startEmbeddedDatabase(
   const runningPort = initialised ? await runningPostmasterPort(pgDir) : undefined;
   if (runningPort) {
     log.debug('using the embedded PostgreSQL already running', { port: runningPort });
-    return { url: urlFor(runningPort), stop: async () => {} };
+    return { url: urlFor(runningPort), port: runningPort, alreadyRunning: true, stop: async () => {} };
   }
 
   const port = await freePort();
@@ -150,5 +158,5 @@ export async function startEmbeddedDatabase(
     await admin.end();
   }
   log.info('embedded PostgreSQL started', { dataDir: pgDir, port });
-  return { url: urlFor(port), stop: () => server.stop() };
+  return { url: urlFor(port), port, alreadyRunning: false, stop: () => server.stop() };
 }
