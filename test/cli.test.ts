@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,13 @@ async function whoami(url: string, apiKey: string) {
 describe('earshot workspace create', { timeout: 60_000 }, () => {
   it('with DATABASE_URL prints the workspace and a key that works against a server on that database', async () => {
     const databaseUrl = await createTestDatabase();
-    const created = expectCreated(await runCli(['workspace', 'create', '--name', 'Acme Inc'], { DATABASE_URL: databaseUrl }), 'Acme Inc');
+    const run = await runCli(['workspace', 'create', '--name', 'Acme Inc'], { DATABASE_URL: databaseUrl });
+    const created = expectCreated(run, 'Acme Inc');
+    // Which database, without its password.
+    const url = new URL(databaseUrl);
+    expect(url.password).not.toBe('');
+    expect(run.stderr).toContain(`earshot: using DATABASE_URL postgres://${url.username}@${url.host}${url.pathname}\n`);
+    expect(run.stderr).not.toContain(url.password);
     const server = await startTestEarshot({}, { databaseUrl });
     try {
       expect(await whoami(server.url, created.apiKey)).toEqual({
@@ -76,41 +82,75 @@ describe('earshot workspace create', { timeout: 60_000 }, () => {
   });
 
   describe('with EARSHOT_DATA_DIR and no DATABASE_URL', () => {
-    let parent: string;
     let dataDir: string;
     let server: RunningEarshot | undefined;
 
+    // A directory as `mktemp -d` makes it (0700, empty): as root, the postgres user must still reach it.
     beforeAll(async () => {
-      parent = await mkdtemp(path.join(os.tmpdir(), 'earshot-cli-'));
-      // Embedded PostgreSQL runs as the postgres user, which must reach the data directory.
-      await chmod(parent, 0o755);
-      dataDir = path.join(parent, 'data');
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'earshot-cli-'));
     });
     afterAll(async () => {
       await server?.stop();
-      await rm(parent, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     });
 
     const postmasterPid = () => path.join(dataDir, 'pg', 'postmaster.pid');
+    const startServer = () => startEarshot(testConfig('', { databaseUrl: undefined, dataDir }), 'all', createLogger('silent'));
 
-    it('starts the embedded PostgreSQL itself when no server runs, and stops it afterwards', async () => {
-      const created = expectCreated(await runCli(['workspace', 'create', '--name', 'Solo'], { EARSHOT_DATA_DIR: dataDir }), 'Solo');
+    it('refuses a data directory that holds no database yet: nothing on stdout, the reason on stderr, nothing created', async () => {
+      const run = await runCli(['workspace', 'create', '--name', 'Nowhere'], { EARSHOT_DATA_DIR: dataDir });
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining(
+          `earshot: ${dataDir} (EARSHOT_DATA_DIR) holds no database yet; nothing was done.\n` +
+            'earshot: start the server first (npm start) and run this again while it runs, or pass --init to create a new database there.\n',
+        ),
+      });
+      expect(await readdir(dataDir)).toEqual([]);
+
+      const nested = path.join(dataDir, 'not', 'there');
+      const elsewhere = await runCli(['wallet', 'credit', '--workspace', 'org_x', '--cents', '100'], { EARSHOT_DATA_DIR: nested });
+      expect(elsewhere).toMatchObject({ code: 1, stdout: '' });
+      expect(elsewhere.stderr).toContain(`earshot: ${nested} (EARSHOT_DATA_DIR) holds no database yet; nothing was done.`);
+      expect(existsSync(nested)).toBe(false);
+    });
+
+    it('with --init creates the database, starts and stops PostgreSQL for the command, and the key works against a server started afterwards', async () => {
+      const run = await runCli(['workspace', 'create', '--name', 'Solo', '--init'], { EARSHOT_DATA_DIR: dataDir });
+      const created = expectCreated(run, 'Solo');
+      expect(run.stderr).toContain(`earshot: created a new embedded database in ${dataDir} (--init)\n`);
+      expect(run.stderr).toContain(`earshot: using the embedded PostgreSQL of ${dataDir} (no server running; started it for this command)\n`);
       expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
       expect(existsSync(postmasterPid())).toBe(false);
 
-      server = await startEarshot(testConfig('', { databaseUrl: undefined, dataDir }), 'all', createLogger('silent'));
-      expect((await whoami(server.url, created.apiKey)).body.workspace).toEqual(created.workspace);
+      server = await startServer();
+      expect(await whoami(server.url, created.apiKey)).toMatchObject({ status: 200, body: { workspace: created.workspace } });
     });
 
-    it("uses the running server's embedded PostgreSQL while the server runs", async () => {
+    it("uses the running server's embedded PostgreSQL while the server runs, and says so", async () => {
       expect(existsSync(postmasterPid())).toBe(true);
-      const created = expectCreated(await runCli(['workspace', 'create', '--name', 'Beside'], { EARSHOT_DATA_DIR: dataDir }), 'Beside');
-      expect((await whoami(server!.url, created.apiKey)).body.workspace).toEqual(created.workspace);
+      const port = Number((await readFile(postmasterPid(), 'utf8')).split('\n')[3]);
+      const run = await runCli(['workspace', 'create', '--name', 'Beside'], { EARSHOT_DATA_DIR: dataDir });
+      const created = expectCreated(run, 'Beside');
+      expect(run.stderr).toContain(`earshot: using the embedded PostgreSQL of ${dataDir} (server running, port ${port})\n`);
+      expect(await whoami(server!.url, created.apiKey)).toMatchObject({ status: 200, body: { workspace: created.workspace } });
       expect(existsSync(postmasterPid())).toBe(true);
 
       await server!.stop();
       server = undefined;
       expect(existsSync(postmasterPid())).toBe(false);
+    });
+
+    it('needs no --init once the directory holds a database, with no server running', async () => {
+      const run = await runCli(['workspace', 'create', '--name', 'Later'], { EARSHOT_DATA_DIR: dataDir });
+      const created = expectCreated(run, 'Later');
+      expect(run.stderr).toContain(`earshot: using the embedded PostgreSQL of ${dataDir} (no server running; started it for this command)\n`);
+      expect(run.stderr).not.toContain('created a new embedded database');
+      expect(existsSync(postmasterPid())).toBe(false);
+
+      server = await startServer();
+      expect(await whoami(server.url, created.apiKey)).toMatchObject({ status: 200, body: { workspace: created.workspace } });
     });
   });
 });
