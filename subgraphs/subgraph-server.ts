@@ -13,7 +13,7 @@ import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { SendJob } from '../runtime/send-job.ts';
-import type { SourceReaders } from './keywords/index.ts';
+import type { SourceReaders } from './source-readers.ts';
 import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
 
 /** What every resolver of every subgraph receives. */

@@ -1,4 +1,4 @@
-import { FeedCheckFailure, type SourceReaders } from '../../subgraphs/keywords/index.ts';
+import { FeedCheckFailure, type SourceReaders } from '../../subgraphs/source-readers.ts';
 import { PrivateAddressError } from '../../runtime/public-address.ts';
 import { UpstreamError } from '../../runtime/upstream-http.ts';
 import { reviewPageUrl, reviewSourceFromUrl } from './review-connectors.ts';

@@ -1,5 +1,5 @@
 import { domainError } from '../domain-error.ts';
-import { FeedCheckFailure, requireReader, type SourceReaders } from './source-readers.ts';
+import { FeedCheckFailure, requireReader, type SourceReaders } from '../source-readers.ts';
 
 export interface CheckedFeed {
   /** The feed after redirects and discovery (spec 2.1 `feeds.url`). */

@@ -42,4 +42,4 @@ export { applyNoiseBrake } from './noise-brake.ts';
 export { claimDuePolls, recordPollError, recordPollFailure, recordPollOutcome, recordUnpolledPlatforms, syncKeywordPolls } from './poll-schedule-store.ts';
 export { workspaceFiltersPatchInput } from './workspace-filters.ts';
 export { findCompanyProfile, findWorkspaceFilters } from './workspace-settings-store.ts';
-export { FeedCheckFailure, type ReviewSourceRef, type SourceReaders } from './source-readers.ts';
+export { FeedCheckFailure, type ReviewSourceRef, type SourceReaders } from '../source-readers.ts';

@@ -23,7 +23,7 @@ import {
 } from './keyword-store.ts';
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows } from './review-sources.ts';
-import type { SourceReaders } from './source-readers.ts';
+import type { SourceReaders } from '../source-readers.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 
 /** Another workspace's group answers as one that does not exist: 404, never 403 (workspace isolation, spec 1.8). */

@@ -2,7 +2,7 @@ import { domainError } from '../domain-error.ts';
 import type { z } from 'zod';
 import type { reviewSourceInput } from './keyword-input.ts';
 import type { ReviewSourceRow } from './keyword-store.ts';
-import { requireReader, type SourceReaders } from './source-readers.ts';
+import { requireReader, type SourceReaders } from '../source-readers.ts';
 
 type ReviewSourceInput = z.output<typeof reviewSourceInput>;
 type StoredSource = Omit<ReviewSourceRow, 'keywordId' | 'connectedAt'>;

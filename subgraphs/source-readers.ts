@@ -1,4 +1,4 @@
-import type { ReviewPlatform } from '../../vocabulary/normalized-post.ts';
+import type { ReviewPlatform } from '../vocabulary/normalized-post.ts';
 
 /** A review source as a platform names it (spec 2.3). */
 export interface ReviewSourceRef {
