@@ -2,7 +2,6 @@ import { OpenApiBuilder, type OperationObject, type ParameterObject, type Schema
 import { z } from 'zod';
 import { errorEnvelopeSchema } from './error-envelope.ts';
 import type { Route } from './route.ts';
-import { routeTable } from './route-table.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
 type NamedSchemas = Record<string, SchemaObject>;
@@ -76,8 +75,8 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
   };
 }
 
-/** Builds the OpenAPI 3.1 document from the given routes (by default the whole route table). */
-export function buildOpenApiDocument(routes: Route[] = routeTable) {
+/** Builds the OpenAPI 3.1 document of the given routes. */
+export function buildOpenApiDocument(routes: Route[]) {
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Earshot API')
@@ -101,9 +100,4 @@ export function buildOpenApiDocument(routes: Route[] = routeTable) {
   }
   for (const [id, schema] of Object.entries(named)) builder.addSchema(id, schema);
   return document;
-}
-
-let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
-export function openApiDocument() {
-  return (cached ??= buildOpenApiDocument());
 }

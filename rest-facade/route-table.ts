@@ -1,3 +1,4 @@
+import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -8,5 +9,16 @@ import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
-/** Every `/v1` route; the OpenAPI document is generated from this list and nothing else. */
-export const routeTable: Route[] = [...serviceRoutes, ...credentialRoutes, ...keywordRoutes, ...keywordInsightRoutes, ...groupRoutes, ...workspaceSettingsRoutes, ...mentionRoutes, ...billingRoutes];
+let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** Every `/v1` route; the OpenAPI document is generated from this list and nothing else, once. */
+export const routeTable: Route[] = [
+  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable))),
+  ...credentialRoutes,
+  ...keywordRoutes,
+  ...keywordInsightRoutes,
+  ...groupRoutes,
+  ...workspaceSettingsRoutes,
+  ...mentionRoutes,
+  ...billingRoutes,
+];
