@@ -3,6 +3,7 @@ import { topUpInput } from '../../subgraphs/billing/index.ts';
 import { autoRechargeInput } from '../../subgraphs/billing/index.ts';
 import { usageBreakdownInput } from '../../subgraphs/billing/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 const cents = z.number().int();
 const count = z.number().int().min(0);
@@ -130,11 +131,8 @@ const webhookReceiptSchema = z
   })
   .meta({ id: 'StripeWebhookReceipt' });
 
-const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
-const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
 const notConfigured = { description: 'No payment provider is configured on this install (`billing_not_configured`)' };
 const upstream = { description: 'The payment provider did not answer (`upstream_unavailable`, with `retryAfterSeconds`)' };
-const orderNotFound = { description: 'No such top-up in this workspace (`not_found`)' };
 
 export const billingRoutes: GraphQLRoute[] = [
   {
@@ -143,7 +141,7 @@ export const billingRoutes: GraphQLRoute[] = [
     operationId: 'getWallet',
     summary: 'The wallet in full: balance, pending charges, burn, days left, keyword counts, costs, welcome credit, newest top-up, bounds, auto-recharge',
     tag: 'Billing',
-    responses: { 200: { description: 'The wallet', schema: walletSchema }, 401: unauthorized },
+    responses: { 200: { description: 'The wallet', schema: walletSchema }, 401: unauthorizedResponse },
     operation: `query Wallet { wallet { ${walletFields} } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: data.wallet }),
@@ -158,8 +156,8 @@ export const billingRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The wallet with the new settings', schema: walletSchema },
       400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' },
-      401: unauthorized,
-      403: readOnly,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
     },
     operation: `mutation UpdateAutoRecharge($input: AutoRechargeInput!) { updateAutoRecharge(input: $input) { ${walletFields} } }`,
     variables: ({ body }) => ({ input: body }),
@@ -176,8 +174,8 @@ export const billingRoutes: GraphQLRoute[] = [
     responses: {
       201: { description: 'The pending order with its checkout URL', schema: topUpSchema },
       400: { description: '`amountCents` outside 2,000 to 500,000, a bad URL or an unknown field (`validation_error`, with `field`); checked before `billing_not_configured`' },
-      401: unauthorized,
-      403: readOnly,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
       501: notConfigured,
       502: upstream,
     },
@@ -191,7 +189,7 @@ export const billingRoutes: GraphQLRoute[] = [
     operationId: 'getTopUp',
     summary: 'One top-up order',
     tag: 'Billing',
-    responses: { 200: { description: 'The order', schema: topUpSchema }, 401: unauthorized, 404: orderNotFound },
+    responses: { 200: { description: 'The order', schema: topUpSchema }, 401: unauthorizedResponse, 404: notFoundResponse('top-up') },
     operation: `query TopUp($id: ID!) { topUp(id: $id) { ${topUpFields} } }`,
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => ({ status: 200, body: data.topUp }),
@@ -204,9 +202,9 @@ export const billingRoutes: GraphQLRoute[] = [
     tag: 'Billing',
     responses: {
       200: { description: 'The order, credited', schema: topUpSchema },
-      401: unauthorized,
-      403: readOnly,
-      404: orderNotFound,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: notFoundResponse('top-up'),
       409: { description: 'The order is not paid, or its checkout expired (`order_not_credited`)' },
       501: notConfigured,
       502: upstream,
@@ -242,7 +240,7 @@ export const billingRoutes: GraphQLRoute[] = [
     operationId: 'getUsage',
     summary: 'The short form: balance, burn, days left, keywords running and paused, matches today',
     tag: 'Billing',
-    responses: { 200: { description: 'Usage', schema: usageSchema }, 401: unauthorized },
+    responses: { 200: { description: 'Usage', schema: usageSchema }, 401: unauthorizedResponse },
     operation: `query Usage { usage { balanceCents effectiveCents dailyBurnCents daysLeft activeKeywords pausedKeywords matchesToday commentsToday monthToDateCents } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: data.usage }),
@@ -259,7 +257,7 @@ export const billingRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The breakdown', schema: usageBreakdownSchema },
       400: { description: 'A month that is not YYYY-MM, or an unknown query parameter (`validation_error`, with `field`)' },
-      401: unauthorized,
+      401: unauthorizedResponse,
     },
     operation: `query UsageBreakdown($month: String) {
       usageBreakdown(month: $month) { month keywords { keywordId term deleted ${costFields} } totals { ${costFields} } }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createApiKeyInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 const timestamp = z.iso.datetime();
 
@@ -35,8 +36,6 @@ const whoamiSchema = z
   })
   .meta({ id: 'Whoami' });
 
-const unauthorized = { description: 'Missing, invalid, expired or revoked key (`unauthorized`)' };
-const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
 
 export const credentialRoutes: GraphQLRoute[] = [
   {
@@ -45,7 +44,7 @@ export const credentialRoutes: GraphQLRoute[] = [
     operationId: 'whoami',
     summary: 'The workspace and credential this request acts as',
     tag: 'Credentials',
-    responses: { 200: { description: 'Who is calling', schema: whoamiSchema }, 401: unauthorized },
+    responses: { 200: { description: 'Who is calling', schema: whoamiSchema }, 401: unauthorizedResponse },
     operation: `query Whoami { whoami { workspace { id name } auth { kind scope apiKeyId expiresAt } user { id name email } } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: data.whoami }),
@@ -60,8 +59,8 @@ export const credentialRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The new key, with `key`', schema: createdApiKeySchema },
       400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' },
-      401: unauthorized,
-      403: readOnly,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
     },
     operation: `mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { ${apiKeyFields} key } }`,
     variables: ({ body }) => ({ input: body }),
@@ -75,7 +74,7 @@ export const credentialRoutes: GraphQLRoute[] = [
     tag: 'Credentials',
     responses: {
       200: { description: 'The keys', schema: z.object({ data: z.array(apiKeySchema) }).meta({ id: 'ApiKeyList' }) },
-      401: unauthorized,
+      401: unauthorizedResponse,
     },
     operation: `query ListApiKeys { apiKeys { ${apiKeyFields} } }`,
     variables: () => ({}),
@@ -89,8 +88,8 @@ export const credentialRoutes: GraphQLRoute[] = [
     tag: 'Credentials',
     responses: {
       204: { description: 'Revoked' },
-      401: unauthorized,
-      403: readOnly,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
       404: { description: 'No such key in this workspace (`not_found`)' },
     },
     operation: `mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }`,

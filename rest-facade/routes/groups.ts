@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { groupCreateInput, groupPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 const groupFields = 'id name externalId description isDefault keywordCount createdAt';
 
@@ -18,10 +19,6 @@ const groupSchema = z
   })
   .meta({ id: 'Group' });
 
-const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
-const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
-const notFound = { description: 'No such group in this workspace (`not_found`)' };
-const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' };
 const duplicateGroup = { description: 'Another group has this name (any case) or externalId (`duplicate_group`, with `field`)' };
 
 export const groupRoutes: GraphQLRoute[] = [
@@ -33,7 +30,7 @@ export const groupRoutes: GraphQLRoute[] = [
     tag: 'Groups',
     responses: {
       200: { description: 'The groups', schema: z.object({ data: z.array(groupSchema) }).meta({ id: 'GroupList' }) },
-      401: unauthorized,
+      401: unauthorizedResponse,
     },
     operation: `query ListGroups { groups { ${groupFields} } }`,
     variables: () => ({}),
@@ -46,7 +43,7 @@ export const groupRoutes: GraphQLRoute[] = [
     summary: 'Creates a group; put keywords in it with `groupId` on keyword create or PATCH',
     tag: 'Groups',
     body: groupCreateInput,
-    responses: { 201: { description: 'The new group', schema: groupSchema }, 400: invalid, 401: unauthorized, 403: readOnly, 409: duplicateGroup },
+    responses: { 201: { description: 'The new group', schema: groupSchema }, 400: invalidBodyResponse, 401: unauthorizedResponse, 403: readOnlyKeyResponse, 409: duplicateGroup },
     operation: `mutation CreateGroup($input: CreateGroupInput!) { createGroup(input: $input) { ${groupFields} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 201, body: data.createGroup }),
@@ -57,7 +54,7 @@ export const groupRoutes: GraphQLRoute[] = [
     operationId: 'getGroup',
     summary: 'One group',
     tag: 'Groups',
-    responses: { 200: { description: 'The group', schema: groupSchema }, 401: unauthorized, 404: notFound },
+    responses: { 200: { description: 'The group', schema: groupSchema }, 401: unauthorizedResponse, 404: notFoundResponse('group') },
     operation: `query GetGroup($id: ID!) { group(id: $id) { ${groupFields} } }`,
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => ({ status: 200, body: data.group }),
@@ -71,10 +68,10 @@ export const groupRoutes: GraphQLRoute[] = [
     body: groupPatchInput,
     responses: {
       200: { description: 'The group after the change', schema: groupSchema },
-      400: invalid,
-      401: unauthorized,
-      403: readOnly,
-      404: notFound,
+      400: invalidBodyResponse,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: notFoundResponse('group'),
       409: {
         description:
           'Another group has this name or externalId (`duplicate_group`), or a description was given to the default group, ' +
@@ -95,9 +92,9 @@ export const groupRoutes: GraphQLRoute[] = [
     tag: 'Groups',
     responses: {
       204: { description: 'Deleted; its keywords are in the default group' },
-      401: unauthorized,
-      403: readOnly,
-      404: notFound,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: notFoundResponse('group'),
       409: {
         description:
           'The default group cannot be deleted (`default_group`), or it already tracks a term of this group (`duplicate_keyword`); nothing changed',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { notFoundResponse, unauthorizedResponse } from '../route-responses.ts';
 import { keywordSchema } from './keywords.ts';
 
 const count = z.number().int();
@@ -62,8 +63,6 @@ const keywordSuggestionSchema = z
   })
   .meta({ id: 'KeywordSuggestion' });
 
-const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
-const notFound = { description: 'No such keyword in this workspace (`not_found`)' };
 
 /** What the service measured about a keyword: its health (spec 2.5) and suggested rule changes (2.6). */
 export const keywordInsightRoutes: GraphQLRoute[] = [
@@ -85,8 +84,8 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The health report', schema: keywordHealthSchema },
       400: { description: 'Bad `days` or an unknown query parameter (`validation_error`, with `field`)' },
-      401: unauthorized,
-      404: notFound,
+      401: unauthorizedResponse,
+      404: notFoundResponse('keyword'),
     },
     operation: `query KeywordHealth($id: ID!, $days: Int) {
       keywordHealth(id: $id, days: $days) {
@@ -110,8 +109,8 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
         description: 'The suggestions, at most 10',
         schema: z.object({ data: z.array(keywordSuggestionSchema) }).meta({ id: 'KeywordSuggestionList' }),
       },
-      401: unauthorized,
-      404: notFound,
+      401: unauthorizedResponse,
+      404: notFoundResponse('keyword'),
     },
     operation: `query KeywordSuggestions($id: ID!) {
       keywordSuggestions(id: $id) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 /** Every field of the keyword record (spec 2.1), selected by every keyword route. */
 export const keywordFields = `
@@ -93,10 +94,6 @@ export const keywordSchema = z
   })
   .meta({ id: 'Keyword' });
 
-const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
-const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
-const notFound = { description: 'No such keyword in this workspace (`not_found`)' };
-const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`)' };
 const duplicate = { description: 'The group already tracks this term (`duplicate_keyword`)' };
 
 export const keywordRoutes: GraphQLRoute[] = [
@@ -117,7 +114,7 @@ export const keywordRoutes: GraphQLRoute[] = [
         schema: z.object({ data: z.array(keywordSchema), nextCursor: z.string().nullable() }).meta({ id: 'KeywordPage' }),
       },
       400: { description: 'An unknown query parameter or a bad `limit` (`validation_error`, with `field`), or a bad `cursor` (`invalid_cursor`)' },
-      401: unauthorized,
+      401: unauthorizedResponse,
       404: { description: '`groupId` names no group of this workspace (`not_found`, with `field`)' },
     },
     operation: `query ListKeywords($first: Int, $after: String, $groupId: ID) {
@@ -133,7 +130,7 @@ export const keywordRoutes: GraphQLRoute[] = [
     summary: 'Creates a keyword: it starts collecting at once with a look-back of the newest posts of the last 30 days',
     tag: 'Keywords',
     body: keywordCreateInput,
-    responses: { 201: { description: 'The new keyword', schema: keywordSchema }, 400: invalid, 401: unauthorized, 403: readOnly, 409: duplicate },
+    responses: { 201: { description: 'The new keyword', schema: keywordSchema }, 400: invalidBodyResponse, 401: unauthorizedResponse, 403: readOnlyKeyResponse, 409: duplicate },
     operation: `mutation CreateKeyword($input: CreateKeywordInput!) { createKeyword(input: $input) { ${keywordFields} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 201, body: data.createKeyword }),
@@ -144,7 +141,7 @@ export const keywordRoutes: GraphQLRoute[] = [
     operationId: 'getKeyword',
     summary: 'One keyword with every field',
     tag: 'Keywords',
-    responses: { 200: { description: 'The keyword', schema: keywordSchema }, 401: unauthorized, 404: notFound },
+    responses: { 200: { description: 'The keyword', schema: keywordSchema }, 401: unauthorizedResponse, 404: notFoundResponse('keyword') },
     operation: `query GetKeyword($id: ID!) { keyword(id: $id) { ${keywordFields} } }`,
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => ({ status: 200, body: data.keyword }),
@@ -158,11 +155,11 @@ export const keywordRoutes: GraphQLRoute[] = [
     body: keywordPatchInput,
     responses: {
       200: { description: 'The keyword after the change', schema: keywordSchema },
-      400: invalid,
-      401: unauthorized,
+      400: invalidBodyResponse,
+      401: unauthorizedResponse,
       402: { description: 'Unmuting a keyword paused for balance needs balance (`insufficient_balance`)' },
-      403: readOnly,
-      404: notFound,
+      403: readOnlyKeyResponse,
+      404: notFoundResponse('keyword'),
       409: { description: 'Rename or group move onto a term the group already tracks (`duplicate_keyword`)' },
     },
     operation: `mutation UpdateKeyword($id: ID!, $input: KeywordPatchInput!) { updateKeyword(id: $id, input: $input) { ${keywordFields} } }`,
@@ -175,7 +172,7 @@ export const keywordRoutes: GraphQLRoute[] = [
     operationId: 'deleteKeyword',
     summary: 'Deletes a keyword and its mentions, and takes it out of every alert rule; charges already made stay',
     tag: 'Keywords',
-    responses: { 204: { description: 'Deleted' }, 401: unauthorized, 403: readOnly, 404: notFound },
+    responses: { 204: { description: 'Deleted' }, 401: unauthorizedResponse, 403: readOnlyKeyResponse, 404: notFoundResponse('keyword') },
     operation: `mutation DeleteKeyword($id: ID!) { deleteKeyword(id: $id) }`,
     variables: ({ params }) => ({ id: params.id }),
     result: () => ({ status: 204 }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import { mentionPatchInput } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 /** Every field of the mention record (spec 2.4). */
 export const mentionFields = `
@@ -85,7 +86,7 @@ export const mentionRoutes: GraphQLRoute[] = [
         schema: z.object({ data: z.array(mentionSchema), nextCursor: z.string().nullable() }).meta({ id: 'MentionPage' }),
       },
       400: { description: 'An unknown query parameter or a bad value of one (`validation_error`, with `field`), or a bad cursor (`invalid_cursor`)' },
-      401: { description: 'Missing or invalid key (`unauthorized`)' },
+      401: unauthorizedResponse,
     },
     operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!]) {
       mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms) {
@@ -114,8 +115,8 @@ export const mentionRoutes: GraphQLRoute[] = [
     tag: 'Mentions',
     responses: {
       200: { description: 'The mention', schema: mentionSchema },
-      401: { description: 'Missing or invalid key (`unauthorized`)' },
-      404: { description: 'No such mention in this workspace (`not_found`)' },
+      401: unauthorizedResponse,
+      404: notFoundResponse('mention'),
     },
     operation: `query GetMention($id: ID!) { mention(id: $id) { ${mentionFields} } }`,
     variables: ({ params }) => ({ id: params.id }),
@@ -131,9 +132,9 @@ export const mentionRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The mention after the change', schema: mentionSchema },
       400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`) or the assignee is no member (`invalid_assignee`)' },
-      401: { description: 'Missing or invalid key (`unauthorized`)' },
-      403: { description: 'A `read` key tried to change something (`read_only_key`)' },
-      404: { description: 'No such mention in this workspace (`not_found`)' },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: notFoundResponse('mention'),
       409: { description: 'A verdict on a mention not classified yet (`classification_pending`)' },
     },
     operation: `mutation UpdateMention($id: ID!, $input: MentionPatchInput!) { updateMention(id: $id, input: $input) { ${mentionFields} } }`,
@@ -164,8 +165,8 @@ export const mentionRoutes: GraphQLRoute[] = [
           })
           .meta({ id: 'CommentList' }),
       },
-      401: { description: 'Missing or invalid key (`unauthorized`)' },
-      404: { description: 'No such mention in this workspace (`not_found`)' },
+      401: unauthorizedResponse,
+      404: notFoundResponse('mention'),
     },
     operation: `query MentionComments($id: ID!) { mention(id: $id) { comments { id url text publishedAt author { name handle url } createdAt } } }`,
     variables: ({ params }) => ({ id: params.id }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { companyProfilePatchInput } from '../../subgraphs/keywords/index.ts';
 import { workspaceFiltersPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
+import { readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 const filtersFields = 'excludedTerms excludedAuthors githubRepositories subreddits { allowed denied } updatedAt';
 const profileFields = 'name description website competitors guidelines updatedAt';
@@ -32,8 +33,6 @@ const companyProfileSchema = z
   })
   .meta({ id: 'CompanyProfile' });
 
-const unauthorized = { description: 'Missing or invalid key (`unauthorized`)' };
-const readOnly = { description: 'A `read` key tried to change something (`read_only_key`)' };
 const invalid = { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`); nothing changed' };
 
 export const workspaceSettingsRoutes: GraphQLRoute[] = [
@@ -43,7 +42,7 @@ export const workspaceSettingsRoutes: GraphQLRoute[] = [
     operationId: 'getWorkspaceFilters',
     summary: 'Workspace-wide noise rules, applied to every keyword before a post is stored; a post must pass them and its keyword\'s rules',
     tag: 'Workspace settings',
-    responses: { 200: { description: 'The filters', schema: workspaceFiltersSchema }, 401: unauthorized },
+    responses: { 200: { description: 'The filters', schema: workspaceFiltersSchema }, 401: unauthorizedResponse },
     operation: `query WorkspaceFilters { workspaceFilters { ${filtersFields} } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: data.workspaceFilters }),
@@ -55,7 +54,7 @@ export const workspaceSettingsRoutes: GraphQLRoute[] = [
     summary: 'Changes the filters: omitted fields stay, a sent list replaces the old one (each `subreddits` list on its own), null or [] clears it',
     tag: 'Workspace settings',
     body: workspaceFiltersPatchInput,
-    responses: { 200: { description: 'The filters after the change', schema: workspaceFiltersSchema }, 400: invalid, 401: unauthorized, 403: readOnly },
+    responses: { 200: { description: 'The filters after the change', schema: workspaceFiltersSchema }, 400: invalid, 401: unauthorizedResponse, 403: readOnlyKeyResponse },
     operation: `mutation UpdateWorkspaceFilters($input: WorkspaceFiltersPatchInput!) { updateWorkspaceFilters(input: $input) { ${filtersFields} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 200, body: data.updateWorkspaceFilters }),
@@ -66,7 +65,7 @@ export const workspaceSettingsRoutes: GraphQLRoute[] = [
     operationId: 'getCompanyProfile',
     summary: 'What the classifier reads about the company; the default group reads it as its description',
     tag: 'Workspace settings',
-    responses: { 200: { description: 'The company profile', schema: companyProfileSchema }, 401: unauthorized },
+    responses: { 200: { description: 'The company profile', schema: companyProfileSchema }, 401: unauthorizedResponse },
     operation: `query CompanyProfile { companyProfile { ${profileFields} } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: data.companyProfile }),
@@ -78,7 +77,7 @@ export const workspaceSettingsRoutes: GraphQLRoute[] = [
     summary: 'Changes the company profile: omitted fields stay, null or blank clears, `competitors` is replaced',
     tag: 'Workspace settings',
     body: companyProfilePatchInput,
-    responses: { 200: { description: 'The profile after the change', schema: companyProfileSchema }, 400: invalid, 401: unauthorized, 403: readOnly },
+    responses: { 200: { description: 'The profile after the change', schema: companyProfileSchema }, 400: invalid, 401: unauthorizedResponse, 403: readOnlyKeyResponse },
     operation: `mutation UpdateCompanyProfile($input: CompanyProfilePatchInput!) { updateCompanyProfile(input: $input) { ${profileFields} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 200, body: data.updateCompanyProfile }),
