@@ -1,10 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { searchPlatforms, type Platform, type SearchPlatform } from '../vocabulary/normalized-post.ts';
-import type { KeywordMatchRules, WorkspaceFilters } from '../subgraphs/keywords/index.ts';
-import { createMatcher, type KeywordMatch } from '../subgraphs/keywords/index.ts';
-import type { MatchablePost } from '../subgraphs/keywords/index.ts';
-import { createReferenceMatcher } from '../subgraphs/keywords/index.ts';
+import { createMatcher, createReferenceMatcher, type KeywordMatch, type KeywordMatchRules, type MatchablePost, type WorkspaceFilters } from '../subgraphs/keywords/index.ts';
 import { formatReport, type Benchmark, type BenchReport } from './benchmark.ts';
 
 /**

@@ -2,9 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Sql } from '../runtime/database.ts';
-import { authenticateApiKey } from '../subgraphs/team/index.ts';
-import { countWorkspaceRequest } from '../subgraphs/team/index.ts';
-import { findWorkspace } from '../subgraphs/team/index.ts';
+import { authenticateApiKey, countWorkspaceRequest, findWorkspace } from '../subgraphs/team/index.ts';
 
 /**
  * GET /v1/whoami answered in one bare Node handler: the same store functions

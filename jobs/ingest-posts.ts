@@ -1,5 +1,4 @@
-import type { KeywordMatch } from '../subgraphs/keywords/index.ts';
-import type { MatchablePost } from '../subgraphs/keywords/index.ts';
+import type { KeywordMatch, MatchablePost } from '../subgraphs/keywords/index.ts';
 import { type MentionRow, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import type { JobContext } from './job-definition.ts';
 

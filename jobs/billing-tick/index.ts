@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { billingDayOf } from '../../subgraphs/billing/index.ts';
-import { chargeDailyKeywordFees } from '../../subgraphs/billing/index.ts';
+import { billingDayOf, chargeDailyKeywordFees } from '../../subgraphs/billing/index.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const billingTickPayload = z.object({

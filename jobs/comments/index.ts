@@ -1,20 +1,17 @@
 import { z } from 'zod';
 import { chargeMatchedItem } from '../../subgraphs/billing/index.ts';
-import { findKeywordById } from '../../subgraphs/keywords/index.ts';
-import { matchRulesOf } from '../../subgraphs/keywords/index.ts';
-import { createMatcher } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, matchRulesOf } from '../../subgraphs/keywords/index.ts';
 import {
   countThreadComments,
   recordThreadRead,
   removeComment,
   storeComment,
 } from '../../subgraphs/mentions/index.ts';
-import { findMentionsByIds } from '../../subgraphs/mentions/index.ts';
+import { findMentionsByIds, nextThreadRead } from '../../subgraphs/mentions/index.ts';
 import type { NormalizedPost, SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
-import { nextThreadRead } from '../../subgraphs/mentions/index.ts';
 
 const commentsPayload = z.object({
   watches: z.array(z.object({ mentionId: z.string(), lastCheckedAt: z.iso.datetime().nullable(), until: z.iso.datetime() })).min(1),

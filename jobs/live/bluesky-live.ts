@@ -1,5 +1,4 @@
-import { loadActiveMatchRules } from '../../subgraphs/keywords/index.ts';
-import { createMatcher, type Matcher } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, loadActiveMatchRules, type Matcher } from '../../subgraphs/keywords/index.ts';
 import { findStreamCursor, saveStreamCursor } from '../../subgraphs/mentions/index.ts';
 import { startJetstream } from '../connectors/bluesky-jetstream.ts';
 import { ingestPosts } from '../ingest-posts.ts';

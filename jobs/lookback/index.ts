@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { findKeywordById } from '../../subgraphs/keywords/index.ts';
-import { syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
+import { findKeywordById, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
 import type { JobDefinition } from '../job-definition.ts';

@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { findKeywordById, type KeywordRow, listFeeds, listReviewSources, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
-import { matchRulesOf, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchRulesOf, PreparedPost, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
   keywordRulesPass,
   workspaceFiltersPass,
 } from '../../subgraphs/keywords/index.ts';
-import { createMatcher, type KeywordMatch } from '../../subgraphs/keywords/index.ts';
-import { type MatchablePost, PreparedPost } from '../../subgraphs/keywords/index.ts';
-import { findWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
-import { recordPollOutcome } from '../../subgraphs/keywords/index.ts';
 import { reviewPlatforms, type ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
 import { createRssConnector } from '../connectors/rss.ts';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { topUpInput } from '../../subgraphs/billing/index.ts';
-import { autoRechargeInput } from '../../subgraphs/billing/index.ts';
-import { usageBreakdownInput } from '../../subgraphs/billing/index.ts';
+import { autoRechargeInput, topUpInput, usageBreakdownInput } from '../../subgraphs/billing/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 

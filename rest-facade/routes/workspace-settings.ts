@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { companyProfilePatchInput } from '../../subgraphs/keywords/index.ts';
-import { workspaceFiltersPatchInput } from '../../subgraphs/keywords/index.ts';
+import { companyProfilePatchInput, workspaceFiltersPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 

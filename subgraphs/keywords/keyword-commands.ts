@@ -1,6 +1,5 @@
 import type { Sql } from '../../runtime/database.ts';
-import { applyCapChange } from '../billing/index.ts';
-import { walletCoversAnotherDay } from '../billing/index.ts';
+import { applyCapChange, walletCoversAnotherDay } from '../billing/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { ensureDefaultGroup, findGroupToJoin } from './group-store.ts';

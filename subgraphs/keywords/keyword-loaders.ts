@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import { chargedItemsSince, keywordMonthCosts, type KeywordMonthCost, monthOf, zeroCost } from '../billing/index.ts';
-import { isOnWelcomeCredit } from '../billing/index.ts';
+import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCosts, monthOf, zeroCost } from '../billing/index.ts';
 import {
   type KeywordMatchTotals,
   type KeywordWindowCounts,

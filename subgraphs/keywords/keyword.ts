@@ -1,5 +1,4 @@
-import { capPeriodStart, nextCapPeriodStart } from '../billing/index.ts';
-import { welcomeCap } from '../billing/index.ts';
+import { capPeriodStart, nextCapPeriodStart, welcomeCap } from '../billing/index.ts';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
