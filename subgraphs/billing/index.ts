@@ -26,5 +26,4 @@ export { topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';
 export { isOnWelcomeCredit, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
 export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';
-export { type AccountEventRow, listAccountEvents } from './account-event-store.ts';
 export { autoRechargeInput } from './wallet.ts';

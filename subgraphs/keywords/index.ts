@@ -36,7 +36,6 @@ export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, com
 export { type KeywordMatch, type Matcher, createMatcher } from './matching/matcher.ts';
 export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
 export { createReferenceMatcher } from './matching/reference-matcher.ts';
-export { type RepositoryEvent, repositoryEvents, starMilestones } from './matching/repository-events.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
 export { applyNoiseBrake } from './noise-brake.ts';
 export { claimDuePolls, recordPollError, recordPollFailure, recordPollOutcome, recordUnpolledPlatforms, syncKeywordPolls } from './poll-schedule-store.ts';

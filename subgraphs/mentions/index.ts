@@ -12,11 +12,11 @@ export function buildMentionsSchema() {
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
-export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment, watchThread } from './comment-store.ts';
+export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MatchedPost, type MentionRow, announceMentionsCreated, discardMentions, findMentionsByIds, keywordVerdicts, markClassificationFailed, saveClassification, storeMatchedPosts } from './mention-store.ts';
-export { admitChargedMentions, storeMatchedMentions } from './mention-admission.ts';
+export { type MentionRow, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
+export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { mentionPatchInput } from './mention-triage.ts';
