@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { intents, sentiments } from '../vocabulary/classification-values.ts';
 import type { ClassificationInput } from './classifier-types.ts';
+import { keywordKinds } from '../vocabulary/keyword-kinds.ts';
 
 /** The labelled posts of `npm run eval` and the benchmark. */
 export const evalSetPath = new URL('../test/fixtures/classifier-eval.jsonl', import.meta.url);
@@ -17,7 +18,7 @@ const labelledPostSchema = z.object({
    * parts. `npm run eval` reports the holdout of each round apart.
    */
   round: z.union([z.literal(1), z.literal(2)]).default(1),
-  keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(['brand', 'competitor', 'topic']), context: z.string().max(300).nullable() }),
+  keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(keywordKinds), context: z.string().max(300).nullable() }),
   company: z
     .object({
       name: z.string().nullable(),

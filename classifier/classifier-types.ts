@@ -5,8 +5,7 @@
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { Classification } from './classification.ts';
 import type { KeywordFeedbackModel } from './feedback-model.ts';
-
-export type KeywordKind = 'brand' | 'competitor' | 'topic';
+import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 
 export interface ClassifiedKeyword {
   id: string;

@@ -2,6 +2,7 @@ import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { hostOf, type SenseProfile } from './sense-profile.ts';
+import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 
 export interface RelevancePost {
   text: string;
@@ -225,7 +226,7 @@ export function scoreRelevance(
   reader: EnglishReader,
   language: string | null,
   learned: FeedbackAdjustment | null,
-  kind: 'brand' | 'competitor' | 'topic',
+  kind: KeywordKind,
 ): RelevanceReading {
   const evidence: RelevanceEvidence[] = [];
   const occurrences = proseOccurrences(profile, post.text);

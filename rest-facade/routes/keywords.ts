@@ -3,6 +3,7 @@ import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-po
 import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
+import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 
 /** Every field of the keyword record (spec 2.1), selected by every keyword route. */
 export const keywordFields = `
@@ -37,7 +38,7 @@ export const keywordSchema = z
   .object({
     id: z.string().meta({ example: 'kw_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
     term: z.string(),
-    kind: z.enum(['brand', 'competitor', 'topic']),
+    kind: z.enum(keywordKinds),
     muted: z.boolean(),
     pausedForBalance: z.boolean(),
     pausedForNoise: z.boolean(),
