@@ -15,6 +15,8 @@ const lookbackDays = 30;
 export const lookbackQueue: JobDefinition<z.output<typeof lookbackPayload>> = {
   name: 'lookback',
   payload: lookbackPayload,
+  // It only queues polls.
+  expireInSeconds: 60,
   async handle(payloads, context) {
     for (const { keywordId } of payloads) {
       const keyword = await findKeywordById(context.sql, keywordId);

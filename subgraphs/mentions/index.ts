@@ -15,7 +15,7 @@ export function buildMentionsSchema() {
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment, watchThread } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MatchedPost, type MentionRow, announceMentionsCreated, discardMentions, findMentionsByIds, keywordVerdicts, markClassificationFailed, saveClassification, storeMatchedPosts } from './mention-store.ts';
+export { type MatchedPost, type MentionRow, announceMentionsCreated, discardMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markClassificationFailed, saveClassification, storeMatchedPosts } from './mention-store.ts';
 export { admitChargedMentions, storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
