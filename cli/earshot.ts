@@ -4,7 +4,7 @@ import { readConfig } from '../runtime/config.ts';
 import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
+import { billingDayOf, creditWalletByOperator, runDailyTicksThrough } from '../subgraphs/billing/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command>
@@ -15,6 +15,11 @@ Commands:
                                  Credits the workspace's wallet (self-hosted installs without a payment
                                  provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
                                  a second run with the same REF credits nothing
+  billing tick [--day YYYY-MM-DD]
+                                 Runs the daily billing tick for the day (default today, UTC), after every
+                                 day before it not yet ticked, oldest first, and prints
+                                 {"ticked":[{"day":…,"workspaces":…,"keywordDaysCharged":…,"keywordsPaused":…,"walletsPaused":…}]};
+                                 a day already ticked charges nothing again
 `;
 
 /**
@@ -63,9 +68,29 @@ async function main(argv: string[]): Promise<number> {
       }
     });
   }
+  if (group === 'billing' && command === 'tick') {
+    const { values } = parseArgs({ args: rest, options: { day: { type: 'string' } } });
+    const now = new Date();
+    const day = values.day ?? billingDayOf(now);
+    if (!isCalendarDay(day)) {
+      process.stderr.write('billing tick: --day must be a date YYYY-MM-DD\n');
+      return 2;
+    }
+    // A day is charged once it has begun; charging one ahead would bill keywords that may not run that day.
+    if (day > billingDayOf(now)) {
+      process.stderr.write(`billing tick: ${day} has not begun yet (UTC)\n`);
+      return 2;
+    }
+    return withDatabase(async (sql) => {
+      process.stdout.write(JSON.stringify({ ticked: await runDailyTicksThrough(sql, day, now) }) + '\n');
+      return 0;
+    });
+  }
   process.stderr.write(usage);
   return 2;
 }
+
+const isCalendarDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
 
 async function withDatabase(work: (sql: ReturnType<typeof connect>) => Promise<number>): Promise<number> {
   const config = readConfig();
