@@ -81,9 +81,14 @@ export async function startJobQueue(options: {
 
   for (const definition of definitions) await boss.createQueue(definition.name);
   // Before taking any job: the jobs of workers that died go back to the queue first.
-  const workers = options.work ? await startWorkerRegistry({ sql, databaseUrl: options.databaseUrl, queues: definitions.map((d) => d.name), log }) : undefined;
+  const workers = options.work
+    ? await startWorkerRegistry({ sql, databaseUrl: options.databaseUrl, queues: definitions.map((d) => d.name), log }).catch(async (error) => {
+        await boss.stop({ graceful: false });
+        throw error;
+      })
+    : undefined;
   for (const definition of definitions) {
-    if (!workers) continue;
+    if (!workers) break;
     const expireInSeconds = definition.expireInSeconds ?? defaultExpireInSeconds;
     if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC', expireInSeconds });
     await boss.work<unknown>(
