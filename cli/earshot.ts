@@ -4,7 +4,7 @@ import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, holdsEmbeddedDatabase, startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
+import { billingDayOf, creditWalletByOperator, runDailyTicksThrough } from '../subgraphs/billing/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command> [--init]
@@ -15,6 +15,11 @@ Commands:
                                  Credits the workspace's wallet (self-hosted installs without a payment
                                  provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
                                  a second run with the same REF credits nothing
+  billing tick [--day YYYY-MM-DD]
+                                 Runs the daily billing tick for the day (default today, UTC), after every
+                                 day before it not yet ticked, oldest first, and prints
+                                 {"ticked":[{"day":…,"workspaces":…,"keywordDaysCharged":…,"keywordsPaused":…,"walletsPaused":…}]};
+                                 a day already ticked charges nothing again
 
 Every command uses the server's database: DATABASE_URL, else the embedded PostgreSQL
 of EARSHOT_DATA_DIR (default ./.data). --init creates that embedded database when the
@@ -74,6 +79,24 @@ async function main(argv: string[]): Promise<number> {
       }
     });
   }
+  if (group === 'billing' && command === 'tick') {
+    const { values } = parseArgs({ args: rest, options: { day: { type: 'string' }, ...databaseOptions } });
+    const now = new Date();
+    const day = values.day ?? billingDayOf(now);
+    if (!isCalendarDay(day)) {
+      process.stderr.write('billing tick: --day must be a date YYYY-MM-DD\n');
+      return 2;
+    }
+    // A day is charged once it has begun; charging one ahead would bill keywords that may not run that day.
+    if (day > billingDayOf(now)) {
+      process.stderr.write(`billing tick: ${day} has not begun yet (UTC)\n`);
+      return 2;
+    }
+    return withDatabase({ init: values.init }, async (sql) => {
+      process.stdout.write(JSON.stringify({ ticked: await runDailyTicksThrough(sql, day, now) }) + '\n');
+      return 0;
+    });
+  }
   process.stderr.write(usage);
   return 2;
 }
@@ -115,6 +138,8 @@ async function openDatabase(config: EarshotConfig, log: Logger, options: { init?
   );
   return database;
 }
+
+const isCalendarDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
 
 async function withDatabase(options: { init?: boolean }, work: (sql: ReturnType<typeof connect>) => Promise<number>): Promise<number> {
   const config = readConfig();

@@ -23,7 +23,9 @@ type IngestContext = Pick<JobContext, 'sql' | 'clock' | 'send' | 'log'>;
 /**
  * The one path from fetched posts to stored mentions: match every post,
  * then store, charge and announce them in batches, and queue scoring. A
- * rejected post is never stored.
+ * rejected post is never stored. The scoring jobs are sent in the storing
+ * transaction: a crash between the two can no longer leave a mention
+ * charged and never scored (and, unscored, out of the relevant list).
  */
 export async function ingestPosts(
   context: IngestContext,
@@ -35,10 +37,14 @@ export async function ingestPosts(
   for (let i = 0; i < matched.length; i += postsPerTransaction) {
     const batch = matched.slice(i, i + postsPerTransaction);
     const at = context.clock.now();
-    stored.push(...((await context.sql.begin((tx) => storeMatchedMentions(tx, batch, at))) as MentionRow[]));
-  }
-  for (let i = 0; i < stored.length; i += scoringBatchSize) {
-    await context.send('score', { mentionIds: stored.slice(i, i + scoringBatchSize).map((mention) => mention.id) });
+    const kept = (await context.sql.begin(async (tx) => {
+      const mentions = await storeMatchedMentions(tx, batch, at);
+      for (let j = 0; j < mentions.length; j += scoringBatchSize) {
+        await context.send('score', { mentionIds: mentions.slice(j, j + scoringBatchSize).map((mention) => mention.id) }, { transaction: tx });
+      }
+      return mentions;
+    })) as MentionRow[];
+    stored.push(...kept);
   }
   if (stored.length) context.log.debug('stored mentions', { count: stored.length });
   return { stored, keywordIdsWithFinds: new Set(stored.map((mention) => mention.keywordId)) };

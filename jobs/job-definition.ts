@@ -31,4 +31,12 @@ export interface JobDefinition<Payload = unknown> {
   retryLimit?: number;
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
+  /**
+   * How long a job may stay active before pg-boss gives up waiting for its
+   * handler and fails it into a retry: sized to what a batch of this queue
+   * really takes, with room. It only catches a handler that hangs; the jobs
+   * of a process that died go back to the queue within seconds
+   * (worker-registry.ts). Default 15 minutes.
+   */
+  expireInSeconds?: number;
 }

@@ -1,9 +1,12 @@
+import type postgres from 'postgres';
 import PgBoss from 'pg-boss';
 import type { Clock } from '../runtime/clock.ts';
 import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { JobContext, JobDefinition } from './job-definition.ts';
+import { jobSchema } from './job-store.ts';
+import { startWorkerRegistry } from './worker-registry.ts';
 
 export interface JobQueue {
   send: JobContext['send'];
@@ -12,11 +15,32 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
+/** pg-boss's default expiry, for queues that name none. */
+const defaultExpireInSeconds = 900;
+
+/**
+ * pg-boss runs its statements through an object with `executeSql`; this one
+ * runs them in the caller's postgres.js transaction, so a job sent there
+ * exists exactly when the transaction commits. postgres.js learns each
+ * parameter's type from the server (the payload goes to a jsonb as JSON)
+ * but takes no `undefined`, which pg-boss passes for options left out.
+ */
+function inTransaction(tx: postgres.TransactionSql<{}>) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const parameters = values.map((value) => (value === undefined ? null : value));
+      return { rows: await tx.unsafe(text, parameters as postgres.ParameterOrJSON<never>[]) };
+    },
+  };
+}
+
 /**
  * pg-boss 10 on the same database (its own small `pg` pool: its migrations
  * run BEGIN/COMMIT scripts that postgres.js refuses on a shared pool). Queues are created, payloads
  * checked on send and on run, handlers get batches, scheduled queues get
- * their cron. `work` is false for processes that only send (gateway, tests).
+ * their cron. `work` is false for processes that only send (gateway, tests);
+ * a process that works the queues registers as a worker and claims the jobs
+ * it takes, so that after it dies they run again at once (worker-registry.ts).
  */
 export async function startJobQueue(options: {
   sql: Sql;
@@ -32,7 +56,7 @@ export async function startJobQueue(options: {
     connectionString: options.databaseUrl,
     max: 4,
     application_name: 'earshot-jobs',
-    schema: 'pgboss',
+    schema: jobSchema,
     supervise: options.work,
     schedule: options.work,
   });
@@ -48,19 +72,30 @@ export async function startJobQueue(options: {
       retryLimit: sendOptions.retryLimit ?? definition.retryLimit ?? 3,
       retryDelay: definition.retryDelaySeconds ?? 5,
       retryBackoff: definition.retryBackoff ?? true,
+      expireInSeconds: definition.expireInSeconds ?? defaultExpireInSeconds,
+      ...(sendOptions.transaction ? { db: inTransaction(sendOptions.transaction) } : {}),
       ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
       ...(sendOptions.startAfter !== undefined ? { startAfter: sendOptions.startAfter as Date } : {}),
     });
   };
 
+  for (const definition of definitions) await boss.createQueue(definition.name);
+  // Before taking any job: the jobs of workers that died go back to the queue first.
+  const workers = options.work
+    ? await startWorkerRegistry({ sql, databaseUrl: options.databaseUrl, queues: definitions.map((d) => d.name), log }).catch(async (error) => {
+        await boss.stop({ graceful: false });
+        throw error;
+      })
+    : undefined;
   for (const definition of definitions) {
-    await boss.createQueue(definition.name);
-    if (!options.work) continue;
-    if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC' });
+    if (!workers) break;
+    const expireInSeconds = definition.expireInSeconds ?? defaultExpireInSeconds;
+    if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC', expireInSeconds });
     await boss.work<unknown>(
       definition.name,
       { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
       async (jobs) => {
+        await workers.claim(definition.name, jobs.map((job) => job.id));
         const context: JobContext = { sql, clock, config, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
         await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
       },
@@ -69,6 +104,9 @@ export async function startJobQueue(options: {
   return {
     send,
     context: (name) => ({ sql, clock, config, log: log.child({ worker: name }), send }),
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await workers?.stop();
+    },
   };
 }

@@ -1,10 +1,13 @@
+import type postgres from 'postgres';
+
 /**
  * Enqueues work for the job workers: a queue's name and its payload, checked
  * against that queue's schema when sent and when run. Every process may
- * send; only workers work the queues.
+ * send; only workers work the queues. With `transaction`, the job is written
+ * in that transaction: it exists exactly when what it is about was committed.
  */
 export type SendJob = (
   queue: string,
   data: object,
-  options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number },
+  options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number; transaction?: postgres.TransactionSql<{}> },
 ) => Promise<string | null>;

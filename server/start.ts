@@ -2,6 +2,7 @@ import { createGateway } from '../gateway/gateway.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
+import { startCrashRecovery } from '../jobs/crash-recovery.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
@@ -82,6 +83,8 @@ export async function startEarshot(
     const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, config, work: works });
     stops.push(queue.stop);
     if (works) {
+      const recovery = await startCrashRecovery(queue.context('crash-recovery'));
+      stops.push(recovery.stop);
       const scheduler = startPollScheduler(queue.context('poll-scheduler'));
       stops.push(scheduler.stop);
       if (config.blueskyLive) {

@@ -4,8 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { type RunningEarshot, startEarshot } from '../server/start.ts';
+import { runDailyTicksThrough } from '../subgraphs/billing/index.ts';
+import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
+import { addKeywords, newWorkspace } from './billing-seed.ts';
 import { createTestDatabase, startTestEarshot, testConfig } from './harness.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -152,5 +156,47 @@ describe('earshot workspace create', { timeout: 60_000 }, () => {
       server = await startServer();
       expect(await whoami(server.url, created.apiKey)).toMatchObject({ status: 200, body: { workspace: created.workspace } });
     });
+  });
+});
+
+describe('earshot billing tick', { timeout: 90_000 }, () => {
+  const dayBefore = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+  const quiet = { workspaces: 0, keywordDaysCharged: 0, keywordsPaused: 0, walletsPaused: 0 };
+
+  it('ticks the day after every day before it not yet ticked, oldest first, prints what it charged, and charges nothing the second time', async () => {
+    const databaseUrl = await createTestDatabase();
+    const sql = connect(databaseUrl, { max: 2 });
+    try {
+      const today = new Date().toISOString().slice(0, 10);
+      const { workspaceId } = await newWorkspace(sql, 'Ticked by hand');
+      const [keyword] = await addKeywords(sql, workspaceId, 1);
+      await sql`update keywords set created_at = ${`${dayBefore(today, 10)}T00:00:00Z`} where id = ${keyword.id}`;
+      // The service last ticked three days ago, then stopped.
+      await runDailyTicksThrough(sql, dayBefore(today, 3), new Date());
+
+      const first = await runCli(['billing', 'tick', '--day', dayBefore(today, 1)], { DATABASE_URL: databaseUrl });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/^\{[^\n]*\}\n$/);
+      const charged = { workspaces: 1, keywordDaysCharged: 1, keywordsPaused: 0, walletsPaused: 0 };
+      expect(JSON.parse(first.stdout)).toEqual({ ticked: [{ day: dayBefore(today, 2), ...charged }, { day: dayBefore(today, 1), ...charged }] });
+
+      const second = await runCli(['billing', 'tick', '--day', dayBefore(today, 1)], { DATABASE_URL: databaseUrl });
+      expect(JSON.parse(second.stdout)).toEqual({ ticked: [{ day: dayBefore(today, 1), ...quiet }] });
+
+      const days = await sql`select occurred_at::date::text as day, count(*)::int as times from ledger_entries where keyword_id = ${keyword.id} and kind = 'keyword_day' group by 1 order by 1`;
+      expect(days).toEqual([3, 2, 1].map((ago) => ({ day: dayBefore(today, ago), times: 1 })));
+      expect(await ledgerBalanceMismatches(sql)).toEqual([]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('refuses a day that has not begun or is no date, before touching the database', async () => {
+    const unused = { DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' };
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const ahead = await runCli(['billing', 'tick', '--day', tomorrow], unused);
+    expect(ahead).toEqual({ code: 2, stdout: '', stderr: `billing tick: ${tomorrow} has not begun yet (UTC)\n` });
+    const impossible = await runCli(['billing', 'tick', '--day', '2028-02-30'], unused);
+    expect(impossible).toEqual({ code: 2, stdout: '', stderr: 'billing tick: --day must be a date YYYY-MM-DD\n' });
   });
 });

@@ -74,6 +74,7 @@ export const commentsQueue: JobDefinition<z.output<typeof commentsPayload>> = {
   batchSize: 4,
   retryLimit: 3,
   retryDelaySeconds: 30,
+  expireInSeconds: 600,
   async handle(payloads, context) {
     for (const { watches } of payloads) {
       for (const watch of watches) {

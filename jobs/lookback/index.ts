@@ -16,6 +16,8 @@ const lookbackDays = 30;
 export const lookbackQueue: JobDefinition<z.output<typeof lookbackPayload>> = {
   name: 'lookback',
   payload: lookbackPayload,
+  // It only queues polls.
+  expireInSeconds: 60,
   async handle(payloads, context) {
     const unconfigured = new Set<string>(platformAvailability(context.config.env).filter((entry) => !entry.enabled).map((entry) => entry.platform));
     for (const { keywordId } of payloads) {

@@ -112,6 +112,7 @@ export const pollSourcesQueue: JobDefinition<SourcesPayload> = {
   batchSize: 4,
   retryLimit: 4,
   retryDelaySeconds: 10,
+  expireInSeconds: 600,
   async handle(payloads, context) {
     for (const payload of payloads) await pollSources(payload, context);
   },

@@ -73,6 +73,8 @@ export const pollQueue: JobDefinition<PollPayload> = {
   batchSize: 4,
   retryLimit: 4,
   retryDelaySeconds: 10,
+  // Four polls, each a few pages with retries and 10 s time-outs: about two minutes at worst.
+  expireInSeconds: 600,
   async handle(payloads, context) {
     for (const payload of payloads) await runPoll(payload, context);
   },

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
-import { findMentionsByIds, keywordVerdicts, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
+import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
+import { scoringBatchSize } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
+import { payloadIdsOfPendingJobs, tryLockSweep } from '../job-store.ts';
 import { createClassifier } from '../../classifier/classifier.ts';
 import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
 import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
@@ -83,15 +85,38 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
     const mention = byId.get(outcome.mentionId)!;
     return [{ mention, classification: outcome.classification, commentsEnabled: keywords.get(mention.keywordId)!.commentsEnabled }];
   });
+  // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
-    await recordScores(tx, scored, failed, now);
+    const retry = await recordScores(tx, scored, failed, now);
     await applyNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now);
+    if (retry.length && payload.attempt + 1 < maxAttempts) {
+      const delaySeconds = 30 * 2 ** payload.attempt;
+      await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });
+      context.log.warn('classification failed; retrying', { mentionIds: retry, attempt: payload.attempt + 1, delaySeconds });
+    }
   });
-  if (failed.length && payload.attempt + 1 < maxAttempts) {
-    const delaySeconds = 30 * 2 ** payload.attempt;
-    await context.send('score', { mentionIds: failed, attempt: payload.attempt + 1 }, { startAfter: delaySeconds });
-    context.log.warn('classification failed; retrying', { mentionIds: failed, attempt: payload.attempt + 1, delaySeconds });
-  }
+}
+
+/** Mentions the sweep queues at most per round; the next round takes the rest. */
+const sweepLimit = 5_000;
+
+/**
+ * Queues scoring for every stored mention that has no score, has not
+ * failed, and that no scoring job holds: what a crash left behind (a
+ * mention stored before scoring jobs were sent in the storing transaction,
+ * or whose job failed for good). Reads the pending jobs and the mentions in
+ * one snapshot and sends in the same transaction, so a mention is queued
+ * once however many workers sweep. Returns how many it queued.
+ */
+export async function queueUnscoredMentions(context: JobContext): Promise<number> {
+  return (await context.sql.begin('isolation level repeatable read', async (tx) => {
+    if (!(await tryLockSweep(tx, 'score'))) return 0;
+    const unscored = await listUnscoredMentionIds(tx, { except: await payloadIdsOfPendingJobs(tx, 'score', 'mentionIds'), limit: sweepLimit });
+    for (let i = 0; i < unscored.length; i += scoringBatchSize) {
+      await context.send('score', { mentionIds: unscored.slice(i, i + scoringBatchSize) }, { transaction: tx });
+    }
+    return unscored.length;
+  })) as number;
 }
 
 export const scoreQueue: JobDefinition<ScorePayload> = {
@@ -99,6 +124,8 @@ export const scoreQueue: JobDefinition<ScorePayload> = {
   payload: scorePayload,
   batchSize: 5,
   pollingIntervalSeconds: 0.5,
+  // Five batches of 20 take seconds with the built-in classifier; a remote one may take a minute.
+  expireInSeconds: 300,
   async handle(payloads, context) {
     for (const payload of payloads) await scoreMentions(payload, context);
   },

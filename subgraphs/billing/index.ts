@@ -15,6 +15,7 @@ export function buildBillingSchema(): Promise<GraphQLSchema> {
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { billingDayOf } from './billing-day.ts';
+export { type TickedDay, runDailyTicksThrough, turnCapPeriodsThrough } from './billing-schedule.ts';
 export { capPeriodStart, nextCapPeriodStart } from './cap-period.ts';
 export { applyCapChange, resumeCapsAtPeriodTurn } from './cap-transitions.ts';
 export { chargeMatchedItem, chargeMatchedItems } from './charging.ts';

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { admitChargedMentions } from './mention-admission.ts';
 import { mentionPriority } from './mention-priority.ts';
-import { discardMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
+import { discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
 import { watchThread } from './comment-store.ts';
 import { scoredRelevant } from './relevance.ts';
 import { threadWindow } from './thread-windows.ts';
@@ -19,9 +19,14 @@ export interface ScoredMention {
  * relevant, else discarded (2.1.3 `exactPhrase`); every kept mention gets
  * its classification and priority (2.4); a relevant one whose keyword reads
  * comments starts a thread watch (2.1.2); mentions the classifier failed on
- * are marked so, never guessed.
+ * are marked so, never guessed. A mention scored meanwhile by another run
+ * is left as that run recorded it. Returns the failed ids it marked, for
+ * the caller to retry.
  */
-export async function recordScores(tx: postgres.TransactionSql<{}>, scored: readonly ScoredMention[], failedIds: readonly string[], now: Date): Promise<void> {
+export async function recordScores(tx: postgres.TransactionSql<{}>, judged: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
+  const open = await lockUnscoredMentions(tx, [...judged.map(({ mention }) => mention.id), ...failed]);
+  const scored = judged.filter(({ mention }) => open.has(mention.id));
+  const failedIds = failed.filter((id) => open.has(id));
   const relevant = ({ classification }: ScoredMention) => scoredRelevant(classification.relevance);
   const fuzzy = scored.filter(({ mention }) => mention.fuzzy);
   const refused = await admitChargedMentions(tx, fuzzy.filter(relevant).map(({ mention }) => mention), now);
@@ -41,4 +46,5 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, scored: read
     if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
   }
   await markClassificationFailed(tx, failedIds);
+  return failedIds;
 }

@@ -263,6 +263,37 @@ export async function saveClassification(sql: Queryable, mentionId: string, resu
     where id = ${mentionId}`;
 }
 
+/**
+ * Of these mentions, locks those still unscored (in id order, so two
+ * scorers never deadlock) and returns their ids: a mention whose scoring
+ * job ran twice at once (a job released after a crash, a sweep) is
+ * recorded, and a fuzzy one charged, by the first only.
+ */
+export async function lockUnscoredMentions(sql: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ id: string }[]>`
+    /* lockUnscoredMentions */
+    select id from mentions where id = any(${sql.array(ids as string[])}) and relevance is null
+    order by id
+    for update`;
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Mentions stored without a score, not failed, oldest first, leaving out
+ * `except` (those a scoring job still holds): what a crash left unscored.
+ */
+export async function listUnscoredMentionIds(sql: Queryable, options: { except: readonly string[]; limit: number }): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    /* listUnscoredMentionIds */
+    select id from mentions
+    where relevance is null and not classification_failed
+      and not (id = any(${sql.array(options.except as string[])}))
+    order by created_at
+    limit ${options.limit}`;
+  return rows.map((row) => row.id);
+}
+
 /** A failed classification stays unscored (never billed as a fuzzy match, `unscored` in health) until a retry succeeds. */
 export async function markClassificationFailed(sql: Queryable, mentionIds: readonly string[]): Promise<void> {
   if (mentionIds.length === 0) return;

@@ -1,0 +1,252 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { billingTickQueue } from '../jobs/billing-tick/index.ts';
+import type { JobContext } from '../jobs/job-definition.ts';
+import { manualClock } from '../runtime/clock.ts';
+import { connect, type Sql } from '../runtime/database.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { runDailyTicksThrough, turnCapPeriodsThrough } from '../subgraphs/billing/index.ts';
+import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
+import { syncKeywordPolls } from '../subgraphs/keywords/index.ts';
+import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
+import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
+import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { createTestDatabase, eventually, startTestEarshot } from './harness.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const pools: Sql[] = [];
+const services = new Set<ChildProcess>();
+const upstreams: FakeUpstream[] = [];
+afterEach(async () => {
+  for (const child of services) await kill(child, 'SIGTERM');
+  await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
+});
+afterAll(() => Promise.all(pools.map((pool) => pool.end())));
+
+async function database(): Promise<{ url: string; sql: Sql }> {
+  const url = await createTestDatabase();
+  const sql = connect(url, { max: 4 });
+  pools.push(sql);
+  return { url, sql };
+}
+
+/**
+ * `npm start` as an operator runs it (main.ts, one process), on the test's
+ * database and a fake Hacker News, polling every second. Resolves once it
+ * logs that it serves.
+ */
+async function startService(databaseUrl: string, hackerNewsUrl: string): Promise<ChildProcess> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EARSHOT_') && name !== 'DATABASE_URL'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...inherited,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      EARSHOT_LOG_LEVEL: 'info',
+      EARSHOT_POLL_INTERVAL_S: '1',
+      EARSHOT_BLUESKY_LIVE: '0',
+      EARSHOT_ALLOW_PRIVATE_URLS: '1',
+      EARSHOT_UPSTREAM_HACKERNEWS: hackerNewsUrl,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  services.add(child);
+  child.once('exit', () => services.delete(child));
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes('Earshot all ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready:\n${log}`)));
+  });
+  return child;
+}
+
+async function kill(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
+  if (!stopped) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Looks every 20 ms: the moments these tests kill at last a fraction of a second. */
+async function until(done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('the moment to kill at never came');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+/** `count` Hacker News stories naming `term`, all of the last hour. */
+function storiesNaming(term: string, count: number, firstId: number): HackerNewsHit[] {
+  return Array.from({ length: count }, (_, i) =>
+    hackerNewsStory({ id: firstId + i, title: `Show HN: ${term} number ${i}, a tool we built`, createdAt: minutesAgo(1 + (i % 50)) }),
+  );
+}
+
+/** A workspace past its welcome credit (no welcome cap) with one keyword polled on Hacker News. */
+async function watchedTerm(sql: Sql, term: string): Promise<{ workspaceId: string; keywordId: string }> {
+  const { workspaceId } = await newWorkspace(sql, 'Crash test');
+  await creditWalletByOperator(sql, { workspaceId, cents: 50_000, at: new Date() });
+  const [keyword] = await addKeywords(sql, workspaceId, 1, { term, platforms: ['hackernews'] });
+  // Due at once, as the look-back of a keyword created through the API leaves it.
+  await syncKeywordPolls(sql, keyword.id, ['hackernews'], new Date());
+  return { workspaceId, keywordId: keyword.id };
+}
+
+const count = async (sql: Sql, query: Promise<{ n: number }[]>) => (await query)[0].n;
+
+/** What must hold after any crash: no post twice, every mention charged once, no charge without its mention, wallets equal to their ledgers. */
+async function expectBooksBalanced(sql: Sql) {
+  expect(await count(sql, sql`select count(*)::int as n from (select platform, external_id from posts group by 1, 2 having count(*) > 1) twice`)).toBe(0);
+  expect(await count(sql, sql`select count(*)::int as n from mentions m where not exists (select 1 from ledger_entries l where l.idempotency_key = 'mention:' || m.id)`)).toBe(0);
+  expect(await count(sql, sql`select count(*)::int as n from ledger_entries l where l.kind = 'mention' and not exists (select 1 from mentions m where 'mention:' || m.id = l.idempotency_key)`)).toBe(0);
+  expect(await ledgerBalanceMismatches(sql)).toEqual([]);
+}
+
+// Each case starts the service twice as its own process (tsx compiles it each time: seconds on a busy 2-core machine).
+describe('after kill -9', { timeout: 120_000 }, () => {
+  it('scores every stored mention within 60 s of the restart, those stored with no scoring job included, and loses, doubles or bills nothing wrongly', async () => {
+    const { url, sql } = await database();
+    const { workspaceId, keywordId } = await watchedTerm(sql, 'Quokkadex');
+    const hits = storiesNaming('Quokkadex', 600, 10_000);
+    const hackerNews = await startFakeHackerNews({ hits });
+    upstreams.push(hackerNews);
+
+    const first = await startService(url, hackerNews.url);
+    // The moment the issue names: right after the first batch of mentions committed, before scoring.
+    await until(async () => (await count(sql, sql`select count(*)::int as n from mentions`)) > 0, 60_000);
+    await kill(first, 'SIGKILL');
+    const atKill = await sql<{ stored: number; unscored: number }[]>`
+      select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`;
+    expect(atKill[0].unscored).toBeGreaterThan(0);
+
+    // Mentions stored and charged by a process that never sent their scoring jobs (an install from before they were sent with the mentions).
+    const orphans = Array.from({ length: 30 }, (_, i) => ({
+      post: {
+        platform: 'hackernews' as const,
+        externalId: `orphan-${i}`,
+        url: `https://news.ycombinator.com/item?id=orphan-${i}`,
+        text: `Quokkadex keeps crashing on startup, ${i}`,
+        publishedAt: minutesAgo(90),
+        replyTo: null,
+        links: [],
+        author: { platformId: 'someone', name: 'someone', handle: 'someone', url: 'https://news.ycombinator.com/user?id=someone', avatarUrl: null, followers: null },
+      },
+      matches: [{ keywordId, workspaceId, fuzzy: false }],
+    }));
+    await sql.begin((tx) => storeMatchedMentions(tx, orphans, new Date()));
+
+    const restartedAt = Date.now();
+    await startService(url, hackerNews.url);
+    const settled = await eventually(
+      () => sql<{ stored: number; unscored: number }[]>`select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`,
+      ([state]) => state.stored === hits.length + orphans.length && state.unscored === 0,
+      60_000 - (Date.now() - restartedAt),
+    );
+    expect(settled[0]).toEqual({ stored: hits.length + orphans.length, unscored: 0 });
+    expect(Date.now() - restartedAt).toBeLessThan(60_000);
+    await expectBooksBalanced(sql);
+    expect(await count(sql, sql`select count(*)::int as n from ledger_entries where kind = 'mention'`)).toBe(hits.length + orphans.length);
+  });
+
+  it('runs again within 60 s of the restart a job that was active in the killed process', async () => {
+    const { url, sql } = await database();
+    await watchedTerm(sql, 'Wombatique');
+    const hits = storiesNaming('Wombatique', 40, 20_000);
+    // The first search stalls far beyond the test: the poll job holding it stays active until the kill.
+    const hackerNews = await startFakeHackerNews({ hits }, { slowMs: 600_000 });
+    upstreams.push(hackerNews);
+    hackerNews.failNext('slow');
+
+    const first = await startService(url, hackerNews.url);
+    const [active] = await eventually(
+      () => sql<{ id: string }[]>`select j.id from pgboss.job j join job_claims c on c.job_id = j.id where j.name = 'poll' and j.state = 'active'`,
+      (rows) => rows.length > 0,
+      60_000,
+    );
+    await kill(first, 'SIGKILL');
+
+    const restartedAt = Date.now();
+    await startService(url, hackerNews.url);
+    const [job] = await eventually(
+      () => sql<{ state: string; retryCount: number }[]>`select state, retry_count from pgboss.job where id = ${active.id}`,
+      ([row]) => row.state === 'completed',
+      60_000 - (Date.now() - restartedAt),
+    );
+    expect(job).toEqual({ state: 'completed', retryCount: 1 });
+    expect(Date.now() - restartedAt).toBeLessThan(60_000);
+    expect(await count(sql, sql`select count(*)::int as n from mentions`)).toBe(hits.length);
+    expect(await count(sql, sql`select count(*)::int as n from job_workers`)).toBe(1);
+    await expectBooksBalanced(sql);
+  });
+});
+
+function jobContext(sql: Sql, clock: { now(): Date }): JobContext {
+  return { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, send: async () => null };
+}
+
+const keywordDaysOf = (sql: Sql, keywordId: string) =>
+  sql<{ day: string; times: number }[]>`
+    select split_part(idempotency_key, ':', 3) as day, count(*)::int as times from ledger_entries
+    where kind = 'keyword_day' and keyword_id = ${keywordId} group by 1 order by 1`;
+
+describe('midnights missed while no worker ran', () => {
+  it('are ticked and turned when a worker starts, once each, oldest first; a restart and the next scheduled run charge nothing twice', async () => {
+    const { url, sql } = await database();
+    const { workspaceId } = await newWorkspace(sql);
+    // Past the welcome credit, so the keywords' own caps apply rather than the welcome cap.
+    await creditWalletByOperator(sql, { workspaceId, cents: 2_000, at: new Date('2028-03-01T00:00:00Z') });
+    const [plain, capped] = await addKeywords(sql, workspaceId, 2, { cap: { mentions: 2, per: 'day' } });
+    await sql`update keywords set created_at = '2028-03-01T00:00:00Z' where workspace_id = ${workspaceId}`;
+    // The last midnight a worker saw: 2028-03-07. The capped keyword reached its cap that day.
+    await runDailyTicksThrough(sql, '2028-03-07', new Date('2028-03-07T00:00:00Z'));
+    await turnCapPeriodsThrough(sql, new Date('2028-03-07T00:00:00Z'));
+    await chargeMentions(sql, capped, 2, new Date('2028-03-07T10:00:00Z'));
+    expect(await keywordRow(sql, capped.id)).toMatchObject({ pausedForCap: true });
+
+    const clock = manualClock(new Date('2028-03-10T09:30:00Z'));
+    const earshot = await startTestEarshot({}, { databaseUrl: url, clock });
+    try {
+      const days = ['2028-03-07', '2028-03-08', '2028-03-09', '2028-03-10'];
+      for (const keyword of [plain, capped]) expect(await keywordDaysOf(sql, keyword.id)).toEqual(days.map((day) => ({ day, times: 1 })));
+      expect(await sql`select kind, day::text from billing_schedule_runs order by kind, day`).toEqual(
+        ['cap_turn', 'daily_tick'].flatMap((kind) => days.map((day) => ({ kind, day }))),
+      );
+      expect(await keywordRow(sql, capped.id)).toMatchObject({ pausedForCap: false });
+      expect((await eventsOf(sql, workspaceId)).filter((event) => event.name === 'keyword.resumed')).toEqual([
+        {
+          name: 'keyword.resumed',
+          data: { keyword: { id: capped.id, term: capped.term, kind: 'brand' }, reason: 'month_turned', resumedAt: '2028-03-08T00:00:00.000Z' },
+        },
+      ]);
+    } finally {
+      await earshot.stop();
+    }
+
+    const again = await startTestEarshot({}, { databaseUrl: url, clock });
+    try {
+      clock.set(new Date('2028-03-11T00:00:00Z'));
+      await billingTickQueue.handle([{}], jobContext(sql, clock));
+      for (const keyword of [plain, capped]) {
+        expect(await keywordDaysOf(sql, keyword.id)).toEqual(['2028-03-07', '2028-03-08', '2028-03-09', '2028-03-10', '2028-03-11'].map((day) => ({ day, times: 1 })));
+      }
+      expect(await ledgerBalanceMismatches(sql)).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+  });
+});
