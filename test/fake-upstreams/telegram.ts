@@ -63,9 +63,10 @@ export function parseTelegramHtml(html: string): { plainText: string; links: str
   while (position < html.length) {
     const lt = html.indexOf('<', position);
     const textEnd = lt === -1 ? html.length : lt;
-    const text = decode(html.slice(position, textEnd), position);
+    const raw = html.slice(position, textEnd);
+    if (raw.includes('>')) return { error: `Unexpected end tag at byte offset ${position + raw.indexOf('>')}` };
+    const text = decode(raw, position);
     if (typeof text !== 'string') return text;
-    if (text.includes('>')) return { error: `Unexpected end tag at byte offset ${position + html.slice(position, textEnd).indexOf('>')}` };
     plainText += text;
     if (lt === -1) break;
     const gt = html.indexOf('>', lt);
