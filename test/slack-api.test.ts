@@ -151,6 +151,8 @@ describe('chat.postMessage', () => {
     await expect(postSlackMessage(bot, 'C0ALERTS01', message)).rejects.toMatchObject({ code: 'internal_error', transient: true });
     slack.failNext('server-error');
     await expect(postSlackMessage(bot, 'C0ALERTS01', message)).rejects.toMatchObject({ code: 'http_500', transient: true, status: 500 });
+    slack.failNext('malformed');
+    await expect(postSlackMessage(bot, 'C0ALERTS01', message)).rejects.toMatchObject({ code: 'http_200', transient: true });
     await expect(postSlackMessage({ ...bot, botToken: 'xoxb-1-2-revoked' }, 'C0ALERTS01', message)).rejects.toMatchObject({
       code: 'invalid_auth',
       transient: false,

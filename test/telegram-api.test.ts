@@ -48,9 +48,11 @@ describe('sendMessage', () => {
     expect(telegram.messages).toEqual([]);
   });
 
-  it('treats 5xx and refused connections as transient', async () => {
+  it('treats 5xx, a garbled answer and refused connections as transient', async () => {
     telegram.failNext('server-error');
     await expect(sendTelegramMessage(bot, '123456789', 'hello')).rejects.toMatchObject({ code: '500', transient: true, status: 500 });
+    telegram.failNext('malformed');
+    await expect(sendTelegramMessage(bot, '123456789', 'hello')).rejects.toMatchObject({ code: '200', transient: true });
     const base = telegram.url;
     await telegram.close();
     const failure = await sendTelegramMessage({ apiBase: base, botToken: bot.botToken }, '123456789', 'hello', { timeoutMs: 1000 }).catch((error: unknown) => error);

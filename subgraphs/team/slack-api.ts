@@ -107,9 +107,17 @@ async function callSlack(
   }
   if (!reply.ok) {
     const error = reply.error ?? 'unknown_error';
-    throw new IntegrationError('slack', `${method}: ${error}`, transientSlackErrors.has(error), error, { status: response.status });
+    const retryAfterSeconds = Number(response.headers.get('retry-after')) || undefined;
+    throw new IntegrationError('slack', `${method}: ${error}`, transientSlackErrors.has(error), error, { status: response.status, retryAfterSeconds });
   }
   return reply;
+}
+
+/** The fields a successful reply must carry; Slack answering `ok: true` without them is a broken answer, not a retryable one. */
+function replyFields<Schema extends z.ZodType>(method: string, schema: Schema, reply: Record<string, unknown>): z.infer<Schema> {
+  const parsed = schema.safeParse(reply);
+  if (!parsed.success) throw new IntegrationError('slack', `${method}: unexpected answer (${parsed.error.issues[0]?.path.join('.')})`, false, 'unexpected_reply');
+  return parsed.data;
 }
 
 export interface SlackInstall {
@@ -147,7 +155,7 @@ export async function exchangeSlackCode(app: SlackApp, code: string, retry: Retr
     },
     retry,
   );
-  const install = oauthAccessSchema.parse(reply);
+  const install = replyFields('oauth.v2.access', oauthAccessSchema, reply);
   return {
     botToken: install.access_token,
     botUserId: install.bot_user_id,
@@ -177,7 +185,7 @@ export async function postSlackMessage(bot: SlackBot, channel: string, message: 
     },
     retry,
   );
-  return postedSchema.parse(reply);
+  return replyFields('chat.postMessage', postedSchema, reply);
 }
 
 /** Slack's tolerance for the signed timestamp, against replays. */
