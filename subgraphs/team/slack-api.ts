@@ -243,7 +243,10 @@ const blockActionsSchema = z.object({
 /**
  * Reads a verified interactivity request: Slack posts it form-encoded with
  * one field, `payload`, holding the JSON. Null when it is not a click on an
- * Interacted button (another payload type, another action, a broken body).
+ * Interacted button (another payload type, another action, a broken body);
+ * the endpoint still answers those 200, since the "Open post" link button
+ * reports its clicks there too and Slack shows an error for anything else
+ * (or for no answer within 3 seconds).
  */
 export function parseSlackInteraction(rawBody: string): SlackInteraction | null {
   const payload = new URLSearchParams(rawBody).get('payload');
