@@ -32,6 +32,11 @@ beforeAll(async () => {
       EARSHOT_STRIPE_WEBHOOK_SECRET: 'whsec_bad_input_run',
       EARSHOT_UPSTREAM_STRIPE: stripe.url,
       EARSHOT_PUBLIC_URL: 'https://app.example',
+      EARSHOT_SLACK_CLIENT_ID: '1.2',
+      EARSHOT_SLACK_CLIENT_SECRET: 'bad-input-run',
+      EARSHOT_SLACK_SIGNING_SECRET: 'bad-input-run',
+      // No generated state is ever signed, so Slack is never called; a closed port if it were.
+      EARSHOT_UPSTREAM_SLACK: 'http://127.0.0.1:9',
     },
   });
   key = (await earshot.createWorkspace('Bad input')).apiKey;

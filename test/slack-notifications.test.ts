@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeSlackCode, slackApp } from '../subgraphs/team/slack-api.ts';
-import { saveSlackInstall } from '../subgraphs/team/slack-connection-store.ts';
+import { slackApp } from '../subgraphs/team/slack-api.ts';
+import { slackInstallState } from '../subgraphs/team/slack-install.ts';
 import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -18,6 +18,7 @@ beforeAll(async () => {
     EARSHOT_SLACK_CLIENT_SECRET: slack.clientSecret,
     EARSHOT_SLACK_SIGNING_SECRET: 'signing-secret',
     EARSHOT_UPSTREAM_SLACK: slack.url,
+    EARSHOT_PUBLIC_URL: 'https://app.example',
   };
   [earshot, bare] = await Promise.all([startTestEarshot({ env }), startTestEarshot({ env: {} })]);
 });
@@ -26,16 +27,85 @@ afterAll(async () => {
   await slack?.close();
 });
 
-/** A workspace that has installed the Slack app, through the real OAuth exchange with the fake Slack. */
+/** Follows the install as a browser would: Earshot's install address, Slack's authorize page, back to the callback. */
+async function install(apiKey: string): Promise<{ callback: URL; response: Awaited<ReturnType<TestEarshot['rest']>> }> {
+  const start = await earshot.rest('GET', '/v1/slack/install', { key: apiKey });
+  expect(start.status).toBe(200);
+  const authorize = await fetch(start.body.url, { redirect: 'manual' });
+  const callback = new URL(authorize.headers.get('location')!);
+  expect(callback.origin + callback.pathname).toBe('https://app.example/v1/slack/oauth/callback');
+  return { callback, response: await earshot.rest('GET', callback.pathname + callback.search) };
+}
+
+/** A workspace that has installed the Slack app. */
 async function connectedWorkspace() {
   const created = await earshot.createWorkspace();
-  const app = slackApp(env)!;
-  const install = await exchangeSlackCode(app, slack.approveInstall(app.redirectUri));
-  await saveSlackInstall(earshot.sql, created.workspace.id, install, new Date());
+  const { response } = await install(created.apiKey);
+  expect(response.status).toBe(200);
   return created;
 }
 
 const envelope = (code: string) => ({ error: { code, message: expect.any(String), requestId: expect.any(String) } });
+
+describe('connecting a workspace to Slack', () => {
+  it('installs the app through OAuth: the install address, Slack’s redirect, the code traded for a bot token', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const start = await earshot.rest('GET', '/v1/slack/install', { key: apiKey });
+    const url = new URL(start.body.url);
+    expect(url.origin + url.pathname).toBe(`${slack.url}/oauth/v2/authorize`);
+    expect(url.searchParams.get('state')).toMatch(new RegExp(`^${workspace.id}\\.\\d+\\.[0-9a-f]{64}$`));
+
+    const { response } = await install(apiKey);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ connected: true, teamName: 'Earshot Testers' });
+    const [row] = await earshot.sql`select team_id, team_name, bot_token from slack_connections where workspace_id = ${workspace.id}`;
+    expect(row).toEqual({ teamId: 'T0EARSHOT1', teamName: 'Earshot Testers', botToken: expect.stringMatching(/^xoxb-/) });
+    expect(slack.botTokens.has(row.botToken)).toBe(true);
+  });
+
+  it('refuses a forged, altered or expired state, a declined install and a used code with a 400', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const other = await earshot.createWorkspace();
+    const { callback } = await install(apiKey);
+    const code = callback.searchParams.get('code')!;
+    const state = callback.searchParams.get('state')!;
+    const app = slackApp(env)!;
+    const attempts: [Record<string, string>, string][] = [
+      [{ code, state: state.replace(workspace.id, other.workspace.id) }, 'state'],
+      [{ code, state: slackInstallState({ ...app, clientSecret: 'guessed' }, other.workspace.id, new Date()) }, 'state'],
+      [{ code, state: slackInstallState(app, workspace.id, new Date(Date.now() - 11 * 60_000)) }, 'state'],
+      [{ code, state: 'nonsense' }, 'state'],
+      [{ error: 'access_denied', state }, 'code'],
+      [{ code, state }, 'code'],
+    ];
+    for (const [query, field] of attempts) {
+      const response = await earshot.rest('GET', `/v1/slack/oauth/callback?${new URLSearchParams(query)}`);
+      expect({ query, status: response.status, code: response.body.error.code, field: response.body.error.field }).toEqual({ query, status: 400, code: 'validation_error', field });
+    }
+    const [row] = await earshot.sql`select count(*)::int as connections from slack_connections where workspace_id = ${other.workspace.id}`;
+    expect(row.connections).toBe(0);
+  });
+
+  it('answers 502 upstream_unavailable while Slack is down; the same callback works once it is back', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const start = await earshot.rest('GET', '/v1/slack/install', { key: apiKey });
+    const callback = new URL((await fetch(start.body.url, { redirect: 'manual' })).headers.get('location')!);
+    slack.failNext('server-error');
+    const down = await earshot.rest('GET', callback.pathname + callback.search);
+    expect(down.status).toBe(502);
+    expect(down.body.error).toMatchObject({ code: 'upstream_unavailable', retryAfterSeconds: 30 });
+    const again = await earshot.rest('GET', callback.pathname + callback.search);
+    expect(again.body).toEqual({ connected: true, teamName: 'Earshot Testers' });
+  });
+
+  it('answers 501 slack_not_configured without a Slack app', async () => {
+    const { apiKey } = await bare.createWorkspace();
+    expect((await bare.rest('GET', '/v1/slack/install', { key: apiKey })).body).toEqual(envelope('slack_not_configured'));
+    const callback = await bare.rest('GET', '/v1/slack/oauth/callback?code=1&state=x');
+    expect(callback.status).toBe(501);
+    expect(callback.body).toEqual(envelope('slack_not_configured'));
+  });
+});
 
 describe('PUT /v1/slack/notifications', () => {
   it('stores where notifications go and answers the connection', async () => {

@@ -17,7 +17,51 @@ const slackStatusSchema = z
   })
   .meta({ id: 'SlackStatus' });
 
+const slackInstallResultSchema = z
+  .object({ connected: z.literal(true), teamName: z.string().meta({ description: 'The Slack workspace the app was installed in' }) })
+  .meta({ id: 'SlackInstallResult' });
+
 export const slackRoutes: GraphQLRoute[] = [
+  {
+    method: 'GET',
+    path: '/v1/slack/install',
+    operationId: 'startSlackInstall',
+    summary: "Where to send a person who connects this workspace to Slack: Slack's authorize page, valid for ten minutes",
+    tag: 'Channels',
+    responses: {
+      200: { description: 'The install address', schema: z.object({ url: z.string() }).meta({ id: 'SlackInstallStart' }) },
+      401: unauthorizedResponse,
+      501: { description: 'No Slack app is configured on this install (`slack_not_configured`)' },
+    },
+    operation: `query SlackInstall { slackInstall { url } }`,
+    variables: () => ({}),
+    result: (data) => ({ status: 200, body: data.slackInstall }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/slack/oauth/callback',
+    operationId: 'completeSlackInstall',
+    summary:
+      "Slack's OAuth redirect after an install (list `EARSHOT_PUBLIC_URL/v1/slack/oauth/callback` among the app's redirect URLs). Needs no API key: the signed `state` names the workspace",
+    tag: 'Channels',
+    public: true,
+    query: z.object({
+      state: z.string().min(1).max(200),
+      code: z.string().min(1).max(500).optional(),
+      error: z.string().max(200).optional().meta({ description: 'Set by Slack instead of `code` when the person declined' }),
+    }),
+    responses: {
+      200: { description: 'The workspace is connected', schema: slackInstallResultSchema },
+      400: { description: 'A forged or expired `state`, a declined install or a code Slack refuses (`validation_error`, with `field`)' },
+      501: { description: 'No Slack app is configured on this install (`slack_not_configured`)' },
+      502: { description: 'Slack did not answer (`upstream_unavailable`)' },
+    },
+    operation: `mutation CompleteSlackInstall($state: String!, $code: String, $error: String) {
+      completeSlackInstall(state: $state, code: $code, error: $error) { connected teamName }
+    }`,
+    variables: ({ query }) => ({ state: query.state, code: query.code ?? null, error: query.error ?? null }),
+    result: (data) => ({ status: 200, body: data.completeSlackInstall }),
+  },
   {
     method: 'PUT',
     path: '/v1/slack/notifications',

@@ -1,13 +1,14 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
+import { SlackInstallResolver } from './slack-install.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
 /** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
