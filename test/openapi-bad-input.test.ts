@@ -140,7 +140,7 @@ function requestsFor(path: string, method: string, operation: any): fc.Arbitrary
   const query = fc.array(fc.tuple(queryName, badText), { maxLength: 3 });
   const takesBody = method !== 'get' && method !== 'delete';
   const body: fc.Arbitrary<string | undefined> = operation.requestBody
-    ? bodyFor(operation.requestBody.content['application/json'].schema)
+    ? bodyFor((operation.requestBody.content['application/json'] ?? operation.requestBody.content['application/x-www-form-urlencoded']).schema)
     : takesBody
       ? fc.option(fc.constantFrom('{', '[]', '{"unknown":1}', '\u0000'), { nil: undefined })
       : fc.constant(undefined);

@@ -83,4 +83,31 @@ export const slackRoutes: GraphQLRoute[] = [
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 200, body: data.updateSlackNotifications }),
   },
+  {
+    method: 'POST',
+    path: '/v1/slack/interactions',
+    operationId: 'receiveSlackInteraction',
+    summary:
+      "The Slack app's Interactivity request URL: a click on an alert's Interacted button marks every match of the post done and notes who clicked. Needs no API key: `X-Slack-Signature` is checked over the raw form-encoded body with EARSHOT_SLACK_SIGNING_SECRET",
+    tag: 'Channels',
+    public: true,
+    rawBody: true,
+    responses: {
+      200: {
+        description: 'Received; clicks on other buttons are acknowledged and change nothing',
+        schema: z.object({ mentionsDone: z.array(z.string()) }).meta({ id: 'SlackInteractionReceipt' }),
+      },
+      400: { description: 'The signature does not match the body or is older than five minutes (`invalid_signature`)' },
+      501: { description: 'No Slack app is configured on this install (`slack_not_configured`)' },
+    },
+    operation: `mutation ReceiveSlackInteraction($body: String!, $timestamp: String, $signature: String) {
+      receiveSlackInteraction(body: $body, timestamp: $timestamp, signature: $signature) { mentionsDone }
+    }`,
+    variables: ({ rawBody, headers }) => ({
+      body: rawBody ?? '',
+      timestamp: headers.get('x-slack-request-timestamp'),
+      signature: headers.get('x-slack-signature'),
+    }),
+    result: (data) => ({ status: 200, body: data.receiveSlackInteraction }),
+  },
 ];

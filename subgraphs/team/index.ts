@@ -2,13 +2,14 @@ import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { SlackInstallResolver } from './slack-install.ts';
+import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
 /** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });

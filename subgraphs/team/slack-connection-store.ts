@@ -55,3 +55,11 @@ export async function saveSlackNotifications(
     returning workspace_id, team_id, team_name, bot_token, channel_id, channel_name, min_relevance, sources`;
   return row;
 }
+
+/** The workspaces connected to a Slack team: several Earshot workspaces may install the app into the same Slack. */
+export async function workspacesOfSlackTeam(sql: Queryable, teamId: string): Promise<string[]> {
+  const rows = await sql<{ workspaceId: string }[]>`
+    /* workspacesOfSlackTeam */
+    select workspace_id from slack_connections where team_id = ${teamId}`;
+  return rows.map((row) => row.workspaceId);
+}

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackApp } from '../subgraphs/team/slack-api.ts';
 import { slackInstallState } from '../subgraphs/team/slack-install.ts';
-import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
+import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { type FakeSlack, slackInteractionRequest, startFakeSlack } from './fake-upstreams/slack.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 let slack: FakeSlack;
@@ -161,5 +163,82 @@ describe('PUT /v1/slack/notifications', () => {
     expect(response.body.notifications.minRelevance).toBe(90);
     const [row] = await earshot.sql`select channel_id, min_relevance from slack_connections where workspace_id = ${first.workspace.id}`;
     expect(row).toEqual({ channelId: 'C0ALERTS01', minRelevance: 60 });
+  });
+});
+
+describe('POST /v1/slack/interactions', () => {
+  const post = (externalId: string): NormalizedPost => ({
+    platform: 'reddit',
+    externalId,
+    url: `https://www.reddit.com/r/saas/comments/${externalId}/`,
+    text: `Earshot saved our launch week (${externalId})`,
+    publishedAt: new Date(Date.now() - 3_600_000),
+    replyTo: null,
+    links: [],
+    subreddit: 'saas',
+    author: { platformId: 't2_x', name: 'founder', handle: 'founder', url: 'https://www.reddit.com/user/founder', avatarUrl: null, followers: null },
+  });
+
+  /** A connected workspace with one post matching two keywords (two mentions) and another post. */
+  async function workspaceWithMentions() {
+    const created = await connectedWorkspace();
+    const keyword = async (term: string) => (await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term, platforms: [] } })).body.id as string;
+    const [brand, phrase] = [await keyword('Earshot'), await keyword('launch week')];
+    const externalId = `p${Math.random().toString(36).slice(2)}`;
+    const matches = [brand, phrase].map((keywordId) => ({ keywordId, workspaceId: created.workspace.id, fuzzy: false }));
+    const [first, second] = await storeMatchedPost(earshot.sql, post(externalId), matches);
+    const [unrelated] = await storeMatchedPost(earshot.sql, post(`${externalId}-other`), [matches[0]]);
+    return { ...created, first: first.id, second: second.id, unrelated: unrelated.id };
+  }
+
+  const mention = async (apiKey: string, id: string) => (await earshot.rest('GET', `/v1/mentions/${id}`, { key: apiKey })).body;
+  const click = (request: { headers: Record<string, string>; body: string }) => earshot.rest('POST', '/v1/slack/interactions', request);
+
+  it('marks every match of the post done and notes who clicked on the clicked mention', async () => {
+    const { apiKey, first, second, unrelated } = await workspaceWithMentions();
+    await earshot.rest('PATCH', `/v1/mentions/${second}`, { key: apiKey, body: { status: 'ignored' } });
+    const response = await click(slackInteractionRequest('signing-secret', { actionId: 'mention_interacted', value: first, user: { id: 'U07', username: 'grace' } }));
+    expect(response.status).toBe(200);
+    expect(response.body.mentionsDone.sort()).toEqual([first, second].sort());
+
+    const [clicked, sibling, other] = [await mention(apiKey, first), await mention(apiKey, second), await mention(apiKey, unrelated)];
+    expect(clicked.status).toBe('done');
+    expect(clicked.triage.note).toMatch(/^Interacted in Slack by @grace, \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    expect(sibling).toMatchObject({ status: 'done', triage: { note: null } });
+    expect(other).toMatchObject({ status: 'open', triage: { note: null } });
+
+    await click(slackInteractionRequest('signing-secret', { actionId: 'mention_interacted', value: first, user: { id: 'U08', username: 'ada' } }));
+    expect((await mention(apiKey, first)).triage.note.split('\n')).toEqual([clicked.triage.note, expect.stringMatching(/^Interacted in Slack by @ada, /)]);
+  });
+
+  it('refuses an unsigned, wrongly signed, stale or altered request with 400 invalid_signature and changes nothing', async () => {
+    const { apiKey, first } = await workspaceWithMentions();
+    const signed = slackInteractionRequest('signing-secret', { actionId: 'mention_interacted', value: first });
+    const attempts = [
+      { headers: { 'content-type': signed.headers['content-type'] }, body: signed.body },
+      slackInteractionRequest('another-secret', { actionId: 'mention_interacted', value: first }),
+      slackInteractionRequest('signing-secret', { actionId: 'mention_interacted', value: first }, new Date(Date.now() - 6 * 60_000)),
+      { headers: signed.headers, body: signed.body.replace('U0CLICKER1', 'U0CLICKER2') },
+    ];
+    for (const attempt of attempts) {
+      const response = await click(attempt);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(envelope('invalid_signature'));
+    }
+    expect((await mention(apiKey, first)).status).toBe('open');
+  });
+
+  it('acknowledges other buttons, and never touches another workspace’s mentions', async () => {
+    const { apiKey, first } = await workspaceWithMentions();
+    const link = await click(slackInteractionRequest('signing-secret', { actionId: 'open_link_0', value: first }));
+    expect(link).toMatchObject({ status: 200, body: { mentionsDone: [] } });
+
+    const stranger = await earshot.createWorkspace();
+    const keywordId = (await earshot.rest('POST', '/v1/keywords', { key: stranger.apiKey, body: { term: 'Earshot', platforms: [] } })).body.id;
+    const [theirs] = await storeMatchedPost(earshot.sql, post(`stranger-${Date.now()}`), [{ keywordId, workspaceId: stranger.workspace.id, fuzzy: false }]);
+    const response = await click(slackInteractionRequest('signing-secret', { actionId: 'mention_interacted', value: theirs.id }));
+    expect(response.body).toEqual({ mentionsDone: [] });
+    expect((await mention(stranger.apiKey, theirs.id)).status).toBe('open');
+    expect((await mention(apiKey, first)).status).toBe('open');
   });
 });
