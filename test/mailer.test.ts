@@ -58,7 +58,7 @@ describe('sendMail over SMTP', () => {
     smtp.refuseRecipient('gone@customer.example');
     const failure = await mailer.sendMail({ to: 'gone@customer.example', subject: 's', text: 't', html: '<p>t</p>' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(IntegrationError);
-    expect(failure).toMatchObject({ platform: 'email', code: '550', transient: false, status: 550 });
+    expect(failure).toMatchObject({ platform: 'email', code: '550', transient: false });
     expect((failure as Error).message).toContain('User unknown');
     expect(smtp.messages).toEqual([]);
   });

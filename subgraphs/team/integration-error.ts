@@ -12,7 +12,7 @@ export class IntegrationError extends UpstreamError {
     platform: 'slack' | 'telegram' | 'email',
     reason: string,
     readonly transient: boolean,
-    /** The service's own name for the failure: Slack's `error`, Telegram's `error_code`, the SMTP reply code or nodemailer's code. */
+    /** The service's own name for the failure: Slack's `error`, Telegram's `error_code`, the SMTP reply code or nodemailer's code. `status` stays HTTP's. */
     readonly code: string,
     details: { status?: number; retryAfterSeconds?: number } = {},
   ) {

@@ -57,7 +57,7 @@ function classifyMailFailure(error: unknown): IntegrationError {
   const failure = error as Error & { code?: string; responseCode?: number; response?: string };
   const reason = failure.response ?? failure.message ?? String(error);
   if (typeof failure.responseCode === 'number') {
-    return new IntegrationError('email', reason, failure.responseCode < 500, String(failure.responseCode), { status: failure.responseCode });
+    return new IntegrationError('email', reason, failure.responseCode < 500, String(failure.responseCode));
   }
   const code = failure.code ?? 'ESOCKET';
   return new IntegrationError('email', reason, !permanentMailerCodes.has(code), code);
