@@ -51,8 +51,12 @@ class InputError extends Error {
   }
 }
 
-/** The body parsed, and as received: a signed webhook is verified over its exact bytes. */
-async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown; raw: string | undefined }> {
+/**
+ * The body parsed, and as received: a signed webhook is verified over its
+ * exact bytes. A route taking a `rawBody` gets it unparsed, whatever its
+ * format (Slack signs form-encoded requests).
+ */
+async function readBody(request: Request, maxBytes: number, parseJson: boolean): Promise<{ value: unknown; raw: string | undefined }> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
   // A chunked body declares no length: stop reading at the limit rather than
@@ -76,6 +80,7 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<{ value
   }
   if (size === 0) return { value: undefined, raw: undefined };
   const raw = new TextDecoder().decode(Buffer.concat(chunks));
+  if (!parseJson) return { value: undefined, raw };
   try {
     return { value: JSON.parse(raw), raw };
   } catch {
@@ -210,7 +215,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
         const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
         const query = parseQuery(route, url.searchParams);
         const { value: body, raw: rawBody } =
-          request.method === 'GET' || request.method === 'DELETE' ? { value: undefined, raw: undefined } : await readJsonBody(request, options.maxBodyBytes);
+          request.method === 'GET' || request.method === 'DELETE' ? { value: undefined, raw: undefined } : await readBody(request, options.maxBodyBytes, !route.rawBody);
         if (route.body) {
           if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
             throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });

@@ -71,6 +71,14 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
       : {}),
+    ...(route.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' as const, properties: { payload: { type: 'string' as const } }, required: ['payload'] } } },
+          },
+        }
+      : {}),
     responses,
   };
 }

@@ -7,6 +7,7 @@ import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
+import { slackRoutes } from './routes/slack.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -21,4 +22,5 @@ export const routeTable: Route[] = [
   ...workspaceSettingsRoutes,
   ...mentionRoutes,
   ...billingRoutes,
+  ...slackRoutes,
 ];

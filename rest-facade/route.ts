@@ -35,6 +35,8 @@ interface RouteBase {
   /** Public routes need no credential. */
   public?: boolean;
   body?: z.ZodType;
+  /** The body is not JSON and reaches the route only as `rawBody`, unparsed (Slack's form-encoded, signed interactivity requests). */
+  rawBody?: true;
   /** Query parameters; each property of the object is one parameter. */
   query?: z.ZodObject;
   responses: Record<number, RouteResponse>;

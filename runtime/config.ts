@@ -34,6 +34,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+/**
+ * `EARSHOT_PUBLIC_URL` (default `http://localhost:$PORT`), without a trailing
+ * slash: the base of every link Earshot sends out (checkout return pages,
+ * OAuth redirects, e-mail confirmations).
+ */
+export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return (env.EARSHOT_PUBLIC_URL || `http://localhost:${env.PORT || 4000}`).replace(/\/+$/, '');
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig {
   const subgraphUrls: EarshotConfig['subgraphUrls'] = {};
   for (const name of subgraphNames) {

@@ -32,6 +32,11 @@ beforeAll(async () => {
       EARSHOT_STRIPE_WEBHOOK_SECRET: 'whsec_bad_input_run',
       EARSHOT_UPSTREAM_STRIPE: stripe.url,
       EARSHOT_PUBLIC_URL: 'https://app.example',
+      EARSHOT_SLACK_CLIENT_ID: '1.2',
+      EARSHOT_SLACK_CLIENT_SECRET: 'bad-input-run',
+      EARSHOT_SLACK_SIGNING_SECRET: 'bad-input-run',
+      // No generated state is ever signed, so Slack is never called; a closed port if it were.
+      EARSHOT_UPSTREAM_SLACK: 'http://127.0.0.1:9',
     },
   });
   key = (await earshot.createWorkspace('Bad input')).apiKey;
@@ -135,7 +140,7 @@ function requestsFor(path: string, method: string, operation: any): fc.Arbitrary
   const query = fc.array(fc.tuple(queryName, badText), { maxLength: 3 });
   const takesBody = method !== 'get' && method !== 'delete';
   const body: fc.Arbitrary<string | undefined> = operation.requestBody
-    ? bodyFor(operation.requestBody.content['application/json'].schema)
+    ? bodyFor((operation.requestBody.content['application/json'] ?? operation.requestBody.content['application/x-www-form-urlencoded']).schema)
     : takesBody
       ? fc.option(fc.constantFrom('{', '[]', '{"unknown":1}', '\u0000'), { nil: undefined })
       : fc.constant(undefined);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { publicUrl } from '../../runtime/config.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 
 /**
@@ -25,7 +26,7 @@ export function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | null {
   return {
     apiBase: upstreamBase('stripe', 'https://api.stripe.com', env),
     secretKey,
-    publicUrl: (env.EARSHOT_PUBLIC_URL || `http://localhost:${env.PORT || 4000}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(env),
   };
 }
 

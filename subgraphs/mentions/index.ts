@@ -15,7 +15,7 @@ export function buildMentionsSchema() {
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MentionRow, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds } from './mention-store.ts';
+export { type MentionRow, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markPostMentionsDone } from './mention-store.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';

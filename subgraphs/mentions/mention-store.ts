@@ -335,3 +335,25 @@ export async function updateMention(sql: Queryable, workspaceId: string, id: str
     update mentions set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId} returning id`;
   return rows.length > 0;
 }
+
+/**
+ * Marks every mention of the post `mentionId` belongs to done (one per
+ * keyword it matched) and appends `noteLine` to that mention's own triage
+ * note, in one statement; the ids changed, none when the mention is not the
+ * workspace's.
+ */
+export async function markPostMentionsDone(sql: Queryable, workspaceId: string, mentionId: string, noteLine: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    /* markPostMentionsDone */
+    update mentions m set
+      status = 'done',
+      triage_note = case
+        when m.id <> ${mentionId} then m.triage_note
+        when coalesce(m.triage_note, '') = '' then ${noteLine}
+        else m.triage_note || E'\n' || ${noteLine}
+      end
+    from (select post_id from mentions where id = ${mentionId} and workspace_id = ${workspaceId}) clicked
+    where m.post_id = clicked.post_id and m.workspace_id = ${workspaceId}
+    returning m.id`;
+  return rows.map((row) => row.id);
+}

@@ -1,12 +1,15 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
+import { SlackInstallResolver } from './slack-install.ts';
+import { SlackInteractionResolver } from './slack-interactions.ts';
+import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
-/** The team subgraph: workspaces, API keys (and later members, channels). */
+/** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -16,5 +19,6 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
+export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
 export { findWorkspace } from './workspace-store.ts';

@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { publicUrl } from '../../runtime/config.ts';
+import { domainError } from '../domain-error.ts';
+import { IntegrationError } from './integration-error.ts';
+
+/**
+ * E-mail over SMTP with nodemailer (the e-mail channel and its double
+ * opt-in; later magic links, invitations and owner e-mails).
+ *
+ * - `EARSHOT_SMTP_URL`: `smtp://user:pass@host:port` (`smtps://` for implicit
+ *   TLS; a plain `smtp://` server that offers STARTTLS is upgraded); without
+ *   it e-mail is `email_not_configured`.
+ * - `EARSHOT_MAIL_FROM`: the `From` of every message, default `Earshot <earshot@localhost>`.
+ */
+export interface MailSettings {
+  smtpUrl: string;
+  from: string;
+}
+
+export function mailSettings(env: NodeJS.ProcessEnv): MailSettings | null {
+  const smtpUrl = env.EARSHOT_SMTP_URL;
+  if (!smtpUrl) return null;
+  return { smtpUrl, from: env.EARSHOT_MAIL_FROM || 'Earshot <earshot@localhost>' };
+}
+
+/** `mailSettings`, or the 501 `email_not_configured` a request needing e-mail answers. */
+export function requireMailSettings(env: NodeJS.ProcessEnv): MailSettings {
+  const settings = mailSettings(env);
+  if (!settings) throw domainError('email_not_configured', 'E-mail is not configured on this install: set EARSHOT_SMTP_URL');
+  return settings;
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** Hands one message to the SMTP server; answers the `Message-ID` it was sent with. */
+  sendMail(mail: OutgoingMail): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+/** nodemailer's codes for failures no retry gets past: bad credentials or configuration, a message the server will never take. */
+const permanentMailerCodes = new Set(['EAUTH', 'ENOAUTH', 'ECONFIG', 'EENVELOPE', 'EMESSAGE', 'EREQUIRETLS']);
+
+/**
+ * SMTP says itself whether to try again: a 4xx reply is a temporary refusal
+ * (greylisting, a full mailbox, a busy server), a 5xx a final one (550
+ * unknown mailbox, 535 bad credentials). Without a reply, a connection
+ * that failed or timed out is transient.
+ */
+function classifyMailFailure(error: unknown): IntegrationError {
+  const failure = error as Error & { code?: string; responseCode?: number; response?: string };
+  const reason = failure.response ?? failure.message ?? String(error);
+  if (typeof failure.responseCode === 'number') {
+    return new IntegrationError('email', reason, failure.responseCode < 500, String(failure.responseCode));
+  }
+  const code = failure.code ?? 'ESOCKET';
+  return new IntegrationError('email', reason, !permanentMailerCodes.has(code), code);
+}
+
+export function createMailer(settings: MailSettings, options: { timeoutMs?: number } = {}): Mailer {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const transport = nodemailer.createTransport(
+    { url: settings.smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs * 3 },
+    { from: settings.from },
+  );
+  return {
+    async sendMail(mail) {
+      try {
+        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        return { messageId: info.messageId };
+      } catch (error) {
+        throw classifyMailFailure(error);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/**
+ * A double opt-in token for an e-mail channel: the token goes into the
+ * confirmation link, only its hash is stored, so a leaked table confirms
+ * nothing.
+ */
+export function newConfirmationToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashConfirmationToken(token) };
+}
+
+export const hashConfirmationToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** The public route the recipient opens to confirm an e-mail channel. */
+export const emailConfirmationPath = '/v1/channels/email/confirm';
+
+export function emailConfirmationLink(env: NodeJS.ProcessEnv, token: string): string {
+  return `${publicUrl(env)}${emailConfirmationPath}?token=${encodeURIComponent(token)}`;
+}

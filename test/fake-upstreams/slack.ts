@@ -1,0 +1,225 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { type FakeResponse, type FakeUpstream, type RecordedRequest, startFakeServer } from './fake-server.ts';
+
+/**
+ * A Slack app's side of Slack on a local port: the OAuth v2 install
+ * (`/oauth/v2/authorize` redirects back with a code as if the user approved,
+ * `/api/oauth.v2.access` trades it for a bot token, checking the client's
+ * Basic auth and the redirect address), and `/api/chat.postMessage`, which
+ * checks the bot token, the channel and the Block Kit limits Slack enforces,
+ * and records each message. Failures are HTTP 200 `{ ok: false, error }` as
+ * Slack sends them; a rate limit is a 429 with `Retry-After`.
+ */
+export interface FakeSlack extends FakeUpstream {
+  clientId: string;
+  clientSecret: string;
+  team: { id: string; name: string };
+  /** Channel ids the workspace has, with their names. */
+  channels: Map<string, string>;
+  /** Bot tokens issued by installs, valid until revoked. */
+  botTokens: Set<string>;
+  messages: PostedSlackMessage[];
+  /** The user approves an install on the authorize page: a one-time code for `redirectUri`. */
+  approveInstall(redirectUri: string): string;
+  /** `chat.postMessage` answers `{ ok: false, error }` for the next `times` posts. */
+  failPostsWith(error: string, times?: number): void;
+}
+
+export interface PostedSlackMessage {
+  channel: string;
+  ts: string;
+  text: string | undefined;
+  blocks: any[] | undefined;
+  body: Record<string, unknown>;
+}
+
+const slackError = (error: string): FakeResponse => ({ body: { ok: false, error } });
+
+/** The Block Kit rules Slack answers `invalid_blocks` for, as far as Earshot's messages use them. */
+function blockProblem(blocks: unknown): string | null {
+  if (!Array.isArray(blocks)) return 'blocks must be an array';
+  if (blocks.length > 50) return 'no more than 50 blocks';
+  const text = (value: any, max: number, types: string[]) =>
+    value && types.includes(value.type) && typeof value.text === 'string' && value.text.length >= 1 && value.text.length <= max;
+  for (const [index, block] of blocks.entries()) {
+    const where = `blocks[${index}]`;
+    if (block.block_id !== undefined && (typeof block.block_id !== 'string' || block.block_id.length > 255)) return `${where}.block_id`;
+    switch (block.type) {
+      case 'header':
+        if (!text(block.text, 150, ['plain_text'])) return `${where}.text must be plain_text of 1 to 150 characters`;
+        break;
+      case 'section':
+        if (block.text === undefined && !block.fields) return `${where} needs text or fields`;
+        if (block.text !== undefined && !text(block.text, 3000, ['plain_text', 'mrkdwn'])) return `${where}.text must be 1 to 3000 characters`;
+        if (block.fields && (block.fields.length > 10 || !block.fields.every((field: any) => text(field, 2000, ['plain_text', 'mrkdwn'])))) {
+          return `${where}.fields: at most 10 of at most 2000 characters`;
+        }
+        break;
+      case 'context':
+        if (!Array.isArray(block.elements) || block.elements.length < 1 || block.elements.length > 10) return `${where}.elements: 1 to 10`;
+        if (!block.elements.every((element: any) => text(element, 3000, ['plain_text', 'mrkdwn']))) return `${where}.elements must be text`;
+        break;
+      case 'divider':
+        break;
+      case 'actions':
+        if (!Array.isArray(block.elements) || block.elements.length < 1 || block.elements.length > 25) return `${where}.elements: 1 to 25`;
+        for (const element of block.elements) {
+          if (element.type !== 'button') return `${where}: this fake knows buttons only`;
+          if (!text(element.text, 75, ['plain_text'])) return `${where} button text must be plain_text of 1 to 75 characters`;
+          if (typeof element.action_id !== 'string' || element.action_id.length > 255) return `${where} button action_id`;
+          if (element.value !== undefined && (typeof element.value !== 'string' || element.value.length > 2000)) return `${where} button value`;
+          if (element.url !== undefined && (typeof element.url !== 'string' || element.url.length > 3000)) return `${where} button url`;
+          if (element.style !== undefined && !['primary', 'danger'].includes(element.style)) return `${where} button style`;
+        }
+        if (new Set(block.elements.map((element: any) => element.action_id)).size !== block.elements.length) return `${where}: action_id must be unique`;
+        break;
+      default:
+        return `${where}.type ${String(block.type)} unknown`;
+    }
+  }
+  return null;
+}
+
+export async function startFakeSlack(options: { retryAfterSeconds?: number } = {}): Promise<FakeSlack> {
+  const clientId = `${Date.now()}.${randomBytes(4).readUInt32BE()}`;
+  const clientSecret = randomBytes(16).toString('hex');
+  const team = { id: 'T0EARSHOT1', name: 'Earshot Testers' };
+  const channels = new Map([['C0GENERAL1', 'general'], ['C0ALERTS01', 'alerts']]);
+  const botTokens = new Set<string>();
+  const codes = new Map<string, string>();
+  const messages: PostedSlackMessage[] = [];
+  const postFailures: string[] = [];
+  let clock = 1_760_000_000;
+
+  const authorize = (request: RecordedRequest): FakeResponse => {
+    if (request.query.get('client_id') !== clientId) return { status: 400, body: 'Invalid client_id parameter' };
+    const scopes = (request.query.get('scope') ?? '').split(',');
+    if (!scopes.includes('chat:write')) return { status: 400, body: 'The app must ask for chat:write' };
+    const redirectUri = request.query.get('redirect_uri');
+    if (!redirectUri) return { status: 400, body: 'redirect_uri is required' };
+    const location = new URL(redirectUri);
+    location.searchParams.set('code', approveInstall(redirectUri));
+    location.searchParams.set('state', request.query.get('state') ?? '');
+    return { status: 302, headers: { location: location.toString() }, body: '' };
+  };
+
+  const approveInstall = (redirectUri: string) => {
+    const code = `${randomBytes(6).readUIntBE(0, 6)}.${randomBytes(20).toString('hex')}`;
+    codes.set(code, redirectUri);
+    return code;
+  };
+
+  const oauthAccess = (request: RecordedRequest): FakeResponse => {
+    if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return slackError('invalid_form_data');
+    const basic = /^Basic (.+)$/.exec(String(request.headers.authorization ?? ''));
+    const [id, secret] = basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':') : [];
+    if (id !== clientId) return slackError('invalid_client_id');
+    if (secret !== clientSecret) return slackError('bad_client_secret');
+    const form = new URLSearchParams(request.body);
+    const code = form.get('code') ?? '';
+    const redirectUri = codes.get(code);
+    if (redirectUri === undefined) return slackError('invalid_code');
+    if (form.get('redirect_uri') !== redirectUri) return slackError('bad_redirect_uri');
+    codes.delete(code);
+    const token = `xoxb-${randomBytes(5).readUIntBE(0, 5)}-${randomBytes(5).readUIntBE(0, 5)}-${randomBytes(12).toString('hex')}`;
+    botTokens.add(token);
+    return {
+      body: {
+        ok: true,
+        app_id: 'A0EARSHOT1',
+        authed_user: { id: 'U0INSTALL1' },
+        scope: 'chat:write,chat:write.public,channels:read',
+        token_type: 'bot',
+        access_token: token,
+        bot_user_id: 'U0EARSHOTB',
+        team,
+        enterprise: null,
+        is_enterprise_install: false,
+      },
+    };
+  };
+
+  const postMessage = (request: RecordedRequest): FakeResponse => {
+    const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''));
+    if (!bearer) return slackError('not_authed');
+    if (!bearer[1].startsWith('xoxb-') || !botTokens.has(bearer[1])) return slackError('invalid_auth');
+    if (!String(request.headers['content-type']).startsWith('application/json')) return slackError('invalid_arguments');
+    let body: Record<string, any>;
+    try {
+      body = JSON.parse(request.body);
+    } catch {
+      return slackError('invalid_json');
+    }
+    const failure = postFailures.shift();
+    if (failure) return slackError(failure);
+    if (!channels.has(body.channel)) return slackError('channel_not_found');
+    if (!body.text && !body.blocks) return slackError('no_text');
+    if (body.blocks !== undefined) {
+      const problem = blockProblem(body.blocks);
+      if (problem) return { body: { ok: false, error: 'invalid_blocks', errors: [problem] } };
+    }
+    const ts = `${++clock}.000100`;
+    messages.push({ channel: body.channel, ts, text: body.text, blocks: body.blocks, body });
+    return { body: { ok: true, channel: body.channel, ts, message: { type: 'message', bot_id: 'B0EARSHOT1', text: body.text ?? '', ts } } };
+  };
+
+  const upstream = await startFakeServer(
+    (request) => {
+      if (request.method === 'GET' && request.path === '/oauth/v2/authorize') return authorize(request);
+      if (request.method !== 'POST') return null;
+      if (request.path === '/api/oauth.v2.access') return oauthAccess(request);
+      if (request.path === '/api/chat.postMessage') return postMessage(request);
+      return request.path.startsWith('/api/') ? slackError('unknown_method') : null;
+    },
+    {
+      retryAfterSeconds: options.retryAfterSeconds ?? 0,
+      rateLimitResponse: (seconds) => ({ status: 429, headers: { 'retry-after': String(seconds) }, body: { ok: false, error: 'ratelimited' } }),
+    },
+  );
+
+  return {
+    ...upstream,
+    clientId,
+    clientSecret,
+    team,
+    channels,
+    botTokens,
+    messages,
+    approveInstall,
+    failPostsWith(error, times = 1) {
+      for (let i = 0; i < times; i++) postFailures.push(error);
+    },
+  };
+}
+
+/**
+ * What Slack posts to the interactivity endpoint when `user` clicks the
+ * button `actionId` carrying `value`: the form-encoded `payload` and the v0
+ * signature headers made with `signingSecret` at `at`.
+ */
+export function slackInteractionRequest(
+  signingSecret: string,
+  click: { actionId: string; value: string; user?: { id: string; username: string }; channelId?: string; messageTs?: string },
+  at: Date = new Date(),
+): { headers: Record<string, string>; body: string } {
+  const user = click.user ?? { id: 'U0CLICKER1', username: 'ada' };
+  const payload = {
+    type: 'block_actions',
+    user: { id: user.id, username: user.username, name: user.username, team_id: 'T0EARSHOT1' },
+    api_app_id: 'A0EARSHOT1',
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: click.messageTs ?? '1760000001.000100', channel_id: click.channelId ?? 'C0ALERTS01', is_ephemeral: false },
+    trigger_id: '123.456.abc',
+    team: { id: 'T0EARSHOT1', domain: 'earshot-testers' },
+    channel: { id: click.channelId ?? 'C0ALERTS01', name: 'alerts' },
+    message: { type: 'message', ts: click.messageTs ?? '1760000001.000100', text: 'alert' },
+    response_url: 'https://hooks.slack.com/actions/T0EARSHOT1/1/abc',
+    actions: [
+      { type: 'button', action_id: click.actionId, block_id: 'mention', text: { type: 'plain_text', text: 'Interacted' }, value: click.value, action_ts: '1760000002.000200' },
+    ],
+  };
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, body };
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { type FakeResponse, type FakeUpstream, type RecordedRequest, startFakeServer } from './fake-server.ts';
+
+/**
+ * The Telegram Bot API's `sendMessage` on a local port: it checks the bot
+ * token in the path, the chat, and the text the way Telegram parses
+ * `parse_mode: HTML` (only its tag subset, only the four named entities, so an
+ * unescaped `<` or `&` is refused as "can't parse entities"), and records each
+ * message. Errors are `{ ok: false, error_code, description, parameters }`.
+ */
+export interface FakeTelegram extends FakeUpstream {
+  botToken: string;
+  /** Chats the bot can write to. */
+  chats: Set<string>;
+  messages: SentTelegramMessage[];
+  /** The user blocks the bot (or removes it from the group): sends there answer 403. */
+  blockChat(chatId: string): void;
+}
+
+export interface SentTelegramMessage {
+  chatId: string;
+  messageId: number;
+  /** The text as sent, markup included. */
+  html: string;
+  /** What the reader sees: tags dropped, entities decoded. */
+  plainText: string;
+  /** Link targets of `<a href>` tags, in order. */
+  links: string[];
+  body: Record<string, unknown>;
+}
+
+const telegramError = (errorCode: number, description: string, parameters?: Record<string, number>): FakeResponse => ({
+  status: errorCode,
+  body: { ok: false, error_code: errorCode, description, ...(parameters ? { parameters } : {}) },
+});
+
+const allowedTags = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'blockquote', 'tg-spoiler', 'span']);
+const namedEntities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+/** Telegram's HTML parse mode, strictly enough to catch what a sender forgot to escape. */
+export function parseTelegramHtml(html: string): { plainText: string; links: string[] } | { error: string } {
+  const open: string[] = [];
+  const links: string[] = [];
+  let plainText = '';
+  const decode = (text: string, at: number): string | { error: string } => {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] !== '&') {
+        out += text[i];
+        continue;
+      }
+      const entity = /^&(#x[0-9a-f]+|#\d+|[a-z]+);/i.exec(text.slice(i));
+      if (!entity) return { error: `Can't find end of the entity starting at byte offset ${at + i}` };
+      const name = entity[1];
+      if (name.startsWith('#')) out += String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      else if (namedEntities[name] !== undefined) out += namedEntities[name];
+      else return { error: `Unsupported HTML entity "&${name};" at byte offset ${at + i}` };
+      i += entity[0].length - 1;
+    }
+    return out;
+  };
+  let position = 0;
+  while (position < html.length) {
+    const lt = html.indexOf('<', position);
+    const textEnd = lt === -1 ? html.length : lt;
+    const raw = html.slice(position, textEnd);
+    if (raw.includes('>')) return { error: `Unexpected end tag at byte offset ${position + raw.indexOf('>')}` };
+    const text = decode(raw, position);
+    if (typeof text !== 'string') return text;
+    plainText += text;
+    if (lt === -1) break;
+    const gt = html.indexOf('>', lt);
+    if (gt === -1) return { error: `Unclosed start tag at byte offset ${lt}` };
+    const tag = /^<(\/?)([a-z-]+)((?:\s+[a-z-]+="[^"<]*")*)\s*$/i.exec(html.slice(lt, gt));
+    if (!tag) return { error: `Unsupported start tag "${html.slice(lt + 1, gt)}" at byte offset ${lt}` };
+    const [, closing, name, attributes] = tag;
+    if (!allowedTags.has(name.toLowerCase())) return { error: `Unsupported start tag "${name}" at byte offset ${lt}` };
+    if (closing) {
+      if (open.pop() !== name.toLowerCase()) return { error: `Unmatched end tag at byte offset ${lt}, expected "</${open.at(-1) ?? ''}>"` };
+    } else {
+      open.push(name.toLowerCase());
+      if (name.toLowerCase() === 'a') {
+        const href = /href="([^"]*)"/.exec(attributes)?.[1];
+        const decoded = href === undefined ? undefined : decode(href, lt);
+        if (typeof decoded !== 'string') return { error: `Can't parse link at byte offset ${lt}` };
+        links.push(decoded);
+      }
+    }
+    position = gt + 1;
+  }
+  if (open.length) return { error: `Can't find end tag corresponding to start tag "${open.at(-1)}"` };
+  return { plainText, links };
+}
+
+export async function startFakeTelegram(options: { retryAfterSeconds?: number } = {}): Promise<FakeTelegram> {
+  const botToken = `${randomBytes(4).readUInt32BE()}:AA${randomBytes(16).toString('base64url')}`;
+  const chats = new Set(['123456789', '-1001234567890']);
+  const blocked = new Set<string>();
+  const messages: SentTelegramMessage[] = [];
+  let nextMessageId = 100;
+
+  const sendMessage = (request: RecordedRequest): FakeResponse => {
+    let body: Record<string, any>;
+    try {
+      body = String(request.headers['content-type']).startsWith('application/json') ? JSON.parse(request.body) : Object.fromEntries(new URLSearchParams(request.body));
+    } catch {
+      return telegramError(400, 'Bad Request: invalid JSON');
+    }
+    const chatId = body.chat_id === undefined ? '' : String(body.chat_id);
+    if (!chatId) return telegramError(400, 'Bad Request: chat_id is empty');
+    if (typeof body.text !== 'string' || !body.text.trim()) return telegramError(400, 'Bad Request: message text is empty');
+    if (!chats.has(chatId)) return telegramError(400, 'Bad Request: chat not found');
+    if (blocked.has(chatId)) return telegramError(403, 'Forbidden: bot was blocked by the user');
+    let parsed: { plainText: string; links: string[] } = { plainText: body.text, links: [] };
+    if (body.parse_mode === 'HTML') {
+      const result = parseTelegramHtml(body.text);
+      if ('error' in result) return telegramError(400, `Bad Request: can't parse entities: ${result.error}`);
+      parsed = result;
+    } else if (body.parse_mode !== undefined) {
+      return telegramError(400, `Bad Request: unsupported parse_mode`);
+    }
+    if ([...parsed.plainText].length > 4096) return telegramError(400, 'Bad Request: message is too long');
+    const messageId = nextMessageId++;
+    messages.push({ chatId, messageId, html: body.text, plainText: parsed.plainText, links: parsed.links, body });
+    return {
+      body: {
+        ok: true,
+        result: {
+          message_id: messageId,
+          from: { id: Number(botToken.split(':')[0]), is_bot: true, first_name: 'Earshot', username: 'earshot_bot' },
+          chat: { id: Number(chatId), type: chatId.startsWith('-') ? 'supergroup' : 'private' },
+          date: Math.floor(Date.now() / 1000),
+          text: parsed.plainText,
+        },
+      },
+    };
+  };
+
+  const upstream = await startFakeServer(
+    (request) => {
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.path);
+      if (!match) return null;
+      if (match[1] !== botToken) return telegramError(401, 'Unauthorized');
+      if (match[2] !== 'sendMessage' || request.method !== 'POST') return telegramError(404, 'Not Found');
+      return sendMessage(request);
+    },
+    {
+      retryAfterSeconds: options.retryAfterSeconds ?? 0,
+      rateLimitResponse: (seconds) => telegramError(429, `Too Many Requests: retry after ${seconds}`, { retry_after: seconds }),
+    },
+  );
+
+  return {
+    ...upstream,
+    botToken,
+    chats,
+    messages,
+    blockChat(chatId) {
+      blocked.add(chatId);
+    },
+  };
+}
