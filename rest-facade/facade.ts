@@ -4,7 +4,7 @@ import { Response } from '@whatwg-node/server';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
-import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';
+import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route, type ServiceState } from './route.ts';
 
 /**
  * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
@@ -22,6 +22,8 @@ export interface FacadeOptions {
   gatewayFetch: GatewayFetch;
   maxBodyBytes: number;
   log: Logger;
+  /** What local routes (the health check) learn of the running service. */
+  service: ServiceState;
 }
 
 interface CompiledRoute {
@@ -104,8 +106,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
     return new Response(body, { status: result.status, headers });
   };
-  const failure = (error: ApiError, requestId: string, headers?: Headers) =>
-    json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+  const failure = (error: ApiError, requestId: string, headers: Headers = new Headers()) => {
+    // Spec part 7: `retryAfterSeconds` mirrors `Retry-After`.
+    if (error.retryAfterSeconds !== undefined && !headers.has('retry-after')) headers.set('retry-after', String(error.retryAfterSeconds));
+    return json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+  };
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
@@ -173,7 +178,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
         if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
         }
-        restRequest = { params: match.params, query, body, rawBody, headers: request.headers };
+        restRequest = { params: match.params, query, body, rawBody, headers: request.headers, requestId };
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         if (route.public) return failure(error.apiError, requestId);
@@ -182,7 +187,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
 
       if (isGraphQLRoute(route)) return await runGraphQLRoute(route, request, restRequest, requestId);
-      return json(await route.handle(restRequest), requestId);
+      return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {
       options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
       return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
