@@ -37,19 +37,19 @@ const unavailableCodes = new Set([
 // pg (pg-boss's driver) gives its connection failures no code, only these messages.
 const unavailableMessages = /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/;
 
-/** Whether an error, or one it wraps, says the database could not be reached or did not answer in time. */
+/**
+ * Whether an error says the database could not be reached or did not answer
+ * in time: the error itself, the one a GraphQL error wraps, or one of an
+ * AggregateError's (a connection tried on several addresses). A `cause` is
+ * not followed: a failed `fetch` to another service carries its socket
+ * error there, and that is no database's fault.
+ */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  const { code, message, cause, originalError, errors } = error as {
-    code?: unknown;
-    message?: unknown;
-    cause?: unknown;
-    originalError?: unknown;
-    errors?: unknown;
-  };
+  const { code, message, originalError, errors } = error as { code?: unknown; message?: unknown; originalError?: unknown; errors?: unknown };
   if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
   if (typeof message === 'string' && unavailableMessages.test(message)) return true;
-  return [cause, originalError, ...(Array.isArray(errors) ? errors : [])].some((inner) => isDatabaseUnavailable(inner, depth + 1));
+  return [originalError, ...(Array.isArray(errors) ? errors : [])].some((inner) => isDatabaseUnavailable(inner, depth + 1));
 }
 
 export interface DatabaseStatus {
