@@ -31,10 +31,11 @@ const requestStatementTimeoutMs = requestDeadlineMs - 500;
 
 /**
  * How long `stop()` gives its steps before the database's own shutdown,
- * which takes at most about 2 s more: together inside the contract's 10 s
- * from SIGTERM to exit. The public server's drain takes up to 5 s of it.
+ * which takes at most about 2 s more: together well inside the contract's
+ * 10 s from SIGTERM to exit. The public server's drain takes up to 5 s of
+ * it; a job still running after that is left to be run again.
  */
-const stopStepsMs = 7500;
+const stopStepsMs = 6000;
 
 /** What one process runs: everything, or one part of a many-process deployment. */
 export type Role = 'all' | 'gateway' | 'facade' | 'worker' | `subgraph:${SubgraphName}`;

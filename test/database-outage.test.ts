@@ -197,7 +197,8 @@ describe('npm start when its embedded PostgreSQL is lost', () => {
       const listed = await timedFetch(`${base}/v1/keywords?limit=100`, { headers });
       expect(listed.body.data.map((keyword: { term: string }) => keyword.term)).toContain(`after the freeze ${i}`);
     }
-    expect(service.stderr()).not.toContain('UNSAFE_TRANSACTION');
+    // postgres.js's complaint about a transaction begun on a connection it did not reserve.
+    expect(service.stderr()).not.toContain('Only use sql.begin');
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);

@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { serverProcesses } from '../runtime/postmaster.ts';
 import { createServiceWorkspace, isAlive, killStartedServices, npmStart, postmasterPid, serviceSettings } from './service-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -100,6 +101,28 @@ describe('stopping npm start', () => {
       expect(service.stderr()).toContain('SIGTERM received, stopping');
     }
   }, 120_000);
+
+  it('exits 0 within 10 s on SIGTERM while PostgreSQL is frozen, with requests waiting on it, and leaves none of its processes behind', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    cleanups.push(remove);
+    const service = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+    await service.ready;
+    const { apiKey } = await createServiceWorkspace(dataDir);
+    const postgres = await serverProcesses((await postmasterPid(dataDir))!);
+    for (const pid of postgres) process.kill(pid, 'SIGSTOP');
+    cleanups.push(async () => postgres.forEach((pid) => isAlive(pid) && process.kill(pid, 'SIGKILL')));
+
+    const load = steadyLoad(`http://127.0.0.1:${port}/v1/whoami`, `Bearer ${apiKey}`, 4);
+    await sleep(1_000);
+    const signalledAt = Date.now();
+    service.child.kill('SIGTERM');
+    const code = await service.exited;
+    const stoppedIn = Date.now() - signalledAt;
+    await load.stop();
+
+    expect({ code, within10s: stoppedIn < 10_000, running: postgres.filter(isAlive) }).toEqual({ code: 0, within10s: true, running: [] });
+    expect([...load.statuses.keys()].filter((status) => status !== 503)).toEqual([]);
+  }, 60_000);
 
   it('starts over a stale postmaster.pid whose PID now belongs to another process', async () => {
     const { dataDir, port, remove } = await serviceSettings();
