@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -39,14 +39,36 @@ const shutdownSteps = [
 /** How often a supervised postmaster is looked for. */
 const supervisionIntervalMs = 500;
 
-function isAlive(pid: number): boolean {
+function exists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: alive, but another user's.
+    // EPERM: there, but another user's.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A process's state letter and parent PID, from `/proc` (Linux); undefined elsewhere, or when it is gone. */
+function processStat(pid: number | string): { state: string; parent: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // After the command name (in parentheses, spaces allowed) come the state and the parent's PID.
+  const [state, parent] = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state, parent: Number(parent) };
+}
+
+/**
+ * Whether a process runs: exists and is no zombie. A postmaster taken over
+ * from an Earshot that crashed is no child of this one, and where nothing
+ * reaps orphans (PID 1 of many containers) it stays a zombie once dead.
+ */
+export function isAlive(pid: number): boolean {
+  return exists(pid) && processStat(pid)?.state !== 'Z';
 }
 
 function acceptsConnections(port: number): Promise<boolean> {
@@ -93,8 +115,8 @@ export async function runningPostmaster(pgDir: string, log: Logger): Promise<{ p
   const [pidLine, , , portLine] = text.split('\n');
   const pid = Number(pidLine);
   const port = Number(portLine);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
-  if (await isPostmasterOf(pid, pgDir, port)) return { pid, port };
+  if (!Number.isInteger(pid) || pid <= 0 || !exists(pid)) return undefined;
+  if (isAlive(pid) && (await isPostmasterOf(pid, pgDir, port))) return { pid, port };
   log.warn('removing a stale postmaster.pid: the process it names is not this data directory’s PostgreSQL', { pidFile, pid });
   await rm(pidFile, { force: true });
   return undefined;
@@ -145,11 +167,7 @@ async function spawnPostmaster(settings: PostmasterSettings, log: Logger, onSpaw
 export async function serverProcesses(pid: number): Promise<number[]> {
   const children: number[] = [];
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // After the command name (in parentheses, spaces allowed) come the state, then the parent's PID.
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (parent === pid) children.push(Number(entry));
+    if (/^\d+$/.test(entry) && processStat(entry)?.parent === pid) children.push(Number(entry));
   }
   return [pid, ...children];
 }

@@ -63,14 +63,7 @@ export async function postmasterPid(dataDir: string): Promise<number | undefined
   return text ? Number(text.split('\n')[0]) : undefined;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive } from '../runtime/postmaster.ts';
 
 /**
  * A failed test must not leave servers (or their PostgreSQL) behind: each

@@ -124,6 +124,25 @@ describe('stopping npm start', () => {
     expect([...load.statuses.keys()].filter((status) => status !== 503)).toEqual([]);
   }, 60_000);
 
+  it('after being killed, leaves its PostgreSQL running for the next npm start, which takes it over and stops it', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    cleanups.push(remove);
+    const crashed = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+    await crashed.ready;
+    const postgres = (await postmasterPid(dataDir))!;
+    process.kill(-crashed.child.pid!, 'SIGKILL');
+    await crashed.exited;
+    expect(isAlive(postgres)).toBe(true);
+
+    const next = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+    await next.ready;
+    expect(await postmasterPid(dataDir)).toBe(postgres);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+    expect(isAlive(postgres)).toBe(false);
+  }, 60_000);
+
   it('starts over a stale postmaster.pid whose PID now belongs to another process', async () => {
     const { dataDir, port, remove } = await serviceSettings();
     cleanups.push(remove);
