@@ -8,15 +8,25 @@ const config = readConfig();
 const log = createLogger(config.logLevel);
 const role = parseRole(values.role!);
 
-const earshot = await startEarshot(config, role, log);
+const starting = startEarshot(config, role, log);
 
+// Listening from the start: a signal that comes while Earshot starts stops
+// it as soon as it has started, rather than leaving PostgreSQL behind.
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received, stopping`);
-    await earshot.stop();
+    // The contract gives a stop 10 s; stop() keeps well inside them, and this is the backstop.
+    setTimeout(() => {
+      log.error('stopping took 10 s; exiting with what is left still running');
+      process.exit(1);
+    }, 9_900).unref();
+    const earshot = await starting.catch(() => undefined);
+    await earshot?.stop();
     process.exit(0);
   });
 }
+
+await starting;

@@ -43,6 +43,7 @@ const statusByCode: Record<string, number> = {
   email_not_configured: 501,
   webhook_not_configured: 501,
   upstream_unavailable: 502,
+  service_unavailable: 503,
   internal_error: 500,
 };
 

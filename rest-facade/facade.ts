@@ -5,7 +5,7 @@ import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
 import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
-import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route } from './route.ts';
+import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route, type ServiceState } from './route.ts';
 
 /**
  * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
@@ -23,6 +23,8 @@ export interface FacadeOptions {
   gatewayFetch: GatewayFetch;
   maxBodyBytes: number;
   log: Logger;
+  /** What local routes (the health check) learn of the running service. */
+  service: ServiceState;
 }
 
 interface CompiledRoute {
@@ -149,8 +151,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
     return new Response(body, { status: result.status, headers });
   };
-  const failure = (error: ApiError, requestId: string, headers?: Headers) =>
-    json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+  const failure = (error: ApiError, requestId: string, headers: Headers = new Headers()) => {
+    // Spec part 7: `retryAfterSeconds` mirrors `Retry-After`.
+    if (error.retryAfterSeconds !== undefined && !headers.has('retry-after')) headers.set('retry-after', String(error.retryAfterSeconds));
+    return json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+  };
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
@@ -227,7 +232,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
           const checked = checkInput(route.body, body);
           if (!checked.success) throw inputError(checked.problem);
         }
-        restRequest = { params, query, body, rawBody, headers: request.headers };
+        restRequest = { params, query, body, rawBody, headers: request.headers, requestId };
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         if (route.public) return failure(error.apiError, requestId);
@@ -236,7 +241,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
 
       if (isGraphQLRoute(route)) return await runGraphQLRoute(route, request, restRequest, requestId);
-      return json(await route.handle(restRequest), requestId);
+      return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {
       options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
       return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId);

@@ -1,7 +1,7 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from './error-envelope.ts';
-import type { Route } from './route.ts';
+import { isGraphQLRoute, type Route } from './route.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
 type NamedSchemas = Record<string, SchemaObject>;
@@ -60,6 +60,12 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
   };
   if (!route.public) {
     responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
+  }
+  if (isGraphQLRoute(route)) {
+    responses['503'] ??= {
+      description: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
+      content: { 'application/json': { schema: errorRef } },
+    };
   }
   responses['500'] ??= { description: 'Unexpected failure (`internal_error`)', content: { 'application/json': { schema: errorRef } } };
   return {

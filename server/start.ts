@@ -12,13 +12,31 @@ import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-serve
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { authenticateApiKey, countWorkspaceRequest } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
-import { connect, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
+import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
+import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { startPublicServer } from './public-server.ts';
+import { requestDeadlineMs } from './request-deadline.ts';
+
+/**
+ * PostgreSQL's statement timeout on the pool requests use: a statement still
+ * running then is cancelled and its request answers 503, inside the request
+ * deadline. Jobs and migrations use a pool without one (the daily tick over
+ * 100,000 keywords runs for longer).
+ */
+const requestStatementTimeoutMs = requestDeadlineMs - 500;
+
+/**
+ * How long `stop()` gives its steps before the database's own shutdown,
+ * which takes at most about 2 s more: together well inside the contract's
+ * 10 s from SIGTERM to exit. The public server's drain takes up to 5 s of
+ * it; a job still running after that is left to be run again.
+ */
+const stopStepsMs = 6000;
 
 /** What one process runs: everything, or one part of a many-process deployment. */
 export type Role = 'all' | 'gateway' | 'facade' | 'worker' | `subgraph:${SubgraphName}`;
@@ -41,6 +59,17 @@ export interface RunningEarshot {
   stop(): Promise<void>;
 }
 
+/** Whether `promise` settles within `ms`; it is not waited for any longer. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), false)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth | undefined> {
   const key = await authenticateApiKey(sql, secret);
   return key
@@ -58,7 +87,9 @@ async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth |
 /**
  * Starts the parts of Earshot a role names, on one database: embedded
  * PostgreSQL when `DATABASE_URL` is unset, migrations, then subgraphs,
- * gateway, facade and workers. `stop()` undoes it in reverse order.
+ * gateway, facade and workers. `stop()` undoes it in reverse order: the
+ * public server stops taking connections and drains first, the database
+ * goes last; a step that overruns its share of the time is left behind.
  */
 export async function startEarshot(
   config: EarshotConfig,
@@ -67,39 +98,50 @@ export async function startEarshot(
   options: { clock?: Clock } = {},
 ): Promise<RunningEarshot> {
   const clock = options.clock ?? systemClock;
-  const stops: (() => Promise<unknown>)[] = [];
+  const stops: [string, () => Promise<unknown>][] = [];
+  let database: Pick<EmbeddedDatabase, 'url' | 'stop'> | undefined;
   const stop = async () => {
-    for (const undo of stops.reverse()) await undo().catch((error) => log.error('stop step failed', { error: String(error) }));
+    const until = Date.now() + stopStepsMs;
+    for (const [step, undo] of stops.reverse()) {
+      const done = undo().catch((error) => log.error('stop step failed', { step, error: String(error) }));
+      if (!(await settlesWithin(done, until - Date.now()))) log.warn('stop step overran its time and was left behind', { step });
+    }
+    await database?.stop().catch((error) => log.error('stopping the database failed', { error: String(error) }));
   };
   try {
-    const database = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir, log);
-    stops.push(database.stop);
-    const sql = connect(database.url);
-    stops.push(() => sql.end({ timeout: 5 }));
+    database = config.databaseUrl
+      ? { url: config.databaseUrl, stop: async () => {} }
+      : await startEmbeddedDatabase(config.dataDir, log, { server: true });
+    const watch = watchDatabase(database.url, log);
+    stops.push(['database watch', watch.stop]);
+    const sql = connect(database.url, { watch });
+    stops.push(['connection pool', () => sql.end({ timeout: 1 })]);
+    const requestSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
+    stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
     const secret = await resolveGatewaySecret(config, sql);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
     const works = role === 'all' || role === 'worker';
     const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, config, work: works });
-    stops.push(queue.stop);
+    stops.push(['job queue', queue.stop]);
     if (works) {
       const recovery = await startCrashRecovery(queue.context('crash-recovery'));
-      stops.push(recovery.stop);
+      stops.push(['crash recovery', recovery.stop]);
       const scheduler = startPollScheduler(queue.context('poll-scheduler'));
-      stops.push(scheduler.stop);
+      stops.push(['poll scheduler', scheduler.stop]);
       if (config.blueskyLive) {
         const live = await startBlueskyLive(queue.context('bluesky-live'));
-        stops.push(live.stop);
+        stops.push(['Bluesky live stream', live.stop]);
       }
     }
 
     const sourceReaders = connectorSourceReaders(config.env);
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, sourceReaders }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, sourceReaders }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
-      stops.push(subgraph.close);
+      stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
       log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
       return { url: subgraph.url, sql, stop, sendJob: queue.send };
     }
@@ -109,7 +151,7 @@ export async function startEarshot(
     if (role === 'all') {
       // The subgraphs still listen: subscriptions reach them over graphql-ws.
       const running = await Promise.all(subgraphNames.map((name) => serveOne(name, 0, '127.0.0.1')));
-      for (const subgraph of running) stops.push(subgraph.close);
+      for (const subgraph of running) stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
       subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
       inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.fetch]));
     } else {
@@ -127,12 +169,12 @@ export async function startEarshot(
             inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
-            authenticate: (token) => authenticateWith(sql, token),
-            countRequest: (workspaceId) => countWorkspaceRequest(sql, workspaceId),
+            authenticate: (token) => authenticateWith(requestSql, token),
+            countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
             log,
           })
         : undefined;
-    if (gateway) stops.push(async () => gateway.dispose());
+    if (gateway) stops.push(['gateway', async () => gateway.dispose()]);
 
     let facade: ((request: Request) => Promise<Response>) | undefined;
     if (role === 'all' || role === 'facade') {
@@ -144,7 +186,7 @@ export async function startEarshot(
         const target = new URL('/graphql', config.gatewayUrl);
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
-      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log });
+      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
     }
 
     if (!gateway && !facade) {
@@ -152,7 +194,7 @@ export async function startEarshot(
       return { url: '', sql, stop, sendJob: queue.send };
     }
     const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
-    stops.push(server.close);
+    stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };
   } catch (error) {

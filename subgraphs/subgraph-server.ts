@@ -9,6 +9,7 @@ import { GraphQLError, type GraphQLSchema, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../runtime/clock.ts';
+import { databaseRetryAfterSeconds, databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
 import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -64,6 +65,9 @@ const unsigned = () =>
 const jsonError = (status: number, errors: unknown[]) =>
   new Response(JSON.stringify({ errors }), { status, headers: { 'content-type': 'application/json' } });
 
+/** A resolver that lost the database answers `service_unavailable`, which the facade makes a 503 with `Retry-After`. */
+const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds };
+
 /**
  * Serves one subgraph: Apollo Server for queries and mutations over HTTP,
  * graphql-ws for subscriptions, both on `/graphql`. Only requests carrying a
@@ -88,6 +92,11 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     schema,
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
+    // Apollo stops itself on SIGTERM by default, answering every request of
+    // the public server's drain with an error; Earshot stops it in its turn.
+    stopOnTerminationSignals: false,
+    formatError: (formatted, error) =>
+      isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: serviceUnavailable } : formatted,
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), refuseNulCharacters],
   });
   await apollo.start();
@@ -123,6 +132,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
     } catch (error) {
+      if (isDatabaseUnavailable(error)) return jsonError(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
       log.error('subgraph request failed', { error: String(error) });
       return jsonError(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
     }

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,71 +6,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
 import { createTestDatabase, startTestEarshot, type TestEarshot } from './harness.ts';
+import { isAlive, killStartedServices, npmStart } from './service-process.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '..');
-
-interface StartedProcess {
-  child: ChildProcess;
-  /** The JSON log line that says the process serves. */
-  ready: Promise<Record<string, unknown>>;
-  exited: Promise<number | null>;
-  stderr(): string;
-}
-
-const started: StartedProcess[] = [];
-afterEach(() => {
-  // A failed test must not leave servers (or their PostgreSQL) behind: each
-  // runs in a process group of its own, and the whole group goes.
-  for (const { child } of started.splice(0)) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group has already exited.
-    }
-  }
-});
-
-/** `npm start -- …args` as an operator runs it, with only the given database and address settings. */
-function npmStart(args: string[], env: Record<string, string>): StartedProcess {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && !name.startsWith('EARSHOT_') && name !== 'PORT'),
-  );
-  const child = spawn('npm', ['start', ...(args.length ? ['--', ...args] : [])], {
-    cwd: repoRoot,
-    // The live Bluesky stream would reach the real network from a test.
-    env: { ...inherited, EARSHOT_BLUESKY_LIVE: '0', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      // Only whole lines: a chunk may end in the middle of one.
-      for (const line of stderr.split('\n').slice(0, -1)) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line);
-        if (/\bready\b/.test(entry.message)) resolve(entry);
-      }
-    });
-    void exited.then((code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${stderr}`)));
-  });
-  // Whoever awaits `ready` sees the failure; an unawaited one must not fail the run on its own.
-  ready.catch(() => {});
-  const handle = { child, ready, exited, stderr: () => stderr };
-  started.push(handle);
-  return handle;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+afterEach(killStartedServices);
 
 describe('npm start', () => {
   let parent: string | undefined;

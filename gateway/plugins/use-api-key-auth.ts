@@ -3,9 +3,10 @@ import { createGraphQLError } from '@graphql-tools/utils';
 import { getOperationAST, Kind, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
 import { bearerToken } from '../request-state.ts';
+import { lookUpInDatabase } from '../service-unavailable.ts';
 
 export interface ApiKeyAuthOptions {
-  /** Resolves a bearer secret to the workspace and scope it acts as; undefined when it is not live. */
+  /** Resolves a bearer secret to the workspace and scope it acts as; undefined when it is not live. A database that is away makes it 503 `service_unavailable`. */
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   /**
    * Root fields that authenticate their callers themselves and so run
@@ -51,7 +52,7 @@ export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
         return;
       }
       if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"');
-      const auth = await options.authenticate(token);
+      const auth = await lookUpInDatabase(options.authenticate(token));
       if (!auth) throw unauthorized('The API key is invalid, expired or revoked');
       extendContext({ auth } as never);
     },

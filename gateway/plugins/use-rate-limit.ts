@@ -1,11 +1,12 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { EarshotGatewayContext } from '../request-state.ts';
+import { lookUpInDatabase } from '../service-unavailable.ts';
 
 export interface RateLimitOptions {
   /** Requests a minute per workspace; default 600 (spec part 8). */
   limitPerMinute?: number;
-  /** Counts one request for the workspace in its current minute window and returns the count and the window's start. */
+  /** Counts one request for the workspace in its current minute window and returns the count and the window's start. A database that is away makes it 503 `service_unavailable`. */
   countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
 }
 
@@ -28,7 +29,7 @@ export function useRateLimit(options: RateLimitOptions): GatewayPlugin {
     async onContextBuilding({ context }) {
       const { auth } = context as unknown as EarshotGatewayContext;
       if (!auth) return;
-      const { used, windowStart } = await options.countRequest(auth.workspaceId);
+      const { used, windowStart } = await lookUpInDatabase(options.countRequest(auth.workspaceId));
       const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 60_000 - Date.now()) / 1000));
       const budget = { limit, remaining: Math.max(0, limit - used), resetSeconds };
       const request = (context as { request?: Request }).request;

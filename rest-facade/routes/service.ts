@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { databaseRetryAfterSeconds } from '../../runtime/database-availability.ts';
+import { errorBody } from '../error-envelope.ts';
 import type { LocalRoute } from '../route.ts';
 
 const healthSchema = z
@@ -11,11 +13,25 @@ export const serviceRoutes = (document: () => unknown): LocalRoute[] => [
     method: 'GET',
     path: '/v1/health',
     operationId: 'getHealth',
-    summary: 'Liveness check; needs no credential',
+    summary: 'Health check: whether the service and its database answer; needs no credential',
     tag: 'Service',
     public: true,
-    responses: { 200: { description: 'The service answers', schema: healthSchema } },
-    handle: () => ({ status: 200, body: { status: 'ok', version: '0.0.1', time: new Date().toISOString() } }),
+    responses: {
+      200: { description: 'The service and its database answer', schema: healthSchema },
+      503: { description: 'The database is down (`service_unavailable`, the message says why); retry after `Retry-After` seconds' },
+    },
+    handle: async ({ requestId }, service) => {
+      const database = await service.databaseStatus();
+      if (database.up) return { status: 200, body: { status: 'ok', version: '0.0.1', time: new Date().toISOString() } };
+      return {
+        status: 503,
+        headers: { 'retry-after': String(databaseRetryAfterSeconds) },
+        body: errorBody(
+          { code: 'service_unavailable', message: `The database is down: ${database.reason ?? 'it does not answer'}`, retryAfterSeconds: databaseRetryAfterSeconds },
+          requestId,
+        ),
+      };
+    },
   },
   {
     method: 'GET',

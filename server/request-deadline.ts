@@ -1,0 +1,54 @@
+// The server adapter's own Response, as the handlers it bounds answer with.
+import { Response } from '@whatwg-node/server';
+import { databaseRetryAfterSeconds } from '../runtime/database-availability.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
+import { errorBody } from '../rest-facade/error-envelope.ts';
+
+/**
+ * The longest a request waits for its answer: the contract's 5 s, less a
+ * margin for the answer to reach the client. The request pools' statement
+ * timeout is shorter still, so a deadline is met only when the database
+ * does not answer at all (frozen, or the network to it gone quiet).
+ */
+export const requestDeadlineMs = 4500;
+
+const message = `No answer within ${requestDeadlineMs / 1000} s: the database is not answering; retry shortly`;
+
+/**
+ * Bounds a request handler: a request it has not answered in time gets
+ * `late(request)`, and what the handler answers after that is dropped.
+ */
+export function answerWithin<Context extends unknown[]>(
+  handler: (request: Request, ...context: Context) => Promise<Response> | Response,
+  late: (request: Request) => Response,
+  ms = requestDeadlineMs,
+): (request: Request, ...context: Context) => Promise<Response> {
+  return (request, ...context) =>
+    new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => resolve(late(request)), ms);
+      Promise.resolve()
+        .then(() => handler(request, ...context))
+        .then(resolve, reject)
+        .finally(() => clearTimeout(deadline));
+    });
+}
+
+const lateHeaders = (requestId: string) => ({
+  'content-type': 'application/json; charset=utf-8',
+  'retry-after': String(databaseRetryAfterSeconds),
+  'x-request-id': requestId,
+});
+
+/** The REST answer to a request past its deadline: 503 `service_unavailable` in the spec's envelope. */
+export function lateRestResponse(request: Request): Response {
+  const requestId = requestIdFrom(request.headers.get('x-request-id'));
+  const body = errorBody({ code: 'service_unavailable', message, retryAfterSeconds: databaseRetryAfterSeconds }, requestId);
+  return new Response(JSON.stringify(body), { status: 503, headers: lateHeaders(requestId) });
+}
+
+/** The GraphQL answer to a request past its deadline: the same error as a GraphQL error, status 503. */
+export function lateGraphQLResponse(request: Request): Response {
+  const requestId = requestIdFrom(request.headers.get('x-request-id'));
+  const errors = [{ message, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds } }];
+  return new Response(JSON.stringify({ errors }), { status: 503, headers: lateHeaders(requestId) });
+}
