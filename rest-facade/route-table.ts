@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { channelRoutes } from './routes/channels.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
@@ -21,4 +22,5 @@ export const routeTable: Route[] = [
   ...workspaceSettingsRoutes,
   ...mentionRoutes,
   ...billingRoutes,
+  ...channelRoutes,
 ];

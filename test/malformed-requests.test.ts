@@ -29,19 +29,25 @@ describe('an id that cannot name a record', () => {
   it('is on every id route of the table', () => {
     expect(idRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
       'DELETE /v1/api-keys/{id}',
+      'DELETE /v1/channels/{id}',
       'DELETE /v1/groups/{id}',
       'DELETE /v1/keywords/{id}',
       'GET /v1/billing/top-ups/{id}',
+      'GET /v1/channels/{id}',
+      'GET /v1/channels/{id}/deliveries',
       'GET /v1/groups/{id}',
       'GET /v1/keywords/{id}',
       'GET /v1/keywords/{id}/health',
       'GET /v1/keywords/{id}/suggestions',
       'GET /v1/mentions/{id}',
       'GET /v1/mentions/{id}/comments',
+      'PATCH /v1/channels/{id}',
       'PATCH /v1/groups/{id}',
       'PATCH /v1/keywords/{id}',
       'PATCH /v1/mentions/{id}',
       'POST /v1/billing/top-ups/{id}/confirm',
+      'POST /v1/channels/{id}/rotate-secret',
+      'POST /v1/channels/{id}/test',
     ]);
   });
 

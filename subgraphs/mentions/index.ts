@@ -12,6 +12,7 @@ export function buildMentionsSchema() {
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { countChannelRules } from './alert-rule-store.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';

@@ -1,12 +1,13 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
+import { ChannelResolver } from './channel.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
-/** The team subgraph: workspaces, API keys (and later members, channels). */
+/** The team subgraph: workspaces, API keys, channels and the deliveries to them. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, ChannelResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -15,6 +16,7 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
+export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
 export { findWorkspace } from './workspace-store.ts';
