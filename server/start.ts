@@ -5,6 +5,7 @@ import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
+import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
@@ -84,6 +85,8 @@ export async function startEarshot(
     if (works) {
       const scheduler = startPollScheduler(queue.context('poll-scheduler'));
       stops.push(scheduler.stop);
+      const dispatcher = await startDeliveryDispatcher(queue.context('deliveries'));
+      stops.push(dispatcher.stop);
       if (config.blueskyLive) {
         const live = await startBlueskyLive(queue.context('bluesky-live'));
         stops.push(live.stop);

@@ -17,6 +17,9 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';
+export { fanOutAccountEvents } from './account-event-deliveries.ts';
+export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
+export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
 export { findWorkspace } from './workspace-store.ts';
