@@ -1,5 +1,6 @@
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -23,4 +24,5 @@ export const routeTable: Route[] = [
   ...mentionRoutes,
   ...billingRoutes,
   ...channelRoutes,
+  ...alertRoutes,
 ];

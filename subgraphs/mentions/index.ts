@@ -1,4 +1,5 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
+import { addAlertRuleType } from './alert-rule.ts';
 import { addMentionType } from './mention.ts';
 
 /** The mentions subgraph: mentions, people, alert rules and the live `mentionCreated` subscription. */
@@ -8,11 +9,13 @@ export function buildMentionsSchema() {
   builder.mutationType({});
   builder.subscriptionType({});
   addMentionType(builder);
+  addAlertRuleType(builder);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
-export { countChannelRules } from './alert-rule-store.ts';
+export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
+export { type AlertRuleRow, countChannelRules, findAlertRule, listInstantAlertRules, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';

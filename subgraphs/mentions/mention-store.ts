@@ -2,6 +2,8 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { alertFilterSql } from './alert-filter.ts';
+import type { AlertFilter } from './alert-rule-input.ts';
 import { relevantSql } from './relevance.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
@@ -214,6 +216,8 @@ export interface MentionFilters {
   relevant?: boolean | null;
   status?: 'open' | 'done' | 'ignored' | null;
   platforms?: string[];
+  /** An alert rule's filter (`alertId`): only the mentions the rule sends. */
+  alertFilter?: AlertFilter;
 }
 
 
@@ -238,6 +242,7 @@ export async function listMentionsPage(
       ${filters.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}
       ${filters.status ? sql`and m.status = ${filters.status}` : sql``}
       ${filters.platforms?.length ? sql`and p.platform = any(${sql.array(filters.platforms)})` : sql``}
+      ${filters.alertFilter ? sql`and ${alertFilterSql(sql, filters.alertFilter)}` : sql``}
       ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}
     order by m.created_at desc, m.id desc
     limit ${page.limit}`;

@@ -4,6 +4,7 @@ import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { mentionsCreatedIn } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
+import { findAlertRule } from './alert-rule-store.ts';
 import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
 import { patchMention } from './mention-triage.ts';
 import { isRelevant, scoredRelevant } from './relevance.ts';
@@ -167,9 +168,12 @@ export function addMentionType(builder: PothosBuilder) {
         relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included' }),
         status: t.arg.string(),
         platforms: t.arg.stringList(),
+        alertId: t.arg.id({ description: 'Only the mentions this alert rule sends' }),
       },
       resolve: async (_root, args, ctx) => {
         const limit = pageSize(args.first);
+        const rule = args.alertId ? await findAlertRule(ctx.sql, requireAuth(ctx).workspaceId, String(args.alertId)) : undefined;
+        if (args.alertId && !rule) throw notFound('Alert rule');
         if (args.status && !['open', 'done', 'ignored'].includes(args.status)) {
           throw domainError('validation_error', 'status: must be open, done or ignored', { field: 'status' });
         }
@@ -179,6 +183,7 @@ export function addMentionType(builder: PothosBuilder) {
             relevant: args.relevant ?? true,
             status: (args.status as 'open' | 'done' | 'ignored' | null) ?? null,
             platforms: args.platforms ?? undefined,
+            alertFilter: rule?.filter,
           },
           after: args.after ? decodeCursor(args.after, parseMentionCursor) : null,
           limit: limit + 1,

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
+import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
@@ -7,7 +8,7 @@ import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspac
 /** The team subgraph: workspaces, API keys, channels and the deliveries to them. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, ChannelResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, ChannelResolver, AlertRuleSendResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
