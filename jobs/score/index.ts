@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
+import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { createClassifier } from '../../classifier/classifier.ts';
 import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
@@ -85,6 +86,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   });
   await context.sql.begin(async (tx) => {
     await recordScores(tx, scored, failed, now);
+    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
     await applyNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now);
   });
   if (failed.length && payload.attempt + 1 < maxAttempts) {

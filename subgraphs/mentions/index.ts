@@ -19,7 +19,8 @@ export { type AlertRuleRow, countChannelRules, findAlertRule, listInstantAlertRu
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MentionRow, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
+export { type MentionRow, filterMentionIdsByAlert, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
+export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';

@@ -309,3 +309,14 @@ export async function updateMention(sql: Queryable, workspaceId: string, id: str
     update mentions set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId} returning id`;
   return rows.length > 0;
 }
+
+/** Which of these mentions an alert rule's filter lets through. */
+export async function filterMentionIdsByAlert(sql: Queryable, ids: readonly string[], filter: AlertFilter): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    /* filterMentionIdsByAlert */
+    select m.id
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.id = any(${sql.array(ids as string[])}) and ${alertFilterSql(sql, filter)}`;
+  return rows.map((row) => row.id);
+}
