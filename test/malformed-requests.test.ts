@@ -48,6 +48,7 @@ describe('an id that cannot name a record', () => {
       'PATCH /v1/groups/{id}',
       'PATCH /v1/keywords/{id}',
       'PATCH /v1/mentions/{id}',
+      'POST /v1/alerts/{id}/run',
       'POST /v1/alerts/{id}/test',
       'POST /v1/billing/top-ups/{id}/confirm',
       'POST /v1/channels/{id}/rotate-secret',

@@ -1,4 +1,4 @@
-import { claimDueDeliveries, deliveriesDueChannel, deliverySettings, fanOutAccountEvents, sendClaimedDelivery } from '../../subgraphs/team/index.ts';
+import { claimDueDeliveries, deliveriesDueChannel, deliverySettings, fanOutAccountEvents, runDueDigests, sendClaimedDelivery } from '../../subgraphs/team/index.ts';
 import type { JobContext } from '../job-definition.ts';
 
 export interface DispatcherOptions {
@@ -15,7 +15,8 @@ export interface DispatcherOptions {
  * rows (leased, so several workers share the work and a crash loses
  * nothing), sends them concurrently within the bounds, records each
  * attempt. It wakes when rows are enqueued (LISTEN) and when a send ends,
- * and polls as a fallback, which also fans out the account-event outbox.
+ * and polls as a fallback; each poll also fans out the account-event
+ * outbox and runs the digest rules whose hour has come.
  */
 export async function startDeliveryDispatcher(context: JobContext, options: DispatcherOptions = {}): Promise<{ stop(): Promise<void> }> {
   const concurrency = options.concurrency ?? 256;
@@ -76,16 +77,28 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
   };
 
   const listener = await context.sql.listen(deliveriesDueChannel, wake);
+  let ticking = false;
   const timer = setInterval(() => {
-    fanOutAccountEvents(context.sql, context.clock.now())
-      .catch((error) => context.log.error('account event fan-out failed', { error: String(error) }))
-      .finally(wake);
+    if (ticking) return;
+    ticking = true;
+    void (async () => {
+      try {
+        await fanOutAccountEvents(context.sql, context.clock.now());
+        await runDueDigests(context.sql, context.clock.now());
+      } catch (error) {
+        context.log.error('account events or digests failed to enqueue', { error: String(error) });
+      } finally {
+        ticking = false;
+        wake();
+      }
+    })();
   }, options.pollMs ?? 1000);
   wake();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      while (ticking) await new Promise((resolve) => setTimeout(resolve, 20));
       await listener.unlisten();
       while (passing) await new Promise((resolve) => setTimeout(resolve, 20));
       await Promise.all(sends);

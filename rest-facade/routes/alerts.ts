@@ -131,4 +131,26 @@ export const alertRoutes: GraphQLRoute[] = [
     variables: ({ params }) => ({ id: params.id }),
     result: (data) => ({ status: 200, body: data.testAlertRule }),
   },
+  {
+    method: 'POST',
+    path: '/v1/alerts/{id}/run',
+    operationId: 'runAlertRule',
+    summary: 'Runs a daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet; the next run starts here',
+    tag: 'Alerts',
+    responses: {
+      200: {
+        description: 'The period covered and the deliveries queued',
+        schema: z
+          .object({ alertId: z.string(), from: timestamp, to: timestamp, mentions: z.number().int(), deliveryIds: z.array(z.string()) })
+          .meta({ id: 'DigestRun' }),
+      },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: ruleNotFound,
+      409: { description: 'An instant rule, which has no digest to run (`not_a_digest`)' },
+    },
+    operation: `mutation RunAlertRule($id: ID!) { runAlertRule(id: $id) { alertId from to mentions deliveryIds } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.runAlertRule }),
+  },
 ];

@@ -2,6 +2,7 @@ import type { Queryable, Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 import type { SettledAlertRule } from './alert-rule-input.ts';
+import { nextDigestRun } from './digest-schedule.ts';
 
 /** How many rules send to each channel, and how many of those are enabled (a channel's `stats`, spec 2.8). */
 export async function countChannelRules(sql: Queryable, channelIds: readonly string[]): Promise<{ channelId: string; alerts: number; activeAlerts: number }[]> {
@@ -122,4 +123,30 @@ export async function removeKeywordFromAlertRules(sql: Queryable, workspaceId: s
         (select jsonb_agg(k) from jsonb_array_elements_text(filter -> 'keywordIds') as k where k <> ${keywordId}), '[]'::jsonb)),
       enabled = enabled and exists (select 1 from jsonb_array_elements_text(filter -> 'keywordIds') as k where k <> ${keywordId})
     where workspace_id = ${workspaceId} and filter -> 'keywordIds' ? ${keywordId}`;
+}
+
+/** Enabled digest rules with a channel whose next run is due, for the digest scheduler. */
+export async function listDueDigestRules(sql: Queryable, now: Date): Promise<AlertRuleRow[]> {
+  const rules = await sql<AlertRuleRow[]>`
+    /* listDigestRules */
+    select ${ruleColumns(sql)} from alert_rules r
+    where r.mode in ('daily', 'weekly') and r.enabled
+      and exists (select 1 from alert_rule_channels rc where rc.rule_id = r.id)
+    order by r.id`;
+  return rules.filter((rule) => nextDigestRun(rule) <= now);
+}
+
+/** Locks one rule for a digest run; undefined when it is gone or, unless `wait`, another run holds it. */
+export async function lockAlertRule(sql: Queryable, workspaceId: string, id: string, wait: boolean): Promise<AlertRuleRow | undefined> {
+  const [row] = await sql<AlertRuleRow[]>`
+    /* lockAlertRule */
+    select ${ruleColumns(sql)} from alert_rules r
+    where r.id = ${id} and r.workspace_id = ${workspaceId}
+    for update of r ${wait ? sql`` : sql`skip locked`}`;
+  return row;
+}
+
+/** The next run starts where this one ended. */
+export async function recordDigestRun(sql: Queryable, id: string, periodEnd: Date): Promise<void> {
+  await sql`/* recordDigestRun */ update alert_rules set last_run_at = ${periodEnd} where id = ${id}`;
 }

@@ -15,11 +15,12 @@ export function buildMentionsSchema() {
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
-export { type AlertRuleRow, countChannelRules, findAlertRule, listInstantAlertRules, removeKeywordFromAlertRules } from './alert-rule-store.ts';
+export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
+export { nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MentionRow, filterMentionIdsByAlert, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
+export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';

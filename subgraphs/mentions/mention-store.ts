@@ -320,3 +320,23 @@ export async function filterMentionIdsByAlert(sql: Queryable, ids: readonly stri
     where m.id = any(${sql.array(ids as string[])}) and ${alertFilterSql(sql, filter)}`;
   return rows.map((row) => row.id);
 }
+
+/**
+ * The mentions a digest covers: those passing the rule's filter that were
+ * scored in `(from, to]` (scoring, not storage, decides when a mention can
+ * first be sent), highest priority first.
+ */
+export async function findDigestMentions(
+  sql: Queryable,
+  workspaceId: string,
+  filter: AlertFilter,
+  period: { from: Date; to: Date },
+): Promise<MentionRow[]> {
+  return sql<MentionRow[]>`
+    /* findDigestMentions */
+    select ${mentionColumns(sql)}
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.workspace_id = ${workspaceId} and m.classified_at > ${period.from} and m.classified_at <= ${period.to}
+      and ${alertFilterSql(sql, filter)}
+    order by m.priority desc, m.created_at desc, m.id desc`;
+}

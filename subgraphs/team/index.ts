@@ -21,6 +21,7 @@ export { channelKinds, createChannelInput, updateChannelInput } from './channel-
 export { fanOutAccountEvents } from './account-event-deliveries.ts';
 export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
+export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
