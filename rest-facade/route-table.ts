@@ -1,5 +1,6 @@
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
+import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -15,7 +16,7 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 /** Every `/v1` route; the OpenAPI document is generated from this list and nothing else, once. */
 export const routeTable: Route[] = [
-  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable))),
+  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
   ...credentialRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
