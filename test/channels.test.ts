@@ -85,6 +85,26 @@ describe('channels', () => {
     }
   });
 
+  it('refuses a private address again at send time, whatever the stored URL says', async () => {
+    const strict = await startTestEarshot();
+    try {
+      const { apiKey: own, workspace } = await strict.createWorkspace();
+      const port = new URL(receiver.url).port;
+      for (const url of [`http://127.0.0.1:${port}/hook`, `http://localhost:${port}/hook`]) {
+        const [row] = await strict.sql<{ id: string }[]>`
+          insert into channels (id, workspace_id, kind, label, url, secret)
+          values (${`dest_${Math.random().toString(36).slice(2)}`}, ${workspace.id}, 'webhook', 'sneaky', ${url}, 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=')
+          returning id`;
+        const before = receiver.received.length;
+        const tested = await strict.rest('POST', `/v1/channels/${row.id}/test`, { key: own });
+        expect(tested.body.outcomes[0]).toEqual({ channelId: row.id, ok: false, error: expect.stringMatching(/^refused: .*private or loopback/) });
+        expect(receiver.received.length).toBe(before);
+      }
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('patches label, headers and the whole events set without showing the secret', async () => {
     const created = await createWebhook({ events: ['wallet.low'] });
     const patched = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { label: 'Renamed', events: ['keyword.resumed'], headers: { A: 'b' } } });
