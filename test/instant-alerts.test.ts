@@ -87,8 +87,10 @@ describe('instant alerts', () => {
     for (const [index, body] of bodies.entries()) {
       expect(signatureMatches(everything.receiver.received[index], everything.secret)).toBe(true);
       expect(body).toMatchObject({ id: expect.stringMatching(/^dlv_/), event: 'mention.matched', alert: { id: all.id, name: 'All' } });
+      // The payload shows the mention as it was when built; once delivered, the mention says so.
       const current = (await earshot.rest('GET', `/v1/mentions/${body.data.id}`, { key })).body;
-      expect(body.data).toEqual(current);
+      expect(body.data).toEqual({ ...current, delivered: false });
+      expect(current.delivered).toBe(true);
       expect(body.data.relevant).toBe(true);
       expect(body.data.classification).not.toBeNull();
     }

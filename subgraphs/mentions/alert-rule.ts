@@ -1,5 +1,5 @@
 import { notFound } from '../domain-error.ts';
-import type { PothosBuilder } from '../pothos-builder.ts';
+import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { type AlertFilter, createAlertRuleInput, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
@@ -60,7 +60,7 @@ export function addAlertRuleType(builder: PothosBuilder) {
   const AlertScheduleInput = builder.inputType('AlertScheduleInput', {
     fields: (t) => ({ hour: t.int(), weekday: t.string({ description: '`monday` … `sunday`' }) }),
   });
-  const ruleInputFields = (t: any) => ({
+  const ruleInputFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, 'InputObject'>) => ({
     name: t.string(),
     mode: t.string(),
     event: t.string(),

@@ -20,7 +20,7 @@ export { nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts } from './mention-store.ts';
+export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, markMentionDelivered } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';

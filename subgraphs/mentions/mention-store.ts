@@ -340,3 +340,8 @@ export async function findDigestMentions(
       and ${alertFilterSql(sql, filter)}
     order by m.priority desc, m.created_at desc, m.id desc`;
 }
+
+/** A mention an alert delivered shows `delivered: true` from then on (spec 2.4). */
+export async function markMentionDelivered(sql: Queryable, id: string): Promise<void> {
+  await sql`/* markMentionDelivered */ update mentions set delivered = true where id = ${id} and not delivered`;
+}

@@ -1,4 +1,5 @@
 import { readConfig } from '../../runtime/config.ts';
+import { markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
@@ -64,5 +65,7 @@ export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDeliv
     delivery.channelKind === 'webhook'
       ? await sendWebhookDelivery(delivery, { url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret }, settings, now())
       : { ok: false, status: null, error: `${delivery.channelKind} channels are not connected yet`, retryable: false };
-  return recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
+  const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
+  if (recorded?.status === 'delivered' && recorded.mentionId) await markMentionDelivered(sql, recorded.mentionId);
+  return recorded;
 }
