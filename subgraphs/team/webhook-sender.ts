@@ -21,6 +21,15 @@ export interface WebhookRequest {
 class RefusedAddressError extends Error {}
 
 /**
+ * Connections are kept alive between deliveries to the same endpoint. The
+ * address guard runs when a connection is made, so a kept connection was
+ * checked when it was opened; a process that allows private addresses and
+ * one that does not never share one.
+ */
+const newAgents = () => ({ 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) });
+const agentsByRule = { private: newAgents(), public: newAgents() };
+
+/**
  * The address the socket connects to is checked, not the one a separate
  * look-up once gave: a host that re-resolves to a private address between
  * the check at create time and the send is refused here (no DNS rebinding).
@@ -75,7 +84,7 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
       method: 'POST',
       headers: { ...request.headers, 'content-length': String(body.length) },
       lookup: guardedLookup(request.env) as never,
-      agent: false,
+      agent: agentsByRule[privateUrlsAllowed(request.env) ? 'private' : 'public'][url.protocol as 'http:' | 'https:'],
     });
     const timer = setTimeout(() => outgoing.destroy(new Error(`no answer within ${request.timeoutMs / 1000} s`)), request.timeoutMs);
     outgoing.on('response', (response) => {
