@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Arg, Ctx, Directive, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { assertPublicHttpUrl, PrivateAddressError } from '../../runtime/public-address.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import { domainError, notFound } from '../domain-error.ts';
@@ -48,7 +48,6 @@ export class ChannelStats {
 }
 
 @ObjectType({ description: 'Where alerts and account events are delivered (spec 2.8)' })
-@Directive('@key(fields: "id")')
 export class Channel {
   @Field(() => ID) id!: string;
   @Field(() => String, { description: '`webhook`, `slack`, `telegram` or `email`' }) kind!: string;
