@@ -135,4 +135,16 @@ describe('instant alerts', () => {
     expect(sent.map((body) => body.data.id).sort()).toEqual(expected);
     expect(new Set(sent.map((body) => body.data.keyword.term))).toEqual(new Set(['Rust', 'cargo']));
   });
+
+  it('does not retry an alert whose mention was marked done meanwhile', async () => {
+    const target = await channel();
+    await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Retried', channelIds: [target.id], filter: { keywordIds: [cargo] } } });
+    target.receiver.answerNext({ status: 503 });
+    const [id] = await storeAndScore([{ post: post(relevantPosts[0]), keywordIds: [cargo] }]);
+    await eventually(async () => target.receiver.received.length, (n) => n >= 1);
+    expect((await earshot.rest('PATCH', `/v1/mentions/${id}`, { key, body: { status: 'done' } })).status).toBe(200);
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${target.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'failed');
+    expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, error: 'the mention was marked done before it could be sent' });
+    expect(target.receiver.received).toHaveLength(1);
+  });
 });

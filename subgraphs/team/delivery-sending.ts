@@ -1,5 +1,5 @@
 import { readConfig } from '../../runtime/config.ts';
-import { markMentionDelivered } from '../mentions/index.ts';
+import { findMentionsByIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
@@ -59,10 +59,20 @@ export function attemptResult(delivery: Pick<DeliveryRow, 'kind' | 'attempts' | 
   return attemptsLeft ? { status: 'pending', attempt, retryAt } : { status: 'failed', attempt };
 }
 
-/** Sends a claimed delivery once and records the attempt. */
+/** Why a mention alert is not sent after all: its mention was closed (done, ignored) or deleted since it was enqueued. */
+async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise<string | null> {
+  if (delivery.kind !== 'mention' || !delivery.mentionId) return null;
+  const [mention] = await findMentionsByIds(sql, [delivery.mentionId]);
+  if (!mention) return 'the mention was deleted before it could be sent';
+  return mention.status === 'open' ? null : `the mention was marked ${mention.status} before it could be sent`;
+}
+
+/** Sends a claimed delivery once and records the attempt; a mention closed meanwhile is never sent (spec 3.3). */
 export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<DeliveryRow | undefined> {
-  const outcome: WebhookOutcome =
-    delivery.channelKind === 'webhook'
+  const closed = await closedMention(sql, delivery);
+  const outcome: WebhookOutcome = closed
+    ? { ok: false, status: null, error: closed, retryable: false }
+    : delivery.channelKind === 'webhook'
       ? await sendWebhookDelivery(delivery, { url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret }, settings, now())
       : { ok: false, status: null, error: `${delivery.channelKind} channels are not connected yet`, retryable: false };
   const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
