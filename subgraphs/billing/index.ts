@@ -14,7 +14,7 @@ export function buildBillingSchema(): Promise<GraphQLSchema> {
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
-export { type AccountEventRow, accountEventNames, listAccountEventsAfter } from './account-event-store.ts';
+export { accountEventNames, listAccountEventsAfter } from './account-event-store.ts';
 export { billingDayOf } from './billing-day.ts';
 export { capPeriodStart, nextCapPeriodStart } from './cap-period.ts';
 export { applyCapChange, resumeCapsAtPeriodTurn } from './cap-transitions.ts';

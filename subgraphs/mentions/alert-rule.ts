@@ -1,9 +1,15 @@
+import type { Sql } from '../../runtime/database.ts';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { type AlertFilter, createAlertRuleInput, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
 import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
+
+/** Creates a rule from a POST /v1/alerts body, every default applied. */
+export function createAlertRule(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<AlertRuleRow> {
+  return insertAlertRule(sql, workspaceId, settleAlertRule(parseInput(createAlertRuleInput, rawInput)), now);
+}
 
 export function addAlertRuleType(builder: PothosBuilder) {
   const AlertFilterType = builder.objectRef<AlertFilter>('AlertFilter').implement({
@@ -92,10 +98,7 @@ export function addAlertRuleType(builder: PothosBuilder) {
     t.field({
       type: AlertRule,
       args: { input: t.arg({ type: CreateAlertRuleInput, required: true }) },
-      resolve: (_root, args, ctx) => {
-        const valid = parseInput(createAlertRuleInput, args.input);
-        return insertAlertRule(ctx.sql, requireAuth(ctx).workspaceId, settleAlertRule(valid), ctx.clock.now());
-      },
+      resolve: (_root, args, ctx) => createAlertRule(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.clock.now()),
     }),
   );
 

@@ -14,6 +14,7 @@ export function buildMentionsSchema() {
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { createAlertRule } from './alert-rule.ts';
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { nextDigestRun } from './digest-schedule.ts';

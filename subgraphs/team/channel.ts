@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { assertPublicHttpUrl, PrivateAddressError } from '../../runtime/public-address.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
@@ -8,13 +7,13 @@ import { countChannelRules } from '../mentions/index.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
-import { createChannelInput, updateChannelInput } from './channel-input.ts';
+import { assertSendableUrl, createChannel } from './channel-commands.ts';
+import { updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
   channelDeliveryStats,
   deleteChannel,
   findChannel,
-  insertChannel,
   listChannels,
   rotateChannelSecret,
   subscriptionsOf,
@@ -131,15 +130,6 @@ export class UpdateChannelInput {
 /** GraphQL leaves an unset field out and REST may send it as null; both mean "no change" here. */
 const present = (input: object) => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
 
-async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Promise<void> {
-  try {
-    await assertPublicHttpUrl(url, { env });
-  } catch (error) {
-    const reason = error instanceof PrivateAddressError ? 'must not lead to a private or loopback address' : 'the host does not resolve';
-    throw domainError('validation_error', `url: ${reason}`, { field: 'url' }, error);
-  }
-}
-
 const deliveryCursorKey = (row: DeliveryRow) => [row.createdAt.toISOString(), row.id];
 const parseDeliveryCursor = ([at, id]: string[]) => {
   const createdAt = new Date(at);
@@ -219,19 +209,7 @@ export class ChannelResolver {
 
   @Mutation(() => Channel, { description: 'Creates a channel; a webhook’s secret is shown in this response only' })
   async createChannel(@Arg('input', () => CreateChannelInput) input: CreateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
-    const auth = requireAuth(ctx);
-    const valid = parseInput(createChannelInput, present(input));
-    if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
-    await assertSendableUrl(valid.url!, ctx.env);
-    const row = await insertChannel(ctx.sql, {
-      workspaceId: auth.workspaceId,
-      kind: valid.kind,
-      label: valid.label ?? new URL(valid.url!).host,
-      url: valid.url!,
-      headers: valid.headers ?? {},
-      events: valid.events ?? [],
-      now: ctx.clock.now(),
-    });
+    const row = await createChannel(ctx.sql, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
     return (await toChannels(ctx, [row], true))[0];
   }
 

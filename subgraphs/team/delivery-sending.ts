@@ -59,9 +59,13 @@ export function attemptResult(delivery: Pick<DeliveryRow, 'kind' | 'attempts' | 
   return attemptsLeft ? { status: 'pending', attempt, retryAt } : { status: 'failed', attempt };
 }
 
-/** Why a mention alert is not sent after all: its mention was closed (done, ignored) or deleted since it was enqueued. */
+/**
+ * Why a mention alert is not retried after all: its mention was closed
+ * (done, ignored) or deleted since. A first attempt follows the scoring
+ * that found the mention open by moments, so only retries ask.
+ */
 async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise<string | null> {
-  if (delivery.kind !== 'mention' || !delivery.mentionId) return null;
+  if (delivery.kind !== 'mention' || !delivery.mentionId || delivery.attempts === 0) return null;
   const [mention] = await findMentionsByIds(sql, [delivery.mentionId]);
   if (!mention) return 'the mention was deleted before it could be sent';
   return mention.status === 'open' ? null : `the mention was marked ${mention.status} before it could be sent`;

@@ -17,6 +17,7 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
+export { createChannel } from './channel-commands.ts';
 export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';
 export { fanOutAccountEvents } from './account-event-deliveries.ts';
 export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
