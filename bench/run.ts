@@ -3,13 +3,14 @@ import { startBenchEnvironment } from './bench-environment.ts';
 import { type Benchmark, formatReport } from './benchmark.ts';
 import { billingTick } from './billing-tick.ts';
 import { classifierThroughput } from './classifier.ts';
+import { deliveryThroughput } from './deliveries.ts';
 import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
 import { matchingThroughput } from './matching.ts';
 import { whoamiPath } from './whoami-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick];
+const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput];
 
 // `npm run bench -- whoami tick` runs only the benchmarks whose names contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

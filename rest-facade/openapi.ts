@@ -2,6 +2,7 @@ import { OpenApiBuilder, type OperationObject, type ParameterObject, type Schema
 import { z } from 'zod';
 import { errorEnvelopeSchema } from './error-envelope.ts';
 import { isGraphQLRoute, type Route } from './route.ts';
+import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
 type NamedSchemas = Record<string, SchemaObject>;
@@ -89,8 +90,8 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
   };
 }
 
-/** Builds the OpenAPI 3.1 document of the given routes. */
-export function buildOpenApiDocument(routes: Route[]) {
+/** Builds the OpenAPI 3.1 document of the given routes and of the requests the service sends (`webhooks`). */
+export function buildOpenApiDocument(routes: Route[], webhooks: WebhookEvent[] = []) {
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Earshot API')
@@ -100,7 +101,12 @@ export function buildOpenApiDocument(routes: Route[]) {
         'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`. ' +
         'Input is checked strictly: an unknown query parameter or body field is 400 `validation_error` naming it, and an id that cannot be one is 404 `not_found`. ' +
         'A request the HTTP parser cannot read gets the same envelope and a closed connection: 431 `headers_too_large` for a request line and headers over 16 KiB, ' +
-        '408 `request_timeout` for headers that did not arrive in time, 400 `validation_error` for anything else malformed (such as `Content-Length` beside chunked framing).',
+        '408 `request_timeout` for headers that did not arrive in time, 400 `validation_error` for anything else malformed (such as `Content-Length` beside chunked framing).\n\n' +
+        'Webhook channels receive `POST` requests with a JSON envelope `{ id, event, createdAt, alert, data }` (see `webhooks`). Each is signed three ways with the channel secret: ' +
+        '`X-Mentions-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string (compare in constant time); ' +
+        '`X-Mentions-Signature-V2`, `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">` with the same key, which lets a receiver refuse replays; ' +
+        'and the Standard Webhooks headers `webhook-id` (the delivery id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64-decoded part of the secret after `whsec_`), ' +
+        'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.',
     )
     .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
   const named: NamedSchemas = {};
@@ -111,6 +117,16 @@ export function buildOpenApiDocument(routes: Route[]) {
   for (const route of routes) {
     const item = (document.paths![route.path] ??= {});
     (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, named);
+  }
+  for (const webhook of webhooks) {
+    builder.addWebhook(webhook.name, {
+      post: {
+        summary: webhook.summary,
+        description: webhook.description,
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(webhook.schema, 'output', named) } } },
+        responses: { '200': { description: 'Any 2xx within 10 seconds accepts the delivery; the body is ignored' } },
+      },
+    });
   }
   for (const [id, schema] of Object.entries(named)) builder.addSchema(id, schema);
   return document;

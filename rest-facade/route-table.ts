@@ -1,6 +1,9 @@
 import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
+import { webhookEvents } from './webhook-events.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { billingRoutes } from './routes/billing.ts';
+import { channelRoutes } from './routes/channels.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
@@ -14,7 +17,7 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 /** Every `/v1` route; the OpenAPI document is generated from this list and nothing else, once. */
 export const routeTable: Route[] = [
-  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable))),
+  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
   ...credentialRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
@@ -23,4 +26,6 @@ export const routeTable: Route[] = [
   ...mentionRoutes,
   ...billingRoutes,
   ...slackRoutes,
+  ...channelRoutes,
+  ...alertRoutes,
 ];

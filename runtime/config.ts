@@ -17,6 +17,10 @@ export interface EarshotConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Base poll interval (EARSHOT_POLL_INTERVAL_S, default 300): empty polls double it. */
   pollIntervalSeconds: number;
+  /** Seconds between attempts of a webhook delivery (EARSHOT_RETRY_DELAY_S, default 30; spec 3.4). */
+  retryDelaySeconds: number;
+  /** How long a webhook endpoint has to answer (EARSHOT_WEBHOOK_TIMEOUT_MS, default 10 s as spec 8 says; tests shorten it). */
+  webhookTimeoutMs: number;
   /** Whether workers follow the Bluesky Jetstream live (EARSHOT_BLUESKY_LIVE=0 turns it off). */
   blueskyLive: boolean;
   /** The environment connectors read their base addresses and credentials from. */
@@ -62,6 +66,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
     logLevel,
     pollIntervalSeconds: integer(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
+    retryDelaySeconds: integer(env, 'EARSHOT_RETRY_DELAY_S', 30),
+    webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
     env,
   };

@@ -6,6 +6,7 @@ import { startCrashRecovery } from '../jobs/crash-recovery.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
+import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
@@ -129,6 +130,8 @@ export async function startEarshot(
       stops.push(['crash recovery', recovery.stop]);
       const scheduler = startPollScheduler(queue.context('poll-scheduler'));
       stops.push(['poll scheduler', scheduler.stop]);
+      const dispatcher = await startDeliveryDispatcher(queue.context('deliveries'));
+      stops.push(['delivery dispatcher', dispatcher.stop]);
       if (config.blueskyLive) {
         const live = await startBlueskyLive(queue.context('bluesky-live'));
         stops.push(['Bluesky live stream', live.stop]);

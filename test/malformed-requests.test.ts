@@ -28,20 +28,31 @@ const idRoutes = routeTable.filter((route) => route.path.includes('{id}'));
 describe('an id that cannot name a record', () => {
   it('is on every id route of the table', () => {
     expect(idRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'DELETE /v1/alerts/{id}',
       'DELETE /v1/api-keys/{id}',
+      'DELETE /v1/channels/{id}',
       'DELETE /v1/groups/{id}',
       'DELETE /v1/keywords/{id}',
+      'GET /v1/alerts/{id}',
       'GET /v1/billing/top-ups/{id}',
+      'GET /v1/channels/{id}',
+      'GET /v1/channels/{id}/deliveries',
       'GET /v1/groups/{id}',
       'GET /v1/keywords/{id}',
       'GET /v1/keywords/{id}/health',
       'GET /v1/keywords/{id}/suggestions',
       'GET /v1/mentions/{id}',
       'GET /v1/mentions/{id}/comments',
+      'PATCH /v1/alerts/{id}',
+      'PATCH /v1/channels/{id}',
       'PATCH /v1/groups/{id}',
       'PATCH /v1/keywords/{id}',
       'PATCH /v1/mentions/{id}',
+      'POST /v1/alerts/{id}/run',
+      'POST /v1/alerts/{id}/test',
       'POST /v1/billing/top-ups/{id}/confirm',
+      'POST /v1/channels/{id}/rotate-secret',
+      'POST /v1/channels/{id}/test',
     ]);
   });
 
@@ -119,7 +130,7 @@ describe('a NUL character in input', () => {
 });
 
 describe('query parameters', () => {
-  const mentionParameters = 'limit, cursor, keywordId, keywordIds, relevant, status, platform, platforms';
+  const mentionParameters = 'limit, cursor, keywordId, keywordIds, relevant, status, platform, platforms, alertId';
 
   it.each([
     ['sentiment=angry', 'sentiment'],

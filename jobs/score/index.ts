@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
+import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import { scoringBatchSize } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { payloadIdsOfPendingJobs, tryLockSweep } from '../job-store.ts';
@@ -88,6 +89,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
     const retry = await recordScores(tx, scored, failed, now);
+    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
     await applyNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now);
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;

@@ -79,6 +79,7 @@ export const mentionRoutes: GraphQLRoute[] = [
       status: z.enum(['open', 'done', 'ignored']).optional(),
       platform: platform.optional(),
       platforms: commaSeparated(platform).optional().meta({ description: 'Comma-separated platforms' }),
+      alertId: z.string().min(1).optional().meta({ description: 'Only the mentions this alert rule sends (its filter applied)' }),
     }),
     responses: {
       200: {
@@ -87,9 +88,10 @@ export const mentionRoutes: GraphQLRoute[] = [
       },
       400: { description: 'An unknown query parameter or a bad value of one (`validation_error`, with `field`), or a bad cursor (`invalid_cursor`)' },
       401: unauthorizedResponse,
+      404: { description: 'An `alertId` that is no rule of this workspace (`not_found`)' },
     },
-    operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!]) {
-      mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms) {
+    operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!], $alertId: ID) {
+      mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms, alertId: $alertId) {
         nodes { ${mentionFields} } nextCursor
       }
     }`,
@@ -103,6 +105,7 @@ export const mentionRoutes: GraphQLRoute[] = [
         relevant: query.relevant ?? true,
         status: query.status ?? null,
         platforms: onPlatforms.length ? onPlatforms : null,
+        alertId: query.alertId ?? null,
       };
     },
     result: (data) => ({ status: 200, body: { data: data.mentions.nodes, nextCursor: data.mentions.nextCursor } }),

@@ -1,14 +1,16 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 
-/** The account events of spec 6.4. */
-export type AccountEventName =
-  | 'keyword.capped'
-  | 'keyword.paused_for_balance'
-  | 'keyword.resumed'
-  | 'wallet.low'
-  | 'wallet.paused'
-  | 'wallet.resumed';
+/** The account events of spec 6.4, the names a webhook channel may subscribe to. */
+export const accountEventNames = [
+  'keyword.capped',
+  'keyword.paused_for_balance',
+  'keyword.resumed',
+  'wallet.low',
+  'wallet.paused',
+  'wallet.resumed',
+] as const;
+export type AccountEventName = (typeof accountEventNames)[number];
 
 export interface AccountEvent {
   workspaceId: string;
@@ -61,4 +63,15 @@ export async function listAccountEvents(
       ${page.after ? sql`and seq > (select seq from account_events where id = ${page.after})` : sql``}
     order by seq
     limit ${page.limit ?? 1000}`;
+}
+
+/** Events of every workspace recorded after `afterSeq`, in recording order, for delivery to channels. */
+export async function listAccountEventsAfter(sql: Queryable, afterSeq: number, limit: number): Promise<(AccountEventRow & { seq: number })[]> {
+  return sql<(AccountEventRow & { seq: number })[]>`
+    /* listAccountEventsAfter */
+    select id, seq::float8 as seq, workspace_id, name, data, occurred_at, created_at
+    from account_events
+    where seq > ${afterSeq}
+    order by seq
+    limit ${limit}`;
 }

@@ -1,5 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
 import { applyCapChange, walletCoversAnotherDay } from '../billing/index.ts';
+import { removeKeywordFromAlertRules } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { ensureDefaultGroup, findGroupToJoin } from './group-store.ts';
@@ -149,7 +150,13 @@ export async function patchKeyword(
   }
 }
 
-/** Deletes a keyword and its mentions; what was charged stays in the ledger. */
+/**
+ * Deletes a keyword and its mentions; what was charged stays in the
+ * ledger. Alert rules forget it, and a rule that named only it is disabled.
+ */
 export async function removeKeyword(sql: Sql, workspaceId: string, id: string): Promise<void> {
-  if (!(await deleteKeyword(sql, workspaceId, id))) throw notFound('Keyword');
+  await sql.begin(async (tx) => {
+    if (!(await deleteKeyword(tx, workspaceId, id))) throw notFound('Keyword');
+    await removeKeywordFromAlertRules(tx, workspaceId, id);
+  });
 }

@@ -1,4 +1,5 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
+import { addAlertRuleType } from './alert-rule.ts';
 import { addMentionType } from './mention.ts';
 
 /** The mentions subgraph: mentions, people, alert rules and the live `mentionCreated` subscription. */
@@ -8,14 +9,20 @@ export function buildMentionsSchema() {
   builder.mutationType({});
   builder.subscriptionType({});
   addMentionType(builder);
+  addAlertRuleType(builder);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
+export { createAlertRule } from './alert-rule.ts';
+export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
+export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
+export { nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
-export { type MentionRow, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markPostMentionsDone } from './mention-store.ts';
+export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
+export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';

@@ -2,6 +2,8 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { alertFilterSql } from './alert-filter.ts';
+import type { AlertFilter } from './alert-rule-input.ts';
 import { relevantSql } from './relevance.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
@@ -214,6 +216,8 @@ export interface MentionFilters {
   relevant?: boolean | null;
   status?: 'open' | 'done' | 'ignored' | null;
   platforms?: string[];
+  /** An alert rule's filter (`alertId`): only the mentions the rule sends. */
+  alertFilter?: AlertFilter;
 }
 
 
@@ -238,6 +242,7 @@ export async function listMentionsPage(
       ${filters.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}
       ${filters.status ? sql`and m.status = ${filters.status}` : sql``}
       ${filters.platforms?.length ? sql`and p.platform = any(${sql.array(filters.platforms)})` : sql``}
+      ${filters.alertFilter ? sql`and ${alertFilterSql(sql, filters.alertFilter)}` : sql``}
       ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}
     order by m.created_at desc, m.id desc
     limit ${page.limit}`;
@@ -356,4 +361,40 @@ export async function markPostMentionsDone(sql: Queryable, workspaceId: string, 
     where m.post_id = clicked.post_id and m.workspace_id = ${workspaceId}
     returning m.id`;
   return rows.map((row) => row.id);
+}
+
+/** Which of these mentions an alert rule's filter lets through. */
+export async function filterMentionIdsByAlert(sql: Queryable, ids: readonly string[], filter: AlertFilter): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    /* filterMentionIdsByAlert */
+    select m.id
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.id = any(${sql.array(ids as string[])}) and ${alertFilterSql(sql, filter)}`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The mentions a digest covers: those passing the rule's filter that were
+ * scored in `(from, to]` (scoring, not storage, decides when a mention can
+ * first be sent), highest priority first.
+ */
+export async function findDigestMentions(
+  sql: Queryable,
+  workspaceId: string,
+  filter: AlertFilter,
+  period: { from: Date; to: Date },
+): Promise<MentionRow[]> {
+  return sql<MentionRow[]>`
+    /* findDigestMentions */
+    select ${mentionColumns(sql)}
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.workspace_id = ${workspaceId} and m.classified_at > ${period.from} and m.classified_at <= ${period.to}
+      and ${alertFilterSql(sql, filter)}
+    order by m.priority desc, m.created_at desc, m.id desc`;
+}
+
+/** A mention an alert delivered shows `delivered: true` from then on (spec 2.4). */
+export async function markMentionDelivered(sql: Queryable, id: string): Promise<void> {
+  await sql`/* markMentionDelivered */ update mentions set delivered = true where id = ${id} and not delivered`;
 }

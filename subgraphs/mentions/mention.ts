@@ -4,9 +4,11 @@ import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { mentionsCreatedIn } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
+import { findAlertRule } from './alert-rule-store.ts';
 import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
 import { patchMention } from './mention-triage.ts';
-import { isRelevant, scoredRelevant } from './relevance.ts';
+import { authorRecord, classificationRecord, feedbackRecord, postRecord, triageRecord } from './mention-record.ts';
+import { isRelevant } from './relevance.ts';
 
 /** Mentions page newest match first: the cursor holds the last one's match time and id. */
 const mentionCursorKey = (mention: MentionRow) => [mention.createdAt.toISOString(), mention.id];
@@ -20,7 +22,7 @@ export function addMentionType(builder: PothosBuilder) {
     .externalRef('Keyword', builder.keyDirective(builder.selection<{ id: string }>('id'), false))
     .implement({ fields: (t) => ({ id: t.exposeID('id') }) });
 
-  const Post = builder.objectRef<MentionRow>('Post').implement({
+  const Post = builder.objectRef<ReturnType<typeof postRecord>>('Post').implement({
     description: 'The matched post as published on its platform',
     fields: (t) => ({
       platform: t.exposeString('platform'),
@@ -32,16 +34,16 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   });
 
-  const Author = builder.objectRef<MentionRow>('Author').implement({
+  const Author = builder.objectRef<ReturnType<typeof authorRecord>>('Author').implement({
     description: 'The platform account that wrote the post, stored once per account',
     fields: (t) => ({
-      id: t.exposeID('authorId'),
-      name: t.exposeString('authorName'),
-      handle: t.exposeString('authorHandle'),
-      url: t.exposeString('authorUrl'),
-      avatarUrl: t.exposeString('authorAvatarUrl', { nullable: true }),
-      followers: t.int({ resolve: (m) => m.authorFollowers ?? 0 }),
-      tags: t.exposeStringList('authorTags'),
+      id: t.exposeID('id'),
+      name: t.exposeString('name'),
+      handle: t.exposeString('handle'),
+      url: t.exposeString('url'),
+      avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+      followers: t.exposeInt('followers'),
+      tags: t.exposeStringList('tags'),
     }),
   });
 
@@ -51,41 +53,36 @@ export function addMentionType(builder: PothosBuilder) {
       fields: (t) => ({ relevant: t.exposeBoolean('relevant'), sentiment: t.exposeString('sentiment', { nullable: true }) }),
     });
 
-  const ClassificationFeedback = builder.objectRef<MentionRow>('ClassificationFeedback').implement({
+  type Feedback = NonNullable<ReturnType<typeof feedbackRecord>>;
+  const ClassificationFeedback = builder.objectRef<Feedback>('ClassificationFeedback').implement({
     description: "A user's verdict; `original` holds the classifier's own values",
     fields: (t) => ({
-      relevant: t.exposeBoolean('verdictRelevant', { nullable: true }),
-      sentiment: t.exposeString('verdictSentiment', { nullable: true }),
-      original: t.field({
-        type: ClassificationOriginal,
-        resolve: (m) => ({ relevant: scoredRelevant(m.relevance), sentiment: m.sentiment }),
-      }),
+      relevant: t.exposeBoolean('relevant', { nullable: true }),
+      sentiment: t.exposeString('sentiment', { nullable: true }),
+      original: t.field({ type: ClassificationOriginal, resolve: (f) => f.original }),
     }),
   });
 
-  const Classification = builder.objectRef<MentionRow>('Classification').implement({
+  type ClassificationShape = NonNullable<ReturnType<typeof classificationRecord>>;
+  const Classification = builder.objectRef<ClassificationShape>('Classification').implement({
     description: "The classifier's judgement (spec 2.4), with the user's corrections written through",
     fields: (t) => ({
       relevance: t.exposeInt('relevance', { nullable: true }),
-      sentiment: t.string({ nullable: true, resolve: (m) => m.verdictSentiment ?? m.sentiment }),
-      intents: t.stringList({ resolve: (m) => m.intents ?? [] }),
-      automated: t.boolean({ resolve: (m) => m.automated ?? false }),
+      sentiment: t.exposeString('sentiment', { nullable: true }),
+      intents: t.exposeStringList('intents'),
+      automated: t.exposeBoolean('automated'),
       language: t.exposeString('language', { nullable: true }),
-      note: t.exposeString('classificationNote', { nullable: true }),
-      failed: t.exposeBoolean('classificationFailed'),
-      feedback: t.field({
-        type: ClassificationFeedback,
-        nullable: true,
-        resolve: (m) => (m.verdictRelevant === null && m.verdictSentiment === null ? null : m),
-      }),
+      note: t.exposeString('note', { nullable: true }),
+      failed: t.exposeBoolean('failed'),
+      feedback: t.field({ type: ClassificationFeedback, nullable: true, resolve: (c) => c.feedback }),
     }),
   });
 
-  const Triage = builder.objectRef<MentionRow>('Triage').implement({
+  const Triage = builder.objectRef<ReturnType<typeof triageRecord>>('Triage').implement({
     fields: (t) => ({
-      assignee: t.exposeString('assigneeId', { nullable: true }),
+      assignee: t.exposeString('assignee', { nullable: true }),
       snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
-      note: t.exposeString('triageNote', { nullable: true }),
+      note: t.exposeString('note', { nullable: true }),
     }),
   });
 
@@ -115,14 +112,10 @@ export function addMentionType(builder: PothosBuilder) {
       delivered: t.exposeBoolean('delivered'),
       priority: t.exposeFloat('priority'),
       keyword: t.field({ type: KeywordRef, resolve: (m) => ({ id: m.keywordId }) }),
-      post: t.field({ type: Post, resolve: (m) => m }),
-      author: t.field({ type: Author, resolve: (m) => m }),
-      classification: t.field({
-        type: Classification,
-        nullable: true,
-        resolve: (m) => (m.relevance === null && !m.classificationFailed ? null : m),
-      }),
-      triage: t.field({ type: Triage, resolve: (m) => m }),
+      post: t.field({ type: Post, resolve: postRecord }),
+      author: t.field({ type: Author, resolve: authorRecord }),
+      classification: t.field({ type: Classification, nullable: true, resolve: classificationRecord }),
+      triage: t.field({ type: Triage, resolve: triageRecord }),
       comments: t.field({
         type: [Comment],
         description: 'Comments read under this mention, newest first',
@@ -167,9 +160,12 @@ export function addMentionType(builder: PothosBuilder) {
         relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included' }),
         status: t.arg.string(),
         platforms: t.arg.stringList(),
+        alertId: t.arg.id({ description: 'Only the mentions this alert rule sends' }),
       },
       resolve: async (_root, args, ctx) => {
         const limit = pageSize(args.first);
+        const rule = args.alertId ? await findAlertRule(ctx.sql, requireAuth(ctx).workspaceId, String(args.alertId)) : undefined;
+        if (args.alertId && !rule) throw notFound('Alert rule');
         if (args.status && !['open', 'done', 'ignored'].includes(args.status)) {
           throw domainError('validation_error', 'status: must be open, done or ignored', { field: 'status' });
         }
@@ -179,6 +175,7 @@ export function addMentionType(builder: PothosBuilder) {
             relevant: args.relevant ?? true,
             status: (args.status as 'open' | 'done' | 'ignored' | null) ?? null,
             platforms: args.platforms ?? undefined,
+            alertFilter: rule?.filter,
           },
           after: args.after ? decodeCursor(args.after, parseMentionCursor) : null,
           limit: limit + 1,

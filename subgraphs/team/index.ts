@@ -1,15 +1,17 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
+import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
+import { ChannelResolver } from './channel.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
-/** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
+/** The team subgraph: workspaces, API keys, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -18,6 +20,13 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
+export { createChannel } from './channel-commands.ts';
+export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';
+export { fanOutAccountEvents } from './account-event-deliveries.ts';
+export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
+export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
+export { runDueDigests } from './digests.ts';
+export { enqueueMentionAlerts } from './mention-alerts.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';

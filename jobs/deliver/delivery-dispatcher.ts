@@ -1,0 +1,107 @@
+import { claimDueDeliveries, deliveriesDueChannel, deliverySettings, fanOutAccountEvents, runDueDigests, sendClaimedDelivery } from '../../subgraphs/team/index.ts';
+import type { JobContext } from '../job-definition.ts';
+
+export interface DispatcherOptions {
+  /** Sends under way at once, all channels together. */
+  concurrency?: number;
+  /** Sends under way at once to one channel: a slow or dead endpoint holds at most these, never another channel's. */
+  perChannel?: number;
+  /** The fallback poll for due retries and missed wake-ups. */
+  pollMs?: number;
+}
+
+/**
+ * Sends the deliveries outbox beside the queues in each worker: claims due
+ * rows (leased, so several workers share the work and a crash loses
+ * nothing), sends them concurrently within the bounds, records each
+ * attempt. It wakes when rows are enqueued (LISTEN) and when a send ends,
+ * and polls as a fallback; each poll also fans out the account-event
+ * outbox and runs the digest rules whose hour has come.
+ */
+export async function startDeliveryDispatcher(context: JobContext, options: DispatcherOptions = {}): Promise<{ stop(): Promise<void> }> {
+  const concurrency = options.concurrency ?? 256;
+  const perChannel = options.perChannel ?? 32;
+  const settings = deliverySettings(context.config.env);
+  const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
+  const inFlight = new Map<string, number>();
+  const sends = new Set<Promise<void>>();
+  let stopped = false;
+  let passing = false;
+  let again = false;
+
+  const pass = async () => {
+    const busy = [...inFlight].filter(([, count]) => count >= perChannel).map(([channelId]) => channelId);
+    const claimed = await claimDueDeliveries(context.sql, {
+      now: context.clock.now(),
+      leaseSeconds,
+      limit: concurrency - sends.size,
+      perChannel,
+      busyChannelIds: busy,
+    });
+    for (const delivery of claimed) {
+      inFlight.set(delivery.channelId, (inFlight.get(delivery.channelId) ?? 0) + 1);
+      const send: Promise<void> = sendClaimedDelivery(context.sql, delivery, settings, () => context.clock.now())
+        .then(() => undefined)
+        .catch((error) => context.log.error('delivery attempt failed to record', { deliveryId: delivery.id, error: String(error) }))
+        .finally(() => {
+          const left = (inFlight.get(delivery.channelId) ?? 1) - 1;
+          if (left > 0) inFlight.set(delivery.channelId, left);
+          else inFlight.delete(delivery.channelId);
+          sends.delete(send);
+          wake();
+        });
+      sends.add(send);
+    }
+    return claimed.length;
+  };
+
+  const wake = () => {
+    if (stopped) return;
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = true;
+    void (async () => {
+      do {
+        again = false;
+        try {
+          // A full batch may mean more are due: claim again at once.
+          if ((await pass()) > 0 && sends.size < concurrency) again = true;
+        } catch (error) {
+          context.log.error('delivery dispatch failed', { error: String(error) });
+        }
+      } while (again && !stopped);
+      passing = false;
+    })();
+  };
+
+  const listener = await context.sql.listen(deliveriesDueChannel, wake);
+  let ticking = false;
+  const timer = setInterval(() => {
+    if (ticking) return;
+    ticking = true;
+    void (async () => {
+      try {
+        await fanOutAccountEvents(context.sql, context.clock.now());
+        await runDueDigests(context.sql, context.clock.now());
+      } catch (error) {
+        context.log.error('account events or digests failed to enqueue', { error: String(error) });
+      } finally {
+        ticking = false;
+        wake();
+      }
+    })();
+  }, options.pollMs ?? 1000);
+  wake();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (ticking) await new Promise((resolve) => setTimeout(resolve, 20));
+      await listener.unlisten();
+      while (passing) await new Promise((resolve) => setTimeout(resolve, 20));
+      await Promise.all(sends);
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { channelKinds, createChannelInput, updateChannelInput } from '../../subgraphs/team/index.ts';
+import type { GraphQLRoute } from '../route.ts';
+import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
+
+const timestamp = z.iso.datetime();
+
+const channelFields = 'id kind label config { url headers secret events } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
+
+const channelConfig = {
+  url: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+  events: z.array(z.string()).meta({ description: 'Account event names this channel receives; empty when none' }),
+};
+const channelBase = {
+  id: z.string().meta({ example: 'dest_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+  kind: z.enum(channelKinds),
+  label: z.string(),
+  stats: z.object({
+    alerts: z.number().int(),
+    activeAlerts: z.number().int(),
+    lastDeliveryAt: timestamp.nullable(),
+    last7d: z.object({ total: z.number().int(), failed: z.number().int() }),
+  }),
+  createdAt: timestamp,
+};
+
+export const channelSchema = z.object({ ...channelBase, config: z.object(channelConfig) }).meta({ id: 'Channel' });
+const channelWithSecretSchema = z
+  .object({
+    ...channelBase,
+    config: z.object({
+      ...channelConfig,
+      secret: z.string().meta({ description: 'Shown only here: `whsec_` and the base64 of 32 random bytes', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+    }),
+  })
+  .meta({ id: 'ChannelWithSecret' });
+
+/** A channel as the API shows it: the secret only where it is shown once. */
+const channelBody = (channel: any, withSecret: boolean) => {
+  const { secret, ...config } = channel.config;
+  return { ...channel, config: withSecret ? { ...config, secret } : config };
+};
+
+export const testOutcomesSchema = z
+  .object({ outcomes: z.array(z.object({ channelId: z.string(), ok: z.boolean(), error: z.string().nullable() })) })
+  .meta({ id: 'TestOutcomes' });
+
+const deliverySchema = z
+  .object({
+    id: z.string().meta({ example: 'dlv_01jd8x3m5c2v7q9r4t6w8y0z1a', description: 'The envelope `id`; every attempt resends it' }),
+    kind: z.enum(['mention', 'digest', 'event', 'test']),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    error: z.string().nullable().meta({ description: 'The last attempt’s error' }),
+    sentAt: timestamp.nullable(),
+    alert: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
+    mention: z.object({ id: z.string(), platform: z.string(), url: z.string(), text: z.string() }).nullable().meta({ description: 'A short summary of the mention delivered' }),
+    event: z.string().nullable().meta({ description: 'The account event’s name, for `kind: event`' }),
+    attemptLog: z
+      .array(z.object({ at: timestamp, status: z.number().int().nullable(), error: z.string().nullable() }))
+      .meta({ description: 'Every attempt, oldest first: the HTTP status answered (null for a time-out or network error)' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Delivery' });
+
+const idNotFound = notFoundResponse('channel');
+
+export const channelRoutes: GraphQLRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/channels',
+    operationId: 'createChannel',
+    summary: 'Creates a channel. A webhook gets a signing secret, shown in this response only',
+    tag: 'Channels',
+    body: createChannelInput,
+    responses: {
+      200: { description: 'The channel, with `config.secret`', schema: channelWithSecretSchema },
+      400: { description: `${invalidBodyResponse.description}; a URL leading to a private or loopback address is refused` },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      501: { description: 'A kind this server is not connected to (`slack_not_configured`, `telegram_not_configured`, `email_not_configured`)' },
+    },
+    operation: `mutation CreateChannel($input: CreateChannelInput!) { createChannel(input: $input) { ${channelFields} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => ({ status: 200, body: channelBody(data.createChannel, true) }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/channels',
+    operationId: 'listChannels',
+    summary: "The workspace's channels, oldest first, with their stats (never their secrets)",
+    tag: 'Channels',
+    responses: {
+      200: { description: 'The channels', schema: z.object({ data: z.array(channelSchema) }).meta({ id: 'ChannelList' }) },
+      401: unauthorizedResponse,
+    },
+    operation: `query ListChannels { channels { ${channelFields} } }`,
+    variables: () => ({}),
+    result: (data) => ({ status: 200, body: { data: data.channels.map((channel: any) => channelBody(channel, false)) } }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/channels/{id}',
+    operationId: 'getChannel',
+    summary: 'One channel with its stats',
+    tag: 'Channels',
+    responses: { 200: { description: 'The channel', schema: channelSchema }, 401: unauthorizedResponse, 404: idNotFound },
+    operation: `query GetChannel($id: ID!) { channel(id: $id) { ${channelFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: channelBody(data.channel, false) }),
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/channels/{id}',
+    operationId: 'updateChannel',
+    summary: 'Changes a channel; `events` replaces the whole set. The secret is not shown again',
+    tag: 'Channels',
+    body: updateChannelInput,
+    responses: {
+      200: { description: 'The channel after the change', schema: channelSchema },
+      400: invalidBodyResponse,
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: idNotFound,
+    },
+    operation: `mutation UpdateChannel($id: ID!, $input: UpdateChannelInput!) { updateChannel(id: $id, input: $input) { ${channelFields} } }`,
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    result: (data) => ({ status: 200, body: channelBody(data.updateChannel, false) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/channels/{id}',
+    operationId: 'deleteChannel',
+    summary: 'Deletes a channel; it leaves every rule',
+    tag: 'Channels',
+    responses: { 204: { description: 'Deleted' }, 401: unauthorizedResponse, 403: readOnlyKeyResponse, 404: idNotFound },
+    operation: `mutation DeleteChannel($id: ID!) { deleteChannel(id: $id) }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: () => ({ status: 204 }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/channels/{id}/rotate-secret',
+    operationId: 'rotateChannelSecret',
+    summary: 'A new signing secret, shown in this response only; the old one stops verifying at once',
+    tag: 'Channels',
+    responses: {
+      200: { description: 'The channel, with its new `config.secret`', schema: channelWithSecretSchema },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: idNotFound,
+    },
+    operation: `mutation RotateChannelSecret($id: ID!) { rotateChannelSecret(id: $id) { ${channelFields} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: channelBody(data.rotateChannelSecret, true) }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/channels/{id}/test',
+    operationId: 'testChannel',
+    summary: 'Sends event `test` (`data.message`) to the channel now and says how it went',
+    tag: 'Channels',
+    responses: {
+      200: { description: 'One outcome; `ok` false with the `error` when the endpoint did not take it', schema: testOutcomesSchema },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: idNotFound,
+    },
+    operation: `mutation TestChannel($id: ID!) { testChannel(id: $id) { outcomes { channelId ok error } } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: data.testChannel }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/channels/{id}/deliveries',
+    operationId: 'listChannelDeliveries',
+    summary: "A channel's delivery log (spec 2.10), newest first. Pass `nextCursor` back as `cursor`",
+    tag: 'Channels',
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      cursor: z.string().min(1).optional(),
+    }),
+    responses: {
+      200: { description: 'A page of deliveries', schema: z.object({ data: z.array(deliverySchema), nextCursor: z.string().nullable() }).meta({ id: 'DeliveryPage' }) },
+      400: { description: 'A bad `limit` (`validation_error`) or cursor (`invalid_cursor`)' },
+      401: unauthorizedResponse,
+      404: idNotFound,
+    },
+    operation: `query ChannelDeliveries($id: ID!, $first: Int, $after: String) {
+      channelDeliveries(id: $id, first: $first, after: $after) {
+        nodes { id kind status attempts error sentAt alert { id name } mention { id platform url text } event attemptLog { at status error } createdAt }
+        nextCursor
+      }
+    }`,
+    variables: ({ params, query }) => ({ id: params.id, first: query.limit ?? null, after: query.cursor ?? null }),
+    result: (data) => ({ status: 200, body: { data: data.channelDeliveries.nodes, nextCursor: data.channelDeliveries.nextCursor } }),
+  },
+];

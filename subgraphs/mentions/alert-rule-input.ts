@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { intents, sentiments } from '../../vocabulary/classification-values.ts';
+import { platforms } from '../../vocabulary/normalized-post.ts';
+import { domainError } from '../domain-error.ts';
+
+export const alertModes = ['instant', 'daily', 'weekly'] as const;
+export type AlertMode = (typeof alertModes)[number];
+export const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+
+const list = <Item extends z.ZodType>(item: Item, max: number) => z.array(item).max(max).transform((values) => [...new Set(values)] as z.output<Item>[]);
+
+/** Which mentions a rule sends (spec 2.9); a key left out does not filter. Relevant open mentions only, always. */
+export const alertFilterInput = z.strictObject({
+  sentiments: list(z.enum(sentiments), sentiments.length).optional(),
+  intents: list(z.enum(intents), intents.length).optional().meta({ description: 'A mention with any of these intents passes' }),
+  minRelevance: z.number().int().min(0).max(100).optional(),
+  languages: list(z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as en'), 50).optional(),
+  automated: z.boolean().optional().meta({ description: 'true: only machine-made posts; false: only human ones' }),
+  linkHosts: list(
+    z.string().trim().toLowerCase().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'must be a host name such as github.com'),
+    50,
+  ).optional().meta({ description: 'Posts linking to one of these hosts or their subdomains' }),
+  keywordIds: list(z.string().min(1).max(100), 100).optional(),
+  platforms: list(z.enum(platforms), platforms.length).optional(),
+  mutedAuthors: list(z.string().trim().min(1).max(200), 500).optional().meta({ description: 'Author ids (`aut_…`) or handles never sent' }),
+});
+export type AlertFilter = z.output<typeof alertFilterInput>;
+
+const schedule = z.strictObject({
+  hour: z.number().int().min(0).max(23).meta({ description: 'Hour of the day, UTC, at which the digest is sent' }),
+  weekday: z.enum(weekdays).optional().meta({ description: 'Weekly rules: the day it is sent' }),
+});
+
+const eventName = z
+  .string()
+  .max(60, 'must be at most 60 characters long')
+  .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/, 'must be lowercase dotted segments such as mention.matched');
+
+const ruleFields = {
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters long'),
+  mode: z.enum(alertModes),
+  event: eventName,
+  filter: alertFilterInput,
+  channelIds: list(z.string().min(1).max(100), 20),
+  schedule: schedule.nullable(),
+  enabled: z.boolean(),
+};
+
+export const createAlertRuleInput = z.strictObject({
+  ...ruleFields,
+  mode: ruleFields.mode.optional(),
+  event: ruleFields.event.optional(),
+  filter: ruleFields.filter.optional(),
+  channelIds: ruleFields.channelIds.optional(),
+  schedule: ruleFields.schedule.optional(),
+  enabled: ruleFields.enabled.optional(),
+});
+
+export const updateAlertRuleInput = z.strictObject({
+  name: ruleFields.name.optional(),
+  mode: ruleFields.mode.optional(),
+  event: ruleFields.event.optional(),
+  filter: ruleFields.filter.optional().meta({ description: 'The whole new filter' }),
+  channelIds: ruleFields.channelIds.optional().meta({ description: 'The whole new list' }),
+  schedule: ruleFields.schedule.optional(),
+  enabled: ruleFields.enabled.optional(),
+});
+
+/** The preset events of spec 6.2: the mode and filter an event name brings when the rule does not say otherwise. */
+export const alertPresets: Record<string, { mode: AlertMode; filter: AlertFilter }> = {
+  'mention.matched': { mode: 'instant', filter: {} },
+  'mention.high_relevance': { mode: 'instant', filter: { minRelevance: 80 } },
+  'mention.negative': { mode: 'instant', filter: { sentiments: ['negative'] } },
+  'mention.positive': { mode: 'instant', filter: { sentiments: ['positive'] } },
+  'mention.buy_intent': { mode: 'instant', filter: { intents: ['buy_intent'] } },
+  'mention.question': { mode: 'instant', filter: { intents: ['question'] } },
+  'mention.complaint': { mode: 'instant', filter: { intents: ['complaint'] } },
+  'mention.comparison': { mode: 'instant', filter: { intents: ['comparison'] } },
+  digest: { mode: 'daily', filter: {} },
+};
+
+/** A rule as stored, every default applied. */
+export interface SettledAlertRule {
+  name: string;
+  mode: AlertMode;
+  event: string;
+  filter: AlertFilter;
+  channelIds: string[];
+  scheduleHour: number | null;
+  scheduleWeekday: number | null;
+  enabled: boolean;
+}
+
+/**
+ * A whole rule from a create (or a patch over the rule `before`): the
+ * event's preset gives the mode and the filter keys left out, the mode the
+ * default event, and a digest must say when it runs (`schedule_required`).
+ */
+export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, before?: SettledAlertRule): SettledAlertRule {
+  const preset = input.event ? alertPresets[input.event] : undefined;
+  const mode = input.mode ?? (input.event && preset ? preset.mode : before?.mode ?? 'instant');
+  const event = input.event ?? (before && before.mode === mode ? before.event : mode === 'instant' ? 'mention.matched' : 'digest');
+  const filter =
+    !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? before?.filter ?? {}) } : before.filter;
+  const schedule = input.schedule === undefined ? (before ? { hour: before.scheduleHour, weekday: before.scheduleWeekday } : null) : input.schedule && { hour: input.schedule.hour, weekday: input.schedule.weekday ? weekdays.indexOf(input.schedule.weekday) : null };
+  if (mode !== 'instant' && (schedule?.hour === null || schedule?.hour === undefined)) {
+    throw domainError('schedule_required', `A ${mode} rule needs schedule.hour (UTC)`, { field: 'schedule.hour' });
+  }
+  if (mode === 'weekly' && (schedule?.weekday === null || schedule?.weekday === undefined)) {
+    throw domainError('schedule_required', 'A weekly rule needs schedule.weekday', { field: 'schedule.weekday' });
+  }
+  return {
+    name: input.name ?? before!.name,
+    mode,
+    event,
+    filter,
+    channelIds: input.channelIds ?? before?.channelIds ?? [],
+    scheduleHour: mode === 'instant' ? null : schedule!.hour!,
+    scheduleWeekday: mode === 'weekly' ? schedule!.weekday! : null,
+    enabled: input.enabled ?? before?.enabled ?? true,
+  };
+}

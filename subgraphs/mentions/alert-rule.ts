@@ -1,0 +1,131 @@
+import type { Sql } from '../../runtime/database.ts';
+import { notFound } from '../domain-error.ts';
+import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
+import { requireAuth } from '../require-auth.ts';
+import { parseInput } from '../validate-input.ts';
+import { type AlertFilter, createAlertRuleInput, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
+import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
+
+/** Creates a rule from a POST /v1/alerts body, every default applied. */
+export function createAlertRule(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<AlertRuleRow> {
+  return insertAlertRule(sql, workspaceId, settleAlertRule(parseInput(createAlertRuleInput, rawInput)), now);
+}
+
+export function addAlertRuleType(builder: PothosBuilder) {
+  const AlertFilterType = builder.objectRef<AlertFilter>('AlertFilter').implement({
+    description: 'Which relevant open mentions a rule sends; a null key does not filter',
+    fields: (t) => ({
+      sentiments: t.stringList({ nullable: true, resolve: (f) => f.sentiments ?? null }),
+      intents: t.stringList({ nullable: true, resolve: (f) => f.intents ?? null }),
+      minRelevance: t.int({ nullable: true, resolve: (f) => f.minRelevance ?? null }),
+      languages: t.stringList({ nullable: true, resolve: (f) => f.languages ?? null }),
+      automated: t.boolean({ nullable: true, resolve: (f) => f.automated ?? null }),
+      linkHosts: t.stringList({ nullable: true, resolve: (f) => f.linkHosts ?? null }),
+      keywordIds: t.stringList({ nullable: true, resolve: (f) => f.keywordIds ?? null }),
+      platforms: t.stringList({ nullable: true, resolve: (f) => f.platforms ?? null }),
+      mutedAuthors: t.stringList({ nullable: true, resolve: (f) => f.mutedAuthors ?? null }),
+    }),
+  });
+
+  const AlertSchedule = builder.objectRef<AlertRuleRow>('AlertSchedule').implement({
+    fields: (t) => ({
+      hour: t.int({ description: 'UTC', resolve: (r) => r.scheduleHour! }),
+      weekday: t.string({ nullable: true, description: 'Weekly rules only', resolve: (r) => (r.scheduleWeekday === null ? null : weekdays[r.scheduleWeekday]) }),
+    }),
+  });
+
+  const AlertRule = builder.objectRef<AlertRuleRow>('AlertRule').implement({
+    description: 'Sends matching mentions to channels, instantly or as a daily or weekly digest (spec 2.9)',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      name: t.exposeString('name'),
+      mode: t.exposeString('mode', { description: '`instant`, `daily` or `weekly`' }),
+      event: t.exposeString('event'),
+      filter: t.field({ type: AlertFilterType, resolve: (r) => r.filter }),
+      channelIds: t.exposeIDList('channelIds'),
+      schedule: t.field({ type: AlertSchedule, nullable: true, resolve: (r) => (r.mode === 'instant' ? null : r) }),
+      enabled: t.exposeBoolean('enabled'),
+      lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'Digests: the end of the period the last run covered' }),
+      createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    }),
+  });
+
+  const AlertFilterInput = builder.inputType('AlertFilterInput', {
+    fields: (t) => ({
+      sentiments: t.stringList(),
+      intents: t.stringList(),
+      minRelevance: t.int(),
+      languages: t.stringList(),
+      automated: t.boolean(),
+      linkHosts: t.stringList(),
+      keywordIds: t.stringList(),
+      platforms: t.stringList(),
+      mutedAuthors: t.stringList(),
+    }),
+  });
+  const AlertScheduleInput = builder.inputType('AlertScheduleInput', {
+    fields: (t) => ({ hour: t.int(), weekday: t.string({ description: '`monday` … `sunday`' }) }),
+  });
+  const ruleInputFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, 'InputObject'>) => ({
+    name: t.string(),
+    mode: t.string(),
+    event: t.string(),
+    filter: t.field({ type: AlertFilterInput }),
+    channelIds: t.idList(),
+    schedule: t.field({ type: AlertScheduleInput }),
+    enabled: t.boolean(),
+  });
+  const CreateAlertRuleInput = builder.inputType('CreateAlertRuleInput', { fields: ruleInputFields });
+  const UpdateAlertRuleInput = builder.inputType('UpdateAlertRuleInput', { description: 'Omitted fields stay; lists and the filter are replaced whole', fields: ruleInputFields });
+
+  builder.queryField('alertRules', (t) =>
+    t.field({
+      type: [AlertRule],
+      description: "The workspace's alert rules, oldest first",
+      resolve: (_root, _args, ctx) => listAlertRules(ctx.sql, requireAuth(ctx).workspaceId),
+    }),
+  );
+
+  builder.queryField('alertRule', (t) =>
+    t.field({
+      type: AlertRule,
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => (await findAlertRule(ctx.sql, requireAuth(ctx).workspaceId, String(args.id))) ?? Promise.reject(notFound('Alert rule')),
+    }),
+  );
+
+  builder.mutationField('createAlertRule', (t) =>
+    t.field({
+      type: AlertRule,
+      args: { input: t.arg({ type: CreateAlertRuleInput, required: true }) },
+      resolve: (_root, args, ctx) => createAlertRule(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.clock.now()),
+    }),
+  );
+
+  builder.mutationField('updateAlertRule', (t) =>
+    t.field({
+      type: AlertRule,
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAlertRuleInput, required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const workspaceId = requireAuth(ctx).workspaceId;
+        const valid = parseInput(updateAlertRuleInput, args.input);
+        const before = await findAlertRule(ctx.sql, workspaceId, String(args.id));
+        if (!before) throw notFound('Alert rule');
+        const updated = await updateAlertRule(ctx.sql, workspaceId, before.id, settleAlertRule(valid, before), valid.channelIds !== undefined);
+        if (!updated) throw notFound('Alert rule');
+        return updated;
+      },
+    }),
+  );
+
+  builder.mutationField('deleteAlertRule', (t) =>
+    t.field({
+      type: 'Boolean',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        if (!(await deleteAlertRule(ctx.sql, requireAuth(ctx).workspaceId, String(args.id)))) throw notFound('Alert rule');
+        return true;
+      },
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import type { Sql } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+import { listAccountEventsAfter } from '../billing/index.ts';
+import { envelopeBody } from './delivery-envelope.ts';
+import { insertDeliveries, type NewDelivery } from './delivery-store.ts';
+
+/** Events read from the outbox per pass. */
+const batchSize = 500;
+/**
+ * A gap in the outbox's sequence is an event whose transaction has not
+ * committed yet (or rolled back): fan-out waits this long for it before
+ * passing it by, so a late commit is not skipped for good while it can still arrive.
+ */
+const gapWaitMs = 60_000;
+
+/**
+ * Turns account events recorded since the last pass into one delivery per
+ * webhook channel that was subscribed to the event's name when the event
+ * was recorded (spec 6.4), in recording order; `alert` is null. One
+ * dispatcher does it at a time (the cursor row is locked), and the
+ * deliveries' unique key makes a repeated pass harmless.
+ */
+export async function fanOutAccountEvents(sql: Sql, now: Date): Promise<number> {
+  return sql.begin(async (tx) => {
+    const [cursor] = await tx<{ lastSeq: number }[]>`
+      /* lockAccountEventFanout */
+      select last_seq::float8 as last_seq from account_event_fanout for update skip locked`;
+    if (!cursor) return 0;
+    const events = await listAccountEventsAfter(tx, cursor.lastSeq, batchSize);
+    let lastSeq = cursor.lastSeq;
+    const taken: typeof events = [];
+    for (const event of events) {
+      if (event.seq !== lastSeq + 1 && now.getTime() - event.createdAt.getTime() < gapWaitMs) break;
+      taken.push(event);
+      lastSeq = event.seq;
+    }
+    if (taken.length === 0) return 0;
+    const channels = await tx<{ id: string; workspaceId: string; events: Record<string, string> }[]>`
+      /* subscribedChannels */
+      select id, workspace_id, events from channels
+      where kind = 'webhook' and events <> '{}'::jsonb
+        and workspace_id = any(${tx.array([...new Set(taken.map((event) => event.workspaceId))])})`;
+    const deliveries: NewDelivery[] = taken.flatMap((event) =>
+      channels
+        .filter((channel) => channel.workspaceId === event.workspaceId && channel.events[event.name] && new Date(channel.events[event.name]) <= event.createdAt)
+        .map((channel) => {
+          const id = newId('dlv');
+          return {
+            id,
+            workspaceId: event.workspaceId,
+            channelId: channel.id,
+            kind: 'event' as const,
+            event: event.name,
+            accountEventId: event.id,
+            body: envelopeBody({ id, event: event.name, createdAt: now, alert: null, data: event.data }),
+          };
+        }),
+    );
+    await insertDeliveries(tx, deliveries, now);
+    await tx`/* advanceAccountEventFanout */ update account_event_fanout set last_seq = ${lastSeq}`;
+    return deliveries.length;
+  });
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { accountEventNames } from '../billing/index.ts';
+
+export const channelKinds = ['webhook', 'slack', 'telegram', 'email'] as const;
+
+// An HTTP field name (RFC 9110 token) and a value without line breaks, so a header cannot smuggle another.
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name of 1 to 100 characters');
+const headerValue = z.string().max(2000, 'must be at most 2000 characters long').regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headers = z
+  .record(headerName, headerValue)
+  .refine((value) => Object.keys(value).length <= 20, 'must have at most 20 headers')
+  .meta({ description: 'Sent verbatim on every request; the service’s own headers win on a name clash' });
+const events = z
+  .array(z.enum(accountEventNames))
+  .max(accountEventNames.length)
+  .transform((names) => [...new Set(names)])
+  .meta({ description: 'Account event names (spec 6.4) this channel receives; the whole set' });
+const url = z
+  .string()
+  .max(2000, 'must be at most 2000 characters long')
+  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL');
+const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters long');
+
+export const createChannelInput = z
+  .strictObject({
+    kind: z.enum(channelKinds),
+    url: url.optional(),
+    label: label.optional(),
+    headers: headers.optional(),
+    events: events.optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
+  });
+
+export const updateChannelInput = z.strictObject({
+  url: url.optional(),
+  label: label.optional(),
+  headers: headers.optional(),
+  events: events.optional(),
+});

@@ -1,0 +1,115 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+import { newChannelSecret } from './webhook-signature.ts';
+
+export type ChannelKind = 'webhook' | 'slack' | 'telegram' | 'email';
+
+export interface ChannelRow {
+  id: string;
+  workspaceId: string;
+  kind: ChannelKind;
+  label: string;
+  url: string | null;
+  headers: Record<string, string>;
+  secret: string | null;
+  /** Account event name → when the channel subscribed to it. */
+  events: Record<string, string>;
+  createdAt: Date;
+}
+
+export interface ChannelDeliveryStats {
+  channelId: string;
+  lastDeliveryAt: Date | null;
+  total7d: number;
+  failed7d: number;
+}
+
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret, events, created_at`;
+
+/** The subscriptions after a change: names kept keep the time they were first subscribed, new ones start now. */
+export function subscriptionsOf(names: readonly string[], before: Record<string, string>, now: Date): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, before[name] ?? now.toISOString()]));
+}
+
+export async function insertChannel(
+  sql: Queryable,
+  input: { workspaceId: string; kind: ChannelKind; label: string; url: string | null; headers: Record<string, string>; events: string[]; now: Date },
+): Promise<ChannelRow> {
+  const [row] = await sql<ChannelRow[]>`
+    /* insertChannel */
+    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, created_at)
+    values (${newId('dest')}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
+            ${sql.json(input.headers)}, ${input.kind === 'webhook' ? newChannelSecret() : null},
+            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${input.now})
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+export async function findChannel(sql: Queryable, workspaceId: string, id: string): Promise<ChannelRow | undefined> {
+  const [row] = await sql<ChannelRow[]>`
+    /* findChannel */
+    select ${channelColumns(sql)} from channels where id = ${id} and workspace_id = ${workspaceId}`;
+  return row;
+}
+
+export async function findChannelsByIds(sql: Queryable, ids: readonly string[]): Promise<ChannelRow[]> {
+  if (ids.length === 0) return [];
+  return sql<ChannelRow[]>`
+    /* findChannelsByIds */
+    select ${channelColumns(sql)} from channels where id = any(${sql.array(ids as string[])})`;
+}
+
+export async function listChannels(sql: Queryable, workspaceId: string): Promise<ChannelRow[]> {
+  return sql<ChannelRow[]>`
+    /* listChannels */
+    select ${channelColumns(sql)} from channels where workspace_id = ${workspaceId} order by id`;
+}
+
+export async function updateChannel(
+  sql: Queryable,
+  workspaceId: string,
+  id: string,
+  changes: { label?: string; url?: string; headers?: Record<string, string>; events?: Record<string, string> },
+): Promise<ChannelRow | undefined> {
+  const values: Record<string, unknown> = {};
+  if (changes.label !== undefined) values.label = changes.label;
+  if (changes.url !== undefined) values.url = changes.url;
+  if (changes.headers !== undefined) values.headers = sql.json(changes.headers);
+  if (changes.events !== undefined) values.events = sql.json(changes.events);
+  if (Object.keys(values).length === 0) return findChannel(sql, workspaceId, id);
+  const [row] = await sql<ChannelRow[]>`
+    /* updateChannel */
+    update channels set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId}
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+/** A new secret, effective at once: the old one signs nothing more, pending retries included. */
+export async function rotateChannelSecret(sql: Queryable, workspaceId: string, id: string): Promise<ChannelRow | undefined> {
+  const [row] = await sql<ChannelRow[]>`
+    /* rotateChannelSecret */
+    update channels set secret = ${newChannelSecret()} where id = ${id} and workspace_id = ${workspaceId} and kind = 'webhook'
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+/** Deletes a channel; its rule memberships and delivery log go with it (foreign keys cascade). */
+export async function deleteChannel(sql: Queryable, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await sql`
+    /* deleteChannel */
+    delete from channels where id = ${id} and workspace_id = ${workspaceId} returning id`;
+  return rows.length > 0;
+}
+
+/** Each channel's newest sent delivery and its deliveries of the last 7 days (stats of spec 2.8). */
+export async function channelDeliveryStats(sql: Queryable, channelIds: readonly string[], now: Date): Promise<ChannelDeliveryStats[]> {
+  if (channelIds.length === 0) return [];
+  return sql<ChannelDeliveryStats[]>`
+    /* channelDeliveryStats */
+    select c.id as channel_id,
+           (select max(sent_at) from deliveries d where d.channel_id = c.id) as last_delivery_at,
+           (select count(*)::int from deliveries d where d.channel_id = c.id and d.created_at > ${now}::timestamptz - interval '7 days') as total7d,
+           (select count(*)::int from deliveries d
+             where d.channel_id = c.id and d.status = 'failed' and d.created_at > ${now}::timestamptz - interval '7 days') as failed7d
+    from unnest(${sql.array(channelIds as string[])}::text[]) as c(id)`;
+}

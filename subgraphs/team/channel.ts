@@ -1,0 +1,252 @@
+import 'reflect-metadata';
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import { domainError, notFound } from '../domain-error.ts';
+import { JsonScalar } from '../json-scalar.ts';
+import { countChannelRules } from '../mentions/index.ts';
+import { requireAuth } from '../require-auth.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { parseInput } from '../validate-input.ts';
+import { assertSendableUrl, createChannel } from './channel-commands.ts';
+import { updateChannelInput } from './channel-input.ts';
+import {
+  type ChannelRow,
+  channelDeliveryStats,
+  deleteChannel,
+  findChannel,
+  listChannels,
+  rotateChannelSecret,
+  subscriptionsOf,
+  updateChannel,
+} from './channel-store.ts';
+import { deliverySettings } from './delivery-sending.ts';
+import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
+import { sendTestDeliveries } from './test-sends.ts';
+
+@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives' })
+export class ChannelConfig {
+  @Field(() => String, { nullable: true }) url!: string | null;
+  @Field(() => JsonScalar, { description: 'Header name → value, sent verbatim; the service’s own headers win on a clash' }) headers!: Record<string, string>;
+  @Field(() => String, { nullable: true, description: '`whsec_…`; present only in the responses that create the channel or rotate its secret' })
+  secret!: string | null;
+  @Field(() => [String]) events!: string[];
+}
+
+@ObjectType()
+export class DeliveryCounts {
+  @Field(() => Int) total!: number;
+  @Field(() => Int) failed!: number;
+}
+
+@ObjectType()
+export class ChannelStats {
+  @Field(() => Int, { description: 'Alert rules sending to this channel' }) alerts!: number;
+  @Field(() => Int, { description: 'Of those, the enabled ones' }) activeAlerts!: number;
+  @Field(() => Date, { nullable: true }) lastDeliveryAt!: Date | null;
+  @Field(() => DeliveryCounts, { description: 'Deliveries of the last 7 days, and how many of them failed' }) last7d!: DeliveryCounts;
+}
+
+@ObjectType({ description: 'Where alerts and account events are delivered (spec 2.8)' })
+export class Channel {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: '`webhook`, `slack`, `telegram` or `email`' }) kind!: string;
+  @Field(() => String) label!: string;
+  @Field(() => ChannelConfig) config!: ChannelConfig;
+  @Field(() => ChannelStats) stats!: ChannelStats;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType()
+export class DeliveryAlert {
+  @Field(() => ID, { nullable: true }) id!: string | null;
+  @Field(() => String) name!: string;
+}
+
+@ObjectType({ description: 'The mention a delivery carried, in short' })
+export class DeliveryMentionSummary {
+  @Field(() => ID) id!: string;
+  @Field(() => String) platform!: string;
+  @Field(() => String) url!: string;
+  @Field(() => String, { description: 'The start of the post' }) text!: string;
+}
+
+@ObjectType()
+export class DeliveryAttemptRecord {
+  @Field(() => Date) at!: Date;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status answered; null for a time-out, a network error or a refused address' }) status!: number | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+}
+
+@ObjectType({ description: 'One entry of a channel’s delivery log (spec 2.10)' })
+export class Delivery {
+  @Field(() => ID, { description: '`dlv_…`, the envelope `id` every attempt resends' }) id!: string;
+  @Field(() => String, { description: '`mention`, `digest`, `event` or `test`' }) kind!: string;
+  @Field(() => String, { description: '`pending`, `delivered` or `failed`' }) status!: string;
+  @Field(() => Int) attempts!: number;
+  @Field(() => String, { nullable: true, description: 'The last attempt’s error' }) error!: string | null;
+  @Field(() => Date, { nullable: true }) sentAt!: Date | null;
+  @Field(() => DeliveryAlert, { nullable: true }) alert!: DeliveryAlert | null;
+  @Field(() => DeliveryMentionSummary, { nullable: true }) mention!: DeliveryMentionSummary | null;
+  @Field(() => String, { nullable: true, description: 'The account event’s name, for `kind: event`' }) event!: string | null;
+  @Field(() => [DeliveryAttemptRecord], { description: 'Every attempt, oldest first' }) attemptLog!: DeliveryAttemptRecord[];
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType()
+export class DeliveryPage {
+  @Field(() => [Delivery]) nodes!: Delivery[];
+  @Field(() => String, { nullable: true }) nextCursor!: string | null;
+}
+
+@ObjectType()
+export class TestOutcomeRecord {
+  @Field(() => ID) channelId!: string;
+  @Field(() => Boolean) ok!: boolean;
+  @Field(() => String, { nullable: true }) error!: string | null;
+}
+
+@ObjectType({ description: 'How each channel took a test send' })
+export class TestSendResult {
+  @Field(() => [TestOutcomeRecord]) outcomes!: TestOutcomeRecord[];
+}
+
+@InputType()
+export class CreateChannelInput {
+  @Field(() => String, { description: '`webhook`; `slack`, `telegram` and `email` answer their `*_not_configured` error until connected' }) kind!: string;
+  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field(() => String, { nullable: true, description: 'Default: the URL’s host' }) label?: string | null;
+  @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
+  @Field(() => [String], { nullable: true }) events?: string[] | null;
+}
+
+@InputType()
+export class UpdateChannelInput {
+  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field(() => String, { nullable: true }) label?: string | null;
+  @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
+  @Field(() => [String], { nullable: true, description: 'Replaces the whole set' }) events?: string[] | null;
+}
+
+/** GraphQL leaves an unset field out and REST may send it as null; both mean "no change" here. */
+const present = (input: object) => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+
+const deliveryCursorKey = (row: DeliveryRow) => [row.createdAt.toISOString(), row.id];
+const parseDeliveryCursor = ([at, id]: string[]) => {
+  const createdAt = new Date(at);
+  return id?.startsWith('dlv_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+};
+
+export function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    attempts: row.attempts,
+    error: row.error,
+    sentAt: row.sentAt,
+    alert: row.alertName !== null ? { id: row.alertId, name: row.alertName } : null,
+    mention: row.mentionId && row.mentionSummary ? { id: row.mentionId, ...row.mentionSummary } : null,
+    event: row.kind === 'event' ? row.event : null,
+    attemptLog: row.attemptLog.map((attempt) => ({ ...attempt, at: new Date(attempt.at) })),
+    createdAt: row.createdAt,
+  };
+}
+
+/** Channels as the API shows them, with their stats; the secret only when `showSecret`. */
+export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow[], showSecret = false): Promise<Channel[]> {
+  const ids = rows.map((row) => row.id);
+  const rules = new Map((await countChannelRules(ctx.sql, ids)).map((count) => [count.channelId, count]));
+  const deliveries = new Map((await channelDeliveryStats(ctx.sql, ids, ctx.clock.now())).map((stats) => [stats.channelId, stats]));
+  return rows.map((row) => {
+    const sent = deliveries.get(row.id);
+    return {
+      id: row.id,
+      kind: row.kind,
+      label: row.label,
+      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events) },
+      stats: {
+        alerts: rules.get(row.id)?.alerts ?? 0,
+        activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
+        lastDeliveryAt: sent?.lastDeliveryAt ?? null,
+        last7d: { total: sent?.total7d ?? 0, failed: sent?.failed7d ?? 0 },
+      },
+      createdAt: row.createdAt,
+    };
+  });
+}
+
+async function ownChannel(ctx: SubgraphContext, id: string): Promise<ChannelRow> {
+  const row = await findChannel(ctx.sql, requireAuth(ctx).workspaceId, id);
+  if (!row) throw notFound('Channel');
+  return row;
+}
+
+@Resolver(() => Channel)
+export class ChannelResolver {
+  @Query(() => [Channel], { description: 'The workspace’s channels, oldest first' })
+  async channels(@Ctx() ctx: SubgraphContext): Promise<Channel[]> {
+    return toChannels(ctx, await listChannels(ctx.sql, requireAuth(ctx).workspaceId));
+  }
+
+  @Query(() => Channel)
+  async channel(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Channel> {
+    return (await toChannels(ctx, [await ownChannel(ctx, id)]))[0];
+  }
+
+  @Query(() => DeliveryPage, { description: 'A channel’s delivery log, newest first; pass `nextCursor` as `after` for the next page' })
+  async channelDeliveries(
+    @Arg('id', () => ID) id: string,
+    @Arg('first', () => Int, { nullable: true, description: '1 to 100, default 50' }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<DeliveryPage> {
+    const limit = pageSize(first);
+    const channel = await ownChannel(ctx, id);
+    const rows = await listChannelDeliveries(ctx.sql, channel.id, { after: after ? decodeCursor(after, parseDeliveryCursor) : null, limit: limit + 1 });
+    const page = pageOf(rows, limit, deliveryCursorKey);
+    return { nodes: page.nodes.map(toDelivery), nextCursor: page.nextCursor };
+  }
+
+  @Mutation(() => Channel, { description: 'Creates a channel; a webhook’s secret is shown in this response only' })
+  async createChannel(@Arg('input', () => CreateChannelInput) input: CreateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
+    const row = await createChannel(ctx.sql, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
+    return (await toChannels(ctx, [row], true))[0];
+  }
+
+  @Mutation(() => Channel, { description: 'Changes a channel; `events` replaces the whole set. The secret is not shown again' })
+  async updateChannel(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateChannelInput) input: UpdateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
+    const valid = parseInput(updateChannelInput, present(input));
+    const before = await ownChannel(ctx, id);
+    if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
+    const row = await updateChannel(ctx.sql, before.workspaceId, before.id, {
+      label: valid.label,
+      url: valid.url,
+      headers: valid.headers,
+      events: valid.events && subscriptionsOf(valid.events, before.events, ctx.clock.now()),
+    });
+    if (!row) throw notFound('Channel');
+    return (await toChannels(ctx, [row]))[0];
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes a channel; it leaves every rule' })
+  async deleteChannel(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    if (!(await deleteChannel(ctx.sql, requireAuth(ctx).workspaceId, id))) throw notFound('Channel');
+    return true;
+  }
+
+  @Mutation(() => Channel, { description: 'A new secret, shown in this response only; the old one stops verifying at once' })
+  async rotateChannelSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Channel> {
+    const before = await ownChannel(ctx, id);
+    if (before.kind !== 'webhook') throw domainError('validation_error', 'Only webhook channels have a secret', { field: 'id' });
+    const row = await rotateChannelSecret(ctx.sql, before.workspaceId, before.id);
+    if (!row) throw notFound('Channel');
+    return (await toChannels(ctx, [row], true))[0];
+  }
+
+  @Mutation(() => TestSendResult, { description: 'Sends event `test` with `data.message` to the channel now and says how it went' })
+  async testChannel(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<TestSendResult> {
+    const channel = await ownChannel(ctx, id);
+    const outcomes = await sendTestDeliveries(ctx.sql, [channel], null, deliverySettings(ctx.env), () => ctx.clock.now());
+    return { outcomes };
+  }
+}

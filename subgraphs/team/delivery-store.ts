@@ -1,0 +1,175 @@
+import type { Queryable } from '../../runtime/database.ts';
+
+export type DeliveryKind = 'mention' | 'digest' | 'event' | 'test';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One attempt as the log keeps it. */
+export interface DeliveryAttempt {
+  at: string;
+  /** The HTTP status answered; null for a time-out, a network error or a refused address. */
+  status: number | null;
+  error: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  workspaceId: string;
+  channelId: string;
+  kind: DeliveryKind;
+  alertId: string | null;
+  alertName: string | null;
+  mentionId: string | null;
+  mentionSummary: { platform: string; url: string; text: string } | null;
+  accountEventId: string | null;
+  digestPeriod: Date | null;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number;
+  attemptLog: DeliveryAttempt[];
+  error: string | null;
+  body: string;
+  nextAttemptAt: Date;
+  giveUpAt: Date | null;
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
+/** A delivery to enqueue; `body` already holds `id`, so every attempt sends the same bytes. */
+export interface NewDelivery {
+  id: string;
+  workspaceId: string;
+  channelId: string;
+  kind: DeliveryKind;
+  event: string;
+  body: string;
+  alertId?: string | null;
+  alertName?: string | null;
+  mentionId?: string | null;
+  mentionSummary?: DeliveryRow['mentionSummary'];
+  accountEventId?: string | null;
+  digestPeriod?: Date | null;
+  giveUpAt?: Date | null;
+  /** When the first attempt is due; default now. A test send leases its row at once so no dispatcher takes it. */
+  nextAttemptAt?: Date;
+}
+
+/** A claimed delivery with what sending needs of its channel, read at send time (a rotated secret signs at once). */
+export interface ClaimedDelivery extends DeliveryRow {
+  channelKind: string;
+  channelUrl: string | null;
+  channelHeaders: Record<string, string>;
+  channelSecret: string | null;
+}
+
+/** Woken whenever deliveries are enqueued, so dispatchers send at once instead of on their next poll. */
+export const deliveriesDueChannel = 'earshot_deliveries_due';
+
+const deliveryColumns = (sql: Queryable, alias = 'd') => sql`
+  ${sql(alias)}.id, ${sql(alias)}.workspace_id, ${sql(alias)}.channel_id, ${sql(alias)}.kind, ${sql(alias)}.alert_id,
+  ${sql(alias)}.alert_name, ${sql(alias)}.mention_id, ${sql(alias)}.mention_summary, ${sql(alias)}.account_event_id,
+  ${sql(alias)}.digest_period, ${sql(alias)}.event, ${sql(alias)}.status, ${sql(alias)}.attempts, ${sql(alias)}.attempt_log,
+  ${sql(alias)}.error, ${sql(alias)}.body, ${sql(alias)}.next_attempt_at, ${sql(alias)}.give_up_at, ${sql(alias)}.sent_at,
+  ${sql(alias)}.created_at`;
+
+/**
+ * Enqueues deliveries; one already enqueued for the same channel and thing
+ * (rule and mention, account event, rule and digest period) is skipped, so
+ * a job that runs twice delivers once. Returns the ids enqueued now and,
+ * inside a transaction, wakes dispatchers at its commit.
+ */
+export async function insertDeliveries(sql: Queryable, deliveries: readonly NewDelivery[], now: Date): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const column = <T>(pick: (d: NewDelivery) => T) => deliveries.map(pick);
+  const rows = await sql<{ id: string }[]>`
+    /* insertDeliveries */
+    insert into deliveries (id, workspace_id, channel_id, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
+                            account_event_id, digest_period, give_up_at, next_attempt_at, created_at)
+    select t.id, t.workspace_id, t.channel_id, t.kind, t.event, t.body, t.alert_id, t.alert_name, t.mention_id, t.mention_summary,
+           t.account_event_id, t.digest_period, t.give_up_at, t.next_attempt_at, ${now}
+    from unnest(${sql.array(column((d) => d.id))}::text[], ${sql.array(column((d) => d.workspaceId))}::text[],
+                ${sql.array(column((d) => d.channelId))}::text[], ${sql.array(column((d) => d.kind))}::text[],
+                ${sql.array(column((d) => d.event))}::text[], ${sql.array(column((d) => d.body))}::text[],
+                ${sql.array(column((d) => d.alertId ?? null))}::text[], ${sql.array(column((d) => d.alertName ?? null))}::text[],
+                ${sql.array(column((d) => d.mentionId ?? null))}::text[],
+                ${sql.array(column((d) => (d.mentionSummary ? JSON.stringify(d.mentionSummary) : null)))}::jsonb[],
+                ${sql.array(column((d) => d.accountEventId ?? null))}::text[],
+                ${sql.array(column((d) => d.digestPeriod?.toISOString() ?? null))}::timestamptz[],
+                ${sql.array(column((d) => d.giveUpAt?.toISOString() ?? null))}::timestamptz[],
+                ${sql.array(column((d) => (d.nextAttemptAt ?? now).toISOString()))}::timestamptz[])
+         as t(id, workspace_id, channel_id, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
+              account_event_id, digest_period, give_up_at, next_attempt_at)
+    on conflict do nothing
+    returning id`;
+  if (rows.length) await sql`/* announceDeliveriesDue */ select pg_notify(${deliveriesDueChannel}, '')`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Claims due pending deliveries for one dispatcher: at most `perChannel` of
+ * a channel, none of a channel in `busyChannelIds` (this dispatcher's own
+ * sends still under way), so a slow or dead endpoint holds only its own
+ * deliveries. A claimed row is leased by moving `next_attempt_at` past the
+ * send's time limit: a dispatcher that dies mid-send leaves it pending, due
+ * again when the lease ends.
+ */
+export async function claimDueDeliveries(
+  sql: Queryable,
+  options: { now: Date; leaseSeconds: number; limit: number; perChannel: number; busyChannelIds: readonly string[] },
+): Promise<ClaimedDelivery[]> {
+  if (options.limit <= 0) return [];
+  return sql<ClaimedDelivery[]>`
+    /* claimDueDeliveries */
+    with ranked as (
+      select id, row_number() over (partition by channel_id order by next_attempt_at, created_at, id) as n
+      from deliveries
+      where status = 'pending' and next_attempt_at <= ${options.now}
+        and channel_id <> all(${sql.array(options.busyChannelIds as string[])}::text[])
+    ), due as (
+      select d.id from deliveries d join ranked r on r.id = d.id
+      where r.n <= ${options.perChannel} and d.status = 'pending' and d.next_attempt_at <= ${options.now}
+      order by d.next_attempt_at, d.created_at, d.id
+      limit ${options.limit}
+      for update of d skip locked
+    )
+    update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
+    from due, channels c
+    where d.id = due.id and c.id = d.channel_id
+    returning ${deliveryColumns(sql)}, c.kind as channel_kind, c.url as channel_url, c.headers as channel_headers, c.secret as channel_secret`;
+}
+
+/** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */
+export type AttemptResult =
+  | { status: 'delivered'; attempt: DeliveryAttempt }
+  | { status: 'pending'; attempt: DeliveryAttempt; retryAt: Date }
+  | { status: 'failed'; attempt: DeliveryAttempt };
+
+export async function recordDeliveryAttempt(sql: Queryable, id: string, result: AttemptResult): Promise<DeliveryRow | undefined> {
+  const { attempt } = result;
+  const [row] = await sql<DeliveryRow[]>`
+    /* recordDeliveryAttempt */
+    update deliveries set
+      status = ${result.status},
+      attempts = attempts + 1,
+      attempt_log = attempt_log || ${sql.json([attempt as never])},
+      error = ${attempt.error},
+      sent_at = ${result.status === 'delivered' ? attempt.at : null},
+      next_attempt_at = ${result.status === 'pending' ? result.retryAt : attempt.at}
+    where id = ${id} and status = 'pending'
+    returning ${deliveryColumns(sql, 'deliveries')}`;
+  return row;
+}
+
+/** A channel's deliveries, newest first, after a `(createdAt, id)` cursor. */
+export async function listChannelDeliveries(
+  sql: Queryable,
+  channelId: string,
+  page: { after: { createdAt: Date; id: string } | null; limit: number },
+): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    /* listChannelDeliveries */
+    select ${deliveryColumns(sql)} from deliveries d
+    where d.channel_id = ${channelId}
+      ${page.after ? sql`and (d.created_at, d.id) < (${page.after.createdAt}, ${page.after.id})` : sql``}
+    order by d.created_at desc, d.id desc
+    limit ${page.limit}`;
+}

@@ -1,0 +1,42 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { newId } from '../../runtime/ids.ts';
+import type { ChannelRow } from './channel-store.ts';
+import { type EnvelopeAlert, envelopeBody } from './delivery-envelope.ts';
+import { attemptResult, type DeliverySettings, sendWebhookDelivery } from './delivery-sending.ts';
+import { insertDeliveries, recordDeliveryAttempt } from './delivery-store.ts';
+
+export interface TestOutcome {
+  channelId: string;
+  ok: boolean;
+  error: string | null;
+}
+
+const testMessage = 'This is a test delivery from Earshot. Your channel is set up.';
+
+/**
+ * Sends event `test` (`data.message`) through each channel now, once, and
+ * says how each went; each send is in the channel's delivery log as a
+ * `test`. Runs while the caller waits, all channels at once.
+ */
+export async function sendTestDeliveries(sql: Queryable, channels: readonly ChannelRow[], alert: EnvelopeAlert, settings: DeliverySettings, now: () => Date): Promise<TestOutcome[]> {
+  return Promise.all(
+    channels.map(async (channel): Promise<TestOutcome> => {
+      const createdAt = now();
+      const id = newId('dlv');
+      const body = envelopeBody({ id, event: 'test', createdAt, alert, data: { message: testMessage } });
+      // Leased for longer than the send may take, so no dispatcher takes it meanwhile.
+      const lease = new Date(createdAt.getTime() + settings.timeoutMs + 60_000);
+      await insertDeliveries(
+        sql,
+        [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease }],
+        createdAt,
+      );
+      const outcome =
+        channel.kind === 'webhook'
+          ? await sendWebhookDelivery({ id, body }, channel, settings, now())
+          : ({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false } as const);
+      await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
+      return { channelId: channel.id, ok: outcome.ok, error: outcome.ok ? null : outcome.error };
+    }),
+  );
+}

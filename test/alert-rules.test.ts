@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+let receiver: WebhookReceiver;
+let channelId: string;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1' } });
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  receiver = await startWebhookReceiver();
+  channelId = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
+});
+afterAll(async () => {
+  await receiver?.close();
+  await earshot?.stop();
+});
+
+const createRule = (body: Record<string, unknown>, as = key) => earshot.rest('POST', '/v1/alerts', { key: as, body });
+
+describe('alert rules', () => {
+  it('creates an instant rule with the defaults and reads it back', async () => {
+    const created = await createRule({ name: 'Everything', channelIds: [channelId] });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^feed_[0-9a-z]{26}$/),
+      name: 'Everything',
+      mode: 'instant',
+      event: 'mention.matched',
+      filter: {},
+      channelIds: [channelId],
+      schedule: null,
+      enabled: true,
+      lastRunAt: null,
+      createdAt: expect.any(String),
+    });
+    expect((await earshot.rest('GET', `/v1/alerts/${created.body.id}`, { key })).body).toEqual(created.body);
+    expect((await earshot.rest('GET', '/v1/alerts', { key })).body.data).toContainEqual(created.body);
+    const channel = (await earshot.rest('GET', `/v1/channels/${channelId}`, { key })).body;
+    expect(channel.stats).toMatchObject({ alerts: 1, activeAlerts: 1 });
+  });
+
+  it('takes mode and filter from a preset event, the filter given winning', async () => {
+    const negative = await createRule({ name: 'Unhappy', event: 'mention.negative', channelIds: [channelId] });
+    expect(negative.body).toMatchObject({ mode: 'instant', event: 'mention.negative', filter: { sentiments: ['negative'] } });
+    const high = await createRule({ name: 'High', event: 'mention.high_relevance', filter: { minRelevance: 90, platforms: ['reddit'] } });
+    expect(high.body.filter).toEqual({ minRelevance: 90, platforms: ['reddit'] });
+    const digest = await createRule({ name: 'Daily', mode: 'daily', schedule: { hour: 8 } });
+    expect(digest.body).toMatchObject({ mode: 'daily', event: 'digest', schedule: { hour: 8 } });
+    const weekly = await createRule({ name: 'Weekly', mode: 'weekly', schedule: { hour: 9, weekday: 'monday' } });
+    expect(weekly.body).toMatchObject({ mode: 'weekly', event: 'digest', schedule: { hour: 9, weekday: 'monday' } });
+  });
+
+  it('says schedule_required, validation_error and unknown_channel', async () => {
+    const cases: [Record<string, unknown>, number, string, string][] = [
+      [{ name: 'D', mode: 'daily' }, 400, 'schedule_required', 'schedule.hour'],
+      [{ name: 'W', mode: 'weekly', schedule: { hour: 3 } }, 400, 'schedule_required', 'schedule.weekday'],
+      [{ name: 'D', event: 'digest' }, 400, 'schedule_required', 'schedule.hour'],
+      [{ name: '' }, 400, 'validation_error', 'name'],
+      [{ name: 'X', mode: 'hourly' }, 400, 'validation_error', 'mode'],
+      [{ name: 'X', event: 'Mention Matched' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', event: 'a'.repeat(61) }, 400, 'validation_error', 'event'],
+      [{ name: 'X', filter: { sentiments: ['angry'] } }, 400, 'validation_error', 'filter.sentiments.0'],
+      [{ name: 'X', filter: { minRelevance: 101 } }, 400, 'validation_error', 'filter.minRelevance'],
+      [{ name: 'X', filter: { colour: 'red' } }, 400, 'validation_error', 'filter.colour'],
+      [{ name: 'X', schedule: { hour: 24 } }, 400, 'validation_error', 'schedule.hour'],
+      [{ name: 'X', channelIds: ['dest_nothing'] }, 404, 'unknown_channel', 'channelIds'],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const answer = await createRule(body);
+      expect(answer.status, JSON.stringify(body)).toBe(status);
+      expect(answer.body.error, JSON.stringify(body)).toMatchObject({ code, field });
+    }
+  });
+
+  it('keeps other workspaces out: their channels are unknown, their rules not found', async () => {
+    const other = await earshot.createWorkspace('Other');
+    const theirs = await createRule({ name: 'Mine?', channelIds: [channelId] }, other.apiKey);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.code).toBe('unknown_channel');
+    const mine = await createRule({ name: 'Mine' });
+    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/test']] as const) {
+      const answer = await earshot.rest(method, `/v1/alerts/${mine.body.id}${path}`, { key: other.apiKey, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body.error.code).toBe('not_found');
+    }
+    const feed = await earshot.rest('GET', `/v1/mentions?alertId=${mine.body.id}`, { key: other.apiKey });
+    expect(feed.status).toBe(404);
+  });
+
+  it('patches: omitted fields stay, lists are replaced, a digest needs its schedule', async () => {
+    const rule = await createRule({ name: 'P', filter: { languages: ['en'] }, channelIds: [channelId] });
+    const patched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { name: 'Q', channelIds: [], enabled: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...rule.body, name: 'Q', channelIds: [], enabled: false });
+    const toDigest = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily' } });
+    expect(toDigest.status).toBe(400);
+    expect(toDigest.body.error.code).toBe('schedule_required');
+    const daily = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily', schedule: { hour: 7 } } });
+    expect(daily.body).toMatchObject({ mode: 'daily', event: 'digest', schedule: { hour: 7 } });
+  });
+
+  it('drops a deleted channel from every rule, and a deleted keyword too, disabling a rule that named only it', async () => {
+    const extra = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
+    const keywordA = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Alpha' } })).body.id;
+    const keywordB = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Beta' } })).body.id;
+    const both = await createRule({ name: 'Both', channelIds: [channelId, extra], filter: { keywordIds: [keywordA, keywordB] } });
+    const onlyA = await createRule({ name: 'Only A', channelIds: [extra], filter: { keywordIds: [keywordA] } });
+    expect((await earshot.rest('DELETE', `/v1/channels/${extra}`, { key })).status).toBe(204);
+    expect((await earshot.rest('DELETE', `/v1/keywords/${keywordA}`, { key })).status).toBe(204);
+    const bothAfter = (await earshot.rest('GET', `/v1/alerts/${both.body.id}`, { key })).body;
+    expect(bothAfter).toMatchObject({ channelIds: [channelId], filter: { keywordIds: [keywordB] }, enabled: true });
+    const onlyAAfter = (await earshot.rest('GET', `/v1/alerts/${onlyA.body.id}`, { key })).body;
+    expect(onlyAAfter).toMatchObject({ channelIds: [], filter: { keywordIds: [] }, enabled: false });
+  });
+
+  it('lists the mentions a rule sends with GET /v1/mentions?alertId=', async () => {
+    const keywordId = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Gamma' } })).body.id;
+    const post = (id: string, handle: string, links: string[]): NormalizedPost => ({
+      platform: 'reddit', externalId: id, url: `https://reddit.com/${id}`, text: `Gamma ${id}`, publishedAt: new Date(), replyTo: null, links,
+      author: { platformId: handle, name: handle, handle, url: `https://reddit.com/u/${handle}`, avatarUrl: null, followers: 10 },
+    });
+    const store = async (id: string, handle: string, links: string[], sentiment: 'negative' | 'positive', relevance: number) => {
+      const [mention] = await storeMatchedPost(earshot.sql, post(id, handle, links), [{ keywordId, workspaceId, fuzzy: false }]);
+      await saveClassification(earshot.sql, mention.id, { relevance, sentiment, intents: [], automated: false, language: 'en', note: '', priority: 1 }, new Date());
+      return mention.id;
+    };
+    const wanted = await store('g1', 'ann', ['https://docs.github.com/x'], 'negative', 90);
+    await store('g2', 'bob', ['https://github.com/y'], 'positive', 90);
+    await store('g3', 'cy', ['https://gitlab.com/z'], 'negative', 90);
+    await store('g4', 'dee', ['https://github.com/w'], 'negative', 20);
+    await store('g5', 'muted', ['https://github.com/v'], 'negative', 95);
+    const rule = await createRule({ name: 'GH', event: 'mention.negative', filter: { linkHosts: ['github.com'], keywordIds: [keywordId], mutedAuthors: ['Muted'] } });
+    const feed = await earshot.rest('GET', `/v1/mentions?alertId=${rule.body.id}`, { key });
+    expect(feed.status).toBe(200);
+    expect(feed.body.data.map((mention: any) => mention.id)).toEqual([wanted]);
+    const missing = await earshot.rest('GET', '/v1/mentions?alertId=feed_nothing', { key });
+    expect(missing.status).toBe(404);
+  });
+
+  it('test-sends through every channel of the rule with alert filled in, and deletes', async () => {
+    const rule = await createRule({ name: 'Tested', channelIds: [channelId] });
+    const before = receiver.received.length;
+    const tested = await earshot.rest('POST', `/v1/alerts/${rule.body.id}/test`, { key });
+    expect(tested.body).toEqual({ outcomes: [{ channelId, ok: true, error: null }] });
+    expect(JSON.parse(receiver.received[before].body)).toMatchObject({ event: 'test', alert: { id: rule.body.id, name: 'Tested' }, data: { message: expect.any(String) } });
+    expect((await earshot.rest('DELETE', `/v1/alerts/${rule.body.id}`, { key })).status).toBe(204);
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).status).toBe(404);
+  });
+});

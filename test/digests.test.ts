@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Intent } from '../vocabulary/classification-values.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
+
+let earshot: TestEarshot;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1', EARSHOT_RETRY_DELAY_S: '1' } });
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await earshot?.stop();
+});
+
+let sequence = 0;
+async function workspaceWithDigest(rule: Record<string, unknown> = {}) {
+  const { apiKey: key, workspace } = await earshot.createWorkspace();
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const channel = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body;
+  const keywords = [
+    (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme' } })).body,
+    (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Widget' } })).body,
+  ];
+  const digest = await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Morning', mode: 'daily', schedule: { hour: 8 }, channelIds: [channel.id], ...rule } });
+  expect(digest.status).toBe(200);
+  const mention = async (
+    keywordId: string,
+    options: { platform?: 'reddit' | 'hackernews'; handle?: string; sentiment?: 'positive' | 'negative' | 'neutral'; intents?: Intent[]; relevance?: number },
+  ) => {
+    const id = `d${++sequence}`;
+    const handle = options.handle ?? `user${sequence}`;
+    const post: NormalizedPost = {
+      platform: options.platform ?? 'reddit', externalId: id, url: `https://example.com/${id}`, text: `post ${id}`, publishedAt: new Date(), replyTo: null, links: [],
+      author: { platformId: handle, name: handle, handle, url: `https://example.com/u/${handle}`, avatarUrl: null, followers: 5 },
+    };
+    const [stored] = await storeMatchedPost(earshot.sql, post, [{ keywordId, workspaceId: workspace.id, fuzzy: false }]);
+    await saveClassification(
+      earshot.sql,
+      stored.id,
+      { relevance: options.relevance ?? 80, sentiment: options.sentiment ?? 'neutral', intents: options.intents ?? [], automated: false, language: 'en', note: '', priority: sequence },
+      new Date(),
+    );
+    return stored.id;
+  };
+  return { key, receiver, channel, keywords, rule: digest.body, mention };
+}
+
+describe('digests', () => {
+  it('run now: one digest per channel, each mention in exactly one section, counts per platform and keyword, muted people left out', async () => {
+    const { key, receiver, channel, keywords, rule, mention } = await workspaceWithDigest({ filter: { mutedAuthors: ['troll'] } });
+    const [acme, widget] = keywords;
+    const negative = await mention(acme.id, { sentiment: 'negative' });
+    const question = await mention(acme.id, { intents: ['question'], platform: 'hackernews' });
+    const buyer = await mention(widget.id, { intents: ['buy_intent'], sentiment: 'positive' });
+    const happy = await mention(widget.id, { sentiment: 'positive', intents: ['praise'] });
+    const plain = await mention(acme.id, {});
+    await mention(acme.id, { sentiment: 'negative', handle: 'troll' });
+    await mention(acme.id, { relevance: 10 });
+
+    const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({ alertId: rule.id, from: rule.lastRunAt, to: expect.any(String), mentions: 5, deliveryIds: [expect.stringMatching(/^dlv_/)] });
+    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    const [request] = receiver.received;
+    expect(signatureMatches(request, channel.config.secret)).toBe(true);
+    const body = JSON.parse(request.body);
+    expect(body).toMatchObject({ id: run.body.deliveryIds[0], event: 'digest', alert: { id: rule.id, name: 'Morning' } });
+    const ids = (list: any[]) => list.map((m) => m.id).sort();
+    expect(ids(body.data.needsAttention)).toEqual([negative, question, buyer].sort());
+    expect(ids(body.data.rest)).toEqual([happy, plain].sort());
+    expect(body.data.mode).toBe('daily');
+    expect(body.data.period).toEqual({ from: run.body.from, to: run.body.to });
+    expect(body.data.counts).toEqual({
+      total: 5,
+      needsAttention: 3,
+      rest: 2,
+      byPlatform: [{ platform: 'reddit', count: 4 }, { platform: 'hackernews', count: 1 }],
+      byKeyword: [{ keyword: { id: acme.id, term: 'Acme' }, count: 3 }, { keyword: { id: widget.id, term: 'Widget' }, count: 2 }],
+    });
+    for (const item of body.data.rest) expect(item).toEqual((await earshot.rest('GET', `/v1/mentions/${item.id}`, { key })).body);
+
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${channel.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'delivered');
+    expect(log[0]).toMatchObject({ kind: 'digest', status: 'delivered', alert: { id: rule.id, name: 'Morning' } });
+
+    const again = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
+  });
+
+  it('answers not_a_digest for an instant rule', async () => {
+    const { key } = await workspaceWithDigest();
+    const instant = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Now' } })).body;
+    const answer = await earshot.rest('POST', `/v1/alerts/${instant.id}/run`, { key });
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('not_a_digest');
+  });
+
+  it('sends at its hour on the scheduler tick, once, retrying a failed send', async () => {
+    const { receiver, rule, mention, keywords } = await workspaceWithDigest();
+    await mention(keywords[0].id, { sentiment: 'negative' });
+    receiver.answerNext({ status: 503 });
+    // The last run was more than a day ago, so the rule's hour has come.
+    await earshot.sql`update alert_rules set last_run_at = now() - interval '25 hours' where id = ${rule.id}`;
+    await eventually(async () => receiver.received.length, (n) => n >= 2, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[0].body).toBe(receiver.received[1].body);
+    expect(JSON.parse(receiver.received[0].body).data.counts.total).toBe(1);
+  });
+});

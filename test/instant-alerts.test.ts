@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { enqueueMentionAlerts } from '../subgraphs/team/mention-alerts.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+let rust: string;
+let cargo: string;
+const receivers: WebhookReceiver[] = [];
+
+const context = 'Rust the programming language: cargo, crates and the borrow checker. Not corrosion, not the survival game.';
+
+beforeAll(async () => {
+  earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1', EARSHOT_RETRY_DELAY_S: '1' } });
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  rust = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Rust', context } })).body.id;
+  cargo = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'cargo', context } })).body.id;
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await earshot?.stop();
+});
+
+async function channel() {
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const created = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body;
+  return { receiver, id: created.id as string, secret: created.config.secret as string };
+}
+
+let sequence = 0;
+const post = (text: string, handle = `dev${++sequence}`): NormalizedPost => ({
+  platform: 'reddit',
+  externalId: `p${++sequence}`,
+  url: `https://reddit.com/r/rust/p${sequence}`,
+  text,
+  publishedAt: new Date(),
+  replyTo: null,
+  links: [],
+  author: { platformId: handle, name: handle, handle, url: `https://reddit.com/u/${handle}`, avatarUrl: null, followers: 100 },
+});
+
+async function storeAndScore(items: { post: NormalizedPost; keywordIds: string[] }[]) {
+  const stored = await storeMatchedPosts(
+    earshot.sql,
+    items.map((item) => ({ post: item.post, matches: item.keywordIds.map((keywordId) => ({ keywordId, workspaceId, fuzzy: false })) })),
+  );
+  const ids = stored.map((mention) => mention.id);
+  await earshot.sendJob('score', { mentionIds: ids });
+  await eventually(
+    async () => earshot.sql<{ n: number }[]>`select count(*)::int as n from mentions where id = any(${ids}) and relevance is not null`,
+    ([row]) => row.n === ids.length,
+  );
+  return ids;
+}
+
+const relevantPosts = [
+  'Cargo keeps rebuilding every crate after I touch build.rs in my Rust workspace. Any fix?',
+  'How do I make the Rust borrow checker accept this closure over a mutable crate-level cache?',
+  'Rust 1.80 made our cargo builds faster and the borrow checker errors clearer. Love it.',
+];
+
+describe('instant alerts', () => {
+  it('sends every relevant mention passing a rule, data exactly as GET /v1/mentions/{id}, signed', async () => {
+    const everything = await channel();
+    const questions = await channel();
+    const all = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'All', channelIds: [everything.id], filter: { keywordIds: [rust] } } })).body;
+    const asked = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Asked', event: 'mention.question', channelIds: [questions.id], filter: { keywordIds: [rust] } } })).body;
+    const ids = await storeAndScore([
+      ...relevantPosts.map((text) => ({ post: post(text), keywordIds: [rust] })),
+      { post: post('The old gate has rust all over it, need a wire brush'), keywordIds: [rust] },
+    ]);
+    const expected = (await earshot.rest('GET', `/v1/mentions?alertId=${all.id}&limit=100`, { key })).body.data.map((m: any) => m.id).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(ids.length);
+    await eventually(async () => everything.receiver.received.length, (n) => n >= expected.length);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(everything.receiver.received).toHaveLength(expected.length);
+    const bodies = everything.receiver.bodies();
+    expect(bodies.map((body) => body.data.id).sort()).toEqual(expected);
+    for (const [index, body] of bodies.entries()) {
+      expect(signatureMatches(everything.receiver.received[index], everything.secret)).toBe(true);
+      expect(body).toMatchObject({ id: expect.stringMatching(/^dlv_/), event: 'mention.matched', alert: { id: all.id, name: 'All' } });
+      // The payload shows the mention as it was when built; once delivered, the mention says so.
+      const current = (await earshot.rest('GET', `/v1/mentions/${body.data.id}`, { key })).body;
+      expect(body.data).toEqual({ ...current, delivered: false });
+      expect(current.delivered).toBe(true);
+      expect(body.data.relevant).toBe(true);
+      expect(body.data.classification).not.toBeNull();
+    }
+    const expectedQuestions = (await earshot.rest('GET', `/v1/mentions?alertId=${asked.id}&limit=100`, { key })).body.data.map((m: any) => m.id).sort();
+    await eventually(async () => questions.receiver.received.length, (n) => n >= expectedQuestions.length);
+    expect(questions.receiver.bodies().map((body) => body.data.id).sort()).toEqual(expectedQuestions);
+    for (const body of questions.receiver.bodies()) expect(body.data.classification.intents).toContain('question');
+
+    const log = (await earshot.rest('GET', `/v1/channels/${everything.id}/deliveries`, { key })).body.data;
+    expect(log).toHaveLength(expected.length);
+    expect(log[0]).toMatchObject({ kind: 'mention', status: 'delivered', alert: { id: all.id, name: 'All' }, mention: { id: expect.stringMatching(/^mm_/), platform: 'reddit' }, event: null });
+
+    // Enqueueing again (a scoring job run twice) delivers nothing more.
+    expect(await enqueueMentionAlerts(earshot.sql, ids, new Date())).toBe(0);
+  });
+
+  it('sends a post matching two keywords twice, never ignored mentions or muted authors', async () => {
+    const target = await channel();
+    await earshot.rest('POST', '/v1/alerts', {
+      key,
+      body: { name: 'Both', channelIds: [target.id], filter: { keywordIds: [rust, cargo], mutedAuthors: ['Grumpy'] } },
+    });
+    const stored = await storeMatchedPosts(earshot.sql, [
+      { post: post(relevantPosts[0]), matches: [rust, cargo].map((keywordId) => ({ keywordId, workspaceId, fuzzy: false })) },
+      { post: post(relevantPosts[1], 'grumpy'), matches: [{ keywordId: rust, workspaceId, fuzzy: false }] },
+      { post: post(relevantPosts[2]), matches: [{ keywordId: rust, workspaceId, fuzzy: false }] },
+    ]);
+    const [twiceA, twiceB, muted, ignored] = stored.map((mention) => mention.id);
+    expect((await earshot.rest('PATCH', `/v1/mentions/${ignored}`, { key, body: { status: 'ignored' } })).status).toBe(200);
+    await earshot.sendJob('score', { mentionIds: [twiceA, twiceB, muted, ignored] });
+    await eventually(
+      async () => earshot.sql<{ n: number }[]>`select count(*)::int as n from mentions where id = any(${[twiceA, twiceB, muted, ignored]}) and relevance is not null`,
+      ([row]) => row.n === 4,
+    );
+    const relevant = (await earshot.rest('GET', `/v1/mentions?relevant=true&limit=100`, { key })).body.data.map((m: any) => m.id);
+    const expected = [twiceA, twiceB].filter((id) => relevant.includes(id)).sort();
+    expect(expected).toHaveLength(2);
+    expect(relevant).toContain(muted);
+    await eventually(async () => target.receiver.received.length, (n) => n >= expected.length);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sent = target.receiver.bodies();
+    expect(sent.map((body) => body.data.id).sort()).toEqual(expected);
+    expect(new Set(sent.map((body) => body.data.keyword.term))).toEqual(new Set(['Rust', 'cargo']));
+  });
+
+  it('does not retry an alert whose mention was marked done meanwhile', async () => {
+    const target = await channel();
+    await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Retried', channelIds: [target.id], filter: { keywordIds: [cargo] } } });
+    target.receiver.answerNext({ status: 503 });
+    const [id] = await storeAndScore([{ post: post(relevantPosts[0]), keywordIds: [cargo] }]);
+    await eventually(async () => target.receiver.received.length, (n) => n >= 1);
+    expect((await earshot.rest('PATCH', `/v1/mentions/${id}`, { key, body: { status: 'done' } })).status).toBe(200);
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${target.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'failed');
+    expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, error: 'the mention was marked done before it could be sent' });
+    expect(target.receiver.received).toHaveLength(1);
+  });
+});
