@@ -5,12 +5,15 @@ import { connect, holdsEmbeddedDatabase, startEmbeddedDatabase } from '../runtim
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { billingDayOf, creditWalletByOperator, runDailyTicksThrough } from '../subgraphs/billing/index.ts';
-import { provisionWorkspace } from '../subgraphs/team/index.ts';
+import { isEmailAddress, provisionWorkspace } from '../subgraphs/team/index.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command> [--init]
 
 Commands:
-  workspace create --name NAME   Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"}
+  workspace create --name NAME [--owner-email EMAIL]
+                                 Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"};
+                                 with --owner-email, the user with that address (created when there is
+                                 none) owns it and the output adds "owner":{"id":"usr_…","email":…,"name":…}
   wallet credit --workspace org_… --cents N [--reference REF]
                                  Credits the workspace's wallet (self-hosted installs without a payment
                                  provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
@@ -38,14 +41,19 @@ const databaseOptions = { init: { type: 'boolean' } } as const;
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'workspace' && command === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, ...databaseOptions } });
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'owner-email': { type: 'string' }, ...databaseOptions } });
     const name = values.name?.trim();
     if (!name) {
       process.stderr.write('workspace create needs --name NAME\n');
       return 2;
     }
+    const ownerEmail = values['owner-email']?.trim();
+    if (ownerEmail !== undefined && !isEmailAddress(ownerEmail)) {
+      process.stderr.write('workspace create: --owner-email must be an e-mail address\n');
+      return 2;
+    }
     return withDatabase({ init: values.init }, async (sql) => {
-      process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name)) + '\n');
+      process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name, { ownerEmail })) + '\n');
       return 0;
     });
   }

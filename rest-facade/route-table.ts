@@ -5,6 +5,7 @@ import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
+import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { slackRoutes } from './routes/slack.ts';
@@ -16,6 +17,7 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable))),
   ...credentialRoutes,
+  ...memberRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
   ...groupRoutes,

@@ -78,6 +78,23 @@ describe('earshot workspace create', { timeout: 60_000 }, () => {
     }
   });
 
+  it('with --owner-email makes that user the owner, found again by address for a second workspace', async () => {
+    const databaseUrl = await createTestDatabase();
+    const first = await runCli(['workspace', 'create', '--name', 'Owned', '--owner-email', 'Ada@Example.com'], { DATABASE_URL: databaseUrl });
+    expect(first.code, first.stderr).toBe(0);
+    const created = JSON.parse(first.stdout);
+    expect(created).toEqual({
+      workspace: { id: expect.stringMatching(/^org_[0-9a-z]{26}$/), name: 'Owned' },
+      apiKey: expect.stringMatching(/^mk_live_/),
+      owner: { id: expect.stringMatching(/^usr_[0-9a-z]{26}$/), email: 'ada@example.com', name: 'Ada' },
+    });
+    const second = await runCli(['workspace', 'create', '--name', 'Also owned', '--owner-email', 'ada@example.com'], { DATABASE_URL: databaseUrl });
+    expect(JSON.parse(second.stdout).owner).toEqual(created.owner);
+
+    const refused = await runCli(['workspace', 'create', '--name', 'X', '--owner-email', 'not-an-address'], { DATABASE_URL: databaseUrl });
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('--owner-email must be an e-mail address') });
+  });
+
   it('refuses a missing name with usage on stderr and nothing on stdout', async () => {
     const run = await runCli(['workspace', 'create'], { DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' });
     expect(run.code).toBe(2);

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
+import { MemberResolver } from './member.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
@@ -9,7 +10,7 @@ import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspac
 /** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -21,4 +22,5 @@ export { createApiKeyInput } from './api-key.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
+export { isEmailAddress } from './user.ts';
 export { findWorkspace } from './workspace-store.ts';
