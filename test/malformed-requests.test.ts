@@ -31,6 +31,7 @@ describe('an id that cannot name a record', () => {
       'DELETE /v1/api-keys/{id}',
       'DELETE /v1/groups/{id}',
       'DELETE /v1/keywords/{id}',
+      'DELETE /v1/members/{id}',
       'GET /v1/billing/top-ups/{id}',
       'GET /v1/groups/{id}',
       'GET /v1/keywords/{id}',

@@ -72,6 +72,11 @@ describe('members', () => {
     expect(viaGraphQL.body.errors[0].extensions.code).toBe('forbidden');
     expect((await earshot.rest('GET', '/v1/members', { key: a.key })).body.data).toHaveLength(3);
 
+    // An id naming no member of this workspace is not_found first, as on every id route.
+    const unknown = await earshot.rest('DELETE', '/v1/members/usr_00000000000000000000000000', { key: a.key });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+
     const unauthenticated = await earshot.rest('DELETE', `/v1/members/${a.people.member}`);
     expect(unauthenticated.status).toBe(401);
   });

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
-import { domainError } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { listMembers, type MemberRow, removeMember } from './member-store.ts';
+import { findMemberRole, listMembers, type MemberRow, removeMember } from './member-store.ts';
 
 export enum MemberRole {
   owner = 'owner',
@@ -26,11 +26,14 @@ const toMember = (row: MemberRow): Member => ({ ...row, role: row.role as Member
 
 /**
  * The caller as a person. Changes to the team are made by someone, so an API
- * key, which stands for no one, may read the team but not change it.
+ * key, which stands for no one, may read the team but not change it. An id
+ * that names no member of the workspace is `not_found` first, whoever asks,
+ * as on every other id route.
  */
-function requireSignedInUser(ctx: SubgraphContext): RequestAuth & { userId: string } {
+async function requireSignedInUser(ctx: SubgraphContext, memberId: string): Promise<RequestAuth & { userId: string }> {
   const auth = requireAuth(ctx);
   if (auth.kind === 'api_key' || !auth.userId) {
+    if (!(await findMemberRole(ctx.sql, auth.workspaceId, memberId))) throw notFound('Member');
     throw domainError('forbidden', 'Changing members needs a signed-in owner or admin, not an API key');
   }
   return auth as RequestAuth & { userId: string };
@@ -45,7 +48,7 @@ export class MemberResolver {
 
   @Mutation(() => Member, { description: 'Removes a member; needs a signed-in owner or admin, and the last owner stays' })
   async removeMember(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Member> {
-    const auth = requireSignedInUser(ctx);
+    const auth = await requireSignedInUser(ctx, id);
     return toMember(await removeMember(ctx.sql, { workspaceId: auth.workspaceId, actorUserId: auth.userId, memberId: id }));
   }
 }
