@@ -8,6 +8,7 @@ import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
@@ -18,6 +19,7 @@ export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable))),
   ...credentialRoutes,
   ...memberRoutes,
+  ...sessionRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
   ...groupRoutes,

@@ -4,6 +4,8 @@ create table users (
   -- kept lower-cased: one person, one account, however the address is typed
   email       text not null unique check (email = lower(email)),
   name        text not null,
+  -- `scrypt$N$r$p$salt$hash` (base64url); null until the user sets a password
+  password_hash text,
   created_at  timestamptz not null default now()
 );
 

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { MemberResolver } from './member.ts';
+import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
@@ -10,7 +11,7 @@ import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspac
 /** The team subgraph: workspaces, API keys, the Slack connection (and later members, channels). */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SessionResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -19,8 +20,11 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
+export { passwordSignInInput } from './session.ts';
+export { authenticateSession } from './session-store.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
 export { isEmailAddress } from './user.ts';
+export { passwordRule, setUserPassword } from './user-password.ts';
 export { findWorkspace } from './workspace-store.ts';

@@ -37,3 +37,24 @@ export async function findUser(sql: Queryable, id: string): Promise<UserRow | un
     select id, email, name, created_at from users where id = ${id}`;
   return row;
 }
+
+export async function findUserByEmail(sql: Queryable, email: string): Promise<(UserRow & { passwordHash: string | null }) | undefined> {
+  const [row] = await sql<(UserRow & { passwordHash: string | null })[]>`
+    /* findUserByEmail */
+    select id, email, name, created_at, password_hash from users where email = ${normaliseEmail(email)}`;
+  return row;
+}
+
+export async function setPasswordHash(sql: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await sql`
+    /* setPasswordHash */
+    update users set password_hash = ${passwordHash} where id = ${userId}`;
+}
+
+/** The workspace a sign-in without one opens: the one the user joined first. */
+export async function firstWorkspaceOf(sql: Queryable, userId: string): Promise<string | undefined> {
+  const [row] = await sql<{ workspaceId: string }[]>`
+    /* firstWorkspaceOf */
+    select workspace_id from workspace_members where user_id = ${userId} order by joined_at, workspace_id limit 1`;
+  return row?.workspaceId;
+}
