@@ -18,3 +18,12 @@ create table sign_in_failures (
   failures      integer not null,
   primary key (subject, window_start)
 );
+
+-- Single-use sign-in links sent by e-mail; only the hash of the token is stored.
+create table magic_links (
+  token_hash  bytea primary key,
+  user_id     text not null references users (id) on delete cascade,
+  expires_at  timestamptz not null,
+  used_at     timestamptz
+);
+create index magic_links_by_user on magic_links (user_id);

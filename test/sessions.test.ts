@@ -3,7 +3,8 @@ import { addMember } from '../subgraphs/team/member-store.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
 
@@ -163,5 +164,80 @@ describe('password sign-in and sessions', () => {
     expect(protectedOwner.body.error.code).toBe('protected_user');
     expect((await earshot.rest('DELETE', `/v1/members/${admin.id}`, { headers: withSession(ownerSession) })).status).toBe(204);
     expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(adminSession, false) })).status).toBe(401);
+  });
+});
+
+describe('magic-link sign-in', () => {
+  let smtp: FakeSmtp;
+  let mailing: TestEarshot;
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    mailing = await startTestEarshot({ env: { EARSHOT_SMTP_URL: smtp.url, EARSHOT_MAIL_FROM: 'Earshot <signin@earshot.example>', EARSHOT_PUBLIC_URL: 'https://app.example' } });
+  });
+  afterAll(async () => {
+    await mailing?.stop();
+    await smtp?.close();
+  });
+
+  /** The link of the newest mail to `to`, as the recipient would read it in the text part. */
+  async function linkSentTo(to: string, count: number): Promise<URL> {
+    const mails = await eventually(async () => smtp.messages.filter((mail) => mail.to.includes(to)), (found) => found.length >= count);
+    const mail = mails[count - 1];
+    expect(mail.subject).toBe('Your Earshot sign-in link');
+    const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
+    expect(link).toMatch(/^https:\/\/app\.example\/v1\/auth\/magic-link\/verify\?token=[\w-]{43}$/);
+    expect(mail.html).toContain(`href="${link}"`);
+    return new URL(link!);
+  }
+
+  /** Opens the link against this server (the public address points at it in production). */
+  const follow = (link: URL) => mailing.rest('GET', `${link.pathname}${link.search}`);
+
+  it('mails a link that signs in once, with Secure cookies on an https install; whoami shows the session', async () => {
+    const created = await provisionWorkspace(mailing.sql, 'Linked', { ownerEmail: 'joy@example.com' });
+    const sent = await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'Joy@Example.com' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ sent: true });
+    const link = await linkSentTo('joy@example.com', 1);
+    const stored = await mailing.sql`select * from magic_links`;
+    expect(JSON.stringify(stored)).not.toContain(link.searchParams.get('token'));
+
+    const opened = await follow(link);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ user: created.owner, workspaceId: created.workspace.id, expiresAt: expect.any(String) });
+    const cookies = setCookies(opened.headers);
+    expect(cookies.earshot_session).toMatch(/; HttpOnly; Path=\/; SameSite=Lax; Expires=[^;]+; Secure$/);
+    expect(cookies.earshot_csrf).toMatch(/; Secure$/);
+    const session = cookies.earshot_session.split(';')[0];
+    const whoami = await mailing.rest('GET', '/v1/whoami', { headers: { cookie: session } });
+    expect(whoami.body.auth.kind).toBe('session');
+    expect(whoami.body.user).toEqual(created.owner);
+
+    const again = await follow(link);
+    expect(again.status).toBe(401);
+    expect(again.body.error.code).toBe('invalid_token');
+  });
+
+  it('refuses a link older than 15 minutes and an unknown token', async () => {
+    await provisionWorkspace(mailing.sql, 'Late', { ownerEmail: 'kim@example.com' });
+    await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'kim@example.com' } });
+    const link = await linkSentTo('kim@example.com', 1);
+    await mailing.sql`update magic_links set expires_at = now() - interval '1 second' where used_at is null`;
+    expect((await follow(link)).body.error.code).toBe('invalid_token');
+    expect((await mailing.rest('GET', '/v1/auth/magic-link/verify?token=nothing-like-a-token')).status).toBe(401);
+  });
+
+  it('answers the same for an address no user has, and sends nothing', async () => {
+    const before = smtp.messages.length;
+    const sent = await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'stranger@example.com' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ sent: true });
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('is 501 email_not_configured where no SMTP server is set', async () => {
+    const refused = await earshot.rest('POST', '/v1/auth/magic-link', { body: { email: 'ada@example.com' } });
+    expect(refused.status).toBe(501);
+    expect(refused.body.error.code).toBe('email_not_configured');
   });
 });

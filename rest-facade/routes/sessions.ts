@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sessionCookie } from '../../gateway/request-state.ts';
-import { passwordSignInInput } from '../../subgraphs/team/index.ts';
+import { magicLinkInput, passwordSignInInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, unauthorizedResponse } from '../route-responses.ts';
 
@@ -31,6 +31,19 @@ function sessionCookies(values: { session: string; csrf: string }, attributes: {
   return [`earshot_session=${values.session}; HttpOnly; ${common}`, `earshot_csrf=${values.csrf}; ${common}`];
 }
 
+function signedInResult(signedIn: SignedIn) {
+  return {
+    status: 200,
+    headers: {
+      'set-cookie': sessionCookies(
+        { session: signedIn.token, csrf: signedIn.csrfToken },
+        { expires: `Expires=${new Date(signedIn.expiresAt).toUTCString()}`, secure: signedIn.secureCookies },
+      ),
+    },
+    body: { user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
+  };
+}
+
 export const sessionRoutes: GraphQLRoute[] = [
   {
     method: 'POST',
@@ -50,19 +63,43 @@ export const sessionRoutes: GraphQLRoute[] = [
       signInWithPassword(input: $input) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
     }`,
     variables: ({ body }) => ({ input: body }),
-    result: (data) => {
-      const signedIn = data.signInWithPassword as SignedIn;
-      return {
-        status: 200,
-        headers: {
-          'set-cookie': sessionCookies(
-            { session: signedIn.token, csrf: signedIn.csrfToken },
-            { expires: `Expires=${new Date(signedIn.expiresAt).toUTCString()}`, secure: signedIn.secureCookies },
-          ),
-        },
-        body: { user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
-      };
+    result: (data) => signedInResult(data.signInWithPassword),
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/magic-link',
+    operationId: 'sendMagicLink',
+    summary: 'E-mails a single-use sign-in link, valid 15 minutes, to the address if a user has it',
+    tag: 'Sign-in',
+    public: true,
+    body: magicLinkInput,
+    responses: {
+      202: { description: 'Accepted; the same answer whether or not a user has the address', schema: z.object({ sent: z.literal(true) }).meta({ id: 'MagicLinkSent' }) },
+      400: invalidBodyResponse,
+      501: { description: 'E-mail is not configured on this install (`email_not_configured`)' },
     },
+    operation: `mutation SendMagicLink($input: MagicLinkInput!) { sendMagicLink(input: $input) }`,
+    variables: ({ body }) => ({ input: body }),
+    result: () => ({ status: 202, body: { sent: true } }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/auth/magic-link/verify',
+    operationId: 'verifyMagicLink',
+    summary: "The e-mailed link: signs in and sets the cookies, as the password sign-in does",
+    tag: 'Sign-in',
+    public: true,
+    query: z.object({ token: z.string().min(1).max(200) }),
+    responses: {
+      200: { description: 'Signed in; the cookies are set', schema: sessionSchema },
+      400: { description: '`token` is missing (`validation_error`)' },
+      401: { description: 'The link is unknown, used or older than 15 minutes (`invalid_token`)' },
+    },
+    operation: `mutation SignInWithMagicLink($token: String!) {
+      signInWithMagicLink(token: $token) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+    }`,
+    variables: ({ query }) => ({ token: query.token }),
+    result: (data) => signedInResult(data.signInWithMagicLink),
   },
   {
     method: 'POST',

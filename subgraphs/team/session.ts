@@ -11,7 +11,10 @@ import { authenticateSession, insertSession, revokeSession } from './session-sto
 import { countSignInFailure, signInBlockedFor } from './sign-in-failure-store.ts';
 import { emailAddress } from './user.ts';
 import { verifyPassword } from './user-password.ts';
-import { findUserByEmail, firstWorkspaceOf, normaliseEmail } from './user-store.ts';
+import { findUser, findUserByEmail, firstWorkspaceOf, normaliseEmail } from './user-store.ts';
+import { insertMagicLink, useMagicLink } from './magic-link-store.ts';
+import { createMailer, requireMailSettings } from './mailer.ts';
+import { escapeHtml } from './email-messages.ts';
 import { User } from './workspace.ts';
 
 @InputType()
@@ -37,6 +40,36 @@ export class SignedInSession {
   @Field(() => ID) workspaceId!: string;
 }
 
+@InputType()
+export class MagicLinkInput {
+  @Field(() => String) email!: string;
+}
+
+export const magicLinkInput = z.strictObject({ email: emailAddress });
+
+/** The public route a sign-in link opens. */
+export const magicLinkVerifyPath = '/v1/auth/magic-link/verify';
+
+function magicLinkMessage(link: string): { subject: string; text: string; html: string } {
+  return {
+    subject: 'Your Earshot sign-in link',
+    text: `Open this link within 15 minutes to sign in to Earshot:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this e-mail.\n`,
+    html: `<p>Open this link within 15 minutes to sign in to Earshot:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p>It works once. If you did not ask for it, ignore this e-mail.</p>`,
+  };
+}
+
+async function startSession(ctx: SubgraphContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
+  const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
+  return {
+    token: session.token,
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+    secureCookies: publicUrl(ctx.env).startsWith('https:'),
+    user: { id: user.id, email: user.email, name: user.name },
+    workspaceId,
+  };
+}
+
 const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
 
 @Resolver()
@@ -58,15 +91,34 @@ export class SessionResolver {
       await countSignInFailure(ctx.sql, subject);
       throw wrongCredentials();
     }
-    const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
-    return {
-      token: session.token,
-      csrfToken: session.csrfToken,
-      expiresAt: session.expiresAt,
-      secureCookies: publicUrl().startsWith('https:'),
-      user: { id: user.id, email: user.email, name: user.name },
-      workspaceId,
-    };
+    return startSession(ctx, user, workspaceId);
+  }
+
+  @Mutation(() => Boolean, { description: 'E-mails a sign-in link to the address (public); answers true whether or not a user has it' })
+  async sendMagicLink(@Arg('input', () => MagicLinkInput) input: MagicLinkInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const valid = parseInput(magicLinkInput, input);
+    const settings = requireMailSettings(ctx.env);
+    const user = await findUserByEmail(ctx.sql, valid.email);
+    // Whether the address has an account is not told: the answer is the same.
+    if (!user) return true;
+    const token = await insertMagicLink(ctx.sql, user.id);
+    const link = `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`;
+    const mailer = createMailer(settings);
+    try {
+      await mailer.sendMail({ to: user.email, ...magicLinkMessage(link) });
+    } finally {
+      mailer.close();
+    }
+    return true;
+  }
+
+  @Mutation(() => SignedInSession, { description: 'Signs in with the token of an e-mailed link (public); each link works once, for 15 minutes' })
+  async signInWithMagicLink(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
+    const userId = token.length > 0 && token.length <= 200 ? await useMagicLink(ctx.sql, token) : undefined;
+    const user = userId ? await findUser(ctx.sql, userId) : undefined;
+    const workspaceId = user && (await firstWorkspaceOf(ctx.sql, user.id));
+    if (!user || !workspaceId) throw domainError('invalid_token', 'This sign-in link is invalid, used or expired; ask for a new one');
+    return startSession(ctx, user, workspaceId);
   }
 
   @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
