@@ -235,6 +235,37 @@ describe('magic-link sign-in', () => {
     expect(smtp.messages.length).toBe(before);
   });
 
+  it('lets a user signed in by link set a first password, then change it only with the current one', async () => {
+    const created = await provisionWorkspace(mailing.sql, 'Passwordless', { ownerEmail: 'lou@example.com' });
+    await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'lou@example.com' } });
+    const opened = await follow(await linkSentTo('lou@example.com', 1));
+    const cookies = setCookies(opened.headers);
+    const session = cookies.earshot_session.split(';')[0];
+    const csrf = cookies.earshot_csrf.split(';')[0];
+    const headers = { cookie: `${session}; ${csrf}`, 'x-csrf-token': csrf.split('=')[1] };
+
+    const byKey = await mailing.rest('PUT', '/v1/auth/password', { key: created.apiKey, body: { newPassword: 'first password!' } });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.code).toBe('forbidden');
+    const noCsrf = await mailing.rest('PUT', '/v1/auth/password', { headers: { cookie: session }, body: { newPassword: 'first password!' } });
+    expect(noCsrf.status).toBe(403);
+    const tooShort = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'short' } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.error).toMatchObject({ code: 'validation_error', field: 'newPassword' });
+
+    expect((await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'first password!' } })).status).toBe(204);
+    const signIn = (password: string) => mailing.rest('POST', '/v1/auth/password', { body: { email: 'lou@example.com', password } });
+    expect((await signIn('first password!')).status).toBe(200);
+
+    const noCurrent = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'second password!' } });
+    expect(noCurrent.status).toBe(400);
+    expect(noCurrent.body.error).toMatchObject({ code: 'validation_error', field: 'currentPassword' });
+    const changed = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { currentPassword: 'first password!', newPassword: 'second password!' } });
+    expect(changed.status).toBe(204);
+    expect((await signIn('first password!')).status).toBe(401);
+    expect((await signIn('second password!')).status).toBe(200);
+  });
+
   it('is 501 email_not_configured where no SMTP server is set', async () => {
     const refused = await earshot.rest('POST', '/v1/auth/magic-link', { body: { email: 'ada@example.com' } });
     expect(refused.status).toBe(501);

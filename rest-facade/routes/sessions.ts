@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sessionCookie } from '../../gateway/request-state.ts';
-import { magicLinkInput, passwordSignInInput } from '../../subgraphs/team/index.ts';
+import { magicLinkInput, passwordSignInInput, setPasswordInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, unauthorizedResponse } from '../route-responses.ts';
 
@@ -100,6 +100,24 @@ export const sessionRoutes: GraphQLRoute[] = [
     }`,
     variables: ({ query }) => ({ token: query.token }),
     result: (data) => signedInResult(data.signInWithMagicLink),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/auth/password',
+    operationId: 'setPassword',
+    summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`)",
+    tag: 'Sign-in',
+    body: setPasswordInput,
+    responses: {
+      204: { description: 'Set' },
+      400: { description: 'A field breaks its rule, or `currentPassword` is wrong (`validation_error`, with `field`)' },
+      401: unauthorizedResponse,
+      403: { description: 'An API key, or a cookie without a matching `X-CSRF-Token` (`forbidden`)' },
+      429: { description: 'Too many wrong passwords for this account (`rate_limited`, with `Retry-After`)' },
+    },
+    operation: `mutation SetPassword($input: SetPasswordInput!) { setPassword(input: $input) }`,
+    variables: ({ body }) => ({ input: body }),
+    result: () => ({ status: 204 }),
   },
   {
     method: 'POST',

@@ -20,7 +20,7 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
-export { magicLinkInput, passwordSignInInput } from './session.ts';
+export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
 export { authenticateSession } from './session-store.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';

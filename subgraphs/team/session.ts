@@ -10,7 +10,7 @@ import { findMemberRole } from './member-store.ts';
 import { authenticateSession, insertSession, revokeSession } from './session-store.ts';
 import { countSignInFailure, signInBlockedFor } from './sign-in-failure-store.ts';
 import { emailAddress } from './user.ts';
-import { verifyPassword } from './user-password.ts';
+import { passwordRule, setUserPassword, verifyPassword } from './user-password.ts';
 import { findUser, findUserByEmail, firstWorkspaceOf, normaliseEmail } from './user-store.ts';
 import { insertMagicLink, useMagicLink } from './magic-link-store.ts';
 import { createMailer, requireMailSettings } from './mailer.ts';
@@ -70,6 +70,17 @@ async function startSession(ctx: SubgraphContext, user: { id: string; email: str
   };
 }
 
+@InputType()
+export class SetPasswordInput {
+  @Field(() => String, { nullable: true, description: 'Needed when the user has a password already' }) currentPassword?: string | null;
+  @Field(() => String, { description: 'At least 10 characters' }) newPassword!: string;
+}
+
+export const setPasswordInput = z.strictObject({
+  currentPassword: z.string().max(1024, 'must be at most 1024 characters').nullish(),
+  newPassword: passwordRule,
+});
+
 const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
 
 @Resolver()
@@ -119,6 +130,27 @@ export class SessionResolver {
     const workspaceId = user && (await firstWorkspaceOf(ctx.sql, user.id));
     if (!user || !workspaceId) throw domainError('invalid_token', 'This sign-in link is invalid, used or expired; ask for a new one');
     return startSession(ctx, user, workspaceId);
+  }
+
+  @Mutation(() => Boolean, { description: "Sets the signed-in user's password; needs the current one when there is one" })
+  async setPassword(@Arg('input', () => SetPasswordInput) input: SetPasswordInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const auth = requireAuth(ctx);
+    if (auth.kind === 'api_key' || !auth.userId) throw domainError('forbidden', 'Only a signed-in user can set their password, not an API key');
+    const valid = parseInput(setPasswordInput, input);
+    const user = await findUser(ctx.sql, auth.userId);
+    const stored = user && (await findUserByEmail(ctx.sql, user.email));
+    if (!stored) throw domainError('unauthorized', 'The signed-in user no longer exists');
+    if (stored.passwordHash !== null) {
+      const subject = `account:${stored.email}`;
+      const blockedFor = await signInBlockedFor(ctx.sql, subject);
+      if (blockedFor !== null) throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
+      if (!(await verifyPassword(valid.currentPassword ?? '', stored.passwordHash))) {
+        await countSignInFailure(ctx.sql, subject);
+        throw domainError('validation_error', 'currentPassword: does not match the current password', { field: 'currentPassword' });
+      }
+    }
+    await setUserPassword(ctx.sql, stored.email, valid.newPassword);
+    return true;
   }
 
   @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
