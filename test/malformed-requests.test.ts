@@ -41,6 +41,7 @@ describe('an id that cannot name a record', () => {
       'GET /v1/mentions/{id}/comments',
       'PATCH /v1/groups/{id}',
       'PATCH /v1/keywords/{id}',
+      'PATCH /v1/members/{id}',
       'PATCH /v1/mentions/{id}',
       'POST /v1/billing/top-ups/{id}/confirm',
     ]);

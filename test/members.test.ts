@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, type MemberRole, removeMember } from '../subgraphs/team/member-store.ts';
+import { addMember, changeMemberRole, type MemberRole, removeMember } from '../subgraphs/team/member-store.ts';
 import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -28,6 +28,12 @@ async function team(label: string) {
 const remove = (workspaceId: string, actorUserId: string, memberId: string) =>
   removeMember(earshot.sql, { workspaceId, actorUserId, memberId }).then(
     (removed) => ({ removed: removed.id }),
+    (error) => ({ code: error.extensions?.code as string }),
+  );
+
+const changeRole = (workspaceId: string, actorUserId: string, memberId: string, role: MemberRole) =>
+  changeMemberRole(earshot.sql, { workspaceId, actorUserId, memberId, role }).then(
+    (changed) => ({ role: changed.role }),
     (error) => ({ code: error.extensions?.code as string }),
   );
 
@@ -133,5 +139,25 @@ describe('members', () => {
     // An owner of B is no one in A.
     expect(await remove(a.workspaceId, b.people.owner, a.people.member)).toEqual({ code: 'forbidden' });
     expect((await earshot.rest('GET', '/v1/members', { key: b.key })).body.data).toHaveLength(3);
+  });
+
+  it('changes roles under the same rules: owners and admins only, only an owner touches owners, the last owner stays one', async () => {
+    const a = await team('roles');
+    expect(await changeRole(a.workspaceId, a.people.member, a.people.member, 'admin')).toEqual({ code: 'forbidden' });
+    expect(await changeRole(a.workspaceId, a.people.admin, a.people.member, 'owner')).toEqual({ code: 'forbidden' });
+    expect(await changeRole(a.workspaceId, a.people.admin, a.people.owner, 'member')).toEqual({ code: 'protected_user' });
+    expect(await changeRole(a.workspaceId, a.people.owner, a.people.owner, 'admin')).toEqual({ code: 'last_owner' });
+    expect(await changeRole(a.workspaceId, a.people.admin, a.people.member, 'admin')).toEqual({ role: 'admin' });
+    expect(await changeRole(a.workspaceId, a.people.owner, a.people.admin, 'owner')).toEqual({ role: 'owner' });
+    // Now two owners: one may step down, then the other is the last.
+    expect(await changeRole(a.workspaceId, a.people.owner, a.people.owner, 'member')).toEqual({ role: 'member' });
+    expect(await changeRole(a.workspaceId, a.people.admin, a.people.admin, 'admin')).toEqual({ code: 'last_owner' });
+
+    const byKey = await earshot.rest('PATCH', `/v1/members/${a.people.member}`, { key: a.key, body: { role: 'member' } });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.code).toBe('forbidden');
+    const badRole = await earshot.rest('PATCH', `/v1/members/${a.people.member}`, { key: a.key, body: { role: 'boss' } });
+    expect(badRole.status).toBe(400);
+    expect(badRole.body.error).toMatchObject({ code: 'validation_error', field: 'role' });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { memberRoleInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
-import { notFoundResponse, unauthorizedResponse } from '../route-responses.ts';
+import { invalidBodyResponse, notFoundResponse, unauthorizedResponse } from '../route-responses.ts';
 
 const memberFields = 'id email name role joinedAt';
 
@@ -28,6 +29,28 @@ export const memberRoutes: GraphQLRoute[] = [
     operation: `query ListMembers { members { ${memberFields} } }`,
     variables: () => ({}),
     result: (data) => ({ status: 200, body: { data: data.members } }),
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/members/{id}',
+    operationId: 'changeMemberRole',
+    summary: "Changes a member's role; needs a signed-in owner or admin, and a workspace keeps at least one owner",
+    tag: 'Members',
+    body: memberRoleInput,
+    responses: {
+      200: { description: 'The member with the new role', schema: memberSchema },
+      400: invalidBodyResponse,
+      401: unauthorizedResponse,
+      403: {
+        description:
+          'An API key or a plain member (`forbidden`), an admin making an owner (`forbidden`) or changing one (`protected_user`)',
+      },
+      404: notFoundResponse('member (a user of another workspace is not one)'),
+      409: { description: 'Demoting the last owner of the workspace (`last_owner`)' },
+    },
+    operation: `mutation ChangeMemberRole($id: ID!, $role: MemberRole) { changeMemberRole(id: $id, role: $role) { ${memberFields} } }`,
+    variables: ({ params, body }) => ({ id: params.id, role: (body as { role?: string }).role ?? null }),
+    result: (data) => ({ status: 200, body: data.changeMemberRole }),
   },
   {
     method: 'DELETE',

@@ -22,6 +22,7 @@ export { authenticateApiKey } from './api-key-store.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
 export { authenticateSession } from './session-store.ts';
+export { memberRoleInput } from './member.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';

@@ -70,3 +70,41 @@ export async function removeMember(
     return removed;
   }) as Promise<MemberRow>;
 }
+
+/**
+ * Gives `memberId` a new role on behalf of `actorUserId`, under the rules of
+ * `removeMember`: owners and admins only; only an owner may change an owner
+ * or make one; the last owner stays an owner.
+ */
+export async function changeMemberRole(
+  sql: Sql,
+  input: { workspaceId: string; actorUserId: string; memberId: string; role?: MemberRole },
+): Promise<MemberRow> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ userId: string; role: MemberRole }[]>`
+      /* lockWorkspaceMembers */
+      select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
+      order by user_id for update`;
+    const actor = rows.find((row) => row.userId === input.actorUserId);
+    if (!actor || actor.role === 'member') throw domainError('forbidden', 'Only an owner or an admin of this workspace may change roles');
+    const target = rows.find((row) => row.userId === input.memberId);
+    if (!target) throw notFound('Member');
+    if (target.role === 'owner' && actor.role !== 'owner') throw domainError('protected_user', "An admin cannot change an owner's role");
+    // No role given changes nothing, as an empty PATCH does elsewhere.
+    const role = input.role ?? target.role;
+    if (role === 'owner' && target.role !== 'owner' && actor.role !== 'owner') throw domainError('forbidden', 'Only an owner may make another owner');
+    if (target.role === 'owner' && role !== 'owner' && rows.filter((row) => row.role === 'owner').length === 1) {
+      throw domainError('last_owner', 'A workspace keeps at least one owner');
+    }
+    const [changed] = await tx<MemberRow[]>`
+      /* changeMemberRole */
+      with changed as (
+        update workspace_members set role = ${role}
+        where workspace_id = ${input.workspaceId} and user_id = ${input.memberId}
+        returning user_id, role, joined_at
+      )
+      select users.id, users.email, users.name, changed.role, changed.joined_at
+      from changed join users on users.id = changed.user_id`;
+    return changed;
+  }) as Promise<MemberRow>;
+}

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { z } from 'zod';
+import { parseInput } from '../validate-input.ts';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { findMemberRole, listMembers, type MemberRow, removeMember } from './member-store.ts';
+import { changeMemberRole, findMemberRole, listMembers, type MemberRow, removeMember } from './member-store.ts';
 
 export enum MemberRole {
   owner = 'owner',
@@ -21,6 +23,8 @@ export class Member {
   @Field(() => MemberRole) role!: MemberRole;
   @Field(() => Date) joinedAt!: Date;
 }
+
+export const memberRoleInput = z.strictObject({ role: z.enum(['owner', 'admin', 'member']).optional() });
 
 const toMember = (row: MemberRow): Member => ({ ...row, role: row.role as MemberRole });
 
@@ -44,6 +48,17 @@ export class MemberResolver {
   @Query(() => [Member], { description: "The workspace's members, in the order they joined" })
   async members(@Ctx() ctx: SubgraphContext): Promise<Member[]> {
     return (await listMembers(ctx.sql, requireAuth(ctx).workspaceId)).map(toMember);
+  }
+
+  @Mutation(() => Member, { description: "Changes a member's role; needs a signed-in owner or admin, and the last owner stays one" })
+  async changeMemberRole(
+    @Arg('id', () => ID) id: string,
+    @Arg('role', () => MemberRole, { nullable: true }) role: MemberRole | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<Member> {
+    const auth = await requireSignedInUser(ctx, id);
+    const valid = parseInput(memberRoleInput, role ? { role } : {});
+    return toMember(await changeMemberRole(ctx.sql, { workspaceId: auth.workspaceId, actorUserId: auth.userId, memberId: id, role: valid.role }));
   }
 
   @Mutation(() => Member, { description: 'Removes a member; needs a signed-in owner or admin, and the last owner stays' })
