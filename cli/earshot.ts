@@ -5,12 +5,18 @@ import { connect, holdsEmbeddedDatabase, startEmbeddedDatabase } from '../runtim
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { billingDayOf, creditWalletByOperator, runDailyTicksThrough } from '../subgraphs/billing/index.ts';
-import { provisionWorkspace } from '../subgraphs/team/index.ts';
+import { isEmailAddress, passwordRule, provisionWorkspace, setUserPassword } from '../subgraphs/team/index.ts';
 
 const usage = `Usage: npm run --silent earshot -- <command> [--init]
 
 Commands:
-  workspace create --name NAME   Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"}
+  workspace create --name NAME [--owner-email EMAIL]
+                                 Creates a workspace and prints {"workspace":{…},"apiKey":"mk_live_…"};
+                                 with --owner-email, the user with that address (created when there is
+                                 none) owns it and the output adds "owner":{"id":"usr_…","email":…,"name":…}
+  user set-password --email EMAIL
+                                 Sets the password of the user with that address to the first line of
+                                 standard input (at least 10 characters) and prints {"user":"usr_…","passwordSet":true}
   wallet credit --workspace org_… --cents N [--reference REF]
                                  Credits the workspace's wallet (self-hosted installs without a payment
                                  provider) and prints {"workspace":…,"credited":true,"creditedCents":N,"balanceCents":…};
@@ -38,14 +44,42 @@ const databaseOptions = { init: { type: 'boolean' } } as const;
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'workspace' && command === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, ...databaseOptions } });
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'owner-email': { type: 'string' }, ...databaseOptions } });
     const name = values.name?.trim();
     if (!name) {
       process.stderr.write('workspace create needs --name NAME\n');
       return 2;
     }
+    const ownerEmail = values['owner-email']?.trim();
+    if (ownerEmail !== undefined && !isEmailAddress(ownerEmail)) {
+      process.stderr.write('workspace create: --owner-email must be an e-mail address\n');
+      return 2;
+    }
     return withDatabase({ init: values.init }, async (sql) => {
-      process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name)) + '\n');
+      process.stdout.write(JSON.stringify(await provisionWorkspace(sql, name, { ownerEmail })) + '\n');
+      return 0;
+    });
+  }
+  if (group === 'user' && command === 'set-password') {
+    const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, ...databaseOptions } });
+    const email = values.email?.trim();
+    if (!email || !isEmailAddress(email)) {
+      process.stderr.write('user set-password needs --email EMAIL, and the password on standard input\n');
+      return 2;
+    }
+    const password = (await readStandardInput()).split(/\r?\n/)[0];
+    const problem = passwordRule.safeParse(password).error?.issues[0]?.message;
+    if (problem) {
+      process.stderr.write(`user set-password: the password ${problem}\n`);
+      return 2;
+    }
+    return withDatabase({ init: values.init }, async (sql) => {
+      const userId = await setUserPassword(sql, email, password);
+      if (!userId) {
+        process.stderr.write(`user set-password: no user has the address ${email}\n`);
+        return 1;
+      }
+      process.stdout.write(JSON.stringify({ user: userId, passwordSet: true }) + '\n');
       return 0;
     });
   }
@@ -99,6 +133,12 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stderr.write(usage);
   return 2;
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function say(line: string): void {

@@ -22,6 +22,7 @@ export interface GatewayOptions {
   secret: string;
   rateLimitPerMinute: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
+  authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
   countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
   log: Logger;
 }
@@ -53,7 +54,11 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     plugins: () => [
       useRequestId(),
       // The billing subgraph checks the provider's signature on its webhook itself.
-      useApiKeyAuth({ authenticate: options.authenticate, publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction'] }),
+      useApiKeyAuth({
+        authenticate: options.authenticate,
+        authenticateSession: options.authenticateSession,
+        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink'],
+      }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),

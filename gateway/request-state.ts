@@ -22,3 +22,10 @@ export function bearerToken(context: {
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }
+
+/** The value of the `earshot_session` cookie of an HTTP request, if any. */
+export function sessionCookie(context: { request?: Request }): string | undefined {
+  const header = context.request?.headers.get('cookie') ?? '';
+  const match = /(?:^|;\s*)earshot_session=([^;\s]+)/.exec(header);
+  return match?.[1];
+}

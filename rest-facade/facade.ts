@@ -1,6 +1,7 @@
 // The server adapter's own Response: sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
+import { sessionCookie } from '../gateway/request-state.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
@@ -145,7 +146,10 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
     const headers = new Headers(extra);
     headers.set('x-request-id', requestId);
-    for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(result.headers ?? {})) {
+      if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+      else headers.set(name, value);
+    }
     if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers });
     if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
     const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
@@ -159,8 +163,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
-    const authorization = request.headers.get('authorization');
-    if (authorization) headers.authorization = authorization;
+    // The credential, whichever way it came: a bearer key, or a session cookie with its CSRF token.
+    for (const name of ['authorization', 'cookie', 'x-csrf-token']) {
+      const value = request.headers.get(name);
+      if (value) headers[name] = value;
+    }
     // Short queries travel as GETs (GraphQL over HTTP allows it): without a
     // body the gateway has no request stream to read, which is a good part of
     // its cost for a small query. Long ones stay POSTs, clear of URL limits.
@@ -211,7 +218,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
       if (!match) return failure({ code: 'not_found', message: `No route for ${request.method} ${url.pathname}` }, requestId);
       const { route } = match.entry;
-      if (!route.public && !request.headers.get('authorization')) {
+      if (!route.public && !request.headers.get('authorization') && !sessionCookie({ request })) {
         return failure({ code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer mk_live_…"' }, requestId);
       }
 

@@ -8,8 +8,10 @@ import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
+import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { serviceRoutes } from './routes/service.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
@@ -19,6 +21,8 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
   ...credentialRoutes,
+  ...memberRoutes,
+  ...sessionRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
   ...groupRoutes,

@@ -25,7 +25,8 @@ export interface ServiceState {
 export interface RestResult {
   status: number;
   body?: unknown;
-  headers?: Record<string, string>;
+  /** A list sets the header once per value (`Set-Cookie`). */
+  headers?: Record<string, string | string[]>;
 }
 
 export interface RouteResponse {

@@ -11,7 +11,7 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { authenticateApiKey, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
@@ -81,6 +81,23 @@ async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth |
         apiKeyId: key.id,
         expiresAt: key.expiresAt?.toISOString() ?? null,
         userId: null,
+      }
+    : undefined;
+}
+
+async function authenticateSessionWith(sql: Sql, token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined> {
+  const session = await authenticateSession(sql, token);
+  return session
+    ? {
+        auth: {
+          workspaceId: session.workspaceId,
+          kind: 'session',
+          scope: 'write',
+          apiKeyId: null,
+          expiresAt: session.expiresAt.toISOString(),
+          userId: session.userId,
+        },
+        csrfToken: session.csrfToken,
       }
     : undefined;
 }
@@ -173,6 +190,7 @@ export async function startEarshot(
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
             authenticate: (token) => authenticateWith(requestSql, token),
+            authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
             log,
           })

@@ -21,17 +21,18 @@ interface CliRun {
 }
 
 /** `npm run --silent earshot -- …` as an operator types it, with only the given database settings. */
-function runCli(args: string[], env: { DATABASE_URL?: string; EARSHOT_DATA_DIR?: string }): Promise<CliRun> {
+function runCli(args: string[], env: { DATABASE_URL?: string; EARSHOT_DATA_DIR?: string }, input = ''): Promise<CliRun> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL' && name !== 'EARSHOT_DATA_DIR'),
   );
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'npm',
       ['run', '--silent', 'earshot', '--', ...args],
       { cwd: repoRoot, env: { ...inherited, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number | null) ?? 1 : 0, stdout, stderr }),
     );
+    child.stdin?.end(input);
   });
 }
 
@@ -73,6 +74,46 @@ describe('earshot workspace create', { timeout: 60_000 }, () => {
           user: null,
         },
       });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('with --owner-email makes that user the owner, found again by address for a second workspace', async () => {
+    const databaseUrl = await createTestDatabase();
+    const first = await runCli(['workspace', 'create', '--name', 'Owned', '--owner-email', 'Ada@Example.com'], { DATABASE_URL: databaseUrl });
+    expect(first.code, first.stderr).toBe(0);
+    const created = JSON.parse(first.stdout);
+    expect(created).toEqual({
+      workspace: { id: expect.stringMatching(/^org_[0-9a-z]{26}$/), name: 'Owned' },
+      apiKey: expect.stringMatching(/^mk_live_/),
+      owner: { id: expect.stringMatching(/^usr_[0-9a-z]{26}$/), email: 'ada@example.com', name: 'Ada' },
+    });
+    const second = await runCli(['workspace', 'create', '--name', 'Also owned', '--owner-email', 'ada@example.com'], { DATABASE_URL: databaseUrl });
+    expect(JSON.parse(second.stdout).owner).toEqual(created.owner);
+
+    const refused = await runCli(['workspace', 'create', '--name', 'X', '--owner-email', 'not-an-address'], { DATABASE_URL: databaseUrl });
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('--owner-email must be an e-mail address') });
+  });
+
+  it('user set-password sets a password read from standard input that signs in over REST', async () => {
+    const databaseUrl = await createTestDatabase();
+    const created = JSON.parse((await runCli(['workspace', 'create', '--name', 'Pw', '--owner-email', 'pat@example.com'], { DATABASE_URL: databaseUrl })).stdout);
+    const tooShort = await runCli(['user', 'set-password', '--email', 'pat@example.com'], { DATABASE_URL: databaseUrl }, 'short\n');
+    expect(tooShort).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('the password must be at least 10 characters') });
+    const unknown = await runCli(['user', 'set-password', '--email', 'nobody@example.com'], { DATABASE_URL: databaseUrl }, 'long enough secret\n');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no user has the address nobody@example.com');
+    const set = await runCli(['user', 'set-password', '--email', 'Pat@example.com'], { DATABASE_URL: databaseUrl }, 'long enough secret\n');
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ user: created.owner.id, passwordSet: true });
+
+    const server = await startTestEarshot({}, { databaseUrl });
+    try {
+      const signIn = (password: string) =>
+        server.rest('POST', '/v1/auth/password', { body: { email: 'pat@example.com', password } }).then((response) => response.status);
+      expect(await signIn('long enough secret')).toBe(200);
+      expect(await signIn('long enough secret\n')).toBe(401);
     } finally {
       await server.stop();
     }

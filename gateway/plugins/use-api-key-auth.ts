@@ -1,8 +1,9 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { timingSafeEqual } from 'node:crypto';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { getOperationAST, Kind, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
-import { bearerToken } from '../request-state.ts';
+import { bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 
 export interface ApiKeyAuthOptions {
@@ -16,6 +17,8 @@ export interface ApiKeyAuthOptions {
    * Default: none.
    */
   publicRootFields?: readonly string[];
+  /** Resolves the `earshot_session` cookie to what it acts as and the CSRF token its changes must repeat; undefined when it is not live. */
+  authenticateSession?(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
 }
 
 const rootTypeNames = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
@@ -34,6 +37,23 @@ function selectsOnlyPublicFields(params: { query?: unknown; operationName?: unkn
   return selections.length > 0 && selections.every((selection) => selection.kind === Kind.FIELD && publicFields.has(`${rootType}.${selection.name.value}`));
 }
 
+/** Whether the operation changes anything: mutations (and anything unreadable, to be safe) need the CSRF token. */
+function isMutation(params: { query?: unknown; operationName?: unknown } | undefined): boolean {
+  if (typeof params?.query !== 'string') return true;
+  try {
+    const operation = getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined);
+    return operation?.operation !== 'query';
+  } catch {
+    return true;
+  }
+}
+
+function csrfTokenMatches(context: { request?: Request }, expected: string): boolean {
+  const given = Buffer.from(context.request?.headers.get('x-csrf-token') ?? '');
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
 const unauthorized = (message: string) =>
   createGraphQLError(message, { extensions: { code: 'unauthorized', http: { status: 401 } } });
 
@@ -49,6 +69,18 @@ export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
       const token = bearerToken(context as never);
       if (!token && selectsOnlyPublicFields((context as { params?: { query?: unknown; operationName?: unknown } }).params, publicFields)) {
         extendContext({ auth: null } as never);
+        return;
+      }
+      const sessionToken = token ? undefined : sessionCookie(context as never);
+      if (sessionToken && options.authenticateSession) {
+        const session = await lookUpInDatabase(options.authenticateSession(sessionToken));
+        if (!session) throw unauthorized('The session has ended; sign in again');
+        if (isMutation((context as { params?: { query?: unknown; operationName?: unknown } }).params) && !csrfTokenMatches(context as never, session.csrfToken)) {
+          throw createGraphQLError('A change made with a session cookie must repeat the earshot_csrf cookie in X-CSRF-Token', {
+            extensions: { code: 'forbidden', http: { status: 403 } },
+          });
+        }
+        extendContext({ auth: session.auth } as never);
         return;
       }
       if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"');

@@ -6,7 +6,7 @@ import type { OutgoingMail } from './mailer.ts';
  * same; every value from outside (post text, names, terms, URLs) is
  * HTML-escaped in the HTML part.
  */
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Only web links become `href`s: a `javascript:` post URL stays text. */

@@ -3,6 +3,8 @@ import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
+import { MemberResolver } from './member.ts';
+import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
@@ -11,7 +13,7 @@ import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspac
 /** The team subgraph: workspaces, API keys, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -27,7 +29,12 @@ export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
+export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
+export { authenticateSession } from './session-store.ts';
+export { memberRoleInput } from './member.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';
+export { isEmailAddress } from './user.ts';
+export { passwordRule, setUserPassword } from './user-password.ts';
 export { findWorkspace } from './workspace-store.ts';

@@ -4,6 +4,7 @@ import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { ApiKeyScope } from './api-key.ts';
+import { findUser } from './user-store.ts';
 import { findWorkspace } from './workspace-store.ts';
 
 enum AuthKind {
@@ -64,7 +65,7 @@ export class WhoamiResolver {
         apiKeyId: auth.apiKeyId,
         expiresAt: auth.expiresAt ? new Date(auth.expiresAt) : null,
       },
-      user: null,
+      user: auth.userId ? ((await findUser(ctx.sql, auth.userId)) ?? null) : null,
     };
   }
 }

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { sessionCookie } from '../../gateway/request-state.ts';
+import { magicLinkInput, passwordSignInInput, setPasswordInput } from '../../subgraphs/team/index.ts';
+import type { GraphQLRoute } from '../route.ts';
+import { invalidBodyResponse, unauthorizedResponse } from '../route-responses.ts';
+
+const sessionSchema = z
+  .object({
+    user: z.object({ id: z.string().meta({ example: 'usr_01jd8x3m5c2v7q9r4t6w8y0z1a' }), email: z.string(), name: z.string() }),
+    workspaceId: z.string(),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Session' });
+
+interface SignedIn {
+  token: string;
+  csrfToken: string;
+  expiresAt: string;
+  secureCookies: boolean;
+  user: { id: string; email: string; name: string };
+  workspaceId: string;
+}
+
+/**
+ * The session cookie (HttpOnly: no script reads it) and the CSRF cookie
+ * (readable, so the dashboard can repeat it in `X-CSRF-Token`). SameSite=Lax
+ * keeps both off cross-site subrequests; Secure when Earshot is served over https.
+ */
+function sessionCookies(values: { session: string; csrf: string }, attributes: { expires: string; secure: boolean }): string[] {
+  const common = `Path=/; SameSite=Lax; ${attributes.expires}${attributes.secure ? '; Secure' : ''}`;
+  return [`earshot_session=${values.session}; HttpOnly; ${common}`, `earshot_csrf=${values.csrf}; ${common}`];
+}
+
+function signedInResult(signedIn: SignedIn) {
+  return {
+    status: 200,
+    headers: {
+      'set-cookie': sessionCookies(
+        { session: signedIn.token, csrf: signedIn.csrfToken },
+        { expires: `Expires=${new Date(signedIn.expiresAt).toUTCString()}`, secure: signedIn.secureCookies },
+      ),
+    },
+    body: { user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
+  };
+}
+
+export const sessionRoutes: GraphQLRoute[] = [
+  {
+    method: 'POST',
+    path: '/v1/auth/password',
+    operationId: 'signInWithPassword',
+    summary: 'Signs in with an e-mail address and password; sets the `earshot_session` and `earshot_csrf` cookies',
+    tag: 'Sign-in',
+    public: true,
+    body: passwordSignInInput,
+    responses: {
+      200: { description: 'Signed in; the cookies are set', schema: sessionSchema },
+      400: invalidBodyResponse,
+      401: { description: 'Wrong e-mail address or password, or no membership in that workspace (`unauthorized`)' },
+      429: { description: '10 failed sign-ins for this account within 15 minutes (`rate_limited`, with `Retry-After`)' },
+    },
+    operation: `mutation SignInWithPassword($input: PasswordSignInInput!) {
+      signInWithPassword(input: $input) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+    }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => signedInResult(data.signInWithPassword),
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/magic-link',
+    operationId: 'sendMagicLink',
+    summary: 'E-mails a single-use sign-in link, valid 15 minutes, to the address if a user has it',
+    tag: 'Sign-in',
+    public: true,
+    body: magicLinkInput,
+    responses: {
+      202: { description: 'Accepted; the same answer whether or not a user has the address', schema: z.object({ sent: z.literal(true) }).meta({ id: 'MagicLinkSent' }) },
+      400: invalidBodyResponse,
+      501: { description: 'E-mail is not configured on this install (`email_not_configured`)' },
+    },
+    operation: `mutation SendMagicLink($input: MagicLinkInput!) { sendMagicLink(input: $input) }`,
+    variables: ({ body }) => ({ input: body }),
+    result: () => ({ status: 202, body: { sent: true } }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/auth/magic-link/verify',
+    operationId: 'verifyMagicLink',
+    summary: "The e-mailed link: signs in and sets the cookies, as the password sign-in does",
+    tag: 'Sign-in',
+    public: true,
+    query: z.object({ token: z.string().min(1).max(200) }),
+    responses: {
+      200: { description: 'Signed in; the cookies are set', schema: sessionSchema },
+      400: { description: '`token` is missing (`validation_error`)' },
+      401: { description: 'The link is unknown, used or older than 15 minutes (`invalid_token`)' },
+    },
+    operation: `mutation SignInWithMagicLink($token: String!) {
+      signInWithMagicLink(token: $token) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+    }`,
+    variables: ({ query }) => ({ token: query.token }),
+    result: (data) => signedInResult(data.signInWithMagicLink),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/auth/password',
+    operationId: 'setPassword',
+    summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`)",
+    tag: 'Sign-in',
+    body: setPasswordInput,
+    responses: {
+      204: { description: 'Set' },
+      400: { description: 'A field breaks its rule, or `currentPassword` is wrong (`validation_error`, with `field`)' },
+      401: unauthorizedResponse,
+      403: { description: 'An API key, or a cookie without a matching `X-CSRF-Token` (`forbidden`)' },
+      429: { description: 'Too many wrong passwords for this account (`rate_limited`, with `Retry-After`)' },
+    },
+    operation: `mutation SetPassword($input: SetPasswordInput!) { setPassword(input: $input) }`,
+    variables: ({ body }) => ({ input: body }),
+    result: () => ({ status: 204 }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/sign-out',
+    operationId: 'signOut',
+    summary: 'Ends the session of the cookie at once and clears the cookies (needs `X-CSRF-Token`)',
+    tag: 'Sign-in',
+    responses: {
+      204: { description: 'Signed out' },
+      401: unauthorizedResponse,
+      403: { description: 'No `X-CSRF-Token` matching the `earshot_csrf` cookie, or not a session (`forbidden`)' },
+    },
+    operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) }`,
+    variables: ({ headers }) => ({ sessionToken: sessionCookie({ request: { headers } as Request }) ?? '' }),
+    result: () => ({
+      status: 204,
+      headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: false }) },
+    }),
+  },
+];

@@ -1,0 +1,110 @@
+import type { Queryable, Sql } from '../../runtime/database.ts';
+import { domainError, notFound } from '../domain-error.ts';
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+export interface MemberRow {
+  id: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  joinedAt: Date;
+}
+
+export async function addMember(sql: Queryable, input: { workspaceId: string; userId: string; role: MemberRole }): Promise<void> {
+  await sql`
+    /* addMember */
+    insert into workspace_members (workspace_id, user_id, role)
+    values (${input.workspaceId}, ${input.userId}, ${input.role})
+    on conflict (workspace_id, user_id) do nothing`;
+}
+
+export async function listMembers(sql: Queryable, workspaceId: string): Promise<MemberRow[]> {
+  return sql<MemberRow[]>`
+    /* listMembers */
+    select users.id, users.email, users.name, workspace_members.role, workspace_members.joined_at
+    from workspace_members join users on users.id = workspace_members.user_id
+    where workspace_members.workspace_id = ${workspaceId}
+    order by workspace_members.joined_at, users.id`;
+}
+
+export async function findMemberRole(sql: Queryable, workspaceId: string, userId: string): Promise<MemberRole | undefined> {
+  const [row] = await sql<{ role: MemberRole }[]>`
+    /* findMemberRole */
+    select role from workspace_members where workspace_id = ${workspaceId} and user_id = ${userId}`;
+  return row?.role;
+}
+
+/**
+ * Removes `memberId` from the workspace on behalf of `actorUserId`. Only an
+ * owner or an admin may; an admin may not remove an owner; the last owner
+ * stays. The workspace's member rows are locked first, so two owners removing
+ * each other at once cannot both succeed and leave the workspace ownerless.
+ * A user of another workspace is as unknown here as one that does not exist.
+ */
+export async function removeMember(
+  sql: Sql,
+  input: { workspaceId: string; actorUserId: string; memberId: string },
+): Promise<MemberRow> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ userId: string; role: MemberRole }[]>`
+      /* lockWorkspaceMembers */
+      select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
+      order by user_id for update`;
+    const actor = rows.find((row) => row.userId === input.actorUserId);
+    if (!actor || actor.role === 'member') throw domainError('forbidden', 'Only an owner or an admin of this workspace may remove members');
+    const target = rows.find((row) => row.userId === input.memberId);
+    if (!target) throw notFound('Member');
+    if (target.role === 'owner' && actor.role !== 'owner') throw domainError('protected_user', 'An admin cannot remove an owner');
+    if (target.role === 'owner' && rows.filter((row) => row.role === 'owner').length === 1) {
+      throw domainError('last_owner', 'A workspace keeps at least one owner');
+    }
+    const [removed] = await tx<MemberRow[]>`
+      /* removeMember */
+      with removed as (
+        delete from workspace_members where workspace_id = ${input.workspaceId} and user_id = ${input.memberId}
+        returning user_id, role, joined_at
+      )
+      select users.id, users.email, users.name, removed.role, removed.joined_at
+      from removed join users on users.id = removed.user_id`;
+    return removed;
+  }) as Promise<MemberRow>;
+}
+
+/**
+ * Gives `memberId` a new role on behalf of `actorUserId`, under the rules of
+ * `removeMember`: owners and admins only; only an owner may change an owner
+ * or make one; the last owner stays an owner.
+ */
+export async function changeMemberRole(
+  sql: Sql,
+  input: { workspaceId: string; actorUserId: string; memberId: string; role?: MemberRole },
+): Promise<MemberRow> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ userId: string; role: MemberRole }[]>`
+      /* lockWorkspaceMembers */
+      select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
+      order by user_id for update`;
+    const actor = rows.find((row) => row.userId === input.actorUserId);
+    if (!actor || actor.role === 'member') throw domainError('forbidden', 'Only an owner or an admin of this workspace may change roles');
+    const target = rows.find((row) => row.userId === input.memberId);
+    if (!target) throw notFound('Member');
+    if (target.role === 'owner' && actor.role !== 'owner') throw domainError('protected_user', "An admin cannot change an owner's role");
+    // No role given changes nothing, as an empty PATCH does elsewhere.
+    const role = input.role ?? target.role;
+    if (role === 'owner' && target.role !== 'owner' && actor.role !== 'owner') throw domainError('forbidden', 'Only an owner may make another owner');
+    if (target.role === 'owner' && role !== 'owner' && rows.filter((row) => row.role === 'owner').length === 1) {
+      throw domainError('last_owner', 'A workspace keeps at least one owner');
+    }
+    const [changed] = await tx<MemberRow[]>`
+      /* changeMemberRole */
+      with changed as (
+        update workspace_members set role = ${role}
+        where workspace_id = ${input.workspaceId} and user_id = ${input.memberId}
+        returning user_id, role, joined_at
+      )
+      select users.id, users.email, users.name, changed.role, changed.joined_at
+      from changed join users on users.id = changed.user_id`;
+    return changed;
+  }) as Promise<MemberRow>;
+}

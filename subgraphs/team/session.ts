@@ -1,0 +1,166 @@
+import 'reflect-metadata';
+import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { z } from 'zod';
+import { publicUrl } from '../../runtime/config.ts';
+import { domainError } from '../domain-error.ts';
+import { requireAuth } from '../require-auth.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { parseInput } from '../validate-input.ts';
+import { findMemberRole } from './member-store.ts';
+import { authenticateSession, insertSession, revokeSession } from './session-store.ts';
+import { countSignInFailure, signInBlockedFor } from './sign-in-failure-store.ts';
+import { emailAddress } from './user.ts';
+import { passwordRule, setUserPassword, verifyPassword } from './user-password.ts';
+import { findUser, findUserByEmail, firstWorkspaceOf, normaliseEmail } from './user-store.ts';
+import { insertMagicLink, useMagicLink } from './magic-link-store.ts';
+import { createMailer, requireMailSettings } from './mailer.ts';
+import { escapeHtml } from './email-messages.ts';
+import { User } from './workspace.ts';
+
+@InputType()
+export class PasswordSignInInput {
+  @Field(() => String) email!: string;
+  @Field(() => String) password!: string;
+  @Field(() => ID, { nullable: true, description: 'Default: the workspace the user joined first' }) workspaceId?: string | null;
+}
+
+export const passwordSignInInput = z.strictObject({
+  email: emailAddress,
+  password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
+  workspaceId: z.string().nullish(),
+});
+
+@ObjectType({ description: 'A new dashboard session; the REST facade turns the tokens into cookies' })
+export class SignedInSession {
+  @Field(() => String, { description: 'The value of the `earshot_session` cookie' }) token!: string;
+  @Field(() => String, { description: 'The value of the `earshot_csrf` cookie, to repeat in `X-CSRF-Token` on changes' }) csrfToken!: string;
+  @Field(() => Date) expiresAt!: Date;
+  @Field(() => Boolean, { description: 'Whether Earshot is served over https, so cookies are `Secure`' }) secureCookies!: boolean;
+  @Field(() => User) user!: User;
+  @Field(() => ID) workspaceId!: string;
+}
+
+@InputType()
+export class MagicLinkInput {
+  @Field(() => String) email!: string;
+}
+
+export const magicLinkInput = z.strictObject({ email: emailAddress });
+
+/** The public route a sign-in link opens. */
+export const magicLinkVerifyPath = '/v1/auth/magic-link/verify';
+
+function magicLinkMessage(link: string): { subject: string; text: string; html: string } {
+  return {
+    subject: 'Your Earshot sign-in link',
+    text: `Open this link within 15 minutes to sign in to Earshot:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this e-mail.\n`,
+    html: `<p>Open this link within 15 minutes to sign in to Earshot:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p>It works once. If you did not ask for it, ignore this e-mail.</p>`,
+  };
+}
+
+async function startSession(ctx: SubgraphContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
+  const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
+  return {
+    token: session.token,
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+    secureCookies: publicUrl(ctx.env).startsWith('https:'),
+    user: { id: user.id, email: user.email, name: user.name },
+    workspaceId,
+  };
+}
+
+@InputType()
+export class SetPasswordInput {
+  @Field(() => String, { nullable: true, description: 'Needed when the user has a password already' }) currentPassword?: string | null;
+  @Field(() => String, { description: 'At least 10 characters' }) newPassword!: string;
+}
+
+export const setPasswordInput = z.strictObject({
+  currentPassword: z.string().max(1024, 'must be at most 1024 characters').nullish(),
+  newPassword: passwordRule,
+});
+
+const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
+
+@Resolver()
+export class SessionResolver {
+  @Mutation(() => SignedInSession, { description: 'Signs in with an e-mail address and password (public; failures are rate-limited per account)' })
+  async signInWithPassword(@Arg('input', () => PasswordSignInInput) input: PasswordSignInInput, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
+    const valid = parseInput(passwordSignInInput, input);
+    const subject = `account:${normaliseEmail(valid.email)}`;
+    const blockedFor = await signInBlockedFor(ctx.sql, subject);
+    if (blockedFor !== null) {
+      throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
+    }
+    const user = await findUserByEmail(ctx.sql, valid.email);
+    const workspaceId = user && (valid.workspaceId ?? (await firstWorkspaceOf(ctx.sql, user.id)));
+    const role = user && workspaceId ? await findMemberRole(ctx.sql, workspaceId, user.id) : undefined;
+    // The password is checked even when the rest already failed, so the answer takes as long either way.
+    const passwordMatches = await verifyPassword(valid.password, user?.passwordHash ?? null);
+    if (!user || !workspaceId || !role || !passwordMatches) {
+      await countSignInFailure(ctx.sql, subject);
+      throw wrongCredentials();
+    }
+    return startSession(ctx, user, workspaceId);
+  }
+
+  @Mutation(() => Boolean, { description: 'E-mails a sign-in link to the address (public); answers true whether or not a user has it' })
+  async sendMagicLink(@Arg('input', () => MagicLinkInput) input: MagicLinkInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const valid = parseInput(magicLinkInput, input);
+    const settings = requireMailSettings(ctx.env);
+    const user = await findUserByEmail(ctx.sql, valid.email);
+    // Whether the address has an account is not told: the answer is the same.
+    if (!user) return true;
+    const token = await insertMagicLink(ctx.sql, user.id);
+    const link = `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`;
+    const mailer = createMailer(settings);
+    try {
+      await mailer.sendMail({ to: user.email, ...magicLinkMessage(link) });
+    } finally {
+      mailer.close();
+    }
+    return true;
+  }
+
+  @Mutation(() => SignedInSession, { description: 'Signs in with the token of an e-mailed link (public); each link works once, for 15 minutes' })
+  async signInWithMagicLink(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
+    const userId = token.length > 0 && token.length <= 200 ? await useMagicLink(ctx.sql, token) : undefined;
+    const user = userId ? await findUser(ctx.sql, userId) : undefined;
+    const workspaceId = user && (await firstWorkspaceOf(ctx.sql, user.id));
+    if (!user || !workspaceId) throw domainError('invalid_token', 'This sign-in link is invalid, used or expired; ask for a new one');
+    return startSession(ctx, user, workspaceId);
+  }
+
+  @Mutation(() => Boolean, { description: "Sets the signed-in user's password; needs the current one when there is one" })
+  async setPassword(@Arg('input', () => SetPasswordInput) input: SetPasswordInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const auth = requireAuth(ctx);
+    if (auth.kind === 'api_key' || !auth.userId) throw domainError('forbidden', 'Only a signed-in user can set their password, not an API key');
+    const valid = parseInput(setPasswordInput, input);
+    const user = await findUser(ctx.sql, auth.userId);
+    const stored = user && (await findUserByEmail(ctx.sql, user.email));
+    if (!stored) throw domainError('unauthorized', 'The signed-in user no longer exists');
+    if (stored.passwordHash !== null) {
+      const subject = `account:${stored.email}`;
+      const blockedFor = await signInBlockedFor(ctx.sql, subject);
+      if (blockedFor !== null) throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
+      if (!(await verifyPassword(valid.currentPassword ?? '', stored.passwordHash))) {
+        await countSignInFailure(ctx.sql, subject);
+        throw domainError('validation_error', 'currentPassword: does not match the current password', { field: 'currentPassword' });
+      }
+    }
+    await setUserPassword(ctx.sql, stored.email, valid.newPassword);
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
+  async signOut(@Arg('sessionToken', () => String) sessionToken: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const auth = requireAuth(ctx);
+    const session = await authenticateSession(ctx.sql, sessionToken);
+    if (auth.kind !== 'session' || !session || session.userId !== auth.userId) {
+      throw domainError('forbidden', 'Only a signed-in session can sign itself out');
+    }
+    await revokeSession(ctx.sql, session.id);
+    return true;
+  }
+}

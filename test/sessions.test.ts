@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../subgraphs/team/member-store.ts';
+import { setUserPassword } from '../subgraphs/team/user-password.ts';
+import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+
+let earshot: TestEarshot;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+});
+afterAll(() => earshot?.stop());
+
+const password = 'correct horse battery';
+
+async function ownedWorkspace(email: string) {
+  const created = await provisionWorkspace(earshot.sql, `Workspace of ${email}`, { ownerEmail: email });
+  await setUserPassword(earshot.sql, email, password);
+  return created;
+}
+
+/** The cookies a response sets, by name, with their attributes. */
+function setCookies(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.getSetCookie().map((cookie) => [cookie.slice(0, cookie.indexOf('=')), cookie]));
+}
+
+async function signIn(email: string, secret = password, workspaceId?: string) {
+  const response = await earshot.rest('POST', '/v1/auth/password', { body: { email, password: secret, ...(workspaceId ? { workspaceId } : {}) } });
+  const cookies = setCookies(response.headers);
+  const value = (name: string) => cookies[name]?.split(';')[0].split('=')[1];
+  return { response, cookies, session: value('earshot_session'), csrf: value('earshot_csrf') };
+}
+
+const withSession = (signedIn: { session?: string; csrf?: string }, csrf = true) => ({
+  cookie: `earshot_session=${signedIn.session}; earshot_csrf=${signedIn.csrf}`,
+  ...(csrf ? { 'x-csrf-token': signedIn.csrf! } : {}),
+});
+
+describe('password sign-in and sessions', () => {
+  it('signs in with a password, sets HttpOnly SameSite=Lax cookies, and whoami shows the session and the user', async () => {
+    const created = await ownedWorkspace('ada@example.com');
+    const signedIn = await signIn('ADA@example.com');
+    expect(signedIn.response.status).toBe(200);
+    expect(signedIn.response.body).toEqual({
+      user: { ...created.owner, email: 'ada@example.com' },
+      workspaceId: created.workspace.id,
+      expiresAt: expect.stringMatching(/^\d{4}-/),
+    });
+    const days = (Date.parse(signedIn.response.body.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThanOrEqual(14);
+    expect(signedIn.session).toMatch(/^[0-9A-Za-z]{40,}$/);
+    expect(signedIn.cookies.earshot_session).toMatch(/; HttpOnly; Path=\/; SameSite=Lax; Expires=/);
+    expect(signedIn.cookies.earshot_session).not.toContain('Secure');
+    expect(signedIn.cookies.earshot_csrf).not.toContain('HttpOnly');
+    const stored = await earshot.sql`select * from sessions`;
+    expect(JSON.stringify(stored)).not.toContain(signedIn.session);
+
+    const whoami = await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) });
+    expect(whoami.status).toBe(200);
+    expect(whoami.body).toEqual({
+      workspace: created.workspace,
+      auth: { kind: 'session', scope: 'write', apiKeyId: null, expiresAt: signedIn.response.body.expiresAt },
+      user: { id: created.owner!.id, email: 'ada@example.com', name: 'ada' },
+    });
+  });
+
+  it('refuses a wrong password and an unknown address alike: 401 unauthorized, no cookie', async () => {
+    await ownedWorkspace('bo@example.com');
+    for (const attempt of [await signIn('bo@example.com', 'wrong password'), await signIn('nobody@example.com')]) {
+      expect(attempt.response.status).toBe(401);
+      expect(attempt.response.body.error).toMatchObject({ code: 'unauthorized', message: 'Wrong e-mail address or password' });
+      expect(attempt.cookies).toEqual({});
+    }
+  });
+
+  it('needs X-CSRF-Token matching the session on changes made with the cookie, and none with a bearer key', async () => {
+    const created = await ownedWorkspace('cy@example.com');
+    const member = await findOrCreateUser(earshot.sql, { email: 'cy-member@example.com' });
+    await addMember(earshot.sql, { workspaceId: created.workspace.id, userId: member.id, role: 'member' });
+    const signedIn = await signIn('cy@example.com');
+
+    const withoutHeader = await earshot.rest('DELETE', `/v1/members/${member.id}`, { headers: withSession(signedIn, false) });
+    expect(withoutHeader.status).toBe(403);
+    expect(withoutHeader.body.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('X-CSRF-Token') });
+    const wrongHeader = await earshot.rest('DELETE', `/v1/members/${member.id}`, {
+      headers: { ...withSession(signedIn, false), 'x-csrf-token': 'x'.repeat(signedIn.csrf!.length) },
+    });
+    expect(wrongHeader.status).toBe(403);
+    expect((await earshot.rest('GET', '/v1/members', { key: created.apiKey })).body.data).toHaveLength(2);
+
+    // The signed-in owner, with the header, may remove the member.
+    const removed = await earshot.rest('DELETE', `/v1/members/${member.id}`, { headers: withSession(signedIn) });
+    expect(removed.status).toBe(204);
+    expect((await earshot.rest('GET', '/v1/members', { key: created.apiKey })).body.data).toHaveLength(1);
+    // and the last owner stays, signed in or not.
+    const lastOwner = await earshot.rest('DELETE', `/v1/members/${created.owner!.id}`, { headers: withSession(signedIn) });
+    expect(lastOwner.status).toBe(409);
+    expect(lastOwner.body.error.code).toBe('last_owner');
+
+    // Bearer requests carry no cookie and need no token.
+    const keyCreated = await earshot.rest('POST', '/v1/api-keys', { key: created.apiKey, body: { name: 'No CSRF needed' } });
+    expect(keyCreated.status).toBe(200);
+  });
+
+  it('signs out: the session stops working at once and the cookies are cleared', async () => {
+    await ownedWorkspace('di@example.com');
+    const signedIn = await signIn('di@example.com');
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) })).status).toBe(200);
+
+    const noToken = await earshot.rest('POST', '/v1/auth/sign-out', { headers: withSession(signedIn, false) });
+    expect(noToken.status).toBe(403);
+    const signedOut = await earshot.rest('POST', '/v1/auth/sign-out', { headers: withSession(signedIn) });
+    expect(signedOut.status).toBe(204);
+    const cleared = setCookies(signedOut.headers);
+    expect(cleared.earshot_session).toMatch(/^earshot_session=; HttpOnly; .*Max-Age=0/);
+    expect(cleared.earshot_csrf).toMatch(/^earshot_csrf=; .*Max-Age=0/);
+
+    const after = await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('unauthorized');
+  });
+
+  it('rate-limits failed sign-ins per account: the 11th try within 15 minutes is 429 with Retry-After, even with the right password', async () => {
+    await ownedWorkspace('eve@example.com');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await signIn('eve@example.com', `wrong ${attempt}`)).response.status).toBe(401);
+    }
+    const limited = await signIn('Eve@Example.com');
+    expect(limited.response.status).toBe(429);
+    expect(limited.response.body.error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: expect.any(Number) });
+    const retryAfter = Number(limited.response.headers.get('retry-after'));
+    expect(retryAfter).toBe(limited.response.body.error.retryAfterSeconds);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(limited.cookies).toEqual({});
+    // Another account is not affected.
+    await ownedWorkspace('fay@example.com');
+    expect((await signIn('fay@example.com')).response.status).toBe(200);
+  });
+
+  it('keeps a session to its own workspace: a user of A sees nothing of B and cannot sign in to B', async () => {
+    const a = await ownedWorkspace('gus@example.com');
+    const b = await ownedWorkspace('hal@example.com');
+    expect((await signIn('gus@example.com', password, b.workspace.id)).response.status).toBe(401);
+    const signedIn = await signIn('gus@example.com', password, a.workspace.id);
+    const members = await earshot.rest('GET', '/v1/members', { headers: withSession(signedIn, false) });
+    expect(members.body.data.map((m: { email: string }) => m.email)).toEqual(['gus@example.com']);
+    const foreign = await earshot.rest('DELETE', `/v1/members/${b.owner!.id}`, { headers: withSession(signedIn) });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('ends the sessions of a removed member', async () => {
+    const created = await ownedWorkspace('ivy@example.com');
+    const admin = await findOrCreateUser(earshot.sql, { email: 'ivy-admin@example.com' });
+    await addMember(earshot.sql, { workspaceId: created.workspace.id, userId: admin.id, role: 'admin' });
+    await setUserPassword(earshot.sql, 'ivy-admin@example.com', password);
+    const adminSession = await signIn('ivy-admin@example.com');
+    const ownerSession = await signIn('ivy@example.com');
+    const protectedOwner = await earshot.rest('DELETE', `/v1/members/${created.owner!.id}`, { headers: withSession(adminSession) });
+    expect(protectedOwner.status).toBe(403);
+    expect(protectedOwner.body.error.code).toBe('protected_user');
+    expect((await earshot.rest('DELETE', `/v1/members/${admin.id}`, { headers: withSession(ownerSession) })).status).toBe(204);
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(adminSession, false) })).status).toBe(401);
+  });
+});
+
+describe('magic-link sign-in', () => {
+  let smtp: FakeSmtp;
+  let mailing: TestEarshot;
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    mailing = await startTestEarshot({ env: { EARSHOT_SMTP_URL: smtp.url, EARSHOT_MAIL_FROM: 'Earshot <signin@earshot.example>', EARSHOT_PUBLIC_URL: 'https://app.example' } });
+  });
+  afterAll(async () => {
+    await mailing?.stop();
+    await smtp?.close();
+  });
+
+  /** The link of the newest mail to `to`, as the recipient would read it in the text part. */
+  async function linkSentTo(to: string, count: number): Promise<URL> {
+    const mails = await eventually(async () => smtp.messages.filter((mail) => mail.to.includes(to)), (found) => found.length >= count);
+    const mail = mails[count - 1];
+    expect(mail.subject).toBe('Your Earshot sign-in link');
+    const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
+    expect(link).toMatch(/^https:\/\/app\.example\/v1\/auth\/magic-link\/verify\?token=[\w-]{43}$/);
+    expect(mail.html).toContain(`href="${link}"`);
+    return new URL(link!);
+  }
+
+  /** Opens the link against this server (the public address points at it in production). */
+  const follow = (link: URL) => mailing.rest('GET', `${link.pathname}${link.search}`);
+
+  it('mails a link that signs in once, with Secure cookies on an https install; whoami shows the session', async () => {
+    const created = await provisionWorkspace(mailing.sql, 'Linked', { ownerEmail: 'joy@example.com' });
+    const sent = await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'Joy@Example.com' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ sent: true });
+    const link = await linkSentTo('joy@example.com', 1);
+    const stored = await mailing.sql`select * from magic_links`;
+    expect(JSON.stringify(stored)).not.toContain(link.searchParams.get('token'));
+
+    const opened = await follow(link);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ user: created.owner, workspaceId: created.workspace.id, expiresAt: expect.any(String) });
+    const cookies = setCookies(opened.headers);
+    expect(cookies.earshot_session).toMatch(/; HttpOnly; Path=\/; SameSite=Lax; Expires=[^;]+; Secure$/);
+    expect(cookies.earshot_csrf).toMatch(/; Secure$/);
+    const session = cookies.earshot_session.split(';')[0];
+    const whoami = await mailing.rest('GET', '/v1/whoami', { headers: { cookie: session } });
+    expect(whoami.body.auth.kind).toBe('session');
+    expect(whoami.body.user).toEqual(created.owner);
+
+    const again = await follow(link);
+    expect(again.status).toBe(401);
+    expect(again.body.error.code).toBe('invalid_token');
+  });
+
+  it('refuses a link older than 15 minutes and an unknown token', async () => {
+    await provisionWorkspace(mailing.sql, 'Late', { ownerEmail: 'kim@example.com' });
+    await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'kim@example.com' } });
+    const link = await linkSentTo('kim@example.com', 1);
+    await mailing.sql`update magic_links set expires_at = now() - interval '1 second' where used_at is null`;
+    expect((await follow(link)).body.error.code).toBe('invalid_token');
+    expect((await mailing.rest('GET', '/v1/auth/magic-link/verify?token=nothing-like-a-token')).status).toBe(401);
+  });
+
+  it('answers the same for an address no user has, and sends nothing', async () => {
+    const before = smtp.messages.length;
+    const sent = await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'stranger@example.com' } });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toEqual({ sent: true });
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('lets a user signed in by link set a first password, then change it only with the current one', async () => {
+    const created = await provisionWorkspace(mailing.sql, 'Passwordless', { ownerEmail: 'lou@example.com' });
+    await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'lou@example.com' } });
+    const opened = await follow(await linkSentTo('lou@example.com', 1));
+    const cookies = setCookies(opened.headers);
+    const session = cookies.earshot_session.split(';')[0];
+    const csrf = cookies.earshot_csrf.split(';')[0];
+    const headers = { cookie: `${session}; ${csrf}`, 'x-csrf-token': csrf.split('=')[1] };
+
+    const byKey = await mailing.rest('PUT', '/v1/auth/password', { key: created.apiKey, body: { newPassword: 'first password!' } });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.code).toBe('forbidden');
+    const noCsrf = await mailing.rest('PUT', '/v1/auth/password', { headers: { cookie: session }, body: { newPassword: 'first password!' } });
+    expect(noCsrf.status).toBe(403);
+    const tooShort = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'short' } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.error).toMatchObject({ code: 'validation_error', field: 'newPassword' });
+
+    expect((await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'first password!' } })).status).toBe(204);
+    const signIn = (password: string) => mailing.rest('POST', '/v1/auth/password', { body: { email: 'lou@example.com', password } });
+    expect((await signIn('first password!')).status).toBe(200);
+
+    const noCurrent = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { newPassword: 'second password!' } });
+    expect(noCurrent.status).toBe(400);
+    expect(noCurrent.body.error).toMatchObject({ code: 'validation_error', field: 'currentPassword' });
+    const changed = await mailing.rest('PUT', '/v1/auth/password', { headers, body: { currentPassword: 'first password!', newPassword: 'second password!' } });
+    expect(changed.status).toBe(204);
+    expect((await signIn('first password!')).status).toBe(401);
+    expect((await signIn('second password!')).status).toBe(200);
+  });
+
+  it('is 501 email_not_configured where no SMTP server is set', async () => {
+    const refused = await earshot.rest('POST', '/v1/auth/magic-link', { body: { email: 'ada@example.com' } });
+    expect(refused.status).toBe(501);
+    expect(refused.body.error.code).toBe('email_not_configured');
+  });
+});
