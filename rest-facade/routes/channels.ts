@@ -5,12 +5,13 @@ import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorize
 
 const timestamp = z.iso.datetime();
 
-const channelFields = 'id kind label config { url headers secret events } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
+const channelFields = 'id kind label config { url headers secret events chatId } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
 
 const channelConfig = {
   url: z.string().nullable(),
   headers: z.record(z.string(), z.string()),
   events: z.array(z.string()).meta({ description: 'Account event names this channel receives; empty when none' }),
+  chatId: z.string().optional().meta({ description: 'Telegram: the chat the bot posts to' }),
 };
 const channelBase = {
   id: z.string().meta({ example: 'dest_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
@@ -31,7 +32,7 @@ const channelWithSecretSchema = z
     ...channelBase,
     config: z.object({
       ...channelConfig,
-      secret: z.string().meta({ description: 'Shown only here: `whsec_` and the base64 of 32 random bytes', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+      secret: z.string().nullable().meta({ description: 'A webhook’s, shown only here: `whsec_` and the base64 of 32 random bytes; null for other kinds', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
     }),
   })
   .meta({ id: 'ChannelWithSecret' });
@@ -39,8 +40,11 @@ const channelWithSecretSchema = z
 /** A channel as the API shows it: the secret only where it is shown once. */
 const channelBody = (channel: any, withSecret: boolean) => {
   const { secret, ...config } = channel.config;
-  return { ...channel, config: withSecret ? { ...config, secret } : config };
+  // A field of another kind's target is left out rather than shown as null.
+  const own = Object.fromEntries(Object.entries(config).filter(([field, value]) => !(kindFields.includes(field) && value === null)));
+  return { ...channel, config: withSecret ? { ...own, secret } : own };
 };
+const kindFields = ['chatId'];
 
 export const testOutcomesSchema = z
   .object({ outcomes: z.array(z.object({ channelId: z.string(), ok: z.boolean(), error: z.string().nullable() })) })
@@ -71,7 +75,7 @@ export const channelRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/channels',
     operationId: 'createChannel',
-    summary: 'Creates a channel. A webhook gets a signing secret, shown in this response only',
+    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) or a Telegram chat (`chatId`)',
     tag: 'Channels',
     body: createChannelInput,
     responses: {

@@ -4,6 +4,7 @@ import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
 import { type ChannelRow, insertChannel } from './channel-store.ts';
+import { requireTelegramBot } from './telegram-api.ts';
 
 /** A URL the service may send to: http(s) and, unless EARSHOT_ALLOW_PRIVATE_URLS=1, not private or loopback. */
 export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -15,9 +16,21 @@ export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Pr
   }
 }
 
-/** Creates a channel from a POST /v1/channels body; kinds not connected yet answer their `*_not_configured` code. */
+/** A field the kind needs, checked once the kind is known to be configured (so an unconfigured kind answers that first). */
+function requiredField<T>(value: T | undefined, field: string, kind: string): T {
+  if (value === undefined) throw domainError('validation_error', `${field}: is required for a ${kind} channel`, { field });
+  return value;
+}
+
+/** Creates a channel from a POST /v1/channels body; a kind whose settings this install lacks answers its `*_not_configured` code. */
 export async function createChannel(sql: Queryable, workspaceId: string, rawInput: unknown, env: NodeJS.ProcessEnv, now: Date): Promise<ChannelRow> {
   const valid = parseInput(createChannelInput, rawInput);
+  if (valid.kind === 'telegram') {
+    // An install without a bot says so before anything about the chat.
+    requireTelegramBot(env);
+    const chatId = requiredField(valid.chatId, 'chatId', valid.kind);
+    return insertChannel(sql, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
+  }
   if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
   await assertSendableUrl(valid.url!, env);
   return insertChannel(sql, {

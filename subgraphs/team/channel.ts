@@ -23,13 +23,14 @@ import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
-@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives' })
+@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`' })
 export class ChannelConfig {
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field(() => JsonScalar, { description: 'Header name → value, sent verbatim; the service’s own headers win on a clash' }) headers!: Record<string, string>;
   @Field(() => String, { nullable: true, description: '`whsec_…`; present only in the responses that create the channel or rotate its secret' })
   secret!: string | null;
   @Field(() => [String]) events!: string[];
+  @Field(() => String, { nullable: true, description: 'Telegram: the chat the bot posts to' }) chatId!: string | null;
 }
 
 @ObjectType()
@@ -112,11 +113,12 @@ export class TestSendResult {
 
 @InputType()
 export class CreateChannelInput {
-  @Field(() => String, { description: '`webhook`; `slack`, `telegram` and `email` answer their `*_not_configured` error until connected' }) kind!: string;
+  @Field(() => String, { description: '`webhook` (with `url`) or `telegram` (with `chatId`); a kind this install has no settings for answers its `*_not_configured` error' }) kind!: string;
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true, description: 'Default: the URL’s host' }) label?: string | null;
   @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
   @Field(() => [String], { nullable: true }) events?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'Telegram: the chat id (or a public channel’s @username) the bot posts to' }) chatId?: string | null;
 }
 
 @InputType()
@@ -163,7 +165,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events) },
+      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events), chatId: row.target.chatId ?? null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
@@ -217,6 +219,8 @@ export class ChannelResolver {
   async updateChannel(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateChannelInput) input: UpdateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const valid = parseInput(updateChannelInput, present(input));
     const before = await ownChannel(ctx, id);
+    const webhookOnly = (['url', 'headers', 'events'] as const).find((field) => valid[field] !== undefined);
+    if (before.kind !== 'webhook' && webhookOnly) throw domainError('validation_error', `${webhookOnly}: is not taken by a ${before.kind} channel`, { field: webhookOnly });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
     const row = await updateChannel(ctx.sql, before.workspaceId, before.id, {
       label: valid.label,
