@@ -5,13 +5,15 @@ import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorize
 
 const timestamp = z.iso.datetime();
 
-const channelFields = 'id kind label config { url headers secret events chatId } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
+const channelFields = 'id kind label config { url headers secret events chatId channelId channelName } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
 
 const channelConfig = {
   url: z.string().nullable(),
   headers: z.record(z.string(), z.string()),
   events: z.array(z.string()).meta({ description: 'Account event names this channel receives; empty when none' }),
   chatId: z.string().optional().meta({ description: 'Telegram: the chat the bot posts to' }),
+  channelId: z.string().optional().meta({ description: 'Slack: the id of the channel posted to' }),
+  channelName: z.string().optional().meta({ description: 'Slack: that channel’s name' }),
 };
 const channelBase = {
   id: z.string().meta({ example: 'dest_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
@@ -44,7 +46,7 @@ const channelBody = (channel: any, withSecret: boolean) => {
   const own = Object.fromEntries(Object.entries(config).filter(([field, value]) => !(kindFields.includes(field) && value === null)));
   return { ...channel, config: withSecret ? { ...own, secret } : own };
 };
-const kindFields = ['chatId'];
+const kindFields = ['chatId', 'channelId', 'channelName'];
 
 export const testOutcomesSchema = z
   .object({ outcomes: z.array(z.object({ channelId: z.string(), ok: z.boolean(), error: z.string().nullable() })) })
@@ -75,7 +77,7 @@ export const channelRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/channels',
     operationId: 'createChannel',
-    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) or a Telegram chat (`chatId`)',
+    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) a Slack channel (`channelId`) or a Telegram chat (`chatId`)',
     tag: 'Channels',
     body: createChannelInput,
     responses: {
@@ -83,6 +85,7 @@ export const channelRoutes: GraphQLRoute[] = [
       400: { description: `${invalidBodyResponse.description}; a URL leading to a private or loopback address is refused` },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
+      409: { description: '`slack_not_connected`: a Slack channel for a workspace that has not installed the Slack app' },
       501: { description: 'A kind this server is not connected to (`slack_not_configured`, `telegram_not_configured`, `email_not_configured`)' },
     },
     operation: `mutation CreateChannel($input: CreateChannelInput!) { createChannel(input: $input) { ${channelFields} } }`,

@@ -4,6 +4,8 @@ import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
 import { type ChannelRow, insertChannel } from './channel-store.ts';
+import { requireSlackApp } from './slack-api.ts';
+import { findSlackConnection } from './slack-connection-store.ts';
 import { requireTelegramBot } from './telegram-api.ts';
 
 /** A URL the service may send to: http(s) and, unless EARSHOT_ALLOW_PRIVATE_URLS=1, not private or loopback. */
@@ -30,6 +32,13 @@ export async function createChannel(sql: Queryable, workspaceId: string, rawInpu
     requireTelegramBot(env);
     const chatId = requiredField(valid.chatId, 'chatId', valid.kind);
     return insertChannel(sql, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
+  }
+  if (valid.kind === 'slack') {
+    requireSlackApp(env);
+    const channelId = requiredField(valid.channelId, 'channelId', valid.kind);
+    if (!(await findSlackConnection(sql, workspaceId))) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet: GET /v1/slack/install');
+    const channelName = valid.channelName ?? channelId;
+    return insertChannel(sql, { workspaceId, kind: 'slack', label: valid.label ?? `Slack #${channelName}`, url: null, headers: {}, events: [], target: { channelId, channelName }, now });
   }
   if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
   await assertSendableUrl(valid.url!, env);

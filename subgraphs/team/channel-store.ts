@@ -14,7 +14,7 @@ export interface ChannelRow {
   secret: string | null;
   /** Account event name → when the channel subscribed to it. */
   events: Record<string, string>;
-  /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram; empty for a webhook. */
+  /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram, `{ channelId, channelName }` for Slack; empty for a webhook. */
   target: ChannelTarget;
   createdAt: Date;
 }
@@ -22,6 +22,9 @@ export interface ChannelRow {
 // A type, not an interface, so it passes as JSON to the driver.
 export type ChannelTarget = {
   chatId?: string;
+  /** Slack: the channel's id (`C…`) and, for people to read, its name. */
+  channelId?: string;
+  channelName?: string;
 };
 
 export interface ChannelDeliveryStats {

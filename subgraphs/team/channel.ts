@@ -23,7 +23,7 @@ import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
-@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`' })
+@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`' })
 export class ChannelConfig {
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field(() => JsonScalar, { description: 'Header name → value, sent verbatim; the service’s own headers win on a clash' }) headers!: Record<string, string>;
@@ -31,6 +31,8 @@ export class ChannelConfig {
   secret!: string | null;
   @Field(() => [String]) events!: string[];
   @Field(() => String, { nullable: true, description: 'Telegram: the chat the bot posts to' }) chatId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: the id of the channel posted to' }) channelId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: that channel’s name' }) channelName!: string | null;
 }
 
 @ObjectType()
@@ -113,12 +115,14 @@ export class TestSendResult {
 
 @InputType()
 export class CreateChannelInput {
-  @Field(() => String, { description: '`webhook` (with `url`) or `telegram` (with `chatId`); a kind this install has no settings for answers its `*_not_configured` error' }) kind!: string;
+  @Field(() => String, { description: '`webhook` (with `url`), `slack` (with `channelId`) or `telegram` (with `chatId`); a kind this install has no settings for answers its `*_not_configured` error' }) kind!: string;
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true, description: 'Default: the URL’s host' }) label?: string | null;
   @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
   @Field(() => [String], { nullable: true }) events?: string[] | null;
   @Field(() => String, { nullable: true, description: 'Telegram: the chat id (or a public channel’s @username) the bot posts to' }) chatId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: the id of the channel to post to (the workspace must have installed the Slack app)' }) channelId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: that channel’s name, for people to read' }) channelName?: string | null;
 }
 
 @InputType()
@@ -165,7 +169,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events), chatId: row.target.chatId ?? null },
+      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,

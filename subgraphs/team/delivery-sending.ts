@@ -5,6 +5,9 @@ import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliv
 import type { ChannelTarget } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { IntegrationError } from './integration-error.ts';
+import { postSlackMessage, slackApiBase } from './slack-api.ts';
+import { findSlackConnection } from './slack-connection-store.ts';
+import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
 import { telegramMessage } from './telegram-messages.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
@@ -69,14 +72,30 @@ async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>
   }
 }
 
+/** One Slack post of a delivery with the workspace's installed bot; the Interacted button rides on instant mention alerts. */
+async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'kind' | 'body'>, workspaceId: string, channelId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const connection = await findSlackConnection(sql, workspaceId);
+  if (!connection) return { ok: false, status: null, error: 'the workspace has not installed the Slack app', retryable: false };
+  if (!channelId) return { ok: false, status: null, error: 'the channel has no Slack channel to post to', retryable: false };
+  const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  try {
+    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: connection.botToken }, channelId, message, { timeoutMs: settings.timeoutMs });
+    return { ok: true, status: 200 };
+  } catch (error) {
+    return integrationOutcome(error);
+  }
+}
+
 /** One attempt of a delivery through its channel, whatever the channel's kind. */
 export function sendChannelDelivery(
+  sql: Queryable,
   delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>,
-  channel: { kind: string; url: string | null; headers: Record<string, string>; secret: string | null; target: ChannelTarget },
+  channel: { kind: string; workspaceId: string; url: string | null; headers: Record<string, string>; secret: string | null; target: ChannelTarget },
   settings: DeliverySettings,
   at: Date,
 ): Promise<WebhookOutcome> {
   if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
+  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, channel.target.channelId, settings);
   if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
   return Promise.resolve({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false });
 }
@@ -114,8 +133,9 @@ export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDeliv
   const outcome: WebhookOutcome = closed
     ? { ok: false, status: null, error: closed, retryable: false }
     : await sendChannelDelivery(
+        sql,
         delivery,
-        { kind: delivery.channelKind, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
+        { kind: delivery.channelKind, workspaceId: delivery.workspaceId, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
         settings,
         now(),
       );

@@ -31,7 +31,7 @@ export async function sendTestDeliveries(sql: Queryable, channels: readonly Chan
         [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease }],
         createdAt,
       );
-      const outcome = await sendChannelDelivery({ id, kind: 'test', body }, channel, settings, now());
+      const outcome = await sendChannelDelivery(sql, { id, kind: 'test', body }, channel, settings, now());
       await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
       return { channelId: channel.id, ok: outcome.ok, error: outcome.ok ? null : outcome.error };
     }),
