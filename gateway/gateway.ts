@@ -53,7 +53,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     plugins: () => [
       useRequestId(),
       // The billing subgraph checks the provider's signature on its webhook itself.
-      useApiKeyAuth({ authenticate: options.authenticate, publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction'] }),
+      useApiKeyAuth({ authenticate: options.authenticate, publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.confirmEmailChannel'] }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),

@@ -5,7 +5,7 @@ import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorize
 
 const timestamp = z.iso.datetime();
 
-const channelFields = 'id kind label config { url headers secret events chatId channelId channelName } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
+const channelFields = 'id kind label config { url headers secret events chatId channelId channelName address confirmed } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
 
 const channelConfig = {
   url: z.string().nullable(),
@@ -14,6 +14,8 @@ const channelConfig = {
   chatId: z.string().optional().meta({ description: 'Telegram: the chat the bot posts to' }),
   channelId: z.string().optional().meta({ description: 'Slack: the id of the channel posted to' }),
   channelName: z.string().optional().meta({ description: 'Slack: that channel’s name' }),
+  address: z.string().optional().meta({ description: 'E-mail: the address' }),
+  confirmed: z.boolean().optional().meta({ description: 'E-mail: whether the address was confirmed with the link mailed to it; nothing else is sent before' }),
 };
 const channelBase = {
   id: z.string().meta({ example: 'dest_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
@@ -46,7 +48,7 @@ const channelBody = (channel: any, withSecret: boolean) => {
   const own = Object.fromEntries(Object.entries(config).filter(([field, value]) => !(kindFields.includes(field) && value === null)));
   return { ...channel, config: withSecret ? { ...own, secret } : own };
 };
-const kindFields = ['chatId', 'channelId', 'channelName'];
+const kindFields = ['chatId', 'channelId', 'channelName', 'address', 'confirmed'];
 
 export const testOutcomesSchema = z
   .object({ outcomes: z.array(z.object({ channelId: z.string(), ok: z.boolean(), error: z.string().nullable() })) })
@@ -74,10 +76,30 @@ const idNotFound = notFoundResponse('channel');
 
 export const channelRoutes: GraphQLRoute[] = [
   {
+    method: 'GET',
+    path: '/v1/channels/email/confirm',
+    operationId: 'confirmEmailChannel',
+    summary: 'The link of the confirmation e-mail: confirms the e-mail channel, which receives alerts from then on. Needs no API key (the token is the credential); a token works once',
+    tag: 'Channels',
+    public: true,
+    query: z.object({ token: z.string().min(1).max(200) }),
+    responses: {
+      200: {
+        description: 'The channel is confirmed',
+        schema: z.object({ confirmed: z.literal(true), channelId: z.string(), address: z.string() }).meta({ id: 'EmailConfirmation' }),
+      },
+      400: invalidBodyResponse,
+      401: { description: '`invalid_token`: the link is unknown or was already used' },
+    },
+    operation: `mutation ConfirmEmailChannel($token: String!) { confirmEmailChannel(token: $token) { confirmed channelId address } }`,
+    variables: ({ query }) => ({ token: query.token }),
+    result: (data) => ({ status: 200, body: data.confirmEmailChannel }),
+  },
+  {
     method: 'POST',
     path: '/v1/channels',
     operationId: 'createChannel',
-    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) a Slack channel (`channelId`) or a Telegram chat (`chatId`)',
+    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) a Slack channel (`channelId`), a Telegram chat (`chatId`) or an e-mail address (`address`; a confirmation link is mailed to it, and nothing else until it is opened)',
     tag: 'Channels',
     body: createChannelInput,
     responses: {

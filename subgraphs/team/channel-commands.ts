@@ -4,6 +4,9 @@ import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
 import { type ChannelRow, insertChannel } from './channel-store.ts';
+import { confirmationEmail } from './email-messages.ts';
+import { IntegrationError } from './integration-error.ts';
+import { createMailer, emailConfirmationLink, newConfirmationToken, requireMailSettings } from './mailer.ts';
 import { requireSlackApp } from './slack-api.ts';
 import { findSlackConnection } from './slack-connection-store.ts';
 import { requireTelegramBot } from './telegram-api.ts';
@@ -39,6 +42,24 @@ export async function createChannel(sql: Queryable, workspaceId: string, rawInpu
     if (!(await findSlackConnection(sql, workspaceId))) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet: GET /v1/slack/install');
     const channelName = valid.channelName ?? channelId;
     return insertChannel(sql, { workspaceId, kind: 'slack', label: valid.label ?? `Slack #${channelName}`, url: null, headers: {}, events: [], target: { channelId, channelName }, now });
+  }
+  if (valid.kind === 'email') {
+    const settings = requireMailSettings(env);
+    const address = requiredField(valid.address, 'address', valid.kind);
+    const label = valid.label ?? address;
+    // Double opt-in: only the confirmation goes out until the link is opened. Sent before the channel is stored, so a refused mail leaves nothing behind.
+    const { token, hash } = newConfirmationToken();
+    const mailer = createMailer(settings);
+    try {
+      await mailer.sendMail({ to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) });
+    } catch (error) {
+      if (!(error instanceof IntegrationError)) throw error;
+      if (!error.transient) throw domainError('validation_error', `address: the mail server refused it (${error.message})`, { field: 'address' }, error);
+      throw domainError('upstream_unavailable', `The confirmation e-mail could not be sent: ${error.message}`, {}, error);
+    } finally {
+      mailer.close();
+    }
+    return insertChannel(sql, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
   }
   if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
   await assertSendableUrl(valid.url!, env);

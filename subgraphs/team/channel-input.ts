@@ -35,6 +35,7 @@ const slackChannelName = z
   .transform((name) => name.replace(/^#/, ''))
   .pipe(z.string().min(1, 'must not be empty').max(80, 'must be at most 80 characters long'))
   .meta({ description: 'For `slack`: the channel’s name, for people to read; default its id' });
+const address = z.email('must be an e-mail address').max(254, 'must be at most 254 characters long').meta({ description: 'For `email`: the address alerts go to once it is confirmed' });
 const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters long');
 
 export const createChannelInput = z
@@ -47,11 +48,12 @@ export const createChannelInput = z
     chatId: chatId.optional(),
     channelId: slackChannelId.optional(),
     channelName: slackChannelName.optional(),
+    address: address.optional(),
   })
   .superRefine((input, context) => {
     if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
     // Account events go to webhooks only (spec 6.4); a URL, headers or a chat belong to one kind.
-    const foreign = (field: 'url' | 'headers' | 'events' | 'chatId' | 'channelId' | 'channelName', kinds: string[]) => {
+    const foreign = (field: 'url' | 'headers' | 'events' | 'chatId' | 'channelId' | 'channelName' | 'address', kinds: string[]) => {
       if (input[field] !== undefined && !kinds.includes(input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by a ${input.kind} channel` });
     };
     foreign('url', ['webhook']);
@@ -60,6 +62,7 @@ export const createChannelInput = z
     foreign('chatId', ['telegram']);
     foreign('channelId', ['slack']);
     foreign('channelName', ['slack']);
+    foreign('address', ['email']);
   });
 
 export const updateChannelInput = z.strictObject({

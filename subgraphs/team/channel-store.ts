@@ -25,6 +25,10 @@ export type ChannelTarget = {
   /** Slack: the channel's id (`C…`) and, for people to read, its name. */
   channelId?: string;
   channelName?: string;
+  /** E-mail: the address, whether its owner confirmed it, and until then the hash of the confirmation link's token. */
+  address?: string;
+  confirmed?: boolean;
+  confirmationTokenHash?: string;
 };
 
 export interface ChannelDeliveryStats {
@@ -51,6 +55,16 @@ export async function insertChannel(
     values (${newId('dest')}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
             ${sql.json(input.headers)}, ${input.kind === 'webhook' ? newChannelSecret() : null},
             ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+/** Confirms the e-mail channel whose link carried this token; the token works once. */
+export async function confirmEmailChannel(sql: Queryable, tokenHash: string): Promise<ChannelRow | undefined> {
+  const [row] = await sql<ChannelRow[]>`
+    /* confirmEmailChannel */
+    update channels set target = (target - 'confirmationTokenHash') || '{"confirmed": true}'::jsonb
+    where kind = 'email' and target ->> 'confirmationTokenHash' = ${tokenHash}
     returning ${channelColumns(sql)}`;
   return row;
 }

@@ -4,7 +4,9 @@ import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
 import type { ChannelTarget } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
+import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
+import { createMailer, mailSettings } from './mailer.ts';
 import { postSlackMessage, slackApiBase } from './slack-api.ts';
 import { findSlackConnection } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
@@ -86,6 +88,22 @@ async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'ki
   }
 }
 
+/** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
+async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const mail = mailSettings(settings.env);
+  if (!mail) return { ok: false, status: null, error: 'E-mail is not configured on this install', retryable: false };
+  if (!target.address || !target.confirmed) return { ok: false, status: null, error: 'the address has not been confirmed yet', retryable: false };
+  const mailer = createMailer(mail, { timeoutMs: settings.timeoutMs });
+  try {
+    await mailer.sendMail({ to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) });
+    return { ok: true, status: 200 };
+  } catch (error) {
+    return integrationOutcome(error);
+  } finally {
+    mailer.close();
+  }
+}
+
 /** One attempt of a delivery through its channel, whatever the channel's kind. */
 export function sendChannelDelivery(
   sql: Queryable,
@@ -96,6 +114,7 @@ export function sendChannelDelivery(
 ): Promise<WebhookOutcome> {
   if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
   if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, channel.target.channelId, settings);
+  if (channel.kind === 'email') return sendEmailDelivery(delivery, channel.target, settings);
   if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
   return Promise.resolve({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false });
 }
