@@ -102,7 +102,7 @@ describe('e-mail channels', () => {
     await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
   });
 
-  it('answers 501 email_not_configured without EARSHOT_SMTP_URL, and refuses a bad address', async () => {
+  it('answers 501 email_not_configured without EARSHOT_SMTP_URL, and refuses a malformed address or one the mail server refuses, storing nothing', async () => {
     // Rules have no hourly mode, so there is no hourly e-mail to refuse: the mode itself is unknown.
     const hourly = await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Hourly', mode: 'hourly', channelIds: [] } });
     expect(hourly.status).toBe(400);
@@ -110,6 +110,12 @@ describe('e-mail channels', () => {
     const bad = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'address' });
+    smtp.refuseRecipient('nobody@acme.example', 550);
+    const before = (await earshot.rest('GET', '/v1/channels', { key })).body.data.length;
+    const unknown = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'nobody@acme.example' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'validation_error', field: 'address', message: expect.stringContaining('550') });
+    expect((await earshot.rest('GET', '/v1/channels', { key })).body.data).toHaveLength(before);
     const bare = await startTestEarshot();
     try {
       const { apiKey } = await bare.createWorkspace();

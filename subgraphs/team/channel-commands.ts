@@ -54,14 +54,14 @@ export async function createChannel(sql: Queryable, workspaceId: string, rawInpu
       await mailer.sendMail({ to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) });
     } catch (error) {
       if (!(error instanceof IntegrationError)) throw error;
-      if (!error.transient) throw domainError('validation_error', `address: the mail server refused it (${error.message})`, { field: 'address' }, error);
+      // A final SMTP reply (5xx) is about the address; anything else (our credentials, the server being away) is not the caller's to fix.
+      if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `address: the mail server refused it (${error.message})`, { field: 'address' }, error);
       throw domainError('upstream_unavailable', `The confirmation e-mail could not be sent: ${error.message}`, {}, error);
     } finally {
       mailer.close();
     }
     return insertChannel(sql, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
   }
-  if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
   await assertSendableUrl(valid.url!, env);
   return insertChannel(sql, {
     workspaceId,
