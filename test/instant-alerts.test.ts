@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { enqueueMentionAlerts } from '../subgraphs/team/mention-alerts.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { redditPost, relevantRustPosts, rustContext, storeAndScore as storeAndScoreMentions } from './scored-mentions.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -12,7 +13,7 @@ let rust: string;
 let cargo: string;
 const receivers: WebhookReceiver[] = [];
 
-const context = 'Rust the programming language: cargo, crates and the borrow checker. Not corrosion, not the survival game.';
+const context = rustContext;
 
 beforeAll(async () => {
   earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1', EARSHOT_RETRY_DELAY_S: '1' } });
@@ -34,37 +35,9 @@ async function channel() {
   return { receiver, id: created.id as string, secret: created.config.secret as string };
 }
 
-let sequence = 0;
-const post = (text: string, handle = `dev${++sequence}`): NormalizedPost => ({
-  platform: 'reddit',
-  externalId: `p${++sequence}`,
-  url: `https://reddit.com/r/rust/p${sequence}`,
-  text,
-  publishedAt: new Date(),
-  replyTo: null,
-  links: [],
-  author: { platformId: handle, name: handle, handle, url: `https://reddit.com/u/${handle}`, avatarUrl: null, followers: 100 },
-});
-
-async function storeAndScore(items: { post: NormalizedPost; keywordIds: string[] }[]) {
-  const stored = await storeMatchedPosts(
-    earshot.sql,
-    items.map((item) => ({ post: item.post, matches: item.keywordIds.map((keywordId) => ({ keywordId, workspaceId, fuzzy: false })) })),
-  );
-  const ids = stored.map((mention) => mention.id);
-  await earshot.sendJob('score', { mentionIds: ids });
-  await eventually(
-    async () => earshot.sql<{ n: number }[]>`select count(*)::int as n from mentions where id = any(${ids}) and relevance is not null`,
-    ([row]) => row.n === ids.length,
-  );
-  return ids;
-}
-
-const relevantPosts = [
-  'Cargo keeps rebuilding every crate after I touch build.rs in my Rust workspace. Any fix?',
-  'How do I make the Rust borrow checker accept this closure over a mutable crate-level cache?',
-  'Rust 1.80 made our cargo builds faster and the borrow checker errors clearer. Love it.',
-];
+const post = redditPost;
+const storeAndScore = (items: { post: NormalizedPost; keywordIds: string[] }[]) => storeAndScoreMentions(earshot, workspaceId, items);
+const relevantPosts = relevantRustPosts;
 
 describe('instant alerts', () => {
   it('sends every relevant mention passing a rule, data exactly as GET /v1/mentions/{id}, signed', async () => {

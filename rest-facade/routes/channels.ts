@@ -5,12 +5,17 @@ import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorize
 
 const timestamp = z.iso.datetime();
 
-const channelFields = 'id kind label config { url headers secret events } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
+const channelFields = 'id kind label config { url headers secret events chatId channelId channelName address confirmed } stats { alerts activeAlerts lastDeliveryAt last7d { total failed } } createdAt';
 
 const channelConfig = {
   url: z.string().nullable(),
   headers: z.record(z.string(), z.string()),
   events: z.array(z.string()).meta({ description: 'Account event names this channel receives; empty when none' }),
+  chatId: z.string().optional().meta({ description: 'Telegram: the chat the bot posts to' }),
+  channelId: z.string().optional().meta({ description: 'Slack: the id of the channel posted to' }),
+  channelName: z.string().optional().meta({ description: 'Slack: that channel’s name' }),
+  address: z.string().optional().meta({ description: 'E-mail: the address' }),
+  confirmed: z.boolean().optional().meta({ description: 'E-mail: whether the address was confirmed with the link mailed to it; nothing else is sent before' }),
 };
 const channelBase = {
   id: z.string().meta({ example: 'dest_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
@@ -31,7 +36,7 @@ const channelWithSecretSchema = z
     ...channelBase,
     config: z.object({
       ...channelConfig,
-      secret: z.string().meta({ description: 'Shown only here: `whsec_` and the base64 of 32 random bytes', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+      secret: z.string().nullable().meta({ description: 'A webhook’s, shown only here: `whsec_` and the base64 of 32 random bytes; null for other kinds', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
     }),
   })
   .meta({ id: 'ChannelWithSecret' });
@@ -39,8 +44,11 @@ const channelWithSecretSchema = z
 /** A channel as the API shows it: the secret only where it is shown once. */
 const channelBody = (channel: any, withSecret: boolean) => {
   const { secret, ...config } = channel.config;
-  return { ...channel, config: withSecret ? { ...config, secret } : config };
+  // A field of another kind's target is left out rather than shown as null.
+  const own = Object.fromEntries(Object.entries(config).filter(([field, value]) => !(kindFields.includes(field) && value === null)));
+  return { ...channel, config: withSecret ? { ...own, secret } : own };
 };
+const kindFields = ['chatId', 'channelId', 'channelName', 'address', 'confirmed'];
 
 export const testOutcomesSchema = z
   .object({ outcomes: z.array(z.object({ channelId: z.string(), ok: z.boolean(), error: z.string().nullable() })) })
@@ -68,10 +76,30 @@ const idNotFound = notFoundResponse('channel');
 
 export const channelRoutes: GraphQLRoute[] = [
   {
+    method: 'GET',
+    path: '/v1/channels/email/confirm',
+    operationId: 'confirmEmailChannel',
+    summary: 'The link of the confirmation e-mail: confirms the e-mail channel, which receives alerts from then on. Needs no API key (the token is the credential); a token works once',
+    tag: 'Channels',
+    public: true,
+    query: z.object({ token: z.string().min(1).max(200) }),
+    responses: {
+      200: {
+        description: 'The channel is confirmed',
+        schema: z.object({ confirmed: z.literal(true), channelId: z.string(), address: z.string() }).meta({ id: 'EmailConfirmation' }),
+      },
+      400: invalidBodyResponse,
+      401: { description: '`invalid_token`: the link is unknown or was already used' },
+    },
+    operation: `mutation ConfirmEmailChannel($token: String!) { confirmEmailChannel(token: $token) { confirmed channelId address } }`,
+    variables: ({ query }) => ({ token: query.token }),
+    result: (data) => ({ status: 200, body: data.confirmEmailChannel }),
+  },
+  {
     method: 'POST',
     path: '/v1/channels',
     operationId: 'createChannel',
-    summary: 'Creates a channel. A webhook gets a signing secret, shown in this response only',
+    summary: 'Creates a channel: a webhook (`url`; it gets a signing secret, shown in this response only) a Slack channel (`channelId`), a Telegram chat (`chatId`) or an e-mail address (`address`; a confirmation link is mailed to it, and nothing else until it is opened)',
     tag: 'Channels',
     body: createChannelInput,
     responses: {
@@ -79,6 +107,7 @@ export const channelRoutes: GraphQLRoute[] = [
       400: { description: `${invalidBodyResponse.description}; a URL leading to a private or loopback address is refused` },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
+      409: { description: '`slack_not_connected`: a Slack channel for a workspace that has not installed the Slack app' },
       501: { description: 'A kind this server is not connected to (`slack_not_configured`, `telegram_not_configured`, `email_not_configured`)' },
     },
     operation: `mutation CreateChannel($input: CreateChannelInput!) { createChannel(input: $input) { ${channelFields} } }`,

@@ -4,6 +4,12 @@ import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
 import { type ChannelRow, insertChannel } from './channel-store.ts';
+import { confirmationEmail } from './email-messages.ts';
+import { IntegrationError } from './integration-error.ts';
+import { createMailer, emailConfirmationLink, newConfirmationToken, requireMailSettings } from './mailer.ts';
+import { requireSlackApp } from './slack-api.ts';
+import { findSlackConnection } from './slack-connection-store.ts';
+import { requireTelegramBot } from './telegram-api.ts';
 
 /** A URL the service may send to: http(s) and, unless EARSHOT_ALLOW_PRIVATE_URLS=1, not private or loopback. */
 export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -15,10 +21,47 @@ export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Pr
   }
 }
 
-/** Creates a channel from a POST /v1/channels body; kinds not connected yet answer their `*_not_configured` code. */
+/** A field the kind needs, checked once the kind is known to be configured (so an unconfigured kind answers that first). */
+function requiredField<T>(value: T | undefined, field: string, kind: string): T {
+  if (value === undefined) throw domainError('validation_error', `${field}: is required for a ${kind} channel`, { field });
+  return value;
+}
+
+/** Creates a channel from a POST /v1/channels body; a kind whose settings this install lacks answers its `*_not_configured` code. */
 export async function createChannel(sql: Queryable, workspaceId: string, rawInput: unknown, env: NodeJS.ProcessEnv, now: Date): Promise<ChannelRow> {
   const valid = parseInput(createChannelInput, rawInput);
-  if (valid.kind !== 'webhook') throw domainError(`${valid.kind}_not_configured`, `${valid.kind} channels are not configured on this server`);
+  if (valid.kind === 'telegram') {
+    // An install without a bot says so before anything about the chat.
+    requireTelegramBot(env);
+    const chatId = requiredField(valid.chatId, 'chatId', valid.kind);
+    return insertChannel(sql, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
+  }
+  if (valid.kind === 'slack') {
+    requireSlackApp(env);
+    const channelId = requiredField(valid.channelId, 'channelId', valid.kind);
+    if (!(await findSlackConnection(sql, workspaceId))) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet: GET /v1/slack/install');
+    const channelName = valid.channelName ?? channelId;
+    return insertChannel(sql, { workspaceId, kind: 'slack', label: valid.label ?? `Slack #${channelName}`, url: null, headers: {}, events: [], target: { channelId, channelName }, now });
+  }
+  if (valid.kind === 'email') {
+    const settings = requireMailSettings(env);
+    const address = requiredField(valid.address, 'address', valid.kind);
+    const label = valid.label ?? address;
+    // Double opt-in: only the confirmation goes out until the link is opened. Sent before the channel is stored, so a refused mail leaves nothing behind.
+    const { token, hash } = newConfirmationToken();
+    const mailer = createMailer(settings);
+    try {
+      await mailer.sendMail({ to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) });
+    } catch (error) {
+      if (!(error instanceof IntegrationError)) throw error;
+      // A final SMTP reply (5xx) is about the address; anything else (our credentials, the server being away) is not the caller's to fix.
+      if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `address: the mail server refused it (${error.message})`, { field: 'address' }, error);
+      throw domainError('upstream_unavailable', `The confirmation e-mail could not be sent: ${error.message}`, {}, error);
+    } finally {
+      mailer.close();
+    }
+    return insertChannel(sql, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
+  }
   await assertSendableUrl(valid.url!, env);
   return insertChannel(sql, {
     workspaceId,

@@ -19,6 +19,23 @@ const url = z
   .string()
   .max(2000, 'must be at most 2000 characters long')
   .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL');
+// A chat's numeric id (negative for groups and channels) or a public channel's @username, as the Bot API takes `chat_id`.
+const chatId = z
+  .string()
+  .regex(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/, 'must be a Telegram chat id (digits, negative for a group) or a public channel’s @username')
+  .meta({ description: 'For `telegram`: the chat the bot posts to', example: '-1001234567890' });
+// A Slack conversation id: public (C…) or private (G…) channel.
+const slackChannelId = z
+  .string()
+  .regex(/^[CG][A-Z0-9]{6,20}$/, 'must be a Slack channel id such as C0123ABCDEF')
+  .meta({ description: 'For `slack`: the id of the Slack channel to post to (channel details in Slack, or the end of its link)', example: 'C0123ABCDEF' });
+const slackChannelName = z
+  .string()
+  .trim()
+  .transform((name) => name.replace(/^#/, ''))
+  .pipe(z.string().min(1, 'must not be empty').max(80, 'must be at most 80 characters long'))
+  .meta({ description: 'For `slack`: the channel’s name, for people to read; default its id' });
+const address = z.email('must be an e-mail address').max(254, 'must be at most 254 characters long').meta({ description: 'For `email`: the address alerts go to once it is confirmed' });
 const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters long');
 
 export const createChannelInput = z
@@ -28,9 +45,24 @@ export const createChannelInput = z
     label: label.optional(),
     headers: headers.optional(),
     events: events.optional(),
+    chatId: chatId.optional(),
+    channelId: slackChannelId.optional(),
+    channelName: slackChannelName.optional(),
+    address: address.optional(),
   })
   .superRefine((input, context) => {
     if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
+    // Account events go to webhooks only (spec 6.4); a URL, headers or a chat belong to one kind.
+    const foreign = (field: 'url' | 'headers' | 'events' | 'chatId' | 'channelId' | 'channelName' | 'address', kinds: string[]) => {
+      if (input[field] !== undefined && !kinds.includes(input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by a ${input.kind} channel` });
+    };
+    foreign('url', ['webhook']);
+    foreign('headers', ['webhook']);
+    foreign('events', ['webhook']);
+    foreign('chatId', ['telegram']);
+    foreign('channelId', ['slack']);
+    foreign('channelName', ['slack']);
+    foreign('address', ['email']);
   });
 
 export const updateChannelInput = z.strictObject({

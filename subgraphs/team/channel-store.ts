@@ -14,8 +14,22 @@ export interface ChannelRow {
   secret: string | null;
   /** Account event name → when the channel subscribed to it. */
   events: Record<string, string>;
+  /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram, `{ channelId, channelName }` for Slack; empty for a webhook. */
+  target: ChannelTarget;
   createdAt: Date;
 }
+
+// A type, not an interface, so it passes as JSON to the driver.
+export type ChannelTarget = {
+  chatId?: string;
+  /** Slack: the channel's id (`C…`) and, for people to read, its name. */
+  channelId?: string;
+  channelName?: string;
+  /** E-mail: the address, whether its owner confirmed it, and until then the hash of the confirmation link's token. */
+  address?: string;
+  confirmed?: boolean;
+  confirmationTokenHash?: string;
+};
 
 export interface ChannelDeliveryStats {
   channelId: string;
@@ -24,7 +38,7 @@ export interface ChannelDeliveryStats {
   failed7d: number;
 }
 
-const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret, events, created_at`;
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret, events, target, created_at`;
 
 /** The subscriptions after a change: names kept keep the time they were first subscribed, new ones start now. */
 export function subscriptionsOf(names: readonly string[], before: Record<string, string>, now: Date): Record<string, string> {
@@ -33,14 +47,24 @@ export function subscriptionsOf(names: readonly string[], before: Record<string,
 
 export async function insertChannel(
   sql: Queryable,
-  input: { workspaceId: string; kind: ChannelKind; label: string; url: string | null; headers: Record<string, string>; events: string[]; now: Date },
+  input: { workspaceId: string; kind: ChannelKind; label: string; url: string | null; headers: Record<string, string>; events: string[]; target?: ChannelTarget; now: Date },
 ): Promise<ChannelRow> {
   const [row] = await sql<ChannelRow[]>`
     /* insertChannel */
-    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, created_at)
+    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, target, created_at)
     values (${newId('dest')}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
             ${sql.json(input.headers)}, ${input.kind === 'webhook' ? newChannelSecret() : null},
-            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${input.now})
+            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+/** Confirms the e-mail channel whose link carried this token; the token works once. */
+export async function confirmEmailChannel(sql: Queryable, tokenHash: string): Promise<ChannelRow | undefined> {
+  const [row] = await sql<ChannelRow[]>`
+    /* confirmEmailChannel */
+    update channels set target = (target - 'confirmationTokenHash') || '{"confirmed": true}'::jsonb
+    where kind = 'email' and target ->> 'confirmationTokenHash' = ${tokenHash}
     returning ${channelColumns(sql)}`;
   return row;
 }

@@ -12,6 +12,7 @@ import { updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
   channelDeliveryStats,
+  confirmEmailChannel,
   deleteChannel,
   findChannel,
   listChannels,
@@ -21,15 +22,22 @@ import {
 } from './channel-store.ts';
 import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
+import { hashConfirmationToken } from './mailer.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
-@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives' })
+@ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`; for e-mail: `address` and `confirmed`' })
 export class ChannelConfig {
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field(() => JsonScalar, { description: 'Header name → value, sent verbatim; the service’s own headers win on a clash' }) headers!: Record<string, string>;
   @Field(() => String, { nullable: true, description: '`whsec_…`; present only in the responses that create the channel or rotate its secret' })
   secret!: string | null;
   @Field(() => [String]) events!: string[];
+  @Field(() => String, { nullable: true, description: 'Telegram: the chat the bot posts to' }) chatId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: the id of the channel posted to' }) channelId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: that channel’s name' }) channelName!: string | null;
+  @Field(() => String, { nullable: true, description: 'E-mail: the address' }) address!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'E-mail: whether the address was confirmed with the link mailed to it; nothing else is sent before' })
+  confirmed!: boolean | null;
 }
 
 @ObjectType()
@@ -112,11 +120,15 @@ export class TestSendResult {
 
 @InputType()
 export class CreateChannelInput {
-  @Field(() => String, { description: '`webhook`; `slack`, `telegram` and `email` answer their `*_not_configured` error until connected' }) kind!: string;
+  @Field(() => String, { description: '`webhook` (with `url`), `slack` (with `channelId`), `telegram` (with `chatId`) or `email` (with `address`); a kind this install has no settings for answers its `*_not_configured` error' }) kind!: string;
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true, description: 'Default: the URL’s host' }) label?: string | null;
   @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
   @Field(() => [String], { nullable: true }) events?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'Telegram: the chat id (or a public channel’s @username) the bot posts to' }) chatId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: the id of the channel to post to (the workspace must have installed the Slack app)' }) channelId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: that channel’s name, for people to read' }) channelName?: string | null;
+  @Field(() => String, { nullable: true, description: 'E-mail: the address; a confirmation link is mailed to it first' }) address?: string | null;
 }
 
 @InputType()
@@ -163,7 +175,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events) },
+      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
@@ -181,8 +193,22 @@ async function ownChannel(ctx: SubgraphContext, id: string): Promise<ChannelRow>
   return row;
 }
 
+@ObjectType()
+export class EmailConfirmation {
+  @Field(() => Boolean) confirmed!: boolean;
+  @Field(() => ID) channelId!: string;
+  @Field(() => String) address!: string;
+}
+
 @Resolver(() => Channel)
 export class ChannelResolver {
+  @Mutation(() => EmailConfirmation, { description: 'Confirms an e-mail channel with the token of the link mailed to it. Needs no API key (the token is the credential); a token works once' })
+  async confirmEmailChannel(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<EmailConfirmation> {
+    const row = await confirmEmailChannel(ctx.sql, hashConfirmationToken(token));
+    if (!row) throw domainError('invalid_token', 'This confirmation link is unknown or was already used');
+    return { confirmed: true, channelId: row.id, address: row.target.address ?? '' };
+  }
+
   @Query(() => [Channel], { description: 'The workspace’s channels, oldest first' })
   async channels(@Ctx() ctx: SubgraphContext): Promise<Channel[]> {
     return toChannels(ctx, await listChannels(ctx.sql, requireAuth(ctx).workspaceId));
@@ -217,6 +243,8 @@ export class ChannelResolver {
   async updateChannel(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateChannelInput) input: UpdateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const valid = parseInput(updateChannelInput, present(input));
     const before = await ownChannel(ctx, id);
+    const webhookOnly = (['url', 'headers', 'events'] as const).find((field) => valid[field] !== undefined);
+    if (before.kind !== 'webhook' && webhookOnly) throw domainError('validation_error', `${webhookOnly}: is not taken by a ${before.kind} channel`, { field: webhookOnly });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
     const row = await updateChannel(ctx.sql, before.workspaceId, before.id, {
       label: valid.label,

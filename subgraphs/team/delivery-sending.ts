@@ -2,6 +2,16 @@ import { readConfig } from '../../runtime/config.ts';
 import { findMentionsByIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
+import type { ChannelTarget } from './channel-store.ts';
+import type { Delivery } from './delivery-content.ts';
+import { emailMessage } from './email-messages.ts';
+import { IntegrationError } from './integration-error.ts';
+import { createMailer, mailSettings } from './mailer.ts';
+import { postSlackMessage, slackApiBase } from './slack-api.ts';
+import { findSlackConnection } from './slack-connection-store.ts';
+import { slackMessage } from './slack-messages.ts';
+import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
+import { telegramMessage } from './telegram-messages.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
 import { signatureHeaders } from './webhook-signature.ts';
 
@@ -44,6 +54,71 @@ export function sendWebhookDelivery(
   return postWebhook({ url: channel.url, headers: requestHeaders(channel.headers, own), body: delivery.body, timeoutMs: settings.timeoutMs, env: settings.env });
 }
 
+/** A refusal or failure of Slack, Telegram or the SMTP server as an attempt's outcome: transient ones are retried like a webhook's 5xx. */
+function integrationOutcome(error: unknown): WebhookOutcome {
+  if (!(error instanceof IntegrationError)) throw error;
+  return { ok: false, status: error.status ?? null, error: error.message, retryable: error.transient, retryAfterSeconds: error.retryAfterSeconds };
+}
+
+/** One Telegram message of a delivery, built from its stored envelope. */
+async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, chatId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const bot = telegramBot(settings.env);
+  if (!bot) return { ok: false, status: null, error: 'Telegram is not configured on this install', retryable: false };
+  if (!chatId) return { ok: false, status: null, error: 'the channel has no chat to send to', retryable: false };
+  const message = telegramMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  try {
+    await sendTelegramMessage(bot, chatId, message, { timeoutMs: settings.timeoutMs });
+    return { ok: true, status: 200 };
+  } catch (error) {
+    return integrationOutcome(error);
+  }
+}
+
+/** One Slack post of a delivery with the workspace's installed bot; the Interacted button rides on instant mention alerts. */
+async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'kind' | 'body'>, workspaceId: string, channelId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const connection = await findSlackConnection(sql, workspaceId);
+  if (!connection) return { ok: false, status: null, error: 'the workspace has not installed the Slack app', retryable: false };
+  if (!channelId) return { ok: false, status: null, error: 'the channel has no Slack channel to post to', retryable: false };
+  const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  try {
+    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: connection.botToken }, channelId, message, { timeoutMs: settings.timeoutMs });
+    return { ok: true, status: 200 };
+  } catch (error) {
+    return integrationOutcome(error);
+  }
+}
+
+/** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
+async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const mail = mailSettings(settings.env);
+  if (!mail) return { ok: false, status: null, error: 'E-mail is not configured on this install', retryable: false };
+  if (!target.address || !target.confirmed) return { ok: false, status: null, error: 'the address has not been confirmed yet', retryable: false };
+  const mailer = createMailer(mail, { timeoutMs: settings.timeoutMs });
+  try {
+    await mailer.sendMail({ to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) });
+    return { ok: true, status: 200 };
+  } catch (error) {
+    return integrationOutcome(error);
+  } finally {
+    mailer.close();
+  }
+}
+
+/** One attempt of a delivery through its channel, whatever the channel's kind. */
+export function sendChannelDelivery(
+  sql: Queryable,
+  delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>,
+  channel: { kind: string; workspaceId: string; url: string | null; headers: Record<string, string>; secret: string | null; target: ChannelTarget },
+  settings: DeliverySettings,
+  at: Date,
+): Promise<WebhookOutcome> {
+  if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
+  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, channel.target.channelId, settings);
+  if (channel.kind === 'email') return sendEmailDelivery(delivery, channel.target, settings);
+  if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
+  return Promise.resolve({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false });
+}
+
 /**
  * What an attempt's outcome makes of a delivery (spec 3.4): 2xx delivers;
  * a transient failure is retried `retryDelaySeconds` later (or after the
@@ -76,9 +151,13 @@ export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDeliv
   const closed = await closedMention(sql, delivery);
   const outcome: WebhookOutcome = closed
     ? { ok: false, status: null, error: closed, retryable: false }
-    : delivery.channelKind === 'webhook'
-      ? await sendWebhookDelivery(delivery, { url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret }, settings, now())
-      : { ok: false, status: null, error: `${delivery.channelKind} channels are not connected yet`, retryable: false };
+    : await sendChannelDelivery(
+        sql,
+        delivery,
+        { kind: delivery.channelKind, workspaceId: delivery.workspaceId, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
+        settings,
+        now(),
+      );
   const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
   if (recorded?.status === 'delivered' && recorded.mentionId) await markMentionDelivered(sql, recorded.mentionId);
   return recorded;

@@ -1,3 +1,4 @@
+import type { ChannelTarget } from './channel-store.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
 export type DeliveryKind = 'mention' | 'digest' | 'event' | 'test';
@@ -59,6 +60,7 @@ export interface ClaimedDelivery extends DeliveryRow {
   channelUrl: string | null;
   channelHeaders: Record<string, string>;
   channelSecret: string | null;
+  channelTarget: ChannelTarget;
 }
 
 /** Woken whenever deliveries are enqueued, so dispatchers send at once instead of on their next poll. */
@@ -134,7 +136,7 @@ export async function claimDueDeliveries(
     update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
     from due, channels c
     where d.id = due.id and c.id = d.channel_id
-    returning ${deliveryColumns(sql)}, c.kind as channel_kind, c.url as channel_url, c.headers as channel_headers, c.secret as channel_secret`;
+    returning ${deliveryColumns(sql)}, c.kind as channel_kind, c.url as channel_url, c.headers as channel_headers, c.secret as channel_secret, c.target as channel_target`;
 }
 
 /** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */

@@ -2,7 +2,7 @@ import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import type { ChannelRow } from './channel-store.ts';
 import { type EnvelopeAlert, envelopeBody } from './delivery-envelope.ts';
-import { attemptResult, type DeliverySettings, sendWebhookDelivery } from './delivery-sending.ts';
+import { attemptResult, type DeliverySettings, sendChannelDelivery } from './delivery-sending.ts';
 import { insertDeliveries, recordDeliveryAttempt } from './delivery-store.ts';
 
 export interface TestOutcome {
@@ -31,10 +31,7 @@ export async function sendTestDeliveries(sql: Queryable, channels: readonly Chan
         [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease }],
         createdAt,
       );
-      const outcome =
-        channel.kind === 'webhook'
-          ? await sendWebhookDelivery({ id, body }, channel, settings, now())
-          : ({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false } as const);
+      const outcome = await sendChannelDelivery(sql, { id, kind: 'test', body }, channel, settings, now());
       await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
       return { channelId: channel.id, ok: outcome.ok, error: outcome.ok ? null : outcome.error };
     }),

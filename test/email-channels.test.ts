@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
+import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
+
+let smtp: FakeSmtp;
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+let rust: string;
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  earshot = await startTestEarshot({
+    env: { EARSHOT_SMTP_URL: smtp.url, EARSHOT_MAIL_FROM: 'Earshot <alerts@earshot.example>', EARSHOT_PUBLIC_URL: 'https://app.example', EARSHOT_RETRY_DELAY_S: '1' },
+  });
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  rust = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Rust', context: rustContext } })).body.id;
+});
+afterAll(async () => {
+  await earshot?.stop();
+  await smtp?.close();
+});
+
+const deliveryLog = async (channelId: string) => (await earshot.rest('GET', `/v1/channels/${channelId}/deliveries`, { key })).body.data;
+const mailsTo = (address: string) => smtp.messages.filter((mail) => mail.envelope.to.includes(address));
+
+/** The confirmation link of the newest mail to `address`, as its reader would open it on this server. */
+function confirmationPath(address: string): string {
+  const link = /https:\/\/app\.example(\/v1\/channels\/email\/confirm\?token=[A-Za-z0-9_%-]+)/.exec(mailsTo(address).at(-1)!.text!);
+  return link![1];
+}
+
+async function confirmedChannel(address: string) {
+  const id = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Inbox', address } })).body.id as string;
+  expect((await earshot.rest('GET', confirmationPath(address))).status).toBe(200);
+  return id;
+}
+
+describe('e-mail channels', () => {
+  it('need a confirmation: only the confirmation mail goes out until its link is opened, then alerts arrive; the link works once', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Team inbox', address: 'team@acme.example' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ kind: 'email', label: 'Team inbox', config: { url: null, headers: {}, events: [], secret: null, address: 'team@acme.example', confirmed: false } });
+    const id = created.body.id as string;
+    const [confirmation] = mailsTo('team@acme.example');
+    expect(confirmation).toMatchObject({ from: 'Earshot <alerts@earshot.example>', subject: 'Confirm Earshot alerts to this address' });
+    expect(confirmation.text).toContain('“Team inbox”');
+    expect(confirmation.html).toContain('https://app.example/v1/channels/email/confirm?token=');
+    const path = confirmationPath('team@acme.example');
+
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rust by mail', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[0]), keywordIds: [rust] }]);
+    const [refused] = await eventually(() => deliveryLog(id), (log) => log[0]?.status === 'failed');
+    expect(refused).toMatchObject({ kind: 'mention', attempts: 1, error: 'the address has not been confirmed yet' });
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: false, error: 'the address has not been confirmed yet' }]);
+    expect(mailsTo('team@acme.example')).toHaveLength(1);
+
+    const confirmed = await earshot.rest('GET', path);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ confirmed: true, channelId: id, address: 'team@acme.example' });
+    expect((await earshot.rest('GET', `/v1/channels/${id}`, { key })).body.config).toEqual({ url: null, headers: {}, events: [], address: 'team@acme.example', confirmed: true });
+
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[1], 'ferris'), keywordIds: [rust] }]);
+    const [, alert] = await eventually(async () => mailsTo('team@acme.example'), (mails) => mails.length === 2);
+    expect(alert.subject).toContain('New mention: “Rust” on Reddit');
+    expect(alert.text).toContain(relevantRustPosts[1]);
+    expect(alert.text).toContain('ferris');
+    expect(alert.html).toContain('Rust by mail');
+
+    const again = await earshot.rest('GET', path);
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({ error: { code: 'invalid_token', message: expect.any(String), requestId: expect.any(String) } });
+    const forged = await earshot.rest('GET', '/v1/channels/email/confirm?token=forged');
+    expect(forged.body.error.code).toBe('invalid_token');
+    const missing = await earshot.rest('GET', '/v1/channels/email/confirm');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'validation_error', field: 'token' });
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('takes a test send once confirmed', async () => {
+    const id = await confirmedChannel('tests@acme.example');
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);
+    const test = mailsTo('tests@acme.example').at(-1)!;
+    expect(test.text).toContain('This is a test delivery from Earshot. Your channel is set up.');
+  });
+
+  it('retries a temporary SMTP refusal and fails a final one at once', async () => {
+    const busy = await confirmedChannel('busy@acme.example');
+    const gone = await confirmedChannel('gone@acme.example');
+    smtp.refuseRecipient('busy@acme.example', 451);
+    smtp.refuseRecipient('gone@acme.example', 550);
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Refused', channelIds: [busy, gone], filter: { keywordIds: [rust] } } })).body;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[2]), keywordIds: [rust] }]);
+    const [final] = await eventually(() => deliveryLog(gone), (log) => log[0]?.status === 'failed');
+    expect(final).toMatchObject({ attempts: 1, error: expect.stringContaining('550') });
+    const [temporary] = await eventually(() => deliveryLog(busy), (log) => log[0]?.status === 'failed', 20_000);
+    expect(temporary).toMatchObject({ attempts: 5, error: expect.stringContaining('451') });
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('answers 501 email_not_configured without EARSHOT_SMTP_URL, and refuses a malformed address or one the mail server refuses, storing nothing', async () => {
+    // Rules have no hourly mode, so there is no hourly e-mail to refuse: the mode itself is unknown.
+    const hourly = await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Hourly', mode: 'hourly', channelIds: [] } });
+    expect(hourly.status).toBe(400);
+    expect(hourly.body.error).toMatchObject({ code: 'validation_error', field: 'mode' });
+    const bad = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'not an address' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'address' });
+    smtp.refuseRecipient('nobody@acme.example', 550);
+    const before = (await earshot.rest('GET', '/v1/channels', { key })).body.data.length;
+    const unknown = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'nobody@acme.example' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'validation_error', field: 'address', message: expect.stringContaining('550') });
+    expect((await earshot.rest('GET', '/v1/channels', { key })).body.data).toHaveLength(before);
+    const bare = await startTestEarshot();
+    try {
+      const { apiKey } = await bare.createWorkspace();
+      const answer = await bare.rest('POST', '/v1/channels', { key: apiKey, body: { kind: 'email', address: 'team@acme.example' } });
+      expect(answer.status).toBe(501);
+      expect(answer.body.error).toMatchObject({ code: 'email_not_configured', requestId: expect.any(String) });
+    } finally {
+      await bare.stop();
+    }
+  });
+});

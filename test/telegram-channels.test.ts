@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
+import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
+
+let earshot: TestEarshot;
+let telegram: FakeTelegram;
+let key: string;
+let workspaceId: string;
+let rust: string;
+
+beforeAll(async () => {
+  telegram = await startFakeTelegram();
+  earshot = await startTestEarshot({ env: { EARSHOT_TELEGRAM_BOT_TOKEN: telegram.botToken, EARSHOT_UPSTREAM_TELEGRAM: telegram.url, EARSHOT_RETRY_DELAY_S: '1' } });
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  rust = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Rust', context: rustContext } })).body.id;
+});
+afterAll(async () => {
+  await earshot?.stop();
+  await telegram?.close();
+});
+
+const deliveryLog = async (channelId: string) => (await earshot.rest('GET', `/v1/channels/${channelId}/deliveries`, { key })).body.data;
+
+async function telegramChannel(chatId = '-1001234567890') {
+  const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'telegram', label: 'Team chat', chatId } });
+  expect(answer.status).toBe(200);
+  return answer.body.id as string;
+}
+
+describe('Telegram channels', () => {
+  it('are created with the chat in their config, no secret, and refuse webhook fields or a malformed chat', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'telegram', label: 'Team chat', chatId: '-1001234567890' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^dest_/),
+      kind: 'telegram',
+      label: 'Team chat',
+      config: { url: null, headers: {}, events: [], secret: null, chatId: '-1001234567890' },
+      stats: { alerts: 0, activeAlerts: 0, lastDeliveryAt: null, last7d: { total: 0, failed: 0 } },
+      createdAt: expect.any(String),
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ kind: 'telegram', label: 'Team chat', config: { url: null, headers: {}, events: [], secret: null, chatId: '-1001234567890' } });
+    const listed = (await earshot.rest('GET', `/v1/channels/${created.body.id}`, { key })).body;
+    expect(listed.config).toEqual({ url: null, headers: {}, events: [], chatId: '-1001234567890' });
+    for (const [body, field] of [
+      [{ kind: 'telegram', label: 'x' }, 'chatId'],
+      [{ kind: 'telegram', chatId: 'not a chat' }, 'chatId'],
+      [{ kind: 'telegram', chatId: '123456789', url: 'https://example.com/hook' }, 'url'],
+      [{ kind: 'telegram', chatId: '123456789', events: ['keyword.capped'] }, 'events'],
+      [{ kind: 'webhook', url: 'https://example.com/hook', chatId: '123456789' }, 'chatId'],
+    ] as const) {
+      const answer = await earshot.rest('POST', '/v1/channels', { key, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'validation_error', field });
+    }
+    const patched = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { url: 'https://example.com/hook' } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toMatchObject({ code: 'validation_error', field: 'url' });
+    const renamed = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { label: 'Support chat' } });
+    expect(renamed.body).toMatchObject({ label: 'Support chat', config: { chatId: '-1001234567890' } });
+  });
+
+  it('answers 501 telegram_not_configured without a bot token', async () => {
+    const bare = await startTestEarshot();
+    try {
+      const { apiKey } = await bare.createWorkspace();
+      const answer = await bare.rest('POST', '/v1/channels', { key: apiKey, body: { kind: 'telegram', label: 'Team chat', chatId: '123456789' } });
+      expect(answer.status).toBe(501);
+      expect(answer.body.error).toMatchObject({ code: 'telegram_not_configured', requestId: expect.any(String) });
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('takes a test send as a Telegram message, logged as delivered', async () => {
+    const id = await telegramChannel('123456789');
+    const sent = telegram.messages.length;
+    const answer = await earshot.rest('POST', `/v1/channels/${id}/test`, { key });
+    expect(answer.body).toEqual({ outcomes: [{ channelId: id, ok: true, error: null }] });
+    const [message] = telegram.messages.slice(sent);
+    expect(message.chatId).toBe('123456789');
+    expect(message.plainText).toContain('This is a test delivery from Earshot. Your channel is set up.');
+    expect(message.body).toMatchObject({ parse_mode: 'HTML', disable_web_page_preview: true });
+    const [logged] = await deliveryLog(id);
+    expect(logged).toMatchObject({ kind: 'test', status: 'delivered', attempts: 1, error: null });
+  });
+
+  it('sends a mention alert with the post, its author and a link to it', async () => {
+    const id = await telegramChannel();
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rust chat', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    const sent = telegram.messages.length;
+    const [mentionId] = await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[0], 'ferris'), keywordIds: [rust] }]);
+    const [message] = await eventually(
+      async () => telegram.messages.slice(sent),
+      (messages) => messages.length === 1,
+    );
+    const mention = (await earshot.rest('GET', `/v1/mentions/${mentionId}`, { key })).body;
+    expect(message.chatId).toBe('-1001234567890');
+    expect(message.plainText).toContain('New mention: “Rust” on Reddit');
+    expect(message.plainText).toContain(relevantRustPosts[0]);
+    expect(message.plainText).toContain('Author: ferris');
+    expect(message.plainText).toContain('Alert “Rust chat”');
+    expect(message.links).toEqual([mention.post.url]);
+    const [logged] = await eventually(() => deliveryLog(id), (log) => log[0]?.status === 'delivered');
+    expect(logged).toMatchObject({ kind: 'mention', attempts: 1, mention: { id: mentionId } });
+    expect((await earshot.rest('GET', `/v1/mentions/${mentionId}`, { key })).body.delivered).toBe(true);
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('retries a transient failure (a 500, then a 429) like a webhook 5xx', async () => {
+    const id = await telegramChannel();
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Flaky chat', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    telegram.failNext('server-error');
+    telegram.failNext('rate-limit');
+    const sent = telegram.messages.length;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[1]), keywordIds: [rust] }]);
+    const [delivered] = await eventually(() => deliveryLog(id), (log) => log[0]?.status === 'delivered', 15_000);
+    expect(delivered).toMatchObject({ kind: 'mention', attempts: 3, error: null });
+    expect(delivered.attemptLog.map((attempt: any) => [attempt.status, attempt.error])).toEqual([
+      [500, expect.stringContaining('telegram: sendMessage:')],
+      [429, expect.stringContaining('telegram: sendMessage:')],
+      [200, null],
+    ]);
+    expect(telegram.messages.slice(sent).map((message) => message.chatId)).toEqual(['-1001234567890']);
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('fails a refusal (an unknown chat, a bot blocked) at once, with Telegram’s words in the log', async () => {
+    const unknown = await telegramChannel('555000111');
+    const blocked = await telegramChannel('123456789');
+    telegram.blockChat('123456789');
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Dead chats', channelIds: [unknown, blocked], filter: { keywordIds: [rust] } } })).body;
+    const requests = telegram.requests.length;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[2]), keywordIds: [rust] }]);
+    const [notFound] = await eventually(() => deliveryLog(unknown), (log) => log[0]?.status === 'failed');
+    expect(notFound).toMatchObject({ kind: 'mention', attempts: 1, error: 'telegram: sendMessage: Bad Request: chat not found' });
+    expect(notFound.attemptLog).toEqual([{ at: expect.any(String), status: 400, error: notFound.error }]);
+    const [forbidden] = await eventually(() => deliveryLog(blocked), (log) => log[0]?.status === 'failed');
+    expect(forbidden).toMatchObject({ kind: 'mention', attempts: 1, error: 'telegram: sendMessage: Forbidden: bot was blocked by the user' });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // past EARSHOT_RETRY_DELAY_S: nothing is tried again
+    expect(telegram.requests.length - requests).toBe(2);
+    const test = await earshot.rest('POST', `/v1/channels/${blocked}/test`, { key });
+    expect(test.body).toEqual({ outcomes: [{ channelId: blocked, ok: false, error: 'telegram: sendMessage: Forbidden: bot was blocked by the user' }] });
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+});
