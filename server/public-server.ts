@@ -72,7 +72,14 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     );
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  // A port already taken fails the start (and so stops what started before it) instead of waiting for ever.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
