@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { Queryable, Sql } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
 
@@ -36,6 +37,28 @@ export async function findMemberRole(sql: Queryable, workspaceId: string, userId
 }
 
 /**
+ * The workspace's members locked in a fixed order (so two owners changing
+ * each other at once cannot both succeed), with the acting and the targeted
+ * member: only an owner or an admin may change members, and a user of
+ * another workspace is as unknown here as one that does not exist.
+ */
+async function lockMemberChange(
+  tx: postgres.TransactionSql<{}>,
+  input: { workspaceId: string; actorUserId: string; memberId: string },
+  action: string,
+) {
+  const rows = await tx<{ userId: string; role: MemberRole }[]>`
+    /* lockWorkspaceMembers */
+    select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
+    order by user_id for update`;
+  const actor = rows.find((row) => row.userId === input.actorUserId);
+  if (!actor || actor.role === 'member') throw domainError('forbidden', `Only an owner or an admin of this workspace may ${action}`);
+  const target = rows.find((row) => row.userId === input.memberId);
+  if (!target) throw notFound('Member');
+  return { rows, actor, target };
+}
+
+/**
  * Removes `memberId` from the workspace on behalf of `actorUserId`. Only an
  * owner or an admin may; an admin may not remove an owner; the last owner
  * stays. The workspace's member rows are locked first, so two owners removing
@@ -47,14 +70,7 @@ export async function removeMember(
   input: { workspaceId: string; actorUserId: string; memberId: string },
 ): Promise<MemberRow> {
   return sql.begin(async (tx) => {
-    const rows = await tx<{ userId: string; role: MemberRole }[]>`
-      /* lockWorkspaceMembers */
-      select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
-      order by user_id for update`;
-    const actor = rows.find((row) => row.userId === input.actorUserId);
-    if (!actor || actor.role === 'member') throw domainError('forbidden', 'Only an owner or an admin of this workspace may remove members');
-    const target = rows.find((row) => row.userId === input.memberId);
-    if (!target) throw notFound('Member');
+    const { rows, actor, target } = await lockMemberChange(tx, input, 'remove members');
     if (target.role === 'owner' && actor.role !== 'owner') throw domainError('protected_user', 'An admin cannot remove an owner');
     if (target.role === 'owner' && rows.filter((row) => row.role === 'owner').length === 1) {
       throw domainError('last_owner', 'A workspace keeps at least one owner');
@@ -81,14 +97,7 @@ export async function changeMemberRole(
   input: { workspaceId: string; actorUserId: string; memberId: string; role?: MemberRole },
 ): Promise<MemberRow> {
   return sql.begin(async (tx) => {
-    const rows = await tx<{ userId: string; role: MemberRole }[]>`
-      /* lockWorkspaceMembers */
-      select user_id, role from workspace_members where workspace_id = ${input.workspaceId}
-      order by user_id for update`;
-    const actor = rows.find((row) => row.userId === input.actorUserId);
-    if (!actor || actor.role === 'member') throw domainError('forbidden', 'Only an owner or an admin of this workspace may change roles');
-    const target = rows.find((row) => row.userId === input.memberId);
-    if (!target) throw notFound('Member');
+    const { rows, actor, target } = await lockMemberChange(tx, input, 'change roles');
     if (target.role === 'owner' && actor.role !== 'owner') throw domainError('protected_user', "An admin cannot change an owner's role");
     // No role given changes nothing, as an empty PATCH does elsewhere.
     const role = input.role ?? target.role;
