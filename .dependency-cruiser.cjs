@@ -89,8 +89,8 @@ module.exports = {
       to: { path: '^(subgraphs|gateway|rest-facade|mcp|jobs|classifier|server|cli|bench)/', pathNot: '^subgraphs/team/index\\.ts$' },
     },
     {
-      name: 'mcp-through-gateway',
-      comment: 'mcp/ runs the REST routes\' GraphQL operations on the gateway, as the facade does; it never reaches jobs, the OAuth pages or the start-up.',
+      name: 'mcp-through-rest-routes',
+      comment: 'mcp/ runs REST routes in process, whose GraphQL operations run on the gateway; it never reaches jobs, the OAuth pages or the start-up.',
       severity: 'error',
       from: { path: '^mcp/' },
       to: { path: '^(jobs|classifier|oauth|server|cli|bench)/' },

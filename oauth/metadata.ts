@@ -53,6 +53,9 @@ export function protectedResourceMetadata(issuer: string, resourcePath = ''): OA
   };
 }
 
+/** Where a resource's metadata document is (RFC 9728 3.1): the well-known path, then the resource's own path. */
+export const protectedResourceMetadataUrl = (issuer: string, resourcePath = '') => issuer + oauthPaths.protectedResourceMetadata + resourcePath;
+
 /** RFC 8707: a client may name a resource, and it must be one this server serves (the issuer or a path under it). */
 export function isOwnResource(issuer: string, resource: URL): boolean {
   const named = resource.href.replace(/#.*$/, '').replace(/\/$/, '');

@@ -1,5 +1,7 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
+import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
@@ -13,7 +15,7 @@ import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { authenticateApiKey, authenticateOAuthToken, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
-import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
+import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
@@ -181,6 +183,7 @@ export async function startEarshot(
       subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
     }
 
+    const authenticate = (token: string) => authenticateWith(requestSql, token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
         ? await createGateway({
@@ -188,7 +191,7 @@ export async function startEarshot(
             inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
-            authenticate: (token) => authenticateWith(requestSql, token, clock),
+            authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
             log,
@@ -221,11 +224,21 @@ export async function startEarshot(
         })
       : undefined;
 
+    // The MCP server's tools are routes of the REST facade, so it runs where the facade does.
+    const mcp = facade
+      ? createMcpEndpoint({
+          restApi: facade,
+          authenticate,
+          resourceMetadataUrl: protectedResourceMetadataUrl(publicUrl(config.env), '/mcp'),
+          log,
+        })
+      : undefined;
+
     if (!gateway && !facade) {
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, oauth });
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };
