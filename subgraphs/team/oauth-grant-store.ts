@@ -75,7 +75,7 @@ export async function insertGrant(
   const [row] = await sql<{ id: string }[]>`
     /* insertGrant */
     insert into oauth_grants (id, client_id, user_id, workspace_id, scope, resource, created_at, last_used_at)
-    values (${newId('oag', input.now.getTime())}, ${input.clientId}, ${input.userId}, ${input.workspaceId}, ${input.scope},
+    values (${newId('oag')}, ${input.clientId}, ${input.userId}, ${input.workspaceId}, ${input.scope},
             ${input.resource}, ${input.now}, ${input.now})
     returning id`;
   return row.id;
