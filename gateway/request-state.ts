@@ -1,4 +1,5 @@
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
+import { cookieValue, sessionCookieName } from '../runtime/session-cookies.ts';
 
 /**
  * What the gateway's plugins establish about one client operation and put
@@ -25,7 +26,5 @@ export function bearerToken(context: {
 
 /** The value of the `earshot_session` cookie of an HTTP request, if any. */
 export function sessionCookie(context: { request?: Request }): string | undefined {
-  const header = context.request?.headers.get('cookie') ?? '';
-  const match = /(?:^|;\s*)earshot_session=([^;\s]+)/.exec(header);
-  return match?.[1];
+  return cookieValue(context.request?.headers.get('cookie'), sessionCookieName);
 }

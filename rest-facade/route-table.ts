@@ -4,6 +4,7 @@ import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { connectedAppRoutes } from './routes/connected-apps.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
@@ -21,6 +22,7 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
   ...credentialRoutes,
+  ...connectedAppRoutes,
   ...memberRoutes,
   ...sessionRoutes,
   ...keywordRoutes,

@@ -4,6 +4,7 @@ import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-
 import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { isOAuthPath } from '../oauth/metadata.ts';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
@@ -17,6 +18,10 @@ export interface PublicServerOptions {
   port: number;
   gateway?: GatewayRuntime;
   facade?: (request: Request) => Promise<Response>;
+  /** The MCP tool server at `/mcp`. */
+  mcp?: (request: Request) => Promise<Response>;
+  /** The OAuth authorization server: `/oauth/…` and its `/.well-known/` documents. */
+  oauth?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
 }
 
 export interface PublicServer {
@@ -27,11 +32,13 @@ export interface PublicServer {
 
 /**
  * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
- * `/v1/…` and `/compat/…` to the REST facade, anything else is a 404 in the
- * spec's envelope. Every HTTP request is answered within the request deadline.
+ * `/v1/…` and `/compat/…` to the REST facade, `/mcp` to the MCP tool server,
+ * `/oauth/…` and the OAuth `/.well-known/` documents to the authorization
+ * server, anything else is a 404 in the spec's envelope. Every HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
   const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
+  const mcp = options.mcp ? createServerAdapter(answerWithin(options.mcp, lateRestResponse)) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))
@@ -56,6 +63,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
+    if (mcp && path === '/mcp') return void mcp(req, res);
+    if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);

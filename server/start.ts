@@ -1,4 +1,7 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
+import { createAuthorizationServer } from '../oauth/authorization-server.ts';
+import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
@@ -11,8 +14,8 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
-import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
+import { authenticateApiKey, authenticateOAuthToken, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
@@ -71,17 +74,15 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth | undefined> {
+/** A bearer credential: an API key, or an OAuth access token acting for its user on the workspace and scope chosen at consent. */
+async function authenticateWith(sql: Sql, secret: string, clock: Clock): Promise<RequestAuth | undefined> {
   const key = await authenticateApiKey(sql, secret);
-  return key
-    ? {
-        workspaceId: key.workspaceId,
-        kind: 'api_key',
-        scope: key.scope,
-        apiKeyId: key.id,
-        expiresAt: key.expiresAt?.toISOString() ?? null,
-        userId: null,
-      }
+  if (key) {
+    return { workspaceId: key.workspaceId, kind: 'api_key', scope: key.scope, apiKeyId: key.id, expiresAt: key.expiresAt?.toISOString() ?? null, userId: null };
+  }
+  const token = await authenticateOAuthToken(sql, secret, clock.now());
+  return token
+    ? { workspaceId: token.workspaceId, kind: 'oauth', scope: token.scope, apiKeyId: null, expiresAt: token.expiresAt.toISOString(), userId: token.userId }
     : undefined;
 }
 
@@ -182,6 +183,7 @@ export async function startEarshot(
       subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
     }
 
+    const authenticate = (token: string) => authenticateWith(requestSql, token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
         ? await createGateway({
@@ -189,7 +191,7 @@ export async function startEarshot(
             inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
-            authenticate: (token) => authenticateWith(requestSql, token),
+            authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
             log,
@@ -210,11 +212,33 @@ export async function startEarshot(
       facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
     }
 
+    // The authorization server answers where the REST facade does; it keeps its state through the team subgraph's functions.
+    const oauth = facade
+      ? createAuthorizationServer({
+          sql: requestSql,
+          env: config.env,
+          clock,
+          lifetimes: { accessTokenSeconds: config.oauthAccessTokenSeconds },
+          log,
+          databaseUp: () => watch.status().up,
+        })
+      : undefined;
+
+    // The MCP server's tools are routes of the REST facade, so it runs where the facade does.
+    const mcp = facade
+      ? createMcpEndpoint({
+          restApi: facade,
+          authenticate,
+          resourceMetadataUrl: protectedResourceMetadataUrl(publicUrl(config.env), '/mcp'),
+          log,
+        })
+      : undefined;
+
     if (!gateway && !facade) {
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };

@@ -150,7 +150,7 @@ describe('mentionCreated over graphql-ws', () => {
   it('refuses a subscription with an unknown key', async () => {
     const { results, ended } = collect(subscribe('mk_live_notarealkey'), mentionCreated);
     expect(await ended).toEqual({});
-    expect(results).toEqual([refusal('The API key is invalid, expired or revoked')]);
+    expect(results).toEqual([refusal('The API key or access token is invalid, expired or revoked')]);
   });
 });
 

@@ -7,7 +7,11 @@ import { bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 
 export interface ApiKeyAuthOptions {
-  /** Resolves a bearer secret to the workspace and scope it acts as; undefined when it is not live. A database that is away makes it 503 `service_unavailable`. */
+  /**
+   * Resolves a bearer secret, an API key or an OAuth access token, to the
+   * workspace and scope it acts as (and the user, for a token); undefined
+   * when it is not live. A database that is away makes it 503 `service_unavailable`.
+   */
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   /**
    * Root fields that authenticate their callers themselves and so run
@@ -59,8 +63,9 @@ const unauthorized = (message: string) =>
 
 /**
  * Authentication happens here, once per client operation: the bearer secret
- * (HTTP header or graphql-ws `connectionParams.authorization`) becomes
- * `context.auth`, which later plugins read and the subgraphs receive signed.
+ * (HTTP header or graphql-ws `connectionParams.authorization`: an API key or
+ * an OAuth access token) or the session cookie becomes `context.auth`, which
+ * later plugins read and the subgraphs receive signed.
  */
 export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
   const publicFields = new Set(options.publicRootFields ?? []);
@@ -85,7 +90,7 @@ export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
       }
       if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"');
       const auth = await lookUpInDatabase(options.authenticate(token));
-      if (!auth) throw unauthorized('The API key is invalid, expired or revoked');
+      if (!auth) throw unauthorized('The API key or access token is invalid, expired or revoked');
       extendContext({ auth } as never);
     },
   };

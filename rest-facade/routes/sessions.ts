@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sessionCookie } from '../../gateway/request-state.ts';
 import { magicLinkInput, passwordSignInInput, setPasswordInput } from '../../subgraphs/team/index.ts';
+import { sessionCookies } from '../../runtime/session-cookies.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, unauthorizedResponse } from '../route-responses.ts';
 
@@ -19,16 +20,6 @@ interface SignedIn {
   secureCookies: boolean;
   user: { id: string; email: string; name: string };
   workspaceId: string;
-}
-
-/**
- * The session cookie (HttpOnly: no script reads it) and the CSRF cookie
- * (readable, so the dashboard can repeat it in `X-CSRF-Token`). SameSite=Lax
- * keeps both off cross-site subrequests; Secure when Earshot is served over https.
- */
-function sessionCookies(values: { session: string; csrf: string }, attributes: { expires: string; secure: boolean }): string[] {
-  const common = `Path=/; SameSite=Lax; ${attributes.expires}${attributes.secure ? '; Secure' : ''}`;
-  return [`earshot_session=${values.session}; HttpOnly; ${common}`, `earshot_csrf=${values.csrf}; ${common}`];
 }
 
 function signedInResult(signedIn: SignedIn) {

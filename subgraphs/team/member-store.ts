@@ -36,6 +36,16 @@ export async function findMemberRole(sql: Queryable, workspaceId: string, userId
   return row?.role;
 }
 
+/** The workspaces a user belongs to, with the role there, in the order joined: what a consent page offers. */
+export async function workspacesOfUser(sql: Queryable, userId: string): Promise<{ id: string; name: string; role: MemberRole }[]> {
+  return sql<{ id: string; name: string; role: MemberRole }[]>`
+    /* workspacesOfUser */
+    select workspaces.id, workspaces.name, workspace_members.role
+    from workspace_members join workspaces on workspaces.id = workspace_members.workspace_id
+    where workspace_members.user_id = ${userId}
+    order by workspace_members.joined_at, workspaces.id`;
+}
+
 /**
  * The workspace's members locked in a fixed order (so two owners changing
  * each other at once cannot both succeed), with the acting and the targeted

@@ -58,7 +58,10 @@ function magicLinkMessage(link: string): { subject: string; text: string; html: 
   };
 }
 
-async function startSession(ctx: SubgraphContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
+/** What signing in needs of the subgraph's context; the OAuth sign-in page calls these functions with the same. */
+type SignInContext = Pick<SubgraphContext, 'sql' | 'env'>;
+
+async function startSession(ctx: SignInContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
   const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
   return {
     token: session.token,
@@ -68,6 +71,60 @@ async function startSession(ctx: SubgraphContext, user: { id: string; email: str
     user: { id: user.id, email: user.email, name: user.name },
     workspaceId,
   };
+}
+
+const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
+
+/** Signs in with an e-mail address and password; failures count toward the per-account limit. */
+export async function signInWithPassword(ctx: SignInContext, input: unknown): Promise<SignedInSession> {
+  const valid = parseInput(passwordSignInInput, input);
+  const subject = `account:${normaliseEmail(valid.email)}`;
+  const blockedFor = await signInBlockedFor(ctx.sql, subject);
+  if (blockedFor !== null) {
+    throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
+  }
+  const user = await findUserByEmail(ctx.sql, valid.email);
+  const workspaceId = user && (valid.workspaceId ?? (await firstWorkspaceOf(ctx.sql, user.id)));
+  const role = user && workspaceId ? await findMemberRole(ctx.sql, workspaceId, user.id) : undefined;
+  // The password is checked even when the rest already failed, so the answer takes as long either way.
+  const passwordMatches = await verifyPassword(valid.password, user?.passwordHash ?? null);
+  if (!user || !workspaceId || !role || !passwordMatches) {
+    await countSignInFailure(ctx.sql, subject);
+    throw wrongCredentials();
+  }
+  return startSession(ctx, user, workspaceId);
+}
+
+/**
+ * E-mails a single-use sign-in link to the address when a user has it;
+ * `link` makes the link from the token (default: the REST verify route).
+ * Whether the address has an account is not told: the outcome is the same.
+ */
+export async function mailMagicLink(
+  ctx: SignInContext,
+  input: unknown,
+  link: (token: string) => string = (token) => `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`,
+): Promise<void> {
+  const valid = parseInput(magicLinkInput, input);
+  const settings = requireMailSettings(ctx.env);
+  const user = await findUserByEmail(ctx.sql, valid.email);
+  if (!user) return;
+  const token = await insertMagicLink(ctx.sql, user.id);
+  const mailer = createMailer(settings);
+  try {
+    await mailer.sendMail({ to: user.email, ...magicLinkMessage(link(token)) });
+  } finally {
+    mailer.close();
+  }
+}
+
+/** Signs in with the token of an e-mailed link; each works once, for 15 minutes. */
+export async function signInWithMagicLink(ctx: SignInContext, token: string): Promise<SignedInSession> {
+  const userId = token.length > 0 && token.length <= 200 ? await useMagicLink(ctx.sql, token) : undefined;
+  const user = userId ? await findUser(ctx.sql, userId) : undefined;
+  const workspaceId = user && (await firstWorkspaceOf(ctx.sql, user.id));
+  if (!user || !workspaceId) throw domainError('invalid_token', 'This sign-in link is invalid, used or expired; ask for a new one');
+  return startSession(ctx, user, workspaceId);
 }
 
 @InputType()
@@ -81,55 +138,22 @@ export const setPasswordInput = z.strictObject({
   newPassword: passwordRule,
 });
 
-const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
-
 @Resolver()
 export class SessionResolver {
   @Mutation(() => SignedInSession, { description: 'Signs in with an e-mail address and password (public; failures are rate-limited per account)' })
   async signInWithPassword(@Arg('input', () => PasswordSignInInput) input: PasswordSignInInput, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
-    const valid = parseInput(passwordSignInInput, input);
-    const subject = `account:${normaliseEmail(valid.email)}`;
-    const blockedFor = await signInBlockedFor(ctx.sql, subject);
-    if (blockedFor !== null) {
-      throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
-    }
-    const user = await findUserByEmail(ctx.sql, valid.email);
-    const workspaceId = user && (valid.workspaceId ?? (await firstWorkspaceOf(ctx.sql, user.id)));
-    const role = user && workspaceId ? await findMemberRole(ctx.sql, workspaceId, user.id) : undefined;
-    // The password is checked even when the rest already failed, so the answer takes as long either way.
-    const passwordMatches = await verifyPassword(valid.password, user?.passwordHash ?? null);
-    if (!user || !workspaceId || !role || !passwordMatches) {
-      await countSignInFailure(ctx.sql, subject);
-      throw wrongCredentials();
-    }
-    return startSession(ctx, user, workspaceId);
+    return signInWithPassword(ctx, input);
   }
 
   @Mutation(() => Boolean, { description: 'E-mails a sign-in link to the address (public); answers true whether or not a user has it' })
   async sendMagicLink(@Arg('input', () => MagicLinkInput) input: MagicLinkInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    const valid = parseInput(magicLinkInput, input);
-    const settings = requireMailSettings(ctx.env);
-    const user = await findUserByEmail(ctx.sql, valid.email);
-    // Whether the address has an account is not told: the answer is the same.
-    if (!user) return true;
-    const token = await insertMagicLink(ctx.sql, user.id);
-    const link = `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`;
-    const mailer = createMailer(settings);
-    try {
-      await mailer.sendMail({ to: user.email, ...magicLinkMessage(link) });
-    } finally {
-      mailer.close();
-    }
+    await mailMagicLink(ctx, input);
     return true;
   }
 
   @Mutation(() => SignedInSession, { description: 'Signs in with the token of an e-mailed link (public); each link works once, for 15 minutes' })
   async signInWithMagicLink(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
-    const userId = token.length > 0 && token.length <= 200 ? await useMagicLink(ctx.sql, token) : undefined;
-    const user = userId ? await findUser(ctx.sql, userId) : undefined;
-    const workspaceId = user && (await firstWorkspaceOf(ctx.sql, user.id));
-    if (!user || !workspaceId) throw domainError('invalid_token', 'This sign-in link is invalid, used or expired; ask for a new one');
-    return startSession(ctx, user, workspaceId);
+    return signInWithMagicLink(ctx, token);
   }
 
   @Mutation(() => Boolean, { description: "Sets the signed-in user's password; needs the current one when there is one" })
