@@ -246,7 +246,7 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
 
   builder.asEntity(Keyword, {
     key: builder.selection<{ id: string }>('id'),
-    resolveReference: async (ref, ctx) => (await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, ref.id)) ?? null,
+    resolveReference: async (ref, ctx) => (await keywordLoaders(ctx).keyword.load(ref.id)) ?? null,
   });
 
   const KeywordPage = builder.objectRef<{ nodes: KeywordRow[]; nextCursor: string | null }>('KeywordPage').implement({

@@ -173,7 +173,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       postId: z.number().int().optional(),
       feedbackReason: z.string().max(1_000).optional(),
       feedbackSource: z.enum(['WEB', 'EMAIL', 'API', 'SLACK']).optional().meta({ description: 'Default `API`' }),
-      originalRelevanceScore: z.number().int().min(0).max(2).optional().meta({ description: 'Accepted; the classifier’s own score is kept beside every verdict' }),
+      originalRelevanceScore: z.number().int().optional().meta({ description: 'Accepted; the classifier’s own score is kept beside every verdict' }),
     }),
     responses: {
       200: { description: 'The feedback record', schema: feedbackSchema },

@@ -21,3 +21,10 @@ create table compat_feedback (
   source      text not null check (source in ('WEB', 'EMAIL', 'API', 'SLACK')),
   created_at  timestamptz not null default now()
 );
+
+-- mentions subgraph: match times in milliseconds. A page cursor carries the
+-- last mention's match time as JavaScript reads it (milliseconds); with
+-- microseconds, the mentions one statement stored (a poll's batch, all at
+-- the same now()) sorted after their cursor and their next page came back empty.
+alter table mentions alter column created_at set default date_trunc('milliseconds', now());
+update mentions set created_at = date_trunc('milliseconds', created_at) where created_at <> date_trunc('milliseconds', created_at);
