@@ -95,7 +95,9 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
         '`X-Mentions-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string (compare in constant time); ' +
         '`X-Mentions-Signature-V2`, `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">` with the same key, which lets a receiver refuse replays; ' +
         'and the Standard Webhooks headers `webhook-id` (the delivery id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64-decoded part of the secret after `whsec_`), ' +
-        'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.',
+        'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.\n\n' +
+        'The routes tagged `Octolens compatibility` (`/compat/octolens/api/v2/...`) answer Octolens\'s API v2 request and response shapes on the same workspace, keys and rate limit; ' +
+        'their errors are `{ error: { code, message, status } }` with upper-case codes, and their ids are integers given when an object is first shown.',
     )
     .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
   const named: NamedSchemas = {};

@@ -22,8 +22,8 @@ const post = (text: string, platform: 'reddit' | 'x' = 'reddit', publishedAt = n
 });
 
 /** Stores posts matched by keyword ids and gives each mention a score (null: the classifier failed on it, so it stays unscored). */
-async function seed(keywordIds: string[], scores: (number | null)[], platform: 'reddit' | 'x' = 'reddit'): Promise<string[][]> {
-  const posts = scores.map(() => post(`Post ${sequence} about acme and beta`, platform));
+async function seed(keywordIds: string[], scores: (number | null)[], platform: 'reddit' | 'x' = 'reddit', text = () => `Post ${sequence} about acme and beta`): Promise<string[][]> {
+  const posts = scores.map(() => post(text(), platform));
   const rows = await storeMatchedPosts(
     earshot.sql,
     posts.map((item) => ({ post: item, matches: keywordIds.map((keywordId) => ({ keywordId, workspaceId, fuzzy: false })) })),
@@ -246,6 +246,29 @@ describe('export, feedback and read keys', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${id}`, reader, { action: 'engage' }), 403, 'FORBIDDEN');
     expectOctolensError(await octolens(earshot, 'POST', '/feedback', reader, { sourceId: id, feedbackType: 'RELEVANT' }), 403, 'FORBIDDEN');
     expectOctolensError(await octolens(earshot, 'POST', '/filters/global/add', reader, { list: 'negativeKeywords', values: ['x'] }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('keyword suggestions', () => {
+  it('lists a measured suggestion with an integer id and applies it once; a modified value replaces its values', async () => {
+    const zeta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta', platforms: ['reddit', 'twitter'] });
+    const [{ id: zetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'zeta'`;
+    await seed([zetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `zeta outage lorem${sequence}`);
+    await seed([zetaId], [90, 90, 90], 'reddit', () => `zeta release notes ipsum${sequence}`);
+    const listed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
+    expectOctolensShape(listed, 'list-keyword-suggestions');
+    const outage = listed.body.suggestions.find((suggestion: any) => suggestion.type === 'add_exclude_words');
+    expect(outage).toMatchObject({ keywordId: zeta.body.id, organizationId: workspaceId, value: 'outage', status: 'pending', respondedAt: null, impactScore: 1 });
+    expect((await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key)).body.suggestions.map((s: any) => s.id)).toEqual(
+      listed.body.suggestions.map((s: any) => s.id),
+    );
+    const accepted = await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id, modifiedValue: 'outage, downtime' });
+    expectOctolensShape(accepted, 'accept-keyword-suggestion');
+    expect(accepted.body).toEqual({ success: true, appliedChanges: { excludeWords: 'outage, downtime' } });
+    const after = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
+    expect(after.body.keyword.excludeWords).toBe('outage, downtime');
+    expect(after.body.suggestions.map((suggestion: any) => suggestion.value)).not.toContain('outage');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
   });
 });
 
