@@ -1,5 +1,8 @@
+import { v1Errors } from './error-envelope.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import type { Route } from './route.ts';
+import { octolensErrors } from './octolens/octolens-errors.ts';
+import { octolensRouteTable } from './octolens/octolens-route-table.ts';
+import type { ErrorDialect, Route, RouteTable } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { billingRoutes } from './routes/billing.ts';
@@ -18,9 +21,9 @@ import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 
-/** Every `/v1` route; the OpenAPI document is generated from this list and nothing else, once. */
+/** Every `/v1` route. */
 export const routeTable: Route[] = [
-  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
+  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTables, webhookEvents))),
   ...credentialRoutes,
   ...connectedAppRoutes,
   ...memberRoutes,
@@ -35,3 +38,12 @@ export const routeTable: Route[] = [
   ...channelRoutes,
   ...alertRoutes,
 ];
+
+/** The tables the facade serves; the OpenAPI document is generated from them and nothing else, once. */
+export const routeTables: RouteTable[] = [
+  { prefix: '/v1/', routes: routeTable, errors: v1Errors },
+  { prefix: '/compat/octolens/', routes: octolensRouteTable, errors: octolensErrors },
+];
+
+/** The envelope a refusal at `pathname` is written in, the facade's own answers aside (a request past its deadline). */
+export const errorsForPath = (pathname: string): ErrorDialect => (routeTables.find((table) => pathname.startsWith(table.prefix)) ?? routeTables[0]).errors;

@@ -11,7 +11,7 @@ import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
-import { routeTable } from '../rest-facade/route-table.ts';
+import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { authenticateApiKey, authenticateOAuthToken, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
@@ -209,7 +209,7 @@ export async function startEarshot(
         const target = new URL('/graphql', config.gatewayUrl);
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
-      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
+      facade = createFacade({ tables: routeTables, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
     }
 
     // The authorization server answers where the REST facade does; it keeps its state through the team subgraph's functions.

@@ -1,5 +1,6 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
+import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 
 /** The mentions subgraph: mentions, people, alert rules and the live `mentionCreated` subscription. */
@@ -8,13 +9,16 @@ export function buildMentionsSchema() {
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
-  addMentionType(builder);
+  const { Mention, MentionPage } = addMentionType(builder);
   addAlertRuleType(builder);
+  addCompatMentionSchema(builder, Mention, MentionPage);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { createAlertRule } from './alert-rule.ts';
+export { type CompatKind } from './compat-id-store.ts';
+export { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { nextDigestRun } from './digest-schedule.ts';
