@@ -5,7 +5,7 @@ import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { lockWallets } from '../subgraphs/billing/wallet-store.ts';
 import { addKeywords, chargeMentions, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
-import { type FakeCard, type FakeStripe, signedStripeEvent, startFakeStripe } from './fake-upstreams/stripe.ts';
+import { type FakeCard, type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { eventually, recordingLogger, startTestEarshot, type TestEarshot } from './harness.ts';
 
 const webhookSecret = 'whsec_test_auto_recharge_5Qm2pX';
@@ -19,12 +19,7 @@ beforeAll(async () => {
   stripe = await startFakeStripe();
   earshot = await startTestEarshot(
     {
-      env: {
-        EARSHOT_STRIPE_SECRET_KEY: stripe.secretKey,
-        EARSHOT_STRIPE_WEBHOOK_SECRET: webhookSecret,
-        EARSHOT_UPSTREAM_STRIPE: stripe.url,
-        EARSHOT_PUBLIC_URL: 'https://app.example',
-      },
+      env: { ...stripeEnv(stripe, webhookSecret), EARSHOT_PUBLIC_URL: 'https://app.example' },
     },
     { clock, log: logged.log },
   );

@@ -74,10 +74,29 @@ export const stripeHeaders = (settings: StripeSettings) => ({
   'stripe-version': '2024-06-20',
 });
 
-/**
- * `POST /v1/checkout/sessions`, form-encoded as Stripe takes it. The order id
- * is the idempotency key, so a retried request makes no second session.
- */
+/** A POST's headers: Stripe takes form-encoded bodies, and answers a repeated idempotency key with its first answer. */
+export const stripeFormHeaders = (settings: StripeSettings, idempotencyKey: string) => ({
+  ...stripeHeaders(settings),
+  'content-type': 'application/x-www-form-urlencoded',
+  'idempotency-key': idempotencyKey,
+});
+
+/** `POST /v1/checkout/sessions`, form-encoded as Stripe takes it; a retry with the same idempotency key makes no second session. */
+async function postCheckoutSession(settings: StripeSettings, form: URLSearchParams, idempotencyKey: string): Promise<CheckoutSession & { url: string }> {
+  const session = checkoutSessionSchema.parse(
+    await getUpstreamJson<unknown>({
+      platform: 'stripe',
+      url: `${settings.apiBase}/v1/checkout/sessions`,
+      method: 'POST',
+      headers: stripeFormHeaders(settings, idempotencyKey),
+      body: form.toString(),
+    }),
+  );
+  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
+  return { ...session, url: session.url };
+}
+
+/** A top-up's Checkout Session in `payment` mode, keyed by the order id. */
 export async function createCheckoutSession(
   settings: StripeSettings,
   order: { id: string; workspaceId: string; amountCents: number; successUrl: string; cancelUrl: string },
@@ -94,21 +113,11 @@ export async function createCheckoutSession(
     'metadata[order_id]': order.id,
     'metadata[workspace_id]': order.workspaceId,
   });
-  const session = checkoutSessionSchema.parse(
-    await getUpstreamJson<unknown>({
-      platform: 'stripe',
-      url: `${settings.apiBase}/v1/checkout/sessions`,
-      method: 'POST',
-      headers: { ...stripeHeaders(settings), 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': order.id },
-      body: form.toString(),
-    }),
-  );
-  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
-  return { ...session, url: session.url };
+  return postCheckoutSession(settings, form, order.id);
 }
 
 /**
- * `POST /v1/checkout/sessions` in `setup` mode: the customer enters a card on
+ * A Checkout Session in `setup` mode: the customer enters a card on
  * Stripe's page and Stripe attaches it to the customer for payments made
  * later without them (auto-recharge). Cards only: an off-session payment
  * needs a method Stripe can charge at once. The session's own id is unknown
@@ -130,17 +139,7 @@ export async function createSetupCheckoutSession(
     'metadata[workspace_id]': setup.workspaceId,
     'setup_intent_data[metadata][workspace_id]': setup.workspaceId,
   });
-  const session = checkoutSessionSchema.parse(
-    await getUpstreamJson<unknown>({
-      platform: 'stripe',
-      url: `${settings.apiBase}/v1/checkout/sessions`,
-      method: 'POST',
-      headers: { ...stripeHeaders(settings), 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': setup.idempotencyKey },
-      body: form.toString(),
-    }),
-  );
-  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
-  return { ...session, url: session.url };
+  return postCheckoutSession(settings, form, setup.idempotencyKey);
 }
 
 /** `GET /v1/checkout/sessions/{id}`: whether the order was paid, when its webhook has not (yet) said so. */

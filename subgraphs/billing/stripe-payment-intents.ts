@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getUpstreamJson, requestUpstream, UpstreamError } from '../../runtime/upstream-http.ts';
-import { type StripeSettings, stripeHeaders } from './stripe-checkout.ts';
+import { type StripeSettings, stripeFormHeaders, stripeHeaders } from './stripe-checkout.ts';
 
 /**
  * The rest of Stripe's API auto-recharge speaks: a Customer per workspace to
@@ -9,12 +9,6 @@ import { type StripeSettings, stripeHeaders } from './stripe-checkout.ts';
  * user is away.
  */
 
-const formHeaders = (settings: StripeSettings, idempotencyKey: string) => ({
-  ...stripeHeaders(settings),
-  'content-type': 'application/x-www-form-urlencoded',
-  'idempotency-key': idempotencyKey,
-});
-
 /** `POST /v1/customers`: one per workspace, keyed by it, so a retried call makes no second customer. */
 export async function createCustomer(settings: StripeSettings, workspaceId: string): Promise<string> {
   const customer = z.object({ id: z.string() }).parse(
@@ -22,7 +16,7 @@ export async function createCustomer(settings: StripeSettings, workspaceId: stri
       platform: 'stripe',
       url: `${settings.apiBase}/v1/customers`,
       method: 'POST',
-      headers: formHeaders(settings, `customer:${workspaceId}`),
+      headers: stripeFormHeaders(settings, `customer:${workspaceId}`),
       body: new URLSearchParams({ description: `Earshot workspace ${workspaceId}`, 'metadata[workspace_id]': workspaceId }).toString(),
     }),
   );
@@ -109,7 +103,7 @@ export async function chargeOffSession(
     platform: 'stripe',
     url: `${settings.apiBase}/v1/payment_intents`,
     method: 'POST',
-    headers: formHeaders(settings, charge.idempotencyKey),
+    headers: stripeFormHeaders(settings, charge.idempotencyKey),
     body: new URLSearchParams({
       amount: String(charge.amountCents),
       currency: 'usd',

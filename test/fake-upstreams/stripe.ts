@@ -315,6 +315,13 @@ export async function startFakeStripe(secretKey = `sk_test_${randomBytes(12).toS
   return fake;
 }
 
+/** The environment that points Earshot at this fake, with the webhook endpoint's signing secret. */
+export const stripeEnv = (stripe: FakeStripe, webhookSecret: string) => ({
+  EARSHOT_STRIPE_SECRET_KEY: stripe.secretKey,
+  EARSHOT_STRIPE_WEBHOOK_SECRET: webhookSecret,
+  EARSHOT_UPSTREAM_STRIPE: stripe.url,
+});
+
 /** A webhook delivery as Stripe sends it: the event's raw JSON about `object` and its `Stripe-Signature` header. */
 export function signedStripeEvent(secret: string, type: string, object: Record<string, any>, at: Date): { body: string; signature: string } {
   const timestamp = Math.floor(at.getTime() / 1000);
