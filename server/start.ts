@@ -5,6 +5,7 @@ import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
+import { startAutoRechargeRunner } from '../jobs/auto-recharge/auto-recharge-runner.ts';
 import { startCrashRecovery } from '../jobs/crash-recovery.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
@@ -150,6 +151,8 @@ export async function startEarshot(
       stops.push(['poll scheduler', scheduler.stop]);
       const dispatcher = await startDeliveryDispatcher(queue.context('deliveries'));
       stops.push(['delivery dispatcher', dispatcher.stop]);
+      const recharges = await startAutoRechargeRunner(queue.context('auto-recharge'));
+      stops.push(['auto-recharge runner', recharges.stop]);
       if (config.blueskyLive) {
         const live = await startBlueskyLive(queue.context('bluesky-live'));
         stops.push(['Bluesky live stream', live.stop]);

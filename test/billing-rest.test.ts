@@ -40,7 +40,7 @@ describe('GET /v1/billing/wallet', () => {
       welcomeCredit: { cents: 580, active: true, capMentions: 200, capPer: 'month' },
       lastTopUp: null,
       topUpBounds: { minCents: 2000, maxCents: 500000 },
-      autoRecharge: { enabled: false, thresholdCents: null, amountCents: null },
+      autoRecharge: { enabled: false, thresholdCents: null, amountCents: null, state: 'off', card: null, lastAttempt: null },
       thisMonth: zeroCost,
     });
     expect((await earshot.rest('GET', '/v1/billing/wallet')).status).toBe(401);
@@ -124,10 +124,12 @@ describe('PUT /v1/billing/auto-recharge', () => {
     const { apiKey } = await earshot.createWorkspace();
     const body = { enabled: true, thresholdCents: 500, amountCents: 5000 };
     const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body });
-    expect(response).toMatchObject({ status: 200, body: { autoRecharge: body } });
-    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.autoRecharge).toEqual(body);
+    // No card saved yet: nothing can be charged until one is (test/billing-auto-recharge.test.ts).
+    const reported = { ...body, state: 'needs_card', card: null, lastAttempt: null };
+    expect(response).toMatchObject({ status: 200, body: { autoRecharge: reported } });
+    expect((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.autoRecharge).toEqual(reported);
     const off = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body: { enabled: false } });
-    expect(off.body.autoRecharge).toEqual({ enabled: false, thresholdCents: null, amountCents: null });
+    expect(off.body.autoRecharge).toEqual({ enabled: false, thresholdCents: null, amountCents: null, state: 'off', card: null, lastAttempt: null });
   });
 
   it.each([

@@ -29,4 +29,5 @@ export { topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';
 export { isOnWelcomeCredit, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
 export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';
-export { autoRechargeInput } from './wallet.ts';
+export { autoRechargeInput, cardSetupInput, runDueAutoRecharges } from './auto-recharge.ts';
+export { autoRechargesDueChannel } from './top-up-order-store.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../../runtime/database.ts';
 import { notFound } from '../domain-error.ts';
+import { type AutoRechargeReport, loadAutoRechargeReport } from './auto-recharge.ts';
 import { parseInput } from '../validate-input.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import {
@@ -25,7 +26,7 @@ export interface WalletReport extends WalletFigures {
   welcomeCredit: { cents: number; active: boolean; capMentions: number; capPer: 'month' };
   lastTopUp: { amountCents: number; creditedAt: Date; source: 'stripe' | 'operator'; orderId: string | null } | null;
   topUpBounds: { minCents: number; maxCents: number };
-  autoRecharge: { enabled: boolean; thresholdCents: number | null; amountCents: number | null };
+  autoRecharge: AutoRechargeReport;
   thisMonth: KeywordMonthCost;
 }
 
@@ -55,10 +56,11 @@ async function figuresOf(sql: Queryable, wallet: WalletRow, now: Date) {
 
 export async function loadWalletReport(sql: Queryable, workspaceId: string, now: Date): Promise<WalletReport> {
   const wallet = await requireWallet(sql, workspaceId);
-  const [figures, credit, thisMonth] = await Promise.all([
+  const [figures, credit, thisMonth, autoRecharge] = await Promise.all([
     figuresOf(sql, wallet, now),
     newestPaidCredit(sql, workspaceId),
     workspaceMonthCost(sql, workspaceId, monthOf(now)),
+    loadAutoRechargeReport(sql, workspaceId),
   ]);
   return {
     ...figures,
@@ -66,11 +68,7 @@ export async function loadWalletReport(sql: Queryable, workspaceId: string, now:
     welcomeCredit: { cents: welcomeCreditCents, active: wallet.onWelcomeCredit, capMentions: welcomeCap.mentions, capPer: welcomeCap.per },
     lastTopUp: lastTopUpOf(credit),
     topUpBounds: { ...topUpBounds },
-    autoRecharge: {
-      enabled: wallet.autoRechargeEnabled,
-      thresholdCents: wallet.autoRechargeThresholdCents,
-      amountCents: wallet.autoRechargeAmountCents,
-    },
+    autoRecharge,
     thisMonth,
   };
 }
