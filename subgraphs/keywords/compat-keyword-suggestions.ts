@@ -8,6 +8,7 @@ import { loadKeyword } from './keyword.ts';
 import { keywordSuggestions } from './keyword-suggestions.ts';
 import type { KeywordRow } from './keyword-store.ts';
 import type { KeywordSuggestion, SuggestionType } from './rule-suggestions.ts';
+import type { SuggestionPatch } from './suggestion-patches.ts';
 
 /** Octolens's suggestion types for ours; a context sentence has none and is not listed. */
 const octolensTypeOf: Partial<Record<SuggestionType, string>> = {
@@ -48,14 +49,15 @@ async function compatSuggestionsOf(ctx: SubgraphContext, keyword: KeywordRow): P
  * (comma-separated) when one is given. A term or author suggestion's patch
  * is one `matching` list holding the current entries and its values (spec 2.6).
  */
-function patchWith(suggestion: KeywordSuggestion, modifiedValue: string | null | undefined): Record<string, unknown> {
+function patchWith(suggestion: KeywordSuggestion, modifiedValue: string | null | undefined): SuggestionPatch {
   if (modifiedValue === null || modifiedValue === undefined) return suggestion.patch;
-  if (suggestion.type === 'platforms') {
-    throw domainError('validation_error', 'modifiedValue: a platform suggestion is taken as it is', { field: 'modifiedValue' });
+  const matching = suggestion.patch.matching;
+  if (!matching) {
+    throw domainError('validation_error', `modifiedValue: a ${suggestion.type} suggestion is taken as it is`, { field: 'modifiedValue' });
   }
-  const [[field, list]] = Object.entries(suggestion.patch.matching as Record<string, string[]>);
+  const [field, list] = Object.entries(matching).find(([, value]) => Array.isArray(value)) as [keyof typeof matching, string[]];
   const values = modifiedValue.split(',').map((value) => value.trim()).filter(Boolean);
-  return { matching: { [field]: [...list.filter((value) => !suggestion.values.includes(value)), ...values] } };
+  return { matching: { ...matching, [field]: [...list.filter((value) => !suggestion.values.includes(value)), ...values] } };
 }
 
 async function acceptSuggestion(ctx: SubgraphContext, compatId: number, modifiedValue: string | null | undefined) {
