@@ -6,6 +6,8 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
+import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
@@ -21,6 +23,8 @@ export interface GatewayOptions {
   inProcessSubgraphs?: Record<string, InProcessSubgraph>;
   secret: string;
   rateLimitPerMinute: number;
+  /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`). */
+  maxBodyBytes: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
   countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
@@ -29,8 +33,9 @@ export interface GatewayOptions {
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, authentication, rate limit, read-only keys,
- * signed subgraph requests, in-process subgraphs.
+ * list of plugins: request id, coded errors, request limits,
+ * authentication, rate limit, read-only keys, signed subgraph requests,
+ * in-process subgraphs.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -53,6 +58,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     logging: options.log ? 'error' : false,
     plugins: () => [
       useRequestId(),
+      useCodedRequestErrors(),
+      ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,
