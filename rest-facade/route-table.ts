@@ -6,6 +6,7 @@ import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -21,6 +22,7 @@ let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
   ...credentialRoutes,
+  ...invitationRoutes,
   ...memberRoutes,
   ...sessionRoutes,
   ...keywordRoutes,

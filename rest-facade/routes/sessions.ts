@@ -4,7 +4,7 @@ import { magicLinkInput, passwordSignInInput, setPasswordInput } from '../../sub
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, unauthorizedResponse } from '../route-responses.ts';
 
-const sessionSchema = z
+export const sessionSchema = z
   .object({
     user: z.object({ id: z.string().meta({ example: 'usr_01jd8x3m5c2v7q9r4t6w8y0z1a' }), email: z.string(), name: z.string() }),
     workspaceId: z.string(),
@@ -12,7 +12,10 @@ const sessionSchema = z
   })
   .meta({ id: 'Session' });
 
-interface SignedIn {
+/** What a sign-in operation selects of the `SignedInSession` it answers. */
+export const signedInFields = 'token csrfToken expiresAt secureCookies user { id email name } workspaceId';
+
+export interface SignedIn {
   token: string;
   csrfToken: string;
   expiresAt: string;
@@ -31,7 +34,8 @@ function sessionCookies(values: { session: string; csrf: string }, attributes: {
   return [`earshot_session=${values.session}; HttpOnly; ${common}`, `earshot_csrf=${values.csrf}; ${common}`];
 }
 
-function signedInResult(signedIn: SignedIn) {
+/** A new session as the answer: its two cookies set, the session described in the body (with `extra` fields beside). */
+export function signedInResult(signedIn: SignedIn, extra: Record<string, unknown> = {}) {
   return {
     status: 200,
     headers: {
@@ -40,7 +44,7 @@ function signedInResult(signedIn: SignedIn) {
         { expires: `Expires=${new Date(signedIn.expiresAt).toUTCString()}`, secure: signedIn.secureCookies },
       ),
     },
-    body: { user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
+    body: { ...extra, user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
   };
 }
 
@@ -60,7 +64,7 @@ export const sessionRoutes: GraphQLRoute[] = [
       429: { description: '10 failed sign-ins for this account within 15 minutes (`rate_limited`, with `Retry-After`)' },
     },
     operation: `mutation SignInWithPassword($input: PasswordSignInInput!) {
-      signInWithPassword(input: $input) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+      signInWithPassword(input: $input) { ${signedInFields} }
     }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => signedInResult(data.signInWithPassword),
@@ -96,7 +100,7 @@ export const sessionRoutes: GraphQLRoute[] = [
       401: { description: 'The link is unknown, used or older than 15 minutes (`invalid_token`)' },
     },
     operation: `mutation SignInWithMagicLink($token: String!) {
-      signInWithMagicLink(token: $token) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+      signInWithMagicLink(token: $token) { ${signedInFields} }
     }`,
     variables: ({ query }) => ({ token: query.token }),
     result: (data) => signedInResult(data.signInWithMagicLink),

@@ -119,7 +119,8 @@ export function excerpt(text: string, max: number): string {
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
-const utc = (iso: string): string => {
+/** A timestamp as people read it: `2028-03-09 14:05 UTC`. */
+export const utc = (iso: string): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 };

@@ -1,4 +1,4 @@
-import { type Delivery, describeDelivery, excerpt } from './delivery-content.ts';
+import { type Delivery, describeDelivery, excerpt, utc } from './delivery-content.ts';
 import type { OutgoingMail } from './mailer.ts';
 
 /**
@@ -73,5 +73,19 @@ export function confirmationEmail(link: string, channelLabel: string): EmailMess
     subject,
     text: [why, '', 'Confirm to start receiving alerts:', link, '', ignore].join('\n'),
     html: page(subject, [`<p>${escapeHtml(why)}</p>`, `<p>${anchor(link, 'Confirm to start receiving alerts')}</p>`, `<p>${escapeHtml(ignore)}</p>`]),
+  };
+}
+
+/** An invitation to join a workspace: the link opens the dashboard's invitation page, where the invitee accepts or declines. */
+export function invitationEmail(invitation: { workspaceName: string; inviterName: string | null; role: string; expiresAt: Date }, link: string): EmailMessage {
+  // A subject is one header line: nothing from a name may break it.
+  const subject = excerpt(`${invitation.inviterName ?? 'Someone'} invited you to ${invitation.workspaceName} on Earshot`, 200);
+  const what = `${invitation.inviterName ?? 'Someone'} invited you to join the workspace “${invitation.workspaceName}” on Earshot as ${invitation.role === 'admin' ? 'an admin' : `a ${invitation.role}`}.`;
+  const until = `The invitation works once, until ${utc(invitation.expiresAt.toISOString())}.`;
+  const ignore = 'If you do not want to join, decline it on that page or ignore this message.';
+  return {
+    subject,
+    text: [what, '', 'Accept or decline it here:', link, '', until, ignore].join('\n'),
+    html: page(subject, [`<p>${escapeHtml(what)}</p>`, `<p>${anchor(link, 'Accept or decline the invitation')}</p>`, `<p>${escapeHtml(until)} ${escapeHtml(ignore)}</p>`]),
   };
 }

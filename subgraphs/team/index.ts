@@ -3,6 +3,7 @@ import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
+import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
 import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
@@ -10,10 +11,10 @@ import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 
-/** The team subgraph: workspaces, API keys, channels and the deliveries to them, the Slack connection. */
+/** The team subgraph: workspaces, members and invitations, sessions, API keys, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -31,6 +32,7 @@ export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
 export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
 export { authenticateSession } from './session-store.ts';
+export { invitationPagePath, inviteMemberInput } from './invitation.ts';
 export { memberRoleInput } from './member.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { publicUrl } from '../../runtime/config.ts';
 import { domainError } from '../domain-error.ts';
 import { IntegrationError } from './integration-error.ts';
+import { hashSecretToken, newSecretToken } from './secret-token.ts';
 
 /**
  * E-mail over SMTP with nodemailer (the e-mail channel and its double
@@ -85,16 +85,35 @@ export function createMailer(settings: MailSettings, options: { timeoutMs?: numb
 }
 
 /**
+ * Sends one message while a request waits for it (a channel's confirmation,
+ * a sign-in link, an invitation). A final SMTP reply (5xx) is about the
+ * address: `validation_error` on `field`. Anything else (our credentials,
+ * the server being away) is not the caller's to fix: `upstream_unavailable`.
+ */
+export async function sendMailNow(settings: MailSettings, mail: OutgoingMail, field: string, what: string): Promise<void> {
+  const mailer = createMailer(settings);
+  try {
+    await mailer.sendMail(mail);
+  } catch (error) {
+    if (!(error instanceof IntegrationError)) throw error;
+    if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `${field}: the mail server refused it (${error.message})`, { field }, error);
+    throw domainError('upstream_unavailable', `The ${what} could not be sent: ${error.message}`, {}, error);
+  } finally {
+    mailer.close();
+  }
+}
+
+/**
  * A double opt-in token for an e-mail channel: the token goes into the
  * confirmation link, only its hash is stored, so a leaked table confirms
  * nothing.
  */
 export function newConfirmationToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   return { token, hash: hashConfirmationToken(token) };
 }
 
-export const hashConfirmationToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const hashConfirmationToken = (token: string): string => hashSecretToken(token).toString('hex');
 
 /** The public route the recipient opens to confirm an e-mail channel. */
 export const emailConfirmationPath = '/v1/channels/email/confirm';

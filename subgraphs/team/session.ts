@@ -58,7 +58,8 @@ function magicLinkMessage(link: string): { subject: string; text: string; html: 
   };
 }
 
-async function startSession(ctx: SubgraphContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
+/** A new session for the user in the workspace: the tokens the REST facade turns into cookies. */
+export async function startSession(ctx: SubgraphContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
   const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
   return {
     token: session.token,
