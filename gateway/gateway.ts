@@ -57,7 +57,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useApiKeyAuth({
         authenticate: options.authenticate,
         authenticateSession: options.authenticateSession,
-        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation'],
+        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'],
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),

@@ -11,6 +11,7 @@ import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { notificationSettingsRoutes } from './routes/notification-settings.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
@@ -24,6 +25,7 @@ export const routeTable: Route[] = [
   ...credentialRoutes,
   ...invitationRoutes,
   ...memberRoutes,
+  ...notificationSettingsRoutes,
   ...sessionRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,

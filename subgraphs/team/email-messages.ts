@@ -26,10 +26,21 @@ const page = (title: string, body: string[]) =>
     '</body></html>',
   ].join('\n');
 
-export type EmailMessage = Omit<OutgoingMail, 'to'>;
+export type EmailMessage = Pick<OutgoingMail, 'subject' | 'text' | 'html'>;
 
-export function emailMessage(delivery: Delivery): EmailMessage {
-  const content = describeDelivery(delivery);
+/**
+ * `workspaceName` says which workspace a message is about, for people in
+ * several (owner e-mails); `unsubscribe` adds why the reader gets it and
+ * the link that stops it.
+ */
+export interface EmailMessageOptions {
+  workspaceName?: string;
+  unsubscribe?: { why: string; link: string };
+}
+
+export function emailMessage(delivery: Delivery, options: EmailMessageOptions = {}): EmailMessage {
+  const described = describeDelivery(delivery);
+  const content = options.workspaceName ? { ...described, facts: [{ label: 'Workspace', value: options.workspaceName }, ...described.facts] } : described;
   // A subject is one header line: no line breaks from a keyword or a post.
   const subject = excerpt(content.title, 200);
   const text: string[] = [content.title, ''];
@@ -61,6 +72,10 @@ export function emailMessage(delivery: Delivery): EmailMessage {
   }
   text.push('--', content.footer);
   html.push(`<p style="color: #6e6e73; font-size: 12px">${escapeHtml(content.footer)}</p>`);
+  if (options.unsubscribe) {
+    text.push(options.unsubscribe.why, `Unsubscribe: ${options.unsubscribe.link}`);
+    html.push(`<p style="color: #6e6e73; font-size: 12px">${escapeHtml(options.unsubscribe.why)} ${anchor(options.unsubscribe.link, 'Unsubscribe')}</p>`);
+  }
   return { subject, text: text.join('\n'), html: page(subject, html) };
 }
 

@@ -5,6 +5,7 @@ import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
 import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
+import { NotificationSettingsResolver } from './notification-settings.ts';
 import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
@@ -14,7 +15,7 @@ import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspac
 /** The team subgraph: workspaces, members and invitations, sessions, API keys, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -34,6 +35,7 @@ export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session
 export { authenticateSession } from './session-store.ts';
 export { invitationPagePath, inviteMemberInput } from './invitation.ts';
 export { memberRoleInput } from './member.ts';
+export { notificationSettingsInput } from './notification-settings.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';

@@ -36,6 +36,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, such as `List-Unsubscribe`. */
+  headers?: Record<string, string>;
+  /** `<…@…>`: a retry of the same delivery is the same message to the reader's mail program. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -72,7 +76,7 @@ export function createMailer(settings: MailSettings, options: { timeoutMs?: numb
   return {
     async sendMail(mail) {
       try {
-        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId: mail.messageId });
         return { messageId: info.messageId };
       } catch (error) {
         throw classifyMailFailure(error);

@@ -12,8 +12,8 @@ export async function signInBlockedFor(sql: Queryable, subject: string): Promise
   const [row] = await sql<{ retryAfterSeconds: number }[]>`
     /* signInBlockedFor */
     select ceil(extract(epoch from window_start + make_interval(mins => ${windowMinutes}) - now()))::int as retry_after_seconds
-    from sign_in_failures
-    where subject = ${subject} and failures >= ${signInFailureLimit}
+    from sign_in_attempts
+    where subject = ${subject} and attempts >= ${signInFailureLimit}
       and window_start = date_bin(make_interval(mins => ${windowMinutes}), now(), timestamptz 'epoch')`;
   return row ? Math.max(1, row.retryAfterSeconds) : null;
 }
@@ -21,7 +21,7 @@ export async function signInBlockedFor(sql: Queryable, subject: string): Promise
 export async function countSignInFailure(sql: Queryable, subject: string): Promise<void> {
   await sql`
     /* countSignInFailure */
-    insert into sign_in_failures (subject, window_start, failures)
+    insert into sign_in_attempts (subject, window_start, attempts)
     values (${subject}, date_bin(make_interval(mins => ${windowMinutes}), now(), timestamptz 'epoch'), 1)
-    on conflict (subject, window_start) do update set failures = sign_in_failures.failures + 1`;
+    on conflict (subject, window_start) do update set attempts = sign_in_attempts.attempts + 1`;
 }
