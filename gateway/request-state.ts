@@ -7,7 +7,15 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 export interface EarshotGatewayContext {
   requestId: string;
   auth: RequestAuth | null;
+  clientAddress: string | null;
 }
+
+/**
+ * The header carrying the client's address from the public server (which
+ * sets it from the socket on every request, over whatever the client sent)
+ * through the REST facade to the gateway.
+ */
+export const clientAddressHeader = 'x-earshot-client-address';
 
 /** The credential a client sent: the HTTP header, or `connectionParams` on graphql-ws. */
 export function bearerToken(context: {

@@ -96,6 +96,7 @@ async function authenticateSessionWith(sql: Sql, token: string): Promise<{ auth:
           apiKeyId: null,
           expiresAt: session.expiresAt.toISOString(),
           userId: session.userId,
+          sessionId: session.id,
         },
         csrfToken: session.csrfToken,
       }

@@ -61,7 +61,9 @@ export const sessionRoutes: GraphQLRoute[] = [
       200: { description: 'Signed in; the cookies are set', schema: sessionSchema },
       400: invalidBodyResponse,
       401: { description: 'Wrong e-mail address or password, or no membership in that workspace (`unauthorized`)' },
-      429: { description: '10 failed sign-ins for this account within 15 minutes (`rate_limited`, with `Retry-After`)' },
+      429: {
+        description: '10 failed sign-ins for this account, or 30 from this client address, within 15 minutes (`rate_limited`, with `Retry-After`); even a right password waits',
+      },
     },
     operation: `mutation SignInWithPassword($input: PasswordSignInInput!) {
       signInWithPassword(input: $input) { ${signedInFields} }
@@ -79,8 +81,10 @@ export const sessionRoutes: GraphQLRoute[] = [
     body: magicLinkInput,
     responses: {
       202: { description: 'Accepted; the same answer whether or not a user has the address', schema: z.object({ sent: z.literal(true) }).meta({ id: 'MagicLinkSent' }) },
-      400: invalidBodyResponse,
+      400: { description: `${invalidBodyResponse.description}; a mail server refusing the address outright is \`validation_error\` on \`email\`` },
+      429: { description: '5 links asked for one address, or 20 from one client address, within 15 minutes (`rate_limited`, with `Retry-After`)' },
       501: { description: 'E-mail is not configured on this install (`email_not_configured`)' },
+      502: { description: 'The mail server could not be reached or refused for now (`upstream_unavailable`)' },
     },
     operation: `mutation SendMagicLink($input: MagicLinkInput!) { sendMagicLink(input: $input) }`,
     variables: ({ body }) => ({ input: body }),
@@ -109,7 +113,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'PUT',
     path: '/v1/auth/password',
     operationId: 'setPassword',
-    summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`)",
+    summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`); the user's other sessions end, this one stays",
     tag: 'Sign-in',
     body: setPasswordInput,
     responses: {
@@ -117,7 +121,7 @@ export const sessionRoutes: GraphQLRoute[] = [
       400: { description: 'A field breaks its rule, or `currentPassword` is wrong (`validation_error`, with `field`)' },
       401: unauthorizedResponse,
       403: { description: 'An API key, or a cookie without a matching `X-CSRF-Token` (`forbidden`)' },
-      429: { description: 'Too many wrong passwords for this account (`rate_limited`, with `Retry-After`)' },
+      429: { description: 'Too many wrong passwords for this account or from this client address (`rate_limited`, with `Retry-After`)' },
     },
     operation: `mutation SetPassword($input: SetPasswordInput!) { setPassword(input: $input) }`,
     variables: ({ body }) => ({ input: body }),

@@ -56,3 +56,11 @@ export async function revokeSession(sql: Queryable, id: string): Promise<void> {
     /* revokeSession */
     update sessions set revoked_at = now() where id = ${id} and revoked_at is null`;
 }
+
+/** Ends every live session of the user but `keepId` (none kept when null). */
+export async function revokeOtherSessions(sql: Queryable, userId: string, keepId: string | null): Promise<void> {
+  await sql`
+    /* revokeOtherSessions */
+    update sessions set revoked_at = now()
+    where user_id = ${userId} and revoked_at is null and id is distinct from ${keepId}`;
+}
