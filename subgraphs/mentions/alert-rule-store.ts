@@ -151,7 +151,7 @@ export async function listDueDigestRules(sql: Queryable, now: Date): Promise<Ale
   const rules = await sql<AlertRuleRow[]>`
     /* listDigestRules */
     select ${ruleColumns(sql)} from alert_rules r
-    where r.mode in ('daily', 'weekly') and r.enabled
+    where r.mode in ('hourly', 'daily', 'weekly') and r.enabled
       and exists (select 1 from alert_rule_channels rc where rc.rule_id = r.id)
     order by r.id`;
   return rules.filter((rule) => nextDigestRun(rule) <= now);

@@ -6,9 +6,9 @@ import type { ChannelTarget } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
-import { createMailer, type MailSettings, mailSettings, type OutgoingMail } from './mailer.ts';
+import { type MailSettings, mailSettings, type OutgoingMail, sharedMailer } from './mailer.ts';
 import { postSlackMessage, slackApiBase } from './slack-api.ts';
-import { findSlackConnection } from './slack-connection-store.ts';
+import { findSlackConnection, type SlackConnectionRow } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
 import { telegramMessage } from './telegram-messages.ts';
@@ -79,11 +79,23 @@ async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>
   }
 }
 
-/** One Slack post of a delivery with the workspace's installed bot; the Interacted button rides on instant mention alerts. */
-async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'kind' | 'body'>, workspaceId: string, channelId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
+/**
+ * One Slack post of a delivery with the workspace's installed bot, to the
+ * Slack channel `channelOf` picks (a channel's own, or the one the
+ * workspace's notifications are set to); the Interacted button rides on
+ * instant mention alerts.
+ */
+async function sendSlackDelivery(
+  sql: Queryable,
+  delivery: Pick<DeliveryRow, 'kind' | 'body'>,
+  workspaceId: string,
+  channelOf: (connection: SlackConnectionRow) => string | null | undefined,
+  settings: DeliverySettings,
+): Promise<WebhookOutcome> {
   const connection = await findSlackConnection(sql, workspaceId);
   if (!connection) return refused('the workspace has not installed the Slack app');
-  if (!channelId) return refused('the channel has no Slack channel to post to');
+  const channelId = channelOf(connection);
+  if (!channelId) return refused('there is no Slack channel to post to');
   const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
     await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: connection.botToken }, channelId, message, { timeoutMs: settings.timeoutMs });
@@ -95,14 +107,11 @@ async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'ki
 
 /** One message handed to the SMTP server, as an attempt's outcome. */
 async function mailOutcome(settings: MailSettings, mail: OutgoingMail, timeoutMs: number): Promise<WebhookOutcome> {
-  const mailer = createMailer(settings, { timeoutMs });
   try {
-    await mailer.sendMail(mail);
+    await sharedMailer(settings, { timeoutMs }).sendMail(mail);
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
-  } finally {
-    mailer.close();
   }
 }
 
@@ -151,7 +160,7 @@ export function sendChannelDelivery(
   at: Date,
 ): Promise<WebhookOutcome> {
   if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
-  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, channel.target.channelId, settings);
+  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, () => channel.target.channelId, settings);
   if (channel.kind === 'email') return sendEmailDelivery(delivery, channel.target, settings);
   if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
   return Promise.resolve(refused(`${channel.kind} channels are not connected yet`));
@@ -184,9 +193,11 @@ async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise
   return mention.status === 'open' ? null : `the mention was marked ${mention.status} before it could be sent`;
 }
 
-/** One attempt of a claimed delivery to wherever it goes: an owner's address or a channel. */
+/** One attempt of a claimed delivery to wherever it goes: an owner's address, the workspace's Slack notifications, or a channel. */
 function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<WebhookOutcome> {
   if (delivery.userId) return sendOwnerEmail(sql, delivery, settings);
+  // Notifications post where the workspace has them now, so a change of channel applies to retries too.
+  if (delivery.slackNotifications) return sendSlackDelivery(sql, delivery, delivery.workspaceId, (connection) => connection.channelId, settings);
   return sendChannelDelivery(
     sql,
     delivery,

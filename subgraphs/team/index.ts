@@ -31,6 +31,7 @@ export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
+export { closeSharedMailers } from './mailer.ts';
 export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
 export { authenticateSession } from './session-store.ts';
 export { invitationPagePath, inviteMemberInput } from './invitation.ts';

@@ -15,6 +15,8 @@ export interface FakeSmtp {
   user: string;
   pass: string;
   messages: ReceivedMail[];
+  /** How many SMTP connections clients opened so far. */
+  readonly connections: number;
   /** Refuse `RCPT TO` for `address` with `code` (550 by default) from now on, or only the next `times` times. */
   refuseRecipient(address: string, code?: number, times?: number): void;
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   const pass = randomBytes(9).toString('base64url');
   const messages: ReceivedMail[] = [];
   const refused = new Map<string, { code: number; left: number }>();
+  let connections = 0;
 
   const server = new SMTPServer({
     // Loopback only, so no TLS: nodemailer sends AUTH in clear when the server offers no STARTTLS.
@@ -121,6 +124,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === user && auth.password === pass) return callback(null, { user });
       const error: SMTPServerError = new Error('Authentication credentials invalid');
@@ -160,6 +167,9 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     user,
     pass,
     messages,
+    get connections() {
+      return connections;
+    },
     refuseRecipient(address, code = 550, times = Infinity) {
       refused.set(address.toLowerCase(), { code, left: times });
     },
