@@ -8,6 +8,7 @@ import { cookieValue, sessionCookieName } from '../runtime/session-cookies.ts';
 export interface EarshotGatewayContext {
   requestId: string;
   auth: RequestAuth | null;
+  clientAddress: string | null;
 }
 
 /** The credential a client sent: the HTTP header, or `connectionParams` on graphql-ws. */

@@ -5,6 +5,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
+import { clientAddressHeader } from '../runtime/client-address.ts';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
@@ -60,6 +61,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
       inFlight.delete(res);
       if (stopping) server.closeIdleConnections();
     });
+    // Written over whatever the client sent, so no client can pass for another address.
+    req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);

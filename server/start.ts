@@ -15,7 +15,7 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, authenticateOAuthToken, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { authenticateApiKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
@@ -98,6 +98,7 @@ async function authenticateSessionWith(sql: Sql, token: string): Promise<{ auth:
           apiKeyId: null,
           expiresAt: session.expiresAt.toISOString(),
           userId: session.userId,
+          sessionId: session.id,
         },
         csrfToken: session.csrfToken,
       }
@@ -139,6 +140,8 @@ export async function startEarshot(
     const requestSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
+    // Closed after everything that mails (requests, the dispatcher) has stopped.
+    stops.push(['mail connections', closeSharedMailers]);
     const secret = await resolveGatewaySecret(config, sql);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
     const works = role === 'all' || role === 'worker';

@@ -127,3 +127,13 @@ export async function changeMemberRole(
     return changed;
   }) as Promise<MemberRow>;
 }
+
+/** The owners of these workspaces who take owner e-mails. */
+export async function listOwnersTakingEmails(sql: Queryable, workspaceIds: readonly string[]): Promise<{ workspaceId: string; userId: string }[]> {
+  if (workspaceIds.length === 0) return [];
+  return sql<{ workspaceId: string; userId: string }[]>`
+    /* listOwnersTakingEmails */
+    select m.workspace_id, m.user_id from workspace_members m join users u on u.id = m.user_id
+    where m.workspace_id = any(${sql.array(workspaceIds as string[])}) and m.role = 'owner' and u.owner_emails
+    order by m.workspace_id, m.joined_at, m.user_id`;
+}
