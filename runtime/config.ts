@@ -23,6 +23,8 @@ export interface EarshotConfig {
   webhookTimeoutMs: number;
   /** Whether workers follow the Bluesky Jetstream live (EARSHOT_BLUESKY_LIVE=0 turns it off). */
   blueskyLive: boolean;
+  /** The origin of `EARSHOT_PUBLIC_URL` when it is set (pages of it may use the session cookie over graphql-ws). */
+  publicOrigin: string | undefined;
   /** The environment connectors read their base addresses and credentials from. */
   env: NodeJS.ProcessEnv;
 }
@@ -69,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     retryDelaySeconds: integer(env, 'EARSHOT_RETRY_DELAY_S', 30),
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
+    publicOrigin: env.EARSHOT_PUBLIC_URL ? new URL(env.EARSHOT_PUBLIC_URL).origin : undefined,
     env,
   };
 }

@@ -4,10 +4,25 @@ import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-
 import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { sessionCookie } from '../gateway/request-state.ts';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
 import { answerWithin, lateGraphQLResponse, lateRestResponse } from './request-deadline.ts';
+
+/**
+ * Whether a graphql-ws upgrade comes from a page of Earshot's own origin: its
+ * `Origin` is the public origin or, without one configured, the origin the
+ * request reached. No `Origin` at all is a client that is no browser, which
+ * no other site can drive.
+ */
+function upgradeFromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefined): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (publicOrigin) return origin === publicOrigin;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return origin === `${scheme}://${req.headers.host}`;
+}
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -17,6 +32,12 @@ export interface PublicServerOptions {
   port: number;
   gateway?: GatewayRuntime;
   facade?: (request: Request) => Promise<Response>;
+  /**
+   * The origin of `EARSHOT_PUBLIC_URL` when it is set: the only origin whose
+   * pages may open graphql-ws with the session cookie. Unset, a page of the
+   * origin the upgrade reached (its `Host`) may.
+   */
+  publicOrigin?: string;
 }
 
 export interface PublicServer {
@@ -62,11 +83,21 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
 
   let wsServer: { dispose(): unknown } | undefined;
   if (gateway) {
-    const wss = new WebSocketServer({ server, path: '/graphql' });
+    // A browser sends the session cookie with any page's upgrade; a page of
+    // another site must not subscribe as the signed-in user, so an upgrade
+    // carrying the cookie from a foreign Origin is refused before it opens.
+    const wss = new WebSocketServer({
+      server,
+      path: '/graphql',
+      verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
+        if (!sessionCookie({ upgradeRequest: req }) || upgradeFromOwnOrigin(req, options.publicOrigin)) return done(true);
+        done(false, 403, 'Cross-site upgrade refused');
+      },
+    });
     wsServer = useServer(
       getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
         connectionParams: ctx.connectionParams,
-        req: ctx.extra.request,
+        upgradeRequest: ctx.extra.request,
       })),
       wss,
     );

@@ -214,7 +214,7 @@ export async function startEarshot(
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, publicOrigin: config.publicOrigin });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };
