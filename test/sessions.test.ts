@@ -170,6 +170,53 @@ describe('password sign-in and sessions', () => {
   });
 });
 
+describe('workspace switching', () => {
+  it("lists the user's workspaces in whoami and switches the session to another of them, ending the old one", async () => {
+    const first = await ownedWorkspace('sam@example.com');
+    const second = await provisionWorkspace(earshot.sql, 'Second of sam', { ownerEmail: 'sam@example.com' });
+    const foreign = await ownedWorkspace('tia@example.com');
+    const signedIn = await signIn('sam@example.com');
+    const whoami = await earshot.graphql('{ whoami { workspace { id } workspaces { id name role } } }', {}, undefined);
+    expect(whoami.status).toBe(401);
+    const listed = await fetch(`${earshot.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...withSession(signedIn, false) },
+      body: JSON.stringify({ query: '{ whoami { workspace { id } workspaces { id name role } } }' }),
+    });
+    expect(await listed.json()).toEqual({
+      data: {
+        whoami: {
+          workspace: { id: first.workspace.id },
+          workspaces: [
+            { id: first.workspace.id, name: 'Workspace of sam@example.com', role: 'owner' },
+            { id: second.workspace.id, name: 'Second of sam', role: 'owner' },
+          ],
+        },
+      },
+    });
+    const byKey = await earshot.graphql('{ whoami { workspaces { id } } }', {}, first.apiKey);
+    expect(byKey.body).toEqual({ data: { whoami: { workspaces: [] } } });
+
+    const noCsrf = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn, false), body: { workspaceId: second.workspace.id } });
+    expect(noCsrf.status).toBe(403);
+    const notMine = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn), body: { workspaceId: foreign.workspace.id } });
+    expect(notMine.status).toBe(404);
+    expect(notMine.body.error).toMatchObject({ code: 'not_found', message: 'Workspace not found' });
+    const byApiKey = await earshot.rest('POST', '/v1/auth/switch-workspace', { key: first.apiKey, body: { workspaceId: second.workspace.id } });
+    expect(byApiKey.status).toBe(403);
+    expect(byApiKey.body.error.code).toBe('forbidden');
+
+    const switched = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn), body: { workspaceId: second.workspace.id } });
+    expect(switched.status).toBe(200);
+    expect(switched.body).toEqual({ user: { ...first.owner, email: 'sam@example.com' }, workspaceId: second.workspace.id, expiresAt: expect.any(String) });
+    const cookies = setCookies(switched.headers);
+    const value = (name: string) => cookies[name]?.split(';')[0].split('=')[1];
+    const now = await earshot.rest('GET', '/v1/whoami', { headers: withSession({ session: value('earshot_session'), csrf: value('earshot_csrf') }, false) });
+    expect(now.body.workspace).toEqual(second.workspace);
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) })).status).toBe(401);
+  });
+});
+
 describe('graphql-ws with the session cookie', () => {
   const clients: Client[] = [];
   afterAll(() => Promise.all(clients.map((client) => client.dispose())));
@@ -276,13 +323,13 @@ describe('magic-link sign-in', () => {
     const mail = mails[count - 1];
     expect(mail.subject).toBe('Your Earshot sign-in link');
     const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
-    expect(link).toMatch(/^https:\/\/app\.example\/v1\/auth\/magic-link\/verify\?token=[\w-]{43}$/);
+    expect(link).toMatch(/^https:\/\/app\.example\/sign-in\/link\?token=[\w-]{43}$/);
     expect(mail.html).toContain(`href="${link}"`);
     return new URL(link!);
   }
 
-  /** Opens the link against this server (the public address points at it in production). */
-  const follow = (link: URL) => mailing.rest('GET', `${link.pathname}${link.search}`);
+  /** What the link's dashboard page does with it: spends its token against this server (the public address points at it in production). */
+  const follow = (link: URL) => mailing.rest('GET', `/v1/auth/magic-link/verify${link.search}`);
 
   it('mails a link that signs in once, with Secure cookies on an https install; whoami shows the session', async () => {
     const created = await provisionWorkspace(mailing.sql, 'Linked', { ownerEmail: 'joy@example.com' });
