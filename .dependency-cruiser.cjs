@@ -25,6 +25,13 @@ module.exports = {
       to: { path: '^(runtime|subgraphs|classifier|jobs|gateway|rest-facade|server|cli|bench)/' },
     },
     {
+      name: 'dashboard-is-a-browser-app',
+      comment: 'dashboard/src runs in the browser and reaches Earshot only over /graphql (and /v1/auth); it imports no server code.',
+      severity: 'error',
+      from: { path: '^dashboard/src/' },
+      to: { path: '^(vocabulary|runtime|subgraphs|classifier|jobs|gateway|rest-facade|server|cli|bench|test)/' },
+    },
+    {
       name: 'runtime-imports-only-vocabulary',
       comment: 'runtime/ is process plumbing below every other part; it imports nothing above it.',
       severity: 'error',
@@ -90,9 +97,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test|dashboard|\\.data)/' },
+    exclude: { path: '^(node_modules|test|dashboard/dist|\\.data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
   },
 };

@@ -7,8 +7,13 @@ import { WebSocketServer } from 'ws';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
+import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
 import { answerWithin, lateGraphQLResponse, lateRestResponse } from './request-deadline.ts';
+
+/** Paths that belong to the APIs, never to the dashboard: an unknown one is the envelope's 404, not the app's page. */
+const isApiPath = (path: string) =>
+  path === '/graphql' || path === '/v1' || path.startsWith('/v1/') || path.startsWith('/compat/') || path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/.well-known/');
 
 /**
  * Whether a graphql-ws upgrade comes from a page of Earshot's own origin: its
@@ -38,6 +43,8 @@ export interface PublicServerOptions {
    * origin the upgrade reached (its `Host`) may.
    */
   publicOrigin?: string;
+  /** The built dashboard, served at `/` and its client-side routes; without it those paths are 404. */
+  dashboard?: DashboardFiles;
 }
 
 export interface PublicServer {
@@ -48,8 +55,9 @@ export interface PublicServer {
 
 /**
  * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
- * `/v1/…` and `/compat/…` to the REST facade, anything else is a 404 in the
- * spec's envelope. Every HTTP request is answered within the request deadline.
+ * `/v1/…` and `/compat/…` to the REST facade, any other GET to the dashboard
+ * (its assets, or its page for a client-side route); anything else is a 404
+ * in the spec's envelope. Every HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
   const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
@@ -77,6 +85,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
+    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD')) return options.dashboard.serve(req, res, path);
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);
