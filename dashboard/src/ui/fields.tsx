@@ -108,7 +108,7 @@ export function LinesField(props: FieldProps & { value: string[]; onChange(value
   );
 }
 
-export function SelectField<T extends string>(props: FieldProps & { value: T; options: readonly (readonly [T, string])[]; onChange(value: T): void }) {
+export function SelectField<T extends string>(props: FieldProps & { value: NoInfer<T>; options: readonly (readonly [T, string])[]; onChange(value: NoInfer<T>): void }) {
   const id = useId();
   return (
     <FieldFrame id={id} {...props}>
@@ -139,12 +139,11 @@ export function Checkbox({ label, checked, onChange, hint }: { label: string; ch
 }
 
 /** A group of checkboxes for a set of values, named by a legend. */
-export function CheckboxGroup<T extends string>({ legend, options, value, onChange }: { legend: string; options: readonly T[] | readonly (readonly [T, string])[]; value: readonly T[]; onChange(value: T[]): void }) {
-  const pairs = options.map((option) => (typeof option === 'string' ? ([option, option] as const) : option)) as (readonly [T, string])[];
+export function CheckboxGroup<T extends string>({ legend, options, value, onChange }: { legend: string; options: readonly (readonly [T, string])[]; value: readonly NoInfer<T>[]; onChange(value: NoInfer<T>[]): void }) {
   return (
     <fieldset class="checkbox-group">
       <legend>{legend}</legend>
-      {pairs.map(([option, label]) => (
+      {options.map(([option, label]) => (
         <Checkbox
           key={option}
           label={label}

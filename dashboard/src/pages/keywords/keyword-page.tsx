@@ -1,5 +1,164 @@
-import { PageHeader } from '../../ui/page';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { execute } from '../../api/graphql-client';
+import { useAction, useQuery } from '../../api/use-query';
+import type { KeywordPatchInput } from '../../graphql/graphql';
+import { count, date, money, percent } from '../../ui/format';
+import { ErrorNotice, Loading, Notice } from '../../ui/notice';
+import { PageHeader, Section } from '../../ui/page';
+import { platformName } from '../../ui/platforms';
+import { KeywordEditor } from './keyword-editor';
+import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
+import { HealthChip } from './keyword-labels';
+import { SuggestionCard } from './keyword-suggestions';
 
-export default function Placeholder() {
-  return <PageHeader title="Coming" />;
+/** One keyword: its health report and suggestions, and an editor for every setting of spec 2.1. */
+export default function KeywordPage({ id }: { id: string }) {
+  const page = useQuery(KeywordPageDocument, { id });
+  const { route } = useLocation();
+  const [applied, setApplied] = useState<string>();
+  const remove = useAction(async () => {
+    if (!confirm('Delete this keyword and its mentions? What was charged stays in the ledger.')) return;
+    await execute(DeleteKeywordDocument, { id });
+    route('/keywords');
+  });
+
+  const save = async (patch: KeywordPatchInput) => {
+    await execute(UpdateKeywordDocument, { id, input: patch });
+    await page.refetch();
+  };
+
+  if (!page.data) {
+    return (
+      <>
+        <PageHeader title="Keyword" />
+        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading the keyword" />}
+      </>
+    );
+  }
+  const { keyword, keywordHealth: health, keywordSuggestions: suggestions, groups } = page.data;
+  const stats = health.stats;
+
+  return (
+    <>
+      <PageHeader title={keyword.term}>
+        <HealthChip keyword={keyword} />
+        <a href={`/inbox?keywords=${keyword.id}`}>Mentions</a>
+      </PageHeader>
+      <ErrorNotice error={page.error} />
+      <dl class="stats">
+        <div>
+          <dt>Matches ever</dt>
+          <dd>{count(keyword.stats.mentions)}</dd>
+        </div>
+        <div>
+          <dt>Relevant ever</dt>
+          <dd>{count(keyword.stats.relevant)}</dd>
+        </div>
+        <div>
+          <dt>This month</dt>
+          <dd>{count(keyword.stats.thisMonth)}</dd>
+        </div>
+        <div>
+          <dt>Cost this month</dt>
+          <dd>{money(keyword.stats.cost.totalCents)}</dd>
+        </div>
+      </dl>
+
+      <Section title={`Health over ${health.window.days} days`} id="health">
+        <p>
+          <span class="chip">{health.status}</span> {health.reasons[0]}
+        </p>
+        {health.reasons.length > 1 && (
+          <ul>
+            {health.reasons.slice(1).map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        )}
+        <dl class="stats">
+          <div>
+            <dt>Matches</dt>
+            <dd>{count(stats.matches)}</dd>
+          </div>
+          <div>
+            <dt>Relevant</dt>
+            <dd>{count(stats.relevant)}</dd>
+          </div>
+          <div>
+            <dt>Filtered (billed)</dt>
+            <dd>{count(stats.filtered)}</dd>
+          </div>
+          <div>
+            <dt>Not scored</dt>
+            <dd>{count(stats.unscored)}</dd>
+          </div>
+          <div>
+            <dt>Noise share</dt>
+            <dd>{stats.noiseShare == null ? '—' : percent(stats.noiseShare)}</dd>
+          </div>
+          <div>
+            <dt>Share of the workspace</dt>
+            <dd>{stats.workspaceShare == null ? '—' : percent(stats.workspaceShare)}</dd>
+          </div>
+        </dl>
+        {stats.judgedSince && <p class="hint">Judged on matches since the rules last changed, {date(stats.judgedSince)}.</p>}
+        {stats.byPlatform.length > 0 && (
+          <div class="table-scroll">
+            <table>
+              <caption class="visually-hidden">Health by platform</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Platform</th>
+                  <th scope="col" class="number">Matches</th>
+                  <th scope="col" class="number">Relevant</th>
+                  <th scope="col" class="number">Filtered</th>
+                  <th scope="col" class="number">Noise share</th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.byPlatform.map((row) => (
+                  <tr key={row.platform}>
+                    <th scope="row">{platformName(row.platform)}</th>
+                    <td class="number">{count(row.matches)}</td>
+                    <td class="number">{count(row.relevant)}</td>
+                    <td class="number">{count(row.filtered)}</td>
+                    <td class="number">{row.noiseShare == null ? '—' : percent(row.noiseShare)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+
+      <Section title="Suggestions" id="suggestions">
+        {applied && <Notice tone="success">Applied: {applied}.</Notice>}
+        {suggestions.length === 0 ? (
+          <p class="empty">No suggestions: nothing measurable would cut this keyword's noise.</p>
+        ) : (
+          suggestions.map((suggestion) => (
+            <SuggestionCard
+              key={`${suggestion.type}:${suggestion.values.join(',')}`}
+              suggestion={suggestion}
+              onApply={async () => {
+                await save(suggestion.patch as KeywordPatchInput);
+                setApplied(suggestion.values.join(', '));
+              }}
+            />
+          ))
+        )}
+      </Section>
+
+      <KeywordEditor keyword={keyword} groups={groups} onSave={save} />
+
+      <Section title="Delete">
+        <p>Deleting removes the keyword and its mentions, takes it out of every alert rule, and stops its daily charge.</p>
+        <ErrorNotice error={remove.error} />
+        <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+          Delete “{keyword.term}”
+        </button>
+      </Section>
+    </>
+  );
 }

@@ -1,5 +1,133 @@
-import { PageHeader } from '../../ui/page';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { execute } from '../../api/graphql-client';
+import { useAction, useQuery } from '../../api/use-query';
+import { graphql } from '../../graphql';
+import type { KeywordKind } from '../../graphql/graphql';
+import { SelectField, TextField } from '../../ui/fields';
+import { count, money, percent } from '../../ui/format';
+import { ErrorNotice, Loading } from '../../ui/notice';
+import { PageHeader, Section } from '../../ui/page';
+import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
 
-export default function Placeholder() {
-  return <PageHeader title="Coming" />;
+const KeywordListDocument = graphql(`
+  query KeywordList {
+    keywords(first: 100) {
+      nodes {
+        id
+        term
+        kind
+        muted
+        pausedForBalance
+        pausedForNoise
+        pausedForCap
+        cap { mentions per used }
+        group { id name }
+        stats {
+          health
+          mentions
+          relevant
+          last7d
+          thisMonth
+          noise { scored relevant noisy }
+          cost { totalCents }
+        }
+      }
+      nextCursor
+    }
+    groups { id name isDefault }
+  }
+`);
+
+const CreateKeywordDocument = graphql(`
+  mutation CreateKeyword($input: CreateKeywordInput!) {
+    createKeyword(input: $input) { id }
+  }
+`);
+
+/** Every keyword with its health, noise share, cap and cost this month; a new one starts collecting at once (spec 4.2). */
+export default function KeywordsPage() {
+  const list = useQuery(KeywordListDocument, {});
+  const { route } = useLocation();
+  const [term, setTerm] = useState('');
+  const [kind, setKind] = useState<KeywordKind>('brand');
+  const [groupId, setGroupId] = useState('');
+  const create = useAction(async () => {
+    const { createKeyword } = await execute(CreateKeywordDocument, { input: { term, kind, groupId: groupId || undefined } });
+    route(`/keywords/${createKeyword.id}`);
+  });
+
+  return (
+    <>
+      <PageHeader title="Keywords" />
+      <ErrorNotice error={list.error} />
+      {!list.data ? (
+        <Loading label="Loading keywords" />
+      ) : list.data.keywords.nodes.length === 0 ? (
+        <p class="empty">No keywords yet: add the first one below.</p>
+      ) : (
+        <div class="table-scroll">
+          <table>
+            <caption class="visually-hidden">Keywords</caption>
+            <thead>
+              <tr>
+                <th scope="col">Keyword</th>
+                <th scope="col">Group</th>
+                <th scope="col">Health</th>
+                <th scope="col" class="number">Noise (14 days)</th>
+                <th scope="col" class="number">This month</th>
+                <th scope="col" class="number">Cap</th>
+                <th scope="col" class="number">Cost this month</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.keywords.nodes.map((keyword) => {
+                const noise = noiseShare(keyword.stats.noise);
+                return (
+                  <tr key={keyword.id}>
+                    <th scope="row">
+                      <a href={`/keywords/${keyword.id}`}>{keyword.term}</a>
+                      <div class="muted">{keyword.kind}</div>
+                    </th>
+                    <td>{keyword.group.name}</td>
+                    <td>
+                      <HealthChip keyword={keyword} />
+                    </td>
+                    <td class="number">{noise === null ? '—' : `${percent(noise)} of ${count(keyword.stats.noise.scored)}`}</td>
+                    <td class="number">{count(keyword.stats.thisMonth)}</td>
+                    <td class="number">{keyword.cap ? `${count(keyword.cap.used)} / ${count(keyword.cap.mentions)} a ${keyword.cap.per}` : 'None'}</td>
+                    <td class="number">{money(keyword.stats.cost.totalCents)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Section title="Add a keyword">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create.run();
+          }}
+        >
+          <div class="grid-2">
+            <TextField label="Term" required value={term} onInput={setTerm} maxLength={82} hint='2 to 80 characters; in "double quotes" for an exact phrase' />
+            <SelectField label="Kind" value={kind} options={kindOptions} onChange={setKind} />
+            <SelectField
+              label="Group"
+              value={groupId}
+              options={[['', 'Default group'], ...(list.data?.groups ?? []).filter((group) => !group.isDefault).map((group) => [group.id, group.name] as [string, string])]}
+              onChange={setGroupId}
+            />
+          </div>
+          <ErrorNotice error={create.error} />
+          <button type="submit" disabled={create.busy}>
+            {create.busy ? 'Adding…' : 'Add keyword'}
+          </button>
+          <p class="hint">It starts collecting at once, with a look-back over the last 30 days, at $5 a month charged daily.</p>
+        </form>
+      </Section>
+    </>
+  );
 }
