@@ -1,4 +1,5 @@
 import { count, money } from './format';
+import { TableScroll } from './table-scroll';
 
 export interface ChartDay {
   day: string;
@@ -77,7 +78,7 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
       </figcaption>
       <details>
         <summary>Show the figures</summary>
-        <div class="table-scroll">
+        <TableScroll label="Daily figures">
           <table>
             <caption class="visually-hidden">{title}</caption>
             <thead>
@@ -97,7 +98,7 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </details>
     </figure>
   );

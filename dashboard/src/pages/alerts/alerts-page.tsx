@@ -9,6 +9,7 @@ import { AlertRuleForm } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, SlackInstallDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { TableScroll } from '../../ui/table-scroll';
 
 type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];
@@ -116,7 +117,7 @@ export default function AlertsPage() {
         {channels.length === 0 ? (
           <p class="empty">No channels yet.</p>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Channels">
             <table>
               <caption class="visually-hidden">Channels</caption>
               <thead>
@@ -134,7 +135,7 @@ export default function AlertsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <h3>New channel</h3>
         <ChannelForm onCreated={() => void page.refetch()} />
@@ -143,7 +144,7 @@ export default function AlertsPage() {
         {alertRules.length === 0 ? (
           <p class="empty">No rules yet: a rule sends matching mentions to channels, instantly or as a digest.</p>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Alert rules">
             <table>
               <caption class="visually-hidden">Alert rules</caption>
               <thead>
@@ -160,7 +161,7 @@ export default function AlertsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <h3>New rule</h3>
         <AlertRuleForm data={page.data} onCreated={() => void page.refetch()} />

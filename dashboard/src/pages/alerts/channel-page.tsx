@@ -9,6 +9,7 @@ import { PageHeader, Section } from '../../ui/page';
 import { platformName } from '../../ui/platforms';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { TableScroll } from '../../ui/table-scroll';
 
 type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
 
@@ -128,7 +129,7 @@ export default function ChannelPage({ id }: { id: string }) {
         {channelDeliveries.nodes.length === 0 ? (
           <p class="empty">Nothing was delivered to this channel yet.</p>
         ) : (
-          <div class="table-scroll">
+          <TableScroll label="Delivery log">
             <table>
               <caption class="visually-hidden">Deliveries, newest first</caption>
               <thead>
@@ -146,7 +147,7 @@ export default function ChannelPage({ id }: { id: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         <div class="form-actions">
           {after && (

@@ -11,6 +11,7 @@ import { KeywordEditor } from './keyword-editor';
 import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
 import { HealthChip } from './keyword-labels';
 import { SuggestionCard } from './keyword-suggestions';
+import { TableScroll } from '../../ui/table-scroll';
 
 /** One keyword: its health report and suggestions, and an editor for every setting of spec 2.1. */
 export default function KeywordPage({ id }: { id: string }) {
@@ -104,7 +105,7 @@ export default function KeywordPage({ id }: { id: string }) {
         </dl>
         {stats.judgedSince && <p class="hint">Judged on matches since the rules last changed, {date(stats.judgedSince)}.</p>}
         {stats.byPlatform.length > 0 && (
-          <div class="table-scroll">
+          <TableScroll label="Health by platform">
             <table>
               <caption class="visually-hidden">Health by platform</caption>
               <thead>
@@ -128,7 +129,7 @@ export default function KeywordPage({ id }: { id: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Section>
 

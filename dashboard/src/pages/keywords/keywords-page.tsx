@@ -9,6 +9,7 @@ import { count, money, percent } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader, Section } from '../../ui/page';
 import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
+import { TableScroll } from '../../ui/table-scroll';
 
 const KeywordListDocument = graphql(`
   query KeywordList {
@@ -66,7 +67,7 @@ export default function KeywordsPage() {
       ) : list.data.keywords.nodes.length === 0 ? (
         <p class="empty">No keywords yet: add the first one below.</p>
       ) : (
-        <div class="table-scroll">
+        <TableScroll label="Keywords">
           <table>
             <caption class="visually-hidden">Keywords</caption>
             <thead>
@@ -102,7 +103,7 @@ export default function KeywordsPage() {
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <Section title="Add a keyword">
         <form

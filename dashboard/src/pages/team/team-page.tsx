@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../ui/fields';
 import { ago, date } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, Section } from '../../ui/page';
+import { TableScroll } from '../../ui/table-scroll';
 
 const TeamPageDocument = graphql(`
   query TeamPage {
@@ -119,7 +120,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   });
   return (
     <Section title="API keys">
-      <div class="table-scroll">
+      <TableScroll label="API keys">
         <table>
           <caption class="visually-hidden">API keys</caption>
           <thead>
@@ -151,7 +152,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ErrorNotice error={revoke.error} />
       <form
         onSubmit={(event) => {
@@ -234,7 +235,7 @@ export default function TeamPage() {
       <PageHeader title="Team" />
       <Section title="Members">
         {!canManage && <p class="hint">Only owners and admins change the team.</p>}
-        <div class="table-scroll">
+        <TableScroll label="Members">
           <table>
             <caption class="visually-hidden">Members</caption>
             <thead>
@@ -251,7 +252,7 @@ export default function TeamPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </Section>
       <ApiKeys keys={page.data.apiKeys} onChanged={() => void page.refetch()} />
       <PasswordForm />

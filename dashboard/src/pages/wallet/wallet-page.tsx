@@ -8,6 +8,7 @@ import { TextField } from '../../ui/fields';
 import { count, dateTime, money } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, Section } from '../../ui/page';
+import { TableScroll } from '../../ui/table-scroll';
 
 const WalletPageDocument = graphql(`
   query WalletPage($month: String) {
@@ -178,7 +179,7 @@ export default function WalletPage() {
             ))}
           </select>
         </label>
-        <div class="table-scroll">
+        <TableScroll label="Cost by keyword">
           <table>
             <caption class="visually-hidden">Cost by keyword in {usageBreakdown.month}</caption>
             <thead>
@@ -223,7 +224,7 @@ export default function WalletPage() {
               </tr>
             </tfoot>
           </table>
-        </div>
+        </TableScroll>
       </Section>
     </>
   );
