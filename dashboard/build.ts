@@ -21,7 +21,9 @@ async function sourceFiles(): Promise<string[]> {
     .filter((file) => !file.startsWith(`graphql${path.sep}`) && /\.(tsx?|css)$/.test(file))
     .map((file) => path.join(dashboard, 'src', file));
   const setup = ['index.html', 'vite.config.ts', 'codegen.ts', 'build.ts'].map((file) => path.join(dashboard, file));
-  return [...sources, ...setup, path.join(root, 'schema', 'supergraph.graphql'), path.join(root, 'package-lock.json')].sort();
+  // The shared vocabulary (platform names) is part of the page too.
+  const vocabulary = (await readdir(path.join(root, 'vocabulary'))).filter((file) => file.endsWith('.ts')).map((file) => path.join(root, 'vocabulary', file));
+  return [...sources, ...setup, ...vocabulary, path.join(root, 'schema', 'supergraph.graphql'), path.join(root, 'package-lock.json')].sort();
 }
 
 async function fingerprint(): Promise<string> {

@@ -1,5 +1,5 @@
 import { count, money } from './format';
-import { TableScroll } from './table-scroll';
+import { DataTable } from './table-scroll';
 
 export interface ChartDay {
   day: string;
@@ -78,27 +78,15 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
       </figcaption>
       <details>
         <summary>Show the figures</summary>
-        <TableScroll label="Daily figures">
-          <table>
-            <caption class="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col" class="number">Spent</th>
-                <th scope="col" class="number">Matches</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{day.day}</th>
-                  <td class="number">{money(day.spentCents)}</td>
-                  <td class="number">{count(day.matches)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label={title} columns={['Day (UTC)', { label: 'Spent', number: true }, { label: 'Matches', number: true }]}>
+          {days.map((day) => (
+            <tr key={day.day}>
+              <th scope="row">{day.day}</th>
+              <td class="number">{money(day.spentCents)}</td>
+              <td class="number">{count(day.matches)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

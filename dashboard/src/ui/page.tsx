@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { ErrorNotice, Loading } from './notice';
 
 /** A page's heading and actions; the document title follows it. */
 export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
@@ -23,5 +24,15 @@ export function Section({ title, children, id }: { title: string; children: Comp
       <h2 id={headingId}>{title}</h2>
       {children}
     </section>
+  );
+}
+
+/** A page whose data has not come: its heading, and the failure or a loading line. */
+export function PageLoading({ title, error, label }: { title: string; error: unknown; label: string }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      {error ? <ErrorNotice error={error} /> : <Loading label={label} />}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import type { AlertsPageQuery } from '../../graphql/graphql';
 import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
 import { ErrorNotice } from '../../ui/notice';
 import { CreateAlertRuleDocument } from './alert-operations';
+import { ActionForm } from '../../ui/action-form';
 
 /** The instant rules' preset events (spec 6.2): each brings its filter. */
 const instantEvents = [
@@ -43,12 +44,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
     onCreated();
   });
   return (
-    <form
-      onSubmit={(submitted) => {
-        submitted.preventDefault();
-        void create.run();
-      }}
-    >
+    <ActionForm onSubmit={() => void create.run()}>
       <div class="grid-2">
         <TextField label="Rule name" required value={name} onInput={setName} />
         <SelectField
@@ -73,6 +69,6 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
       <button type="submit" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create rule'}
       </button>
-    </form>
+    </ActionForm>
   );
 }

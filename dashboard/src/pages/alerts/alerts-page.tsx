@@ -3,13 +3,13 @@ import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
 import { ago, count } from '../../ui/format';
-import { ErrorNotice, Loading } from '../../ui/notice';
-import { PageHeader, Section } from '../../ui/page';
+import { ErrorNotice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, SlackInstallDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
-import { TableScroll } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/table-scroll';
 
 type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];
@@ -97,12 +97,7 @@ export default function AlertsPage() {
   const page = useQuery(AlertsPageDocument, {});
   const connectSlack = useAction(async () => location.assign((await execute(SlackInstallDocument)).slackInstall.url));
   if (!page.data) {
-    return (
-      <>
-        <PageHeader title="Alerts & channels" />
-        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading channels" />}
-      </>
-    );
+    return <PageLoading title="Alerts & channels" error={page.error} label="Loading channels" />;
   }
   const { channels, alertRules } = page.data;
   return (
@@ -117,25 +112,11 @@ export default function AlertsPage() {
         {channels.length === 0 ? (
           <p class="empty">No channels yet.</p>
         ) : (
-          <TableScroll label="Channels">
-            <table>
-              <caption class="visually-hidden">Channels</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Delivers to</th>
-                  <th scope="col" class="number">Last 7 days</th>
-                  <th scope="col">Last delivery</th>
-                  <th scope="col">Test</th>
-                </tr>
-              </thead>
-              <tbody>
-                {channels.map((channel) => (
-                  <ChannelRow key={channel.id} channel={channel} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Channels" columns={['Channel', 'Delivers to', { label: 'Last 7 days', number: true }, 'Last delivery', 'Test']}>
+            {channels.map((channel) => (
+              <ChannelRow key={channel.id} channel={channel} />
+            ))}
+          </DataTable>
         )}
         <h3>New channel</h3>
         <ChannelForm onCreated={() => void page.refetch()} />
@@ -144,24 +125,11 @@ export default function AlertsPage() {
         {alertRules.length === 0 ? (
           <p class="empty">No rules yet: a rule sends matching mentions to channels, instantly or as a digest.</p>
         ) : (
-          <TableScroll label="Alert rules">
-            <table>
-              <caption class="visually-hidden">Alert rules</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Rule</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Channels</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {alertRules.map((rule) => (
-                  <RuleRow key={rule.id} rule={rule} channels={channels} onChanged={() => void page.refetch()} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Alert rules" columns={['Rule', 'When', 'Channels', 'Actions']}>
+            {alertRules.map((rule) => (
+              <RuleRow key={rule.id} rule={rule} channels={channels} onChanged={() => void page.refetch()} />
+            ))}
+          </DataTable>
         )}
         <h3>New rule</h3>
         <AlertRuleForm data={page.data} onCreated={() => void page.refetch()} />

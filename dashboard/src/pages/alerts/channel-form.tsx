@@ -5,6 +5,7 @@ import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { CreateChannelDocument } from './alert-operations';
 import { accountEvents, type ChannelKind, channelKinds } from './channel-labels';
+import { ActionForm } from '../../ui/action-form';
 
 /** A new channel of any kind; a webhook's signing secret is shown here once (spec 2.8). */
 export function ChannelForm({ onCreated }: { onCreated(): void }) {
@@ -32,13 +33,7 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
   });
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        setCreated(undefined);
-        void create.run();
-      }}
-    >
+    <ActionForm onSubmit={() => { setCreated(undefined); void create.run(); }}>
       <div class="grid-2">
         <SelectField label="Kind" value={kind} options={channelKinds} onChange={setKind} />
         <TextField label="Label" value={label} onInput={setLabel} hint="How the channel is named in rules and logs" />
@@ -71,6 +66,6 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
       <button type="submit" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create channel'}
       </button>
-    </form>
+    </ActionForm>
   );
 }

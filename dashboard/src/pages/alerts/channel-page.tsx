@@ -4,12 +4,12 @@ import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { ChannelPageQuery } from '../../graphql/graphql';
 import { count, dateTime } from '../../ui/format';
-import { ErrorNotice, Loading, Notice } from '../../ui/notice';
-import { PageHeader, Section } from '../../ui/page';
-import { platformName } from '../../ui/platforms';
+import { ErrorNotice, Notice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
-import { TableScroll } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/table-scroll';
 
 type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
 
@@ -89,12 +89,7 @@ export default function ChannelPage({ id }: { id: string }) {
   });
 
   if (!page.data) {
-    return (
-      <>
-        <PageHeader title="Channel" />
-        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading the channel" />}
-      </>
-    );
+    return <PageLoading title="Channel" error={page.error} label="Loading the channel" />;
   }
   const { channel, channelDeliveries } = page.data;
   return (
@@ -129,25 +124,11 @@ export default function ChannelPage({ id }: { id: string }) {
         {channelDeliveries.nodes.length === 0 ? (
           <p class="empty">Nothing was delivered to this channel yet.</p>
         ) : (
-          <TableScroll label="Delivery log">
-            <table>
-              <caption class="visually-hidden">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Mention</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {channelDeliveries.nodes.map((delivery) => (
-                  <DeliveryRow key={delivery.id} delivery={delivery} />
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Deliveries, newest first" columns={['Created', 'What', 'Mention', 'Status', 'Last error']}>
+            {channelDeliveries.nodes.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} />
+            ))}
+          </DataTable>
         )}
         <div class="form-actions">
           {after && (

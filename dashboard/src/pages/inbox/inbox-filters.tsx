@@ -1,6 +1,6 @@
 import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables } from '../../graphql/graphql';
 import { SelectField } from '../../ui/fields';
-import { platformNames } from '../../ui/platforms';
+import { platformNames } from '../../../../vocabulary/platform-names.ts';
 
 /**
  * The inbox's filters live in the URL (`/inbox?keywords=kw_1&platforms=reddit&status=open&relevant=true&sort=priority`),

@@ -1,6 +1,6 @@
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ago, count, dateTime } from '../../ui/format';
-import { platformName } from '../../ui/platforms';
+import { platformName } from '../../../../vocabulary/platform-names.ts';
 
 const sentiments = ['positive', 'neutral', 'negative'] as const;
 

@@ -4,10 +4,11 @@ import type { CapPeriod, KeywordKind, KeywordPatchInput, KeywordSettingsFragment
 import { Checkbox, CheckboxGroup, LinesField, SelectField, TextArea, TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { Section } from '../../ui/page';
-import { platformNames } from '../../ui/platforms';
+import { searchPlatforms } from '../../../../vocabulary/normalized-post.ts';
+import { platformNames } from '../../../../vocabulary/platform-names.ts';
 import { kindOptions } from './keyword-labels';
+import { ActionForm } from '../../ui/action-form';
 
-const searchPlatforms: Platform[] = ['hackernews', 'reddit', 'bluesky', 'github', 'stackoverflow', 'devto', 'x', 'youtube', 'news', 'linkedin', 'tiktok', 'instagram'];
 const repositoryEvents: [RepositoryEvent, string][] = [
   ['new', 'New repositories'],
   ['traction', 'Traction (10 stars within 30 days)'],
@@ -155,13 +156,7 @@ export function KeywordEditor({
   const changedCount = Object.keys(changes).length;
 
   return (
-    <form
-      class="keyword-editor"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save.run();
-      }}
-    >
+    <ActionForm class="keyword-editor" onSubmit={() => void save.run()}>
       <Section title="Keyword">
         <div class="grid-2">
           <TextField label="Term" required value={form.term} onInput={(term) => set({ term })} hint='Renaming tracks the new term from now on, without a look-back. "Double quotes" make it an exact phrase.' />
@@ -279,6 +274,6 @@ export function KeywordEditor({
         {saved && <Notice tone="success">Saved.</Notice>}
       </div>
       <ErrorNotice error={save.error} title="Not saved" />
-    </form>
+    </ActionForm>
   );
 }

@@ -4,14 +4,14 @@ import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { KeywordPatchInput } from '../../graphql/graphql';
 import { count, date, money, percent } from '../../ui/format';
-import { ErrorNotice, Loading, Notice } from '../../ui/notice';
-import { PageHeader, Section } from '../../ui/page';
-import { platformName } from '../../ui/platforms';
+import { ErrorNotice, Notice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { KeywordEditor } from './keyword-editor';
 import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
 import { HealthChip } from './keyword-labels';
 import { SuggestionCard } from './keyword-suggestions';
-import { TableScroll } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/table-scroll';
 
 /** One keyword: its health report and suggestions, and an editor for every setting of spec 2.1. */
 export default function KeywordPage({ id }: { id: string }) {
@@ -30,12 +30,7 @@ export default function KeywordPage({ id }: { id: string }) {
   };
 
   if (!page.data) {
-    return (
-      <>
-        <PageHeader title="Keyword" />
-        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading the keyword" />}
-      </>
-    );
+    return <PageLoading title="Keyword" error={page.error} label="Loading the keyword" />;
   }
   const { keyword, keywordHealth: health, keywordSuggestions: suggestions, groups } = page.data;
   const stats = health.stats;
@@ -105,31 +100,17 @@ export default function KeywordPage({ id }: { id: string }) {
         </dl>
         {stats.judgedSince && <p class="hint">Judged on matches since the rules last changed, {date(stats.judgedSince)}.</p>}
         {stats.byPlatform.length > 0 && (
-          <TableScroll label="Health by platform">
-            <table>
-              <caption class="visually-hidden">Health by platform</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  <th scope="col" class="number">Matches</th>
-                  <th scope="col" class="number">Relevant</th>
-                  <th scope="col" class="number">Filtered</th>
-                  <th scope="col" class="number">Noise share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.byPlatform.map((row) => (
-                  <tr key={row.platform}>
-                    <th scope="row">{platformName(row.platform)}</th>
-                    <td class="number">{count(row.matches)}</td>
-                    <td class="number">{count(row.relevant)}</td>
-                    <td class="number">{count(row.filtered)}</td>
-                    <td class="number">{row.noiseShare == null ? '—' : percent(row.noiseShare)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Health by platform" columns={['Platform', { label: 'Matches', number: true }, { label: 'Relevant', number: true }, { label: 'Filtered', number: true }, { label: 'Noise share', number: true }]}>
+            {stats.byPlatform.map((row) => (
+              <tr key={row.platform}>
+                <th scope="row">{platformName(row.platform)}</th>
+                <td class="number">{count(row.matches)}</td>
+                <td class="number">{count(row.relevant)}</td>
+                <td class="number">{count(row.filtered)}</td>
+                <td class="number">{row.noiseShare == null ? '—' : percent(row.noiseShare)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Section>
 

@@ -9,7 +9,8 @@ import { count, money, percent } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader, Section } from '../../ui/page';
 import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
-import { TableScroll } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/table-scroll';
+import { ActionForm } from '../../ui/action-form';
 
 const KeywordListDocument = graphql(`
   query KeywordList {
@@ -67,51 +68,30 @@ export default function KeywordsPage() {
       ) : list.data.keywords.nodes.length === 0 ? (
         <p class="empty">No keywords yet: add the first one below.</p>
       ) : (
-        <TableScroll label="Keywords">
-          <table>
-            <caption class="visually-hidden">Keywords</caption>
-            <thead>
-              <tr>
-                <th scope="col">Keyword</th>
-                <th scope="col">Group</th>
-                <th scope="col">Health</th>
-                <th scope="col" class="number">Noise (14 days)</th>
-                <th scope="col" class="number">This month</th>
-                <th scope="col" class="number">Cap</th>
-                <th scope="col" class="number">Cost this month</th>
+        <DataTable label="Keywords" columns={['Keyword', 'Group', 'Health', { label: 'Noise (14 days)', number: true }, { label: 'This month', number: true }, { label: 'Cap', number: true }, { label: 'Cost this month', number: true }]}>
+          {list.data.keywords.nodes.map((keyword) => {
+            const noise = noiseShare(keyword.stats.noise);
+            return (
+              <tr key={keyword.id}>
+                <th scope="row">
+                  <a href={`/keywords/${keyword.id}`}>{keyword.term}</a>
+                  <div class="muted">{keyword.kind}</div>
+                </th>
+                <td>{keyword.group.name}</td>
+                <td>
+                  <HealthChip keyword={keyword} />
+                </td>
+                <td class="number">{noise === null ? '—' : `${percent(noise)} of ${count(keyword.stats.noise.scored)}`}</td>
+                <td class="number">{count(keyword.stats.thisMonth)}</td>
+                <td class="number">{keyword.cap ? `${count(keyword.cap.used)} / ${count(keyword.cap.mentions)} a ${keyword.cap.per}` : 'None'}</td>
+                <td class="number">{money(keyword.stats.cost.totalCents)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data.keywords.nodes.map((keyword) => {
-                const noise = noiseShare(keyword.stats.noise);
-                return (
-                  <tr key={keyword.id}>
-                    <th scope="row">
-                      <a href={`/keywords/${keyword.id}`}>{keyword.term}</a>
-                      <div class="muted">{keyword.kind}</div>
-                    </th>
-                    <td>{keyword.group.name}</td>
-                    <td>
-                      <HealthChip keyword={keyword} />
-                    </td>
-                    <td class="number">{noise === null ? '—' : `${percent(noise)} of ${count(keyword.stats.noise.scored)}`}</td>
-                    <td class="number">{count(keyword.stats.thisMonth)}</td>
-                    <td class="number">{keyword.cap ? `${count(keyword.cap.used)} / ${count(keyword.cap.mentions)} a ${keyword.cap.per}` : 'None'}</td>
-                    <td class="number">{money(keyword.stats.cost.totalCents)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+            );
+          })}
+        </DataTable>
       )}
       <Section title="Add a keyword">
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
+        <ActionForm onSubmit={() => void create.run()}>
           <div class="grid-2">
             <TextField label="Term" required value={term} onInput={setTerm} maxLength={82} hint='2 to 80 characters; in "double quotes" for an exact phrase' />
             <SelectField label="Kind" value={kind} options={kindOptions} onChange={setKind} />
@@ -127,7 +107,7 @@ export default function KeywordsPage() {
             {create.busy ? 'Adding…' : 'Add keyword'}
           </button>
           <p class="hint">It starts collecting at once, with a look-back over the last 30 days, at $5 a month charged daily.</p>
-        </form>
+        </ActionForm>
       </Section>
     </>
   );

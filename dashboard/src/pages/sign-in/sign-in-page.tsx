@@ -4,6 +4,7 @@ import { useAction } from '../../api/use-query';
 import { TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
+import { ActionForm } from '../../ui/action-form';
 
 /** Sign-in by password or by an e-mailed link (README "Dashboard sessions"). */
 export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
@@ -34,26 +35,16 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
           </button>
         </div>
         {method === 'password' ? (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void passwordSignIn.run();
-            }}
-          >
+          <ActionForm onSubmit={() => void passwordSignIn.run()}>
             <TextField label="E-mail address" type="email" name="email" autoComplete="username" required value={email} onInput={setEmail} />
             <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onInput={setPassword} />
             <ErrorNotice error={passwordSignIn.error} />
             <button type="submit" disabled={passwordSignIn.busy}>
               {passwordSignIn.busy ? 'Signing in…' : 'Sign in'}
             </button>
-          </form>
+          </ActionForm>
         ) : (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void linkSignIn.run();
-            }}
-          >
+          <ActionForm onSubmit={() => void linkSignIn.run()}>
             <TextField label="E-mail address" type="email" name="email" autoComplete="username" required value={email} onInput={setEmail} />
             <ErrorNotice error={linkSignIn.error} />
             {linkSentTo && (
@@ -64,7 +55,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
             <button type="submit" disabled={linkSignIn.busy}>
               {linkSignIn.busy ? 'Sending…' : 'Send the link'}
             </button>
-          </form>
+          </ActionForm>
         )}
       </div>
     </main>

@@ -6,9 +6,10 @@ import type { ApiKeyScope, MemberRole, TeamPageQuery } from '../../graphql/graph
 import { useRole, useSession } from '../../session';
 import { SelectField, TextField } from '../../ui/fields';
 import { ago, date } from '../../ui/format';
-import { ErrorNotice, Loading, Notice } from '../../ui/notice';
-import { PageHeader, Section } from '../../ui/page';
-import { TableScroll } from '../../ui/table-scroll';
+import { ErrorNotice, Notice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { DataTable } from '../../ui/table-scroll';
+import { ActionForm } from '../../ui/action-form';
 
 const TeamPageDocument = graphql(`
   query TeamPage {
@@ -120,47 +121,26 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   });
   return (
     <Section title="API keys">
-      <TableScroll label="API keys">
-        <table>
-          <caption class="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key starts</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Revoke</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.id}>
-                <th scope="row">{key.name}</th>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{key.scope}</td>
-                <td>{key.lastUsedAt ? ago(key.lastUsedAt) : 'never'}</td>
-                <td>{key.expiresAt ? date(key.expiresAt) : 'never'}</td>
-                <td>
-                  <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.run(key.id, key.name)}>
-                    Revoke<span class="visually-hidden"> {key.name}</span>
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable label="API keys" columns={['Name', 'Key starts', 'Scope', 'Last used', 'Expires', 'Revoke']}>
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <th scope="row">{key.name}</th>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{key.scope}</td>
+            <td>{key.lastUsedAt ? ago(key.lastUsedAt) : 'never'}</td>
+            <td>{key.expiresAt ? date(key.expiresAt) : 'never'}</td>
+            <td>
+              <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.run(key.id, key.name)}>
+                Revoke<span class="visually-hidden"> {key.name}</span>
+              </button>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <ErrorNotice error={revoke.error} />
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setCreated(undefined);
-          void create.run();
-        }}
-      >
+      <ActionForm onSubmit={() => { setCreated(undefined); void create.run(); }}>
         <div class="grid-2">
           <TextField label="Key name" required value={name} onInput={setName} />
           <SelectField label="Scope" value={scope} options={[['write', 'Read and write'], ['read', 'Read only (GET)']] as [ApiKeyScope, string][]} onChange={setScope} />
@@ -178,7 +158,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
         <button type="submit" disabled={create.busy}>
           {create.busy ? 'Creating…' : 'Create key'}
         </button>
-      </form>
+      </ActionForm>
     </Section>
   );
 }
@@ -196,12 +176,7 @@ function PasswordForm() {
   });
   return (
     <Section title="Your password">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
+      <ActionForm onSubmit={() => void save.run()}>
         <div class="grid-2">
           <TextField label="Current password" type="password" autoComplete="current-password" value={current} onInput={setCurrent} hint="Leave blank if you sign in by e-mailed link only" />
           <TextField label="New password" type="password" autoComplete="new-password" required value={next} onInput={setNext} hint="At least 10 characters" />
@@ -211,7 +186,7 @@ function PasswordForm() {
         <button type="submit" disabled={save.busy}>
           Set password
         </button>
-      </form>
+      </ActionForm>
     </Section>
   );
 }
@@ -223,36 +198,18 @@ export default function TeamPage() {
   const role = useRole();
   const canManage = role === 'owner' || role === 'admin';
   if (!page.data) {
-    return (
-      <>
-        <PageHeader title="Team" />
-        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading the team" />}
-      </>
-    );
+    return <PageLoading title="Team" error={page.error} label="Loading the team" />;
   }
   return (
     <>
       <PageHeader title="Team" />
       <Section title="Members">
         {!canManage && <p class="hint">Only owners and admins change the team.</p>}
-        <TableScroll label="Members">
-          <table>
-            <caption class="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Remove</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.members.map((member) => (
-                <MemberRow key={member.id} member={member} canManage={canManage} isMe={member.id === session.user?.id} onChanged={() => void page.refetch()} />
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable label="Members" columns={['Member', 'Role', 'Joined', 'Remove']}>
+          {page.data.members.map((member) => (
+            <MemberRow key={member.id} member={member} canManage={canManage} isMe={member.id === session.user?.id} onChanged={() => void page.refetch()} />
+          ))}
+        </DataTable>
       </Section>
       <ApiKeys keys={page.data.apiKeys} onChanged={() => void page.refetch()} />
       <PasswordForm />

@@ -3,12 +3,14 @@ import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
+import type { WalletPageQuery } from '../../graphql/graphql';
 import { DailyChart } from '../../ui/daily-chart';
 import { TextField } from '../../ui/fields';
 import { count, dateTime, money } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
-import { PageHeader, Section } from '../../ui/page';
-import { TableScroll } from '../../ui/table-scroll';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { DataTable } from '../../ui/table-scroll';
+import { ActionForm } from '../../ui/action-form';
 
 const WalletPageDocument = graphql(`
   query WalletPage($month: String) {
@@ -59,6 +61,24 @@ function recentMonths(): string[] {
   return Array.from({ length: 12 }, (_, back) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7));
 }
 
+/** A month's cost figures (spec 2.1.4 `cost`): count and cents of each charged item, then the total. */
+function CostCells({ cost }: { cost: WalletPageQuery['usageBreakdown']['totals'] }) {
+  return (
+    <>
+      <td class="number">
+        {count(cost.keywordDays)} · {money(cost.keywordCents)}
+      </td>
+      <td class="number">
+        {count(cost.billableMentions)} · {money(cost.mentionCents)}
+      </td>
+      <td class="number">
+        {count(cost.billableComments)} · {money(cost.commentCents)}
+      </td>
+      <td class="number">{money(cost.totalCents)}</td>
+    </>
+  );
+}
+
 /** Stripe Checkout sends the payer back to `/?top_up=…&status=paid|cancelled`; the shell forwards it here. */
 function TopUpReturn({ orderId, status, onCredited }: { orderId: string; status: string; onCredited(): void }) {
   const [outcome, setOutcome] = useState<string>();
@@ -91,12 +111,7 @@ export default function WalletPage() {
   });
 
   if (!page.data) {
-    return (
-      <>
-        <PageHeader title="Wallet & usage" />
-        {page.error ? <ErrorNotice error={page.error} /> : <Loading label="Loading the wallet" />}
-      </>
-    );
+    return <PageLoading title="Wallet & usage" error={page.error} label="Loading the wallet" />;
   }
   const { wallet, usage, usageDays, usageBreakdown } = page.data;
   const bounds = wallet.topUpBounds;
@@ -140,13 +155,7 @@ export default function WalletPage() {
       </p>
 
       <Section title="Top up">
-        <form
-          class="top-up"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void topUp.run();
-          }}
-        >
+        <ActionForm class="top-up" onSubmit={() => void topUp.run()}>
           <TextField
             label="Amount in dollars"
             type="number"
@@ -160,7 +169,7 @@ export default function WalletPage() {
           <button type="submit" disabled={topUp.busy}>
             {topUp.busy ? 'Opening checkout…' : 'Top up with Stripe'}
           </button>
-        </form>
+        </ActionForm>
         <ErrorNotice error={topUp.error} />
       </Section>
 
@@ -179,52 +188,23 @@ export default function WalletPage() {
             ))}
           </select>
         </label>
-        <TableScroll label="Cost by keyword">
-          <table>
-            <caption class="visually-hidden">Cost by keyword in {usageBreakdown.month}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Keyword</th>
-                <th scope="col" class="number">Keyword days</th>
-                <th scope="col" class="number">Mentions</th>
-                <th scope="col" class="number">Comments</th>
-                <th scope="col" class="number">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {usageBreakdown.keywords.map((row) => (
-                <tr key={row.keywordId}>
-                  <th scope="row">{row.deleted ? <span class="muted">{row.keywordId} (deleted)</span> : <a href={`/keywords/${row.keywordId}`}>{row.term}</a>}</th>
-                  <td class="number">
-                    {count(row.keywordDays)} · {money(row.keywordCents)}
-                  </td>
-                  <td class="number">
-                    {count(row.billableMentions)} · {money(row.mentionCents)}
-                  </td>
-                  <td class="number">
-                    {count(row.billableComments)} · {money(row.commentCents)}
-                  </td>
-                  <td class="number">{money(row.totalCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">All keywords</th>
-                <td class="number">
-                  {count(usageBreakdown.totals.keywordDays)} · {money(usageBreakdown.totals.keywordCents)}
-                </td>
-                <td class="number">
-                  {count(usageBreakdown.totals.billableMentions)} · {money(usageBreakdown.totals.mentionCents)}
-                </td>
-                <td class="number">
-                  {count(usageBreakdown.totals.billableComments)} · {money(usageBreakdown.totals.commentCents)}
-                </td>
-                <td class="number">{money(usageBreakdown.totals.totalCents)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </TableScroll>
+        <DataTable
+          label={`Cost by keyword in ${usageBreakdown.month}`}
+          columns={['Keyword', { label: 'Keyword days', number: true }, { label: 'Mentions', number: true }, { label: 'Comments', number: true }, { label: 'Total', number: true }]}
+          footer={
+            <tr>
+              <th scope="row">All keywords</th>
+              <CostCells cost={usageBreakdown.totals} />
+            </tr>
+          }
+        >
+          {usageBreakdown.keywords.map((row) => (
+            <tr key={row.keywordId}>
+              <th scope="row">{row.deleted ? <span class="muted">{row.keywordId} (deleted)</span> : <a href={`/keywords/${row.keywordId}`}>{row.term}</a>}</th>
+              <CostCells cost={row} />
+            </tr>
+          ))}
+        </DataTable>
       </Section>
     </>
   );
