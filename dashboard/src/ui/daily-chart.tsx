@@ -1,5 +1,5 @@
 import { count, money } from './format';
-import { DataTable } from './table-scroll';
+import { DataTable } from './data-table';
 
 export interface ChartDay {
   day: string;

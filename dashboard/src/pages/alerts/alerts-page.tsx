@@ -9,7 +9,7 @@ import { AlertRuleForm } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, SlackInstallDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 
 type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];

@@ -9,7 +9,7 @@ import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 
 type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
 

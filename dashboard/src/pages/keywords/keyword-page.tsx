@@ -11,7 +11,7 @@ import { KeywordEditor } from './keyword-editor';
 import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
 import { HealthChip } from './keyword-labels';
 import { SuggestionCard } from './keyword-suggestions';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 
 /** One keyword: its health report and suggestions, and an editor for every setting of spec 2.1. */
 export default function KeywordPage({ id }: { id: string }) {

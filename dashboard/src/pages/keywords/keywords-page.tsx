@@ -9,7 +9,7 @@ import { count, money, percent } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader, Section } from '../../ui/page';
 import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
 
 const KeywordListDocument = graphql(`

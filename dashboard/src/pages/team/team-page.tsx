@@ -8,7 +8,7 @@ import { SelectField, TextField } from '../../ui/fields';
 import { ago, date } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
 
 const TeamPageDocument = graphql(`

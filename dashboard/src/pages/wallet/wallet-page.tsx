@@ -9,7 +9,7 @@ import { TextField } from '../../ui/fields';
 import { count, dateTime, money } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
-import { DataTable } from '../../ui/table-scroll';
+import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
 
 const WalletPageDocument = graphql(`
