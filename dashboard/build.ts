@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * Builds the dashboard into `dashboard/dist` when it is missing or was built
  * from other sources: `npm install`/`npm ci` (the `prepare` script), `npm
- * start` and the browser tests all run this, so a fresh clone serves the
- * dashboard without a separate step. `--force` builds regardless.
+ * start` (main.ts) and the test run's set-up all run this, so a fresh clone
+ * serves the dashboard without a separate step. `--force` builds regardless.
  */
 const dashboard = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(dashboard, '..');
