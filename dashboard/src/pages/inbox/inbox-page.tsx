@@ -170,7 +170,7 @@ export default function InboxPage() {
         {announcement}
       </p>
       <ErrorNotice error={error ?? page.error} />
-      <div class="bulk-bar" role="toolbar" aria-label="Selected mentions">
+      <div class="bulk-bar" role="toolbar" aria-label="Selected mentions" hidden={shown.length === 0}>
         <label class="checkbox">
           <input
             type="checkbox"
