@@ -45,3 +45,12 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     },
   };
 }
+
+/** Signs in on the dashboard's sign-in page with a password, as a person does, and waits for the inbox. */
+export async function signInWithPassword(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+}

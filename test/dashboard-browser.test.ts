@@ -5,7 +5,7 @@ import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import type { Sentiment } from '../vocabulary/classification-values.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { openBrowser, type TestBrowser } from './browser.ts';
+import { openBrowser, signInWithPassword, type TestBrowser } from './browser.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 import { eventually, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
@@ -46,19 +46,11 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${earshot.url}/`);
-  await page.getByLabel('E-mail address').fill('ada@example.com');
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
-}
-
 /** A signed-in page, its session in a context of its own. */
 async function signedInPage(): Promise<Page> {
   const page = await browser.newPage();
   await page.context().clearCookies();
-  await signIn(page);
+  await signInWithPassword(page, earshot.url, 'ada@example.com', password);
   return page;
 }
 

@@ -10,7 +10,7 @@ import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts'
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import type { NormalizedPost, Platform } from '../vocabulary/normalized-post.ts';
 import { chargeMentions } from './billing-seed.ts';
-import { openBrowser, type TestBrowser } from './browser.ts';
+import { openBrowser, signInWithPassword, type TestBrowser } from './browser.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 import { startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 
@@ -109,14 +109,6 @@ const pages: { name: string; path: string; heading: string }[] = [
   { name: 'team', path: '/team', heading: 'Team' },
 ];
 
-async function signIn(page: Page) {
-  await page.goto(`${earshot.url}/sign-in`);
-  await page.getByLabel('E-mail address').fill('ada@acme.example');
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
-}
-
 /** axe-core's WCAG 2.1 A and AA findings on the page as it is now. */
 async function accessibilityViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
   // Evaluated by the test's driver, not as a page script: the page's CSP allows no inline script, rightly.
@@ -150,7 +142,7 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     const page = await browser.newPage();
     await page.context().clearCookies();
     await page.setViewportSize(viewport);
-    await signIn(page);
+    await signInWithPassword(page, earshot.url, 'ada@acme.example', password);
     await page.goto(`${earshot.url}${route.replace(/:(\w+)/, (_, key: string) => ids[key])}`);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     await page.locator('.loading').waitFor({ state: 'detached' });

@@ -1,8 +1,8 @@
 import { graphql } from '../../graphql';
 
-/** Every setting of spec 2.1 the editor shows and writes back. */
-export const KeywordSettingsFields = graphql(`
-  fragment KeywordSettings on Keyword {
+/** What says whether a keyword runs (spec 3.1), in the list and on its page. */
+export const KeywordRunStateFields = graphql(`
+  fragment KeywordRunState on Keyword {
     id
     term
     kind
@@ -10,6 +10,14 @@ export const KeywordSettingsFields = graphql(`
     pausedForBalance
     pausedForNoise
     pausedForCap
+    stats { health mentions relevant last7d thisMonth noise { scored relevant noisy } cost { keywordDays keywordCents billableMentions mentionCents totalCents } }
+  }
+`);
+
+/** Every setting of spec 2.1 the editor shows and writes back. */
+export const KeywordSettingsFields = graphql(`
+  fragment KeywordSettings on Keyword {
+    ...KeywordRunState
     context
     platforms
     group { id name }
@@ -27,7 +35,6 @@ export const KeywordSettingsFields = graphql(`
       subreddits { only excluded }
       repositories { events minStars minWeeklyStars }
     }
-    stats { health mentions relevant last7d thisMonth noise { scored relevant noisy } cost { keywordDays keywordCents billableMentions mentionCents totalCents } }
   }
 `);
 

@@ -12,6 +12,7 @@ import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } fro
 import { HealthChip } from './keyword-labels';
 import { SuggestionCard } from './keyword-suggestions';
 import { DataTable } from '../../ui/data-table';
+import { Figures } from '../../ui/figures';
 
 /** One keyword: its health report and suggestions, and an editor for every setting of spec 2.1. */
 export default function KeywordPage({ id }: { id: string }) {
@@ -42,24 +43,14 @@ export default function KeywordPage({ id }: { id: string }) {
         <a href={`/inbox?keywords=${keyword.id}`}>Mentions</a>
       </PageHeader>
       <ErrorNotice error={page.error} />
-      <dl class="stats">
-        <div>
-          <dt>Matches ever</dt>
-          <dd>{count(keyword.stats.mentions)}</dd>
-        </div>
-        <div>
-          <dt>Relevant ever</dt>
-          <dd>{count(keyword.stats.relevant)}</dd>
-        </div>
-        <div>
-          <dt>This month</dt>
-          <dd>{count(keyword.stats.thisMonth)}</dd>
-        </div>
-        <div>
-          <dt>Cost this month</dt>
-          <dd>{money(keyword.stats.cost.totalCents)}</dd>
-        </div>
-      </dl>
+      <Figures
+        figures={[
+          ['Matches ever', count(keyword.stats.mentions)],
+          ['Relevant ever', count(keyword.stats.relevant)],
+          ['This month', count(keyword.stats.thisMonth)],
+          ['Cost this month', money(keyword.stats.cost.totalCents)],
+        ]}
+      />
 
       <Section title={`Health over ${health.window.days} days`} id="health">
         <p>
@@ -72,32 +63,16 @@ export default function KeywordPage({ id }: { id: string }) {
             ))}
           </ul>
         )}
-        <dl class="stats">
-          <div>
-            <dt>Matches</dt>
-            <dd>{count(stats.matches)}</dd>
-          </div>
-          <div>
-            <dt>Relevant</dt>
-            <dd>{count(stats.relevant)}</dd>
-          </div>
-          <div>
-            <dt>Filtered (billed)</dt>
-            <dd>{count(stats.filtered)}</dd>
-          </div>
-          <div>
-            <dt>Not scored</dt>
-            <dd>{count(stats.unscored)}</dd>
-          </div>
-          <div>
-            <dt>Noise share</dt>
-            <dd>{stats.noiseShare == null ? '—' : percent(stats.noiseShare)}</dd>
-          </div>
-          <div>
-            <dt>Share of the workspace</dt>
-            <dd>{stats.workspaceShare == null ? '—' : percent(stats.workspaceShare)}</dd>
-          </div>
-        </dl>
+        <Figures
+          figures={[
+            ['Matches', count(stats.matches)],
+            ['Relevant', count(stats.relevant)],
+            ['Filtered (billed)', count(stats.filtered)],
+            ['Not scored', count(stats.unscored)],
+            ['Noise share', stats.noiseShare == null ? '—' : percent(stats.noiseShare)],
+            ['Share of the workspace', stats.workspaceShare == null ? '—' : percent(stats.workspaceShare)],
+          ]}
+        />
         {stats.judgedSince && <p class="hint">Judged on matches since the rules last changed, {date(stats.judgedSince)}.</p>}
         {stats.byPlatform.length > 0 && (
           <DataTable label="Health by platform" columns={['Platform', { label: 'Matches', number: true }, { label: 'Relevant', number: true }, { label: 'Filtered', number: true }, { label: 'Noise share', number: true }]}>

@@ -16,24 +16,9 @@ const KeywordListDocument = graphql(`
   query KeywordList {
     keywords(first: 100) {
       nodes {
-        id
-        term
-        kind
-        muted
-        pausedForBalance
-        pausedForNoise
-        pausedForCap
+        ...KeywordRunState
         cap { mentions per used }
         group { id name }
-        stats {
-          health
-          mentions
-          relevant
-          last7d
-          thisMonth
-          noise { scored relevant noisy }
-          cost { totalCents }
-        }
       }
       nextCursor
     }

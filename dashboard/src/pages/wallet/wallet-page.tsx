@@ -11,6 +11,7 @@ import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
+import { Figures } from '../../ui/figures';
 
 const WalletPageDocument = graphql(`
   query WalletPage($month: String) {
@@ -122,32 +123,16 @@ export default function WalletPage() {
       {query.top_up && <TopUpReturn orderId={query.top_up} status={query.status ?? ''} onCredited={() => void page.refetch()} />}
       {wallet.status === 'paused' && <Notice tone="warning">The wallet cannot cover another day: every keyword is paused until a top-up.</Notice>}
       {wallet.status === 'low' && <Notice tone="warning">The balance is low: under a fifth of the last credit.</Notice>}
-      <dl class="stats">
-        <div>
-          <dt>Balance</dt>
-          <dd>{money(wallet.balanceCents)}</dd>
-        </div>
-        <div>
-          <dt>After pending charges</dt>
-          <dd>{money(wallet.effectiveCents)}</dd>
-        </div>
-        <div>
-          <dt>Burn a day</dt>
-          <dd>{money(wallet.dailyBurnCents)}</dd>
-        </div>
-        <div>
-          <dt>Days left</dt>
-          <dd>{wallet.daysLeft ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Spent this month</dt>
-          <dd>{money(usage.monthToDateCents)}</dd>
-        </div>
-        <div>
-          <dt>Matches today</dt>
-          <dd>{count(usage.matchesToday)}</dd>
-        </div>
-      </dl>
+      <Figures
+        figures={[
+          ['Balance', money(wallet.balanceCents)],
+          ['After pending charges', money(wallet.effectiveCents)],
+          ['Burn a day', money(wallet.dailyBurnCents)],
+          ['Days left', wallet.daysLeft ?? '—'],
+          ['Spent this month', money(usage.monthToDateCents)],
+          ['Matches today', count(usage.matchesToday)],
+        ]}
+      />
       <p class="muted">
         {count(wallet.activeKeywords)} keywords running, {count(wallet.pausedKeywords)} paused for balance, {count(wallet.cappedKeywords)} at their cap, {count(wallet.mutedKeywords)} muted.
         {wallet.onWelcomeCredit && ` On the ${money(wallet.welcomeCredit.cents)} welcome credit: at most ${wallet.welcomeCredit.capMentions} mentions per keyword a month until the first top-up.`}
