@@ -24,6 +24,7 @@ import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { loadDashboardFiles } from './dashboard-files.ts';
 import { startPublicServer } from './public-server.ts';
 import { requestDeadlineMs } from './request-deadline.ts';
 
@@ -244,7 +245,9 @@ export async function startEarshot(
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth });
+    // The dashboard is served where the public API is: with the gateway, which it talks to.
+    const dashboard = gateway ? await loadDashboardFiles() : undefined;
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };

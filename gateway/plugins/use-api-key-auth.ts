@@ -43,12 +43,17 @@ function selectsOnlyPublicFields(params: { query?: unknown; operationName?: unkn
   return selections.length > 0 && selections.every((selection) => selection.kind === Kind.FIELD && publicFields.has(`${rootType}.${selection.name.value}`));
 }
 
-/** Whether the operation changes anything: mutations (and anything unreadable, to be safe) need the CSRF token. */
+/**
+ * Whether the operation may change anything: mutations (and anything
+ * unreadable, to be safe) need the CSRF token. Queries and subscriptions
+ * only read; a graphql-ws connection sends no header at all, and its upgrade
+ * carries the cookie only from Earshot's own origin (the public server checks).
+ */
 function isMutation(params: { query?: unknown; operationName?: unknown } | undefined): boolean {
   if (typeof params?.query !== 'string') return true;
   try {
     const operation = getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined);
-    return operation?.operation !== 'query';
+    return !operation || operation.operation === 'mutation';
   } catch {
     return true;
   }
@@ -66,8 +71,9 @@ const unauthorized = (message: string) =>
 /**
  * Authentication happens here, once per client operation: the bearer secret
  * (HTTP header or graphql-ws `connectionParams.authorization`: an API key or
- * an OAuth access token) or the session cookie becomes `context.auth`, which
- * later plugins read and the subgraphs receive signed.
+ * an OAuth access token), else the `earshot_session` cookie (of the HTTP
+ * request or of the graphql-ws upgrade), becomes `context.auth`, which later
+ * plugins read and the subgraphs receive signed.
  */
 export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
   const publicFields = new Set(options.publicRootFields ?? []);

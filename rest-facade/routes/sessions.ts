@@ -25,6 +25,8 @@ export interface SignedIn {
   workspaceId: string;
 }
 
+const cookieSession = (headers: Headers) => sessionCookie({ request: { headers } as Request }) ?? '';
+
 /** A new session as the answer: its two cookies set, the session described in the body (with `extra` fields beside). */
 export function signedInResult(signedIn: SignedIn, extra: Record<string, unknown> = {}) {
   return {
@@ -85,7 +87,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: '/v1/auth/magic-link/verify',
     operationId: 'verifyMagicLink',
-    summary: "The e-mailed link: signs in and sets the cookies, as the password sign-in does",
+    summary: "Spends the token of an e-mailed link (the dashboard's `/sign-in/link` page calls it): signs in and sets the cookies, as the password sign-in does",
     tag: 'Sign-in',
     public: true,
     query: z.object({ token: z.string().min(1).max(200) }),
@@ -120,6 +122,26 @@ export const sessionRoutes: GraphQLRoute[] = [
   },
   {
     method: 'POST',
+    path: '/v1/auth/switch-workspace',
+    operationId: 'switchWorkspace',
+    summary: "Moves the signed-in user to another of their workspaces: new cookies for it, the current session ended (needs `X-CSRF-Token`)",
+    tag: 'Sign-in',
+    body: z.strictObject({ workspaceId: z.string().min(1).max(100) }),
+    responses: {
+      200: { description: 'Switched; the cookies are set for the other workspace', schema: sessionSchema },
+      400: invalidBodyResponse,
+      401: unauthorizedResponse,
+      403: { description: 'No `X-CSRF-Token` matching the `earshot_csrf` cookie, or not a session (`forbidden`)' },
+      404: { description: 'The user is not a member of that workspace (`not_found`)' },
+    },
+    operation: `mutation SwitchWorkspace($sessionToken: String!, $workspaceId: ID!) {
+      switchWorkspace(sessionToken: $sessionToken, workspaceId: $workspaceId) { token csrfToken expiresAt secureCookies user { id email name } workspaceId }
+    }`,
+    variables: ({ headers, body }) => ({ sessionToken: cookieSession(headers), workspaceId: (body as { workspaceId: string }).workspaceId }),
+    result: (data) => signedInResult(data.switchWorkspace),
+  },
+  {
+    method: 'POST',
     path: '/v1/auth/sign-out',
     operationId: 'signOut',
     summary: 'Ends the session of the cookie at once and clears the cookies (needs `X-CSRF-Token`)',
@@ -130,7 +152,7 @@ export const sessionRoutes: GraphQLRoute[] = [
       403: { description: 'No `X-CSRF-Token` matching the `earshot_csrf` cookie, or not a session (`forbidden`)' },
     },
     operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) }`,
-    variables: ({ headers }) => ({ sessionToken: sessionCookie({ request: { headers } as Request }) ?? '' }),
+    variables: ({ headers }) => ({ sessionToken: cookieSession(headers) }),
     result: () => ({
       status: 204,
       headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: false }) },

@@ -1,4 +1,5 @@
 import type { Intent, Sentiment } from '../../vocabulary/classification-values.ts';
+import { platformName } from '../../vocabulary/platform-names.ts';
 
 /**
  * What a Slack, Telegram or e-mail message says about one delivery, before
@@ -79,27 +80,6 @@ export interface MessageContent {
   footer: string;
 }
 
-const platformNames: Record<string, string> = {
-  bluesky: 'Bluesky',
-  hackernews: 'Hacker News',
-  github: 'GitHub',
-  stackoverflow: 'Stack Overflow',
-  devto: 'DEV',
-  reddit: 'Reddit',
-  x: 'X',
-  youtube: 'YouTube',
-  news: 'News',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  instagram: 'Instagram',
-  appstore: 'App Store',
-  googleplay: 'Google Play',
-  trustpilot: 'Trustpilot',
-  googlemaps: 'Google Maps',
-  rss: 'RSS',
-};
-
-export const platformName = (platform: string): string => platformNames[platform] ?? platform;
 
 const intentNames: Record<Intent, string> = {
   buy_intent: 'Buying intent',

@@ -29,6 +29,22 @@ export async function listMembers(sql: Queryable, workspaceId: string): Promise<
     order by workspace_members.joined_at, users.id`;
 }
 
+export interface MembershipRow {
+  workspaceId: string;
+  name: string;
+  role: MemberRole;
+}
+
+/** The workspaces a user belongs to, in the order joined (the first is where a sign-in without one lands). */
+export async function listMemberships(sql: Queryable, userId: string): Promise<MembershipRow[]> {
+  return sql<MembershipRow[]>`
+    /* listMemberships */
+    select workspaces.id as workspace_id, workspaces.name, workspace_members.role
+    from workspace_members join workspaces on workspaces.id = workspace_members.workspace_id
+    where workspace_members.user_id = ${userId}
+    order by workspace_members.joined_at, workspaces.id`;
+}
+
 export async function findMemberRole(sql: Queryable, workspaceId: string, userId: string): Promise<MemberRole | undefined> {
   const [row] = await sql<{ role: MemberRole }[]>`
     /* findMemberRole */

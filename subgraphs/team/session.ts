@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
-import { domainError } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
@@ -49,8 +49,12 @@ export class MagicLinkInput {
 
 export const magicLinkInput = z.strictObject({ email: emailAddress });
 
-/** The public route a sign-in link opens. */
-export const magicLinkVerifyPath = '/v1/auth/magic-link/verify';
+/**
+ * The dashboard page a sign-in link opens. The page, not the link, spends the
+ * token (through `GET /v1/auth/magic-link/verify`), so a mail scanner that
+ * fetches every link in a message cannot use it up.
+ */
+export const magicLinkPagePath = '/sign-in/link';
 
 function magicLinkMessage(link: string): { subject: string; text: string; html: string } {
   return {
@@ -98,14 +102,14 @@ export async function signInWithPassword(ctx: SignInContext, input: unknown): Pr
 
 /**
  * E-mails a single-use sign-in link to the address when a user has it;
- * `link` makes the link from the token (default: the REST verify route).
+ * `link` makes the link from the token (default: the dashboard page that spends it).
  * Requests count per address asked for and per client address whether or
  * not a user has it, so neither the answer nor the limit tells.
  */
 export async function mailMagicLink(
   ctx: SignInContext,
   input: unknown,
-  link: (token: string) => string = (token) => `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`,
+  link: (token: string) => string = (token) => `${publicUrl(ctx.env)}${magicLinkPagePath}?token=${encodeURIComponent(token)}`,
 ): Promise<void> {
   const valid = parseInput(magicLinkInput, input);
   const settings = requireMailSettings(ctx.env);
@@ -137,6 +141,16 @@ export const setPasswordInput = z.strictObject({
   currentPassword: z.string().max(1024, 'must be at most 1024 characters').nullish(),
   newPassword: passwordRule,
 });
+
+/** The session the request's own cookie names (the facade passes it on); anything else is refused with `refusal`. */
+async function ownSession(ctx: SubgraphContext, sessionToken: string, refusal: string) {
+  const auth = requireAuth(ctx);
+  const session = await authenticateSession(ctx.sql, sessionToken);
+  if (auth.kind !== 'session' || !session || session.userId !== auth.userId || session.workspaceId !== auth.workspaceId) {
+    throw domainError('forbidden', refusal);
+  }
+  return session;
+}
 
 @Resolver()
 export class SessionResolver {
@@ -181,13 +195,26 @@ export class SessionResolver {
     return true;
   }
 
+  @Mutation(() => SignedInSession, {
+    description: "Moves the signed-in user to another workspace they belong to: a new session there, the cookie's one ended",
+  })
+  async switchWorkspace(
+    @Arg('sessionToken', () => String) sessionToken: string,
+    @Arg('workspaceId', () => ID) workspaceId: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<SignedInSession> {
+    const session = await ownSession(ctx, sessionToken, 'Only a signed-in session can switch workspaces');
+    const user = await findUser(ctx.sql, session.userId);
+    // A workspace the user is not in is as unknown as one that does not exist.
+    if (!user || !(await findMemberRole(ctx.sql, workspaceId, user.id))) throw notFound('Workspace');
+    const started = await startSession(ctx, user, workspaceId);
+    await revokeSession(ctx.sql, session.id);
+    return started;
+  }
+
   @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
   async signOut(@Arg('sessionToken', () => String) sessionToken: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    const auth = requireAuth(ctx);
-    const session = await authenticateSession(ctx.sql, sessionToken);
-    if (auth.kind !== 'session' || !session || session.userId !== auth.userId) {
-      throw domainError('forbidden', 'Only a signed-in session can sign itself out');
-    }
+    const session = await ownSession(ctx, sessionToken, 'Only a signed-in session can sign itself out');
     await revokeSession(ctx.sql, session.id);
     return true;
   }
