@@ -6,6 +6,7 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import { useClientAddress } from './plugins/use-client-address.ts';
 import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
 import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
@@ -33,9 +34,9 @@ export interface GatewayOptions {
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, coded errors, request limits,
- * authentication, rate limit, read-only keys, signed subgraph requests,
- * in-process subgraphs.
+ * list of plugins: request id, client address, coded errors, request
+ * limits, authentication, rate limit, read-only keys, signed subgraph
+ * requests, in-process subgraphs.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -58,13 +59,14 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     logging: options.log ? 'error' : false,
     plugins: () => [
       useRequestId(),
+      useClientAddress(),
       useCodedRequestErrors(),
       ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,
         authenticateSession: options.authenticateSession,
-        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel'],
+        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'],
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),
