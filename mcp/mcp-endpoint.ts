@@ -1,4 +1,3 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { checkInput } from '../subgraphs/validate-input.ts';
+import { ParamsCheckingServer } from './params-checking-server.ts';
 import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
 
 export interface McpEndpointOptions {
@@ -43,15 +43,6 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
   }
   return params;
 }
-
-/**
- * `tools/call` with its params left for the SDK's server to check: the
- * protocol layer parses a request with the schema a handler is registered
- * with before the server's own check, and answers that parse's failure as
- * -32603 "internal error"; the server's check answers -32602 "invalid params",
- * which is what arguments that are not an object are.
- */
-const uncheckedToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
@@ -100,10 +91,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
 
   const serverFor = (auth: RequestAuth, secret: string, requestId: string) => {
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
-    const server = new Server({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
+    const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
-    server.setRequestHandler(uncheckedToolCall, async (request) => {
-      const { params } = CallToolRequestSchema.parse(request);
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
       const called = mcpTools.find((each) => each.name === params.name);
       if (!called) return toolError({ code: 'not_found', message: `No tool named ${params.name}` });
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });

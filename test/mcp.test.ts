@@ -172,6 +172,15 @@ describe('the MCP tool server at /mcp', () => {
     for (const params of [{ name: 'whoami', arguments: ['a'] }, { name: 7 }]) {
       expect(await send(params)).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^MCP error -32602: Invalid tools\/call request: /) } } });
     }
+    // Found by the MCP fuzz run: the SDK's own initialize, and a tools/list cursor of the wrong type, came back as -32603 too.
+    for (const [method, params] of [['initialize', {}], ['tools/list', { cursor: 5 }]] as const) {
+      const answer = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 4, method, params }),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: expect.stringMatching(new RegExp(`^MCP error -32602: Invalid ${method} request: `)) } } });
+    }
     // Params that are not an object at all are not a JSON-RPC request: the transport refuses the message.
     for (const params of [['whoami'], null]) {
       expect(await send(params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } });
