@@ -92,6 +92,7 @@ export const v1Errors: ErrorDialect = {
   shared: {
     badQuery: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
     payloadTooLarge: 'The body is larger than `EARSHOT_MAX_BODY_BYTES` (default 1 MiB) (`payload_too_large`)',
+    deadCredential: 'The route needs no credential, but the one sent is invalid, expired or revoked (`unauthorized`)',
     rateLimited: 'Over the workspace rate limit (`rate_limited`)',
     unavailable: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
     internal: 'Unexpected failure (`internal_error`)',

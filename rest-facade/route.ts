@@ -104,7 +104,7 @@ export interface ErrorDialect {
   body(error: ApiError, requestId: string): unknown;
   /** Named with `.meta({ id })`: error responses point at it. */
   schema: z.ZodType;
-  shared: { badQuery: string; payloadTooLarge: string; rateLimited: string; unavailable: string; internal: string };
+  shared: { badQuery: string; payloadTooLarge: string; deadCredential: string; rateLimited: string; unavailable: string; internal: string };
 }
 
 /** Routes under one path prefix (`/v1/`, `/compat/octolens/`) that answer in one error envelope. */

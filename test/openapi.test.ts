@@ -68,4 +68,13 @@ describe('GET /v1/openapi.json', () => {
     const slackCallback = await earshot.rest('GET', '/v1/slack/oauth/callback');
     expect(slackCallback.body.error).toMatchObject({ code: 'validation_error', field: 'state' });
   });
+
+  // Found by the REST fuzz run: a dead key sent where none is needed was answered 401, which the document did not say.
+  it('answers a public GraphQL route sent a dead key with the 401 it documents', async () => {
+    const interactions = await earshot.rest('POST', '/v1/slack/interactions', { key: `mk_live_${'0'.repeat(43)}`, body: {} });
+    expect({ status: interactions.status, code: interactions.body.error.code }).toEqual({ status: 401, code: 'unauthorized' });
+    for (const route of allRoutes.filter((candidate) => candidate.public && 'operation' in candidate)) {
+      expect(Object.keys(document.paths[route.path][route.method.toLowerCase()].responses), `${route.method} ${route.path}`).toContain('401');
+    }
+  });
 });
