@@ -6,7 +6,8 @@ import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
 import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
-import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route, type ServiceState } from './route.ts';
+import type { Sql } from '../runtime/database.ts';
+import { type GraphQLRoute, isGraphQLRoute, isStreamedRoute, type RestRequest, type RestResult, type Route, type ServiceState, type StreamedBody, type StreamedRoute } from './route.ts';
 
 /**
  * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
@@ -26,6 +27,8 @@ export interface FacadeOptions {
   log: Logger;
   /** What local routes (the health check) learn of the running service. */
   service: ServiceState;
+  /** The database streamed routes read their bodies from (a pool of their own, so long downloads never starve requests). */
+  streamSql: Sql;
 }
 
 interface CompiledRoute {
@@ -98,18 +101,23 @@ function inputError(problem: InputProblem): InputError {
 /**
  * The query parameters as the route's `query` schema parses them. A
  * parameter the route does not take is refused rather than ignored: a
- * misspelt filter must not quietly widen the answer.
+ * misspelt filter must not quietly widen the answer. A parameter given
+ * more than once reaches the schema as the list of its values, which a
+ * list parameter takes and any other refuses.
  */
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
   const taken = Object.keys(route.query?.shape ?? {});
-  for (const name of query.keys()) {
+  const values = new Map<string, string | string[]>();
+  for (const [name, value] of query) {
     if (!taken.includes(name)) {
       const takes = taken.length ? `this route takes ${taken.join(', ')}` : 'this route takes none';
       throw inputError({ field: name, message: `${name}: unknown query parameter; ${takes}` });
     }
+    const seen = values.get(name);
+    values.set(name, seen === undefined ? value : [...[seen].flat(), value]);
   }
   if (!route.query) return {};
-  const checked = checkInput(route.query, Object.fromEntries(query));
+  const checked = checkInput(route.query, Object.fromEntries(values));
   if (!checked.success) throw inputError(checked.problem);
   return checked.data as Record<string, unknown>;
 }
@@ -203,6 +211,46 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return json(route.result(payload.data ?? {}), requestId, headers);
   };
 
+  /** Carries a streamed body to the client as it reads it; a client that goes away ends the stream, and with it the read. */
+  const streamedResponse = (streamed: StreamedBody, requestId: string, extra: Headers) => {
+    const headers = new Headers(extra);
+    headers.set('x-request-id', requestId);
+    headers.set('content-type', streamed.contentType);
+    for (const [name, value] of Object.entries(streamed.headers)) headers.set(name, value);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const chunk = await streamed.chunks.next();
+          if (chunk.done) controller.close();
+          else controller.enqueue(encoder.encode(chunk.value));
+        } catch (error) {
+          options.log.error('streamed response failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await streamed.chunks.return?.();
+      },
+    });
+    return new Response(body, { status: 200, headers });
+  };
+
+  const runStreamedRoute = async (route: StreamedRoute, request: Request, restRequest: RestRequest, requestId: string) => {
+    const { payload, headers } = await callGateway(request, requestId, route.operation, route.variables(restRequest));
+    if (payload.errors?.length) {
+      const error = apiErrorFromGraphQL(payload.errors[0]);
+      if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
+      return failure(error, requestId, headers);
+    }
+    const streamed = await route.stream(payload.data ?? {}, options.streamSql);
+    if (!streamed) {
+      options.log.error('a granted download was gone before it was streamed', { requestId, route: route.operationId });
+      return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId, headers);
+    }
+    return streamedResponse(streamed, requestId, headers);
+  };
+
   return async function handleRestRequest(request: Request): Promise<Response> {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
     try {
@@ -247,6 +295,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
         return failure(problem.error ?? error.apiError, requestId, problem.headers);
       }
 
+      if (isStreamedRoute(route)) return await runStreamedRoute(route, request, restRequest, requestId);
       if (isGraphQLRoute(route)) return await runGraphQLRoute(route, request, restRequest, requestId);
       return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { errorEnvelopeSchema } from './error-envelope.ts';
-import { isGraphQLRoute, type Route } from './route.ts';
+import { type Route, usesGateway } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -53,7 +53,15 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
   for (const [status, response] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
     const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
-    responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
+    const headers = response.headers
+      ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }])) }
+      : {};
+    const content = !isError && response.contentType
+      ? { content: { [response.contentType]: { schema: { type: 'string' as const } } } }
+      : schema
+        ? { content: { 'application/json': { schema } } }
+        : {};
+    responses[status] = { description: response.description, ...headers, ...content };
   }
   responses['400'] ??= {
     description: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
@@ -62,7 +70,7 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
   if (!route.public) {
     responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
   }
-  if (isGraphQLRoute(route)) {
+  if (usesGateway(route)) {
     responses['503'] ??= {
       description: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
       content: { 'application/json': { schema: errorRef } },

@@ -31,6 +31,9 @@ import { requestDeadlineMs } from './request-deadline.ts';
  */
 const requestStatementTimeoutMs = requestDeadlineMs - 500;
 
+/** Downloads (CSV exports) streamed at once by one facade process; more wait for a connection. */
+const downloadConnections = 4;
+
 /**
  * How long `stop()` gives its steps before the database's own shutdown,
  * which takes at most about 2 s more: together well inside the contract's
@@ -207,7 +210,10 @@ export async function startEarshot(
         const target = new URL('/graphql', config.gatewayUrl);
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
-      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
+      // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
+      const streamSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });
+      stops.push(['download connection pool', () => streamSql.end({ timeout: 1 })]);
+      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check }, streamSql });
     }
 
     if (!gateway && !facade) {

@@ -5,7 +5,7 @@ import { matchRulesOf } from '../subgraphs/keywords/match-rules-store.ts';
 import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import { PreparedPost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { type ScoredMatch, suggestRuleChanges } from '../subgraphs/keywords/rule-suggestions.ts';
-import { saveClassification, storeMatchedPost, updateMention } from '../subgraphs/mentions/mention-store.ts';
+import { saveClassification, storeMatchedPost, updateMentions } from '../subgraphs/mentions/mention-store.ts';
 import { keyword as keywordRules } from './matching-fixtures.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -58,7 +58,7 @@ async function store(keywordId: string, seeds: Seed[]) {
         new Date(),
       );
     }
-    if (seed.verdict !== undefined) await updateMention(earshot.sql, workspaceId, mention.id, { verdictRelevant: seed.verdict });
+    if (seed.verdict !== undefined) await updateMentions(earshot.sql, workspaceId, [mention.id], { verdictRelevant: seed.verdict });
   }
 }
 

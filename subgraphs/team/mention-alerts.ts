@@ -24,7 +24,7 @@ export async function enqueueMentionAlerts(sql: Queryable, mentionIds: readonly 
   const deliveries: NewDelivery[] = [];
   for (const rule of rules) {
     const own = mentions.filter((mention) => mention.workspaceId === rule.workspaceId).map((mention) => mention.id);
-    const passing = new Set(await filterMentionIdsByAlert(sql, own, rule.filter));
+    const passing = new Set(await filterMentionIdsByAlert(sql, rule.workspaceId, own, rule.filter));
     for (const mention of mentions) {
       if (!passing.has(mention.id)) continue;
       const data = mentionRecord(mention, terms.get(mention.keywordId) ?? '');
