@@ -1,4 +1,6 @@
+import type { GraphQLError } from 'graphql';
 import type { Sql } from '../../runtime/database.ts';
+import { domainError } from '../domain-error.ts';
 import type { ResolvedMentionFilter } from './mention-filter.ts';
 import { filterMentionIds } from './mention-store.ts';
 
@@ -20,8 +22,8 @@ export const maxWaitingEvents = 1000;
 /** How many waiting mentions one filter query decides at once. */
 const filterBatch = 200;
 
-/** What a subscription yields: a mention's id, or that it fell too far behind and ends here. */
-export type MentionEvent = { id: string } | { dropped: true };
+/** What a subscription yields: a mention's id, or the error it ends with (it fell too far behind; its filter was refused). */
+export type MentionEvent = { id: string } | { error: GraphQLError };
 
 const listenersByPool = new WeakMap<Sql, Map<string, Promise<Set<Listener>>>>();
 
@@ -85,7 +87,8 @@ export async function mentionEvents(sql: Sql, channel: string, workspaceId: stri
         if (ready.length) return { value: { id: ready.shift()! }, done: false };
         if (dropped) {
           close();
-          return { value: { dropped: true }, done: false };
+          const error = domainError('subscriber_too_slow', `This subscription fell more than ${maxWaitingEvents} mentions behind and was ended; subscribe again`);
+          return { value: { error }, done: false };
         }
         if (waiting.length) {
           const batch = waiting.splice(0, filterBatch);

@@ -1,10 +1,11 @@
-import { domainError, notFound } from '../domain-error.ts';
+import { GraphQLError } from 'graphql';
+import { notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
-import { maxWaitingEvents, mentionEvents, type MentionEvent } from './mention-events.ts';
+import { mentionEvents, type MentionEvent } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
 import { grantExport } from './mention-export.ts';
-import { mentionFilterFields } from './mention-filter.ts';
+import { mentionFilterFields, type ResolvedMentionFilter } from './mention-filter.ts';
 import { readMentionFilter } from './mention-filter-lookups.ts';
 import { listMentions, mentionSorts } from './mention-list.ts';
 import { findMention, mentionCreatedChannel, type MentionRow, mentionUpdatedChannel } from './mention-store.ts';
@@ -235,16 +236,27 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  /** A subscription of the caller's workspace on one channel, its filter checked and resolved once, when it starts. */
+  /**
+   * A subscription of the caller's workspace on one channel, its filter
+   * checked and resolved once, when it starts. A refused filter is the
+   * subscription's one event, an error with its code: thrown from here it
+   * would reach the client through the gateway as an unexpected error.
+   */
   const subscribeTo = (channel: string) => async (_root: unknown, args: { filter?: unknown }, ctx: Parameters<typeof requireAuth>[0]) => {
     const { workspaceId } = requireAuth(ctx);
-    const filter = args.filter === null || args.filter === undefined ? null : await readMentionFilter(ctx.sql, workspaceId, args.filter);
+    let filter: ResolvedMentionFilter | null = null;
+    try {
+      if (args.filter !== null && args.filter !== undefined) filter = await readMentionFilter(ctx.sql, workspaceId, args.filter);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      return (async function* refused(): AsyncGenerator<MentionEvent> {
+        yield { error };
+      })();
+    }
     return mentionEvents(ctx.sql, channel, workspaceId, filter);
   };
   const resolveEvent = async (event: MentionEvent, _args: unknown, ctx: Parameters<typeof requireAuth>[0]) => {
-    if ('dropped' in event) {
-      throw domainError('subscriber_too_slow', `This subscription fell more than ${maxWaitingEvents} mentions behind and was ended; subscribe again`);
-    }
+    if ('error' in event) throw event.error;
     return (await findMention(ctx.sql, requireAuth(ctx).workspaceId, event.id)) ?? null;
   };
   const liveFilterNote =
