@@ -12,7 +12,7 @@ export const exportRowLimit = 10_000;
 export const exportTextLength = 1000;
 /** Rows read from the database cursor at a time: what the export holds in memory, whatever its length. */
 const rowsPerFetch = 500;
-/** A download still unread after this long is ended, so a stalled client cannot hold a database connection. */
+/** A download not finished this long after it opened is ended, so a stalled client cannot hold a database connection. */
 const longestStreamMs = 120_000;
 
 /** The CSV's columns in order (spec 4.3), `links` last. */
