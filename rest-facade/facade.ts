@@ -201,14 +201,20 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
   };
 
-  const runGraphQLRoute = async (route: GraphQLRoute, request: Request, restRequest: RestRequest, requestId: string) => {
+  /** Runs a route's operation: its data, or the response its first GraphQL error stands for. */
+  const runOperation = async (route: GraphQLRoute | StreamedRoute, request: Request, restRequest: RestRequest, requestId: string) => {
     const { payload, headers } = await callGateway(request, requestId, route.operation, route.variables(restRequest));
     if (payload.errors?.length) {
       const error = apiErrorFromGraphQL(payload.errors[0]);
       if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
-      return failure(error, requestId, headers);
+      return { refused: failure(error, requestId, headers), headers };
     }
-    return json(route.result(payload.data ?? {}), requestId, headers);
+    return { data: payload.data ?? {}, headers };
+  };
+
+  const runGraphQLRoute = async (route: GraphQLRoute, request: Request, restRequest: RestRequest, requestId: string) => {
+    const answer = await runOperation(route, request, restRequest, requestId);
+    return answer.refused ?? json(route.result(answer.data), requestId, answer.headers);
   };
 
   /** Carries a streamed body to the client as it reads it; a client that goes away ends the stream, and with it the read. */
@@ -237,18 +243,14 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   };
 
   const runStreamedRoute = async (route: StreamedRoute, request: Request, restRequest: RestRequest, requestId: string) => {
-    const { payload, headers } = await callGateway(request, requestId, route.operation, route.variables(restRequest));
-    if (payload.errors?.length) {
-      const error = apiErrorFromGraphQL(payload.errors[0]);
-      if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
-      return failure(error, requestId, headers);
-    }
-    const streamed = await route.stream(payload.data ?? {}, options.streamSql);
+    const answer = await runOperation(route, request, restRequest, requestId);
+    if (answer.refused) return answer.refused;
+    const streamed = await route.stream(answer.data, options.streamSql);
     if (!streamed) {
       options.log.error('a granted download was gone before it was streamed', { requestId, route: route.operationId });
-      return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId, headers);
+      return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId, answer.headers);
     }
-    return streamedResponse(streamed, requestId, headers);
+    return streamedResponse(streamed, requestId, answer.headers);
   };
 
   return async function handleRestRequest(request: Request): Promise<Response> {
