@@ -26,8 +26,9 @@ async function download(path: string, key: string, on: TestEarshot = earshot) {
 
 async function workspaceWithKeyword(name: string, term: string) {
   const created = await earshot.createWorkspace(name);
-  const keyword = (await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term, platforms: [] } })).body;
-  return { ...created, keywordId: keyword.id as string };
+  const keyword = await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term, platforms: [] } });
+  expect(keyword.status, JSON.stringify(keyword.body)).toBe(201);
+  return { ...created, keywordId: keyword.body.id as string };
 }
 
 /** A mention record (`GET /v1/mentions/{id}`) as its CSV row must read. */

@@ -1,5 +1,6 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
+import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 
 /** The mentions subgraph: mentions, their filters, triage and export, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
@@ -8,13 +9,16 @@ export function buildMentionsSchema() {
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
-  addMentionType(builder);
+  const mentionTypes = addMentionType(builder);
   addAlertRuleType(builder);
+  addCompatMentionSchema(builder, mentionTypes);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { createAlertRule } from './alert-rule.ts';
+export { type CompatKind } from './compat-id-store.ts';
+export { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { nextDigestRun } from './digest-schedule.ts';
@@ -22,7 +26,7 @@ export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeCo
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
-export { maxFilterItems, maxFilterListItems, mentionFilterQuery } from './mention-filter.ts';
+export { maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery } from './mention-filter.ts';
 export { mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';

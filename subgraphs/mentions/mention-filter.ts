@@ -333,6 +333,15 @@ export const mentionFilterQuery = z.object(
   Object.fromEntries(entries.map(([name, { kind, description }]) => [name, kind.query.optional().meta({ description: kind.list ? `${description}; repeatable or comma-separated` : description })])),
 );
 
+/**
+ * The filter as JSON values (lists as arrays), each parameter described:
+ * what a tool listing mentions takes, its JSON Schema read from the input
+ * side. Checked here, then sent as the list's query parameters.
+ */
+export const mentionFilterJson = z.object(
+  Object.fromEntries(entries.map(([name, { kind, description }]) => [name, kind.input.optional().meta({ description })])),
+);
+
 /** Every parameter's GraphQL type and description, for the `MentionFilter` input type. */
 export const mentionFilterFields = entries.map(([name, { kind, description }]) => ({ name, graphql: kind.graphql, description }));
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
-import type { MentionFilter } from './mention-filter.ts';
+import type { MentionFilter, NestedCondition } from './mention-filter.ts';
 import { readMentionFilter } from './mention-filter-lookups.ts';
 import { type ListedMention, listMentionsPage, type MentionPageStart, type MentionSort } from './mention-store.ts';
 
@@ -32,6 +32,19 @@ const parseCursor =
   };
 
 /**
+ * What a list shows besides its filter: defaults for the parameters the
+ * filter leaves out, and a condition of the caller's own on top (the
+ * compatibility API's relevance buckets).
+ */
+export interface MentionListScope {
+  defaults: MentionFilter;
+  condition?: NestedCondition;
+}
+
+/** `GET /v1/mentions`, the export and the GraphQL list: the list's defaults, nothing more. */
+export const mentionListView: MentionListScope = { defaults: listViewDefaults };
+
+/**
  * A page of `GET /v1/mentions` (spec 4.3): the filter on top of the list's
  * defaults, newest match first or by priority, 1 to 100 a page (default 50).
  */
@@ -39,11 +52,18 @@ export async function listMentions(
   sql: Queryable,
   workspaceId: string,
   args: { filter?: unknown; sort?: MentionSort | null; first?: number | null; after?: string | null },
+  scope: MentionListScope = mentionListView,
 ): Promise<{ nodes: ListedMention[]; nextCursor: string | null }> {
   const limit = pageSize(args.first);
   const sort = args.sort ?? 'newest';
   const after = args.after ? decodeCursor(args.after, parseCursor(sort)) : null;
-  const filter = await readMentionFilter(sql, workspaceId, args.filter, listViewDefaults);
-  const rows = await listMentionsPage(sql, workspaceId, { filter, sort, after, limit: limit + 1 });
+  const filter = await readMentionFilter(sql, workspaceId, args.filter, scope.defaults);
+  const rows = await listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort, after, limit: limit + 1 });
   return pageOf(rows, limit, cursorKey(sort));
+}
+
+/** The newest `limit` mentions the list would show, in one read: the compatibility API's JSON export. */
+export async function newestMentions(sql: Queryable, workspaceId: string, rawFilter: unknown, scope: MentionListScope, limit: number): Promise<ListedMention[]> {
+  const filter = await readMentionFilter(sql, workspaceId, rawFilter, scope.defaults);
+  return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'newest', after: null, limit });
 }

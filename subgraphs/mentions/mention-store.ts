@@ -5,7 +5,7 @@ import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
-import { mentionFilterSql, type ResolvedMentionFilter } from './mention-filter.ts';
+import { mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
 export interface MentionRow {
@@ -231,14 +231,15 @@ export type ListedMention = MentionRow & { sortAt: string };
 const sortAt = (sql: Queryable) => sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * A page of the workspace's mentions passing `filter`, newest match first
- * or by priority, after `after`. The filter's condition is the whole of
- * what a list shows: the list's defaults are the caller's.
+ * A page of the workspace's mentions passing `filter` (and `condition`,
+ * when given), newest match first or by priority, after `after`. The
+ * conditions are the whole of what a list shows: the list's defaults are
+ * the caller's.
  */
 export async function listMentionsPage(
   sql: Queryable,
   workspaceId: string,
-  page: { filter: ResolvedMentionFilter; sort: MentionSort; after: MentionPageStart | null; limit: number },
+  page: { filter: ResolvedMentionFilter; condition?: NestedCondition; sort: MentionSort; after: MentionPageStart | null; limit: number },
 ): Promise<ListedMention[]> {
   const { after } = page;
   const order = page.sort === 'priority' ? sql`m.priority desc, m.created_at desc, m.id desc` : sql`m.created_at desc, m.id desc`;
@@ -253,7 +254,7 @@ export async function listMentionsPage(
     /* listMentionsPage */
     select ${mentionColumns(sql)}, ${sortAt(sql)} as sort_at
     from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} ${start}
+    where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
     order by ${order}
     limit ${page.limit}`;
 }

@@ -284,5 +284,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention };
+  return { Mention, MentionPage, MentionFilter };
 }

@@ -1,0 +1,247 @@
+import type postgres from 'postgres';
+import { z } from 'zod';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
+import type { Queryable } from '../../runtime/database.ts';
+import { domainError, notFound } from '../domain-error.ts';
+import type { PothosBuilder, PothosInputRef, PothosObjectRef } from '../pothos-builder.ts';
+import { requireAuth } from '../require-auth.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { parseInput } from '../validate-input.ts';
+import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
+import { compatIdOf, objectsOfCompatIds } from './compat-ids.ts';
+import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
+import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
+import { patchMention } from './mention-triage.ts';
+
+/** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
+const compatDefaultPage = 20;
+const compatExportLimit = 5_000;
+/** At most this many keyword ids in one filter (spec 8). */
+const compatMaxKeywordIds = 50;
+/** The top relevance bucket starts here; the second at the relevance line (spec 4.8). */
+const highRelevance = 70;
+
+/**
+ * Octolens's relevance bucket of a mention (spec 4.8): 0 for a score of 70
+ * and up, 1 for 40 to 69, 2 below (or not scored). A user's verdict counts
+ * as a score of 100 or 0, so a relevance write shows at once.
+ */
+export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdictRelevant'>): 0 | 1 | 2 {
+  const score = mention.verdictRelevant === null ? mention.relevance : mention.verdictRelevant ? 100 : 0;
+  if (score === null) return 2;
+  return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
+}
+
+/** `relevanceBucket` over the mention row aliased `m`, for the list's `relevance` filter; a null score falls to 2. */
+const relevanceBucketSql = (sql: Queryable) => {
+  const score = sql`(case when m.verdict_relevant is null then m.relevance when m.verdict_relevant then 100 else 0 end)`;
+  return sql`(case when ${score} >= ${highRelevance} then 0 when ${score} >= ${relevanceLine} then 1 else 2 end)`;
+};
+
+/**
+ * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
+ * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
+ * verdict and so restores the classifier's.
+ */
+const verdictOfRelevanceWrite = (relevance: number): boolean | null => (relevance === 3 ? null : relevance <= 1);
+
+const compatKeywordIds = z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish();
+
+const compatMentionFilterInput = z.strictObject({
+  includeAll: z.boolean().nullish(),
+  keywordIds: compatKeywordIds,
+  notKeywordIds: compatKeywordIds,
+  relevance: z.array(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')).nullish(),
+  engaged: z.boolean().nullish(),
+  filter: z.record(z.string(), z.unknown()).nullish(),
+});
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/**
+ * The list filter (spec 4.3) and scope a compatibility filter stands for:
+ * its integer keyword ids as ours (ids naming no keyword of the workspace
+ * match nothing, or leave nothing out), relevant mentions unless
+ * `includeAll`, and the relevance buckets and engaged flag, which only this
+ * API has, as a condition of its own. Snoozing is an inbox matter: these
+ * lists show snoozed mentions too.
+ */
+async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{ filter: Record<string, unknown>; scope: MentionListScope }> {
+  const input = parseInput(compatMentionFilterInput, rawFilter ?? {});
+  const filter: Record<string, unknown> = { ...input.filter };
+  if (input.keywordIds) filter.keywordIds = await objectsOfCompatIds(ctx, 'keyword', input.keywordIds);
+  if (input.notKeywordIds?.length) filter.notKeywordIds = await objectsOfCompatIds(ctx, 'keyword', input.notKeywordIds);
+  const conditions: ((sql: Queryable) => Fragment)[] = [];
+  const { relevance, engaged } = input;
+  if (relevance) conditions.push((sql) => sql`${relevanceBucketSql(sql)} = any(${sql.array(relevance)}::int[])`);
+  if (engaged !== null && engaged !== undefined) conditions.push((sql) => (engaged ? sql`m.status = 'done'` : sql`m.status <> 'done'`));
+  return {
+    filter,
+    scope: {
+      defaults: input.includeAll ? {} : { relevant: true },
+      condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`),
+    },
+  };
+}
+
+const feedbackSources = ['WEB', 'EMAIL', 'API', 'SLACK'] as const;
+
+const compatFeedbackInput = z.strictObject({
+  mentionId: z.string().min(1),
+  relevant: z.boolean(),
+  reason: z.string().max(1_000, 'at most 1000 characters').nullish(),
+  source: z.enum(feedbackSources).nullish(),
+});
+
+async function mentionOfWorkspace(ctx: SubgraphContext, id: string): Promise<MentionRow> {
+  const mention = await findMention(ctx.sql, requireAuth(ctx).workspaceId, id);
+  if (!mention) throw notFound('Mention');
+  return mention;
+}
+
+/**
+ * The mentions side of the Octolens-compatible API (spec 4.8): integer ids,
+ * relevance buckets and writes, the engaged flag (a mention marked done),
+ * relevance feedback, and the list and export with its page sizes.
+ */
+export function addCompatMentionSchema(
+  builder: PothosBuilder,
+  { Mention, MentionPage, MentionFilter }: { Mention: PothosObjectRef<MentionRow>; MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>; MentionFilter: PothosInputRef<Record<string, unknown>> },
+) {
+  const CompatFeedback = builder
+    .objectRef<{ mention: MentionRow; relevant: boolean }>('CompatFeedback')
+    .implement({
+      description: "A relevance verdict as the compatibility API's feedback record shows it",
+      fields: (t) => ({
+        compatId: t.int({ description: 'Integer id of the record, one per mention', resolve: (f, _args, ctx) => compatIdOf(ctx, 'feedback', f.mention.id) }),
+        relevant: t.exposeBoolean('relevant'),
+        workspaceId: t.id({ resolve: (f) => f.mention.workspaceId }),
+        reason: t.string({ nullable: true, resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.reason ?? null }),
+        source: t.string({
+          description: 'Where it came from; `WEB` for a verdict given elsewhere than the feedback route',
+          resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.source ?? 'WEB',
+        }),
+        createdAt: t.field({
+          type: 'DateTime',
+          nullable: true,
+          description: 'When the feedback route recorded it; null for a verdict given elsewhere',
+          resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.createdAt ?? null,
+        }),
+      }),
+    });
+
+  builder.objectFields(Mention, (t) => ({
+    compatId: t.int({
+      description: 'Integer id of the compatibility API, given when the mention is first shown and never changed',
+      resolve: (m, _args, ctx) => compatIdOf(ctx, 'mention', m.id),
+    }),
+    compatRelevanceScore: t.int({
+      description: "Octolens's relevance bucket: 0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0",
+      resolve: relevanceBucket,
+    }),
+    compatFeedback: t.field({
+      type: CompatFeedback,
+      nullable: true,
+      description: 'The relevance verdict as a feedback record; null without one',
+      resolve: (m) => (m.verdictRelevant === null ? null : { mention: m, relevant: m.verdictRelevant }),
+    }),
+  }));
+
+  const CompatMentionFilter = builder.inputType('CompatMentionFilter', {
+    description: "The compatibility API's mention filters: its integer keyword ids, relevance buckets and engaged flag, and the list's own filters",
+    fields: (t) => ({
+      includeAll: t.boolean({ description: 'True: every mention; otherwise relevant ones only' }),
+      keywordIds: t.intList({ description: `Integer keyword ids, at most ${compatMaxKeywordIds}` }),
+      notKeywordIds: t.intList({ description: `Integer keyword ids to leave out, at most ${compatMaxKeywordIds}` }),
+      relevance: t.intList({ description: 'Relevance buckets (0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0)' }),
+      engaged: t.boolean({ description: 'True: mentions marked done; false: the rest' }),
+      filter: t.field({ type: MentionFilter, description: 'Every other filter, as `mentions` takes it' }),
+    }),
+  });
+
+  builder.queryField('compatMentions', (t) =>
+    t.field({
+      type: MentionPage,
+      description: 'Mentions, newest match first, relevant ones unless `includeAll`; 20 a page by default, 100 at most',
+      args: { first: t.arg.int(), after: t.arg.string(), filter: t.arg({ type: CompatMentionFilter }) },
+      resolve: async (_root, args, ctx) => {
+        const { filter, scope } = await compatListOf(ctx, args.filter);
+        return listMentions(ctx.sql, requireAuth(ctx).workspaceId, { filter, first: args.first ?? compatDefaultPage, after: args.after }, scope);
+      },
+    }),
+  );
+
+  builder.queryField('compatMentionExport', (t) =>
+    t.field({
+      type: [Mention],
+      description: `The newest ${compatExportLimit} mentions passing the filter, relevant ones unless \`includeAll\``,
+      args: { filter: t.arg({ type: CompatMentionFilter }) },
+      resolve: async (_root, args, ctx) => {
+        const { filter, scope } = await compatListOf(ctx, args.filter);
+        return newestMentions(ctx.sql, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
+      },
+    }),
+  );
+
+  builder.mutationField('compatSetMentionRelevance', (t) =>
+    t.field({
+      type: Mention,
+      description: 'A relevance write: 0 or 1 set the score to 100, 2 marks the mention not relevant, 3 restores the classifier’s verdict',
+      args: { id: t.arg.id({ required: true }), relevance: t.arg.int({ required: true }) },
+      resolve: (_root, args, ctx) => {
+        if (![0, 1, 2, 3].includes(args.relevance)) {
+          throw domainError('validation_error', 'relevance: must be 0, 1, 2 or 3', { field: 'relevance' });
+        }
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), { relevant: verdictOfRelevanceWrite(args.relevance) });
+      },
+    }),
+  );
+
+  builder.mutationField('compatToggleMentionEngaged', (t) =>
+    t.field({
+      type: Mention,
+      description: 'Flips the engaged flag: an engaged mention is one marked done, and un-engaging opens it again',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const mention = await mentionOfWorkspace(ctx, String(args.id));
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { status: mention.status === 'done' ? 'open' : 'done' });
+      },
+    }),
+  );
+
+  const CompatFeedbackInput = builder.inputType('CompatFeedbackInput', {
+    fields: (t) => ({
+      mentionId: t.id({ required: true }),
+      relevant: t.boolean({ required: true }),
+      reason: t.string(),
+      source: t.string({ description: '`WEB`, `EMAIL`, `API` (default) or `SLACK`' }),
+    }),
+  });
+
+  builder.mutationField('compatSubmitFeedback', (t) =>
+    t.field({
+      type: Mention,
+      description: 'Records a relevance verdict with its reason; a second one replaces the first',
+      args: { input: t.arg({ type: CompatFeedbackInput, required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const input = parseInput(compatFeedbackInput, args.input);
+        const mention = await patchMention(ctx.sql, requireAuth(ctx).workspaceId, input.mentionId, { relevant: input.relevant });
+        await saveCompatFeedbackNote(ctx.sql, mention.id, { reason: input.reason ?? null, source: input.source ?? 'API' });
+        return mention;
+      },
+    }),
+  );
+
+  builder.mutationField('compatRemoveFeedback', (t) =>
+    t.boolean({
+      description: "Withdraws a mention's relevance verdict; true when there was one",
+      args: { mentionId: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const mention = await mentionOfWorkspace(ctx, String(args.mentionId));
+        await updateMentions(ctx.sql, mention.workspaceId, [mention.id], { verdictRelevant: null });
+        await deleteCompatFeedbackNote(ctx.sql, mention.id);
+        return mention.verdictRelevant !== null;
+      },
+    }),
+  );
+}
