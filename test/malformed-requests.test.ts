@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
+import { mentionFilterQuery } from '../subgraphs/mentions/index.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
@@ -134,11 +135,11 @@ describe('a NUL character in input', () => {
 });
 
 describe('query parameters', () => {
-  const mentionParameters = 'limit, cursor, keywordId, keywordIds, relevant, status, platform, platforms, alertId';
+  const mentionParameters = ['limit', 'cursor', 'sort', ...Object.keys(mentionFilterQuery.shape)].join(', ');
 
   it.each([
-    ['sentiment=angry', 'sentiment'],
-    ['since=yesterday', 'since'],
+    ['sentimentt=angry', 'sentimentt'],
+    ['from=yesterday', 'from'],
     ['platfrom=reddit', 'platfrom'],
   ])('refuses one a route does not take (%s) with 400 naming it and listing what the route takes', async (query, field) => {
     expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, {

@@ -3,15 +3,15 @@ import { addAlertRuleType } from './alert-rule.ts';
 import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 
-/** The mentions subgraph: mentions, people, alert rules and the live `mentionCreated` subscription. */
+/** The mentions subgraph: mentions, their filters, triage and export, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
-  const { Mention, MentionPage } = addMentionType(builder);
+  const mentionTypes = addMentionType(builder);
   addAlertRuleType(builder);
-  addCompatMentionSchema(builder, Mention, MentionPage);
+  addCompatMentionSchema(builder, mentionTypes);
   return toSubgraphSchema(builder);
 }
 
@@ -25,11 +25,14 @@ export { nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
+export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
+export { maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery } from './mention-filter.ts';
+export { mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
-export { mentionPatchInput } from './mention-triage.ts';
+export { maxBulkMentions, mentionPatchInput, mentionsBulkInput } from './mention-triage.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';
