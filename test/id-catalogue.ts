@@ -51,16 +51,45 @@ export function idsIn(value: unknown, found: IdCatalogue, integers: boolean): vo
 
 export type Caller = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
+/** An id's kind: the prefix of a public id, `integer` for the compatibility API's. */
+export const kindOf = (id: string | number): string => (typeof id === 'number' ? 'integer' : id.slice(0, id.indexOf('_')));
+
+/** One id of each kind. */
+export function onePerKind(ids: readonly (string | number)[]): (string | number)[] {
+  const seen = new Map<string, string | number>();
+  for (const id of ids) if (!seen.has(kindOf(id))) seen.set(kindOf(id), id);
+  return [...seen.values()];
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+export async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+}
+
+/**
+ * Reads every list, then every one-parameter `GET` with the ids found so
+ * far: with one id of each kind first, then with every id of the kinds the
+ * route answered, so that a kind a route does not take costs one request.
+ */
 export async function catalogueIds(document: any, call: Caller): Promise<IdCatalogue> {
   const found: IdCatalogue = { ids: [], integerIds: [] };
   const reads = operationsOf(document).filter(isReadOperation);
-  const read = async (method: string, path: string) => {
-    const answer = await call(method.toUpperCase(), path, method === 'get' ? undefined : {});
+  const read = async (method: string, path: string, id?: string | number) => {
+    const answer = await call(method.toUpperCase(), id === undefined ? path : path.replace(/\{\w+\}/, encodeURIComponent(String(id))), method === 'get' ? undefined : {});
     if (answer.status < 300) idsIn(answer.body, found, path.startsWith('/compat/'));
+    return answer.status < 300;
   };
-  for (const { path, method } of reads.filter(({ path }) => pathParametersOf(path).length === 0)) await read(method, path);
-  for (const { path, method } of reads.filter(({ path }) => pathParametersOf(path).length === 1)) {
-    for (const id of [...found.ids, ...found.integerIds]) await read(method, path.replace(/\{\w+\}/, encodeURIComponent(String(id))));
-  }
+  await inParallel(reads.filter(({ path }) => pathParametersOf(path).length === 0), 4, async ({ method, path }) => void (await read(method, path)));
+  await inParallel(reads.filter(({ path }) => pathParametersOf(path).length === 1), 4, async ({ method, path }) => {
+    const known = [...found.ids, ...found.integerIds];
+    for (const probe of onePerKind(known)) {
+      if (!(await read(method, path, probe))) continue;
+      for (const id of known.filter((each) => each !== probe && kindOf(each) === kindOf(probe))) await read(method, path, id);
+    }
+  });
   return found;
 }

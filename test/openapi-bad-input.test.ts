@@ -23,7 +23,7 @@ import { jobsSettled, workspaceRows } from './workspace-rows.ts';
  * `npm run fuzz` many thousands (README "Fuzzing").
  */
 
-const casesPerOperation = 3 * fuzzScale;
+const casesPerOperation = 2 * fuzzScale;
 
 let configured: ConfiguredEarshot;
 let fuzzed: SeededWorkspace;

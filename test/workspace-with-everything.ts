@@ -11,6 +11,7 @@ import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { type FakeStripe, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { type IdCatalogue, idsIn } from './id-catalogue.ts';
 import { authorizedTokens, freePort } from './oauth-flow.ts';
 import { redditPost, storeAndScore } from './scored-mentions.ts';
 
@@ -86,6 +87,8 @@ export interface SeededWorkspace {
   oauthToken: string;
   keywordIds: string[];
   mentionIds: string[];
+  /** Every public id its seeding was answered with, whatever its kind (some, like a top-up's, no list shows). */
+  seededIds: string[];
   /** Secrets this workspace holds that must never be shown again or stored as they are. */
   secrets: string[];
 }
@@ -103,10 +106,6 @@ export async function patiently<T extends { status: number }>(send: () => Promis
   }
 }
 
-const ok = (what: string, answer: { status: number; body: any }) => {
-  if (answer.status >= 300) throw new Error(`seeding ${what} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-};
 
 export async function seedEveryObject(configured: ConfiguredEarshot, label: string): Promise<SeededWorkspace> {
   const { earshot } = configured;
@@ -119,12 +118,20 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
   const member = await findOrCreateUser(earshot.sql, { email: `member.${marker}@example.com`, name: `Member ${marker}` });
   await addMember(earshot.sql, { workspaceId, userId: member.id, role: 'member' });
   const rest = (method: string, path: string, body?: unknown) => patiently(() => earshot.rest(method, path, { key, body }));
+  const seeded: IdCatalogue = { ids: [], integerIds: [] };
+  const ok = (what: string, answer: { status: number; body: any }) => {
+    if (answer.status >= 300) throw new Error(`seeding ${what} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+    idsIn(answer.body, seeded, false);
+    return answer.body;
+  };
 
   // A session as signing in makes one (the sign-in itself, a deliberately slow password hash, is tested on its own).
   const session = await insertSession(earshot.sql, { userId: provisioned.owner!.id, workspaceId });
   const cookie = `earshot_session=${session.token}; earshot_csrf=${session.csrfToken}`;
   const csrfToken = session.csrfToken;
   const oauth = await authorizedTokens(earshot.url, { cookie, workspaceId });
+  const signedIn = (method: string, path: string, body?: unknown) =>
+    patiently(() => earshot.rest(method, path, { body, headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }) } }));
 
   const readKey = ok('a read key', await rest('POST', '/v1/api-keys', { name: `Read ${marker}`, scope: 'read' })).key;
   const group = ok('a group', await rest('POST', '/v1/groups', { name: `Group ${marker}`, externalId: `ext-${marker}`, description: `About ${marker}` }));
@@ -156,6 +163,7 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
   ok('a digest rule', await rest('POST', '/v1/alerts', { name: `Digest ${marker}`, mode: 'daily', schedule: { hour: digestHour }, channelIds: [emailChannel.id] }));
   ok('a test send', await rest('POST', `/v1/channels/${telegramChannel.id}/test`));
   ok('a rule test send', await rest('POST', `/v1/alerts/${rule.id}/test`));
+  ok('an invitation', await signedIn('POST', '/v1/members/invitations', { email: `invitee.${marker}@example.com`, role: 'member' }));
   ok('a top-up', await rest('POST', '/v1/billing/top-ups', { amountCents: 2500 }));
   ok('auto-recharge settings', await rest('PUT', '/v1/billing/auto-recharge', { enabled: true, thresholdCents: 500, amountCents: 2000 }));
 
@@ -175,6 +183,7 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
     oauthToken: oauth.access_token,
     keywordIds: [keyword.id, second.id],
     mentionIds,
+    seededIds: seeded.ids,
     secrets: [key, readKey, password, oauth.access_token, oauth.refresh_token, webhook.config.secret, session.token],
   };
 }

@@ -13,7 +13,7 @@ import type { FuzzFigures } from './fuzz-run.ts';
  */
 
 const files = ['test/openapi-bad-input.test.ts', 'test/graphql-fuzz.test.ts', 'test/mcp-fuzz.test.ts'];
-const scale = process.env.EARSHOT_FUZZ_SCALE ?? '20';
+const scale = process.env.EARSHOT_FUZZ_SCALE ?? '30';
 const seed = process.env.EARSHOT_FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
 const figuresDir = mkdtempSync(path.join(os.tmpdir(), 'earshot-fuzz-'));
 

@@ -30,7 +30,7 @@ export function resolveSchema(schema: JsonSchema | undefined, context: SchemaCon
   return schema;
 }
 
-const isIdName = (name: string | undefined) => !!name && /(^id$|Id$|Ids$|^sourceId$)/.test(name);
+export const isIdName = (name: string | undefined) => !!name && /(^id$|Id$|Ids$|^sourceId$)/.test(name);
 
 function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type;
@@ -254,4 +254,31 @@ export function minimalValue(rawSchema: JsonSchema | undefined, context: SchemaC
     default:
       return null;
   }
+}
+
+/** Where an id goes in a value of the schema: the field names from the top, `[]` for the items of a list. */
+export type JsonIdSlot = string[];
+
+/** Every id-named field of an object schema, at any depth (through lists, `$ref`s and the object options of `anyOf`). */
+export function jsonIdSlots(rawSchema: JsonSchema | undefined, context: SchemaContext, path: string[] = [], depth = 0): JsonIdSlot[] {
+  const schema = resolveSchema(rawSchema, context);
+  if (depth > 4) return [];
+  const options: JsonSchema[] = schema.anyOf ?? schema.oneOf ?? [];
+  if (options.length) return [...new Map(options.flatMap((option) => jsonIdSlots(option, context, path, depth)).map((slot) => [slot.join('.'), slot])).values()];
+  if (typesOf(schema).includes('array')) return jsonIdSlots(schema.items, context, [...path, '[]'], depth + 1);
+  return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, property]) => {
+    const inner = resolveSchema(property, context);
+    const scalar = typesOf(inner).some((type) => type === 'string' || type === 'integer') && !inner.properties;
+    if (isIdName(name) && (scalar || typesOf(inner).includes('array'))) return [typesOf(inner).includes('array') ? [...path, name, '[]'] : [...path, name]];
+    return jsonIdSlots(inner, context, [...path, name], depth + 1);
+  });
+}
+
+/** A copy of `value` with `id` at the slot (inside a list, as its one item), creating the objects on the way. */
+export function withIdAt(value: unknown, slot: JsonIdSlot, id: unknown): unknown {
+  if (!slot.length) return id;
+  const [step, ...rest] = slot;
+  if (step === '[]') return [withIdAt(Array.isArray(value) ? value[0] : undefined, rest, id)];
+  const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return { ...object, [step]: withIdAt(object[step], rest, id) };
 }
