@@ -2,6 +2,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { Route } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { credentialRoutes } from './routes/credentials.ts';
@@ -10,6 +11,8 @@ import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { segmentRoutes } from './routes/segments.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
@@ -28,6 +31,9 @@ export const routeTable: Route[] = [
   ...groupRoutes,
   ...workspaceSettingsRoutes,
   ...mentionRoutes,
+  ...peopleRoutes,
+  ...segmentRoutes,
+  ...analyticsRoutes,
   ...billingRoutes,
   ...slackRoutes,
   ...channelRoutes,

@@ -1,14 +1,19 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
+import { addAnalyticsType } from './analytics.ts';
 import { addMentionType } from './mention.ts';
+import { addPersonType } from './person.ts';
+import { addSegmentType } from './segment.ts';
 
-/** The mentions subgraph: mentions, people, alert rules and the live `mentionCreated` subscription. */
+/** The mentions subgraph: mentions, people and segments, analytics, alert rules and the live `mentionCreated` subscription. */
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
-  addMentionType(builder);
+  const { Mention, Keyword } = addMentionType(builder);
+  addSegmentType(builder, addPersonType(builder, Mention));
+  addAnalyticsType(builder, Keyword);
   addAlertRuleType(builder);
   return toSubgraphSchema(builder);
 }
@@ -27,5 +32,11 @@ export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { mentionPatchInput } from './mention-triage.ts';
+export { findMutedMentionIds } from './person-store.ts';
+export { analyticsBuckets, analyticsDimensions } from './analytics-store.ts';
+export { maxAnalyticsBuckets } from './analytics.ts';
+export { linkHost, maxFilterValues, ownerId, peopleFilterInput, personSearch, personStages, unowned } from './person-filter.ts';
+export { activityChannels, personActivityInput, personMergeInput, personPatchInput, personSplitInput } from './person-outreach.ts';
+export { segmentCreateInput, segmentPatchInput } from './segment.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

@@ -214,5 +214,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention };
+  return { Mention, Keyword: KeywordRef };
 }
