@@ -61,6 +61,7 @@ export async function seedWorkspace(earshot: TestEarshot, label: string, term = 
   const member = await findOrCreateUser(earshot.sql, { email: `member.${label}@example.com`, name: `Member ${label}` });
   await addMember(earshot.sql, { workspaceId: created.workspace.id, userId: member.id, role: 'member' });
   const keyword = await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term } });
+  if (keyword.status !== 201 && keyword.status !== 200) throw new Error(`keyword ${term} not created: ${JSON.stringify(keyword.body)}`);
   return { workspaceId: created.workspace.id, key: created.apiKey, keywordId: keyword.body.id, ownerId: created.owner!.id, memberId: member.id };
 }
 
