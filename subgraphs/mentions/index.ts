@@ -34,7 +34,7 @@ export { nextThreadRead } from './thread-windows.ts';
 export { mentionPatchInput } from './mention-triage.ts';
 export { findMutedMentionIds } from './person-store.ts';
 export { analyticsBuckets, analyticsDimensions } from './analytics-store.ts';
-export { maxAnalyticsBuckets } from './analytics.ts';
+export { maxAnalyticsBuckets, mentionAnalytics } from './analytics.ts';
 export { linkHost, maxFilterValues, ownerId, peopleFilterInput, personSearch, personStages, unowned } from './person-filter.ts';
 export { activityChannels, personActivityInput, personMergeInput, personPatchInput, personSplitInput } from './person-outreach.ts';
 export { segmentCreateInput, segmentPatchInput } from './segment.ts';

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { perRequest } from '../request-loaders.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { findMentionsByIds, type MentionRow } from './mention-store.ts';
@@ -44,14 +45,5 @@ function createPersonLoaders(ctx: SubgraphContext) {
 
 export type PersonLoaders = ReturnType<typeof createPersonLoaders>;
 
-const loadersByRequest = new WeakMap<SubgraphContext, PersonLoaders>();
-
 /** One set of batching loaders per request, so a page of people costs a fixed number of queries. */
-export function personLoaders(ctx: SubgraphContext): PersonLoaders {
-  let loaders = loadersByRequest.get(ctx);
-  if (!loaders) {
-    loaders = createPersonLoaders(ctx);
-    loadersByRequest.set(ctx, loaders);
-  }
-  return loaders;
-}
+export const personLoaders = perRequest(createPersonLoaders);
