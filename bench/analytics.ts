@@ -124,10 +124,17 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
       { label: 'by intent, 30 days by day', samples: samples.month, query: { by: 'intent', bucket: 'day', since: monthAgo, until: now } },
       { label: 'by keyword, a year by month (every mention)', samples: samples.year, query: { by: 'keyword', bucket: 'month', since: yearAgo, until: now, relevant: null } },
     ];
-    const rows = [];
     let plan = '';
-    let aimMet = true;
-    for (const request of requests) {
+    /** One row: the statement bare first (it has no deadline), then the whole path, which answers 503 past its 4 s statement limit. */
+    const measure = async (request: (typeof requests)[number]) => {
+      const statement = await capturedStatement(databaseUrl, workspace.id, request.query);
+      if (!plan) {
+        const explained = await sql.unsafe(`explain ${statement.text}`, statement.parameters as never[]);
+        plan = explained.map((row) => Object.values(row)[0] as string).find((line) => /Index Only Scan|Index Scan|Seq Scan/.test(line))?.trim() ?? '';
+      }
+      const [counted] = await sql.unsafe(`select sum(count)::int as total from (${statement.text}) cells where total`, statement.parameters as never[]);
+      const bare = await time(request.samples, () => sql.unsafe(statement.text, statement.parameters as never[]));
+      const label = `${request.label} (${Number(counted.total).toLocaleString('en-US')} mentions)`;
       const search = new URLSearchParams({
         by: request.query.by as string,
         bucket: request.query.bucket as string,
@@ -135,27 +142,20 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
         until: request.query.until.toISOString(),
         ...('relevant' in request.query ? { relevant: 'all' } : {}),
       });
-      const url = `${earshot.url}/v1/analytics?${search}`;
-      const check = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-      const body = (await check.json()) as { total?: number };
-      if (check.status !== 200) throw new Error(`${request.label}: ${check.status} ${JSON.stringify(body)}`);
-      const statement = await capturedStatement(databaseUrl, workspace.id, request.query);
-      if (!plan) {
-        const explained = await sql.unsafe(`explain ${statement.text}`, statement.parameters as never[]);
-        plan = explained.map((row) => Object.values(row)[0] as string).find((line) => /Index Only Scan|Index Scan|Seq Scan/.test(line))?.trim() ?? '';
+      try {
+        const full = await time(request.samples, async () => {
+          const response = await fetch(`${earshot.url}/v1/analytics?${search}`, { headers: { authorization: `Bearer ${apiKey}` } });
+          if (response.status !== 200) throw new Error(`${response.status} ${(await response.json() as { error: { code: string } }).error.code}`);
+          await response.arrayBuffer();
+        });
+        return { label, p50: full.p50, values: [full.p50, full.p99, bare.p50, bare.p99, `${(full.p50 / bare.p50).toFixed(1)}x`] };
+      } catch (error) {
+        return { label, p50: Infinity, values: [`failed: ${(error as Error).message}`, '', bare.p50, bare.p99, ''] };
       }
-      const full = await time(request.samples, async () => {
-        const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-        if (response.status !== 200) throw new Error(`${request.label}: ${response.status} ${await response.text()}`);
-        await response.arrayBuffer();
-      });
-      const bare = await time(request.samples, () => sql.unsafe(statement.text, statement.parameters as never[]));
-      if (request.label.includes('30 days') && full.p50 >= aimMs) aimMet = false;
-      rows.push({
-        label: `${request.label} (${(body.total ?? 0).toLocaleString('en-US')} mentions)`,
-        values: [full.p50, full.p99, bare.p50, bare.p99, `${(full.p50 / bare.p50).toFixed(1)}x`],
-      });
-    }
+    };
+    const rows = [];
+    for (const request of requests) rows.push(await measure(request));
+    const aimMet = rows.filter((row) => row.label.includes('30 days')).every((row) => row.p50 < aimMs);
     return {
       description:
         `${mentions.toLocaleString('en-US')} mentions in one workspace over ${days} days (${keywords} keywords, ${authors.toLocaleString('en-US')} authors; ` +
@@ -164,7 +164,7 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
         `Earshot is \`GET /v1/analytics\` through the public port (facade → gateway → mentions subgraph → PostgreSQL), ` +
         `the baseline the same SQL statement the subgraph sends, run with postgres.js. Plan: \`${plan}\`.`,
       columns: ['Earshot p50 ms', 'Earshot p99 ms', 'bare SQL p50 ms', 'bare SQL p99 ms', 'p50 ratio'],
-      rows,
+      rows: rows.map(({ label, values }) => ({ label, values })),
       verdict: `Aim: p50 under ${aimMs} ms for a month of days — ${aimMet ? 'met' : 'missed'}.`,
     };
   } finally {

@@ -251,15 +251,14 @@ export async function listPersonAccounts(sql: Queryable, workspaceId: string, pe
 export async function personMentionStats(sql: Queryable, workspaceId: string, personIds: readonly string[]): Promise<PersonMentionStats[]> {
   return sql<PersonMentionStats[]>`
     /* personMentionStats */
-    select pe.id as person_id,
-           (select count(*)::int from person_accounts pa join posts p on p.author_id = pa.author_id
-            join mentions m on m.post_id = p.id and m.workspace_id = pa.workspace_id
-            where pa.workspace_id = pe.workspace_id and pa.person_id = pe.id) as mentions,
-           (select count(*)::int from person_accounts pa join posts p on p.author_id = pa.author_id
-            join mentions m on m.post_id = p.id and m.workspace_id = pa.workspace_id
-            where pa.workspace_id = pe.workspace_id and pa.person_id = pe.id and ${relevantSql(sql)}) as relevant,
-           ${personAutomatedSql(sql)} as automated
+    select pe.id as person_id, counted.mentions, counted.relevant, ${personAutomatedSql(sql)} as automated
     from people pe
+    cross join lateral (
+      select count(*)::int as mentions, (count(*) filter (where ${relevantSql(sql)}))::int as relevant
+      from person_accounts pa join posts p on p.author_id = pa.author_id
+      join mentions m on m.post_id = p.id and m.workspace_id = pa.workspace_id
+      where pa.workspace_id = pe.workspace_id and pa.person_id = pe.id
+    ) counted
     where pe.workspace_id = ${workspaceId} and pe.id = any(${sql.array(personIds as string[])})`;
 }
 
