@@ -88,7 +88,7 @@ const personNotFound = notFoundResponse('person');
 const writeResponses = { 401: unauthorizedResponse, 403: readOnlyKeyResponse, 404: personNotFound };
 
 /** The people list's filter parameters (spec 4.7), read from the query string. */
-export const peopleFilterQuery = {
+const peopleFilterQuery = {
   linkHosts: commaSeparated(linkHost).optional().meta({ description: "Comma-separated hosts: people whose profiles link to one of them or a subdomain (`www.` ignored)" }),
   stages: commaSeparated(z.enum(personStages)).optional().meta({ description: 'Comma-separated outreach stages' }),
   ownerIds: commaSeparated(ownerId).optional().meta({ description: 'Comma-separated member user ids; `none` for unowned people' }),
@@ -97,7 +97,7 @@ export const peopleFilterQuery = {
 };
 
 /** The filter keys of a parsed query, as the GraphQL `PeopleFilterInput` takes them. */
-export const peopleFilterVariables = (query: Record<string, any>) =>
+const peopleFilterVariables = (query: Record<string, any>) =>
   Object.fromEntries(Object.keys(peopleFilterQuery).filter((name) => query[name] !== undefined).map((name) => [name, query[name]]));
 
 export const peopleRoutes: GraphQLRoute[] = [
