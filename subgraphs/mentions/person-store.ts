@@ -50,7 +50,8 @@ const personColumns = (sql: Queryable) => sql`pe.id, pe.workspace_id, pe.owner_i
  * Gives every author a workspace sees for the first time a person of its
  * own there (one new `per_` id per sighting, used only when the account is
  * new). The account is claimed first, so two writers seeing the same new
- * author make one person: the second finds the account taken.
+ * author make one person: the second finds the account taken; claims are
+ * made in key order, so two writers wait for each other rather than deadlock.
  */
 export async function attachPersonAccounts(sql: Queryable, sightings: readonly (AuthorSighting & { newPersonId: string })[]): Promise<void> {
   if (sightings.length === 0) return;
@@ -65,6 +66,7 @@ export async function attachPersonAccounts(sql: Queryable, sightings: readonly (
     ), attached as (
       insert into person_accounts (workspace_id, author_id, person_id)
       select workspace_id, author_id, person_id from wanted
+      order by workspace_id, author_id
       on conflict (workspace_id, author_id) do nothing
       returning workspace_id, person_id
     )
