@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { readConfig } from '../runtime/config.ts';
@@ -85,6 +86,21 @@ async function time(count: number, run: () => Promise<unknown>): Promise<Timing>
   return { p50: took[Math.floor(count / 2)], p99: took[Math.min(count - 1, Math.ceil(count * 0.99) - 1)] };
 }
 
+/**
+ * CPU time a PostgreSQL backend process has used, in ms, from Linux's
+ * `/proc/<pid>/stat` (utime and stime, 100 ticks a second); null elsewhere.
+ * On a shared machine this says what a statement costs, whatever share of
+ * the CPU the run got.
+ */
+function backendCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** The statement the subgraph sends for a request, and its parameters, caught on the wire. */
 async function capturedStatement(url: string, workspaceId: string, request: Record<string, unknown>): Promise<{ text: string; parameters: unknown[] }> {
   let caught: { text: string; parameters: unknown[] } | undefined;
@@ -133,7 +149,14 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
         plan = explained.map((row) => Object.values(row)[0] as string).find((line) => /Index Only Scan|Index Scan|Seq Scan/.test(line))?.trim() ?? '';
       }
       const [counted] = await sql.unsafe(`select sum(count)::int as total from (${statement.text}) cells where total`, statement.parameters as never[]);
-      const bare = await time(request.samples, () => sql.unsafe(statement.text, statement.parameters as never[]));
+      const backend = await sql.reserve();
+      const [{ pid }] = await backend<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await backend.unsafe(statement.text, statement.parameters as never[]);
+      const cpuBefore = backendCpuMs(pid);
+      const bare = await time(request.samples, () => backend.unsafe(statement.text, statement.parameters as never[]));
+      const cpuAfter = backendCpuMs(pid);
+      backend.release();
+      const cpuPerRequest = cpuBefore === null || cpuAfter === null ? '' : (cpuAfter - cpuBefore) / (request.samples + warmUps);
       const label = `${request.label} (${Number(counted.total).toLocaleString('en-US')} mentions)`;
       const search = new URLSearchParams({
         by: request.query.by as string,
@@ -148,9 +171,9 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
           if (response.status !== 200) throw new Error(`${response.status} ${(await response.json() as { error: { code: string } }).error.code}`);
           await response.arrayBuffer();
         });
-        return { label, p50: full.p50, values: [full.p50, full.p99, bare.p50, bare.p99, `${(full.p50 / bare.p50).toFixed(1)}x`] };
+        return { label, p50: full.p50, values: [full.p50, full.p99, bare.p50, bare.p99, cpuPerRequest, `${(full.p50 / bare.p50).toFixed(1)}x`] };
       } catch (error) {
-        return { label, p50: Infinity, values: [`failed: ${(error as Error).message}`, '', bare.p50, bare.p99, ''] };
+        return { label, p50: Infinity, values: [`failed: ${(error as Error).message}`, '', bare.p50, bare.p99, cpuPerRequest, ''] };
       }
     };
     const rows = [];
@@ -162,8 +185,9 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
         `seeded and vacuumed in ${setupSeconds.toFixed(0)} s). Each request ${warmUps} times to warm up, then ${samples.month} times ` +
         `(${samples.year} for the year) one after another: ` +
         `Earshot is \`GET /v1/analytics\` through the public port (facade → gateway → mentions subgraph → PostgreSQL), ` +
-        `the baseline the same SQL statement the subgraph sends, run with postgres.js. Plan: \`${plan}\`.`,
-      columns: ['Earshot p50 ms', 'Earshot p99 ms', 'bare SQL p50 ms', 'bare SQL p99 ms', 'p50 ratio'],
+        `the baseline the same SQL statement the subgraph sends, run with postgres.js; its CPU ms are the PostgreSQL backend's own ` +
+        `CPU time per request (/proc), what the statement costs whatever share of the machine the run got. Plan: \`${plan}\`.`,
+      columns: ['Earshot p50 ms', 'Earshot p99 ms', 'bare SQL p50 ms', 'bare SQL p99 ms', 'bare SQL CPU ms', 'p50 ratio'],
       rows: rows.map(({ label, values }) => ({ label, values })),
       verdict: `Aim: p50 under ${aimMs} ms for a month of days — ${aimMet ? 'met' : 'missed'}.`,
     };
