@@ -1,4 +1,6 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mentionAnalytics } from '../subgraphs/mentions/index.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { account, classify, postBy, seedWorkspace, type SeededWorkspace, storePosts } from './people-seed.ts';
 
@@ -151,6 +153,24 @@ describe('GET /v1/analytics', () => {
       w.key,
     );
     expect(viaGraphQL.body.data.mentionAnalytics).toEqual(rest.body);
+  });
+
+  it('cuts buckets in UTC whatever the database session’s time zone, across a change of clocks', async () => {
+    const newYork = postgres(earshot.databaseUrl, { max: 1, onnotice: () => {}, transform: { column: { from: postgres.toCamel } }, connection: { timezone: 'America/New_York' } });
+    try {
+      for (const [bucket, until] of [['hour', '2026-03-20T00:00:00Z'], ['day', '2026-04-15T00:00:00Z'], ['week', '2026-04-15T00:00:00Z'], ['month', '2026-04-15T00:00:00Z']]) {
+        const query = `by=platform&bucket=${bucket}&since=2026-03-01T00:00:00Z&until=${until}&relevant=all`;
+        const rest = (await analytics(query)).body;
+        const local = await mentionAnalytics(newYork, w.workspaceId, { by: 'platform', bucket, since: new Date('2026-03-01T00:00:00Z'), until: new Date(until), relevant: null }, new Date());
+        // `keyword` is resolved by the keywords subgraph, so the bare count has none to compare.
+        const counted = { ...rest, series: rest.series.map(({ keyword: _, ...series }: { keyword: unknown }) => series) };
+        expect(JSON.parse(JSON.stringify(local))).toEqual(counted);
+      }
+      const days = (await analytics('by=platform&bucket=day&since=2026-03-07T00:00:00Z&until=2026-03-09T00:00:00Z&relevant=all')).body.totals;
+      expect(days.map((point: { start: string }) => point.start)).toEqual([day('2026-03-07'), day('2026-03-08'), day('2026-03-09')]);
+    } finally {
+      await newYork.end();
+    }
   });
 
   it('refuses more than 1000 buckets, a range backwards and bad values: 400 validation_error naming the parameter', async () => {

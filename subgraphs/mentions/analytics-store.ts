@@ -56,30 +56,45 @@ function dimensionKey(sql: Queryable, by: Exclude<AnalyticsDimension, 'intent'>)
 
 /**
  * The cells of the count, from the matching mentions: per bucket and key
- * (`total` false) and per bucket (`key` null, `total` true). A mention
+ * (`total` false) and per bucket (`key` null, `total` true). Rows are
+ * grouped first by `start`, the bucket, or for months the UTC day, which
+ * `regroup` then folds into months: cutting a calendar month costs a time
+ * zone lookup, done once per day rather than once per mention. A mention
  * counts under each of its intents, `none` without any, and once in its
  * bucket's total; the five intents are counted side by side in one pass and
- * turned into cells after, which costs half what unnesting each mention's
- * intents does.
+ * turned into cells after, half what unnesting each mention's intents costs.
  */
-function countedCells(sql: Queryable, by: AnalyticsDimension, start: postgres.Fragment, matching: postgres.Fragment) {
+function countedCells(sql: Queryable, by: AnalyticsDimension, grouping: { start: postgres.Fragment; regroup: (column: postgres.Fragment) => postgres.Fragment }, matching: postgres.Fragment) {
+  const { start, regroup } = grouping;
   if (by !== 'intent') {
-    const key = dimensionKey(sql, by);
     return sql`
-      select ${start} as start, ${key} as key, count(*)::int as count, grouping(${key}) = 1 as total
-      from mentions m where ${matching}
-      group by grouping sets ((1, 2), (1))`;
+      with per_start as (
+        select ${start} as start, ${dimensionKey(sql, by)} as key, count(*)::int as count
+        from mentions m where ${matching}
+        group by 1, 2
+      ), per_key as (
+        select ${regroup(sql`start`)} as start, key, sum(count)::int as count from per_start group by 1, 2
+      )
+      select start, key, count, false as total from per_key
+      union all
+      select start, null, sum(count)::int, true from per_key group by start`;
   }
   const column = (index: number) => sql(`intent_${index}`);
   return sql`
-    select per_bucket.start, cell.key, cell.count, cell.key is null as total
-    from (
+    with per_start as (
       select ${start} as start, count(*)::int as mentions,
              ${intents.map((intent, index) => sql`count(*) filter (where ${intent} = any(m.intents))::int as ${column(index)},`)}
              count(*) filter (where coalesce(cardinality(m.intents), 0) = 0)::int as no_intent
       from mentions m where ${matching}
       group by 1
-    ) per_bucket
+    ), per_bucket as (
+      select ${regroup(sql`start`)} as start, sum(mentions)::int as mentions,
+             ${intents.map((_, index) => sql`sum(${column(index)})::int as ${column(index)},`)}
+             sum(no_intent)::int as no_intent
+      from per_start group by 1
+    )
+    select per_bucket.start, cell.key, cell.count, cell.key is null as total
+    from per_bucket
     cross join lateral (values (null::text, per_bucket.mentions),
                                ${intents.map((intent, index) => sql`(${intent}::text, per_bucket.${column(index)}),`)}
                                ('none', per_bucket.no_intent)) as cell(key, count)
@@ -89,8 +104,7 @@ function countedCells(sql: Queryable, by: AnalyticsDimension, start: postgres.Fr
 /**
  * Where the bucket holding `at` starts. Hours, days and weeks are fixed
  * lengths of absolute time binned from a Monday at 00:00 UTC, which is plain
- * arithmetic (`date_bin`) and half the cost of cutting each row in a time
- * zone; months are calendar months, cut in UTC.
+ * arithmetic (`date_bin`); months are calendar months, cut in UTC.
  */
 function bucketStart(sql: Queryable, bucket: AnalyticsBucket, at: postgres.Fragment) {
   return bucket === 'month'
@@ -132,7 +146,10 @@ export async function countMentions(sql: Queryable, workspaceId: string, query: 
     with buckets as (
       ${bucketSeries(sql, query)}
     ), counted as (
-      ${countedCells(sql, query.by, bucketStart(sql, query.bucket, sql`m.published_at`), matching)}
+      ${countedCells(sql, query.by, {
+        start: bucketStart(sql, query.bucket === 'month' ? 'day' : query.bucket, sql`m.published_at`),
+        regroup: (column) => (query.bucket === 'month' ? bucketStart(sql, 'month', column) : column),
+      }, matching)}
     )
     select buckets.start, counted.key, coalesce(counted.count, 0) as count, coalesce(counted.total, false) as total
     from buckets left join counted on counted.start = buckets.start
