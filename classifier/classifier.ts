@@ -1,3 +1,4 @@
+import { chatCompletionSettings } from '../runtime/chat-completion.ts';
 import { createBuiltInClassifier } from './built-in-classifier.ts';
 import type { Classifier } from './classifier-types.ts';
 import { createLlmClassifier } from './llm-classifier.ts';
@@ -8,11 +9,6 @@ import { createLlmClassifier } from './llm-classifier.ts';
  * built-in local classifier.
  */
 export function createClassifier(env: Record<string, string | undefined> = process.env): Classifier {
-  const url = env.EARSHOT_CLASSIFIER_URL?.trim();
-  if (!url) return createBuiltInClassifier();
-  return createLlmClassifier({
-    baseUrl: url,
-    apiKey: env.EARSHOT_CLASSIFIER_KEY?.trim() || null,
-    model: env.EARSHOT_CLASSIFIER_MODEL?.trim() || undefined,
-  });
+  const settings = chatCompletionSettings(env);
+  return settings ? createLlmClassifier(settings) : createBuiltInClassifier();
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intents, sentiments } from '../vocabulary/classification-values.ts';
 import { relevanceLine } from '../vocabulary/relevance.ts';
+import { defaultChatModel, requestStructuredAnswer } from '../runtime/chat-completion.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
 import { type Classification, orderedIntents } from './classification.ts';
 
@@ -16,7 +17,6 @@ export interface LlmClassifierOptions {
   timeoutMs?: number;
 }
 
-const defaultModel = 'gpt-4o-mini';
 /** Long posts are cut: the first 2,000 characters decide what a post is about, and tokens cost. */
 const maxPostCharacters = 2_000;
 
@@ -60,10 +60,6 @@ const itemSchema = z.object({
   note: z.string().trim().min(1).max(500),
 });
 
-const completionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }) })).min(1),
-});
-
 const instructions = [
   'You classify social media posts that matched a tracked keyword, for a brand-monitoring service.',
   'For every post return one item with its id:',
@@ -76,7 +72,7 @@ const instructions = [
   'Judge only from the given text. Return exactly one item per post.',
 ].join('\n');
 
-function requestMessages(inputs: ClassificationInput[]) {
+function requestMessages(inputs: ClassificationInput[]): { role: 'system' | 'user'; content: string }[] {
   const { keyword, company } = inputs[0];
   const brief = {
     keyword: { term: keyword.term, kind: keyword.kind, context: keyword.context, groupDescription: keyword.groupDescription },
@@ -167,45 +163,16 @@ function requestGroups(inputs: ClassificationInput[], batchSize: number): Classi
  * scored on a later run instead of being guessed now.
  */
 export function createLlmClassifier(options: LlmClassifierOptions): Classifier {
-  const endpoint = `${options.baseUrl.replace(/\/+$/u, '')}/chat/completions`;
-  const model = options.model ?? defaultModel;
+  const model = options.model ?? defaultChatModel;
   const batchSize = options.batchSize ?? 20;
   const timeoutMs = options.timeoutMs ?? 60_000;
 
   async function classifyRequest(inputs: ClassificationInput[]): Promise<ClassificationOutcome[]> {
-    let response: Response;
-    let body: string;
-    try {
-      response = await fetch(endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
-          model,
-          temperature: 0,
-          messages: requestMessages(inputs),
-          response_format: { type: 'json_schema', json_schema: { name: 'mention_classifications', strict: true, schema: answerJsonSchema } },
-        }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      body = await response.text();
-    } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      return failAll(inputs, timedOut ? `classifier timed out after ${timeoutMs} ms` : `classifier unreachable: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!response.ok) return failAll(inputs, `classifier answered HTTP ${response.status}`);
-    let completion: z.infer<typeof completionSchema>;
-    try {
-      completion = completionSchema.parse(JSON.parse(body));
-    } catch {
-      return failAll(inputs, 'classifier response is not a chat completion');
-    }
-    const message = completion.choices[0].message;
-    if (message.refusal) return failAll(inputs, `classifier refused: ${message.refusal}`);
-    if (!message.content) return failAll(inputs, 'classifier answer is empty');
-    return outcomesFromAnswer(inputs, message.content);
+    const answer = await requestStructuredAnswer(
+      { baseUrl: options.baseUrl, apiKey: options.apiKey, model },
+      { schemaName: 'mention_classifications', schema: answerJsonSchema, messages: requestMessages(inputs), timeoutMs },
+    );
+    return answer.ok ? outcomesFromAnswer(inputs, answer.content) : failAll(inputs, answer.error);
   }
 
   return {

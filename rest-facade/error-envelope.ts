@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { ApiError, ErrorDialect } from './route.ts';
+
+export type { ApiError } from './route.ts';
 
 /** HTTP status of each error code of spec part 7; unknown codes are 500s. */
 const statusByCode: Record<string, number> = {
@@ -42,19 +45,18 @@ const statusByCode: Record<string, number> = {
   telegram_not_configured: 501,
   email_not_configured: 501,
   webhook_not_configured: 501,
+  // Codes only the compatibility API meets (spec 4.8).
+  item_exists: 409,
+  quota_exceeded: 402,
+  clear_not_confirmed: 400,
+  feed_filter_write_conflict: 409,
+  feature_disabled: 501,
   upstream_unavailable: 502,
   service_unavailable: 503,
   internal_error: 500,
 };
 
 export const statusForCode = (code: string): number => statusByCode[code] ?? 500;
-
-export interface ApiError {
-  code: string;
-  message: string;
-  retryAfterSeconds?: number;
-  field?: string | null;
-}
 
 export const errorEnvelopeSchema = z
   .object({
@@ -80,6 +82,18 @@ export function errorBody(error: ApiError, requestId: string) {
     },
   };
 }
+
+/** The `/v1` envelope (spec part 7). */
+export const v1Errors: ErrorDialect = {
+  body: errorBody,
+  schema: errorEnvelopeSchema,
+  shared: {
+    badQuery: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
+    rateLimited: 'Over the workspace rate limit (`rate_limited`)',
+    unavailable: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
+    internal: 'Unexpected failure (`internal_error`)',
+  },
+};
 
 interface GraphQLErrorShape {
   message: string;

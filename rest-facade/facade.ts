@@ -2,11 +2,22 @@
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
 import { sessionCookie } from '../gateway/request-state.ts';
+import { clientAddressHeader } from '../runtime/client-address.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
-import { type ApiError, apiErrorFromGraphQL, errorBody, statusForCode } from './error-envelope.ts';
-import { type GraphQLRoute, isGraphQLRoute, type RestRequest, type RestResult, type Route, type ServiceState } from './route.ts';
+import { type ApiError, apiErrorFromGraphQL, statusForCode } from './error-envelope.ts';
+import {
+  type ErrorDialect,
+  type GraphQLRoute,
+  isGraphQLRoute,
+  RequestRefusal,
+  type RestRequest,
+  type RestResult,
+  type Route,
+  type RouteTable,
+  type ServiceState,
+} from './route.ts';
 
 /**
  * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
@@ -20,7 +31,8 @@ export type GatewayFetch = (
 ) => Promise<Response>;
 
 export interface FacadeOptions {
-  routes: Route[];
+  /** A request goes to the table whose prefix its path starts with, else to the first; each answers in its own envelope. */
+  tables: RouteTable[];
   gatewayFetch: GatewayFetch;
   maxBodyBytes: number;
   log: Logger;
@@ -32,6 +44,12 @@ interface CompiledRoute {
   route: Route;
   pattern: RegExp;
   paramNames: string[];
+}
+
+interface CompiledTable {
+  prefix: string;
+  routes: CompiledRoute[];
+  errors: ErrorDialect;
 }
 
 /** Longest query string the facade sends the gateway in a GET; proxies commonly allow 8 KiB of request line. */
@@ -48,12 +66,6 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), paramNames };
 }
 
-class InputError extends Error {
-  constructor(readonly apiError: ApiError) {
-    super(apiError.message);
-  }
-}
-
 /**
  * The body parsed, and as received: a signed webhook is verified over its
  * exact bytes. A route taking a `rawBody` gets it unparsed, whatever its
@@ -61,7 +73,7 @@ class InputError extends Error {
  */
 async function readBody(request: Request, maxBytes: number, parseJson: boolean): Promise<{ value: unknown; raw: string | undefined }> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+  if (declared > maxBytes) throw new RequestRefusal({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
   // A chunked body declares no length: stop reading at the limit rather than
   // buffer whatever arrives. The reader is released, not cancelled, because
   // cancelling destroys the socket before the 413 can be sent.
@@ -71,13 +83,13 @@ async function readBody(request: Request, maxBytes: number, parseJson: boolean):
   // A body cut off or badly chunked fails the read: the caller's fault, not ours.
   const nextChunk = () =>
     reader?.read().catch(() => {
-      throw new InputError({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
+      throw new RequestRefusal({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
     });
   for (let read = await nextChunk(); read && !read.done; read = await nextChunk()) {
     size += read.value.byteLength;
     if (size > maxBytes) {
       reader!.releaseLock();
-      throw new InputError({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+      throw new RequestRefusal({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
     }
     chunks.push(read.value);
   }
@@ -87,12 +99,12 @@ async function readBody(request: Request, maxBytes: number, parseJson: boolean):
   try {
     return { value: JSON.parse(raw), raw };
   } catch {
-    throw new InputError({ code: 'validation_error', message: 'The body is not valid JSON', field: null });
+    throw new RequestRefusal({ code: 'validation_error', message: 'The body is not valid JSON', field: null });
   }
 }
 
-function inputError(problem: InputProblem): InputError {
-  return new InputError({ code: 'validation_error', message: problem.message, field: problem.field });
+function inputError(problem: InputProblem): RequestRefusal {
+  return new RequestRefusal({ code: 'validation_error', message: problem.message, field: problem.field });
 }
 
 /**
@@ -126,9 +138,9 @@ function decodePathParams(names: string[], segments: string[], pathname: string)
     try {
       value = decodeURIComponent(segments[i]);
     } catch {
-      throw new InputError({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} is not valid percent-encoded UTF-8` });
+      throw new RequestRefusal({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} is not valid percent-encoded UTF-8` });
     }
-    if (value.includes('\u0000')) throw new InputError({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} holds a NUL character` });
+    if (value.includes('\u0000')) throw new RequestRefusal({ code: 'not_found', message: `Nothing at ${pathname}: the ${name} holds a NUL character` });
     params[name] = value;
   }
   return params;
@@ -141,7 +153,8 @@ function decodePathParams(names: string[], segments: string[], pathname: string)
  * stay in the subgraphs; the facade only translates.
  */
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
-  const compiled = options.routes.map(compile);
+  const tables: CompiledTable[] = options.tables.map((table) => ({ prefix: table.prefix, routes: table.routes.map(compile), errors: table.errors }));
+  const tableFor = (pathname: string) => tables.find((table) => pathname.startsWith(table.prefix)) ?? tables[0];
 
   const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
     const headers = new Headers(extra);
@@ -155,16 +168,17 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
     return new Response(body, { status: result.status, headers });
   };
-  const failure = (error: ApiError, requestId: string, headers: Headers = new Headers()) => {
+  const failure = (errors: ErrorDialect, error: ApiError, requestId: string, headers: Headers = new Headers()) => {
     // Spec part 7: `retryAfterSeconds` mirrors `Retry-After`.
     if (error.retryAfterSeconds !== undefined && !headers.has('retry-after')) headers.set('retry-after', String(error.retryAfterSeconds));
-    return json({ status: statusForCode(error.code), body: errorBody(error, requestId) }, requestId, headers);
+    return json({ status: statusForCode(error.code), body: errors.body(error, requestId) }, requestId, headers);
   };
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
     // The credential, whichever way it came: a bearer key, or a session cookie with its CSRF token.
-    for (const name of ['authorization', 'cookie', 'x-csrf-token']) {
+    // And where the client connected from, which the public server wrote.
+    for (const name of ['authorization', 'cookie', 'x-csrf-token', clientAddressHeader]) {
       const value = request.headers.get(name);
       if (value) headers[name] = value;
     }
@@ -186,29 +200,36 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   };
 
   // Bad input must not hide a bad credential: before answering 400 or 413 the
-  // facade asks the gateway whether the caller may make this request at all.
-  const credentialProblem = async (request: Request, requestId: string) => {
-    const probe = request.method === 'GET' ? 'query { __typename }' : 'mutation { __typename }';
+  // facade asks the gateway whether the caller may make this request at all,
+  // with an operation of the route's own kind (a `read` key may run the
+  // queries behind a POST of the compatibility API).
+  const credentialProblem = async (route: Route, request: Request, requestId: string) => {
+    const changes = isGraphQLRoute(route) ? /^\s*mutation\b/.test(route.operation) : request.method !== 'GET';
+    const probe = changes ? 'mutation { __typename }' : 'query { __typename }';
     const { payload, headers } = await callGateway(request, requestId, probe, {});
     return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
   };
 
-  const runGraphQLRoute = async (route: GraphQLRoute, request: Request, restRequest: RestRequest, requestId: string) => {
-    const { payload, headers } = await callGateway(request, requestId, route.operation, route.variables(restRequest));
+  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
+    const { payload, headers } = await callGateway(request, requestId, route.operation, variables);
     if (payload.errors?.length) {
       const error = apiErrorFromGraphQL(payload.errors[0]);
       if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
-      return failure(error, requestId, headers);
+      return failure(errors, error, requestId, headers);
     }
-    return json(route.result(payload.data ?? {}), requestId, headers);
+    const result = route.result(payload.data ?? {});
+    return 'error' in result ? failure(errors, result.error, requestId, headers) : json(result, requestId, headers);
   };
 
   return async function handleRestRequest(request: Request): Promise<Response> {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    let errors = tables[0].errors;
     try {
       const url = new URL(request.url);
+      const table = tableFor(url.pathname);
+      errors = table.errors;
       let match: { entry: CompiledRoute; segments: string[] } | undefined;
-      for (const entry of compiled) {
+      for (const entry of table.routes) {
         if (entry.route.method !== request.method) continue;
         const found = entry.pattern.exec(url.pathname);
         if (found) {
@@ -216,21 +237,24 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
           break;
         }
       }
-      if (!match) return failure({ code: 'not_found', message: `No route for ${request.method} ${url.pathname}` }, requestId);
+      if (!match) return failure(table.errors, { code: 'not_found', message: `No route for ${request.method} ${url.pathname}` }, requestId);
       const { route } = match.entry;
       if (!route.public && !request.headers.get('authorization') && !sessionCookie({ request })) {
-        return failure({ code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer mk_live_…"' }, requestId);
+        return failure(table.errors, { code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer mk_live_…"' }, requestId);
       }
 
       let restRequest: RestRequest;
+      let variables: Record<string, unknown> = {};
       try {
         const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
         const query = parseQuery(route, url.searchParams);
         const { value: body, raw: rawBody } =
-          request.method === 'GET' || request.method === 'DELETE' ? { value: undefined, raw: undefined } : await readBody(request, options.maxBodyBytes, !route.rawBody);
+          request.method === 'GET' || (request.method === 'DELETE' && !route.body)
+            ? { value: undefined, raw: undefined }
+            : await readBody(request, options.maxBodyBytes, !route.rawBody);
         if (route.body) {
           if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-            throw new InputError({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
+            throw new RequestRefusal({ code: 'validation_error', message: 'The body must be a JSON object', field: null });
           }
           // Checked here too, not only by the subgraph, so REST callers read
           // about their JSON rather than GraphQL's coercion of it (which
@@ -240,18 +264,19 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
           if (!checked.success) throw inputError(checked.problem);
         }
         restRequest = { params, query, body, rawBody, headers: request.headers, requestId };
+        if (isGraphQLRoute(route)) variables = route.variables(restRequest);
       } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        if (route.public) return failure(error.apiError, requestId);
-        const problem = await credentialProblem(request, requestId);
-        return failure(problem.error ?? error.apiError, requestId, problem.headers);
+        if (!(error instanceof RequestRefusal)) throw error;
+        if (route.public) return failure(table.errors, error.apiError, requestId);
+        const problem = await credentialProblem(route, request, requestId);
+        return failure(table.errors, problem.error ?? error.apiError, requestId, problem.headers);
       }
 
-      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, request, restRequest, requestId);
+      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, variables, requestId);
       return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {
       options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
-      return failure({ code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
+      return failure(errors, { code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
     }
   };
 }

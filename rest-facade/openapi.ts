@@ -1,7 +1,6 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
-import { errorEnvelopeSchema } from './error-envelope.ts';
-import { isGraphQLRoute, type Route } from './route.ts';
+import { type ErrorDialect, isGraphQLRoute, type Route, type RouteTable } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -34,9 +33,8 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output', named: NamedSchem
   return pointRefsAtComponents(rest) as SchemaObject;
 };
 
-const errorRef = { $ref: '#/components/schemas/Error' };
-
-function operationFor(route: Route, named: NamedSchemas): OperationObject {
+function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): OperationObject {
+  const errorRef = jsonSchema(errors.schema, 'output', named);
   const pathParams: ParameterObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -55,20 +53,11 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
     const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
     responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
   }
-  responses['400'] ??= {
-    description: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
-    content: { 'application/json': { schema: errorRef } },
-  };
-  if (!route.public) {
-    responses['429'] ??= { description: 'Over the workspace rate limit (`rate_limited`)', content: { 'application/json': { schema: errorRef } } };
-  }
-  if (isGraphQLRoute(route)) {
-    responses['503'] ??= {
-      description: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
-      content: { 'application/json': { schema: errorRef } },
-    };
-  }
-  responses['500'] ??= { description: 'Unexpected failure (`internal_error`)', content: { 'application/json': { schema: errorRef } } };
+  const shared = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
+  responses['400'] ??= shared(errors.shared.badQuery);
+  if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
+  if (isGraphQLRoute(route)) responses['503'] ??= shared(errors.shared.unavailable);
+  responses['500'] ??= shared(errors.shared.internal);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -79,19 +68,14 @@ function operationFor(route: Route, named: NamedSchemas): OperationObject {
       ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
       : {}),
     ...(route.rawBody
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' as const, properties: { payload: { type: 'string' as const } }, required: ['payload'] } } },
-          },
-        }
+      ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.rawBody, 'input', named) } } } }
       : {}),
     responses,
   };
 }
 
-/** Builds the OpenAPI 3.1 document of the given routes and of the requests the service sends (`webhooks`). */
-export function buildOpenApiDocument(routes: Route[], webhooks: WebhookEvent[] = []) {
+/** Builds the OpenAPI 3.1 document of the given route tables and of the requests the service sends (`webhooks`). */
+export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEvent[] = []) {
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Earshot API')
@@ -106,17 +90,21 @@ export function buildOpenApiDocument(routes: Route[], webhooks: WebhookEvent[] =
         '`X-Mentions-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string (compare in constant time); ' +
         '`X-Mentions-Signature-V2`, `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">` with the same key, which lets a receiver refuse replays; ' +
         'and the Standard Webhooks headers `webhook-id` (the delivery id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64-decoded part of the secret after `whsec_`), ' +
-        'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.',
+        'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.\n\n' +
+        'The routes tagged `Octolens compatibility` (`/compat/octolens/api/v2/...`) answer Octolens\'s API v2 request and response shapes on the same workspace, keys and rate limit; ' +
+        'their errors are `{ error: { code, message, status } }` with upper-case codes, and their ids are integers given when an object is first shown.',
     )
     .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
   const named: NamedSchemas = {};
-  jsonSchema(errorEnvelopeSchema, 'output', named);
   const document = builder.getSpec();
   document.security = [{ apiKey: [] }];
   document.servers = [{ url: '/' }];
-  for (const route of routes) {
-    const item = (document.paths![route.path] ??= {});
-    (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, named);
+  for (const table of tables) {
+    jsonSchema(table.errors.schema, 'output', named);
+    for (const route of table.routes) {
+      const item = (document.paths![route.path] ??= {});
+      (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, table.errors, named);
+    }
   }
   for (const webhook of webhooks) {
     builder.addWebhook(webhook.name, {

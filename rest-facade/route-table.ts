@@ -1,16 +1,22 @@
+import { v1Errors } from './error-envelope.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import type { Route } from './route.ts';
+import { octolensErrors } from './octolens/octolens-errors.ts';
+import { octolensRouteTable } from './octolens/octolens-route-table.ts';
+import type { ErrorDialect, Route, RouteTable } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { connectedAppRoutes } from './routes/connected-apps.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { notificationSettingsRoutes } from './routes/notification-settings.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { segmentRoutes } from './routes/segments.ts';
 import { serviceRoutes } from './routes/service.ts';
@@ -20,11 +26,14 @@ import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 
-/** Every `/v1` route; the OpenAPI document is generated from this list and nothing else, once. */
+/** Every `/v1` route. */
 export const routeTable: Route[] = [
-  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTable, webhookEvents))),
+  ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTables, webhookEvents))),
   ...credentialRoutes,
+  ...connectedAppRoutes,
+  ...invitationRoutes,
   ...memberRoutes,
+  ...notificationSettingsRoutes,
   ...sessionRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,
@@ -39,3 +48,12 @@ export const routeTable: Route[] = [
   ...channelRoutes,
   ...alertRoutes,
 ];
+
+/** The tables the facade serves; the OpenAPI document is generated from them and nothing else, once. */
+export const routeTables: RouteTable[] = [
+  { prefix: '/v1/', routes: routeTable, errors: v1Errors },
+  { prefix: '/compat/octolens/', routes: octolensRouteTable, errors: octolensErrors },
+];
+
+/** The envelope a refusal at `pathname` is written in, the facade's own answers aside (a request past its deadline). */
+export const errorsForPath = (pathname: string): ErrorDialect => (routeTables.find((table) => pathname.startsWith(table.prefix)) ?? routeTables[0]).errors;

@@ -1,5 +1,24 @@
 import type { z } from 'zod';
 
+/** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts). */
+export interface ApiError {
+  code: string;
+  message: string;
+  retryAfterSeconds?: number;
+  field?: string | null;
+}
+
+/**
+ * A request refused before any operation runs: bad input, or (thrown by a
+ * route's `variables`) something the route cannot ask the domain for. The
+ * facade still checks the credential first, so it never hides a bad key.
+ */
+export class RequestRefusal extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+  }
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** A REST request after the facade has read it. */
@@ -44,8 +63,12 @@ interface RouteBase {
   /** Public routes need no credential. */
   public?: boolean;
   body?: z.ZodType;
-  /** The body is not JSON and reaches the route only as `rawBody`, unparsed (Slack's form-encoded, signed interactivity requests). */
-  rawBody?: true;
+  /**
+   * The body is not JSON and reaches the route only as `rawBody`, unparsed
+   * (Slack's form-encoded, signed interactivity requests; a mail program's
+   * one-click unsubscribe). The schema documents its form fields.
+   */
+  rawBody?: z.ZodObject;
   /** Query parameters; each property of the object is one parameter. */
   query?: z.ZodObject;
   responses: Record<number, RouteResponse>;
@@ -54,8 +77,10 @@ interface RouteBase {
 /** A route that runs one GraphQL operation on the gateway. */
 export interface GraphQLRoute extends RouteBase {
   operation: string;
+  /** The operation's variables; may throw `RequestRefusal`. */
   variables(request: RestRequest): Record<string, unknown>;
-  result(data: Record<string, any>): RestResult;
+  /** The HTTP answer to the operation's data, or an error the table's envelope states (a feature the route does not offer). */
+  result(data: Record<string, any>): RestResult | { error: ApiError };
 }
 
 /** A route the facade answers itself (health, the OpenAPI document). */
@@ -66,3 +91,22 @@ export interface LocalRoute extends RouteBase {
 export type Route = GraphQLRoute | LocalRoute;
 
 export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operation' in route;
+
+/**
+ * How one table's refusals read: its envelope and that envelope's named
+ * schema for the OpenAPI document, and the wording of the refusals every
+ * route shares. The status of a code is the same in every table.
+ */
+export interface ErrorDialect {
+  body(error: ApiError, requestId: string): unknown;
+  /** Named with `.meta({ id })`: error responses point at it. */
+  schema: z.ZodType;
+  shared: { badQuery: string; rateLimited: string; unavailable: string; internal: string };
+}
+
+/** Routes under one path prefix (`/v1/`, `/compat/octolens/`) that answer in one error envelope. */
+export interface RouteTable {
+  prefix: string;
+  routes: Route[];
+  errors: ErrorDialect;
+}

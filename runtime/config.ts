@@ -21,8 +21,12 @@ export interface EarshotConfig {
   retryDelaySeconds: number;
   /** How long a webhook endpoint has to answer (EARSHOT_WEBHOOK_TIMEOUT_MS, default 10 s as spec 8 says; tests shorten it). */
   webhookTimeoutMs: number;
+  /** How long an OAuth access token works (EARSHOT_OAUTH_ACCESS_TOKEN_S, default 3600); refresh tokens renew it. */
+  oauthAccessTokenSeconds: number;
   /** Whether workers follow the Bluesky Jetstream live (EARSHOT_BLUESKY_LIVE=0 turns it off). */
   blueskyLive: boolean;
+  /** The origin of `EARSHOT_PUBLIC_URL` when it is set (pages of it may use the session cookie over graphql-ws). */
+  publicOrigin: string | undefined;
   /** The environment connectors read their base addresses and credentials from. */
   env: NodeJS.ProcessEnv;
 }
@@ -68,7 +72,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     pollIntervalSeconds: integer(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
     retryDelaySeconds: integer(env, 'EARSHOT_RETRY_DELAY_S', 30),
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
+    oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
+    publicOrigin: env.EARSHOT_PUBLIC_URL ? new URL(env.EARSHOT_PUBLIC_URL).origin : undefined,
     env,
   };
 }

@@ -2,7 +2,7 @@
 import { Response } from '@whatwg-node/server';
 import { databaseRetryAfterSeconds } from '../runtime/database-availability.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
-import { errorBody } from '../rest-facade/error-envelope.ts';
+import { errorsForPath } from '../rest-facade/route-table.ts';
 
 /**
  * The longest a request waits for its answer: the contract's 5 s, less a
@@ -39,10 +39,11 @@ const lateHeaders = (requestId: string) => ({
   'x-request-id': requestId,
 });
 
-/** The REST answer to a request past its deadline: 503 `service_unavailable` in the spec's envelope. */
+/** The REST answer to a request past its deadline: 503 `service_unavailable` in the envelope of the API it asked. */
 export function lateRestResponse(request: Request): Response {
   const requestId = requestIdFrom(request.headers.get('x-request-id'));
-  const body = errorBody({ code: 'service_unavailable', message, retryAfterSeconds: databaseRetryAfterSeconds }, requestId);
+  const errors = errorsForPath(new URL(request.url).pathname);
+  const body = errors.body({ code: 'service_unavailable', message, retryAfterSeconds: databaseRetryAfterSeconds }, requestId);
   return new Response(JSON.stringify(body), { status: 503, headers: lateHeaders(requestId) });
 }
 

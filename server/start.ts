@@ -1,18 +1,22 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
+import { createAuthorizationServer } from '../oauth/authorization-server.ts';
+import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
+import { startAutoRechargeRunner } from '../jobs/auto-recharge/auto-recharge-runner.ts';
 import { startCrashRecovery } from '../jobs/crash-recovery.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
-import { routeTable } from '../rest-facade/route-table.ts';
+import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
-import { type EarshotConfig, type SubgraphName, subgraphNames } from '../runtime/config.ts';
+import { authenticateApiKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
@@ -20,6 +24,7 @@ import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { loadDashboardFiles } from './dashboard-files.ts';
 import { startPublicServer } from './public-server.ts';
 import { requestDeadlineMs } from './request-deadline.ts';
 
@@ -71,17 +76,15 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-async function authenticateWith(sql: Sql, secret: string): Promise<RequestAuth | undefined> {
+/** A bearer credential: an API key, or an OAuth access token acting for its user on the workspace and scope chosen at consent. */
+async function authenticateWith(sql: Sql, secret: string, clock: Clock): Promise<RequestAuth | undefined> {
   const key = await authenticateApiKey(sql, secret);
-  return key
-    ? {
-        workspaceId: key.workspaceId,
-        kind: 'api_key',
-        scope: key.scope,
-        apiKeyId: key.id,
-        expiresAt: key.expiresAt?.toISOString() ?? null,
-        userId: null,
-      }
+  if (key) {
+    return { workspaceId: key.workspaceId, kind: 'api_key', scope: key.scope, apiKeyId: key.id, expiresAt: key.expiresAt?.toISOString() ?? null, userId: null };
+  }
+  const token = await authenticateOAuthToken(sql, secret, clock.now());
+  return token
+    ? { workspaceId: token.workspaceId, kind: 'oauth', scope: token.scope, apiKeyId: null, expiresAt: token.expiresAt.toISOString(), userId: token.userId }
     : undefined;
 }
 
@@ -96,6 +99,7 @@ async function authenticateSessionWith(sql: Sql, token: string): Promise<{ auth:
           apiKeyId: null,
           expiresAt: session.expiresAt.toISOString(),
           userId: session.userId,
+          sessionId: session.id,
         },
         csrfToken: session.csrfToken,
       }
@@ -137,6 +141,8 @@ export async function startEarshot(
     const requestSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
+    // Closed after everything that mails (requests, the dispatcher) has stopped.
+    stops.push(['mail connections', closeSharedMailers]);
     const secret = await resolveGatewaySecret(config, sql);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
     const works = role === 'all' || role === 'worker';
@@ -149,6 +155,8 @@ export async function startEarshot(
       stops.push(['poll scheduler', scheduler.stop]);
       const dispatcher = await startDeliveryDispatcher(queue.context('deliveries'));
       stops.push(['delivery dispatcher', dispatcher.stop]);
+      const recharges = await startAutoRechargeRunner(queue.context('auto-recharge'));
+      stops.push(['auto-recharge runner', recharges.stop]);
       if (config.blueskyLive) {
         const live = await startBlueskyLive(queue.context('bluesky-live'));
         stops.push(['Bluesky live stream', live.stop]);
@@ -182,6 +190,7 @@ export async function startEarshot(
       subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
     }
 
+    const authenticate = (token: string) => authenticateWith(requestSql, token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
         ? await createGateway({
@@ -189,7 +198,7 @@ export async function startEarshot(
             inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
-            authenticate: (token) => authenticateWith(requestSql, token),
+            authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
             log,
@@ -207,14 +216,38 @@ export async function startEarshot(
         const target = new URL('/graphql', config.gatewayUrl);
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
-      facade = createFacade({ routes: routeTable, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
+      facade = createFacade({ tables: routeTables, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
     }
+
+    // The authorization server answers where the REST facade does; it keeps its state through the team subgraph's functions.
+    const oauth = facade
+      ? createAuthorizationServer({
+          sql: requestSql,
+          env: config.env,
+          clock,
+          lifetimes: { accessTokenSeconds: config.oauthAccessTokenSeconds },
+          log,
+          databaseUp: () => watch.status().up,
+        })
+      : undefined;
+
+    // The MCP server's tools are routes of the REST facade, so it runs where the facade does.
+    const mcp = facade
+      ? createMcpEndpoint({
+          restApi: facade,
+          authenticate,
+          resourceMetadataUrl: protectedResourceMetadataUrl(publicUrl(config.env), '/mcp'),
+          log,
+        })
+      : undefined;
 
     if (!gateway && !facade) {
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade });
+    // The dashboard is served where the public API is: with the gateway, which it talks to.
+    const dashboard = gateway ? await loadDashboardFiles() : undefined;
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };

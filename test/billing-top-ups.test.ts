@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../runtime/clock.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
-import { type FakeStripe, signedStripeEvent, startFakeStripe } from './fake-upstreams/stripe.ts';
+import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
@@ -16,12 +16,7 @@ beforeAll(async () => {
   stripe = await startFakeStripe();
   earshot = await startTestEarshot(
     {
-      env: {
-        EARSHOT_STRIPE_SECRET_KEY: stripe.secretKey,
-        EARSHOT_STRIPE_WEBHOOK_SECRET: webhookSecret,
-        EARSHOT_UPSTREAM_STRIPE: stripe.url,
-        EARSHOT_PUBLIC_URL: 'https://app.example',
-      },
+      env: { ...stripeEnv(stripe, webhookSecret), EARSHOT_PUBLIC_URL: 'https://app.example' },
     },
     { clock },
   );

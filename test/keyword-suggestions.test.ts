@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
+import { type NormalizedPost, type Platform, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { matchRulesOf } from '../subgraphs/keywords/match-rules-store.ts';
 import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import { PreparedPost } from '../subgraphs/keywords/matching/prepared-post.ts';
-import { type ScoredMatch, suggestRuleChanges } from '../subgraphs/keywords/rule-suggestions.ts';
+import { type KeywordSuggestion, type ScoredMatch, suggestRuleChanges } from '../subgraphs/keywords/rule-suggestions.ts';
 import { saveClassification, storeMatchedPost, updateMention } from '../subgraphs/mentions/mention-store.ts';
+import { type ChatCompletionRequest, completion, startFakeChatCompletions } from './fake-upstreams/chat-completions.ts';
+import type { FakeResponse, FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { keyword as keywordRules } from './matching-fixtures.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { recordingLogger, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 
 let earshot: TestEarshot;
 let key: string;
 let workspaceId: string;
 let posts = 0;
 
-const unreachableUpstreams = Object.fromEntries(
-  [...searchPlatforms, ...reviewPlatforms, 'reddit_auth'].map((name) => [`EARSHOT_UPSTREAM_${name.toUpperCase()}`, 'http://127.0.0.1:9']),
-);
 
 /** A word no other seeded post holds, so only the words a test means to repeat are frequent. */
 const filler = () => `lorem${posts}`;
@@ -47,9 +46,9 @@ interface Seed {
 /** What the seed counts as: a verdict overrides the score (spec 2.4). */
 const isRelevant = (seed: Seed) => seed.verdict ?? (seed.relevance ?? 0) >= 40;
 
-async function store(keywordId: string, seeds: Seed[]) {
+async function store(keywordId: string, seeds: Seed[], inWorkspace = workspaceId) {
   for (const seed of seeds) {
-    const [mention] = await storeMatchedPost(earshot.sql, seed.post, [{ keywordId, workspaceId, fuzzy: false }]);
+    const [mention] = await storeMatchedPost(earshot.sql, seed.post, [{ keywordId, workspaceId: inWorkspace, fuzzy: false }]);
     if (seed.relevance !== null) {
       await saveClassification(
         earshot.sql,
@@ -58,13 +57,23 @@ async function store(keywordId: string, seeds: Seed[]) {
         new Date(),
       );
     }
-    if (seed.verdict !== undefined) await updateMention(earshot.sql, workspaceId, mention.id, { verdictRelevant: seed.verdict });
+    if (seed.verdict !== undefined) await updateMention(earshot.sql, inWorkspace, mention.id, { verdictRelevant: seed.verdict });
   }
 }
 
 const noise = (post: NormalizedPost, relevance = 10): Seed => ({ post, relevance });
 const relevant = (post: NormalizedPost, relevance = 85): Seed => ({ post, relevance });
 const times = <T,>(count: number, make: () => T) => Array.from({ length: count }, make);
+
+/** Ten relevant matches about deploys and latency, eight noise about launches and gum: the same for every workspace they seed. */
+function orbitSeeds(term: string): Seed[] {
+  return [
+    ...times(6, () => relevant(post('hackernews', `${term} deploy ${filler()}`))),
+    ...times(4, () => relevant(post('reddit', `${term} latency ${filler()}`))),
+    ...times(5, () => noise(post('hackernews', `${term} satellite launch ${filler()}`))),
+    ...times(3, () => noise(post('reddit', `${term} gum ${filler()}`))),
+  ];
+}
 
 /** Recounts with the matcher what a rule change drops among the seeded, scored matches: kept before, rejected after. */
 function droppedBetween(before: KeywordMatchRules, after: KeywordMatchRules, seeds: Seed[]) {
@@ -155,6 +164,64 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
     expect(remaining.body).toEqual({ data: [] });
   });
 
+  it('suggests terms to require and a context written with the company profile, each patch applying as is', async () => {
+    const orbit = await earshot.createWorkspace('Orbit');
+    expect((await earshot.rest('PATCH', '/v1/company-profile', { key: orbit.apiKey, body: { name: 'Orbit', website: 'orbit.dev' } })).status).toBe(200);
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key: orbit.apiKey, body: { term: 'Orbit' } });
+    const keywordId: string = keyword.body.id;
+    const seeds = orbitSeeds('Orbit');
+    await store(keywordId, seeds, orbit.workspace.id);
+
+    const response = await earshot.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: orbit.apiKey });
+    const sample = { noise: 8, relevant: 10 };
+    const sentence = '"Orbit" means Orbit (orbit.dev): posts about deploy or latency, not about launch, satellite or gum.';
+    expect(response.body).toEqual({
+      data: [
+        {
+          type: 'required_terms',
+          values: ['deploy', 'latency'],
+          why: 'Requiring any of "deploy" or "latency" would have dropped 8 scored match(es) of the last 30 days: all noise; about $0.06 of noise saved.',
+          patch: { matching: { requiredTerms: ['deploy', 'latency'] } },
+          effect: { noiseRemoved: 8, relevantRemoved: 0, centsSaved: 6, sample: { ...sample, noiseRemoved: 8, relevantRemoved: 0 }, exact: true },
+          source: 'rules',
+        },
+        {
+          type: 'excluded_terms',
+          values: ['launch'],
+          why: 'Excluding "launch" would have dropped 5 scored match(es) of the last 30 days: all noise; about $0.04 of noise saved.',
+          patch: { matching: { excludedTerms: ['launch'] } },
+          effect: { noiseRemoved: 5, relevantRemoved: 0, centsSaved: 4, sample: { ...sample, noiseRemoved: 5, relevantRemoved: 0 }, exact: true },
+          source: 'rules',
+        },
+        {
+          type: 'excluded_terms',
+          values: ['gum'],
+          why: 'Excluding "gum" would have dropped 3 scored match(es) of the last 30 days: all noise; about $0.02 of noise saved.',
+          patch: { matching: { excludedTerms: ['gum'] } },
+          effect: { noiseRemoved: 3, relevantRemoved: 0, centsSaved: 2, sample: { ...sample, noiseRemoved: 3, relevantRemoved: 0 }, exact: true },
+          source: 'rules',
+        },
+        {
+          type: 'context',
+          values: [sentence],
+          why: 'Written from what sets the 10 relevant scored matches of the last 30 days apart from the 8 noise and the company profile: "deploy" and "latency" mark relevant ones, "launch", "satellite" and "gum" noise. The classifier reads it for this keyword only.',
+          patch: { context: sentence },
+          effect: null,
+          source: 'rules',
+        },
+      ],
+    });
+
+    const [required, , , context] = response.body.data;
+    const before = matchRulesOf((await findKeyword(earshot.sql, orbit.workspace.id, keywordId))!);
+    expect((await earshot.rest('PATCH', `/v1/keywords/${keywordId}`, { key: orbit.apiKey, body: required.patch })).status).toBe(200);
+    const after = matchRulesOf((await findKeyword(earshot.sql, orbit.workspace.id, keywordId))!);
+    expect(after).toMatchObject({ requiredTerms: ['deploy', 'latency'], requiredMode: 'any' });
+    expect(droppedBetween(before, after, seeds)).toEqual({ noiseRemoved: 8, relevantRemoved: 0 });
+    const patched = await earshot.rest('PATCH', `/v1/keywords/${keywordId}`, { key: orbit.apiKey, body: context.patch });
+    expect(patched).toMatchObject({ status: 200, body: { context: sentence } });
+  });
+
   it('suggests nothing for a keyword without scored matches', async () => {
     const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Quietly' } });
     await store(keyword.body.id, times(5, () => ({ post: post('hackernews', `Quietly giveaway ${filler()}`), relevance: null })));
@@ -202,10 +269,9 @@ describe('suggestRuleChanges', () => {
       ...times(3, () => scored(`Acme Cloud trial run ${filler()}`, true)),
       ...times(3, () => scored(`Acme Cloud ${filler()}`, true, 'reddit')),
     ];
-    const caseSensitive = suggestRuleChanges(rules({ caseSensitive: true }), { matches, window: windowOf(matches) });
-    expect(caseSensitive.map((suggestion) => suggestion.values)).toEqual([['Free']]);
-    const anyCase = suggestRuleChanges(rules(), { matches, window: windowOf(matches) });
-    expect(anyCase.map((suggestion) => suggestion.values)).toEqual([['free trial']]);
+    const ruleChanges = (suggestions: KeywordSuggestion[]) => suggestions.filter((suggestion) => suggestion.type !== 'context').map((suggestion) => suggestion.values);
+    expect(ruleChanges(suggestRuleChanges(rules({ caseSensitive: true }), { matches, window: windowOf(matches) }))).toEqual([['Free']]);
+    expect(ruleChanges(suggestRuleChanges(rules(), { matches, window: windowOf(matches) }))).toEqual([['free trial']]);
   });
 
   it('scales the effect to the window when only the newest matches were read, and says it is not exact', () => {
@@ -219,5 +285,191 @@ describe('suggestRuleChanges', () => {
       exact: false,
     });
     expect(suggestion.why).toContain('(estimated from the newest)');
+  });
+
+  it('suggests the fewest terms to require that keep nine in ten relevant matches, and applying them drops exactly its effect', () => {
+    const matches = [
+      ...times(5, () => scored(`Acme Cloud deploy pipeline ${filler()}`, true)),
+      ...times(4, () => scored(`Acme Cloud kubernetes cluster ${filler()}`, true)),
+      scored(`Acme Cloud ${filler()}`, true),
+      ...times(8, () => scored(`Acme Cloud ${filler()}`, false)),
+      scored(`Acme Cloud deploy ${filler()}`, false),
+    ];
+    const before = rules();
+    const suggestions = suggestRuleChanges(before, { matches, window: windowOf(matches) });
+    expect(suggestions).toEqual([
+      {
+        type: 'required_terms',
+        values: ['pipeline', 'cluster'],
+        why: 'Requiring any of "pipeline" or "cluster" would have dropped 10 scored match(es) of the last 30 days: 9 noise, 1 relevant; about $0.07 of noise saved.',
+        patch: { matching: { requiredTerms: ['pipeline', 'cluster'] } },
+        effect: { noiseRemoved: 9, relevantRemoved: 1, centsSaved: 7, sample: { noiseRemoved: 9, noise: 9, relevantRemoved: 1, relevant: 10 }, exact: true },
+        source: 'rules',
+      },
+    ]);
+    const after = { ...before, requiredTerms: ['pipeline', 'cluster'] };
+    const seeds = matches.map((match) => ({ post: match.post as NormalizedPost, relevance: match.relevant ? 85 : 10 }));
+    expect(droppedBetween(before, after, seeds)).toEqual({ noiseRemoved: 9, relevantRemoved: 1 });
+  });
+
+  it('switches an empty `all` list to `any` for several required terms, adds one term to a full `all` list, and none to an `any` list', () => {
+    const matches = [
+      ...times(5, () => scored(`Acme Cloud hosting pipeline ${filler()}`, true)),
+      ...times(5, () => scored(`Acme Cloud hosting cluster ${filler()}`, true)),
+      ...times(6, () => scored(`Acme Cloud hosting ${filler()}`, false)),
+    ];
+    const window = windowOf(matches);
+    const required = (overrides: Partial<KeywordMatchRules>) =>
+      suggestRuleChanges(rules(overrides), { matches, window }).filter((suggestion) => suggestion.type === 'required_terms').map((suggestion) => suggestion.patch);
+    expect(required({ requiredMode: 'all' })).toEqual([{ matching: { requiredTerms: ['cluster', 'pipeline'], requiredMode: 'any' } }]);
+    // Every match holds "hosting" already; requiring "pipeline" as well drops half the relevant ones: over the tenth allowed.
+    expect(required({ requiredTerms: ['hosting'], requiredMode: 'all' })).toEqual([]);
+    expect(required({ requiredTerms: ['hosting'], requiredMode: 'any' })).toEqual([]);
+    const mostlyPipeline = [...matches.slice(0, 5), ...matches.slice(10), ...times(5, () => scored(`Acme Cloud hosting pipeline ${filler()}`, true))];
+    expect(
+      suggestRuleChanges(rules({ requiredTerms: ['hosting'], requiredMode: 'all' }), { matches: mostlyPipeline, window: windowOf(mostlyPipeline) }).map((suggestion) => suggestion.patch),
+    ).toEqual([{ matching: { requiredTerms: ['hosting', 'pipeline'] } }]);
+  });
+
+  it('offers no required terms when they would keep under nine in ten relevant matches', () => {
+    const matches = [
+      ...times(6, () => scored(`Acme Cloud pipeline ${filler()}`, true)),
+      ...times(4, () => scored(`Acme Cloud ${filler()}`, true)),
+      ...times(8, () => scored(`Acme Cloud ${filler()}`, false)),
+    ];
+    expect(suggestRuleChanges(rules(), { matches, window: windowOf(matches) })).toEqual([]);
+  });
+
+  it('writes a context sentence from what marks relevant matches and noise and from the company profile, once', () => {
+    const matches = [
+      ...times(4, () => scored(`Acme Cloud deploy ${filler()}`, true)),
+      ...times(3, () => scored(`Acme Cloud latency ${filler()}`, true)),
+      ...times(4, () => scored(`Acme Cloud weather forecast ${filler()}`, false)),
+      ...times(3, () => scored(`Acme Cloud rain ${filler()}`, false)),
+    ];
+    const subject = { kind: 'brand' as const, context: null, company: { name: 'Acme', website: 'https://www.acme.dev' } };
+    const suggestions = suggestRuleChanges(rules(), { matches, window: windowOf(matches) }, subject);
+    const sentence = '"Acme Cloud" means Acme (acme.dev): posts about deploy or latency, not about forecast, weather or rain.';
+    expect(suggestions.map((suggestion) => [suggestion.type, suggestion.values])).toEqual([
+      ['required_terms', ['deploy', 'latency']],
+      ['excluded_terms', ['forecast']],
+      ['excluded_terms', ['rain']],
+      ['context', [sentence]],
+    ]);
+    expect(suggestions.at(-1)).toEqual({
+      type: 'context',
+      values: [sentence],
+      why: 'Written from what sets the 7 relevant scored matches of the last 30 days apart from the 7 noise and the company profile: "deploy" and "latency" mark relevant ones, "forecast", "weather" and "rain" noise. The classifier reads it for this keyword only.',
+      patch: { context: sentence },
+      effect: null,
+      source: 'rules',
+    });
+    expect(suggestRuleChanges(rules(), { matches, window: windowOf(matches) }, { ...subject, context: sentence }).map((suggestion) => suggestion.type)).not.toContain('context');
+    const bare = suggestRuleChanges(rules(), { matches, window: windowOf(matches) }, { kind: 'topic', context: null, company: { name: null, website: null } });
+    expect(bare.at(-1)!.values).toEqual(['"Acme Cloud": posts about deploy or latency, not about forecast, weather or rain.']);
+  });
+});
+
+describe('suggestions of a language model (EARSHOT_CLASSIFIER_URL)', () => {
+  const modelKey = 'sk-test-suggestions';
+  let model: FakeUpstream & { baseUrl: string };
+  let answer: (request: ChatCompletionRequest) => FakeResponse;
+  let withModel: TestEarshot;
+  const logged = recordingLogger();
+
+  beforeAll(async () => {
+    model = await startFakeChatCompletions({ apiKey: modelKey, answer: (request) => answer(request) });
+    withModel = await startTestEarshot(
+      { env: { ...unreachableUpstreams, EARSHOT_CLASSIFIER_URL: model.baseUrl, EARSHOT_CLASSIFIER_KEY: modelKey } },
+      { databaseUrl: earshot.databaseUrl, log: logged.log },
+    );
+  });
+  afterAll(async () => {
+    await withModel?.stop();
+    await model?.close();
+  });
+
+  async function seededKeyword(term: string) {
+    const created = await earshot.createWorkspace(term);
+    const keyword = await withModel.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term } });
+    await store(keyword.body.id, orbitSeeds(term), created.workspace.id);
+    return { key: created.apiKey, keywordId: keyword.body.id as string };
+  }
+
+  it("adds the model's suggestions as `ai` after the rules', measured the same way, and drops those that break a rule", async () => {
+    const { key: cometKey, keywordId } = await seededKeyword('Comet');
+    const context = 'Comet is the deploy platform at comet.dev, not the object in the sky.';
+    answer = () =>
+      completion(
+        JSON.stringify({
+          suggestions: [
+            { type: 'excluded_terms', values: ['satellite', ' sky '], why: 'Posts about satellites are about space, not the product.' },
+            { type: 'required_terms', values: ['deploy', 'latency', 'uptime'], why: 'Relevant posts are about running services.' },
+            { type: 'context', values: [context], why: 'The noise is about astronomy.' },
+            { type: 'platforms', values: ['myspace'], why: 'Not a platform Earshot searches.' },
+            { type: 'excluded_terms', values: ['comet'], why: 'Would drop every match.' },
+          ],
+        }),
+      );
+    const response = await withModel.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: cometKey });
+    expect(response.status).toBe(200);
+    const sample = { noise: 8, relevant: 10 };
+    const rulesOnly = await earshot.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: cometKey });
+    expect(rulesOnly.body.data.map((suggestion: KeywordSuggestion) => suggestion.source)).toEqual(['rules', 'rules', 'rules', 'rules']);
+    expect(response.body.data).toEqual([
+      ...rulesOnly.body.data,
+      {
+        type: 'excluded_terms',
+        values: ['satellite', 'sky'],
+        why: 'Posts about satellites are about space, not the product. Applied as is, it would have dropped 5 scored match(es) of the last 30 days: all noise; about $0.04 of noise saved.',
+        patch: { matching: { excludedTerms: ['satellite', 'sky'] } },
+        effect: { noiseRemoved: 5, relevantRemoved: 0, centsSaved: 4, sample: { ...sample, noiseRemoved: 5, relevantRemoved: 0 }, exact: true },
+        source: 'ai',
+      },
+      {
+        type: 'required_terms',
+        values: ['deploy', 'latency', 'uptime'],
+        why: 'Relevant posts are about running services. Applied as is, it would have dropped 8 scored match(es) of the last 30 days: all noise; about $0.06 of noise saved.',
+        patch: { matching: { requiredTerms: ['deploy', 'latency', 'uptime'] } },
+        effect: { noiseRemoved: 8, relevantRemoved: 0, centsSaved: 6, sample: { ...sample, noiseRemoved: 8, relevantRemoved: 0 }, exact: true },
+        source: 'ai',
+      },
+      { type: 'context', values: [context], why: 'The noise is about astronomy.', patch: { context }, effect: null, source: 'ai' },
+    ]);
+
+    const request = JSON.parse(model.requests.at(-1)!.body);
+    expect(request).toMatchObject({
+      model: 'gpt-4o-mini',
+      temperature: 0,
+      response_format: { type: 'json_schema', json_schema: { name: 'keyword_suggestions', strict: true } },
+    });
+    const brief = JSON.parse(request.messages[1].content);
+    expect(brief).toMatchObject({
+      keyword: { term: 'Comet', kind: 'brand', context: null, platforms: null, matching: { requiredTerms: [], excludedTerms: [] } },
+      scoredMatches: { relevant: 10, noise: 8, days: 30 },
+    });
+    expect(brief.relevantPosts).toHaveLength(10);
+    expect(brief.noisePosts).toHaveLength(8);
+    expect(brief.noisePosts[0]).toEqual({ platform: 'reddit', author: expect.stringMatching(/^reddit:person\d+$/), text: expect.stringMatching(/^Comet gum lorem\d+$/) });
+
+    const applied = await withModel.rest('PATCH', `/v1/keywords/${keywordId}`, { key: cometKey, body: response.body.data.at(-2).patch });
+    expect(applied).toMatchObject({ status: 200, body: { matching: { requiredTerms: ['deploy', 'latency', 'uptime'], requiredMode: 'any' } } });
+  });
+
+  it.each([
+    ['an HTTP error', () => ({ status: 500, body: { error: { message: 'overloaded' } } }), 'classifier answered HTTP 500'],
+    ['an answer out of schema', () => completion(JSON.stringify({ suggestions: [{ type: 'renamed_terms', values: ['x'], why: 'y' }] })), expect.stringMatching(/^answer out of schema at suggestions\.0\.type: /)],
+    ['an answer that is not JSON', () => completion('Sure! Here are some ideas:'), 'answer is not JSON'],
+    ['a refusal', () => completion(null, { refusal: 'I cannot help with that.' }), 'classifier refused: I cannot help with that.'],
+  ])('keeps the rule suggestions and logs the failure on %s', async (_case, failure, error) => {
+    const { key: failingKey, keywordId } = await seededKeyword('Nova');
+    answer = failure as (request: ChatCompletionRequest) => FakeResponse;
+    const response = await withModel.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: failingKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual((await earshot.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: failingKey })).body);
+    expect(response.body.data).toHaveLength(4);
+    expect(logged.lines.filter((line) => line.keywordId === keywordId && line.level === 'warn')).toEqual([
+      expect.objectContaining({ message: 'language-model keyword suggestions failed; rule suggestions only', error }),
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../rest-facade/route-table.ts';
+import { routeTables } from '../rest-facade/route-table.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
+const allRoutes = routeTables.flatMap((table) => table.routes);
 let earshot: TestEarshot;
 let document: any;
 
@@ -34,19 +35,19 @@ describe('GET /v1/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('describes every route of the table with its method, and nothing else', () => {
+  it('describes every route of the tables with its method, and nothing else', () => {
     const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((key) => httpMethods.includes(key))
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const routed = routeTable.map((route) => `${route.method} ${route.path}`);
+    const routed = allRoutes.map((route) => `${route.method} ${route.path}`);
     expect(documented.sort()).toEqual(routed.sort());
     expect(new Set(routed).size).toBe(routed.length);
   });
 
   it('marks exactly the public routes as needing no credential', () => {
-    for (const route of routeTable) {
+    for (const route of allRoutes) {
       const operation = document.paths[route.path][route.method.toLowerCase()];
       expect(operation.operationId).toBe(route.operationId);
       expect(operation.security).toEqual(route.public ? [] : undefined);
@@ -56,7 +57,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('answers the routes it documents as public without a key', async () => {
-    for (const route of routeTable.filter((candidate) => candidate.public && candidate.method === 'GET' && !candidate.query)) {
+    for (const route of allRoutes.filter((candidate) => candidate.public && candidate.method === 'GET' && !candidate.query)) {
       const response = await earshot.rest(route.method, route.path);
       expect(response.status).toBe(200);
     }

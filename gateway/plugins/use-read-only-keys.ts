@@ -11,7 +11,8 @@ export function useReadOnlyKeys(): GatewayPlugin {
       if (auth?.scope !== 'read') return;
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation === 'mutation') {
-        throw createGraphQLError('This API key is read-only; use a write key to change anything', {
+        const credential = auth.kind === 'oauth' ? 'This access token was granted read access only' : 'This API key is read-only';
+        throw createGraphQLError(`${credential}; use a write credential to change anything`, {
           extensions: { code: 'read_only_key', http: { status: 403 } },
         });
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { autoRechargeInput, topUpInput, usageBreakdownInput } from '../../subgraphs/billing/index.ts';
+import { autoRechargeInput, cardSetupInput, topUpInput, usageBreakdownInput } from '../../subgraphs/billing/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
@@ -27,7 +27,11 @@ const walletFields = `
   welcomeCredit { cents active capMentions capPer }
   lastTopUp { amountCents creditedAt source orderId }
   topUpBounds { minCents maxCents }
-  autoRecharge { enabled thresholdCents amountCents }
+  autoRecharge {
+    enabled thresholdCents amountCents state
+    card { brand last4 expMonth expYear savedAt }
+    lastAttempt { orderId status amountCents failureCode failureMessage attemptedAt settledAt }
+  }
   thisMonth { ${costFields} }`;
 
 const walletSchema = z
@@ -65,9 +69,43 @@ const walletSchema = z
       .nullable()
       .meta({ description: 'The newest paid credit; null before the first' }),
     topUpBounds: z.object({ minCents: cents.meta({ example: 2000 }), maxCents: cents.meta({ example: 500000 }) }),
-    autoRecharge: z.object({ enabled: z.boolean(), thresholdCents: cents.nullable(), amountCents: cents.nullable() }).meta({
-      description: 'Stored and reported',
-    }),
+    autoRecharge: z
+      .object({
+        enabled: z.boolean(),
+        thresholdCents: cents.nullable().meta({ description: 'Recharge when the effective balance falls under this' }),
+        amountCents: cents.nullable().meta({ description: 'How much each recharge adds' }),
+        state: z.enum(['off', 'needs_card', 'ready', 'charging', 'failed']).meta({
+          description:
+            '`off`: not enabled; `needs_card`: enabled, no card saved yet; `ready`: recharges when the effective balance falls under the threshold; `charging`: a recharge is with Stripe; `failed`: the last recharge failed and none is tried again until a top-up, a new card or new settings',
+        }),
+        card: z
+          .object({
+            brand: z.string().meta({ example: 'visa' }),
+            last4: z.string().meta({ example: '4242' }),
+            expMonth: count,
+            expYear: count,
+            savedAt: timestamp,
+          })
+          .nullable()
+          .meta({ id: 'SavedCard', description: 'The card recharges charge, as its owner recognises it (its number stays with Stripe); null until one is saved' }),
+        lastAttempt: z
+          .object({
+            orderId: z.string().meta({ description: 'The top-up order of the recharge (GET /v1/billing/top-ups/{id})' }),
+            status: z.enum(['pending', 'credited', 'expired', 'failed']),
+            amountCents: cents,
+            failureCode: z.string().nullable().meta({ description: "Stripe's reason when it failed, such as `card_declined` or `authentication_required`" }),
+            failureMessage: z.string().nullable(),
+            attemptedAt: timestamp,
+            settledAt: timestamp.nullable().meta({ description: 'When it was credited or failed' }),
+          })
+          .nullable()
+          .meta({ id: 'AutoRechargeAttempt', description: 'The newest recharge; null before the first' }),
+      })
+      .meta({
+        id: 'AutoRecharge',
+        description:
+          'Tops the wallet up with the saved card when the effective balance falls under the threshold (after charges and after the daily tick): one try per credit, then none until a top-up, a new card or new settings',
+      }),
     thisMonth: costTotalsSchema,
   })
   .meta({ id: 'Wallet', description: "The workspace's prepaid wallet (spec 2.11); money in integer USD cents" });
@@ -124,7 +162,7 @@ const stripeEventBody = z
 const webhookReceiptSchema = z
   .object({
     received: z.literal(true),
-    orderId: z.string().nullable().meta({ description: 'The top-up the event was about; null for anything else' }),
+    orderId: z.string().nullable().meta({ description: 'The top-up or auto-recharge the event was about; null for anything else (a saved card included)' }),
     status: topUpSchema.shape.status.nullable(),
   })
   .meta({ id: 'StripeWebhookReceipt' });
@@ -148,7 +186,8 @@ export const billingRoutes: GraphQLRoute[] = [
     method: 'PUT',
     path: '/v1/billing/auto-recharge',
     operationId: 'updateAutoRecharge',
-    summary: 'Stores the auto-recharge settings (threshold and amount are required when enabled); returns the wallet',
+    summary:
+      'Stores the auto-recharge settings (threshold and amount are required when enabled); a recharge that failed may then be tried again, at once when the wallet is under the threshold with a card saved; returns the wallet',
     tag: 'Billing',
     body: autoRechargeInput,
     responses: {
@@ -160,6 +199,31 @@ export const billingRoutes: GraphQLRoute[] = [
     operation: `mutation UpdateAutoRecharge($input: AutoRechargeInput!) { updateAutoRecharge(input: $input) { ${walletFields} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => ({ status: 200, body: data.updateAutoRecharge }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/billing/auto-recharge/card',
+    operationId: 'startCardSetup',
+    summary:
+      "Starts saving a card for auto-recharge through Stripe Checkout in setup mode: send the user to `checkoutUrl`; the card is saved when Stripe's webhook reports the session completed (a new card replaces the old one)",
+    tag: 'Billing',
+    body: cardSetupInput,
+    responses: {
+      201: {
+        description: "Stripe's page for the card",
+        schema: z
+          .object({ checkoutUrl: z.string(), expiresAt: timestamp.nullable().meta({ description: 'When the page stops taking the card' }) })
+          .meta({ id: 'CardSetup' }),
+      },
+      400: { description: 'A bad URL or an unknown field (`validation_error`, with `field`); checked before `billing_not_configured`' },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      501: notConfigured,
+      502: upstream,
+    },
+    operation: `mutation StartCardSetup($input: CardSetupInput!) { startCardSetup(input: $input) { checkoutUrl expiresAt } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => ({ status: 201, body: data.startCardSetup }),
   },
   {
     method: 'POST',
@@ -216,7 +280,7 @@ export const billingRoutes: GraphQLRoute[] = [
     path: '/v1/billing/stripe/webhook',
     operationId: 'receiveStripeWebhook',
     summary:
-      "Stripe's webhook endpoint (register it for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Needs no API key: the `Stripe-Signature` header is checked over the raw body with EARSHOT_STRIPE_WEBHOOK_SECRET. A paid order is credited exactly once however often Stripe delivers it",
+      "Stripe's webhook endpoint (register it for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`, `checkout.session.expired`, `payment_intent.succeeded`, `payment_intent.payment_failed` and `payment_intent.processing`). Needs no API key: the `Stripe-Signature` header is checked over the raw body with EARSHOT_STRIPE_WEBHOOK_SECRET. A paid order (a top-up or an auto-recharge) is credited exactly once however often Stripe delivers it; a completed setup session saves the card for auto-recharge",
     tag: 'Billing',
     public: true,
     body: stripeEventBody,
@@ -225,6 +289,7 @@ export const billingRoutes: GraphQLRoute[] = [
       400: { description: 'The signature does not match or is older than five minutes (`invalid_signature`), or the body is not an event (`validation_error`)' },
       409: { description: "The paid amount is not the order's (`order_not_credited`); Stripe retries and shows the failure" },
       501: { description: 'EARSHOT_STRIPE_WEBHOOK_SECRET is not set (`webhook_not_configured`)' },
+      502: { description: 'Stripe did not answer when asked which card a setup session saved (`upstream_unavailable`); Stripe retries the event' },
     },
     operation: `mutation ReceiveStripeWebhook($payload: String!, $signature: String) {
       receiveStripeWebhook(payload: $payload, signature: $signature) { received orderId status }

@@ -59,7 +59,9 @@ const keywordSuggestionSchema = z
       })
       .nullable()
       .meta({ description: 'What the patch would have removed among the scored matches of the last 30 days; null for a context suggestion' }),
-    source: z.enum(['rules', 'ai']),
+    source: z.enum(['rules', 'ai']).meta({
+      description: '`rules`: computed from the matches; `ai`: written by the language model of EARSHOT_CLASSIFIER_URL, its effect measured the same way',
+    }),
   })
   .meta({ id: 'KeywordSuggestion' });
 
@@ -102,11 +104,12 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: '/v1/keywords/{id}/suggestions',
     operationId: 'listKeywordSuggestions',
-    summary: 'Rule changes that would remove mostly noise, measured on the keyword\'s scored matches of the last 30 days; the largest effect first',
+    summary:
+      "Changes that would remove mostly noise, measured on the keyword's scored matches of the last 30 days: excluded terms and authors, terms to require, platforms to drop (the largest effect first) and a context sentence; then, when a language model is configured, its own suggestions (`source: ai`)",
     tag: 'Keywords',
     responses: {
       200: {
-        description: 'The suggestions, at most 10',
+        description: 'At most 10 computed suggestions (`rules`), then at most 5 of the language model (`ai`); a failing model leaves the computed ones',
         schema: z.object({ data: z.array(keywordSuggestionSchema) }).meta({ id: 'KeywordSuggestionList' }),
       },
       401: unauthorizedResponse,

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { recordDueAutoRecharges } from './auto-recharge-due.ts';
 import { billingDayOf } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
@@ -107,7 +108,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
     }
     return { charged: true };
   });
-  return { outcomes, charges, transitions };
+  return { outcomes, charges, transitions, spent: spentNow };
 }
 
 /**
@@ -115,8 +116,9 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
  * take one more charged item now, and if so, charge it, in the caller's
  * transaction. The outcomes, one per item in order, are those of charging
  * the items one after another. Reaching a cap caps the keyword
- * (keyword.capped), and a balance falling to 20% of the last credit records
- * wallet.low.
+ * (keyword.capped), a balance falling to 20% of the last credit records
+ * wallet.low, and one falling under the auto-recharge threshold records an
+ * auto-recharge for the workers to send.
  *
  * The items' wallets are locked in workspace-id order and then their
  * keywords in id order, until the transaction ends, so two workers can never
@@ -141,12 +143,18 @@ export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items:
   }
   const chargedBefore = await chargedKeys(tx, items.map((item) => itemChargeKey(item.kind, item.itemId)));
 
-  const { outcomes, charges, transitions } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore });
+  const { outcomes, charges, transitions, spent } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore });
   await insertItemCharges(tx, charges);
   for (const transition of transitions) {
     if (transition.to === 'capped') await capAfterCharge(tx, transition.keyword, transition.at);
     else await recordWalletLow(tx, transition.wallet, transition.at);
   }
+  const latest = Math.max(...effectiveAt.keys());
+  const charged = [...spent].map(([workspaceId, fifteenths]) => ({
+    wallet: wallets.get(workspaceId)!,
+    effectiveFifteenths: effectiveAt.get(latest)!.get(workspaceId)! - fifteenths,
+  }));
+  await recordDueAutoRecharges(tx, charged, new Date(latest));
   return outcomes;
 }
 

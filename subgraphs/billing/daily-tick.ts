@@ -1,4 +1,5 @@
 import type { Sql } from '../../runtime/database.ts';
+import { recordDueAutoRecharges } from './auto-recharge-due.ts';
 import { countKeywordRunStates, insertKeywordDayCharges, type KeywordRef, noKeywords, pauseRunningKeywordsForBalance } from './keyword-accounting-store.ts';
 import { type AccountEvent, recordAccountEvents } from './account-event-store.ts';
 import { startOfBillingDay } from './billing-day.ts';
@@ -21,7 +22,8 @@ export interface DailyTickReport {
  * is charged the day (3.1; at-cap keywords too); when it does not, every
  * running keyword pauses for balance (3.2), with keyword.paused_for_balance
  * for each and wallet.paused. A charge that takes the balance to 20% of the
- * last credit records wallet.low.
+ * last credit records wallet.low; a wallet left under its auto-recharge
+ * threshold (paused ones included) records an auto-recharge.
  *
  * Idempotent: each batch of wallets is locked, charged or paused and marked
  * settled in one transaction, and a keyword-day's idempotency key lets the
@@ -98,6 +100,9 @@ export async function chargeDailyKeywordFees(
         }
       }
       await recordAccountEvents(tx, events);
+      // Settled for the day, nothing is pending: the effective balance is the balance after today's charges.
+      const afterTick = wallets.map((wallet) => ({ wallet, effectiveFifteenths: wallet.balanceFifteenths - (charged.get(wallet.workspaceId) ?? 0) * keywordDayFifteenths }));
+      await recordDueAutoRecharges(tx, afterTick, at);
       await settleWallets(tx, ids, day, lowRecorded);
       return wallets.length;
     })) as number;

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
+import { CompatQuotaResolver } from './compat-quota.ts';
 import { TopUpResolver } from './top-up.ts';
 import { UsageResolver } from './usage.ts';
 import { WalletResolver, Workspace, WorkspaceWalletResolver, resolveWorkspaceReference } from './wallet.ts';
@@ -7,7 +8,7 @@ import { WalletResolver, Workspace, WorkspaceWalletResolver, resolveWorkspaceRef
 /** The billing subgraph: wallet, top-ups, usage, keyword cost and caps accounting. */
 export function buildBillingSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WalletResolver, WorkspaceWalletResolver, UsageResolver, TopUpResolver],
+    resolvers: [WalletResolver, WorkspaceWalletResolver, UsageResolver, TopUpResolver, CompatQuotaResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -28,4 +29,5 @@ export { topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';
 export { isOnWelcomeCredit, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
 export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';
-export { autoRechargeInput } from './wallet.ts';
+export { autoRechargeInput, cardSetupInput, runDueAutoRecharges } from './auto-recharge.ts';
+export { autoRechargesDueChannel } from './top-up-order-store.ts';

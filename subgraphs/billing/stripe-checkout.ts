@@ -1,12 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
-import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
+import { getUpstreamJson, upstreamBase, UpstreamError } from '../../runtime/upstream-http.ts';
+import { domainError } from '../domain-error.ts';
 
 /**
- * Stripe Checkout as the payment provider of top-ups, speaking Stripe's
- * real API: a Checkout Session in `payment` mode per top-up order, and the
- * signed `checkout.session.*` webhook events that say it was paid.
+ * Stripe as Earshot's payment provider, speaking Stripe's real API: Checkout
+ * Sessions in `payment` mode for top-ups and in `setup` mode to save a card
+ * for auto-recharge, and the signed webhook events that report them
+ * (PaymentIntents and Customers are in stripe-payment-intents.ts).
  *
  * - `EARSHOT_STRIPE_SECRET_KEY`: the secret API key; without it top-ups are `billing_not_configured`.
  * - `EARSHOT_STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret (`whsec_…`); without it the webhook is `webhook_not_configured`.
@@ -32,27 +34,69 @@ export function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | null {
 
 export const stripeWebhookSecret = (env: NodeJS.ProcessEnv): string | null => env.EARSHOT_STRIPE_WEBHOOK_SECRET || null;
 
-/** The fields of a Checkout Session that top-ups read. */
+/** The settings, or `billing_not_configured` for a request that needs the provider. */
+export function requireStripe(env: NodeJS.ProcessEnv): StripeSettings {
+  const settings = stripeSettings(env);
+  if (!settings) {
+    throw domainError('billing_not_configured', 'No payment provider is configured on this install; an operator can credit the wallet with `earshot wallet credit`');
+  }
+  return settings;
+}
+
+/** A call to Stripe on behalf of a request: Stripe not answering is `upstream_unavailable`, for the caller to retry. */
+export async function askStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UpstreamError) throw domainError('upstream_unavailable', 'The payment provider did not answer; try again shortly', { retryAfterSeconds: 30 });
+    throw error;
+  }
+}
+
+/** The fields of a Checkout Session that top-ups and card setups read. */
 export const checkoutSessionSchema = z.object({
   id: z.string(),
+  mode: z.enum(['payment', 'setup', 'subscription']).optional(),
   url: z.string().nullable().optional(),
   status: z.enum(['open', 'complete', 'expired']).nullable().optional(),
   payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
   amount_total: z.number().int().nullable(),
   currency: z.string().nullable(),
   client_reference_id: z.string().nullable(),
+  customer: z.string().nullable().optional(),
+  setup_intent: z.string().nullable().optional(),
+  expires_at: z.number().int().optional(),
 });
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 
-const stripeHeaders = (settings: StripeSettings) => ({
+export const stripeHeaders = (settings: StripeSettings) => ({
   authorization: `Bearer ${settings.secretKey}`,
   'stripe-version': '2024-06-20',
 });
 
-/**
- * `POST /v1/checkout/sessions`, form-encoded as Stripe takes it. The order id
- * is the idempotency key, so a retried request makes no second session.
- */
+/** A POST's headers: Stripe takes form-encoded bodies, and answers a repeated idempotency key with its first answer. */
+export const stripeFormHeaders = (settings: StripeSettings, idempotencyKey: string) => ({
+  ...stripeHeaders(settings),
+  'content-type': 'application/x-www-form-urlencoded',
+  'idempotency-key': idempotencyKey,
+});
+
+/** `POST /v1/checkout/sessions`, form-encoded as Stripe takes it; a retry with the same idempotency key makes no second session. */
+async function postCheckoutSession(settings: StripeSettings, form: URLSearchParams, idempotencyKey: string): Promise<CheckoutSession & { url: string }> {
+  const session = checkoutSessionSchema.parse(
+    await getUpstreamJson<unknown>({
+      platform: 'stripe',
+      url: `${settings.apiBase}/v1/checkout/sessions`,
+      method: 'POST',
+      headers: stripeFormHeaders(settings, idempotencyKey),
+      body: form.toString(),
+    }),
+  );
+  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
+  return { ...session, url: session.url };
+}
+
+/** A top-up's Checkout Session in `payment` mode, keyed by the order id. */
 export async function createCheckoutSession(
   settings: StripeSettings,
   order: { id: string; workspaceId: string; amountCents: number; successUrl: string; cancelUrl: string },
@@ -69,17 +113,33 @@ export async function createCheckoutSession(
     'metadata[order_id]': order.id,
     'metadata[workspace_id]': order.workspaceId,
   });
-  const session = checkoutSessionSchema.parse(
-    await getUpstreamJson<unknown>({
-      platform: 'stripe',
-      url: `${settings.apiBase}/v1/checkout/sessions`,
-      method: 'POST',
-      headers: { ...stripeHeaders(settings), 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': order.id },
-      body: form.toString(),
-    }),
-  );
-  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
-  return { ...session, url: session.url };
+  return postCheckoutSession(settings, form, order.id);
+}
+
+/**
+ * A Checkout Session in `setup` mode: the customer enters a card on
+ * Stripe's page and Stripe attaches it to the customer for payments made
+ * later without them (auto-recharge). Cards only: an off-session payment
+ * needs a method Stripe can charge at once. The session's own id is unknown
+ * before it exists, so a fresh idempotency key guards the retries of this
+ * one call only.
+ */
+export async function createSetupCheckoutSession(
+  settings: StripeSettings,
+  setup: { workspaceId: string; customerId: string; idempotencyKey: string; successUrl: string; cancelUrl: string },
+): Promise<CheckoutSession & { url: string }> {
+  const form = new URLSearchParams({
+    mode: 'setup',
+    customer: setup.customerId,
+    currency: 'usd',
+    'payment_method_types[0]': 'card',
+    success_url: setup.successUrl,
+    cancel_url: setup.cancelUrl,
+    client_reference_id: setup.workspaceId,
+    'metadata[workspace_id]': setup.workspaceId,
+    'setup_intent_data[metadata][workspace_id]': setup.workspaceId,
+  });
+  return postCheckoutSession(settings, form, setup.idempotencyKey);
 }
 
 /** `GET /v1/checkout/sessions/{id}`: whether the order was paid, when its webhook has not (yet) said so. */
@@ -93,7 +153,7 @@ export async function retrieveCheckoutSession(settings: StripeSettings, sessionI
   );
 }
 
-/** The webhook event envelope; `data.object` is a Checkout Session for the `checkout.session.*` types. */
+/** The webhook event envelope; `data.object` is a Checkout Session for `checkout.session.*`, a PaymentIntent for `payment_intent.*`. */
 export const stripeEventSchema = z.object({
   id: z.string(),
   type: z.string(),

@@ -3,14 +3,29 @@ import { newId } from '../../runtime/ids.ts';
 
 export type TopUpStatus = 'pending' | 'credited' | 'expired' | 'failed';
 
-/** A top-up through the payment provider: created, then credited once when paid. */
+/**
+ * A top-up through the payment provider: created, then credited once when
+ * paid. `checkout`: the payer pays on a Checkout page; `auto_recharge`: the
+ * saved card is charged off-session when the balance falls under the
+ * threshold (schema/029_auto_recharge.sql).
+ */
 export interface TopUpOrderRow {
   id: string;
   workspaceId: string;
   amountCents: number;
   status: TopUpStatus;
+  source: 'checkout' | 'auto_recharge';
   checkoutSessionId: string | null;
   checkoutUrl: string | null;
+  /** Auto-recharge: the wallet's credit epoch it came due in, and the key Stripe makes one payment for. */
+  creditEpoch: number | null;
+  idempotencyKey: string | null;
+  paymentIntentId: string | null;
+  failureCode: string | null;
+  failureMessage: string | null;
+  failedAt: Date | null;
+  /** Auto-recharge: runs that asked Stripe and got no answer. */
+  runs: number;
   createdAt: Date;
   creditedAt: Date | null;
 }
@@ -63,5 +78,103 @@ export async function lockTopUpOrder(sql: Queryable, id: string): Promise<TopUpO
   const [row] = await sql<TopUpOrderRow[]>`
     /* lockTopUpOrder */
     select * from top_up_orders where id = ${id} for update`;
+  return row;
+}
+
+/** A sent auto-recharge the `payment_intent.*` webhook names by its PaymentIntent. */
+export async function findOrderByPaymentIntent(sql: Queryable, paymentIntentId: string): Promise<TopUpOrderRow | undefined> {
+  const [row] = await sql<TopUpOrderRow[]>`
+    /* findOrderByPaymentIntent */
+    select * from top_up_orders where payment_intent_id = ${paymentIntentId}`;
+  return row;
+}
+
+/** Workers listen here for auto-recharges to send (jobs/auto-recharge/). */
+export const autoRechargesDueChannel = 'earshot_auto_recharges_due';
+
+/**
+ * An auto-recharge order for each wallet, of its configured amount, under
+ * the key of its credit epoch and auto-recharge revision: none when that key
+ * had its try already, or while another of the wallet's auto-recharges is in
+ * flight (a unique index each). Workers are woken for the orders made, once
+ * the transaction commits. Returns their ids.
+ */
+export async function insertDueAutoRecharges(sql: Queryable, due: readonly { workspaceId: string; idempotencyKey: string }[], at: Date): Promise<string[]> {
+  if (due.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    /* insertDueAutoRecharges */
+    insert into top_up_orders (id, workspace_id, amount_cents, source, credit_epoch, idempotency_key, created_at)
+    select due.id, w.workspace_id, w.auto_recharge_amount_cents, 'auto_recharge', w.credit_epoch, due.idempotency_key, ${at}
+    from unnest(${sql.array(due.map(() => newId('top')))}::text[],
+                ${sql.array(due.map((wallet) => wallet.workspaceId))}::text[],
+                ${sql.array(due.map((wallet) => wallet.idempotencyKey))}::text[]) as due(id, workspace_id, idempotency_key)
+    join wallets w on w.workspace_id = due.workspace_id
+    where w.auto_recharge_enabled and w.auto_recharge_amount_cents is not null and w.stripe_payment_method_id is not null
+    on conflict do nothing
+    returning id`;
+  if (rows.length) await sql`/* announceAutoRechargesDue */ select pg_notify(${autoRechargesDueChannel}, '')`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Leases up to `limit` auto-recharges not yet answered by Stripe whose lease
+ * is free or has run out (a worker that took one died): a worker sends each
+ * it took, and no other takes it meanwhile.
+ */
+export async function claimDueAutoRecharges(sql: Queryable, now: Date, leaseSeconds: number, limit: number): Promise<TopUpOrderRow[]> {
+  return sql<TopUpOrderRow[]>`
+    /* claimDueAutoRecharges */
+    update top_up_orders set lease_until = ${now}::timestamptz + make_interval(secs => ${leaseSeconds})
+    where id in (
+      select id from top_up_orders
+      where source = 'auto_recharge' and status = 'pending' and payment_intent_id is null
+        and (lease_until is null or lease_until <= ${now})
+      order by created_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    returning *`;
+}
+
+/** The PaymentIntent Stripe made for an auto-recharge: from now on its webhook settles the order. */
+export async function attachPaymentIntent(sql: Queryable, id: string, paymentIntentId: string): Promise<void> {
+  await sql`
+    /* attachPaymentIntent */
+    update top_up_orders set payment_intent_id = ${paymentIntentId}, lease_until = null
+    where id = ${id} and payment_intent_id is null`;
+}
+
+/** A run that got no answer from Stripe: counted, and the order waits for its lease to run out before the next. */
+export async function recordUnansweredRun(sql: Queryable, id: string): Promise<number> {
+  const [row] = await sql<{ runs: number }[]>`
+    /* recordUnansweredRun */
+    update top_up_orders set runs = runs + 1 where id = ${id} returning runs`;
+  return row.runs;
+}
+
+/** Settles a pending auto-recharge as failed, with Stripe's reason; an order settled before keeps its state. */
+export async function failAutoRecharge(
+  sql: Queryable,
+  id: string,
+  failure: { code: string; message: string; paymentIntentId: string | null },
+  at: Date,
+): Promise<TopUpOrderRow | undefined> {
+  const [row] = await sql<TopUpOrderRow[]>`
+    /* failAutoRecharge */
+    update top_up_orders set
+      status = 'failed', failure_code = ${failure.code}, failure_message = ${failure.message}, failed_at = ${at},
+      payment_intent_id = coalesce(payment_intent_id, ${failure.paymentIntentId}), lease_until = null
+    where id = ${id} and status = 'pending'
+    returning *`;
+  return row;
+}
+
+/** The workspace's newest auto-recharge, for the wallet's settings. */
+export async function newestAutoRecharge(sql: Queryable, workspaceId: string): Promise<TopUpOrderRow | undefined> {
+  const [row] = await sql<TopUpOrderRow[]>`
+    /* newestAutoRecharge */
+    select * from top_up_orders where workspace_id = ${workspaceId} and source = 'auto_recharge'
+    order by created_at desc, id desc
+    limit 1`;
   return row;
 }

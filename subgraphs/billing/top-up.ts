@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { confirmTopUp, findWorkspaceTopUp, handleStripeWebhook, startTopUp } from './top-up-checkout.ts';
+import { handleStripeWebhook } from './stripe-webhook.ts';
+import { confirmTopUp, findWorkspaceTopUp, startTopUp } from './top-up-checkout.ts';
 import type { TopUpOrderRow } from './top-up-order-store.ts';
 
 export enum TopUpStatus {

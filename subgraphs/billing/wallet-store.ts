@@ -19,6 +19,11 @@ export interface WalletRow {
   autoRechargeEnabled: boolean;
   autoRechargeThresholdCents: number | null;
   autoRechargeAmountCents: number | null;
+  /** Stripe's customer for this workspace and the card saved to it (schema/029_auto_recharge.sql). */
+  stripeCustomerId: string | null;
+  stripePaymentMethodId: string | null;
+  /** Bumped by each change the user makes to auto-recharge: a new try after a failed one. */
+  autoRechargeRevision: number;
   createdAt: Date;
 }
 
@@ -26,7 +31,8 @@ export interface WalletRow {
 const walletColumns = (sql: Queryable) => sql`
   workspace_id, on_welcome_credit, balance_fifteenths::float8 as balance_fifteenths, credit_epoch,
   last_credit_fifteenths::float8 as last_credit_fifteenths, low_recorded_epoch, settled_through::text as settled_through,
-  auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents, created_at`;
+  auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents,
+  stripe_customer_id, stripe_payment_method_id, auto_recharge_revision, created_at`;
 
 /** Opens the workspace's wallet with its welcome credit, the first credit epoch; a second call changes nothing. */
 export async function openWallet(sql: Queryable, workspaceId: string): Promise<void> {
@@ -161,12 +167,65 @@ export interface AutoRechargeSettings {
   amountCents: number | null;
 }
 
+/** Stores the settings; a new revision, so a recharge that failed may be tried again. */
 export async function updateAutoRecharge(sql: Queryable, workspaceId: string, settings: AutoRechargeSettings): Promise<void> {
   await sql`
     /* updateAutoRecharge */
     update wallets set
       auto_recharge_enabled = ${settings.enabled},
       auto_recharge_threshold_cents = ${settings.thresholdCents},
-      auto_recharge_amount_cents = ${settings.amountCents}
+      auto_recharge_amount_cents = ${settings.amountCents},
+      auto_recharge_revision = auto_recharge_revision + 1
     where workspace_id = ${workspaceId}`;
+}
+
+/** Keeps the workspace's Stripe customer; when one was kept already (a request racing this one), that one stays and is returned. */
+export async function saveStripeCustomer(sql: Queryable, workspaceId: string, customerId: string): Promise<string> {
+  const [row] = await sql<{ stripeCustomerId: string }[]>`
+    /* saveStripeCustomer */
+    update wallets set stripe_customer_id = coalesce(stripe_customer_id, ${customerId})
+    where workspace_id = ${workspaceId}
+    returning stripe_customer_id`;
+  return row.stripeCustomerId;
+}
+
+/** The card auto-recharge charges, as the user recognises it; null before one is saved. */
+export interface CardOnFile {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  savedAt: Date;
+}
+
+/**
+ * Saves the card a setup session left for the workspace's customer; a card
+ * other than the one saved is a new revision (a recharge that failed may be
+ * tried again). False when the workspace's customer is not that one.
+ */
+export async function saveCard(
+  sql: Queryable,
+  workspaceId: string,
+  customerId: string,
+  card: { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number },
+  at: Date,
+): Promise<boolean> {
+  const rows = await sql`
+    /* saveCard */
+    update wallets set
+      auto_recharge_revision = auto_recharge_revision + (stripe_payment_method_id is distinct from ${card.paymentMethodId})::int,
+      stripe_payment_method_id = ${card.paymentMethodId},
+      card_brand = ${card.brand}, card_last4 = ${card.last4}, card_exp_month = ${card.expMonth}, card_exp_year = ${card.expYear},
+      card_saved_at = case when stripe_payment_method_id is distinct from ${card.paymentMethodId} then ${at} else card_saved_at end
+    where workspace_id = ${workspaceId} and stripe_customer_id = ${customerId}
+    returning workspace_id`;
+  return rows.length > 0;
+}
+
+export async function findCardOnFile(sql: Queryable, workspaceId: string): Promise<CardOnFile | null> {
+  const [row] = await sql<CardOnFile[]>`
+    /* findCardOnFile */
+    select card_brand as brand, card_last4 as last4, card_exp_month as exp_month, card_exp_year as exp_year, card_saved_at as saved_at
+    from wallets where workspace_id = ${workspaceId} and stripe_payment_method_id is not null`;
+  return row ?? null;
 }

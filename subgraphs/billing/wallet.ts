@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
-import { z } from 'zod';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { parseInput } from '../validate-input.ts';
-import { topUpBounds } from './prices.ts';
+import { saveAutoRechargeSettings, startCardSetup } from './auto-recharge.ts';
+import { TopUpStatus } from './top-up.ts';
 import { loadWalletReport, type WalletReport } from './wallet-report.ts';
-import { updateAutoRecharge } from './wallet-store.ts';
 
 export enum WalletStatus {
   funded = 'funded',
@@ -57,11 +55,63 @@ export class TopUpBounds {
   @Field(() => Int) maxCents!: number;
 }
 
-@ObjectType({ description: 'Stored and reported; top-ups are started by the user' })
+export enum AutoRechargeState {
+  off = 'off',
+  needs_card = 'needs_card',
+  ready = 'ready',
+  charging = 'charging',
+  failed = 'failed',
+}
+registerEnumType(AutoRechargeState, {
+  name: 'AutoRechargeState',
+  description:
+    '`off`: not enabled; `needs_card`: enabled, no card saved yet; `ready`: recharges when the effective balance falls under the threshold; `charging`: a recharge is with Stripe; `failed`: the last recharge failed and none is tried again until a top-up, a new card or new settings',
+});
+
+@ObjectType({ description: 'The card auto-recharge charges, as its owner recognises it; its number stays with Stripe' })
+export class SavedCard {
+  @Field(() => String, { description: "Stripe's card brand, such as `visa`" }) brand!: string;
+  @Field(() => String) last4!: string;
+  @Field(() => Int) expMonth!: number;
+  @Field(() => Int) expYear!: number;
+  @Field(() => Date) savedAt!: Date;
+}
+
+@ObjectType({ description: 'The newest auto-recharge: a top-up order paid with the saved card' })
+export class AutoRechargeAttempt {
+  @Field(() => ID, { description: 'The top-up order (GET /v1/billing/top-ups/{id})' }) orderId!: string;
+  @Field(() => TopUpStatus) status!: TopUpStatus;
+  @Field(() => Int) amountCents!: number;
+  @Field(() => String, { nullable: true, description: "Stripe's reason when it failed, such as `card_declined` or `authentication_required`" })
+  failureCode!: string | null;
+  @Field(() => String, { nullable: true }) failureMessage!: string | null;
+  @Field(() => Date) attemptedAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'When it was credited or failed' }) settledAt!: Date | null;
+}
+
+@ObjectType({
+  description:
+    'Tops the wallet up with the saved card when the effective balance falls under the threshold: one try per credit, then none until a top-up, a new card or new settings',
+})
 export class AutoRecharge {
   @Field(() => Boolean) enabled!: boolean;
   @Field(() => Int, { nullable: true, description: 'Recharge when the effective balance falls under this' }) thresholdCents!: number | null;
   @Field(() => Int, { nullable: true, description: 'How much to add' }) amountCents!: number | null;
+  @Field(() => AutoRechargeState) state!: AutoRechargeState;
+  @Field(() => SavedCard, { nullable: true, description: 'Null until a card is saved (startCardSetup)' }) card!: SavedCard | null;
+  @Field(() => AutoRechargeAttempt, { nullable: true }) lastAttempt!: AutoRechargeAttempt | null;
+}
+
+@InputType()
+export class CardSetupInput {
+  @Field(() => String, { nullable: true }) successUrl?: string | null;
+  @Field(() => String, { nullable: true }) cancelUrl?: string | null;
+}
+
+@ObjectType({ description: "Stripe's page where the user saves a card for auto-recharge" })
+export class CardSetup {
+  @Field(() => String) checkoutUrl!: string;
+  @Field(() => Date, { nullable: true, description: 'When the page stops taking the card' }) expiresAt!: Date | null;
 }
 
 @ObjectType({ description: "The workspace's prepaid wallet (spec 2.11); money in integer USD cents, each figure rounded once" })
@@ -100,25 +150,13 @@ export class AutoRechargeInput {
   @Field(() => Int, { nullable: true }) amountCents?: number | null;
 }
 
-export const autoRechargeInput = z
-  .strictObject({
-    enabled: z.boolean(),
-    thresholdCents: z.number().int().min(0, 'must be 0 or more').max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents}`).nullish(),
-    amountCents: z
-      .number()
-      .int()
-      .min(topUpBounds.minCents, `must be at least ${topUpBounds.minCents} ($20)`)
-      .max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents} ($5,000)`)
-      .nullish(),
-  })
-  .superRefine((settings, context) => {
-    for (const field of ['thresholdCents', 'amountCents'] as const) {
-      if (settings.enabled && settings[field] == null) context.addIssue({ code: 'custom', path: [field], message: 'is required when enabled' });
-    }
-  });
-
 const toWallet = (report: WalletReport): Wallet => ({
   ...report,
+  autoRecharge: {
+    ...report.autoRecharge,
+    state: report.autoRecharge.state as AutoRechargeState,
+    lastAttempt: report.autoRecharge.lastAttempt && { ...report.autoRecharge.lastAttempt, status: report.autoRecharge.lastAttempt.status as TopUpStatus },
+  },
   status: report.status as WalletStatus,
   lastTopUp: report.lastTopUp && { ...report.lastTopUp, source: report.lastTopUp.source as CreditSource },
 });
@@ -146,16 +184,20 @@ export class WalletResolver {
     return toWallet(await loadWalletReport(ctx.sql, requireAuth(ctx).workspaceId, ctx.clock.now()));
   }
 
-  @Mutation(() => Wallet, { description: 'Stores the auto-recharge settings; returns the wallet' })
+  @Mutation(() => Wallet, {
+    description: 'Stores the auto-recharge settings (a recharge that failed may then be tried again); recharges at once when already under the threshold; returns the wallet',
+  })
   async updateAutoRecharge(@Arg('input', () => AutoRechargeInput) input: AutoRechargeInput, @Ctx() ctx: SubgraphContext): Promise<Wallet> {
     const { workspaceId } = requireAuth(ctx);
-    const settings = parseInput(autoRechargeInput, input);
-    await updateAutoRecharge(ctx.sql, workspaceId, {
-      enabled: settings.enabled,
-      thresholdCents: settings.thresholdCents ?? null,
-      amountCents: settings.amountCents ?? null,
-    });
+    await saveAutoRechargeSettings(ctx.sql, workspaceId, input, ctx.clock.now());
     return toWallet(await loadWalletReport(ctx.sql, workspaceId, ctx.clock.now()));
+  }
+
+  @Mutation(() => CardSetup, {
+    description: "Starts saving a card for auto-recharge: open `checkoutUrl` (Stripe Checkout in setup mode); the card is saved when Stripe's webhook reports it",
+  })
+  async startCardSetup(@Arg('input', () => CardSetupInput) input: CardSetupInput, @Ctx() ctx: SubgraphContext): Promise<CardSetup> {
+    return startCardSetup({ sql: ctx.sql, env: ctx.env, now: ctx.clock.now() }, requireAuth(ctx).workspaceId, input);
   }
 }
 

@@ -1,5 +1,8 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addCompanyProfileSchema } from './company-profile.ts';
+import { addCompatKeywordSuggestionSchema } from './compat-keyword-suggestions.ts';
+import { addCompatKeywordSchema } from './compat-keywords.ts';
+import { addCompatWorkspaceFiltersSchema } from './compat-workspace-filters.ts';
 import { addGroupSchema } from './group.ts';
 import { addKeywordMutations, addKeywordType } from './keyword.ts';
 import { addKeywordEnums } from './keyword-graphql-enums.ts';
@@ -19,13 +22,18 @@ export function buildKeywordsSchema() {
   addKeywordHealthReportSchema(builder, enums, Keyword);
   addKeywordSuggestionSchema(builder);
   addGroupSchema(builder);
-  addWorkspaceFiltersSchema(builder);
+  const { WorkspaceFilters } = addWorkspaceFiltersSchema(builder);
   addCompanyProfileSchema(builder);
+  addCompatKeywordSchema(builder, Keyword);
+  addCompatKeywordSuggestionSchema(builder, Keyword);
+  addCompatWorkspaceFiltersSchema(builder, WorkspaceFilters);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { companyProfilePatchInput } from './company-profile.ts';
+export { compatKeywordCreateInput, compatKeywordInput, isWildcardTerm, octolensTagOf } from './compat-keywords.ts';
+export { compatFilterValuesInput, compatWorkspaceFiltersInput } from './compat-workspace-filters.ts';
 export { ensureDefaultGroup, findGroupsByIds } from './group-store.ts';
 export { groupCreateInput, groupPatchInput } from './group.ts';
 export { createKeyword } from './keyword-commands.ts';

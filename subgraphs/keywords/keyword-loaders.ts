@@ -9,7 +9,17 @@ import {
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
-import { type KeywordFeedRow, type KeywordPollRow, listFeeds, listPolls, listReviewSources, type ReviewSourceRow } from './keyword-store.ts';
+import { requireAuth } from '../require-auth.ts';
+import {
+  findKeywordsByIds,
+  type KeywordFeedRow,
+  type KeywordPollRow,
+  type KeywordRow,
+  listFeeds,
+  listPolls,
+  listReviewSources,
+  type ReviewSourceRow,
+} from './keyword-store.ts';
 
 const groupBy = <T extends { keywordId: string }>(keys: readonly string[], rows: T[]) =>
   keys.map((key) => rows.filter((row) => row.keywordId === key));
@@ -29,6 +39,11 @@ function createKeywordLoaders(ctx: SubgraphContext) {
   const now = ctx.clock.now();
   return {
     now,
+    /** The caller's keywords by id: a page of mentions names its keywords once each, in one query. */
+    keyword: new DataLoader<string, KeywordRow | undefined>(async (ids) => {
+      const rows = await findKeywordsByIds(sql, requireAuth(ctx).workspaceId, ids);
+      return ids.map((id) => rows.find((row) => row.id === id));
+    }),
     group: new DataLoader<string, GroupRow | undefined>(async (ids) => {
       const rows = await findGroupsByIds(sql, ids);
       return ids.map((id) => rows.find((row) => row.id === id));

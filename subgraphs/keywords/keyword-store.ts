@@ -173,6 +173,21 @@ export async function listKeywordsPage(
     limit ${page.limit}`;
 }
 
+/** Every keyword of the workspace by term, case ignored, then creation: the compatibility API's whole list (spec 4.8). */
+export async function listKeywordsByTerm(sql: Queryable, workspaceId: string): Promise<KeywordRow[]> {
+  return sql<KeywordRow[]>`
+    /* listKeywordsByTerm */
+    select * from keywords where workspace_id = ${workspaceId} order by lower(term), id`;
+}
+
+/** The oldest keyword of the workspace tracking `term` in any group, case ignored. */
+export async function findKeywordByTerm(sql: Queryable, workspaceId: string, term: string): Promise<KeywordRow | undefined> {
+  const [row] = await sql<KeywordRow[]>`
+    /* findKeywordByTerm */
+    select * from keywords where workspace_id = ${workspaceId} and lower(term) = lower(${term}) order by id limit 1`;
+  return row;
+}
+
 export async function deleteKeyword(sql: Queryable, workspaceId: string, id: string): Promise<boolean> {
   const rows = await sql`
     /* deleteKeyword */

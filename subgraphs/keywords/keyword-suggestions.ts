@@ -1,12 +1,15 @@
+import { chatCompletionSettings } from '../../runtime/chat-completion.ts';
 import { countScoredKeywordMatches, listScoredKeywordMatches } from '../mentions/index.ts';
 import { notFound } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
+import { aiSuggestions } from './ai-suggestions.ts';
 import { findKeyword } from './keyword-store.ts';
 import { matchRulesOf } from './match-rules-store.ts';
-import { type KeywordSuggestion, type SuggestionEffect, suggestRuleChanges } from './rule-suggestions.ts';
+import { type KeywordSuggestion, measureSample, ruleSuggestions, type SuggestionEffect, type SuggestionSubject } from './rule-suggestions.ts';
+import { findCompanyProfile } from './workspace-settings-store.ts';
 
 const day = 86_400_000;
 /** Suggestions read the last 30 days of scored matches, the same span as a new keyword's look-back. */
@@ -14,16 +17,28 @@ const sampleDays = 30;
 /** Beyond this many scored matches the newest are measured and the effect is scaled to the window (`exact` false). */
 const sampleLimit = 5_000;
 
-/** GET /v1/keywords/{id}/suggestions (spec 2.6): rule changes measured on the keyword's own scored matches. */
+/**
+ * GET /v1/keywords/{id}/suggestions (spec 2.6): rule changes measured on the
+ * keyword's own scored matches (source `rules`), then, when a language model
+ * is configured (`EARSHOT_CLASSIFIER_URL`), its suggestions measured on the
+ * same matches (source `ai`).
+ */
 export async function keywordSuggestions(ctx: SubgraphContext, id: string): Promise<KeywordSuggestion[]> {
-  const keyword = await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, id);
+  const { workspaceId } = requireAuth(ctx);
+  const keyword = await findKeyword(ctx.sql, workspaceId, id);
   if (!keyword) throw notFound('Keyword');
   const since = new Date(ctx.clock.now().getTime() - sampleDays * day);
-  const [matches, window] = await Promise.all([
+  const [matches, window, company] = await Promise.all([
     listScoredKeywordMatches(ctx.sql, keyword.id, since, sampleLimit),
     countScoredKeywordMatches(ctx.sql, keyword.id, since),
+    findCompanyProfile(ctx.sql, workspaceId),
   ]);
-  return suggestRuleChanges(matchRulesOf(keyword), { matches, window: { days: sampleDays, ...window } });
+  const sample = measureSample(matchRulesOf(keyword), { matches, window: { days: sampleDays, ...window } });
+  const subject: SuggestionSubject = { kind: keyword.kind, context: keyword.context, company };
+  const computed = ruleSuggestions(sample, subject);
+  const model = chatCompletionSettings(ctx.env);
+  if (!model || sample.kept.length === 0) return computed;
+  return [...computed, ...(await aiSuggestions(model, sample, subject, company, ctx.log))];
 }
 
 export function addKeywordSuggestionSchema(builder: PothosBuilder) {
@@ -77,7 +92,8 @@ export function addKeywordSuggestionSchema(builder: PothosBuilder) {
   builder.queryField('keywordSuggestions', (t) =>
     t.field({
       type: [Suggestion],
-      description: 'Suggested rule changes, the largest noise removal first, at most 10',
+      description:
+        'Suggested changes: rule suggestions (`rules`), the largest noise removal first, a context sentence last, at most 10; then, with a language model configured, at most 5 of its own (`ai`), each measured the same way',
       args: { id: t.arg.id({ required: true }) },
       resolve: (_root, args, ctx) => keywordSuggestions(ctx, String(args.id)),
     }),

@@ -19,9 +19,16 @@ const day = 86_400_000;
 /** Keywords page in creation (id) order: the cursor holds the last one's id. */
 const parseKeywordCursor = ([id, ...rest]: string[]) => (rest.length === 0 && /^kw_[0-9a-z]{26}$/.test(id) ? id : undefined);
 
-async function loadKeyword(ctx: SubgraphContext, id: string): Promise<KeywordRow> {
+export async function loadKeyword(ctx: SubgraphContext, id: string): Promise<KeywordRow> {
   const keyword = await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, id);
   if (!keyword) throw notFound('Keyword');
+  return keyword;
+}
+
+/** Creates a keyword and starts its 30-day look-back (spec 4.2). */
+export async function startKeyword(ctx: SubgraphContext, rawInput: unknown): Promise<KeywordRow> {
+  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders);
+  await ctx.sendJob('lookback', { keywordId: keyword.id });
   return keyword;
 }
 
@@ -239,7 +246,7 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
 
   builder.asEntity(Keyword, {
     key: builder.selection<{ id: string }>('id'),
-    resolveReference: async (ref, ctx) => (await findKeyword(ctx.sql, requireAuth(ctx).workspaceId, ref.id)) ?? null,
+    resolveReference: async (ref, ctx) => (await keywordLoaders(ctx).keyword.load(ref.id)) ?? null,
   });
 
   const KeywordPage = builder.objectRef<{ nodes: KeywordRow[]; nextCursor: string | null }>('KeywordPage').implement({
@@ -283,11 +290,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       type: Keyword,
       description: 'Creates a keyword; it starts collecting at once with a 30-day look-back',
       args: { input: t.arg({ type: inputs.CreateKeywordInput, required: true }) },
-      resolve: async (_root, args, ctx) => {
-        const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.sourceReaders);
-        await ctx.sendJob('lookback', { keywordId: keyword.id });
-        return keyword;
-      },
+      resolve: (_root, args, ctx) => startKeyword(ctx, args.input),
     }),
   );
   builder.mutationField('updateKeyword', (t) =>

@@ -123,4 +123,5 @@ export function addWorkspaceFiltersSchema(builder: PothosBuilder) {
       resolve: (_root, args, ctx) => patchWorkspaceFilters(ctx.sql, requireAuth(ctx).workspaceId, args.input),
     }),
   );
+  return { WorkspaceFilters };
 }

@@ -37,6 +37,11 @@ export async function findWorkspaceFilters(sql: Queryable, workspaceId: string):
   return row ?? emptyFilters;
 }
 
+/** Holds the workspace's filters for a read-modify-write until the transaction ends. */
+export async function lockWorkspaceFilters(sql: Queryable, workspaceId: string): Promise<void> {
+  await sql`/* lockWorkspaceFilters */ select pg_advisory_xact_lock(hashtext(${`workspace_filters:${workspaceId}`}))`;
+}
+
 export async function saveWorkspaceFilters(
   sql: Queryable,
   workspaceId: string,

@@ -1,6 +1,7 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
 import { addAnalyticsType } from './analytics.ts';
+import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 import { addPersonType } from './person.ts';
 import { addSegmentType } from './segment.ts';
@@ -11,15 +12,18 @@ export function buildMentionsSchema() {
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
-  const { Mention, Keyword } = addMentionType(builder);
+  const { Mention, MentionPage, Keyword } = addMentionType(builder);
   addSegmentType(builder, addPersonType(builder, Mention));
   addAnalyticsType(builder, Keyword);
   addAlertRuleType(builder);
+  addCompatMentionSchema(builder, Mention, MentionPage);
   return toSubgraphSchema(builder);
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { createAlertRule } from './alert-rule.ts';
+export { type CompatKind } from './compat-id-store.ts';
+export { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { nextDigestRun } from './digest-schedule.ts';

@@ -11,8 +11,8 @@ import { authorRecord, classificationRecord, feedbackRecord, postRecord, triageR
 import { isRelevant } from './relevance.ts';
 
 /** Mentions page newest match first: the cursor holds the last one's match time and id. */
-const mentionCursorKey = (mention: MentionRow) => [mention.createdAt.toISOString(), mention.id];
-const parseMentionCursor = ([at, id]: string[]) => {
+export const mentionCursorKey = (mention: MentionRow) => [mention.createdAt.toISOString(), mention.id];
+export const parseMentionCursor = ([at, id]: string[]) => {
   const createdAt = new Date(at);
   return id?.startsWith('mm_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
 };
@@ -214,5 +214,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention, Keyword: KeywordRef };
+  return { Mention, MentionPage, Keyword: KeywordRef };
 }

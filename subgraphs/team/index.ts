@@ -3,17 +3,20 @@ import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
+import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
+import { NotificationSettingsResolver } from './notification-settings.ts';
 import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
+import { ConnectedAppResolver } from './connected-app.ts';
 
-/** The team subgraph: workspaces, API keys, channels and the deliveries to them, the Slack connection. */
+/** The team subgraph: workspaces, members and invitations, sessions, API keys, OAuth grants, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SessionResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -29,9 +32,31 @@ export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
-export { magicLinkInput, passwordSignInInput, setPasswordInput } from './session.ts';
+export { closeSharedMailers } from './mailer.ts';
+export { magicLinkInput, mailMagicLink, passwordSignInInput, setPasswordInput, signInWithMagicLink, signInWithPassword } from './session.ts';
 export { authenticateSession } from './session-store.ts';
+export { invitationPagePath, inviteMemberInput } from './invitation.ts';
 export { memberRoleInput } from './member.ts';
+export { workspacesOfUser } from './member-store.ts';
+export { findOAuthClient, insertOAuthClient, type OAuthClientRow } from './oauth-client-store.ts';
+export {
+  authenticateOAuthToken,
+  codeChallengeFor,
+  exchangeAuthorizationCode,
+  issueAuthorizationCode,
+  OAuthGrantError,
+  type OAuthLifetimes,
+  type OAuthScope,
+  type OAuthTokenSet,
+  refreshOAuthTokens,
+  requestedScope,
+  revokeOAuthToken,
+  scopeText,
+} from './oauth-grants.ts';
+export { escapeHtml } from './email-messages.ts';
+export { mailSettings } from './mailer.ts';
+export { findUser } from './user-store.ts';
+export { notificationSettingsInput } from './notification-settings.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';

@@ -1,8 +1,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Faults a fake can be told to serve instead of its next answers. */
-export type FailureKind = 'rate-limit' | 'server-error' | 'malformed' | 'slow';
+/**
+ * Faults a fake can be told to serve instead of its next answers.
+ * `lost-answer`: the request is handled (whatever it does is done) but the
+ * connection closes before the answer, as when a network drops it on the way back.
+ */
+export type FailureKind = 'rate-limit' | 'server-error' | 'malformed' | 'slow' | 'lost-answer';
 
 export interface RecordedRequest {
   method: string;
@@ -44,9 +48,10 @@ export interface FakeServerOptions {
  * A platform's routes on a local port. `route` answers a request or returns
  * null for "no such endpoint" (404); it may also answer 400 for a request that
  * breaks the real API's rules, so connectors cannot drift from them unseen.
+ * It may answer later (a promise), as a platform doing work before answering does.
  */
 export async function startFakeServer(
-  route: (request: RecordedRequest) => FakeResponse | null,
+  route: (request: RecordedRequest) => FakeResponse | null | Promise<FakeResponse | null>,
   options: FakeServerOptions = {},
 ): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
@@ -73,13 +78,16 @@ export async function startFakeServer(
         outgoing.writeHead(response.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...response.headers });
         outgoing.end(text);
       };
+      const answer = () => Promise.resolve(route(request)).then((response) => send(response ?? notFound));
       const failure = failures.shift();
       if (failure === 'slow') {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          send(route(request) ?? notFound);
+          void answer();
         }, options.slowMs ?? 5000);
         timers.add(timer);
+      } else if (failure === 'lost-answer') {
+        void Promise.resolve(route(request)).then(() => outgoing.destroy());
       } else if (failure === 'rate-limit') {
         send(options.rateLimitResponse?.(retryAfterSeconds) ?? { status: 429, headers: { 'retry-after': String(retryAfterSeconds) }, body: { error: 'rate limited' } });
       } else if (failure === 'server-error') {
@@ -87,7 +95,7 @@ export async function startFakeServer(
       } else if (failure === 'malformed') {
         send({ status: 200, body: '{"truncated": [' });
       } else {
-        send(route(request) ?? notFound);
+        void answer();
       }
     });
   });

@@ -1,0 +1,149 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { bearerToken } from '../gateway/request-state.ts';
+import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
+import type { Route } from '../rest-facade/route.ts';
+import { routeTable } from '../rest-facade/route-table.ts';
+import { databaseRetryAfterSeconds, databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
+import type { RequestAuth } from '../runtime/gateway-signature.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
+import { checkInput } from '../subgraphs/validate-input.ts';
+import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
+
+export interface McpEndpointOptions {
+  /** The REST API in this process: a tool is one of its routes, run on the gateway, answering what REST answers. */
+  restApi(request: Request): Promise<Response>;
+  /** What a bearer secret (an API key or an OAuth access token) acts as, as the gateway resolves it; undefined when it is not live. */
+  authenticate(secret: string): Promise<RequestAuth | undefined>;
+  /** The protected-resource metadata of `/mcp` (RFC 9728), named in the 401 challenge so clients find the authorization server. */
+  resourceMetadataUrl: string;
+  log: Logger;
+}
+
+const instructions =
+  'Earshot tracks mentions of keywords (brands, competitors, topics) on developer and social platforms, review sites and feeds, ' +
+  'scores each for relevance, sentiment and intent, and alerts channels. Start with search_mentions or list_keywords; ' +
+  'ids look like mm_… (mentions), kw_… (keywords), feed_… (alert rules), dest_… (channels). Money is in USD cents. ' +
+  'A failed call says why, starting with an error code such as not_found or validation_error.';
+
+function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+/** The query parameters of a tool's request as the URL carries them: lists comma-separated, as the REST filters take them. */
+function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return params;
+}
+
+const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
+
+/**
+ * `/mcp`: the MCP tool server over the official SDK's Streamable HTTP
+ * transport, stateless (any process of a deployment answers any request).
+ * A request needs an API key or an OAuth access token; without a live one
+ * it is 401 with the `WWW-Authenticate` challenge of the MCP authorization
+ * spec, naming the protected-resource metadata. A `read` credential sees
+ * and calls the read tools only. A tool runs one REST route in process,
+ * with the caller's credential, so the rate limit, scopes and error codes
+ * are REST's; a failure is a tool error (`isError`) starting with its code.
+ */
+export function createMcpEndpoint(options: McpEndpointOptions): (request: Request) => Promise<Response> {
+  const routes = new Map<string, Route>(routeTable.map((route) => [route.operationId, route]));
+  for (const each of mcpTools) {
+    if (!routes.has(each.operationId)) throw new Error(`MCP tool ${each.name} names no REST route ${each.operationId}`);
+  }
+  const listed = mcpTools.map((each) => ({
+    name: each.name,
+    title: each.title,
+    description: each.description,
+    inputSchema: z.toJSONSchema(each.input, { io: 'input' }) as { type: 'object' },
+    annotations: { title: each.title, readOnlyHint: each.readOnly, destructiveHint: false },
+  }));
+
+  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string): Promise<CallToolResult> => {
+    const route = routes.get(each.operationId)!;
+    const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
+    const search = searchParams(request.query).toString();
+    const answer = await options.restApi(
+      new Request(`http://mcp.internal${path}${search ? `?${search}` : ''}`, {
+        method: route.method,
+        headers: { authorization: `Bearer ${secret}`, 'x-request-id': requestId, ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
+      }),
+    );
+    const text = await answer.text();
+    const body = text ? JSON.parse(text) : undefined;
+    if (answer.status >= 400) return toolError(body.error);
+    return {
+      content: [{ type: 'text', text: text || 'Done.' }],
+      ...(body && typeof body === 'object' && !Array.isArray(body) ? { structuredContent: body } : {}),
+    };
+  };
+
+  const serverFor = (auth: RequestAuth, secret: string, requestId: string) => {
+    const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
+    const server = new Server({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+      const called = mcpTools.find((each) => each.name === params.name);
+      if (!called) return toolError({ code: 'not_found', message: `No tool named ${params.name}` });
+      if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
+      const args = params.arguments ?? {};
+      const checked = checkInput(called.input, args);
+      if (!checked.success) return toolError({ code: 'validation_error', message: checked.problem.message });
+      try {
+        return await runTool(called, called.request(args as never), secret, requestId);
+      } catch (error) {
+        options.log.error('MCP tool failed', { requestId, tool: called.name, error: error instanceof Error ? error.stack : String(error) });
+        return toolError({ code: 'internal_error', message: 'Something went wrong on our side' });
+      }
+    });
+    return server;
+  };
+
+  const unauthorized = (requestId: string, secretSent: boolean) => {
+    const message = secretSent ? 'The API key or access token is invalid, expired or revoked' : 'Send an API key or an OAuth access token as "Authorization: Bearer …"';
+    // MCP authorization spec: a 401 names the resource metadata, where the client finds the authorization server.
+    const challenge = secretSent
+      ? `Bearer error="invalid_token", error_description="${message}", resource_metadata="${options.resourceMetadataUrl}"`
+      : `Bearer resource_metadata="${options.resourceMetadataUrl}"`;
+    return json(401, errorBody({ code: 'unauthorized', message }, requestId), { 'www-authenticate': challenge, 'x-request-id': requestId });
+  };
+
+  return async function handleMcpRequest(request: Request): Promise<Response> {
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    const secret = bearerToken({ request });
+    let auth: RequestAuth | undefined;
+    try {
+      auth = secret ? await options.authenticate(secret) : undefined;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return json(503, errorBody({ code: 'service_unavailable', message: databaseUnavailableMessage, retryAfterSeconds: databaseRetryAfterSeconds }, requestId), {
+        'retry-after': String(databaseRetryAfterSeconds),
+        'x-request-id': requestId,
+      });
+    }
+    if (!secret || !auth) return unauthorized(requestId, Boolean(secret));
+    // Stateless: no stream for server-sent requests (GET) and no session to end (DELETE).
+    if (request.method !== 'POST') {
+      return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
+    }
+    const server = serverFor(auth, secret, requestId);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request);
+      response.headers.set('x-request-id', requestId);
+      return response;
+    } finally {
+      await server.close();
+    }
+  };
+}

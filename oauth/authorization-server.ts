@@ -1,0 +1,77 @@
+import type http from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import type { Clock } from '../runtime/clock.ts';
+import { publicUrl } from '../runtime/config.ts';
+import { databaseRetryAfterSeconds, databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
+import type { Sql } from '../runtime/database.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { requestIdFrom } from '../runtime/request-id.ts';
+import type { OAuthLifetimes } from '../subgraphs/team/index.ts';
+import { earshotOAuthProvider } from './earshot-oauth-provider.ts';
+import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from './metadata.ts';
+import { createBrowserSteps } from './sign-in-and-consent.ts';
+
+export interface AuthorizationServerOptions {
+  sql: Sql;
+  /** Where `EARSHOT_PUBLIC_URL` (the issuer) and the mail settings come from. */
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  lifetimes: OAuthLifetimes;
+  log: Logger;
+  /** Whether the database answered its last probe; while it does not, the endpoints answer 503 at once. */
+  databaseUp(): boolean;
+}
+
+/** OAuth's own error JSON (RFC 6749 5.2) for what is not the protocol's fault. */
+const oauthFailure = (res: Response, status: number, error: string, description: string) =>
+  res.status(status).set('cache-control', 'no-store').json({ error, error_description: description });
+
+/**
+ * The OAuth 2.1 authorization server on the public port: RFC 8414 and RFC
+ * 9728 metadata, dynamic client registration (RFC 7591), the authorization
+ * code flow with PKCE S256 behind the dashboard's sign-in and a consent
+ * page, refresh-token rotation and revocation (RFC 7009). The protocol
+ * handlers are the MCP TypeScript SDK's; the team subgraph keeps the state.
+ * Answers Node's request and response, as express does.
+ */
+export function createAuthorizationServer(options: AuthorizationServerOptions): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const { log } = options;
+  const issuer = publicUrl(options.env);
+  const browser = createBrowserSteps({ sql: options.sql, env: options.env, clock: options.clock, issuer });
+  const provider = earshotOAuthProvider({ sql: options.sql, clock: options.clock, issuer, lifetimes: options.lifetimes, authorize: browser.authorize });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(oauthPaths.authorizationServerMetadata, metadataHandler(authorizationServerMetadata(issuer)));
+  // The MCP server's own document first: the general one would take its path as a sub-path.
+  app.use(`${oauthPaths.protectedResourceMetadata}/mcp`, metadataHandler(protectedResourceMetadata(issuer, '/mcp')));
+  app.use(oauthPaths.protectedResourceMetadata, metadataHandler(protectedResourceMetadata(issuer)));
+  app.use('/oauth', (_req: Request, res: Response, next: NextFunction) => {
+    if (options.databaseUp()) return next();
+    res.set('retry-after', String(databaseRetryAfterSeconds));
+    oauthFailure(res, 503, 'temporarily_unavailable', databaseUnavailableMessage);
+  });
+  app.use(oauthPaths.authorize, authorizationHandler({ provider }));
+  app.use(oauthPaths.token, tokenHandler({ provider }));
+  app.use(oauthPaths.register, clientRegistrationHandler({ clientsStore: provider.clientsStore }));
+  app.use(oauthPaths.revoke, revocationHandler({ provider }));
+  app.use(browser.routes);
+  app.use((req: Request, res: Response) => {
+    const requestId = requestIdFrom(req.get('x-request-id'));
+    res.status(404).set('x-request-id', requestId).json({ error: { code: 'not_found', message: `No route for ${req.method} ${req.path}`, requestId } });
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isDatabaseUnavailable(error)) {
+      res.set('retry-after', String(databaseRetryAfterSeconds));
+      return oauthFailure(res, 503, 'temporarily_unavailable', databaseUnavailableMessage);
+    }
+    log.error('OAuth request failed', { path: req.path, error: error instanceof Error ? error.stack : String(error) });
+    oauthFailure(res, 500, 'server_error', 'Something went wrong on our side');
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+import type { GraphQLRoute } from '../route.ts';
+import { featureDisabledRoutes } from './octolens-routes.ts';
+import { octolensFilterRoutes } from './routes/filters.ts';
+import { octolensKeywordRoutes } from './routes/keywords.ts';
+import { octolensMentionRoutes } from './routes/mentions.ts';
+import { octolensOrganizationRoutes } from './routes/organization.ts';
+
+/**
+ * Every route of the Octolens-compatible API (spec 1.9, 4.8), on the
+ * facade's machinery. Routes of features Earshot does not offer answer 501;
+ * they come first where their paths would otherwise match an id route.
+ */
+export const octolensRouteTable: GraphQLRoute[] = [
+  ...featureDisabledRoutes('author timelines', [{ method: 'GET', path: '/mentions/by-author', operationId: 'octolensMentionsByAuthor' }]),
+  ...featureDisabledRoutes('suggestion dismissals', [{ method: 'DELETE', path: '/keywords/suggestions', operationId: 'octolensRejectKeywordSuggestion' }]),
+  ...featureDisabledRoutes('member invitations', [
+    { method: 'GET', path: '/org/members/invitations', operationId: 'octolensListInvitations' },
+    { method: 'POST', path: '/org/members/invite', operationId: 'octolensInviteMember' },
+  ]),
+  ...octolensMentionRoutes,
+  ...octolensKeywordRoutes,
+  ...octolensFilterRoutes,
+  ...octolensOrganizationRoutes,
+  ...featureDisabledRoutes('saved views', [
+    { method: 'GET', path: '/views', operationId: 'octolensListViews' },
+    { method: 'GET', path: '/feeds', operationId: 'octolensListFeeds' },
+    { method: 'POST', path: '/feeds', operationId: 'octolensCreateFeed' },
+    { method: 'GET', path: '/feeds/{id}', operationId: 'octolensGetFeed' },
+    { method: 'PATCH', path: '/feeds/{id}', operationId: 'octolensUpdateFeed' },
+    { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
+  ]),
+  ...featureDisabledRoutes('analytics', [
+    { method: 'GET', path: '/analytics/volume', operationId: 'octolensAnalyticsVolume' },
+    { method: 'GET', path: '/analytics/sentiment', operationId: 'octolensAnalyticsSentiment' },
+    { method: 'GET', path: '/analytics/sources', operationId: 'octolensAnalyticsSources' },
+    { method: 'GET', path: '/analytics/keywords', operationId: 'octolensAnalyticsKeywords' },
+  ]),
+  ...featureDisabledRoutes('organization setting changes', [{ method: 'PATCH', path: '/org', operationId: 'octolensUpdateOrganization' }]),
+  ...featureDisabledRoutes('company profiles', [
+    { method: 'GET', path: '/org/company', operationId: 'octolensGetCompany' },
+    { method: 'PATCH', path: '/org/company', operationId: 'octolensUpdateCompany' },
+  ]),
+  ...featureDisabledRoutes('feedback statistics', [{ method: 'GET', path: '/feedback/stats', operationId: 'octolensFeedbackStats' }]),
+  ...featureDisabledRoutes('notifications', [
+    { method: 'GET', path: '/notifications', operationId: 'octolensListNotifications' },
+    { method: 'POST', path: '/notifications', operationId: 'octolensCreateNotification' },
+    { method: 'GET', path: '/notifications/{id}', operationId: 'octolensGetNotification' },
+    { method: 'PATCH', path: '/notifications/{id}', operationId: 'octolensUpdateNotification' },
+    { method: 'DELETE', path: '/notifications/{id}', operationId: 'octolensDeleteNotification' },
+    { method: 'POST', path: '/notifications/{id}/test', operationId: 'octolensTestNotification' },
+  ]),
+  ...featureDisabledRoutes('on-demand searches', [
+    { method: 'POST', path: '/search', operationId: 'octolensRunSearch' },
+    { method: 'GET', path: '/search', operationId: 'octolensListSearches' },
+    { method: 'GET', path: '/search/{searchId}', operationId: 'octolensGetSearch' },
+  ]),
+  ...featureDisabledRoutes('attention signals', [
+    { method: 'GET', path: '/attention', operationId: 'octolensListAttention' },
+    { method: 'POST', path: '/attention/{id}/dismiss', operationId: 'octolensDismissAttention' },
+  ]),
+  ...featureDisabledRoutes('AI filter wizards', [{ method: 'POST', path: '/ai/filter-wizard', operationId: 'octolensFilterWizard' }]),
+  ...featureDisabledRoutes('Slack integration reads', [
+    { method: 'GET', path: '/integrations/slack', operationId: 'octolensSlackStatus' },
+    { method: 'GET', path: '/integrations/slack/channels', operationId: 'octolensSlackChannels' },
+  ]),
+  ...featureDisabledRoutes('upgrade links', [{ method: 'POST', path: '/org/upgrade-link', operationId: 'octolensUpgradeLink' }]),
+];

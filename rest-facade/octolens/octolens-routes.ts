@@ -1,0 +1,39 @@
+import type { GraphQLRoute, HttpMethod, RouteResponse } from '../route.ts';
+
+/** Every path of the compatibility API begins here (spec 4.8: only `/api/v2` exists). */
+export const octolensBase = '/compat/octolens/api/v2';
+
+export const octolensTag = 'Octolens compatibility';
+
+/** The refusals every compatibility route shares, worded with Octolens's codes. */
+export const octolensUnauthorized: RouteResponse = { description: 'Missing, invalid, expired or revoked key (`UNAUTHORIZED`)' };
+export const octolensReadOnly: RouteResponse = { description: 'A `read` key tried to change something (`FORBIDDEN`)' };
+export const octolensBadBody: RouteResponse = { description: 'A field is unknown, of the wrong type or breaks its rule (`VALIDATION_ERROR`, `details` naming it)' };
+export const octolensNotFound = (what: string): RouteResponse => ({ description: `No such ${what} in this workspace (\`NOT_FOUND\`)` });
+
+/**
+ * Routes of Octolens features Earshot does not offer: each still checks the
+ * credential and counts against the rate limit like any request (its
+ * operation asks the gateway nothing else), then answers 501
+ * `FEATURE_DISABLED` (spec 4.8).
+ */
+export function featureDisabledRoutes(feature: string, routes: { method: HttpMethod; path: string; operationId: string }[]): GraphQLRoute[] {
+  return routes.map(({ method, path, operationId }) => {
+    const responses: Record<number, RouteResponse> = {
+      401: octolensUnauthorized,
+      501: { description: `Earshot does not offer ${feature} through this API (\`FEATURE_DISABLED\`)` },
+    };
+    if (path.includes('{')) responses[404] = { description: 'A path segment that cannot be an id (`NOT_FOUND`)' };
+    return {
+      method,
+      path: `${octolensBase}${path}`,
+      operationId,
+      summary: `Octolens ${feature}: not offered here; answers 501 \`FEATURE_DISABLED\``,
+      tag: octolensTag,
+      responses,
+      operation: 'query FeatureCheck { __typename }',
+      variables: () => ({}),
+      result: () => ({ error: { code: 'feature_disabled', message: `Octolens ${feature} are not offered by this compatibility API` } }),
+    };
+  });
+}

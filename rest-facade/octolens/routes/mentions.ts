@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import { intents } from '../../../vocabulary/classification-values.ts';
+import { octolensPlatformName } from '../../../vocabulary/octolens-platforms.ts';
+import type { GraphQLRoute } from '../../route.ts';
+import { compatMentionFilterOf, octolensMentionQuery } from '../mention-filters.ts';
+import { octolensMention, octolensMentionFields, octolensMentionSchema, octolensTimestamp } from '../octolens-records.ts';
+import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
+
+const mentionNotFound = octolensNotFound('mention (`sourceId` is our `mm_…` id)');
+const notServedYet = { description: 'A saved `view`, or a filter the list does not serve yet (`FEATURE_DISABLED`)' };
+
+/** Optional keys Octolens's update body carries to find the row; the `sourceId` in the path is enough here. */
+const rowKeys = {
+  postId: z.number().int().optional().meta({ description: 'Accepted and not needed: the path names the mention' }),
+  timestamp: z.string().optional().meta({ description: 'Accepted and not needed: the path names the mention' }),
+};
+
+const mentionUpdate = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('engage'), ...rowKeys }).meta({ description: 'Flips `engaged` (a mention marked done is engaged)' }),
+  z
+    .strictObject({
+      action: z.literal('relevance'),
+      relevance: z.number().int().min(0).max(3).meta({ description: '0 or 1: relevant (score 100); 2: not relevant; 3: the classifier’s verdict again' }),
+      ...rowKeys,
+    })
+    .meta({ description: 'A relevance verdict' }),
+  z
+    .strictObject({ action: z.literal('sentiment'), sentimentLabel: z.enum(['Positive', 'Neutral', 'Negative']), ...rowKeys })
+    .meta({ description: 'A corrected sentiment' }),
+]);
+
+const feedbackRecordFields = `id compatId keyword { compatId } post { platform publishedAt } compatFeedback { compatId relevant reason source createdAt workspaceId }`;
+
+const feedbackSchema = z
+  .object({
+    id: z.number().int(),
+    sourceId: z.string(),
+    timestamp: z.string().meta({ description: 'The mention’s, as the list shows it' }),
+    organizationId: z.string(),
+    postId: z.number().int(),
+    keywordId: z.number().int(),
+    source: z.string(),
+    feedbackType: z.enum(['RELEVANT', 'NOT_RELEVANT']),
+    feedbackReason: z.string().nullable(),
+    feedbackSource: z.enum(['WEB', 'EMAIL', 'API', 'SLACK']),
+    originalRelevanceScore: z.null().meta({ description: 'Not kept: the classifier’s score stays on the mention' }),
+    createdBy: z.null().meta({ description: 'Not recorded' }),
+    createdAt: z.string().nullable(),
+  })
+  .meta({ id: 'OctolensFeedback' });
+
+export const octolensMentionRoutes: GraphQLRoute[] = [
+  {
+    method: 'POST',
+    path: `${octolensBase}/mentions`,
+    operationId: 'octolensListMentions',
+    summary:
+      'Mentions, newest match first, one row per keyword a post matched; relevant ones unless `includeAll`. 20 a page by default, 100 at most; pass `pagination.nextCursor` back as `cursor`. A `read` key may list',
+    tag: octolensTag,
+    body: z.strictObject({
+      ...octolensMentionQuery,
+      limit: z.number().int().min(1).max(100).optional().meta({ description: '1 to 100, default 20' }),
+      cursor: z.string().min(1).optional(),
+    }),
+    responses: {
+      200: {
+        description: 'A page of mentions',
+        schema: z.object({ data: z.array(octolensMentionSchema), pagination: z.object({ nextCursor: z.string().nullable() }) }).meta({ id: 'OctolensMentionPage' }),
+      },
+      400: { description: 'A field is unknown or breaks its rule, more than 50 keyword ids, or a bad cursor (`VALIDATION_ERROR`)' },
+      401: octolensUnauthorized,
+      501: notServedYet,
+    },
+    operation: `query OctolensMentions($first: Int, $after: String, $filter: CompatMentionFilter) {
+      compatMentions(first: $first, after: $after, filter: $filter) { nodes { ${octolensMentionFields} } nextCursor }
+    }`,
+    variables: ({ body }) => {
+      const { limit, cursor } = body as { limit?: number; cursor?: string };
+      return { first: limit ?? null, after: cursor ?? null, filter: compatMentionFilterOf(body) };
+    },
+    result: (data) => ({
+      status: 200,
+      body: { data: data.compatMentions.nodes.map(octolensMention), pagination: { nextCursor: data.compatMentions.nextCursor } },
+    }),
+  },
+  {
+    method: 'POST',
+    path: `${octolensBase}/mentions/export`,
+    operationId: 'octolensExportMentions',
+    summary:
+      'The newest 5,000 mentions passing the filters, as JSON; the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` repeats `total`. A `read` key may export',
+    tag: octolensTag,
+    body: z.strictObject({
+      ...octolensMentionQuery,
+      format: z.literal('json').optional().meta({ description: 'Only `json`: for CSV use `GET /v1/mentions/export.csv`' }),
+    }),
+    responses: {
+      200: {
+        description: 'The exported mentions',
+        schema: z.object({ data: z.array(octolensMentionSchema), total: z.number().int() }).meta({ id: 'OctolensMentionExport' }),
+      },
+      400: octolensBadBody,
+      401: octolensUnauthorized,
+      501: notServedYet,
+    },
+    operation: `query OctolensExportMentions($filter: CompatMentionFilter) { compatMentionExport(filter: $filter) { ${octolensMentionFields} } }`,
+    variables: ({ body }) => ({ filter: compatMentionFilterOf(body) }),
+    result: (data) => ({
+      status: 200,
+      headers: { 'x-total-count': String(data.compatMentionExport.length) },
+      body: { data: data.compatMentionExport.map(octolensMention), total: data.compatMentionExport.length },
+    }),
+  },
+  {
+    method: 'GET',
+    path: `${octolensBase}/mentions/{sourceId}`,
+    operationId: 'octolensGetMention',
+    summary: 'One mention by its `sourceId` (our `mm_…` id)',
+    tag: octolensTag,
+    query: z.object({ includeEngagementMetrics: z.literal('false').optional().meta({ description: 'Only false: engagement counters are not collected' }) }),
+    responses: { 200: { description: 'The mention', schema: octolensMentionSchema }, 401: octolensUnauthorized, 404: mentionNotFound },
+    operation: `query OctolensMention($id: ID!) { mention(id: $id) { ${octolensMentionFields} } }`,
+    variables: ({ params }) => ({ id: params.sourceId }),
+    result: (data) => ({ status: 200, body: octolensMention(data.mention) }),
+  },
+  {
+    method: 'PATCH',
+    path: `${octolensBase}/mentions/{sourceId}`,
+    operationId: 'octolensUpdateMention',
+    summary: 'Flips `engaged`, writes a relevance verdict (0 or 1 relevant, 2 not relevant, 3 the classifier’s again) or corrects the sentiment, by `action`',
+    tag: octolensTag,
+    body: mentionUpdate,
+    responses: {
+      200: { description: 'Done', schema: z.object({ ok: z.literal(true) }).meta({ id: 'OctolensOk' }) },
+      400: octolensBadBody,
+      401: octolensUnauthorized,
+      403: octolensReadOnly,
+      404: mentionNotFound,
+      409: { description: 'A verdict on a mention not classified yet (`CLASSIFICATION_PENDING`)' },
+    },
+    operation: `mutation OctolensUpdateMention(
+      $id: ID!, $engage: Boolean!, $setRelevance: Boolean!, $relevance: Int!, $setSentiment: Boolean!, $sentiment: MentionPatchInput!
+    ) {
+      compatToggleMentionEngaged(id: $id) @include(if: $engage) { id }
+      compatSetMentionRelevance(id: $id, relevance: $relevance) @include(if: $setRelevance) { id }
+      updateMention(id: $id, input: $sentiment) @include(if: $setSentiment) { id }
+    }`,
+    variables: ({ params, body }) => {
+      const update = body as { action: string; relevance?: number; sentimentLabel?: string };
+      return {
+        id: params.sourceId,
+        engage: update.action === 'engage',
+        setRelevance: update.action === 'relevance',
+        relevance: update.relevance ?? 0,
+        setSentiment: update.action === 'sentiment',
+        sentiment: { sentiment: update.sentimentLabel?.toLowerCase() ?? null },
+      };
+    },
+    result: () => ({ status: 200, body: { ok: true } }),
+  },
+  {
+    method: 'POST',
+    path: `${octolensBase}/feedback`,
+    operationId: 'octolensSubmitFeedback',
+    summary: 'A relevance verdict on a mention, with its reason; a second one replaces the first. Verdicts never bill or unbill',
+    tag: octolensTag,
+    body: z.strictObject({
+      sourceId: z.string().min(1).meta({ description: 'Our `mm_…` mention id' }),
+      feedbackType: z.enum(['RELEVANT', 'NOT_RELEVANT']),
+      timestamp: z.string().optional().meta({ description: 'Accepted; the mention is named by `sourceId`' }),
+      keywordId: z.number().int().optional().meta({ description: 'Accepted; a mention has one keyword' }),
+      source: z.string().optional().meta({ description: 'Accepted; the mention knows its platform' }),
+      postId: z.number().int().optional(),
+      feedbackReason: z.string().max(1_000).optional(),
+      feedbackSource: z.enum(['WEB', 'EMAIL', 'API', 'SLACK']).optional().meta({ description: 'Default `API`' }),
+      originalRelevanceScore: z.number().int().optional().meta({ description: 'Accepted; the classifier’s own score is kept beside every verdict' }),
+    }),
+    responses: {
+      200: { description: 'The feedback record', schema: feedbackSchema },
+      400: octolensBadBody,
+      401: octolensUnauthorized,
+      403: octolensReadOnly,
+      404: mentionNotFound,
+      409: { description: 'The mention is not classified yet (`CLASSIFICATION_PENDING`)' },
+    },
+    operation: `mutation OctolensSubmitFeedback($input: CompatFeedbackInput!) { compatSubmitFeedback(input: $input) { ${feedbackRecordFields} } }`,
+    variables: ({ body }) => {
+      const { sourceId, feedbackType, feedbackReason, feedbackSource } = body as Record<string, any>;
+      return { input: { mentionId: sourceId, relevant: feedbackType === 'RELEVANT', reason: feedbackReason ?? null, source: feedbackSource ?? null } };
+    },
+    result: (data) => {
+      const mention = data.compatSubmitFeedback;
+      const feedback = mention.compatFeedback;
+      return {
+        status: 200,
+        body: {
+          id: feedback.compatId,
+          sourceId: mention.id,
+          timestamp: octolensTimestamp(mention.post.publishedAt),
+          organizationId: feedback.workspaceId,
+          postId: mention.compatId,
+          keywordId: mention.keyword.compatId,
+          source: octolensPlatformName(mention.post.platform),
+          feedbackType: feedback.relevant ? 'RELEVANT' : 'NOT_RELEVANT',
+          feedbackReason: feedback.reason,
+          feedbackSource: feedback.source,
+          originalRelevanceScore: null,
+          createdBy: null,
+          createdAt: feedback.createdAt,
+        },
+      };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${octolensBase}/feedback`,
+    operationId: 'octolensRemoveFeedback',
+    summary: "Withdraws a mention's relevance verdict: the classifier's counts again; removing none is no error",
+    tag: octolensTag,
+    body: z.strictObject({ sourceId: z.string().min(1), timestamp: z.string().optional() }),
+    responses: {
+      200: { description: 'Done', schema: z.object({ success: z.literal(true), removed: z.boolean() }).meta({ id: 'OctolensFeedbackRemoval' }) },
+      400: octolensBadBody,
+      401: octolensUnauthorized,
+      403: octolensReadOnly,
+      404: mentionNotFound,
+    },
+    operation: `mutation OctolensRemoveFeedback($id: ID!) { compatRemoveFeedback(mentionId: $id) }`,
+    variables: ({ body }) => ({ id: (body as { sourceId: string }).sourceId }),
+    result: (data) => ({ status: 200, body: { success: true, removed: data.compatRemoveFeedback } }),
+  },
+  {
+    method: 'GET',
+    path: `${octolensBase}/tags`,
+    operationId: 'octolensListTags',
+    summary: "The tags mentions carry: the classifier's intents, alphabetised",
+    tag: octolensTag,
+    responses: {
+      200: { description: 'The tags', schema: z.object({ data: z.array(z.string()) }).meta({ id: 'OctolensTags' }) },
+      401: octolensUnauthorized,
+    },
+    operation: 'query OctolensTags { __typename }',
+    variables: () => ({}),
+    result: () => ({ status: 200, body: { data: [...intents].sort() } }),
+  },
+];

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import type { GraphQLRoute } from '../../route.ts';
+import { octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
+
+/**
+ * A prepaid workspace in the words of Octolens's plans: on its welcome
+ * credit until the first top-up, prepaid after; a welcome credit spent
+ * (every keyword paused for balance) is a trial that expired.
+ */
+const planOf = (wallet: { onWelcomeCredit: boolean }) => (wallet.onWelcomeCredit ? 'welcome_credit' : 'prepaid');
+
+const organizationSchema = z
+  .object({
+    organizationId: z.string().meta({ example: 'org_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+    name: z.string(),
+    plan: z.enum(['welcome_credit', 'prepaid']),
+    isAnnualPlan: z.literal(false),
+    platforms: z.literal('all').meta({ description: 'Platforms are chosen per keyword' }),
+    createdAt: z.iso.datetime(),
+    onboardingFinishedAt: z.iso.datetime().meta({ description: 'A workspace works from its creation' }),
+    freeTrialExpired: z.boolean().meta({ description: 'The welcome credit is spent and the wallet never topped up' }),
+  })
+  .meta({ id: 'OctolensOrganization' });
+
+const allowance = (description: string) => z.object({ count: z.number().int(), limit: z.number().int() }).meta({ description });
+
+const roleOf = (role: string) => (role === 'member' ? 'member' : 'admin');
+
+export const octolensOrganizationRoutes: GraphQLRoute[] = [
+  {
+    method: 'GET',
+    path: `${octolensBase}/org`,
+    operationId: 'octolensGetOrganization',
+    summary: 'The workspace the key belongs to',
+    tag: octolensTag,
+    responses: { 200: { description: 'The workspace', schema: organizationSchema }, 401: octolensUnauthorized },
+    operation: 'query OctolensOrganization { whoami { workspace { id name createdAt wallet { onWelcomeCredit status } } } }',
+    variables: () => ({}),
+    result: (data) => {
+      const { workspace } = data.whoami;
+      return {
+        status: 200,
+        body: {
+          organizationId: workspace.id,
+          name: workspace.name,
+          plan: planOf(workspace.wallet),
+          isAnnualPlan: false,
+          platforms: 'all',
+          createdAt: workspace.createdAt,
+          onboardingFinishedAt: workspace.createdAt,
+          freeTrialExpired: workspace.wallet.onWelcomeCredit && workspace.wallet.status === 'paused',
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${octolensBase}/org/usage`,
+    operationId: 'octolensGetUsage',
+    summary: 'The prepaid wallet as a plan quota: each limit is the count plus what the effective balance still pays for; nothing resets',
+    tag: octolensTag,
+    responses: {
+      200: {
+        description: 'Usage against what the balance allows',
+        schema: z
+          .object({
+            plan: z.enum(['welcome_credit', 'prepaid']),
+            mentions: allowance('Mentions charged this calendar month, and that count plus the mentions the balance still pays for').extend({
+              resetAt: z.null().meta({ description: 'A prepaid balance does not reset' }),
+            }),
+            keywords: allowance('Running keywords, and how many the balance runs another day: a keyword can be added while count is under limit'),
+          })
+          .meta({ id: 'OctolensUsage' }),
+      },
+      401: octolensUnauthorized,
+    },
+    operation: 'query OctolensUsage { compatQuota { mentions { count limit } keywords { count limit } } wallet { onWelcomeCredit } }',
+    variables: () => ({}),
+    result: (data) => ({
+      status: 200,
+      body: { plan: planOf(data.wallet), mentions: { ...data.compatQuota.mentions, resetAt: null }, keywords: data.compatQuota.keywords },
+    }),
+  },
+  {
+    method: 'GET',
+    path: `${octolensBase}/org/members`,
+    operationId: 'octolensListMembers',
+    summary: "The workspace's members in the order they joined; an owner shows as `admin`",
+    tag: octolensTag,
+    responses: {
+      200: {
+        description: 'The members',
+        schema: z
+          .object({
+            data: z.array(
+              z.object({
+                id: z.string().meta({ description: 'The member’s user id, what the remove route takes' }),
+                userId: z.string(),
+                email: z.string(),
+                firstName: z.string().nullable(),
+                lastName: z.string().nullable(),
+                role: z.enum(['admin', 'member']),
+                createdAt: z.iso.datetime(),
+              }),
+            ),
+          })
+          .meta({ id: 'OctolensMembers' }),
+      },
+      401: octolensUnauthorized,
+    },
+    operation: 'query OctolensMembers { members { id email name role joinedAt } }',
+    variables: () => ({}),
+    result: (data) => ({
+      status: 200,
+      body: {
+        data: data.members.map((member: Record<string, string>) => {
+          const [firstName, ...rest] = member.name.trim().split(/\s+/);
+          return {
+            id: member.id,
+            userId: member.id,
+            email: member.email,
+            firstName: firstName || null,
+            lastName: rest.join(' ') || null,
+            role: roleOf(member.role),
+            createdAt: member.joinedAt,
+          };
+        }),
+      },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: `${octolensBase}/org/members/{id}`,
+    operationId: 'octolensRemoveMember',
+    summary: 'Removes a member: team changes are made by a signed-in owner or admin, so an API key is refused',
+    tag: octolensTag,
+    responses: {
+      200: { description: 'Removed', schema: z.object({ ok: z.literal(true), id: z.string(), removed: z.literal(true) }).meta({ id: 'OctolensMemberRemoval' }) },
+      401: octolensUnauthorized,
+      403: { description: 'An API key, or a member who may not remove this one (`FORBIDDEN`, `PROTECTED_USER`)' },
+      404: { description: 'No such member in this workspace (`NOT_FOUND`)' },
+      409: { description: 'The last owner of the workspace (`LAST_OWNER`)' },
+    },
+    operation: 'mutation OctolensRemoveMember($id: ID!) { removeMember(id: $id) { id } }',
+    variables: ({ params }) => ({ id: params.id }),
+    result: (data) => ({ status: 200, body: { ok: true, id: data.removeMember.id, removed: true } }),
+  },
+];

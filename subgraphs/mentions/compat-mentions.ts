@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { relevanceLine } from '../../vocabulary/relevance.ts';
+import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import { domainError, notFound } from '../domain-error.ts';
+import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
+import { requireAuth } from '../require-auth.ts';
+import type { SubgraphContext } from '../subgraph-server.ts';
+import { parseInput } from '../validate-input.ts';
+import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
+import { compatIdOf, objectsOfCompatIds } from './compat-ids.ts';
+import { mentionCursorKey, parseMentionCursor } from './mention.ts';
+import { findMention, listMentionsPage, type MentionFilters, type MentionRow, updateMention } from './mention-store.ts';
+import { patchMention } from './mention-triage.ts';
+
+/** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
+const compatDefaultPage = 20;
+const compatExportLimit = 5_000;
+/** At most this many keyword ids in one filter (spec 8). */
+const compatMaxKeywordIds = 50;
+/** The top relevance bucket starts here; the second at the relevance line (spec 4.8). */
+const highRelevance = 70;
+
+/**
+ * Octolens's relevance bucket of a mention (spec 4.8): 0 for a score of 70
+ * and up, 1 for 40 to 69, 2 below (or not scored). A user's verdict counts
+ * as a score of 100 or 0, so a relevance write shows at once.
+ */
+export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdictRelevant'>): 0 | 1 | 2 {
+  const score = mention.verdictRelevant === null ? mention.relevance : mention.verdictRelevant ? 100 : 0;
+  if (score === null) return 2;
+  return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
+}
+
+/**
+ * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
+ * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
+ * verdict and so restores the classifier's.
+ */
+const verdictOfRelevanceWrite = (relevance: number): boolean | null => (relevance === 3 ? null : relevance <= 1);
+
+const compatMentionFilterInput = z.strictObject({
+  includeAll: z.boolean().nullish(),
+  keywordIds: z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish(),
+  platforms: z.array(z.string()).nullish(),
+});
+
+/** The list filters of spec 4.3 the compatibility API's filters translate to, keyword ids being its integers. */
+async function mentionFiltersOf(ctx: SubgraphContext, rawFilter: unknown): Promise<MentionFilters | undefined> {
+  const filter = parseInput(compatMentionFilterInput, rawFilter ?? {});
+  // Every platform left out (`!source` naming them all) leaves no mention.
+  if (filter.platforms?.length === 0) return undefined;
+  const filters: MentionFilters = { relevant: filter.includeAll ? null : true, platforms: filter.platforms ?? undefined };
+  if (filter.keywordIds?.length) {
+    filters.keywordIds = await objectsOfCompatIds(ctx, 'keyword', filter.keywordIds);
+    // Ids that name no keyword filter everything out rather than nothing.
+    if (filters.keywordIds.length === 0) return undefined;
+  }
+  return filters;
+}
+
+const feedbackSources = ['WEB', 'EMAIL', 'API', 'SLACK'] as const;
+
+const compatFeedbackInput = z.strictObject({
+  mentionId: z.string().min(1),
+  relevant: z.boolean(),
+  reason: z.string().max(1_000, 'at most 1000 characters').nullish(),
+  source: z.enum(feedbackSources).nullish(),
+});
+
+async function mentionOfWorkspace(ctx: SubgraphContext, id: string): Promise<MentionRow> {
+  const mention = await findMention(ctx.sql, requireAuth(ctx).workspaceId, id);
+  if (!mention) throw notFound('Mention');
+  return mention;
+}
+
+/**
+ * The mentions side of the Octolens-compatible API (spec 4.8): integer ids,
+ * relevance buckets and writes, the engaged flag (a mention marked done),
+ * relevance feedback, and the list and export with its page sizes.
+ */
+export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosObjectRef<MentionRow>, MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>) {
+  const CompatFeedback = builder
+    .objectRef<{ mention: MentionRow; relevant: boolean }>('CompatFeedback')
+    .implement({
+      description: "A relevance verdict as the compatibility API's feedback record shows it",
+      fields: (t) => ({
+        compatId: t.int({ description: 'Integer id of the record, one per mention', resolve: (f, _args, ctx) => compatIdOf(ctx, 'feedback', f.mention.id) }),
+        relevant: t.exposeBoolean('relevant'),
+        workspaceId: t.id({ resolve: (f) => f.mention.workspaceId }),
+        reason: t.string({ nullable: true, resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.reason ?? null }),
+        source: t.string({
+          description: 'Where it came from; `WEB` for a verdict given elsewhere than the feedback route',
+          resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.source ?? 'WEB',
+        }),
+        createdAt: t.field({
+          type: 'DateTime',
+          nullable: true,
+          description: 'When the feedback route recorded it; null for a verdict given elsewhere',
+          resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.createdAt ?? null,
+        }),
+      }),
+    });
+
+  builder.objectFields(Mention, (t) => ({
+    compatId: t.int({
+      description: 'Integer id of the compatibility API, given when the mention is first shown and never changed',
+      resolve: (m, _args, ctx) => compatIdOf(ctx, 'mention', m.id),
+    }),
+    compatRelevanceScore: t.int({
+      description: "Octolens's relevance bucket: 0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0",
+      resolve: relevanceBucket,
+    }),
+    compatFeedback: t.field({
+      type: CompatFeedback,
+      nullable: true,
+      description: 'The relevance verdict as a feedback record; null without one',
+      resolve: (m) => (m.verdictRelevant === null ? null : { mention: m, relevant: m.verdictRelevant }),
+    }),
+  }));
+
+  const CompatMentionFilter = builder.inputType('CompatMentionFilter', {
+    description: "The compatibility API's mention filters, keyword ids being its integers",
+    fields: (t) => ({
+      includeAll: t.boolean({ description: 'True: every mention; otherwise relevant ones only' }),
+      keywordIds: t.intList({ description: `Integer keyword ids, at most ${compatMaxKeywordIds}` }),
+      platforms: t.stringList(),
+    }),
+  });
+
+  builder.queryField('compatMentions', (t) =>
+    t.field({
+      type: MentionPage,
+      description: 'Mentions, newest match first, relevant ones unless `includeAll`; 20 a page by default, 100 at most',
+      args: { first: t.arg.int(), after: t.arg.string(), filter: t.arg({ type: CompatMentionFilter }) },
+      resolve: async (_root, args, ctx) => {
+        const limit = pageSize(args.first ?? compatDefaultPage);
+        const after = args.after ? decodeCursor(args.after, parseMentionCursor) : null;
+        const filters = await mentionFiltersOf(ctx, args.filter);
+        if (!filters) return { nodes: [], nextCursor: null };
+        const rows = await listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, { filters, after, limit: limit + 1, now: ctx.clock.now() });
+        return pageOf(rows, limit, mentionCursorKey);
+      },
+    }),
+  );
+
+  builder.queryField('compatMentionExport', (t) =>
+    t.field({
+      type: [Mention],
+      description: `The newest ${compatExportLimit} mentions passing the filter, relevant ones unless \`includeAll\``,
+      args: { filter: t.arg({ type: CompatMentionFilter }) },
+      resolve: async (_root, args, ctx) => {
+        const filters = await mentionFiltersOf(ctx, args.filter);
+        if (!filters) return [];
+        return listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, { filters, after: null, limit: compatExportLimit, now: ctx.clock.now() });
+      },
+    }),
+  );
+
+  builder.mutationField('compatSetMentionRelevance', (t) =>
+    t.field({
+      type: Mention,
+      description: 'A relevance write: 0 or 1 set the score to 100, 2 marks the mention not relevant, 3 restores the classifier’s verdict',
+      args: { id: t.arg.id({ required: true }), relevance: t.arg.int({ required: true }) },
+      resolve: (_root, args, ctx) => {
+        if (![0, 1, 2, 3].includes(args.relevance)) {
+          throw domainError('validation_error', 'relevance: must be 0, 1, 2 or 3', { field: 'relevance' });
+        }
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), { relevant: verdictOfRelevanceWrite(args.relevance) });
+      },
+    }),
+  );
+
+  builder.mutationField('compatToggleMentionEngaged', (t) =>
+    t.field({
+      type: Mention,
+      description: 'Flips the engaged flag: an engaged mention is one marked done, and un-engaging opens it again',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const mention = await mentionOfWorkspace(ctx, String(args.id));
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { status: mention.status === 'done' ? 'open' : 'done' });
+      },
+    }),
+  );
+
+  const CompatFeedbackInput = builder.inputType('CompatFeedbackInput', {
+    fields: (t) => ({
+      mentionId: t.id({ required: true }),
+      relevant: t.boolean({ required: true }),
+      reason: t.string(),
+      source: t.string({ description: '`WEB`, `EMAIL`, `API` (default) or `SLACK`' }),
+    }),
+  });
+
+  builder.mutationField('compatSubmitFeedback', (t) =>
+    t.field({
+      type: Mention,
+      description: 'Records a relevance verdict with its reason; a second one replaces the first',
+      args: { input: t.arg({ type: CompatFeedbackInput, required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const input = parseInput(compatFeedbackInput, args.input);
+        const mention = await patchMention(ctx.sql, requireAuth(ctx).workspaceId, input.mentionId, { relevant: input.relevant });
+        await saveCompatFeedbackNote(ctx.sql, mention.id, { reason: input.reason ?? null, source: input.source ?? 'API' });
+        return mention;
+      },
+    }),
+  );
+
+  builder.mutationField('compatRemoveFeedback', (t) =>
+    t.boolean({
+      description: "Withdraws a mention's relevance verdict; true when there was one",
+      args: { mentionId: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const mention = await mentionOfWorkspace(ctx, String(args.mentionId));
+        await updateMention(ctx.sql, mention.workspaceId, mention.id, { verdictRelevant: null });
+        await deleteCompatFeedbackNote(ctx.sql, mention.id);
+        return mention.verdictRelevant !== null;
+      },
+    }),
+  );
+}

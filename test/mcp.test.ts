@@ -1,0 +1,226 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUserPassword } from '../subgraphs/team/user-password.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { authorizedTokens, browse, consent, freePort, redirectUri, signInCookie } from './oauth-flow.ts';
+import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
+
+const rateLimitPerMinute = 40;
+let earshot: TestEarshot;
+let base: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  earshot = await startTestEarshot({ port, rateLimitPerMinute, env: { EARSHOT_PUBLIC_URL: base } });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await earshot?.stop();
+});
+
+const readTools = [
+  'whoami',
+  'search_mentions',
+  'get_mention',
+  'list_mention_comments',
+  'list_keywords',
+  'get_keyword',
+  'get_keyword_health',
+  'get_keyword_suggestions',
+  'list_alert_rules',
+  'list_channels',
+  'get_wallet',
+  'get_usage',
+  'get_usage_breakdown',
+];
+const writeTools = ['triage_mention', 'set_mention_verdict', 'create_keyword', 'update_keyword', 'test_alert_rule', 'test_channel'];
+
+/** The SDK's own client over Streamable HTTP, with a bearer credential. */
+async function connect(credential: string): Promise<Client> {
+  const client = new Client({ name: 'earshot-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${credential}` } } }));
+  clients.push(client);
+  return client;
+}
+
+/** A tool's answer: its JSON, or its error text. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: unknown };
+  return result.isError ? { error: result.content[0].text } : { data: JSON.parse(result.content[0].text), structured: result.structuredContent };
+}
+
+const password = 'correct horse battery';
+
+describe('the MCP tool server at /mcp', () => {
+  it('answers 401 with the challenge that leads a client to the authorization server', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const metadata = `${base}/.well-known/oauth-protected-resource/mcp`;
+
+    const missing = await post({});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
+    expect(await missing.json()).toEqual({
+      error: { code: 'unauthorized', message: 'Send an API key or an OAuth access token as "Authorization: Bearer …"', requestId: missing.headers.get('x-request-id') },
+    });
+    const invalid = await post({ authorization: 'Bearer oat_revoked_or_made_up' });
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="The API key or access token is invalid, expired or revoked", resource_metadata="${metadata}"`,
+    );
+    expect((await invalid.json()).error.code).toBe('unauthorized');
+
+    // What the challenge names leads to the authorization server.
+    const resource = await (await fetch(metadata)).json();
+    expect(resource).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
+    expect((await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()).issuer).toBe(base);
+  });
+
+  it('lists every tool to a write API key, each with a description and a JSON-schema input, and runs them on real data', async () => {
+    const { workspace, apiKey } = await earshot.createWorkspace('Tools');
+    const client = await connect(apiKey);
+    expect(client.getInstructions()).toContain('search_mentions');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...readTools, ...writeTools].sort());
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(30);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations).toMatchObject({ readOnlyHint: readTools.includes(tool.name), destructiveHint: false });
+    }
+    const search = tools.find((tool) => tool.name === 'search_mentions')!;
+    expect(search.inputSchema).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        keywordIds: { type: 'array', items: { type: 'string', minLength: 1 } },
+        relevant: { type: 'boolean' },
+        limit: { type: 'integer', minimum: 1, maximum: 100 },
+      },
+    });
+
+    const keyword = await call(client, 'create_keyword', { term: 'rust', context: rustContext, platforms: ['reddit'] });
+    expect(keyword.data).toMatchObject({ term: 'rust', context: rustContext, platforms: ['reddit'] });
+    const mentionIds = await storeAndScore(earshot, workspace.id, relevantRustPosts.map((text) => ({ post: redditPost(text), keywordIds: [keyword.data.id] })));
+
+    const found = await call(client, 'search_mentions', { keywordIds: [keyword.data.id] });
+    const rest = await earshot.rest('GET', `/v1/mentions?keywordIds=${keyword.data.id}&limit=20`, { key: apiKey });
+    expect(found.data).toEqual(rest.body);
+    expect(found.structured).toEqual(rest.body);
+    expect(found.data.data.map((mention: { id: string }) => mention.id).sort()).toEqual([...mentionIds].sort());
+
+    const [first] = mentionIds;
+    expect((await call(client, 'get_mention', { id: first })).data).toEqual((await earshot.rest('GET', `/v1/mentions/${first}`, { key: apiKey })).body);
+    expect((await call(client, 'triage_mention', { id: first, status: 'done' })).data.status).toBe('done');
+    const verdict = await call(client, 'set_mention_verdict', { id: first, relevant: false });
+    expect(verdict.data).toMatchObject({ relevant: false, classification: { feedback: { relevant: false } } });
+    expect((await earshot.rest('GET', `/v1/mentions/${first}`, { key: apiKey })).body).toMatchObject({ status: 'done', relevant: false });
+
+    const muted = await call(client, 'update_keyword', { id: keyword.data.id, muted: true, matching: { excludedTerms: ['game'] } });
+    expect(muted.data).toMatchObject({ muted: true, matching: { excludedTerms: ['game'] } });
+    expect((await call(client, 'list_keywords')).data.data.map((each: { id: string }) => each.id)).toEqual([keyword.data.id]);
+    expect((await call(client, 'get_keyword_health', { id: keyword.data.id, days: 7 })).data).toMatchObject({ keyword: { id: keyword.data.id }, window: { days: 7 }, status: 'paused' });
+    expect((await call(client, 'get_keyword_suggestions', { id: keyword.data.id })).data).toEqual({ data: expect.any(Array) });
+    expect((await call(client, 'get_wallet')).data).toEqual((await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey })).body);
+    expect((await call(client, 'get_usage')).data).toEqual((await earshot.rest('GET', '/v1/usage', { key: apiKey })).body);
+    expect((await call(client, 'get_usage_breakdown')).data.keywords).toEqual([expect.objectContaining({ keywordId: keyword.data.id, term: 'rust' })]);
+    expect((await call(client, 'list_channels')).data).toEqual({ data: [] });
+    expect((await call(client, 'list_alert_rules')).data).toEqual({ data: [] });
+    expect((await call(client, 'whoami')).data).toMatchObject({ workspace, auth: { kind: 'api_key', scope: 'write' }, user: null });
+  });
+
+  it('shows a read credential the read tools only, and refuses it the others with read_only_key', async () => {
+    const { apiKey } = await earshot.createWorkspace('Readers');
+    const readKey = (await earshot.rest('POST', '/v1/api-keys', { key: apiKey, body: { name: 'Assistant', scope: 'read' } })).body.key;
+    const client = await connect(readKey);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...readTools].sort());
+    expect(await call(client, 'create_keyword', { term: 'sneaky' })).toEqual({ error: 'read_only_key: create_keyword changes the workspace; this credential may only read' });
+    expect((await earshot.rest('GET', '/v1/keywords', { key: apiKey })).body.data).toEqual([]);
+    expect((await call(client, 'list_keywords')).data).toEqual({ data: [], nextCursor: null });
+  });
+
+  it("answers a tool's failure as a tool error starting with the spec's code, and the session goes on", async () => {
+    const { apiKey } = await earshot.createWorkspace('Errors');
+    const client = await connect(apiKey);
+    expect(await call(client, 'get_mention', { id: 'mm_nothing' })).toEqual({ error: 'not_found: Mention not found' });
+    expect(await call(client, 'create_keyword', { term: 'x' })).toEqual({ error: expect.stringMatching(/^validation_error: term: /) });
+    expect(await call(client, 'search_mentions', { limit: 500 })).toEqual({ error: expect.stringMatching(/^validation_error: limit: /) });
+    expect(await call(client, 'search_mentions', { cursor: 'not-a-cursor' })).toEqual({ error: expect.stringMatching(/^invalid_cursor: /) });
+    expect(await call(client, 'test_channel', { id: 'dest_nothing' })).toEqual({ error: expect.stringMatching(/^not_found: /) });
+    expect(await call(client, 'no_such_tool')).toEqual({ error: 'not_found: No tool named no_such_tool' });
+    expect((await call(client, 'create_keyword', { term: 'earshot' })).data.term).toBe('earshot');
+    expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
+  });
+
+  it('takes an OAuth access token that the SDK client gets by itself: 401, discovery, registration, PKCE, consent, token', async () => {
+    const created = await provisionWorkspace(earshot.sql, 'OAuth workspace', { ownerEmail: 'mo@example.com' });
+    await setUserPassword(earshot.sql, 'mo@example.com', password);
+    const cookie = await signInCookie(base, 'mo@example.com', password);
+
+    const stored: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizationUrl?: URL } = {};
+    const provider: OAuthClientProvider = {
+      redirectUrl: redirectUri,
+      clientMetadata: { client_name: 'SDK test client', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientInformation: () => stored.client,
+      saveClientInformation: (client) => void (stored.client = client),
+      tokens: () => stored.tokens,
+      saveTokens: (tokens) => void (stored.tokens = tokens),
+      redirectToAuthorization: (url) => void (stored.authorizationUrl = url),
+      saveCodeVerifier: (verifier) => void (stored.verifier = verifier),
+      codeVerifier: () => stored.verifier!,
+    };
+    const mcpUrl = new URL(`${base}/mcp`);
+    const firstTransport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await expect(new Client({ name: 'earshot-test', version: '1.0.0' }).connect(firstTransport)).rejects.toThrow(UnauthorizedError);
+    expect(stored.client).toMatchObject({ client_name: 'SDK test client', token_endpoint_auth_method: 'none' });
+    expect(stored.authorizationUrl!.origin + stored.authorizationUrl!.pathname).toBe(`${base}/oauth/authorize`);
+    expect(stored.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(stored.authorizationUrl!.searchParams.get('resource')).toBe(`${base}/mcp`);
+
+    // The user's browser: signed in, it consents to the write scope on the workspace.
+    const redirect = await consent(base, await browse(stored.authorizationUrl!.href, cookie), cookie, { workspaceId: created.workspace.id });
+    await firstTransport.finishAuth(redirect.get('code')!);
+    expect(stored.tokens).toMatchObject({ token_type: 'Bearer', scope: 'read write' });
+
+    const client = new Client({ name: 'earshot-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    clients.push(client);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...readTools, ...writeTools].sort());
+    expect((await call(client, 'whoami')).data).toEqual({
+      workspace: created.workspace,
+      auth: { kind: 'oauth', scope: 'write', apiKeyId: null, expiresAt: expect.any(String) },
+      user: { id: created.owner!.id, name: 'mo', email: 'mo@example.com' },
+    });
+    expect((await call(client, 'create_keyword', { term: 'made by an assistant' })).data.term).toBe('made by an assistant');
+    expect((await earshot.rest('GET', '/v1/keywords', { key: created.apiKey })).body.data.map((each: { term: string }) => each.term)).toEqual(['made by an assistant']);
+
+    // A read token from the same flow sees the read tools only.
+    const readToken = await authorizedTokens(base, { cookie, workspaceId: created.workspace.id, scope: 'read' });
+    const reader = await connect(readToken.access_token);
+    expect((await reader.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...readTools].sort());
+  });
+
+  it('counts REST and MCP calls against the one budget of the workspace', async () => {
+    // Budgets are per calendar minute: wait out a minute about to turn.
+    const second = new Date().getUTCSeconds();
+    if (second > 45) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    const { apiKey } = await earshot.createWorkspace('Budget');
+    const client = await connect(apiKey);
+    for (let i = 0; i < rateLimitPerMinute / 2; i++) {
+      expect((await earshot.rest('GET', '/v1/whoami', { key: apiKey })).status).toBe(200);
+      expect((await call(client, 'whoami')).data.auth.kind).toBe('api_key');
+    }
+    const rest = await earshot.rest('GET', '/v1/whoami', { key: apiKey });
+    expect(rest.status).toBe(429);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(await call(client, 'whoami')).toEqual({ error: expect.stringMatching(/^rate_limited: Rate limit of 40 requests a minute reached; retry in \d+ s$/) });
+  });
+});

@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
+import { drainWallet } from './seeds.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  const created = await earshot.createWorkspace('Acme');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+});
+afterAll(() => earshot?.stop());
+
+const readKeyOf = async (writeKey: string) => (await earshot.rest('POST', '/v1/api-keys', { key: writeKey, body: { name: 'reader', scope: 'read' } })).body.key as string;
+
+describe('the compatibility API’s paths, credentials and envelope', () => {
+  it('answers other versions, unknown paths, unknown methods and trailing slashes 404 NOT_FOUND, key or none', async () => {
+    for (const [method, path] of [
+      ['POST', '/compat/octolens/api/v1/mentions'],
+      ['GET', '/compat/octolens/api/v1/keywords'],
+      ['GET', '/compat/octolens/api/v3/keywords'],
+      ['GET', '/compat/octolens/keywords'],
+      ['GET', '/compat/octolens/api/v2/nothing-here'],
+      ['GET', '/compat/octolens/api/v2/keywords/'],
+      ['POST', '/compat/octolens/api/v2/mentions/'],
+      ['PUT', '/compat/octolens/api/v2/keywords'],
+      ['GET', '/compat/octolens/api/v2/mentions'],
+    ]) {
+      for (const credential of [key, undefined]) {
+        const response = await earshot.rest(method, path, { key: credential });
+        expectOctolensError(response, 404, 'NOT_FOUND');
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+      }
+    }
+  });
+
+  it('answers a missing, unknown or revoked key 401 UNAUTHORIZED', async () => {
+    expectOctolensError(await octolens(earshot, 'GET', '/keywords', undefined), 401, 'UNAUTHORIZED');
+    expectOctolensError(await octolens(earshot, 'GET', '/keywords', 'mk_live_nope'), 401, 'UNAUTHORIZED');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', 'mk_live_nope', { limit: 1000 }), 401, 'UNAUTHORIZED');
+    expectOctolensError(await octolens(earshot, 'GET', '/notifications', undefined), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers whole features it does not offer 501 FEATURE_DISABLED, notifications included', async () => {
+    for (const [method, path] of [
+      ['GET', '/notifications'],
+      ['POST', '/notifications'],
+      ['POST', '/notifications/7/test'],
+      ['GET', '/feeds'],
+      ['GET', '/views'],
+      ['GET', '/analytics/volume'],
+      ['POST', '/search'],
+      ['GET', '/mentions/by-author'],
+      ['DELETE', '/keywords/suggestions'],
+      ['POST', '/org/members/invite'],
+    ]) {
+      expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
+    }
+  });
+
+  it('answers bad input 400 VALIDATION_ERROR in the recorded envelope, naming the field in `details`', async () => {
+    const fixture = octolensFixture('error');
+    const response = await octolens(earshot, fixture.request.method, '/mentions', key, fixture.request.body);
+    expectOctolensShape({ ...response, body: { error: { ...response.body.error, details: [] } } }, 'error');
+    expectOctolensError(response, 400, 'VALIDATION_ERROR', { details: [{ path: ['limit'], message: expect.stringContaining('limit') }] });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, '{"limit":'), 400, 'VALIDATION_ERROR', { details: [] });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, { filters: { keyword: Array.from({ length: 51 }, (_, i) => i + 1) } }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['filters', 'keyword'], message: expect.stringContaining('at most 50') }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/1', key, { keyword: 42 }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keyword'], message: expect.any(String) }],
+    });
+  });
+
+  it('shows the compatibility routes in openapi.json under their own tag, with the Octolens envelope', async () => {
+    const document = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    const operation = document.paths['/compat/octolens/api/v2/mentions'].post;
+    expect(operation.tags).toEqual(['Octolens compatibility']);
+    expect(operation.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OctolensError' });
+    expect(document.paths['/v1/keywords'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+});
+
+describe('keywords', () => {
+  it('creates in the recorded shape, returns a tracked term again, and refuses a duplicate with allowDuplicate (409 ITEM_EXISTS)', async () => {
+    const fixture = octolensFixture('create-keyword');
+    const body = { ...(fixture.request.body as object), isSubReddit: false, keyword: 'Acme Corp', excludeWords: 'jobs, hiring', wildcardExcludeWords: 'spam*', excludeAuthors: '' };
+    const created = await octolens(earshot, 'POST', '/keywords', key, body);
+    expectOctolensShape(created, 'create-keyword');
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      keyword: 'Acme Corp',
+      context: '<string>',
+      additionalTerms: 'deployment, preview',
+      additionalTermsAndOr: true,
+      caseSensitive: false,
+      symbolSensitive: true,
+      platforms: ['reddit'],
+      excludeWords: 'jobs, hiring',
+      wildcardExcludeWords: 'spam*',
+      excludeAuthors: null,
+      tag: 'own_brand',
+      paused: false,
+      isSubReddit: null,
+      alreadyExisted: false,
+    });
+    const again = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'acme corp', platforms: ['twitter'] });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: created.body.id, keyword: 'Acme Corp', platforms: ['reddit'], alreadyExisted: true });
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'ACME CORP', allowDuplicate: true }), 409, 'ITEM_EXISTS');
+    const list = await octolens(earshot, 'GET', '/keywords', key);
+    expect(list.body.data.filter((keyword: { keyword: string }) => keyword.keyword.toLowerCase() === 'acme corp')).toHaveLength(1);
+  });
+
+  it('lists every keyword by term in the recorded shape, Octolens’s platform names included', async () => {
+    await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta widgets', platforms: ['twitter', 'dev', 'hackernews'], tag: 'competitor' });
+    await octolens(earshot, 'POST', '/keywords', key, { keyword: 'beta tools' });
+    const list = await octolens(earshot, 'GET', '/keywords', key);
+    expectOctolensShape(list, 'list-keywords');
+    const terms = list.body.data.map((keyword: { keyword: string }) => keyword.keyword);
+    expect(terms).toEqual([...terms].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    const zeta = list.body.data.find((keyword: { keyword: string }) => keyword.keyword === 'zeta widgets');
+    expect(zeta).toMatchObject({ platforms: ['x', 'devto', 'hackernews'].map((p) => ({ x: 'twitter', devto: 'dev' })[p] ?? p), tag: 'competitor' });
+    const beta = list.body.data.find((keyword: { keyword: string }) => keyword.keyword === 'beta tools');
+    expect(beta.platforms).toEqual(['bluesky', 'hackernews', 'github', 'stackoverflow', 'dev', 'reddit', 'twitter', 'youtube', 'news', 'linkedin', 'tiktok', 'instagram']);
+    expect(beta.tag).toBe('own_brand');
+  });
+
+  it('updates in the recorded shape: one exclusion list written keeps the other, empty strings clear, our bounds named in Octolens’s terms', async () => {
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'gamma db', excludeWords: 'jobs', wildcardExcludeWords: '*bot' });
+    const fixture = octolensFixture('update-keyword');
+    const updated = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { ...(fixture.request.body as object), wildcardExcludeWords: undefined });
+    expectOctolensShape(updated, 'update-keyword');
+    expect(updated.body).toMatchObject({ id: created.body.id, keyword: 'gamma db', excludeWords: '<string>', wildcardExcludeWords: '*bot', additionalTerms: '<string>' });
+    const cleared = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeWords: '', additionalTerms: '', additionalTermsAndOr: false });
+    expect(cleared.body).toMatchObject({ excludeWords: null, wildcardExcludeWords: '*bot', additionalTerms: null, additionalTermsAndOr: false });
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { keyword: 'x' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keyword'], message: 'keyword: must be 2 to 80 characters' }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { platforms: ['myspace'] }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['platforms', '0'], message: expect.stringContaining('myspace') }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/999999', key, { context: 'x' }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
+  });
+
+  it('pauses and resumes with one route, and deletes (then 404)', async () => {
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'delta api' });
+    const paused = await octolens(earshot, 'POST', `/keywords/${created.body.id}/pause`, key);
+    expectOctolensShape(paused, 'toggle-keyword-pause');
+    expect(paused.body.paused).toBe(true);
+    expect((await octolens(earshot, 'POST', `/keywords/${created.body.id}/pause`, key)).body.paused).toBe(false);
+    const deleted = await octolens(earshot, 'DELETE', `/keywords/${created.body.id}`, key);
+    expectOctolensShape(deleted, 'delete-keyword');
+    expect(deleted.body).toEqual({ ok: true, id: created.body.id, keyword: 'delta api' });
+    expectOctolensError(await octolens(earshot, 'POST', `/keywords/${created.body.id}/pause`, key), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', `/keywords/${created.body.id}`, key), 404, 'NOT_FOUND');
+  });
+
+  it('lists suggestions in the recorded shape, for one keyword and for all', async () => {
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'epsilon sdk', excludeWords: 'jobs' });
+    const one = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${created.body.id}`, key);
+    expectOctolensShape(one, 'list-keyword-suggestions');
+    expect(one.body.keyword).toMatchObject({ excludeWords: 'jobs', additionalTermsAndOr: true, symbolSensitive: false });
+    const all = await octolens(earshot, 'GET', '/keywords/suggestions', key);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ suggestions: expect.any(Array), totalSuggestionCount: all.body.suggestions.length, nextCursor: null });
+    expect(all.body.keywords).toContainEqual({ id: created.body.id, keyword: 'epsilon sdk', volume: 0 });
+    expectOctolensError(await octolens(earshot, 'GET', '/keywords/suggestions?keywordId=999999', key), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: 999999 }), 404, 'NOT_FOUND');
+  });
+
+  it('creates nothing when the wallet cannot pay a day of one more keyword (402 QUOTA_EXCEEDED)', async () => {
+    const poor = await earshot.createWorkspace('Poor');
+    const first = await octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: 'first term' });
+    expect(first.status).toBe(200);
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${poor.workspace.id}`;
+    await drainWallet(earshot.sql, poor.workspace.id, keywordId);
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: 'second term' }), 402, 'QUOTA_EXCEEDED');
+    const list = await octolens(earshot, 'GET', '/keywords', poor.apiKey);
+    expect(list.body.data.map((keyword: { keyword: string }) => keyword.keyword)).toEqual(['first term']);
+    const usage = await octolens(earshot, 'GET', '/org/usage', poor.apiKey);
+    expect(usage.body.keywords.count).toBeGreaterThanOrEqual(usage.body.keywords.limit);
+  });
+
+  it('lets a read key list but not change (403 FORBIDDEN)', async () => {
+    const reader = await readKeyOf(key);
+    expect((await octolens(earshot, 'GET', '/keywords', reader)).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', reader, { keyword: 'reader term' }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', reader, { keyword: 1 }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('global filters', () => {
+  it('reads and replaces the five lists in the recorded shape', async () => {
+    expectOctolensShape(await octolens(earshot, 'GET', '/filters/global', key), 'get-global-filters');
+    const replaced = await octolens(earshot, 'PATCH', '/filters/global', key, {
+      negativeKeywords: ['scam', '@spambot'],
+      negativeSubreddits: ['r/UnpopularOpinion'],
+      positiveSubreddits: ['nextjs'],
+      negativeRepos: ['https://github.com/Acme/Spam-Repo'],
+    });
+    expectOctolensShape(replaced, 'update-global-filters');
+    expect(replaced.body).toEqual({
+      negativeKeywords: ['scam', '@spambot'],
+      negativeAuthors: [],
+      negativeSubreddits: ['unpopularopinion'],
+      positiveSubreddits: ['nextjs'],
+      negativeRepos: ['acme/spam-repo'],
+    });
+    expect((await earshot.rest('GET', '/v1/filters', { key })).body).toMatchObject({ excludedTerms: ['scam', '@spambot'], subreddits: { allowed: ['nextjs'], denied: ['unpopularopinion'] } });
+  });
+
+  it('adds values (dropping a subreddit the other list holds) and removes them, in the recorded shapes', async () => {
+    const added = await octolens(earshot, 'POST', '/filters/global/add', key, { list: 'negativeKeywords', values: ['giveaway', 'scam'] });
+    expectOctolensShape(added, 'add-global-filter-values');
+    expect(added.body).toEqual({ list: 'negativeKeywords', added: ['giveaway'], dropped: [], values: ['scam', '@spambot', 'giveaway'] });
+    const dropped = await octolens(earshot, 'POST', '/filters/global/add', key, { list: 'negativeSubreddits', values: ['r/NextJS', 'rust'] });
+    expect(dropped.body).toEqual({ list: 'negativeSubreddits', added: ['rust'], dropped: ['nextjs'], values: ['unpopularopinion', 'rust'] });
+    const removed = await octolens(earshot, 'POST', '/filters/global/remove', key, { list: 'negativeKeywords', values: ['scam', 'never-there'] });
+    expectOctolensShape(removed, 'remove-global-filter-values');
+    expect(removed.body).toEqual({ list: 'negativeKeywords', removed: ['scam'], values: ['@spambot', 'giveaway'] });
+  });
+
+  it('empties a list only with confirmClear (400 CLEAR_NOT_CONFIRMED), and an empty list needs none', async () => {
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, { negativeKeywords: [] }), 400, 'CLEAR_NOT_CONFIRMED');
+    expectOctolensError(await octolens(earshot, 'POST', '/filters/global/remove', key, { list: 'negativeKeywords', values: ['@spambot', 'giveaway'] }), 400, 'CLEAR_NOT_CONFIRMED');
+    expect((await octolens(earshot, 'GET', '/filters/global', key)).body.negativeKeywords).toEqual(['@spambot', 'giveaway']);
+    const cleared = await octolens(earshot, 'POST', '/filters/global/remove', key, { list: 'negativeKeywords', values: ['@spambot', 'giveaway'], confirmClear: true });
+    expect(cleared.body).toEqual({ list: 'negativeKeywords', removed: ['@spambot', 'giveaway'], values: [] });
+    expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeAuthors: [] })).status).toBe(200);
+    expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeRepos: [], confirmClear: true })).body.negativeRepos).toEqual([]);
+  });
+
+  it('refuses a subreddit both allowed and excluded (409 FEED_FILTER_WRITE_CONFLICT) and changes nothing', async () => {
+    const before = (await octolens(earshot, 'GET', '/filters/global', key)).body;
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, { positiveSubreddits: ['rust'] }), 409, 'FEED_FILTER_WRITE_CONFLICT');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, { negativeSubreddits: ['go'], positiveSubreddits: ['r/go'] }), 409, 'FEED_FILTER_WRITE_CONFLICT');
+    expect((await octolens(earshot, 'GET', '/filters/global', key)).body).toEqual(before);
+    expectOctolensError(await octolens(earshot, 'POST', '/filters/global/add', key, { list: 'nope', values: ['x'] }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['list'], message: expect.any(String) }],
+    });
+  });
+});
+
+describe('organization, usage, members and tags', () => {
+  it('shows the workspace, its wallet as a quota, its members and the tags, in the recorded shapes', async () => {
+    const organization = await octolens(earshot, 'GET', '/org', key);
+    expectOctolensShape(organization, 'get-organization');
+    expect(organization.body).toMatchObject({ organizationId: workspaceId, name: 'Acme', plan: 'welcome_credit', platforms: 'all', freeTrialExpired: false });
+    const usage = await octolens(earshot, 'GET', '/org/usage', key);
+    expectOctolensShape(usage, 'get-usage');
+    const wallet = (await earshot.rest('GET', '/v1/billing/wallet', { key })).body;
+    // $5.80 less what is due: each limit is what the effective balance still pays for (a mention 0.8 cents, a keyword day 50/3 cents).
+    expect(usage.body).toEqual({
+      plan: 'welcome_credit',
+      mentions: { count: 0, limit: expect.any(Number), resetAt: null },
+      keywords: { count: wallet.activeKeywords, limit: expect.any(Number) },
+    });
+    expect(Math.abs(usage.body.mentions.limit - Math.floor((wallet.effectiveCents * 15) / 12))).toBeLessThanOrEqual(1);
+    expect(Math.abs(usage.body.keywords.limit - Math.floor((wallet.effectiveCents * 15) / 250))).toBeLessThanOrEqual(1);
+    expectOctolensShape(await octolens(earshot, 'GET', '/org/members', key), 'list-members');
+    const tags = await octolens(earshot, 'GET', '/tags', key);
+    expectOctolensShape(tags, 'list-tags');
+    expect(tags.body).toEqual({ data: ['buy_intent', 'comparison', 'complaint', 'praise', 'question'] });
+  });
+
+  it('lists an owner as an admin, and refuses member removal to an API key (403 FORBIDDEN): team changes are a signed-in owner’s', async () => {
+    const team = await provisionWorkspace(earshot.sql, 'Owned', { ownerEmail: 'olive@example.com' });
+    const members = await octolens(earshot, 'GET', '/org/members', team.apiKey);
+    expectOctolensShape(members, 'list-members');
+    expect(members.body.data).toEqual([
+      { id: team.owner!.id, userId: team.owner!.id, email: 'olive@example.com', firstName: expect.any(String), lastName: null, role: 'admin', createdAt: expect.any(String) },
+    ]);
+    expectOctolensError(await octolens(earshot, 'DELETE', `/org/members/${team.owner!.id}`, team.apiKey), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/org/members/usr_nobody', team.apiKey), 404, 'NOT_FOUND');
+  });
+});
+
+describe('the shared rate limit', () => {
+  it('counts /v1 and compatibility requests against one budget and puts X-RateLimit-* on compatibility answers', async () => {
+    const limited = await startTestEarshot({ rateLimitPerMinute: 4 }, { databaseUrl: earshot.databaseUrl });
+    try {
+      const second = new Date().getUTCSeconds();
+      if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+      const { apiKey } = await limited.createWorkspace('Budget');
+      const seen = [];
+      for (const [method, path] of [['GET', '/v1/whoami'], ['GET', '/compat/octolens/api/v2/org'], ['GET', '/v1/keywords'], ['GET', '/compat/octolens/api/v2/keywords']]) {
+        const response = await limited.rest(method, path, { key: apiKey });
+        expect(response.status).toBe(200);
+        seen.push([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]);
+        expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      }
+      expect(seen).toEqual([['4', '3'], ['4', '2'], ['4', '1'], ['4', '0']]);
+      const over = await limited.rest('POST', '/compat/octolens/api/v2/mentions', { key: apiKey, body: {} });
+      const retryAfter = Number(over.headers.get('retry-after'));
+      expectOctolensError(over, 429, 'RATE_LIMITED', { retryAfterSeconds: retryAfter });
+      expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect((await limited.rest('GET', '/v1/whoami', { key: apiKey })).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

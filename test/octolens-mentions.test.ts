@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markClassificationFailed, saveClassification, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
+
+let earshot: TestEarshot;
+let key: string;
+let workspaceId: string;
+let keywords: { acme: { compat: number; id: string }; beta: { compat: number; id: string } };
+
+let sequence = 0;
+const post = (text: string, platform: 'reddit' | 'x' = 'reddit', publishedAt = new Date(Date.UTC(2026, 4, 6, 13, 35, 37))): NormalizedPost => ({
+  platform,
+  externalId: `octo-${++sequence}`,
+  url: `https://example.com/${platform}/${sequence}`,
+  text,
+  publishedAt,
+  replyTo: null,
+  links: [],
+  author: { platformId: `author${sequence}`, name: `Author ${sequence}`, handle: `author${sequence}`, url: `https://example.com/u/${sequence}`, avatarUrl: null, followers: 10 },
+});
+
+/** Stores posts matched by keyword ids and gives each mention a score (null: the classifier failed on it, so it stays unscored). */
+async function seed(keywordIds: string[], scores: (number | null)[], platform: 'reddit' | 'x' = 'reddit', text = () => `Post ${sequence} about acme and beta`): Promise<string[][]> {
+  const posts = scores.map(() => post(text(), platform));
+  const rows = await storeMatchedPosts(
+    earshot.sql,
+    posts.map((item) => ({ post: item, matches: keywordIds.map((keywordId) => ({ keywordId, workspaceId, fuzzy: false })) })),
+  );
+  const byPost = posts.map((item) => keywordIds.map((keywordId) => rows.find((row) => row.externalId === item.externalId && row.keywordId === keywordId)!.id));
+  for (const [i, score] of scores.entries()) {
+    for (const id of byPost[i]) {
+      if (score === null) await markClassificationFailed(earshot.sql, [id]);
+      else await saveClassification(earshot.sql, id, { relevance: score, sentiment: 'neutral', intents: ['question'], automated: false, language: 'en', note: `scored ${score}`, priority: 1 }, new Date());
+    }
+  }
+  return byPost;
+}
+
+const listAll = async (apiKey = key) => (await octolens(earshot, 'POST', '/mentions', apiKey, { includeAll: true, limit: 100 })).body.data as any[];
+const shown = async (sourceId: string) => (await octolens(earshot, 'GET', `/mentions/${sourceId}`, key)).body;
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  const created = await earshot.createWorkspace('Mentions');
+  key = created.apiKey;
+  workspaceId = created.workspace.id;
+  const acme = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'acme', platforms: ['reddit', 'twitter'] });
+  const beta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'beta', platforms: ['reddit'] });
+  const ids = await earshot.sql<{ id: string; term: string }[]>`select id, term from keywords where workspace_id = ${workspaceId}`;
+  keywords = {
+    acme: { compat: acme.body.id, id: ids.find((row) => row.term === 'acme')!.id },
+    beta: { compat: beta.body.id, id: ids.find((row) => row.term === 'beta')!.id },
+  };
+});
+afterAll(() => earshot?.stop());
+
+describe('the mention list', () => {
+  it('answers in the recorded shape, one row per keyword a post matched', async () => {
+    const [[forAcme, forBeta]] = await seed([keywords.acme.id, keywords.beta.id], [85]);
+    const list = await octolens(earshot, 'POST', '/mentions', key, {});
+    expectOctolensShape(list, 'list-mentions');
+    const rows = list.body.data.filter((row: any) => [forAcme, forBeta].includes(row.sourceId));
+    expect(rows.map((row: any) => row.keywords)).toEqual(
+      expect.arrayContaining([[{ id: keywords.acme.compat, keyword: 'acme' }], [{ id: keywords.beta.compat, keyword: 'beta' }]]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      title: null,
+      source: 'reddit',
+      timestamp: '2026-05-06 13:35:37.000',
+      relevance: 'relevant',
+      relevanceComment: 'scored 85',
+      sentiment: 'Neutral',
+      language: 'en',
+      tags: ['question'],
+      engaged: false,
+      isReply: false,
+      relevanceScore: 0,
+      feedbackRelevant: null,
+    });
+    expect(rows[0].id).not.toBe(rows[1].id);
+  });
+
+  it('buckets relevance: 0 for 70 and up, 1 for 40 to 69, 2 below or unscored; relevant only unless includeAll', async () => {
+    const scores = [100, 70, 69, 40, 39, 0, null];
+    const seeded = (await seed([keywords.beta.id], scores)).map(([id]) => id);
+    const everything = await listAll();
+    const table = seeded.map((id) => {
+      const row = everything.find((mention) => mention.sourceId === id);
+      return [row.relevanceScore, row.relevance];
+    });
+    expect(table).toEqual([
+      [0, 'relevant'],
+      [0, 'relevant'],
+      [1, 'relevant'],
+      [1, 'relevant'],
+      [2, 'not_relevant'],
+      [2, 'not_relevant'],
+      [2, 'not_relevant'],
+    ]);
+    const relevantOnly = (await octolens(earshot, 'POST', '/mentions', key, { limit: 100 })).body.data.map((row: any) => row.sourceId);
+    expect(seeded.filter((id) => relevantOnly.includes(id))).toEqual(seeded.slice(0, 4));
+    expect((await octolens(earshot, 'POST', '/mentions', key, { includeAll: false, limit: 100 })).body.data.map((row: any) => row.sourceId)).toEqual(relevantOnly);
+  });
+
+  it('writes relevance: 0 or 1 set the score to 100, 2 marks not relevant, 3 restores the classifier’s verdict', async () => {
+    const [[medium], [low]] = await seed([keywords.beta.id], [55, 20]);
+    const write = async (id: string, relevance: number) => {
+      const response = await octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'relevance', relevance, postId: 1, timestamp: '2026-05-06 13:35:37.000' });
+      expectOctolensShape(response, 'update-mention');
+      const row = await shown(id);
+      return [row.relevanceScore, row.relevance, row.feedbackRelevant];
+    };
+    expect(await write(medium, 0)).toEqual([0, 'relevant', 1]);
+    expect(await write(medium, 2)).toEqual([2, 'not_relevant', 0]);
+    expect(await write(medium, 1)).toEqual([0, 'relevant', 1]);
+    expect(await write(medium, 3)).toEqual([1, 'relevant', null]);
+    expect(await write(low, 1)).toEqual([0, 'relevant', 1]);
+    expect((await octolens(earshot, 'POST', '/mentions', key, { limit: 100 })).body.data.map((row: any) => row.sourceId)).toContain(low);
+    expect((await earshot.rest('GET', `/v1/mentions/${low}`, { key })).body).toMatchObject({ relevant: true, classification: { relevance: 20, feedback: { relevant: true } } });
+    expect(await write(low, 3)).toEqual([2, 'not_relevant', null]);
+    expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${low}`, key, { action: 'relevance', relevance: 4 }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['relevance'], message: expect.any(String) }],
+    });
+    const [[unscored]] = await seed([keywords.beta.id], [null]);
+    expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${unscored}`, key, { action: 'relevance', relevance: 0 }), 409, 'CLASSIFICATION_PENDING');
+  });
+
+  it('flips engaged (a mention marked done), corrects the sentiment, and shows one mention in the recorded shape', async () => {
+    const [[id]] = await seed([keywords.acme.id], [90]);
+    expect((await octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'engage', postId: 0, timestamp: 'x' })).body).toEqual({ ok: true });
+    expect((await shown(id)).engaged).toBe(true);
+    expect((await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.status).toBe('done');
+    await octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'engage' });
+    expect((await shown(id)).engaged).toBe(false);
+    await octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'sentiment', sentimentLabel: 'Negative' });
+    const mention = await octolens(earshot, 'GET', `/mentions/${id}`, key);
+    expectOctolensShape(mention, 'get-mention');
+    expect(mention.body).toMatchObject({ sourceId: id, sentiment: 'Negative', keywordId: keywords.acme.compat });
+    expectOctolensError(await octolens(earshot, 'GET', '/mentions/mm_nope', key), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/mentions/mm_nope', key, { action: 'engage' }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'bookmark' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    const stranger = await earshot.createWorkspace('Stranger');
+    expectOctolensError(await octolens(earshot, 'GET', `/mentions/${id}`, stranger.apiKey), 404, 'NOT_FOUND');
+  });
+
+  it('pages 20 by default and 100 at most, following pagination.nextCursor', async () => {
+    const other = await earshot.createWorkspace('Pages');
+    const gamma = await octolens(earshot, 'POST', '/keywords', other.apiKey, { keyword: 'gamma' });
+    const [{ id: gammaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${other.workspace.id}`;
+    const rows = await storeMatchedPosts(earshot.sql, Array.from({ length: 25 }, () => ({ post: post('gamma'), matches: [{ keywordId: gammaId, workspaceId: other.workspace.id, fuzzy: false }] })));
+    await markClassificationFailed(earshot.sql, rows.map((row) => row.id));
+    const first = await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true });
+    expect(first.body.data).toHaveLength(20);
+    const second = await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true, cursor: first.body.pagination.nextCursor });
+    expect(second.body.data).toHaveLength(5);
+    expect(second.body.pagination.nextCursor).toBeNull();
+    expect(new Set([...first.body.data, ...second.body.data].map((row: any) => row.sourceId)).size).toBe(25);
+    expect((await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true, limit: 100 })).body.data).toHaveLength(25);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', other.apiKey, { limit: 101 }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', other.apiKey, { cursor: 'not-ours' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    expect((await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true, filters: { keyword: [String(gamma.body.id)] } })).body.data).toHaveLength(20);
+  });
+
+  it('filters by source (and !source) and by keyword ids; a saved view or a filter not served yet is 501 FEATURE_DISABLED', async () => {
+    const [[onX]] = await seed([keywords.acme.id], [80], 'x');
+    const sources = async (filters: object) =>
+      new Set((await octolens(earshot, 'POST', '/mentions', key, { includeAll: true, limit: 100, filters })).body.data.map((row: any) => row.source));
+    expect(await sources({ source: ['twitter'] })).toEqual(new Set(['twitter']));
+    expect(await sources({ '!source': ['twitter'] })).toEqual(new Set(['reddit']));
+    expect(await sources({ source: ['twitter', 'reddit'], '!source': ['reddit'] })).toEqual(new Set(['twitter']));
+    expect(await sources({ '!source': ['twitter', 'reddit'] })).toEqual(new Set());
+    const byKeyword = (await octolens(earshot, 'POST', '/mentions', key, { includeAll: true, limit: 100, filters: { keyword: [keywords.acme.compat] } })).body.data;
+    expect(byKeyword.length).toBeGreaterThan(0);
+    expect(byKeyword.every((row: any) => row.keywordId === keywords.acme.compat)).toBe(true);
+    expect(byKeyword.map((row: any) => row.sourceId)).toContain(onX);
+    expect((await octolens(earshot, 'POST', '/mentions', key, { includeAll: true, filters: { keyword: [999999] } })).body.data).toEqual([]);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, { view: 3 }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, { filters: { sentiment: ['positive'] } }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { filters: { '!keyword': ['1'] } }), 501, 'FEATURE_DISABLED');
+  });
+});
+
+describe('export, feedback and read keys', () => {
+  it('exports in the recorded shape with X-Total-Count, and takes no author', async () => {
+    const exported = await octolens(earshot, 'POST', '/mentions/export', key, octolensFixture('export-mentions').request.body);
+    expectOctolensShape(exported, 'export-mentions');
+    expect(exported.body.total).toBe(exported.body.data.length);
+    expect(exported.headers.get('x-total-count')).toBe(String(exported.body.total));
+    expect(exported.body.data.every((row: any) => row.relevance === 'relevant')).toBe(true);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { author: 'jane' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['author'], message: expect.stringContaining('unknown field') }],
+    });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+  });
+
+  it('exports at most 5,000 mentions, the newest', async () => {
+    const big = await earshot.createWorkspace('Big');
+    await octolens(earshot, 'POST', '/keywords', big.apiKey, { keyword: 'delta' });
+    const [{ id: deltaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${big.workspace.id}`;
+    const rows = await storeMatchedPosts(earshot.sql, Array.from({ length: 5_001 }, () => ({ post: post('delta'), matches: [{ keywordId: deltaId, workspaceId: big.workspace.id, fuzzy: false }] })));
+    await markClassificationFailed(earshot.sql, rows.map((row) => row.id));
+    // The route's full selection of 5,000 rows is the heaviest request there is; the cap is the subgraph's, so it is asked for ids alone.
+    const exported = await earshot.graphql('{ compatMentionExport(filter: { includeAll: true }) { id } }', {}, big.apiKey);
+    expect(exported.body.data.compatMentionExport).toHaveLength(5_000);
+    const newest = (await octolens(earshot, 'POST', '/mentions', big.apiKey, { includeAll: true, limit: 1 })).body.data[0].sourceId;
+    expect(exported.body.data.compatMentionExport[0].id).toBe(newest);
+  }, 120_000);
+
+  it('records feedback in the recorded shape and withdraws it', async () => {
+    const [[id], [unscored]] = await seed([keywords.acme.id], [30, null]);
+    const fixture = octolensFixture('submit-feedback');
+    const submitted = await octolens(earshot, 'POST', '/feedback', key, { ...(fixture.request.body as object), sourceId: id, feedbackReason: 'exactly our product' });
+    expectOctolensShape(submitted, 'submit-feedback');
+    expect(submitted.body).toMatchObject({
+      sourceId: id,
+      organizationId: workspaceId,
+      keywordId: keywords.acme.compat,
+      postId: (await shown(id)).id,
+      source: 'reddit',
+      feedbackType: 'RELEVANT',
+      feedbackReason: 'exactly our product',
+      feedbackSource: 'API',
+    });
+    expect(await shown(id)).toMatchObject({ relevance: 'relevant', relevanceScore: 0, feedbackRelevant: 1 });
+    const again = await octolens(earshot, 'POST', '/feedback', key, { sourceId: id, feedbackType: 'NOT_RELEVANT' });
+    expect(again.body).toMatchObject({ id: submitted.body.id, feedbackType: 'NOT_RELEVANT', feedbackReason: null });
+    const removed = await octolens(earshot, 'DELETE', '/feedback', key, { sourceId: id, timestamp: '2026-05-06 13:35:37.000' });
+    expectOctolensShape(removed, 'remove-feedback');
+    expect(removed.body).toEqual({ success: true, removed: true });
+    expect(await shown(id)).toMatchObject({ relevance: 'not_relevant', relevanceScore: 2, feedbackRelevant: null });
+    expect((await octolens(earshot, 'DELETE', '/feedback', key, { sourceId: id })).body).toEqual({ success: true, removed: false });
+    expectOctolensError(await octolens(earshot, 'POST', '/feedback', key, { sourceId: unscored, feedbackType: 'RELEVANT' }), 409, 'CLASSIFICATION_PENDING');
+    expectOctolensError(await octolens(earshot, 'POST', '/feedback', key, { sourceId: 'mm_nope', feedbackType: 'RELEVANT' }), 404, 'NOT_FOUND');
+  });
+
+  it('lets a read key list and export (both POSTs) but not write', async () => {
+    const reader = (await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'reader', scope: 'read' } })).body.key;
+    const listed = await octolens(earshot, 'POST', '/mentions', reader, { includeAll: true });
+    expect(listed.status).toBe(200);
+    expect((await octolens(earshot, 'POST', '/mentions/export', reader, {})).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', reader, { limit: 0 }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    const id = listed.body.data[0].sourceId;
+    expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${id}`, reader, { action: 'engage' }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'POST', '/feedback', reader, { sourceId: id, feedbackType: 'RELEVANT' }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'POST', '/filters/global/add', reader, { list: 'negativeKeywords', values: ['x'] }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('keyword suggestions', () => {
+  it('lists a measured suggestion with an integer id and applies it once; a modified value replaces its values', async () => {
+    const zeta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta', platforms: ['reddit', 'twitter'] });
+    const [{ id: zetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'zeta'`;
+    await seed([zetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `zeta outage lorem${sequence}`);
+    await seed([zetaId], [90, 90, 90], 'reddit', () => `zeta release notes ipsum${sequence}`);
+    const listed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
+    expectOctolensShape(listed, 'list-keyword-suggestions');
+    const outage = listed.body.suggestions.find((suggestion: any) => suggestion.type === 'add_exclude_words');
+    expect(outage).toMatchObject({ keywordId: zeta.body.id, organizationId: workspaceId, value: 'outage', status: 'pending', respondedAt: null, impactScore: 1 });
+    expect((await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key)).body.suggestions.map((s: any) => s.id)).toEqual(
+      listed.body.suggestions.map((s: any) => s.id),
+    );
+    const accepted = await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id, modifiedValue: 'outage, downtime' });
+    expectOctolensShape(accepted, 'accept-keyword-suggestion');
+    expect(accepted.body).toEqual({ success: true, appliedChanges: { excludeWords: 'outage, downtime' } });
+    const after = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
+    expect(after.body.keyword.excludeWords).toBe('outage, downtime');
+    expect(after.body.suggestions.map((suggestion: any) => suggestion.value)).not.toContain('outage');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('integer ids', () => {
+  it('are given on first sight, the next number of their kind, and stay the same across calls and restarts', async () => {
+    const before = await listAll();
+    expect(await listAll()).toEqual(before);
+    const ids = before.map((row) => row.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keywordsBefore = (await octolens(earshot, 'GET', '/keywords', key)).body.data;
+
+    await earshot.stop();
+    earshot = await startTestEarshot({}, { databaseUrl: earshot.databaseUrl });
+    expect((await listAll()).map((row) => [row.sourceId, row.id, row.keywordId])).toEqual(before.map((row) => [row.sourceId, row.id, row.keywordId]));
+    expect((await octolens(earshot, 'GET', '/keywords', key)).body.data.map((keyword: any) => [keyword.keyword, keyword.id])).toEqual(
+      keywordsBefore.map((keyword: any) => [keyword.keyword, keyword.id]),
+    );
+
+    const [[fresh]] = await seed([keywords.beta.id], [75]);
+    const [newest] = await listAll();
+    expect(newest.sourceId).toBe(fresh);
+    expect(newest.id).toBe(Math.max(...ids) + 1);
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'omega' });
+    expect(created.body.id).toBe(Math.max(...keywordsBefore.map((keyword: any) => keyword.id)) + 1);
+  });
+});
