@@ -18,7 +18,9 @@ export interface AnalyticsQuery {
   since: Date;
   /** Published at or before. */
   until: Date;
+  /** Only these keywords; left out, every keyword (an empty list counts nothing). */
   keywordIds?: string[];
+  /** Only these platforms; left out, every platform (an empty list counts nothing). */
   platforms?: string[];
   /** true: relevant only; false: the rest, unclassified included; null: every mention. */
   relevant: boolean | null;
@@ -137,8 +139,8 @@ function bucketSeries(sql: Queryable, query: AnalyticsQuery) {
 export async function countMentions(sql: Queryable, workspaceId: string, query: AnalyticsQuery): Promise<AnalyticsCell[]> {
   const matching = sql`
     m.workspace_id = ${workspaceId} and m.published_at >= ${query.since} and m.published_at <= ${query.until}
-    ${query.keywordIds?.length ? sql`and m.keyword_id = any(${sql.array(query.keywordIds)})` : sql``}
-    ${query.platforms?.length ? sql`and m.platform = any(${sql.array(query.platforms)})` : sql``}
+    ${query.keywordIds ? sql`and m.keyword_id = any(${sql.array(query.keywordIds)}::text[])` : sql``}
+    ${query.platforms ? sql`and m.platform = any(${sql.array(query.platforms)}::text[])` : sql``}
     ${query.relevant === true ? sql`and ${relevantSql(sql)}` : sql``}
     ${query.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}`;
   return sql<AnalyticsCell[]>`

@@ -115,7 +115,8 @@ export async function mentionAnalytics(sql: Sql, workspaceId: string, rawInput: 
   };
 }
 
-export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRef<{ id: string }>) {
+/** The `MentionAnalytics` type and the `mentionAnalytics` query; answers the type, which the compatibility API's counts share. */
+export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRef<{ id: string }>): PothosObjectRef<AnalyticsReport> {
   const AnalyticsPointType = builder.objectRef<AnalyticsPoint>('AnalyticsPoint').implement({
     fields: (t) => ({
       start: t.expose('start', { type: 'DateTime', description: 'Where the bucket starts (UTC)' }),
@@ -172,4 +173,5 @@ export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRe
       },
     }),
   );
+  return Analytics;
 }

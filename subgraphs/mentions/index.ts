@@ -1,6 +1,7 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
 import { addAnalyticsType } from './analytics.ts';
+import { addCompatAnalyticsSchema } from './compat-analytics.ts';
 import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 import { addPersonType } from './person.ts';
@@ -14,9 +15,10 @@ export function buildMentionsSchema() {
   builder.subscriptionType({});
   const { Mention, MentionPage, Keyword } = addMentionType(builder);
   addSegmentType(builder, addPersonType(builder, Mention));
-  addAnalyticsType(builder, Keyword);
+  const Analytics = addAnalyticsType(builder, Keyword);
   addAlertRuleType(builder);
   addCompatMentionSchema(builder, Mention, MentionPage);
+  addCompatAnalyticsSchema(builder, Analytics);
   return toSubgraphSchema(builder);
 }
 
