@@ -12,6 +12,7 @@ import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
+import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
 
 const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
 
@@ -30,8 +31,9 @@ export interface GatewayOptions {
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, client address, authentication, rate limit, read-only keys,
- * signed subgraph requests, in-process subgraphs.
+ * list of plugins: request id, client address, authentication, rate limit,
+ * read-only keys, signed subgraph requests, in-process subgraphs,
+ * subscription errors.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -65,6 +67,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
+      useSubscriptionErrors(),
     ],
   });
 }

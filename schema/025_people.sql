@@ -13,8 +13,8 @@ alter table authors
 create index authors_by_profile_key on authors (profile_key);
 create index authors_by_link_keys on authors using gin (link_keys);
 
--- a person's mentions are found from its accounts' posts
-create index posts_by_author on posts (author_id);
+-- a person's mentions are found from its accounts' posts through
+-- posts_by_author (migration 024)
 
 create table people (
   id            text primary key,

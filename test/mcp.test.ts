@@ -3,6 +3,7 @@ import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mentionFilterParameters } from '../subgraphs/mentions/mention-filter.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -121,6 +122,26 @@ describe('the MCP tool server at /mcp', () => {
     expect(found.data).toEqual(rest.body);
     expect(found.structured).toEqual(rest.body);
     expect(found.data.data.map((mention: { id: string }) => mention.id).sort()).toEqual([...mentionIds].sort());
+    // Every filter of the list is an argument, typed as JSON.
+    expect(Object.keys(search.inputSchema.properties!).sort()).toEqual([...Object.keys(mentionFilterParameters), 'sort', 'limit', 'cursor'].sort());
+    const narrowed = await call(client, 'search_mentions', {
+      keywordIds: [keyword.data.id],
+      notPlatforms: ['x', 'bluesky'],
+      q: 'rust',
+      minRelevance: 0,
+      since: '2020-01-01T00:00:00Z',
+      isReply: false,
+      sort: 'priority',
+    });
+    const restNarrowed = await earshot.rest(
+      'GET',
+      `/v1/mentions?keywordIds=${keyword.data.id}&notPlatforms=x,bluesky&q=rust&minRelevance=0&since=2020-01-01T00:00:00Z&isReply=false&sort=priority&limit=20`,
+      { key: apiKey },
+    );
+    expect(restNarrowed.status).toBe(200);
+    expect(narrowed.data).toEqual(restNarrowed.body);
+    expect(narrowed.data.data.length).toBeGreaterThan(0);
+    expect(await call(client, 'search_mentions', { sentiments: ['happy'] })).toEqual({ error: expect.stringMatching(/^validation_error: /) });
 
     const [first] = mentionIds;
     expect((await call(client, 'get_mention', { id: first })).data).toEqual((await earshot.rest('GET', `/v1/mentions/${first}`, { key: apiKey })).body);

@@ -5,6 +5,7 @@ import { ApiError, onSignedOut } from './api/api-error';
 import { csrfToken, execute } from './api/graphql-client';
 import { closeLiveUpdates } from './api/live-updates';
 import { signOut, switchWorkspace } from './api/sign-in-routes';
+import { InvitationPage } from './pages/sign-in/invitation-page';
 import { MagicLinkPage } from './pages/sign-in/magic-link-page';
 import { SignInPage } from './pages/sign-in/sign-in-page';
 import { pageRoutes } from './routes';
@@ -44,7 +45,7 @@ function Root() {
     });
   }, []);
 
-  const publicPage = path === '/sign-in' || path === '/sign-in/link';
+  const publicPage = path === '/sign-in' || path === '/sign-in/link' || path === '/invitation';
   useEffect(() => {
     if (session.state === 'signed-out' && !publicPage) route(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(url)}`}`, true);
     if (session.state === 'signed-in' && path === '/') {
@@ -61,6 +62,7 @@ function Root() {
 
   if (path === '/sign-in') return <SignInPage onSignedIn={signedIn} />;
   if (path === '/sign-in/link') return <MagicLinkPage token={query.token ?? ''} onSignedIn={signedIn} />;
+  if (path === '/invitation') return <InvitationPage token={query.token ?? ''} onAccepted={signedIn} />;
   if (session.state === 'checking' || session.state === 'signed-out') return <Loading label="Opening Earshot" />;
   if (session.state === 'failed') {
     return (

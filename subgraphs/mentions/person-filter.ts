@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
+import { linkHost } from './mention-filter.ts';
 
 /** Outreach stages (spec 2.11.3). */
 export const personStages = ['not_contacted', 'contacted', 'replied', 'in_talks', 'customer', 'not_a_fit'] as const;
@@ -18,12 +19,6 @@ export const unowned = 'none';
  */
 export const maxFilterValues = 50;
 
-export const linkHost = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((host) => host.replace(/^www\./, ''))
-  .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a host name such as github.com'));
 export const ownerId = z.string().trim().min(1).max(100);
 export const personSearch = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 

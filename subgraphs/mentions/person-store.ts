@@ -1,6 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
 import type { PeopleFilter, PersonStage } from './person-filter.ts';
+import { mutedPersonSql } from './mention-filter.ts';
 import { peopleFilterSql, personAutomatedSql } from './person-filter.ts';
 import { relevantSql } from './relevance.ts';
 
@@ -283,20 +284,6 @@ export async function findPeopleOfAuthors(sql: Queryable, workspaceId: string, a
     from person_accounts pa join people pe on pe.id = pa.person_id
     where pa.workspace_id = ${workspaceId} and pa.author_id = any(${sql.array(authorIds as string[])})`;
 }
-
-/**
- * Whether the mention aliased `m` (with its post `p`) is by a muted person of
- * its workspace: such mentions are never delivered (spec 6.1, 6.3) and
- * stay out of lists unless asked for (4.3 `includeMuted`).
- */
-export const mutedPersonSql = (sql: Queryable) => sql`
-  exists (select 1 from person_accounts pa join people pe on pe.id = pa.person_id
-          where pa.workspace_id = m.workspace_id and pa.author_id = p.author_id and pe.muted)`;
-
-/** Whether the mention aliased `m` (with its post `p`) is by one of the person's accounts (4.3 `personId`). */
-export const byPersonSql = (sql: Queryable, personId: string) => sql`
-  exists (select 1 from person_accounts pa
-          where pa.workspace_id = m.workspace_id and pa.author_id = p.author_id and pa.person_id = ${personId})`;
 
 /** Of these mentions, the ones whose author is a muted person of the mention's workspace. */
 export async function findMutedMentionIds(sql: Queryable, mentionIds: readonly string[]): Promise<string[]> {

@@ -2,8 +2,9 @@ import { ApiError } from './api-error';
 import { csrfToken } from './graphql-client';
 
 /**
- * Signing in, out and between workspaces go through the REST routes under
- * `/v1/auth/`: only an HTTP response can set the HttpOnly session cookie.
+ * Signing in, out and between workspaces, and accepting an invitation, go
+ * through the REST routes under `/v1/auth/` and `/v1/invitation/`: only an
+ * HTTP response can set the HttpOnly session cookie.
  * Everything else the dashboard does goes through `/graphql`.
  */
 async function authRequest(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
@@ -33,3 +34,5 @@ export const sendMagicLink = (email: string) => authRequest('POST', '/v1/auth/ma
 export const signInWithLink = (token: string) => authRequest('GET', `/v1/auth/magic-link/verify?token=${encodeURIComponent(token)}`);
 export const switchWorkspace = (workspaceId: string) => authRequest('POST', '/v1/auth/switch-workspace', { workspaceId });
 export const signOut = () => authRequest('POST', '/v1/auth/sign-out');
+export const acceptInvitation = (token: string) => authRequest('POST', '/v1/invitation/accept', { token });
+export const declineInvitation = (token: string) => authRequest('POST', '/v1/invitation/decline', { token });

@@ -10,11 +10,16 @@ import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
+import { ConnectedAppsSection } from './connected-apps-section';
+import { InvitationsSection } from './invitations-section';
+import { memberRoles } from './member-roles';
 
 const TeamPageDocument = graphql(`
   query TeamPage {
     members { id email name role joinedAt }
     apiKeys { id name prefix scope createdAt lastUsedAt expiresAt }
+    invitations { id email role expiresAt invitedBy { name } }
+    connectedApps { id clientId clientName clientUri scope connectedAt lastUsedAt user { id email } }
   }
 `);
 
@@ -48,12 +53,6 @@ const SetPasswordDocument = graphql(`
   }
 `);
 
-const roles: [MemberRole, string][] = [
-  ['owner', 'Owner'],
-  ['admin', 'Admin'],
-  ['member', 'Member'],
-];
-
 function MemberRow({ member, canManage, isMe, onChanged }: { member: TeamPageQuery['members'][number]; canManage: boolean; isMe: boolean; onChanged(): void }) {
   const change = useAction(async (role: MemberRole) => {
     await execute(ChangeMemberRoleDocument, { id: member.id, role });
@@ -76,7 +75,7 @@ function MemberRow({ member, canManage, isMe, onChanged }: { member: TeamPageQue
           <label class="inline-select">
             <span class="visually-hidden">Role of {member.email}</span>
             <select value={member.role} disabled={change.busy} onChange={(event) => void change.run(event.currentTarget.value as MemberRole)}>
-              {roles.map(([value, label]) => (
+              {memberRoles.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
                 </option>
@@ -191,7 +190,7 @@ function PasswordForm() {
   );
 }
 
-/** Members and their roles, API keys (shown once, revocable) and the signed-in user's password (spec 2.7, 4.5). */
+/** Members and their roles, invitations, API keys, connected apps (shown once, revocable) and the signed-in user's password (spec 2.7, 4.5). */
 export default function TeamPage() {
   const page = useQuery(TeamPageDocument, {});
   const session = useSession();
@@ -211,7 +210,9 @@ export default function TeamPage() {
           ))}
         </DataTable>
       </Section>
+      <InvitationsSection invitations={page.data.invitations} canManage={canManage} isOwner={role === 'owner'} onChanged={() => void page.refetch()} />
       <ApiKeys keys={page.data.apiKeys} onChanged={() => void page.refetch()} />
+      <ConnectedAppsSection apps={page.data.connectedApps} canManage={canManage} myUserId={session.user?.id} onChanged={() => void page.refetch()} />
       <PasswordForm />
     </>
   );
