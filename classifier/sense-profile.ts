@@ -27,7 +27,9 @@ export interface SenseProfile {
   writtenAsName: boolean;
   /** Folded words that describe the meant sense. */
   senseWords: WordFamilySet;
-  /** Words of the product categories the sense words fall into (see domain-vocabularies.ts). */
+  /** The product categories the sense words fall into (see domain-vocabularies.ts). */
+  categories: string[];
+  /** Words of those categories. */
   relatedWords: WordFamilySet;
   /** Folded words of senses the context or guidelines rule out ("not corrosion"). */
   offSenseWords: WordFamilySet;
@@ -95,7 +97,30 @@ function splitBySense(description: string): { sense: string; offSense: string } 
   return { sense, offSense };
 }
 
-export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyProfile | null, english: EnglishReader): SenseProfile {
+/**
+ * The categories whose vocabulary shares two words or more with a profile's
+ * sense words: one shared word ("app", "team") is too weak a sign of the
+ * category.
+ */
+function categoriesOf(senseWords: ReadonlySet<string>, vocabularies: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  return [...vocabularies].flatMap(([name, vocabulary]) => {
+    let shared = 0;
+    for (const word of senseWords) if (vocabulary.has(word)) shared++;
+    return shared >= 2 ? [name] : [];
+  });
+}
+
+/**
+ * The profile of a keyword's sense. `vocabularies` are the category
+ * vocabularies it may borrow from: all of them in use; `npm run eval` also
+ * passes fewer, to measure a keyword whose category has none.
+ */
+export function buildSenseProfile(
+  keyword: ClassifiedKeyword,
+  company: CompanyProfile | null,
+  english: EnglishReader,
+  vocabularies: ReadonlyMap<string, ReadonlySet<string>> = domainVocabularies,
+): SenseProfile {
   const term = keyword.term.trim();
   const termWords = new Set(wordsOf(term).flatMap((word) => [word, foldWord(word)]));
   const descriptions = [keyword.context, keyword.groupDescription, company?.description, company?.guidelines].filter(
@@ -140,14 +165,9 @@ export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyPr
   for (const competitor of company?.competitors ?? []) addProduct(competitor, false);
   for (const product of products) for (const word of contentWordsOf(product.name)) if (!termWords.has(word)) senseWords.add(word);
 
-  // A category lends its words once two of the profile's words are in it:
-  // one shared word ("app", "team") is too weak a sign of the category.
+  const categories = categoriesOf(senseWords, vocabularies);
   const relatedWords = new Set<string>();
-  for (const vocabulary of domainVocabularies.values()) {
-    let shared = 0;
-    for (const word of senseWords) if (vocabulary.has(word)) shared++;
-    if (shared >= 2) for (const word of vocabulary) relatedWords.add(word);
-  }
+  for (const name of categories) for (const word of vocabularies.get(name)!) relatedWords.add(word);
   for (const word of [...senseWords, ...offSenseWords, ...termWords]) relatedWords.delete(word);
 
   const single = wordsOf(term).length === 1;
@@ -160,6 +180,7 @@ export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyPr
     ambiguous: single && english.isEnglishWord(term),
     writtenAsName: /^\p{Lu}/u.test(term),
     senseWords: new WordFamilySet(senseWords),
+    categories,
     relatedWords: new WordFamilySet(relatedWords),
     offSenseWords: new WordFamilySet(offSenseWords),
     products,
