@@ -72,9 +72,9 @@ function classifyWithoutOwnCategory(loaded: BuiltInModels, posts: LabelledPost[]
     const key = JSON.stringify([input.keyword, input.company]);
     let profile = profiles.get(key);
     if (!profile) {
-      const own = buildSenseProfile(input.keyword, input.company, loaded.english).categories;
+      const own = buildSenseProfile(input.keyword, input.company, loaded).categories;
       const others = new Map([...domainVocabularies].filter(([name]) => !own.includes(name)));
-      profile = buildSenseProfile(input.keyword, input.company, loaded.english, others);
+      profile = buildSenseProfile(input.keyword, input.company, loaded, others);
       profiles.set(key, profile);
     }
     return classifyPost(loaded, input, profile);

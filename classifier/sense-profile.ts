@@ -2,6 +2,8 @@ import type { ClassifiedKeyword, CompanyProfile } from './classifier-types.ts';
 import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-words.ts';
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';
+import { SenseMeaning } from './sense-meaning.ts';
+import type { WordVectors } from './word-vectors.ts';
 
 /** A named product the post may mention: the company or one of its competitors. */
 export interface NamedProduct {
@@ -21,8 +23,16 @@ export interface SenseProfile {
   termWords: ReadonlySet<string>;
   /** The term's folded words in order, to find it in a post's word list. */
   termSequence: string[];
-  /** A single common English word ("rust", "notion", "bolt"): its sense must be earned. */
+  /**
+   * A single word that is a common English word ("rust", "notion", "bolt")
+   * or that general text mostly uses for something else than the sense
+   * ("Kafka", "Apollo"): its sense must be earned.
+   */
   ambiguous: boolean;
+  /** A single common English word: how it is written (a capital, lower case) tells the name from the word. */
+  commonWord: boolean;
+  /** The sense in word-vector space, which reads how near a post's words lie to it. */
+  meaning: SenseMeaning;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
   /** Folded words that describe the meant sense. */
@@ -118,7 +128,7 @@ function categoriesOf(senseWords: ReadonlySet<string>, vocabularies: ReadonlyMap
 export function buildSenseProfile(
   keyword: ClassifiedKeyword,
   company: CompanyProfile | null,
-  english: EnglishReader,
+  readers: { english: EnglishReader; vectors: WordVectors },
   vocabularies: ReadonlyMap<string, ReadonlySet<string>> = domainVocabularies,
 ): SenseProfile {
   const term = keyword.term.trim();
@@ -129,6 +139,8 @@ export function buildSenseProfile(
 
   const senseWords = new Set<string>();
   const offSenseWords = new Set<string>();
+  const senseText: string[] = [];
+  const offSenseText: string[] = [];
   const senseDomains = new Set<string>();
   const offSenseDomains = new Set<string>();
   const websiteHost = company?.website ? hostOf(company.website) : null;
@@ -137,8 +149,10 @@ export function buildSenseProfile(
     const { sense, offSense } = splitBySense(description);
     for (const domain of sense.match(domainPattern) ?? []) senseDomains.add(domain.toLowerCase());
     for (const domain of offSense.match(domainPattern) ?? []) offSenseDomains.add(domain.toLowerCase());
-    for (const word of contentWordsOf(sense.replace(domainPattern, ' '))) senseWords.add(word);
-    for (const word of contentWordsOf(offSense.replace(domainPattern, ' '))) offSenseWords.add(word);
+    senseText.push(sense.replace(domainPattern, ' '));
+    offSenseText.push(offSense.replace(domainPattern, ' '));
+    for (const word of contentWordsOf(senseText.at(-1)!)) senseWords.add(word);
+    for (const word of contentWordsOf(offSenseText.at(-1)!)) offSenseWords.add(word);
   }
   // A word on both sides ("app" in "the docs app" and "not the Reddit app")
   // says nothing about which sense a post is in.
@@ -171,13 +185,23 @@ export function buildSenseProfile(
   for (const word of [...senseWords, ...offSenseWords, ...termWords]) relatedWords.delete(word);
 
   const single = wordsOf(term).length === 1;
+  const commonWord = single && readers.english.isEnglishWord(term);
+  // Names of products stay out of the meaning: their vectors are those of other things ("Ramp", "Uber").
+  const meaning = new SenseMeaning(readers.vectors, {
+    termWords: new Set(wordsOf(term)),
+    term: single ? term.toLowerCase() : null,
+    senseWords: wordsOf(senseText.join(' ')),
+    offSenseWords: wordsOf(offSenseText.join(' ')),
+  });
   const termHandle = escapeForPattern(term.toLowerCase().replace(/\s+/gu, ''));
   return {
     term,
     termPattern: wholeWordPattern(term, true),
     termSequence: wordsOf(term).map(foldWord),
     termWords,
-    ambiguous: single && english.isEnglishWord(term),
+    ambiguous: commonWord || (single && meaning.usuallyMeansOtherThing),
+    commonWord,
+    meaning,
     writtenAsName: /^\p{Lu}/u.test(term),
     senseWords: new WordFamilySet(senseWords),
     categories,

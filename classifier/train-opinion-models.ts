@@ -56,7 +56,7 @@ async function tunePosts(readers: PostReaders): Promise<LabelledFeatures[]> {
   const posts = (await readEvalSet()).filter((post) => post.split === 'tune');
   return posts.map((post) => {
     const input = inputOf(post);
-    const { evidence } = readPost(readers, input, buildSenseProfile(input.keyword, input.company, readers.english));
+    const { evidence } = readPost(readers, input, buildSenseProfile(input.keyword, input.company, readers));
     return { features: sentimentFeatures(evidence), sentiment: post.expected.sentiment, intents: post.expected.intents };
   });
 }
