@@ -166,9 +166,9 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   return evidence;
 }
 
-function vocabularyEvidence(profile: SenseProfile, text: string): RelevanceEvidence[] {
+function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  const words = wordsOf(text).map(foldWord);
+  const words = postWords.map(foldWord);
   const termSequence = profile.termSequence;
   const termIndexes: number[] = [];
   words.forEach((_, index) => {
@@ -201,8 +201,8 @@ function vocabularyEvidence(profile: SenseProfile, text: string): RelevanceEvide
 }
 
 /** How near the post's words lie to the sense, against the term's other meanings, in word-vector space. */
-function meaningEvidence(profile: SenseProfile, text: string): RelevanceEvidence[] {
-  const reading = profile.meaning.read(wordsOf(text).filter((word) => !profile.termWords.has(word)));
+function meaningEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
+  const reading = profile.meaning.read(words, profile.termWords);
   const weight = Math.max(-weights.meaningCap, Math.min(weights.meaningCap, weights.meaningLeaning * reading.leaning));
   if (weight > 0 && reading.toward.length > 0) return [{ weight, reason: `words near the sense (${listWords(reading.toward)})` }];
   if (weight < 0 && reading.away.length > 0) return [{ weight, reason: `words of another sense (${listWords(reading.away)})` }];
@@ -259,8 +259,9 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  evidence.push(...vocabularyEvidence(profile, post.text));
-  evidence.push(...meaningEvidence(profile, post.text));
+  const words = wordsOf(post.text);
+  evidence.push(...vocabularyEvidence(profile, words));
+  evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

@@ -23,6 +23,8 @@ const leaningCap = 0.3;
 const otherSenseAffinity = 0.3;
 /** Words past this rank are too rare for their vectors to say what the term usually means. */
 const usualMeaningWords = 30_000;
+/** A word leaning more than this either way is named in the note. */
+const noteworthyLeaning = 0.1;
 /** Words remembered per sense: posts repeat their words, and a word's leaning costs some twenty cosines. */
 const maxRemembered = 20_000;
 
@@ -123,21 +125,24 @@ export class SenseMeaning {
     return leaning;
   }
 
-  /** The leanings of a post's distinct words (lower case, the term's own left out by the caller), summed. */
-  read(words: Iterable<string>): MeaningReading {
+  /**
+   * The leanings of a post's distinct words (lower case, as `wordsOf` reads
+   * them), summed; `skipped` words (the term's own) lean nothing.
+   */
+  read(words: readonly string[], skipped: ReadonlySet<string>): MeaningReading {
     let leaning = 0;
-    const leaned: { word: string; leaning: number }[] = [];
-    for (const word of new Set(words)) {
+    const seen = new Set<string>();
+    const toward: { word: string; leaning: number }[] = [];
+    const away: { word: string; leaning: number }[] = [];
+    for (const word of words) {
+      if (seen.has(word) || skipped.has(word)) continue;
+      seen.add(word);
       const value = this.leaningOf(word);
-      if (value === 0) continue;
       leaning += value;
-      leaned.push({ word, leaning: value });
+      if (value > noteworthyLeaning) toward.push({ word, leaning: value });
+      else if (value < -noteworthyLeaning) away.push({ word, leaning: -value });
     }
-    leaned.sort((a, b) => b.leaning - a.leaning);
-    return {
-      leaning,
-      toward: leaned.filter((item) => item.leaning > 0.1).slice(0, 3).map((item) => item.word),
-      away: leaned.filter((item) => item.leaning < -0.1).reverse().slice(0, 3).map((item) => item.word),
-    };
+    const strongest = (leaned: { word: string; leaning: number }[]) => leaned.sort((a, b) => b.leaning - a.leaning).slice(0, 3).map((item) => item.word);
+    return { leaning, toward: strongest(toward), away: strongest(away) };
   }
 }

