@@ -26,6 +26,13 @@ module.exports = {
       to: { path: '^(runtime|subgraphs|classifier|jobs|gateway|rest-facade|oauth|mcp|server|cli|bench)/' },
     },
     {
+      name: 'dashboard-is-a-browser-app',
+      comment: 'dashboard/src runs in the browser and reaches Earshot only over /graphql (and /v1/auth); of the server it imports only the shared vocabulary.',
+      severity: 'error',
+      from: { path: '^dashboard/src/' },
+      to: { path: '^(runtime|subgraphs|classifier|jobs|gateway|rest-facade|server|cli|bench|test)/' },
+    },
+    {
       name: 'runtime-imports-only-vocabulary',
       comment: 'runtime/ is process plumbing below every other part; it imports nothing above it.',
       severity: 'error',
@@ -105,9 +112,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test|dashboard|\\.data)/' },
+    exclude: { path: '^(node_modules|test|dashboard/dist|\\.data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
   },
 };

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { buildDashboard } from './dashboard/build.ts';
 import { readConfig } from './runtime/config.ts';
 import { createLogger } from './runtime/logger.ts';
 import { parseRole, startEarshot } from './server/start.ts';
@@ -7,6 +8,13 @@ const { values } = parseArgs({ options: { role: { type: 'string', default: 'all'
 const config = readConfig();
 const log = createLogger(config.logLevel);
 const role = parseRole(values.role!);
+
+// The roles that serve the dashboard build it first when it is missing or was built from other sources (a fresh clone
+// without `npm install`'s build, an edit); a build of the current sources is reused at once.
+if (role === 'all' || role === 'gateway') {
+  const started = Date.now();
+  if (await buildDashboard()) log.info('dashboard built', { ms: Date.now() - started });
+}
 
 const starting = startEarshot(config, role, log);
 

@@ -6,6 +6,7 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import { useClientAddress } from './plugins/use-client-address.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
@@ -29,7 +30,7 @@ export interface GatewayOptions {
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, authentication, rate limit, read-only keys,
+ * list of plugins: request id, client address, authentication, rate limit, read-only keys,
  * signed subgraph requests, in-process subgraphs.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
@@ -53,11 +54,12 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     logging: options.log ? 'error' : false,
     plugins: () => [
       useRequestId(),
+      useClientAddress(),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,
         authenticateSession: options.authenticateSession,
-        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel'],
+        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'],
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
       useReadOnlyKeys(),

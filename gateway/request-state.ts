@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { cookieValue, sessionCookieName } from '../runtime/session-cookies.ts';
 
@@ -8,6 +9,7 @@ import { cookieValue, sessionCookieName } from '../runtime/session-cookies.ts';
 export interface EarshotGatewayContext {
   requestId: string;
   auth: RequestAuth | null;
+  clientAddress: string | null;
 }
 
 /** The credential a client sent: the HTTP header, or `connectionParams` on graphql-ws. */
@@ -24,7 +26,11 @@ export function bearerToken(context: {
   return match?.[1];
 }
 
-/** The value of the `earshot_session` cookie of an HTTP request, if any. */
-export function sessionCookie(context: { request?: Request }): string | undefined {
-  return cookieValue(context.request?.headers.get('cookie'), sessionCookieName);
+/**
+ * The value of the `earshot_session` cookie, if any: of an HTTP request, or
+ * of the upgrade request of a graphql-ws connection (`upgradeRequest`, which
+ * the public server admits only from its own origin).
+ */
+export function sessionCookie(context: { request?: Request; upgradeRequest?: { headers: IncomingHttpHeaders } }): string | undefined {
+  return cookieValue(context.request?.headers.get('cookie') ?? context.upgradeRequest?.headers.cookie, sessionCookieName);
 }

@@ -3,6 +3,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AccessDeniedError, InvalidRequestError, InvalidScopeError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { clientAddressHeader } from '../runtime/client-address.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Sql } from '../runtime/database.ts';
 import { cookieValue, sessionCookieName, sessionCookies } from '../runtime/session-cookies.ts';
@@ -81,7 +82,8 @@ function sendPage(res: Response, status: number, html: string): void {
 export function createBrowserSteps(options: BrowserStepsOptions) {
   const { sql, env, clock, issuer } = options;
   const secureCookies = issuer.startsWith('https:');
-  const signInContext = { sql, env };
+  // The public server wrote the socket's address into this header, over whatever the client sent.
+  const signInContext = (req: Request) => ({ sql, env, clientAddress: req.get(clientAddressHeader) || null });
 
   const continueAuthorizing = (res: Response, request: Record<string, string>) =>
     res.redirect(303, `${issuer}${oauthPaths.authorize}?${new URLSearchParams(request)}`);
@@ -199,7 +201,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
     const form = readSignInForm(req, res);
     if (!form) return;
     try {
-      setSession(res, await signInWithPassword(signInContext, { email: form.email, password: form.password }));
+      setSession(res, await signInWithPassword(signInContext(req), { email: form.email, password: form.password }));
       continueAuthorizing(res, form.request);
     } catch (error) {
       const code = domainCode(error);
@@ -215,12 +217,14 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
     if (!form) return;
     const link = (token: string) => `${issuer}${oauthPaths.magicLink}?${new URLSearchParams({ token, authorize: new URLSearchParams(form.request).toString() })}`;
     try {
-      await mailMagicLink(signInContext, { email: form.email }, link);
+      await mailMagicLink(signInContext(req), { email: form.email }, link);
     } catch (error) {
       const code = domainCode(error);
       if (code === 'email_not_configured') return sendPage(res, 501, messagePage('E-mail is not set up', 'This install cannot send sign-in links; sign in with your password.'));
-      if (code !== 'validation_error') throw error;
-      return showSignIn(req, res, { clientName: await clientNameOf(form.request.client_id), request: form.request, status: 400, error: (error as Error).message, email: form.email });
+      const status = { validation_error: 400, rate_limited: 429 }[code as string];
+      if (!status) throw error;
+      if (code === 'rate_limited') res.set('retry-after', String((error as { extensions: { retryAfterSeconds: number } }).extensions.retryAfterSeconds));
+      return showSignIn(req, res, { clientName: await clientNameOf(form.request.client_id), request: form.request, status, error: (error as Error).message, email: form.email });
     }
     sendPage(res, 200, messagePage('Check your e-mail', `If ${form.email} has an Earshot account, a sign-in link is on its way. It works once, for 15 minutes, and brings you back here.`));
   });
@@ -229,7 +233,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const request = authorizationRequest(Object.fromEntries(new URLSearchParams(typeof req.query.authorize === 'string' ? req.query.authorize : '')));
     try {
-      setSession(res, await signInWithMagicLink(signInContext, token));
+      setSession(res, await signInWithMagicLink(signInContext(req), token));
     } catch (error) {
       if (domainCode(error) !== 'invalid_token') throw error;
       return sendPage(res, 401, messagePage('This link no longer works', 'Sign-in links work once, for 15 minutes. Start again from the application.'));

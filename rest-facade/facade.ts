@@ -2,6 +2,7 @@
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
 import { sessionCookie } from '../gateway/request-state.ts';
+import { clientAddressHeader } from '../runtime/client-address.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
@@ -176,7 +177,8 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
     // The credential, whichever way it came: a bearer key, or a session cookie with its CSRF token.
-    for (const name of ['authorization', 'cookie', 'x-csrf-token']) {
+    // And where the client connected from, which the public server wrote.
+    for (const name of ['authorization', 'cookie', 'x-csrf-token', clientAddressHeader]) {
       const value = request.headers.get(name);
       if (value) headers[name] = value;
     }

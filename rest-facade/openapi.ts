@@ -68,12 +68,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
       ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
       : {}),
     ...(route.rawBody
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' as const, properties: { payload: { type: 'string' as const } }, required: ['payload'] } } },
-          },
-        }
+      ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.rawBody, 'input', named) } } } }
       : {}),
     responses,
   };

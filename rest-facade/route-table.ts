@@ -10,10 +10,12 @@ import { channelRoutes } from './routes/channels.ts';
 import { connectedAppRoutes } from './routes/connected-apps.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { groupRoutes } from './routes/groups.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { keywordInsightRoutes } from './routes/keyword-insights.ts';
 import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { notificationSettingsRoutes } from './routes/notification-settings.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
@@ -26,7 +28,9 @@ export const routeTable: Route[] = [
   ...serviceRoutes(() => (openApiDocument ??= buildOpenApiDocument(routeTables, webhookEvents))),
   ...credentialRoutes,
   ...connectedAppRoutes,
+  ...invitationRoutes,
   ...memberRoutes,
+  ...notificationSettingsRoutes,
   ...sessionRoutes,
   ...keywordRoutes,
   ...keywordInsightRoutes,

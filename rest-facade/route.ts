@@ -63,8 +63,12 @@ interface RouteBase {
   /** Public routes need no credential. */
   public?: boolean;
   body?: z.ZodType;
-  /** The body is not JSON and reaches the route only as `rawBody`, unparsed (Slack's form-encoded, signed interactivity requests). */
-  rawBody?: true;
+  /**
+   * The body is not JSON and reaches the route only as `rawBody`, unparsed
+   * (Slack's form-encoded, signed interactivity requests; a mail program's
+   * one-click unsubscribe). The schema documents its form fields.
+   */
+  rawBody?: z.ZodObject;
   /** Query parameters; each property of the object is one parameter. */
   query?: z.ZodObject;
   responses: Record<number, RouteResponse>;

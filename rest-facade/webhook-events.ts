@@ -27,7 +27,7 @@ const countedKeyword = z.object({ keyword: z.object({ id: z.string(), term: z.st
 
 export const digestDataSchema = z
   .object({
-    mode: z.enum(['daily', 'weekly']),
+    mode: z.enum(['hourly', 'daily', 'weekly']),
     period: z.object({ from: timestamp, to: timestamp }).meta({ description: 'Mentions scored after `from` and up to `to` (the previous run’s end and this run)' }),
     counts: z.object({
       total: z.number().int(),
@@ -46,7 +46,7 @@ const signing =
   '`X-Mentions-Signature-V2` is `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the same key (refuse old `t` to stop replays); ' +
   'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64>`), which the official `standardwebhooks` libraries verify as they are. ' +
   'The channel’s own headers are sent too; ours win on a name clash. Answer 2xx within 10 seconds; time-outs, network errors, 408, 429 (with `Retry-After`) and 5xx are retried, ' +
-  'up to 5 attempts about 30 seconds apart (a digest: for up to 6 hours), with the same id and bytes; any other 4xx fails the delivery at once.';
+  'up to 5 attempts about 30 seconds apart (a digest: for up to 6 hours, an hourly one until the next), with the same id and bytes; any other 4xx fails the delivery at once.';
 
 export const webhookEvents: WebhookEvent[] = [
   {
@@ -57,7 +57,7 @@ export const webhookEvents: WebhookEvent[] = [
   },
   {
     name: 'digest',
-    summary: 'A daily or weekly digest: one request per run and channel, at the rule’s UTC hour',
+    summary: 'An hourly, daily or weekly digest: one request per run and channel, at the start of every hour or at the rule’s UTC hour',
     description: `\`event\` is the rule's event (\`digest\` unless it names another). ${signing}`,
     schema: envelope(z.string().meta({ example: 'digest' }), ruleAlert, digestDataSchema).meta({ id: 'DigestDelivery' }),
   },

@@ -25,6 +25,8 @@ export interface EarshotConfig {
   oauthAccessTokenSeconds: number;
   /** Whether workers follow the Bluesky Jetstream live (EARSHOT_BLUESKY_LIVE=0 turns it off). */
   blueskyLive: boolean;
+  /** The origin of `EARSHOT_PUBLIC_URL` when it is set (pages of it may use the session cookie over graphql-ws). */
+  publicOrigin: string | undefined;
   /** The environment connectors read their base addresses and credentials from. */
   env: NodeJS.ProcessEnv;
 }
@@ -72,6 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
+    publicOrigin: env.EARSHOT_PUBLIC_URL ? new URL(env.EARSHOT_PUBLIC_URL).origin : undefined,
     env,
   };
 }

@@ -3,21 +3,28 @@ import type { Queryable } from './database.ts';
 import { randomBase62 } from './ids.ts';
 
 /**
- * The secret the gateway signs subgraph requests with. `EARSHOT_GATEWAY_SECRET`
- * wins; otherwise the first process to start stores a random one in the
- * database, where every other process of the deployment reads the same.
+ * A random secret every process of the deployment shares, kept in the
+ * database under `name`: the first process to ask stores one, every other
+ * reads the same.
  */
-export async function resolveGatewaySecret(config: EarshotConfig, sql: Queryable): Promise<string> {
-  if (config.gatewaySecret) return config.gatewaySecret;
+export async function deploymentSecret(sql: Queryable, name: string): Promise<string> {
   const [row] = await sql<{ value: string }[]>`
-    /* ensureGatewaySecret */
+    /* ensureDeploymentSecret */
     with created as (
-      insert into deployment_secrets (name, value) values ('gateway', ${randomBase62(32)})
+      insert into deployment_secrets (name, value) values (${name}, ${randomBase62(32)})
       on conflict (name) do nothing returning value
     )
     select value from created
     union all
-    select value from deployment_secrets where name = 'gateway'
+    select value from deployment_secrets where name = ${name}
     limit 1`;
   return row.value;
+}
+
+/**
+ * The secret the gateway signs subgraph requests with. `EARSHOT_GATEWAY_SECRET`
+ * wins; otherwise the deployment's stored one.
+ */
+export async function resolveGatewaySecret(config: EarshotConfig, sql: Queryable): Promise<string> {
+  return config.gatewaySecret ?? deploymentSecret(sql, 'gateway');
 }

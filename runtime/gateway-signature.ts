@@ -8,12 +8,16 @@ export interface RequestAuth {
   apiKeyId: string | null;
   expiresAt: string | null;
   userId: string | null;
+  /** The dashboard session (`ses_…`) a cookie authenticated, so a password change can end the user's other sessions. */
+  sessionId?: string | null;
 }
 
 /** What the gateway vouches for on every subgraph request. */
 export interface GatewayContext {
   auth: RequestAuth | null;
   requestId: string;
+  /** The address the client connected from, as the public server saw the socket (sign-in limits count per address). */
+  clientAddress?: string | null;
 }
 
 /** The GraphQL request extension that carries the signed context to a subgraph. */

@@ -5,10 +5,31 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
+import { clientAddressHeader } from '../runtime/client-address.ts';
+import { sessionCookie } from '../gateway/request-state.ts';
 import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
+import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
 import { answerWithin, lateGraphQLResponse, lateRestResponse } from './request-deadline.ts';
+
+/** Paths that belong to the APIs, never to the dashboard: an unknown one is the envelope's 404, not the app's page. */
+const isApiPath = (path: string) =>
+  path === '/graphql' || path === '/v1' || path.startsWith('/v1/') || path.startsWith('/compat/') || path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/oauth/') || path.startsWith('/.well-known/');
+
+/**
+ * Whether a graphql-ws upgrade comes from a page of Earshot's own origin: its
+ * `Origin` is the public origin or, without one configured, the origin the
+ * request reached. No `Origin` at all is a client that is no browser, which
+ * no other site can drive.
+ */
+function upgradeFromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefined): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (publicOrigin) return origin === publicOrigin;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return origin === `${scheme}://${req.headers.host}`;
+}
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -22,6 +43,14 @@ export interface PublicServerOptions {
   mcp?: (request: Request) => Promise<Response>;
   /** The OAuth authorization server: `/oauth/…` and its `/.well-known/` documents. */
   oauth?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /**
+   * The origin of `EARSHOT_PUBLIC_URL` when it is set: the only origin whose
+   * pages may open graphql-ws with the session cookie. Unset, a page of the
+   * origin the upgrade reached (its `Host`) may.
+   */
+  publicOrigin?: string;
+  /** The built dashboard, served at `/` and its client-side routes; without it those paths are 404. */
+  dashboard?: DashboardFiles;
 }
 
 export interface PublicServer {
@@ -34,7 +63,9 @@ export interface PublicServer {
  * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
  * `/v1/…` and `/compat/…` to the REST facade, `/mcp` to the MCP tool server,
  * `/oauth/…` and the OAuth `/.well-known/` documents to the authorization
- * server, anything else is a 404 in the spec's envelope. Every HTTP request is answered within the request deadline.
+ * server, any other GET to the dashboard (its assets, or its page for a
+ * client-side route); anything else is a 404 in the spec's envelope. Every
+ * HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
   const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
@@ -60,22 +91,35 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
       inFlight.delete(res);
       if (stopping) server.closeIdleConnections();
     });
+    // Written over whatever the client sent, so no client can pass for another address.
+    req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void mcp(req, res);
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
+    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD')) return options.dashboard.serve(req, res, path);
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);
 
   let wsServer: { dispose(): unknown } | undefined;
   if (gateway) {
-    const wss = new WebSocketServer({ server, path: '/graphql' });
+    // A browser sends the session cookie with any page's upgrade; a page of
+    // another site must not subscribe as the signed-in user, so an upgrade
+    // carrying the cookie from a foreign Origin is refused before it opens.
+    const wss = new WebSocketServer({
+      server,
+      path: '/graphql',
+      verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
+        if (!sessionCookie({ upgradeRequest: req }) || upgradeFromOwnOrigin(req, options.publicOrigin)) return done(true);
+        done(false, 403, 'Cross-site upgrade refused');
+      },
+    });
     wsServer = useServer(
       getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
         connectionParams: ctx.connectionParams,
-        req: ctx.extra.request,
+        upgradeRequest: ctx.extra.request,
       })),
       wss,
     );

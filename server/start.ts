@@ -15,7 +15,7 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, authenticateOAuthToken, authenticateSession, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { authenticateApiKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
@@ -24,6 +24,7 @@ import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { loadDashboardFiles } from './dashboard-files.ts';
 import { startPublicServer } from './public-server.ts';
 import { requestDeadlineMs } from './request-deadline.ts';
 
@@ -98,6 +99,7 @@ async function authenticateSessionWith(sql: Sql, token: string): Promise<{ auth:
           apiKeyId: null,
           expiresAt: session.expiresAt.toISOString(),
           userId: session.userId,
+          sessionId: session.id,
         },
         csrfToken: session.csrfToken,
       }
@@ -139,6 +141,8 @@ export async function startEarshot(
     const requestSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
+    // Closed after everything that mails (requests, the dispatcher) has stopped.
+    stops.push(['mail connections', closeSharedMailers]);
     const secret = await resolveGatewaySecret(config, sql);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
     const works = role === 'all' || role === 'worker';
@@ -241,7 +245,9 @@ export async function startEarshot(
       log.info(`Earshot ${role} ready`);
       return { url: '', sql, stop, sendJob: queue.send };
     }
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth });
+    // The dashboard is served where the public API is: with the gateway, which it talks to.
+    const dashboard = gateway ? await loadDashboardFiles() : undefined;
+    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };

@@ -22,6 +22,8 @@ export interface SubgraphContext {
   sql: Sql;
   auth: RequestAuth | null;
   requestId: string;
+  /** The client's address as the public server saw it; null for work without a client. */
+  clientAddress: string | null;
   log: Logger;
   clock: Clock;
   /** Enqueues work for the job workers (look-backs, scoring, deliveries). */
@@ -81,6 +83,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     sql,
     auth: signed.auth,
     requestId: signed.requestId,
+    clientAddress: signed.clientAddress ?? null,
     log: log.child({ requestId: signed.requestId }),
     clock,
     sendJob,

@@ -119,6 +119,31 @@ describe('GET /v1/usage/breakdown', () => {
   });
 });
 
+describe('usageDays (GraphQL)', () => {
+  it('lists every day of the window, oldest first, with what it cost and matched (keyword days included)', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const keyword = (await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'daily chart' } })).body;
+    await chargeDailyKeywordFees(earshot.sql, '2028-03-08');
+    await chargeMentions(earshot.sql, { id: keyword.id, workspaceId: workspace.id }, 5, new Date('2028-03-08T23:59:00Z'));
+    await chargeMentions(earshot.sql, { id: keyword.id, workspaceId: workspace.id }, 2, new Date('2028-03-10T01:00:00Z'));
+
+    const response = await earshot.graphql('{ usageDays(days: 3) { day spentCents matches comments } }', {}, apiKey);
+    expect(response.body).toEqual({
+      data: {
+        usageDays: [
+          // A keyword day is 500/30 cents (16.67) and a mention 0.8 cents: 16.67 + 4 = 20.67, rounded once.
+          { day: '2028-03-08', spentCents: 21, matches: 5, comments: 0 },
+          { day: '2028-03-09', spentCents: 0, matches: 0, comments: 0 },
+          { day: '2028-03-10', spentCents: 2, matches: 2, comments: 0 },
+        ],
+      },
+    });
+    expect((await earshot.graphql('{ usageDays { day } }', {}, apiKey)).body.data.usageDays).toHaveLength(30);
+    const refused = await earshot.graphql('{ usageDays(days: 91) { day } }', {}, apiKey);
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'validation_error', field: 'days' });
+  });
+});
+
 describe('PUT /v1/billing/auto-recharge', () => {
   it('stores the settings and reports them in the wallet', async () => {
     const { apiKey } = await earshot.createWorkspace();

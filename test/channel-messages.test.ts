@@ -63,11 +63,18 @@ function digest(needsAttention: number, rest: number, text = 'A post about Earsh
   const mentions = (count: number, prefix: string) =>
     Array.from({ length: count }, (_, index) => mentionRecord({ id: `mm_${prefix}${index}`, text: `${text} ${prefix} #${index}`, url: `https://reddit.com/r/x/${prefix}${index}`, platform: 'reddit' }));
   const data: DigestData = {
+    mode: 'daily',
     period: { from: '2026-11-24T00:00:00.000Z', to: '2026-11-25T00:00:00.000Z' },
-    needsAttention: mentions(needsAttention, 'n'),
-    rest: mentions(rest, 'r'),
-    byPlatform: [{ platform: 'reddit', count: needsAttention + rest }],
-    byKeyword: [{ keywordId: 'kw_01', term: 'earshot', count: needsAttention + rest }],
+    counts: {
+      total: needsAttention + rest,
+      needsAttention,
+      rest,
+      byPlatform: [{ platform: 'reddit', count: needsAttention + rest }],
+      byKeyword: [{ keyword: { id: 'kw_01', term: 'earshot' }, count: needsAttention + rest }],
+    },
+    // Cut at 100 each, as a digest's lists are; the counts keep every one.
+    needsAttention: mentions(Math.min(needsAttention, 100), 'n'),
+    rest: mentions(Math.min(rest, 100), 'r'),
   };
   return { kind: 'digest', envelope: envelope('digest', data, { id: 'feed_02', name: 'Daily digest' }) };
 }

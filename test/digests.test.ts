@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { insertChannel } from '../subgraphs/team/channel-store.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
@@ -110,5 +111,54 @@ describe('digests', () => {
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[0].body).toBe(receiver.received[1].body);
     expect(JSON.parse(receiver.received[0].body).data.counts.total).toBe(1);
+  });
+
+  it('hourly: at the start of every hour, covering the hour, with no schedule', async () => {
+    const { key, receiver, rule: hourly, mention, keywords } = await workspaceWithDigest({ name: 'Hourly', mode: 'hourly', schedule: undefined });
+    expect(hourly).toMatchObject({ mode: 'hourly', event: 'digest', schedule: null });
+    await mention(keywords[0].id, { intents: ['question'] });
+    // The last run was before the start of this hour, so the next one is due.
+    await earshot.sql`update alert_rules set last_run_at = date_trunc('hour', now()) - interval '1 minute' where id = ${hourly.id}`;
+    await eventually(async () => receiver.received.length, (n) => n >= 1, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(receiver.received).toHaveLength(1);
+    const body = JSON.parse(receiver.received[0].body);
+    expect(body).toMatchObject({ event: 'digest', alert: { id: hourly.id, name: 'Hourly' }, data: { mode: 'hourly', counts: { total: 1, needsAttention: 1 } } });
+    const [run] = await earshot.sql<{ lastRunAt: Date }[]>`select last_run_at from alert_rules where id = ${hourly.id}`;
+    expect(Date.parse(body.data.period.to)).toBe(run.lastRunAt.getTime());
+    // Retried only until the next hourly digest takes over.
+    const [delivery] = await earshot.sql<{ giveUpAt: Date; createdAt: Date }[]>`select give_up_at, created_at from deliveries where alert_id = ${hourly.id}`;
+    expect(delivery.giveUpAt.getTime() - delivery.createdAt.getTime()).toBe(3_600_000);
+    const switched = await earshot.rest('PATCH', `/v1/alerts/${hourly.id}`, { key, body: { mode: 'daily', schedule: { hour: 7 } } });
+    expect(switched.body).toMatchObject({ mode: 'daily', schedule: { hour: 7 } });
+  });
+
+  it('refuses an e-mail channel in an hourly rule, whichever side changes: 400 hourly_email_unsupported, nothing stored', async () => {
+    const { apiKey: key, workspace } = await earshot.createWorkspace();
+    const email = await insertChannel(earshot.sql, { workspaceId: workspace.id, kind: 'email', label: 'Inbox', url: null, headers: {}, events: [], target: { address: 'team@example.com', confirmed: true }, now: new Date() });
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    const webhook = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body;
+    const refusal = (answer: { status: number; body: any }) => {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'hourly_email_unsupported', field: 'channelIds', message: expect.stringContaining('e-mail') });
+    };
+    refusal(await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'H', mode: 'hourly', channelIds: [webhook.id, email.id] } }));
+    expect((await earshot.rest('GET', '/v1/alerts', { key })).body.data).toEqual([]);
+
+    const hourly = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'H', mode: 'hourly', channelIds: [webhook.id] } })).body;
+    refusal(await earshot.rest('PATCH', `/v1/alerts/${hourly.id}`, { key, body: { channelIds: [webhook.id, email.id] } }));
+    const daily = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'D', mode: 'daily', schedule: { hour: 6 }, channelIds: [email.id] } })).body;
+    expect(daily.channelIds).toEqual([email.id]);
+    refusal(await earshot.rest('PATCH', `/v1/alerts/${daily.id}`, { key, body: { mode: 'hourly' } }));
+    expect((await earshot.rest('GET', `/v1/alerts/${daily.id}`, { key })).body).toMatchObject({ mode: 'daily', channelIds: [email.id] });
+    expect((await earshot.rest('GET', `/v1/alerts/${hourly.id}`, { key })).body.channelIds).toEqual([webhook.id]);
+    // Becoming hourly while leaving e-mail in the same change is fine.
+    const moved = await earshot.rest('PATCH', `/v1/alerts/${daily.id}`, { key, body: { mode: 'hourly', channelIds: [webhook.id] } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ mode: 'hourly', schedule: null, channelIds: [webhook.id] });
+
+    const viaGraphQL = await earshot.graphql('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'G', mode: 'hourly', channelIds: [email.id] } }, key);
+    expect(viaGraphQL.body.errors[0].extensions).toMatchObject({ code: 'hourly_email_unsupported', field: 'channelIds' });
   });
 });

@@ -103,10 +103,11 @@ describe('e-mail channels', () => {
   });
 
   it('answers 501 email_not_configured without EARSHOT_SMTP_URL, and refuses a malformed address or one the mail server refuses, storing nothing', async () => {
-    // Rules have no hourly mode, so there is no hourly e-mail to refuse: the mode itself is unknown.
-    const hourly = await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Hourly', mode: 'hourly', channelIds: [] } });
+    // E-mail takes no hourly digests: the rule itself is refused.
+    const inbox = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'hourly@acme.example' } })).body;
+    const hourly = await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Hourly', mode: 'hourly', channelIds: [inbox.id] } });
     expect(hourly.status).toBe(400);
-    expect(hourly.body.error).toMatchObject({ code: 'validation_error', field: 'mode' });
+    expect(hourly.body.error).toMatchObject({ code: 'hourly_email_unsupported', field: 'channelIds' });
     const bad = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'address' });

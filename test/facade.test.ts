@@ -80,8 +80,10 @@ describe('error envelope', () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing-here'],
       ['PUT', '/v1/whoami'],
-      ['GET', '/v2/whoami'],
-      ['GET', '/'],
+      ['POST', '/v2/whoami'],
+      ['GET', '/v1'],
+      // Other GETs are the dashboard's (test/dashboard-serving.test.ts); other methods are not.
+      ['POST', '/'],
     ]) {
       expectEnvelope(await earshot.rest(method, path, { key }), 404, { code: 'not_found' });
     }

@@ -2,8 +2,9 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { signSubgraphRequest } from '../runtime/gateway-signature.ts';
-import { announceMentionsCreated, type MentionRow, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import type { MentionRow } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { collect, newMention, type SeededKeyword, seedKeyword, sleep, storeUntilDelivered, waitFor } from './live-mentions.ts';
 
 let earshot: TestEarshot;
 const clients: Client[] = [];
@@ -18,72 +19,10 @@ afterAll(async () => {
 
 const mentionCreated = 'subscription { mentionCreated { id post { text } keyword { id term } } }';
 
-/** Every result a subscription delivers, in order, and how it ended. */
-function collect(client: Client, query: string) {
-  const results: any[] = [];
-  const ended = new Promise<{ error?: unknown }>((resolve) => {
-    client.subscribe({ query }, { next: (result) => results.push(result), error: (error) => resolve({ error }), complete: () => resolve({}) });
-  });
-  return { results, ended };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * graphql-ws gives no signal when the gateway's subscription to the subgraph
- * is live, so this keeps storing mentions until one is delivered; the
- * subscription is live from then on. Returns the mentions stored.
- */
-async function storeUntilDelivered(results: unknown[], store: (attempt: number) => Promise<MentionRow>): Promise<MentionRow[]> {
-  const stored: MentionRow[] = [];
-  for (let attempt = 0; attempt < 50 && results.length === 0; attempt++) {
-    stored.push(await store(attempt));
-    for (let waited = 0; waited < 200 && results.length === 0; waited += 20) await sleep(20);
-  }
-  expect(results.length).toBeGreaterThan(0);
-  return stored;
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  for (let waited = 0; !condition() && waited < ms; waited += 20) await sleep(20);
-}
-
 function subscribe(key: string): Client {
   const client = earshot.subscribe(key);
   clients.push(client);
   return client;
-}
-
-interface SeededKeyword {
-  id: string;
-  term: string;
-}
-
-async function seedKeyword(apiKey: string, term: string): Promise<SeededKeyword> {
-  const created = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term } });
-  expect(created.status).toBe(201);
-  return { id: created.body.id, term: created.body.term };
-}
-
-/** A post matched by the keyword, stored and announced the way the polling jobs do (charging aside). */
-async function newMention(workspaceId: string, keyword: SeededKeyword, text: string): Promise<MentionRow> {
-  const externalId = String(Math.floor(Math.random() * 1e12));
-  const [mention] = await storeMatchedPost(
-    earshot.sql,
-    {
-      platform: 'hackernews',
-      externalId,
-      url: `https://news.ycombinator.com/item?id=${externalId}`,
-      text,
-      publishedAt: new Date('2026-01-02T03:04:05.000Z'),
-      replyTo: null,
-      links: [],
-      author: { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null },
-    },
-    [{ keywordId: keyword.id, workspaceId, fuzzy: false }],
-  );
-  await announceMentionsCreated(earshot.sql, [mention]);
-  return mention;
 }
 
 const expectedEvent = (mention: MentionRow, keyword: SeededKeyword) => ({
@@ -116,19 +55,19 @@ describe('mentionCreated over graphql-ws', () => {
   it("delivers each new mention of the workspace with its keyword's term from the keywords subgraph, and only to that workspace", async () => {
     const mine = await earshot.createWorkspace('Listener');
     const theirs = await earshot.createWorkspace('Neighbour');
-    const myKeyword = await seedKeyword(mine.apiKey, 'earshot');
-    const theirKeyword = await seedKeyword(theirs.apiKey, 'elsewhere');
+    const myKeyword = await seedKeyword(earshot, mine.apiKey, 'earshot');
+    const theirKeyword = await seedKeyword(earshot, theirs.apiKey, 'elsewhere');
     const myEvents = collect(subscribe(mine.apiKey), mentionCreated);
     const theirEvents = collect(subscribe(theirs.apiKey), mentionCreated);
 
-    const myWarmUp = await storeUntilDelivered(myEvents.results, (n) => newMention(mine.workspace.id, myKeyword, `warm-up ${n}`));
-    const theirWarmUp = await storeUntilDelivered(theirEvents.results, (n) => newMention(theirs.workspace.id, theirKeyword, `theirs ${n}`));
+    const myWarmUp = await storeUntilDelivered(() => myEvents.results.length > 0, (n) => newMention(earshot, mine.workspace.id, myKeyword, `warm-up ${n}`));
+    const theirWarmUp = await storeUntilDelivered(() => theirEvents.results.length > 0, (n) => newMention(earshot, theirs.workspace.id, theirKeyword, `theirs ${n}`));
     const firstOfMine = myWarmUp.find((mention) => mention.id === myEvents.results[0].data?.mentionCreated?.id);
     expect(firstOfMine).toBeDefined();
     expect(myEvents.results[0]).toEqual(expectedEvent(firstOfMine!, myKeyword));
 
     const delivered = myEvents.results.length;
-    const mention = await newMention(mine.workspace.id, myKeyword, 'Earshot heard this');
+    const mention = await newMention(earshot, mine.workspace.id, myKeyword, 'Earshot heard this');
     await waitFor(() => myEvents.results.length > delivered);
     expect(myEvents.results.at(-1)).toEqual(expectedEvent(mention, myKeyword));
 

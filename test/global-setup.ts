@@ -3,6 +3,7 @@ import { chmod } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildDashboard } from '../dashboard/build.ts';
 import { startJobQueue } from '../jobs/job-queue.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import { systemClock } from '../runtime/clock.ts';
@@ -21,6 +22,8 @@ declare module 'vitest' {
 
 /** One embedded PostgreSQL for the whole run, durability off for speed. */
 export default async function setup(project: TestProject) {
+  // Once, before any test file starts a server: they all serve the same build.
+  await buildDashboard();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'earshot-test-'));
   // The server runs as the postgres user, which must be able to reach its data directory.
   await chmod(dir, 0o755);

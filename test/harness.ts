@@ -9,6 +9,12 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
+
+/** Every connector pointed at a closed port: the look-back of a new keyword finds nothing, so only seeded matches count. */
+export const unreachableUpstreams = Object.fromEntries(
+  [...searchPlatforms, ...reviewPlatforms, 'reddit_auth'].map((name) => [`EARSHOT_UPSTREAM_${name.toUpperCase()}`, 'http://127.0.0.1:9']),
+);
 
 /**
  * A database of its own on the run's embedded PostgreSQL: a copy of the

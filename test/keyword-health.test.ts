@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
+import type { NormalizedPost, Platform } from '../vocabulary/normalized-post.ts';
 import { manualClock } from '../runtime/clock.ts';
 import { setPausedForCap } from '../subgraphs/billing/keyword-accounting-store.ts';
 import { markClassificationFailed, saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 
 const day = 86_400_000;
 const clock = manualClock(new Date());
 let earshot: TestEarshot;
 let posts = 0;
 
-/** Every connector pointed at a closed port: the look-back of a new keyword finds nothing, so only seeded matches count. */
-const unreachableUpstreams = Object.fromEntries(
-  [...searchPlatforms, ...reviewPlatforms, 'reddit_auth'].map((name) => [`EARSHOT_UPSTREAM_${name.toUpperCase()}`, 'http://127.0.0.1:9']),
-);
 
 interface SeededMatch {
   platform?: Platform;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NormalizedPost, type Platform, reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
+import { type NormalizedPost, type Platform, searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { matchRulesOf } from '../subgraphs/keywords/match-rules-store.ts';
 import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '../subgraphs/keywords/matching/keyword-rules.ts';
@@ -9,16 +9,13 @@ import { saveClassification, storeMatchedPost, updateMention } from '../subgraph
 import { type ChatCompletionRequest, completion, startFakeChatCompletions } from './fake-upstreams/chat-completions.ts';
 import type { FakeResponse, FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { keyword as keywordRules } from './matching-fixtures.ts';
-import { recordingLogger, startTestEarshot, type TestEarshot } from './harness.ts';
+import { recordingLogger, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 
 let earshot: TestEarshot;
 let key: string;
 let workspaceId: string;
 let posts = 0;
 
-const unreachableUpstreams = Object.fromEntries(
-  [...searchPlatforms, ...reviewPlatforms, 'reddit_auth'].map((name) => [`EARSHOT_UPSTREAM_${name.toUpperCase()}`, 'http://127.0.0.1:9']),
-);
 
 /** A word no other seeded post holds, so only the words a test means to repeat are frequent. */
 const filler = () => `lorem${posts}`;

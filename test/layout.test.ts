@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 const depcruise = path.join(root, 'node_modules/.bin/depcruise');
-const checkedFolders = ['main.ts', 'cli', 'server', 'runtime', 'vocabulary', 'classifier', 'subgraphs', 'jobs', 'gateway', 'rest-facade', 'oauth', 'mcp', 'bench'];
+const checkedFolders = ['main.ts', 'cli', 'server', 'runtime', 'vocabulary', 'classifier', 'subgraphs', 'jobs', 'gateway', 'rest-facade', 'oauth', 'mcp', 'bench', 'dashboard'];
 
 /** Runs the layout check in `cwd` over `targets`; resolves with its exit code and report either way. */
 async function checkLayout(cwd: string, targets: string[]): Promise<{ code: number; report: string }> {

@@ -3,12 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrationError } from '../subgraphs/team/integration-error.ts';
 import {
   type Mailer,
+  closeSharedMailers,
   createMailer,
   emailConfirmationLink,
   hashConfirmationToken,
   mailSettings,
   newConfirmationToken,
   requireMailSettings,
+  sharedMailer,
 } from '../subgraphs/team/mailer.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 
@@ -52,6 +54,23 @@ describe('sendMail over SMTP', () => {
       html: '<p>Someone said:</p><blockquote>Earshot is slow &amp; noisy 😕</blockquote>',
     });
     expect(mail.headers['content-type']).toMatch(/^multipart\/alternative/);
+  });
+
+  it('reuses one SMTP connection for message after message, and shares it through sharedMailer', async () => {
+    for (let i = 0; i < 3; i++) await mailer.sendMail({ to: `reader${i}@customer.example`, subject: `Message ${i}`, text: 't', html: '<p>t</p>' });
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Message 0', 'Message 1', 'Message 2']);
+    expect(smtp.connections).toBe(1);
+
+    const settings = mailSettings({ EARSHOT_SMTP_URL: smtp.url })!;
+    expect(sharedMailer(settings)).toBe(sharedMailer({ ...settings }));
+    await sharedMailer(settings).sendMail({ to: 'a@customer.example', subject: 'Shared 1', text: 't', html: 't' });
+    await sharedMailer(settings).sendMail({ to: 'b@customer.example', subject: 'Shared 2', text: 't', html: 't' });
+    expect(smtp.connections).toBe(2);
+    // Closed as the process stops; a send after that opens a new pool.
+    const closed = sharedMailer(settings);
+    await closeSharedMailers();
+    expect(sharedMailer(settings)).not.toBe(closed);
+    await closeSharedMailers();
   });
 
   it('fails permanently when the server refuses the mailbox with 550', async () => {

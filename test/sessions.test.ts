@@ -1,10 +1,13 @@
+import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { addMember } from '../subgraphs/team/member-store.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { collect, newMention, seedKeyword, storeUntilDelivered } from './live-mentions.ts';
 
 let earshot: TestEarshot;
 
@@ -167,6 +170,141 @@ describe('password sign-in and sessions', () => {
   });
 });
 
+describe('workspace switching', () => {
+  it("lists the user's workspaces in whoami and switches the session to another of them, ending the old one", async () => {
+    const first = await ownedWorkspace('sam@example.com');
+    const second = await provisionWorkspace(earshot.sql, 'Second of sam', { ownerEmail: 'sam@example.com' });
+    const foreign = await ownedWorkspace('tia@example.com');
+    const signedIn = await signIn('sam@example.com');
+    const whoami = await earshot.graphql('{ whoami { workspace { id } workspaces { id name role } } }', {}, undefined);
+    expect(whoami.status).toBe(401);
+    const listed = await fetch(`${earshot.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...withSession(signedIn, false) },
+      body: JSON.stringify({ query: '{ whoami { workspace { id } workspaces { id name role } } }' }),
+    });
+    expect(await listed.json()).toEqual({
+      data: {
+        whoami: {
+          workspace: { id: first.workspace.id },
+          workspaces: [
+            { id: first.workspace.id, name: 'Workspace of sam@example.com', role: 'owner' },
+            { id: second.workspace.id, name: 'Second of sam', role: 'owner' },
+          ],
+        },
+      },
+    });
+    const byKey = await earshot.graphql('{ whoami { workspaces { id } } }', {}, first.apiKey);
+    expect(byKey.body).toEqual({ data: { whoami: { workspaces: [] } } });
+
+    const noCsrf = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn, false), body: { workspaceId: second.workspace.id } });
+    expect(noCsrf.status).toBe(403);
+    const notMine = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn), body: { workspaceId: foreign.workspace.id } });
+    expect(notMine.status).toBe(404);
+    expect(notMine.body.error).toMatchObject({ code: 'not_found', message: 'Workspace not found' });
+    const byApiKey = await earshot.rest('POST', '/v1/auth/switch-workspace', { key: first.apiKey, body: { workspaceId: second.workspace.id } });
+    expect(byApiKey.status).toBe(403);
+    expect(byApiKey.body.error.code).toBe('forbidden');
+
+    const switched = await earshot.rest('POST', '/v1/auth/switch-workspace', { headers: withSession(signedIn), body: { workspaceId: second.workspace.id } });
+    expect(switched.status).toBe(200);
+    expect(switched.body).toEqual({ user: { ...first.owner, email: 'sam@example.com' }, workspaceId: second.workspace.id, expiresAt: expect.any(String) });
+    const cookies = setCookies(switched.headers);
+    const value = (name: string) => cookies[name]?.split(';')[0].split('=')[1];
+    const now = await earshot.rest('GET', '/v1/whoami', { headers: withSession({ session: value('earshot_session'), csrf: value('earshot_csrf') }, false) });
+    expect(now.body.workspace).toEqual(second.workspace);
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) })).status).toBe(401);
+  });
+});
+
+describe('graphql-ws with the session cookie', () => {
+  const clients: Client[] = [];
+  afterAll(() => Promise.all(clients.map((client) => client.dispose())));
+
+  /** A graphql-ws client whose upgrade request carries these headers, as a browser's does (cookie, Origin). */
+  function connectWith(server: TestEarshot, headers: Record<string, string>) {
+    const upgrades: { status?: number }[] = [];
+    class WithHeaders extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers });
+        const upgrade: { status?: number } = {};
+        upgrades.push(upgrade);
+        this.on('unexpected-response', (_request, response) => {
+          upgrade.status = response.statusCode;
+          this.close();
+        });
+      }
+    }
+    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WithHeaders, retryAttempts: 0 });
+    clients.push(client);
+    return { client, upgrades };
+  }
+
+  const mentionCreated = 'subscription { mentionCreated { id keyword { term } } }';
+
+  it("delivers the signed-in workspace's new mentions to a page of Earshot's own origin", async () => {
+    const created = await ownedWorkspace('ole@example.com');
+    const keyword = await seedKeyword(earshot, created.apiKey, 'sessions live');
+    const signedIn = await signIn('ole@example.com');
+    const { client } = connectWith(earshot, { cookie: `earshot_session=${signedIn.session}`, origin: earshot.url });
+    const events = collect(client, mentionCreated);
+    const stored = await storeUntilDelivered(() => events.results.length > 0, (n) => newMention(earshot, created.workspace.id, keyword, `live ${n}`));
+    expect(stored.map((mention) => mention.id)).toContain(events.results[0].data.mentionCreated.id);
+    expect(events.results[0]).toEqual({ data: { mentionCreated: { id: expect.stringMatching(/^mm_/), keyword: { term: 'sessions live' } } } });
+  });
+
+  it('refuses the upgrade of a page of another site that carries the cookie (403), and a mutation over the socket without the CSRF header', async () => {
+    await ownedWorkspace('pia@example.com');
+    const signedIn = await signIn('pia@example.com');
+    const crossSite = connectWith(earshot, { cookie: `earshot_session=${signedIn.session}`, origin: 'https://evil.example' });
+    const refused = collect(crossSite.client, mentionCreated);
+    const ended = await refused.ended;
+    expect(refused.results).toEqual([]);
+    expect(ended.error).toBeDefined();
+    expect(crossSite.upgrades).toEqual([{ status: 403 }]);
+
+    const sameSite = connectWith(earshot, { cookie: `earshot_session=${signedIn.session}`, origin: earshot.url });
+    const mutation = collect(sameSite.client, 'mutation { createApiKey(input: { name: "Over the socket" }) { id } }');
+    expect(await mutation.ended).toEqual({});
+    expect(mutation.results).toEqual([
+      { errors: [{ message: expect.stringContaining('X-CSRF-Token'), extensions: { code: 'forbidden', http: { status: 403 } } }] },
+    ]);
+  });
+
+  it('refuses an ended session as unauthorized', async () => {
+    await ownedWorkspace('quin@example.com');
+    const signedIn = await signIn('quin@example.com');
+    expect((await earshot.rest('POST', '/v1/auth/sign-out', { headers: withSession(signedIn) })).status).toBe(204);
+    const { client } = connectWith(earshot, { cookie: `earshot_session=${signedIn.session}`, origin: earshot.url });
+    const events = collect(client, mentionCreated);
+    expect(await events.ended).toEqual({});
+    expect(events.results).toEqual([
+      { errors: [{ message: 'The session has ended; sign in again', extensions: { code: 'unauthorized', http: { status: 401 } } }] },
+    ]);
+  });
+
+  it('takes only the origin of EARSHOT_PUBLIC_URL when it is set', async () => {
+    const behindProxy = await startTestEarshot({ env: { EARSHOT_PUBLIC_URL: 'https://app.example/' }, publicOrigin: 'https://app.example' });
+    try {
+      const created = await provisionWorkspace(behindProxy.sql, 'Proxied', { ownerEmail: 'rex@example.com' });
+      await setUserPassword(behindProxy.sql, 'rex@example.com', password);
+      const response = await behindProxy.rest('POST', '/v1/auth/password', { body: { email: 'rex@example.com', password } });
+      const cookie = setCookies(response.headers).earshot_session.split(';')[0];
+      const ownHost = connectWith(behindProxy, { cookie, origin: behindProxy.url });
+      await collect(ownHost.client, mentionCreated).ended;
+      expect(ownHost.upgrades).toEqual([{ status: 403 }]);
+
+      const keyword = await seedKeyword(behindProxy, created.apiKey, 'proxied');
+      const publicPage = connectWith(behindProxy, { cookie, origin: 'https://app.example' });
+      const events = collect(publicPage.client, mentionCreated);
+      await storeUntilDelivered(() => events.results.length > 0, (n) => newMention(behindProxy, created.workspace.id, keyword, `proxied ${n}`));
+      expect(events.results[0].data.mentionCreated.keyword).toEqual({ term: 'proxied' });
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+});
+
 describe('magic-link sign-in', () => {
   let smtp: FakeSmtp;
   let mailing: TestEarshot;
@@ -185,13 +323,13 @@ describe('magic-link sign-in', () => {
     const mail = mails[count - 1];
     expect(mail.subject).toBe('Your Earshot sign-in link');
     const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
-    expect(link).toMatch(/^https:\/\/app\.example\/v1\/auth\/magic-link\/verify\?token=[\w-]{43}$/);
+    expect(link).toMatch(/^https:\/\/app\.example\/sign-in\/link\?token=[\w-]{43}$/);
     expect(mail.html).toContain(`href="${link}"`);
     return new URL(link!);
   }
 
-  /** Opens the link against this server (the public address points at it in production). */
-  const follow = (link: URL) => mailing.rest('GET', `${link.pathname}${link.search}`);
+  /** What the link's dashboard page does with it: spends its token against this server (the public address points at it in production). */
+  const follow = (link: URL) => mailing.rest('GET', `/v1/auth/magic-link/verify${link.search}`);
 
   it('mails a link that signs in once, with Secure cookies on an https install; whoami shows the session', async () => {
     const created = await provisionWorkspace(mailing.sql, 'Linked', { ownerEmail: 'joy@example.com' });

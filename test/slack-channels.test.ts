@@ -138,4 +138,64 @@ describe('Slack channels', () => {
     expect(slack.requests.slice(requests).filter((request) => request.path === '/api/chat.postMessage')).toHaveLength(1);
     await earshot.rest('DELETE', `/v1/alerts/${refusing.id}`, { key });
   });
+
+  it('moves to another Slack channel with PATCH channelId (named by its id unless a name is given)', async () => {
+    const id = await slackChannel('C0BEFORE01', 'before');
+    slack.channels.set('C0AFTER001', 'after');
+    const moved = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { channelId: 'C0AFTER001' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.config).toEqual({ url: null, headers: {}, events: [], channelId: 'C0AFTER001', channelName: 'C0AFTER001' });
+    const renamed = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { channelName: '#after' } });
+    expect(renamed.body.config).toMatchObject({ channelId: 'C0AFTER001', channelName: 'after' });
+    const posted = slack.messages.length;
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes[0].ok).toBe(true);
+    expect(slack.messages.slice(posted).map((message) => message.channel)).toEqual(['C0AFTER001']);
+    const chat = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { chatId: '123456789' } });
+    expect(chat.status).toBe(400);
+    expect(chat.body.error).toMatchObject({ code: 'validation_error', field: 'chatId' });
+  });
+});
+
+describe('Slack notifications', () => {
+  it('post the relevant mentions at or above minRelevance from the listed sources to the chosen Slack channel, once each', async () => {
+    slack.channels.set('C0NOTIFY01', 'brand').set('C0NOTIFY02', 'brand-2');
+    const settings = await earshot.rest('PUT', '/v1/slack/notifications', { key, body: { channelId: 'C0NOTIFY01', channelName: 'brand', minRelevance: 40, sources: ['reddit'] } });
+    expect(settings.status).toBe(200);
+    const posted = slack.messages.length;
+    const hackerNews = { ...redditPost(relevantRustPosts[2], 'hn-user'), platform: 'hackernews' as const, url: 'https://news.ycombinator.com/item?id=1' };
+    const [fromReddit, fromHackerNews, offTopic] = await storeAndScore(earshot, workspaceId, [
+      { post: redditPost(relevantRustPosts[0], 'notified'), keywordIds: [rust] },
+      { post: hackerNews, keywordIds: [rust] },
+      { post: redditPost('My rust bucket of a car failed its inspection again, the garage wants a fortune'), keywordIds: [rust] },
+    ]);
+    const [message] = await eventually(async () => slack.messages.slice(posted), (messages) => messages.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(slack.messages.slice(posted)).toHaveLength(1);
+    expect(message.channel).toBe('C0NOTIFY01');
+    expect(message.text).toContain('New mention: “Rust” on Reddit');
+    const buttons = message.blocks!.filter((block) => block.type === 'actions').flatMap((block) => block.elements);
+    expect(buttons).toContainEqual(expect.objectContaining({ action_id: 'mention_interacted', value: fromReddit }));
+    expect((await earshot.rest('GET', `/v1/mentions/${fromReddit}`, { key })).body.delivered).toBe(true);
+    expect((await earshot.rest('GET', `/v1/mentions/${fromHackerNews}`, { key })).body.delivered).toBe(false);
+    const scores = await earshot.sql<{ id: string; relevance: number }[]>`select id, relevance from mentions where id = ${offTopic}`;
+    expect(scores[0].relevance).toBeLessThan(40);
+    // Scoring the same mentions again enqueues nothing more.
+    await earshot.sendJob('score', { mentionIds: [fromReddit] });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(slack.messages.slice(posted)).toHaveLength(1);
+    const rows = await earshot.sql`select status, attempts from deliveries where workspace_id = ${workspaceId} and slack_notifications`;
+    expect(rows).toEqual([{ status: 'delivered', attempts: 1 }]);
+  });
+
+  it('follow a change of channel and of threshold', async () => {
+    await earshot.rest('PUT', '/v1/slack/notifications', { key, body: { channelId: 'C0NOTIFY02', channelName: 'brand-2', minRelevance: 100, sources: [] } });
+    const posted = slack.messages.length;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[1], 'below-threshold'), keywordIds: [rust] }]);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(slack.messages.slice(posted)).toEqual([]);
+    await earshot.rest('PUT', '/v1/slack/notifications', { key, body: { channelId: 'C0NOTIFY02', channelName: 'brand-2', minRelevance: null, sources: [] } });
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[2], 'any-relevance'), keywordIds: [rust] }]);
+    const messages = await eventually(async () => slack.messages.slice(posted), (found) => found.length >= 1);
+    expect(messages.map((message) => message.channel)).toEqual(['C0NOTIFY02']);
+  });
 });

@@ -147,4 +147,42 @@ describe('Telegram channels', () => {
     expect(test.body).toEqual({ outcomes: [{ channelId: blocked, ok: false, error: 'telegram: sendMessage: Forbidden: bot was blocked by the user' }] });
     await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
   });
+
+  it('sends a digest the digest job built: its counts, splits and lists as a message', async () => {
+    telegram.chats.add('777000111');
+    const id = await telegramChannel('777000111');
+    // A new rule's first run covers what was scored since it was made.
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rust hourly', mode: 'hourly', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[1], 'crab'), keywordIds: [rust] }]);
+    const sent = telegram.messages.length;
+    const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(run.body).toMatchObject({ mentions: 1, deliveryIds: [expect.stringMatching(/^dlv_/)] });
+    const [message] = await eventually(async () => telegram.messages.slice(sent), (messages) => messages.length === 1);
+    expect(message.chatId).toBe('777000111');
+    expect(message.plainText).toContain('Rust hourly: 1 mention, 1 needing attention');
+    expect(message.plainText).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(message.plainText).toContain('“Rust” 1');
+    const [logged] = await eventually(() => deliveryLog(id), (log) => log[0]?.status === 'delivered');
+    expect(logged).toMatchObject({ kind: 'digest', attempts: 1, error: null });
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('moves to another chat with PATCH chatId, and refuses fields of other kinds', async () => {
+    const id = await telegramChannel('100200300');
+    telegram.chats.add('@earshot_alerts');
+    const moved = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { chatId: '@earshot_alerts' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.config).toEqual({ url: null, headers: {}, events: [], chatId: '@earshot_alerts' });
+    const sent = telegram.messages.length;
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes[0].ok).toBe(true);
+    expect(telegram.messages.slice(sent).map((message) => message.chatId)).toEqual(['@earshot_alerts']);
+    for (const [body, field] of [
+      [{ chatId: 'not a chat' }, 'chatId'],
+      [{ channelId: 'C0ALERTS01' }, 'channelId'],
+    ] as const) {
+      const answer = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'validation_error', field });
+    }
+  });
 });

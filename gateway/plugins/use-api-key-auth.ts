@@ -17,8 +17,10 @@ export interface ApiKeyAuthOptions {
    * Root fields that authenticate their callers themselves and so run
    * without a credential, as `Mutation.receiveStripeWebhook` (the payment
    * provider signs its webhook). An operation without a credential runs only
-   * when every root field it selects is listed, and then with `auth` null.
-   * Default: none.
+   * when every root field it selects is listed, and then with `auth` null,
+   * or the session's when a session cookie comes with it and proves itself
+   * (its CSRF token on a mutation), so a public route may know who is signed
+   * in (accepting an invitation). Default: none.
    */
   publicRootFields?: readonly string[];
   /** Resolves the `earshot_session` cookie to what it acts as and the CSRF token its changes must repeat; undefined when it is not live. */
@@ -41,12 +43,17 @@ function selectsOnlyPublicFields(params: { query?: unknown; operationName?: unkn
   return selections.length > 0 && selections.every((selection) => selection.kind === Kind.FIELD && publicFields.has(`${rootType}.${selection.name.value}`));
 }
 
-/** Whether the operation changes anything: mutations (and anything unreadable, to be safe) need the CSRF token. */
+/**
+ * Whether the operation may change anything: mutations (and anything
+ * unreadable, to be safe) need the CSRF token. Queries and subscriptions
+ * only read; a graphql-ws connection sends no header at all, and its upgrade
+ * carries the cookie only from Earshot's own origin (the public server checks).
+ */
 function isMutation(params: { query?: unknown; operationName?: unknown } | undefined): boolean {
   if (typeof params?.query !== 'string') return true;
   try {
     const operation = getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined);
-    return operation?.operation !== 'query';
+    return !operation || operation.operation === 'mutation';
   } catch {
     return true;
   }
@@ -64,28 +71,37 @@ const unauthorized = (message: string) =>
 /**
  * Authentication happens here, once per client operation: the bearer secret
  * (HTTP header or graphql-ws `connectionParams.authorization`: an API key or
- * an OAuth access token) or the session cookie becomes `context.auth`, which
- * later plugins read and the subgraphs receive signed.
+ * an OAuth access token), else the `earshot_session` cookie (of the HTTP
+ * request or of the graphql-ws upgrade), becomes `context.auth`, which later
+ * plugins read and the subgraphs receive signed.
  */
 export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
   const publicFields = new Set(options.publicRootFields ?? []);
   return {
     async onContextBuilding({ context, extendContext }) {
       const token = bearerToken(context as never);
-      if (!token && selectsOnlyPublicFields((context as { params?: { query?: unknown; operationName?: unknown } }).params, publicFields)) {
-        extendContext({ auth: null } as never);
-        return;
-      }
+      const params = (context as { params?: { query?: unknown; operationName?: unknown } }).params;
+      const publicOnly = !token && selectsOnlyPublicFields(params, publicFields);
       const sessionToken = token ? undefined : sessionCookie(context as never);
       if (sessionToken && options.authenticateSession) {
         const session = await lookUpInDatabase(options.authenticateSession(sessionToken));
+        const proven = session && (!isMutation(params) || csrfTokenMatches(context as never, session.csrfToken));
+        // A public operation (opening an invitation, a sign-in link) runs for the signed-in person only when the session proves itself; otherwise for nobody.
+        if (publicOnly) {
+          extendContext({ auth: proven ? session.auth : null } as never);
+          return;
+        }
         if (!session) throw unauthorized('The session has ended; sign in again');
-        if (isMutation((context as { params?: { query?: unknown; operationName?: unknown } }).params) && !csrfTokenMatches(context as never, session.csrfToken)) {
+        if (!proven) {
           throw createGraphQLError('A change made with a session cookie must repeat the earshot_csrf cookie in X-CSRF-Token', {
             extensions: { code: 'forbidden', http: { status: 403 } },
           });
         }
         extendContext({ auth: session.auth } as never);
+        return;
+      }
+      if (publicOnly) {
+        extendContext({ auth: null } as never);
         return;
       }
       if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"');

@@ -20,7 +20,7 @@ export function useSignedSubgraphRequests(options: { secret: string }): GatewayP
         [signedContextExtension]: signSubgraphRequest(options.secret, {
           query: query as string,
           variables: variables as Record<string, unknown> | undefined,
-          context: { auth: context.auth ?? null, requestId: context.requestId ?? 'internal' },
+          context: { auth: context.auth ?? null, requestId: context.requestId ?? 'internal', clientAddress: context.clientAddress ?? null },
         }),
       };
     },

@@ -4,8 +4,8 @@ import type { JobContext } from '../job-definition.ts';
 export interface DispatcherOptions {
   /** Sends under way at once, all channels together. */
   concurrency?: number;
-  /** Sends under way at once to one channel: a slow or dead endpoint holds at most these, never another channel's. */
-  perChannel?: number;
+  /** Sends under way at once to one destination (a channel, an owner's address): a slow or dead endpoint holds at most these, never another's. */
+  perLane?: number;
   /** The fallback poll for due retries and missed wake-ups. */
   pollMs?: number;
 }
@@ -20,7 +20,7 @@ export interface DispatcherOptions {
  */
 export async function startDeliveryDispatcher(context: JobContext, options: DispatcherOptions = {}): Promise<{ stop(): Promise<void> }> {
   const concurrency = options.concurrency ?? 256;
-  const perChannel = options.perChannel ?? 32;
+  const perLane = options.perLane ?? 32;
   const settings = deliverySettings(context.config.env);
   const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
   const inFlight = new Map<string, number>();
@@ -30,23 +30,23 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
   let again = false;
 
   const pass = async () => {
-    const busy = [...inFlight].filter(([, count]) => count >= perChannel).map(([channelId]) => channelId);
+    const busy = [...inFlight].filter(([, count]) => count >= perLane).map(([lane]) => lane);
     const claimed = await claimDueDeliveries(context.sql, {
       now: context.clock.now(),
       leaseSeconds,
       limit: concurrency - sends.size,
-      perChannel,
-      busyChannelIds: busy,
+      perLane,
+      busyLanes: busy,
     });
     for (const delivery of claimed) {
-      inFlight.set(delivery.channelId, (inFlight.get(delivery.channelId) ?? 0) + 1);
+      inFlight.set(delivery.lane, (inFlight.get(delivery.lane) ?? 0) + 1);
       const send: Promise<void> = sendClaimedDelivery(context.sql, delivery, settings, () => context.clock.now())
         .then(() => undefined)
         .catch((error) => context.log.error('delivery attempt failed to record', { deliveryId: delivery.id, error: String(error) }))
         .finally(() => {
-          const left = (inFlight.get(delivery.channelId) ?? 1) - 1;
-          if (left > 0) inFlight.set(delivery.channelId, left);
-          else inFlight.delete(delivery.channelId);
+          const left = (inFlight.get(delivery.lane) ?? 1) - 1;
+          if (left > 0) inFlight.set(delivery.lane, left);
+          else inFlight.delete(delivery.lane);
           sends.delete(send);
           wake();
         });
@@ -83,7 +83,7 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
     ticking = true;
     void (async () => {
       try {
-        await fanOutAccountEvents(context.sql, context.clock.now());
+        await fanOutAccountEvents(context.sql, context.clock.now(), context.config.env);
         await runDueDigests(context.sql, context.clock.now());
       } catch (error) {
         context.log.error('account events or digests failed to enqueue', { error: String(error) });

@@ -13,7 +13,7 @@ const alertRuleSchema = z
   .object({
     id: z.string().meta({ example: 'feed_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
     name: z.string(),
-    mode: z.enum(['instant', 'daily', 'weekly']),
+    mode: z.enum(['instant', 'hourly', 'daily', 'weekly']).meta({ description: 'An hourly digest runs at the start of every hour (UTC) and cannot go to an e-mail channel' }),
     event: z.string(),
     filter: z.object({
       sentiments: z.array(z.string()).optional(),
@@ -27,7 +27,7 @@ const alertRuleSchema = z
       mutedAuthors: z.array(z.string()).optional(),
     }).meta({ description: 'Only the keys that filter; relevant open mentions only, always' }),
     channelIds: z.array(z.string()),
-    schedule: z.object({ hour: z.number().int(), weekday: z.string().optional() }).nullable().meta({ description: 'Digests: the UTC hour, and the weekday of a weekly rule' }),
+    schedule: z.object({ hour: z.number().int(), weekday: z.string().optional() }).nullable().meta({ description: 'Daily and weekly digests: the UTC hour, and the weekday of a weekly rule; null for instant and hourly rules' }),
     enabled: z.boolean(),
     lastRunAt: timestamp.nullable(),
     createdAt: timestamp,
@@ -43,7 +43,11 @@ const alertRuleBody = (rule: any) => ({
 
 const ruleNotFound = notFoundResponse('alert rule');
 const writeResponses = {
-  400: { description: `${invalidBodyResponse.description}, or a digest without its schedule (\`schedule_required\`)` },
+  400: {
+    description:
+      `${invalidBodyResponse.description}; a daily or weekly digest without its schedule (\`schedule_required\`); ` +
+      'an hourly rule with an e-mail channel, made so by its mode or its channels (`hourly_email_unsupported`, `field` `channelIds`): e-mail takes daily and weekly digests only',
+  },
   401: unauthorizedResponse,
   403: readOnlyKeyResponse,
 };
@@ -54,7 +58,7 @@ export const alertRoutes: GraphQLRoute[] = [
     path: '/v1/alerts',
     operationId: 'createAlertRule',
     summary:
-      'Creates an alert rule. A preset `event` (spec 6.2) brings its mode and filter; `event` defaults to `mention.matched` (instant) or `digest` (daily, weekly)',
+      'Creates an alert rule. A preset `event` (spec 6.2) brings its mode and filter; `event` defaults to `mention.matched` (instant) or `digest` (hourly, daily, weekly)',
     tag: 'Alerts',
     body: createAlertRuleInput,
     responses: {
@@ -135,7 +139,7 @@ export const alertRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/alerts/{id}/run',
     operationId: 'runAlertRule',
-    summary: 'Runs a daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet; the next run starts here',
+    summary: 'Runs an hourly, daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet; the next run starts here',
     tag: 'Alerts',
     responses: {
       200: {

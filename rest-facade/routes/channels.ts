@@ -143,12 +143,13 @@ export const channelRoutes: GraphQLRoute[] = [
     method: 'PATCH',
     path: '/v1/channels/{id}',
     operationId: 'updateChannel',
-    summary: 'Changes a channel; `events` replaces the whole set. The secret is not shown again',
+    summary:
+      'Changes a channel: `label`; a webhook’s `url`, `headers` and `events` (the whole set); a Telegram channel’s `chatId`; a Slack channel’s `channelId` and `channelName` (the id’s name by default). The secret is not shown again',
     tag: 'Channels',
     body: updateChannelInput,
     responses: {
       200: { description: 'The channel after the change', schema: channelSchema },
-      400: invalidBodyResponse,
+      400: { description: `${invalidBodyResponse.description}; a field another kind of channel takes is refused (\`field\` names it)` },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
       404: idNotFound,

@@ -91,7 +91,7 @@ export const slackRoutes: GraphQLRoute[] = [
       "The Slack app's Interactivity request URL: a click on an alert's Interacted button marks every match of the post done and notes who clicked. Needs no API key: `X-Slack-Signature` is checked over the raw form-encoded body with EARSHOT_SLACK_SIGNING_SECRET",
     tag: 'Channels',
     public: true,
-    rawBody: true,
+    rawBody: z.object({ payload: z.string().meta({ description: 'The interaction, JSON' }) }),
     responses: {
       200: {
         description: 'Received; clicks on other buttons are acknowledged and change nothing',

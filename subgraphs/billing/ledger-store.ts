@@ -77,6 +77,29 @@ export async function itemChargesBetween(sql: Queryable, workspaceId: string, fr
   return row;
 }
 
+export interface DailyCharges {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  mentions: number;
+  comments: number;
+  /** Everything charged that day (keyword days, mentions, comments), in fifteenths. */
+  fifteenths: number;
+}
+
+/** Charges of the workspace per UTC day in [from, to); days with none are absent. */
+export async function chargesPerDay(sql: Queryable, workspaceId: string, from: Date, to: Date): Promise<DailyCharges[]> {
+  return sql<DailyCharges[]>`
+    /* chargesPerDay */
+    select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+           count(*) filter (where kind = 'mention')::int as mentions,
+           count(*) filter (where kind = 'comment')::int as comments,
+           (-sum(amount_fifteenths))::float8 as fifteenths
+    from ledger_entries
+    where workspace_id = ${workspaceId} and kind in ('keyword_day', 'mention', 'comment') and occurred_at >= ${from} and occurred_at < ${to}
+    group by 1
+    order by 1`;
+}
+
 export interface CreditEntry {
   kind: 'welcome_credit' | CreditKind;
   fifteenths: number;

@@ -3,7 +3,7 @@ import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-grap
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { CostTotals } from './wallet.ts';
-import { loadUsageBreakdown, loadUsageReport } from './wallet-report.ts';
+import { loadUsageBreakdown, loadUsageDays, loadUsageReport } from './wallet-report.ts';
 
 @ObjectType({ description: 'The short form of the wallet with what the workspace used today (spec 4.4)' })
 export class Usage {
@@ -32,8 +32,21 @@ export class UsageBreakdown {
   @Field(() => CostTotals, { description: 'The whole month, each figure rounded once on its own total' }) totals!: CostTotals;
 }
 
+@ObjectType({ description: 'What one UTC day cost and matched' })
+export class UsageDay {
+  @Field(() => String, { description: 'YYYY-MM-DD (UTC)' }) day!: string;
+  @Field(() => Int, { description: 'Keyword days, mentions and comments charged that day, rounded once on the total' }) spentCents!: number;
+  @Field(() => Int, { description: 'Mentions matched and charged that day' }) matches!: number;
+  @Field(() => Int, { description: 'Thread comments delivered and charged that day' }) comments!: number;
+}
+
 @Resolver()
 export class UsageResolver {
+  @Query(() => [UsageDay], { description: 'Spend and matches per UTC day over the last `days` days, today included, oldest first (for charts)' })
+  usageDays(@Arg('days', () => Int, { nullable: true, description: '1 to 90, default 30' }) days: number | null, @Ctx() ctx: SubgraphContext): Promise<UsageDay[]> {
+    return loadUsageDays(ctx.sql, requireAuth(ctx).workspaceId, { days: days ?? 30 }, ctx.clock.now());
+  }
+
   @Query(() => Usage, { description: 'Balance, burn, days left, keyword counts and what was charged today' })
   usage(@Ctx() ctx: SubgraphContext): Promise<Usage> {
     return loadUsageReport(ctx.sql, requireAuth(ctx).workspaceId, ctx.clock.now());

@@ -12,7 +12,7 @@ import {
   zeroCost,
 } from './keyword-cost-store.ts';
 import { keywordsOfMonth } from './keyword-accounting-store.ts';
-import { type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
+import { chargesPerDay, type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
 import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
 import { walletFigures, type WalletFigures } from './wallet-figures.ts';
 import { loadWalletState } from './wallet-state.ts';
@@ -105,6 +105,29 @@ export async function loadUsageReport(sql: Queryable, workspaceId: string, now: 
     commentsToday: charged.comments,
     monthToDateCents: thisMonth.totalCents,
   };
+}
+
+export interface UsageDay {
+  day: string;
+  spentCents: number;
+  matches: number;
+  comments: number;
+}
+
+export const usageDaysInput = z.object({ days: z.number().int().min(1, 'must be 1 to 90').max(90, 'must be 1 to 90') });
+
+/** Spend and charged matches per UTC day over the last `days` days, today included, oldest first; every day listed. */
+export async function loadUsageDays(sql: Queryable, workspaceId: string, input: { days: number }, now: Date): Promise<UsageDay[]> {
+  const { days } = parseInput(usageDaysInput, input);
+  await requireWallet(sql, workspaceId);
+  const today = startOfBillingDay(billingDayOf(now));
+  const from = new Date(today.getTime() - (days - 1) * day);
+  const charged = new Map((await chargesPerDay(sql, workspaceId, from, new Date(today.getTime() + day))).map((row) => [row.day, row]));
+  return Array.from({ length: days }, (_, index) => {
+    const date = billingDayOf(new Date(from.getTime() + index * day));
+    const row = charged.get(date);
+    return { day: date, spentCents: row ? centsOf(row.fifteenths) : 0, matches: row?.mentions ?? 0, comments: row?.comments ?? 0 };
+  });
 }
 
 export interface UsageBreakdownRow extends KeywordMonthCost {

@@ -3,7 +3,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import { domainError } from '../domain-error.ts';
 
-export const alertModes = ['instant', 'daily', 'weekly'] as const;
+export const alertModes = ['instant', 'hourly', 'daily', 'weekly'] as const;
 export type AlertMode = (typeof alertModes)[number];
 export const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
@@ -27,7 +27,7 @@ export const alertFilterInput = z.strictObject({
 export type AlertFilter = z.output<typeof alertFilterInput>;
 
 const schedule = z.strictObject({
-  hour: z.number().int().min(0).max(23).meta({ description: 'Hour of the day, UTC, at which the digest is sent' }),
+  hour: z.number().int().min(0).max(23).meta({ description: 'Hour of the day, UTC, at which a daily or weekly digest is sent' }),
   weekday: z.enum(weekdays).optional().meta({ description: 'Weekly rules: the day it is sent' }),
 });
 
@@ -94,7 +94,9 @@ export interface SettledAlertRule {
 /**
  * A whole rule from a create (or a patch over the rule `before`): the
  * event's preset gives the mode and the filter keys left out, the mode the
- * default event, and a digest must say when it runs (`schedule_required`).
+ * default event, and a daily or weekly digest must say when it runs
+ * (`schedule_required`). An hourly digest runs at the start of every hour
+ * (UTC) and takes no schedule.
  */
 export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, before?: SettledAlertRule): SettledAlertRule {
   const preset = input.event ? alertPresets[input.event] : undefined;
@@ -103,7 +105,10 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
   const filter =
     !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? before?.filter ?? {}) } : before.filter;
   const schedule = input.schedule === undefined ? (before ? { hour: before.scheduleHour, weekday: before.scheduleWeekday } : null) : input.schedule && { hour: input.schedule.hour, weekday: input.schedule.weekday ? weekdays.indexOf(input.schedule.weekday) : null };
-  if (mode !== 'instant' && (schedule?.hour === null || schedule?.hour === undefined)) {
+  if (mode === 'hourly' && input.schedule) {
+    throw domainError('validation_error', 'schedule: an hourly rule runs at the start of every hour (UTC) and takes no schedule', { field: 'schedule' });
+  }
+  if ((mode === 'daily' || mode === 'weekly') && (schedule?.hour === null || schedule?.hour === undefined)) {
     throw domainError('schedule_required', `A ${mode} rule needs schedule.hour (UTC)`, { field: 'schedule.hour' });
   }
   if (mode === 'weekly' && (schedule?.weekday === null || schedule?.weekday === undefined)) {
@@ -115,7 +120,7 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
     event,
     filter,
     channelIds: input.channelIds ?? before?.channelIds ?? [],
-    scheduleHour: mode === 'instant' ? null : schedule!.hour!,
+    scheduleHour: mode === 'daily' || mode === 'weekly' ? schedule!.hour! : null,
     scheduleWeekday: mode === 'weekly' ? schedule!.weekday! : null,
     enabled: input.enabled ?? before?.enabled ?? true,
   };

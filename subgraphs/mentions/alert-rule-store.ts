@@ -26,21 +26,40 @@ const ruleColumns = (sql: Queryable) => sql`
   r.id, r.workspace_id, r.name, r.mode, r.event, r.filter, r.schedule_hour, r.schedule_weekday, r.enabled, r.last_run_at, r.created_at,
   array(select rc.channel_id from alert_rule_channels rc where rc.rule_id = r.id order by rc.position) as channel_ids`;
 
-/** A rule naming a channel that is not the workspace's breaks the foreign key: that is `unknown_channel` (404), cause kept. */
+/**
+ * A rule naming a channel that is not the workspace's breaks the foreign key:
+ * that is `unknown_channel` (404); an hourly rule with an e-mail channel
+ * breaks the check named after its code (400); causes kept.
+ */
 export function translateAlertRuleWriteError(error: unknown): unknown {
-  if ((error as { code?: string }).code === '23503') {
+  const failure = error as { code?: string; constraint_name?: string };
+  if (failure.code === '23503') {
     return domainError('unknown_channel', 'channelIds: names a channel this workspace does not have', { field: 'channelIds' }, error);
+  }
+  if (failure.code === '23514' && failure.constraint_name === 'hourly_email_unsupported') {
+    return domainError('hourly_email_unsupported', 'channelIds: an hourly digest cannot go to an e-mail channel; use daily or weekly for e-mail', { field: 'channelIds' }, error);
   }
   return error;
 }
 
-async function writeRuleChannels(sql: Queryable, workspaceId: string, ruleId: string, channelIds: readonly string[]): Promise<void> {
+async function clearRuleChannels(sql: Queryable, ruleId: string): Promise<void> {
   await sql`/* clearAlertRuleChannels */ delete from alert_rule_channels where rule_id = ${ruleId}`;
+}
+
+/**
+ * Writes a rule's channel list. Each row repeats the rule's mode and the
+ * channel's kind, which foreign keys keep true, so the database refuses an
+ * hourly digest to e-mail (a check on the rows) and a channel the workspace
+ * does not have (no kind to find: the key breaks). The kind is read here,
+ * in the statement, only to be checked by that key.
+ */
+async function insertRuleChannels(sql: Queryable, workspaceId: string, ruleId: string, mode: string, channelIds: readonly string[]): Promise<void> {
   if (channelIds.length === 0) return;
   await sql`
     /* insertAlertRuleChannels */
-    insert into alert_rule_channels (rule_id, workspace_id, channel_id, position)
-    select ${ruleId}, ${workspaceId}, channel_id, position
+    insert into alert_rule_channels (rule_id, workspace_id, channel_id, position, rule_mode, channel_kind)
+    select ${ruleId}, ${workspaceId}, t.channel_id, t.position, ${mode},
+           (select c.kind from channels c where c.id = t.channel_id and c.workspace_id = ${workspaceId})
     from unnest(${sql.array(channelIds as string[])}::text[]) with ordinality as t(channel_id, position)`;
 }
 
@@ -53,7 +72,7 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
         insert into alert_rules (id, workspace_id, name, mode, event, filter, schedule_hour, schedule_weekday, enabled, last_run_at, created_at)
         values (${id}, ${workspaceId}, ${rule.name}, ${rule.mode}, ${rule.event}, ${tx.json(rule.filter as never)},
                 ${rule.scheduleHour}, ${rule.scheduleWeekday}, ${rule.enabled}, ${rule.mode === 'instant' ? null : now}, ${now})`;
-      await writeRuleChannels(tx, workspaceId, id, rule.channelIds);
+      await insertRuleChannels(tx, workspaceId, id, rule.mode, rule.channelIds);
       return (await findAlertRule(tx, workspaceId, id))!;
     });
   } catch (error) {
@@ -64,6 +83,8 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
 export async function updateAlertRule(sql: Sql, workspaceId: string, id: string, rule: SettledAlertRule, channelsChanged: boolean): Promise<AlertRuleRow | undefined> {
   try {
     return await sql.begin(async (tx) => {
+      // The old channels go first: the rule's new mode is checked against the new list only.
+      if (channelsChanged) await clearRuleChannels(tx, id);
       const rows = await tx`
         /* updateAlertRule */
         update alert_rules set name = ${rule.name}, mode = ${rule.mode}, event = ${rule.event}, filter = ${tx.json(rule.filter as never)},
@@ -71,7 +92,7 @@ export async function updateAlertRule(sql: Sql, workspaceId: string, id: string,
           last_run_at = case when ${rule.mode} = 'instant' then null else coalesce(last_run_at, now()) end
         where id = ${id} and workspace_id = ${workspaceId} returning id`;
       if (rows.length === 0) return undefined;
-      if (channelsChanged) await writeRuleChannels(tx, workspaceId, id, rule.channelIds);
+      if (channelsChanged) await insertRuleChannels(tx, workspaceId, id, rule.mode, rule.channelIds);
       return findAlertRule(tx, workspaceId, id);
     });
   } catch (error) {
@@ -130,7 +151,7 @@ export async function listDueDigestRules(sql: Queryable, now: Date): Promise<Ale
   const rules = await sql<AlertRuleRow[]>`
     /* listDigestRules */
     select ${ruleColumns(sql)} from alert_rules r
-    where r.mode in ('daily', 'weekly') and r.enabled
+    where r.mode in ('hourly', 'daily', 'weekly') and r.enabled
       and exists (select 1 from alert_rule_channels rc where rc.rule_id = r.id)
     order by r.id`;
   return rules.filter((rule) => nextDigestRun(rule) <= now);

@@ -35,15 +35,15 @@ export function addAlertRuleType(builder: PothosBuilder) {
   });
 
   const AlertRule = builder.objectRef<AlertRuleRow>('AlertRule').implement({
-    description: 'Sends matching mentions to channels, instantly or as a daily or weekly digest (spec 2.9)',
+    description: 'Sends matching mentions to channels, instantly or as an hourly, daily or weekly digest (spec 2.9)',
     fields: (t) => ({
       id: t.exposeID('id'),
       name: t.exposeString('name'),
-      mode: t.exposeString('mode', { description: '`instant`, `daily` or `weekly`' }),
+      mode: t.exposeString('mode', { description: '`instant`, `hourly`, `daily` or `weekly`; an hourly digest cannot go to an e-mail channel' }),
       event: t.exposeString('event'),
       filter: t.field({ type: AlertFilterType, resolve: (r) => r.filter }),
       channelIds: t.exposeIDList('channelIds'),
-      schedule: t.field({ type: AlertSchedule, nullable: true, resolve: (r) => (r.mode === 'instant' ? null : r) }),
+      schedule: t.field({ type: AlertSchedule, nullable: true, description: 'Daily and weekly digests only', resolve: (r) => (r.scheduleHour === null ? null : r) }),
       enabled: t.exposeBoolean('enabled'),
       lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'Digests: the end of the period the last run covered' }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),

@@ -3,6 +3,8 @@ import { newId } from '../../runtime/ids.ts';
 import { listAccountEventsAfter } from '../billing/index.ts';
 import { envelopeBody } from './delivery-envelope.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-store.ts';
+import { mailSettings } from './mailer.ts';
+import { listOwnersTakingEmails } from './member-store.ts';
 
 /** Events read from the outbox per pass. */
 const batchSize = 500;
@@ -13,14 +15,20 @@ const batchSize = 500;
  */
 const gapWaitMs = 60_000;
 
+/** The account events every owner of the workspace is also e-mailed about (spec 6.4, last line). */
+export const ownerEmailEvents: readonly string[] = ['wallet.low', 'wallet.paused', 'keyword.capped'];
+
 /**
  * Turns account events recorded since the last pass into one delivery per
  * webhook channel that was subscribed to the event's name when the event
- * was recorded (spec 6.4), in recording order; `alert` is null. One
- * dispatcher does it at a time (the cursor row is locked), and the
- * deliveries' unique key makes a repeated pass harmless.
+ * was recorded (spec 6.4), in recording order; `alert` is null. The events
+ * of `ownerEmailEvents` also become one e-mail per owner who has not turned
+ * them off, when this install sends e-mail. One dispatcher does it at a time
+ * (the cursor row is locked), and the deliveries' unique keys make a
+ * repeated pass harmless: an event is mailed to an owner once, and its
+ * retries keep the delivery's id.
  */
-export async function fanOutAccountEvents(sql: Sql, now: Date): Promise<number> {
+export async function fanOutAccountEvents(sql: Sql, now: Date, env: NodeJS.ProcessEnv): Promise<number> {
   return sql.begin(async (tx) => {
     const [cursor] = await tx<{ lastSeq: number }[]>`
       /* lockAccountEventFanout */
@@ -56,6 +64,24 @@ export async function fanOutAccountEvents(sql: Sql, now: Date): Promise<number> 
           };
         }),
     );
+    const mailed = taken.filter((event) => ownerEmailEvents.includes(event.name));
+    if (mailed.length && mailSettings(env)) {
+      const owners = await listOwnersTakingEmails(tx, [...new Set(mailed.map((event) => event.workspaceId))]);
+      for (const event of mailed) {
+        for (const owner of owners.filter((candidate) => candidate.workspaceId === event.workspaceId)) {
+          const id = newId('dlv');
+          deliveries.push({
+            id,
+            workspaceId: event.workspaceId,
+            userId: owner.userId,
+            kind: 'event',
+            event: event.name,
+            accountEventId: event.id,
+            body: envelopeBody({ id, event: event.name, createdAt: now, alert: null, data: event.data }),
+          });
+        }
+      }
+    }
     await insertDeliveries(tx, deliveries, now);
     await tx`/* advanceAccountEventFanout */ update account_event_fanout set last_seq = ${lastSeq}`;
     return deliveries.length;

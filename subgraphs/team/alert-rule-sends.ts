@@ -31,12 +31,12 @@ export class AlertRuleSendResolver {
     return { outcomes };
   }
 
-  @Mutation(() => DigestRunResult, { description: 'Runs a daily or weekly rule now: a digest of what it has not sent yet; `not_a_digest` for an instant rule' })
+  @Mutation(() => DigestRunResult, { description: 'Runs an hourly, daily or weekly rule now: a digest of what it has not sent yet; `not_a_digest` for an instant rule' })
   async runAlertRule(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<DigestRunResult> {
     const workspaceId = requireAuth(ctx).workspaceId;
     const rule = await findAlertRule(ctx.sql, workspaceId, id);
     if (!rule) throw notFound('Alert rule');
-    if (rule.mode === 'instant') throw domainError('not_a_digest', 'This rule sends instantly; only daily and weekly rules run digests');
+    if (rule.mode === 'instant') throw domainError('not_a_digest', 'This rule sends instantly; only hourly, daily and weekly rules run digests');
     const run = await runDigest(ctx.sql, workspaceId, rule.id, ctx.clock.now(), false);
     if (!run) throw notFound('Alert rule');
     return run;

@@ -5,8 +5,7 @@ import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
 import { type ChannelRow, insertChannel } from './channel-store.ts';
 import { confirmationEmail } from './email-messages.ts';
-import { IntegrationError } from './integration-error.ts';
-import { createMailer, emailConfirmationLink, newConfirmationToken, requireMailSettings } from './mailer.ts';
+import { emailConfirmationLink, newConfirmationToken, requireMailSettings, sendMailNow } from './mailer.ts';
 import { requireSlackApp } from './slack-api.ts';
 import { findSlackConnection } from './slack-connection-store.ts';
 import { requireTelegramBot } from './telegram-api.ts';
@@ -49,17 +48,7 @@ export async function createChannel(sql: Queryable, workspaceId: string, rawInpu
     const label = valid.label ?? address;
     // Double opt-in: only the confirmation goes out until the link is opened. Sent before the channel is stored, so a refused mail leaves nothing behind.
     const { token, hash } = newConfirmationToken();
-    const mailer = createMailer(settings);
-    try {
-      await mailer.sendMail({ to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) });
-    } catch (error) {
-      if (!(error instanceof IntegrationError)) throw error;
-      // A final SMTP reply (5xx) is about the address; anything else (our credentials, the server being away) is not the caller's to fix.
-      if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `address: the mail server refused it (${error.message})`, { field: 'address' }, error);
-      throw domainError('upstream_unavailable', `The confirmation e-mail could not be sent: ${error.message}`, {}, error);
-    } finally {
-      mailer.close();
-    }
+    await sendMailNow(settings, { to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) }, 'address', 'confirmation e-mail');
     return insertChannel(sql, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
   }
   await assertSendableUrl(valid.url!, env);

@@ -38,6 +38,24 @@ const slackChannelName = z
 const address = z.email('must be an e-mail address').max(254, 'must be at most 254 characters long').meta({ description: 'For `email`: the address alerts go to once it is confirmed' });
 const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters long');
 
+/** The fields that belong to one kind of channel: a URL, headers or events to a webhook (account events go to webhooks only, spec 6.4), a chat to Telegram, … */
+export const channelFieldKinds = {
+  url: ['webhook'],
+  headers: ['webhook'],
+  events: ['webhook'],
+  chatId: ['telegram'],
+  channelId: ['slack'],
+  channelName: ['slack'],
+  address: ['email'],
+} as const;
+
+/** The first field given that a channel of `kind` does not take. */
+export function foreignChannelField(input: Record<string, unknown>, kind: string): keyof typeof channelFieldKinds | undefined {
+  return (Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]).find(
+    (field) => input[field] !== undefined && !(channelFieldKinds[field] as readonly string[]).includes(kind),
+  );
+}
+
 export const createChannelInput = z
   .strictObject({
     kind: z.enum(channelKinds),
@@ -52,22 +70,18 @@ export const createChannelInput = z
   })
   .superRefine((input, context) => {
     if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
-    // Account events go to webhooks only (spec 6.4); a URL, headers or a chat belong to one kind.
-    const foreign = (field: 'url' | 'headers' | 'events' | 'chatId' | 'channelId' | 'channelName' | 'address', kinds: string[]) => {
-      if (input[field] !== undefined && !kinds.includes(input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by a ${input.kind} channel` });
-    };
-    foreign('url', ['webhook']);
-    foreign('headers', ['webhook']);
-    foreign('events', ['webhook']);
-    foreign('chatId', ['telegram']);
-    foreign('channelId', ['slack']);
-    foreign('channelName', ['slack']);
-    foreign('address', ['email']);
+    for (const field of Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]) {
+      if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by a ${input.kind} channel` });
+    }
   });
 
+/** A channel's changes: a webhook's URL, headers and events, a Telegram channel's chat, a Slack channel's channel; an e-mail address is confirmed once and not changed. */
 export const updateChannelInput = z.strictObject({
   url: url.optional(),
   label: label.optional(),
   headers: headers.optional(),
   events: events.optional(),
+  chatId: chatId.optional(),
+  channelId: slackChannelId.optional(),
+  channelName: slackChannelName.optional(),
 });

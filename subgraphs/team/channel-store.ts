@@ -93,9 +93,10 @@ export async function updateChannel(
   sql: Queryable,
   workspaceId: string,
   id: string,
-  changes: { label?: string; url?: string; headers?: Record<string, string>; events?: Record<string, string> },
+  changes: { label?: string; url?: string; headers?: Record<string, string>; events?: Record<string, string>; target?: ChannelTarget },
 ): Promise<ChannelRow | undefined> {
   const values: Record<string, unknown> = {};
+  if (changes.target !== undefined) values.target = sql.json(changes.target);
   if (changes.label !== undefined) values.label = changes.label;
   if (changes.url !== undefined) values.url = changes.url;
   if (changes.headers !== undefined) values.headers = sql.json(changes.headers);

@@ -8,9 +8,10 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { assertSendableUrl, createChannel } from './channel-commands.ts';
-import { updateChannelInput } from './channel-input.ts';
+import { foreignChannelField, updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
+  type ChannelTarget,
   channelDeliveryStats,
   confirmEmailChannel,
   deleteChannel,
@@ -133,10 +134,25 @@ export class CreateChannelInput {
 
 @InputType()
 export class UpdateChannelInput {
-  @Field(() => String, { nullable: true }) url?: string | null;
+  @Field(() => String, { nullable: true, description: 'Webhook' }) url?: string | null;
   @Field(() => String, { nullable: true }) label?: string | null;
-  @Field(() => JsonScalar, { nullable: true }) headers?: unknown;
-  @Field(() => [String], { nullable: true, description: 'Replaces the whole set' }) events?: string[] | null;
+  @Field(() => JsonScalar, { nullable: true, description: 'Webhook' }) headers?: unknown;
+  @Field(() => [String], { nullable: true, description: 'Webhook: replaces the whole set' }) events?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'Telegram: the chat the bot posts to from now on' }) chatId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: the id of the channel posted to from now on' }) channelId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Slack: that channel’s name; default its id when `channelId` changes' }) channelName?: string | null;
+}
+
+/**
+ * Where a Telegram or Slack channel posts after a change; undefined when it
+ * stays. A Slack channel given without a name is named by its id, as on creation.
+ */
+function changedTarget(before: ChannelRow, changes: { chatId?: string; channelId?: string; channelName?: string }): ChannelTarget | undefined {
+  if (changes.chatId !== undefined) return { ...before.target, chatId: changes.chatId };
+  if (changes.channelId === undefined && changes.channelName === undefined) return undefined;
+  const channelId = changes.channelId ?? before.target.channelId;
+  const channelName = changes.channelName ?? (changes.channelId !== undefined ? changes.channelId : before.target.channelName);
+  return { ...before.target, channelId, channelName };
 }
 
 /** GraphQL leaves an unset field out and REST may send it as null; both mean "no change" here. */
@@ -239,18 +255,21 @@ export class ChannelResolver {
     return (await toChannels(ctx, [row], true))[0];
   }
 
-  @Mutation(() => Channel, { description: 'Changes a channel; `events` replaces the whole set. The secret is not shown again' })
+  @Mutation(() => Channel, {
+    description: 'Changes a channel: its label, a webhook’s URL, headers and `events` (the whole set), a Telegram channel’s chat, a Slack channel’s channel. The secret is not shown again',
+  })
   async updateChannel(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateChannelInput) input: UpdateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const valid = parseInput(updateChannelInput, present(input));
     const before = await ownChannel(ctx, id);
-    const webhookOnly = (['url', 'headers', 'events'] as const).find((field) => valid[field] !== undefined);
-    if (before.kind !== 'webhook' && webhookOnly) throw domainError('validation_error', `${webhookOnly}: is not taken by a ${before.kind} channel`, { field: webhookOnly });
+    const foreign = foreignChannelField(valid, before.kind);
+    if (foreign) throw domainError('validation_error', `${foreign}: is not taken by a ${before.kind} channel`, { field: foreign });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
     const row = await updateChannel(ctx.sql, before.workspaceId, before.id, {
       label: valid.label,
       url: valid.url,
       headers: valid.headers,
       events: valid.events && subscriptionsOf(valid.events, before.events, ctx.clock.now()),
+      target: changedTarget(before, valid),
     });
     if (!row) throw notFound('Channel');
     return (await toChannels(ctx, [row]))[0];

@@ -1,4 +1,5 @@
 import type { Intent, Sentiment } from '../../vocabulary/classification-values.ts';
+import { platformName } from '../../vocabulary/platform-names.ts';
 
 /**
  * What a Slack, Telegram or e-mail message says about one delivery, before
@@ -25,13 +26,23 @@ export interface MentionFields {
   classification: { relevance: number | null; sentiment: Sentiment | null; intents: Intent[] } | null;
 }
 
-/** A digest run's `data`: every mention in exactly one of the two lists (spec 6.3). */
+/**
+ * A digest run's `data` as `digests.ts` builds it (the `DigestData` schema of
+ * openapi.json): every mention in exactly one of the two lists (spec 6.3),
+ * each list cut at 100 while `counts` counts them all.
+ */
 export interface DigestData {
+  mode: 'hourly' | 'daily' | 'weekly';
   period: { from: string; to: string };
+  counts: {
+    total: number;
+    needsAttention: number;
+    rest: number;
+    byPlatform: { platform: string; count: number }[];
+    byKeyword: { keyword: { id: string; term: string }; count: number }[];
+  };
   needsAttention: MentionFields[];
   rest: MentionFields[];
-  byPlatform: { platform: string; count: number }[];
-  byKeyword: { keywordId: string; term: string; count: number }[];
 }
 
 /** The `data` of an account event (spec 6.4); each event names its own fields. */
@@ -69,27 +80,6 @@ export interface MessageContent {
   footer: string;
 }
 
-const platformNames: Record<string, string> = {
-  bluesky: 'Bluesky',
-  hackernews: 'Hacker News',
-  github: 'GitHub',
-  stackoverflow: 'Stack Overflow',
-  devto: 'DEV',
-  reddit: 'Reddit',
-  x: 'X',
-  youtube: 'YouTube',
-  news: 'News',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  instagram: 'Instagram',
-  appstore: 'App Store',
-  googleplay: 'Google Play',
-  trustpilot: 'Trustpilot',
-  googlemaps: 'Google Maps',
-  rss: 'RSS',
-};
-
-export const platformName = (platform: string): string => platformNames[platform] ?? platform;
 
 const intentNames: Record<Intent, string> = {
   buy_intent: 'Buying intent',
@@ -119,7 +109,8 @@ export function excerpt(text: string, max: number): string {
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
-const utc = (iso: string): string => {
+/** A timestamp as people read it: `2028-03-09 14:05 UTC`. */
+export const utc = (iso: string): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 };
@@ -182,22 +173,26 @@ function digestItem(mention: MentionFields): ContentListItem {
 
 function describeDigest(envelope: DeliveryEnvelope<DigestData>): MessageContent {
   const digest = envelope.data;
-  const total = digest.needsAttention.length + digest.rest.length;
+  const { counts } = digest;
   const name = envelope.alert?.name ?? 'Digest';
-  const list = (heading: string, mentions: MentionFields[]) => ({
-    heading: `${heading} (${mentions.length})`,
+  const list = (heading: string, mentions: MentionFields[], count: number) => ({
+    heading: `${heading} (${count})`,
     items: mentions.slice(0, digestListLength).map(digestItem),
-    more: Math.max(0, mentions.length - digestListLength),
+    more: Math.max(0, count - digestListLength),
   });
+  // An hourly digest covers an hour: its period reads in hours and minutes, the others in days.
+  const when = digest.mode === 'hourly' ? utc : day;
   return {
-    title: `${name}: ${plural(total, 'mention')}, ${digest.needsAttention.length} needing attention`,
-    intro: `${day(digest.period.from)} to ${day(digest.period.to)}`,
+    title: `${name}: ${plural(counts.total, 'mention')}, ${counts.needsAttention} needing attention`,
+    intro: `${when(digest.period.from)} to ${when(digest.period.to)}`,
     quote: null,
     facts: [
-      ...(digest.byPlatform.length ? [{ label: 'By platform', value: digest.byPlatform.map((entry) => `${platformName(entry.platform)} ${entry.count}`).join(' · ') }] : []),
-      ...(digest.byKeyword.length ? [{ label: 'By keyword', value: digest.byKeyword.map((entry) => `“${entry.term}” ${entry.count}`).join(' · ') }] : []),
+      ...(counts.byPlatform.length ? [{ label: 'By platform', value: counts.byPlatform.map((entry) => `${platformName(entry.platform)} ${entry.count}`).join(' · ') }] : []),
+      ...(counts.byKeyword.length ? [{ label: 'By keyword', value: counts.byKeyword.map((entry) => `“${entry.keyword.term}” ${entry.count}`).join(' · ') }] : []),
     ],
-    sections: total ? [list('Needs attention', digest.needsAttention), list('The rest', digest.rest)].filter((section) => section.items.length) : [],
+    sections: counts.total
+      ? [list('Needs attention', digest.needsAttention, counts.needsAttention), list('The rest', digest.rest, counts.rest)].filter((section) => section.items.length)
+      : [],
     links: [],
     interactedMentionId: null,
     footer: footerOf(envelope),

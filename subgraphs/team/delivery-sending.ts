@@ -1,4 +1,4 @@
-import { readConfig } from '../../runtime/config.ts';
+import { publicUrl, readConfig } from '../../runtime/config.ts';
 import { findMentionsByIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
@@ -6,13 +6,15 @@ import type { ChannelTarget } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
-import { createMailer, mailSettings } from './mailer.ts';
+import { type MailSettings, mailSettings, type OutgoingMail, sharedMailer } from './mailer.ts';
 import { postSlackMessage, slackApiBase } from './slack-api.ts';
-import { findSlackConnection } from './slack-connection-store.ts';
+import { findSlackConnection, type SlackConnectionRow } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
 import { telegramMessage } from './telegram-messages.ts';
+import { unsubscribeLink } from './unsubscribe-links.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
+import { findWorkspace } from './workspace-store.ts';
 import { signatureHeaders } from './webhook-signature.ts';
 
 /** Attempts of an instant or account-event delivery in all (spec 3.4, 8). */
@@ -36,6 +38,9 @@ function requestHeaders(channelHeaders: Record<string, string>, own: Record<stri
   return { ...Object.fromEntries(kept), ...own };
 }
 
+/** A refusal before anything was sent: not worth a retry. */
+const refused = (error: string): WebhookOutcome => ({ ok: false, status: null, error, retryable: false });
+
 /** One webhook POST of a delivery's stored body, signed now with the channel's current secret. */
 export function sendWebhookDelivery(
   delivery: Pick<DeliveryRow, 'id' | 'body'>,
@@ -44,7 +49,7 @@ export function sendWebhookDelivery(
   at: Date,
 ): Promise<WebhookOutcome> {
   if (!channel.url || !channel.secret) {
-    return Promise.resolve({ ok: false, status: null, error: 'the channel has no URL to send to', retryable: false });
+    return Promise.resolve(refused('the channel has no URL to send to'));
   }
   const own = {
     'content-type': 'application/json',
@@ -63,8 +68,8 @@ function integrationOutcome(error: unknown): WebhookOutcome {
 /** One Telegram message of a delivery, built from its stored envelope. */
 async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, chatId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
   const bot = telegramBot(settings.env);
-  if (!bot) return { ok: false, status: null, error: 'Telegram is not configured on this install', retryable: false };
-  if (!chatId) return { ok: false, status: null, error: 'the channel has no chat to send to', retryable: false };
+  if (!bot) return refused('Telegram is not configured on this install');
+  if (!chatId) return refused('the channel has no chat to send to');
   const message = telegramMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
     await sendTelegramMessage(bot, chatId, message, { timeoutMs: settings.timeoutMs });
@@ -74,11 +79,23 @@ async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>
   }
 }
 
-/** One Slack post of a delivery with the workspace's installed bot; the Interacted button rides on instant mention alerts. */
-async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'kind' | 'body'>, workspaceId: string, channelId: string | undefined, settings: DeliverySettings): Promise<WebhookOutcome> {
+/**
+ * One Slack post of a delivery with the workspace's installed bot, to the
+ * Slack channel `channelOf` picks (a channel's own, or the one the
+ * workspace's notifications are set to); the Interacted button rides on
+ * instant mention alerts.
+ */
+async function sendSlackDelivery(
+  sql: Queryable,
+  delivery: Pick<DeliveryRow, 'kind' | 'body'>,
+  workspaceId: string,
+  channelOf: (connection: SlackConnectionRow) => string | null | undefined,
+  settings: DeliverySettings,
+): Promise<WebhookOutcome> {
   const connection = await findSlackConnection(sql, workspaceId);
-  if (!connection) return { ok: false, status: null, error: 'the workspace has not installed the Slack app', retryable: false };
-  if (!channelId) return { ok: false, status: null, error: 'the channel has no Slack channel to post to', retryable: false };
+  if (!connection) return refused('the workspace has not installed the Slack app');
+  const channelId = channelOf(connection);
+  if (!channelId) return refused('there is no Slack channel to post to');
   const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
     await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: connection.botToken }, channelId, message, { timeoutMs: settings.timeoutMs });
@@ -88,20 +105,50 @@ async function sendSlackDelivery(sql: Queryable, delivery: Pick<DeliveryRow, 'ki
   }
 }
 
-/** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
-async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
-  const mail = mailSettings(settings.env);
-  if (!mail) return { ok: false, status: null, error: 'E-mail is not configured on this install', retryable: false };
-  if (!target.address || !target.confirmed) return { ok: false, status: null, error: 'the address has not been confirmed yet', retryable: false };
-  const mailer = createMailer(mail, { timeoutMs: settings.timeoutMs });
+/** One message handed to the SMTP server, as an attempt's outcome. */
+async function mailOutcome(settings: MailSettings, mail: OutgoingMail, timeoutMs: number): Promise<WebhookOutcome> {
   try {
-    await mailer.sendMail({ to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) });
+    await sharedMailer(settings, { timeoutMs }).sendMail(mail);
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
-  } finally {
-    mailer.close();
   }
+}
+
+/** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
+async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const mail = mailSettings(settings.env);
+  if (!mail) return refused('E-mail is not configured on this install');
+  if (!target.address || !target.confirmed) return refused('the address has not been confirmed yet');
+  return mailOutcome(mail, { to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) }, settings.timeoutMs);
+}
+
+/**
+ * One owner e-mail of an account event (spec 6.4, last line): it names the
+ * workspace and carries the link that turns owner e-mails off, also as
+ * `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058). The
+ * delivery's id is its Message-ID, so a retry is the same message.
+ */
+async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings): Promise<WebhookOutcome> {
+  const mail = mailSettings(settings.env);
+  if (!mail) return refused('E-mail is not configured on this install');
+  if (!delivery.userId || !delivery.userEmail) return refused('the owner has no address');
+  const workspaceName = (await findWorkspace(sql, delivery.workspaceId))?.name ?? delivery.workspaceId;
+  const link = await unsubscribeLink(sql, settings.env, delivery.userId);
+  const message = emailMessage({ kind: 'event', envelope: JSON.parse(delivery.body) }, {
+    workspaceName,
+    unsubscribe: { why: `You get this e-mail as an owner of “${workspaceName}” on Earshot.`, link },
+  });
+  return mailOutcome(
+    mail,
+    {
+      to: delivery.userEmail,
+      ...message,
+      messageId: `<${delivery.id}@${new URL(publicUrl(settings.env)).hostname}>`,
+      headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    },
+    settings.timeoutMs,
+  );
 }
 
 /** One attempt of a delivery through its channel, whatever the channel's kind. */
@@ -113,10 +160,10 @@ export function sendChannelDelivery(
   at: Date,
 ): Promise<WebhookOutcome> {
   if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
-  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, channel.target.channelId, settings);
+  if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, () => channel.target.channelId, settings);
   if (channel.kind === 'email') return sendEmailDelivery(delivery, channel.target, settings);
   if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
-  return Promise.resolve({ ok: false, status: null, error: `${channel.kind} channels are not connected yet`, retryable: false });
+  return Promise.resolve(refused(`${channel.kind} channels are not connected yet`));
 }
 
 /**
@@ -146,18 +193,24 @@ async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise
   return mention.status === 'open' ? null : `the mention was marked ${mention.status} before it could be sent`;
 }
 
+/** One attempt of a claimed delivery to wherever it goes: an owner's address, the workspace's Slack notifications, or a channel. */
+function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<WebhookOutcome> {
+  if (delivery.userId) return sendOwnerEmail(sql, delivery, settings);
+  // Notifications post where the workspace has them now, so a change of channel applies to retries too.
+  if (delivery.slackNotifications) return sendSlackDelivery(sql, delivery, delivery.workspaceId, (connection) => connection.channelId, settings);
+  return sendChannelDelivery(
+    sql,
+    delivery,
+    { kind: delivery.channelKind ?? '', workspaceId: delivery.workspaceId, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
+    settings,
+    now(),
+  );
+}
+
 /** Sends a claimed delivery once and records the attempt; a mention closed meanwhile is never sent (spec 3.3). */
 export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<DeliveryRow | undefined> {
   const closed = await closedMention(sql, delivery);
-  const outcome: WebhookOutcome = closed
-    ? { ok: false, status: null, error: closed, retryable: false }
-    : await sendChannelDelivery(
-        sql,
-        delivery,
-        { kind: delivery.channelKind, workspaceId: delivery.workspaceId, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
-        settings,
-        now(),
-      );
+  const outcome: WebhookOutcome = closed ? refused(closed) : await sendToDestination(sql, delivery, settings, now);
   const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
   if (recorded?.status === 'delivered' && recorded.mentionId) await markMentionDelivered(sql, recorded.mentionId);
   return recorded;

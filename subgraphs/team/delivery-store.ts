@@ -15,7 +15,10 @@ export interface DeliveryAttempt {
 export interface DeliveryRow {
   id: string;
   workspaceId: string;
-  channelId: string;
+  /** Where it goes: a channel, an owner's address (`userId`, owner e-mails) or the workspace's Slack notifications; exactly one. */
+  channelId: string | null;
+  userId: string | null;
+  slackNotifications: boolean;
   kind: DeliveryKind;
   alertId: string | null;
   alertName: string | null;
@@ -39,7 +42,10 @@ export interface DeliveryRow {
 export interface NewDelivery {
   id: string;
   workspaceId: string;
-  channelId: string;
+  /** One of `channelId`, `userId` (an owner e-mail) or `slackNotifications`. */
+  channelId?: string | null;
+  userId?: string | null;
+  slackNotifications?: boolean;
   kind: DeliveryKind;
   event: string;
   body: string;
@@ -54,20 +60,27 @@ export interface NewDelivery {
   nextAttemptAt?: Date;
 }
 
-/** A claimed delivery with what sending needs of its channel, read at send time (a rotated secret signs at once). */
+/**
+ * A claimed delivery with what sending needs of where it goes, read at send
+ * time (a rotated secret signs at once): its channel, or the owner's
+ * address. `lane` names the destination whose sends the dispatcher bounds
+ * together (the channel, the owner, the workspace's Slack notifications).
+ */
 export interface ClaimedDelivery extends DeliveryRow {
-  channelKind: string;
+  lane: string;
+  channelKind: string | null;
   channelUrl: string | null;
   channelHeaders: Record<string, string>;
   channelSecret: string | null;
   channelTarget: ChannelTarget;
+  userEmail: string | null;
 }
 
 /** Woken whenever deliveries are enqueued, so dispatchers send at once instead of on their next poll. */
 export const deliveriesDueChannel = 'earshot_deliveries_due';
 
 const deliveryColumns = (sql: Queryable, alias = 'd') => sql`
-  ${sql(alias)}.id, ${sql(alias)}.workspace_id, ${sql(alias)}.channel_id, ${sql(alias)}.kind, ${sql(alias)}.alert_id,
+  ${sql(alias)}.id, ${sql(alias)}.workspace_id, ${sql(alias)}.channel_id, ${sql(alias)}.user_id, ${sql(alias)}.slack_notifications, ${sql(alias)}.kind, ${sql(alias)}.alert_id,
   ${sql(alias)}.alert_name, ${sql(alias)}.mention_id, ${sql(alias)}.mention_summary, ${sql(alias)}.account_event_id,
   ${sql(alias)}.digest_period, ${sql(alias)}.event, ${sql(alias)}.status, ${sql(alias)}.attempts, ${sql(alias)}.attempt_log,
   ${sql(alias)}.error, ${sql(alias)}.body, ${sql(alias)}.next_attempt_at, ${sql(alias)}.give_up_at, ${sql(alias)}.sent_at,
@@ -84,12 +97,13 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
   const column = <T>(pick: (d: NewDelivery) => T) => deliveries.map(pick);
   const rows = await sql<{ id: string }[]>`
     /* insertDeliveries */
-    insert into deliveries (id, workspace_id, channel_id, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
-                            account_event_id, digest_period, give_up_at, next_attempt_at, created_at)
-    select t.id, t.workspace_id, t.channel_id, t.kind, t.event, t.body, t.alert_id, t.alert_name, t.mention_id, t.mention_summary,
-           t.account_event_id, t.digest_period, t.give_up_at, t.next_attempt_at, ${now}
+    insert into deliveries (id, workspace_id, channel_id, user_id, slack_notifications, kind, event, body, alert_id, alert_name, mention_id,
+                            mention_summary, account_event_id, digest_period, give_up_at, next_attempt_at, created_at)
+    select t.id, t.workspace_id, t.channel_id, t.user_id, t.slack_notifications, t.kind, t.event, t.body, t.alert_id, t.alert_name, t.mention_id,
+           t.mention_summary, t.account_event_id, t.digest_period, t.give_up_at, t.next_attempt_at, ${now}
     from unnest(${sql.array(column((d) => d.id))}::text[], ${sql.array(column((d) => d.workspaceId))}::text[],
-                ${sql.array(column((d) => d.channelId))}::text[], ${sql.array(column((d) => d.kind))}::text[],
+                ${sql.array(column((d) => d.channelId ?? null))}::text[], ${sql.array(column((d) => d.userId ?? null))}::text[],
+                ${sql.array(column((d) => d.slackNotifications ?? false))}::boolean[], ${sql.array(column((d) => d.kind))}::text[],
                 ${sql.array(column((d) => d.event))}::text[], ${sql.array(column((d) => d.body))}::text[],
                 ${sql.array(column((d) => d.alertId ?? null))}::text[], ${sql.array(column((d) => d.alertName ?? null))}::text[],
                 ${sql.array(column((d) => d.mentionId ?? null))}::text[],
@@ -98,7 +112,7 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
                 ${sql.array(column((d) => d.digestPeriod?.toISOString() ?? null))}::timestamptz[],
                 ${sql.array(column((d) => d.giveUpAt?.toISOString() ?? null))}::timestamptz[],
                 ${sql.array(column((d) => (d.nextAttemptAt ?? now).toISOString()))}::timestamptz[])
-         as t(id, workspace_id, channel_id, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
+         as t(id, workspace_id, channel_id, user_id, slack_notifications, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
               account_event_id, digest_period, give_up_at, next_attempt_at)
     on conflict do nothing
     returning id`;
@@ -106,37 +120,41 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
   return rows.map((row) => row.id);
 }
 
+/** The destination a delivery's sends are bounded by: its channel, its owner, or the workspace's Slack notifications. */
+const laneOf = (sql: Queryable, alias: string) => sql`coalesce(${sql(alias)}.channel_id, ${sql(alias)}.user_id, 'slack:' || ${sql(alias)}.workspace_id)`;
+
 /**
- * Claims due pending deliveries for one dispatcher: at most `perChannel` of
- * a channel, none of a channel in `busyChannelIds` (this dispatcher's own
- * sends still under way), so a slow or dead endpoint holds only its own
+ * Claims due pending deliveries for one dispatcher: at most `perLane` of a
+ * destination, none of a lane in `busyLanes` (this dispatcher's own sends
+ * still under way), so a slow or dead endpoint holds only its own
  * deliveries. A claimed row is leased by moving `next_attempt_at` past the
  * send's time limit: a dispatcher that dies mid-send leaves it pending, due
  * again when the lease ends.
  */
 export async function claimDueDeliveries(
   sql: Queryable,
-  options: { now: Date; leaseSeconds: number; limit: number; perChannel: number; busyChannelIds: readonly string[] },
+  options: { now: Date; leaseSeconds: number; limit: number; perLane: number; busyLanes: readonly string[] },
 ): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
   return sql<ClaimedDelivery[]>`
     /* claimDueDeliveries */
     with ranked as (
-      select id, row_number() over (partition by channel_id order by next_attempt_at, created_at, id) as n
+      select id, row_number() over (partition by ${laneOf(sql, 'deliveries')} order by next_attempt_at, created_at, id) as n
       from deliveries
       where status = 'pending' and next_attempt_at <= ${options.now}
-        and channel_id <> all(${sql.array(options.busyChannelIds as string[])}::text[])
+        and ${laneOf(sql, 'deliveries')} <> all(${sql.array(options.busyLanes as string[])}::text[])
     ), due as (
-      select d.id from deliveries d join ranked r on r.id = d.id
-      where r.n <= ${options.perChannel} and d.status = 'pending' and d.next_attempt_at <= ${options.now}
+      select d.id, d.channel_id, d.user_id from deliveries d join ranked r on r.id = d.id
+      where r.n <= ${options.perLane} and d.status = 'pending' and d.next_attempt_at <= ${options.now}
       order by d.next_attempt_at, d.created_at, d.id
       limit ${options.limit}
       for update of d skip locked
     )
     update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
-    from due, channels c
-    where d.id = due.id and c.id = d.channel_id
-    returning ${deliveryColumns(sql)}, c.kind as channel_kind, c.url as channel_url, c.headers as channel_headers, c.secret as channel_secret, c.target as channel_target`;
+    from due left join channels c on c.id = due.channel_id left join users u on u.id = due.user_id
+    where d.id = due.id
+    returning ${deliveryColumns(sql)}, ${laneOf(sql, 'd')} as lane, c.kind as channel_kind, c.url as channel_url,
+              coalesce(c.headers, '{}') as channel_headers, c.secret as channel_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email`;
 }
 
 /** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */

@@ -7,8 +7,11 @@ import { insertDeliveries } from './delivery-store.ts';
 
 /** Mentions listed per section; the counts cover all of them. */
 export const digestListLimit = 100;
-/** A digest no channel took is retried on later ticks for this long (spec 3.4, 8). */
-const retryWindowMs = 6 * 3_600_000;
+/**
+ * A digest no channel took is retried on later ticks for this long (spec
+ * 3.4, 8); an hourly one only until the next takes over.
+ */
+const retryWindowMs = (mode: AlertRuleRow['mode']) => (mode === 'hourly' ? 1 : 6) * 3_600_000;
 
 type MentionRecord = ReturnType<typeof mentionRecord>;
 
@@ -81,7 +84,7 @@ export async function runDigest(sql: Sql, workspaceId: string, ruleId: string, n
         alertId: rule.id,
         alertName: rule.name,
         digestPeriod: now,
-        giveUpAt: new Date(now.getTime() + retryWindowMs),
+        giveUpAt: new Date(now.getTime() + retryWindowMs(rule.mode)),
         body: envelopeBody({ id, event: rule.event, createdAt: now, alert: { id: rule.id, name: rule.name }, data }),
       };
     });

@@ -1,4 +1,4 @@
-import { type Delivery, describeDelivery, excerpt } from './delivery-content.ts';
+import { type Delivery, describeDelivery, excerpt, utc } from './delivery-content.ts';
 import type { OutgoingMail } from './mailer.ts';
 
 /**
@@ -26,10 +26,21 @@ const page = (title: string, body: string[]) =>
     '</body></html>',
   ].join('\n');
 
-export type EmailMessage = Omit<OutgoingMail, 'to'>;
+export type EmailMessage = Pick<OutgoingMail, 'subject' | 'text' | 'html'>;
 
-export function emailMessage(delivery: Delivery): EmailMessage {
-  const content = describeDelivery(delivery);
+/**
+ * `workspaceName` says which workspace a message is about, for people in
+ * several (owner e-mails); `unsubscribe` adds why the reader gets it and
+ * the link that stops it.
+ */
+export interface EmailMessageOptions {
+  workspaceName?: string;
+  unsubscribe?: { why: string; link: string };
+}
+
+export function emailMessage(delivery: Delivery, options: EmailMessageOptions = {}): EmailMessage {
+  const described = describeDelivery(delivery);
+  const content = options.workspaceName ? { ...described, facts: [{ label: 'Workspace', value: options.workspaceName }, ...described.facts] } : described;
   // A subject is one header line: no line breaks from a keyword or a post.
   const subject = excerpt(content.title, 200);
   const text: string[] = [content.title, ''];
@@ -61,6 +72,10 @@ export function emailMessage(delivery: Delivery): EmailMessage {
   }
   text.push('--', content.footer);
   html.push(`<p style="color: #6e6e73; font-size: 12px">${escapeHtml(content.footer)}</p>`);
+  if (options.unsubscribe) {
+    text.push(options.unsubscribe.why, `Unsubscribe: ${options.unsubscribe.link}`);
+    html.push(`<p style="color: #6e6e73; font-size: 12px">${escapeHtml(options.unsubscribe.why)} ${anchor(options.unsubscribe.link, 'Unsubscribe')}</p>`);
+  }
   return { subject, text: text.join('\n'), html: page(subject, html) };
 }
 
@@ -73,5 +88,19 @@ export function confirmationEmail(link: string, channelLabel: string): EmailMess
     subject,
     text: [why, '', 'Confirm to start receiving alerts:', link, '', ignore].join('\n'),
     html: page(subject, [`<p>${escapeHtml(why)}</p>`, `<p>${anchor(link, 'Confirm to start receiving alerts')}</p>`, `<p>${escapeHtml(ignore)}</p>`]),
+  };
+}
+
+/** An invitation to join a workspace: the link opens the dashboard's invitation page, where the invitee accepts or declines. */
+export function invitationEmail(invitation: { workspaceName: string; inviterName: string | null; role: string; expiresAt: Date }, link: string): EmailMessage {
+  // A subject is one header line: nothing from a name may break it.
+  const subject = excerpt(`${invitation.inviterName ?? 'Someone'} invited you to ${invitation.workspaceName} on Earshot`, 200);
+  const what = `${invitation.inviterName ?? 'Someone'} invited you to join the workspace “${invitation.workspaceName}” on Earshot as ${invitation.role === 'admin' ? 'an admin' : `a ${invitation.role}`}.`;
+  const until = `The invitation works once, until ${utc(invitation.expiresAt.toISOString())}.`;
+  const ignore = 'If you do not want to join, decline it on that page or ignore this message.';
+  return {
+    subject,
+    text: [what, '', 'Accept or decline it here:', link, '', until, ignore].join('\n'),
+    html: page(subject, [`<p>${escapeHtml(what)}</p>`, `<p>${anchor(link, 'Accept or decline the invitation')}</p>`, `<p>${escapeHtml(until)} ${escapeHtml(ignore)}</p>`]),
   };
 }

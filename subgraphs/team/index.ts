@@ -3,7 +3,9 @@ import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
 import { ApiKeyResolver } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
+import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
+import { NotificationSettingsResolver } from './notification-settings.ts';
 import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
@@ -11,10 +13,10 @@ import { SlackNotificationsResolver } from './slack-notifications.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 import { ConnectedAppResolver } from './connected-app.ts';
 
-/** The team subgraph: workspaces, API keys, OAuth grants, channels and the deliveries to them, the Slack connection. */
+/** The team subgraph: workspaces, members and invitations, sessions, API keys, OAuth grants, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -30,8 +32,10 @@ export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
+export { closeSharedMailers } from './mailer.ts';
 export { magicLinkInput, mailMagicLink, passwordSignInInput, setPasswordInput, signInWithMagicLink, signInWithPassword } from './session.ts';
 export { authenticateSession } from './session-store.ts';
+export { invitationPagePath, inviteMemberInput } from './invitation.ts';
 export { memberRoleInput } from './member.ts';
 export { workspacesOfUser } from './member-store.ts';
 export { findOAuthClient, insertOAuthClient, type OAuthClientRow } from './oauth-client-store.ts';
@@ -52,6 +56,7 @@ export {
 export { escapeHtml } from './email-messages.ts';
 export { mailSettings } from './mailer.ts';
 export { findUser } from './user-store.ts';
+export { notificationSettingsInput } from './notification-settings.ts';
 export { countWorkspaceRequest } from './request-budget-store.ts';
 export { slackNotificationsInput } from './slack-notifications.ts';
 export { provisionWorkspace } from './workspace-provisioning.ts';

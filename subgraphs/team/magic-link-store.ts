@@ -1,17 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../runtime/database.ts';
+import { hashSecretToken, newSecretToken } from './secret-token.ts';
 
 const lifetimeMinutes = 15;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest();
-
 /** A new link token for the user (256 random bits); only its hash is stored. */
 export async function insertMagicLink(sql: Queryable, userId: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   await sql`
     /* insertMagicLink */
     insert into magic_links (token_hash, user_id, expires_at)
-    values (${hashToken(token)}, ${userId}, now() + make_interval(mins => ${lifetimeMinutes}))`;
+    values (${hashSecretToken(token)}, ${userId}, now() + make_interval(mins => ${lifetimeMinutes}))`;
   return token;
 }
 
@@ -20,7 +18,7 @@ export async function useMagicLink(sql: Queryable, token: string): Promise<strin
   const [row] = await sql<{ userId: string }[]>`
     /* useMagicLink */
     update magic_links set used_at = now()
-    where token_hash = ${hashToken(token)} and used_at is null and expires_at > now()
+    where token_hash = ${hashSecretToken(token)} and used_at is null and expires_at > now()
     returning user_id`;
   return row?.userId;
 }

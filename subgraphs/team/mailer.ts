@@ -1,12 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { publicUrl } from '../../runtime/config.ts';
 import { domainError } from '../domain-error.ts';
 import { IntegrationError } from './integration-error.ts';
+import { hashSecretToken, newSecretToken } from './secret-token.ts';
 
 /**
- * E-mail over SMTP with nodemailer (the e-mail channel and its double
- * opt-in; later magic links, invitations and owner e-mails).
+ * E-mail over SMTP with nodemailer: the e-mail channel and its double
+ * opt-in, sign-in links, invitations and owner e-mails.
  *
  * - `EARSHOT_SMTP_URL`: `smtp://user:pass@host:port` (`smtps://` for implicit
  *   TLS; a plain `smtp://` server that offers STARTTLS is upgraded); without
@@ -36,6 +36,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, such as `List-Unsubscribe`. */
+  headers?: Record<string, string>;
+  /** `<…@…>`: a retry of the same delivery is the same message to the reader's mail program. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -63,16 +67,21 @@ function classifyMailFailure(error: unknown): IntegrationError {
   return new IntegrationError('email', reason, !permanentMailerCodes.has(code), code);
 }
 
+/**
+ * A mailer over a pool of SMTP connections (nodemailer's `pool`): messages
+ * reuse open connections, at most 5 at once and 100 messages each, instead
+ * of a connection (and its greeting, TLS and AUTH) per message.
+ */
 export function createMailer(settings: MailSettings, options: { timeoutMs?: number } = {}): Mailer {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const transport = nodemailer.createTransport(
-    { url: settings.smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs * 3 },
+    { url: settings.smtpUrl, pool: true, maxConnections: 5, maxMessages: 100, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs * 3 },
     { from: settings.from },
   );
   return {
     async sendMail(mail) {
       try {
-        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const info = await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId: mail.messageId });
         return { messageId: info.messageId };
       } catch (error) {
         throw classifyMailFailure(error);
@@ -84,17 +93,52 @@ export function createMailer(settings: MailSettings, options: { timeoutMs?: numb
   };
 }
 
+const sharedMailers = new Map<string, Mailer>();
+
+/** The process's mailer for these settings, made once, so every send of the process shares its connections. */
+export function sharedMailer(settings: MailSettings, options: { timeoutMs?: number } = {}): Mailer {
+  const key = JSON.stringify([settings.smtpUrl, settings.from, options.timeoutMs ?? null]);
+  let mailer = sharedMailers.get(key);
+  if (!mailer) {
+    mailer = createMailer(settings, options);
+    sharedMailers.set(key, mailer);
+  }
+  return mailer;
+}
+
+/** Closes the shared mailers' connections, as the process stops; a send after that opens new ones. */
+export async function closeSharedMailers(): Promise<void> {
+  for (const mailer of sharedMailers.values()) mailer.close();
+  sharedMailers.clear();
+}
+
+/**
+ * Sends one message while a request waits for it (a channel's confirmation,
+ * a sign-in link, an invitation). A final SMTP reply (5xx) is about the
+ * address: `validation_error` on `field`. Anything else (our credentials,
+ * the server being away) is not the caller's to fix: `upstream_unavailable`.
+ */
+export async function sendMailNow(settings: MailSettings, mail: OutgoingMail, field: string, what: string): Promise<void> {
+  try {
+    await sharedMailer(settings).sendMail(mail);
+  } catch (error) {
+    if (!(error instanceof IntegrationError)) throw error;
+    if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `${field}: the mail server refused it (${error.message})`, { field }, error);
+    throw domainError('upstream_unavailable', `The ${what} could not be sent: ${error.message}`, {}, error);
+  }
+}
+
 /**
  * A double opt-in token for an e-mail channel: the token goes into the
  * confirmation link, only its hash is stored, so a leaked table confirms
  * nothing.
  */
 export function newConfirmationToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   return { token, hash: hashConfirmationToken(token) };
 }
 
-export const hashConfirmationToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const hashConfirmationToken = (token: string): string => hashSecretToken(token).toString('hex');
 
 /** The public route the recipient opens to confirm an e-mail channel. */
 export const emailConfirmationPath = '/v1/channels/email/confirm';

@@ -29,6 +29,22 @@ export async function listMembers(sql: Queryable, workspaceId: string): Promise<
     order by workspace_members.joined_at, users.id`;
 }
 
+export interface MembershipRow {
+  workspaceId: string;
+  name: string;
+  role: MemberRole;
+}
+
+/** The workspaces a user belongs to, in the order joined (the first is where a sign-in without one lands). */
+export async function listMemberships(sql: Queryable, userId: string): Promise<MembershipRow[]> {
+  return sql<MembershipRow[]>`
+    /* listMemberships */
+    select workspaces.id as workspace_id, workspaces.name, workspace_members.role
+    from workspace_members join workspaces on workspaces.id = workspace_members.workspace_id
+    where workspace_members.user_id = ${userId}
+    order by workspace_members.joined_at, workspaces.id`;
+}
+
 export async function findMemberRole(sql: Queryable, workspaceId: string, userId: string): Promise<MemberRole | undefined> {
   const [row] = await sql<{ role: MemberRole }[]>`
     /* findMemberRole */
@@ -126,4 +142,14 @@ export async function changeMemberRole(
       from changed join users on users.id = changed.user_id`;
     return changed;
   }) as Promise<MemberRow>;
+}
+
+/** The owners of these workspaces who take owner e-mails. */
+export async function listOwnersTakingEmails(sql: Queryable, workspaceIds: readonly string[]): Promise<{ workspaceId: string; userId: string }[]> {
+  if (workspaceIds.length === 0) return [];
+  return sql<{ workspaceId: string; userId: string }[]>`
+    /* listOwnersTakingEmails */
+    select m.workspace_id, m.user_id from workspace_members m join users u on u.id = m.user_id
+    where m.workspace_id = any(${sql.array(workspaceIds as string[])}) and m.role = 'owner' and u.owner_emails
+    order by m.workspace_id, m.joined_at, m.user_id`;
 }

@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
 import { parseInput } from '../validate-input.ts';
-import type { RequestAuth } from '../../runtime/gateway-signature.ts';
-import { domainError, notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
+import { requireSignedInUser } from './signed-in-user.ts';
 import { changeMemberRole, findMemberRole, listMembers, type MemberRow, removeMember } from './member-store.ts';
 
 export enum MemberRole {
@@ -28,20 +27,12 @@ export const memberRoleInput = z.strictObject({ role: z.enum(['owner', 'admin', 
 
 const toMember = (row: MemberRow): Member => ({ ...row, role: row.role as MemberRole });
 
-/**
- * The caller as a person. Changes to the team are made by someone, so an API
- * key, which stands for no one, may read the team but not change it. An id
- * that names no member of the workspace is `not_found` first, whoever asks,
- * as on every other id route.
- */
-async function requireSignedInUser(ctx: SubgraphContext, memberId: string): Promise<RequestAuth & { userId: string }> {
-  const auth = requireAuth(ctx);
-  if (auth.kind === 'api_key' || !auth.userId) {
-    if (!(await findMemberRole(ctx.sql, auth.workspaceId, memberId))) throw notFound('Member');
-    throw domainError('forbidden', 'Changing members needs a signed-in owner or admin, not an API key');
-  }
-  return auth as RequestAuth & { userId: string };
-}
+/** Only a person changes the team; an id naming no member of the workspace is `not_found` before an API key is refused. */
+const requireTeamChanger = (ctx: SubgraphContext, memberId: string) =>
+  requireSignedInUser(ctx, 'Changing members needs a signed-in owner or admin, not an API key', {
+    what: 'Member',
+    exists: async (workspaceId) => (await findMemberRole(ctx.sql, workspaceId, memberId)) !== undefined,
+  });
 
 @Resolver(() => Member)
 export class MemberResolver {
@@ -56,14 +47,14 @@ export class MemberResolver {
     @Arg('role', () => MemberRole, { nullable: true }) role: MemberRole | null,
     @Ctx() ctx: SubgraphContext,
   ): Promise<Member> {
-    const auth = await requireSignedInUser(ctx, id);
+    const auth = await requireTeamChanger(ctx, id);
     const valid = parseInput(memberRoleInput, role ? { role } : {});
     return toMember(await changeMemberRole(ctx.sql, { workspaceId: auth.workspaceId, actorUserId: auth.userId, memberId: id, role: valid.role }));
   }
 
   @Mutation(() => Member, { description: 'Removes a member; needs a signed-in owner or admin, and the last owner stays' })
   async removeMember(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Member> {
-    const auth = await requireSignedInUser(ctx, id);
+    const auth = await requireTeamChanger(ctx, id);
     return toMember(await removeMember(ctx.sql, { workspaceId: auth.workspaceId, actorUserId: auth.userId, memberId: id }));
   }
 }

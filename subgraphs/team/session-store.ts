@@ -1,6 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId, randomBase62 } from '../../runtime/ids.ts';
+import { hashSecretToken } from './secret-token.ts';
 
 export const sessionLifetimeDays = 14;
 
@@ -20,8 +21,6 @@ export interface AuthenticatedSession {
   csrfToken: string;
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest();
-
 /**
  * The token a cookie-authenticated change must repeat in `X-CSRF-Token`:
  * derived from the session token, so a page on another site, which can
@@ -35,7 +34,7 @@ export async function insertSession(sql: Queryable, input: { userId: string; wor
   const [row] = await sql<{ id: string; expiresAt: Date }[]>`
     /* insertSession */
     insert into sessions (id, token_hash, user_id, workspace_id, expires_at)
-    values (${newId('ses')}, ${hashToken(token)}, ${input.userId}, ${input.workspaceId},
+    values (${newId('ses')}, ${hashSecretToken(token)}, ${input.userId}, ${input.workspaceId},
             now() + make_interval(days => ${sessionLifetimeDays}))
     returning id, expires_at`;
   return { id: row.id, token, csrfToken: csrfTokenFor(token), expiresAt: row.expiresAt };
@@ -48,7 +47,7 @@ export async function authenticateSession(sql: Queryable, token: string): Promis
     select sessions.id, sessions.user_id, sessions.workspace_id, sessions.expires_at
     from sessions
     join workspace_members on workspace_members.workspace_id = sessions.workspace_id and workspace_members.user_id = sessions.user_id
-    where sessions.token_hash = ${hashToken(token)} and sessions.revoked_at is null and sessions.expires_at > now()`;
+    where sessions.token_hash = ${hashSecretToken(token)} and sessions.revoked_at is null and sessions.expires_at > now()`;
   return row ? { ...row, csrfToken: csrfTokenFor(token) } : undefined;
 }
 
@@ -56,4 +55,12 @@ export async function revokeSession(sql: Queryable, id: string): Promise<void> {
   await sql`
     /* revokeSession */
     update sessions set revoked_at = now() where id = ${id} and revoked_at is null`;
+}
+
+/** Ends every live session of the user but `keepId` (none kept when null). */
+export async function revokeOtherSessions(sql: Queryable, userId: string, keepId: string | null): Promise<void> {
+  await sql`
+    /* revokeOtherSessions */
+    update sessions set revoked_at = now()
+    where user_id = ${userId} and revoked_at is null and id is distinct from ${keepId}`;
 }

@@ -2,18 +2,20 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
-import { domainError } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { findMemberRole } from './member-store.ts';
-import { authenticateSession, insertSession, revokeSession } from './session-store.ts';
-import { countSignInFailure, signInBlockedFor } from './sign-in-failure-store.ts';
+import { authenticateSession, insertSession, revokeOtherSessions, revokeSession } from './session-store.ts';
+import { countAttempt } from './sign-in-attempt-store.ts';
+import { failedSignInLimits, refuseWhileLimited, signInLinkLimits } from './sign-in-limits.ts';
+import { requireSignedInUser } from './signed-in-user.ts';
 import { emailAddress } from './user.ts';
 import { passwordRule, setUserPassword, verifyPassword } from './user-password.ts';
-import { findUser, findUserByEmail, firstWorkspaceOf, normaliseEmail } from './user-store.ts';
+import { findUser, findUserByEmail, firstWorkspaceOf } from './user-store.ts';
 import { insertMagicLink, useMagicLink } from './magic-link-store.ts';
-import { createMailer, requireMailSettings } from './mailer.ts';
+import { requireMailSettings, sendMailNow } from './mailer.ts';
 import { escapeHtml } from './email-messages.ts';
 import { User } from './workspace.ts';
 
@@ -47,8 +49,12 @@ export class MagicLinkInput {
 
 export const magicLinkInput = z.strictObject({ email: emailAddress });
 
-/** The public route a sign-in link opens. */
-export const magicLinkVerifyPath = '/v1/auth/magic-link/verify';
+/**
+ * The dashboard page a sign-in link opens. The page, not the link, spends the
+ * token (through `GET /v1/auth/magic-link/verify`), so a mail scanner that
+ * fetches every link in a message cannot use it up.
+ */
+export const magicLinkPagePath = '/sign-in/link';
 
 function magicLinkMessage(link: string): { subject: string; text: string; html: string } {
   return {
@@ -59,9 +65,10 @@ function magicLinkMessage(link: string): { subject: string; text: string; html: 
 }
 
 /** What signing in needs of the subgraph's context; the OAuth sign-in page calls these functions with the same. */
-type SignInContext = Pick<SubgraphContext, 'sql' | 'env'>;
+type SignInContext = Pick<SubgraphContext, 'sql' | 'env' | 'clientAddress'>;
 
-async function startSession(ctx: SignInContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
+/** A new session for the user in the workspace: the tokens the REST facade turns into cookies. */
+export async function startSession(ctx: SignInContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
   const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
   return {
     token: session.token,
@@ -74,22 +81,20 @@ async function startSession(ctx: SignInContext, user: { id: string; email: strin
 }
 
 const wrongCredentials = () => domainError('unauthorized', 'Wrong e-mail address or password');
+const tooManyFailures = 'Too many failed sign-ins for this account or from this address; try again later';
 
-/** Signs in with an e-mail address and password; failures count toward the per-account limit. */
+/** Signs in with an e-mail address and password; failures count toward the per-account and per-address limits. */
 export async function signInWithPassword(ctx: SignInContext, input: unknown): Promise<SignedInSession> {
   const valid = parseInput(passwordSignInInput, input);
-  const subject = `account:${normaliseEmail(valid.email)}`;
-  const blockedFor = await signInBlockedFor(ctx.sql, subject);
-  if (blockedFor !== null) {
-    throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
-  }
+  const limits = failedSignInLimits(valid.email, ctx.clientAddress);
+  await refuseWhileLimited(ctx.sql, limits, tooManyFailures);
   const user = await findUserByEmail(ctx.sql, valid.email);
   const workspaceId = user && (valid.workspaceId ?? (await firstWorkspaceOf(ctx.sql, user.id)));
   const role = user && workspaceId ? await findMemberRole(ctx.sql, workspaceId, user.id) : undefined;
   // The password is checked even when the rest already failed, so the answer takes as long either way.
   const passwordMatches = await verifyPassword(valid.password, user?.passwordHash ?? null);
   if (!user || !workspaceId || !role || !passwordMatches) {
-    await countSignInFailure(ctx.sql, subject);
+    await countAttempt(ctx.sql, limits);
     throw wrongCredentials();
   }
   return startSession(ctx, user, workspaceId);
@@ -97,25 +102,24 @@ export async function signInWithPassword(ctx: SignInContext, input: unknown): Pr
 
 /**
  * E-mails a single-use sign-in link to the address when a user has it;
- * `link` makes the link from the token (default: the REST verify route).
- * Whether the address has an account is not told: the outcome is the same.
+ * `link` makes the link from the token (default: the dashboard page that spends it).
+ * Requests count per address asked for and per client address whether or
+ * not a user has it, so neither the answer nor the limit tells.
  */
 export async function mailMagicLink(
   ctx: SignInContext,
   input: unknown,
-  link: (token: string) => string = (token) => `${publicUrl(ctx.env)}${magicLinkVerifyPath}?token=${encodeURIComponent(token)}`,
+  link: (token: string) => string = (token) => `${publicUrl(ctx.env)}${magicLinkPagePath}?token=${encodeURIComponent(token)}`,
 ): Promise<void> {
   const valid = parseInput(magicLinkInput, input);
   const settings = requireMailSettings(ctx.env);
+  const limits = signInLinkLimits(valid.email, ctx.clientAddress);
+  await refuseWhileLimited(ctx.sql, limits, 'Too many sign-in links asked for; try again later');
+  await countAttempt(ctx.sql, limits);
   const user = await findUserByEmail(ctx.sql, valid.email);
   if (!user) return;
   const token = await insertMagicLink(ctx.sql, user.id);
-  const mailer = createMailer(settings);
-  try {
-    await mailer.sendMail({ to: user.email, ...magicLinkMessage(link(token)) });
-  } finally {
-    mailer.close();
-  }
+  await sendMailNow(settings, { to: user.email, ...magicLinkMessage(link(token)) }, 'email', 'sign-in link');
 }
 
 /** Signs in with the token of an e-mailed link; each works once, for 15 minutes. */
@@ -138,14 +142,26 @@ export const setPasswordInput = z.strictObject({
   newPassword: passwordRule,
 });
 
+/** The session the request's own cookie names (the facade passes it on); anything else is refused with `refusal`. */
+async function ownSession(ctx: SubgraphContext, sessionToken: string, refusal: string) {
+  const auth = requireAuth(ctx);
+  const session = await authenticateSession(ctx.sql, sessionToken);
+  if (auth.kind !== 'session' || !session || session.userId !== auth.userId || session.workspaceId !== auth.workspaceId) {
+    throw domainError('forbidden', refusal);
+  }
+  return session;
+}
+
 @Resolver()
 export class SessionResolver {
-  @Mutation(() => SignedInSession, { description: 'Signs in with an e-mail address and password (public; failures are rate-limited per account)' })
+  @Mutation(() => SignedInSession, { description: 'Signs in with an e-mail address and password (public; failures are rate-limited per account and per client address)' })
   async signInWithPassword(@Arg('input', () => PasswordSignInInput) input: PasswordSignInInput, @Ctx() ctx: SubgraphContext): Promise<SignedInSession> {
     return signInWithPassword(ctx, input);
   }
 
-  @Mutation(() => Boolean, { description: 'E-mails a sign-in link to the address (public); answers true whether or not a user has it' })
+  @Mutation(() => Boolean, {
+    description: 'E-mails a sign-in link to the address (public); answers true whether or not a user has it. Requests are rate-limited per address asked for and per client address',
+  })
   async sendMagicLink(@Arg('input', () => MagicLinkInput) input: MagicLinkInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
     await mailMagicLink(ctx, input);
     return true;
@@ -156,34 +172,49 @@ export class SessionResolver {
     return signInWithMagicLink(ctx, token);
   }
 
-  @Mutation(() => Boolean, { description: "Sets the signed-in user's password; needs the current one when there is one" })
+  @Mutation(() => Boolean, {
+    description: "Sets the signed-in user's password; needs the current one when there is one. Ends the user's other sessions, in every workspace",
+  })
   async setPassword(@Arg('input', () => SetPasswordInput) input: SetPasswordInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    const auth = requireAuth(ctx);
-    if (auth.kind === 'api_key' || !auth.userId) throw domainError('forbidden', 'Only a signed-in user can set their password, not an API key');
+    const auth = await requireSignedInUser(ctx, 'Only a signed-in user can set their password, not an API key');
     const valid = parseInput(setPasswordInput, input);
     const user = await findUser(ctx.sql, auth.userId);
     const stored = user && (await findUserByEmail(ctx.sql, user.email));
     if (!stored) throw domainError('unauthorized', 'The signed-in user no longer exists');
     if (stored.passwordHash !== null) {
-      const subject = `account:${stored.email}`;
-      const blockedFor = await signInBlockedFor(ctx.sql, subject);
-      if (blockedFor !== null) throw domainError('rate_limited', 'Too many failed sign-ins for this account; try again later', { retryAfterSeconds: blockedFor });
+      const limits = failedSignInLimits(stored.email, ctx.clientAddress);
+      await refuseWhileLimited(ctx.sql, limits, tooManyFailures);
       if (!(await verifyPassword(valid.currentPassword ?? '', stored.passwordHash))) {
-        await countSignInFailure(ctx.sql, subject);
+        await countAttempt(ctx.sql, limits);
         throw domainError('validation_error', 'currentPassword: does not match the current password', { field: 'currentPassword' });
       }
     }
     await setUserPassword(ctx.sql, stored.email, valid.newPassword);
+    // Whoever else holds a session of this user (a stolen cookie, a forgotten browser) is out; this one stays.
+    await revokeOtherSessions(ctx.sql, stored.id, auth.sessionId ?? null);
     return true;
+  }
+
+  @Mutation(() => SignedInSession, {
+    description: "Moves the signed-in user to another workspace they belong to: a new session there, the cookie's one ended",
+  })
+  async switchWorkspace(
+    @Arg('sessionToken', () => String) sessionToken: string,
+    @Arg('workspaceId', () => ID) workspaceId: string,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<SignedInSession> {
+    const session = await ownSession(ctx, sessionToken, 'Only a signed-in session can switch workspaces');
+    const user = await findUser(ctx.sql, session.userId);
+    // A workspace the user is not in is as unknown as one that does not exist.
+    if (!user || !(await findMemberRole(ctx.sql, workspaceId, user.id))) throw notFound('Workspace');
+    const started = await startSession(ctx, user, workspaceId);
+    await revokeSession(ctx.sql, session.id);
+    return started;
   }
 
   @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
   async signOut(@Arg('sessionToken', () => String) sessionToken: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    const auth = requireAuth(ctx);
-    const session = await authenticateSession(ctx.sql, sessionToken);
-    if (auth.kind !== 'session' || !session || session.userId !== auth.userId) {
-      throw domainError('forbidden', 'Only a signed-in session can sign itself out');
-    }
+    const session = await ownSession(ctx, sessionToken, 'Only a signed-in session can sign itself out');
     await revokeSession(ctx.sql, session.id);
     return true;
   }

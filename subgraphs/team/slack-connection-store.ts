@@ -63,3 +63,12 @@ export async function workspacesOfSlackTeam(sql: Queryable, teamId: string): Pro
     select workspace_id from slack_connections where team_id = ${teamId}`;
   return rows.map((row) => row.workspaceId);
 }
+
+/** Where these workspaces' Slack notifications go, for the workspaces that have set them. */
+export async function listSlackNotificationSettings(sql: Queryable, workspaceIds: readonly string[]): Promise<({ workspaceId: string } & SlackNotificationSettings)[]> {
+  if (workspaceIds.length === 0) return [];
+  return sql<({ workspaceId: string } & SlackNotificationSettings)[]>`
+    /* listSlackNotificationSettings */
+    select workspace_id, channel_id, channel_name, min_relevance, sources from slack_connections
+    where workspace_id = any(${sql.array(workspaceIds as string[])}) and channel_id is not null`;
+}

@@ -58,3 +58,19 @@ export async function firstWorkspaceOf(sql: Queryable, userId: string): Promise<
     select workspace_id from workspace_members where user_id = ${userId} order by joined_at, workspace_id limit 1`;
   return row?.workspaceId;
 }
+
+/** Whether the user takes owner e-mails (spec 6.4): on unless they turned them off. */
+export async function findNotificationSettings(sql: Queryable, userId: string): Promise<{ email: string; ownerEmails: boolean } | undefined> {
+  const [row] = await sql<{ email: string; ownerEmails: boolean }[]>`
+    /* findNotificationSettings */
+    select email, owner_emails from users where id = ${userId}`;
+  return row;
+}
+
+export async function setOwnerEmails(sql: Queryable, userId: string, ownerEmails: boolean): Promise<{ email: string; ownerEmails: boolean } | undefined> {
+  const [row] = await sql<{ email: string; ownerEmails: boolean }[]>`
+    /* setOwnerEmails */
+    update users set owner_emails = ${ownerEmails} where id = ${userId}
+    returning email, owner_emails`;
+  return row;
+}

@@ -4,6 +4,8 @@ import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { ApiKeyScope } from './api-key.ts';
+import { MemberRole } from './member.ts';
+import { listMemberships } from './member-store.ts';
 import { findUser } from './user-store.ts';
 import { findWorkspace } from './workspace-store.ts';
 
@@ -37,11 +39,22 @@ export class AuthInfo {
   @Field(() => Date, { nullable: true }) expiresAt!: Date | null;
 }
 
+@ObjectType({ description: 'A workspace the signed-in user belongs to, for switching to it' })
+export class WorkspaceMembership {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => MemberRole, { description: "The user's role there" }) role!: MemberRole;
+}
+
 @ObjectType()
 export class Whoami {
   @Field(() => Workspace) workspace!: Workspace;
   @Field(() => AuthInfo) auth!: AuthInfo;
   @Field(() => User, { nullable: true, description: 'The signed-in person; null for API keys' }) user!: User | null;
+  @Field(() => [WorkspaceMembership], {
+    description: 'Every workspace the signed-in person belongs to, the current one included, in the order joined; empty for API keys',
+  })
+  workspaces!: WorkspaceMembership[];
 }
 
 export async function resolveWorkspaceReference(ref: { id: string }, ctx: SubgraphContext): Promise<Workspace | null> {
@@ -66,6 +79,9 @@ export class WhoamiResolver {
         expiresAt: auth.expiresAt ? new Date(auth.expiresAt) : null,
       },
       user: auth.userId ? ((await findUser(ctx.sql, auth.userId)) ?? null) : null,
+      workspaces: auth.userId
+        ? (await listMemberships(ctx.sql, auth.userId)).map((row) => ({ id: row.workspaceId, name: row.name, role: row.role as MemberRole }))
+        : [],
     };
   }
 }

@@ -15,8 +15,10 @@ export interface FakeSmtp {
   user: string;
   pass: string;
   messages: ReceivedMail[];
-  /** Refuse `RCPT TO` for `address` with `code` (550 by default) from now on. */
-  refuseRecipient(address: string, code?: number): void;
+  /** How many SMTP connections clients opened so far. */
+  readonly connections: number;
+  /** Refuse `RCPT TO` for `address` with `code` (550 by default) from now on, or only the next `times` times. */
+  refuseRecipient(address: string, code?: number, times?: number): void;
   close(): Promise<void>;
 }
 
@@ -113,7 +115,8 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   const user = 'earshot';
   const pass = randomBytes(9).toString('base64url');
   const messages: ReceivedMail[] = [];
-  const refused = new Map<string, number>();
+  const refused = new Map<string, { code: number; left: number }>();
+  let connections = 0;
 
   const server = new SMTPServer({
     // Loopback only, so no TLS: nodemailer sends AUTH in clear when the server offers no STARTTLS.
@@ -121,6 +124,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === user && auth.password === pass) return callback(null, { user });
       const error: SMTPServerError = new Error('Authentication credentials invalid');
@@ -128,8 +135,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       callback(error);
     },
     onRcptTo(address, _session, callback) {
-      const code = refused.get(address.address.toLowerCase());
-      if (code === undefined) return callback();
+      const refusal = refused.get(address.address.toLowerCase());
+      if (!refusal || refusal.left <= 0) return callback();
+      refusal.left--;
+      const { code } = refusal;
       const error: SMTPServerError = new Error(code >= 500 ? `<${address.address}>: Recipient address rejected: User unknown` : 'Try again later');
       error.responseCode = code;
       callback(error);
@@ -158,8 +167,11 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     user,
     pass,
     messages,
-    refuseRecipient(address, code = 550) {
-      refused.set(address.toLowerCase(), code);
+    get connections() {
+      return connections;
+    },
+    refuseRecipient(address, code = 550, times = Infinity) {
+      refused.set(address.toLowerCase(), { code, left: times });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

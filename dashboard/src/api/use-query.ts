@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { TypedDocumentString } from '../graphql/graphql';
+import { execute } from './graphql-client';
+
+export interface QueryState<R> {
+  data: R | undefined;
+  error: unknown;
+  loading: boolean;
+  /** Runs the query again, keeping what is shown until the answer comes. */
+  refetch(): Promise<void>;
+  /** Changes what is shown without asking the server (after a mutation answered the new state). */
+  setData(update: (data: R) => R): void;
+}
+
+/** Runs a typed query now and whenever its variables change; a newer answer always wins over an older one. */
+export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V): QueryState<R> {
+  const [data, setDataState] = useState<R>();
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(true);
+  const key = JSON.stringify(variables ?? {});
+  const latest = useRef(0);
+  const run = useCallback(async () => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    try {
+      const answer = await (execute as (d: TypedDocumentString<R, V>, v: V) => Promise<R>)(document, JSON.parse(key));
+      if (ticket === latest.current) {
+        setDataState(answer);
+        setError(undefined);
+      }
+    } catch (failure) {
+      if (ticket === latest.current) setError(failure);
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, [document, key]);
+  useEffect(() => {
+    void run();
+  }, [run]);
+  const setData = useCallback((update: (current: R) => R) => setDataState((current) => (current === undefined ? current : update(current))), []);
+  return { data, error, loading, refetch: run, setData };
+}
+
+export interface ActionState<A extends unknown[]> {
+  run(...args: A): Promise<void>;
+  busy: boolean;
+  error: unknown;
+  reset(): void;
+}
+
+/** A user action (a mutation and what follows it) with its busy and error state, for buttons and forms. */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<unknown>): ActionState<A> {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const current = useRef(action);
+  current.current = action;
+  const run = useCallback(async (...args: A) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await current.current(...args);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { run, busy, error, reset: () => setError(undefined) };
+}

@@ -1,0 +1,74 @@
+import { useState } from 'preact/hooks';
+import { execute } from '../../api/graphql-client';
+import { useAction } from '../../api/use-query';
+import type { AlertsPageQuery } from '../../graphql/graphql';
+import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
+import { ErrorNotice } from '../../ui/notice';
+import { CreateAlertRuleDocument } from './alert-operations';
+import { ActionForm } from '../../ui/action-form';
+
+/** The instant rules' preset events (spec 6.2): each brings its filter. */
+const instantEvents = [
+  ['mention.matched', 'Every relevant mention'],
+  ['mention.high_relevance', 'Relevance 80 or more'],
+  ['mention.negative', 'Negative'],
+  ['mention.positive', 'Positive'],
+  ['mention.buy_intent', 'Buying intent'],
+  ['mention.question', 'Questions'],
+  ['mention.complaint', 'Complaints'],
+  ['mention.comparison', 'Comparisons'],
+] as const;
+const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+type Mode = 'instant' | 'daily' | 'weekly';
+
+export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCreated(): void }) {
+  const [name, setName] = useState('');
+  const [mode, setMode] = useState<Mode>('instant');
+  const [event, setEvent] = useState<(typeof instantEvents)[number][0]>('mention.matched');
+  const [hour, setHour] = useState('9');
+  const [weekday, setWeekday] = useState<string>('monday');
+  const [channelIds, setChannelIds] = useState<string[]>([]);
+  const [keywordIds, setKeywordIds] = useState<string[]>([]);
+  const [minRelevance, setMinRelevance] = useState('');
+  const create = useAction(async () => {
+    await execute(CreateAlertRuleDocument, {
+      input: {
+        name,
+        mode,
+        ...(mode === 'instant' ? { event } : { schedule: { hour: Number(hour), ...(mode === 'weekly' ? { weekday } : {}) } }),
+        channelIds,
+        filter: { ...(keywordIds.length ? { keywordIds } : {}), ...(minRelevance ? { minRelevance: Number(minRelevance) } : {}) },
+      },
+    });
+    setName('');
+    onCreated();
+  });
+  return (
+    <ActionForm onSubmit={() => void create.run()}>
+      <div class="grid-2">
+        <TextField label="Rule name" required value={name} onInput={setName} />
+        <SelectField
+          label="When"
+          value={mode}
+          options={[['instant', 'Instantly'], ['daily', 'Daily digest'], ['weekly', 'Weekly digest']] as [Mode, string][]}
+          onChange={setMode}
+        />
+        {mode === 'instant' ? (
+          <SelectField label="Which mentions" value={event} options={instantEvents} onChange={setEvent} />
+        ) : (
+          <TextField label="Hour (UTC)" type="number" min={0} max={23} required value={hour} onInput={setHour} />
+        )}
+        {mode === 'weekly' && <SelectField label="Weekday" value={weekday} options={weekdays.map((day) => [day, day] as [string, string])} onChange={setWeekday} />}
+        <TextField label="Minimum relevance" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="Blank: the preset's, or none" />
+      </div>
+      <CheckboxGroup legend="Send to" options={data.channels.map((channel) => [channel.id, `${channel.label} (${channel.kind})`] as [string, string])} value={channelIds} onChange={setChannelIds} />
+      {data.keywords.nodes.length > 0 && (
+        <CheckboxGroup legend="Only these keywords (none: all)" options={data.keywords.nodes.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
+      )}
+      <ErrorNotice error={create.error} />
+      <button type="submit" disabled={create.busy}>
+        {create.busy ? 'Creating…' : 'Create rule'}
+      </button>
+    </ActionForm>
+  );
+}

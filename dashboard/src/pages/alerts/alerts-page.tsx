@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import { execute } from '../../api/graphql-client';
+import { useAction, useQuery } from '../../api/use-query';
+import type { AlertsPageQuery } from '../../graphql/graphql';
+import { ago, count } from '../../ui/format';
+import { ErrorNotice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { AlertRuleForm } from './alert-rule-form';
+import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, SlackInstallDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
+import { ChannelForm } from './channel-form';
+import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { DataTable } from '../../ui/data-table';
+
+type Channel = AlertsPageQuery['channels'][number];
+type Rule = AlertsPageQuery['alertRules'][number];
+
+function ChannelRow({ channel }: { channel: Channel }) {
+  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
+  const test = useAction(async () => setOutcomes((await execute(TestChannelDocument, { id: channel.id })).testChannel.outcomes));
+  return (
+    <tr>
+      <th scope="row">
+        <a href={`/alerts/channels/${channel.id}`}>{channel.label}</a>
+        <div class="muted">{channel.kind}</div>
+      </th>
+      <td class="wrap">{destination(channel)}</td>
+      <td class="number">
+        {count(channel.stats.last7d.total)}
+        {channel.stats.last7d.failed > 0 && <span class="chip chip-bad">{channel.stats.last7d.failed} failed</span>}
+      </td>
+      <td>{channel.stats.lastDeliveryAt ? ago(channel.stats.lastDeliveryAt) : 'never'}</td>
+      <td>
+        <button type="button" class="secondary" disabled={test.busy} onClick={() => void test.run()}>
+          {test.busy ? 'Sending…' : <>Send a test<span class="visually-hidden"> to {channel.label}</span></>}
+        </button>
+        <ErrorNotice error={test.error} />
+        {outcomes && <TestOutcomes outcomes={outcomes} />}
+      </td>
+    </tr>
+  );
+}
+
+function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[]; onChanged(): void }) {
+  const [result, setResult] = useState<string>();
+  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
+  const toggle = useAction(async () => {
+    await execute(UpdateAlertRuleDocument, { id: rule.id, input: { enabled: !rule.enabled } });
+    onChanged();
+  });
+  const test = useAction(async () => setOutcomes((await execute(TestAlertRuleDocument, { id: rule.id })).testAlertRule.outcomes));
+  const run = useAction(async () => {
+    const { runAlertRule } = await execute(RunAlertRuleDocument, { id: rule.id });
+    setResult(`Digest of ${runAlertRule.mentions} mentions sent to ${runAlertRule.deliveryIds.length} channels`);
+  });
+  const remove = useAction(async () => {
+    if (!confirm(`Delete the rule “${rule.name}”?`)) return;
+    await execute(DeleteAlertRuleDocument, { id: rule.id });
+    onChanged();
+  });
+  const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
+  const when = rule.mode === 'instant' ? `instantly: ${rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
+  return (
+    <tr>
+      <th scope="row">
+        {rule.name}
+        {!rule.enabled && <span class="chip">off</span>}
+      </th>
+      <td>{when}</td>
+      <td>{names.join(', ') || 'no channel'}</td>
+      <td class="actions">
+        <button type="button" class="secondary" disabled={toggle.busy} onClick={() => void toggle.run()}>
+          {rule.enabled ? 'Turn off' : 'Turn on'}
+        </button>
+        <button type="button" class="secondary" disabled={test.busy} onClick={() => void test.run()}>
+          Test
+        </button>
+        {rule.mode !== 'instant' && (
+          <button type="button" class="secondary" disabled={run.busy} onClick={() => void run.run()}>
+            Run now
+          </button>
+        )}
+        <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+          Delete<span class="visually-hidden"> {rule.name}</span>
+        </button>
+        {[toggle.error, test.error, run.error, remove.error].map((error, index) => (
+          <ErrorNotice key={index} error={error} />
+        ))}
+        {outcomes && <TestOutcomes outcomes={outcomes} />}
+        {result && <p role="status">{result}</p>}
+      </td>
+    </tr>
+  );
+}
+
+/** Channels (create, test) and the alert rules that send to them (spec 2.8, 2.9, 4.6). */
+export default function AlertsPage() {
+  const page = useQuery(AlertsPageDocument, {});
+  const connectSlack = useAction(async () => location.assign((await execute(SlackInstallDocument)).slackInstall.url));
+  if (!page.data) {
+    return <PageLoading title="Alerts & channels" error={page.error} label="Loading channels" />;
+  }
+  const { channels, alertRules } = page.data;
+  return (
+    <>
+      <PageHeader title="Alerts & channels">
+        <button type="button" class="secondary" disabled={connectSlack.busy} onClick={() => void connectSlack.run()}>
+          Connect Slack
+        </button>
+      </PageHeader>
+      <ErrorNotice error={connectSlack.error} />
+      <Section title="Channels">
+        {channels.length === 0 ? (
+          <p class="empty">No channels yet.</p>
+        ) : (
+          <DataTable label="Channels" columns={['Channel', 'Delivers to', { label: 'Last 7 days', number: true }, 'Last delivery', 'Test']}>
+            {channels.map((channel) => (
+              <ChannelRow key={channel.id} channel={channel} />
+            ))}
+          </DataTable>
+        )}
+        <h3>New channel</h3>
+        <ChannelForm onCreated={() => void page.refetch()} />
+      </Section>
+      <Section title="Alert rules">
+        {alertRules.length === 0 ? (
+          <p class="empty">No rules yet: a rule sends matching mentions to channels, instantly or as a digest.</p>
+        ) : (
+          <DataTable label="Alert rules" columns={['Rule', 'When', 'Channels', 'Actions']}>
+            {alertRules.map((rule) => (
+              <RuleRow key={rule.id} rule={rule} channels={channels} onChanged={() => void page.refetch()} />
+            ))}
+          </DataTable>
+        )}
+        <h3>New rule</h3>
+        <AlertRuleForm data={page.data} onCreated={() => void page.refetch()} />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { execute } from '../../api/graphql-client';
+import { useAction } from '../../api/use-query';
+import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
+import { ErrorNotice, Notice } from '../../ui/notice';
+import { CreateChannelDocument } from './alert-operations';
+import { accountEvents, type ChannelKind, channelKinds } from './channel-labels';
+import { ActionForm } from '../../ui/action-form';
+
+/** A new channel of any kind; a webhook's signing secret is shown here once (spec 2.8). */
+export function ChannelForm({ onCreated }: { onCreated(): void }) {
+  const [kind, setKind] = useState<ChannelKind>('webhook');
+  const [label, setLabel] = useState('');
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const [chatId, setChatId] = useState('');
+  const [slackChannelId, setSlackChannelId] = useState('');
+  const [slackChannelName, setSlackChannelName] = useState('');
+  const [address, setAddress] = useState('');
+  const [created, setCreated] = useState<{ label: string; secret?: string | null }>();
+  const create = useAction(async () => {
+    const byKind = {
+      webhook: { url, events },
+      slack: { channelId: slackChannelId, channelName: slackChannelName },
+      telegram: { chatId },
+      email: { address },
+    }[kind];
+    const { createChannel } = await execute(CreateChannelDocument, { input: { kind, label: label || undefined, ...byKind } });
+    setCreated({ label: createChannel.label, secret: createChannel.config.secret });
+    setLabel('');
+    setUrl('');
+    onCreated();
+  });
+
+  return (
+    <ActionForm onSubmit={() => { setCreated(undefined); void create.run(); }}>
+      <div class="grid-2">
+        <SelectField label="Kind" value={kind} options={channelKinds} onChange={setKind} />
+        <TextField label="Label" value={label} onInput={setLabel} hint="How the channel is named in rules and logs" />
+        {kind === 'webhook' && <TextField label="Webhook URL" type="url" required value={url} onInput={setUrl} hint="Receives signed JSON POSTs" />}
+        {kind === 'slack' && (
+          <>
+            <TextField label="Slack channel id" required value={slackChannelId} onInput={setSlackChannelId} hint="At the bottom of the channel's details in Slack" />
+            <TextField label="Slack channel name" required value={slackChannelName} onInput={setSlackChannelName} />
+          </>
+        )}
+        {kind === 'telegram' && <TextField label="Telegram chat id" required value={chatId} onInput={setChatId} hint="A numeric chat id, or @name of a public channel; add the bot first" />}
+        {kind === 'email' && <TextField label="E-mail address" type="email" required value={address} onInput={setAddress} hint="A confirmation link is mailed first; nothing else is sent before it is opened" />}
+      </div>
+      {kind === 'webhook' && <CheckboxGroup legend="Account events to receive" options={accountEvents.map((event) => [event, event] as [string, string])} value={events} onChange={setEvents} />}
+      <ErrorNotice error={create.error} />
+      {created && (
+        <Notice tone="success">
+          Channel “{created.label}” created.
+          {created.secret && (
+            <>
+              {' '}
+              Its signing secret is shown only now:
+              <code class="secret" aria-label="Signing secret">
+                {created.secret}
+              </code>
+            </>
+          )}
+        </Notice>
+      )}
+      <button type="submit" disabled={create.busy}>
+        {create.busy ? 'Creating…' : 'Create channel'}
+      </button>
+    </ActionForm>
+  );
+}

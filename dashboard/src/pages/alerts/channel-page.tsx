@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { execute } from '../../api/graphql-client';
+import { useAction, useQuery } from '../../api/use-query';
+import type { ChannelPageQuery } from '../../graphql/graphql';
+import { count, dateTime } from '../../ui/format';
+import { ErrorNotice, Notice } from '../../ui/notice';
+import { PageHeader, PageLoading, Section } from '../../ui/page';
+import { platformName } from '../../../../vocabulary/platform-names.ts';
+import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
+import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { DataTable } from '../../ui/data-table';
+
+type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
+
+/** Instant deliveries are tried up to 5 times about 30 seconds apart (spec 3.4); digests for up to 6 hours. */
+const instantAttempts = 5;
+
+function retryState(delivery: Delivery): string {
+  if (delivery.status === 'delivered') return `delivered${delivery.attempts > 1 ? ` on attempt ${delivery.attempts}` : ''}`;
+  if (delivery.status === 'failed') return `failed after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
+  if (delivery.attempts === 0) return 'waiting to be sent';
+  return delivery.kind === 'digest' ? `retrying (attempt ${delivery.attempts})` : `retrying (attempt ${delivery.attempts} of ${instantAttempts})`;
+}
+
+const statusTone: Record<string, string> = { delivered: 'chip-good', failed: 'chip-bad', pending: 'chip-warn' };
+
+function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  return (
+    <tr>
+      <td>{dateTime(delivery.createdAt)}</td>
+      <td>
+        {delivery.kind}
+        {delivery.event && <div class="muted">{delivery.event}</div>}
+        {delivery.alert && <div class="muted">{delivery.alert.name}</div>}
+      </td>
+      <td class="wrap">
+        {delivery.mention ? (
+          <>
+            <a href={delivery.mention.url}>{platformName(delivery.mention.platform)}</a> {delivery.mention.text}
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td>
+        <span class={`chip ${statusTone[delivery.status] ?? ''}`}>{delivery.status}</span>
+        <div class="muted">{retryState(delivery)}</div>
+      </td>
+      <td class="wrap">
+        {delivery.error ?? ''}
+        {delivery.attemptLog.length > 0 && (
+          <details>
+            <summary>{count(delivery.attemptLog.length)} attempts</summary>
+            <ol>
+              {delivery.attemptLog.map((attempt) => (
+                <li key={attempt.at}>
+                  {dateTime(attempt.at)}: {attempt.status ?? 'no answer'}
+                  {attempt.error && ` (${attempt.error})`}
+                </li>
+              ))}
+            </ol>
+          </details>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** One channel: its delivery log with each delivery's retry state, a test send, secret rotation and deletion. */
+export default function ChannelPage({ id }: { id: string }) {
+  const [after, setAfter] = useState<string>();
+  const page = useQuery(ChannelPageDocument, { id, after });
+  const { route } = useLocation();
+  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
+  const [secret, setSecret] = useState<string | null>();
+  const test = useAction(async () => {
+    setOutcomes((await execute(TestChannelDocument, { id })).testChannel.outcomes);
+    await page.refetch();
+  });
+  const rotate = useAction(async () => {
+    if (!confirm('Make a new signing secret? The old one stops verifying at once.')) return;
+    setSecret((await execute(RotateChannelSecretDocument, { id })).rotateChannelSecret.config.secret);
+  });
+  const remove = useAction(async () => {
+    if (!confirm('Delete this channel? It leaves every rule.')) return;
+    await execute(DeleteChannelDocument, { id });
+    route('/alerts');
+  });
+
+  if (!page.data) {
+    return <PageLoading title="Channel" error={page.error} label="Loading the channel" />;
+  }
+  const { channel, channelDeliveries } = page.data;
+  return (
+    <>
+      <PageHeader title={channel.label}>
+        <button type="button" disabled={test.busy} onClick={() => void test.run()}>
+          {test.busy ? 'Sending…' : 'Send a test'}
+        </button>
+        {channel.kind === 'webhook' && (
+          <button type="button" class="secondary" disabled={rotate.busy} onClick={() => void rotate.run()}>
+            Rotate secret
+          </button>
+        )}
+        <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+          Delete
+        </button>
+      </PageHeader>
+      <p>
+        <a href="/alerts">All channels</a> · {channel.kind} to {destination(channel)} · used by {channel.stats.alerts} rules ({channel.stats.activeAlerts} on)
+      </p>
+      {channel.config.events.length > 0 && <p class="muted">Account events: {channel.config.events.join(', ')}</p>}
+      {[test.error, rotate.error, remove.error].map((error, index) => (
+        <ErrorNotice key={index} error={error} />
+      ))}
+      {outcomes && <TestOutcomes outcomes={outcomes} />}
+      {secret && (
+        <Notice tone="success">
+          The new signing secret, shown only now: <code class="secret">{secret}</code>
+        </Notice>
+      )}
+      <Section title="Delivery log">
+        {channelDeliveries.nodes.length === 0 ? (
+          <p class="empty">Nothing was delivered to this channel yet.</p>
+        ) : (
+          <DataTable label="Deliveries, newest first" columns={['Created', 'What', 'Mention', 'Status', 'Last error']}>
+            {channelDeliveries.nodes.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} />
+            ))}
+          </DataTable>
+        )}
+        <div class="form-actions">
+          {after && (
+            <button type="button" class="secondary" onClick={() => setAfter(undefined)}>
+              Newest
+            </button>
+          )}
+          {channelDeliveries.nextCursor && (
+            <button type="button" class="secondary" onClick={() => setAfter(channelDeliveries.nextCursor ?? undefined)}>
+              Older
+            </button>
+          )}
+        </div>
+      </Section>
+    </>
+  );
+}

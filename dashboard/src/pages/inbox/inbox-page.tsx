@@ -1,0 +1,223 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { execute } from '../../api/graphql-client';
+import { subscribe } from '../../api/live-updates';
+import { useQuery } from '../../api/use-query';
+import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
+import { ErrorNotice, Loading } from '../../ui/notice';
+import { PageHeader } from '../../ui/page';
+import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions } from './inbox-filters';
+import { ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
+import { MentionCard } from './mention-card';
+import { InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, TriageMentionDocument } from './mention-fields';
+
+/** When a mention that arrived unscored is read again for its score. */
+const rescoreDelaysMs = [3_000, 8_000, 20_000, 60_000];
+/** How many triage requests run at once in a bulk action (the API triages one mention per request today). */
+const bulkConcurrency = 4;
+
+/** Whether a mention stays listed after a triage answer: a status change can take it out of the filtered view. */
+const staysListed = (mention: InboxMentionFragment, filters: InboxFilters) => filters.status === 'all' || mention.status === filters.status;
+
+export default function InboxPage() {
+  const { query, route } = useLocation();
+  const filters = filtersFromQuery(query);
+  const variables = queryVariables(filters);
+  const page = useQuery(InboxMentionsDocument, variables);
+  const choices = useQuery(InboxChoicesDocument, {});
+  const [mentions, setMentions] = useState<InboxMentionFragment[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [fresh, setFresh] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState<Set<string>>(new Set());
+  const [currentId, setCurrentId] = useState<string>();
+  const [announcement, setAnnouncement] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [loadingMore, setLoadingMore] = useState(false);
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+
+  useEffect(() => {
+    if (!page.data) return;
+    setMentions(page.data.mentions.nodes);
+    setCursor(page.data.mentions.nextCursor ?? null);
+    setSelected(new Set());
+  }, [page.data]);
+
+  const replace = useCallback((mention: InboxMentionFragment, keep: boolean) => {
+    setMentions((list) => (keep ? list.map((item) => (item.id === mention.id ? mention : item)) : list.filter((item) => item.id !== mention.id)));
+    if (!keep) setSelected((set) => new Set([...set].filter((id) => id !== mention.id)));
+  }, []);
+
+  // New mentions arrive over graphql-ws while the page is open.
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => {
+    const rescore = (id: string, attempt: number) => {
+      if (attempt >= rescoreDelaysMs.length) return;
+      timers.current.push(
+        setTimeout(async () => {
+          try {
+            const { mention } = await execute(InboxMentionDocument, { id });
+            if (mention.classification?.relevance == null && !mention.classification?.failed) return rescore(id, attempt + 1);
+            replace(mention, arrivalFits(mention, filtersRef.current));
+          } catch {
+            // Gone (deleted) or unreachable: the next refresh says which.
+          }
+        }, rescoreDelaysMs[attempt]),
+      );
+    };
+    const stop = subscribe(LiveMentionsDocument, ({ mentionCreated }) => {
+      if (!mentionCreated || !arrivalFits(mentionCreated, filtersRef.current)) return;
+      setMentions((list) => (list.some((item) => item.id === mentionCreated.id) ? list : [mentionCreated, ...list]));
+      setFresh((set) => new Set(set).add(mentionCreated.id));
+      setAnnouncement(`New mention on ${mentionCreated.post.platform} for ${mentionCreated.keyword.term}`);
+      if (mentionCreated.classification?.relevance == null) rescore(mentionCreated.id, 0);
+    });
+    return () => {
+      stop();
+      timers.current.forEach(clearTimeout);
+    };
+  }, [replace]);
+
+  const triage = useCallback(
+    async (id: string, patch: MentionPatchInput) => {
+      setBusy((set) => new Set(set).add(id));
+      try {
+        const { updateMention } = await execute(TriageMentionDocument, { id, input: patch });
+        replace(updateMention, staysListed(updateMention, filtersRef.current));
+      } catch (failure) {
+        setError(failure);
+      } finally {
+        setBusy((set) => {
+          const next = new Set(set);
+          next.delete(id);
+          return next;
+        });
+      }
+    },
+    [replace],
+  );
+
+  const triageSelected = async (patch: MentionPatchInput) => {
+    const queue = [...selected];
+    setError(undefined);
+    await Promise.all(
+      Array.from({ length: Math.min(bulkConcurrency, queue.length) }, async () => {
+        for (let id = queue.shift(); id; id = queue.shift()) await triage(id, patch);
+      }),
+    );
+    setAnnouncement(`${selected.size} mentions updated`);
+  };
+
+  const shown = sortMentions(mentions, filters.sort);
+  const currentIndex = Math.max(0, shown.findIndex((mention) => mention.id === currentId));
+
+  const focusAt = (index: number) => {
+    const mention = shown[Math.min(Math.max(index, 0), shown.length - 1)];
+    if (!mention) return;
+    setCurrentId(mention.id);
+    document.getElementById(`mention-${mention.id}`)?.focus();
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (typingIn(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+      const mention = shown[currentIndex];
+      if (event.key === 'j') focusAt(currentIndex + (currentId ? 1 : 0));
+      else if (event.key === 'k') focusAt(currentIndex - 1);
+      else if (event.key === 'x' && mention) toggleSelected(mention.id, !selected.has(mention.id));
+      else if (triageKeys[event.key] && mention) {
+        void triage(mention.id, triageKeys[event.key].patch);
+        // A mention leaving the view hands the keyboard to the next one.
+        const next = shown[currentIndex + 1] ?? shown[currentIndex - 1];
+        if (next && triageKeys[event.key].patch.status) setCurrentId(next.id);
+      } else return;
+      event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  const toggleSelected = (id: string, on: boolean) =>
+    setSelected((set) => {
+      const next = new Set(set);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const { mentions: more } = await execute(InboxMentionsDocument, { ...variables, after: cursor });
+      setMentions((list) => [...list, ...more.nodes.filter((mention) => !list.some((item) => item.id === mention.id))]);
+      setCursor(more.nextCursor ?? null);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  return (
+    <div class="inbox">
+      <PageHeader title="Inbox">
+        <ShortcutList />
+      </PageHeader>
+      <InboxFilterBar filters={filters} choices={choices.data} onChange={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
+      <p class="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      <ErrorNotice error={error ?? page.error} />
+      <div class="bulk-bar" role="toolbar" aria-label="Selected mentions" hidden={shown.length === 0}>
+        <label class="checkbox">
+          <input
+            type="checkbox"
+            checked={shown.length > 0 && selected.size === shown.length}
+            onChange={(event) => setSelected(event.currentTarget.checked ? new Set(shown.map((mention) => mention.id)) : new Set())}
+          />
+          <span>{selected.size ? `${selected.size} selected` : 'Select all'}</span>
+        </label>
+        <button type="button" disabled={!selected.size} onClick={() => void triageSelected({ status: 'done' })}>
+          Done
+        </button>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => void triageSelected({ status: 'ignored' })}>
+          Ignore
+        </button>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => void triageSelected({ relevant: true })}>
+          Relevant
+        </button>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => void triageSelected({ relevant: false })}>
+          Not relevant
+        </button>
+      </div>
+      {page.loading && !page.data ? (
+        <Loading label="Loading mentions" />
+      ) : shown.length === 0 ? (
+        <p class="empty">No mentions match these filters. New ones appear here as they are found.</p>
+      ) : (
+        <div class="mention-list" aria-label="Mentions">
+          {shown.map((mention) => (
+            <MentionCard
+              key={mention.id}
+              mention={mention}
+              current={mention.id === currentId}
+              selected={selected.has(mention.id)}
+              fresh={fresh.has(mention.id)}
+              busy={busy.has(mention.id)}
+              onTriage={(patch) => void triage(mention.id, patch)}
+              onSelect={(on) => toggleSelected(mention.id, on)}
+              onFocus={() => setCurrentId(mention.id)}
+            />
+          ))}
+        </div>
+      )}
+      {cursor && (
+        <button type="button" class="secondary load-more" disabled={loadingMore} onClick={() => void loadMore()}>
+          {loadingMore ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
+import { ago, count, dateTime } from '../../ui/format';
+import { platformName } from '../../../../vocabulary/platform-names.ts';
+
+const sentiments = ['positive', 'neutral', 'negative'] as const;
+
+/** One mention with its triage controls; `current` is the one the keyboard acts on. */
+export function MentionCard({
+  mention,
+  current,
+  selected,
+  fresh,
+  busy,
+  onTriage,
+  onSelect,
+  onFocus,
+}: {
+  mention: InboxMentionFragment;
+  current: boolean;
+  selected: boolean;
+  fresh: boolean;
+  busy: boolean;
+  onTriage(patch: MentionPatchInput): void;
+  onSelect(selected: boolean): void;
+  onFocus(): void;
+}) {
+  const classification = mention.classification;
+  const verdict = classification?.feedback?.relevant;
+  const correctedSentiment = classification?.feedback?.sentiment;
+  const headingId = `mention-${mention.id}-title`;
+  return (
+    <article
+      class={`mention${current ? ' current' : ''}${fresh ? ' fresh' : ''}`}
+      id={`mention-${mention.id}`}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      aria-busy={busy}
+      data-status={mention.status}
+      onFocusIn={onFocus}
+    >
+      <div class="mention-head">
+        <input type="checkbox" checked={selected} aria-label={`Select the mention by ${mention.author.name}`} onChange={(event) => onSelect(event.currentTarget.checked)} />
+        <h3 id={headingId}>
+          <span class="platform">{platformName(mention.post.platform)}</span> · {mention.author.name}
+          {mention.author.handle && mention.author.handle !== mention.author.name && <span class="muted"> @{mention.author.handle}</span>}
+        </h3>
+        <span class="keyword-chip">{mention.keyword.term}</span>
+        {fresh && <span class="chip chip-new">New</span>}
+      </div>
+      <p class="mention-meta">
+        <time dateTime={mention.post.publishedAt} title={dateTime(mention.post.publishedAt)}>
+          {ago(mention.post.publishedAt)}
+        </time>
+        {mention.author.followers > 0 && <> · {count(mention.author.followers)} followers</>}
+        {mention.post.replyTo && <> · reply</>}
+        {' · '}
+        {classification?.relevance == null ? (
+          <span class="chip">{classification?.failed ? 'Scoring failed' : 'Scoring…'}</span>
+        ) : (
+          <span class={`chip ${mention.relevant ? 'chip-good' : ''}`}>Relevance {classification.relevance}</span>
+        )}
+        {classification?.sentiment && <span class={`chip sentiment-${classification.sentiment}`}>{classification.sentiment}{correctedSentiment ? ' (corrected)' : ''}</span>}
+        {classification?.intents.map((intent) => (
+          <span key={intent} class="chip">
+            {intent.replace('_', ' ')}
+          </span>
+        ))}
+        {mention.status !== 'open' && <span class="chip chip-status">{mention.status}</span>}
+      </p>
+      <p class="mention-text">{mention.post.text}</p>
+      <div class="mention-actions" role="group" aria-label="Triage">
+        <a href={mention.post.url} target="_blank" rel="noopener noreferrer">
+          Open post<span class="visually-hidden"> (new tab)</span>
+        </a>
+        {mention.status === 'open' ? (
+          <>
+            <button type="button" disabled={busy} onClick={() => onTriage({ status: 'done' })} aria-keyshortcuts="d">
+              Done
+            </button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => onTriage({ status: 'ignored' })} aria-keyshortcuts="i">
+              Ignore
+            </button>
+          </>
+        ) : (
+          <button type="button" class="secondary" disabled={busy} onClick={() => onTriage({ status: 'open' })} aria-keyshortcuts="o">
+            Reopen
+          </button>
+        )}
+        <button type="button" class="secondary" disabled={busy} aria-pressed={verdict === true} onClick={() => onTriage({ relevant: verdict === true ? null : true })} aria-keyshortcuts="y">
+          Relevant
+        </button>
+        <button type="button" class="secondary" disabled={busy} aria-pressed={verdict === false} onClick={() => onTriage({ relevant: verdict === false ? null : false })} aria-keyshortcuts="n">
+          Not relevant
+        </button>
+        <label class="inline-select">
+          <span>Sentiment</span>
+          <select
+            value={correctedSentiment ?? ''}
+            disabled={busy}
+            onChange={(event) => onTriage({ sentiment: event.currentTarget.value || null })}
+          >
+            <option value="">{classification?.feedback ? `As scored (${classification.feedback.original.sentiment ?? 'none'})` : 'As scored'}</option>
+            {sentiments.map((sentiment) => (
+              <option key={sentiment} value={sentiment}>
+                {sentiment}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,59 @@
+import { graphql } from '../../graphql';
+
+/** What the inbox shows of a mention; every inbox operation selects it, so a triage answer replaces the card in place. */
+export const InboxMentionFields = graphql(`
+  fragment InboxMention on Mention {
+    id
+    status
+    relevant
+    priority
+    createdAt
+    keyword { id term }
+    post { platform url text publishedAt replyTo }
+    author { name handle url followers }
+    classification {
+      relevance
+      sentiment
+      intents
+      automated
+      language
+      failed
+      feedback { relevant sentiment original { relevant sentiment } }
+    }
+    triage { assignee snoozedUntil note }
+  }
+`);
+
+export const InboxMentionsDocument = graphql(`
+  query InboxMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!], $alertId: ID) {
+    mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms, alertId: $alertId) {
+      nodes { ...InboxMention }
+      nextCursor
+    }
+  }
+`);
+
+export const InboxMentionDocument = graphql(`
+  query InboxMention($id: ID!) {
+    mention(id: $id) { ...InboxMention }
+  }
+`);
+
+export const LiveMentionsDocument = graphql(`
+  subscription LiveMentions {
+    mentionCreated { ...InboxMention }
+  }
+`);
+
+export const TriageMentionDocument = graphql(`
+  mutation TriageMention($id: ID!, $input: MentionPatchInput!) {
+    updateMention(id: $id, input: $input) { ...InboxMention }
+  }
+`);
+
+export const InboxChoicesDocument = graphql(`
+  query InboxChoices {
+    keywords(first: 100) { nodes { id term } }
+    alertRules { id name }
+  }
+`);

@@ -1,0 +1,53 @@
+import { useAction } from '../../api/use-query';
+import type { KeywordPageQuery } from '../../graphql/graphql';
+import { count, money, percent } from '../../ui/format';
+import { ErrorNotice } from '../../ui/notice';
+
+type Suggestion = KeywordPageQuery['keywordSuggestions'][number];
+
+const titles: Record<Suggestion['type'], string> = {
+  excluded_terms: 'Exclude terms',
+  excluded_authors: 'Exclude authors',
+  required_terms: 'Require terms',
+  platforms: 'Drop platforms',
+  context: 'Write a context',
+};
+
+/** What applying the suggestion does, in the measured figures of spec 2.6, before anyone clicks. */
+export function effectText(effect: NonNullable<Suggestion['effect']>): string {
+  const { sample } = effect;
+  const noiseBefore = sample.noise + sample.relevant ? sample.noise / (sample.noise + sample.relevant) : 0;
+  const keptNoise = sample.noise - sample.noiseRemoved;
+  const keptRelevant = sample.relevant - sample.relevantRemoved;
+  const noiseAfter = keptNoise + keptRelevant ? keptNoise / (keptNoise + keptRelevant) : 0;
+  return [
+    `Removes ${count(effect.noiseRemoved)} noisy ${effect.noiseRemoved === 1 ? 'match' : 'matches'}`,
+    `and ${count(effect.relevantRemoved)} relevant`,
+    `(noise ${percent(noiseBefore)} → ${percent(noiseAfter)}),`,
+    `saving ${money(effect.centsSaved)} over the last 30 days`,
+    effect.exact ? '(measured on every scored match).' : `(estimated from the newest ${count(sample.noise + sample.relevant)} scored matches).`,
+  ].join(' ');
+}
+
+export function SuggestionCard({ suggestion, onApply }: { suggestion: Suggestion; onApply(): Promise<void> }) {
+  const apply = useAction(onApply);
+  const headingId = `suggestion-${suggestion.type}-${suggestion.values.join('-')}`.replace(/\W+/g, '-');
+  return (
+    <article class="suggestion" aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        {titles[suggestion.type]}: {suggestion.values.join(', ')}
+        {suggestion.source === 'ai' && <span class="chip"> AI</span>}
+      </h3>
+      <p>{suggestion.why}</p>
+      {suggestion.effect && <p class="effect">{effectText(suggestion.effect)}</p>}
+      <details>
+        <summary>The exact change</summary>
+        <pre class="secret">{JSON.stringify(suggestion.patch, null, 2)}</pre>
+      </details>
+      <ErrorNotice error={apply.error} />
+      <button type="button" disabled={apply.busy} onClick={() => void apply.run()}>
+        {apply.busy ? 'Applying…' : `Apply: ${titles[suggestion.type].toLowerCase()} ${suggestion.values.join(', ')}`}
+      </button>
+    </article>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { execute } from '../../api/graphql-client';
+import { useAction, useQuery } from '../../api/use-query';
+import { graphql } from '../../graphql';
+import type { KeywordKind } from '../../graphql/graphql';
+import { SelectField, TextField } from '../../ui/fields';
+import { count, money, percent } from '../../ui/format';
+import { ErrorNotice, Loading } from '../../ui/notice';
+import { PageHeader, Section } from '../../ui/page';
+import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
+import { DataTable } from '../../ui/data-table';
+import { ActionForm } from '../../ui/action-form';
+
+const KeywordListDocument = graphql(`
+  query KeywordList {
+    keywords(first: 100) {
+      nodes {
+        ...KeywordRunState
+        cap { mentions per used }
+        group { id name }
+      }
+      nextCursor
+    }
+    groups { id name isDefault }
+  }
+`);
+
+const CreateKeywordDocument = graphql(`
+  mutation CreateKeyword($input: CreateKeywordInput!) {
+    createKeyword(input: $input) { id }
+  }
+`);
+
+/** Every keyword with its health, noise share, cap and cost this month; a new one starts collecting at once (spec 4.2). */
+export default function KeywordsPage() {
+  const list = useQuery(KeywordListDocument, {});
+  const { route } = useLocation();
+  const [term, setTerm] = useState('');
+  const [kind, setKind] = useState<KeywordKind>('brand');
+  const [groupId, setGroupId] = useState('');
+  const create = useAction(async () => {
+    const { createKeyword } = await execute(CreateKeywordDocument, { input: { term, kind, groupId: groupId || undefined } });
+    route(`/keywords/${createKeyword.id}`);
+  });
+
+  return (
+    <>
+      <PageHeader title="Keywords" />
+      <ErrorNotice error={list.error} />
+      {!list.data ? (
+        <Loading label="Loading keywords" />
+      ) : list.data.keywords.nodes.length === 0 ? (
+        <p class="empty">No keywords yet: add the first one below.</p>
+      ) : (
+        <DataTable label="Keywords" columns={['Keyword', 'Group', 'Health', { label: 'Noise (14 days)', number: true }, { label: 'This month', number: true }, { label: 'Cap', number: true }, { label: 'Cost this month', number: true }]}>
+          {list.data.keywords.nodes.map((keyword) => {
+            const noise = noiseShare(keyword.stats.noise);
+            return (
+              <tr key={keyword.id}>
+                <th scope="row">
+                  <a href={`/keywords/${keyword.id}`}>{keyword.term}</a>
+                  <div class="muted">{keyword.kind}</div>
+                </th>
+                <td>{keyword.group.name}</td>
+                <td>
+                  <HealthChip keyword={keyword} />
+                </td>
+                <td class="number">{noise === null ? '—' : `${percent(noise)} of ${count(keyword.stats.noise.scored)}`}</td>
+                <td class="number">{count(keyword.stats.thisMonth)}</td>
+                <td class="number">{keyword.cap ? `${count(keyword.cap.used)} / ${count(keyword.cap.mentions)} a ${keyword.cap.per}` : 'None'}</td>
+                <td class="number">{money(keyword.stats.cost.totalCents)}</td>
+              </tr>
+            );
+          })}
+        </DataTable>
+      )}
+      <Section title="Add a keyword">
+        <ActionForm onSubmit={() => void create.run()}>
+          <div class="grid-2">
+            <TextField label="Term" required value={term} onInput={setTerm} maxLength={82} hint='2 to 80 characters; in "double quotes" for an exact phrase' />
+            <SelectField label="Kind" value={kind} options={kindOptions} onChange={setKind} />
+            <SelectField
+              label="Group"
+              value={groupId}
+              options={[['', 'Default group'], ...(list.data?.groups ?? []).filter((group) => !group.isDefault).map((group) => [group.id, group.name] as [string, string])]}
+              onChange={setGroupId}
+            />
+          </div>
+          <ErrorNotice error={create.error} />
+          <button type="submit" disabled={create.busy}>
+            {create.busy ? 'Adding…' : 'Add keyword'}
+          </button>
+          <p class="hint">It starts collecting at once, with a look-back over the last 30 days, at $5 a month charged daily.</p>
+        </ActionForm>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import type http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** Where `npm run dashboard:build` (and `npm install`, `npm start`) put the built dashboard. */
+export const dashboardDistDir = fileURLToPath(new URL('../dashboard/dist', import.meta.url));
+
+interface StoredFile {
+  body: Buffer;
+  gzipped: Buffer;
+  contentType: string;
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * The page's own scripts, styles and API only: no inline script, no other
+ * origin, never framed. `'self'` covers the graphql-ws connection to the same host.
+ */
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface DashboardFiles {
+  /** Answers a GET or HEAD for the dashboard: an asset, or `index.html` for any client-side route. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void;
+}
+
+/**
+ * The built dashboard, read once into memory with a gzip copy of each file
+ * (it is a few hundred kilobytes). Undefined when it was never built.
+ */
+export async function loadDashboardFiles(dir = dashboardDistDir): Promise<DashboardFiles | undefined> {
+  if (!existsSync(path.join(dir, 'index.html'))) return undefined;
+  const files = new Map<string, StoredFile>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    // Dot files and folders (the build's fingerprint and manifest) are the build's own, not the page's.
+    if (!entry.isFile() || path.relative(dir, full).split(path.sep).some((part) => part.startsWith('.'))) continue;
+    const body = await readFile(full);
+    const urlPath = `/${path.relative(dir, full).split(path.sep).join('/')}`;
+    files.set(urlPath, { body, gzipped: gzipSync(body, { level: 9 }), contentType: contentTypes[path.extname(full)] ?? 'application/octet-stream' });
+  }
+  const index = files.get('/index.html')!;
+
+  const send = (req: http.IncomingMessage, res: http.ServerResponse, file: StoredFile, headers: Record<string, string>) => {
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const body = gzip ? file.gzipped : file.body;
+    res.writeHead(200, {
+      'content-type': file.contentType,
+      'content-length': String(body.length),
+      vary: 'Accept-Encoding',
+      'x-content-type-options': 'nosniff',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  return {
+    serve(req, res, pathname) {
+      const file = files.get(pathname);
+      // Built assets carry a content hash in their names: cached for a year, never revalidated.
+      if (pathname.startsWith('/assets/')) {
+        if (file) return send(req, res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+        return void res.end('Not found');
+      }
+      if (file && pathname !== '/index.html') return send(req, res, file, { 'cache-control': 'no-cache' });
+      // Every other path is a route of the app: the page decides what it shows.
+      send(req, res, index, {
+        'cache-control': 'no-cache',
+        'content-security-policy': contentSecurityPolicy,
+        'referrer-policy': 'same-origin',
+        'x-frame-options': 'DENY',
+      });
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * A single-use token mailed in a link (sign-in links, e-mail confirmations,
+ * invitations): 256 random bits, base64url, so it travels in a URL as is.
+ */
+export const newSecretToken = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * What is stored of such a token: its SHA-256. The token carries 256 random
+ * bits, so a slow hash would buy nothing, and a leaked table opens nothing.
+ */
+export const hashSecretToken = (token: string): Buffer => createHash('sha256').update(token).digest();

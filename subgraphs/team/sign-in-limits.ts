@@ -1,0 +1,48 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import type { Queryable } from '../../runtime/database.ts';
+import { domainError } from '../domain-error.ts';
+import { type AttemptLimit, attemptsBlockedFor } from './sign-in-attempt-store.ts';
+import { normaliseEmail } from './user-store.ts';
+
+/**
+ * Ceilings per 15-minute window. Failed sign-ins (a wrong password, here or
+ * when changing it) stop guessing at one account and, from one address,
+ * across many; an office behind one address gets three times an account's
+ * allowance. Sign-in links asked for keep anyone from flooding a mailbox or
+ * the mail server.
+ */
+const failedSignIns = { perAccount: 10, perAddress: 30 };
+const signInLinks = { perAccount: 5, perAddress: 20 };
+
+/**
+ * Where a client connects from, as counted: an IPv4 address (also written
+ * as IPv6), or the /64 of an IPv6 address, since one host or household
+ * usually holds a whole /64 and could otherwise step through it.
+ */
+export function addressSubject(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped || isIPv4(address)) return mapped ?? address;
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+function limitsOf(kind: string, ceilings: { perAccount: number; perAddress: number }, email: string, clientAddress: string | null): AttemptLimit[] {
+  return [
+    { subject: `${kind}:account:${normaliseEmail(email)}`, limit: ceilings.perAccount },
+    ...(clientAddress ? [{ subject: `${kind}:address:${addressSubject(clientAddress)}`, limit: ceilings.perAddress }] : []),
+  ];
+}
+
+export const failedSignInLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in', failedSignIns, email, clientAddress);
+export const signInLinkLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in-link', signInLinks, email, clientAddress);
+
+/** `429 rate_limited` with `Retry-After` while any of `limits` is reached. */
+export async function refuseWhileLimited(sql: Queryable, limits: readonly AttemptLimit[], message: string): Promise<void> {
+  const blockedFor = await attemptsBlockedFor(sql, limits);
+  if (blockedFor !== null) throw domainError('rate_limited', message, { retryAfterSeconds: blockedFor });
+}
+

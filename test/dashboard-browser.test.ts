@@ -1,0 +1,271 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { setUserPassword } from '../subgraphs/team/user-password.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import type { Sentiment } from '../vocabulary/classification-values.ts';
+import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
+import { openBrowser, signInWithPassword, type TestBrowser } from './browser.ts';
+import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
+import { eventually, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
+import { newMention, storeUntilDelivered } from './live-mentions.ts';
+
+/**
+ * The dashboard in a real browser (Debian's Chromium driven by
+ * playwright-core) against a whole Earshot: what a person does, checked
+ * through the API afterwards.
+ */
+
+let earshot: TestEarshot;
+let browser: TestBrowser;
+let smtp: FakeSmtp;
+let receiver: WebhookReceiver;
+let workspace: { id: string; name: string };
+let apiKey: string;
+
+const password = 'correct horse battery';
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  receiver = await startWebhookReceiver();
+  earshot = await startTestEarshot({
+    env: { ...unreachableUpstreams, EARSHOT_SMTP_URL: smtp.url, EARSHOT_MAIL_FROM: 'Earshot <signin@earshot.example>', EARSHOT_ALLOW_PRIVATE_URLS: '1' },
+  });
+  const created = await provisionWorkspace(earshot.sql, 'Acme', { ownerEmail: 'ada@example.com' });
+  await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' });
+  await setUserPassword(earshot.sql, 'ada@example.com', password);
+  workspace = created.workspace;
+  apiKey = created.apiKey;
+  browser = await openBrowser();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await earshot?.stop();
+  await receiver?.close();
+  await smtp?.close();
+});
+
+/** A signed-in page, its session in a context of its own. */
+async function signedInPage(): Promise<Page> {
+  const page = await browser.newPage();
+  await page.context().clearCookies();
+  await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+  return page;
+}
+
+const api = (method: string, path: string, body?: unknown) => earshot.rest(method, path, { key: apiKey, body });
+
+async function newKeyword(term: string, body: Record<string, unknown> = {}): Promise<{ id: string; term: string }> {
+  const created = await api('POST', '/v1/keywords', { term, ...body });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, term: created.body.term };
+}
+
+let sequence = 0;
+const hackerNewsPost = (text: string, handle = `dev${++sequence}`): NormalizedPost => ({
+  platform: 'hackernews',
+  externalId: `browser-${++sequence}-${Date.now()}`,
+  url: `https://news.ycombinator.com/item?id=${sequence}`,
+  text,
+  publishedAt: new Date(),
+  replyTo: null,
+  links: [],
+  author: { platformId: handle, name: handle, handle, url: `https://news.ycombinator.com/user?id=${handle}`, avatarUrl: null, followers: 120 },
+});
+
+/** Stores a matched post and scores it as the classifier would have; answers the mention id. */
+async function scoredMention(keywordId: string, text: string, relevance: number, sentiment: Sentiment = 'neutral'): Promise<string> {
+  const [mention] = await storeMatchedPost(earshot.sql, hackerNewsPost(text), [{ keywordId, workspaceId: workspace.id, fuzzy: false }]);
+  await saveClassification(earshot.sql, mention.id, { relevance, sentiment, intents: [], automated: false, language: 'en', note: '', priority: relevance / 100 }, new Date());
+  return mention.id;
+}
+
+describe('sign-in', () => {
+  it('signs in with a password, switches workspace, and signs out', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${earshot.url}/keywords`);
+    await page.waitForURL(/\/sign-in\?next=%2Fkeywords$/);
+    await page.getByLabel('Password').fill('wrong password!');
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong e-mail address or password');
+
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    const switcher = page.getByLabel('Workspace');
+    expect(await switcher.inputValue()).toBe(workspace.id);
+    expect(await switcher.locator('option').allTextContents()).toEqual(['Acme', 'Side project']);
+
+    await switcher.selectOption({ label: 'Side project' });
+    await page.waitForURL(/\/inbox$/);
+    await expect.poll(() => page.getByLabel('Workspace').locator('option:checked').textContent()).toBe('Side project');
+    await switcher.selectOption({ label: 'Acme' });
+    await expect.poll(() => page.getByLabel('Workspace').locator('option:checked').textContent()).toBe('Acme');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const whoami = await page.evaluate(async () => (await fetch('/v1/whoami')).status);
+    expect(whoami).toBe(401);
+    await page.close();
+  });
+
+  it('signs in with an e-mailed link, which works once', async () => {
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await page.goto(`${earshot.url}/sign-in`);
+    await page.getByRole('button', { name: 'E-mail me a link' }).click();
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText('a sign-in link is on its way').waitFor();
+    const [mail] = await eventually(async () => smtp.messages.filter((message) => message.to.includes('ada@example.com')), (found) => found.length > 0);
+    const link = new URL(/https?:\/\/\S+\/sign-in\/link\?token=\S+/.exec(mail.text ?? '')![0]);
+
+    await page.goto(`${earshot.url}${link.pathname}${link.search}`);
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    expect(await page.getByText('ada@example.com').count()).toBeGreaterThan(0);
+
+    await page.context().clearCookies();
+    await page.goto(`${earshot.url}${link.pathname}${link.search}`);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid, used or expired');
+    await page.close();
+  });
+});
+
+describe('inbox', () => {
+  it('shows a new mention the moment it is stored, without a reload', async () => {
+    const keyword = await newKeyword('live feed');
+    const page = await signedInPage();
+    await page.getByText('No mentions match these filters').waitFor();
+    const cards = page.locator('article.mention');
+    const stored = await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `Heard live on the wire, take ${attempt}`),
+    );
+    const first = cards.first();
+    expect(stored.map((mention) => `Heard live on the wire, take ${stored.indexOf(mention)}`)).toContain(await first.locator('.mention-text').textContent());
+    expect(await first.getByText('New', { exact: true }).count()).toBe(1);
+    expect(await first.getByText('Scoring…').count()).toBe(1);
+    expect(await first.locator('.keyword-chip').textContent()).toBe('live feed');
+    await page.close();
+  });
+
+  it('triages with keyboard shortcuts and buttons, keeps the filters in the URL, and acts on a selection', async () => {
+    const keyword = await newKeyword('triage target');
+    const first = await scoredMention(keyword.id, 'Triage target first post', 80);
+    const second = await scoredMention(keyword.id, 'Triage target second post', 70);
+    const third = await scoredMention(keyword.id, 'Triage target third post', 60);
+    const fourth = await scoredMention(keyword.id, 'Triage target fourth post', 50);
+    const page = await signedInPage();
+    await page.getByLabel('Keyword').selectOption({ label: 'triage target' });
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}$`));
+    await page.getByLabel('Sort').selectOption('priority');
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}&sort=priority$`));
+    const texts = () => page.locator('article.mention .mention-text').allTextContents();
+    await expect.poll(texts).toEqual(['Triage target first post', 'Triage target second post', 'Triage target third post', 'Triage target fourth post']);
+
+    // j focuses the first mention, d marks it done: it leaves the open view.
+    await page.keyboard.press('j');
+    await page.keyboard.press('d');
+    await expect.poll(texts).toEqual(['Triage target second post', 'Triage target third post', 'Triage target fourth post']);
+    expect((await api('GET', `/v1/mentions/${first}`)).body.status).toBe('done');
+
+    // n: not relevant; 3: sentiment corrected to negative, on the mention the keyboard moved to.
+    await page.keyboard.press('n');
+    await page.keyboard.press('3');
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${second}`)).body.classification?.feedback).toMatchObject({ relevant: false, sentiment: 'negative' });
+    const secondCard = page.locator(`#mention-${second}`);
+    await expect.poll(() => secondCard.getByRole('button', { name: 'Not relevant' }).getAttribute('aria-pressed')).toBe('true');
+
+    // Buttons do the same: Relevant on the third.
+    await page.locator(`#mention-${third}`).getByRole('button', { name: 'Relevant', exact: true }).click();
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${third}`)).body.classification?.feedback?.relevant).toBe(true);
+
+    // The view comes back from its URL on a reload, the verdict written through (not relevant: out of the relevant view);
+    // a selection is ignored at once.
+    await page.reload();
+    await expect.poll(texts).toEqual(['Triage target third post', 'Triage target fourth post']);
+    await page.getByLabel('Select all').check();
+    await page.getByRole('toolbar', { name: 'Selected mentions' }).getByRole('button', { name: 'Ignore' }).click();
+    await page.getByText('No mentions match these filters').waitFor();
+    for (const id of [third, fourth]) expect((await api('GET', `/v1/mentions/${id}`)).body.status).toBe('ignored');
+    expect((await api('GET', `/v1/mentions/${second}`)).body.status).toBe('open');
+
+    await page.getByLabel('Status').selectOption('done');
+    await expect.poll(texts).toEqual(['Triage target first post']);
+    expect(page.url()).toBe(`${earshot.url}/inbox?keywords=${keyword.id}&status=done&sort=priority`);
+    await page.close();
+  });
+});
+
+describe('keywords', () => {
+  it('edits settings of a keyword and sends only what changed', async () => {
+    const keyword = await newKeyword('editable', { platforms: ['hackernews', 'reddit'] });
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await page.getByRole('link', { name: 'editable' }).click();
+    await page.getByRole('heading', { name: 'editable', level: 1 }).waitFor();
+    await page.getByLabel('Context for the classifier').fill('The editable text component, not the adjective.');
+    await page.getByLabel('Excluded terms').fill('hiring\njob offer');
+    await page.getByLabel('Cap the charged mentions').check();
+    await page.getByLabel('Mentions per period').fill('500');
+    await page.getByLabel('Period (UTC)').selectOption('week');
+    await page.getByRole('button', { name: 'Save 3 changes' }).click();
+    await page.getByText('Saved.').waitFor();
+
+    const saved = (await api('GET', `/v1/keywords/${keyword.id}`)).body;
+    expect(saved.context).toBe('The editable text component, not the adjective.');
+    expect(saved.matching.excludedTerms).toEqual(['hiring', 'job offer']);
+    // On the welcome credit the cap written is the user's own, applied from the first top-up (spec 2.1.1).
+    expect(saved.cap).toMatchObject({ welcome: true, own: 500, ownPer: 'week' });
+    expect(saved.platforms).toEqual(['hackernews', 'reddit']);
+    expect(await page.getByRole('button', { name: 'No changes' }).isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it('applies a suggestion in one click after showing its measured effect', async () => {
+    const keyword = await newKeyword('Gizmo');
+    for (let n = 0; n < 10; n++) await scoredMention(keyword.id, `Gizmo giveaway number ${n} lorem${n}`, 10);
+    await scoredMention(keyword.id, 'Gizmo giveaway for open source maintainers', 85);
+    for (let n = 0; n < 5; n++) await scoredMention(keyword.id, `Gizmo shipped release ipsum${n}`, 85);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/keywords/${keyword.id}`);
+    const suggestion = page.getByRole('article').filter({ hasText: 'Exclude terms: giveaway' });
+    await suggestion.waitFor();
+    expect(await suggestion.locator('.effect').textContent()).toBe(
+      'Removes 10 noisy matches and 1 relevant (noise 63% → 0%), saving $0.08 over the last 30 days (measured on every scored match).',
+    );
+    await suggestion.getByRole('button', { name: 'Apply: exclude terms giveaway' }).click();
+    await page.getByText('Applied: giveaway.').waitFor();
+    expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.matching.excludedTerms).toEqual(['giveaway']);
+    await page.close();
+  });
+});
+
+describe('alerts and channels', () => {
+  it('creates a webhook channel, shows its secret once, sends a test and logs the delivery', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Alerts & channels' }).click();
+    await page.getByRole('heading', { name: 'Alerts & channels', level: 1 }).waitFor();
+    await page.getByLabel('Label').fill('Ops hook');
+    await page.getByLabel('Webhook URL').fill(`${receiver.url}/earshot`);
+    await page.getByLabel('wallet.low').check();
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    const secret = await page.getByLabel('Signing secret').textContent();
+    expect(secret).toMatch(/^whsec_/);
+
+    await page.getByRole('button', { name: 'Send a test to Ops hook' }).click();
+    await page.getByText('Test delivered').waitFor();
+    const [test] = receiver.bodies().filter((body) => body.event === 'test');
+    expect(test).toMatchObject({ event: 'test', data: { message: expect.any(String) } });
+    const channels = (await api('GET', '/v1/channels')).body.data;
+    expect(channels).toEqual([expect.objectContaining({ label: 'Ops hook', kind: 'webhook', config: expect.objectContaining({ url: `${receiver.url}/earshot`, events: ['wallet.low'] }) })]);
+
+    await page.getByRole('link', { name: 'Ops hook' }).click();
+    const log = page.getByRole('table', { name: 'Deliveries, newest first' });
+    await log.waitFor();
+    expect(await log.locator('tbody tr').first().textContent()).toContain('delivered');
+    await page.close();
+  });
+});
