@@ -19,6 +19,7 @@ import { notificationSettingsRoutes } from './routes/notification-settings.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
+import { viewRoutes } from './routes/views.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -37,6 +38,7 @@ export const routeTable: Route[] = [
   ...groupRoutes,
   ...workspaceSettingsRoutes,
   ...mentionRoutes,
+  ...viewRoutes,
   ...billingRoutes,
   ...slackRoutes,
   ...channelRoutes,

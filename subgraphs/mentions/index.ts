@@ -2,8 +2,9 @@ import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
 import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
+import { addMentionViewSchema } from './mention-view.ts';
 
-/** The mentions subgraph: mentions, their filters, triage and export, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
+/** The mentions subgraph: mentions, their filters, saved views, triage and export, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
@@ -11,7 +12,8 @@ export function buildMentionsSchema() {
   builder.subscriptionType({});
   const mentionTypes = addMentionType(builder);
   addAlertRuleType(builder);
-  addCompatMentionSchema(builder, mentionTypes);
+  const viewTypes = addMentionViewSchema(builder, mentionTypes);
+  addCompatMentionSchema(builder, { ...mentionTypes, ...viewTypes });
   return toSubgraphSchema(builder);
 }
 
@@ -26,7 +28,7 @@ export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeCo
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
-export { maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery } from './mention-filter.ts';
+export { maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
@@ -34,5 +36,6 @@ export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { maxBulkMentions, mentionPatchInput, mentionsBulkInput } from './mention-triage.ts';
+export { mentionViewCreateInput, mentionViewPatchInput } from './mention-view.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

@@ -284,5 +284,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention, MentionPage, MentionFilter };
+  return { Mention, MentionPage, MentionFilter, MentionSort };
 }
