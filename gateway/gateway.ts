@@ -7,6 +7,8 @@ import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
 import { useClientAddress } from './plugins/use-client-address.ts';
+import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
+import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
@@ -23,6 +25,8 @@ export interface GatewayOptions {
   inProcessSubgraphs?: Record<string, InProcessSubgraph>;
   secret: string;
   rateLimitPerMinute: number;
+  /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`). */
+  maxBodyBytes: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
   countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
@@ -31,9 +35,9 @@ export interface GatewayOptions {
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, client address, authentication, rate limit,
- * read-only keys, signed subgraph requests, in-process subgraphs,
- * subscription errors.
+ * list of plugins: request id, client address, coded errors, request
+ * limits, authentication, rate limit, read-only keys, signed subgraph
+ * requests, in-process subgraphs, subscription errors.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -57,6 +61,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     plugins: () => [
       useRequestId(),
       useClientAddress(),
+      useCodedRequestErrors(),
+      ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,

@@ -20,6 +20,8 @@ export interface McpEndpointOptions {
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   /** The protected-resource metadata of `/mcp` (RFC 9728), named in the 401 challenge so clients find the authorization server. */
   resourceMetadataUrl: string;
+  /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`); the SDK's transport answers a larger one 413 in a JSON-RPC error. */
+  maxBodyBytes: number;
   log: Logger;
 }
 
@@ -41,6 +43,15 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
   }
   return params;
 }
+
+/**
+ * `tools/call` with its params left for the SDK's server to check: the
+ * protocol layer parses a request with the schema a handler is registered
+ * with before the server's own check, and answers that parse's failure as
+ * -32603 "internal error"; the server's check answers -32602 "invalid params",
+ * which is what arguments that are not an object are.
+ */
+const uncheckedToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
@@ -91,7 +102,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
     const server = new Server({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
-    server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+    server.setRequestHandler(uncheckedToolCall, async (request) => {
+      const { params } = CallToolRequestSchema.parse(request);
       const called = mcpTools.find((each) => each.name === params.name);
       if (!called) return toolError({ code: 'not_found', message: `No tool named ${params.name}` });
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
@@ -136,7 +148,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
     }
     const server = serverFor(auth, secret, requestId);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request);

@@ -70,6 +70,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       res.set('retry-after', String(databaseRetryAfterSeconds));
       return oauthFailure(res, 503, 'temporarily_unavailable', databaseUnavailableMessage);
     }
+    // The body parsers' refusals (a body over their limit, malformed JSON or form) are the client's: OAuth's invalid_request with their status.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return oauthFailure(res, status, 'invalid_request', status === 413 ? 'The request body is too large' : 'The request body could not be read');
+    }
     log.error('OAuth request failed', { path: req.path, error: error instanceof Error ? error.stack : String(error) });
     oauthFailure(res, 500, 'server_error', 'Something went wrong on our side');
   });

@@ -13,6 +13,8 @@ const statusByCode: Record<string, number> = {
   validation_error: 400,
   invalid_cursor: 400,
   filter_too_complex: 400,
+  // Not in spec part 7's list: a GraphQL operation over the gateway's limits (README "Limits").
+  query_too_complex: 400,
   schedule_required: 400,
   hourly_email_unsupported: 400,
   invalid_assignee: 400,
@@ -89,6 +91,7 @@ export const v1Errors: ErrorDialect = {
   schema: errorEnvelopeSchema,
   shared: {
     badQuery: 'A query parameter the route does not take, or a bad value of one (`validation_error`, with `field`)',
+    payloadTooLarge: 'The body is larger than `EARSHOT_MAX_BODY_BYTES` (default 1 MiB) (`payload_too_large`)',
     rateLimited: 'Over the workspace rate limit (`rate_limited`)',
     unavailable: 'The database is lost, frozen or restarting (`service_unavailable`): retry after `Retry-After` seconds (also `retryAfterSeconds`)',
     internal: 'Unexpected failure (`internal_error`)',
@@ -152,14 +155,7 @@ function plainCoercionReason(reason: string): string {
  */
 export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
   const code = error.extensions?.code;
-  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
-    return {
-      code,
-      message: error.message,
-      retryAfterSeconds: error.extensions?.retryAfterSeconds as number | undefined,
-      field: error.extensions?.field as string | null | undefined,
-    };
-  }
+  // Before the code: the gateway codes these `validation_error` for GraphQL clients; REST callers read them reworded about their JSON.
   const coercion = /^Variable "\$\w+" got invalid value .*?(?: at "\w+\.([^"]+)")?; (.*)$/s.exec(error.message);
   if (coercion) {
     const [, at, reason] = coercion;
@@ -169,6 +165,14 @@ export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
     const field = path ? (named && !path.endsWith(named) ? `${path}.${named}` : path) : (named ?? null);
     const message = plainCoercionReason(reason);
     return { code: 'validation_error', message: field ? `${field}: ${message}` : message, field };
+  }
+  if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    return {
+      code,
+      message: error.message,
+      retryAfterSeconds: error.extensions?.retryAfterSeconds as number | undefined,
+      field: error.extensions?.field as string | null | undefined,
+    };
   }
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {
     return { code: 'validation_error', message: error.message, field: null };

@@ -13,6 +13,7 @@ import {
   type GraphQLRoute,
   isGraphQLRoute,
   isStreamedRoute,
+  readsBody,
   RequestRefusal,
   type RestRequest,
   type RestResult,
@@ -303,10 +304,9 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       try {
         const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
         const query = parseQuery(route, url.searchParams);
-        const { value: body, raw: rawBody } =
-          request.method === 'GET' || (request.method === 'DELETE' && !route.body)
-            ? { value: undefined, raw: undefined }
-            : await readBody(request, options.maxBodyBytes, !route.rawBody);
+        const { value: body, raw: rawBody } = readsBody(route)
+          ? await readBody(request, options.maxBodyBytes, !route.rawBody)
+          : { value: undefined, raw: undefined };
         if (route.body) {
           if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
             throw new RequestRefusal({ code: 'validation_error', message: 'The body must be a JSON object', field: null });

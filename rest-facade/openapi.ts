@@ -1,6 +1,6 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
-import { type ErrorDialect, type Route, type RouteTable, usesGateway } from './route.ts';
+import { type ErrorDialect, readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -63,6 +63,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
   }
   const shared = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
   responses['400'] ??= shared(errors.shared.badQuery);
+  if (readsBody(route)) responses['413'] ??= shared(errors.shared.payloadTooLarge);
   if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
   if (usesGateway(route)) responses['503'] ??= shared(errors.shared.unavailable);
   responses['500'] ??= shared(errors.shared.internal);

@@ -121,6 +121,9 @@ export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operatio
 /** Whether the route runs a GraphQL operation on the gateway (and so may meet a lost database there). */
 export const usesGateway = (route: Route): route is GraphQLRoute | StreamedRoute => 'operation' in route;
 
+/** Whether the facade reads a request body for the route (up to the largest it takes, else `payload_too_large`): every method but GET, and DELETE only when it takes one. */
+export const readsBody = (route: Route): boolean => route.method !== 'GET' && !(route.method === 'DELETE' && !route.body);
+
 /**
  * How one table's refusals read: its envelope and that envelope's named
  * schema for the OpenAPI document, and the wording of the refusals every
@@ -130,7 +133,7 @@ export interface ErrorDialect {
   body(error: ApiError, requestId: string): unknown;
   /** Named with `.meta({ id })`: error responses point at it. */
   schema: z.ZodType;
-  shared: { badQuery: string; rateLimited: string; unavailable: string; internal: string };
+  shared: { badQuery: string; payloadTooLarge: string; rateLimited: string; unavailable: string; internal: string };
 }
 
 /** Routes under one path prefix (`/v1/`, `/compat/octolens/`) that answer in one error envelope. */

@@ -201,6 +201,7 @@ export async function startEarshot(
             inProcessSubgraphs,
             secret,
             rateLimitPerMinute: config.rateLimitPerMinute,
+            maxBodyBytes: config.maxBodyBytes,
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
@@ -243,6 +244,7 @@ export async function startEarshot(
           restApi: facade,
           authenticate,
           resourceMetadataUrl: protectedResourceMetadataUrl(publicUrl(config.env), '/mcp'),
+          maxBodyBytes: config.maxBodyBytes,
           log,
         })
       : undefined;

@@ -96,6 +96,25 @@ describe('alert rules', () => {
     expect(feed.status).toBe(404);
   });
 
+  // Found by the isolation audit: a filter took any keyword id, another workspace's included, and showed it back.
+  it("refuses a filter naming another workspace's keyword, or none, with not_found on filter.keywordIds", async () => {
+    const other = await earshot.createWorkspace('Keyword owner');
+    const theirKeyword = (await earshot.rest('POST', '/v1/keywords', { key: other.apiKey, body: { term: 'theirs' } })).body.id;
+    const myKeyword = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'ours' } })).body.id;
+    const refusal = (id: string) => ({
+      error: { code: 'not_found', message: `filter.keywordIds: ${id} names no keyword of this workspace`, field: 'filter.keywordIds', requestId: expect.any(String) },
+    });
+    for (const keywordId of [theirKeyword, 'kw_00000000000000000000000000']) {
+      const created = await createRule({ name: 'Theirs', filter: { keywordIds: [myKeyword, keywordId] } });
+      expect({ status: created.status, body: created.body }).toEqual({ status: 404, body: refusal(keywordId) });
+    }
+    const rule = await createRule({ name: 'Ours', filter: { keywordIds: [myKeyword] } });
+    expect(rule.status).toBe(200);
+    const patched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { filter: { keywordIds: [theirKeyword] } } });
+    expect({ status: patched.status, body: patched.body }).toEqual({ status: 404, body: refusal(theirKeyword) });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toEqual(rule.body);
+  });
+
   it('patches: omitted fields stay, lists are replaced, a digest needs its schedule', async () => {
     const rule = await createRule({ name: 'P', filter: { languages: ['en'] }, channelIds: [channelId] });
     const patched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { name: 'Q', channelIds: [], enabled: false } });

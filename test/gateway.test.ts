@@ -1,6 +1,9 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import * as dashboardOperations from '../dashboard/src/graphql/graphql.ts';
+import { routeTables } from '../rest-facade/route-table.ts';
+import { isGraphQLRoute } from '../rest-facade/route.ts';
 import { signSubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { MentionRow } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -45,6 +48,120 @@ describe('gateway over HTTP', () => {
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized' } }] });
     }
+  });
+
+  // Found by the GraphQL fuzz run: graphql-js words a variable it cannot coerce without a code.
+  it('codes a variable of the wrong type validation_error, over HTTP and graphql-ws', async () => {
+    const { apiKey } = await earshot.createWorkspace('Coded');
+    const query = 'query ($id: ID!, $days: Int) { keywordHealth(id: $id, days: $days) { status } }';
+    const variables = { id: true, days: 2 ** 31 };
+    const response = await earshot.graphql(query, variables, apiKey);
+    expect(response.body).toEqual({
+      errors: [
+        { message: 'Variable "$id" got invalid value true; ID cannot represent value: true', locations: [{ line: 1, column: 8 }], extensions: { code: 'validation_error' } },
+        {
+          message: 'Variable "$days" got invalid value 2147483648; Int cannot represent non 32-bit signed integer value: 2147483648',
+          locations: [{ line: 1, column: 18 }],
+          extensions: { code: 'validation_error' },
+        },
+      ],
+    });
+    const overWebSocket = await new Promise<unknown[]>((resolve) => {
+      const seen: unknown[] = [];
+      subscribe(apiKey).subscribe(
+        { query: 'query ($n: Int) { keywords(first: $n) { nextCursor } }', variables: { n: 'one' } },
+        { next: (result) => seen.push(result), error: (error) => resolve([...seen, error]), complete: () => resolve(seen) },
+      );
+    });
+    expect(overWebSocket).toEqual([
+      { errors: [{ message: 'Variable "$n" got invalid value "one"; Int cannot represent non-integer value: "one"', locations: [{ line: 1, column: 8 }], extensions: { code: 'validation_error' } }] },
+    ]);
+  });
+
+  it('refuses an operation over a limit with query_too_complex (400) naming it, and a body over EARSHOT_MAX_BODY_BYTES with payload_too_large (413)', async () => {
+    const { apiKey } = await earshot.createWorkspace('Limits');
+    const ask = async (body: string) => {
+      const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
+      return { status: response.status, body: await response.json() };
+    };
+    const refusal = (message: string) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    const query = (text: string) => ask(JSON.stringify({ query: text }));
+    const nested = (levels: number) => `{ __type(name: "Query") { ${'fields { type { '.repeat(levels)}name${' } }'.repeat(levels)} } }`;
+    expect(await query(nested(7))).toEqual(refusal('Query depth limit of 15 exceeded, found 16.'));
+    expect(await query(`{ ${Array.from({ length: 21 }, (_, index) => `a${index}: whoami { __typename }`).join(' ')} }`)).toEqual(refusal('Aliases limit of 20 exceeded, found 21.'));
+    expect(await query(`{ whoami { ${'__typename '.repeat(2_001)}} }`)).toEqual(refusal('Token limit of 2000 exceeded.'));
+    expect(await query(`{ whoami ${'@include(if: true) '.repeat(21)}{ __typename } }`)).toEqual(refusal('Directives limit of 20 exceeded, found 21.'));
+    expect(await query('{ mentions(first: 1000) { nodes { id keyword { id term group { id name } } } } keywords(first: 1000) { nodes { id term group { id name } } } }')).toEqual(
+      refusal('Query Cost limit of 50000 exceeded, found 56125.'),
+    );
+    expect(await ask(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }))).toEqual({
+      status: 413,
+      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
+    });
+  });
+
+  it('keeps every operation of its own clients, the REST API and the dashboard, within the limits', async () => {
+    const { apiKey } = await earshot.createWorkspace('Own clients');
+    const operations = [
+      ...routeTables.flatMap((table) => table.routes.filter(isGraphQLRoute).map((route) => [route.operationId, route.operation])),
+      ...Object.entries(dashboardOperations).flatMap(([name, document]) => (name.endsWith('Document') ? [[`dashboard ${name}`, String(document)]] : [])),
+    ];
+    expect(operations.length).toBeGreaterThan(100);
+    const answers: Record<string, unknown> = {};
+    const expected: Record<string, unknown> = {};
+    for (const [name, operation] of operations) {
+      // A fragment nobody uses fails validation, so nothing runs; the limits are judged in the same pass, before it ends.
+      const response = await earshot.graphql(`${operation}\nfragment UnusedByDesign on Query { __typename }`, {}, apiKey);
+      answers[name] = response.body.errors?.map((error: { message: string; extensions?: { code?: string } }) => `${error.extensions?.code}: ${error.message}`);
+      expected[name] = ['GRAPHQL_VALIDATION_FAILED: Fragment "UnusedByDesign" is never used.'];
+    }
+    expect(answers).toEqual(expected);
+  }, 120_000);
+
+  // Found by the GraphQL fuzz run: over graphql-ws a document that does not parse came back without a code.
+  it('codes a document that does not parse GRAPHQL_PARSE_FAILED over graphql-ws as over HTTP', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unparsable');
+    const refusal = { errors: [{ message: 'Syntax Error: Unexpected Name "on".', locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+    const { results, ended } = collect(subscribe(apiKey), 'on');
+    expect(await ended).toEqual({});
+    expect(results).toEqual([refusal]);
+    const overHttp = await earshot.graphql('on', {}, apiKey);
+    expect(overHttp.body).toEqual(refusal);
+  });
+
+  // Found by the GraphQL fuzz run: GraphQL Yoga answered these with an empty 406 or 415.
+  it('answers a body it cannot read with a coded 415, and a result the Accept header leaves no way to send with a coded 406', async () => {
+    const { apiKey } = await earshot.createWorkspace('Not acceptable');
+    const ask = async (query: string, accept: string, contentType = 'application/json') => {
+      const response = await fetch(`${earshot.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': contentType, accept },
+        body: JSON.stringify({ query }),
+      });
+      return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+    };
+    expect(await ask('{ whoami { workspace { id } } }', 'application/json', 'text/plain')).toEqual({
+      status: 415,
+      type: 'application/json; charset=utf-8',
+      body: {
+        errors: [
+          {
+            message: 'The body must be JSON (Content-Type: application/json), a GraphQL document (application/graphql) or a form (application/x-www-form-urlencoded)',
+            extensions: { code: 'validation_error' },
+          },
+        ],
+      },
+    });
+    expect(await ask('subscription { mentionCreated { id } }', 'application/json')).toEqual({
+      status: 406,
+      type: 'application/json; charset=utf-8',
+      body: { errors: [{ message: 'This answer can be sent as text/event-stream only: ask for one of them in Accept', extensions: { code: 'validation_error' } }] },
+    });
+    expect(await ask('{ whoami { workspace { id } } }', 'text/html')).toEqual({
+      status: 406,
+      type: 'application/json; charset=utf-8',
+      body: { errors: [{ message: expect.stringMatching(/^This answer can be sent as .*application\/json.* only: ask for one of them in Accept$/), extensions: { code: 'validation_error' } }] },
+    });
   });
 });
 

@@ -73,7 +73,9 @@ export async function startTestEarshot(
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+      // A CSV export answers text; everything else JSON.
+      const json = /json/.test(response.headers.get('content-type') ?? 'application/json');
+      return { status: response.status, headers: response.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
     },
     async graphql(query, variables = {}, key) {
       const response = await fetch(`${running.url}/graphql`, {

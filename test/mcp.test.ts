@@ -181,6 +181,28 @@ describe('the MCP tool server at /mcp', () => {
     expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
   });
 
+  // Found by the MCP fuzz run: the SDK's protocol layer answered a malformed call as an internal error.
+  it('answers tools/call params of the wrong shape as invalid params (-32602), not as an internal error, and a body over EARSHOT_MAX_BODY_BYTES with 413', async () => {
+    const { apiKey } = await earshot.createWorkspace('Malformed calls');
+    const send = (params: unknown) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    for (const params of [{ name: 'whoami', arguments: ['a'] }, { name: 7 }]) {
+      expect(await send(params)).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^MCP error -32602: Invalid tools\/call request: /) } } });
+    }
+    // Params that are not an object at all are not a JSON-RPC request: the transport refuses the message.
+    for (const params of [['whoami'], null]) {
+      expect(await send(params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } });
+    }
+    expect(await send({ name: 'whoami', arguments: { padding: 'x'.repeat(1_048_576) } })).toEqual({
+      status: 413,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 1048576 bytes' } },
+    });
+  });
+
   it('takes an OAuth access token that the SDK client gets by itself: 401, discovery, registration, PKCE, consent, token', async () => {
     const created = await provisionWorkspace(earshot.sql, 'OAuth workspace', { ownerEmail: 'mo@example.com' });
     await setUserPassword(earshot.sql, 'mo@example.com', password);

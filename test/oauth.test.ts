@@ -96,6 +96,21 @@ describe('discovery and registration', () => {
     const noRedirect = await registerClient(base, { redirect_uris: [] });
     expect(noRedirect).toEqual({ status: 400, body: { error: 'invalid_client_metadata', error_description: 'redirect_uris: name at least one' } });
   });
+
+  it('answers a body too large or unreadable with invalid_request and the parser’s 4xx, never server_error', async () => {
+    const post = async (path: string, contentType: string, body: string) => {
+      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await post('/oauth/token', 'application/x-www-form-urlencoded', `code=${'x'.repeat(1_048_576)}`)).toEqual({
+      status: 413,
+      body: { error: 'invalid_request', error_description: 'The request body is too large' },
+    });
+    expect(await post('/oauth/register', 'application/json', '{"client_name":')).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'The request body could not be read' },
+    });
+  });
 });
 
 describe('the authorization-code flow with PKCE', () => {

@@ -50,6 +50,7 @@ export const octolensErrors: ErrorDialect = {
   schema: octolensErrorSchema,
   shared: {
     badQuery: 'A query parameter the route does not take, or a bad value of one (`VALIDATION_ERROR`, `details` naming it)',
+    payloadTooLarge: 'The body is larger than the largest a request may send, 1 MiB by default (`PAYLOAD_TOO_LARGE`)',
     rateLimited: 'Over the workspace budget of 600 requests a minute, shared with `/v1` and MCP (`RATE_LIMITED`, with `Retry-After`)',
     unavailable: 'The database is lost, frozen or restarting (`SERVICE_UNAVAILABLE`): retry after `Retry-After` seconds',
     internal: 'Unexpected failure (`INTERNAL_ERROR`)',

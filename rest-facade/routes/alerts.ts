@@ -64,7 +64,7 @@ export const alertRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The rule', schema: alertRuleSchema },
       ...writeResponses,
-      404: { description: 'A channel id this workspace does not have (`unknown_channel`)' },
+      404: { description: 'A channel id this workspace does not have (`unknown_channel`), or a `filter.keywordIds` entry naming no keyword of it (`not_found`, with `field`)' },
     },
     operation: `mutation CreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { ${alertRuleFields} } }`,
     variables: ({ body }) => ({ input: body }),
@@ -102,7 +102,9 @@ export const alertRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The rule after the change', schema: alertRuleSchema },
       ...writeResponses,
-      404: { description: 'No such rule (`not_found`), or a channel id this workspace does not have (`unknown_channel`)' },
+      404: {
+        description: 'No such rule (`not_found`), a channel id this workspace does not have (`unknown_channel`), or a `filter.keywordIds` entry naming no keyword of it (`not_found`, with `field`)',
+      },
     },
     operation: `mutation UpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${alertRuleFields} } }`,
     variables: ({ params, body }) => ({ id: params.id, input: body }),

@@ -1,0 +1,89 @@
+import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { createGraphQLError } from '@graphql-tools/utils';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+
+const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+/** A GraphQL error of the request as a whole (no `path`) that says nothing about its kind (no `extensions.code`). */
+const isUncodedRequestError = (error: unknown): error is GraphQLError =>
+  error instanceof Error && 'extensions' in error && !(error as GraphQLError).extensions?.code && !(error as GraphQLError).path;
+
+const coded = (error: GraphQLError, code: string) =>
+  createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError ?? undefined,
+    extensions: { ...error.extensions, code },
+  });
+
+/** The uncoded request errors a thrown value stands for (one error, or several in an `AggregateError`); undefined for anything else. */
+function requestErrorsOf(thrown: unknown): GraphQLError[] | undefined {
+  const errors = thrown instanceof AggregateError ? thrown.errors : [thrown];
+  return errors.length > 0 && errors.every(isUncodedRequestError) ? errors : undefined;
+}
+
+/**
+ * Every GraphQL error a client gets carries `extensions.code` (spec part 7:
+ * clients branch on codes). The query planner refuses variables it cannot
+ * coerce (a string where an `Int` belongs, a missing required input field)
+ * by throwing graphql-js's errors, which have neither a code nor a path:
+ * such a request is the caller's input, so it is answered as a result whose
+ * errors say `validation_error`, over HTTP and graphql-ws alike. Errors of
+ * fields (with a path) keep what the subgraphs gave them.
+ *
+ * A document that does not parse is `GRAPHQL_PARSE_FAILED` over HTTP
+ * (GraphQL Yoga codes it there, for requests only); over graphql-ws too.
+ *
+ * A body of a type no parser reads is, in GraphQL Yoga, an empty 415; here
+ * it is a 415 with a coded error saying which types are read.
+ *
+ * A result the client's `Accept` header leaves no way to send (a
+ * subscription asked for as `application/json`, anything asked for as
+ * `text/html`) is, in GraphQL Yoga, an empty 406; here it is a 406 whose
+ * JSON body says which types can be sent, and a subscription that nobody can
+ * read is ended at once.
+ */
+export function useCodedRequestErrors(): GatewayPlugin {
+  const answering =
+    <Args, Result>(run: (args: Args) => Result | Promise<Result>) =>
+    async (args: Args): Promise<Result | ExecutionResult> => {
+      try {
+        return await run(args);
+      } catch (thrown) {
+        const errors = requestErrorsOf(thrown);
+        if (!errors) throw thrown;
+        return { errors: errors.map((error) => coded(error, 'validation_error')) };
+      }
+    };
+  return {
+    // Runs after GraphQL Yoga's own request parsers: a POST none of them matched is left without one.
+    onRequestParse({ request, requestParser }) {
+      if (requestParser || request.method !== 'POST') return;
+      throw createGraphQLError('The body must be JSON (Content-Type: application/json), a GraphQL document (application/graphql) or a form (application/x-www-form-urlencoded)', {
+        extensions: { code: 'validation_error', http: { status: 415 } },
+      });
+    },
+    onParse:
+      () =>
+      ({ result, replaceParseResult }) => {
+        if (isUncodedRequestError(result)) replaceParseResult(coded(result, 'GRAPHQL_PARSE_FAILED'));
+      },
+    onExecute: ({ executeFn, setExecuteFn }) => setExecuteFn(answering(executeFn) as typeof executeFn),
+    onSubscribe: ({ subscribeFn, setSubscribeFn }) => setSubscribeFn(answering(subscribeFn) as typeof subscribeFn),
+    // Runs after GraphQL Yoga's own result processors: only a result none of them can send is left.
+    onResultProcess({ result, resultProcessor, acceptableMediaTypes, setResult, setResultProcessor }) {
+      if (resultProcessor) return;
+      if (isAsyncIterable(result)) void result.return?.();
+      const sendable = [...new Set(acceptableMediaTypes)].join(', ');
+      setResult({
+        errors: [createGraphQLError(`This answer can be sent as ${sendable} only: ask for one of them in Accept`, { extensions: { code: 'validation_error' } })],
+      });
+      setResultProcessor(
+        (refusal, fetchAPI) => new fetchAPI.Response(JSON.stringify(refusal), { status: 406, headers: { 'content-type': 'application/json; charset=utf-8' } }),
+        'application/json',
+      );
+    },
+  };
+}

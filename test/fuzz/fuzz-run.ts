@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * How big a fuzz run is and where its figures go. `npm test` runs a seeded
+ * few hundred cases over all surfaces; `npm run fuzz` sets
+ * `EARSHOT_FUZZ_SCALE` (cases × the scale) and a seed of its own, and reads
+ * the figures each run writes into `EARSHOT_FUZZ_FIGURES_DIR`.
+ */
+export const fuzzScale = Math.max(1, Number(process.env.EARSHOT_FUZZ_SCALE ?? 1) || 1);
+
+/** The seed of every property of the run: fixed in `npm test`, so a failure there replays; `EARSHOT_FUZZ_SEED` for others. */
+export const fuzzSeed = Number(process.env.EARSHOT_FUZZ_SEED ?? 20_240_610);
+
+/** What a surface's run found, for the fuzz command's summary. */
+export interface FuzzFigures {
+  surface: string;
+  seed: number;
+  cases: number;
+  /** Answers by HTTP status (and, for MCP, tool results by outcome). */
+  outcomes: Record<string, number>;
+  /** Requests sent a second time after meeting the request deadline once (503 on a loaded machine). */
+  resent: number;
+  /** Cases that broke a rule (a 5xx, an envelope out of shape), described. */
+  failures: string[];
+}
+
+export function countOutcome(figures: FuzzFigures, outcome: string | number): void {
+  figures.cases++;
+  figures.outcomes[outcome] = (figures.outcomes[outcome] ?? 0) + 1;
+}
+
+export const newFigures = (surface: string): FuzzFigures => ({ surface, seed: fuzzSeed, cases: 0, outcomes: {}, resent: 0, failures: [] });
+
+/**
+ * A request that met the request deadline (503 `service_unavailable`) is sent
+ * once more after a pause: on a machine shared by several test runs any
+ * request can be slow once. A request that is slow every time is a finding.
+ */
+export async function onceMoreWhenOverloaded<T>(figures: FuzzFigures, send: () => Promise<T>, overloaded: (answer: T) => boolean): Promise<T> {
+  const first = await send();
+  if (!overloaded(first)) return first;
+  figures.resent++;
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  return send();
+}
+
+/** Writes a run's figures where `npm run fuzz` reads them; nothing under `npm test`. */
+export function recordFigures(name: string, figures: unknown): void {
+  const dir = process.env.EARSHOT_FUZZ_FIGURES_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(figures, null, 2));
+}
