@@ -22,6 +22,7 @@ import { segmentRoutes } from './routes/segments.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
+import { viewRoutes } from './routes/views.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
@@ -43,6 +44,7 @@ export const routeTable: Route[] = [
   ...peopleRoutes,
   ...segmentRoutes,
   ...analyticsRoutes,
+  ...viewRoutes,
   ...billingRoutes,
   ...slackRoutes,
   ...channelRoutes,

@@ -84,6 +84,27 @@ describe('mentionCreated(filter:)', () => {
     expect(created.results).toEqual([{ data: { mentionCreated: { id: wanted, post: { platform: 'reddit' }, relevant: true } } }]);
   });
 
+  it("takes a saved view's filters by viewId, narrowed by the filters given beside it, and refuses an unknown view", async () => {
+    const view = await earshot.rest('POST', '/v1/views', { key: mine.key, body: { name: 'Relevant Reddit', filter: { platforms: ['reddit'], relevant: true } } });
+    const created = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionCreated(filter: $filter) { id sentiment: classification { sentiment } } }', {
+      filter: { viewId: view.body.id, sentiments: ['negative'] },
+    });
+    const negativeReddit = { platform: 'reddit' as const, score: { relevance: 90, sentiment: 'negative' as const } };
+    await untilLive(created.results, () => announceNew(mine, [negativeReddit]));
+
+    await announceNew(mine, [relevantReddit, { platform: 'x', score: { relevance: 90, sentiment: 'negative' } }, { platform: 'reddit', score: { relevance: 10, sentiment: 'negative' } }]);
+    const [wanted] = await announceNew(mine, [negativeReddit]);
+    await eventually(async () => created.results.length, (count) => count > 0, 10_000);
+    await sleep(300);
+    expect(idsOf(created.results, 'mentionCreated')).toEqual([wanted]);
+
+    const refused = collect(mine.key, 'subscription { mentionCreated(filter: { viewId: "view_nothing" }) { id } }', {});
+    expect(await refused.ended).toEqual({});
+    expect(refused.results).toEqual([
+      { data: { mentionCreated: null }, errors: [{ message: 'View not found', path: ['mentionCreated'], extensions: expect.objectContaining({ code: 'not_found', field: 'viewId' }) }] },
+    ]);
+  });
+
   it('refuses a malformed filter as the list does', async () => {
     const refused = collect(mine.key, 'subscription { mentionCreated(filter: { platforms: ["myspace"] }) { id } }', {});
     expect(await refused.ended).toEqual({});

@@ -190,7 +190,7 @@ describe('the mention list', () => {
     expect((await octolens(earshot, 'POST', '/mentions', key, { includeAll: true, filters: { keyword: [999999] } })).body.data).toEqual([]);
   });
 
-  it('takes every other Octolens filter as the mention list means it, on the list and the export; a saved view or bookmarked is 501 FEATURE_DISABLED', async () => {
+  it('takes every other Octolens filter as the mention list means it, on the list and the export; bookmarked is 501 FEATURE_DISABLED and a view that is not there 404', async () => {
     const own = await earshot.createWorkspace('Every filter');
     await octolens(earshot, 'POST', '/keywords', own.apiKey, { keyword: 'omega', platforms: ['reddit', 'twitter'] });
     const sigma = (await octolens(earshot, 'POST', '/keywords', own.apiKey, { keyword: 'sigma' })).body.id as number;
@@ -278,7 +278,7 @@ describe('the mention list', () => {
     ] as const) {
       expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters }), 400, 'VALIDATION_ERROR', { details: [{ path, message: expect.any(String) }] });
     }
-    expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { view: 3 }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { view: 3 }), 404, 'NOT_FOUND');
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { filters: { bookmarked: false } }), 501, 'FEATURE_DISABLED');
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { type Platform, platforms } from '../../vocabulary/normalized-post.ts';
-import { searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
+import { octolensPlatformName, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import { RequestRefusal } from '../route.ts';
 
 /**
@@ -67,7 +67,7 @@ export const octolensMentionFilters = z
   .meta({ id: 'OctolensMentionFilters', description: 'Combined with AND; a `!` prefix leaves the values out' });
 
 export const octolensMentionQuery = {
-  view: z.number().int().positive().optional().meta({ description: 'A saved view: answers 501 `FEATURE_DISABLED` until saved views exist' }),
+  view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
   includeEngagementMetrics: z.literal(false).optional().meta({ description: 'Only false: engagement counters are not collected' }),
@@ -119,12 +119,11 @@ function mentionFilterOf(filters: OctolensFilters): Record<string, unknown> {
 
 /**
  * The `filter` argument (`CompatMentionFilter`) for an Octolens list or
- * export body the route has checked; `RequestRefusal` (501) for a view or
- * for `bookmarked`, which stand for features Earshot does not have.
+ * export body the route has checked; `RequestRefusal` (501) for
+ * `bookmarked`, which stands for a feature Earshot does not have.
  */
 export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown> {
   const body = mentionQuery.parse(rawBody);
-  if (body.view !== undefined) throw featureDisabled('Saved views are not offered yet; send the filters instead');
   const filters = body.filters ?? {};
   if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
   return {
@@ -133,6 +132,47 @@ export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown>
     notKeywordIds: filters['!keyword'] ?? null,
     relevance: remaining([0, 1, 2], filters.relevance, filters['!relevance']) ?? null,
     engaged: filters.engaged ?? null,
+    viewId: body.view ?? null,
     filter: mentionFilterOf(filters),
   };
+}
+
+/** A saved view as the compatibility API reads it: its filters (`MentionViewFilter`) and its keywords' integer ids. */
+export interface CompatView {
+  filter: Record<string, any>;
+  compatKeywordIds: number[];
+  compatNotKeywordIds: number[];
+}
+
+/** The values of a list filter and of its one-value form together (`platform` and `platforms`). */
+const both = (one: string | null, many: string[] | null) => [...(one === null ? [] : [one]), ...(many ?? [])];
+
+/**
+ * A saved view's filters in Octolens's names, the reverse of
+ * `mentionFilterOf`: those Octolens's filters can say. The others (a search
+ * text, link hosts, a status other than done, …) still apply when the view
+ * is used by its id, as `view`.
+ */
+export function octolensFiltersOf(view: CompatView): Record<string, unknown> {
+  const f = view.filter;
+  const entries: [string, unknown][] = [
+    ['source', both(f.platform, f.platforms).map(octolensPlatformName)],
+    ['!source', (f.notPlatforms ?? []).map(octolensPlatformName)],
+    ['keyword', view.compatKeywordIds],
+    ['!keyword', view.compatNotKeywordIds],
+    ['sentiment', both(f.sentiment, f.sentiments)],
+    ['!sentiment', f.notSentiments ?? []],
+    ['language', f.languages ?? []],
+    ['!language', f.notLanguages ?? []],
+    ['tag', both(f.intent, f.intents)],
+    ['!tag', f.notIntents ?? []],
+    ['relevance', f.relevant === null ? [] : f.relevant ? [0, 1] : [2]],
+    ['postType', f.isReply === null ? [] : [f.isReply ? 'reply' : 'top-level']],
+    ['engaged', f.status === 'done' ? true : null],
+    ['minXFollowers', f.minFollowers],
+    ['maxXFollowers', f.maxFollowers],
+    ['startDate', f.since],
+    ['endDate', f.until],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0)));
 }

@@ -5,6 +5,7 @@ import { octolensFilterRoutes } from './routes/filters.ts';
 import { octolensKeywordRoutes } from './routes/keywords.ts';
 import { octolensMentionRoutes } from './routes/mentions.ts';
 import { octolensOrganizationRoutes } from './routes/organization.ts';
+import { octolensViewRoutes } from './routes/views.ts';
 
 /**
  * Every route of the Octolens-compatible API (spec 1.9, 4.8), on the
@@ -22,8 +23,8 @@ export const octolensRouteTable: GraphQLRoute[] = [
   ...octolensKeywordRoutes,
   ...octolensFilterRoutes,
   ...octolensOrganizationRoutes,
-  ...featureDisabledRoutes('saved views', [
-    { method: 'GET', path: '/views', operationId: 'octolensListViews' },
+  ...octolensViewRoutes,
+  ...featureDisabledRoutes('feeds', [
     { method: 'GET', path: '/feeds', operationId: 'octolensListFeeds' },
     { method: 'POST', path: '/feeds', operationId: 'octolensCreateFeed' },
     { method: 'GET', path: '/feeds/{id}', operationId: 'octolensGetFeed' },

@@ -8,9 +8,10 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
-import { compatIdOf, objectsOfCompatIds } from './compat-ids.ts';
+import { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
+import type { MentionViewRow } from './mention-view-store.ts';
 import { patchMention } from './mention-triage.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
@@ -53,6 +54,7 @@ const compatMentionFilterInput = z.strictObject({
   notKeywordIds: compatKeywordIds,
   relevance: z.array(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')).nullish(),
   engaged: z.boolean().nullish(),
+  viewId: z.number().int().nullish(),
   filter: z.record(z.string(), z.unknown()).nullish(),
 });
 
@@ -61,7 +63,8 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 /**
  * The list filter (spec 4.3) and scope a compatibility filter stands for:
  * its integer keyword ids as ours (ids naming no keyword of the workspace
- * match nothing, or leave nothing out), relevant mentions unless
+ * match nothing, or leave nothing out), its integer view id as our
+ * `viewId` (`not_found` when it names none), relevant mentions unless
  * `includeAll`, and the relevance buckets and engaged flag, which only this
  * API has, as a condition of its own. Snoozing is an inbox matter: these
  * lists show snoozed mentions too.
@@ -71,6 +74,7 @@ async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{
   const filter: Record<string, unknown> = { ...input.filter };
   if (input.keywordIds) filter.keywordIds = await objectsOfCompatIds(ctx, 'keyword', input.keywordIds);
   if (input.notKeywordIds?.length) filter.notKeywordIds = await objectsOfCompatIds(ctx, 'keyword', input.notKeywordIds);
+  if (input.viewId !== null && input.viewId !== undefined) filter.viewId = await objectOfCompatId(ctx, 'view', input.viewId, 'View');
   const conditions: ((sql: Queryable) => Fragment)[] = [];
   const { relevance, engaged } = input;
   if (relevance) conditions.push((sql) => sql`${relevanceBucketSql(sql)} = any(${sql.array(relevance)}::int[])`);
@@ -82,6 +86,12 @@ async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{
       condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`),
     },
   };
+}
+
+/** The integer ids of the keywords these filter values name (an id or a list of ids each). */
+function compatKeywordIdsOf(ctx: SubgraphContext, values: unknown[]): Promise<number[]> {
+  const ids = values.flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])).map(String);
+  return Promise.all(ids.map((id) => compatIdOf(ctx, 'keyword', id)));
 }
 
 const feedbackSources = ['WEB', 'EMAIL', 'API', 'SLACK'] as const;
@@ -106,7 +116,17 @@ async function mentionOfWorkspace(ctx: SubgraphContext, id: string): Promise<Men
  */
 export function addCompatMentionSchema(
   builder: PothosBuilder,
-  { Mention, MentionPage, MentionFilter }: { Mention: PothosObjectRef<MentionRow>; MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>; MentionFilter: PothosInputRef<Record<string, unknown>> },
+  {
+    Mention,
+    MentionPage,
+    MentionFilter,
+    MentionView,
+  }: {
+    Mention: PothosObjectRef<MentionRow>;
+    MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>;
+    MentionFilter: PothosInputRef<Record<string, unknown>>;
+    MentionView: PothosObjectRef<MentionViewRow>;
+  },
 ) {
   const CompatFeedback = builder
     .objectRef<{ mention: MentionRow; relevant: boolean }>('CompatFeedback')
@@ -147,6 +167,21 @@ export function addCompatMentionSchema(
     }),
   }));
 
+  builder.objectFields(MentionView, (t) => ({
+    compatId: t.int({
+      description: 'Integer id of the compatibility API, given when the view is first shown and never changed',
+      resolve: (view, _args, ctx) => compatIdOf(ctx, 'view', view.id),
+    }),
+    compatKeywordIds: t.intList({
+      description: "The integer ids of the keywords the view's `keywordId` and `keywordIds` name",
+      resolve: (view, _args, ctx) => compatKeywordIdsOf(ctx, [view.filter.keywordId, view.filter.keywordIds]),
+    }),
+    compatNotKeywordIds: t.intList({
+      description: "The integer ids of the keywords the view's `notKeywordIds` name",
+      resolve: (view, _args, ctx) => compatKeywordIdsOf(ctx, [view.filter.notKeywordIds]),
+    }),
+  }));
+
   const CompatMentionFilter = builder.inputType('CompatMentionFilter', {
     description: "The compatibility API's mention filters: its integer keyword ids, relevance buckets and engaged flag, and the list's own filters",
     fields: (t) => ({
@@ -155,6 +190,7 @@ export function addCompatMentionSchema(
       notKeywordIds: t.intList({ description: `Integer keyword ids to leave out, at most ${compatMaxKeywordIds}` }),
       relevance: t.intList({ description: 'Relevance buckets (0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0)' }),
       engaged: t.boolean({ description: 'True: mentions marked done; false: the rest' }),
+      viewId: t.int({ description: "A saved view's integer id: its filters apply too" }),
       filter: t.field({ type: MentionFilter, description: 'Every other filter, as `mentions` takes it' }),
     }),
   });
@@ -166,7 +202,8 @@ export function addCompatMentionSchema(
       args: { first: t.arg.int(), after: t.arg.string(), filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
         const { filter, scope } = await compatListOf(ctx, args.filter);
-        return listMentions(ctx.sql, requireAuth(ctx).workspaceId, { filter, first: args.first ?? compatDefaultPage, after: args.after }, scope);
+        // Octolens lists newest first, whatever a view's own sort.
+        return listMentions(ctx.sql, requireAuth(ctx).workspaceId, { filter, sort: 'newest', first: args.first ?? compatDefaultPage, after: args.after }, scope);
       },
     }),
   );

@@ -4,10 +4,11 @@ import { addAnalyticsType } from './analytics.ts';
 import { addCompatAnalyticsSchema } from './compat-analytics.ts';
 import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
+import { addMentionViewSchema } from './mention-view.ts';
 import { addPersonType } from './person.ts';
 import { addSegmentType } from './segment.ts';
 
-/** The mentions subgraph: mentions, their filters, triage and export, people and segments, analytics, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
+/** The mentions subgraph: mentions, their filters, saved views, triage and export, people and segments, analytics, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
@@ -17,7 +18,8 @@ export function buildMentionsSchema() {
   addSegmentType(builder, addPersonType(builder, mentionTypes.Mention));
   const Analytics = addAnalyticsType(builder, mentionTypes.Keyword);
   addAlertRuleType(builder);
-  addCompatMentionSchema(builder, mentionTypes);
+  const viewTypes = addMentionViewSchema(builder, mentionTypes);
+  addCompatMentionSchema(builder, { ...mentionTypes, ...viewTypes });
   addCompatAnalyticsSchema(builder, Analytics);
   return toSubgraphSchema(builder);
 }
@@ -33,7 +35,7 @@ export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeCo
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
-export { linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery } from './mention-filter.ts';
+export { linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
@@ -47,5 +49,6 @@ export { maxAnalyticsBuckets, mentionAnalytics } from './analytics.ts';
 export { maxFilterValues, ownerId, peopleFilterInput, personSearch, personStages, unowned } from './person-filter.ts';
 export { activityChannels, personActivityInput, personMergeInput, personPatchInput, personSplitInput } from './person-outreach.ts';
 export { segmentCreateInput, segmentPatchInput } from './segment.ts';
+export { mentionViewCreateInput, mentionViewPatchInput } from './mention-view.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

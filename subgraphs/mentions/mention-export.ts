@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
 import { parseMentionFilter, resolveMentionFilter } from './mention-filter.ts';
-import { mentionFilterLookups, readMentionFilter } from './mention-filter-lookups.ts';
+import { mentionFilterLookups, readMentionFilter, withDefaults } from './mention-filter-lookups.ts';
 import { listViewDefaults } from './mention-list.ts';
 import { claimMentionExport, countExportedMentions, type ExportedMention, exportedMentions, grantMentionExport } from './mention-export-store.ts';
 
@@ -49,15 +49,17 @@ const csvFields = (row: ExportedMention): string[] => [
 const csv = (records: string[][]) => stringify(records, { record_delimiter: 'windows' });
 
 /**
- * Grants a CSV export of the filter (on the list's defaults): the filter is
+ * Grants a CSV export of the filter (on the list's defaults, which a saved
+ * view the filter names overrides as it does on the list): the filter is
  * checked as the list checks it, then the export counts against the
  * workspace's 6 a minute, across every process (`rate_limited` with
  * `retryAfterSeconds` past it). The grant is streamed once, within a minute,
  * by `openMentionExport`.
  */
 export async function grantExport(sql: Sql, workspaceId: string, rawFilter: unknown): Promise<{ id: string }> {
-  const filter = { ...listViewDefaults, ...parseMentionFilter(rawFilter) };
-  await resolveMentionFilter(filter, mentionFilterLookups(sql, workspaceId));
+  const lookups = mentionFilterLookups(sql, workspaceId);
+  const filter = await withDefaults(parseMentionFilter(rawFilter), listViewDefaults, lookups);
+  await resolveMentionFilter(filter, lookups);
   const grant = await grantMentionExport(sql, workspaceId, filter, exportsPerMinute);
   if ('retryAfterSeconds' in grant) {
     throw domainError('rate_limited', `At most ${exportsPerMinute} exports a minute; retry in ${grant.retryAfterSeconds} s`, {

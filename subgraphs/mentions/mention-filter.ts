@@ -4,7 +4,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
-import { parseInput } from '../validate-input.ts';
+import { checkInput } from '../validate-input.ts';
 import { relevantSql } from './relevance.ts';
 
 /**
@@ -23,10 +23,22 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 /** A condition built elsewhere from a filter of its own (an alert rule's), ready to join a filter's. */
 export type NestedCondition = (sql: Queryable) => Fragment;
 
-/** What resolving a parameter may look up (an alert rule's filter for `alertId`). */
+/** The orders a list can take (spec 2.4 `priority`: the feed can sort by it); each ends on the id, so the order is total. */
+export type MentionSort = 'newest' | 'priority';
+
+/** A saved view as a filter uses it: its own filter, its sort, and that filter's condition. */
+export interface SavedViewFilter {
+  filter: MentionFilter;
+  sort: MentionSort;
+  condition: NestedCondition;
+}
+
+/** What resolving a parameter may look up (an alert rule's filter for `alertId`, a saved view's for `viewId`). */
 export interface FilterLookups {
   /** The condition of a rule of the caller's workspace, or undefined when it has none by that id. */
   alertRuleCondition(alertId: string): Promise<NestedCondition | undefined>;
+  /** A saved view of the caller's workspace, or undefined when it has none by that id. */
+  savedView(viewId: string): Promise<SavedViewFilter | undefined>;
 }
 
 /** How a parameter is written: its GraphQL type and the zod schemas of its GraphQL value and of its REST query text. */
@@ -275,6 +287,17 @@ export const mentionFilterParameters = {
     },
     condition: (sql, nested) => nested(sql),
   }),
+  viewId: parameter<string, NestedCondition>({
+    kind: one(id, 'ID'),
+    description:
+      "A saved view's filters on top (and its sort, unless one is given); the other filters given narrow it further, and the list's defaults fill only what neither sets. An unknown id is `not_found`",
+    async resolve(value, lookups) {
+      const view = await lookups.savedView(value);
+      if (!view) throw domainError('not_found', 'View not found', { field: 'viewId' });
+      return view.condition;
+    },
+    condition: (sql, nested) => nested(sql),
+  }),
   tags: parameter({
     kind: list(tag),
     description: "Authors carrying any of these tags (exact, case-sensitive)",
@@ -362,33 +385,53 @@ export const mentionFilterQuery = z.object(
  * what a tool listing mentions takes, its JSON Schema read from the input
  * side. Checked here, then sent as the list's query parameters.
  */
-export const mentionFilterJson = z.object(
+export const mentionFilterJson = z.strictObject(
   Object.fromEntries(entries.map(([name, { kind, description }]) => [name, kind.input.optional().meta({ description })])),
+);
+
+const jsonOfGraphQL = { ID: z.string(), String: z.string(), '[ID!]': z.array(z.string()), '[String!]': z.array(z.string()), Boolean: z.boolean(), Int: z.number().int() };
+
+/** A filter as stored and shown (a saved view's): each parameter given, as its JSON value (timestamps as ISO 8601). */
+export const mentionFilterRecord = z.object(
+  Object.fromEntries(entries.map(([name, { kind, description }]) => [name, jsonOfGraphQL[kind.graphql].optional().meta({ description })])),
 );
 
 /** Every parameter's GraphQL type and description, for the `MentionFilter` input type. */
 export const mentionFilterFields = entries.map(([name, { kind, description }]) => ({ name, graphql: kind.graphql, description }));
 
+/** A field of a filter as errors name it: the parameter, under `at` when the filter is part of a larger input (a view's `filter`). */
+const fieldAt = (at: string | undefined, field: string | null) => (at ? (field ? `${at}.${field}` : at) : field);
+
 /** Refuses a filter over the size bounds (`filter_too_complex`), before reading its values. */
-function checkFilterSize(raw: unknown): void {
+function checkFilterSize(raw: unknown, at: string | undefined): void {
   if (raw === null || typeof raw !== 'object') return;
   let total = 0;
   for (const name of names) {
     const value = (raw as Record<string, unknown>)[name];
     if (!mentionFilterParameters[name].kind.list || !Array.isArray(value)) continue;
     if (value.length > maxFilterListItems) {
-      throw domainError('filter_too_complex', `${name}: at most ${maxFilterListItems} items`, { field: name });
+      throw domainError('filter_too_complex', `${fieldAt(at, name)}: at most ${maxFilterListItems} items`, { field: fieldAt(at, name) });
     }
     total += value.length;
   }
-  if (total > maxFilterItems) throw domainError('filter_too_complex', `The filter's lists hold ${total} items; at most ${maxFilterItems} in all`, { field: null });
+  if (total > maxFilterItems) {
+    throw domainError('filter_too_complex', `The filter's lists hold ${total} items; at most ${maxFilterItems} in all`, { field: fieldAt(at, null) });
+  }
 }
 
-/** A GraphQL `MentionFilter` (or null) to a filter: `filter_too_complex` or `validation_error` naming the parameter. */
-export function parseMentionFilter(raw: unknown): MentionFilter {
+/**
+ * A GraphQL `MentionFilter` (or null) to a filter: `filter_too_complex` or
+ * `validation_error` naming the parameter, under `at` when given.
+ */
+export function parseMentionFilter(raw: unknown, at?: string): MentionFilter {
   if (raw === null || raw === undefined) return {};
-  checkFilterSize(raw);
-  const parsed = parseInput(mentionFilterInput, raw) as Record<string, unknown>;
+  checkFilterSize(raw, at);
+  const checked = checkInput(mentionFilterInput, raw);
+  if (!checked.success) {
+    const { field, message } = checked.problem;
+    throw domainError('validation_error', at ? (field ? `${at}.${message}` : `${at}: ${message}`) : message, { field: fieldAt(at, field) });
+  }
+  const parsed = checked.data as Record<string, unknown>;
   return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as MentionFilter;
 }
 

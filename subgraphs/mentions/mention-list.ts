@@ -1,8 +1,8 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
-import type { MentionFilter, NestedCondition } from './mention-filter.ts';
-import { readMentionFilter } from './mention-filter-lookups.ts';
-import { type ListedMention, listMentionsPage, type MentionPageStart, type MentionSort } from './mention-store.ts';
+import type { MentionFilter, MentionSort, NestedCondition } from './mention-filter.ts';
+import { readMentionFilter, readMentionQuery } from './mention-filter-lookups.ts';
+import { type ListedMention, listMentionsPage, type MentionPageStart } from './mention-store.ts';
 
 export const mentionSorts = ['newest', 'priority'] as const satisfies readonly MentionSort[];
 
@@ -46,7 +46,8 @@ export const mentionListView: MentionListScope = { defaults: listViewDefaults };
 
 /**
  * A page of `GET /v1/mentions` (spec 4.3): the filter on top of the list's
- * defaults, newest match first or by priority, 1 to 100 a page (default 50).
+ * defaults, newest match first or by priority (a saved view's sort when the
+ * filter names one and no sort is asked for), 1 to 100 a page (default 50).
  */
 export async function listMentions(
   sql: Queryable,
@@ -55,9 +56,9 @@ export async function listMentions(
   scope: MentionListScope = mentionListView,
 ): Promise<{ nodes: ListedMention[]; nextCursor: string | null }> {
   const limit = pageSize(args.first);
-  const sort = args.sort ?? 'newest';
+  const { filter, viewSort } = await readMentionQuery(sql, workspaceId, args.filter, scope.defaults);
+  const sort = args.sort ?? viewSort ?? 'newest';
   const after = args.after ? decodeCursor(args.after, parseCursor(sort)) : null;
-  const filter = await readMentionFilter(sql, workspaceId, args.filter, scope.defaults);
   const rows = await listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort, after, limit: limit + 1 });
   return pageOf(rows, limit, cursorKey(sort));
 }

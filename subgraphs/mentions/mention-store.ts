@@ -8,7 +8,7 @@ import type { AlertFilter } from './alert-rule-input.ts';
 import { attachPeople } from './person-linking.ts';
 import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
-import { mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
+import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
 export interface MentionRow {
@@ -235,8 +235,6 @@ export async function findMention(sql: Queryable, workspaceId: string, id: strin
   return row;
 }
 
-/** The orders a list can take (spec 2.4 `priority`: the feed can sort by it); each ends on the id, so the order is total. */
-export type MentionSort = 'newest' | 'priority';
 
 /** Where a page starts: the sort key of the last mention of the page before, `at` being its match time to the microsecond. */
 export type MentionPageStart = { sort: 'newest'; at: string; id: string } | { sort: 'priority'; priority: number; at: string; id: string };

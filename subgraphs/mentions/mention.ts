@@ -286,5 +286,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention, MentionPage, MentionFilter, Keyword: KeywordRef };
+  return { Mention, MentionPage, MentionFilter, MentionSort, Keyword: KeywordRef };
 }
