@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { analyticsBenchmark } from './analytics.ts';
 import { startBenchEnvironment } from './bench-environment.ts';
 import { type Benchmark, formatReport } from './benchmark.ts';
 import { billingTick } from './billing-tick.ts';
@@ -7,14 +8,16 @@ import { deliveryThroughput } from './deliveries.ts';
 import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
 import { matchingThroughput } from './matching.ts';
+import { mentionsListAndExport } from './mentions-list-export.ts';
 import { whoamiPath } from './whoami-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput];
+const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark];
 
-// `npm run bench -- whoami tick` runs only the benchmarks whose names contain one of the words.
+// `npm run bench -- whoami tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
-const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => benchmark.name.toLowerCase().includes(word))) : benchmarks;
+const titleOf = (benchmark: Benchmark) => benchmark.name.split(':')[0].toLowerCase();
+const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => titleOf(benchmark).includes(word))) : benchmarks;
 
 // Numbers from a busy machine mean little; say how busy it was.
 const [loadAverage] = os.loadavg();

@@ -1,20 +1,18 @@
 import { z } from 'zod';
-import { platforms } from '../vocabulary/normalized-post.ts';
+import { mentionFilterJson, mentionSorts } from '../subgraphs/mentions/index.ts';
 
 /**
  * The mention-search tool's arguments and how they become the mention list's
  * request (`GET /v1/mentions`, whose route turns its query into the GraphQL
- * arguments). Each argument is a REST filter of the same name, typed as JSON
- * (lists as arrays): a new filter of the list is one more property here.
+ * arguments). The arguments are the list's filters (spec 4.3), every one of
+ * them, typed as JSON (lists as arrays), as the mentions subgraph defines
+ * them: a new filter of the list is a new argument here without a change.
  */
 export const mentionSearchInput = z.strictObject({
-  keywordIds: z.array(z.string().min(1)).min(1).optional().describe('Only mentions of these keywords (ids from list_keywords)'),
-  platforms: z.array(z.enum(platforms)).min(1).optional().describe('Only mentions from these platforms'),
-  relevant: z.boolean().optional().describe('true (the default): only mentions the classifier scored relevant; false: the rest, unclassified ones included'),
-  status: z.enum(['open', 'done', 'ignored']).optional().describe('Only mentions in this triage status; all statuses when left out'),
-  alertId: z.string().min(1).optional().describe("Only the mentions this alert rule sends (its filter applied; ids from list_alert_rules)"),
+  ...mentionFilterJson.shape,
+  sort: z.enum(mentionSorts).optional().describe('newest (the default): newest match first; priority: highest attention score first'),
   limit: z.number().int().min(1).max(100).optional().describe('How many, 1 to 100 (default 20)'),
-  cursor: z.string().min(1).optional().describe('The nextCursor of the previous answer, for the next page'),
+  cursor: z.string().min(1).optional().describe('The nextCursor of the previous answer, for the next page (with the same sort)'),
 });
 
 /** A page of 20 unless asked otherwise: enough to read, not so much it floods the conversation. */

@@ -6,11 +6,13 @@ import { clientAddressHeader } from '../runtime/client-address.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
+import type { Sql } from '../runtime/database.ts';
 import { type ApiError, apiErrorFromGraphQL, statusForCode } from './error-envelope.ts';
 import {
   type ErrorDialect,
   type GraphQLRoute,
   isGraphQLRoute,
+  isStreamedRoute,
   readsBody,
   RequestRefusal,
   type RestRequest,
@@ -18,6 +20,9 @@ import {
   type Route,
   type RouteTable,
   type ServiceState,
+  type StreamedBody,
+  type StreamedRoute,
+  usesGateway,
 } from './route.ts';
 
 /**
@@ -39,6 +44,8 @@ export interface FacadeOptions {
   log: Logger;
   /** What local routes (the health check) learn of the running service. */
   service: ServiceState;
+  /** The database streamed routes read their bodies from (a pool of their own, so long downloads never starve requests). */
+  streamSql: Sql;
 }
 
 interface CompiledRoute {
@@ -111,18 +118,23 @@ function inputError(problem: InputProblem): RequestRefusal {
 /**
  * The query parameters as the route's `query` schema parses them. A
  * parameter the route does not take is refused rather than ignored: a
- * misspelt filter must not quietly widen the answer.
+ * misspelt filter must not quietly widen the answer. A parameter given
+ * more than once reaches the schema as the list of its values, which a
+ * list parameter takes and any other refuses.
  */
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
   const taken = Object.keys(route.query?.shape ?? {});
-  for (const name of query.keys()) {
+  const values = new Map<string, string | string[]>();
+  for (const [name, value] of query) {
     if (!taken.includes(name)) {
       const takes = taken.length ? `this route takes ${taken.join(', ')}` : 'this route takes none';
       throw inputError({ field: name, message: `${name}: unknown query parameter; ${takes}` });
     }
+    const seen = values.get(name);
+    values.set(name, seen === undefined ? value : [...[seen].flat(), value]);
   }
   if (!route.query) return {};
-  const checked = checkInput(route.query, Object.fromEntries(query));
+  const checked = checkInput(route.query, Object.fromEntries(values));
   if (!checked.success) throw inputError(checked.problem);
   return checked.data as Record<string, unknown>;
 }
@@ -205,21 +217,64 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   // with an operation of the route's own kind (a `read` key may run the
   // queries behind a POST of the compatibility API).
   const credentialProblem = async (route: Route, request: Request, requestId: string) => {
-    const changes = isGraphQLRoute(route) ? /^\s*mutation\b/.test(route.operation) : request.method !== 'GET';
+    const changes = usesGateway(route) ? /^\s*mutation\b/.test(route.operation) : request.method !== 'GET';
     const probe = changes ? 'mutation { __typename }' : 'query { __typename }';
     const { payload, headers } = await callGateway(request, requestId, probe, {});
     return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
   };
 
-  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
+  /** Runs a route's operation: its data, or the response its first GraphQL error stands for. */
+  const runOperation = async (route: GraphQLRoute | StreamedRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
     const { payload, headers } = await callGateway(request, requestId, route.operation, variables);
     if (payload.errors?.length) {
       const error = apiErrorFromGraphQL(payload.errors[0]);
       if (error.code === 'internal_error') options.log.error('GraphQL operation failed', { requestId, route: route.operationId, errors: payload.errors });
-      return failure(errors, error, requestId, headers);
+      return { refused: failure(errors, error, requestId, headers), headers };
     }
-    const result = route.result(payload.data ?? {});
-    return 'error' in result ? failure(errors, result.error, requestId, headers) : json(result, requestId, headers);
+    return { data: payload.data ?? {}, headers };
+  };
+
+  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
+    const answer = await runOperation(route, errors, request, variables, requestId);
+    if (answer.refused) return answer.refused;
+    const result = route.result(answer.data);
+    return 'error' in result ? failure(errors, result.error, requestId, answer.headers) : json(result, requestId, answer.headers);
+  };
+
+  /** Carries a streamed body to the client as it reads it; a client that goes away ends the stream, and with it the read. */
+  const streamedResponse = (streamed: StreamedBody, requestId: string, extra: Headers) => {
+    const headers = new Headers(extra);
+    headers.set('x-request-id', requestId);
+    headers.set('content-type', streamed.contentType);
+    for (const [name, value] of Object.entries(streamed.headers)) headers.set(name, value);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const chunk = await streamed.chunks.next();
+          if (chunk.done) controller.close();
+          else controller.enqueue(encoder.encode(chunk.value));
+        } catch (error) {
+          options.log.error('streamed response failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await streamed.chunks.return?.();
+      },
+    });
+    return new Response(body, { status: 200, headers });
+  };
+
+  const runStreamedRoute = async (route: StreamedRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
+    const answer = await runOperation(route, errors, request, variables, requestId);
+    if (answer.refused) return answer.refused;
+    const streamed = await route.stream(answer.data, options.streamSql);
+    if (!streamed) {
+      options.log.error('a granted download was gone before it was streamed', { requestId, route: route.operationId });
+      return failure(errors, { code: 'internal_error', message: 'Something went wrong on our side' }, requestId, answer.headers);
+    }
+    return streamedResponse(streamed, requestId, answer.headers);
   };
 
   return async function handleRestRequest(request: Request): Promise<Response> {
@@ -264,7 +319,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
           if (!checked.success) throw inputError(checked.problem);
         }
         restRequest = { params, query, body, rawBody, headers: request.headers, requestId };
-        if (isGraphQLRoute(route)) variables = route.variables(restRequest);
+        if (usesGateway(route)) variables = route.variables(restRequest);
       } catch (error) {
         if (!(error instanceof RequestRefusal)) throw error;
         if (route.public) return failure(table.errors, error.apiError, requestId);
@@ -272,6 +327,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
         return failure(table.errors, problem.error ?? error.apiError, requestId, problem.headers);
       }
 
+      if (isStreamedRoute(route)) return await runStreamedRoute(route, table.errors, request, variables, requestId);
       if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, variables, requestId);
       return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {

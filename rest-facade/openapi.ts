@@ -1,6 +1,6 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
-import { type ErrorDialect, isGraphQLRoute, readsBody, type Route, type RouteTable } from './route.ts';
+import { type ErrorDialect, readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -51,7 +51,15 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
   for (const [status, response] of Object.entries(route.responses)) {
     const isError = Number(status) >= 400;
     const schema = isError ? errorRef : response.schema ? jsonSchema(response.schema, 'output', named) : undefined;
-    responses[status] = schema ? { description: response.description, content: { 'application/json': { schema } } } : { description: response.description };
+    const headers = response.headers
+      ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }])) }
+      : {};
+    const content = !isError && response.contentType
+      ? { content: { [response.contentType]: { schema: { type: 'string' as const } } } }
+      : schema
+        ? { content: { 'application/json': { schema } } }
+        : {};
+    responses[status] = { description: response.description, ...headers, ...content };
   }
   const shared = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
   responses['400'] ??= shared(errors.shared.badQuery);
@@ -59,7 +67,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
   // The gateway judges a credential that is sent even where none is needed.
   if (route.public && isGraphQLRoute(route)) responses['401'] ??= shared(errors.shared.deadCredential);
   if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
-  if (isGraphQLRoute(route)) responses['503'] ??= shared(errors.shared.unavailable);
+  if (usesGateway(route)) responses['503'] ??= shared(errors.shared.unavailable);
   responses['500'] ??= shared(errors.shared.internal);
   return {
     operationId: route.operationId,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Sql } from '../runtime/database.ts';
 
 /** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts). */
 export interface ApiError {
@@ -51,6 +52,10 @@ export interface RestResult {
 export interface RouteResponse {
   description: string;
   schema?: z.ZodType;
+  /** A body that is not JSON (`text/csv`): its media type; the body is then described as text. */
+  contentType?: string;
+  /** Headers the response carries, by name, described. */
+  headers?: Record<string, string>;
 }
 
 interface RouteBase {
@@ -83,14 +88,38 @@ export interface GraphQLRoute extends RouteBase {
   result(data: Record<string, any>): RestResult | { error: ApiError };
 }
 
+/** What a streamed route sends: the media type, headers, and the body a chunk at a time (`return()` ends it early). */
+export interface StreamedBody {
+  contentType: string;
+  headers: Record<string, string>;
+  chunks: AsyncIterableIterator<string>;
+}
+
+/**
+ * A route whose body is too large to hold, such as the CSV export: one
+ * GraphQL operation decides and grants it (every rule and error lives in
+ * the subgraph), then `stream` reads the grant's rows from the database
+ * through a function the owning subgraph's `index.ts` exports. The facade
+ * only carries the chunks to the client as it reads them.
+ */
+export interface StreamedRoute extends RouteBase {
+  operation: string;
+  variables(request: RestRequest): Record<string, unknown>;
+  /** The body of the granted download; undefined when the grant is no longer there. */
+  stream(data: Record<string, any>, sql: Sql): Promise<StreamedBody | undefined>;
+}
+
 /** A route the facade answers itself (health, the OpenAPI document). */
 export interface LocalRoute extends RouteBase {
   handle(request: RestRequest, service: ServiceState): RestResult | Promise<RestResult>;
 }
 
-export type Route = GraphQLRoute | LocalRoute;
+export type Route = GraphQLRoute | StreamedRoute | LocalRoute;
 
-export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operation' in route;
+export const isStreamedRoute = (route: Route): route is StreamedRoute => 'stream' in route;
+export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operation' in route && !isStreamedRoute(route);
+/** Whether the route runs a GraphQL operation on the gateway (and so may meet a lost database there). */
+export const usesGateway = (route: Route): route is GraphQLRoute | StreamedRoute => 'operation' in route;
 
 /** Whether the facade reads a request body for the route (up to the largest it takes, else `payload_too_large`): every method but GET, and DELETE only when it takes one. */
 export const readsBody = (route: Route): boolean => route.method !== 'GET' && !(route.method === 'DELETE' && !route.body);

@@ -36,6 +36,9 @@ import { requestDeadlineMs } from './request-deadline.ts';
  */
 const requestStatementTimeoutMs = requestDeadlineMs - 500;
 
+/** Downloads (CSV exports) streamed at once by one facade process; more wait for a connection. */
+const downloadConnections = 4;
+
 /**
  * How long `stop()` gives its steps before the database's own shutdown,
  * which takes at most about 2 s more: together well inside the contract's
@@ -217,7 +220,10 @@ export async function startEarshot(
         const target = new URL('/graphql', config.gatewayUrl);
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
-      facade = createFacade({ tables: routeTables, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check } });
+      // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
+      const streamSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });
+      stops.push(['download connection pool', () => streamSql.end({ timeout: 1 })]);
+      facade = createFacade({ tables: routeTables, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check }, streamSql });
     }
 
     // The authorization server answers where the REST facade does; it keeps its state through the team subgraph's functions.

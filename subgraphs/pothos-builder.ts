@@ -1,4 +1,4 @@
-import SchemaBuilder, { type ObjectRef } from '@pothos/core';
+import SchemaBuilder, { type EnumRef, type InputObjectRef, type ObjectRef } from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import { DateTimeScalar } from './date-time-scalar.ts';
@@ -24,6 +24,12 @@ export type PothosBuilder = ReturnType<typeof createPothosBuilder>;
 
 /** A Pothos object type of this builder whose resolvers receive `Shape`, for schema modules that extend a type another one defines. */
 export type PothosObjectRef<Shape> = ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, Shape>;
+
+/** Likewise an input type, for schema modules whose fields take an input another one defines. */
+export type PothosInputRef<Shape> = InputObjectRef<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, Shape>;
+
+/** Likewise an enum type. */
+export type PothosEnumRef<Value> = EnumRef<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, Value>;
 
 /** The printed subgraph schema of a builder, with the federation 2.6 link. */
 export function toSubgraphSchema(builder: PothosBuilder) {

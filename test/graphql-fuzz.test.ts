@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
+import { countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFailure, recordFigures } from './fuzz/fuzz-run.ts';
 import { type GraphQLValueContext, hostileDocument, operationFor, type RootField, rootFields, variablesFor } from './fuzz/graphql-operations.ts';
 import { hostileBodyText, hostileValue } from './fuzz/hostile-values.ts';
 import { stray } from './fuzz/schema-arbitraries.ts';
@@ -234,10 +234,7 @@ describe('a seeded fuzz run over every root field of the supergraph', () => {
         }),
         { seed: fuzzSeed, numRuns: cases, endOnFailure: true },
       )
-      .catch((failure: Error) => {
-        const reason = failure.cause instanceof Error ? failure.cause.message : '';
-        figures.failures.push(`${failure.message.split('\n').slice(0, 3).join(' ').slice(0, 1_500)}\n${reason.slice(0, 1_500)}`);
-      });
+      .catch(recordFailure(figures));
     expect(figures.failures).toEqual([]);
   }, 3_600_000);
 

@@ -73,7 +73,9 @@ export async function startTestEarshot(
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+      // A CSV export answers text; everything else JSON.
+      const json = /json/.test(response.headers.get('content-type') ?? 'application/json');
+      return { status: response.status, headers: response.headers, body: text ? (json ? JSON.parse(text) : text) : undefined };
     },
     async graphql(query, variables = {}, key) {
       const response = await fetch(`${running.url}/graphql`, {
@@ -118,11 +120,21 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
-/** Every mention of a keyword, relevant or not: scoring may move one between the two lists while a test waits. */
+/**
+ * Every mention of a keyword, relevant or not: scoring may move one between
+ * the two lists while a test waits. A list answered 503 (the worker in the
+ * same process can hold the event loop past the request deadline while it
+ * loads the classifier's models) is asked again, as its `Retry-After` says.
+ */
 export async function allMentionsOf(earshot: TestEarshot, key: string, keywordId: string): Promise<any[]> {
-  const [rest, relevant] = await Promise.all([
-    earshot.rest('GET', `/v1/mentions?relevant=false&keywordId=${keywordId}&limit=100`, { key }),
-    earshot.rest('GET', `/v1/mentions?relevant=true&keywordId=${keywordId}&limit=100`, { key }),
-  ]);
-  return [...rest.body.data, ...relevant.body.data];
+  const list = async (relevant: boolean): Promise<any[]> => {
+    const answer = await eventually(
+      () => earshot.rest('GET', `/v1/mentions?relevant=${relevant}&keywordId=${keywordId}&limit=100`, { key }),
+      (response) => response.status !== 503,
+    );
+    if (answer.status !== 200) throw new Error(`GET /v1/mentions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  };
+  const [rest, relevant] = await Promise.all([list(false), list(true)]);
+  return [...rest, ...relevant];
 }

@@ -5,7 +5,7 @@ import { matchRulesOf } from '../subgraphs/keywords/match-rules-store.ts';
 import { compileKeywordRules, type KeywordMatchRules, keywordRulesPass } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import { PreparedPost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { type KeywordSuggestion, type ScoredMatch, suggestRuleChanges } from '../subgraphs/keywords/rule-suggestions.ts';
-import { saveClassification, storeMatchedPost, updateMention } from '../subgraphs/mentions/mention-store.ts';
+import { saveClassification, storeMatchedPost, updateMentions } from '../subgraphs/mentions/mention-store.ts';
 import { type ChatCompletionRequest, completion, startFakeChatCompletions } from './fake-upstreams/chat-completions.ts';
 import type { FakeResponse, FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { keyword as keywordRules } from './matching-fixtures.ts';
@@ -57,7 +57,7 @@ async function store(keywordId: string, seeds: Seed[], inWorkspace = workspaceId
         new Date(),
       );
     }
-    if (seed.verdict !== undefined) await updateMention(earshot.sql, inWorkspace, mention.id, { verdictRelevant: seed.verdict });
+    if (seed.verdict !== undefined) await updateMentions(earshot.sql, inWorkspace, [mention.id], { verdictRelevant: seed.verdict });
   }
 }
 

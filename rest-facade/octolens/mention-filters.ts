@@ -1,14 +1,17 @@
 import { z } from 'zod';
-import { platforms } from '../../vocabulary/normalized-post.ts';
-import { searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
+import { intents, sentiments } from '../../vocabulary/classification-values.ts';
+import { type Platform, platforms } from '../../vocabulary/normalized-post.ts';
+import { octolensPlatformName, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import { RequestRefusal } from '../route.ts';
 
 /**
  * Octolens's mention filters (its `POST /api/v2/mentions` body) and their
  * translation into the arguments of our `compatMentions` and
- * `compatMentionExport` queries: the one place that knows both, so that
- * moving onto a richer filter input is a change here alone. Keyword ids are
- * the compatibility API's integers; the mentions subgraph resolves them.
+ * `compatMentionExport` queries: the one place that knows both. Names and
+ * formats change here; what each filter means is the mention list's
+ * (`MentionFilter`, spec 4.3), and the compatibility API's own notions
+ * (integer keyword ids, relevance buckets, engaged) are the mentions
+ * subgraph's.
  */
 
 /** At most this many keyword ids in one filter (spec 8); the subgraph checks it too. */
@@ -18,66 +21,158 @@ const keywordIds = z
   .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number)]))
   .max(maxKeywordIds, `at most ${maxKeywordIds} keyword ids`);
 const names = z.array(z.string());
+const sentimentNames = z.array(
+  z
+    .string()
+    .toLowerCase()
+    .pipe(z.enum(sentiments, { message: 'must be positive, neutral or negative' })),
+);
+const languageCodes = z.array(
+  z
+    .string()
+    .toLowerCase()
+    .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as en'),
+);
+const buckets = z.array(
+  z.union([z.number().int(), z.string().regex(/^\d$/, 'must be 0, 1 or 2').transform(Number)]).pipe(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')),
+);
+const postTypes = z.array(z.enum(['top-level', 'reply']));
+const followers = z.number().int().min(0).max(2_000_000_000);
+/** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
+const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
 
 export const octolensMentionFilters = z
   .strictObject({
-    source: names.optional().meta({ description: "Platforms, in Octolens's names" }),
+    source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
     '!source': names.optional().meta({ description: 'Platforms to leave out' }),
     keyword: keywordIds.optional().meta({ description: `Integer keyword ids, at most ${maxKeywordIds}` }),
-    '!keyword': keywordIds.optional(),
-    sentiment: names.optional(),
-    '!sentiment': names.optional(),
-    language: names.optional(),
-    '!language': names.optional(),
-    tag: names.optional(),
-    '!tag': names.optional(),
-    relevance: names.optional(),
-    '!relevance': names.optional(),
-    engaged: z.boolean().optional(),
-    bookmarked: z.boolean().optional(),
-    minXFollowers: z.number().int().min(0).optional(),
-    maxXFollowers: z.number().int().min(0).optional(),
-    startDate: z.string().optional(),
-    endDate: z.string().optional(),
+    '!keyword': keywordIds.optional().meta({ description: `Integer keyword ids to leave out, at most ${maxKeywordIds}` }),
+    sentiment: sentimentNames.optional().meta({ description: '`positive`, `neutral`, `negative` (any case); a corrected sentiment counts as corrected' }),
+    '!sentiment': sentimentNames.optional().meta({ description: 'Sentiments to leave out; a mention not scored yet is never left out' }),
+    language: languageCodes.optional().meta({ description: 'ISO 639-1; an unknown language never matches' }),
+    '!language': languageCodes.optional().meta({ description: 'ISO 639-1 to leave out; an unknown language is never left out' }),
+    tag: names.optional().meta({ description: 'Tags (the intents `GET /tags` lists), any of them; unknown tags match nothing' }),
+    '!tag': names.optional().meta({ description: 'Tags to leave out' }),
+    relevance: buckets.optional().meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); a verdict counts as 100 or 0' }),
+    '!relevance': buckets.optional().meta({ description: 'Relevance buckets to leave out' }),
+    postType: postTypes.optional().meta({ description: '`top-level` posts or `reply` (replies and comments)' }),
+    '!postType': postTypes.optional(),
+    engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
+    bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
+    minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
+    maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
+    startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
+    endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
   })
-  .meta({
-    id: 'OctolensMentionFilters',
-    description:
-      'Combined with AND; a `!` prefix leaves the values out. Served today: `source`, `!source` and `keyword`; the others answer 501 `FEATURE_DISABLED` until the mention list filters by them',
-  });
+  .meta({ id: 'OctolensMentionFilters', description: 'Combined with AND; a `!` prefix leaves the values out' });
 
 export const octolensMentionQuery = {
-  view: z.number().int().positive().optional().meta({ description: 'A saved view: answers 501 `FEATURE_DISABLED` until saved views exist' }),
+  view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
   includeEngagementMetrics: z.literal(false).optional().meta({ description: 'Only false: engagement counters are not collected' }),
 };
 
 const mentionQuery = z.object(octolensMentionQuery);
-
-/** The filters this server cannot apply yet: a request naming one is refused rather than answered unfiltered. */
-const notYetServed = ['!keyword', 'sentiment', '!sentiment', 'language', '!language', 'tag', '!tag', 'relevance', '!relevance', 'engaged', 'bookmarked', 'minXFollowers', 'maxXFollowers', 'startDate', 'endDate'] as const;
+type OctolensFilters = z.output<typeof octolensMentionFilters>;
 
 const featureDisabled = (message: string) => new RequestRefusal({ code: 'feature_disabled', message });
 
-/** Our platform names for Octolens's; a name we do not know stays as it is and so matches nothing. */
-const ourPlatforms = (octolensNames: string[]) => octolensNames.map((name) => searchPlatformOfOctolensName(name) ?? name);
+/** Our platforms for Octolens's names; a name we do not collect stands for no platform of ours. */
+const ourPlatforms = (octolensNames: string[]): Platform[] =>
+  octolensNames.flatMap((name) => searchPlatformOfOctolensName(name) ?? (platforms.includes(name as Platform) ? [name as Platform] : []));
+
+const isIntent = (tag: string) => (intents as readonly string[]).includes(tag);
+
+/** What is left of `all` once `included` (when given) is kept and `excluded` taken out; undefined when that is all of it. */
+function remaining<Item>(all: readonly Item[], included: readonly Item[] | undefined, excluded: readonly Item[] | undefined): Item[] | undefined {
+  if (!included && !excluded) return undefined;
+  const kept = all.filter((item) => (!included || included.includes(item)) && !excluded?.includes(item));
+  return kept.length === all.length ? undefined : kept;
+}
+
+/** A bare date's first or last instant (UTC); a timestamp as it is. */
+const instant = (text: string, end: 'start' | 'end') => (text.includes('T') ? text : `${text}T${end === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`);
+
+/** The list's own filters (`MentionFilter`) for the Octolens ones that have a counterpart there. */
+function mentionFilterOf(filters: OctolensFilters): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (filters.source) filter.platforms = ourPlatforms(filters.source);
+  if (filters['!source']) filter.notPlatforms = ourPlatforms(filters['!source']);
+  if (filters.sentiment) filter.sentiments = filters.sentiment;
+  if (filters['!sentiment']) filter.notSentiments = filters['!sentiment'];
+  if (filters.language) filter.languages = filters.language;
+  if (filters['!language']) filter.notLanguages = filters['!language'];
+  // Tags are the classifier's intents (GET /tags); a tag that is none of them matches nothing.
+  if (filters.tag) filter.intents = filters.tag.filter(isIntent);
+  if (filters['!tag']) filter.notIntents = filters['!tag'].filter(isIntent);
+  const postType = remaining(['top-level', 'reply'] as const, filters.postType, filters['!postType']);
+  if (postType?.length === 1) filter.isReply = postType[0] === 'reply';
+  if (filters.minXFollowers !== undefined) filter.minFollowers = filters.minXFollowers;
+  if (filters.maxXFollowers !== undefined) filter.maxFollowers = filters.maxXFollowers;
+  if (filters.startDate) filter.since = instant(filters.startDate, 'start');
+  if (filters.endDate) filter.until = instant(filters.endDate, 'end');
+  // Neither kind of post: no mention passes. An empty list of platforms stands for that.
+  if (postType?.length === 0) filter.platforms = [];
+  return filter;
+}
 
 /**
  * The `filter` argument (`CompatMentionFilter`) for an Octolens list or
- * export body the route has checked; `RequestRefusal` (501) for a view or a
- * filter not served yet.
+ * export body the route has checked; `RequestRefusal` (501) for
+ * `bookmarked`, which stands for a feature Earshot does not have.
  */
 export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown> {
   const body = mentionQuery.parse(rawBody);
-  if (body.view !== undefined) throw featureDisabled('Saved views are not offered yet; send the filters instead');
   const filters = body.filters ?? {};
-  const unserved = notYetServed.find((name) => filters[name] !== undefined);
-  if (unserved) throw featureDisabled(`The "${unserved}" mention filter is not offered yet`);
-  let onPlatforms = filters.source ? ourPlatforms(filters.source) : null;
-  if (filters['!source']) {
-    const excluded = new Set(ourPlatforms(filters['!source']));
-    onPlatforms = (onPlatforms ?? [...platforms]).filter((platform) => !excluded.has(platform));
-  }
-  return { includeAll: body.includeAll ?? false, keywordIds: filters.keyword ?? null, platforms: onPlatforms };
+  if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
+  return {
+    includeAll: body.includeAll ?? false,
+    keywordIds: filters.keyword ?? null,
+    notKeywordIds: filters['!keyword'] ?? null,
+    relevance: remaining([0, 1, 2], filters.relevance, filters['!relevance']) ?? null,
+    engaged: filters.engaged ?? null,
+    viewId: body.view ?? null,
+    filter: mentionFilterOf(filters),
+  };
+}
+
+/** A saved view as the compatibility API reads it: its filters (`MentionViewFilter`) and its keywords' integer ids. */
+export interface CompatView {
+  filter: Record<string, any>;
+  compatKeywordIds: number[];
+  compatNotKeywordIds: number[];
+}
+
+/** The values of a list filter and of its one-value form together (`platform` and `platforms`). */
+const both = (one: string | null, many: string[] | null) => [...(one === null ? [] : [one]), ...(many ?? [])];
+
+/**
+ * A saved view's filters in Octolens's names, the reverse of
+ * `mentionFilterOf`: those Octolens's filters can say. The others (a search
+ * text, link hosts, a status other than done, …) still apply when the view
+ * is used by its id, as `view`.
+ */
+export function octolensFiltersOf(view: CompatView): Record<string, unknown> {
+  const f = view.filter;
+  const entries: [string, unknown][] = [
+    ['source', both(f.platform, f.platforms).map(octolensPlatformName)],
+    ['!source', (f.notPlatforms ?? []).map(octolensPlatformName)],
+    ['keyword', view.compatKeywordIds],
+    ['!keyword', view.compatNotKeywordIds],
+    ['sentiment', both(f.sentiment, f.sentiments)],
+    ['!sentiment', f.notSentiments ?? []],
+    ['language', f.languages ?? []],
+    ['!language', f.notLanguages ?? []],
+    ['tag', both(f.intent, f.intents)],
+    ['!tag', f.notIntents ?? []],
+    ['relevance', f.relevant === null ? [] : f.relevant ? [0, 1] : [2]],
+    ['postType', f.isReply === null ? [] : [f.isReply ? 'reply' : 'top-level']],
+    ['engaged', f.status === 'done' ? true : null],
+    ['minXFollowers', f.minFollowers],
+    ['maxXFollowers', f.maxFollowers],
+    ['startDate', f.since],
+    ['endDate', f.until],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0)));
 }

@@ -1,9 +1,11 @@
 import type { GraphQLRoute } from '../route.ts';
 import { featureDisabledRoutes } from './octolens-routes.ts';
+import { octolensAnalyticsRoutes } from './routes/analytics.ts';
 import { octolensFilterRoutes } from './routes/filters.ts';
 import { octolensKeywordRoutes } from './routes/keywords.ts';
 import { octolensMentionRoutes } from './routes/mentions.ts';
 import { octolensOrganizationRoutes } from './routes/organization.ts';
+import { octolensViewRoutes } from './routes/views.ts';
 
 /**
  * Every route of the Octolens-compatible API (spec 1.9, 4.8), on the
@@ -21,17 +23,17 @@ export const octolensRouteTable: GraphQLRoute[] = [
   ...octolensKeywordRoutes,
   ...octolensFilterRoutes,
   ...octolensOrganizationRoutes,
-  ...featureDisabledRoutes('saved views', [
-    { method: 'GET', path: '/views', operationId: 'octolensListViews' },
+  ...octolensViewRoutes,
+  ...featureDisabledRoutes('feeds', [
     { method: 'GET', path: '/feeds', operationId: 'octolensListFeeds' },
     { method: 'POST', path: '/feeds', operationId: 'octolensCreateFeed' },
     { method: 'GET', path: '/feeds/{id}', operationId: 'octolensGetFeed' },
     { method: 'PATCH', path: '/feeds/{id}', operationId: 'octolensUpdateFeed' },
     { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
   ]),
+  ...octolensAnalyticsRoutes,
   ...featureDisabledRoutes('analytics', [
     { method: 'GET', path: '/analytics/volume', operationId: 'octolensAnalyticsVolume' },
-    { method: 'GET', path: '/analytics/sentiment', operationId: 'octolensAnalyticsSentiment' },
     { method: 'GET', path: '/analytics/sources', operationId: 'octolensAnalyticsSources' },
     { method: 'GET', path: '/analytics/keywords', operationId: 'octolensAnalyticsKeywords' },
   ]),

@@ -1,7 +1,18 @@
 import { z } from 'zod';
-import { platforms } from '../../vocabulary/normalized-post.ts';
-import { mentionPatchInput } from '../../subgraphs/mentions/index.ts';
-import type { GraphQLRoute } from '../route.ts';
+import {
+  exportColumns,
+  exportRowLimit,
+  exportsPerMinute,
+  maxBulkMentions,
+  maxFilterItems,
+  maxFilterListItems,
+  mentionFilterQuery,
+  mentionPatchInput,
+  mentionSorts,
+  mentionsBulkInput,
+  openMentionExport,
+} from '../../subgraphs/mentions/index.ts';
+import type { GraphQLRoute, RestRequest, StreamedRoute } from '../route.ts';
 import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
 /** Every field of the mention record (spec 2.4). */
@@ -54,61 +65,109 @@ export const mentionSchema = z
   })
   .meta({ id: 'Mention' });
 
-/** A comma-separated query parameter, each item checked by `item` (a bad one is named by its position, `platforms.1`). */
-const commaSeparated = <Item extends z.ZodType<unknown, string>>(item: Item) =>
-  z
-    .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(item).min(1, 'must name at least one'));
-const platform = z.enum(platforms);
-const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
+const filterNames = Object.keys(mentionFilterQuery.shape);
 
-export const mentionRoutes: GraphQLRoute[] = [
+/** The filter parameters a request gave, as the GraphQL `MentionFilter` (null when none). */
+function filterOf({ query }: RestRequest): Record<string, unknown> | null {
+  const given = filterNames.filter((name) => query[name] !== undefined);
+  return given.length ? Object.fromEntries(given.map((name) => [name, query[name]])) : null;
+}
+
+const filterRefusals =
+  'An unknown query parameter or a bad value of one (`validation_error`, with `field`: the parameter), ' +
+  `or a filter over its size (\`filter_too_complex\`: at most ${maxFilterListItems} items in one list, ${maxFilterItems} in all)`;
+
+export const mentionRoutes: (GraphQLRoute | StreamedRoute)[] = [
   {
     method: 'GET',
     path: '/v1/mentions',
     operationId: 'listMentions',
-    summary: 'Mentions, newest match first; relevant only unless `relevant=false`. Pass `nextCursor` back as `cursor`',
+    summary:
+      'Mentions passing every filter given, newest match first (or `sort=priority`); relevant only unless `relevant=false`, and none snoozed unless `snoozed=true`. ' +
+      'List parameters are repeatable (`platforms=a&platforms=b`) or comma-separated. Pass `nextCursor` back as `cursor`',
     tag: 'Mentions',
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
-      cursor: z.string().min(1).optional(),
-      keywordId: z.string().min(1).optional(),
-      keywordIds: commaSeparated(z.string()).optional().meta({ description: 'Comma-separated keyword ids' }),
-      relevant: booleanText.optional().meta({ description: 'true (default): scored relevant; false: the rest, unclassified included' }),
-      status: z.enum(['open', 'done', 'ignored']).optional(),
-      platform: platform.optional(),
-      platforms: commaSeparated(platform).optional().meta({ description: 'Comma-separated platforms' }),
-      alertId: z.string().min(1).optional().meta({ description: 'Only the mentions this alert rule sends (its filter applied)' }),
+      cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the page before, with the same `sort`' }),
+      sort: z.enum(mentionSorts).optional().meta({ description: '`newest` (default): newest match first; `priority`: highest attention score first' }),
+      ...mentionFilterQuery.shape,
     }),
     responses: {
       200: {
         description: 'A page of mentions',
         schema: z.object({ data: z.array(mentionSchema), nextCursor: z.string().nullable() }).meta({ id: 'MentionPage' }),
       },
-      400: { description: 'An unknown query parameter or a bad value of one (`validation_error`, with `field`), or a bad cursor (`invalid_cursor`)' },
+      400: { description: `${filterRefusals}, or a bad cursor (\`invalid_cursor\`)` },
       401: unauthorizedResponse,
-      404: { description: 'An `alertId` that is no rule of this workspace (`not_found`)' },
+      404: { description: 'An `alertId` or `viewId` that is no rule or view of this workspace (`not_found`)' },
     },
-    operation: `query ListMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!], $alertId: ID) {
-      mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms, alertId: $alertId) {
+    operation: `query ListMentions($filter: MentionFilter, $sort: MentionSort, $first: Int, $after: String) {
+      mentions(filter: $filter, sort: $sort, first: $first, after: $after) {
         nodes { ${mentionFields} } nextCursor
       }
     }`,
-    variables: ({ query }) => {
-      const keywordIds = [...(query.keywordId ? [query.keywordId] : []), ...(query.keywordIds ?? [])];
-      const onPlatforms = [...(query.platform ? [query.platform] : []), ...(query.platforms ?? [])];
-      return {
-        first: query.limit ?? null,
-        after: query.cursor ?? null,
-        keywordIds: keywordIds.length ? keywordIds : null,
-        relevant: query.relevant ?? true,
-        status: query.status ?? null,
-        platforms: onPlatforms.length ? onPlatforms : null,
-        alertId: query.alertId ?? null,
-      };
-    },
+    variables: (request) => ({
+      filter: filterOf(request),
+      sort: request.query.sort ?? null,
+      first: request.query.limit ?? null,
+      after: request.query.cursor ?? null,
+    }),
     result: (data) => ({ status: 200, body: { data: data.mentions.nodes, nextCursor: data.mentions.nextCursor } }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/mentions/export.csv',
+    operationId: 'exportMentions',
+    summary:
+      `The mentions the list would show for the same filters, as CSV (RFC 4180, UTF-8), newest match first, at most ${exportRowLimit.toLocaleString('en')} rows, ` +
+      `text cut to 1,000 characters; ${exportsPerMinute} exports a minute per workspace`,
+    tag: 'Mentions',
+    query: mentionFilterQuery,
+    responses: {
+      200: {
+        description: `Columns \`${exportColumns.join(', ')}\`: \`intents\` pipe-separated, \`links\` space-separated, unknown followers and an unscored mention's \`relevance\` and \`sentiment\` empty`,
+        contentType: 'text/csv; charset=utf-8',
+        headers: {
+          'X-Mentions-Truncated': `\`true\` when more than ${exportRowLimit.toLocaleString('en')} mentions matched and the rest were left out, else \`false\``,
+          'Content-Disposition': '`attachment; filename="mentions.csv"`',
+        },
+      },
+      400: { description: filterRefusals },
+      401: unauthorizedResponse,
+      404: { description: 'An `alertId` or `viewId` that is no rule or view of this workspace (`not_found`)' },
+      429: { description: `More than ${exportsPerMinute} exports in a minute (\`rate_limited\`): retry after \`Retry-After\` seconds (also \`retryAfterSeconds\`)` },
+    },
+    operation: `query StartMentionExport($filter: MentionFilter) { mentionExport(filter: $filter) { id } }`,
+    variables: (request) => ({ filter: filterOf(request) }),
+    async stream(data, sql) {
+      const opened = await openMentionExport(sql, data.mentionExport.id);
+      return (
+        opened && {
+          contentType: 'text/csv; charset=utf-8',
+          headers: { 'x-mentions-truncated': String(opened.truncated), 'content-disposition': 'attachment; filename="mentions.csv"' },
+          chunks: opened.chunks,
+        }
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/mentions/bulk',
+    operationId: 'updateMentions',
+    summary: `The same change (\`changes\`, as the body of \`PATCH /v1/mentions/{id}\`) on up to ${maxBulkMentions} mentions (\`ids\`) at once: all of them change, or none`,
+    tag: 'Mentions',
+    body: mentionsBulkInput,
+    responses: {
+      200: { description: 'The mentions after the change, in the order of `ids`', schema: z.object({ data: z.array(mentionSchema) }).meta({ id: 'MentionList' }) },
+      400: { description: 'A field is unknown, of the wrong type or breaks its rule (`validation_error`, with `field`) or the assignee is no member (`invalid_assignee`)' },
+      401: unauthorizedResponse,
+      403: readOnlyKeyResponse,
+      404: { description: 'An id that is no mention of this workspace (`not_found`, `field` naming it: `ids.3`); nothing changed' },
+      409: { description: 'A verdict on a mention not classified yet (`classification_pending`, `field` naming it); nothing changed' },
+    },
+    operation: `mutation UpdateMentions($ids: [ID!]!, $changes: MentionPatchInput!) { updateMentions(ids: $ids, changes: $changes) { ${mentionFields} } }`,
+    variables: ({ body }) => body as Record<string, unknown>,
+    result: (data) => ({ status: 200, body: { data: data.updateMentions } }),
   },
   {
     method: 'GET',
@@ -129,7 +188,8 @@ export const mentionRoutes: GraphQLRoute[] = [
     method: 'PATCH',
     path: '/v1/mentions/{id}',
     operationId: 'updateMention',
-    summary: 'Moves a mention (`status`), assigns it, or records a verdict (`relevant`, `sentiment`; null withdraws it). Verdicts never bill or unbill',
+    summary:
+      'Moves a mention (`status`), assigns it to a member (`assigneeId`), snoozes it (`snoozedUntil`), notes it (`note`), or records a verdict (`relevant`, `sentiment`); null withdraws any of them. Verdicts never bill or unbill',
     tag: 'Mentions',
     body: mentionPatchInput,
     responses: {

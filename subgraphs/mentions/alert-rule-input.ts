@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import { domainError } from '../domain-error.ts';
+import { isoLanguage, linkHost } from './mention-filter.ts';
 
 export const alertModes = ['instant', 'hourly', 'daily', 'weekly'] as const;
 export type AlertMode = (typeof alertModes)[number];
@@ -14,12 +15,9 @@ export const alertFilterInput = z.strictObject({
   sentiments: list(z.enum(sentiments), sentiments.length).optional(),
   intents: list(z.enum(intents), intents.length).optional().meta({ description: 'A mention with any of these intents passes' }),
   minRelevance: z.number().int().min(0).max(100).optional(),
-  languages: list(z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as en'), 50).optional(),
+  languages: list(isoLanguage, 50).optional(),
   automated: z.boolean().optional().meta({ description: 'true: only machine-made posts; false: only human ones' }),
-  linkHosts: list(
-    z.string().trim().toLowerCase().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'must be a host name such as github.com'),
-    50,
-  ).optional().meta({ description: 'Posts linking to one of these hosts or their subdomains' }),
+  linkHosts: list(linkHost, 50).optional().meta({ description: 'Posts linking to one of these hosts or their subdomains (`www.` ignored)' }),
   keywordIds: list(z.string().min(1).max(100), 100).optional(),
   platforms: list(z.enum(platforms), platforms.length).optional(),
   mutedAuthors: list(z.string().trim().min(1).max(200), 500).optional().meta({ description: 'Author ids (`aut_…`) or handles never sent' }),

@@ -1,7 +1,7 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
 
 /** What the compatibility API numbers (spec 4.8), each kind counting from 1 in each workspace. */
-export type CompatKind = 'keyword' | 'mention' | 'feedback' | 'suggestion';
+export type CompatKind = 'keyword' | 'mention' | 'feedback' | 'suggestion' | 'view';
 
 async function findCompatIds(sql: Queryable, workspaceId: string, kind: CompatKind, objectIds: readonly string[]): Promise<Map<string, number>> {
   const rows = await sql<{ objectId: string; compatId: number }[]>`

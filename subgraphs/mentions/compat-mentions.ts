@@ -1,15 +1,17 @@
+import type postgres from 'postgres';
 import { z } from 'zod';
 import { relevanceLine } from '../../vocabulary/relevance.ts';
-import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import type { Queryable } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
-import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
+import type { PothosBuilder, PothosInputRef, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
-import { compatIdOf, objectsOfCompatIds } from './compat-ids.ts';
-import { mentionCursorKey, parseMentionCursor } from './mention.ts';
-import { findMention, listMentionsPage, type MentionFilters, type MentionRow, updateMention } from './mention-store.ts';
+import { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
+import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
+import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
+import type { MentionViewRow } from './mention-view-store.ts';
 import { patchMention } from './mention-triage.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
@@ -31,6 +33,12 @@ export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdict
   return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
 }
 
+/** `relevanceBucket` over the mention row aliased `m`, for the list's `relevance` filter; a null score falls to 2. */
+const relevanceBucketSql = (sql: Queryable) => {
+  const score = sql`(case when m.verdict_relevant is null then m.relevance when m.verdict_relevant then 100 else 0 end)`;
+  return sql`(case when ${score} >= ${highRelevance} then 0 when ${score} >= ${relevanceLine} then 1 else 2 end)`;
+};
+
 /**
  * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
  * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
@@ -38,24 +46,52 @@ export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdict
  */
 const verdictOfRelevanceWrite = (relevance: number): boolean | null => (relevance === 3 ? null : relevance <= 1);
 
+const compatKeywordIds = z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish();
+
 const compatMentionFilterInput = z.strictObject({
   includeAll: z.boolean().nullish(),
-  keywordIds: z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish(),
-  platforms: z.array(z.string()).nullish(),
+  keywordIds: compatKeywordIds,
+  notKeywordIds: compatKeywordIds,
+  relevance: z.array(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')).nullish(),
+  engaged: z.boolean().nullish(),
+  viewId: z.number().int().nullish(),
+  filter: z.record(z.string(), z.unknown()).nullish(),
 });
 
-/** The list filters of spec 4.3 the compatibility API's filters translate to, keyword ids being its integers. */
-async function mentionFiltersOf(ctx: SubgraphContext, rawFilter: unknown): Promise<MentionFilters | undefined> {
-  const filter = parseInput(compatMentionFilterInput, rawFilter ?? {});
-  // Every platform left out (`!source` naming them all) leaves no mention.
-  if (filter.platforms?.length === 0) return undefined;
-  const filters: MentionFilters = { relevant: filter.includeAll ? null : true, platforms: filter.platforms ?? undefined };
-  if (filter.keywordIds?.length) {
-    filters.keywordIds = await objectsOfCompatIds(ctx, 'keyword', filter.keywordIds);
-    // Ids that name no keyword filter everything out rather than nothing.
-    if (filters.keywordIds.length === 0) return undefined;
-  }
-  return filters;
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/**
+ * The list filter (spec 4.3) and scope a compatibility filter stands for:
+ * its integer keyword ids as ours (ids naming no keyword of the workspace
+ * match nothing, or leave nothing out), its integer view id as our
+ * `viewId` (`not_found` when it names none), relevant mentions unless
+ * `includeAll`, and the relevance buckets and engaged flag, which only this
+ * API has, as a condition of its own. Snoozing is an inbox matter: these
+ * lists show snoozed mentions too.
+ */
+async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{ filter: Record<string, unknown>; scope: MentionListScope }> {
+  const input = parseInput(compatMentionFilterInput, rawFilter ?? {});
+  const filter: Record<string, unknown> = { ...input.filter };
+  if (input.keywordIds) filter.keywordIds = await objectsOfCompatIds(ctx, 'keyword', input.keywordIds);
+  if (input.notKeywordIds?.length) filter.notKeywordIds = await objectsOfCompatIds(ctx, 'keyword', input.notKeywordIds);
+  if (input.viewId !== null && input.viewId !== undefined) filter.viewId = await objectOfCompatId(ctx, 'view', input.viewId, 'View');
+  const conditions: ((sql: Queryable) => Fragment)[] = [];
+  const { relevance, engaged } = input;
+  if (relevance) conditions.push((sql) => sql`${relevanceBucketSql(sql)} = any(${sql.array(relevance)}::int[])`);
+  if (engaged !== null && engaged !== undefined) conditions.push((sql) => (engaged ? sql`m.status = 'done'` : sql`m.status <> 'done'`));
+  return {
+    filter,
+    scope: {
+      defaults: input.includeAll ? {} : { relevant: true },
+      condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`),
+    },
+  };
+}
+
+/** The integer ids of the keywords these filter values name (an id or a list of ids each). */
+function compatKeywordIdsOf(ctx: SubgraphContext, values: unknown[]): Promise<number[]> {
+  const ids = values.flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value])).map(String);
+  return Promise.all(ids.map((id) => compatIdOf(ctx, 'keyword', id)));
 }
 
 const feedbackSources = ['WEB', 'EMAIL', 'API', 'SLACK'] as const;
@@ -78,7 +114,20 @@ async function mentionOfWorkspace(ctx: SubgraphContext, id: string): Promise<Men
  * relevance buckets and writes, the engaged flag (a mention marked done),
  * relevance feedback, and the list and export with its page sizes.
  */
-export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosObjectRef<MentionRow>, MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>) {
+export function addCompatMentionSchema(
+  builder: PothosBuilder,
+  {
+    Mention,
+    MentionPage,
+    MentionFilter,
+    MentionView,
+  }: {
+    Mention: PothosObjectRef<MentionRow>;
+    MentionPage: PothosObjectRef<{ nodes: MentionRow[]; nextCursor: string | null }>;
+    MentionFilter: PothosInputRef<Record<string, unknown>>;
+    MentionView: PothosObjectRef<MentionViewRow>;
+  },
+) {
   const CompatFeedback = builder
     .objectRef<{ mention: MentionRow; relevant: boolean }>('CompatFeedback')
     .implement({
@@ -118,12 +167,31 @@ export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosOb
     }),
   }));
 
+  builder.objectFields(MentionView, (t) => ({
+    compatId: t.int({
+      description: 'Integer id of the compatibility API, given when the view is first shown and never changed',
+      resolve: (view, _args, ctx) => compatIdOf(ctx, 'view', view.id),
+    }),
+    compatKeywordIds: t.intList({
+      description: "The integer ids of the keywords the view's `keywordId` and `keywordIds` name",
+      resolve: (view, _args, ctx) => compatKeywordIdsOf(ctx, [view.filter.keywordId, view.filter.keywordIds]),
+    }),
+    compatNotKeywordIds: t.intList({
+      description: "The integer ids of the keywords the view's `notKeywordIds` name",
+      resolve: (view, _args, ctx) => compatKeywordIdsOf(ctx, [view.filter.notKeywordIds]),
+    }),
+  }));
+
   const CompatMentionFilter = builder.inputType('CompatMentionFilter', {
-    description: "The compatibility API's mention filters, keyword ids being its integers",
+    description: "The compatibility API's mention filters: its integer keyword ids, relevance buckets and engaged flag, and the list's own filters",
     fields: (t) => ({
       includeAll: t.boolean({ description: 'True: every mention; otherwise relevant ones only' }),
       keywordIds: t.intList({ description: `Integer keyword ids, at most ${compatMaxKeywordIds}` }),
-      platforms: t.stringList(),
+      notKeywordIds: t.intList({ description: `Integer keyword ids to leave out, at most ${compatMaxKeywordIds}` }),
+      relevance: t.intList({ description: 'Relevance buckets (0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0)' }),
+      engaged: t.boolean({ description: 'True: mentions marked done; false: the rest' }),
+      viewId: t.int({ description: "A saved view's integer id: its filters apply too" }),
+      filter: t.field({ type: MentionFilter, description: 'Every other filter, as `mentions` takes it' }),
     }),
   });
 
@@ -133,12 +201,9 @@ export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosOb
       description: 'Mentions, newest match first, relevant ones unless `includeAll`; 20 a page by default, 100 at most',
       args: { first: t.arg.int(), after: t.arg.string(), filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
-        const limit = pageSize(args.first ?? compatDefaultPage);
-        const after = args.after ? decodeCursor(args.after, parseMentionCursor) : null;
-        const filters = await mentionFiltersOf(ctx, args.filter);
-        if (!filters) return { nodes: [], nextCursor: null };
-        const rows = await listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, { filters, after, limit: limit + 1, now: ctx.clock.now() });
-        return pageOf(rows, limit, mentionCursorKey);
+        const { filter, scope } = await compatListOf(ctx, args.filter);
+        // Octolens lists newest first, whatever a view's own sort.
+        return listMentions(ctx.sql, requireAuth(ctx).workspaceId, { filter, sort: 'newest', first: args.first ?? compatDefaultPage, after: args.after }, scope);
       },
     }),
   );
@@ -149,9 +214,8 @@ export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosOb
       description: `The newest ${compatExportLimit} mentions passing the filter, relevant ones unless \`includeAll\``,
       args: { filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
-        const filters = await mentionFiltersOf(ctx, args.filter);
-        if (!filters) return [];
-        return listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, { filters, after: null, limit: compatExportLimit, now: ctx.clock.now() });
+        const { filter, scope } = await compatListOf(ctx, args.filter);
+        return newestMentions(ctx.sql, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
       },
     }),
   );
@@ -211,7 +275,7 @@ export function addCompatMentionSchema(builder: PothosBuilder, Mention: PothosOb
       args: { mentionId: t.arg.id({ required: true }) },
       resolve: async (_root, args, ctx) => {
         const mention = await mentionOfWorkspace(ctx, String(args.mentionId));
-        await updateMention(ctx.sql, mention.workspaceId, mention.id, { verdictRelevant: null });
+        await updateMentions(ctx.sql, mention.workspaceId, [mention.id], { verdictRelevant: null });
         await deleteCompatFeedbackNote(ctx.sql, mention.id);
         return mention.verdictRelevant !== null;
       },

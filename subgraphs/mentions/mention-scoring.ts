@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { admitChargedMentions } from './mention-admission.ts';
 import { mentionPriority } from './mention-priority.ts';
-import { discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
+import { announceMentionsUpdated, discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
 import { watchThread } from './comment-store.ts';
 import { scoredRelevant } from './relevance.ts';
 import { threadWindow } from './thread-windows.ts';
@@ -19,8 +19,9 @@ export interface ScoredMention {
  * relevant, else discarded (2.1.3 `exactPhrase`); every kept mention gets
  * its classification and priority (2.4); a relevant one whose keyword reads
  * comments starts a thread watch (2.1.2); mentions the classifier failed on
- * are marked so, never guessed. A mention scored meanwhile by another run
- * is left as that run recorded it. Returns the failed ids it marked, for
+ * are marked so, never guessed; the scored ones wake `mentionUpdated`
+ * subscribers at the commit. A mention scored meanwhile by another run is
+ * left as that run recorded it. Returns the failed ids it marked, for
  * the caller to retry.
  */
 export async function recordScores(tx: postgres.TransactionSql<{}>, judged: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
@@ -31,9 +32,9 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
   const fuzzy = scored.filter(({ mention }) => mention.fuzzy);
   const refused = await admitChargedMentions(tx, fuzzy.filter(relevant).map(({ mention }) => mention), now);
   await discardMentions(tx, fuzzy.filter((item) => !relevant(item)).map(({ mention }) => mention.id));
-  for (const item of scored) {
+  const kept = scored.filter((item) => !item.mention.fuzzy || (relevant(item) && !refused.has(item.mention.id)));
+  for (const item of kept) {
     const { mention, classification } = item;
-    if (mention.fuzzy && (!relevant(item) || refused.has(mention.id))) continue;
     const priority = mentionPriority({
       relevance: classification.relevance,
       intents: classification.intents,
@@ -46,5 +47,6 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
     if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
   }
   await markClassificationFailed(tx, failedIds);
+  await announceMentionsUpdated(tx, kept.map(({ mention }) => mention));
   return failedIds;
 }

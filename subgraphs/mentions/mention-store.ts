@@ -2,9 +2,13 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
-import { alertFilterSql } from './alert-filter.ts';
+import { domainError } from '../domain-error.ts';
+import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
+import { attachPeople } from './person-linking.ts';
+import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
+import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
 export interface MentionRow {
@@ -57,6 +61,8 @@ export interface PostMatch {
 
 /** The channel `mentionCreated` listens on; its payload is `{ id, workspaceId }`. */
 export const mentionCreatedChannel = 'earshot_mention_created';
+/** The channel `mentionUpdated` listens on (triage, verdicts, scores), with the same payload. */
+export const mentionUpdatedChannel = 'earshot_mention_updated';
 
 /** The columns of MentionRow, over `mentions m join posts p join authors a`. */
 export const mentionColumns = (sql: Queryable) => sql`
@@ -80,7 +86,7 @@ const authorKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.
  * The batch as storing its posts one after another would leave them: a post
  * seen twice keeps its first fields and author but its last text, and takes
  * the keywords of both; an author seen twice keeps the last fields and the
- * last follower count known. One row each, because one upsert statement
+ * last follower count and profile links known. One row each, because one upsert statement
  * cannot touch a row twice.
  */
 function mergeRepeats(items: readonly MatchedPost[]) {
@@ -92,8 +98,9 @@ function mergeRepeats(items: readonly MatchedPost[]) {
     seen.text = post.text;
     for (const match of matches) if (!seen.matches.has(match.keywordId)) seen.matches.set(match.keywordId, match);
     posts.set(postKey(post), seen);
-    const followers = post.author.followers ?? authors.get(authorKey(post))?.followers ?? null;
-    authors.set(authorKey(post), { ...post.author, platform: post.platform, followers });
+    const before = authors.get(authorKey(post));
+    const followers = post.author.followers ?? before?.followers ?? null;
+    authors.set(authorKey(post), { ...post.author, platform: post.platform, followers, links: post.author.links ?? before?.links });
   }
   return { posts: [...posts.values()], authors: [...authors.values()] };
 }
@@ -103,31 +110,42 @@ function mergeRepeats(items: readonly MatchedPost[]) {
  * mention per matching keyword, skipping keywords that already hold the
  * post, in one statement. Authors and then posts are written in key order,
  * so two workers storing overlapping batches wait for each other instead of
- * deadlocking. Returns only the mentions created now, in the order of
- * `items` and their matches; announcing them is the caller's, once they are
- * charged (announceMentionsCreated).
+ * deadlocking. Every author new to a workspace becomes a person there,
+ * merged with the people it shares a verified link with (attachPeople).
+ * Returns only the mentions created now, in the order of `items` and their
+ * matches; announcing them is the caller's, once they are charged
+ * (announceMentionsCreated).
  */
 export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
   const { posts, authors } = mergeRepeats(items);
   if (posts.length === 0) return [];
   const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
+  const profiles = authors.map(authorProfile);
   const created = await sql<{ id: string }[]>`
     /* storeMatchedPosts */
     with author as (
-      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers)
-      select * from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
-                           ${sql.array(authors.map((author) => author.platform))}::text[],
-                           ${sql.array(authors.map((author) => author.platformId))}::text[],
-                           ${sql.array(authors.map((author) => author.name))}::text[],
-                           ${sql.array(authors.map((author) => author.handle))}::text[],
-                           ${sql.array(authors.map((author) => author.url))}::text[],
-                           ${sql.array(authors.map((author) => author.avatarUrl))}::text[],
-                           ${sql.array(authors.map((author) => author.followers))}::int[])
-             as t(id, platform, platform_id, name, handle, url, avatar_url, followers)
-      order by platform, platform_id
+      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+      select t.id, t.platform, t.platform_id, t.name, t.handle, t.url, t.avatar_url, t.followers, t.profile_key,
+             case when t.link_keys is not null then array(select jsonb_array_elements_text(t.link_keys)) end,
+             case when t.profile_links is not null then array(select jsonb_array_elements_text(t.profile_links)) end
+      from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
+                  ${sql.array(authors.map((author) => author.platform))}::text[],
+                  ${sql.array(authors.map((author) => author.platformId))}::text[],
+                  ${sql.array(authors.map((author) => author.name))}::text[],
+                  ${sql.array(authors.map((author) => author.handle))}::text[],
+                  ${sql.array(authors.map((author) => author.url))}::text[],
+                  ${sql.array(authors.map((author) => author.avatarUrl))}::text[],
+                  ${sql.array(authors.map((author) => author.followers))}::int[],
+                  ${sql.array(profiles.map((profile) => profile.profileKey))}::text[],
+                  ${sql.array(profiles.map((profile) => profile.linkKeys && JSON.stringify(profile.linkKeys)))}::jsonb[],
+                  ${sql.array(profiles.map((profile) => profile.links && JSON.stringify(profile.links)))}::jsonb[])
+             as t(id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+      order by t.platform, t.platform_id
       on conflict (platform, platform_id) do update set
         name = excluded.name, handle = excluded.handle, url = excluded.url,
-        avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers), updated_at = now()
+        avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers),
+        profile_key = excluded.profile_key, link_keys = coalesce(excluded.link_keys, authors.link_keys),
+        profile_links = coalesce(excluded.profile_links, authors.profile_links), updated_at = now()
       returning id, platform, platform_id
     ), post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
@@ -148,10 +166,10 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
       join author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id, platform, external_id
+      returning id, platform, external_id, published_at
     ), inserted as (
-      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy)
-      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy
+      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform)
+      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy, post.published_at, post.platform
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
@@ -165,6 +183,7 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
     )
     select id from inserted`;
   const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
+  await attachPeople(sql, [...rows.values()]);
   return mentions.flatMap((mention) => rows.get(mention.id) ?? []);
 }
 
@@ -173,14 +192,21 @@ export async function storeMatchedPost(sql: Queryable, post: NormalizedPost, mat
   return storeMatchedPosts(sql, [{ post, matches }]);
 }
 
-/** Wakes `mentionCreated` subscribers everywhere; inside a transaction, at its commit. */
-export async function announceMentionsCreated(sql: Queryable, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]): Promise<void> {
+async function announceMentions(sql: Queryable, channel: string, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]): Promise<void> {
   if (mentions.length === 0) return;
   await sql`
-    /* announceMentionsCreated */
-    select pg_notify(${mentionCreatedChannel}, json_build_object('id', id, 'workspaceId', workspace_id)::text)
+    /* announceMentions */
+    select pg_notify(${channel}, json_build_object('id', id, 'workspaceId', workspace_id)::text)
     from unnest(${sql.array(mentions.map((m) => m.id))}::text[], ${sql.array(mentions.map((m) => m.workspaceId))}::text[]) as t(id, workspace_id)`;
 }
+
+/** Wakes `mentionCreated` subscribers everywhere; inside a transaction, at its commit. */
+export const announceMentionsCreated = (sql: Queryable, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]) =>
+  announceMentions(sql, mentionCreatedChannel, mentions);
+
+/** Wakes `mentionUpdated` subscribers everywhere; inside a transaction, at its commit. */
+export const announceMentionsUpdated = (sql: Queryable, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]) =>
+  announceMentions(sql, mentionUpdatedChannel, mentions);
 
 /** Drops mentions that could not be charged (cap or wallet): they were never taken. */
 export async function discardMentions(sql: Queryable, ids: readonly string[]): Promise<void> {
@@ -209,43 +235,55 @@ export async function findMention(sql: Queryable, workspaceId: string, id: strin
   return row;
 }
 
-/** List filters of spec 4.3 implemented so far; the rest join as they come. */
-export interface MentionFilters {
-  keywordIds?: string[];
-  /** true: scored relevant (or marked so); false: the rest, unclassified included; null: all. */
-  relevant?: boolean | null;
-  status?: 'open' | 'done' | 'ignored' | null;
-  platforms?: string[];
-  /** An alert rule's filter (`alertId`): only the mentions the rule sends. */
-  alertFilter?: AlertFilter;
-}
 
+/** Where a page starts: the sort key of the last mention of the page before, `at` being its match time to the microsecond. */
+export type MentionPageStart = { sort: 'newest'; at: string; id: string } | { sort: 'priority'; priority: number; at: string; id: string };
+
+/** A listed mention and its match time to the microsecond, which a cursor needs and a Date cannot hold. */
+export type ListedMention = MentionRow & { sortAt: string };
+
+const sortAt = (sql: Queryable) => sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * A page of mentions, newest match first, after a `(createdAt, id)` cursor.
- * Snoozed mentions stay out until they wake (spec 3.3).
+ * A page of the workspace's mentions passing `filter` (and `condition`,
+ * when given), newest match first or by priority, after `after`. The
+ * conditions are the whole of what a list shows: the list's defaults are
+ * the caller's.
  */
 export async function listMentionsPage(
   sql: Queryable,
   workspaceId: string,
-  page: { filters: MentionFilters; after: { createdAt: Date; id: string } | null; limit: number; now: Date },
-): Promise<MentionRow[]> {
-  const { filters, after } = page;
-  return sql<MentionRow[]>`
+  page: { filter: ResolvedMentionFilter; condition?: NestedCondition; sort: MentionSort; after: MentionPageStart | null; limit: number },
+): Promise<ListedMention[]> {
+  const { after } = page;
+  const order = page.sort === 'priority' ? sql`m.priority desc, m.created_at desc, m.id desc` : sql`m.created_at desc, m.id desc`;
+  // The match time travels as text: postgres.js would send a timestamptz parameter through a Date, losing the microseconds.
+  const start =
+    after === null
+      ? sql``
+      : after.sort === 'priority'
+        ? sql`and (m.priority, m.created_at, m.id) < (${after.priority}::real, ${after.at}::text::timestamptz, ${after.id})`
+        : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
+  return sql<ListedMention[]>`
     /* listMentionsPage */
-    select ${mentionColumns(sql)}
+    select ${mentionColumns(sql)}, ${sortAt(sql)} as sort_at
     from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.workspace_id = ${workspaceId}
-      and (m.snoozed_until is null or m.snoozed_until <= ${page.now})
-      ${filters.keywordIds?.length ? sql`and m.keyword_id = any(${sql.array(filters.keywordIds)})` : sql``}
-      ${filters.relevant === true ? sql`and ${relevantSql(sql)}` : sql``}
-      ${filters.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}
-      ${filters.status ? sql`and m.status = ${filters.status}` : sql``}
-      ${filters.platforms?.length ? sql`and p.platform = any(${sql.array(filters.platforms)})` : sql``}
-      ${filters.alertFilter ? sql`and ${alertFilterSql(sql, filters.alertFilter)}` : sql``}
-      ${after ? sql`and (m.created_at, m.id) < (${after.createdAt}, ${after.id})` : sql``}
-    order by m.created_at desc, m.id desc
+    where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
+    order by ${order}
     limit ${page.limit}`;
+}
+
+/** Of these mentions of the workspace, those passing `filter`, in the order given: the list's decision for each. */
+export async function filterMentionIds(sql: Queryable, workspaceId: string, ids: readonly string[], filter: ResolvedMentionFilter): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    /* filterMentionIds */
+    select m.id
+    from unnest(${sql.array(ids as string[])}::text[]) with ordinality as wanted(id, position)
+    join mentions m on m.id = wanted.id join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, filter)}
+    order by wanted.position`;
+  return rows.map((row) => row.id);
 }
 
 /** A classifier's result as stored (spec 2.4 `classification`). */
@@ -326,19 +364,50 @@ export interface MentionChanges {
   assigneeId?: string | null;
   verdictRelevant?: boolean | null;
   verdictSentiment?: 'positive' | 'negative' | 'neutral' | null;
+  snoozedUntil?: Date | null;
+  triageNote?: string | null;
 }
 
-export async function updateMention(sql: Queryable, workspaceId: string, id: string, changes: MentionChanges): Promise<boolean> {
+/** The mentions of the workspace among `ids`, locked for a change, with what the verdict rule reads. */
+export async function lockMentionsForTriage(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<Map<string, { relevance: number | null }>> {
+  const rows = await sql<{ id: string; relevance: number | null }[]>`
+    /* lockMentionsForTriage */
+    select id, relevance from mentions
+    where id = any(${sql.array(ids as string[])}) and workspace_id = ${workspaceId}
+    order by id
+    for update`;
+  return new Map(rows.map((row) => [row.id, { relevance: row.relevance }]));
+}
+
+/**
+ * Applies the same changes to the workspace's mentions `ids` and announces
+ * them to `mentionUpdated` subscribers at the commit. An assignee who is no
+ * member of the workspace breaks the foreign key to team's members: that is
+ * `invalid_assignee`, cause kept.
+ */
+export async function updateMentions(sql: Queryable, workspaceId: string, ids: readonly string[], changes: MentionChanges): Promise<void> {
   const values: Record<string, unknown> = {};
   if (changes.status !== undefined) values.status = changes.status;
   if (changes.assigneeId !== undefined) values.assignee_id = changes.assigneeId;
   if (changes.verdictRelevant !== undefined) values.verdict_relevant = changes.verdictRelevant;
   if (changes.verdictSentiment !== undefined) values.verdict_sentiment = changes.verdictSentiment;
-  if (Object.keys(values).length === 0) return true;
-  const rows = await sql`
-    /* updateMention */
-    update mentions set ${sql(values)} where id = ${id} and workspace_id = ${workspaceId} returning id`;
-  return rows.length > 0;
+  if (changes.snoozedUntil !== undefined) values.snoozed_until = changes.snoozedUntil;
+  if (changes.triageNote !== undefined) values.triage_note = changes.triageNote;
+  if (Object.keys(values).length === 0 || ids.length === 0) return;
+  try {
+    await sql`
+      /* updateMentions */
+      with changed as (
+        update mentions set ${sql(values)} where id = any(${sql.array(ids as string[])}) and workspace_id = ${workspaceId}
+        returning id, workspace_id
+      )
+      select pg_notify(${mentionUpdatedChannel}, json_build_object('id', id, 'workspaceId', workspace_id)::text) from changed`;
+  } catch (error) {
+    if ((error as { constraint_name?: string }).constraint_name === 'mentions_assignee_is_member') {
+      throw domainError('invalid_assignee', 'assigneeId: not a member of this workspace', { field: 'assigneeId' }, error);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -360,18 +429,13 @@ export async function markPostMentionsDone(sql: Queryable, workspaceId: string, 
     from (select post_id from mentions where id = ${mentionId} and workspace_id = ${workspaceId}) clicked
     where m.post_id = clicked.post_id and m.workspace_id = ${workspaceId}
     returning m.id`;
+  await announceMentionsUpdated(sql, rows.map((row) => ({ id: row.id, workspaceId })));
   return rows.map((row) => row.id);
 }
 
-/** Which of these mentions an alert rule's filter lets through. */
-export async function filterMentionIdsByAlert(sql: Queryable, ids: readonly string[], filter: AlertFilter): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    /* filterMentionIdsByAlert */
-    select m.id
-    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.id = any(${sql.array(ids as string[])}) and ${alertFilterSql(sql, filter)}`;
-  return rows.map((row) => row.id);
+/** Which of these mentions of the workspace an alert rule's filter lets through. */
+export function filterMentionIdsByAlert(sql: Queryable, workspaceId: string, ids: readonly string[], filter: AlertFilter): Promise<string[]> {
+  return filterMentionIds(sql, workspaceId, ids, alertMentionFilter(filter));
 }
 
 /**

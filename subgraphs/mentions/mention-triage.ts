@@ -1,39 +1,92 @@
 import { z } from 'zod';
+import { sentiments } from '../../vocabulary/classification-values.ts';
 import type { Sql } from '../../runtime/database.ts';
-import { domainError, notFound } from '../domain-error.ts';
+import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
-import { findMention, type MentionRow, updateMention } from './mention-store.ts';
+import { findMentionsByIds, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
+
+/** Longest triage note; longer notes belong in the team's own tools. */
+export const maxTriageNoteLength = 2000;
+/** Most mentions one bulk change touches: a few inbox pages at once, one transaction. */
+export const maxBulkMentions = 500;
 
 export const mentionPatchInput = z.strictObject({
   status: z.enum(['open', 'done', 'ignored']).optional(),
-  assigneeId: z.string().min(1).nullable().optional(),
-  relevant: z.boolean().nullable().optional(),
-  sentiment: z.enum(['positive', 'negative', 'neutral']).nullable().optional(),
+  assigneeId: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters long')
+    .nullable()
+    .optional()
+    .meta({ description: "A workspace member's user id (`usr_…`); null unassigns" }),
+  relevant: z.boolean().nullable().optional().meta({ description: "The user's verdict; null restores the classifier's" }),
+  sentiment: z.enum(sentiments).nullable().optional().meta({ description: "A corrected sentiment; null restores the classifier's" }),
+  snoozedUntil: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z' })
+    .nullable()
+    .optional()
+    .meta({ description: 'Kept out of lists until then (spec 3.3); null wakes it now' }),
+  note: z.string().max(maxTriageNoteLength, `must be at most ${maxTriageNoteLength} characters long`).nullable().optional(),
 });
 
+export const mentionsBulkInput = z.strictObject({
+  ids: z
+    .array(z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters long'))
+    .min(1, 'must name at least one mention')
+    .max(maxBulkMentions, `must name at most ${maxBulkMentions} mentions`),
+  changes: mentionPatchInput,
+});
+
+type MentionPatch = z.output<typeof mentionPatchInput>;
+
+/** How an error names the mention at a position: by its place in a bulk request's `ids`, or not at all for one. */
+type Naming = (position: number) => { field?: string; prefix: string };
+
 /**
- * PATCH of a mention (spec 4.3, 2.4): status moves, assignment and user
- * verdicts. A verdict needs the classifier's own value to keep beside it, so
- * an unscored mention answers `classification_pending`; null withdraws a
- * verdict. Verdicts never bill or unbill.
+ * Applies one patch to the workspace's mentions `ids`, all or nothing, in
+ * one transaction: an id that is not the workspace's is `not_found`; a
+ * verdict needs the classifier's own value to keep beside it, so a mention
+ * not scored yet is `classification_pending`; an assignee who is not a
+ * member is `invalid_assignee`. Verdicts never bill or unbill.
  */
+async function triage(sql: Sql, workspaceId: string, ids: readonly string[], patch: MentionPatch, naming: Naming): Promise<MentionRow[]> {
+  const givesVerdict = (patch.relevant !== undefined && patch.relevant !== null) || (patch.sentiment !== undefined && patch.sentiment !== null);
+  await sql.begin(async (tx) => {
+    const found = await lockMentionsForTriage(tx, workspaceId, ids);
+    for (const [position, id] of ids.entries()) {
+      const { field, prefix } = naming(position);
+      const mention = found.get(id);
+      if (!mention) throw domainError('not_found', `${prefix}Mention not found`, field ? { field } : {});
+      if (givesVerdict && mention.relevance === null) {
+        throw domainError('classification_pending', `${prefix}The mention is not classified yet; give a verdict once it is`, field ? { field } : {});
+      }
+    }
+    await updateMentions(tx, workspaceId, ids, {
+      status: patch.status,
+      assigneeId: patch.assigneeId,
+      verdictRelevant: patch.relevant,
+      verdictSentiment: patch.sentiment,
+      snoozedUntil: patch.snoozedUntil === undefined || patch.snoozedUntil === null ? patch.snoozedUntil : new Date(patch.snoozedUntil),
+      triageNote: patch.note,
+    });
+  });
+  const rows = new Map((await findMentionsByIds(sql, ids)).map((row) => [row.id, row]));
+  return ids.map((id) => rows.get(id)!);
+}
+
+/** PATCH of one mention (spec 4.3, 2.4, 3.3): status, assignment, verdicts, snooze and note. */
 export async function patchMention(sql: Sql, workspaceId: string, id: string, rawPatch: unknown): Promise<MentionRow> {
   const patch = parseInput(mentionPatchInput, rawPatch);
-  const current = await findMention(sql, workspaceId, id);
-  if (!current) throw notFound('Mention');
-  const givesVerdict = (patch.relevant !== undefined && patch.relevant !== null) || (patch.sentiment !== undefined && patch.sentiment !== null);
-  if (givesVerdict && current.relevance === null) {
-    throw domainError('classification_pending', 'The mention is not classified yet; give a verdict once it is');
-  }
-  if (patch.assigneeId) {
-    // Members arrive with the team API; until then nobody can be assigned.
-    throw domainError('invalid_assignee', 'assigneeId: not a member of this workspace', { field: 'assigneeId' });
-  }
-  await updateMention(sql, workspaceId, id, {
-    status: patch.status,
-    assigneeId: patch.assigneeId,
-    verdictRelevant: patch.relevant,
-    verdictSentiment: patch.sentiment,
+  const [mention] = await triage(sql, workspaceId, [id], patch, () => ({ prefix: '' }));
+  return mention;
+}
+
+/** The same patch on many mentions at once, for inbox-zero work: all of them change, or none and the error names the first bad id. */
+export async function patchMentions(sql: Sql, workspaceId: string, rawInput: unknown): Promise<MentionRow[]> {
+  const { ids, changes } = parseInput(mentionsBulkInput, rawInput);
+  const unique = [...new Set(ids)];
+  return triage(sql, workspaceId, unique, changes, (position) => {
+    const field = `ids.${ids.indexOf(unique[position])}`;
+    return { field, prefix: `${field}: ${unique[position]}: ` };
   });
-  return (await findMention(sql, workspaceId, id))!;
 }

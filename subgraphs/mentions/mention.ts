@@ -1,21 +1,37 @@
-import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
-import { domainError, notFound } from '../domain-error.ts';
-import type { PothosBuilder } from '../pothos-builder.ts';
+import { GraphQLError } from 'graphql';
+import { notFound } from '../domain-error.ts';
+import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
-import { mentionsCreatedIn } from './mention-events.ts';
+import { mentionEvents, type MentionEvent } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
-import { findAlertRule } from './alert-rule-store.ts';
-import { findMention, listMentionsPage, type MentionRow } from './mention-store.ts';
-import { patchMention } from './mention-triage.ts';
+import { grantExport } from './mention-export.ts';
+import { mentionFilterFields, type ResolvedMentionFilter } from './mention-filter.ts';
+import { readMentionFilter } from './mention-filter-lookups.ts';
+import { listMentions, mentionSorts } from './mention-list.ts';
+import { findMention, mentionCreatedChannel, type MentionRow, mentionUpdatedChannel } from './mention-store.ts';
+import { maxBulkMentions, patchMention, patchMentions } from './mention-triage.ts';
 import { authorRecord, classificationRecord, feedbackRecord, postRecord, triageRecord } from './mention-record.ts';
 import { isRelevant } from './relevance.ts';
 
-/** Mentions page newest match first: the cursor holds the last one's match time and id. */
-export const mentionCursorKey = (mention: MentionRow) => [mention.createdAt.toISOString(), mention.id];
-export const parseMentionCursor = ([at, id]: string[]) => {
-  const createdAt = new Date(at);
-  return id?.startsWith('mm_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
-};
+type InputFields = PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, 'InputObject'>;
+
+/** One `MentionFilter` field of the GraphQL type its parameter is written as. */
+function filterField(t: InputFields, graphql: (typeof mentionFilterFields)[number]['graphql'], description: string) {
+  switch (graphql) {
+    case 'ID':
+      return t.id({ description });
+    case '[ID!]':
+      return t.idList({ description });
+    case 'String':
+      return t.string({ description });
+    case '[String!]':
+      return t.stringList({ description });
+    case 'Boolean':
+      return t.boolean({ description });
+    case 'Int':
+      return t.int({ description });
+  }
+}
 
 export function addMentionType(builder: PothosBuilder) {
   const KeywordRef = builder
@@ -131,11 +147,23 @@ export function addMentionType(builder: PothosBuilder) {
   });
 
   const MentionPage = builder.objectRef<{ nodes: MentionRow[]; nextCursor: string | null }>('MentionPage').implement({
-    description: 'A page of mentions, newest match first; pass `nextCursor` as `after` for the next page',
+    description: 'A page of mentions in the order asked for; pass `nextCursor` as `after` for the next page',
     fields: (t) => ({
       nodes: t.field({ type: [Mention], resolve: (page) => page.nodes }),
       nextCursor: t.exposeString('nextCursor', { nullable: true }),
     }),
+  });
+
+  const MentionFilter = builder.inputType('MentionFilter', {
+    description:
+      'The filters of `GET /v1/mentions` (spec 4.3), each one more condition; a field left out or null does not filter. ' +
+      'Each list holds at most 100 items and all lists together 300 (`filter_too_complex` beyond).',
+    fields: (t) => Object.fromEntries(mentionFilterFields.map(({ name, graphql, description }) => [name, filterField(t, graphql, description)])),
+  });
+
+  const MentionSort = builder.enumType('MentionSort', {
+    description: '`newest`: newest match first; `priority`: highest attention score first, then newest',
+    values: mentionSorts,
   });
 
   builder.queryField('mention', (t) =>
@@ -153,46 +181,41 @@ export function addMentionType(builder: PothosBuilder) {
   builder.queryField('mentions', (t) =>
     t.field({
       type: MentionPage,
+      description: 'Mentions passing the filter; `relevant` defaults to true and `snoozed` to false (snoozed mentions stay out until they wake)',
       args: {
+        filter: t.arg({ type: MentionFilter }),
+        sort: t.arg({ type: MentionSort, description: 'Default `newest`' }),
         first: t.arg.int({ description: '1 to 100, default 50' }),
         after: t.arg.string(),
-        keywordIds: t.arg.idList(),
-        relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included' }),
-        status: t.arg.string(),
-        platforms: t.arg.stringList(),
-        alertId: t.arg.id({ description: 'Only the mentions this alert rule sends' }),
       },
-      resolve: async (_root, args, ctx) => {
-        const limit = pageSize(args.first);
-        const rule = args.alertId ? await findAlertRule(ctx.sql, requireAuth(ctx).workspaceId, String(args.alertId)) : undefined;
-        if (args.alertId && !rule) throw notFound('Alert rule');
-        if (args.status && !['open', 'done', 'ignored'].includes(args.status)) {
-          throw domainError('validation_error', 'status: must be open, done or ignored', { field: 'status' });
-        }
-        const rows = await listMentionsPage(ctx.sql, requireAuth(ctx).workspaceId, {
-          filters: {
-            keywordIds: args.keywordIds?.map(String),
-            relevant: args.relevant ?? true,
-            status: (args.status as 'open' | 'done' | 'ignored' | null) ?? null,
-            platforms: args.platforms ?? undefined,
-            alertFilter: rule?.filter,
-          },
-          after: args.after ? decodeCursor(args.after, parseMentionCursor) : null,
-          limit: limit + 1,
-          now: ctx.clock.now(),
-        });
-        return pageOf(rows, limit, mentionCursorKey);
-      },
+      resolve: (_root, args, ctx) => listMentions(ctx.sql, requireAuth(ctx).workspaceId, args),
+    }),
+  );
+
+  const MentionExport = builder.objectRef<{ id: string }>('MentionExport').implement({
+    description: 'A granted CSV export, streamed once within a minute by `GET /v1/mentions/export.csv`',
+    fields: (t) => ({ id: t.exposeID('id') }),
+  });
+
+  builder.queryField('mentionExport', (t) =>
+    t.field({
+      type: MentionExport,
+      description:
+        'Grants a CSV export of the mentions the list would show for this filter: checked like the list, counted against 6 exports a minute per workspace (`rate_limited` with `retryAfterSeconds` beyond)',
+      args: { filter: t.arg({ type: MentionFilter }) },
+      resolve: (_root, args, ctx) => grantExport(ctx.sql, requireAuth(ctx).workspaceId, args.filter),
     }),
   );
 
   const MentionPatchInput = builder.inputType('MentionPatchInput', {
-    description: 'Omitted fields stay; null withdraws a verdict or an assignment',
+    description: 'Omitted fields stay; null withdraws a verdict, an assignment, a snooze or a note',
     fields: (t) => ({
-      status: t.string(),
-      assigneeId: t.id(),
+      status: t.string({ description: '`open`, `done` or `ignored`' }),
+      assigneeId: t.id({ description: "A workspace member's user id" }),
       relevant: t.boolean({ description: "The user's verdict; null restores the classifier's" }),
       sentiment: t.string({ description: 'A corrected sentiment; null restores the classifier’s' }),
+      snoozedUntil: t.string({ description: 'ISO 8601; the mention stays out of lists until then' }),
+      note: t.string({ description: 'At most 2,000 characters' }),
     }),
   });
 
@@ -204,15 +227,64 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
+  builder.mutationField('updateMentions', (t) =>
+    t.field({
+      type: [Mention],
+      description: `The same change on up to ${maxBulkMentions} mentions, all or none: an id that is not the workspace's is \`not_found\` naming it (\`ids.N\`)`,
+      args: { ids: t.arg.idList({ required: true }), changes: t.arg({ type: MentionPatchInput, required: true }) },
+      resolve: (_root, args, ctx) => patchMentions(ctx.sql, requireAuth(ctx).workspaceId, { ids: args.ids.map(String), changes: args.changes }),
+    }),
+  );
+
+  /**
+   * A subscription of the caller's workspace on one channel, its filter
+   * checked and resolved once, when it starts. A refused filter is the
+   * subscription's one event, an error with its code: thrown from here it
+   * would reach the client through the gateway as an unexpected error.
+   */
+  const subscribeTo = (channel: string) => async (_root: unknown, args: { filter?: unknown }, ctx: Parameters<typeof requireAuth>[0]) => {
+    const { workspaceId } = requireAuth(ctx);
+    let filter: ResolvedMentionFilter;
+    try {
+      // Without a filter too: muted people's mentions stay out, as the list keeps them out.
+      filter = await readMentionFilter(ctx.sql, workspaceId, args.filter);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      return (async function* refused(): AsyncGenerator<MentionEvent> {
+        yield { error };
+      })();
+    }
+    return mentionEvents(ctx.sql, channel, workspaceId, filter);
+  };
+  const resolveEvent = async (event: MentionEvent, _args: unknown, ctx: Parameters<typeof requireAuth>[0]) => {
+    if ('error' in event) throw event.error;
+    return (await findMention(ctx.sql, requireAuth(ctx).workspaceId, event.id)) ?? null;
+  };
+  const liveFilterNote =
+    "Only mentions the list would show with the filter at that moment (muted people's left out unless `includeMuted` or `personId`), " +
+    'except that `relevant` and `snoozed` have no default here';
+
   builder.subscriptionField('mentionCreated', (t) =>
     t.field({
       type: Mention,
       nullable: true,
-      description: "Every mention stored in the caller's workspace from now on",
-      subscribe: (_root, _args, ctx) => mentionsCreatedIn(ctx.sql, requireAuth(ctx).workspaceId),
-      resolve: async (id: string, _args, ctx) => (await findMention(ctx.sql, requireAuth(ctx).workspaceId, id)) ?? null,
+      description: `Mentions stored in the caller's workspace from now on. ${liveFilterNote} (a new mention is not scored yet)`,
+      args: { filter: t.arg({ type: MentionFilter }) },
+      subscribe: subscribeTo(mentionCreatedChannel),
+      resolve: resolveEvent,
     }),
   );
 
-  return { Mention, MentionPage };
+  builder.subscriptionField('mentionUpdated', (t) =>
+    t.field({
+      type: Mention,
+      nullable: true,
+      description: `Mentions of the caller's workspace as they change from now on: triage, verdicts and scores. ${liveFilterNote}`,
+      args: { filter: t.arg({ type: MentionFilter }) },
+      subscribe: subscribeTo(mentionUpdatedChannel),
+      resolve: resolveEvent,
+    }),
+  );
+
+  return { Mention, MentionPage, MentionFilter, MentionSort, Keyword: KeywordRef };
 }

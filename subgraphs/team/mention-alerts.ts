@@ -9,7 +9,7 @@ import { listSlackNotificationSettings } from './slack-connection-store.ts';
 /** How much of the post the delivery log keeps. */
 const summaryLength = 140;
 
-type AlertFilter = Parameters<typeof filterMentionIdsByAlert>[2];
+type AlertFilter = Parameters<typeof filterMentionIdsByAlert>[3];
 
 /**
  * Enqueues the instant alerts of mentions just scored, in the scoring
@@ -28,7 +28,7 @@ export async function enqueueMentionAlerts(sql: Queryable, mentionIds: readonly 
   if (rules.length === 0 && slackSettings.length === 0) return 0;
   const terms = new Map((await findKeywordsByIdsAnyWorkspace(sql, [...new Set(mentions.map((m) => m.keywordId))])).map((k) => [k.id, k.term]));
   const passing = async (workspaceId: string, filter: AlertFilter) =>
-    new Set(await filterMentionIdsByAlert(sql, mentions.filter((mention) => mention.workspaceId === workspaceId).map((mention) => mention.id), filter));
+    new Set(await filterMentionIdsByAlert(sql, workspaceId, mentions.filter((mention) => mention.workspaceId === workspaceId).map((mention) => mention.id), filter));
   const deliveryOf = (mention: MentionRow, destination: Pick<NewDelivery, 'channelId' | 'slackNotifications'>, event: string, alert: EnvelopeAlert): NewDelivery => {
     const id = newId('dlv');
     return {

@@ -7,7 +7,7 @@ import { octolensMention, octolensMentionFields, octolensMentionSchema, octolens
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 const mentionNotFound = octolensNotFound('mention (`sourceId` is our `mm_…` id)');
-const notServedYet = { description: 'A saved `view`, or a filter the list does not serve yet (`FEATURE_DISABLED`)' };
+const notServedYet = { description: 'A saved `view`, or `bookmarked`: Earshot has neither (`FEATURE_DISABLED`)' };
 
 /** Optional keys Octolens's update body carries to find the row; the `sourceId` in the path is enough here. */
 const rowKeys = {

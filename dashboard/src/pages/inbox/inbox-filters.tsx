@@ -45,11 +45,14 @@ export function filtersToSearch(filters: InboxFilters): string {
 export function queryVariables(filters: InboxFilters): InboxMentionsQueryVariables {
   return {
     first: 50,
-    keywordIds: filters.keywordIds.length ? filters.keywordIds : undefined,
-    platforms: filters.platforms.length ? filters.platforms : undefined,
-    status: filters.status === 'all' ? undefined : filters.status,
-    relevant: filters.relevant,
-    alertId: filters.alertId,
+    filter: {
+      keywordIds: filters.keywordIds.length ? filters.keywordIds : undefined,
+      platforms: filters.platforms.length ? filters.platforms : undefined,
+      status: filters.status === 'all' ? undefined : filters.status,
+      relevant: filters.relevant,
+      alertId: filters.alertId,
+    },
+    sort: filters.sort,
   };
 }
 
@@ -66,7 +69,11 @@ export function arrivalFits(mention: InboxMentionFragment, filters: InboxFilters
   return mention.classification?.relevance == null || mention.relevant === filters.relevant;
 }
 
-/** The list's order: the server's newest first, or by priority (spec 2.4) among the loaded mentions. */
+/**
+ * The list's order. The server pages in the order asked for; sorting by
+ * priority here again keeps that order (the sort is stable) and puts a
+ * mention that arrived live where its priority belongs.
+ */
 export function sortMentions<T extends { priority: number }>(mentions: T[], sort: InboxFilters['sort']): T[] {
   return sort === 'priority' ? [...mentions].sort((a, b) => b.priority - a.priority) : mentions;
 }

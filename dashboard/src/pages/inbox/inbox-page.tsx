@@ -9,12 +9,10 @@ import { PageHeader } from '../../ui/page';
 import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions } from './inbox-filters';
 import { ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
 import { MentionCard } from './mention-card';
-import { InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, TriageMentionDocument } from './mention-fields';
+import { BulkTriageDocument, InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, TriageMentionDocument } from './mention-fields';
 
 /** When a mention that arrived unscored is read again for its score. */
 const rescoreDelaysMs = [3_000, 8_000, 20_000, 60_000];
-/** How many triage requests run at once in a bulk action (the API triages one mention per request today). */
-const bulkConcurrency = 4;
 
 /** Whether a mention stays listed after a triage answer: a status change can take it out of the filtered view. */
 const staysListed = (mention: InboxMentionFragment, filters: InboxFilters) => filters.status === 'all' || mention.status === filters.status;
@@ -98,15 +96,20 @@ export default function InboxPage() {
     [replace],
   );
 
+  // One request for the whole selection, all or nothing (spec 4.3's bulk triage).
   const triageSelected = async (patch: MentionPatchInput) => {
-    const queue = [...selected];
+    const ids = [...selected];
     setError(undefined);
-    await Promise.all(
-      Array.from({ length: Math.min(bulkConcurrency, queue.length) }, async () => {
-        for (let id = queue.shift(); id; id = queue.shift()) await triage(id, patch);
-      }),
-    );
-    setAnnouncement(`${selected.size} mentions updated`);
+    setBusy((set) => new Set([...set, ...ids]));
+    try {
+      const { updateMentions } = await execute(BulkTriageDocument, { ids, changes: patch });
+      for (const mention of updateMentions) replace(mention, staysListed(mention, filtersRef.current));
+      setAnnouncement(`${updateMentions.length} mentions updated`);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy((set) => new Set([...set].filter((id) => !ids.includes(id))));
+    }
   };
 
   const shown = sortMentions(mentions, filters.sort);

@@ -21,12 +21,13 @@ export const InboxMentionFields = graphql(`
       feedback { relevant sentiment original { relevant sentiment } }
     }
     triage { assignee snoozedUntil note }
+    person { id outreach { stage } }
   }
 `);
 
 export const InboxMentionsDocument = graphql(`
-  query InboxMentions($first: Int, $after: String, $keywordIds: [ID!], $relevant: Boolean, $status: String, $platforms: [String!], $alertId: ID) {
-    mentions(first: $first, after: $after, keywordIds: $keywordIds, relevant: $relevant, status: $status, platforms: $platforms, alertId: $alertId) {
+  query InboxMentions($first: Int, $after: String, $filter: MentionFilter, $sort: MentionSort) {
+    mentions(first: $first, after: $after, filter: $filter, sort: $sort) {
       nodes { ...InboxMention }
       nextCursor
     }
@@ -48,6 +49,12 @@ export const LiveMentionsDocument = graphql(`
 export const TriageMentionDocument = graphql(`
   mutation TriageMention($id: ID!, $input: MentionPatchInput!) {
     updateMention(id: $id, input: $input) { ...InboxMention }
+  }
+`);
+
+export const BulkTriageDocument = graphql(`
+  mutation BulkTriage($ids: [ID!]!, $changes: MentionPatchInput!) {
+    updateMentions(ids: $ids, changes: $changes) { ...InboxMention }
   }
 `);
 

@@ -1,0 +1,79 @@
+import type { Queryable } from '../../runtime/database.ts';
+import { alertFilterSql } from './alert-filter.ts';
+import { findAlertRule } from './alert-rule-store.ts';
+import {
+  type FilterLookups,
+  type MentionFilter,
+  type MentionSort,
+  mentionFilterSql,
+  parseMentionFilter,
+  resolveMentionFilter,
+  type ResolvedMentionFilter,
+  type SavedViewFilter,
+} from './mention-filter.ts';
+import { findMentionView } from './mention-view-store.ts';
+
+/**
+ * What a filter of this workspace looks up, from this subgraph's tables
+ * (kept apart from the filters so alert rules can use them). A view is read
+ * once however often the filter asks for it.
+ */
+export function mentionFilterLookups(sql: Queryable, workspaceId: string): FilterLookups {
+  const views = new Map<string, Promise<SavedViewFilter | undefined>>();
+  const lookups: FilterLookups = {
+    async alertRuleCondition(alertId) {
+      const rule = await findAlertRule(sql, workspaceId, alertId);
+      return rule && ((tag) => alertFilterSql(tag, rule.filter));
+    },
+    savedView(viewId) {
+      let view = views.get(viewId);
+      if (!view) {
+        view = (async () => {
+          const row = await findMentionView(sql, workspaceId, viewId);
+          if (!row) return undefined;
+          // Stored checked, and holding no viewId of its own (mention-view.ts), so this reads no further view.
+          const filter = parseMentionFilter(row.filter);
+          const resolved = await resolveMentionFilter(filter, lookups);
+          return { filter, sort: row.sort, condition: (tag) => mentionFilterSql(tag, resolved) };
+        })();
+        views.set(viewId, view);
+      }
+      return view;
+    },
+  };
+  return lookups;
+}
+
+/**
+ * A filter as a GraphQL input or a stored export holds it, checked
+ * (`validation_error`, `filter_too_complex`) and resolved (`not_found`),
+ * with `defaults` for the parameters that neither it nor the view it names
+ * (`viewId`) sets; and that view's sort, for a list asked for none.
+ */
+export async function readMentionQuery(
+  sql: Queryable,
+  workspaceId: string,
+  raw: unknown,
+  defaults: MentionFilter = {},
+): Promise<{ filter: ResolvedMentionFilter; viewSort: MentionSort | undefined }> {
+  const lookups = mentionFilterLookups(sql, workspaceId);
+  const filter = await withDefaults(parseMentionFilter(raw), defaults, lookups);
+  const view = filter.viewId === undefined ? undefined : await lookups.savedView(filter.viewId);
+  return { filter: await resolveMentionFilter(filter, lookups), viewSort: view?.sort };
+}
+
+/** `readMentionQuery`'s filter alone, for what takes no sort (the export, subscriptions). */
+export async function readMentionFilter(sql: Queryable, workspaceId: string, raw: unknown, defaults: MentionFilter = {}): Promise<ResolvedMentionFilter> {
+  return (await readMentionQuery(sql, workspaceId, raw, defaults)).filter;
+}
+
+/**
+ * The filter with `defaults` for the parameters neither it nor the view it
+ * names sets: a view that shows `relevant=false` keeps showing it. A view
+ * that is not there is left for resolving to refuse (`not_found`).
+ */
+export async function withDefaults(filter: MentionFilter, defaults: MentionFilter, lookups: FilterLookups): Promise<MentionFilter> {
+  const view = filter.viewId === undefined ? undefined : await lookups.savedView(filter.viewId);
+  const unset = Object.entries(defaults).filter(([name]) => !(name in filter) && !(view && name in view.filter));
+  return { ...Object.fromEntries(unset), ...filter };
+}

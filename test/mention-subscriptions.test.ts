@@ -1,0 +1,170 @@
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mentionEvents } from '../subgraphs/mentions/mention-events.ts';
+import { announceMentionsCreated, mentionCreatedChannel, mentionUpdatedChannel } from '../subgraphs/mentions/mention-store.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { type MentionSeed, seedMentions } from './mention-seeds.ts';
+import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
+
+/** `mentionCreated` and `mentionUpdated` with a filter (issue 14): only what the list would show, only the workspace's own. */
+
+let earshot: TestEarshot;
+const clients: Client[] = [];
+let mine: { workspaceId: string; key: string; keywordId: string };
+let theirs: { workspaceId: string; key: string; keywordId: string };
+
+async function workspace(name: string) {
+  const created = await earshot.createWorkspace(name);
+  const keyword = await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term: 'Rust', platforms: [], context: rustContext } });
+  expect(keyword.status, JSON.stringify(keyword.body)).toBe(201);
+  return { workspaceId: created.workspace.id, key: created.apiKey, keywordId: keyword.body.id as string };
+}
+
+beforeAll(async () => {
+  earshot = await startTestEarshot();
+  mine = await workspace('Listener');
+  theirs = await workspace('Neighbour');
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.dispose()));
+  await earshot?.stop();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every result a subscription delivers, in order, and how it ended. */
+function collect(key: string, query: string, variables: Record<string, unknown>) {
+  const client = earshot.subscribe(key);
+  clients.push(client);
+  const results: any[] = [];
+  const ended = new Promise<{ error?: unknown }>((resolve) => {
+    client.subscribe({ query, variables }, { next: (result) => results.push(result), error: (error) => resolve({ error }), complete: () => resolve({}) });
+  });
+  return { results, ended };
+}
+
+/** Stores scored mentions the way ingestion would leave them, and announces them as admission does. */
+async function announceNew(owner: typeof mine, seeds: Omit<MentionSeed, 'keywordId'>[]): Promise<string[]> {
+  const ids = await seedMentions(earshot.sql, owner.workspaceId, seeds.map((seed) => ({ keywordId: owner.keywordId, ...seed })));
+  await announceMentionsCreated(earshot.sql, ids.map((id) => ({ id, workspaceId: owner.workspaceId })));
+  return ids;
+}
+
+/**
+ * graphql-ws gives no signal when the gateway's subscription to the
+ * subgraph is live, so this repeats `act` until a result arrives; from then
+ * on nothing is missed. The results so far are cleared.
+ */
+async function untilLive(results: unknown[], act: () => Promise<unknown>) {
+  for (let attempt = 0; attempt < 50 && results.length === 0; attempt++) {
+    await act();
+    for (let waited = 0; waited < 200 && results.length === 0; waited += 20) await sleep(20);
+  }
+  expect(results.length).toBeGreaterThan(0);
+  // A warm-up sent twice may still be on its way.
+  await sleep(300);
+  results.length = 0;
+}
+
+const relevantReddit: Omit<MentionSeed, 'keywordId'> = { platform: 'reddit', score: { relevance: 90, sentiment: 'positive' } };
+const idsOf = (results: any[], field: string) => results.map((result) => result.data?.[field]?.id ?? JSON.stringify(result));
+
+describe('mentionCreated(filter:)', () => {
+  it("sends only the new mentions the list would show with that filter, and only the workspace's own", async () => {
+    const created = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionCreated(filter: $filter) { id post { platform } relevant } }', {
+      filter: { platforms: ['reddit'], relevant: true },
+    });
+    await untilLive(created.results, () => announceNew(mine, [relevantReddit]));
+
+    await announceNew(mine, [{ platform: "x", score: { relevance: 90, sentiment: 'positive' } }, { platform: 'reddit' }, { platform: 'reddit', score: { relevance: 10, sentiment: 'neutral' } }]);
+    await announceNew(theirs, [relevantReddit]);
+    const [wanted] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => created.results.length, (count) => count > 0, 10_000);
+    await sleep(300);
+    expect(created.results).toEqual([{ data: { mentionCreated: { id: wanted, post: { platform: 'reddit' }, relevant: true } } }]);
+  });
+
+  it("takes a saved view's filters by viewId, narrowed by the filters given beside it, and refuses an unknown view", async () => {
+    const view = await earshot.rest('POST', '/v1/views', { key: mine.key, body: { name: 'Relevant Reddit', filter: { platforms: ['reddit'], relevant: true } } });
+    const created = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionCreated(filter: $filter) { id sentiment: classification { sentiment } } }', {
+      filter: { viewId: view.body.id, sentiments: ['negative'] },
+    });
+    const negativeReddit = { platform: 'reddit' as const, score: { relevance: 90, sentiment: 'negative' as const } };
+    await untilLive(created.results, () => announceNew(mine, [negativeReddit]));
+
+    await announceNew(mine, [relevantReddit, { platform: 'x', score: { relevance: 90, sentiment: 'negative' } }, { platform: 'reddit', score: { relevance: 10, sentiment: 'negative' } }]);
+    const [wanted] = await announceNew(mine, [negativeReddit]);
+    await eventually(async () => created.results.length, (count) => count > 0, 10_000);
+    await sleep(300);
+    expect(idsOf(created.results, 'mentionCreated')).toEqual([wanted]);
+
+    const refused = collect(mine.key, 'subscription { mentionCreated(filter: { viewId: "view_nothing" }) { id } }', {});
+    expect(await refused.ended).toEqual({});
+    expect(refused.results).toEqual([
+      { data: { mentionCreated: null }, errors: [{ message: 'View not found', path: ['mentionCreated'], extensions: expect.objectContaining({ code: 'not_found', field: 'viewId' }) }] },
+    ]);
+  });
+
+  it('refuses a malformed filter as the list does', async () => {
+    const refused = collect(mine.key, 'subscription { mentionCreated(filter: { platforms: ["myspace"] }) { id } }', {});
+    expect(await refused.ended).toEqual({});
+    const listed = await earshot.graphql('{ mentions(filter: { platforms: ["myspace"] }) { nextCursor } }', {}, mine.key);
+    const { message, extensions } = listed.body.errors[0];
+    expect(extensions).toMatchObject({ code: 'validation_error', field: 'platforms.0' });
+    expect(refused.results).toEqual([{ data: { mentionCreated: null }, errors: [{ message, path: ['mentionCreated'], extensions }] }]);
+  });
+});
+
+describe('mentionUpdated(filter:)', () => {
+  it('sends triage changes that leave a mention passing the filter', async () => {
+    const [warmUp, ignored, doneOne, doneTwo] = await seedMentions(earshot.sql, mine.workspaceId, Array(4).fill({ keywordId: mine.keywordId, ...relevantReddit }));
+    const [foreign] = await seedMentions(earshot.sql, theirs.workspaceId, [{ keywordId: theirs.keywordId, ...relevantReddit }]);
+    const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id status triage { note } } }', {
+      filter: { status: 'done' },
+    });
+    let note = 0;
+    await untilLive(updated.results, () => earshot.rest('PATCH', `/v1/mentions/${warmUp}`, { key: mine.key, body: { status: 'done', note: `warm-up ${++note}` } }));
+
+    await earshot.rest('PATCH', `/v1/mentions/${ignored}`, { key: mine.key, body: { status: 'ignored' } });
+    await earshot.rest('PATCH', `/v1/mentions/${foreign}`, { key: theirs.key, body: { status: 'done' } });
+    await earshot.rest('POST', '/v1/mentions/bulk', { key: mine.key, body: { ids: [doneOne, doneTwo], changes: { status: 'done', note: 'handled' } } });
+    await eventually(async () => updated.results.length, (count) => count >= 2, 10_000);
+    await sleep(300);
+    expect(idsOf(updated.results, 'mentionUpdated').sort()).toEqual([doneOne, doneTwo].sort());
+    expect(updated.results.map((result) => result.data.mentionUpdated)).toContainEqual({ id: doneOne, status: 'done', triage: { note: 'handled' } });
+  });
+
+  it('sends a mention once the classifier scores it relevant', async () => {
+    const [warmUp] = await seedMentions(earshot.sql, mine.workspaceId, [{ keywordId: mine.keywordId, ...relevantReddit, text: 'The Rust borrow checker, again' }]);
+    const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id relevant } }', {
+      filter: { relevant: true, q: 'BORROW CHECKER' },
+    });
+    let note = 0;
+    await untilLive(updated.results, () => earshot.rest('PATCH', `/v1/mentions/${warmUp}`, { key: mine.key, body: { note: `warm-up ${++note}` } }));
+
+    const [scored] = await storeAndScore(earshot, mine.workspaceId, [{ post: redditPost(relevantRustPosts[1]), keywordIds: [mine.keywordId] }]);
+    await eventually(async () => updated.results.length, (count) => count > 0, 10_000);
+    await sleep(300);
+    expect(updated.results).toEqual([{ data: { mentionUpdated: { id: scored, relevant: true } } }]);
+  });
+});
+
+describe('a slow subscriber', () => {
+  it('is dropped once more than 1,000 mentions wait for it, while announcing never waits', async () => {
+    const slow = await mentionEvents(earshot.sql, mentionCreatedChannel, mine.workspaceId, {});
+    let heard = 0;
+    const witness = await earshot.sql.listen(mentionCreatedChannel, () => void heard++);
+    const announced = Array.from({ length: 1_001 }, (_, i) => ({ id: `mm_slow${i}`, workspaceId: mine.workspaceId }));
+    await announceMentionsCreated(earshot.sql, announced);
+    // The witness listens after the subscription, so when it has heard them all the subscription has too.
+    await eventually(async () => heard, (count) => count === announced.length);
+    expect(heard).toBe(announced.length);
+    await witness.unlisten();
+    expect(await slow.next()).toEqual({ value: { error: expect.objectContaining({ extensions: { code: 'subscriber_too_slow' } }) }, done: false });
+    expect(await slow.next()).toEqual({ value: undefined, done: true });
+
+    const keeping = await mentionEvents(earshot.sql, mentionUpdatedChannel, mine.workspaceId, {});
+    await keeping.return!();
+    expect(await keeping.next()).toEqual({ value: undefined, done: true });
+  });
+});
