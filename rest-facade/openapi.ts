@@ -65,7 +65,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
   responses['400'] ??= shared(errors.shared.badQuery);
   if (readsBody(route)) responses['413'] ??= shared(errors.shared.payloadTooLarge);
   // The gateway judges a credential that is sent even where none is needed.
-  if (route.public && isGraphQLRoute(route)) responses['401'] ??= shared(errors.shared.deadCredential);
+  if (route.public && usesGateway(route)) responses['401'] ??= shared(errors.shared.deadCredential);
   if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
   if (usesGateway(route)) responses['503'] ??= shared(errors.shared.unavailable);
   responses['500'] ??= shared(errors.shared.internal);
