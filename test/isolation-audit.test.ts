@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idSlots, minimalInput, operationFor, type RootField, rootFields, selectionFor, variablesWithSlot } from './fuzz/graphql-operations.ts';
 import { isIdName, type JsonSchema, jsonIdSlots, minimalValue, resolveSchema, type SchemaContext, withIdAt } from './fuzz/schema-arbitraries.ts';
 import { type ApiOperation, type Caller, catalogueIds, inParallel, isPublicOperation, onePerKind, operationsOf } from './id-catalogue.ts';
+import { updateMentions } from '../subgraphs/mentions/mention-store.ts';
 import { collect, newMention, storeUntilDelivered } from './live-mentions.ts';
 import { type ConfiguredEarshot, patiently, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
 import { jobsSettled, workspaceRows } from './workspace-rows.ts';
@@ -56,12 +57,15 @@ beforeAll(async () => {
   configured = await startConfiguredEarshot({ rateLimitPerMinute: 100_000_000 });
   prober = await seedEveryObject(configured, 'Prober');
   victim = await seedEveryObject(configured, 'Victim');
-  // One keyword more than the prober, shown once on the compatibility API: an integer id only the victim has.
-  await asOwner(victim)('POST', '/v1/keywords', { term: `${victim.marker} extra` });
-  await asOwner(victim)('GET', '/compat/octolens/api/v2/keywords');
   document = (await configured.earshot.rest('GET', '/v1/openapi.json')).body;
-  const theirs = await catalogueIds(document, asOwner(victim));
   const ours = await catalogueIds(document, asOwner(prober));
+  // Keywords more than the prober, shown once on the compatibility API, until the victim holds an integer id the
+  // prober has of no kind (the integers of each kind count from 1, so the prober's mentions have the low ones).
+  for (let extra = 1; extra < Math.max(2, ...ours.integerIds); extra++) {
+    await asOwner(victim)('POST', '/v1/keywords', { term: `${victim.marker} extra ${extra}` });
+  }
+  await asOwner(victim)('GET', '/compat/octolens/api/v2/keywords');
+  const theirs = await catalogueIds(document, asOwner(victim));
   victimIds = new Set([...theirs.ids, ...victim.seededIds]);
   victimProbes = [...onePerKind([...victimIds]), ...theirs.integerIds.filter((id) => !ours.integerIds.includes(id))];
   proberIds = [...ours.ids, ...prober.seededIds];
@@ -302,12 +306,18 @@ describe('the isolation audit: every route and field called with another workspa
       const { results } = collect(client, `subscription { ${root.field.name} ${selectionFor(root.field.type)} }`);
       const theirs = { id: victim.keywordIds[0], term: victim.marker };
       const ours = { id: prober.keywordIds[0], term: prober.marker };
-      // The victim's mention is stored and announced before each of the prober's: had it been delivered, it would come first.
+      // The victim's mention is stored, announced and then changed (for mentionUpdated) before each of the
+      // prober's: had it been delivered, it would come first.
+      const storeAndChange = async (workspaceId: string, keyword: { id: string; term: string }, text: string) => {
+        const stored = await newMention(configured.earshot, workspaceId, keyword, text);
+        await updateMentions(configured.earshot.sql, workspaceId, [stored.id], { triageNote: 'seen' });
+        return stored;
+      };
       await storeUntilDelivered(
         () => results.length >= 2,
         async (attempt) => {
-          await newMention(configured.earshot, victim.workspaceId, theirs, `A post about ${victim.marker}, number ${attempt}`);
-          return newMention(configured.earshot, prober.workspaceId, ours, `A post about ${prober.marker}, number ${attempt}`);
+          await storeAndChange(victim.workspaceId, theirs, `A post about ${victim.marker}, number ${attempt}`);
+          return storeAndChange(prober.workspaceId, ours, `A post about ${prober.marker}, number ${attempt}`);
         },
       );
       await client.dispose();
