@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { analyticsBenchmark } from './analytics.ts';
 import { startBenchEnvironment } from './bench-environment.ts';
 import { type Benchmark, formatReport } from './benchmark.ts';
 import { billingTick } from './billing-tick.ts';
@@ -11,7 +12,7 @@ import { mentionsListAndExport } from './mentions-list-export.ts';
 import { whoamiPath } from './whoami-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport];
+const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark];
 
 // `npm run bench -- whoami tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

@@ -15,11 +15,13 @@ import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOf } from './opinion-models.ts';
+import { loadWordVectors, type WordVectors } from './word-vectors.ts';
 
-/** What reads a post: the language tables and the English model. */
+/** What reads a post: the language tables, the English model and the word vectors. */
 export interface PostReaders {
   languageDetector: Awaited<ReturnType<typeof loadLanguageDetector>>;
   english: EnglishReader;
+  vectors: WordVectors;
 }
 
 export interface BuiltInModels extends PostReaders {
@@ -29,9 +31,9 @@ export interface BuiltInModels extends PostReaders {
 let readers: Promise<PostReaders> | undefined;
 let models: Promise<BuiltInModels> | undefined;
 
-/** Loads the language tables and the English model once per process (about a second). */
+/** Loads the language tables, the English model and the word vectors once per process (about a second). */
 export function loadPostReaders(): Promise<PostReaders> {
-  readers ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader() }));
+  readers ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader(), vectors: loadWordVectors() }));
   return readers;
 }
 
@@ -125,7 +127,7 @@ export function createBuiltInClassifier(): Classifier {
     const key = JSON.stringify([input.keyword.id, input.keyword.term, input.keyword.context, input.keyword.groupDescription, input.company]);
     let profile = profiles.get(key);
     if (!profile) {
-      profile = buildSenseProfile(input.keyword, input.company, loaded.english);
+      profile = buildSenseProfile(input.keyword, input.company, loaded);
       if (profiles.size >= profileCacheSize) profiles.delete(profiles.keys().next().value as string);
       profiles.set(key, profile);
     }

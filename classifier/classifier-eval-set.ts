@@ -7,6 +7,12 @@ import { keywordKinds } from '../vocabulary/keyword-kinds.ts';
 
 /** The labelled posts of `npm run eval` and the benchmark. */
 export const evalSetPath = new URL('../test/fixtures/classifier-eval.jsonl', import.meta.url);
+/**
+ * Round 3: keywords of categories no vocabulary, training post or test was
+ * written for, by an annotator who saw neither the classifier nor the other
+ * sets (eval/README.md). Only ever measured: never tuned on, never listed.
+ */
+export const round3HoldoutPath = new URL('../eval/round3-holdout.jsonl', import.meta.url);
 
 const labelledPostSchema = z.object({
   id: z.string().min(1),
@@ -15,9 +21,10 @@ const labelledPostSchema = z.object({
   /**
    * 1: the posts written before any tuning; 2: posts written later by
    * annotators who saw neither the classifier nor the holdout, to widen both
-   * parts. `npm run eval` reports the holdout of each round apart.
+   * parts; 3: the round-3 holdout. `npm run eval` reports the holdout of each
+   * round apart.
    */
-  round: z.union([z.literal(1), z.literal(2)]).default(1),
+  round: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
   keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(keywordKinds), context: z.string().max(300).nullable() }),
   company: z
     .object({
@@ -42,13 +49,26 @@ const labelledPostSchema = z.object({
 
 export type LabelledPost = z.infer<typeof labelledPostSchema>;
 
-export async function readEvalSet(): Promise<LabelledPost[]> {
-  const lines = (await readFile(evalSetPath, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+async function readLabelledPosts(path: URL): Promise<LabelledPost[]> {
+  const lines = (await readFile(path, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  const file = path.pathname.split('/').at(-1);
   return lines.map((line, index) => {
     const parsed = labelledPostSchema.safeParse(JSON.parse(line));
-    if (!parsed.success) throw new Error(`classifier-eval.jsonl line ${index + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success) throw new Error(`${file} line ${index + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
     return parsed.data;
   });
+}
+
+/** Rounds 1 and 2: the tune posts and their holdout. */
+export function readEvalSet(): Promise<LabelledPost[]> {
+  return readLabelledPosts(evalSetPath);
+}
+
+export async function readRound3Holdout(): Promise<LabelledPost[]> {
+  const posts = await readLabelledPosts(round3HoldoutPath);
+  const misplaced = posts.find((post) => post.split !== 'holdout' || post.round !== 3);
+  if (misplaced) throw new Error(`round3-holdout.jsonl: ${misplaced.id} is not a round-3 holdout post`);
+  return posts;
 }
 
 const fixedDate = new Date('2025-03-01T12:00:00Z');

@@ -39,13 +39,19 @@ const productVocabulary = new Set(
 /**
  * What each reading is worth, in log-odds. An ambiguous term (a common word
  * such as "rust" or "notion") starts below the line and must earn its sense
- * from the post's words; a distinctive name starts above it and loses it
- * to words of another sense or a neighbouring name. Capitals never add sense on their own: the
- * planet and the singer are capitalised too, so "written as a name" only
- * cancels part of the common-word doubt.
+ * from the post's words; so does, a little less, a name that general text
+ * mostly uses for something else ("Kafka" the writer, "Apollo" the space
+ * programme), whose posts about that other thing share none of the sense's
+ * words. A distinctive name starts above the line and loses it to words of
+ * another sense or a neighbouring name. Capitals never add sense on their
+ * own: the planet and the singer are capitalised too, so "written as a
+ * name" only cancels part of the common-word doubt. The weights of the
+ * meaning were fitted on the tune posts with each keyword's own category
+ * vocabularies removed (see `npm run eval`).
  */
 const weights = {
   ambiguousTerm: -1.0,
+  nameOfOtherThing: -0.6,
   nameInOtherLanguage: 0,
   distinctiveTerm: 0.6,
   termMissing: -1.2,
@@ -69,6 +75,9 @@ const weights = {
   handleOrHashtag: 0.5,
   productWord: 0.3,
   productWordCap: 0.9,
+  /** Per unit of the post's summed word leanings (`SenseMeaning.read`), each word's leaning a cosine difference of at most 0.3. */
+  meaningLeaning: 1.5,
+  meaningCap: 2.5,
 } as const;
 
 /** Words this close to the term (either side) read as describing it. */
@@ -108,7 +117,7 @@ function isKnownName(profile: SenseProfile, word: string) {
 }
 
 /**
- * How the term is written where it occurs. For an ambiguous term the user
+ * How the term is written where it occurs. For a common-word term the user
  * wrote as a name, "Notion" mid-sentence reads as a name and "notion" as the
  * common word; "SWIFT" in ordinary text is an acronym. For any term, a
  * capitalised word next to it that the profile does not know makes it part
@@ -140,7 +149,7 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(text.slice(occurrence.index + occurrence.text.length));
     if (next && !mostlyCapitals && /\p{Ll}/u.test(next[1]) && !isKnownName(profile, next[1])) otherName = true;
   }
-  if (profile.ambiguous && profile.writtenAsName) {
+  if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });
     } else if (asWord > 0 && asWord >= asName) {
@@ -157,9 +166,9 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   return evidence;
 }
 
-function vocabularyEvidence(profile: SenseProfile, text: string): RelevanceEvidence[] {
+function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  const words = wordsOf(text).map(foldWord);
+  const words = postWords.map(foldWord);
   const termSequence = profile.termSequence;
   const termIndexes: number[] = [];
   words.forEach((_, index) => {
@@ -189,6 +198,15 @@ function vocabularyEvidence(profile: SenseProfile, text: string): RelevanceEvide
   const product = Math.min(weights.productWordCap, found.product.size * weights.productWord);
   if (product > 0) evidence.push({ weight: product, reason: `product talk (${listWords([...found.product])})` });
   return evidence;
+}
+
+/** How near the post's words lie to the sense, against the term's other meanings, in word-vector space. */
+function meaningEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
+  const reading = profile.meaning.read(words, profile.termWords);
+  const weight = Math.max(-weights.meaningCap, Math.min(weights.meaningCap, weights.meaningLeaning * reading.leaning));
+  if (weight > 0 && reading.toward.length > 0) return [{ weight, reason: `words near the sense (${listWords(reading.toward)})` }];
+  if (weight < 0 && reading.away.length > 0) return [{ weight, reason: `words of another sense (${listWords(reading.away)})` }];
+  return weight === 0 ? [] : [{ weight, reason: weight > 0 ? 'words near the sense' : 'words of another sense' }];
 }
 
 function nameEvidence(profile: SenseProfile, post: RelevancePost): { evidence: RelevanceEvidence[]; productsNamed: number } {
@@ -232,14 +250,18 @@ export function scoreRelevance(
   const occurrences = proseOccurrences(profile, post.text);
   // A common English word in a post of another language is a name there
   // ("Rust está ganando terreno"), unless written in lower case ("une notion").
-  const nameInOtherLanguage = language !== null && language !== 'en'
+  const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
     && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase());
   if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });
   else if (nameInOtherLanguage) evidence.push({ weight: weights.nameInOtherLanguage, reason: `"${profile.term}" is a name in a post in ${language}` });
-  else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
+  else if (profile.meaning.usuallyMeansOtherThing) {
+    evidence.push({ weight: profile.commonWord ? weights.ambiguousTerm : weights.nameOfOtherThing, reason: `"${profile.term}" usually means something else (${listWords(profile.meaning.usualMeaning)})` });
+  } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  evidence.push(...vocabularyEvidence(profile, post.text));
+  const words = wordsOf(post.text);
+  evidence.push(...vocabularyEvidence(profile, words));
+  evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

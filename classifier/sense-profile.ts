@@ -2,6 +2,8 @@ import type { ClassifiedKeyword, CompanyProfile } from './classifier-types.ts';
 import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-words.ts';
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';
+import { SenseMeaning } from './sense-meaning.ts';
+import type { WordVectors } from './word-vectors.ts';
 
 /** A named product the post may mention: the company or one of its competitors. */
 export interface NamedProduct {
@@ -21,13 +23,23 @@ export interface SenseProfile {
   termWords: ReadonlySet<string>;
   /** The term's folded words in order, to find it in a post's word list. */
   termSequence: string[];
-  /** A single common English word ("rust", "notion", "bolt"): its sense must be earned. */
+  /**
+   * A single word that is a common English word ("rust", "notion", "bolt")
+   * or that general text mostly uses for something else than the sense
+   * ("Kafka", "Apollo"): its sense must be earned.
+   */
   ambiguous: boolean;
+  /** A single common English word: how it is written (a capital, lower case) tells the name from the word. */
+  commonWord: boolean;
+  /** The sense in word-vector space, which reads how near a post's words lie to it. */
+  meaning: SenseMeaning;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
   /** Folded words that describe the meant sense. */
   senseWords: WordFamilySet;
-  /** Words of the product categories the sense words fall into (see domain-vocabularies.ts). */
+  /** The product categories the sense words fall into (see domain-vocabularies.ts). */
+  categories: string[];
+  /** Words of those categories. */
   relatedWords: WordFamilySet;
   /** Folded words of senses the context or guidelines rule out ("not corrosion"). */
   offSenseWords: WordFamilySet;
@@ -95,7 +107,30 @@ function splitBySense(description: string): { sense: string; offSense: string } 
   return { sense, offSense };
 }
 
-export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyProfile | null, english: EnglishReader): SenseProfile {
+/**
+ * The categories whose vocabulary shares two words or more with a profile's
+ * sense words: one shared word ("app", "team") is too weak a sign of the
+ * category.
+ */
+function categoriesOf(senseWords: ReadonlySet<string>, vocabularies: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  return [...vocabularies].flatMap(([name, vocabulary]) => {
+    let shared = 0;
+    for (const word of senseWords) if (vocabulary.has(word)) shared++;
+    return shared >= 2 ? [name] : [];
+  });
+}
+
+/**
+ * The profile of a keyword's sense. `vocabularies` are the category
+ * vocabularies it may borrow from: all of them in use; `npm run eval` also
+ * passes fewer, to measure a keyword whose category has none.
+ */
+export function buildSenseProfile(
+  keyword: ClassifiedKeyword,
+  company: CompanyProfile | null,
+  readers: { english: EnglishReader; vectors: WordVectors },
+  vocabularies: ReadonlyMap<string, ReadonlySet<string>> = domainVocabularies,
+): SenseProfile {
   const term = keyword.term.trim();
   const termWords = new Set(wordsOf(term).flatMap((word) => [word, foldWord(word)]));
   const descriptions = [keyword.context, keyword.groupDescription, company?.description, company?.guidelines].filter(
@@ -104,6 +139,8 @@ export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyPr
 
   const senseWords = new Set<string>();
   const offSenseWords = new Set<string>();
+  const senseText: string[] = [];
+  const offSenseText: string[] = [];
   const senseDomains = new Set<string>();
   const offSenseDomains = new Set<string>();
   const websiteHost = company?.website ? hostOf(company.website) : null;
@@ -112,8 +149,10 @@ export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyPr
     const { sense, offSense } = splitBySense(description);
     for (const domain of sense.match(domainPattern) ?? []) senseDomains.add(domain.toLowerCase());
     for (const domain of offSense.match(domainPattern) ?? []) offSenseDomains.add(domain.toLowerCase());
-    for (const word of contentWordsOf(sense.replace(domainPattern, ' '))) senseWords.add(word);
-    for (const word of contentWordsOf(offSense.replace(domainPattern, ' '))) offSenseWords.add(word);
+    senseText.push(sense.replace(domainPattern, ' '));
+    offSenseText.push(offSense.replace(domainPattern, ' '));
+    for (const word of contentWordsOf(senseText.at(-1)!)) senseWords.add(word);
+    for (const word of contentWordsOf(offSenseText.at(-1)!)) offSenseWords.add(word);
   }
   // A word on both sides ("app" in "the docs app" and "not the Reddit app")
   // says nothing about which sense a post is in.
@@ -140,26 +179,32 @@ export function buildSenseProfile(keyword: ClassifiedKeyword, company: CompanyPr
   for (const competitor of company?.competitors ?? []) addProduct(competitor, false);
   for (const product of products) for (const word of contentWordsOf(product.name)) if (!termWords.has(word)) senseWords.add(word);
 
-  // A category lends its words once two of the profile's words are in it:
-  // one shared word ("app", "team") is too weak a sign of the category.
+  const categories = categoriesOf(senseWords, vocabularies);
   const relatedWords = new Set<string>();
-  for (const vocabulary of domainVocabularies.values()) {
-    let shared = 0;
-    for (const word of senseWords) if (vocabulary.has(word)) shared++;
-    if (shared >= 2) for (const word of vocabulary) relatedWords.add(word);
-  }
+  for (const name of categories) for (const word of vocabularies.get(name)!) relatedWords.add(word);
   for (const word of [...senseWords, ...offSenseWords, ...termWords]) relatedWords.delete(word);
 
   const single = wordsOf(term).length === 1;
+  const commonWord = single && readers.english.isEnglishWord(term);
+  // Names of products stay out of the meaning: their vectors are those of other things ("Ramp", "Uber").
+  const meaning = new SenseMeaning(readers.vectors, {
+    termWords: new Set(wordsOf(term)),
+    term: single ? term.toLowerCase() : null,
+    senseWords: wordsOf(senseText.join(' ')),
+    offSenseWords: wordsOf(offSenseText.join(' ')),
+  });
   const termHandle = escapeForPattern(term.toLowerCase().replace(/\s+/gu, ''));
   return {
     term,
     termPattern: wholeWordPattern(term, true),
     termSequence: wordsOf(term).map(foldWord),
     termWords,
-    ambiguous: single && english.isEnglishWord(term),
+    ambiguous: commonWord || (single && meaning.usuallyMeansOtherThing),
+    commonWord,
+    meaning,
     writtenAsName: /^\p{Lu}/u.test(term),
     senseWords: new WordFamilySet(senseWords),
+    categories,
     relatedWords: new WordFamilySet(relatedWords),
     offSenseWords: new WordFamilySet(offSenseWords),
     products,

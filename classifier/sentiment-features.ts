@@ -29,7 +29,8 @@ const englishNegators = negators.en;
  * The features of one post: its words and adjacent word pairs per clause,
  * with the words after a negation marked ("not fast" → `¬fast`, as in Pang
  * and Lee's negation tagging), its emoji, and the lexicon's reading summed
- * by side, plus the intents and kind of post. Words of the keyword and code
+ * by side (irony already turned, see `readSentiment`), whether the post
+ * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
 export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeatures {
@@ -64,6 +65,7 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
   add('lex:praise', Math.min(praise, 10) / 5);
   add('lex:blame', Math.min(blame, 10) / 5);
   add('lex:wink', Math.max(-2, Math.min(2, evidence.reading.score - (praise - blame))) / 2);
+  if (evidence.reading.ironic) add('irony');
   for (const intent of evidence.intents) add(`intent:${intent}`);
   if (evidence.reporting) add('kind:reporting');
   if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');

@@ -19,7 +19,24 @@ export interface SentimentReading {
   /** Summed opinion score: AFINN-style points, plus wink-nlp's reading for English. */
   score: number;
   cues: OpinionCue[];
+  /** A sentence marks irony (`ironyMarks`); its praise words were counted against. */
+  ironic: boolean;
 }
+
+/**
+ * Written marks of irony, in the languages Earshot reads most: an eye-roll
+ * emoji, "/s", a stock phrase, or a praise word thrown before "another" or
+ * "again" ("great, another outage", "super, schon wieder", "génial, encore").
+ */
+const ironyMarks = new RegExp(
+  [
+    String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:i|we) needed\b`,
+    String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b`,
+    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een)\b`,
+  ].join(''),
+  'u',
+);
 
 const analyzer = new Sentiment();
 const languageCode = (language: string) => `earshot-${language}`;
@@ -176,6 +193,7 @@ export function readSentiment(
   const phrases = phrasePatterns.get(lexiconLanguage);
   const productEntries = opinionLexicons[lexiconLanguage];
   const cues: OpinionCue[] = [];
+  let ironic = false;
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
@@ -203,22 +221,29 @@ export function readSentiment(
   };
   for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     const weight = isQuestion(sentence) ? questionWeight : 1;
+    const first = cues.length;
     // Most sentences hold no contrast word at all: only those are split into words to find it.
     const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
     const turn = words.findIndex((word) => contrastWords.has(word));
     if (turn <= 0) {
       scoreClause(sentence, weight);
-      continue;
+    } else {
+      const cut = sentence.search(new RegExp(`(?<![\\p{L}])${words[turn]}(?![\\p{L}])`, 'u'));
+      scoreClause(sentence.slice(0, cut), weight * beforeContrastWeight);
+      scoreClause(sentence.slice(cut), weight * afterContrastWeight);
     }
-    const cut = sentence.search(new RegExp(`(?<![\\p{L}])${words[turn]}(?![\\p{L}])`, 'u'));
-    scoreClause(sentence.slice(0, cut), weight * beforeContrastWeight);
-    scoreClause(sentence.slice(cut), weight * afterContrastWeight);
+    // Sarcasm praises in words what the post complains of ("great, another
+    // outage"): the praise of a sentence marked ironic counts against.
+    if (ironyMarks.test(sentence)) {
+      ironic = true;
+      for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+    }
   }
   let score = cues.reduce((sum, cue) => sum + cue.score, 0);
   if (english && lexiconLanguage === 'en') {
     for (const sentence of english.sentences) score += winkWeight * (sentence.question ? questionWeight : 1) * sentence.sentiment;
   }
-  return { score, cues };
+  return { score, cues, ironic };
 }
 
 /**

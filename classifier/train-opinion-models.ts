@@ -9,7 +9,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { intents, sentiments } from '../vocabulary/classification-values.ts';
+import { type Intent, intents, type Sentiment, sentiments } from '../vocabulary/classification-values.ts';
 import { automationSignals } from './automation-signals.ts';
 import { loadPostReaders, type PostReaders, readOpinion, readPost } from './built-in-classifier.ts';
 import { inputOf, readEvalSet } from './classifier-eval-set.ts';
@@ -28,11 +28,23 @@ const trainingPostSchema = z.object({
   intents: z.array(z.enum(intents)).optional(),
 });
 
-interface LabelledFeatures {
+export interface LabelledFeatures {
   features: SentimentFeatures;
-  sentiment: string;
+  /** The intents the rules found, which the models read beside the words (only `question` is final). */
+  ruleIntents: readonly Intent[];
+  sentiment: Sentiment;
   /** Absent for posts labelled with their sentiment only. */
-  intents?: readonly string[];
+  intents?: readonly Intent[];
+  /** The keyword of a tune post; null for a post of the training corpora, which names none. */
+  keyword: string | null;
+}
+
+/** Every labelled post the models learn from, in the order training reads them. */
+export interface TrainingPosts {
+  /** `sentiment-corpus.jsonl`: labelled with their sentiment only. */
+  sentimentOnly: LabelledFeatures[];
+  /** `intent-corpus.jsonl`, then the tune posts. */
+  withIntents: LabelledFeatures[];
 }
 
 const noWords: ReadonlySet<string> = new Set();
@@ -46,8 +58,8 @@ async function corpusPosts(readers: PostReaders, file: string): Promise<Labelled
     const post = { platform: 'x' as const, text: parsed.data.text, links: [], author: { name: '', handle: '' } };
     const language = detectLanguage(readers.languageDetector, post.text);
     const { automated } = automationSignals(post);
-    const { evidence } = readOpinion(readers, post, { language, ignoredWords: noWords, productsNamed: 0, automated });
-    return { features: sentimentFeatures(evidence), sentiment: parsed.data.sentiment, intents: parsed.data.intents };
+    const { intents, evidence } = readOpinion(readers, post, { language, ignoredWords: noWords, productsNamed: 0, automated });
+    return { features: sentimentFeatures(evidence), ruleIntents: intents, sentiment: parsed.data.sentiment, intents: parsed.data.intents, keyword: null };
   });
 }
 
@@ -56,16 +68,27 @@ async function tunePosts(readers: PostReaders): Promise<LabelledFeatures[]> {
   const posts = (await readEvalSet()).filter((post) => post.split === 'tune');
   return posts.map((post) => {
     const input = inputOf(post);
-    const { evidence } = readPost(readers, input, buildSenseProfile(input.keyword, input.company, readers.english));
-    return { features: sentimentFeatures(evidence), sentiment: post.expected.sentiment, intents: post.expected.intents };
+    const { intents, evidence } = readPost(readers, input, buildSenseProfile(input.keyword, input.company, readers));
+    return { features: sentimentFeatures(evidence), ruleIntents: intents, sentiment: post.expected.sentiment, intents: post.expected.intents, keyword: post.keyword.term };
   });
 }
 
-export async function trainCommittedOpinionModels(): Promise<OpinionModels> {
+export async function readTrainingPosts(): Promise<TrainingPosts> {
   const readers = await loadPostReaders();
   const tune = await tunePosts(readers);
-  const withIntents = [...(await corpusPosts(readers, 'intent-corpus.jsonl')), ...tune];
-  const all = [...(await corpusPosts(readers, 'sentiment-corpus.jsonl')), ...withIntents];
+  return {
+    sentimentOnly: await corpusPosts(readers, 'sentiment-corpus.jsonl'),
+    withIntents: [...(await corpusPosts(readers, 'intent-corpus.jsonl')), ...tune],
+  };
+}
+
+export async function trainCommittedOpinionModels(): Promise<OpinionModels> {
+  return trainOpinionModels(await readTrainingPosts());
+}
+
+/** The sentiment model learns from every post, each intent model from the posts labelled with intents. */
+export function trainOpinionModels({ sentimentOnly, withIntents }: TrainingPosts): OpinionModels {
+  const all = [...sentimentOnly, ...withIntents];
   const sentiment = trainLogisticModel(all.map((post) => ({ features: post.features, label: post.sentiment })), [...sentiments]);
   const intentModels = Object.fromEntries(
     learnedIntents.map((intent) => [

@@ -50,7 +50,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       },
     ]),
   );
-  return createGatewayRuntime({
+  const runtime = createGatewayRuntime({
     supergraph,
     unifiedGraphHandler,
     transportEntries,
@@ -76,4 +76,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useSubscriptionErrors(),
     ],
   });
+  // The runtime builds its schema on the first HTTP request; an operation over graphql-ws skips that step and, coming first, met no schema at all.
+  await runtime.getSchema();
+  return runtime;
 }

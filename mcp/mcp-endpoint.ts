@@ -28,7 +28,7 @@ export interface McpEndpointOptions {
 const instructions =
   'Earshot tracks mentions of keywords (brands, competitors, topics) on developer and social platforms, review sites and feeds, ' +
   'scores each for relevance, sentiment and intent, and alerts channels. Start with search_mentions or list_keywords; ' +
-  'ids look like mm_… (mentions), kw_… (keywords), feed_… (alert rules), dest_… (channels). Money is in USD cents. ' +
+  'ids look like mm_… (mentions), kw_… (keywords), per_… (people), feed_… (alert rules), dest_… (channels). Money is in USD cents. ' +
   'A failed call says why, starting with an error code such as not_found or validation_error.';
 
 function json(status: number, body: unknown, headers: Record<string, string>): Response {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { usageBreakdownInput } from '../subgraphs/billing/index.ts';
 import { keywordCreateInput, keywordPatchInput } from '../subgraphs/keywords/index.ts';
-import { mentionPatchInput } from '../subgraphs/mentions/index.ts';
+import { analyticsBuckets, analyticsDimensions, mentionPatchInput, peopleFilterInput, personActivityInput, personPatchInput } from '../subgraphs/mentions/index.ts';
+import { platforms } from '../vocabulary/normalized-post.ts';
 import { mentionSearchInput, mentionSearchQuery } from './mention-search.ts';
 
 /** What a tool asks of its REST route: the path parameters, the query parameters (JSON values) and the JSON body. */
@@ -35,6 +36,10 @@ const none = z.strictObject({});
 const byId = (what: string) => z.strictObject({ id: id(what) });
 const onlyId = ({ id }: { id: string }) => ({ params: { id } });
 const withId = ({ id, ...body }: { id: string }) => ({ params: { id }, body });
+const page = (defaultSize: number) => ({
+  limit: z.number().int().min(1).max(100).optional().describe(`How many, 1 to 100 (default ${defaultSize})`),
+  cursor: z.string().min(1).optional().describe('The nextCursor of the previous answer'),
+});
 
 export const mcpTools: McpTool[] = [
   tool({
@@ -96,16 +101,86 @@ export const mcpTools: McpTool[] = [
     request: withId,
   }),
   tool({
+    name: 'get_mention_analytics',
+    title: 'Mention analytics',
+    description:
+      'Counts of mentions over time, by sentiment, language, platform, keyword or intent, per UTC hour, day, week (from Monday) or month; every bucket present, empty ones at 0, ' +
+      'series largest first with their totals. A corrected sentiment counts as corrected. Relevant mentions unless relevant is false (the rest) or "all". At most 1000 buckets.',
+    readOnly: true,
+    operationId: 'mentionAnalytics',
+    input: z.strictObject({
+      by: z.enum(analyticsDimensions).describe('What the series are'),
+      bucket: z.enum(analyticsBuckets).optional().describe('Bucket size (default day)'),
+      since: z.string().min(1).optional().describe('Published at or after: ISO 8601 or epoch milliseconds; default 24 hours, 30 days, 12 weeks or 12 months before until, after the bucket'),
+      until: z.string().min(1).optional().describe('Published at or before: ISO 8601 or epoch milliseconds; default now'),
+      keywordIds: z.array(z.string().min(1)).min(1).optional().describe('Only these keywords (ids from list_keywords)'),
+      platforms: z.array(z.enum(platforms)).min(1).optional().describe('Only these platforms'),
+      relevant: z.union([z.boolean(), z.literal('all')]).optional().describe('true (the default): relevant mentions; false: the rest, unclassified included; "all": every mention'),
+    }),
+    request: (query) => ({ query }),
+  }),
+  tool({
+    name: 'list_people',
+    title: 'List people',
+    description:
+      'People: the authors of mentions, their accounts on several platforms merged into one person (per_…), newest first, each with accounts, mention counts, ' +
+      'last mention and outreach (owner, stage, last contact). Filters combine. Answers { data, nextCursor }.',
+    readOnly: true,
+    operationId: 'listPeople',
+    input: z.strictObject({
+      ...peopleFilterInput.shape,
+      segmentId: z.string().min(1).optional().describe('A saved people segment whose filter applies beside the others'),
+      ...page(50),
+    }),
+    request: (query) => ({ query }),
+  }),
+  tool({
+    name: 'get_person',
+    title: 'Get a person',
+    description: 'One person (per_…): accounts on each platform, mention counts, last mention, outreach owner and stage, muting.',
+    readOnly: true,
+    operationId: 'getPerson',
+    input: byId('person'),
+    request: onlyId,
+  }),
+  tool({
+    name: 'update_person',
+    title: "Change a person's outreach",
+    description:
+      'Sets the outreach stage (not_contacted, contacted, replied, in_talks, customer, not_a_fit), the owner (a member\'s user id; null: nobody) or muting ' +
+      "(a muted person's mentions are never alerted and stay out of lists). Omitted fields stay. Answers the person.",
+    readOnly: false,
+    operationId: 'updatePerson',
+    input: z.strictObject({ id: id('person'), ...personPatchInput.shape }),
+    request: withId,
+  }),
+  tool({
+    name: 'list_person_activities',
+    title: "A person's outreach log",
+    description: 'The contacts logged with a person across all their accounts, latest first. Answers { data, nextCursor }.',
+    readOnly: true,
+    operationId: 'listPersonActivities',
+    input: z.strictObject({ id: id('person'), ...page(50) }),
+    request: ({ id, ...query }) => ({ params: { id }, query }),
+  }),
+  tool({
+    name: 'log_person_activity',
+    title: 'Log a contact with a person',
+    description:
+      'Logs an outreach contact (channel, note, when). A person not yet contacted moves to contacted; an unowned person becomes the signed-in user\'s ' +
+      '(an API key claims nobody); an owner is never taken away. Answers the activity.',
+    readOnly: false,
+    operationId: 'logPersonActivity',
+    input: z.strictObject({ id: id('person'), ...personActivityInput.shape }),
+    request: withId,
+  }),
+  tool({
     name: 'list_keywords',
     title: 'List keywords',
     description: 'The tracked keywords, oldest first, with their matching rules, platforms, pause flags, cap and stats (mentions, relevant, health, cost). Answers { data, nextCursor }.',
     readOnly: true,
     operationId: 'listKeywords',
-    input: z.strictObject({
-      limit: z.number().int().min(1).max(100).optional().describe('How many, 1 to 100 (default 50)'),
-      cursor: z.string().min(1).optional().describe('The nextCursor of the previous answer'),
-      groupId: z.string().min(1).optional().describe('Only keywords of this group'),
-    }),
+    input: z.strictObject({ ...page(50), groupId: z.string().min(1).optional().describe('Only keywords of this group') }),
     request: (args) => ({ query: args }),
   }),
   tool({

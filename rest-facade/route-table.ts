@@ -5,6 +5,7 @@ import { octolensRouteTable } from './octolens/octolens-route-table.ts';
 import type { ErrorDialect, Route, RouteTable } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { connectedAppRoutes } from './routes/connected-apps.ts';
@@ -16,6 +17,8 @@ import { keywordRoutes } from './routes/keywords.ts';
 import { memberRoutes } from './routes/members.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { notificationSettingsRoutes } from './routes/notification-settings.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { segmentRoutes } from './routes/segments.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
@@ -38,6 +41,9 @@ export const routeTable: Route[] = [
   ...groupRoutes,
   ...workspaceSettingsRoutes,
   ...mentionRoutes,
+  ...peopleRoutes,
+  ...segmentRoutes,
+  ...analyticsRoutes,
   ...viewRoutes,
   ...billingRoutes,
   ...slackRoutes,

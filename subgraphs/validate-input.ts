@@ -113,3 +113,11 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   if (!checked.success) throw domainError('validation_error', checked.problem.message, { field: checked.problem.field });
   return checked.data;
 }
+
+/**
+ * An input object without its null keys, for inputs where GraphQL's null
+ * means "not sent" (a filter key left out of a variable object arrives as
+ * null) rather than "clear it".
+ */
+export const withoutNullKeys = (input: Record<string, unknown> | null | undefined): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== null && value !== undefined));

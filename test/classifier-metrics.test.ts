@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Classification } from '../classifier/classification.ts';
 import { type Expectation, measureClassifier } from '../classifier/classifier-metrics.ts';
-import { readEvalSet } from '../classifier/classifier-eval-set.ts';
+import { readEvalSet, readRound3Holdout } from '../classifier/classifier-eval-set.ts';
 
 const said = (overrides: Partial<Classification>): Classification => ({
   relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: 'n.', ...overrides,
@@ -55,5 +55,16 @@ describe('classifier metrics', () => {
     }
     expect(posts.filter((post) => post.expected.automated).length).toBeGreaterThanOrEqual(15);
     expect(posts.filter((post) => !post.expected.relevant).length).toBeGreaterThanOrEqual(60);
+  });
+
+  it('has a round-3 holdout of 300+ posts on 10+ keywords the other rounds never name', async () => {
+    const [earlier, round3] = await Promise.all([readEvalSet(), readRound3Holdout()]);
+    const earlierTerms = new Set(earlier.map((post) => post.keyword.term.toLowerCase()));
+    const terms = new Set(round3.map((post) => post.keyword.term.toLowerCase()));
+    expect(round3.length).toBeGreaterThanOrEqual(300);
+    expect(terms.size).toBeGreaterThanOrEqual(10);
+    expect([...terms].filter((term) => earlierTerms.has(term))).toEqual([]);
+    expect(new Set([...earlier, ...round3].map((post) => post.id)).size).toBe(earlier.length + round3.length);
+    expect(round3.every((post) => post.split === 'holdout' && post.round === 3 && post.keyword.context !== null)).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { detectLanguage } from '../classifier/language.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { sentimentFeatures } from '../classifier/sentiment-features.ts';
+import { readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 
 const noWords: ReadonlySet<string> = new Set();
@@ -97,6 +98,19 @@ describe('opinion models', () => {
       intents: expect.arrayContaining(['buy_intent', 'question', 'comparison']),
     });
     expect(await read('How do I export my workspace to CSV?')).toEqual({ sentiment: 'neutral', intents: ['question'] });
+  });
+
+  it('read sarcasm by the stance of the whole post: praise words thrown at a problem count against', async () => {
+    const loaded = await loadPostReaders();
+    const reading = (text: string) => readSentiment(text, 'en', loaded.english.read(text), noWords);
+    const sarcastic = reading('Great, another outage on a Monday morning.');
+    expect(sarcastic.ironic).toBe(true);
+    expect(sarcastic.cues.map((cue) => [cue.cue, cue.score])).toEqual([['outage', -2], ['great', -3]]);
+    expect(reading('Great release, the new editor is fast.')).toMatchObject({ ironic: false, cues: [{ cue: 'fast', score: 1 }, { cue: 'great', score: 3 }] });
+    const models = loadOpinionModels();
+    for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.']) {
+      expect(readOpinionsOf(models, await featuresOf(text), []).sentiment, text).toBe('negative');
+    }
   });
 
   it('are committed as a fresh training on the training posts and the tune posts would write them', { timeout: 300_000 }, async () => {

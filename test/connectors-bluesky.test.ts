@@ -45,7 +45,7 @@ const launchPost: NormalizedPost = {
   publishedAt: at(60),
   replyTo: null,
   links: ['https://earshot.example/docs/getting-started', 'https://github.com/acme/earshot', 'https://earshot.example/'],
-  author: { platformId: 'did:plc:alice4xyz', name: 'Alice ☀️', handle: 'alice.bsky.social', url: 'https://bsky.app/profile/alice.bsky.social', avatarUrl: alice.avatar, followers: null },
+  author: { platformId: 'did:plc:alice4xyz', name: 'Alice ☀️', handle: 'alice.bsky.social', url: 'https://bsky.app/profile/alice.bsky.social', avatarUrl: alice.avatar, followers: null, links: [] },
   language: 'en',
 };
 

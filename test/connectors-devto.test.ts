@@ -15,7 +15,7 @@ const mention = devToArticle({
   bodyHtml: '<h2>\n  <a name="why" href="#why"></a>\n  Why\n</h2>\n<p>Our team tried <a href="https://earshot.example/?utm=devto">Earshot</a> &amp; kept it.</p>\n<pre><code>npm i earshot\n</code></pre>',
   tags: ['monitoring', 'saas'],
   publishedAt: at(5),
-  user: foremUser('mara', 4321, 'Mara Díaz'),
+  user: { ...foremUser('mara', 4321, 'Mara Díaz'), website_url: 'https://mara.example', twitter_username: 'maradiaz' },
 });
 const tagged = devToArticle({ id: 2310002, title: 'Weekly roundup', description: 'Tools we liked', bodyHtml: '<p>Lots of tools.</p>', tags: ['earshot'], publishedAt: at(4) });
 const unrelated = devToArticle({ id: 2310003, title: 'CSS grid in 5 minutes', bodyHtml: '<p>Grid!</p>', publishedAt: at(3) });
@@ -58,6 +58,7 @@ describe('DEV connector', () => {
           url: 'https://dev.to/mara',
           avatarUrl: 'https://media2.dev.to/dynamic/image/width=640,height=640,fit=cover,gravity=auto,format=auto/uploads/user/profile_image/4321/avatar.png',
           followers: null,
+          links: ['https://mara.example', 'https://github.com/mara', 'https://x.com/maradiaz'],
         },
       },
       expect.objectContaining({ externalId: '2310002', text: 'Weekly roundup\n\nLots of tools.' }),

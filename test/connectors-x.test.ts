@@ -10,7 +10,7 @@ const now = Math.floor(Date.now() / 1000) * 1000;
 const hoursAgo = (hours: number) => new Date(now - hours * 3_600_000);
 const since = hoursAgo(48);
 
-const maker = xUser({ id: '1450000000000000001', username: 'shipfast', name: 'Ship Fast 🚀', followers: 15_300 });
+const maker = xUser({ id: '1450000000000000001', username: 'shipfast', name: 'Ship Fast 🚀', followers: 15_300, website: 'https://shipfast.example/' });
 const critic = xUser({ id: '1450000000000000002', username: 'critic', name: 'A Critic', followers: 12 });
 const launch = xTweet({
   id: '1890000000000000001',
@@ -48,7 +48,7 @@ describe('X connector', () => {
       start_time: since.toISOString().replace('.000Z', 'Z'),
       'tweet.fields': 'created_at,author_id,entities,conversation_id,referenced_tweets,lang,note_tweet',
       expansions: 'author_id',
-      'user.fields': 'username,name,profile_image_url,public_metrics',
+      'user.fields': 'username,name,profile_image_url,public_metrics,entities',
     });
   });
 
@@ -72,7 +72,7 @@ describe('X connector', () => {
           publishedAt: hoursAgo(2),
           replyTo: 'https://x.com/i/web/status/1890000000000000001',
           links: [],
-          author: { platformId: '1450000000000000002', name: 'A Critic', handle: 'critic', url: 'https://x.com/critic', avatarUrl: 'https://pbs.twimg.com/profile_images/1450000000000000002/avatar_normal.jpg', followers: 12 },
+          author: { platformId: '1450000000000000002', name: 'A Critic', handle: 'critic', url: 'https://x.com/critic', avatarUrl: 'https://pbs.twimg.com/profile_images/1450000000000000002/avatar_normal.jpg', followers: 12, links: [] },
           language: null,
         },
         {
@@ -83,7 +83,7 @@ describe('X connector', () => {
           publishedAt: hoursAgo(3),
           replyTo: null,
           links: ['https://earshot.example/launch'],
-          author: { platformId: '1450000000000000001', name: 'Ship Fast 🚀', handle: 'shipfast', url: 'https://x.com/shipfast', avatarUrl: 'https://pbs.twimg.com/profile_images/1450000000000000001/avatar_normal.jpg', followers: 15_300 },
+          author: { platformId: '1450000000000000001', name: 'Ship Fast 🚀', handle: 'shipfast', url: 'https://x.com/shipfast', avatarUrl: 'https://pbs.twimg.com/profile_images/1450000000000000001/avatar_normal.jpg', followers: 15_300, links: ['https://shipfast.example/'] },
           language: 'en',
         },
       ] satisfies NormalizedPost[],

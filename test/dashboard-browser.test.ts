@@ -23,6 +23,7 @@ let smtp: FakeSmtp;
 let receiver: WebhookReceiver;
 let workspace: { id: string; name: string };
 let apiKey: string;
+let owner: { id: string; name: string };
 
 const password = 'correct horse battery';
 
@@ -37,6 +38,7 @@ beforeAll(async () => {
   await setUserPassword(earshot.sql, 'ada@example.com', password);
   workspace = created.workspace;
   apiKey = created.apiKey;
+  owner = created.owner!;
   browser = await openBrowser();
   // The first sign-in of a process is its slowest (scrypt's first 32 MB, the first plan of the operation); the tests time what a person sees after that.
   const warmUp = await eventually(() => earshot.rest('POST', '/v1/auth/password', { body: { email: 'ada@example.com', password } }), (answer) => answer.status !== 503, 60_000);
@@ -242,6 +244,68 @@ describe('keywords', () => {
     await suggestion.getByRole('button', { name: 'Apply: exclude terms giveaway' }).click();
     await page.getByText('Applied: giveaway.').waitFor();
     expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.matching.excludedTerms).toEqual(['giveaway']);
+    await page.close();
+  });
+});
+
+describe('people and analytics', () => {
+  it("shows a mention's author as a person: logs a contact, which claims them, then changes the stage and the owner", async () => {
+    const keyword = await newKeyword('outreach target');
+    const mentionId = await scoredMention(keyword.id, 'Outreach target post', 90);
+    const personId = (await earshot.graphql('query ($id: ID!) { mention(id: $id) { person { id } } }', { id: mentionId }, apiKey)).body.data.mention.person.id;
+    const person = async () => (await api('GET', `/v1/people/${personId}`)).body;
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const card = page.locator(`#mention-${mentionId}`);
+    await card.getByText(/^Outreach with .+: Not contacted$/).click();
+    await card.getByText('No contact logged yet.').waitFor();
+
+    // The first contact a member logs claims the unowned person for them and moves it to contacted (spec 3.5.2).
+    await card.getByLabel('Channel').selectOption('linkedin');
+    await card.getByLabel('Note').fill('Said hello on LinkedIn');
+    await card.getByRole('button', { name: 'Log contact' }).click();
+    await card.getByText('Said hello on LinkedIn').waitFor();
+    await expect.poll(() => card.getByLabel('Outreach stage').inputValue()).toBe('contacted');
+    expect(await card.getByLabel('Owner').inputValue()).toBe(owner.id);
+    expect(await card.locator('.activity-log li').first().textContent()).toContain(`LinkedIn · ${owner.name}`);
+    expect((await api('GET', `/v1/people/${personId}/activities`)).body.data).toEqual([
+      expect.objectContaining({ channel: 'linkedin', note: 'Said hello on LinkedIn', madeBy: { userId: owner.id, apiKeyId: null } }),
+    ]);
+    expect((await person()).outreach).toMatchObject({ owner: owner.id, stage: 'contacted' });
+
+    await card.getByLabel('Outreach stage').selectOption('replied');
+    await expect.poll(async () => (await person()).outreach.stage).toBe('replied');
+    await card.getByLabel('Owner').selectOption({ label: 'Nobody' });
+    await expect.poll(async () => (await person()).outreach.owner).toBeNull();
+    await page.close();
+  });
+
+  it('counts mentions on the analytics page as the API does, the view kept in the URL', async () => {
+    const keyword = await newKeyword('counted');
+    for (const sentiment of ['positive', 'positive', 'negative'] as const) await scoredMention(keyword.id, `Counted ${sentiment}`, 90, sentiment);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/analytics`);
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await page.getByLabel('Count by').selectOption('keyword');
+    await page.waitForURL(/\/analytics\?by=keyword$/);
+    await page.getByLabel('Per').selectOption('month');
+    await page.waitForURL(/\/analytics\?by=keyword&bucket=month$/);
+    await expect.poll(() => page.getByRole('img').getAttribute('aria-label')).toContain('counted 3');
+
+    const counted = (await api('GET', '/v1/analytics?by=keyword&bucket=month')).body;
+    await page.getByText('Show the figures').click();
+    const table = page.getByRole('region', { name: 'Mentions by keyword per month' });
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Month (UTC)', ...counted.series.map((series: { keyword: { term: string } }) => series.keyword.term), 'Total']);
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    expect(rows).toEqual(
+      counted.totals.map((point: { start: string; count: number }, index: number) => [
+        point.start.slice(0, 7),
+        ...counted.series.map((series: { points: { count: number }[] }) => String(series.points[index].count)),
+        String(point.count),
+      ]),
+    );
+    await page.reload();
+    expect(await page.getByLabel('Count by').inputValue()).toBe('keyword');
     await page.close();
   });
 });

@@ -90,6 +90,10 @@ beforeAll(async () => {
   await rest('POST', '/v1/alerts', { name: 'Morning digest', mode: 'daily', schedule: { hour: 8 }, channelIds: [ids.channel] });
   await rest('POST', `/v1/channels/${ids.channel}/test`);
   await rest('POST', '/v1/api-keys', { name: 'CI reporter', scope: 'read' });
+  // The author of the top mention has been contacted: their person card shows the log.
+  const [pgFan] = (await rest('GET', '/v1/people?q=pg_fan')).body.data;
+  await rest('POST', `/v1/people/${pgFan.id}/activities`, { channel: 'email', note: 'Thanked them for the Show HN write-up; asked for a quote for the site.' });
+  await rest('PATCH', `/v1/people/${pgFan.id}`, { stage: 'replied' });
   browser = await openBrowser();
 }, 240_000);
 
@@ -103,6 +107,7 @@ const pages: { name: string; path: string; heading: string }[] = [
   { name: 'inbox', path: '/inbox?sort=priority', heading: 'Inbox' },
   { name: 'keywords', path: '/keywords', heading: 'Keywords' },
   { name: 'keyword', path: '/keywords/:Earshot', heading: 'Earshot' },
+  { name: 'analytics', path: '/analytics?by=platform', heading: 'Analytics' },
   { name: 'wallet', path: '/wallet', heading: 'Wallet & usage' },
   { name: 'alerts', path: '/alerts', heading: 'Alerts & channels' },
   { name: 'channel', path: '/alerts/channels/:channel', heading: 'Ops webhook' },
@@ -150,6 +155,23 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);
+    await page.close();
+  });
+
+  it("shows a mention's person card, with its outreach log, without an accessibility violation or sideways scrolling", async () => {
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await page.setViewportSize(viewport);
+    await signInWithPassword(page, earshot.url, 'ada@acme.example', password);
+    await page.goto(`${earshot.url}/inbox`);
+    const card = page.locator('article.mention').filter({ hasText: 'pg_fan' });
+    await card.getByText(/^Outreach with pg_fan: /).click();
+    await card.locator('.activity-log').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await card.scrollIntoViewIfNeeded();
+    await capture(page, `person-card-${widthName}`);
     await page.close();
   });
 });

@@ -94,6 +94,13 @@ describe('gateway over HTTP', () => {
     expect(await query('{ mentions(first: 1000) { nodes { id keyword { id term group { id name } } } } keywords(first: 1000) { nodes { id term group { id name } } } }')).toEqual(
       refusal('Query Cost limit of 50000 exceeded, found 56125.'),
     );
+    // Found by the GraphQL fuzz run: nested this deep, a document overflowed the parser's stack before its token count reached the limit.
+    const overflowing = `{ keyword(id: ${'['.repeat(5_000)}${']'.repeat(5_000)}) { id } }`;
+    expect(await query(overflowing)).toEqual(refusal('The document is nested too deeply to be read'));
+    const { results, ended } = collect(subscribe(apiKey), overflowing);
+    expect(await ended).toEqual({});
+    // graphql-ws has no status line: GraphQL Yoga's `http` extension, which HTTP answers drop, stays on the error there.
+    expect(results).toEqual([{ errors: [{ message: 'The document is nested too deeply to be read', extensions: expect.objectContaining({ code: 'query_too_complex' }) }] }]);
     expect(await ask(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }))).toEqual({
       status: 413,
       body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
@@ -167,6 +174,21 @@ describe('gateway over HTTP', () => {
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.
 const refusal = (message: string) => ({ errors: [{ message, extensions: { code: 'unauthorized', http: { status: 401 } } }] });
+
+// Found by the GraphQL fuzz run: the runtime built its schema on the first HTTP request, so an operation over graphql-ws coming first failed.
+it('answers an operation over graphql-ws that comes before any over HTTP', async () => {
+  const fresh = await startTestEarshot();
+  try {
+    const { apiKey } = await fresh.createWorkspace('First over a socket');
+    const client = fresh.subscribe(apiKey);
+    const { results, ended } = collect(client, '{ whoami { workspace { name } } }');
+    expect(await ended).toEqual({});
+    await client.dispose();
+    expect(results).toEqual([{ data: { whoami: { workspace: { name: 'First over a socket' } } } }]);
+  } finally {
+    await fresh.stop();
+  }
+});
 
 describe('mentionCreated over graphql-ws', () => {
   it("delivers each new mention of the workspace with its keyword's term from the keywords subgraph, and only to that workspace", async () => {

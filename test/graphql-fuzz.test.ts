@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { countOutcome, fuzzScale, fuzzSeed, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
+import { countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
 import { type GraphQLValueContext, hostileDocument, operationFor, type RootField, rootFields, variablesFor } from './fuzz/graphql-operations.ts';
 import { hostileBodyText, hostileValue } from './fuzz/hostile-values.ts';
 import { stray } from './fuzz/schema-arbitraries.ts';
@@ -117,15 +117,17 @@ async function overHttp(request: GraphQLCase): Promise<void> {
   const { earshot } = configured;
   const headers = { accept: request.accept, ...credentialHeaders(request.credential) };
   const body = JSON.stringify({ query: request.query, variables: request.variables, ...(request.operationName !== undefined ? { operationName: request.operationName } : {}) });
+  const search = new URLSearchParams({ query: request.query, variables: JSON.stringify(request.variables) ?? '' }).toString();
+  // A document too long for a URL goes in a body, as a client would send it.
+  const overGet = request.transport === 'GET' && search.length <= longestUrl;
   const send = async () => {
-    const response =
-      request.transport === 'GET'
-        ? await fetch(`${earshot.url}/graphql?${new URLSearchParams({ query: request.query.slice(0, 4_000), variables: JSON.stringify(request.variables) ?? '' })}`, { headers })
-        : await fetch(`${earshot.url}/graphql`, {
-            method: request.transport === 'other method' ? 'PUT' : 'POST',
-            headers: { ...headers, 'content-type': request.contentType },
-            body: request.raw ?? body,
-          });
+    const response = overGet
+      ? await fetch(`${earshot.url}/graphql?${search}`, { headers })
+      : await fetch(`${earshot.url}/graphql`, {
+          method: request.transport === 'other method' ? 'PUT' : 'POST',
+          headers: { ...headers, 'content-type': request.contentType },
+          body: request.raw ?? body,
+        });
     const type = response.headers.get('content-type') ?? '';
     const streamed = type.startsWith('text/event-stream') || type.startsWith('multipart/mixed');
     return { response, streamed, text: streamed ? await openingOf(response) : await response.text() };

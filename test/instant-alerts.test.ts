@@ -120,4 +120,41 @@ describe('instant alerts', () => {
     expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, error: 'the mention was marked done before it could be sent' });
     expect(target.receiver.received).toHaveLength(1);
   });
+
+  /** The person a mention's author is in this workspace. */
+  const personOf = async (mentionId: string) =>
+    (await earshot.graphql(`query($id: ID!) { mention(id: $id) { person { id } } }`, { id: mentionId }, key)).body.data.mention.person.id as string;
+
+  it('never sends the mentions of a muted person, and sends them again once unmuted', async () => {
+    const target = await channel();
+    await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'People', channelIds: [target.id], filter: { keywordIds: [rust] } } });
+    const stored = await storeMatchedPosts(earshot.sql, [
+      { post: post(relevantPosts[0], 'mutedperson'), matches: [{ keywordId: rust, workspaceId, fuzzy: false }] },
+      { post: post(relevantPosts[1], 'heardperson'), matches: [{ keywordId: rust, workspaceId, fuzzy: false }] },
+    ]);
+    const [muted, heard] = stored.map((mention) => mention.id);
+    expect((await earshot.rest('PATCH', `/v1/people/${await personOf(muted)}`, { key, body: { muted: true } })).status).toBe(200);
+    await earshot.sendJob('score', { mentionIds: [muted, heard] });
+    await eventually(async () => target.receiver.received.length, (n) => n >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(target.receiver.bodies().map((body) => body.data.id)).toEqual([heard]);
+
+    await earshot.rest('PATCH', `/v1/people/${await personOf(muted)}`, { key, body: { muted: false } });
+    const [again] = await storeMatchedPosts(earshot.sql, [{ post: post(relevantPosts[2], 'mutedperson'), matches: [{ keywordId: rust, workspaceId, fuzzy: false }] }]);
+    await earshot.sendJob('score', { mentionIds: [again.id] });
+    await eventually(async () => target.receiver.received.length, (n) => n >= 2);
+    expect(target.receiver.bodies().map((body) => body.data.id)).toEqual([heard, again.id]);
+  });
+
+  it('does not retry an alert whose author was muted meanwhile', async () => {
+    const target = await channel();
+    await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Muted later', channelIds: [target.id], filter: { keywordIds: [cargo] } } });
+    target.receiver.answerNext({ status: 503 });
+    const [id] = await storeAndScore([{ post: post(relevantPosts[1], 'mutedlater'), keywordIds: [cargo] }]);
+    await eventually(async () => target.receiver.received.length, (n) => n >= 1);
+    expect((await earshot.rest('PATCH', `/v1/people/${await personOf(id)}`, { key, body: { muted: true } })).status).toBe(200);
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${target.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'failed');
+    expect(log[0]).toMatchObject({ status: 'failed', attempts: 2, error: "the mention's author was muted before it could be sent" });
+    expect(target.receiver.received).toHaveLength(1);
+  });
 });

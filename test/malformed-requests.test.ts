@@ -37,6 +37,8 @@ describe('an id that cannot name a record', () => {
       'DELETE /v1/keywords/{id}',
       'DELETE /v1/members/invitations/{id}',
       'DELETE /v1/members/{id}',
+      'DELETE /v1/people/{id}/activities/{activityId}',
+      'DELETE /v1/segments/{id}',
       'DELETE /v1/views/{id}',
       'GET /v1/alerts/{id}',
       'GET /v1/billing/top-ups/{id}',
@@ -48,6 +50,9 @@ describe('an id that cannot name a record', () => {
       'GET /v1/keywords/{id}/suggestions',
       'GET /v1/mentions/{id}',
       'GET /v1/mentions/{id}/comments',
+      'GET /v1/people/{id}',
+      'GET /v1/people/{id}/activities',
+      'GET /v1/segments/{id}',
       'GET /v1/views/{id}',
       'PATCH /v1/alerts/{id}',
       'PATCH /v1/channels/{id}',
@@ -55,12 +60,17 @@ describe('an id that cannot name a record', () => {
       'PATCH /v1/keywords/{id}',
       'PATCH /v1/members/{id}',
       'PATCH /v1/mentions/{id}',
+      'PATCH /v1/people/{id}',
+      'PATCH /v1/segments/{id}',
       'PATCH /v1/views/{id}',
       'POST /v1/alerts/{id}/run',
       'POST /v1/alerts/{id}/test',
       'POST /v1/billing/top-ups/{id}/confirm',
       'POST /v1/channels/{id}/rotate-secret',
       'POST /v1/channels/{id}/test',
+      'POST /v1/people/{id}/activities',
+      'POST /v1/people/{id}/merge',
+      'POST /v1/people/{id}/split',
     ]);
   });
 
@@ -78,10 +88,17 @@ describe('an id that cannot name a record', () => {
     ['a blank', '%20'],
     ['a well-formed id of nothing', 'kw_01jd8x3m5c2v7q9r4t6w8y0z1a'],
   ];
+  // Bodies that name required fields, well-formed, so that only the id can be refused.
+  const wellFormedBodies: Record<string, unknown> = {
+    'POST /v1/people/{id}/merge': { personId: 'per_01jd8x3m5c2v7q9r4t6w8y0z1a' },
+    'POST /v1/people/{id}/split': { authorId: 'aut_01jd8x3m5c2v7q9r4t6w8y0z1a' },
+    'POST /v1/people/{id}/activities': { channel: 'email' },
+  };
   for (const route of idRoutes) {
     it.each(oddIds)(`${route.method} ${route.path}: an id with %s is 404 not_found`, async (_label, id) => {
-      const body = route.body ? {} : undefined;
-      const response = await earshot.rest(route.method, route.path.replace('{id}', id), { key, body });
+      const body = route.body ? (wellFormedBodies[`${route.method} ${route.path}`] ?? {}) : undefined;
+      const path = route.path.replace('{id}', id).replace('{activityId}', 'act_01jd8x3m5c2v7q9r4t6w8y0z1a');
+      const response = await earshot.rest(route.method, path, { key, body });
       expectEnvelope(response, 404, { code: 'not_found' });
     });
   }

@@ -8,6 +8,7 @@ import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { authorizedTokens, browse, consent, freePort, redirectUri, signInCookie } from './oauth-flow.ts';
+import { account, classify, postBy, seedWorkspace, storePosts } from './people-seed.ts';
 import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
 
 const rateLimitPerMinute = 40;
@@ -39,8 +40,12 @@ const readTools = [
   'get_wallet',
   'get_usage',
   'get_usage_breakdown',
+  'get_mention_analytics',
+  'list_people',
+  'get_person',
+  'list_person_activities',
 ];
-const writeTools = ['triage_mention', 'set_mention_verdict', 'create_keyword', 'update_keyword', 'test_alert_rule', 'test_channel'];
+const writeTools = ['triage_mention', 'set_mention_verdict', 'create_keyword', 'update_keyword', 'test_alert_rule', 'test_channel', 'update_person', 'log_person_activity'];
 
 /** The SDK's own client over Streamable HTTP, with a bearer credential. */
 async function connect(credential: string): Promise<Client> {
@@ -156,6 +161,48 @@ describe('the MCP tool server at /mcp', () => {
     expect((await call(client, 'list_channels')).data).toEqual({ data: [] });
     expect((await call(client, 'list_alert_rules')).data).toEqual({ data: [] });
     expect((await call(client, 'whoami')).data).toMatchObject({ workspace, auth: { kind: 'api_key', scope: 'write' }, user: null });
+  });
+
+  it('lists and changes people, logs outreach and counts mentions, answering what REST answers', async () => {
+    const w = await seedWorkspace(earshot, 'mcp-people');
+    const [first, second] = await storePosts(earshot, w, [
+      postBy(account('github', 'ada'), 'Acme builds fast', new Date('2026-03-02T10:00:00Z')),
+      postBy(account('x', 'grace'), 'Acme is slow today', new Date('2026-03-03T10:00:00Z')),
+    ]);
+    await classify(earshot, first, { relevance: 90, sentiment: 'positive' });
+    await classify(earshot, second, { relevance: 80, sentiment: 'negative' });
+    const client = await connect(w.key);
+    const rest = async (method: string, path: string, body?: unknown) => (await earshot.rest(method, path, { key: w.key, body })).body;
+
+    const people = await call(client, 'list_people', { q: 'ada' });
+    expect(people.data).toEqual(await rest('GET', '/v1/people?q=ada'));
+    const [ada] = people.data.data;
+    expect(ada.accounts.map((each: { handle: string }) => each.handle)).toEqual(['ada']);
+    expect((await call(client, 'list_people', { stages: ['not_contacted'], limit: 1 })).data).toEqual(await rest('GET', '/v1/people?stages=not_contacted&limit=1'));
+    expect((await call(client, 'get_person', { id: ada.id })).data).toEqual(await rest('GET', `/v1/people/${ada.id}`));
+
+    const owned = await call(client, 'update_person', { id: ada.id, ownerId: w.memberId, stage: 'replied' });
+    expect(owned.data).toMatchObject({ id: ada.id, outreach: { owner: w.memberId, stage: 'replied' } });
+    expect(await call(client, 'update_person', { id: ada.id, ownerId: 'usr_stranger' })).toEqual({ error: expect.stringMatching(/^invalid_member: /) });
+
+    const grace = (await call(client, 'list_people', { q: 'grace' })).data.data[0];
+    const logged = await call(client, 'log_person_activity', { id: grace.id, channel: 'email', note: 'Asked about the slowness' });
+    expect(logged.data).toMatchObject({ personId: grace.id, channel: 'email', note: 'Asked about the slowness', madeBy: { userId: null, apiKeyId: expect.any(String) } });
+    // An API key claims nobody, and the first contact moves the person to contacted (spec 3.5.2).
+    expect((await call(client, 'get_person', { id: grace.id })).data.outreach).toMatchObject({ owner: null, stage: 'contacted' });
+    expect((await call(client, 'list_person_activities', { id: grace.id })).data).toEqual(await rest('GET', `/v1/people/${grace.id}/activities`));
+    expect((await call(client, 'list_person_activities', { id: grace.id })).data.data.map((each: { id: string }) => each.id)).toEqual([logged.data.id]);
+    expect(await call(client, 'log_person_activity', { id: grace.id, channel: 'pigeon' })).toEqual({ error: expect.stringMatching(/^validation_error: channel/) });
+    expect(await call(client, 'get_person', { id: 'per_nobody' })).toEqual({ error: expect.stringMatching(/^not_found: /) });
+
+    const counted = await call(client, 'get_mention_analytics', { by: 'sentiment', bucket: 'week', since: '2026-03-02T00:00:00Z', until: '2026-03-08T23:59:59Z', relevant: 'all' });
+    expect(counted.data).toEqual(await rest('GET', '/v1/analytics?by=sentiment&bucket=week&since=2026-03-02T00:00:00Z&until=2026-03-08T23:59:59Z&relevant=all'));
+    expect(counted.data).toMatchObject({ total: 2, totals: [{ start: '2026-03-02T00:00:00.000Z', count: 2 }] });
+    expect(counted.data.series.map((series: { key: string; total: number }) => [series.key, series.total])).toEqual([['negative', 1], ['positive', 1]]);
+    const byPlatform = await call(client, 'get_mention_analytics', { by: 'platform', since: '1772409600000', until: '2026-03-03T23:59:59Z', platforms: ['x'] });
+    expect(byPlatform.data.series).toEqual([{ key: 'x', keyword: null, total: 1, points: [{ start: '2026-03-02T00:00:00.000Z', count: 0 }, { start: '2026-03-03T00:00:00.000Z', count: 1 }] }]);
+    expect(await call(client, 'get_mention_analytics', { by: 'mood' })).toEqual({ error: expect.stringMatching(/^validation_error: by/) });
+    expect(await call(client, 'get_mention_analytics', { by: 'sentiment', bucket: 'hour', since: '2020-01-01T00:00:00Z' })).toEqual({ error: expect.stringMatching(/^validation_error: bucket: /) });
   });
 
   it('shows a read credential the read tools only, and refuses it the others with read_only_key', async () => {

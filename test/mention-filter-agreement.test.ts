@@ -23,6 +23,8 @@ let keywordIds: string[];
 let ownerId: string;
 let ruleId: string;
 let dataset: string[];
+/** People of the dataset's first mentions, the first four muted. */
+let personIds: string[];
 
 const dates = ['2026-01-05T08:00:00.000Z', '2026-02-10T12:30:00.000Z', '2026-03-15T18:00:00.000Z', '2026-04-20T23:59:59.000Z'];
 const names = ['Ann', 'Bob', 'Cy'];
@@ -71,6 +73,11 @@ beforeAll(async () => {
   const seeds = fc.sample(mentionSeed(keywordIds, ownerId), { seed, numRuns: 40 }).map((one) => (one.score ? one : { ...one, verdict: undefined }));
   dataset = await seedMentions(earshot.sql, workspaceId, seeds);
   ruleId = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Unhappy', event: 'mention.negative' } })).body.id;
+  // Every seeded post has an author of its own, so a person of its own: mute some, name a muted and an unmuted one.
+  const personOf = async (mentionId: string) =>
+    (await earshot.graphql('query ($id: ID!) { mention(id: $id) { person { id } } }', { id: mentionId }, key)).body.data.mention.person.id as string;
+  personIds = await Promise.all(dataset.slice(0, 8).map(personOf));
+  for (const personId of personIds.slice(0, 4)) await earshot.rest('PATCH', `/v1/people/${personId}`, { key, body: { muted: true } });
 }, 60_000);
 afterAll(() => earshot?.stop());
 
@@ -94,6 +101,8 @@ const filterArbitrary = () => {
     intents: some([...intents]),
     notIntents: some([...intents]),
     automated: fc.boolean(),
+    personId: fc.constantFrom(personIds[0], personIds[5], 'per_nobody'),
+    includeMuted: fc.boolean(),
     assigneeId: fc.constant(ownerId),
     snoozed: fc.boolean(),
     excludeAuthors: some(['Ann', '@bob', 'CY', 'https://example.com/u/ann/']),

@@ -151,7 +151,7 @@ describe('mentionUpdated(filter:)', () => {
 
 describe('a slow subscriber', () => {
   it('is dropped once more than 1,000 mentions wait for it, while announcing never waits', async () => {
-    const slow = await mentionEvents(earshot.sql, mentionCreatedChannel, mine.workspaceId, null);
+    const slow = await mentionEvents(earshot.sql, mentionCreatedChannel, mine.workspaceId, {});
     let heard = 0;
     const witness = await earshot.sql.listen(mentionCreatedChannel, () => void heard++);
     const announced = Array.from({ length: 1_001 }, (_, i) => ({ id: `mm_slow${i}`, workspaceId: mine.workspaceId }));
@@ -163,7 +163,7 @@ describe('a slow subscriber', () => {
     expect(await slow.next()).toEqual({ value: { error: expect.objectContaining({ extensions: { code: 'subscriber_too_slow' } }) }, done: false });
     expect(await slow.next()).toEqual({ value: undefined, done: true });
 
-    const keeping = await mentionEvents(earshot.sql, mentionUpdatedChannel, mine.workspaceId, null);
+    const keeping = await mentionEvents(earshot.sql, mentionUpdatedChannel, mine.workspaceId, {});
     await keeping.return!();
     expect(await keeping.next()).toEqual({ value: undefined, done: true });
   });

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { errorEnvelopeSchema, statusForCode } from '../rest-facade/error-envelope.ts';
 import { octolensErrorSchema } from '../rest-facade/octolens/octolens-errors.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
-import { countOutcome, fuzzScale, fuzzSeed, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
+import { clippedForUrl, countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
 import { hostileBodyText, hostilePathSegment, hostileString, percentEncoded, unknownFieldName } from './fuzz/hostile-values.ts';
 import { type JsonSchema, resolveSchema, type SchemaContext, type Stray, stray, strayingValue } from './fuzz/schema-arbitraries.ts';
 import { type ApiOperation, catalogueIds, type IdCatalogue, isPublicOperation, isReadOperation, operationsOf, pathParametersOf } from './id-catalogue.ts';
 import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
+import { recordingLogger } from './harness.ts';
 import { jobsSettled, workspaceRows } from './workspace-rows.ts';
 
 /**
@@ -32,9 +33,11 @@ let bystanderRows: Record<string, unknown[]>;
 let document: any;
 let known: IdCatalogue;
 const figures = newFigures('REST: /v1 and the compatibility API');
+/** Every line Earshot logs while it is seeded and fuzzed, debug level included. */
+const logged = recordingLogger();
 
 beforeAll(async () => {
-  configured = await startConfiguredEarshot({ rateLimitPerMinute: 100_000_000 });
+  configured = await startConfiguredEarshot({ rateLimitPerMinute: 100_000_000 }, { log: logged.log });
   fuzzed = await seedEveryObject(configured, 'Fuzzed');
   bystander = await seedEveryObject(configured, 'Bystander');
   document = (await configured.earshot.rest('GET', '/v1/openapi.json')).body;
@@ -80,15 +83,12 @@ function pathSegment(how: Stray): fc.Arbitrary<string> {
 const queryText = (value: unknown): string =>
   typeof value === 'string' ? value : Array.isArray(value) ? value.map(queryText).join(',') : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 
-/** Longest query value sent: past 16 KiB of request line the server refuses the headers (431), which the request-limit tests cover. */
-const longestQueryValue = 2_000;
-
 function queryFor(operation: any, how: Stray): fc.Arbitrary<[string, string][]> {
   const parameters: any[] = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'query');
   const sent = parameters.map((parameter) =>
-    fc.option(strayingValue(parameter.schema, context(), how, parameter.name).map((value): [string, string] => [parameter.name, queryText(value).slice(0, longestQueryValue)]), { nil: undefined, freq: 2 }),
+    fc.option(strayingValue(parameter.schema, context(), how, parameter.name).map((value): [string, string] => [parameter.name, queryText(value)]), { nil: undefined, freq: 2 }),
   );
-  const extra = how === 'valid' ? fc.constant([]) : fc.array(fc.tuple(unknownFieldName, hostileString.map((text) => text.slice(0, longestQueryValue))), { maxLength: 1 });
+  const extra = how === 'valid' ? fc.constant([]) : fc.array(fc.tuple(unknownFieldName, hostileString), { maxLength: 1 });
   return fc.tuple(fc.tuple(...sent), extra).map(([pairs, more]) => [...pairs.filter((pair): pair is [string, string] => pair !== undefined), ...more]);
 }
 
@@ -126,8 +126,10 @@ function requestsFor({ path, method, operation }: ApiOperation): fc.Arbitrary<Fu
       })
       .map(({ segments, query, body, credential, requestId }) => {
         let filled = path;
-        for (const [index, name] of names.entries()) filled = filled.replace(`{${name}}`, segments[index]);
-        const search = new URLSearchParams(query).toString();
+        // Segments are percent-encoded already (whole `%XX` escapes, so a cut at a multiple of 3 keeps them whole); query values share the rest.
+        for (const [index, name] of names.entries()) filled = filled.replace(`{${name}}`, segments[index].slice(0, longestUrl / 4));
+        const share = Math.floor((longestUrl - filled.length) / Math.max(1, query.length)) - 100;
+        const search = new URLSearchParams(query.map(([name, value]) => [name, clippedForUrl(value, share)])).toString();
         return { path: search ? `${filled}?${search}` : filled, method, credential, ...body, requestId };
       }),
   );
@@ -227,4 +229,12 @@ describe('a seeded fuzz run over every operation of openapi.json', () => {
     }
     expect(unreadable).toEqual([]);
   }, 120_000);
+
+  // Keys, passwords, tokens and channel secrets pass through requests and failures of every kind here: none may be written down.
+  it('writes no secret into any log line', () => {
+    const secrets = [...configured.configuredSecrets, ...fuzzed.secrets, ...bystander.secrets];
+    const lines = logged.lines.map((line) => JSON.stringify(line));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(secrets.flatMap((secret) => lines.filter((line) => line.includes(secret)).map((line) => `${secret.slice(0, 12)}… in ${line.slice(0, 300)}`))).toEqual([]);
+  });
 });

@@ -166,6 +166,7 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
   ok('a rule test send', await rest('POST', `/v1/alerts/${rule.id}/test`));
   ok('an invitation', await signedIn('POST', '/v1/members/invitations', { email: `invitee.${marker}@example.com`, role: 'member' }));
   ok('a top-up', await rest('POST', '/v1/billing/top-ups', { amountCents: 2500 }));
+  ok('a segment', await rest('POST', '/v1/segments', { name: `Segment ${marker}`, filter: { stages: ['contacted'], linkHosts: [`${marker}.example`] } }));
   ok('auto-recharge settings', await rest('PUT', '/v1/billing/auto-recharge', { enabled: true, thresholdCents: 500, amountCents: 2000 }));
 
   // The compatibility API's integer ids are handed out when first shown.

@@ -22,6 +22,13 @@ export interface NormalizedAuthor {
   avatarUrl: string | null;
   /** Null when the platform does not say; spec 2.4 shows 0 then, and filters treat it as unknown reach. */
   followers: number | null;
+  /**
+   * Addresses the account's profile links to (a personal site, its profile
+   * on another platform), as the platform gives them; absent where the
+   * platform does not say, which keeps what was stored before. People are
+   * merged across platforms on these (spec 2.11.3).
+   */
+  links?: string[];
 }
 
 /** A code-hosting repository observation, for the repository events of spec 2.1.3. */

@@ -3,8 +3,7 @@ import lazy from 'preact-iso/lazy';
 
 /**
  * The signed-in pages: each is its own module, loaded when first opened.
- * Adding a page (people, analytics, invitations when their APIs land) is one
- * entry here and one folder in `pages/`.
+ * Adding a page is one entry here and one folder in `pages/`.
  */
 export interface PageRoute {
   path: string;
@@ -17,6 +16,7 @@ export const pageRoutes: PageRoute[] = [
   { path: '/inbox', label: 'Inbox', component: lazy(() => import('./pages/inbox/inbox-page')) },
   { path: '/keywords', label: 'Keywords', component: lazy(() => import('./pages/keywords/keywords-page')) },
   { path: '/keywords/:id', component: lazy(() => import('./pages/keywords/keyword-page')) },
+  { path: '/analytics', label: 'Analytics', component: lazy(() => import('./pages/analytics/analytics-page')) },
   { path: '/wallet', label: 'Wallet & usage', component: lazy(() => import('./pages/wallet/wallet-page')) },
   { path: '/alerts', label: 'Alerts & channels', component: lazy(() => import('./pages/alerts/alerts-page')) },
   { path: '/alerts/channels/:id', component: lazy(() => import('./pages/alerts/channel-page')) },

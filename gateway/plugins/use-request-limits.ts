@@ -67,6 +67,23 @@ function useBodyLimit(maxBytes: number): GatewayPlugin {
   };
 }
 
+const tooComplex = (message: string) => createGraphQLError(message, { extensions: { code: 'query_too_complex', http: { status: 400 } } });
+
+/**
+ * A document nested thousands of levels deep (`[[[[…]]]]` in an argument)
+ * overflows the parser's stack before its token count reaches the limit:
+ * that is the client's document being too complex too, not a failure of ours.
+ */
+function useNestingLimit(): GatewayPlugin {
+  return {
+    onParse:
+      () =>
+      ({ result, replaceParseResult }) => {
+        if (result instanceof RangeError) replaceParseResult(tooComplex('The document is nested too deeply to be read'));
+      },
+  };
+}
+
 const isLimitRefusal = (error: unknown) => (error as GraphQLError | undefined)?.extensions?.code === 'query_too_complex';
 
 /**
@@ -81,7 +98,7 @@ function useLimitStatus(): GatewayPlugin {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.some(isLimitRefusal)) return;
       setResult({
         ...result,
-        errors: result.errors.map((error) => (isLimitRefusal(error) ? createGraphQLError(error.message, { extensions: { code: 'query_too_complex', http: { status: 400 } } }) : error)),
+        errors: result.errors.map((error) => (isLimitRefusal(error) ? tooComplex(error.message) : error)),
       });
     },
   };
@@ -98,11 +115,12 @@ function useLimitStatus(): GatewayPlugin {
  */
 export function useRequestLimits(limits: RequestLimits): GatewayPlugin[] {
   const refuse = (_context: unknown, error: GraphQLError) => {
-    throw createGraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'query_too_complex', http: { status: 400 } } });
+    throw tooComplex(error.message.replace(/^Syntax Error: /, ''));
   };
   const callbacks = { onReject: [refuse], propagateOnRejection: true };
   return [
     useBodyLimit(limits.maxBodyBytes),
+    useNestingLimit(),
     useLimitStatus(),
     maxTokensPlugin({ n: limits.maxTokens, ...callbacks }),
     maxDepthPlugin({ n: limits.maxDepth, ...callbacks }),

@@ -61,6 +61,10 @@ export function blueskyAuthor(profile: BlueskyProfileBasic): NormalizedAuthor {
     url: `https://bsky.app/profile/${handle}`,
     avatarUrl: profile.avatar ?? null,
     followers: null,
+    // A handle on a domain of its own is proven through that domain's DNS or
+    // web server: as good as a verified link to the site. Where only the DID
+    // is known (the live stream), the links are unknown, not absent.
+    ...(handle === profile.did ? {} : { links: handle.endsWith('.bsky.social') ? [] : [`https://${handle}`] }),
   };
 }
 

@@ -22,7 +22,16 @@ import { mayMentionTerm, pageSize } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
-const userShape = z.object({ name: z.string(), username: z.string(), user_id: z.number(), profile_image: z.string() });
+const userShape = z.object({
+  name: z.string(),
+  username: z.string(),
+  user_id: z.number(),
+  profile_image: z.string(),
+  // What the profile links to; people are merged across platforms on these.
+  website_url: z.string().nullish(),
+  github_username: z.string().nullish(),
+  twitter_username: z.string().nullish(),
+});
 
 /** An article of a list: no body. */
 const articleSummaryShape = z.object({
@@ -113,6 +122,11 @@ function author(user: ForemUser): NormalizedAuthor {
     url: `https://dev.to/${user.username}`,
     avatarUrl: user.profile_image || null,
     followers: null,
+    links: [
+      ...(user.website_url ? [user.website_url] : []),
+      ...(user.github_username ? [`https://github.com/${user.github_username}`] : []),
+      ...(user.twitter_username ? [`https://x.com/${user.twitter_username}`] : []),
+    ],
   };
 }
 

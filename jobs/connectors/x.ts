@@ -44,6 +44,8 @@ const user = z.object({
   username: z.string(),
   profile_image_url: z.string().optional(),
   public_metrics: z.object({ followers_count: z.number() }).optional(),
+  // The profile's website (`url`) and the links in its bio, t.co addresses expanded here.
+  entities: z.object({ url: entities, description: entities }).optional(),
 });
 
 const searchResponse = z.object({
@@ -86,7 +88,7 @@ export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: 
         start_time: startTime.toISOString().replace(/\.\d{3}Z$/, 'Z'),
         'tweet.fields': 'created_at,author_id,entities,conversation_id,referenced_tweets,lang,note_tweet',
         expansions: 'author_id',
-        'user.fields': 'username,name,profile_image_url,public_metrics',
+        'user.fields': 'username,name,profile_image_url,public_metrics,entities',
       };
       if (query.cursor) params.next_token = query.cursor;
       for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
@@ -136,6 +138,9 @@ function tweetToPost(item: Tweet, author: User): NormalizedPost {
       url: `https://x.com/${author.username}`,
       avatarUrl: author.profile_image_url ?? null,
       followers: author.public_metrics?.followers_count ?? null,
+      links: uniqueLinks(
+        [...(author.entities?.url?.urls ?? []), ...(author.entities?.description?.urls ?? [])].map((entity) => entity.unwound_url ?? entity.expanded_url ?? entity.url),
+      ),
     },
     language: primaryLanguage(item.lang),
   };

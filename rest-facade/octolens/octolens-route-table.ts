@@ -1,5 +1,6 @@
 import type { GraphQLRoute } from '../route.ts';
 import { featureDisabledRoutes } from './octolens-routes.ts';
+import { octolensAnalyticsRoutes } from './routes/analytics.ts';
 import { octolensFilterRoutes } from './routes/filters.ts';
 import { octolensKeywordRoutes } from './routes/keywords.ts';
 import { octolensMentionRoutes } from './routes/mentions.ts';
@@ -30,9 +31,9 @@ export const octolensRouteTable: GraphQLRoute[] = [
     { method: 'PATCH', path: '/feeds/{id}', operationId: 'octolensUpdateFeed' },
     { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
   ]),
+  ...octolensAnalyticsRoutes,
   ...featureDisabledRoutes('analytics', [
     { method: 'GET', path: '/analytics/volume', operationId: 'octolensAnalyticsVolume' },
-    { method: 'GET', path: '/analytics/sentiment', operationId: 'octolensAnalyticsSentiment' },
     { method: 'GET', path: '/analytics/sources', operationId: 'octolensAnalyticsSources' },
     { method: 'GET', path: '/analytics/keywords', operationId: 'octolensAnalyticsKeywords' },
   ]),

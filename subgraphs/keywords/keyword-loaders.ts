@@ -6,6 +6,7 @@ import {
   keywordMatchTotals,
   keywordWindowCounts,
 } from '../mentions/index.ts';
+import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -80,14 +81,5 @@ function createKeywordLoaders(ctx: SubgraphContext) {
 
 export type KeywordLoaders = ReturnType<typeof createKeywordLoaders>;
 
-const loadersByRequest = new WeakMap<SubgraphContext, KeywordLoaders>();
-
 /** One set of batching loaders per request, so a page of keywords costs a fixed number of queries. */
-export function keywordLoaders(ctx: SubgraphContext): KeywordLoaders {
-  let loaders = loadersByRequest.get(ctx);
-  if (!loaders) {
-    loaders = createKeywordLoaders(ctx);
-    loadersByRequest.set(ctx, loaders);
-  }
-  return loaders;
-}
+export const keywordLoaders: (ctx: SubgraphContext) => KeywordLoaders = perRequest(createKeywordLoaders);

@@ -1,19 +1,26 @@
 import { createPothosBuilder, toSubgraphSchema } from '../pothos-builder.ts';
 import { addAlertRuleType } from './alert-rule.ts';
+import { addAnalyticsType } from './analytics.ts';
+import { addCompatAnalyticsSchema } from './compat-analytics.ts';
 import { addCompatMentionSchema } from './compat-mentions.ts';
 import { addMentionType } from './mention.ts';
 import { addMentionViewSchema } from './mention-view.ts';
+import { addPersonType } from './person.ts';
+import { addSegmentType } from './segment.ts';
 
-/** The mentions subgraph: mentions, their filters, saved views, triage and export, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
+/** The mentions subgraph: mentions, their filters, saved views, triage and export, people and segments, analytics, alert rules and the live `mentionCreated` and `mentionUpdated` subscriptions. */
 export function buildMentionsSchema() {
   const builder = createPothosBuilder();
   builder.queryType({});
   builder.mutationType({});
   builder.subscriptionType({});
   const mentionTypes = addMentionType(builder);
+  addSegmentType(builder, addPersonType(builder, mentionTypes.Mention));
+  const Analytics = addAnalyticsType(builder, mentionTypes.Keyword);
   addAlertRuleType(builder);
   const viewTypes = addMentionViewSchema(builder, mentionTypes);
   addCompatMentionSchema(builder, { ...mentionTypes, ...viewTypes });
+  addCompatAnalyticsSchema(builder, Analytics);
   return toSubgraphSchema(builder);
 }
 
@@ -28,7 +35,7 @@ export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeCo
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
-export { maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
+export { linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
@@ -36,6 +43,12 @@ export { storeMatchedMentions } from './mention-admission.ts';
 export { recordScores } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { maxBulkMentions, mentionPatchInput, mentionsBulkInput } from './mention-triage.ts';
+export { findMutedMentionIds } from './person-store.ts';
+export { analyticsBuckets, analyticsDimensions } from './analytics-store.ts';
+export { maxAnalyticsBuckets, mentionAnalytics } from './analytics.ts';
+export { maxFilterValues, ownerId, peopleFilterInput, personSearch, personStages, unowned } from './person-filter.ts';
+export { activityChannels, personActivityInput, personMergeInput, personPatchInput, personSplitInput } from './person-outreach.ts';
+export { segmentCreateInput, segmentPatchInput } from './segment.ts';
 export { mentionViewCreateInput, mentionViewPatchInput } from './mention-view.ts';
 export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

@@ -51,12 +51,11 @@ function listenersOf(sql: Sql, channel: string): Promise<Set<Listener>> {
 
 /**
  * The mentions of one workspace announced on `channel` from now on, those
- * passing `filter` (none left out when it is null), until the consumer
- * stops. The filter is decided by PostgreSQL with the list's own condition,
+ * passing `filter`, until the consumer stops. The filter is decided by PostgreSQL with the list's own condition,
  * in batches, when the consumer asks for more. Another workspace's
  * mentions never get past the first check.
  */
-export async function mentionEvents(sql: Sql, channel: string, workspaceId: string, filter: ResolvedMentionFilter | null): Promise<AsyncIterableIterator<MentionEvent>> {
+export async function mentionEvents(sql: Sql, channel: string, workspaceId: string, filter: ResolvedMentionFilter): Promise<AsyncIterableIterator<MentionEvent>> {
   const listeners = await listenersOf(sql, channel);
   const waiting: string[] = [];
   const ready: string[] = [];
@@ -92,7 +91,7 @@ export async function mentionEvents(sql: Sql, channel: string, workspaceId: stri
         }
         if (waiting.length) {
           const batch = waiting.splice(0, filterBatch);
-          ready.push(...(filter ? await filterMentionIds(sql, workspaceId, batch, filter) : batch));
+          ready.push(...(await filterMentionIds(sql, workspaceId, batch, filter)));
           continue;
         }
         await new Promise<void>((resolve) => (wake = resolve));

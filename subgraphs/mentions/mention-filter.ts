@@ -149,6 +149,20 @@ function authorIsOneOf(sql: Queryable, references: readonly string[]): Fragment 
 // `links` (migration 023), so a host matches itself and its subdomains.
 const linksToOneOf = (sql: Queryable, hosts: readonly string[]) => sql`p.link_domains && ${sql.array(hosts as string[])}::text[]`;
 
+/**
+ * Whether the mention is by a muted person of its workspace: such mentions
+ * are never delivered (spec 6.1, 6.3) and stay out of lists, exports and
+ * subscriptions unless asked for (4.3 `includeMuted`).
+ */
+export const mutedPersonSql = (sql: Queryable) => sql`
+  exists (select 1 from person_accounts pa join people pe on pe.id = pa.person_id
+          where pa.workspace_id = m.workspace_id and pa.author_id = p.author_id and pe.muted)`;
+
+// The person's accounts are few: PostgreSQL finds their posts by author (`posts_by_author`, migration 024) rather
+// than testing every mention of the workspace, and the workspace in the pair keeps another workspace's person out.
+const byPersonSql = (sql: Queryable, personId: string) => sql`
+  (m.workspace_id, p.author_id) in (select pa.workspace_id, pa.author_id from person_accounts pa where pa.person_id = ${personId})`;
+
 export const mentionFilterParameters = {
   keywordId: parameter({ kind: one(id, 'ID'), description: 'Only this keyword', condition: (sql, value) => sql`m.keyword_id = ${value}` }),
   keywordIds: parameter({
@@ -216,6 +230,16 @@ export const mentionFilterParameters = {
     kind: flag(),
     description: 'true: machine-made posts only; false: the rest, mentions judged before the flag existed included',
     condition: (sql, value) => sql`coalesce(m.automated, false) = ${value}`,
+  }),
+  personId: parameter({
+    kind: one(id, 'ID'),
+    description: "Only this person's mentions, from every account merged into them; implies `includeMuted`",
+    condition: (sql, value) => byPersonSql(sql, value),
+  }),
+  includeMuted: parameter({
+    kind: flag(),
+    description: 'true: mentions by muted people too; left out or false, they stay out unless `personId` names a person',
+    condition: (sql, value) => (value ? sql`true` : sql`not ${mutedPersonSql(sql)}`),
   }),
   assigneeId: parameter({
     kind: one(id, 'ID'),
@@ -422,10 +446,17 @@ export async function resolveMentionFilter(filter: MentionFilter, lookups: Filte
   return resolved as ResolvedMentionFilter;
 }
 
-/** The filter as one SQL condition over `mentions m join posts p join authors a`; `true` when it is empty. */
+/**
+ * The filter as one SQL condition over `mentions m join posts p join authors a`.
+ * Muted people's mentions stay out unless the filter asks for them
+ * (`includeMuted`) or names a person (spec 4.3): the one default every use
+ * shares, the list, the export, the subscriptions and the alert rules, so
+ * none of them can show what another hides.
+ */
 export function mentionFilterSql(sql: Queryable, filter: ResolvedMentionFilter): Fragment {
+  const applied: ResolvedMentionFilter = { ...filter, includeMuted: filter.includeMuted === true || filter.personId !== undefined };
   return entries.reduce<Fragment>((all, [name, definition]) => {
-    const value = filter[name];
+    const value = applied[name];
     return value === undefined ? all : sql`${all} and ${definition.condition(sql, value)}`;
   }, sql`true`);
 }

@@ -5,6 +5,9 @@ import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
+import { attachPeople } from './person-linking.ts';
+import { authorProfile } from './profile-links.ts';
+import { relevantSql } from './relevance.ts';
 import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
@@ -83,7 +86,7 @@ const authorKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.
  * The batch as storing its posts one after another would leave them: a post
  * seen twice keeps its first fields and author but its last text, and takes
  * the keywords of both; an author seen twice keeps the last fields and the
- * last follower count known. One row each, because one upsert statement
+ * last follower count and profile links known. One row each, because one upsert statement
  * cannot touch a row twice.
  */
 function mergeRepeats(items: readonly MatchedPost[]) {
@@ -95,8 +98,9 @@ function mergeRepeats(items: readonly MatchedPost[]) {
     seen.text = post.text;
     for (const match of matches) if (!seen.matches.has(match.keywordId)) seen.matches.set(match.keywordId, match);
     posts.set(postKey(post), seen);
-    const followers = post.author.followers ?? authors.get(authorKey(post))?.followers ?? null;
-    authors.set(authorKey(post), { ...post.author, platform: post.platform, followers });
+    const before = authors.get(authorKey(post));
+    const followers = post.author.followers ?? before?.followers ?? null;
+    authors.set(authorKey(post), { ...post.author, platform: post.platform, followers, links: post.author.links ?? before?.links });
   }
   return { posts: [...posts.values()], authors: [...authors.values()] };
 }
@@ -106,31 +110,42 @@ function mergeRepeats(items: readonly MatchedPost[]) {
  * mention per matching keyword, skipping keywords that already hold the
  * post, in one statement. Authors and then posts are written in key order,
  * so two workers storing overlapping batches wait for each other instead of
- * deadlocking. Returns only the mentions created now, in the order of
- * `items` and their matches; announcing them is the caller's, once they are
- * charged (announceMentionsCreated).
+ * deadlocking. Every author new to a workspace becomes a person there,
+ * merged with the people it shares a verified link with (attachPeople).
+ * Returns only the mentions created now, in the order of `items` and their
+ * matches; announcing them is the caller's, once they are charged
+ * (announceMentionsCreated).
  */
 export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
   const { posts, authors } = mergeRepeats(items);
   if (posts.length === 0) return [];
   const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
+  const profiles = authors.map(authorProfile);
   const created = await sql<{ id: string }[]>`
     /* storeMatchedPosts */
     with author as (
-      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers)
-      select * from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
-                           ${sql.array(authors.map((author) => author.platform))}::text[],
-                           ${sql.array(authors.map((author) => author.platformId))}::text[],
-                           ${sql.array(authors.map((author) => author.name))}::text[],
-                           ${sql.array(authors.map((author) => author.handle))}::text[],
-                           ${sql.array(authors.map((author) => author.url))}::text[],
-                           ${sql.array(authors.map((author) => author.avatarUrl))}::text[],
-                           ${sql.array(authors.map((author) => author.followers))}::int[])
-             as t(id, platform, platform_id, name, handle, url, avatar_url, followers)
-      order by platform, platform_id
+      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+      select t.id, t.platform, t.platform_id, t.name, t.handle, t.url, t.avatar_url, t.followers, t.profile_key,
+             case when t.link_keys is not null then array(select jsonb_array_elements_text(t.link_keys)) end,
+             case when t.profile_links is not null then array(select jsonb_array_elements_text(t.profile_links)) end
+      from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
+                  ${sql.array(authors.map((author) => author.platform))}::text[],
+                  ${sql.array(authors.map((author) => author.platformId))}::text[],
+                  ${sql.array(authors.map((author) => author.name))}::text[],
+                  ${sql.array(authors.map((author) => author.handle))}::text[],
+                  ${sql.array(authors.map((author) => author.url))}::text[],
+                  ${sql.array(authors.map((author) => author.avatarUrl))}::text[],
+                  ${sql.array(authors.map((author) => author.followers))}::int[],
+                  ${sql.array(profiles.map((profile) => profile.profileKey))}::text[],
+                  ${sql.array(profiles.map((profile) => profile.linkKeys && JSON.stringify(profile.linkKeys)))}::jsonb[],
+                  ${sql.array(profiles.map((profile) => profile.links && JSON.stringify(profile.links)))}::jsonb[])
+             as t(id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+      order by t.platform, t.platform_id
       on conflict (platform, platform_id) do update set
         name = excluded.name, handle = excluded.handle, url = excluded.url,
-        avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers), updated_at = now()
+        avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers),
+        profile_key = excluded.profile_key, link_keys = coalesce(excluded.link_keys, authors.link_keys),
+        profile_links = coalesce(excluded.profile_links, authors.profile_links), updated_at = now()
       returning id, platform, platform_id
     ), post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
@@ -151,10 +166,10 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
       join author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id, platform, external_id
+      returning id, platform, external_id, published_at
     ), inserted as (
-      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy)
-      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy
+      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform)
+      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy, post.published_at, post.platform
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
@@ -168,6 +183,7 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
     )
     select id from inserted`;
   const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
+  await attachPeople(sql, [...rows.values()]);
   return mentions.flatMap((mention) => rows.get(mention.id) ?? []);
 }
 

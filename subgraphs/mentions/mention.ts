@@ -244,9 +244,10 @@ export function addMentionType(builder: PothosBuilder) {
    */
   const subscribeTo = (channel: string) => async (_root: unknown, args: { filter?: unknown }, ctx: Parameters<typeof requireAuth>[0]) => {
     const { workspaceId } = requireAuth(ctx);
-    let filter: ResolvedMentionFilter | null = null;
+    let filter: ResolvedMentionFilter;
     try {
-      if (args.filter !== null && args.filter !== undefined) filter = await readMentionFilter(ctx.sql, workspaceId, args.filter);
+      // Without a filter too: muted people's mentions stay out, as the list keeps them out.
+      filter = await readMentionFilter(ctx.sql, workspaceId, args.filter);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       return (async function* refused(): AsyncGenerator<MentionEvent> {
@@ -260,7 +261,8 @@ export function addMentionType(builder: PothosBuilder) {
     return (await findMention(ctx.sql, requireAuth(ctx).workspaceId, event.id)) ?? null;
   };
   const liveFilterNote =
-    'With a filter, only mentions the list would show with that filter at that moment, except that `relevant` and `snoozed` have no default here';
+    "Only mentions the list would show with the filter at that moment (muted people's left out unless `includeMuted` or `personId`), " +
+    'except that `relevant` and `snoozed` have no default here';
 
   builder.subscriptionField('mentionCreated', (t) =>
     t.field({
@@ -284,5 +286,5 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   );
 
-  return { Mention, MentionPage, MentionFilter, MentionSort };
+  return { Mention, MentionPage, MentionFilter, MentionSort, Keyword: KeywordRef };
 }

@@ -1,5 +1,5 @@
 import { publicUrl, readConfig } from '../../runtime/config.ts';
-import { findMentionsByIds, markMentionDelivered } from '../mentions/index.ts';
+import { findMentionsByIds, findMutedMentionIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
 import type { ChannelTarget } from './channel-store.ts';
@@ -183,14 +183,16 @@ export function attemptResult(delivery: Pick<DeliveryRow, 'kind' | 'attempts' | 
 
 /**
  * Why a mention alert is not retried after all: its mention was closed
- * (done, ignored) or deleted since. A first attempt follows the scoring
- * that found the mention open by moments, so only retries ask.
+ * (done, ignored) or deleted since, or its author's person was muted
+ * (spec 6.1). A first attempt follows the scoring that found the mention
+ * open by moments, so only retries ask.
  */
 async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise<string | null> {
   if (delivery.kind !== 'mention' || !delivery.mentionId || delivery.attempts === 0) return null;
   const [mention] = await findMentionsByIds(sql, [delivery.mentionId]);
   if (!mention) return 'the mention was deleted before it could be sent';
-  return mention.status === 'open' ? null : `the mention was marked ${mention.status} before it could be sent`;
+  if (mention.status !== 'open') return `the mention was marked ${mention.status} before it could be sent`;
+  return (await findMutedMentionIds(sql, [mention.id])).length ? "the mention's author was muted before it could be sent" : null;
 }
 
 /** One attempt of a claimed delivery to wherever it goes: an owner's address, the workspace's Slack notifications, or a channel. */

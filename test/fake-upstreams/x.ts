@@ -7,13 +7,20 @@ export interface XUser extends Resource {
   username: string;
 }
 
-export function xUser(user: { id: string; username: string; name: string; followers: number }): XUser {
+/** A user as `user.fields` returns it; a `website` comes as X shows a profile's link, a t.co address with its expansion. */
+export function xUser(user: { id: string; username: string; name: string; followers: number; website?: string }): XUser {
   return {
     id: user.id,
     username: user.username,
     name: user.name,
     profile_image_url: `https://pbs.twimg.com/profile_images/${user.id}/avatar_normal.jpg`,
     public_metrics: { followers_count: user.followers, following_count: 180, tweet_count: 5120, listed_count: 12, like_count: 900 },
+    ...(user.website
+      ? {
+          url: 'https://t.co/pr0f1leUrl',
+          entities: { url: { urls: [{ start: 0, end: 23, url: 'https://t.co/pr0f1leUrl', expanded_url: user.website, display_url: user.website.replace(/^https?:\/\//, '') }] } },
+        }
+      : {}),
   };
 }
 

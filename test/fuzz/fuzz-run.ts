@@ -52,3 +52,23 @@ export function recordFigures(name: string, figures: unknown): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(figures, null, 2));
 }
+
+/**
+ * How long a generated URL may be: Node refuses a request line and headers
+ * over 16 KiB with 431 before any route sees it (README "Limits"; the
+ * request-limit tests cover that), so a fuzz case stays well under it to
+ * reach the code it means to test.
+ */
+export const longestUrl = 12_000;
+
+/** The longest start of `text` whose percent-encoded form fits in `maxEncoded` characters (every UTF-8 byte counted as its escape). */
+export function clippedForUrl(text: string, maxEncoded: number): string {
+  let used = 0;
+  let end = 0;
+  for (const point of text) {
+    used += 3 * Buffer.byteLength(point);
+    if (used > maxEncoded) break;
+    end += point.length;
+  }
+  return text.slice(0, end);
+}

@@ -1,3 +1,4 @@
+import { LeftAxis, niceTop } from './chart-axis';
 import { count, money } from './format';
 import { DataTable } from './data-table';
 
@@ -10,13 +11,6 @@ export interface ChartDay {
 const width = 720;
 const height = 220;
 const pad = { top: 12, right: 44, bottom: 28, left: 52 };
-
-/** A round number at or above `value` for an axis top. */
-function niceTop(value: number): number {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 2.5, 5, 10].map((step) => step * magnitude).find((top) => top >= value)!;
-}
 
 /**
  * Daily spend as bars (left axis, dollars) and matches as a line (right
@@ -39,13 +33,7 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
   return (
     <figure class="daily-chart">
       <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
-        <line class="axis" x1={pad.left} x2={width - pad.right} y1={pad.top + plotHeight} y2={pad.top + plotHeight} />
-        <text x={pad.left - 6} y={pad.top + 4} text-anchor="end">
-          {money(spendTop)}
-        </text>
-        <text x={pad.left - 6} y={pad.top + plotHeight} text-anchor="end">
-          $0
-        </text>
+        <LeftAxis plot={{ left: pad.left, right: width - pad.right, top: pad.top, bottom: pad.top + plotHeight }} topLabel={money(spendTop)} zeroLabel="$0" />
         <text x={width - pad.right + 6} y={pad.top + 4}>
           {count(matchTop)}
         </text>

@@ -1,5 +1,7 @@
+import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ago, count, dateTime } from '../../ui/format';
+import { PersonCard, stageLabels } from './person-card';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 
 const sentiments = ['positive', 'neutral', 'negative'] as const;
@@ -28,6 +30,8 @@ export function MentionCard({
   const verdict = classification?.feedback?.relevant;
   const correctedSentiment = classification?.feedback?.sentiment;
   const headingId = `mention-${mention.id}-title`;
+  // The person is read only once their card is opened.
+  const [personOpen, setPersonOpen] = useState(false);
   return (
     <article
       class={`mention${current ? ' current' : ''}${fresh ? ' fresh' : ''}`}
@@ -108,6 +112,12 @@ export function MentionCard({
           </select>
         </label>
       </div>
+      <details class="person" onToggle={(event) => setPersonOpen(event.currentTarget.open)}>
+        <summary>
+          Outreach with {mention.author.name}: {stageLabels[mention.person.outreach.stage as keyof typeof stageLabels] ?? mention.person.outreach.stage}
+        </summary>
+        {personOpen && <PersonCard personId={mention.person.id} />}
+      </details>
     </article>
   );
 }

@@ -21,6 +21,7 @@ export const InboxMentionFields = graphql(`
       feedback { relevant sentiment original { relevant sentiment } }
     }
     triage { assignee snoozedUntil note }
+    person { id outreach { stage } }
   }
 `);
 

