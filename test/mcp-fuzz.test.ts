@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mcpTools } from '../mcp/tools.ts';
-import { countOutcome, fuzzScale, fuzzSeed, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
+import { countOutcome, fuzzScale, fuzzSeed, newFigures, onceMoreWhenOverloaded, recordFailure, recordFigures } from './fuzz/fuzz-run.ts';
 import { hostileBodyText, hostileString, hostileValue } from './fuzz/hostile-values.ts';
 import { type SchemaContext, stray, strayingValue } from './fuzz/schema-arbitraries.ts';
 import { catalogueIds, type IdCatalogue } from './id-catalogue.ts';
@@ -146,10 +146,7 @@ describe('a seeded fuzz run over every MCP tool', () => {
         ),
         { seed: fuzzSeed, numRuns: cases, endOnFailure: true },
       )
-      .catch((failure: Error) => {
-        const reason = failure.cause instanceof Error ? failure.cause.message : '';
-        figures.failures.push(`${failure.message.split('\n').slice(0, 3).join(' ').slice(0, 1_500)}\n${reason.slice(0, 1_500)}`);
-      });
+      .catch(recordFailure(figures));
     expect(figures.failures).toEqual([]);
   }, 3_600_000);
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorEnvelopeSchema, statusForCode } from '../rest-facade/error-envelope.ts';
 import { octolensErrorSchema } from '../rest-facade/octolens/octolens-errors.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
-import { clippedForUrl, countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFigures } from './fuzz/fuzz-run.ts';
+import { clippedForUrl, countOutcome, fuzzScale, fuzzSeed, longestUrl, newFigures, onceMoreWhenOverloaded, recordFailure, recordFigures } from './fuzz/fuzz-run.ts';
 import { hostileBodyText, hostilePathSegment, hostileString, percentEncoded, unknownFieldName } from './fuzz/hostile-values.ts';
 import { type JsonSchema, resolveSchema, type SchemaContext, type Stray, stray, strayingValue } from './fuzz/schema-arbitraries.ts';
 import { type ApiOperation, catalogueIds, type IdCatalogue, isPublicOperation, isReadOperation, operationsOf, pathParametersOf } from './id-catalogue.ts';
@@ -210,11 +210,7 @@ describe('a seeded fuzz run over every operation of openapi.json', () => {
           fc.asyncProperty(requestsFor(entry), (request) => sendAndCheck(entry, request)),
           { seed: fuzzSeed, numRuns: casesPerOperation, endOnFailure: true },
         )
-        .catch((failure: Error) => {
-          // fast-check keeps the assertion that failed as the cause; its message names the request and the answer.
-          const reason = failure.cause instanceof Error ? failure.cause.message : '';
-          figures.failures.push(`${entry.method.toUpperCase()} ${entry.path}: ${failure.message.split('\n').slice(0, 3).join(' ').slice(0, 1_500)}\n${reason.slice(0, 1_500)}`);
-        });
+        .catch(recordFailure(figures, `${entry.method.toUpperCase()} ${entry.path}: `));
     }
     expect(figures.failures).toEqual([]);
   }, 3_600_000);

@@ -30,6 +30,16 @@ export function countOutcome(figures: FuzzFigures, outcome: string | number): vo
   figures.outcomes[outcome] = (figures.outcomes[outcome] ?? 0) + 1;
 }
 
+/**
+ * Keeps a failed property as one line of `figures.failures`, headed by
+ * `where`: fast-check keeps the assertion that failed as the cause, and its
+ * message names the request and the answer.
+ */
+export const recordFailure = (figures: FuzzFigures, where = '') => (failure: Error): void => {
+  const reason = failure.cause instanceof Error ? failure.cause.message : '';
+  figures.failures.push(`${where}${failure.message.split('\n').slice(0, 3).join(' ').slice(0, 1_500)}\n${reason.slice(0, 1_500)}`);
+};
+
 export const newFigures = (surface: string): FuzzFigures => ({ surface, seed: fuzzSeed, cases: 0, outcomes: {}, resent: 0, failures: [] });
 
 /**
