@@ -108,6 +108,7 @@ describe('/v1/views', () => {
       [{ name: 'No rule', filter: { alertId: 'alr_nothing' } }, 'not_found', 'filter.alertId', 404],
       [{ name: 'No keyword', filter: { keywordIds: ['kw_01jd8x3m5c2v7q9r4t6w8y0z1a'] } }, 'not_found', 'filter.keywordIds', 404],
       [{ name: 'No member', filter: { assigneeId: 'usr_01jd8x3m5c2v7q9r4t6w8y0z1a' } }, 'invalid_assignee', 'filter.assigneeId', 400],
+      [{ name: 'No person', filter: { personId: 'per_01jd8x3m5c2v7q9r4t6w8y0z1a' } }, 'not_found', 'filter.personId', 404],
       [{ name: '' }, 'validation_error', 'name', 400],
       [{ name: 'x'.repeat(101) }, 'validation_error', 'name', 400],
       [{ name: 'Bad sort', sort: 'oldest' }, 'validation_error', 'sort', 400],
