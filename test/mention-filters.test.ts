@@ -17,6 +17,7 @@ const letterOf = new Map<string, string>();
 let kw1: string;
 let kw2: string;
 let negativeRule: string;
+let otherKeyword: string;
 
 const day = (date: string) => new Date(`${date}T12:00:00Z`);
 
@@ -76,7 +77,7 @@ beforeAll(async () => {
   }
   // Another workspace's mention passes every filter below that names no id; it must never show.
   const other = await earshot.createWorkspace('Elsewhere');
-  const otherKeyword = (await earshot.rest('POST', '/v1/keywords', { key: other.apiKey, body: { term: 'Acme', platforms: [] } })).body.id;
+  otherKeyword = (await earshot.rest('POST', '/v1/keywords', { key: other.apiKey, body: { term: 'Acme', platforms: [] } })).body.id;
   await seedMentions(earshot.sql, other.workspace.id, [{ ...seeds.A, keywordId: otherKeyword, author: { ...seeds.A.author, handle: 'ann2' } }]);
   negativeRule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Unhappy', event: 'mention.negative', filter: { keywordIds: [kw1] } } })).body.id;
 }, 60_000);
@@ -215,6 +216,10 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['colour=red', 400, { code: 'validation_error', field: 'colour' }],
       ['cursor=bm90IGEgY3Vyc29y', 400, { code: 'invalid_cursor', field: 'cursor' }],
       ['alertId=feed_nothing', 404, { code: 'not_found', field: 'alertId' }],
+      // Another workspace's keyword is no keyword of this one, whether to show it or to leave it out.
+      [`keywordId=${otherKeyword}`, 404, { code: 'not_found', field: 'keywordId' }],
+      [`notKeywordIds=${kw1},${otherKeyword}`, 404, { code: 'not_found', field: 'notKeywordIds' }],
+      ['keywordIds=kw_01jd8x3m5c2v7q9r4t6w8y0z1a', 404, { code: 'not_found', field: 'keywordIds' }],
       [`platforms=${Array(101).fill('reddit').join(',')}`, 400, { code: 'filter_too_complex', field: 'platforms' }],
       [
         ['excludeAuthors', 'tags', 'notTags'].map((name) => `${name}=${Array.from({ length: 100 }, (_, i) => `${name}${i}`).join(',')}`).join('&') + '&languages=en',

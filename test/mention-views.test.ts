@@ -93,6 +93,8 @@ describe('/v1/views', () => {
     expect((await create({ name: 'Competitors' }, neighbour.apiKey)).status).toBe(201);
     expect(answer(await earshot.rest('GET', `/v1/views/${first.body.id}`, { key: neighbour.apiKey }))).toEqual(errorOf('not_found', undefined, 404));
     expect(answer(await earshot.rest('DELETE', `/v1/views/${first.body.id}`, { key: neighbour.apiKey }))).toEqual(errorOf('not_found', undefined, 404));
+    // A view names keywords of its own workspace only: it is stored and shown back.
+    expect(answer(await create({ name: 'Borrowed', filter: { notKeywordIds: [kw1] } }, neighbour.apiKey))).toEqual(errorOf('not_found', 'filter.notKeywordIds', 404));
     for (const view of [first, other]) await earshot.rest('DELETE', `/v1/views/${view.body.id}`, { key });
   });
 
@@ -104,6 +106,9 @@ describe('/v1/views', () => {
       [{ name: 'Nested', filter: { viewId: 'view_01' } }, 'validation_error', 'filter.viewId', 400],
       [{ name: 'Huge', filter: { platforms: Array.from({ length: 101 }, () => 'x') } }, 'filter_too_complex', 'filter.platforms', 400],
       [{ name: 'No rule', filter: { alertId: 'alr_nothing' } }, 'not_found', 'filter.alertId', 404],
+      [{ name: 'No keyword', filter: { keywordIds: ['kw_01jd8x3m5c2v7q9r4t6w8y0z1a'] } }, 'not_found', 'filter.keywordIds', 404],
+      [{ name: 'No member', filter: { assigneeId: 'usr_01jd8x3m5c2v7q9r4t6w8y0z1a' } }, 'invalid_assignee', 'filter.assigneeId', 400],
+      [{ name: 'No person', filter: { personId: 'per_01jd8x3m5c2v7q9r4t6w8y0z1a' } }, 'not_found', 'filter.personId', 404],
       [{ name: '' }, 'validation_error', 'name', 400],
       [{ name: 'x'.repeat(101) }, 'validation_error', 'name', 400],
       [{ name: 'Bad sort', sort: 'oldest' }, 'validation_error', 'sort', 400],

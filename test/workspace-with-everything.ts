@@ -157,6 +157,7 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
   configured.telegram.chats.add('-1001234567890');
   const telegramChannel = ok('a Telegram channel', await rest('POST', '/v1/channels', { kind: 'telegram', label: `Telegram ${marker}`, chatId: '-1001234567890' }));
   const emailChannel = ok('an e-mail channel', await rest('POST', '/v1/channels', { kind: 'email', label: `Mail ${marker}`, address: `alerts.${marker}@example.com` }));
+  ok('a saved view', await rest('POST', '/v1/views', { name: `View ${marker}`, filter: { keywordIds: [keyword.id], q: marker }, sort: 'priority' }));
   const rule = ok('an alert rule', await rest('POST', '/v1/alerts', { name: `Rule ${marker}`, channelIds: [webhook.id, slackChannel.id, telegramChannel.id], filter: { keywordIds: [keyword.id] } }));
   // Half a day away, so that it does not run while a test compares what is stored.
   const digestHour = (new Date().getUTCHours() + 12) % 24;
@@ -170,6 +171,7 @@ export async function seedEveryObject(configured: ConfiguredEarshot, label: stri
 
   // The compatibility API's integer ids are handed out when first shown.
   ok('compatibility keywords', await rest('GET', '/compat/octolens/api/v2/keywords'));
+  ok('compatibility views', await rest('GET', '/compat/octolens/api/v2/views'));
   ok('compatibility mentions', await rest('POST', '/compat/octolens/api/v2/mentions', { includeAll: true }));
   ok('compatibility feedback', await rest('POST', '/compat/octolens/api/v2/feedback', { sourceId: mentionIds[1], feedbackType: 'NOT_RELEVANT', feedbackReason: `Noise ${marker}` }));
 

@@ -99,7 +99,7 @@ export const mentionRoutes: (GraphQLRoute | StreamedRoute)[] = [
       },
       400: { description: `${filterRefusals}, or a bad cursor (\`invalid_cursor\`)` },
       401: unauthorizedResponse,
-      404: { description: 'An `alertId` or `viewId` that is no rule or view of this workspace (`not_found`)' },
+      404: { description: 'An `alertId`, `viewId` or keyword id that is no rule, view or keyword of this workspace (`not_found`, with `field`)' },
     },
     operation: `query ListMentions($filter: MentionFilter, $sort: MentionSort, $first: Int, $after: String) {
       mentions(filter: $filter, sort: $sort, first: $first, after: $after) {
@@ -134,7 +134,7 @@ export const mentionRoutes: (GraphQLRoute | StreamedRoute)[] = [
       },
       400: { description: filterRefusals },
       401: unauthorizedResponse,
-      404: { description: 'An `alertId` or `viewId` that is no rule or view of this workspace (`not_found`)' },
+      404: { description: 'An `alertId`, `viewId` or keyword id that is no rule, view or keyword of this workspace (`not_found`, with `field`)' },
       429: { description: `More than ${exportsPerMinute} exports in a minute (\`rate_limited\`): retry after \`Retry-After\` seconds (also \`retryAfterSeconds\`)` },
     },
     operation: `query StartMentionExport($filter: MentionFilter) { mentionExport(filter: $filter) { id } }`,

@@ -7,6 +7,7 @@ import type { PothosBuilder, PothosInputRef, PothosObjectRef } from '../pothos-b
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
+import { keywordIdsNotInWorkspace } from './alert-rule-store.ts';
 import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
 import { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
@@ -72,8 +73,8 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{ filter: Record<string, unknown>; scope: MentionListScope }> {
   const input = parseInput(compatMentionFilterInput, rawFilter ?? {});
   const filter: Record<string, unknown> = { ...input.filter };
-  if (input.keywordIds) filter.keywordIds = await objectsOfCompatIds(ctx, 'keyword', input.keywordIds);
-  if (input.notKeywordIds?.length) filter.notKeywordIds = await objectsOfCompatIds(ctx, 'keyword', input.notKeywordIds);
+  if (input.keywordIds) filter.keywordIds = await keywordsOfCompatIds(ctx, input.keywordIds);
+  if (input.notKeywordIds?.length) filter.notKeywordIds = await keywordsOfCompatIds(ctx, input.notKeywordIds);
   if (input.viewId !== null && input.viewId !== undefined) filter.viewId = await objectOfCompatId(ctx, 'view', input.viewId, 'View');
   const conditions: ((sql: Queryable) => Fragment)[] = [];
   const { relevance, engaged } = input;
@@ -86,6 +87,13 @@ async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{
       condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`),
     },
   };
+}
+
+/** The keywords of the workspace integer ids name, those deleted since left out. */
+async function keywordsOfCompatIds(ctx: SubgraphContext, compatIds: readonly number[]): Promise<string[]> {
+  const ids = await objectsOfCompatIds(ctx, 'keyword', compatIds);
+  const gone = new Set(await keywordIdsNotInWorkspace(ctx.sql, requireAuth(ctx).workspaceId, ids));
+  return ids.filter((id) => !gone.has(id));
 }
 
 /** The integer ids of the keywords these filter values name (an id or a list of ids each). */

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
 import { parseMentionFilter, resolveMentionFilter } from './mention-filter.ts';
-import { mentionFilterLookups, readMentionFilter, withDefaults } from './mention-filter-lookups.ts';
+import { checkFilterKeywords, mentionFilterLookups, readMentionFilter, withDefaults } from './mention-filter-lookups.ts';
 import { listViewDefaults } from './mention-list.ts';
 import { claimMentionExport, countExportedMentions, type ExportedMention, exportedMentions, grantMentionExport } from './mention-export-store.ts';
 
@@ -58,7 +58,9 @@ const csv = (records: string[][]) => stringify(records, { record_delimiter: 'win
  */
 export async function grantExport(sql: Sql, workspaceId: string, rawFilter: unknown): Promise<{ id: string }> {
   const lookups = mentionFilterLookups(sql, workspaceId);
-  const filter = await withDefaults(parseMentionFilter(rawFilter), listViewDefaults, lookups);
+  const given = parseMentionFilter(rawFilter);
+  await checkFilterKeywords(sql, workspaceId, given);
+  const filter = await withDefaults(given, listViewDefaults, lookups);
   await resolveMentionFilter(filter, lookups);
   const grant = await grantMentionExport(sql, workspaceId, filter, exportsPerMinute);
   if ('retryAfterSeconds' in grant) {

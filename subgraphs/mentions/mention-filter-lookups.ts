@@ -1,6 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
+import { domainError } from '../domain-error.ts';
 import { alertFilterSql } from './alert-filter.ts';
-import { findAlertRule } from './alert-rule-store.ts';
+import { findAlertRule, keywordIdsNotInWorkspace } from './alert-rule-store.ts';
 import {
   type FilterLookups,
   type MentionFilter,
@@ -45,10 +46,28 @@ export function mentionFilterLookups(sql: Queryable, workspaceId: string): Filte
 }
 
 /**
+ * Refuses keyword ids that name no keyword of the workspace (another
+ * workspace's, or none): `not_found` on the parameter, under `at` when
+ * given (spec 5.3: a workspace's requests name its own records only, as an
+ * alert rule's filter does). A saved view's stored filter is not checked
+ * again when used: a keyword deleted since matches nothing.
+ */
+export async function checkFilterKeywords(sql: Queryable, workspaceId: string, filter: MentionFilter, at?: string): Promise<void> {
+  for (const name of ['keywordId', 'keywordIds', 'notKeywordIds'] as const) {
+    const value = filter[name];
+    if (value === undefined) continue;
+    const [unknown] = await keywordIdsNotInWorkspace(sql, workspaceId, ([] as string[]).concat(value));
+    const field = at ? `${at}.${name}` : name;
+    if (unknown !== undefined) throw domainError('not_found', `${field}: ${unknown} names no keyword of this workspace`, { field });
+  }
+}
+
+/**
  * A filter as a GraphQL input or a stored export holds it, checked
- * (`validation_error`, `filter_too_complex`) and resolved (`not_found`),
- * with `defaults` for the parameters that neither it nor the view it names
- * (`viewId`) sets; and that view's sort, for a list asked for none.
+ * (`validation_error`, `filter_too_complex`, keywords of the workspace)
+ * and resolved (`not_found`), with `defaults` for the parameters that
+ * neither it nor the view it names (`viewId`) sets; and that view's sort,
+ * for a list asked for none.
  */
 export async function readMentionQuery(
   sql: Queryable,
@@ -57,7 +76,9 @@ export async function readMentionQuery(
   defaults: MentionFilter = {},
 ): Promise<{ filter: ResolvedMentionFilter; viewSort: MentionSort | undefined }> {
   const lookups = mentionFilterLookups(sql, workspaceId);
-  const filter = await withDefaults(parseMentionFilter(raw), defaults, lookups);
+  const given = parseMentionFilter(raw);
+  await checkFilterKeywords(sql, workspaceId, given);
+  const filter = await withDefaults(given, defaults, lookups);
   const view = filter.viewId === undefined ? undefined : await lookups.savedView(filter.viewId);
   return { filter: await resolveMentionFilter(filter, lookups), viewSort: view?.sort };
 }

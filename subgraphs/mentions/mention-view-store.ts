@@ -66,6 +66,16 @@ export async function listMentionViews(sql: Queryable, workspaceId: string): Pro
     select * from mention_views where workspace_id = ${workspaceId} order by created_at, id`;
 }
 
+/**
+ * Whether the user is a member of the workspace. Read from team's
+ * `workspace_members` as the triage's foreign key reads it (migration 023):
+ * a view's filter is JSON, which no foreign key can check.
+ */
+export async function isWorkspaceMember(sql: Queryable, workspaceId: string, userId: string): Promise<boolean> {
+  const [row] = await sql`/* isWorkspaceMember */ select 1 from workspace_members where workspace_id = ${workspaceId} and user_id = ${userId}`;
+  return row !== undefined;
+}
+
 /** Deletes a view; whether there was one. */
 export async function deleteMentionView(sql: Queryable, workspaceId: string, id: string): Promise<boolean> {
   const rows = await sql`/* deleteMentionView */ delete from mention_views where id = ${id} and workspace_id = ${workspaceId} returning id`;

@@ -6,12 +6,14 @@ import type { PothosBuilder, PothosEnumRef, PothosInputRef } from '../pothos-bui
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { mentionFilterFields, mentionFilterJson, type MentionFilter, parseMentionFilter, resolveMentionFilter } from './mention-filter.ts';
-import { mentionFilterLookups } from './mention-filter-lookups.ts';
+import { checkFilterKeywords, mentionFilterLookups } from './mention-filter-lookups.ts';
 import { mentionSorts } from './mention-list.ts';
+import { findPerson } from './person-store.ts';
 import {
   deleteMentionView,
   findMentionView,
   insertMentionView,
+  isWorkspaceMember,
   listMentionViews,
   type MentionViewRow,
   translateViewWriteError,
@@ -49,11 +51,21 @@ const viewInput = z.strictObject({ name: viewName, filter: z.unknown(), sort: z.
  * A view's filter checked as the list checks it (`validation_error` and
  * `filter_too_complex` naming `filter.<parameter>`), naming no other view,
  * and resolved once, so a view naming an alert rule that is not there is
- * refused when it is saved (`not_found`).
+ * refused when it is saved (`not_found`). A view is stored and shown back,
+ * so it names keywords, an assignee and a person of its own workspace only
+ * (spec 5.3): another's, or none, is refused on the field, as an alert
+ * rule's keywords are.
  */
 async function checkedViewFilter(sql: Sql, workspaceId: string, raw: unknown): Promise<MentionFilter> {
   const filter = parseMentionFilter(raw, 'filter');
   if (filter.viewId !== undefined) throw domainError('validation_error', 'filter.viewId: a view cannot name another view', { field: 'filter.viewId' });
+  await checkFilterKeywords(sql, workspaceId, filter, 'filter');
+  if (filter.assigneeId !== undefined && !(await isWorkspaceMember(sql, workspaceId, filter.assigneeId))) {
+    throw domainError('invalid_assignee', 'filter.assigneeId: not a member of this workspace', { field: 'filter.assigneeId' });
+  }
+  if (filter.personId !== undefined && !(await findPerson(sql, workspaceId, filter.personId))) {
+    throw domainError('not_found', 'filter.personId: no person of this workspace', { field: 'filter.personId' });
+  }
   try {
     await resolveMentionFilter(filter, mentionFilterLookups(sql, workspaceId));
   } catch (error) {
