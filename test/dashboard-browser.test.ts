@@ -103,10 +103,13 @@ describe('sign-in', { timeout: 60_000 }, () => {
     expect(await switcher.inputValue()).toBe(workspace.id);
     expect(await switcher.locator('option').allTextContents()).toEqual(['Acme', 'Side project']);
 
-    await switcher.selectOption({ label: 'Side project' });
+    // A switch reloads the page: each waits for the new document, so that the sign-out below is not clicked on the old one while the reload is under way.
+    await Promise.all([page.waitForEvent('load'), switcher.selectOption({ label: 'Side project' })]);
     await page.waitForURL(/\/inbox$/);
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await expect.poll(() => page.getByLabel('Workspace').locator('option:checked').textContent()).toBe('Side project');
-    await switcher.selectOption({ label: 'Acme' });
+    await Promise.all([page.waitForEvent('load'), page.getByLabel('Workspace').selectOption({ label: 'Acme' })]);
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await expect.poll(() => page.getByLabel('Workspace').locator('option:checked').textContent()).toBe('Acme');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
