@@ -8,7 +8,7 @@ import { mcpTools } from '../mcp/tools.ts';
 import { countOutcome, fuzzScale, fuzzSeed, newFigures, onceMoreWhenOverloaded, recordFailure, recordFigures } from './fuzz/fuzz-run.ts';
 import { hostileBodyText, hostileString, hostileValue } from './fuzz/hostile-values.ts';
 import { type SchemaContext, stray, strayingValue } from './fuzz/schema-arbitraries.ts';
-import { catalogueIds, type IdCatalogue } from './id-catalogue.ts';
+import { catalogueIds, type IdCatalogue, withoutCredentials } from './id-catalogue.ts';
 import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
 import { jobsSettled, workspaceRows } from './workspace-rows.ts';
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
   fuzzed = await seedEveryObject(configured, 'Fuzzed');
   bystander = await seedEveryObject(configured, 'Bystander');
   const document = (await configured.earshot.rest('GET', '/v1/openapi.json')).body;
-  known = await catalogueIds(document, (method, path, body) => configured.earshot.rest(method, path, { key: fuzzed.apiKey, body }));
+  known = withoutCredentials(await catalogueIds(document, (method, path, body) => configured.earshot.rest(method, path, { key: fuzzed.apiKey, body })));
   clients.write = await connect(fuzzed.apiKey);
   clients.read = await connect(fuzzed.readKey);
   await jobsSettled(configured.earshot.sql);

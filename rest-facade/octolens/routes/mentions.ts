@@ -49,6 +49,8 @@ const feedbackSchema = z
   })
   .meta({ id: 'OctolensFeedback' });
 
+const viewNotFound = { description: '`view` names no view of this workspace (`NOT_FOUND`)' };
+
 export const octolensMentionRoutes: GraphQLRoute[] = [
   {
     method: 'POST',
@@ -69,6 +71,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       },
       400: { description: 'A field is unknown or breaks its rule, more than 50 keyword ids, or a bad cursor (`VALIDATION_ERROR`)' },
       401: octolensUnauthorized,
+      404: viewNotFound,
       501: notServedYet,
     },
     operation: `query OctolensMentions($first: Int, $after: String, $filter: CompatMentionFilter) {
@@ -101,6 +104,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       },
       400: octolensBadBody,
       401: octolensUnauthorized,
+      404: viewNotFound,
       501: notServedYet,
     },
     operation: `query OctolensExportMentions($filter: CompatMentionFilter) { compatMentionExport(filter: $filter) { ${octolensMentionFields} } }`,
