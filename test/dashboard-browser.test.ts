@@ -205,6 +205,129 @@ describe('inbox', () => {
     expect(page.url()).toBe(`${earshot.url}/inbox?keywords=${keyword.id}&status=done&sort=priority`);
     await page.close();
   });
+  it('saves the filters as a view, applies a saved view from the selector, updates, renames and deletes it', async () => {
+    const kept = await newKeyword('viewed keyword');
+    const other = await newKeyword('other keyword');
+    await scoredMention(kept.id, 'Viewed keyword low', 60);
+    await scoredMention(kept.id, 'Viewed keyword high', 90);
+    await scoredMention(other.id, 'Other keyword post about pelicans', 80);
+    // A view made through the API, with a filter the bar does not show and no status (every status).
+    const pelicans = await api('POST', '/v1/views', { name: 'Pelicans', filter: { q: 'pelicans', minRelevance: 50 } });
+    expect(pelicans.status).toBe(201);
+    const page = await signedInPage();
+    const texts = () => page.locator('article.mention .mention-text').allTextContents();
+
+    await page.getByLabel('Keyword').selectOption({ label: 'viewed keyword' });
+    await page.getByLabel('Sort').selectOption('priority');
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${kept.id}&sort=priority$`));
+    await page.getByRole('button', { name: 'Save as a new view' }).click();
+    await page.getByLabel('Name of the new view').fill('Viewed, by priority');
+    await page.getByRole('button', { name: 'Save the view' }).click();
+    await expect.poll(async () => (await api('GET', '/v1/views')).body.data.map((view: { name: string }) => view.name)).toEqual(['Pelicans', 'Viewed, by priority']);
+    const saved = (await api('GET', '/v1/views')).body.data[1];
+    expect(saved).toMatchObject({ sort: 'priority', filter: { keywordIds: [kept.id], status: 'open', relevant: true, snoozed: false } });
+    await page.waitForURL(new RegExp(`/inbox\\?view=${saved.id}&keywords=${kept.id}&sort=priority$`));
+    expect(await page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Viewed, by priority');
+
+    // The API's view: its filters go into the URL, the hidden ones shown under "More filters".
+    await page.getByLabel('Saved view').selectOption({ label: 'Pelicans' });
+    await page.waitForURL(new RegExp(`/inbox\\?view=${pelicans.body.id}&status=all&q=pelicans&minRelevance=50$`));
+    await expect.poll(texts).toEqual(['Other keyword post about pelicans']);
+    expect(await page.getByLabel('Search').inputValue()).toBe('pelicans');
+    expect(await page.getByLabel('Relevance at least').inputValue()).toBe('50');
+    expect(await page.getByLabel('Status').inputValue()).toBe('all');
+
+    // Back to the first view from the selector; a changed filter can be saved into it.
+    await page.getByLabel('Saved view').selectOption({ label: 'Viewed, by priority' });
+    await expect.poll(texts).toEqual(['Viewed keyword high', 'Viewed keyword low']);
+    await page.getByLabel('Status').selectOption('all');
+    await page.getByText('Filters changed since the view was chosen').waitFor();
+    await page.getByRole('button', { name: 'Save changes to Viewed, by priority' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/views/${saved.id}`)).body.filter.status ?? null).toBeNull();
+    await expect.poll(() => page.getByText('Filters changed since the view was chosen').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name for Viewed, by priority').fill('Everything viewed');
+    await page.getByRole('button', { name: 'Rename the view' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/views/${saved.id}`)).body.name).toBe('Everything viewed');
+    await expect.poll(() => page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Everything viewed');
+
+    // Deleting the view keeps its filters on screen, no longer named.
+    await page.getByRole('button', { name: 'Delete the view Everything viewed' }).click();
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${kept.id}&status=all&sort=priority$`));
+    expect((await api('GET', '/v1/views')).body.data.map((view: { name: string }) => view.name)).toEqual(['Pelicans']);
+    expect(await page.getByLabel('Saved view').inputValue()).toBe('');
+    await api('DELETE', `/v1/views/${pelicans.body.id}`);
+    await page.close();
+  });
+
+  it('snoozes and assigns from the keyboard and for a selection, as the server filters them', async () => {
+    const keyword = await newKeyword('snooze target');
+    const first = await scoredMention(keyword.id, 'Snooze target first', 90);
+    const second = await scoredMention(keyword.id, 'Snooze target second', 80);
+    const third = await scoredMention(keyword.id, 'Snooze target third', 70);
+    const fourth = await scoredMention(keyword.id, 'Snooze target fourth', 60);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}&sort=priority`);
+    const texts = () => page.locator('article.mention .mention-text').allTextContents();
+    await expect.poll(texts).toEqual(['Snooze target first', 'Snooze target second', 'Snooze target third', 'Snooze target fourth']);
+
+    // s on the first: a picker; a snoozed mention leaves the awake list, the keyboard moves on.
+    await page.keyboard.press('j');
+    await page.keyboard.press('s');
+    const snoozePicker = page.getByRole('dialog', { name: 'Snooze the mention by' });
+    await snoozePicker.waitFor();
+    expect(await snoozePicker.getByRole('button').allTextContents()).toEqual(['For an hour', 'For four hours', 'Until tomorrow 9:00', 'Until Monday 9:00', 'Wake it now', 'Cancel']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(texts).toEqual(['Snooze target second', 'Snooze target third', 'Snooze target fourth']);
+    const snoozedUntil = Date.parse((await api('GET', `/v1/mentions/${first}`)).body.triage.snoozedUntil);
+    expect(snoozedUntil - Date.now()).toBeGreaterThan(3.5 * 3_600_000);
+    expect(snoozedUntil - Date.now()).toBeLessThanOrEqual(4 * 3_600_000);
+
+    // a on the mention the keyboard moved to: a member picker; the card then names the assignee.
+    await page.keyboard.press('a');
+    const assignPicker = page.getByRole('dialog', { name: 'Assign the mention by' });
+    await assignPicker.waitFor();
+    expect(await assignPicker.getByRole('button').allTextContents()).toEqual([owner.name, 'Nobody', 'Cancel']);
+    await page.keyboard.press('Enter');
+    await page.locator(`#mention-${second}`).getByText(`Assigned to ${owner.name}`).waitFor();
+    expect((await api('GET', `/v1/mentions/${second}`)).body.triage.assignee).toBe(owner.id);
+    // Escape closes a picker without a change.
+    await page.keyboard.press('s');
+    await snoozePicker.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => snoozePicker.count()).toBe(0);
+    expect((await api('GET', `/v1/mentions/${second}`)).body.triage.snoozedUntil).toBeNull();
+
+    // The assignee filter shows the assigned one only; the snoozed filter the snoozed one, which wakes from there.
+    await page.getByLabel('Assignee').selectOption({ label: owner.name });
+    await page.waitForURL(new RegExp(`assigneeId=${owner.id}`));
+    await expect.poll(texts).toEqual(['Snooze target second']);
+    await page.getByLabel('Assignee').selectOption('');
+    await page.getByLabel('Snoozed').selectOption('true');
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}&snoozed=true&sort=priority$`));
+    await expect.poll(texts).toEqual(['Snooze target first']);
+    await page.locator(`#mention-${first}`).getByRole('button', { name: 'Snooze…' }).click();
+    await snoozePicker.getByRole('button', { name: 'Wake it now' }).click();
+    await page.getByText('No mentions match these filters').waitFor();
+    expect((await api('GET', `/v1/mentions/${first}`)).body.triage.snoozedUntil).toBeNull();
+
+    // A selection is assigned and snoozed in one request each.
+    await page.getByLabel('Snoozed').selectOption('false');
+    await expect.poll(texts).toEqual(['Snooze target first', 'Snooze target second', 'Snooze target third', 'Snooze target fourth']);
+    await page.getByLabel('Select the mention by', { exact: false }).nth(2).check();
+    await page.getByLabel('Select the mention by', { exact: false }).nth(3).check();
+    const toolbar = page.getByRole('toolbar', { name: 'Selected mentions' });
+    await toolbar.getByRole('button', { name: 'Assign…' }).click();
+    await page.getByRole('dialog', { name: 'Assign 2 mentions to' }).getByRole('button', { name: owner.name }).click();
+    await expect.poll(async () => [(await api('GET', `/v1/mentions/${third}`)).body.triage.assignee, (await api('GET', `/v1/mentions/${fourth}`)).body.triage.assignee]).toEqual([owner.id, owner.id]);
+    await toolbar.getByRole('button', { name: 'Snooze…' }).click();
+    await page.getByRole('dialog', { name: 'Snooze 2 mentions' }).getByRole('button', { name: 'Until tomorrow 9:00' }).click();
+    await expect.poll(texts).toEqual(['Snooze target first', 'Snooze target second']);
+    for (const id of [third, fourth]) expect(Date.parse((await api('GET', `/v1/mentions/${id}`)).body.triage.snoozedUntil)).toBeGreaterThan(Date.now());
+    await page.close();
+  });
 });
 
 describe('keywords', () => {

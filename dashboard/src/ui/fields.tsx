@@ -43,6 +43,7 @@ export function TextField(
     max?: number;
     maxLength?: number;
     name?: string;
+    onChange?(value: string): void;
   },
 ) {
   const id = useId();
@@ -62,9 +63,17 @@ export function TextField(
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy(id, props)}
         onInput={(event) => props.onInput(event.currentTarget.value)}
+        onChange={props.onChange && ((event) => props.onChange!(event.currentTarget.value))}
       />
     </FieldFrame>
   );
+}
+
+/** A text field whose value counts once typed out (on Enter or on leaving it), for what each value costs a request (a list's filters). */
+export function CommitField(props: Omit<Parameters<typeof TextField>[0], 'onInput' | 'onChange'> & { onCommit(value: string): void }) {
+  const [text, setText] = useState(props.value);
+  useEffect(() => setText(props.value), [props.value]);
+  return <TextField {...props} value={text} onInput={setText} onChange={(typed) => typed !== props.value && props.onCommit(typed)} />;
 }
 
 export function TextArea(props: FieldProps & { value: string; onInput(value: string): void; rows?: number; maxLength?: number; placeholder?: string }) {

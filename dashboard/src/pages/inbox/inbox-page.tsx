@@ -6,16 +6,15 @@ import { useQuery } from '../../api/use-query';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
-import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions } from './inbox-filters';
-import { ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
+import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions, staysListed } from './inbox-filters';
+import { pickerKeys, ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
 import { MentionCard } from './mention-card';
 import { BulkTriageDocument, InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, TriageMentionDocument } from './mention-fields';
+import { SavedViews } from './saved-views';
+import { type PickerRequest, TriagePicker } from './triage-picker';
 
 /** When a mention that arrived unscored is read again for its score. */
 const rescoreDelaysMs = [3_000, 8_000, 20_000, 60_000];
-
-/** Whether a mention stays listed after a triage answer: a status change can take it out of the filtered view. */
-const staysListed = (mention: InboxMentionFragment, filters: InboxFilters) => filters.status === 'all' || mention.status === filters.status;
 
 export default function InboxPage() {
   const { query, route } = useLocation();
@@ -32,8 +31,10 @@ export default function InboxPage() {
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<unknown>();
   const [loadingMore, setLoadingMore] = useState(false);
+  const [picker, setPicker] = useState<PickerRequest>();
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
+  const shownRef = useRef<InboxMentionFragment[]>([]);
 
   useEffect(() => {
     if (!page.data) return;
@@ -44,7 +45,12 @@ export default function InboxPage() {
 
   const replace = useCallback((mention: InboxMentionFragment, keep: boolean) => {
     setMentions((list) => (keep ? list.map((item) => (item.id === mention.id ? mention : item)) : list.filter((item) => item.id !== mention.id)));
-    if (!keep) setSelected((set) => new Set([...set].filter((id) => id !== mention.id)));
+    if (keep) return;
+    setSelected((set) => new Set([...set].filter((id) => id !== mention.id)));
+    // A mention leaving the view hands the keyboard to the next one.
+    const list = shownRef.current;
+    const at = list.findIndex((item) => item.id === mention.id);
+    setCurrentId((current) => (current === mention.id ? (list[at + 1] ?? list[at - 1])?.id : current));
   }, []);
 
   // New mentions arrive over graphql-ws while the page is open.
@@ -97,8 +103,7 @@ export default function InboxPage() {
   );
 
   // One request for the whole selection, all or nothing (spec 4.3's bulk triage).
-  const triageSelected = async (patch: MentionPatchInput) => {
-    const ids = [...selected];
+  const triageMany = async (ids: string[], patch: MentionPatchInput) => {
     setError(undefined);
     setBusy((set) => new Set([...set, ...ids]));
     try {
@@ -112,7 +117,12 @@ export default function InboxPage() {
     }
   };
 
+  const triageSelected = (patch: MentionPatchInput) => triageMany([...selected], patch);
+  const members = choices.data?.members ?? [];
+  const memberName = (id: string | null | undefined) => members.find((member) => member.id === id)?.name;
+
   const shown = sortMentions(mentions, filters.sort);
+  shownRef.current = shown;
   const currentIndex = Math.max(0, shown.findIndex((mention) => mention.id === currentId));
 
   const focusAt = (index: number) => {
@@ -124,22 +134,36 @@ export default function InboxPage() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (typingIn(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (picker || typingIn(event) || event.ctrlKey || event.metaKey || event.altKey) return;
       const mention = shown[currentIndex];
       if (event.key === 'j') focusAt(currentIndex + (currentId ? 1 : 0));
       else if (event.key === 'k') focusAt(currentIndex - 1);
       else if (event.key === 'x' && mention) toggleSelected(mention.id, !selected.has(mention.id));
+      else if (pickerKeys[event.key] && mention) {
+        setPicker({ kind: pickerKeys[event.key].kind, ids: [mention.id], subject: `the mention by ${mention.author.name}` });
+      }
       else if (triageKeys[event.key] && mention) {
-        void triage(mention.id, triageKeys[event.key].patch);
-        // A mention leaving the view hands the keyboard to the next one.
+        const { patch } = triageKeys[event.key];
+        void triage(mention.id, patch);
+        // A mention about to leave the view hands the keyboard on at once, so the next key acts on the next mention.
         const next = shown[currentIndex + 1] ?? shown[currentIndex - 1];
-        if (next && triageKeys[event.key].patch.status) setCurrentId(next.id);
+        if (next && patch.status && !staysListed({ ...mention, status: patch.status }, filters)) setCurrentId(next.id);
       } else return;
       event.preventDefault();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   });
+
+  // A closed picker gives the keyboard back to the mention it acted on (or the one after it).
+  useEffect(() => {
+    if (!picker && currentId) document.getElementById(`mention-${currentId}`)?.focus();
+  }, [picker]);
+
+  const pick = (request: PickerRequest, patch: MentionPatchInput) => {
+    setPicker(undefined);
+    void (request.ids.length === 1 ? triage(request.ids[0], patch) : triageMany(request.ids, patch));
+  };
 
   const toggleSelected = (id: string, on: boolean) =>
     setSelected((set) => {
@@ -168,6 +192,7 @@ export default function InboxPage() {
       <PageHeader title="Inbox">
         <ShortcutList />
       </PageHeader>
+      <SavedViews filters={filters} onApply={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
       <InboxFilterBar filters={filters} choices={choices.data} onChange={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
       <p class="visually-hidden" aria-live="polite">
         {announcement}
@@ -194,7 +219,14 @@ export default function InboxPage() {
         <button type="button" class="secondary" disabled={!selected.size} onClick={() => void triageSelected({ relevant: false })}>
           Not relevant
         </button>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'assign', ids: [...selected], subject: `${selected.size} mentions` })}>
+          Assign…
+        </button>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'snooze', ids: [...selected], subject: `${selected.size} mentions` })}>
+          Snooze…
+        </button>
       </div>
+      {picker && <TriagePicker request={picker} members={members} onPick={(patch) => pick(picker, patch)} onClose={() => setPicker(undefined)} />}
       {page.loading && !page.data ? (
         <Loading label="Loading mentions" />
       ) : shown.length === 0 ? (
@@ -209,7 +241,9 @@ export default function InboxPage() {
               selected={selected.has(mention.id)}
               fresh={fresh.has(mention.id)}
               busy={busy.has(mention.id)}
+              assigneeName={memberName(mention.triage.assignee)}
               onTriage={(patch) => void triage(mention.id, patch)}
+              onPick={(kind) => setPicker({ kind, ids: [mention.id], subject: `the mention by ${mention.author.name}` })}
               onSelect={(on) => toggleSelected(mention.id, on)}
               onFocus={() => setCurrentId(mention.id)}
             />

@@ -14,6 +14,12 @@ export const triageKeys: Record<string, { label: string; patch: MentionPatchInpu
   '0': { label: 'Sentiment as scored', patch: { sentiment: null } },
 };
 
+/** Keys that open a picker for the mention the keyboard is on. */
+export const pickerKeys: Record<string, { label: string; kind: 'assign' | 'snooze' }> = {
+  a: { label: 'Assign to a member…', kind: 'assign' },
+  s: { label: 'Snooze…', kind: 'snooze' },
+};
+
 export const movementKeys: Record<string, string> = {
   j: 'Next mention',
   k: 'Previous mention',
@@ -27,7 +33,7 @@ export function typingIn(event: KeyboardEvent): boolean {
 }
 
 export function ShortcutList() {
-  const rows = [...Object.entries(movementKeys), ...Object.entries(triageKeys).map(([key, { label }]) => [key, label] as const)];
+  const rows = [...Object.entries(movementKeys), ...[...Object.entries(triageKeys), ...Object.entries(pickerKeys)].map(([key, { label }]) => [key, label] as const)];
   return (
     <details class="shortcuts">
       <summary>Keyboard shortcuts</summary>

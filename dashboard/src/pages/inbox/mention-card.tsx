@@ -13,7 +13,9 @@ export function MentionCard({
   selected,
   fresh,
   busy,
+  assigneeName,
   onTriage,
+  onPick,
   onSelect,
   onFocus,
 }: {
@@ -22,7 +24,9 @@ export function MentionCard({
   selected: boolean;
   fresh: boolean;
   busy: boolean;
+  assigneeName: string | undefined;
   onTriage(patch: MentionPatchInput): void;
+  onPick(kind: 'assign' | 'snooze'): void;
   onSelect(selected: boolean): void;
   onFocus(): void;
 }) {
@@ -32,6 +36,7 @@ export function MentionCard({
   const headingId = `mention-${mention.id}-title`;
   // The person is read only once their card is opened.
   const [personOpen, setPersonOpen] = useState(false);
+  const snoozedUntil = mention.triage.snoozedUntil && Date.parse(mention.triage.snoozedUntil) > Date.now() ? mention.triage.snoozedUntil : undefined;
   return (
     <article
       class={`mention${current ? ' current' : ''}${fresh ? ' fresh' : ''}`}
@@ -70,6 +75,8 @@ export function MentionCard({
           </span>
         ))}
         {mention.status !== 'open' && <span class="chip chip-status">{mention.status}</span>}
+        {mention.triage.assignee && <span class="chip">Assigned to {assigneeName ?? 'a former member'}</span>}
+        {snoozedUntil && <span class="chip">Snoozed until {dateTime(snoozedUntil)}</span>}
       </p>
       <p class="mention-text">{mention.post.text}</p>
       <div class="mention-actions" role="group" aria-label="Triage">
@@ -95,6 +102,12 @@ export function MentionCard({
         </button>
         <button type="button" class="secondary" disabled={busy} aria-pressed={verdict === false} onClick={() => onTriage({ relevant: verdict === false ? null : false })} aria-keyshortcuts="n">
           Not relevant
+        </button>
+        <button type="button" class="secondary" disabled={busy} onClick={() => onPick('assign')} aria-keyshortcuts="a" aria-haspopup="dialog">
+          Assign…
+        </button>
+        <button type="button" class="secondary" disabled={busy} onClick={() => onPick('snooze')} aria-keyshortcuts="s" aria-haspopup="dialog">
+          Snooze…
         </button>
         <label class="inline-select">
           <span>Sentiment</span>

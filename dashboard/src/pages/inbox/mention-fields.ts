@@ -62,5 +62,6 @@ export const InboxChoicesDocument = graphql(`
   query InboxChoices {
     keywords(first: 100) { nodes { id term } }
     alertRules { id name }
+    members { id name }
   }
 `);
