@@ -165,6 +165,28 @@ function decodePathParams(names: string[], segments: string[], pathname: string)
  * GraphQL error (by `extensions.code`) into the HTTP response. Business rules
  * stay in the subgraphs; the facade only translates.
  */
+/**
+ * Whether an `Accept` header ranks `text/html` above JSON, as a browser's
+ * does (`text/html,…,*\/*;q=0.8`) and an API client's (`*\/*`,
+ * `application/json`) does not. Only these two types matter, so the
+ * header's q-values are read here rather than through a negotiation library.
+ */
+export function ranksHtmlFirst(accept: string | null): boolean {
+  const quality = (type: string) =>
+    Math.max(
+      0,
+      ...(accept ?? '')
+        .split(',')
+        .map((part) => part.trim().split(';'))
+        .filter(([range]) => range.trim().toLowerCase() === type)
+        .map(([, ...parameters]) => {
+          const q = parameters.map((parameter) => /^\s*q=([\d.]+)\s*$/i.exec(parameter)?.[1]).find(Boolean);
+          return q === undefined ? 1 : Number(q) || 0;
+        }),
+    );
+  return quality('text/html') > quality('application/json');
+}
+
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
   const tables: CompiledTable[] = options.tables.map((table) => ({ prefix: table.prefix, routes: table.routes.map(compile), errors: table.errors }));
   const tableFor = (pathname: string) => tables.find((table) => pathname.startsWith(table.prefix)) ?? tables[0];
@@ -295,6 +317,9 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
       if (!match) return failure(table.errors, { code: 'not_found', message: `No route for ${request.method} ${url.pathname}` }, requestId);
       const { route } = match.entry;
+      if (route.browserPage && ranksHtmlFirst(request.headers.get('accept'))) {
+        return new Response(null, { status: 303, headers: { location: `${route.browserPage}${url.search}`, 'x-request-id': requestId, vary: 'Accept' } });
+      }
       if (!route.public && !request.headers.get('authorization') && !sessionCookie({ request })) {
         return failure(table.errors, { code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer mk_live_…"' }, requestId);
       }

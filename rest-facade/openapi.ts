@@ -61,6 +61,12 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
         : {};
     responses[status] = { description: response.description, ...headers, ...content };
   }
+  if (route.browserPage) {
+    responses['303'] ??= {
+      description: `Opened in a browser (\`Accept\` ranks \`text/html\` above JSON): the dashboard's page \`${route.browserPage}\`, with the same query string, which makes this call and shows its outcome`,
+      headers: { Location: { description: 'The dashboard page', schema: { type: 'string' } } },
+    };
+  }
   const shared = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
   responses['400'] ??= shared(errors.shared.badQuery);
   if (readsBody(route)) responses['413'] ??= shared(errors.shared.payloadTooLarge);

@@ -76,6 +76,13 @@ interface RouteBase {
   rawBody?: z.ZodObject;
   /** Query parameters; each property of the object is one parameter. */
   query?: z.ZodObject;
+  /**
+   * A link people open in a browser (an e-mail's, Slack's redirect): a GET
+   * that ranks HTML above JSON is sent (303) to this dashboard page with the
+   * same query string, and the page makes the route's call over `/graphql`.
+   * API clients keep the JSON answer.
+   */
+  browserPage?: string;
   responses: Record<number, RouteResponse>;
 }
 

@@ -6,6 +6,7 @@ import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts'
 import type { Sentiment } from '../vocabulary/classification-values.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { openBrowser, signInWithPassword, type TestBrowser } from './browser.ts';
+import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 import { eventually, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
@@ -21,17 +22,40 @@ let earshot: TestEarshot;
 let browser: TestBrowser;
 let smtp: FakeSmtp;
 let receiver: WebhookReceiver;
+let slack: FakeSlack;
 let workspace: { id: string; name: string };
 let apiKey: string;
 let owner: { id: string; name: string };
 
 const password = 'correct horse battery';
+/** The address mails and Slack's redirect name; the browser is sent from it to the test's server (`sameServer`). */
+// http, as the test's server is: an https address would make the session cookies Secure.
+const publicUrl = 'http://earshot.example';
+
+/** Lets the page follow links to the public address (mailed links, Slack's redirect) to this test's server. */
+async function sameServer(page: Page): Promise<void> {
+  await page.route(`${publicUrl}/**`, (route) => {
+    const url = new URL(route.request().url());
+    return route.fulfill({ status: 302, headers: { location: `${earshot.url}${url.pathname}${url.search}` } });
+  });
+}
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
   receiver = await startWebhookReceiver();
+  slack = await startFakeSlack();
   earshot = await startTestEarshot({
-    env: { ...unreachableUpstreams, EARSHOT_SMTP_URL: smtp.url, EARSHOT_MAIL_FROM: 'Earshot <signin@earshot.example>', EARSHOT_ALLOW_PRIVATE_URLS: '1' },
+    env: {
+      ...unreachableUpstreams,
+      EARSHOT_SMTP_URL: smtp.url,
+      EARSHOT_MAIL_FROM: 'Earshot <signin@earshot.example>',
+      EARSHOT_ALLOW_PRIVATE_URLS: '1',
+      EARSHOT_SLACK_CLIENT_ID: slack.clientId,
+      EARSHOT_SLACK_CLIENT_SECRET: slack.clientSecret,
+      EARSHOT_SLACK_SIGNING_SECRET: 'signing-secret',
+      EARSHOT_UPSTREAM_SLACK: slack.url,
+      EARSHOT_PUBLIC_URL: publicUrl,
+    },
   });
   const created = await provisionWorkspace(earshot.sql, 'Acme', { ownerEmail: 'ada@example.com' });
   await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' });
@@ -48,6 +72,7 @@ afterAll(async () => {
   await browser?.close();
   await earshot?.stop();
   await receiver?.close();
+  await slack?.close();
   await smtp?.close();
 });
 
@@ -459,6 +484,77 @@ describe('alerts and channels', () => {
     const log = page.getByRole('table', { name: 'Deliveries, newest first' });
     await log.waitFor();
     expect(await log.locator('tbody tr').first().textContent()).toContain('delivered');
+    await page.close();
+  });
+  it("connects Slack through its OAuth page, lands on the dashboard's page, then sets Slack notifications and a Slack channel's settings", async () => {
+    const page = await signedInPage();
+    await sameServer(page);
+    await page.goto(`${earshot.url}/alerts`);
+    const section = page.getByRole('region', { name: 'Slack' });
+    await section.getByText('Not connected').waitFor();
+    await section.getByRole('button', { name: 'Connect Slack' }).click();
+    // Slack's authorize page sends the browser back to the callback, which hands it to the dashboard's page.
+    await page.getByText('Earshot is connected to the Slack workspace Earshot Testers.', { exact: false }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/slack/connected');
+    expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+
+    await page.goto(`${earshot.url}/alerts`);
+    await section.getByText('Connected to the Slack workspace Earshot Testers.').waitFor();
+    await section.getByLabel('Notification channel id').fill('C0ALERTS01');
+    await section.getByLabel('Notification channel name').fill('alerts');
+    await section.getByLabel('Lowest relevance notified').fill('60');
+    await section.getByLabel('Reddit').check();
+    await section.getByRole('button', { name: 'Save Slack notifications' }).click();
+    await section.getByText('Slack notifications saved.').waitFor();
+    const status = await earshot.graphql('{ slackStatus { configured connected teamName notifications { channelId channelName minRelevance sources } } }', {}, apiKey);
+    expect(status.body).toEqual({
+      data: { slackStatus: { configured: true, connected: true, teamName: 'Earshot Testers', notifications: { channelId: 'C0ALERTS01', channelName: 'alerts', minRelevance: 60, sources: ['reddit'] } } },
+    });
+    await page.reload();
+    expect(await section.getByLabel('Lowest relevance notified').inputValue()).toBe('60');
+
+    // A Slack channel's own settings: the fields its PATCH takes, only the changed ones sent.
+    const channel = await api('POST', '/v1/channels', { kind: 'slack', label: 'Slack alerts', channelId: 'C0ALERTS01', channelName: 'alerts' });
+    expect(channel.status).toBe(200);
+    await page.goto(`${earshot.url}/alerts/channels/${channel.body.id}`);
+    const settings = page.getByRole('region', { name: 'Settings' });
+    expect(await settings.getByLabel('Slack channel id').inputValue()).toBe('C0ALERTS01');
+    await settings.getByLabel('Slack channel id').fill('C0GENERAL1');
+    await settings.getByLabel('Slack channel name').fill('general');
+    await settings.getByRole('button', { name: 'Save 2 changes' }).click();
+    await settings.getByText('Channel settings saved.').waitFor();
+    expect((await api('GET', `/v1/channels/${channel.body.id}`)).body).toMatchObject({ label: 'Slack alerts', config: { channelId: 'C0GENERAL1', channelName: 'general' } });
+    await settings.getByRole('button', { name: 'No changes' }).waitFor();
+
+    // A declined or forged return shows why, on the same page.
+    await page.goto(`${earshot.url}/v1/slack/oauth/callback?error=access_denied&state=forged`);
+    await page.waitForURL(/\/slack\/connected\?error=access_denied&state=forged$/);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The install link is invalid or older than ten minutes');
+    await page.close();
+  });
+
+  it("confirms an e-mail channel from the mailed link on the dashboard's page; the link alone spends nothing", async () => {
+    const created = await api('POST', '/v1/channels', { kind: 'email', label: 'Team inbox', address: 'alerts@acme.example' });
+    expect(created.status).toBe(200);
+    const [mail] = await eventually(async () => smtp.messages.filter((message) => message.to.includes('alerts@acme.example')), (found) => found.length > 0);
+    const link = new URL(/http:\/\/earshot\.example\/v1\/channels\/email\/confirm\?token=[\w%-]+/.exec(mail.text ?? '')![0]);
+
+    // A browser (or a mail scanner) opening the link is sent to the page: the token is not spent by that.
+    const opened = await fetch(`${earshot.url}${link.pathname}${link.search}`, { redirect: 'manual', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe(`/confirm-email${link.search}`);
+    expect((await api('GET', `/v1/channels/${created.body.id}`)).body.config.confirmed).toBe(false);
+
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await sameServer(page);
+    await page.goto(link.toString());
+    await page.getByText('alerts@acme.example is confirmed: alerts sent to this channel reach it from now on.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/confirm-email');
+    expect((await api('GET', `/v1/channels/${created.body.id}`)).body.config.confirmed).toBe(true);
+    // Opened again, the page says the link is used up.
+    await page.reload();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/used|invalid/i);
     await page.close();
   });
 });

@@ -5,6 +5,8 @@ import { ApiError, onSignedOut } from './api/api-error';
 import { csrfToken, execute } from './api/graphql-client';
 import { closeLiveUpdates } from './api/live-updates';
 import { signOut, switchWorkspace } from './api/sign-in-routes';
+import { EmailConfirmationPage } from './pages/links/email-confirmation-page';
+import { SlackConnectedPage } from './pages/links/slack-connected-page';
 import { InvitationPage } from './pages/sign-in/invitation-page';
 import { MagicLinkPage } from './pages/sign-in/magic-link-page';
 import { SignInPage } from './pages/sign-in/sign-in-page';
@@ -45,7 +47,7 @@ function Root() {
     });
   }, []);
 
-  const publicPage = path === '/sign-in' || path === '/sign-in/link' || path === '/invitation';
+  const publicPage = ['/sign-in', '/sign-in/link', '/invitation', '/confirm-email', '/slack/connected'].includes(path);
   useEffect(() => {
     if (session.state === 'signed-out' && !publicPage) route(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(url)}`}`, true);
     if (session.state === 'signed-in' && path === '/') {
@@ -63,6 +65,9 @@ function Root() {
   if (path === '/sign-in') return <SignInPage onSignedIn={signedIn} />;
   if (path === '/sign-in/link') return <MagicLinkPage token={query.token ?? ''} onSignedIn={signedIn} />;
   if (path === '/invitation') return <InvitationPage token={query.token ?? ''} onAccepted={signedIn} />;
+  // The links opened from an e-mail or from Slack (the REST routes' browser pages), which carry their own credential.
+  if (path === '/confirm-email') return <EmailConfirmationPage token={query.token ?? ''} />;
+  if (path === '/slack/connected') return <SlackConnectedPage query={query} />;
   if (session.state === 'checking' || session.state === 'signed-out') return <Loading label="Opening Earshot" />;
   if (session.state === 'failed') {
     return (

@@ -79,6 +79,7 @@ export const channelRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: '/v1/channels/email/confirm',
     operationId: 'confirmEmailChannel',
+    browserPage: '/confirm-email',
     summary: 'The link of the confirmation e-mail: confirms the e-mail channel, which receives alerts from then on. Needs no API key (the token is the credential); a token works once',
     tag: 'Channels',
     public: true,

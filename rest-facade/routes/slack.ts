@@ -41,6 +41,7 @@ export const slackRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: '/v1/slack/oauth/callback',
     operationId: 'completeSlackInstall',
+    browserPage: '/slack/connected',
     summary:
       "Slack's OAuth redirect after an install (list `EARSHOT_PUBLIC_URL/v1/slack/oauth/callback` among the app's redirect URLs). Needs no API key: the signed `state` names the workspace",
     tag: 'Channels',

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
-import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
-import { requireSlackApp } from './slack-api.ts';
-import { saveSlackNotifications } from './slack-connection-store.ts';
+import { requireSlackApp, slackApp } from './slack-api.ts';
+import { findSlackConnection, saveSlackNotifications, type SlackConnectionRow } from './slack-connection-store.ts';
 
 @ObjectType({ description: 'Where Slack notifications go and which mentions they carry' })
 export class SlackNotifications {
@@ -46,8 +46,25 @@ export const slackNotificationsInput = z.strictObject({
     .transform((value) => value ?? []),
 });
 
+/** The connection as the API shows it: a workspace not connected has empty settings. */
+function slackStatus(configured: boolean, row: SlackConnectionRow | undefined): SlackStatus {
+  return {
+    configured,
+    connected: !!row,
+    teamName: row?.teamName ?? '',
+    notifications: { channelId: row?.channelId ?? '', channelName: row?.channelName ?? '', minRelevance: row?.minRelevance ?? null, sources: row?.sources ?? [] },
+  };
+}
+
 @Resolver(() => SlackStatus)
 export class SlackNotificationsResolver {
+  @Query(() => SlackStatus, { description: "The workspace's Slack connection: whether this install has a Slack app, whether the workspace installed it, and where notifications go" })
+  async slackStatus(@Ctx() ctx: SubgraphContext): Promise<SlackStatus> {
+    const auth = requireAuth(ctx);
+    if (!slackApp(ctx.env)) return slackStatus(false, undefined);
+    return slackStatus(true, await findSlackConnection(ctx.sql, auth.workspaceId));
+  }
+
   @Mutation(() => SlackStatus, { description: 'Sets the Slack channel notifications go to and which mentions they carry' })
   async updateSlackNotifications(@Arg('input', () => SlackNotificationsInput) input: SlackNotificationsInput, @Ctx() ctx: SubgraphContext): Promise<SlackStatus> {
     const auth = requireAuth(ctx);
@@ -55,11 +72,6 @@ export class SlackNotificationsResolver {
     requireSlackApp(ctx.env);
     const row = await saveSlackNotifications(ctx.sql, auth.workspaceId, settings, ctx.clock.now());
     if (!row) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet');
-    return {
-      configured: true,
-      connected: true,
-      teamName: row.teamName,
-      notifications: { channelId: row.channelId!, channelName: row.channelName!, minRelevance: row.minRelevance, sources: row.sources },
-    };
+    return slackStatus(true, row);
   }
 }

@@ -90,7 +90,7 @@ export const ChannelPageDocument = graphql(`
       id
       kind
       label
-      config { url events chatId channelId channelName address confirmed }
+      config { url headers events chatId channelId channelName address confirmed }
       stats { alerts activeAlerts lastDeliveryAt last7d { total failed } }
     }
     channelDeliveries(id: $id, first: 25, after: $after) {
@@ -109,5 +109,23 @@ export const ChannelPageDocument = graphql(`
       }
       nextCursor
     }
+  }
+`);
+
+export const UpdateChannelDocument = graphql(`
+  mutation UpdateChannel($id: ID!, $input: UpdateChannelInput!) {
+    updateChannel(id: $id, input: $input) { id label config { url events chatId channelId channelName address confirmed } }
+  }
+`);
+
+export const SlackStatusDocument = graphql(`
+  query SlackStatus {
+    slackStatus { configured connected teamName notifications { channelId channelName minRelevance sources } }
+  }
+`);
+
+export const UpdateSlackNotificationsDocument = graphql(`
+  mutation UpdateSlackNotifications($input: SlackNotificationsInput!) {
+    updateSlackNotifications(input: $input) { configured connected teamName notifications { channelId channelName minRelevance sources } }
   }
 `);

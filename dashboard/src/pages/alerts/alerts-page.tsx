@@ -6,9 +6,10 @@ import { ago, count } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm } from './alert-rule-form';
-import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, SlackInstallDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
+import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { SlackSection } from './slack-section';
 import { DataTable } from '../../ui/data-table';
 
 type Channel = AlertsPageQuery['channels'][number];
@@ -95,19 +96,13 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
 /** Channels (create, test) and the alert rules that send to them (spec 2.8, 2.9, 4.6). */
 export default function AlertsPage() {
   const page = useQuery(AlertsPageDocument, {});
-  const connectSlack = useAction(async () => location.assign((await execute(SlackInstallDocument)).slackInstall.url));
   if (!page.data) {
     return <PageLoading title="Alerts & channels" error={page.error} label="Loading channels" />;
   }
   const { channels, alertRules } = page.data;
   return (
     <>
-      <PageHeader title="Alerts & channels">
-        <button type="button" class="secondary" disabled={connectSlack.busy} onClick={() => void connectSlack.run()}>
-          Connect Slack
-        </button>
-      </PageHeader>
-      <ErrorNotice error={connectSlack.error} />
+      <PageHeader title="Alerts & channels" />
       <Section title="Channels">
         {channels.length === 0 ? (
           <p class="empty">No channels yet.</p>
@@ -134,6 +129,7 @@ export default function AlertsPage() {
         <h3>New rule</h3>
         <AlertRuleForm data={page.data} onCreated={() => void page.refetch()} />
       </Section>
+      <SlackSection />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
 import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { ChannelSettingsForm } from './channel-settings-form';
 import { DataTable } from '../../ui/data-table';
 
 type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
@@ -120,6 +121,9 @@ export default function ChannelPage({ id }: { id: string }) {
           The new signing secret, shown only now: <code class="secret">{secret}</code>
         </Notice>
       )}
+      <Section title="Settings">
+        <ChannelSettingsForm key={channel.id} channel={channel} onSaved={() => void page.refetch()} />
+      </Section>
       <Section title="Delivery log">
         {channelDeliveries.nodes.length === 0 ? (
           <p class="empty">Nothing was delivered to this channel yet.</p>

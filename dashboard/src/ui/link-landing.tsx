@@ -1,0 +1,33 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAction } from '../api/use-query';
+import { ErrorNotice, Loading } from './notice';
+import { PageHeader } from './page';
+
+/**
+ * Where a link from an e-mail or from Slack lands, signed in or not: the
+ * page, not the link, makes the call (once), so a mail scanner that opens
+ * every link spends nothing; then it shows the outcome or the failure.
+ */
+export function LinkLanding<R>({ title, checking, run, children }: { title: string; checking: string; run(): Promise<R>; children(result: R): ComponentChildren }) {
+  const started = useRef(false);
+  const [result, setResult] = useState<{ value: R }>();
+  const action = useAction(async () => setResult({ value: await run() }));
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void action.run();
+  }, []);
+  return (
+    <main class="sign-in" id="main">
+      <div class="card sign-in-card">
+        <p class="brand">Earshot</p>
+        <PageHeader title={title} />
+        {result ? children(result.value) : action.error ? <ErrorNotice error={action.error} /> : <Loading label={checking} />}
+        <p>
+          <a href="/alerts">Go to alerts and channels</a>
+        </p>
+      </div>
+    </main>
+  );
+}
