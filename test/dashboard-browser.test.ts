@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeComment } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
@@ -351,6 +352,26 @@ describe('inbox', () => {
     await page.getByRole('dialog', { name: 'Snooze 2 mentions' }).getByRole('button', { name: 'Until tomorrow 9:00' }).click();
     await expect.poll(texts).toEqual(['Snooze target first', 'Snooze target second']);
     for (const id of [third, fourth]) expect(Date.parse((await api('GET', `/v1/mentions/${id}`)).body.triage.snoozedUntil)).toBeGreaterThan(Date.now());
+    await page.close();
+  });
+  it("shows a mention's thread comments, newest first, when the thread is opened", async () => {
+    const keyword = await newKeyword('threaded');
+    const mentionId = await scoredMention(keyword.id, 'Threaded post with replies', 90);
+    const quiet = await scoredMention(keyword.id, 'Threaded post nobody answered', 80);
+    const older = { ...hackerNewsPost('First reply in the thread', 'replier1'), publishedAt: new Date(Date.now() - 3_600_000) };
+    const newer = { ...hackerNewsPost('Second reply, newer', 'replier2'), publishedAt: new Date(Date.now() - 60_000) };
+    for (const comment of [older, newer]) expect(await storeComment(earshot.sql, mentionId, comment, true)).toBeTruthy();
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const card = page.locator(`#mention-${mentionId}`);
+    await card.getByText('Comments in the thread').click();
+    const thread = card.getByRole('list', { name: 'Comments, newest first' });
+    await thread.waitFor();
+    expect(await thread.locator('li').evaluateAll((items) => items.map((item) => item.lastElementChild?.textContent))).toEqual(['Second reply, newer', 'First reply in the thread']);
+    expect(await thread.getByRole('link', { name: 'replier2' }).getAttribute('href')).toBe('https://news.ycombinator.com/user?id=replier2');
+    const quietCard = page.locator(`#mention-${quiet}`);
+    await quietCard.getByText('Comments in the thread').click();
+    await quietCard.getByText('No comments read in this thread yet', { exact: false }).waitFor();
     await page.close();
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ago, count, dateTime } from '../../ui/format';
 import { PersonCard, stageLabels } from './person-card';
+import { ThreadComments } from './thread-comments';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 
 const sentiments = ['positive', 'neutral', 'negative'] as const;
@@ -36,6 +37,7 @@ export function MentionCard({
   const headingId = `mention-${mention.id}-title`;
   // The person is read only once their card is opened.
   const [personOpen, setPersonOpen] = useState(false);
+  const [threadOpen, setThreadOpen] = useState(false);
   const snoozedUntil = mention.triage.snoozedUntil && Date.parse(mention.triage.snoozedUntil) > Date.now() ? mention.triage.snoozedUntil : undefined;
   return (
     <article
@@ -125,6 +127,10 @@ export function MentionCard({
           </select>
         </label>
       </div>
+      <details class="person" onToggle={(event) => setThreadOpen(event.currentTarget.open)}>
+        <summary>Comments in the thread</summary>
+        {threadOpen && <ThreadComments mentionId={mention.id} />}
+      </details>
       <details class="person" onToggle={(event) => setPersonOpen(event.currentTarget.open)}>
         <summary>
           Outreach with {mention.author.name}: {stageLabels[mention.person.outreach.stage as keyof typeof stageLabels] ?? mention.person.outreach.stage}
