@@ -67,3 +67,15 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
   }, []);
   return { run, busy, error, reset: () => setError(undefined) };
 }
+
+/** A user action run once, when the page first shows (a link's page spending its token), however often it renders. */
+export function useActionOnce(action: () => Promise<unknown>): ActionState<[]> {
+  const started = useRef(false);
+  const state = useAction(action);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void state.run();
+  }, []);
+  return state;
+}

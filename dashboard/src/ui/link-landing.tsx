@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { useAction } from '../api/use-query';
+import { useState } from 'preact/hooks';
+import { useActionOnce } from '../api/use-query';
 import { ErrorNotice, Loading } from './notice';
 import { PageHeader } from './page';
 
@@ -10,14 +10,8 @@ import { PageHeader } from './page';
  * every link spends nothing; then it shows the outcome or the failure.
  */
 export function LinkLanding<R>({ title, checking, run, children }: { title: string; checking: string; run(): Promise<R>; children(result: R): ComponentChildren }) {
-  const started = useRef(false);
   const [result, setResult] = useState<{ value: R }>();
-  const action = useAction(async () => setResult({ value: await run() }));
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    void action.run();
-  }, []);
+  const action = useActionOnce(async () => setResult({ value: await run() }));
   return (
     <main class="sign-in" id="main">
       <div class="card sign-in-card">

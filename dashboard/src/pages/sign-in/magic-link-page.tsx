@@ -1,6 +1,5 @@
-import { useEffect, useRef } from 'preact/hooks';
 import { signInWithLink } from '../../api/sign-in-routes';
-import { useAction } from '../../api/use-query';
+import { useActionOnce } from '../../api/use-query';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
 
@@ -9,16 +8,10 @@ import { PageHeader } from '../../ui/page';
  * token, so a mail scanner that opens every link cannot use it up.
  */
 export function MagicLinkPage({ token, onSignedIn }: { token: string; onSignedIn(): Promise<void> }) {
-  const started = useRef(false);
-  const signIn = useAction(async () => {
+  const signIn = useActionOnce(async () => {
     await signInWithLink(token);
     await onSignedIn();
   });
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    void signIn.run();
-  }, []);
   return (
     <main class="sign-in" id="main">
       <div class="card sign-in-card">
