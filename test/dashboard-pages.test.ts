@@ -174,4 +174,25 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     await capture(page, `person-card-${widthName}`);
     await page.close();
   });
+
+  it('shows the triage picker and a link landing page without an accessibility violation or sideways scrolling', async () => {
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await page.setViewportSize(viewport);
+    await signInWithPassword(page, earshot.url, 'ada@acme.example', password);
+    await page.locator('article.mention').first().waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    await page.getByRole('dialog', { name: 'Assign the mention by' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${earshot.url}/v1/channels/email/confirm?token=not-a-token`);
+    await page.getByRole('heading', { name: 'Confirming the e-mail channel', level: 1 }).waitFor();
+    await page.getByRole('alert').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
 });
