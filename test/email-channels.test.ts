@@ -81,6 +81,24 @@ describe('e-mail channels', () => {
     await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
   });
 
+  it('sends a browser opening the link to the dashboard page, spending nothing, and answers API clients in JSON', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Negotiated', address: 'negotiated@acme.example' } });
+    const path = confirmationPath('negotiated@acme.example');
+    const search = path.slice(path.indexOf('?'));
+    const browsers = ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'text/html', 'application/json;q=0.5, text/html'];
+    for (const accept of browsers) {
+      const opened = await fetch(`${earshot.url}${path}`, { redirect: 'manual', headers: { accept } });
+      expect({ accept, status: opened.status, location: opened.headers.get('location'), body: await opened.text() }).toEqual({ accept, status: 303, location: `/confirm-email${search}`, body: '' });
+    }
+    expect((await earshot.rest('GET', `/v1/channels/${created.body.id}`, { key })).body.config.confirmed).toBe(false);
+    // JSON first, JSON and HTML alike, or no preference: the API's answer.
+    for (const accept of ['application/json', '*/*', 'application/json, text/html', 'text/html;q=0.5, application/json']) {
+      expect((await earshot.rest('GET', '/v1/channels/email/confirm?token=forged', { headers: { accept } })).body.error.code).toBe('invalid_token');
+    }
+    const confirmed = await earshot.rest('GET', path, { headers: { accept: 'application/json' } });
+    expect(confirmed.body).toEqual({ confirmed: true, channelId: created.body.id, address: 'negotiated@acme.example' });
+  });
+
   it('takes a test send once confirmed', async () => {
     const id = await confirmedChannel('tests@acme.example');
     expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);
