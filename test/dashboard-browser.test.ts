@@ -372,6 +372,13 @@ describe('inbox', () => {
     const quietCard = page.locator(`#mention-${quiet}`);
     await quietCard.getByText('Comments in the thread').click();
     await quietCard.getByText('No comments read in this thread yet', { exact: false }).waitFor();
+
+    // A typed filter counts once typed out (Enter), not at every key.
+    await page.getByLabel('Search').fill('nobody answered');
+    expect(new URL(page.url()).searchParams.get('q')).toBeNull();
+    await page.getByLabel('Search').press('Enter');
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}&q=nobody\\+answered$`));
+    await expect.poll(() => page.locator('article.mention .mention-text').allTextContents()).toEqual(['Threaded post nobody answered']);
     await page.close();
   });
 });
