@@ -373,7 +373,8 @@ describe('suggestRuleChanges', () => {
 describe('suggestions of a language model (EARSHOT_CLASSIFIER_URL)', () => {
   const modelKey = 'sk-test-suggestions';
   let model: FakeUpstream & { baseUrl: string };
-  let answer: (request: ChatCompletionRequest) => FakeResponse;
+  // A scoring job of the second Earshot may ask the model before a test sets its answer.
+  let answer: (request: ChatCompletionRequest) => FakeResponse = () => ({ status: 503, body: { error: { message: 'no answer set yet' } } });
   let withModel: TestEarshot;
   const logged = recordingLogger();
 
