@@ -107,8 +107,9 @@ let earshot: TestEarshot;
 /** A workspace tracking "Mercury" in the bank's sense. */
 async function trackingWorkspace(name: string) {
   const created = await earshot.createWorkspace(name);
-  const keywordId = (await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term: 'Mercury', context, platforms: [] } })).body.id as string;
-  return { key: created.apiKey, workspaceId: created.workspace.id, keywordId };
+  const keyword = await earshot.rest('POST', '/v1/keywords', { key: created.apiKey, body: { term: 'Mercury', context, platforms: [] } });
+  expect(keyword.status, JSON.stringify(keyword.body)).toBe(201);
+  return { key: created.apiKey, workspaceId: created.workspace.id, keywordId: keyword.body.id as string };
 }
 
 beforeAll(async () => {
