@@ -68,8 +68,7 @@ export function readOpinion(
   post: { text: string; platform: Platform },
   reading: { language: string | null; ignoredWords: ReadonlySet<string>; productsNamed: number; automated: boolean },
 ): { intents: Intent[]; evidence: SentimentEvidence } {
-  const english = reading.language === 'en' ? loaded.english.read(post.text) : null;
-  const opinion = readSentiment(post.text, reading.language, english, reading.ignoredWords);
+  const opinion = readSentiment(post.text, reading.language, reading.ignoredWords);
   const intents = reading.automated ? [] : detectIntents({ text: post.text, platform: post.platform, opinion, productsNamed: reading.productsNamed });
   return {
     intents,

@@ -11,7 +11,8 @@ const urlPattern = /\bhttps?:\/\/\S+/giu;
  * words); every other text splits on letter runs, which is fifty times faster.
  */
 export function wordsOf(text: string): string[] {
-  const prose = text.replace(urlPattern, ' ');
+  // Most posts hold no address: the test is a fraction of the pattern's cost.
+  const prose = text.includes('://') ? text.replace(urlPattern, ' ') : text;
   if (scriptsWithoutSpaces.test(prose)) {
     const words: string[] = [];
     for (const part of wordSegmenter.segment(prose)) if (part.isWordLike) words.push(part.segment.toLowerCase());

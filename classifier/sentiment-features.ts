@@ -7,7 +7,7 @@ import { codeSpans, type SentimentReading } from './sentiment.ts';
 export interface SentimentEvidence {
   text: string;
   language: string | null;
-  /** The lexicon reading (`readSentiment`): its cues and wink-nlp's sentence scores. */
+  /** The lexicon reading (`readSentiment`): its cues. */
   reading: SentimentReading;
   intents: readonly Intent[];
   /** A headline, job ad, release note or bug report (`reportsRatherThanOpines`). */
@@ -64,7 +64,6 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
   }
   add('lex:praise', Math.min(praise, 10) / 5);
   add('lex:blame', Math.min(blame, 10) / 5);
-  add('lex:wink', Math.max(-2, Math.min(2, evidence.reading.score - (praise - blame))) / 2);
   if (evidence.reading.ironic) add('irony');
   for (const intent of evidence.intents) add(`intent:${intent}`);
   if (evidence.reporting) add('kind:reporting');

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import Sentiment from 'sentiment';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
-import type { EnglishReading } from './english-reader.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
 const afinnEnglish = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
@@ -16,7 +15,7 @@ export interface OpinionCue {
 }
 
 export interface SentimentReading {
-  /** Summed opinion score: AFINN-style points, plus wink-nlp's reading for English. */
+  /** Summed opinion score in AFINN-style points. */
   score: number;
   cues: OpinionCue[];
   /** A sentence marks irony (`ironyMarks`); its praise words were counted against. */
@@ -144,8 +143,7 @@ const emoji = /\p{Extended_Pictographic}/gu;
 export const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
- * Text emoticons, for the languages wink-nlp does not read (it scores them
- * in English): ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
+ * Text emoticons, which the word tokenizer would take apart: ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
  * Letters or digits around one make it part of something else ("https://").
  */
 const emoticons = [
@@ -154,8 +152,6 @@ const emoticons = [
 ];
 const sentenceEnd = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
 
-/** How strongly wink-nlp's -1…+1 reading of a sentence weighs against AFINN-style points. */
-const winkWeight = 1;
 /**
  * Opinion words in a question are mostly hypothetical ("what's a good
  * alternative?", "is it worth it?"), so a question's cues count a quarter.
@@ -179,14 +175,12 @@ const isQuestion = (sentence: string) => /[?？]\s*$/.test(sentence) || sentence
 /**
  * Opinion score of a post: per sentence, opinion phrases first (so that "too
  * expensive" is not also counted as "expensive"), then single words through
- * the `sentiment` package in the post's language, plus wink-nlp's sentence
- * sentiment for English. Languages without a lexicon read by emoji alone.
+ * the `sentiment` package in the post's language. Languages without a lexicon read by emoji alone.
  * `ignoredWords` keeps the keyword itself out of the score ("Swift", "Bolt").
  */
 export function readSentiment(
   text: string,
   language: string | null,
-  english: EnglishReading | null,
   ignoredWords: ReadonlySet<string>,
 ): SentimentReading {
   const lexiconLanguage = language && phrasePatterns.has(language) ? language : 'en';
@@ -207,10 +201,8 @@ export function readSentiment(
     remaining = remaining.replace(contractedNot, ' not');
     const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
     const tokens = [...words, ...(remaining.match(emoji) ?? [])];
-    if (lexiconLanguage !== 'en') {
-      for (const emoticon of emoticons) {
-        for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
-      }
+    for (const emoticon of emoticons) {
+      for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
     }
     const analysis = analyzer.analyze(tokens.join(' '), { language: languageCode(lexiconLanguage) });
     for (const entry of analysis.calculation) {
@@ -239,11 +231,7 @@ export function readSentiment(
       for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
     }
   }
-  let score = cues.reduce((sum, cue) => sum + cue.score, 0);
-  if (english && lexiconLanguage === 'en') {
-    for (const sentence of english.sentences) score += winkWeight * (sentence.question ? questionWeight : 1) * sentence.sentiment;
-  }
-  return { score, cues, ironic };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic };
 }
 
 /**
