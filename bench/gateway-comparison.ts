@@ -8,7 +8,7 @@ import { migrate } from '../runtime/migrate.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchRow } from './benchmark.ts';
-import { generateLoad, type LoadResult } from './load-generator.ts';
+import { generateLoad, type LoadResult, meanOfLoads } from './load-generator.ts';
 import { seedMentions } from './mentions-list-export.ts';
 import { answersHttp, type BenchProcess, startBenchProcess } from './processes.ts';
 import { countStatements, trackStatements } from './statement-counts.ts';
@@ -51,15 +51,8 @@ interface Sample extends LoadResult {
 }
 
 function meanOf(samples: Sample[]): Sample {
-  const mean = (pick: (sample: Sample) => number) => samples.reduce((sum, sample) => sum + pick(sample), 0) / samples.length;
-  return {
-    requestsPerSecond: mean((sample) => sample.requestsPerSecond),
-    p50Ms: mean((sample) => sample.p50Ms),
-    p99Ms: mean((sample) => sample.p99Ms),
-    gatewayCpuMsPerRequest: mean((sample) => sample.gatewayCpuMsPerRequest),
-    requests: samples.reduce((sum, sample) => sum + sample.requests, 0),
-    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
-  };
+  const cpu = samples.reduce((sum, sample) => sum + sample.gatewayCpuMsPerRequest, 0) / samples.length;
+  return { ...meanOfLoads(samples), gatewayCpuMsPerRequest: cpu };
 }
 
 /** The first answer without an error, asked up to 5 times: a gateway's first plan of a query, and its subgraphs' first reads, may overrun the request deadline on a busy machine. */

@@ -52,3 +52,15 @@ export function generateLoad(options: LoadOptions): Promise<LoadResult> {
     });
   });
 }
+
+/** The turns of one target as one figure: means of the rates and latencies, totals of the counts. */
+export function meanOfLoads(samples: LoadResult[]): LoadResult {
+  const mean = (pick: (sample: LoadResult) => number) => samples.reduce((sum, sample) => sum + pick(sample), 0) / samples.length;
+  return {
+    requestsPerSecond: mean((sample) => sample.requestsPerSecond),
+    p50Ms: mean((sample) => sample.p50Ms),
+    p99Ms: mean((sample) => sample.p99Ms),
+    requests: samples.reduce((sum, sample) => sum + sample.requests, 0),
+    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
+  };
+}

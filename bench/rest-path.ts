@@ -5,7 +5,7 @@ import { startEarshot } from '../server/start.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchRow } from './benchmark.ts';
-import { generateLoad, type LoadResult } from './load-generator.ts';
+import { generateLoad, type LoadResult, meanOfLoads } from './load-generator.ts';
 import { seedMentions } from './mentions-list-export.ts';
 import { startRestBaseline } from './rest-baseline.ts';
 import { countStatements, trackStatements } from './statement-counts.ts';
@@ -22,17 +22,6 @@ const aims = { throughputShare: 0.5, p50Ratio: 2 };
 /** Requests made one by one while pg_stat_statements counts their statements. */
 const countedRequests = 50;
 const paths = ['/v1/whoami', '/v1/mentions'] as const;
-
-function meanOf(samples: LoadResult[]): LoadResult {
-  const mean = (pick: (sample: LoadResult) => number) => samples.reduce((sum, sample) => sum + pick(sample), 0) / samples.length;
-  return {
-    requestsPerSecond: mean((sample) => sample.requestsPerSecond),
-    p50Ms: mean((sample) => sample.p50Ms),
-    p99Ms: mean((sample) => sample.p99Ms),
-    requests: samples.reduce((sum, sample) => sum + sample.requests, 0),
-    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
-  };
-}
 
 /**
  * `GET /v1/whoami` and the first page of `GET /v1/mentions` (50 of 2,000
@@ -80,7 +69,7 @@ export const restPath: Benchmark = {
             samples[name].push(sample);
           }
         }
-        const [bare, full] = [meanOf(samples.baseline), meanOf(samples.earshot)];
+        const [bare, full] = [meanOfLoads(samples.baseline), meanOfLoads(samples.earshot)];
         const share = full.requestsPerSecond / bare.requestsPerSecond;
         const p50Ratio = full.p50Ms / bare.p50Ms;
         rows.push(

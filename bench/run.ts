@@ -16,7 +16,7 @@ import { restPath } from './rest-path.ts';
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
 const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark];
 
-// `npm run bench -- whoami tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
+// `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
 const titleOf = (benchmark: Benchmark) => benchmark.name.split(':')[0].toLowerCase();
 const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => titleOf(benchmark).includes(word))) : benchmarks;
