@@ -9,6 +9,8 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 export interface BenchEnvironment {
   log: Logger;
   createDatabase(): Promise<string>;
+  /** The server's superuser connection string (for settings of one database, as `pg_stat_statements.track`). */
+  adminUrl: string;
   stop(): Promise<void>;
 }
 
@@ -22,9 +24,11 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'earshot-bench-'));
   // The server runs as the postgres user, which must be able to reach its data directory.
   await chmod(dir, 0o755);
-  const database = await startEmbeddedDatabase(dir, log);
+  // pg_stat_statements is loaded but counts nothing until a benchmark turns it on for its own database (`pg_stat_statements.track`).
+  const database = await startEmbeddedDatabase(dir, log, { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'none' } });
   return {
     log,
+    adminUrl: database.url,
     async createDatabase() {
       const name = `bench_${randomBytes(6).toString('hex')}`;
       const admin = connect(database.url, { max: 1 });

@@ -6,6 +6,8 @@ const autocannonBin = path.resolve(import.meta.dirname, '../node_modules/.bin/au
 export interface LoadOptions {
   url: string;
   headers?: Record<string, string>;
+  /** A POST with this body (a GET without one). */
+  body?: string;
   connections: number;
   seconds: number;
 }
@@ -34,6 +36,7 @@ interface AutocannonJson {
 export function generateLoad(options: LoadOptions): Promise<LoadResult> {
   const args = ['--json', '--no-progress', '-c', String(options.connections), '-d', String(options.seconds)];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (options.body !== undefined) args.push('-m', 'POST', '-b', options.body);
   args.push(options.url);
   return new Promise((resolve, reject) => {
     execFile(autocannonBin, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -48,4 +51,16 @@ export function generateLoad(options: LoadOptions): Promise<LoadResult> {
       });
     });
   });
+}
+
+/** The turns of one target as one figure: means of the rates and latencies, totals of the counts. */
+export function meanOfLoads(samples: LoadResult[]): LoadResult {
+  const mean = (pick: (sample: LoadResult) => number) => samples.reduce((sum, sample) => sum + pick(sample), 0) / samples.length;
+  return {
+    requestsPerSecond: mean((sample) => sample.requestsPerSecond),
+    p50Ms: mean((sample) => sample.p50Ms),
+    p99Ms: mean((sample) => sample.p99Ms),
+    requests: samples.reduce((sum, sample) => sum + sample.requests, 0),
+    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
+  };
 }

@@ -29,8 +29,13 @@ const aims = { listP50Ms: 20, exportMs: 1000, exportExtraMb: 64 };
 
 const platforms = ['reddit', 'hackernews', 'bluesky', 'github', 'stackoverflow', 'devto', 'x', 'youtube', 'news', 'linkedin', 'tiktok', 'instagram'];
 
+export interface MentionsSeedSize {
+  mentions: number;
+  authors: number;
+}
+
 /**
- * One workspace's 1,000,000 mentions, with independent, evenly spread
+ * One workspace's mentions (1,000,000 unless `size` says otherwise), with independent, evenly spread
  * attributes (each drawn from its own hash of the row number): relevance
  * 0 to 99 (about 60% relevant), 2% never scored, three sentiments, six intent sets,
  * six languages and unknown, 5% machine-made, 10% done or ignored, 2%
@@ -38,7 +43,13 @@ const platforms = ['reddit', 'hackernews', 'bluesky', 'github', 'stackoverflow',
  * in a thousand to docs.rs), one post in 2,000 holding the word `zyxquux`,
  * a tenth of the authors of unknown reach; a mention every 30 s for a year.
  */
-async function seed(pool: Sql, workspaceId: string, keywordIds: string[], assigneeId: string): Promise<void> {
+export async function seedMentions(
+  pool: Sql,
+  workspaceId: string,
+  keywordIds: string[],
+  assigneeId: string,
+  size: MentionsSeedSize = { mentions, authors },
+): Promise<void> {
   await pool.begin(async (sql) => {
     // A bulk load builds the indexes once at the end, as a restore does, and skips
     // the foreign-key triggers row by row (the rows are made to fit them).
@@ -48,7 +59,7 @@ async function seed(pool: Sql, workspaceId: string, keywordIds: string[], assign
         and indexname not in (select conname from pg_constraint)`;
     for (const { name } of indexes) await sql`drop index ${sql(name)}`;
     await sql`set local session_replication_role = replica`;
-    await load(sql as unknown as Sql, workspaceId, keywordIds, assigneeId);
+    await load(sql as unknown as Sql, workspaceId, keywordIds, assigneeId, size);
     for (const { definition } of indexes) await sql.unsafe(definition);
   });
   await pool`analyze authors`;
@@ -56,7 +67,7 @@ async function seed(pool: Sql, workspaceId: string, keywordIds: string[], assign
   await pool`analyze mentions`;
 }
 
-async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigneeId: string): Promise<void> {
+async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigneeId: string, { mentions, authors }: MentionsSeedSize): Promise<void> {
   const pick = (column: string, salt: number, modulo: number) => sql.unsafe(`(abs(hashint4(${column} * 7 + ${salt})) % ${modulo})`);
   await sql`
     insert into authors (id, platform, platform_id, name, handle, url, followers)
@@ -79,8 +90,8 @@ async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigne
     from generate_series(1, ${mentions}) i`;
   await sql`
     insert into mentions (id, workspace_id, keyword_id, post_id, status, priority, relevance, sentiment, intents, automated, language,
-                          classification_failed, classified_at, verdict_relevant, assignee_id, snoozed_until, created_at)
-    select 'mm_bench' || lpad(i::text, 8, '0'), ${workspaceId}, (${sql.array(keywordIds)}::text[])[1 + ${pick('i', 11, keywords)}], 'pst_bench' || i,
+                          classification_failed, classified_at, verdict_relevant, assignee_id, snoozed_until, created_at, published_at, platform)
+    select 'mm_bench' || lpad(i::text, 8, '0'), ${workspaceId}, (${sql.array(keywordIds)}::text[])[1 + ${pick('i', 11, keywordIds.length)}], 'pst_bench' || i,
            case ${pick('i', 12, 20)} when 0 then 'done' when 1 then 'ignored' else 'open' end,
            ${pick('i', 13, 10_000)} / 100.0,
            case when scored then ${pick('i', 14, 100)} end,
@@ -93,8 +104,9 @@ async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigne
            case ${pick('i', 19, 100)} when 0 then true when 1 then false end,
            case when ${pick('i', 20, 50)} = 0 then ${assigneeId} end,
            case when ${pick('i', 21, 200)} = 0 then now() + interval '1 day' end,
-           now() - (${mentions} - i) * interval '30 seconds'
-    from generate_series(1, ${mentions}) i, lateral (select ${pick('i', 22, 50)} <> 0 as scored) s`;
+           now() - (${mentions} - i) * interval '30 seconds',
+           p.published_at, p.platform
+    from generate_series(1, ${mentions}) i join posts p on p.id = 'pst_bench' || i, lateral (select ${pick('i', 22, 50)} <> 0 as scored) s`;
 }
 
 type Statement = postgres.PendingQuery<postgres.Row[]>;
@@ -221,7 +233,7 @@ async function runMentionsBenchmark(environment: Parameters<Benchmark['run']>[0]
     const keywordIds: string[] = [];
     for (let k = 0; k < keywords; k++) keywordIds.push((await createKeyword(sql, workspace.id, { term: `Acme${k}`, platforms: [] }, {})).keyword.id);
     const seeding = performance.now();
-    await seed(sql, workspace.id, keywordIds, owner!.id);
+    await seedMentions(sql, workspace.id, keywordIds, owner!.id);
     const seedSeconds = (performance.now() - seeding) / 1000;
     process.stderr.write(`seeded ${mentions} mentions in ${seedSeconds.toFixed(0)} s\n`);
     const headers = { authorization: `Bearer ${apiKey}` };

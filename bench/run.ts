@@ -5,17 +5,19 @@ import { type Benchmark, formatReport } from './benchmark.ts';
 import { billingTick } from './billing-tick.ts';
 import { classifierThroughput } from './classifier.ts';
 import { deliveryThroughput } from './deliveries.ts';
+import { gatewayComparison } from './gateway-comparison.ts';
 import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
 import { liveFanOut } from './live-fan-out.ts';
 import { matchingThroughput } from './matching.ts';
 import { mentionsListAndExport } from './mentions-list-export.ts';
-import { whoamiPath } from './whoami-path.ts';
+import { restLevers } from './rest-levers.ts';
+import { restPath } from './rest-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
+const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
 
-// `npm run bench -- whoami tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
+// `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
 const titleOf = (benchmark: Benchmark) => benchmark.name.split(':')[0].toLowerCase();
 const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => titleOf(benchmark).includes(word))) : benchmarks;

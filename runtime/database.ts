@@ -139,6 +139,8 @@ export async function startEmbeddedDatabase(
      * own, which only this process's orderly stop ends.
      */
     server?: boolean;
+    /** Further server settings (`-c name=value`), as the benchmarks' statement counts need. */
+    settings?: Record<string, string>;
   } = {},
 ): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
@@ -156,6 +158,7 @@ export async function startEmbeddedDatabase(
     '-c', 'listen_addresses=127.0.0.1',
     '-c', 'max_connections=300',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   const running = initialised ? await runningPostmaster(pgDir, log) : undefined;
   if (running) {

@@ -15,7 +15,7 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { authenticateApiKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest } from '../subgraphs/team/index.ts';
+import { type AuthenticatedKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest, startApiKeyCache } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
@@ -80,8 +80,13 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 }
 
 /** A bearer credential: an API key, or an OAuth access token acting for its user on the workspace and scope chosen at consent. */
-async function authenticateWith(sql: Sql, secret: string, clock: Clock): Promise<RequestAuth | undefined> {
-  const key = await authenticateApiKey(sql, secret);
+async function authenticateWith(
+  sql: Sql,
+  authenticateApiKey: (secret: string) => Promise<AuthenticatedKey | undefined>,
+  secret: string,
+  clock: Clock,
+): Promise<RequestAuth | undefined> {
+  const key = await authenticateApiKey(secret);
   if (key) {
     return { workspaceId: key.workspaceId, kind: 'api_key', scope: key.scope, apiKeyId: key.id, expiresAt: key.expiresAt?.toISOString() ?? null, userId: null };
   }
@@ -193,7 +198,10 @@ export async function startEarshot(
       subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
     }
 
-    const authenticate = (token: string) => authenticateWith(requestSql, token, clock);
+    // Only the roles that authenticate requests keep keys in memory (and listen for their changes).
+    const apiKeys = role === 'worker' ? undefined : await startApiKeyCache(requestSql);
+    if (apiKeys) stops.push(['API key cache', apiKeys.stop]);
+    const authenticate = (token: string) => authenticateWith(requestSql, (secret) => apiKeys!.authenticate(secret), token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
         ? await createGateway({

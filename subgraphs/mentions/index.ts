@@ -36,7 +36,7 @@ export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-m
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
 export { linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
-export { mentionSorts } from './mention-list.ts';
+export { listMentions, mentionSorts } from './mention-list.ts';
 export { type MentionRow, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone } from './mention-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';

@@ -34,17 +34,18 @@ export async function keywordMatchTotals(
 ): Promise<Map<string, KeywordMatchTotals>> {
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+  // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
   const rows = await sql<KeywordMatchTotals[]>`
     /* keywordMatchTotals */
     select m.keyword_id,
            count(*)::int as mentions,
            count(*) filter (where ${relevantSql(sql)})::int as relevant,
-           count(*) filter (where p.published_at >= ${weekAgo})::int as last7d,
+           count(*) filter (where m.published_at >= ${weekAgo})::int as last7d,
            count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
-           max(p.published_at) as last_mention_at,
+           max(m.published_at) as last_mention_at,
            count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
            count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant
-    from mentions m join posts p on p.id = m.post_id
+    from mentions m
     where m.keyword_id = any(${sql.array(keywordIds as string[])}) and ${countedSql(sql)}
     group by m.keyword_id`;
   return new Map(rows.map((row) => [row.keywordId, row]));

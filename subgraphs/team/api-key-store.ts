@@ -26,7 +26,7 @@ const keyPrefix = 'mk_live_';
 // What `prefix` shows: enough to tell keys apart, far too little to guess one.
 const shownPrefixLength = keyPrefix.length + 6;
 
-const hashKey = (key: string) => createHash('sha256').update(key).digest();
+export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
 
 /** A new secret: `mk_live_` and 256 random bits in base62. */
 export function generateApiKeySecret(): string {

@@ -5,6 +5,7 @@ import { notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
+import { forgetApiKeyInProcess } from './api-key-cache.ts';
 import { type ApiKeyRow, insertApiKey, listApiKeys, revokeApiKey } from './api-key-store.ts';
 
 export enum ApiKeyScope {
@@ -67,6 +68,7 @@ export class ApiKeyResolver {
     const auth = requireAuth(ctx);
     const row = await revokeApiKey(ctx.sql, auth.workspaceId, id);
     if (!row) throw notFound('API key');
+    forgetApiKeyInProcess(row.id);
     return toApiKey(row);
   }
 }

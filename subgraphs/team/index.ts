@@ -23,7 +23,8 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
-export { authenticateApiKey } from './api-key-store.ts';
+export { authenticateApiKey, type AuthenticatedKey } from './api-key-store.ts';
+export { type ApiKeyCache, startApiKeyCache } from './api-key-cache.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { createChannel } from './channel-commands.ts';
 export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';

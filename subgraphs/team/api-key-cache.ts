@@ -1,0 +1,89 @@
+import type { Sql } from '../../runtime/database.ts';
+import { type AuthenticatedKey, authenticateApiKey, hashKey } from './api-key-store.ts';
+
+/** The channel migration 035's trigger notifies with a key's id when the key is revoked, changed or deleted. */
+const changesChannel = 'api_key_changes';
+
+export interface ApiKeyCacheOptions {
+  /**
+   * How long a key is trusted from memory before it is read again (which
+   * also writes its `last_used_at`, at most once a minute): the bound on
+   * staleness should a change notification ever be lost. Default 60 s.
+   */
+  maxAgeMs?: number;
+  /** Keys kept at most; the oldest goes first. Default 10,000. */
+  maxEntries?: number;
+}
+
+export interface ApiKeyCache {
+  /** As `authenticateApiKey`, answered from memory when the key was read within `maxAgeMs` and nothing said it changed. */
+  authenticate(secret: string): Promise<AuthenticatedKey | undefined>;
+  stop(): Promise<void>;
+}
+
+/** The caches of this process: a revoke made here reaches them before its response leaves, not only when the notification arrives. */
+const processCaches = new Set<(id: string) => void>();
+
+/** Drops a key from every cache of this process at once (the revoke that made it dead committed here). */
+export function forgetApiKeyInProcess(id: string): void {
+  for (const forget of processCaches) forget(id);
+}
+
+interface Entry {
+  key: AuthenticatedKey;
+  readAt: number;
+}
+
+/**
+ * The live API keys this process authenticated, so a request with a known
+ * key makes no database round trip for it. Every process listens on
+ * `api_key_changes`: a revoke (or a change of expiry or scope, or the
+ * workspace's deletion) commits, PostgreSQL notifies every listener, and
+ * each drops the key at once, so another process refuses it within a
+ * second. Expiry is checked on every use. Unknown secrets are never kept,
+ * and neither is a read that overlapped a notification. Should the
+ * listening connection drop, everything is forgotten when it is back
+ * (changes in between went unheard); in the meantime a key is trusted for
+ * at most `maxAgeMs`.
+ */
+export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {}): Promise<ApiKeyCache> {
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const entries = new Map<string, Entry>();
+  // Bumped by every notification and reconnection: a read that began before it may be stale and is not kept.
+  let generation = 0;
+  const forgetKey = (id: string) => {
+    generation++;
+    for (const [hash, entry] of entries) if (entry.key.id === id) entries.delete(hash);
+  };
+  const forgetAll = () => {
+    generation++;
+    entries.clear();
+  };
+  const listening = await sql.listen(changesChannel, forgetKey, forgetAll);
+  processCaches.add(forgetKey);
+
+  return {
+    async authenticate(secret) {
+      const hash = hashKey(secret).toString('hex');
+      const now = Date.now();
+      const entry = entries.get(hash);
+      if (entry && now - entry.readAt < maxAgeMs) {
+        if (entry.key.expiresAt === null || entry.key.expiresAt.getTime() > now) return entry.key;
+      }
+      entries.delete(hash);
+      const readFrom = generation;
+      const key = await authenticateApiKey(sql, secret);
+      if (key && readFrom === generation) {
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(hash, { key, readAt: now });
+      }
+      return key;
+    },
+    async stop() {
+      processCaches.delete(forgetKey);
+      await listening.unlisten();
+      entries.clear();
+    },
+  };
+}
