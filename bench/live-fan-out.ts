@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { systemClock } from '../runtime/clock.ts';
-import { connect, type Sql } from '../runtime/database.ts';
+import { connect, freePort, type Sql } from '../runtime/database.ts';
+import { subgraphNames } from '../runtime/config.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
@@ -15,6 +12,7 @@ import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport, BenchRow } from './benchmark.ts';
+import { answersHttp, type BenchProcess, startBenchProcess } from './processes.ts';
 
 const subscribers = 1_000;
 const gatewayProcesses = 2;
@@ -24,57 +22,12 @@ const seconds = 10;
 const ticksPerSecond = 20;
 /** Issue 18, aim 6: scored → client p99 under 100 ms. */
 const aimP99Ms = 100;
-const subgraphNames = ['team', 'keywords', 'mentions', 'billing'] as const;
-const repositoryRoot = path.resolve(import.meta.dirname, '..');
 
 /** How subscribers spread over workspaces: each scored mention reaches every subscriber of its workspace. */
 const layouts = [
   { workspaces: 1_000, subscribersPerWorkspace: 1 },
   { workspaces: 100, subscribersPerWorkspace: 10 },
 ];
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-/** One Earshot process of a role, as `npm start -- --role …` runs it; resolves once it says it is ready. */
-async function startRole(role: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts', '--role', role], {
-    cwd: repositoryRoot,
-    env: { ...process.env, ...env, EARSHOT_LOG_LEVEL: 'info', EARSHOT_BLUESKY_LIVE: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  // The log (JSON lines on stderr) says when it listens; after that it is only drained.
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!output.includes(`Earshot ${role} ready`)) return;
-      child.stderr!.off('data', read);
-      child.off('exit', early);
-      child.stderr!.resume();
-      resolve();
-    };
-    const early = (code: number | null) => reject(new Error(`${role} exited with ${code} before it was ready:\n${output}`));
-    child.stderr!.on('data', read);
-    child.once('exit', early);
-  });
-  return child;
-}
-
-async function stopAll(children: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }),
-  );
-}
 
 function post(workspace: number, i: number): NormalizedPost {
   return {
@@ -196,23 +149,25 @@ function percentile(sorted: number[], share: number): number {
 async function runLayout(environment: BenchEnvironment, workspaces: number, subscribersPerWorkspace: number): Promise<BenchRow> {
   const databaseUrl = await environment.createDatabase();
   const sql = connect(databaseUrl);
-  const children: ChildProcess[] = [];
+  const processes: BenchProcess[] = [];
   const clients: { client: Client; workspace: number }[] = [];
   try {
     await migrate(sql);
     const { apiKeys, unscored } = await seed(environment, sql, workspaces, workspaces + mentionsPerSecond * seconds);
-    const common = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', EARSHOT_RATE_LIMIT_PER_MINUTE: '1000000000' };
+    const common = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', EARSHOT_LOG_LEVEL: 'warn', EARSHOT_BLUESKY_LIVE: '0', EARSHOT_RATE_LIMIT_PER_MINUTE: '1000000000' };
     const subgraphEnv: Record<string, string> = {};
     for (const name of subgraphNames) {
       const port = await freePort();
-      children.push(await startRole(`subgraph:${name}`, { ...common, PORT: String(port) }));
-      subgraphEnv[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}/graphql`;
+      const url = `http://127.0.0.1:${port}/graphql`;
+      processes.push(await startBenchProcess('main.ts', ['--role', `subgraph:${name}`], { ...common, PORT: String(port) }, () => answersHttp(url)));
+      subgraphEnv[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`] = url;
     }
     const gatewayUrls: string[] = [];
     for (let g = 0; g < gatewayProcesses; g++) {
       const port = await freePort();
-      children.push(await startRole('gateway', { ...common, ...subgraphEnv, PORT: String(port) }));
-      gatewayUrls.push(`ws://127.0.0.1:${port}/graphql`);
+      const url = `http://127.0.0.1:${port}/graphql`;
+      processes.push(await startBenchProcess('main.ts', ['--role', 'gateway'], { ...common, ...subgraphEnv, PORT: String(port) }, () => answersHttp(url)));
+      gatewayUrls.push(url.replace('http', 'ws'));
     }
     // Fifty connections at a time, each acknowledged before the next fifty: a thousand at once would measure a connection storm.
     for (let first = 0; first < subscribers; first += 50) {
@@ -242,7 +197,7 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
     };
   } finally {
     await Promise.all(clients.map(({ client }) => client.dispose()));
-    await stopAll(children);
+    await Promise.all(processes.map((process) => process.stop()));
     await sql.end();
   }
 }
