@@ -52,7 +52,6 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['POST', '/notifications'],
       ['POST', '/notifications/7/test'],
       ['GET', '/feeds'],
-      ['GET', '/analytics/volume'],
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
       ['DELETE', '/keywords/suggestions'],

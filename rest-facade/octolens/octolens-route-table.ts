@@ -32,11 +32,6 @@ export const octolensRouteTable: GraphQLRoute[] = [
     { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
   ]),
   ...octolensAnalyticsRoutes,
-  ...featureDisabledRoutes('analytics', [
-    { method: 'GET', path: '/analytics/volume', operationId: 'octolensAnalyticsVolume' },
-    { method: 'GET', path: '/analytics/sources', operationId: 'octolensAnalyticsSources' },
-    { method: 'GET', path: '/analytics/keywords', operationId: 'octolensAnalyticsKeywords' },
-  ]),
   ...featureDisabledRoutes('organization setting changes', [{ method: 'PATCH', path: '/org', operationId: 'octolensUpdateOrganization' }]),
   ...featureDisabledRoutes('company profiles', [
     { method: 'GET', path: '/org/company', operationId: 'octolensGetCompany' },
