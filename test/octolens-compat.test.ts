@@ -55,7 +55,6 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
       ['DELETE', '/keywords/suggestions'],
-      ['POST', '/org/members/invite'],
     ]) {
       expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
     }
