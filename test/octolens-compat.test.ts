@@ -279,6 +279,76 @@ describe('organization, usage, members and tags', () => {
   });
 });
 
+describe('company profile', () => {
+  const empty = {
+    id: 1,
+    name: null,
+    domain: null,
+    website: null,
+    logo: null,
+    industry: null,
+    sector: null,
+    tags: null,
+    description: null,
+    linkedin: null,
+    twitter: null,
+    relevanceContext: null,
+    productUseCases: null,
+    competitors: null,
+    companyMoat: null,
+    relevanceGuidelines: null,
+    classificationGuidelines: null,
+  };
+
+  it('shows and changes the profile the classifier reads in the recorded shapes, as /v1/company-profile keeps it', async () => {
+    const { apiKey } = await earshot.createWorkspace('Profiled');
+    const fresh = await octolens(earshot, 'GET', '/org/company', apiKey);
+    expectOctolensShape(fresh, 'get-company');
+    expect(fresh.body).toEqual(empty);
+    expect((await earshot.rest('PATCH', '/v1/company-profile', { key: apiKey, body: { website: 'vercel.com' } })).status).toBe(200);
+    const changed = await octolens(earshot, 'PATCH', '/org/company', apiKey, {
+      name: 'Vercel',
+      description: 'Cloud platform for frontend teams',
+      competitors: 'Netlify, Render, netlify',
+      relevanceGuidelines: 'Deployments, not vehicles',
+    });
+    expectOctolensShape(changed, 'update-company');
+    const profile = {
+      ...empty,
+      name: 'Vercel',
+      domain: 'vercel.com',
+      website: 'https://vercel.com',
+      description: 'Cloud platform for frontend teams',
+      competitors: 'Netlify, Render',
+      relevanceGuidelines: 'Deployments, not vehicles',
+    };
+    expect(changed.body).toEqual(profile);
+    expect((await octolens(earshot, 'GET', '/org/company', apiKey)).body).toEqual(profile);
+    expect((await earshot.rest('GET', '/v1/company-profile', { key: apiKey })).body).toMatchObject({ competitors: ['Netlify', 'Render'], guidelines: 'Deployments, not vehicles' });
+    // A JSON array is taken too; an empty text clears the list, a blank one the field.
+    expect((await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '["Fly.io", "Render"]' })).body.competitors).toBe('Fly.io, Render');
+    expect((await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '', description: ' ' })).body).toEqual({ ...profile, competitors: null, description: null });
+  });
+
+  it('refuses fields Earshot does not keep 501 FEATURE_DISABLED, bad values 400 VALIDATION_ERROR and a read key 403 FORBIDDEN, changing nothing', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unprofiled');
+    const fixture = octolensFixture('update-company');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, fixture.request.body), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { name: 'Acme', twitter: 'acme' }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '["Acme", 3]' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['competitors'], message: expect.stringContaining('JSON array of strings') }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { name: 'x'.repeat(101) }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['name'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { website: 'acme.com' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['website'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', await readKeyOf(apiKey), { name: 'Acme' }), 403, 'FORBIDDEN');
+    expect((await octolens(earshot, 'GET', '/org/company', apiKey)).body).toEqual(empty);
+  });
+});
+
 describe('the shared rate limit', () => {
   it('counts /v1 and compatibility requests against one budget and puts X-RateLimit-* on compatibility answers', async () => {
     const limited = await startTestEarshot({ rateLimitPerMinute: 4 }, { databaseUrl: earshot.databaseUrl });

@@ -1,6 +1,7 @@
 import type { GraphQLRoute } from '../route.ts';
 import { featureDisabledRoutes } from './octolens-routes.ts';
 import { octolensAnalyticsRoutes } from './routes/analytics.ts';
+import { octolensCompanyRoutes } from './routes/company.ts';
 import { octolensFilterRoutes } from './routes/filters.ts';
 import { octolensKeywordRoutes } from './routes/keywords.ts';
 import { octolensMentionRoutes } from './routes/mentions.ts';
@@ -29,10 +30,7 @@ export const octolensRouteTable: GraphQLRoute[] = [
   ]),
   ...octolensAnalyticsRoutes,
   ...featureDisabledRoutes('organization setting changes', [{ method: 'PATCH', path: '/org', operationId: 'octolensUpdateOrganization' }]),
-  ...featureDisabledRoutes('company profiles', [
-    { method: 'GET', path: '/org/company', operationId: 'octolensGetCompany' },
-    { method: 'PATCH', path: '/org/company', operationId: 'octolensUpdateCompany' },
-  ]),
+  ...octolensCompanyRoutes,
   ...featureDisabledRoutes('feedback statistics', [{ method: 'GET', path: '/feedback/stats', operationId: 'octolensFeedbackStats' }]),
   ...featureDisabledRoutes('notifications', [
     { method: 'GET', path: '/notifications', operationId: 'octolensListNotifications' },
