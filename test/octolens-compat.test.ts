@@ -279,6 +279,33 @@ describe('organization, usage, members and tags', () => {
   });
 });
 
+describe('organization changes', () => {
+  it('renames the workspace in the recorded shape, takes `platforms: "all"`, and the new name is the one /v1/whoami shows', async () => {
+    const { apiKey } = await earshot.createWorkspace('Before');
+    const fixture = octolensFixture('update-organization');
+    const renamed = await octolens(earshot, 'PATCH', '/org', apiKey, { ...(fixture.request.body as object), name: '  Acme Labs ' });
+    expectOctolensShape(renamed, 'update-organization');
+    const before = (await octolens(earshot, 'GET', '/org', apiKey)).body;
+    expect(renamed.body).toEqual({ ...before, name: 'Acme Labs' });
+    expect((await earshot.rest('GET', '/v1/whoami', { key: apiKey })).body.workspace.name).toBe('Acme Labs');
+    expect((await octolens(earshot, 'PATCH', '/org', apiKey, {})).body).toEqual(renamed.body);
+  });
+
+  it('refuses a platform list 501 FEATURE_DISABLED, a blank or long name 400 VALIDATION_ERROR and a read key 403 FORBIDDEN, renaming nothing', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unchanged');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: 'Other', platforms: ['reddit'] }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: '   ' }), 400, 'VALIDATION_ERROR', { details: [{ path: ['name'], message: expect.any(String) }] });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: 'x'.repeat(101) }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['name'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { platforms: 'some' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['platforms'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', await readKeyOf(apiKey), { name: 'Other' }), 403, 'FORBIDDEN');
+    expect((await octolens(earshot, 'GET', '/org', apiKey)).body.name).toBe('Unchanged');
+  });
+});
+
 describe('company profile', () => {
   const empty = {
     id: 1,

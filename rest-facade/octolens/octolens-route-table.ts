@@ -29,7 +29,6 @@ export const octolensRouteTable: GraphQLRoute[] = [
     { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
   ]),
   ...octolensAnalyticsRoutes,
-  ...featureDisabledRoutes('organization setting changes', [{ method: 'PATCH', path: '/org', operationId: 'octolensUpdateOrganization' }]),
   ...octolensCompanyRoutes,
   ...featureDisabledRoutes('feedback statistics', [{ method: 'GET', path: '/feedback/stats', operationId: 'octolensFeedbackStats' }]),
   ...featureDisabledRoutes('notifications', [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { GraphQLRoute } from '../../route.ts';
-import { octolensBadBody, octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
+import { type GraphQLRoute, RequestRefusal } from '../../route.ts';
+import { octolensBadBody, octolensBase, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 /**
  * A prepaid workspace in the words of Octolens's plans: on its welcome
@@ -21,6 +21,21 @@ const organizationSchema = z
     freeTrialExpired: z.boolean().meta({ description: 'The welcome credit is spent and the wallet never topped up' }),
   })
   .meta({ id: 'OctolensOrganization' });
+
+const organizationFields = 'id name createdAt wallet { onWelcomeCredit status }';
+
+function octolensOrganization(workspace: Record<string, any>): z.output<typeof organizationSchema> {
+  return {
+    organizationId: workspace.id,
+    name: workspace.name,
+    plan: planOf(workspace.wallet),
+    isAnnualPlan: false,
+    platforms: 'all',
+    createdAt: workspace.createdAt,
+    onboardingFinishedAt: workspace.createdAt,
+    freeTrialExpired: workspace.wallet.onWelcomeCredit && workspace.wallet.status === 'paused',
+  };
+}
 
 const allowance = (description: string) => z.object({ count: z.number().int(), limit: z.number().int() }).meta({ description });
 
@@ -52,24 +67,39 @@ export const octolensOrganizationRoutes: GraphQLRoute[] = [
     summary: 'The workspace the key belongs to',
     tag: octolensTag,
     responses: { 200: { description: 'The workspace', schema: organizationSchema }, 401: octolensUnauthorized },
-    operation: 'query OctolensOrganization { whoami { workspace { id name createdAt wallet { onWelcomeCredit status } } } }',
+    operation: `query OctolensOrganization { whoami { workspace { ${organizationFields} } } }`,
     variables: () => ({}),
-    result: (data) => {
-      const { workspace } = data.whoami;
-      return {
-        status: 200,
-        body: {
-          organizationId: workspace.id,
-          name: workspace.name,
-          plan: planOf(workspace.wallet),
-          isAnnualPlan: false,
-          platforms: 'all',
-          createdAt: workspace.createdAt,
-          onboardingFinishedAt: workspace.createdAt,
-          freeTrialExpired: workspace.wallet.onWelcomeCredit && workspace.wallet.status === 'paused',
-        },
-      };
+    result: (data) => ({ status: 200, body: octolensOrganization(data.whoami.workspace) }),
+  },
+  {
+    method: 'PATCH',
+    path: `${octolensBase}/org`,
+    operationId: 'octolensUpdateOrganization',
+    summary: 'Renames the workspace; `platforms` may only say `all`, as platforms are chosen per keyword',
+    tag: octolensTag,
+    body: z.strictObject({
+      name: z.string().optional().meta({ description: 'The new name, 1 to 100 characters once trimmed' }),
+      platforms: z
+        .union([z.literal('all'), z.array(z.string())])
+        .optional()
+        .meta({ description: '`all` changes nothing; a list answers 501 `FEATURE_DISABLED` (platforms are chosen per keyword)' }),
+    }),
+    responses: {
+      200: { description: 'The workspace after the change', schema: organizationSchema },
+      400: octolensBadBody,
+      401: octolensUnauthorized,
+      403: octolensReadOnly,
+      501: { description: 'A list of `platforms`: an org-wide platform choice is not offered (`FEATURE_DISABLED`); nothing changed' },
     },
+    operation: `mutation OctolensUpdateOrganization($input: WorkspacePatchInput!) { updateWorkspace(input: $input) { ${organizationFields} } }`,
+    variables: ({ body }) => {
+      const { name, platforms } = body as { name?: string; platforms?: 'all' | string[] };
+      if (Array.isArray(platforms)) {
+        throw new RequestRefusal({ code: 'feature_disabled', message: 'Platforms are chosen per keyword: only "all" is taken for the organization' });
+      }
+      return { input: { name } };
+    },
+    result: (data) => ({ status: 200, body: octolensOrganization(data.updateWorkspace) }),
   },
   {
     method: 'GET',
