@@ -48,7 +48,7 @@ const countOperation = (name: string, by: string, selection: string, bucket = ''
   compatMentionAnalytics(by: "${by}", startDate: $startDate, endDate: $endDate, keywordIds: $keywordIds, platforms: $platforms, intents: $intents${bucket ? ', bucket: $bucket' : ''}) { ${selection} }
 }`;
 
-const countsOver = "relevant mentions published in the window (a corrected verdict counts as corrected), narrowed by keywords, platforms and a tag";
+const countsOver = 'of the relevant mentions published in the window (narrowed by keywords, platforms and a tag; a corrected verdict counts as corrected)';
 
 const volumeSchema = z
   .object({
