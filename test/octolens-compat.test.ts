@@ -54,7 +54,6 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['GET', '/feeds'],
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
-      ['DELETE', '/keywords/suggestions'],
     ]) {
       expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
     }

@@ -15,7 +15,6 @@ import { octolensViewRoutes } from './routes/views.ts';
  */
 export const octolensRouteTable: GraphQLRoute[] = [
   ...featureDisabledRoutes('author timelines', [{ method: 'GET', path: '/mentions/by-author', operationId: 'octolensMentionsByAuthor' }]),
-  ...featureDisabledRoutes('suggestion dismissals', [{ method: 'DELETE', path: '/keywords/suggestions', operationId: 'octolensRejectKeywordSuggestion' }]),
   ...octolensMentionRoutes,
   ...octolensKeywordRoutes,
   ...octolensFilterRoutes,
