@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
-import { expectOctolensError, octolens } from './octolens-shapes.ts';
+import { expectOctolensError, expectOctolensShape, octolens } from './octolens-shapes.ts';
 import { account, classify, postBy, seedWorkspace, type SeededWorkspace, storePosts } from './people-seed.ts';
 
 let earshot: TestEarshot;
@@ -19,8 +19,8 @@ beforeAll(async () => {
     if (result) await classify(earshot, id, result);
     return id;
   };
-  await seed(w.keywordId, 'x', '2026-03-02T10:00:00Z', { relevance: 90, sentiment: 'positive' });
-  await seed(w.keywordId, 'reddit', '2026-03-03T10:00:00Z', { relevance: 80, sentiment: 'negative' });
+  await seed(w.keywordId, 'x', '2026-03-02T10:00:00Z', { relevance: 90, sentiment: 'positive', intents: ['buy_intent'] });
+  await seed(w.keywordId, 'reddit', '2026-03-03T10:00:00Z', { relevance: 80, sentiment: 'negative', intents: ['question', 'buy_intent'] });
   // Not relevant: the lists leave it out, so do the counts.
   await seed(w.keywordId, 'github', '2026-03-04T10:00:00Z', { relevance: 20, sentiment: 'neutral' });
   // Scored positive, corrected to negative by a user: it counts as negative.
@@ -28,7 +28,7 @@ beforeAll(async () => {
   expect((await earshot.rest('PATCH', `/v1/mentions/${corrected}`, { key: w.key, body: { sentiment: 'negative' } })).status).toBe(200);
   // Not scored yet: no sentiment to count.
   await seed(w.keywordId, 'x', '2026-03-06T10:00:00Z', null);
-  await seed(globex, 'x', '2026-03-07T10:00:00Z', { relevance: 70, sentiment: 'neutral' });
+  await seed(globex, 'x', '2026-03-07T10:00:00Z', { relevance: 70, sentiment: 'neutral', intents: ['question'] });
   // On the window's end, which is excluded.
   await seed(globex, 'reddit', '2026-03-10T00:00:00Z', { relevance: 70, sentiment: 'positive' });
   // Inside and outside the default window of the last 30 days.
@@ -75,14 +75,114 @@ describe('GET /compat/octolens/api/v2/analytics/sentiment', () => {
     expect(answer.body).toEqual(distribution(0, 1, 0));
   });
 
-  it('refuses a backwards window and bad values 400 VALIDATION_ERROR naming the parameter, and a tag 501 FEATURE_DISABLED', async () => {
+  it('narrows to a tag, which is an intent: a mention with several counts under each; another tag counts nothing', async () => {
+    expect((await sentiment(`${march}&tag=buy_intent`)).body).toEqual(distribution(1, 0, 1));
+    expect((await sentiment(`${march}&tag=question`)).body).toEqual(distribution(0, 1, 1));
+    expect((await sentiment(`${march}&tag=question&keywordIds=${compatKeywordIds.Globex}`)).body).toEqual(distribution(0, 1, 0));
+    expect((await sentiment(`${march}&tag=pricing`)).body).toEqual(distribution(0, 0, 0));
+  });
+
+  it('refuses a backwards window and bad values 400 VALIDATION_ERROR naming the parameter', async () => {
     expectOctolensError(await sentiment('startDate=2026-03-10T00:00:00Z&endDate=2026-03-10T00:00:00Z'), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['startDate'], message: 'startDate: must be before endDate' }],
     });
     expectOctolensError(await sentiment('startDate=yesterday'), 400, 'VALIDATION_ERROR', { details: [{ path: ['startDate'], message: expect.stringContaining('startDate') }] });
     expectOctolensError(await sentiment('keywordIds=kw_1'), 400, 'VALIDATION_ERROR', { details: [{ path: ['keywordIds', '0'], message: expect.stringContaining('integer') }] });
     expectOctolensError(await sentiment('bucket=day'), 400, 'VALIDATION_ERROR', { details: [{ path: ['bucket'], message: expect.stringContaining('unknown query parameter') }] });
-    expectOctolensError(await sentiment(`${march}&tag=buy_intent`), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await sentiment('tag='), 400, 'VALIDATION_ERROR', { details: [{ path: ['tag'], message: expect.any(String) }] });
     expectOctolensError(await octolens(earshot, 'GET', '/analytics/sentiment', undefined), 401, 'UNAUTHORIZED');
+  });
+});
+
+const analytics = (route: string, query: string, key = w.key) => octolens(earshot, 'GET', `/analytics/${route}?${query}`, key);
+
+describe('GET /compat/octolens/api/v2/analytics/volume', () => {
+  it('counts the relevant mentions of the window per UTC day in the recorded shape, oldest first, empty days left out', async () => {
+    // 03-04 holds one not relevant, 03-06 one not scored yet: neither is relevant.
+    const answer = await analytics('volume', march);
+    expectOctolensShape(answer, 'analytics-volume');
+    expect(answer.body).toEqual({
+      granularity: 'day',
+      data: [
+        { bucket: '2026-03-02', count: 1 },
+        { bucket: '2026-03-03', count: 1 },
+        { bucket: '2026-03-05', count: 1 },
+        { bucket: '2026-03-07', count: 1 },
+      ],
+    });
+    // The same days through the Earshot API, which lists every day of the range.
+    const ours = await earshot.rest('GET', '/v1/analytics?by=platform&bucket=day&since=2026-03-01T00:00:00Z&until=2026-03-09T23:59:59.999Z', { key: w.key });
+    expect(ours.body.totals.filter((point: { count: number }) => point.count > 0).map((point: { start: string }) => point.start.slice(0, 10))).toEqual(
+      answer.body.data.map((point: { bucket: string }) => point.bucket),
+    );
+  });
+
+  it('counts per hour, narrowed like the other counts', async () => {
+    expect((await analytics('volume', 'granularity=hour&startDate=2026-03-02T00:00:00Z&endDate=2026-03-04T00:00:00Z&platforms=reddit')).body).toEqual({
+      granularity: 'hour',
+      data: [{ bucket: '2026-03-03T10:00:00.000Z', count: 1 }],
+    });
+    expect((await analytics('volume', `${march}&tag=question`)).body).toEqual({
+      granularity: 'day',
+      data: [
+        { bucket: '2026-03-03', count: 1 },
+        { bucket: '2026-03-07', count: 1 },
+      ],
+    });
+    expect((await analytics('volume', `${march}&keywordIds=999999`)).body).toEqual({ granularity: 'day', data: [] });
+  });
+
+  it('refuses a bad granularity and more than 1,000 buckets 400 VALIDATION_ERROR', async () => {
+    expectOctolensError(await analytics('volume', 'granularity=week'), 400, 'VALIDATION_ERROR', { details: [{ path: ['granularity'], message: expect.any(String) }] });
+    expectOctolensError(await analytics('volume', 'granularity=hour&startDate=2026-01-01T00:00:00Z&endDate=2026-03-01T00:00:00Z'), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['bucket'], message: expect.stringContaining('at most 1000') }],
+    });
+    expectOctolensError(await octolens(earshot, 'GET', '/analytics/volume', undefined), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('GET /compat/octolens/api/v2/analytics/sources and /analytics/keywords', () => {
+  it('counts the relevant mentions of the window per platform in Octolens’s names, the most first, in the recorded shape', async () => {
+    const answer = await analytics('sources', march);
+    expectOctolensShape(answer, 'analytics-sources');
+    expect(answer.body).toEqual({
+      data: [
+        { source: 'twitter', count: 3 },
+        { source: 'reddit', count: 1 },
+      ],
+    });
+    expect((await analytics('sources', `${march}&tag=question`)).body).toEqual({
+      data: [
+        { source: 'reddit', count: 1 },
+        { source: 'twitter', count: 1 },
+      ],
+    });
+  });
+
+  it('counts them per keyword with its integer id and term, the most first, in the recorded shape; a read key may ask', async () => {
+    const readKey = (await earshot.rest('POST', '/v1/api-keys', { key: w.key, body: { name: 'counter', scope: 'read' } })).body.key;
+    const answer = await analytics('keywords', march, readKey);
+    expectOctolensShape(answer, 'analytics-keywords');
+    expect(answer.body).toEqual({
+      data: [
+        { keywordId: compatKeywordIds.Acme, keyword: 'Acme', count: 3 },
+        { keywordId: compatKeywordIds.Globex, keyword: 'Globex', count: 1 },
+      ],
+    });
+    expect((await analytics('keywords', `${march}&platforms=reddit`)).body).toEqual({ data: [{ keywordId: compatKeywordIds.Acme, keyword: 'Acme', count: 1 }] });
+    expect((await analytics('keywords', `${march}&keywordIds=${compatKeywordIds.Globex}`)).body).toEqual({
+      data: [{ keywordId: compatKeywordIds.Globex, keyword: 'Globex', count: 1 }],
+    });
+  });
+
+  it('refuses bad values 400 VALIDATION_ERROR and a missing key 401 UNAUTHORIZED', async () => {
+    expectOctolensError(await analytics('sources', 'endDate=2026-03-01T00:00:00Z&startDate=2026-03-02T00:00:00Z'), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['startDate'], message: 'startDate: must be before endDate' }],
+    });
+    expectOctolensError(await analytics('keywords', 'granularity=day'), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['granularity'], message: expect.stringContaining('unknown query parameter') }],
+    });
+    expectOctolensError(await octolens(earshot, 'GET', '/analytics/keywords', undefined), 401, 'UNAUTHORIZED');
+    expectOctolensError(await octolens(earshot, 'GET', '/analytics/sources', undefined), 401, 'UNAUTHORIZED');
   });
 });

@@ -52,11 +52,8 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['POST', '/notifications'],
       ['POST', '/notifications/7/test'],
       ['GET', '/feeds'],
-      ['GET', '/analytics/volume'],
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
-      ['DELETE', '/keywords/suggestions'],
-      ['POST', '/org/members/invite'],
     ]) {
       expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
     }
@@ -278,6 +275,103 @@ describe('organization, usage, members and tags', () => {
     ]);
     expectOctolensError(await octolens(earshot, 'DELETE', `/org/members/${team.owner!.id}`, team.apiKey), 403, 'FORBIDDEN');
     expectOctolensError(await octolens(earshot, 'DELETE', '/org/members/usr_nobody', team.apiKey), 404, 'NOT_FOUND');
+  });
+});
+
+describe('organization changes', () => {
+  it('renames the workspace in the recorded shape, takes `platforms: "all"`, and the new name is the one /v1/whoami shows', async () => {
+    const { apiKey } = await earshot.createWorkspace('Before');
+    const fixture = octolensFixture('update-organization');
+    const renamed = await octolens(earshot, 'PATCH', '/org', apiKey, { ...(fixture.request.body as object), name: '  Acme Labs ' });
+    expectOctolensShape(renamed, 'update-organization');
+    const before = (await octolens(earshot, 'GET', '/org', apiKey)).body;
+    expect(renamed.body).toEqual({ ...before, name: 'Acme Labs' });
+    expect((await earshot.rest('GET', '/v1/whoami', { key: apiKey })).body.workspace.name).toBe('Acme Labs');
+    expect((await octolens(earshot, 'PATCH', '/org', apiKey, {})).body).toEqual(renamed.body);
+  });
+
+  it('refuses a platform list 501 FEATURE_DISABLED, a blank or long name 400 VALIDATION_ERROR and a read key 403 FORBIDDEN, renaming nothing', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unchanged');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: 'Other', platforms: ['reddit'] }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: '   ' }), 400, 'VALIDATION_ERROR', { details: [{ path: ['name'], message: expect.any(String) }] });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { name: 'x'.repeat(101) }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['name'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', apiKey, { platforms: 'some' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['platforms'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', await readKeyOf(apiKey), { name: 'Other' }), 403, 'FORBIDDEN');
+    expect((await octolens(earshot, 'GET', '/org', apiKey)).body.name).toBe('Unchanged');
+  });
+});
+
+describe('company profile', () => {
+  const empty = {
+    id: 1,
+    name: null,
+    domain: null,
+    website: null,
+    logo: null,
+    industry: null,
+    sector: null,
+    tags: null,
+    description: null,
+    linkedin: null,
+    twitter: null,
+    relevanceContext: null,
+    productUseCases: null,
+    competitors: null,
+    companyMoat: null,
+    relevanceGuidelines: null,
+    classificationGuidelines: null,
+  };
+
+  it('shows and changes the profile the classifier reads in the recorded shapes, as /v1/company-profile keeps it', async () => {
+    const { apiKey } = await earshot.createWorkspace('Profiled');
+    const fresh = await octolens(earshot, 'GET', '/org/company', apiKey);
+    expectOctolensShape(fresh, 'get-company');
+    expect(fresh.body).toEqual(empty);
+    expect((await earshot.rest('PATCH', '/v1/company-profile', { key: apiKey, body: { website: 'vercel.com' } })).status).toBe(200);
+    const changed = await octolens(earshot, 'PATCH', '/org/company', apiKey, {
+      name: 'Vercel',
+      description: 'Cloud platform for frontend teams',
+      competitors: 'Netlify, Render, netlify',
+      relevanceGuidelines: 'Deployments, not vehicles',
+    });
+    expectOctolensShape(changed, 'update-company');
+    const profile = {
+      ...empty,
+      name: 'Vercel',
+      domain: 'vercel.com',
+      website: 'https://vercel.com',
+      description: 'Cloud platform for frontend teams',
+      competitors: 'Netlify, Render',
+      relevanceGuidelines: 'Deployments, not vehicles',
+    };
+    expect(changed.body).toEqual(profile);
+    expect((await octolens(earshot, 'GET', '/org/company', apiKey)).body).toEqual(profile);
+    expect((await earshot.rest('GET', '/v1/company-profile', { key: apiKey })).body).toMatchObject({ competitors: ['Netlify', 'Render'], guidelines: 'Deployments, not vehicles' });
+    // A JSON array is taken too; an empty text clears the list, a blank one the field.
+    expect((await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '["Fly.io", "Render"]' })).body.competitors).toBe('Fly.io, Render');
+    expect((await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '', description: ' ' })).body).toEqual({ ...profile, competitors: null, description: null });
+  });
+
+  it('refuses fields Earshot does not keep 501 FEATURE_DISABLED, bad values 400 VALIDATION_ERROR and a read key 403 FORBIDDEN, changing nothing', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unprofiled');
+    const fixture = octolensFixture('update-company');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, fixture.request.body), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { name: 'Acme', twitter: 'acme' }), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { competitors: '["Acme", 3]' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['competitors'], message: expect.stringContaining('JSON array of strings') }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { name: 'x'.repeat(101) }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['name'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', apiKey, { website: 'acme.com' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['website'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', await readKeyOf(apiKey), { name: 'Acme' }), 403, 'FORBIDDEN');
+    expect((await octolens(earshot, 'GET', '/org/company', apiKey)).body).toEqual(empty);
   });
 });
 

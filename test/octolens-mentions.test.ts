@@ -372,6 +372,51 @@ describe('keyword suggestions', () => {
   });
 });
 
+describe('keyword suggestion dismissals', () => {
+  it('dismisses one suggestion, then every one of a keyword: none is offered again, here or on /v1', async () => {
+    const theta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta', platforms: ['reddit', 'twitter'] });
+    const [{ id: thetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'theta'`;
+    await seed([thetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `theta outage lorem${sequence}`);
+    await seed([thetaId], [90, 90, 90], 'reddit', () => `theta release notes ipsum${sequence}`);
+    const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${theta.body.id}`, key)).body.suggestions;
+    const outage = listed.find((suggestion: any) => suggestion.type === 'add_exclude_words' && suggestion.value === 'outage');
+    expect(outage).toBeDefined();
+    const v1Values = async () => (await earshot.rest('GET', `/v1/keywords/${thetaId}/suggestions`, { key })).body.data.map((s: any) => `${s.type}:${s.values.join(',')}`);
+    expect(await v1Values()).toContain('excluded_terms:outage');
+
+    const rejected = await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: outage.id });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toEqual({ success: true });
+    const left = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${theta.body.id}`, key)).body.suggestions;
+    expect(left.map((s: any) => s.id)).toEqual(listed.filter((s: any) => s.id !== outage.id).map((s: any) => s.id));
+    expect(await v1Values()).not.toContain('excluded_terms:outage');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
+
+    expect((await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { keywordId: theta.body.id })).body).toEqual({ success: true });
+    expect((await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${theta.body.id}`, key)).body.suggestions).toEqual([]);
+    // The keyword's matches and rules are as they were: dismissing changes nothing else.
+    const kept = (await octolens(earshot, 'GET', '/keywords', key)).body.data.find((keyword: any) => keyword.id === theta.body.id);
+    expect(kept).toMatchObject({ keyword: 'theta', excludeWords: null, platforms: ['reddit', 'twitter'] });
+  });
+
+  it('refuses neither or both ids 400 VALIDATION_ERROR, unknown ids 404 NOT_FOUND and a read key 403 FORBIDDEN', async () => {
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, {}), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['suggestionId'], message: expect.stringContaining('either') }],
+    });
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: 1, keywordId: 1 }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['suggestionId'], message: expect.stringContaining('either') }],
+    });
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { keywordId: 'one' }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keywordId'], message: expect.any(String) }],
+    });
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: 999999 }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { keywordId: 999999 }), 404, 'NOT_FOUND');
+    const reader = (await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'dismiss-reader', scope: 'read' } })).body.key;
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', reader, { keywordId: 1 }), 403, 'FORBIDDEN');
+  });
+});
+
 describe('integer ids', () => {
   it('are given on first sight, the next number of their kind, and stay the same across calls and restarts', async () => {
     const before = await listAll();

@@ -1,6 +1,7 @@
 import type { GraphQLRoute } from '../route.ts';
 import { featureDisabledRoutes } from './octolens-routes.ts';
 import { octolensAnalyticsRoutes } from './routes/analytics.ts';
+import { octolensCompanyRoutes } from './routes/company.ts';
 import { octolensFilterRoutes } from './routes/filters.ts';
 import { octolensKeywordRoutes } from './routes/keywords.ts';
 import { octolensMentionRoutes } from './routes/mentions.ts';
@@ -14,11 +15,6 @@ import { octolensViewRoutes } from './routes/views.ts';
  */
 export const octolensRouteTable: GraphQLRoute[] = [
   ...featureDisabledRoutes('author timelines', [{ method: 'GET', path: '/mentions/by-author', operationId: 'octolensMentionsByAuthor' }]),
-  ...featureDisabledRoutes('suggestion dismissals', [{ method: 'DELETE', path: '/keywords/suggestions', operationId: 'octolensRejectKeywordSuggestion' }]),
-  ...featureDisabledRoutes('member invitations', [
-    { method: 'GET', path: '/org/members/invitations', operationId: 'octolensListInvitations' },
-    { method: 'POST', path: '/org/members/invite', operationId: 'octolensInviteMember' },
-  ]),
   ...octolensMentionRoutes,
   ...octolensKeywordRoutes,
   ...octolensFilterRoutes,
@@ -32,16 +28,7 @@ export const octolensRouteTable: GraphQLRoute[] = [
     { method: 'DELETE', path: '/feeds/{id}', operationId: 'octolensDeleteFeed' },
   ]),
   ...octolensAnalyticsRoutes,
-  ...featureDisabledRoutes('analytics', [
-    { method: 'GET', path: '/analytics/volume', operationId: 'octolensAnalyticsVolume' },
-    { method: 'GET', path: '/analytics/sources', operationId: 'octolensAnalyticsSources' },
-    { method: 'GET', path: '/analytics/keywords', operationId: 'octolensAnalyticsKeywords' },
-  ]),
-  ...featureDisabledRoutes('organization setting changes', [{ method: 'PATCH', path: '/org', operationId: 'octolensUpdateOrganization' }]),
-  ...featureDisabledRoutes('company profiles', [
-    { method: 'GET', path: '/org/company', operationId: 'octolensGetCompany' },
-    { method: 'PATCH', path: '/org/company', operationId: 'octolensUpdateCompany' },
-  ]),
+  ...octolensCompanyRoutes,
   ...featureDisabledRoutes('feedback statistics', [{ method: 'GET', path: '/feedback/stats', operationId: 'octolensFeedbackStats' }]),
   ...featureDisabledRoutes('notifications', [
     { method: 'GET', path: '/notifications', operationId: 'octolensListNotifications' },

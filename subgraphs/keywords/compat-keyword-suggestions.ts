@@ -3,9 +3,11 @@ import { compatIdOf, objectOfCompatId } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
+import { keywordOfCompatId } from './compat-keywords.ts';
 import { patchKeyword } from './keyword-commands.ts';
 import { loadKeyword } from './keyword.ts';
-import { keywordSuggestions } from './keyword-suggestions.ts';
+import { keywordSuggestions, suggestionIdentity } from './keyword-suggestions.ts';
+import { dismissSuggestions } from './suggestion-dismissal-store.ts';
 import type { KeywordRow } from './keyword-store.ts';
 import type { KeywordSuggestion, SuggestionType } from './rule-suggestions.ts';
 import type { SuggestionPatch } from './suggestion-patches.ts';
@@ -31,8 +33,7 @@ const octolensFieldOf: Partial<Record<SuggestionType, string>> = {
  * the keyword, type and values, so accepting one finds it again among the
  * keyword's current suggestions (or finds it gone).
  */
-const suggestionKey = (keywordId: string, suggestion: Pick<KeywordSuggestion, 'type' | 'values'>) =>
-  `${keywordId}|${suggestion.type}|${suggestion.values.join('\u001f')}`;
+const suggestionKey = (keywordId: string, suggestion: Pick<KeywordSuggestion, 'type' | 'values'>) => `${keywordId}|${suggestionIdentity(suggestion)}`;
 
 interface CompatSuggestion {
   keyword: KeywordRow;
@@ -60,11 +61,18 @@ function patchWith(suggestion: KeywordSuggestion, modifiedValue: string | null |
   return { matching: { ...matching, [field]: [...list.filter((value) => !suggestion.values.includes(value)), ...values] } };
 }
 
-async function acceptSuggestion(ctx: SubgraphContext, compatId: number, modifiedValue: string | null | undefined) {
+/** The listed suggestion an integer id names, or `not_found` once it no longer applies. */
+async function listedSuggestion(ctx: SubgraphContext, compatId: number): Promise<CompatSuggestion> {
   const key = await objectOfCompatId(ctx, 'suggestion', compatId, 'Suggestion');
   const keyword = await loadKeyword(ctx, key.slice(0, key.indexOf('|')));
   const found = (await compatSuggestionsOf(ctx, keyword)).find(({ suggestion }) => suggestionKey(keyword.id, suggestion) === key);
   if (!found) throw notFound('Suggestion (it no longer applies to the keyword)');
+  return found;
+}
+
+async function acceptSuggestion(ctx: SubgraphContext, compatId: number, modifiedValue: string | null | undefined) {
+  const found = await listedSuggestion(ctx, compatId);
+  const keyword = found.keyword;
   const patch = patchWith(found.suggestion, modifiedValue);
   const { keyword: changed } = await patchKeyword(ctx.sql, keyword.workspaceId, keyword.id, patch, ctx.clock.now(), ctx.sourceReaders);
   return { keyword: changed, fields: [octolensFieldOf[found.suggestion.type]!] };
@@ -111,6 +119,26 @@ export function addCompatKeywordSuggestionSchema(builder: PothosBuilder, Keyword
       fields: t.exposeStringList('fields', { description: "The keyword fields it changed, in Octolens's names" }),
     }),
   });
+
+  builder.mutationField('compatRejectKeywordSuggestions', (t) =>
+    t.field({
+      type: 'Int',
+      description:
+        'Dismisses one listed suggestion (`suggestionId`) or every one listed for a keyword (`keywordId`), so that it is not offered again; answers how many were dismissed',
+      args: { suggestionId: t.arg.int(), keywordId: t.arg.int() },
+      resolve: async (_root, { suggestionId, keywordId }, ctx) => {
+        if ([suggestionId, keywordId].filter((id) => id !== null && id !== undefined).length !== 1) {
+          throw domainError('validation_error', 'suggestionId: send either suggestionId or keywordId, not both', { field: 'suggestionId' });
+        }
+        const rejected =
+          suggestionId != null ? [await listedSuggestion(ctx, suggestionId)] : await compatSuggestionsOf(ctx, await keywordOfCompatId(ctx, keywordId!));
+        if (rejected.length) {
+          await dismissSuggestions(ctx.sql, rejected[0].keyword.id, rejected.map(({ suggestion }) => suggestionIdentity(suggestion)), ctx.clock.now());
+        }
+        return rejected.length;
+      },
+    }),
+  );
 
   builder.mutationField('compatAcceptKeywordSuggestion', (t) =>
     t.field({

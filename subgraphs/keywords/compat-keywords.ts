@@ -121,7 +121,7 @@ function keywordPatchOf(input: CompatKeyword, current?: KeywordRow): Record<stri
   return patch;
 }
 
-async function keywordOfCompatId(ctx: SubgraphContext, compatId: number): Promise<KeywordRow> {
+export async function keywordOfCompatId(ctx: SubgraphContext, compatId: number): Promise<KeywordRow> {
   return loadKeyword(ctx, await objectOfCompatId(ctx, 'keyword', compatId, 'Keyword'));
 }
 

@@ -9,6 +9,7 @@ import { aiSuggestions } from './ai-suggestions.ts';
 import { findKeyword } from './keyword-store.ts';
 import { matchRulesOf } from './match-rules-store.ts';
 import { type KeywordSuggestion, measureSample, ruleSuggestions, type SuggestionEffect, type SuggestionSubject } from './rule-suggestions.ts';
+import { listDismissedSuggestions } from './suggestion-dismissal-store.ts';
 import { findCompanyProfile } from './workspace-settings-store.ts';
 
 const day = 86_400_000;
@@ -21,25 +22,30 @@ const sampleLimit = 5_000;
  * GET /v1/keywords/{id}/suggestions (spec 2.6): rule changes measured on the
  * keyword's own scored matches (source `rules`), then, when a language model
  * is configured (`EARSHOT_CLASSIFIER_URL`), its suggestions measured on the
- * same matches (source `ai`).
+ * same matches (source `ai`). A suggestion dismissed for the keyword (the
+ * compatibility API's reject) is not offered again.
  */
 export async function keywordSuggestions(ctx: SubgraphContext, id: string): Promise<KeywordSuggestion[]> {
   const { workspaceId } = requireAuth(ctx);
   const keyword = await findKeyword(ctx.sql, workspaceId, id);
   if (!keyword) throw notFound('Keyword');
   const since = new Date(ctx.clock.now().getTime() - sampleDays * day);
-  const [matches, window, company] = await Promise.all([
+  const [matches, window, company, dismissed] = await Promise.all([
     listScoredKeywordMatches(ctx.sql, keyword.id, since, sampleLimit),
     countScoredKeywordMatches(ctx.sql, keyword.id, since),
     findCompanyProfile(ctx.sql, workspaceId),
+    listDismissedSuggestions(ctx.sql, keyword.id),
   ]);
   const sample = measureSample(matchRulesOf(keyword), { matches, window: { days: sampleDays, ...window } });
   const subject: SuggestionSubject = { kind: keyword.kind, context: keyword.context, company };
   const computed = ruleSuggestions(sample, subject);
   const model = chatCompletionSettings(ctx.env);
-  if (!model || sample.kept.length === 0) return computed;
-  return [...computed, ...(await aiSuggestions(model, sample, subject, company, ctx.log))];
+  const offered = !model || sample.kept.length === 0 ? computed : [...computed, ...(await aiSuggestions(model, sample, subject, company, ctx.log))];
+  return offered.filter((suggestion) => !dismissed.has(suggestionIdentity(suggestion)));
 }
+
+/** What a suggestion is, whenever it is measured: its type and values. */
+export const suggestionIdentity = (suggestion: Pick<KeywordSuggestion, 'type' | 'values'>): string => `${suggestion.type}|${suggestion.values.join('\u001f')}`;
 
 export function addKeywordSuggestionSchema(builder: PothosBuilder) {
   builder.addScalarType('JSON', JsonScalar);

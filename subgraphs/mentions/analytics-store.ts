@@ -22,6 +22,8 @@ export interface AnalyticsQuery {
   keywordIds?: string[];
   /** Only these platforms; left out, every platform (an empty list counts nothing). */
   platforms?: string[];
+  /** Only mentions with any of these intents; left out, every mention (an empty list counts nothing). */
+  intents?: string[];
   /** true: relevant only; false: the rest, unclassified included; null: every mention. */
   relevant: boolean | null;
 }
@@ -141,6 +143,7 @@ export async function countMentions(sql: Queryable, workspaceId: string, query: 
     m.workspace_id = ${workspaceId} and m.published_at >= ${query.since} and m.published_at <= ${query.until}
     ${query.keywordIds ? sql`and m.keyword_id = any(${sql.array(query.keywordIds)}::text[])` : sql``}
     ${query.platforms ? sql`and m.platform = any(${sql.array(query.platforms)}::text[])` : sql``}
+    ${query.intents ? sql`and coalesce(m.intents && ${sql.array(query.intents)}::text[], false)` : sql``}
     ${query.relevant === true ? sql`and ${relevantSql(sql)}` : sql``}
     ${query.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}`;
   return sql<AnalyticsCell[]>`

@@ -26,6 +26,7 @@ export const analyticsInput = z.strictObject({
   until: z.date().optional(),
   keywordIds: z.array(z.string().min(1).max(100)).max(100).optional(),
   platforms: z.array(z.enum(platforms)).optional(),
+  intents: z.array(z.string().min(1).max(100)).max(100).optional(),
   relevant: z.boolean().nullable().optional(),
 });
 
@@ -61,6 +62,7 @@ export function settleAnalyticsQuery(rawInput: unknown, now: Date): AnalyticsQue
     until,
     keywordIds: input.keywordIds,
     platforms: input.platforms,
+    intents: input.intents,
     relevant: input.relevant === undefined ? true : input.relevant,
   };
 }

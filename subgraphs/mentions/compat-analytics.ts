@@ -13,21 +13,24 @@ const ourPlatforms = new Set<string>(platforms);
 /**
  * Mention counts as the compatibility API's analytics ask for them (spec
  * 4.8): a window whose end is exclusive (default the last 30 days), keyword
- * ids being its integers, and the mentions its lists show by default
- * (relevant ones). The whole window is one count per key: calendar months
- * are summed by the caller from the series totals.
+ * ids being its integers, tags being intents, and the mentions its lists
+ * show by default (relevant ones). Counts over the whole window are the
+ * series totals, whatever the bucket; a volume over time reads `totals` in
+ * hours or days.
  */
 export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: PothosObjectRef<AnalyticsReport>) {
   builder.queryField('compatMentionAnalytics', (t) =>
     t.field({
       type: Analytics,
-      description: 'Relevant mentions counted by `by` in calendar months over a window: `startDate` included, `endDate` not (default the last 30 days)',
+      description: 'Relevant mentions counted by `by` in buckets over a window: `startDate` included, `endDate` not (default the last 30 days)',
       args: {
         by: t.arg.string({ required: true }),
+        bucket: t.arg.string({ description: 'hour, day, week or month (default)' }),
         startDate: t.arg({ type: 'DateTime' }),
         endDate: t.arg({ type: 'DateTime', description: 'Excluded; default now' }),
         keywordIds: t.arg.intList({ description: 'Integer keyword ids; ids naming no keyword count nothing' }),
         platforms: t.arg.stringList({ description: 'Our platform names; one we do not know counts nothing' }),
+        intents: t.arg.stringList({ description: 'Mentions with any of these intents; one that is no intent counts nothing' }),
       },
       resolve: async (_root, args, ctx) => {
         const end = args.endDate ?? ctx.clock.now();
@@ -38,11 +41,12 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
           requireAuth(ctx).workspaceId,
           {
             by: args.by,
-            bucket: 'month',
+            bucket: args.bucket ?? 'month',
             since: start,
             until: new Date(end.getTime() - 1),
             ...(args.keywordIds ? { keywordIds: await objectsOfCompatIds(ctx, 'keyword', args.keywordIds) } : {}),
             ...(args.platforms ? { platforms: args.platforms.filter((name) => ourPlatforms.has(name)) } : {}),
+            ...(args.intents ? { intents: args.intents } : {}),
           },
           ctx.clock.now(),
         );

@@ -21,3 +21,11 @@ export async function findWorkspace(sql: Queryable, id: string): Promise<Workspa
     select id, name, created_at from workspaces where id = ${id}`;
   return row;
 }
+
+export async function renameWorkspace(sql: Queryable, id: string, name: string): Promise<WorkspaceRow | undefined> {
+  const [row] = await sql<WorkspaceRow[]>`
+    /* renameWorkspace */
+    update workspaces set name = ${name} where id = ${id}
+    returning id, name, created_at`;
+  return row;
+}

@@ -1,13 +1,15 @@
 import 'reflect-metadata';
-import { Ctx, Directive, Field, ID, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, ID, InputType, Mutation, ObjectType, Query, Resolver, registerEnumType } from 'type-graphql';
+import { z } from 'zod';
 import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
+import { parseInput, withoutNullKeys } from '../validate-input.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { ApiKeyScope } from './api-key.ts';
 import { MemberRole } from './member.ts';
 import { listMemberships } from './member-store.ts';
 import { findUser } from './user-store.ts';
-import { findWorkspace } from './workspace-store.ts';
+import { findWorkspace, renameWorkspace } from './workspace-store.ts';
 
 enum AuthKind {
   api_key = 'api_key',
@@ -63,8 +65,25 @@ export async function resolveWorkspaceReference(ref: { id: string }, ctx: Subgra
   return (await findWorkspace(ctx.sql, ref.id)) ?? null;
 }
 
+/** A workspace's settings of its own; its name is shown in e-mails and in the dashboard. */
+const workspacePatchInput = z.strictObject({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional() });
+
+@InputType({ description: 'Omitted fields stay' })
+class WorkspacePatchInput {
+  @Field(() => String, { nullable: true }) name?: string;
+}
+
 @Resolver(() => Whoami)
 export class WhoamiResolver {
+  @Mutation(() => Workspace, { description: 'Changes the workspace’s name: a setting like its filters and company profile, so any `write` credential may' })
+  async updateWorkspace(@Arg('input', () => WorkspacePatchInput) input: WorkspacePatchInput, @Ctx() ctx: SubgraphContext): Promise<Workspace> {
+    const auth = requireAuth(ctx);
+    const { name } = parseInput(workspacePatchInput, withoutNullKeys({ ...input }));
+    const workspace = name === undefined ? await findWorkspace(ctx.sql, auth.workspaceId) : await renameWorkspace(ctx.sql, auth.workspaceId, name);
+    if (!workspace) throw domainError('unauthorized', 'The workspace of this credential no longer exists');
+    return workspace;
+  }
+
   @Query(() => Whoami, { description: 'Which workspace and credential this request acts as' })
   async whoami(@Ctx() ctx: SubgraphContext): Promise<Whoami> {
     const auth = requireAuth(ctx);

@@ -27,6 +27,33 @@ const suggestionSchema = z.object({
 const suggestionFields = 'compatSuggestions { compatId type value reason impact impactScore }';
 
 export const octolensKeywordRoutes: GraphQLRoute[] = [
+  // Before `DELETE /keywords/{id}`, whose path would otherwise take `suggestions` for an id.
+  {
+    method: 'DELETE',
+    path: `${octolensBase}/keywords/suggestions`,
+    operationId: 'octolensRejectKeywordSuggestion',
+    summary: 'Dismisses one listed suggestion (`suggestionId`) or every one listed for a keyword (`keywordId`): a dismissed suggestion is not offered again, here or on `/v1`',
+    tag: octolensTag,
+    body: z.strictObject({
+      suggestionId: z.number().int().optional().meta({ description: 'One suggestion to dismiss' }),
+      keywordId: z.number().int().optional().meta({ description: 'A keyword whose listed suggestions are all dismissed' }),
+    }),
+    responses: {
+      200: { description: 'Dismissed', schema: z.object({ success: z.literal(true) }).meta({ id: 'OctolensRejectedSuggestions' }) },
+      400: { description: `${octolensBadBody.description}; neither or both of \`suggestionId\` and \`keywordId\`` },
+      401: octolensUnauthorized,
+      403: octolensReadOnly,
+      404: { description: 'No such keyword, no such suggestion, or it no longer applies to its keyword (`NOT_FOUND`)' },
+    },
+    operation: `mutation OctolensRejectSuggestions($suggestionId: Int, $keywordId: Int) {
+      compatRejectKeywordSuggestions(suggestionId: $suggestionId, keywordId: $keywordId)
+    }`,
+    variables: ({ body }) => {
+      const { suggestionId, keywordId } = body as { suggestionId?: number; keywordId?: number };
+      return { suggestionId: suggestionId ?? null, keywordId: keywordId ?? null };
+    },
+    result: () => ({ status: 200, body: { success: true } }),
+  },
   {
     method: 'GET',
     path: `${octolensBase}/keywords`,

@@ -7,7 +7,7 @@ import { octolensMention, octolensMentionFields, octolensMentionSchema, octolens
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 const mentionNotFound = octolensNotFound('mention (`sourceId` is our `mm_…` id)');
-const notServedYet = { description: 'A saved `view`, or `bookmarked`: Earshot has neither (`FEATURE_DISABLED`)' };
+const bookmarksRefused = { description: 'The `bookmarked` filter: Earshot has no bookmarks (`FEATURE_DISABLED`)' };
 
 /** Optional keys Octolens's update body carries to find the row; the `sourceId` in the path is enough here. */
 const rowKeys = {
@@ -72,7 +72,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       400: { description: 'A field is unknown or breaks its rule, more than 50 keyword ids, or a bad cursor (`VALIDATION_ERROR`)' },
       401: octolensUnauthorized,
       404: viewNotFound,
-      501: notServedYet,
+      501: bookmarksRefused,
     },
     operation: `query OctolensMentions($first: Int, $after: String, $filter: CompatMentionFilter) {
       compatMentions(first: $first, after: $after, filter: $filter) { nodes { ${octolensMentionFields} } nextCursor }
@@ -105,7 +105,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       400: octolensBadBody,
       401: octolensUnauthorized,
       404: viewNotFound,
-      501: notServedYet,
+      501: bookmarksRefused,
     },
     operation: `query OctolensExportMentions($filter: CompatMentionFilter) { compatMentionExport(filter: $filter) { ${octolensMentionFields} } }`,
     variables: ({ body }) => ({ filter: compatMentionFilterOf(body) }),
