@@ -7,12 +7,13 @@ import { classifierThroughput } from './classifier.ts';
 import { deliveryThroughput } from './deliveries.ts';
 import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
+import { ingestionScaling } from './ingestion-scaling.ts';
 import { matchingThroughput } from './matching.ts';
 import { mentionsListAndExport } from './mentions-list-export.ts';
 import { whoamiPath } from './whoami-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark];
+const benchmarks: Benchmark[] = [whoamiPath, matchingThroughput, classifierThroughput, ingestionThroughput, ingestionScaling, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark];
 
 // `npm run bench -- whoami tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
