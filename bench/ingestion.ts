@@ -1,7 +1,8 @@
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { ingestPosts } from '../jobs/ingest-posts.ts';
+import { ingestPosts, type IngestOutcome } from '../jobs/ingest-posts.ts';
 import { systemClock } from '../runtime/clock.ts';
-import { connect } from '../runtime/database.ts';
+import { connect, type Sql } from '../runtime/database.ts';
+import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
@@ -13,11 +14,16 @@ const workspaces = 20;
 const keywordsPerWorkspace = 5;
 const posts = 4_000;
 /** Posts ingested first and not timed: JIT, connections and plans warm up on them. */
-const warmUpPosts = 500;
-/** Spec issue 5: at least 2,000 stored mentions a second end to end. */
-const aim = 2_000;
+export const warmUpPosts = 500;
+/** Issue 18: at least 10,000 stored, charged mentions a second end to end from one worker (issue 5 asked 2,000). */
+const aim = 10_000;
 
-function post(i: number, term: string): NormalizedPost {
+/** The keyword terms seedIngestion creates, in the order posts cycle through them. */
+export const benchTerms = Array.from({ length: workspaces * keywordsPerWorkspace }, (_, i) => `Product${Math.floor(i / keywordsPerWorkspace)}x${i % keywordsPerWorkspace}`);
+
+/** Post `i` of the stream, mentioning one keyword; every `i` is a distinct post. */
+export function benchPost(i: number): NormalizedPost {
+  const term = benchTerms[i % benchTerms.length];
   return {
     platform: 'hackernews',
     externalId: `bench-${i}`,
@@ -30,6 +36,30 @@ function post(i: number, term: string): NormalizedPost {
   };
 }
 
+/** A migrated database with the benchmark's funded workspaces and their keywords. */
+export async function seedIngestion(sql: Sql): Promise<void> {
+  await migrate(sql);
+  for (let w = 0; w < workspaces; w++) {
+    const { workspace } = await provisionWorkspace(sql, `Bench ${w}`);
+    await creditWalletByOperator(sql, { workspaceId: workspace.id, cents: 1_000_000, at: new Date() });
+    for (let k = 0; k < keywordsPerWorkspace; k++) {
+      await createKeyword(sql, workspace.id, { term: benchTerms[w * keywordsPerWorkspace + k], platforms: ['hackernews'], cap: { mentions: 1_000_000, per: 'month' } }, {});
+    }
+  }
+}
+
+/** What one worker does with a poll's posts: match, store, charge, announce; scoring jobs counted, not queued. */
+export async function ingestionWorker(sql: Sql, log: Logger) {
+  const { rules, filters } = await loadActiveMatchRules(sql, { platform: 'hackernews' });
+  const matcher = createMatcher(rules, filters);
+  let queued = 0;
+  const context = { sql, clock: systemClock, log, send: async () => String(++queued) };
+  return (batch: NormalizedPost[]): Promise<IngestOutcome> => ingestPosts(context, batch, (candidate) => matcher.match(candidate));
+}
+
+/** Posts `first` … `first + count - 1`. */
+export const benchPosts = (first: number, count: number) => Array.from({ length: count }, (_, i) => benchPost(first + i));
+
 /**
  * Posts → match → store → charge, on one connection pool, as a poll job runs
  * it: stored mentions a second. Every post matches one keyword; scoring jobs
@@ -38,30 +68,16 @@ function post(i: number, term: string): NormalizedPost {
 async function runIngestionBenchmark(environment: BenchEnvironment): Promise<BenchReport> {
   const sql = connect(await environment.createDatabase());
   try {
-    await migrate(sql);
-    const terms: string[] = [];
-    for (let w = 0; w < workspaces; w++) {
-      const { workspace } = await provisionWorkspace(sql, `Bench ${w}`);
-      await creditWalletByOperator(sql, { workspaceId: workspace.id, cents: 1_000_000, at: new Date() });
-      for (let k = 0; k < keywordsPerWorkspace; k++) {
-        const term = `Product${w}x${k}`;
-        await createKeyword(sql, workspace.id, { term, platforms: ['hackernews'], cap: { mentions: 1_000_000, per: 'month' } }, {});
-        terms.push(term);
-      }
-    }
-    const { rules, filters } = await loadActiveMatchRules(sql, { platform: 'hackernews' });
-    const matcher = createMatcher(rules, filters);
-    let queued = 0;
-    const context = { sql, clock: systemClock, log: environment.log, send: async () => String(++queued) };
-    const warmUp = Array.from({ length: warmUpPosts }, (_, i) => post(posts + i, terms[i % terms.length]));
-    await ingestPosts(context, warmUp, (candidate) => matcher.match(candidate));
-    const batch = Array.from({ length: posts }, (_, i) => post(i, terms[i % terms.length]));
+    await seedIngestion(sql);
+    const ingest = await ingestionWorker(sql, environment.log);
+    await ingest(benchPosts(posts, warmUpPosts));
+    const batch = benchPosts(0, posts);
     const started = performance.now();
-    const outcome = await ingestPosts(context, batch, (candidate) => matcher.match(candidate));
+    const outcome = await ingest(batch);
     const seconds = (performance.now() - started) / 1000;
     const rate = outcome.stored.length / seconds;
     return {
-      description: `${posts} posts (after ${warmUpPosts} untimed), each matching one of ${terms.length} keywords in ${workspaces} workspaces, ingested by one worker (match, store, charge, announce).`,
+      description: `${posts} posts (after ${warmUpPosts} untimed), each matching one of ${benchTerms.length} keywords in ${workspaces} workspaces, ingested by one worker (match, store, charge, announce).`,
       columns: ['stored mentions', 'seconds', 'mentions/s', 'aim'],
       rows: [{ label: 'ingestPosts', values: [outcome.stored.length, seconds, rate, aim] }],
       verdict: rate >= aim ? `Meets the aim of ${aim} stored mentions/s.` : `Misses the aim of ${aim} stored mentions/s.`,

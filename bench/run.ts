@@ -8,6 +8,7 @@ import { deliveryThroughput } from './deliveries.ts';
 import { gatewayComparison } from './gateway-comparison.ts';
 import { startStealMeter } from './cpu-steal.ts';
 import { ingestionThroughput } from './ingestion.ts';
+import { ingestionScaling } from './ingestion-scaling.ts';
 import { liveFanOut } from './live-fan-out.ts';
 import { matchingThroughput } from './matching.ts';
 import { mentionsListAndExport } from './mentions-list-export.ts';
@@ -15,7 +16,7 @@ import { restLevers } from './rest-levers.ts';
 import { restPath } from './rest-path.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
+const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, ingestionScaling, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
 
 // `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());

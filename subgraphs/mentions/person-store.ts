@@ -92,18 +92,24 @@ export async function findLinkedPeople(sql: Queryable, sightings: readonly Autho
              as f(workspace_id, author_id)
       join person_accounts pa on pa.workspace_id = f.workspace_id and pa.author_id = f.author_id and not pa.held
       join authors a on a.id = f.author_id
-    ), pointed as (
-      select s.workspace_id, s.person_id, other.id as other_id
-      from seen s join authors other on other.profile_key = any(s.link_keys)
-      union
-      select s.workspace_id, s.person_id, other.id
-      from seen s join authors other on other.link_keys @> array[s.profile_key]
-      where s.profile_key is not null
-    ), shared as (
-      select s.workspace_id, s.author_id, s.person_id, s.platform as own_platform, link.key, other.id as other_id, other.platform
+    ), links as materialized (
+      -- Most accounts link nowhere: starting from their links, not from every
+      -- account of the workspace, keeps a batch of them nearly free.
+      select s.workspace_id, s.author_id, s.person_id, s.platform, link.key
       from seen s cross join lateral unnest(s.link_keys) as link(key)
-      join authors other on other.link_keys @> array[link.key] and other.id <> s.author_id
-      join person_accounts opa on opa.workspace_id = s.workspace_id and opa.author_id = other.id
+    ), pointed as (
+      select l.workspace_id, l.person_id, other.id as other_id
+      from links l join authors other on other.profile_key = l.key
+      union
+      -- One search of the links index for the whole batch, not one per account.
+      select s.workspace_id, s.person_id, other.id
+      from authors other join seen s on s.profile_key = any(other.link_keys)
+      where other.link_keys && (select array_agg(profile_key) from seen where profile_key is not null)
+    ), shared as (
+      select l.workspace_id, l.author_id, l.person_id, l.platform as own_platform, l.key, other.id as other_id, other.platform
+      from links l
+      join authors other on other.link_keys @> array[l.key] and other.id <> l.author_id
+      join person_accounts opa on opa.workspace_id = l.workspace_id and opa.author_id = other.id
     ), personal as (
       select workspace_id, author_id, key from shared
       group by workspace_id, author_id, key, own_platform

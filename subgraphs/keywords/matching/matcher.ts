@@ -58,6 +58,7 @@ class KeywordMatcher implements Matcher {
   match(post: MatchablePost): KeywordMatch[] {
     const prepared = new PreparedPost(post);
     const candidates = this.index.scan(prepared);
+    prepared.useScan(this.index.scanned);
     const matches: KeywordMatch[] = [];
     let workspaceVerdicts: Map<string, boolean> | null = null;
     for (const term of candidates) {

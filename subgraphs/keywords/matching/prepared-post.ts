@@ -1,9 +1,10 @@
 import type { NormalizedPost } from '../../../vocabulary/normalized-post.ts';
 import { authorIdentities } from './author-identity.ts';
 import type { RepositoryEvent } from './repository-events.ts';
+import type { ScannedText } from './scanned-text.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';
 import { collapseWhitespace, foldCase, normalizeText } from './unicode-words.ts';
-import { WordSet } from './word-set.ts';
+import { WordSet, type WordLookup } from './word-set.ts';
 
 /** A post as the matcher takes it: a repository item carries the event the watcher saw (spec 2.1.3). */
 export type MatchablePost = NormalizedPost & { repositoryEvent?: RepositoryEvent };
@@ -20,13 +21,26 @@ export class PreparedPost {
   private collapsedText: string | null = null;
   private collapsedFolded: string | null = null;
   private words: WordSet | null = null;
-  private foldedWords: WordSet | null = null;
+  private foldedWords: WordLookup | null = null;
   private identities: ReadonlySet<string> | null = null;
   private patternAnswers: Map<string, boolean> | null = null;
 
   constructor(readonly post: MatchablePost) {
     this.text = normalizeText(post.text);
     this.folded = foldCase(this.text);
+  }
+
+  /**
+   * Takes what the term index's scan of the folded text found (its words, its
+   * spacing) instead of reading the text again; only while that scan is the
+   * index's last.
+   */
+  useScan(scanned: ScannedText) {
+    this.foldedWords = scanned;
+    if (scanned.singleSpaced) {
+      this.collapsedText ??= this.text;
+      this.collapsedFolded ??= this.folded;
+    }
   }
 
   /** The text with whitespace runs collapsed, folded unless `caseSensitive`: where terms with spaces are looked for. */

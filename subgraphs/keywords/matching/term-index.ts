@@ -1,7 +1,9 @@
 import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
 import type { CompiledKeywordRules } from './keyword-rules.ts';
 import type { PreparedPost } from './prepared-post.ts';
+import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
+import { tokenSignature } from './token-signature.ts';
 import { TokenTrie } from './token-trie.ts';
 import { charWidth, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
 import { classAt, classOfCode, foldCase, SEPARATOR, TRAIL, UNSPACED_CHAR, WORD_CHAR, type CharClass } from './unicode-words.ts';
@@ -59,6 +61,11 @@ function spellsAt(text: string, start: number, end: number, term: string): boole
   return at === end;
 }
 
+/** Whether text[start, end) is `expected`, read in place. */
+function spelledAs(text: string, start: number, end: number, expected: string): boolean {
+  return end - start === expected.length && text.startsWith(expected, start);
+}
+
 /**
  * Every active term and fuzzy word form in one trie of token sequences (see
  * token-vocabulary.ts), and the scan that finds them all in one pass over a
@@ -100,6 +107,8 @@ export class TermIndex {
   private activeCount = 0;
   private livePatterns = 0;
   private retiredPatterns = 0;
+  /** The post scanned last, as its keywords' rules read it. */
+  readonly scanned = new ScannedText();
 
   /** Patterns of released terms still in the trie; the owner rebuilds when they outnumber the live ones. */
   get wastedShare(): number {
@@ -159,8 +168,8 @@ export class TermIndex {
    * fuzzy matching measures closeness (a run of word characters is a word).
    */
   scan(post: PreparedPost): readonly IndexedTerm[] {
-    this.startScan();
     const text = post.folded;
+    this.startScan(text);
     const length = text.length;
     let previous: CharClass = SEPARATOR;
     let spaced = false;
@@ -180,11 +189,12 @@ export class TermIndex {
         continue;
       }
       if (runStart >= 0) {
-        this.takeToken(text, runStart, index, spaced, runWord);
+        this.takeToken(text, runStart, index, spaced, runWord, true);
         runStart = -1;
         spaced = false;
       }
       if (current === SEPARATOR) {
+        if (code !== 32 || previous === SEPARATOR) this.scanned.singleSpaced = false;
         spaced = true;
         previous = current;
         continue;
@@ -195,16 +205,27 @@ export class TermIndex {
         wordIndex = words - 1;
       }
       previous = current;
-      this.takeToken(text, index, index + charWidth(text, index), spaced, wordIndex);
+      this.takeToken(text, index, index + charWidth(text, index), spaced, wordIndex, false);
       spaced = false;
     }
-    if (runStart >= 0) this.takeToken(text, runStart, length, spaced, runWord);
+    if (runStart >= 0) this.takeToken(text, runStart, length, spaced, runWord, true);
     return this.candidates;
   }
 
+  /**
+   * Kept small so that the scan's loop can take it in: most tokens are in no
+   * pattern, and end every walk under way after one look at the filter.
+   */
+  private takeToken(text: string, start: number, end: number, spaced: boolean, wordIndex: number, isWord: boolean) {
+    const signature = tokenSignature(text, start, end);
+    if (isWord) this.scanned.add(start, end, signature);
+    if (this.vocabulary.mayHold(signature)) this.walkToken(text, start, end, signature, spaced, wordIndex);
+    else this.activeCount = 0;
+  }
+
   /** Moves every walk under way on by one token, and starts one at it. */
-  private takeToken(text: string, start: number, end: number, spaced: boolean, wordIndex: number) {
-    const id = this.vocabulary.find(text, start, end);
+  private walkToken(text: string, start: number, end: number, signature: number, spaced: boolean, wordIndex: number) {
+    const id = this.vocabulary.find(text, start, end, signature);
     if (id < 0) {
       this.activeCount = 0;
       return;
@@ -244,13 +265,14 @@ export class TermIndex {
     for (let unit = 0; unit < wordIds.length; unit++) if (this.wordStamps[wordIds[unit]] !== this.scanId) return NO_OCCURRENCE;
     const words: number[] = [];
     const covers: number[] = [];
-    phrase.forms.forEach((form, index) => {
+    for (let index = 0; index < nodes.length; index++) {
+      const form = phrase.forms[index];
       for (let hit = this.hitsOf(nodes[index]); hit >= 0; hit = this.hitNext[hit]) {
-        if (form.caseText !== null && post.text.slice(this.hitStart[hit], this.hitEnd[hit]) !== form.caseText) continue;
+        if (form.caseText !== null && !spelledAs(post.text, this.hitStart[hit], this.hitEnd[hit], form.caseText)) continue;
         words.push(this.hitWord[hit]);
         covers.push(form.covers);
       }
-    });
+    }
     return fuzzyWindowFits(words, covers, phrase.unitCount) ? FUZZY_OCCURRENCE : NO_OCCURRENCE;
   }
 
@@ -258,7 +280,8 @@ export class TermIndex {
     return this.stamps[node] === this.scanId ? this.firstHit[node] : -1;
   }
 
-  private startScan() {
+  private startScan(text: string) {
+    this.scanned.reset(text);
     if (++this.scanId >= MAX_SCAN_ID) {
       this.stamps.fill(0);
       this.wordStamps.fill(0);

@@ -1,4 +1,5 @@
 import { hashToken, lastTokenCheck } from './token-hash.ts';
+import { tokenSignature } from './token-signature.ts';
 import { classAt, SEPARATOR, TRAIL, WORD_CHAR } from './unicode-words.ts';
 
 /**
@@ -13,20 +14,6 @@ export interface TokenizedPattern {
   tokens: string[];
   /** spaced[i]: whitespace stands before tokens[i] (always false for the first). */
   spaced: boolean[];
-}
-
-/**
- * A cheap stand-in for the hash, read from four code units and the length
- * only: the scan asks about every token of a post, and most are not in the
- * vocabulary, so the answer "no" must not cost a pass over the token.
- */
-function tokenSignature(text: string, start: number, end: number): number {
-  const length = end - start;
-  const second = length > 1 ? text.charCodeAt(start + 1) : 0;
-  let hash = Math.imul(text.charCodeAt(start), 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b);
-  hash ^= Math.imul(text.charCodeAt(end - 1), 0xc2b2ae35) ^ Math.imul(length, 0x27d4eb2f);
-  hash = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d);
-  return hash ^ (hash >>> 12);
 }
 
 /** Code units of the character at `index`: 2 for a surrogate pair. */
@@ -112,10 +99,15 @@ export class TokenVocabulary {
     return id;
   }
 
-  /** Id of the token text[start, end); -1 when no pattern holds it. */
-  find(text: string, start: number, end: number): number {
-    const bit = tokenSignature(text, start, end) >>> this.filterShift;
-    if ((this.filter[bit >>> 5] & (1 << (bit & 31))) === 0) return EMPTY;
+  /** False when no pattern holds a token of this tokenSignature; true for most tokens that some pattern holds. */
+  mayHold(signature: number): boolean {
+    const bit = signature >>> this.filterShift;
+    return (this.filter[bit >>> 5] & (1 << (bit & 31))) !== 0;
+  }
+
+  /** Id of the token text[start, end), whose tokenSignature is `signature`; -1 when no pattern holds it. */
+  find(text: string, start: number, end: number, signature: number): number {
+    if (!this.mayHold(signature)) return EMPTY;
     const hash = hashToken(text, start, end);
     const check = lastTokenCheck();
     const { slots, mask } = this;

@@ -1,14 +1,23 @@
 import { hashToken, lastTokenCheck } from './token-hash.ts';
+import { tokenSignature } from './token-signature.ts';
 import { classAt, TRAIL, WORD_CHAR } from './unicode-words.ts';
 
 /** A one-word pattern's hashes, made once when the pattern is compiled. */
 export interface WordKey {
+  text: string;
   hash: number;
   check: number;
+  /** See tokenSignature: what the term index's scan chains a post's words by. */
+  signature: number;
 }
 
 export function wordKey(word: string): WordKey {
-  return { hash: hashToken(word, 0, word.length), check: lastTokenCheck() };
+  return { text: word, hash: hashToken(word, 0, word.length), check: lastTokenCheck(), signature: tokenSignature(word, 0, word.length) };
+}
+
+/** Whether a text holds a word, as a whole word. */
+export interface WordLookup {
+  has(key: WordKey): boolean;
 }
 
 const EMPTY_CHECK = 0;
@@ -18,7 +27,7 @@ const EMPTY_CHECK = 0;
  * excluded terms are one word, and a post that many keywords check answers
  * each of them with one lookup instead of one search of its text.
  */
-export class WordSet {
+export class WordSet implements WordLookup {
   /** Pairs [hash, check]; a check of 0 marks an empty slot, so stored checks are never 0. */
   private readonly slots: Int32Array;
   private readonly mask: number;

@@ -1,0 +1,70 @@
+import type { WordKey, WordLookup } from './word-set.ts';
+
+const BUCKET_BITS = 10;
+/** Restarting the stamps long before Int32 overflows. */
+const MAX_SCAN = 1 << 30;
+
+/**
+ * What the term index's scan learnt of the folded text it read last, valid
+ * until its next scan. Its words (runs of word characters) are chained by
+ * token signature as the scan meets them: the scan reads every word anyway,
+ * so answering a rule's one-word term from here costs a few stores per word
+ * instead of hashing every word of the post again into a WordSet.
+ */
+export class ScannedText implements WordLookup {
+  /**
+   * No whitespace but single spaces: collapsing whitespace runs would give
+   * the text back unchanged (and folding keeps whitespace, so the same holds
+   * of the unfolded text).
+   */
+  singleSpaced = true;
+  private text = '';
+  private scan = 0;
+  private readonly headScan = new Int32Array(1 << BUCKET_BITS);
+  private readonly head = new Int32Array(1 << BUCKET_BITS);
+  private start = new Int32Array(256);
+  private end = new Int32Array(256);
+  private next = new Int32Array(256);
+  private count = 0;
+
+  reset(text: string) {
+    this.text = text;
+    this.singleSpaced = true;
+    this.count = 0;
+    if (++this.scan < MAX_SCAN) return;
+    this.headScan.fill(0);
+    this.scan = 1;
+  }
+
+  add(start: number, end: number, signature: number) {
+    if (this.count === this.start.length) this.grow();
+    const word = this.count++;
+    const bucket = signature >>> (32 - BUCKET_BITS);
+    this.start[word] = start;
+    this.end[word] = end;
+    this.next[word] = this.headScan[bucket] === this.scan ? this.head[bucket] : -1;
+    this.headScan[bucket] = this.scan;
+    this.head[bucket] = word;
+  }
+
+  has(key: WordKey): boolean {
+    const bucket = key.signature >>> (32 - BUCKET_BITS);
+    if (this.headScan[bucket] !== this.scan) return false;
+    const length = key.text.length;
+    for (let word = this.head[bucket]; word >= 0; word = this.next[word]) {
+      if (this.end[word] - this.start[word] === length && this.text.startsWith(key.text, this.start[word])) return true;
+    }
+    return false;
+  }
+
+  private grow() {
+    const grown = (from: Int32Array) => {
+      const to = new Int32Array(from.length * 2);
+      to.set(from);
+      return to;
+    };
+    this.start = grown(this.start);
+    this.end = grown(this.end);
+    this.next = grown(this.next);
+  }
+}
