@@ -3,6 +3,7 @@
 import { Response } from '@whatwg-node/server';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
+import { maxJsonNesting, nestedDeeperThan } from '../runtime/json-nesting.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
@@ -104,11 +105,14 @@ async function readBody(request: Request, maxBytes: number, parseJson: boolean):
   if (size === 0) return { value: undefined, raw: undefined };
   const raw = new TextDecoder().decode(Buffer.concat(chunks));
   if (!parseJson) return { value: undefined, raw };
+  let value: unknown;
   try {
-    return { value: JSON.parse(raw), raw };
+    value = JSON.parse(raw);
   } catch {
     throw new RequestRefusal({ code: 'validation_error', message: 'The body is not valid JSON', field: null });
   }
+  if (nestedDeeperThan(value, maxJsonNesting)) throw new RequestRefusal({ code: 'validation_error', message: `The body is nested deeper than ${maxJsonNesting} levels`, field: null });
+  return { value, raw };
 }
 
 function inputError(problem: InputProblem): RequestRefusal {

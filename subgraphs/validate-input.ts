@@ -1,13 +1,30 @@
 import type { z } from 'zod';
 import { domainError } from './domain-error.ts';
 
-/** The path of the first string holding U+0000, which PostgreSQL text cannot store. */
-export function pathOfNulCharacter(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = pathOfNulCharacter(inner, [...path, key]);
-    if (found) return found;
+/**
+ * The path of the first string holding U+0000, which PostgreSQL text cannot
+ * store. Walked with a list of its own rather than by recursion: a body
+ * nested a hundred thousand levels deep fits in the body limit and would
+ * overflow the call stack.
+ */
+export function pathOfNulCharacter(value: unknown): string[] | null {
+  // Each entry links to its parent, so no path is built until one is found.
+  interface Step {
+    value: unknown;
+    key?: string;
+    parent?: Step;
+  }
+  const pending: Step[] = [{ value }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    if (typeof step.value === 'string') {
+      if (!step.value.includes('\u0000')) continue;
+      const path: string[] = [];
+      for (let at: Step | undefined = step; at?.parent; at = at.parent) path.unshift(at.key!);
+      return path;
+    }
+    if (step.value === null || typeof step.value !== 'object') continue;
+    const entries = Object.entries(step.value);
+    for (let index = entries.length - 1; index >= 0; index--) pending.push({ value: entries[index][1], key: entries[index][0], parent: step });
   }
   return null;
 }

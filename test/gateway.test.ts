@@ -107,6 +107,43 @@ describe('gateway over HTTP', () => {
     });
   });
 
+  // Found by the fuzz run: JSON variables nested this deep passed the gateway's coercion (a channel's headers are JSON) and overflowed the subgraph's stack, answered 500.
+  it('refuses a document or variables nested 20,000 levels deep with query_too_complex (400), over HTTP and graphql-ws, and takes 32 levels', async () => {
+    const { apiKey } = await earshot.createWorkspace('Deep nesting');
+    const nestedObject = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+    const createChannel = (headers: string) =>
+      `{"query":"mutation ($input: CreateChannelInput!) { createChannel(input: $input) { id } }","variables":{"input":{"kind":"webhook","url":"https://example.com/hook","headers":${headers}}}}`;
+    const ask = async (body: string) => {
+      const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
+      return { status: response.status, body: await response.json() };
+    };
+    const refusal = (message: string) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    expect(await ask(createChannel(nestedObject(20_000)))).toEqual(refusal('The variables are nested deeper than 32 levels'));
+    expect(await ask(JSON.stringify({ query: `${'{ a '.repeat(20_000)}${'}'.repeat(20_000)}` }))).toEqual(refusal('Token limit of 2000 exceeded.'));
+    // Within the limit the operation runs: the subgraph refuses headers that are not strings.
+    const within = await ask(createChannel(nestedObject(30)));
+    expect(within.status).toBe(200);
+    expect(within.body.errors).toEqual([
+      expect.objectContaining({ message: 'headers.a: expected a string, got an object', extensions: expect.objectContaining({ code: 'validation_error', field: 'headers.a' }) }),
+    ]);
+    // graphql-ws: the client library stringifies by recursion itself, so the message is written by hand.
+    const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: unknown[] = [];
+    socket.on('message', (message) => messages.push(JSON.parse(String(message))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${apiKey}` } }));
+    await waitFor(() => messages.length === 1);
+    socket.send(`{"id":"deep","type":"subscribe","payload":${createChannel(nestedObject(20_000))}}`);
+    await waitFor(() => messages.length === 3);
+    socket.close();
+    expect(messages).toEqual([
+      { type: 'connection_ack' },
+      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex', http: { status: 400 } } }] } },
+      { id: 'deep', type: 'complete' },
+    ]);
+    expect((await earshot.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
+  });
+
   it('keeps every operation of its own clients, the REST API and the dashboard, within the limits', async () => {
     const { apiKey } = await earshot.createWorkspace('Own clients');
     const operations = [

@@ -268,6 +268,34 @@ describe('bodies', () => {
   });
 });
 
+describe('a body nested 20,000 levels deep', () => {
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+
+  // Found by the fuzz run: checking the body for NUL characters walked it by recursion and overflowed the stack, answered 500.
+  it('is 400 validation_error on /v1, in the spec envelope', async () => {
+    for (const body of [`{"term":${nested(20_000)}}`, `{"term":"acme","matching":${nested(20_000)}}`]) {
+      expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body }), 400, { code: 'validation_error', field: null, message: 'The body is nested deeper than 32 levels' });
+    }
+    expect((await earshot.rest('GET', '/v1/keywords', { key })).body.data).toEqual([]);
+  });
+
+  it("is 400 VALIDATION_ERROR on the compatibility API, in Octolens's envelope", async () => {
+    const response = await earshot.rest('POST', '/compat/octolens/api/v2/keywords', { key, body: `{"keyword":${nested(20_000)}}` });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: { error: { code: 'VALIDATION_ERROR', message: 'The body is nested deeper than 32 levels', status: 400, details: [] } },
+    });
+  });
+
+  it('takes 32 levels and words what is wrong inside them', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/keywords', { key, body: `{"term":${nested(31)}}` }), 400, {
+      code: 'validation_error',
+      field: 'term',
+      message: 'term: expected a string, got an object',
+    });
+  });
+});
+
 describe('POST /v1/billing/top-ups without a payment provider', () => {
   it.each([-100, 0, 1999])('refuses %s cents with 400 validation_error, not 501', async (amountCents) => {
     expectEnvelope(await earshot.rest('POST', '/v1/billing/top-ups', { key, body: { amountCents } }), 400, {

@@ -259,6 +259,23 @@ describe('the MCP tool server at /mcp', () => {
     });
   });
 
+  // Found by the fuzz run: checking the arguments for NUL characters walked them by recursion and overflowed the stack, answered -32603.
+  it('answers params nested 20,000 levels deep as invalid params (-32602)', async () => {
+    const { apiKey } = await earshot.createWorkspace('Deep calls');
+    const nested = `${'{"a":'.repeat(20_000)}"x"${'}'.repeat(20_000)}`;
+    for (const [method, params] of [
+      ['tools/call', `{"name":"create_keyword","arguments":{"term":${nested}}}`],
+      ['initialize', nested],
+    ]) {
+      const answer = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: `{"jsonrpc":"2.0","id":5,"method":"${method}","params":${params}}`,
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 5, error: { code: -32602, message: `MCP error -32602: Invalid ${method} request: the params are nested deeper than 32 levels` } } });
+    }
+  });
+
   it('takes an OAuth access token that the SDK client gets by itself: 401, discovery, registration, PKCE, consent, token', async () => {
     const created = await provisionWorkspace(earshot.sql, 'OAuth workspace', { ownerEmail: 'mo@example.com' });
     await setUserPassword(earshot.sql, 'mo@example.com', password);

@@ -6,6 +6,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { GraphQLError } from 'graphql';
+import { maxJsonNesting, nestedDeeperThan } from '../../runtime/json-nesting.ts';
 
 /**
  * The largest request a client may send to `/graphql` (README "Limits").
@@ -73,14 +74,22 @@ const tooComplex = (message: string) => createGraphQLError(message, { extensions
  * A document nested thousands of levels deep (`[[[[…]]]]` in an argument)
  * overflows the parser's stack before its token count reaches the limit:
  * that is the client's document being too complex too, not a failure of ours.
+ * Variables nested as deep pass GraphQL's coercion where a field takes
+ * `JSON` and overflowed the subgraph's stack instead; they are refused
+ * before the operation runs, over HTTP and graphql-ws alike.
  */
 function useNestingLimit(): GatewayPlugin {
+  const checkVariables = (variables: unknown) => {
+    if (nestedDeeperThan(variables, maxJsonNesting + 1)) throw tooComplex(`The variables are nested deeper than ${maxJsonNesting} levels`);
+  };
   return {
     onParse:
       () =>
       ({ result, replaceParseResult }) => {
         if (result instanceof RangeError) replaceParseResult(tooComplex('The document is nested too deeply to be read'));
       },
+    onExecute: ({ args }) => checkVariables(args.variableValues),
+    onSubscribe: ({ args }) => checkVariables(args.variableValues),
   };
 }
 
