@@ -45,6 +45,19 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
   });
 }
 
+/**
+ * `connect`, once the pool has made its first connection. postgres.js learns
+ * the database's array types on its first connection, and a statement built
+ * before then sends an `sql.array` as plain text, which PostgreSQL refuses
+ * ("malformed array literal"): a process whose first statement holds one,
+ * such as a subgraph process deciding a subscription's first event, would fail it.
+ */
+export async function connectWithArrayTypes(url: string, options: ConnectOptions = {}): Promise<Sql> {
+  const sql = connect(url, options);
+  await sql`select 1`;
+  return sql;
+}
+
 interface ConnectionFile {
   port: number;
   user: string;

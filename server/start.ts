@@ -17,7 +17,7 @@ import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-serve
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { type AuthenticatedKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest, startApiKeyCache } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
-import { connect, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
+import { connect, connectWithArrayTypes, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
@@ -146,7 +146,7 @@ export async function startEarshot(
     stops.push(['database watch', watch.stop]);
     const sql = connect(database.url, { watch });
     stops.push(['connection pool', () => sql.end({ timeout: 1 })]);
-    const requestSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
+    const requestSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
     // Closed after everything that mails (requests, the dispatcher) has stopped.
@@ -229,7 +229,7 @@ export async function startEarshot(
         gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
       }
       // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
-      const streamSql = connect(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });
+      const streamSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });
       stops.push(['download connection pool', () => streamSql.end({ timeout: 1 })]);
       facade = createFacade({ tables: routeTables, gatewayFetch, maxBodyBytes: config.maxBodyBytes, log, service: { databaseStatus: watch.check }, streamSql });
     }
