@@ -14,6 +14,7 @@ import { createAlertRule, type MentionRow, recordScores, storeMatchedMentions } 
 import { createChannel, enqueueMentionAlerts, provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
+import { percentile } from './percentile.ts';
 
 /** Signed deliveries sent from the outbox in the throughput run, after a warm-up. */
 const deliveries = 5_000;
@@ -59,11 +60,6 @@ async function startReceiver(): Promise<Receiver> {
   receiver.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return receiver;
 }
-
-const percentile = (values: number[], share: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
-};
 
 async function until(done: () => boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { exportRowLimit } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
+import { percentile } from './percentile.ts';
 
 /**
  * Issue 14, point 10 (list and export): one workspace holding 1,000,000
@@ -171,7 +172,6 @@ const listCases: ListCase[] = [
   },
 ];
 
-const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))];
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
