@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { subgraphNames } from '../runtime/config.ts';
 import { connect, freePort } from '../runtime/database.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { migrate } from '../runtime/migrate.ts';
@@ -10,7 +9,7 @@ import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchRow } from './benchmark.ts';
 import { generateLoad, type LoadResult, meanOfLoads } from './load-generator.ts';
 import { seedMentions } from './mentions-list-export.ts';
-import { answersHttp, type BenchProcess, startBenchProcess } from './processes.ts';
+import { answersHttp, type BenchProcess, startBenchProcess, startSubgraphProcesses } from './processes.ts';
 import { countStatements, trackStatements } from './statement-counts.ts';
 
 const connections = 20;
@@ -96,13 +95,9 @@ export const gatewayComparison: Benchmark = {
 
       const secret = randomBytes(32).toString('base64url');
       const common = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', EARSHOT_GATEWAY_SECRET: secret, EARSHOT_LOG_LEVEL: 'warn', EARSHOT_BLUESKY_LIVE: '0' };
-      const subgraphUrls: Record<string, string> = {};
-      // One after another: started together on a busy machine, they starve each other past any sensible wait.
-      for (const name of subgraphNames) {
-        const port = await freePort();
-        subgraphUrls[name] = `http://127.0.0.1:${port}/graphql`;
-        processes.push(await startBenchProcess('main.ts', ['--role', `subgraph:${name}`], { ...common, PORT: String(port) }, () => answersHttp(subgraphUrls[name])));
-      }
+      const subgraphs = await startSubgraphProcesses(common);
+      processes.push(...subgraphs.processes);
+      const subgraphUrls = subgraphs.urls;
       const earshotPort = await freePort();
       const earshotUrl = `http://127.0.0.1:${earshotPort}/graphql`;
       const earshotGateway = await startBenchProcess(
@@ -112,7 +107,7 @@ export const gatewayComparison: Benchmark = {
           ...common,
           PORT: String(earshotPort),
           EARSHOT_RATE_LIMIT_PER_MINUTE: '1000000000',
-          ...Object.fromEntries(subgraphNames.map((name) => [`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`, subgraphUrls[name]])),
+          ...subgraphs.gatewayEnv,
         },
         () => answersHttp(earshotUrl),
       );

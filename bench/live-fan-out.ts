@@ -3,7 +3,6 @@ import WebSocket from 'ws';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { connect, freePort, type Sql } from '../runtime/database.ts';
-import { subgraphNames } from '../runtime/config.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
@@ -12,7 +11,8 @@ import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport, BenchRow } from './benchmark.ts';
-import { answersHttp, type BenchProcess, startBenchProcess } from './processes.ts';
+import { answersHttp, type BenchProcess, startBenchProcess, startSubgraphProcesses } from './processes.ts';
+import { percentile } from './percentile.ts';
 
 const subscribers = 1_000;
 const gatewayProcesses = 2;
@@ -142,10 +142,6 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   return { expected, received, latenciesMs };
 }
 
-function percentile(sorted: number[], share: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] : Number.NaN;
-}
-
 async function runLayout(environment: BenchEnvironment, workspaces: number, subscribersPerWorkspace: number): Promise<BenchRow> {
   const databaseUrl = await environment.createDatabase();
   const sql = connect(databaseUrl);
@@ -155,18 +151,13 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
     await migrate(sql);
     const { apiKeys, unscored } = await seed(environment, sql, workspaces, workspaces * warmUpRounds + mentionsPerSecond * seconds);
     const common = { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', EARSHOT_LOG_LEVEL: 'warn', EARSHOT_BLUESKY_LIVE: '0', EARSHOT_RATE_LIMIT_PER_MINUTE: '1000000000' };
-    const subgraphEnv: Record<string, string> = {};
-    for (const name of subgraphNames) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}/graphql`;
-      processes.push(await startBenchProcess('main.ts', ['--role', `subgraph:${name}`], { ...common, PORT: String(port) }, () => answersHttp(url)));
-      subgraphEnv[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`] = url;
-    }
+    const subgraphs = await startSubgraphProcesses(common);
+    processes.push(...subgraphs.processes);
     const gatewayUrls: string[] = [];
     for (let g = 0; g < gatewayProcesses; g++) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/graphql`;
-      processes.push(await startBenchProcess('main.ts', ['--role', 'gateway'], { ...common, ...subgraphEnv, PORT: String(port) }, () => answersHttp(url)));
+      processes.push(await startBenchProcess('main.ts', ['--role', 'gateway'], { ...common, ...subgraphs.gatewayEnv, PORT: String(port) }, () => answersHttp(url)));
       gatewayUrls.push(url.replace('http', 'ws'));
     }
     // Fifty connections at a time, each acknowledged before the next fifty: a thousand at once would measure a connection storm.
@@ -190,10 +181,10 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
       await Promise.all(batch);
     }
     const result = await measure(sql, clients, unscored, workspaces, subscribersPerWorkspace);
-    const sorted = result.latenciesMs.sort((a, b) => a - b);
+    const latencies = result.latenciesMs;
     return {
       label: `${workspaces} workspaces × ${subscribersPerWorkspace}`,
-      values: [result.expected, result.received, percentile(sorted, 0.5), percentile(sorted, 0.99), sorted.at(-1) ?? Number.NaN, aimP99Ms],
+      values: [result.expected, result.received, percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1), aimP99Ms],
     };
   } finally {
     await Promise.all(clients.map(({ client }) => client.dispose()));

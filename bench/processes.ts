@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { type SubgraphName, subgraphNames } from '../runtime/config.ts';
+import { freePort } from '../runtime/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
@@ -55,6 +57,25 @@ export async function startBenchProcess(entry: string, args: string[], env: Reco
       clearTimeout(late);
     },
   };
+}
+
+/** The four subgraphs, each a process of its own (`--role subgraph:<name>`), and the variables that point a gateway at them. */
+export async function startSubgraphProcesses(env: Record<string, string>): Promise<{ processes: BenchProcess[]; urls: Record<SubgraphName, string>; gatewayEnv: Record<string, string> }> {
+  const processes: BenchProcess[] = [];
+  const urls = {} as Record<SubgraphName, string>;
+  try {
+    // One after another: started together on a busy machine, they starve each other past any sensible wait.
+    for (const name of subgraphNames) {
+      const port = await freePort();
+      urls[name] = `http://127.0.0.1:${port}/graphql`;
+      processes.push(await startBenchProcess('main.ts', ['--role', `subgraph:${name}`], { ...env, PORT: String(port) }, () => answersHttp(urls[name])));
+    }
+  } catch (error) {
+    await Promise.all(processes.map((process) => process.stop()));
+    throw error;
+  }
+  const gatewayEnv = Object.fromEntries(subgraphNames.map((name) => [`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`, urls[name]]));
+  return { processes, urls, gatewayEnv };
 }
 
 /** Whether anything answers HTTP at `url`. */
