@@ -65,6 +65,20 @@ interface ConnectionFile {
   database: string;
 }
 
+/**
+ * The row of an insert-or-select statement (`with created as (insert …
+ * on conflict do nothing returning …) select … union all select …`). When
+ * two callers insert the same key at once, the one whose insert waited on
+ * the other's sees neither its own row nor, in its statement's snapshot,
+ * the other's: asked again, the committed row is there.
+ */
+export async function insertedOrExisting<Row>(statement: () => Promise<Row[]>): Promise<Row> {
+  for (;;) {
+    const [row] = await statement();
+    if (row) return row;
+  }
+}
+
 export interface EmbeddedDatabase {
   url: string;
   port: number;

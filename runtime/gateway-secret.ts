@@ -1,5 +1,5 @@
 import type { EarshotConfig } from './config.ts';
-import type { Queryable } from './database.ts';
+import { insertedOrExisting, type Queryable } from './database.ts';
 import { randomBase62 } from './ids.ts';
 
 /**
@@ -8,7 +8,7 @@ import { randomBase62 } from './ids.ts';
  * reads the same.
  */
 export async function deploymentSecret(sql: Queryable, name: string): Promise<string> {
-  const [row] = await sql<{ value: string }[]>`
+  const row = await insertedOrExisting(() => sql<{ value: string }[]>`
     /* ensureDeploymentSecret */
     with created as (
       insert into deployment_secrets (name, value) values (${name}, ${randomBase62(32)})
@@ -17,7 +17,7 @@ export async function deploymentSecret(sql: Queryable, name: string): Promise<st
     select value from created
     union all
     select value from deployment_secrets where name = ${name}
-    limit 1`;
+    limit 1`);
   return row.value;
 }
 

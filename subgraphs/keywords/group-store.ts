@@ -1,4 +1,4 @@
-import type { Queryable } from '../../runtime/database.ts';
+import { insertedOrExisting, type Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 
@@ -31,7 +31,7 @@ export function translateGroupWriteError(error: unknown, names: { name?: string;
 
 /** The workspace's default group, created on first need so every workspace has exactly one. */
 export async function ensureDefaultGroup(sql: Queryable, workspaceId: string): Promise<GroupRow> {
-  const [row] = await sql<GroupRow[]>`
+  const row = await insertedOrExisting(() => sql<GroupRow[]>`
     /* ensureDefaultGroup */
     with created as (
       insert into keyword_groups (id, workspace_id, name, is_default)
@@ -42,7 +42,7 @@ export async function ensureDefaultGroup(sql: Queryable, workspaceId: string): P
     select * from created
     union all
     select * from keyword_groups where workspace_id = ${workspaceId} and is_default
-    limit 1`;
+    limit 1`);
   return row;
 }
 

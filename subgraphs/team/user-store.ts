@@ -1,4 +1,4 @@
-import type { Queryable } from '../../runtime/database.ts';
+import { insertedOrExisting, type Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 
 export interface UserRow {
@@ -17,7 +17,7 @@ const defaultName = (email: string) => email.slice(0, email.indexOf('@')) || ema
 /** The user with this address, created (with `name`, else a name from the address) when there is none. */
 export async function findOrCreateUser(sql: Queryable, input: { email: string; name?: string }): Promise<UserRow> {
   const email = normaliseEmail(input.email);
-  const [row] = await sql<UserRow[]>`
+  const row = await insertedOrExisting(() => sql<UserRow[]>`
     /* findOrCreateUser */
     with created as (
       insert into users (id, email, name) values (${newId('usr')}, ${email}, ${input.name?.trim() || defaultName(input.email.trim())})
@@ -27,7 +27,7 @@ export async function findOrCreateUser(sql: Queryable, input: { email: string; n
     select id, email, name, created_at from created
     union all
     select id, email, name, created_at from users where email = ${email}
-    limit 1`;
+    limit 1`);
   return row;
 }
 
