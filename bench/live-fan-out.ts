@@ -44,9 +44,10 @@ function post(workspace: number, i: number): NormalizedPost {
   };
 }
 
-/** Workspaces with one keyword each and their stored, not yet scored mentions, in the order the run scores them (round robin). */
-async function seed(environment: BenchEnvironment, sql: Sql, workspaces: number, mentions: number): Promise<{ apiKeys: string[]; unscored: MentionRow[] }> {
+/** Workspaces with one keyword each, and each workspace's stored, not yet scored mentions. */
+async function seed(environment: BenchEnvironment, sql: Sql, workspaces: number, mentions: number): Promise<{ apiKeys: string[]; unscored: MentionRow[][] }> {
   const apiKeys: string[] = [];
+  const workspaceIds: string[] = [];
   // Twenty at a time: a thousand workspaces one by one would take minutes.
   for (let first = 0; first < workspaces; first += 20) {
     const chunk = Array.from({ length: Math.min(20, workspaces - first) }, (_, i) => first + i);
@@ -55,10 +56,11 @@ async function seed(environment: BenchEnvironment, sql: Sql, workspaces: number,
         const { workspace, apiKey } = await provisionWorkspace(sql, `Fan-out ${w}`);
         await creditWalletByOperator(sql, { workspaceId: workspace.id, cents: 1_000_000, at: new Date() });
         await createKeyword(sql, workspace.id, { term: `Product${w}`, platforms: ['hackernews'] }, {});
-        return apiKey;
+        return { apiKey, workspaceId: workspace.id };
       }),
     );
-    apiKeys.push(...provisioned);
+    apiKeys.push(...provisioned.map((made) => made.apiKey));
+    workspaceIds.push(...provisioned.map((made) => made.workspaceId));
   }
   const { rules, filters } = await loadActiveMatchRules(sql, { platform: 'hackernews' });
   const matcher = createMatcher(rules, filters);
@@ -66,7 +68,11 @@ async function seed(environment: BenchEnvironment, sql: Sql, workspaces: number,
   const context = { sql, clock: systemClock, log: environment.log, send: async () => 'unworked' };
   const { stored } = await ingestPosts(context, posts, (candidate) => matcher.match(candidate));
   if (stored.length !== mentions) throw new Error(`Seeded ${stored.length} mentions of ${mentions}`);
-  return { apiKeys, unscored: stored };
+  // Storing does not keep the posts' order: each workspace's own come from its id.
+  const indexOf = new Map(workspaceIds.map((id, index) => [id, index]));
+  const unscored = workspaceIds.map((): MentionRow[] => []);
+  for (const mention of stored) unscored[indexOf.get(mention.workspaceId)!].push(mention);
+  return { apiKeys, unscored };
 }
 
 const classification = { relevance: 80, sentiment: 'positive' as const, intents: [], automated: false, language: 'en', note: '' };
@@ -82,11 +88,12 @@ interface FanOutResult {
  * scoring job commits it, and times every `mentionUpdated` event from the
  * start of its batch's transaction to its arrival at each subscriber.
  */
-async function measure(sql: Sql, clients: { client: Client; workspace: number }[], unscored: MentionRow[], workspaces: number, subscribersPerWorkspace: number): Promise<FanOutResult> {
+async function measure(sql: Sql, clients: { client: Client; workspace: number }[], unscored: MentionRow[][], subscribersPerWorkspace: number): Promise<FanOutResult> {
   const scoredAt = new Map<string, number>();
   const latenciesMs: number[] = [];
-  const warmUp = unscored.slice(0, workspaces * warmUpRounds);
-  const timed = unscored.slice(workspaces * warmUpRounds);
+  const warmUp = unscored.map((mentions) => mentions.slice(0, warmUpRounds));
+  // Round robin over the workspaces, as mentions of many workspaces arrive.
+  const timed = unscored.flatMap((mentions) => mentions.slice(warmUpRounds).map((mention, i) => ({ mention, i }))).sort((a, b) => a.i - b.i).map(({ mention }) => mention);
   const warmedUp = new Set<number>();
   let received = 0;
   let failure: Error | undefined;
@@ -121,7 +128,7 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
     if (failure) throw failure;
     if (round === warmUpRounds) throw new Error(`Only ${warmedUp.size} of ${clients.length} subscriptions went live in ${warmUpRounds} rounds`);
     const cold = new Set(clients.filter((_, index) => !warmedUp.has(index)).map(({ workspace }) => workspace));
-    const batch = [...cold].map((workspace) => warmUp[round * workspaces + workspace]);
+    const batch = [...cold].map((workspace) => warmUp[workspace][round]);
     for (let first = 0; first < batch.length; first += 100) await scoreBatch(batch.slice(first, first + 100), false);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
@@ -180,7 +187,7 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
       });
       await Promise.all(batch);
     }
-    const result = await measure(sql, clients, unscored, workspaces, subscribersPerWorkspace);
+    const result = await measure(sql, clients, unscored, subscribersPerWorkspace);
     const latencies = result.latenciesMs;
     return {
       label: `${workspaces} workspaces × ${subscribersPerWorkspace}`,
