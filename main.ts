@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './dashboard/build.ts';
 import { readConfig } from './runtime/config.ts';
+import { isDatabaseUnavailable } from './runtime/database-availability.ts';
 import { createLogger } from './runtime/logger.ts';
-import { parseRole, startEarshot } from './server/start.ts';
+import { parseRole, type RunningEarshot, startEarshot } from './server/start.ts';
 
 const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
 const config = readConfig();
@@ -16,11 +17,32 @@ if (role === 'all' || role === 'gateway') {
   if (await buildDashboard()) log.info('dashboard built', { ms: Date.now() - started });
 }
 
-const starting = startEarshot(config, role, log);
+let stopping = false;
+
+/**
+ * A start that finds the database not answering (a server still starting,
+ * or too busy to open a connection in time) is tried again rather than
+ * ending the process: the contract's "reconnected to when it returns"
+ * holds from the first moment. Any other failure ends the start.
+ */
+async function startWhenDatabaseAnswers(): Promise<RunningEarshot | undefined> {
+  for (;;) {
+    try {
+      return await startEarshot(config, role, log);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      if (stopping) return undefined;
+      log.warn('the database did not answer while starting; starting again in 2 s', { error: String(error) });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      if (stopping) return undefined;
+    }
+  }
+}
+
+const starting = startWhenDatabaseAnswers();
 
 // Listening from the start: a signal that comes while Earshot starts stops
 // it as soon as it has started, rather than leaving PostgreSQL behind.
-let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
     if (stopping) return;

@@ -231,3 +231,31 @@ describe('Earshot on DATABASE_URL when that server goes away', () => {
     for (const answer of recovery.slice(0, -1)) expectUnavailable(answer);
   }, 60_000);
 });
+
+describe('Earshot on DATABASE_URL when that server is not up yet', () => {
+  it('waits for it, saying so, and serves once it answers', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    cleanups.push(remove);
+    const log = createLogger('silent');
+    // Made and stopped: a server that exists but is not running yet when Earshot starts.
+    const external = await startEmbeddedDatabase(dataDir, log);
+    const databasePort = Number(new URL(external.url).port);
+    await external.stop();
+
+    const service = npmStart([], { PORT: String(port), DATABASE_URL: external.url, ...closedUpstreams });
+    const waiting = (line: { message: string }) => line.message === 'the database did not answer while starting; starting again in 2 s';
+    for (const until = Date.now() + 60_000; !service.logLines().some(waiting) && Date.now() < until; ) await sleep(200);
+    expect(service.logLines().filter(waiting)).toMatchObject([{ level: 'warn', error: expect.stringContaining('ECONNREFUSED') }]);
+    // Still waiting a few tries later.
+    await sleep(5_000);
+    expect(service.child.exitCode).toBeNull();
+    expect(service.logLines().filter(waiting).length).toBeGreaterThan(1);
+
+    const restarted = await startPostmaster({ pgDir: path.join(dataDir, 'pg'), port: databasePort, flags: ['-c', 'listen_addresses=127.0.0.1'] }, log);
+    cleanups.push(() => restarted.stop());
+    await service.ready;
+    expect((await timedFetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  }, 150_000);
+});
