@@ -144,7 +144,7 @@ export async function startEarshot(
       : await startEmbeddedDatabase(config.dataDir, log, { server: true });
     const watch = watchDatabase(database.url, log);
     stops.push(['database watch', watch.stop]);
-    const sql = connect(database.url, { watch });
+    const sql = await connectWithArrayTypes(database.url, { watch });
     stops.push(['connection pool', () => sql.end({ timeout: 1 })]);
     const requestSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);

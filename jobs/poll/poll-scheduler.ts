@@ -9,8 +9,8 @@ const claimLimit = 500;
 
 /**
  * Hands due polls, and due thread reads, to their queues on a timer. State lives in
- * keyword_polls (each claimed row is leased), so any number of workers can
- * run this and a crash only delays a poll until its lease runs out.
+ * keyword_polls (each claimed row is leased, and sent as a job in the same
+ * transaction), so any number of workers can run this and a crash loses no poll.
  *
  * Platforms this process has no settings for are said once, in the start-up
  * table, and never polled: their polls carry the reason instead and stay due,
@@ -30,25 +30,30 @@ export function startPollScheduler(context: JobContext): { stop(): Promise<void>
     const now = context.clock.now();
     await recordUnpolledPlatforms(context.sql, unpolled, now);
     const skipped = unpolled.map((entry) => entry.platform);
-    const { searches, sources } = await claimDuePolls(context.sql, now, leaseSeconds, claimLimit, skipped);
-    for (const search of searches) {
-      // Overlap the last poll by an hour: late-indexed posts still arrive, and storage de-duplicates.
-      const since = search.lastPolledAt ? new Date(search.lastPolledAt.getTime() - hour) : new Date(now.getTime() - 24 * hour);
-      await context.send('poll', { ...search, since: since.toISOString(), lookback: false });
-    }
-    for (const source of sources) {
-      const since = source.lastPolledAt ? new Date(source.lastPolledAt.getTime() - hour) : new Date(now.getTime() - 24 * hour);
-      await context.send('poll-sources', { keywordId: source.keywordId, platform: source.platform, since: since.toISOString(), lookback: false });
-    }
-    const threads = await claimDueCommentWatches(context.sql, now, leaseSeconds, claimLimit);
-    for (let i = 0; i < threads.length; i += 10) {
-      const watches = threads.slice(i, i + 10).map((watch) => ({
-        mentionId: watch.mentionId,
-        lastCheckedAt: watch.lastCheckedAt?.toISOString() ?? null,
-        until: watch.until.toISOString(),
-      }));
-      await context.send('comments', { watches });
-    }
+    // A lease and the job it becomes commit together: a crash between them would leave the poll waiting out its lease.
+    await context.sql.begin(async (tx) => {
+      const { searches, sources } = await claimDuePolls(tx, now, leaseSeconds, claimLimit, skipped);
+      for (const search of searches) {
+        // Overlap the last poll by an hour: late-indexed posts still arrive, and storage de-duplicates.
+        const since = search.lastPolledAt ? new Date(search.lastPolledAt.getTime() - hour) : new Date(now.getTime() - 24 * hour);
+        await context.send('poll', { ...search, since: since.toISOString(), lookback: false }, { transaction: tx });
+      }
+      for (const source of sources) {
+        const since = source.lastPolledAt ? new Date(source.lastPolledAt.getTime() - hour) : new Date(now.getTime() - 24 * hour);
+        await context.send('poll-sources', { keywordId: source.keywordId, platform: source.platform, since: since.toISOString(), lookback: false }, { transaction: tx });
+      }
+    });
+    await context.sql.begin(async (tx) => {
+      const threads = await claimDueCommentWatches(tx, now, leaseSeconds, claimLimit);
+      for (let i = 0; i < threads.length; i += 10) {
+        const watches = threads.slice(i, i + 10).map((watch) => ({
+          mentionId: watch.mentionId,
+          lastCheckedAt: watch.lastCheckedAt?.toISOString() ?? null,
+          until: watch.until.toISOString(),
+        }));
+        await context.send('comments', { watches }, { transaction: tx });
+      }
+    });
   };
   const timer = setInterval(() => {
     running = running.then(pass).catch((error) => context.log.error('poll scheduling failed', { error: String(error) }));
