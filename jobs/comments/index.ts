@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { chargeMatchedItem } from '../../subgraphs/billing/index.ts';
 import { createMatcher, findKeywordById, matchRulesOf } from '../../subgraphs/keywords/index.ts';
-import {
-  countThreadComments,
-  recordThreadRead,
-  removeComment,
-  storeComment,
-} from '../../subgraphs/mentions/index.ts';
+import { recordThreadRead, removeComment, storeComment, threadCommentExternalIds } from '../../subgraphs/mentions/index.ts';
 import { findMentionsByIds, nextThreadRead } from '../../subgraphs/mentions/index.ts';
 import type { NormalizedPost, SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
@@ -43,9 +38,11 @@ async function readThread(mentionId: string, lastCheckedAt: Date | null, until: 
   }
   const since = lastCheckedAt ?? mention.publishedAt;
   const fetched = await connector.comments({ externalId: mention.externalId, url: mention.url }, since, keyword.commentsMaxPerPost);
-  const room = keyword.commentsMaxPerPost - (await countThreadComments(context.sql, mentionId));
+  const alreadyKept = await threadCommentExternalIds(context.sql, mentionId);
+  const room = keyword.commentsMaxPerPost - alreadyKept.size;
+  // A read cut short by a crash is run again from the same `since`: the comments it kept are not candidates twice.
   const newest = fetched
-    .filter((comment) => comment.publishedAt > since && wordCount(comment.text) >= 3)
+    .filter((comment) => comment.publishedAt > since && wordCount(comment.text) >= 3 && !alreadyKept.has(comment.externalId))
     .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())
     .slice(0, Math.max(0, room));
   // The thread is already the keyword's own: its platform list does not apply to replies in it.

@@ -53,11 +53,11 @@ export async function recordThreadRead(sql: Queryable, mentionId: string, at: Da
 }
 
 /** Comments already kept under a mention: the per-thread ceiling counts them. */
-export async function countThreadComments(sql: Queryable, mentionId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    /* countThreadComments */
-    select count(*)::int as count from comments where mention_id = ${mentionId}`;
-  return row.count;
+export async function threadCommentExternalIds(sql: Queryable, mentionId: string): Promise<Set<string>> {
+  const rows = await sql<{ externalId: string }[]>`
+    /* threadCommentExternalIds */
+    select external_id from comments where mention_id = ${mentionId}`;
+  return new Set(rows.map((row) => row.externalId));
 }
 
 /** Stores a comment once; returns its id when it is new, null when it was there. */

@@ -31,7 +31,7 @@ export { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.t
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
 export { nextDigestRun } from './digest-schedule.ts';
-export { claimDueCommentWatches, countThreadComments, recordThreadRead, removeComment, storeComment } from './comment-store.ts';
+export { claimDueCommentWatches, recordThreadRead, removeComment, storeComment, threadCommentExternalIds } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchTotals, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
