@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { billingTickQueue } from '../jobs/billing-tick/index.ts';
 import type { JobContext } from '../jobs/job-definition.ts';
@@ -14,14 +12,13 @@ import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from 
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { createTestDatabase, eventually, startTestEarshot } from './harness.ts';
+import { startService, stopRunningServices, stopService } from './killable-service.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '..');
 const pools: Sql[] = [];
-const services = new Set<ChildProcess>();
 const upstreams: FakeUpstream[] = [];
 afterEach(async () => {
-  for (const child of services) await kill(child, 'SIGTERM');
+  await stopRunningServices();
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
@@ -31,52 +28,6 @@ async function database(): Promise<{ url: string; sql: Sql }> {
   const sql = connect(url, { max: 4 });
   pools.push(sql);
   return { url, sql };
-}
-
-/**
- * `npm start` as an operator runs it (main.ts, one process), on the test's
- * database and a fake Hacker News, polling every second. Resolves once it
- * logs that it serves.
- */
-async function startService(databaseUrl: string, hackerNewsUrl: string): Promise<ChildProcess> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EARSHOT_') && name !== 'DATABASE_URL'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...inherited,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      EARSHOT_LOG_LEVEL: 'info',
-      EARSHOT_POLL_INTERVAL_S: '1',
-      EARSHOT_BLUESKY_LIVE: '0',
-      EARSHOT_ALLOW_PRIVATE_URLS: '1',
-      EARSHOT_UPSTREAM_HACKERNEWS: hackerNewsUrl,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  services.add(child);
-  child.once('exit', () => services.delete(child));
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-      if (log.includes('Earshot all ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready:\n${log}`)));
-  });
-  return child;
-}
-
-async function kill(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
-  if (!stopped) {
-    child.kill('SIGKILL');
-    await exited;
-  }
 }
 
 /** Looks every 20 ms: the moments these tests kill at last a fraction of a second. */
@@ -126,10 +77,10 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     const hackerNews = await startFakeHackerNews({ hits });
     upstreams.push(hackerNews);
 
-    const first = await startService(url, hackerNews.url);
+    const first = await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     // The moment the issue names: right after the first batch of mentions committed, before scoring.
     await until(async () => (await count(sql, sql`select count(*)::int as n from mentions`)) > 0, 60_000);
-    await kill(first, 'SIGKILL');
+    await stopService(first.child, 'SIGKILL');
     const atKill = await sql<{ stored: number; unscored: number }[]>`
       select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`;
     expect(atKill[0].unscored).toBeGreaterThan(0);
@@ -151,7 +102,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     await sql.begin((tx) => storeMatchedMentions(tx, orphans, new Date()));
 
     const restartedAt = Date.now();
-    await startService(url, hackerNews.url);
+    await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const settled = await eventually(
       () => sql<{ stored: number; unscored: number }[]>`select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`,
       ([state]) => state.stored === hits.length + orphans.length && state.unscored === 0,
@@ -172,16 +123,16 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     upstreams.push(hackerNews);
     hackerNews.failNext('slow');
 
-    const first = await startService(url, hackerNews.url);
+    const first = await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const [active] = await eventually(
       () => sql<{ id: string }[]>`select j.id from pgboss.job j join job_claims c on c.job_id = j.id where j.name = 'poll' and j.state = 'active'`,
       (rows) => rows.length > 0,
       60_000,
     );
-    await kill(first, 'SIGKILL');
+    await stopService(first.child, 'SIGKILL');
 
     const restartedAt = Date.now();
-    await startService(url, hackerNews.url);
+    await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const [job] = await eventually(
       () => sql<{ state: string; retryCount: number }[]>`select state, retry_count from pgboss.job where id = ${active.id}`,
       ([row]) => row.state === 'completed',

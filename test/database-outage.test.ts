@@ -243,7 +243,7 @@ describe('Earshot on DATABASE_URL when that server is not up yet', () => {
     await external.stop();
 
     const service = npmStart([], { PORT: String(port), DATABASE_URL: external.url, ...closedUpstreams });
-    const waiting = (line: { message: string }) => line.message === 'the database did not answer while starting; starting again in 2 s';
+    const waiting = (line: Record<string, any>) => line.message === 'the database did not answer while starting; starting again in 2 s';
     for (const until = Date.now() + 60_000; !service.logLines().some(waiting) && Date.now() < until; ) await sleep(200);
     expect(service.logLines().filter(waiting)).toMatchObject([{ level: 'warn', error: expect.stringContaining('ECONNREFUSED') }]);
     // Still waiting a few tries later.
