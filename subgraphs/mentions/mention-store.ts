@@ -5,7 +5,8 @@ import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
-import { attachPeople } from './person-linking.ts';
+import { attachPeople, linkPeople } from './person-linking.ts';
+import type { AuthorSighting } from './person-store.ts';
 import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
 import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
@@ -160,22 +161,30 @@ async function upsertAuthors(sql: Queryable, authors: readonly (NormalizedPost['
   return new Set(written.map((row) => row.id));
 }
 
+/** Mentions just stored, and the sightings of their authors that may prove two people one (see linkPeople). */
+export interface StoredMentions {
+  mentions: MentionRow[];
+  sightingsToLink: AuthorSighting[];
+}
+
 /**
  * Stores each post once (its author once per platform account, see
  * upsertAuthors) and one mention per matching keyword, skipping keywords
  * that already hold the post, in one statement after the authors'. Posts
  * are written in key order, so two workers storing overlapping batches wait
  * for each other instead of deadlocking. Every author new to a workspace
- * becomes a person there, merged with the people it shares a verified link
- * with (attachPeople). Returns only the mentions created now, in the order
- * of `items` and their matches; announcing them is the caller's, once they
- * are charged (announceMentionsCreated).
+ * becomes a person there (attachPeople); merging it with the people it
+ * shares a verified link with is left to the caller (linkPeople of
+ * `sightingsToLink`), once the storing transaction has committed. Returns
+ * only the mentions created now, in the order of `items` and their matches;
+ * announcing them is the caller's, once they are charged
+ * (announceMentionsCreated).
  */
-export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
+export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly MatchedPost[]): Promise<StoredMentions> {
   const { posts, authors } = mergeRepeats(items);
-  if (posts.length === 0) return [];
+  if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
   const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
-  await upsertAuthors(sql, authors);
+  const changedAuthors = await upsertAuthors(sql, authors);
   const created = await sql<{ id: string }[]>`
     /* storeMatchedPosts */
     with post as (
@@ -214,8 +223,17 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
     )
     select id from inserted`;
   const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
-  await attachPeople(sql, [...rows.values()]);
-  return mentions.flatMap((mention) => rows.get(mention.id) ?? []);
+  const newToWorkspace = await attachPeople(sql, [...rows.values()]);
+  const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
+  const sightingsToLink = [...newToWorkspace, ...changed];
+  return { mentions: mentions.flatMap((mention) => rows.get(mention.id) ?? []), sightingsToLink };
+}
+
+/** storeMatchedPostsUnlinked, and the people its authors prove to be one merged at once, in the same transaction when given one. */
+export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
+  const { mentions, sightingsToLink } = await storeMatchedPostsUnlinked(sql, items);
+  await linkPeople(sql, sightingsToLink);
+  return mentions;
 }
 
 /** One post: storeMatchedPosts of that post alone. */
