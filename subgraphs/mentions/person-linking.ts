@@ -94,11 +94,12 @@ export function attachPeople(sql: Queryable, sightings: readonly AuthorSighting[
 }
 
 /**
- * Merges into the oldest the people these sightings prove to be one. Only an account new to its workspace,
- * or one whose profile changed, can prove anything new: an account seen
- * before was linked when it was first seen or last changed. Storing runs
- * this after its transaction commits, a transaction per group (issue 18): reading the links and
- * locking people there would hold every other worker's storing behind it.
+ * Merges into the oldest the people these sightings prove to be one. Only
+ * an account new to its workspace, or one whose profile changed, can prove
+ * anything new: an account seen before was linked when it was first seen or
+ * last changed. Ingestion runs this after its storing transaction commits,
+ * a transaction per group (issue 18): reading the links and locking people
+ * inside it would hold every other worker's storing behind it.
  */
 export async function linkPeople(sql: Queryable, sightings: readonly AuthorSighting[]): Promise<void> {
   if (sightings.length === 0) return;

@@ -71,7 +71,7 @@ export async function attachPersonAccounts(sql: Queryable, sightings: readonly (
       order by workspace_id, author_id
       on conflict (workspace_id, author_id) do nothing
       returning workspace_id, author_id, person_id
-    ), people as (
+    ), new_people as (
       insert into people (id, workspace_id) select person_id, workspace_id from attached
     )
     select workspace_id, author_id from attached`;
