@@ -130,7 +130,8 @@ async function storeMentions(setup: Setup, count: number): Promise<MentionRow[]>
       matches: [{ keywordId: setup.keywordId, workspaceId: setup.workspaceId, fuzzy: false }],
     };
   });
-  return setup.sql.begin((tx) => storeMatchedMentions(tx, batch, new Date()));
+  const { mentions } = await setup.sql.begin((tx) => storeMatchedMentions(tx, batch, new Date()));
+  return mentions;
 }
 
 /** Scores mentions as the scoring job does: classifications and their instant alerts in one transaction. */

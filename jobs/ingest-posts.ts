@@ -1,5 +1,5 @@
 import type { KeywordMatch, MatchablePost } from '../subgraphs/keywords/index.ts';
-import { type MentionRow, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { linkPeople, type MentionRow, type StoredMentions, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import type { JobContext } from './job-definition.ts';
 
 /** Mentions a scoring job takes at once (one classifier batch). */
@@ -26,6 +26,9 @@ type IngestContext = Pick<JobContext, 'sql' | 'clock' | 'send' | 'log'>;
  * rejected post is never stored. The scoring jobs are sent in the storing
  * transaction: a crash between the two can no longer leave a mention
  * charged and never scored (and, unscored, out of the relevant list).
+ * People the new authors prove to be one are merged after each commit, so
+ * other workers' storing never waits on it; a crash in between leaves those
+ * people apart until one of them is seen new or changed again.
  */
 export async function ingestPosts(
   context: IngestContext,
@@ -37,14 +40,15 @@ export async function ingestPosts(
   for (let i = 0; i < matched.length; i += postsPerTransaction) {
     const batch = matched.slice(i, i + postsPerTransaction);
     const at = context.clock.now();
-    const kept = (await context.sql.begin(async (tx) => {
-      const mentions = await storeMatchedMentions(tx, batch, at);
-      for (let j = 0; j < mentions.length; j += scoringBatchSize) {
-        await context.send('score', { mentionIds: mentions.slice(j, j + scoringBatchSize).map((mention) => mention.id) }, { transaction: tx });
+    const { mentions, sightingsToLink } = (await context.sql.begin(async (tx) => {
+      const storedNow = await storeMatchedMentions(tx, batch, at);
+      for (let j = 0; j < storedNow.mentions.length; j += scoringBatchSize) {
+        await context.send('score', { mentionIds: storedNow.mentions.slice(j, j + scoringBatchSize).map((mention) => mention.id) }, { transaction: tx });
       }
-      return mentions;
-    })) as MentionRow[];
-    stored.push(...kept);
+      return storedNow;
+    })) as StoredMentions;
+    await linkPeople(context.sql, sightingsToLink);
+    stored.push(...mentions);
   }
   if (stored.length) context.log.debug('stored mentions', { count: stored.length });
   return { stored, keywordIdsWithFinds: new Set(stored.map((mention) => mention.keywordId)) };

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { chargeMatchedItems } from '../billing/index.ts';
-import { announceMentionsCreated, discardMentions, type MatchedPost, type MentionRow, storeMatchedPosts } from './mention-store.ts';
+import { announceMentionsCreated, discardMentions, type MatchedPost, type MentionRow, type StoredMentions, storeMatchedPostsUnlinked } from './mention-store.ts';
 
 /**
  * Charges new mentions, keeps the ones the wallet and the caps take (spec
@@ -25,10 +25,11 @@ export async function admitChargedMentions(tx: postgres.TransactionSql<{}>, ment
  * Stores matched posts once per keyword and admits the exact matches at
  * once; a words-close-together match waits for scoring to find it relevant
  * before it is charged and announced (2.1.3 `exactPhrase`). Returns the
- * mentions kept, scored or still to be scored.
+ * mentions kept, scored or still to be scored, and the sightings of their
+ * authors for linkPeople once the transaction has committed.
  */
-export async function storeMatchedMentions(tx: postgres.TransactionSql<{}>, batch: readonly MatchedPost[], at: Date): Promise<MentionRow[]> {
-  const created = await storeMatchedPosts(tx, batch);
-  const refused = await admitChargedMentions(tx, created.filter((mention) => !mention.fuzzy), at);
-  return created.filter((mention) => !refused.has(mention.id));
+export async function storeMatchedMentions(tx: postgres.TransactionSql<{}>, batch: readonly MatchedPost[], at: Date): Promise<StoredMentions> {
+  const { mentions, sightingsToLink } = await storeMatchedPostsUnlinked(tx, batch);
+  const refused = await admitChargedMentions(tx, mentions.filter((mention) => !mention.fuzzy), at);
+  return { mentions: mentions.filter((mention) => !refused.has(mention.id)), sightingsToLink };
 }

@@ -5,7 +5,8 @@ import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
 import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
-import { attachPeople } from './person-linking.ts';
+import { attachPeople, linkPeople } from './person-linking.ts';
+import type { AuthorSighting } from './person-store.ts';
 import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
 import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
@@ -106,28 +107,21 @@ function mergeRepeats(items: readonly MatchedPost[]) {
 }
 
 /**
- * Stores each post once (its author once per platform account) and one
- * mention per matching keyword, skipping keywords that already hold the
- * post, in one statement. Authors and then posts are written in key order,
- * so two workers storing overlapping batches wait for each other instead of
- * deadlocking. Every author new to a workspace becomes a person there,
- * merged with the people it shares a verified link with (attachPeople).
- * Returns only the mentions created now, in the order of `items` and their
- * matches; announcing them is the caller's, once they are charged
- * (announceMentionsCreated).
+ * Writes the batch's authors: new ones inserted, known ones updated only
+ * where a field changed, in key order. A known author whose fields did not
+ * change is neither written nor locked, so workers storing posts of the same
+ * authors do not queue behind each other's transactions (issue 18); two
+ * workers changing the same authors lock them in the same order and wait
+ * instead of deadlocking. Returns the ids of the authors inserted or changed.
  */
-export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
-  const { posts, authors } = mergeRepeats(items);
-  if (posts.length === 0) return [];
-  const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
+async function upsertAuthors(sql: Queryable, authors: readonly (NormalizedPost['author'] & { platform: string })[]): Promise<Set<string>> {
   const profiles = authors.map(authorProfile);
-  const created = await sql<{ id: string }[]>`
-    /* storeMatchedPosts */
-    with author as (
-      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+  const written = await sql<{ id: string }[]>`
+    /* upsertAuthors */
+    with incoming as (
       select t.id, t.platform, t.platform_id, t.name, t.handle, t.url, t.avatar_url, t.followers, t.profile_key,
-             case when t.link_keys is not null then array(select jsonb_array_elements_text(t.link_keys)) end,
-             case when t.profile_links is not null then array(select jsonb_array_elements_text(t.profile_links)) end
+             case when t.link_keys is not null then array(select jsonb_array_elements_text(t.link_keys)) end as link_keys,
+             case when t.profile_links is not null then array(select jsonb_array_elements_text(t.profile_links)) end as profile_links
       from unnest(${sql.array(authors.map(() => newId('aut')))}::text[],
                   ${sql.array(authors.map((author) => author.platform))}::text[],
                   ${sql.array(authors.map((author) => author.platformId))}::text[],
@@ -140,14 +134,60 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
                   ${sql.array(profiles.map((profile) => profile.linkKeys && JSON.stringify(profile.linkKeys)))}::jsonb[],
                   ${sql.array(profiles.map((profile) => profile.links && JSON.stringify(profile.links)))}::jsonb[])
              as t(id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
-      order by t.platform, t.platform_id
-      on conflict (platform, platform_id) do update set
-        name = excluded.name, handle = excluded.handle, url = excluded.url,
-        avatar_url = excluded.avatar_url, followers = coalesce(excluded.followers, authors.followers),
-        profile_key = excluded.profile_key, link_keys = coalesce(excluded.link_keys, authors.link_keys),
-        profile_links = coalesce(excluded.profile_links, authors.profile_links), updated_at = now()
-      returning id, platform, platform_id
-    ), post as (
+    ), inserted as (
+      insert into authors (id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links)
+      select id, platform, platform_id, name, handle, url, avatar_url, followers, profile_key, link_keys, profile_links
+      from incoming
+      order by platform, platform_id
+      on conflict (platform, platform_id) do nothing
+      returning id
+    ), changed as (
+      select a.id, i.name, i.handle, i.url, i.avatar_url, coalesce(i.followers, a.followers) as followers, i.profile_key,
+             coalesce(i.link_keys, a.link_keys) as link_keys, coalesce(i.profile_links, a.profile_links) as profile_links
+      from authors a join incoming i on i.platform = a.platform and i.platform_id = a.platform_id
+      where (a.name, a.handle, a.url, a.avatar_url, a.followers, a.profile_key, a.link_keys, a.profile_links)
+            is distinct from (i.name, i.handle, i.url, i.avatar_url, coalesce(i.followers, a.followers), i.profile_key,
+                              coalesce(i.link_keys, a.link_keys), coalesce(i.profile_links, a.profile_links))
+      order by a.platform, a.platform_id
+      for update of a
+    ), updated as (
+      update authors a set
+        name = c.name, handle = c.handle, url = c.url, avatar_url = c.avatar_url, followers = c.followers,
+        profile_key = c.profile_key, link_keys = c.link_keys, profile_links = c.profile_links, updated_at = now()
+      from changed c where a.id = c.id
+      returning a.id
+    )
+    select id from inserted union all select id from updated`;
+  return new Set(written.map((row) => row.id));
+}
+
+/** Mentions just stored, and the sightings of their authors that may prove two people one (see linkPeople). */
+export interface StoredMentions {
+  mentions: MentionRow[];
+  sightingsToLink: AuthorSighting[];
+}
+
+/**
+ * Stores each post once (its author once per platform account, see
+ * upsertAuthors) and one mention per matching keyword, skipping keywords
+ * that already hold the post, in one statement after the authors'. Posts
+ * are written in key order, so two workers storing overlapping batches wait
+ * for each other instead of deadlocking. Every author new to a workspace
+ * becomes a person there (attachPeople); merging it with the people it
+ * shares a verified link with is left to the caller (linkPeople of
+ * `sightingsToLink`), once the storing transaction has committed. Returns
+ * only the mentions created now, in the order of `items` and their matches;
+ * announcing them is the caller's, once they are charged
+ * (announceMentionsCreated).
+ */
+export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly MatchedPost[]): Promise<StoredMentions> {
+  const { posts, authors } = mergeRepeats(items);
+  if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
+  const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
+  const changedAuthors = await upsertAuthors(sql, authors);
+  const created = await sql<{ id: string }[]>`
+    /* storeMatchedPosts */
+    with post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
       select t.id, t.platform, t.external_id, t.url, t.text, t.published_at, t.reply_to,
              array(select jsonb_array_elements_text(t.links)), author.id, t.subreddit, t.rating
@@ -163,7 +203,7 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
                   ${sql.array(posts.map(({ post }) => post.subreddit ?? null))}::text[],
                   ${sql.array(posts.map(({ post }) => post.rating ?? null))}::smallint[])
              as t(id, platform, external_id, url, text, published_at, reply_to, links, author_platform_id, subreddit, rating)
-      join author on author.platform = t.platform and author.platform_id = t.author_platform_id
+      join authors author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
       returning id, platform, external_id, published_at
@@ -183,8 +223,17 @@ export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedP
     )
     select id from inserted`;
   const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
-  await attachPeople(sql, [...rows.values()]);
-  return mentions.flatMap((mention) => rows.get(mention.id) ?? []);
+  const newToWorkspace = await attachPeople(sql, [...rows.values()]);
+  const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
+  const sightingsToLink = [...newToWorkspace, ...changed];
+  return { mentions: mentions.flatMap((mention) => rows.get(mention.id) ?? []), sightingsToLink };
+}
+
+/** storeMatchedPostsUnlinked, and the people its authors prove to be one merged at once, in the same transaction when given one. */
+export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
+  const { mentions, sightingsToLink } = await storeMatchedPostsUnlinked(sql, items);
+  await linkPeople(sql, sightingsToLink);
+  return mentions;
 }
 
 /** One post: storeMatchedPosts of that post alone. */

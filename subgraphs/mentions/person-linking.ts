@@ -86,12 +86,23 @@ function groupsOf(pairs: readonly { workspaceId: string; personId: string; other
 
 /**
  * Every author of mentions just stored belongs to a person of the mention's
- * workspace afterwards (a new one when the workspace had not seen it), and
- * people the new sightings prove to be one are merged into the oldest.
+ * workspace afterwards (a new one when the workspace had not seen it).
+ * Returns the sightings whose account is new to its workspace.
  */
-export async function attachPeople(sql: Queryable, sightings: readonly AuthorSighting[]): Promise<void> {
+export function attachPeople(sql: Queryable, sightings: readonly AuthorSighting[]): Promise<AuthorSighting[]> {
+  return attachPersonAccounts(sql, sightings.map((sighting) => ({ ...sighting, newPersonId: newId('per') })));
+}
+
+/**
+ * Merges into the oldest the people these sightings prove to be one. Only
+ * an account new to its workspace, or one whose profile changed, can prove
+ * anything new: an account seen before was linked when it was first seen or
+ * last changed. Ingestion runs this after its storing transaction commits,
+ * a transaction per group (issue 18): reading the links and locking people
+ * inside it would hold every other worker's storing behind it.
+ */
+export async function linkPeople(sql: Queryable, sightings: readonly AuthorSighting[]): Promise<void> {
   if (sightings.length === 0) return;
-  await attachPersonAccounts(sql, sightings.map((sighting) => ({ ...sighting, newPersonId: newId('per') })));
   const linked = await findLinkedPeople(sql, sightings);
   for (const group of groupsOf(linked)) await inTransaction(sql, (tx) => mergePeople(tx, group.workspaceId, group.personIds));
 }

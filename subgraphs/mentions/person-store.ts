@@ -53,10 +53,11 @@ const personColumns = (sql: Queryable) => sql`pe.id, pe.workspace_id, pe.owner_i
  * new). The account is claimed first, so two writers seeing the same new
  * author make one person: the second finds the account taken; claims are
  * made in key order, so two writers wait for each other rather than deadlock.
+ * Returns the sightings whose account was new to its workspace.
  */
-export async function attachPersonAccounts(sql: Queryable, sightings: readonly (AuthorSighting & { newPersonId: string })[]): Promise<void> {
-  if (sightings.length === 0) return;
-  await sql`
+export async function attachPersonAccounts(sql: Queryable, sightings: readonly (AuthorSighting & { newPersonId: string })[]): Promise<AuthorSighting[]> {
+  if (sightings.length === 0) return [];
+  return sql<AuthorSighting[]>`
     /* attachPersonAccounts */
     with wanted as (
       select distinct on (workspace_id, author_id) workspace_id, author_id, person_id
@@ -69,9 +70,11 @@ export async function attachPersonAccounts(sql: Queryable, sightings: readonly (
       select workspace_id, author_id, person_id from wanted
       order by workspace_id, author_id
       on conflict (workspace_id, author_id) do nothing
-      returning workspace_id, person_id
+      returning workspace_id, author_id, person_id
+    ), new_people as (
+      insert into people (id, workspace_id) select person_id, workspace_id from attached
     )
-    insert into people (id, workspace_id) select person_id, workspace_id from attached`;
+    select workspace_id, author_id from attached`;
 }
 
 /**

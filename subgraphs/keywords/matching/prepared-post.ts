@@ -22,6 +22,7 @@ export class PreparedPost {
   private collapsedFolded: string | null = null;
   private words: WordSet | null = null;
   private foldedWords: WordLookup | null = null;
+  private scanned: ScannedText | null = null;
   private identities: ReadonlySet<string> | null = null;
   private patternAnswers: Map<string, boolean> | null = null;
 
@@ -37,6 +38,7 @@ export class PreparedPost {
    */
   useScan(scanned: ScannedText) {
     this.foldedWords = scanned;
+    this.scanned = scanned;
     if (scanned.singleSpaced) {
       this.collapsedText ??= this.text;
       this.collapsedFolded ??= this.folded;
@@ -51,7 +53,10 @@ export class PreparedPost {
 
   contains(pattern: TermPattern): boolean {
     if (pattern.word) {
-      if (pattern.caseSensitive) return (this.words ??= new WordSet(this.text)).has(pattern.word);
+      if (pattern.caseSensitive) {
+        if (this.scanned) return this.scanned.hasCased(pattern.word, this.text);
+        return (this.words ??= new WordSet(this.text)).has(pattern.word);
+      }
       return (this.foldedWords ??= new WordSet(this.folded)).has(pattern.word);
     }
     this.patternAnswers ??= new Map();

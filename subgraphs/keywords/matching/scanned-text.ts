@@ -48,11 +48,24 @@ export class ScannedText implements WordLookup {
   }
 
   has(key: WordKey): boolean {
+    return this.holds(key, this.text);
+  }
+
+  /**
+   * Whether `original`, the text the scanned one is the folded copy of (same
+   * offsets, same words), holds the word in the case it is written: a
+   * case-sensitive rule answered without reading the post again.
+   */
+  hasCased(key: WordKey, original: string): boolean {
+    return this.holds(key, original);
+  }
+
+  private holds(key: WordKey, text: string): boolean {
     const bucket = key.signature >>> (32 - BUCKET_BITS);
     if (this.headScan[bucket] !== this.scan) return false;
     const length = key.text.length;
     for (let word = this.head[bucket]; word >= 0; word = this.next[word]) {
-      if (this.end[word] - this.start[word] === length && this.text.startsWith(key.text, this.start[word])) return true;
+      if (this.end[word] - this.start[word] === length && text.startsWith(key.text, this.start[word])) return true;
     }
     return false;
   }

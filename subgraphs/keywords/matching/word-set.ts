@@ -1,18 +1,19 @@
 import { hashToken, lastTokenCheck } from './token-hash.ts';
 import { tokenSignature } from './token-signature.ts';
-import { classAt, TRAIL, WORD_CHAR } from './unicode-words.ts';
+import { classAt, foldCase, TRAIL, WORD_CHAR } from './unicode-words.ts';
 
 /** A one-word pattern's hashes, made once when the pattern is compiled. */
 export interface WordKey {
   text: string;
   hash: number;
   check: number;
-  /** See tokenSignature: what the term index's scan chains a post's words by. */
+  /** See tokenSignature: what the term index's scan chains a post's words by, so of the word folded, as the scan reads it. */
   signature: number;
 }
 
 export function wordKey(word: string): WordKey {
-  return { text: word, hash: hashToken(word, 0, word.length), check: lastTokenCheck(), signature: tokenSignature(word, 0, word.length) };
+  const folded = foldCase(word);
+  return { text: word, hash: hashToken(word, 0, word.length), check: lastTokenCheck(), signature: tokenSignature(folded, 0, folded.length) };
 }
 
 /** Whether a text holds a word, as a whole word. */
