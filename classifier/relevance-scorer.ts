@@ -215,7 +215,7 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost): { evidence: R
   const named = profile.products.filter((product) => product.pattern.test(lower));
   if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
 
-  const hosts = [...post.links.map(hostOf), ...(post.text.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/giu) ?? []).map((host) => host.toLowerCase())]
+  const hosts = [...post.links.map(hostOf), ...(lower.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu) ?? [])]
     .filter((host): host is string => Boolean(host));
   const matches = (domains: string[]) => (host: string) => domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
   const termLower = profile.term.toLowerCase();

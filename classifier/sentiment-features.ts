@@ -37,7 +37,7 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
   const features: SentimentFeatures = new Map();
   const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  const prose = evidence.text.replace(codeOrAddress, ' ').replace(/’/g, "'").replace(/n't\b/giu, ' not');
+  const prose = evidence.text.replace(codeOrAddress, ' ').toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
