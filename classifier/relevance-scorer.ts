@@ -82,7 +82,36 @@ const weights = {
 
 /** Words this close to the term (either side) read as describing it. */
 const nearWindow = 6;
-const sentenceOpening = /(?:^|[.!?:;|\n。！？–—-]\s*|["'“(]\s*)$/u;
+const sentenceOpener = /[.!?:;|。！？–—"'“(-]$/u;
+
+/**
+ * The text before a word ends a sentence or opens a quote: the word begins
+ * the text, or follows a stop, colon, dash, quote, bracket or line break and
+ * any spaces after it. Read from the end, not by a pattern run over
+ * everything before the word.
+ */
+function opensSentence(before: string): boolean {
+  if (before === '') return true;
+  const trimmed = before.trimEnd();
+  return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
+}
+
+/** Characters read back from a word to find the word before it: far more than any word. */
+const lookBehindChars = 80;
+const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
+
+/** The word right before spaces at the end of `before`, and where it starts. */
+function previousWord(before: string): { word: string; index: number } | null {
+  let offset = Math.max(0, before.length - lookBehindChars);
+  const tail = before.slice(offset);
+  let found = wordBeforeSpaces.exec(tail);
+  // A word or spaces that reach back to the cut may begin further back: read it all.
+  if (offset > 0 && (found ? found.index === 0 : /^[ \t]+$/u.test(tail))) {
+    offset = 0;
+    found = wordBeforeSpaces.exec(before);
+  }
+  return found ? { word: found[1], index: found.index + offset } : null;
+}
 
 interface Occurrence {
   index: number;
@@ -129,25 +158,32 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
-  const letters = text.replace(/[^\p{L}]/gu, '');
-  const mostlyCapitals = letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5;
+  // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
+  let capitals: boolean | undefined;
+  const mostlyCapitals = () => {
+    if (capitals === undefined) {
+      const letters = text.replace(/[^\p{L}]/gu, '');
+      capitals = letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5;
+    }
+    return capitals;
+  };
   for (const occurrence of occurrences.slice(0, 3)) {
     const before = text.slice(0, occurrence.index);
-    const atSentenceStart = sentenceOpening.test(before);
+    const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
     if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals) asAcronym++;
+    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) asAcronym++;
     else if (!atSentenceStart) asName++;
 
-    const previous = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u.exec(before);
-    if (previous && /^\p{Lu}\p{Ll}/u.test(previous[1]) && !isKnownName(profile, previous[1])) {
+    const previous = previousWord(before);
+    if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
       // At the start of an English sentence every word is capitalised; only
       // one that is no English word ("Usain", "Freddie") is a name there.
-      const previousAtStart = sentenceOpening.test(before.slice(0, previous.index));
-      if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous[1]))) otherName = true;
+      const previousAtStart = opensSentence(before.slice(0, previous.index));
+      if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous.word))) otherName = true;
     }
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(text.slice(occurrence.index + occurrence.text.length));
-    if (next && !mostlyCapitals && /\p{Ll}/u.test(next[1]) && !isKnownName(profile, next[1])) otherName = true;
+    if (next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1])) otherName = true;
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
