@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
-import type { SentimentFeatures } from './sentiment-features.ts';
+import type { FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
 
 /** The committed models: `npm run train:classifier` writes them from the training posts. */
 export const opinionModelsPath = new URL('./opinion-models.json', import.meta.url);
@@ -34,6 +34,8 @@ export interface LoadedOpinionModels {
   /** Where each feature's row starts in `weights`; rows lie side by side, for fewer cache misses. */
   rows: ReadonlyMap<string, number>;
   weights: Float64Array;
+  /** The words and pairs with a row, for `sentimentFeatures` to write no others. */
+  vocabulary: FeatureVocabulary;
 }
 
 const width = 3 + learnedIntents.length;
@@ -57,7 +59,22 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
     bias[3 + i] = model.bias[yes] - model.bias[no];
     for (const [name, values] of Object.entries(model.weights)) weights[rows.get(name)! + 3 + i] = values[yes] - values[no];
   });
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, rows, weights };
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, rows, weights, vocabulary: vocabularyOf(rows.keys()) };
+}
+
+function vocabularyOf(names: Iterable<string>): FeatureVocabulary {
+  const words = new Set<string>();
+  const pairs = new Map<string, Set<string>>();
+  for (const name of names) {
+    if (name.startsWith('w:')) words.add(name.slice(2));
+    if (!name.startsWith('b:')) continue;
+    const space = name.indexOf(' ');
+    const first = name.slice(2, space);
+    const followers = pairs.get(first) ?? new Set<string>();
+    followers.add(name.slice(space + 1));
+    pairs.set(first, followers);
+  }
+  return { words, pairs };
 }
 
 /**

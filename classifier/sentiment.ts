@@ -150,6 +150,8 @@ const phrasePatterns = new Map(
 );
 
 const emoji = /\p{Extended_Pictographic}/gu;
+const nonAscii = /[^\x00-\x7f]/u;
+const emoticonMark = /[:;=<^]/u;
 /**
  * Code in a post is not opinion: `BAD_USER_INPUT`, `kill_switch` and
  * anything in backticks name things, whatever their words mean.
@@ -213,11 +215,14 @@ export function readSentiment(
     }
     // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
     // English negations from the negation rule; spelled out, they stay one word.
-    remaining = remaining.replace(contractedNot, ' not');
+    if (remaining.includes("n't")) remaining = remaining.replace(contractedNot, ' not');
     const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
-    const tokens = [...words, ...(remaining.match(emoji) ?? [])];
-    for (const emoticon of emoticons) {
-      for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
+    // Emoji lie outside ASCII and every emoticon holds one of `:;=<^`: most clauses have neither, and are not searched for them.
+    const tokens = nonAscii.test(remaining) ? [...words, ...(remaining.match(emoji) ?? [])] : words;
+    if (emoticonMark.test(clause)) {
+      for (const emoticon of emoticons) {
+        for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
+      }
     }
     // Last word first, as the `sentiment` package read them: the cues' order is the sum's order.
     for (let cursor = tokens.length - 1; cursor >= 0; cursor--) {
