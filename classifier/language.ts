@@ -22,6 +22,7 @@ export function loadLanguageDetector(): Promise<LanguageDetector> {
 // Handles, hashtags and addresses are names, not language; left in they pull
 // short posts towards English.
 const notProse = /\bhttps?:\/\/\S+|\bwww\.\S+|[@#][\p{L}\p{N}_.]+|\S+@\S+\.\S+/gu;
+const mayHoldNames = /[:@#]|www\./u;
 
 /**
  * English function words no other language ELD reads writes as words of its
@@ -109,7 +110,8 @@ function plainlyOneLanguage(prose: string, words: readonly string[]): string | n
 
 /** ISO 639-1 language of a post, or null when the text is too short or unclear to tell. */
 export function detectLanguage(languageDetector: LanguageDetector, text: string): string | null {
-  const prose = text.replace(notProse, ' ').trim();
+  // Every name or address holds ":", "@", "#" or "www.": text with none is left as it is, not searched.
+  const prose = (mayHoldNames.test(text) ? text.replace(notProse, ' ') : text).trim();
   const proseWords = wordsOf(prose);
   const words = proseWords.length;
   if (words === 0) return null;
