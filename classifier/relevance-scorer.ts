@@ -202,6 +202,33 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   return evidence;
 }
 
+type WordKind = 'sense' | 'offSense' | 'related' | 'product' | 'none';
+
+/** Which of the profile's vocabularies a folded word belongs to, the first that has it. */
+function wordKind(profile: SenseProfile, word: string): WordKind {
+  if (profile.termWords.has(word) || word.length < 2) return 'none';
+  if (profile.senseWords.has(word)) return 'sense';
+  if (profile.offSenseWords.has(word)) return 'offSense';
+  if (profile.relatedWords.has(word)) return 'related';
+  return productVocabulary.has(word) ? 'product' : 'none';
+}
+
+/**
+ * Word kinds remembered per profile: posts repeat their words, and a kind
+ * costs up to three word-family searches. Dropped with the profile.
+ */
+const rememberedKinds = new WeakMap<SenseProfile, Map<string, WordKind>>();
+const maxRememberedKinds = 20_000;
+
+function wordKindsOf(profile: SenseProfile): Map<string, WordKind> {
+  let kinds = rememberedKinds.get(profile);
+  if (!kinds) {
+    kinds = new Map();
+    rememberedKinds.set(profile, kinds);
+  }
+  return kinds;
+}
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -213,13 +240,20 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[])
   const isNear = (index: number) => termIndexes.some((termIndex) => index >= termIndex - nearWindow && index <= termIndex + termSequence.length - 1 + nearWindow);
 
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
+  const kinds = wordKindsOf(profile);
   words.forEach((word, index) => {
-    if (profile.termWords.has(word) || word.length < 2) return;
+    let kind = kinds.get(word);
+    if (kind === undefined) {
+      kind = wordKind(profile, word);
+      if (kinds.size >= maxRememberedKinds) kinds.clear();
+      kinds.set(word, kind);
+    }
+    if (kind === 'none') return;
     const near = isNear(index);
-    if (profile.senseWords.has(word)) (near ? found.senseNear : found.senseFar).add(word);
-    else if (profile.offSenseWords.has(word)) (near ? found.offNear : found.offFar).add(word);
-    else if (profile.relatedWords.has(word)) (near ? found.relatedNear : found.relatedFar).add(word);
-    else if (productVocabulary.has(word)) found.product.add(word);
+    if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
+    else if (kind === 'offSense') (near ? found.offNear : found.offFar).add(word);
+    else if (kind === 'related') (near ? found.relatedNear : found.relatedFar).add(word);
+    else found.product.add(word);
   });
   for (const [near, far] of [[found.senseNear, found.senseFar], [found.relatedNear, found.relatedFar], [found.offNear, found.offFar]]) {
     for (const word of near) far.delete(word);
