@@ -7,12 +7,13 @@ import { learnFromVerdicts } from '../classifier/feedback-model.ts';
 import { type Benchmark, type BenchReport, formatReport } from './benchmark.ts';
 
 /**
- * Issue 6 benchmark: built-in classifications per second on one core. The
+ * Issues 6 and 18 (aim 5): built-in classifications per second on one core. The
  * classifier is synchronous JavaScript, so one Node thread is one core. It
  * classifies the labelled posts of the evaluation set (nine keywords,
  * eight languages), a third of them with a learned feedback model, in
  * batches of 100 as the scoring job sends them, for at least three seconds
- * after a warm-up. Aim: at least 2,000 posts/second.
+ * after a warm-up. Aim (issue 18): at least 4,000 posts per second of CPU
+ * time, twice issue 6's 2,000; the table gives each rate's ratio to it.
  *
  * Two rates: per second of wall-clock time, and per second of the process's
  * CPU time. On a shared machine other processes take turns on the core and
@@ -20,7 +21,7 @@ import { type Benchmark, type BenchReport, formatReport } from './benchmark.ts';
  * (garbage-collector threads included, so it errs low).
  */
 
-const AIM_POSTS_PER_SECOND = 2_000;
+const AIM_POSTS_PER_SECOND = 4_000;
 const BATCH = 100;
 const WARM_UP_POSTS = 2_000;
 const MEASURE_SECONDS = 3;
@@ -70,17 +71,17 @@ export async function benchClassifier(): Promise<BenchReport> {
   const verdict = (rate: number) => (rate >= AIM_POSTS_PER_SECOND ? 'meets' : 'misses');
   return {
     description: `Built-in classifier on one core (one Node thread), ${corpus.length} labelled posts (${Math.round(corpus.reduce((sum, input) => sum + input.post.text.length, 0) / corpus.length)} characters on average) in batches of ${BATCH}, ${classified} classifications in ${seconds.toFixed(1)} s after a ${WARM_UP_POSTS}-post warm-up; model load ${Math.round(loadMs)} ms, once per process.`,
-    columns: ['posts/s', 'µs per post', 'aim posts/s'],
+    columns: ['posts/s', 'µs per post', 'aim posts/s', 'ratio to aim'],
     rows: [
-      { label: 'per second of wall-clock time', values: [wallRate, 1_000_000 / wallRate, AIM_POSTS_PER_SECOND] },
-      { label: 'per second of CPU time', values: [cpuRate, 1_000_000 / cpuRate, AIM_POSTS_PER_SECOND] },
+      { label: 'per second of wall-clock time', values: [wallRate, 1_000_000 / wallRate, AIM_POSTS_PER_SECOND, `${(wallRate / AIM_POSTS_PER_SECOND).toFixed(2)}x`] },
+      { label: 'per second of CPU time', values: [cpuRate, 1_000_000 / cpuRate, AIM_POSTS_PER_SECOND, `${(cpuRate / AIM_POSTS_PER_SECOND).toFixed(2)}x`] },
     ],
-    verdict: `Wall-clock rate ${verdict(wallRate)} and CPU-time rate ${verdict(cpuRate)} the aim of ${AIM_POSTS_PER_SECOND.toLocaleString('en')} classifications per second.`,
+    verdict: `Wall-clock rate ${verdict(wallRate)} and CPU-time rate ${verdict(cpuRate)} the aim of ${AIM_POSTS_PER_SECOND.toLocaleString('en')} classifications per second (issue 18; the CPU-time rate is the one the aim is on).`,
   };
 }
 
 export const classifierThroughput: Benchmark = {
-  name: 'Built-in classifier throughput (issue 6)',
+  name: 'Built-in classifier throughput (issues 6 and 18)',
   run: () => benchClassifier(),
 };
 

@@ -103,7 +103,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
-    : readOpinionsOf(loaded.opinions, sentimentFeatures(evidence), intents);
+    : readOpinionsOf(loaded.opinions, sentimentFeatures(evidence, loaded.opinions.vocabulary), intents);
   return {
     relevance: relevance.relevance,
     sentiment: opinion.sentiment,

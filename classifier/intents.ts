@@ -128,7 +128,7 @@ const anyComparison = anyOf(comparisonPatterns);
  * more products. Stack Overflow items are questions by construction.
  */
 export function detectIntents(evidence: IntentEvidence): Intent[] {
-  const written = evidence.text.replace(url, ' ');
+  const written = evidence.text.includes('://') ? evidence.text.replace(url, ' ') : evidence.text;
   const text = written.toLowerCase();
   const found: Intent[] = [];
   const asks = /[?？¿]/u.test(text) || evidence.platform === 'stackoverflow' || questionOpening.test(text);

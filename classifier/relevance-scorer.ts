@@ -82,7 +82,36 @@ const weights = {
 
 /** Words this close to the term (either side) read as describing it. */
 const nearWindow = 6;
-const sentenceOpening = /(?:^|[.!?:;|\n。！？–—-]\s*|["'“(]\s*)$/u;
+const sentenceOpener = /[.!?:;|。！？–—"'“(-]$/u;
+
+/**
+ * The text before a word ends a sentence or opens a quote: the word begins
+ * the text, or follows a stop, colon, dash, quote, bracket or line break and
+ * any spaces after it. Read from the end, not by a pattern run over
+ * everything before the word.
+ */
+function opensSentence(before: string): boolean {
+  if (before === '') return true;
+  const trimmed = before.trimEnd();
+  return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
+}
+
+/** Characters read back from a word to find the word before it: far more than any word. */
+const lookBehindChars = 80;
+const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
+
+/** The word right before spaces at the end of `before`, and where it starts. */
+function previousWord(before: string): { word: string; index: number } | null {
+  let offset = Math.max(0, before.length - lookBehindChars);
+  const tail = before.slice(offset);
+  let found = wordBeforeSpaces.exec(tail);
+  // A word or spaces that reach back to the cut may begin further back: read it all.
+  if (offset > 0 && (found ? found.index === 0 : /^[ \t]+$/u.test(tail))) {
+    offset = 0;
+    found = wordBeforeSpaces.exec(before);
+  }
+  return found ? { word: found[1], index: found.index + offset } : null;
+}
 
 interface Occurrence {
   index: number;
@@ -129,25 +158,32 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
-  const letters = text.replace(/[^\p{L}]/gu, '');
-  const mostlyCapitals = letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5;
+  // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
+  let capitals: boolean | undefined;
+  const mostlyCapitals = () => {
+    if (capitals === undefined) {
+      const letters = text.replace(/[^\p{L}]/gu, '');
+      capitals = letters.length > 0 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5;
+    }
+    return capitals;
+  };
   for (const occurrence of occurrences.slice(0, 3)) {
     const before = text.slice(0, occurrence.index);
-    const atSentenceStart = sentenceOpening.test(before);
+    const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
     if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals) asAcronym++;
+    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) asAcronym++;
     else if (!atSentenceStart) asName++;
 
-    const previous = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u.exec(before);
-    if (previous && /^\p{Lu}\p{Ll}/u.test(previous[1]) && !isKnownName(profile, previous[1])) {
+    const previous = previousWord(before);
+    if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
       // At the start of an English sentence every word is capitalised; only
       // one that is no English word ("Usain", "Freddie") is a name there.
-      const previousAtStart = sentenceOpening.test(before.slice(0, previous.index));
-      if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous[1]))) otherName = true;
+      const previousAtStart = opensSentence(before.slice(0, previous.index));
+      if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous.word))) otherName = true;
     }
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(text.slice(occurrence.index + occurrence.text.length));
-    if (next && !mostlyCapitals && /\p{Ll}/u.test(next[1]) && !isKnownName(profile, next[1])) otherName = true;
+    if (next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1])) otherName = true;
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
@@ -166,6 +202,33 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   return evidence;
 }
 
+type WordKind = 'sense' | 'offSense' | 'related' | 'product' | 'none';
+
+/** Which of the profile's vocabularies a folded word belongs to, the first that has it. */
+function wordKind(profile: SenseProfile, word: string): WordKind {
+  if (profile.termWords.has(word) || word.length < 2) return 'none';
+  if (profile.senseWords.has(word)) return 'sense';
+  if (profile.offSenseWords.has(word)) return 'offSense';
+  if (profile.relatedWords.has(word)) return 'related';
+  return productVocabulary.has(word) ? 'product' : 'none';
+}
+
+/**
+ * Word kinds remembered per profile: posts repeat their words, and a kind
+ * costs up to three word-family searches. Dropped with the profile.
+ */
+const rememberedKinds = new WeakMap<SenseProfile, Map<string, WordKind>>();
+const maxRememberedKinds = 20_000;
+
+function wordKindsOf(profile: SenseProfile): Map<string, WordKind> {
+  let kinds = rememberedKinds.get(profile);
+  if (!kinds) {
+    kinds = new Map();
+    rememberedKinds.set(profile, kinds);
+  }
+  return kinds;
+}
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -177,13 +240,20 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[])
   const isNear = (index: number) => termIndexes.some((termIndex) => index >= termIndex - nearWindow && index <= termIndex + termSequence.length - 1 + nearWindow);
 
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
+  const kinds = wordKindsOf(profile);
   words.forEach((word, index) => {
-    if (profile.termWords.has(word) || word.length < 2) return;
+    let kind = kinds.get(word);
+    if (kind === undefined) {
+      kind = wordKind(profile, word);
+      if (kinds.size >= maxRememberedKinds) kinds.clear();
+      kinds.set(word, kind);
+    }
+    if (kind === 'none') return;
     const near = isNear(index);
-    if (profile.senseWords.has(word)) (near ? found.senseNear : found.senseFar).add(word);
-    else if (profile.offSenseWords.has(word)) (near ? found.offNear : found.offFar).add(word);
-    else if (profile.relatedWords.has(word)) (near ? found.relatedNear : found.relatedFar).add(word);
-    else if (productVocabulary.has(word)) found.product.add(word);
+    if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
+    else if (kind === 'offSense') (near ? found.offNear : found.offFar).add(word);
+    else if (kind === 'related') (near ? found.relatedNear : found.relatedFar).add(word);
+    else found.product.add(word);
   });
   for (const [near, far] of [[found.senseNear, found.senseFar], [found.relatedNear, found.relatedFar], [found.offNear, found.offFar]]) {
     for (const word of near) far.delete(word);
@@ -215,7 +285,7 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost): { evidence: R
   const named = profile.products.filter((product) => product.pattern.test(lower));
   if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
 
-  const hosts = [...post.links.map(hostOf), ...(post.text.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/giu) ?? []).map((host) => host.toLowerCase())]
+  const hosts = [...post.links.map(hostOf), ...(lower.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu) ?? [])]
     .filter((host): host is string => Boolean(host));
   const matches = (domains: string[]) => (host: string) => domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
   const termLower = profile.term.toLowerCase();

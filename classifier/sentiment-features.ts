@@ -19,6 +19,17 @@ export interface SentimentEvidence {
 /** Sparse features: name → value. Words and word pairs count 1; lexicon sums are scaled to about -1…1. */
 export type SentimentFeatures = Map<string, number>;
 
+/**
+ * The words (negation-marked) and word pairs a trained model has weights
+ * for. Given to `sentimentFeatures`, it leaves out the words and pairs
+ * the model would ignore, before their feature names are even written.
+ */
+export interface FeatureVocabulary {
+  words: ReadonlySet<string>;
+  /** Word → the words that follow it in a known pair ("^" before a clause's first word). */
+  pairs: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
 const emoji = /\p{Extended_Pictographic}/gu;
 // Code is no opinion (`codeSpans`), and an address split at its dots and colons would leave its parts behind as words.
@@ -33,11 +44,11 @@ const englishNegators = negators.en;
  * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
-export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeatures {
+export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: FeatureVocabulary): SentimentFeatures {
   const features: SentimentFeatures = new Map();
   const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  const prose = evidence.text.replace(codeOrAddress, ' ').replace(/’/g, "'").replace(/n't\b/giu, ' not');
+  const prose = evidence.text.replace(codeOrAddress, ' ').toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
@@ -50,8 +61,8 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
         continue;
       }
       const token = negated ? `¬${word}` : word;
-      features.set(`w:${token}`, 1);
-      features.set(`b:${previous} ${token}`, 1);
+      if (!vocabulary || vocabulary.words.has(token)) features.set(`w:${token}`, 1);
+      if (!vocabulary || vocabulary.pairs.get(previous)?.has(token)) features.set(`b:${previous} ${token}`, 1);
       previous = token;
     }
   }

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
-import Sentiment from 'sentiment';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
-const afinnEnglish = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
+const requireData = createRequire(import.meta.url);
+const afinnEnglish = requireData('sentiment/languages/en/labels.json') as Record<string, number>;
+const emojiSentiment = requireData('sentiment/build/emoji.json') as Record<string, number>;
 
 export interface OpinionCue {
   cue: string;
@@ -37,9 +38,6 @@ const ironyMarks = new RegExp(
   'u',
 );
 
-const analyzer = new Sentiment();
-const languageCode = (language: string) => `earshot-${language}`;
-
 /**
  * A negated positive word counts against at three quarters of its weight
  * ("not fast"); a negated negative word counts for nothing rather than for:
@@ -64,31 +62,47 @@ const emptySet: ReadonlySet<string> = new Set();
  */
 const isPhrase = (cue: string) => /[^\p{L}\p{M}\p{N}]/u.test(cue);
 
-// The `sentiment` package scores words by its AFINN-165 English lexicon and
-// the Emoji Sentiment Ranking; Earshot registers one language per opinion
-// lexicon (AFINN merged in for English) with a negation rule that looks two
-// words back, so that "not fast" and "nicht schnell" both count against,
-// and a degree rule that looks one word back.
-for (const [language, entries] of Object.entries(opinionLexicons)) {
-  const singles = Object.fromEntries(Object.entries(entries).filter(([cue]) => !isPhrase(cue)));
-  const languageNegators = negators[language] ?? emptySet;
-  const languageIntensifiers = intensifiers[language] ?? emptySet;
-  const languageDiminishers = diminishers[language] ?? emptySet;
-  const labels = language === 'en' ? { ...afinnEnglish, ...singles } : singles;
-  if (language === 'en') for (const word of afinnNotOpinions) delete labels[word];
-  analyzer.registerLanguage(languageCode(language), {
-    labels,
-    scoringStrategy: {
-      apply: (tokens: string[], cursor: number, tokenScore: number) => {
-        const before = tokens[cursor - 1];
-        const degree = languageIntensifiers.has(before) ? intensifiedWeight : languageDiminishers.has(before) ? diminishedWeight : 1;
-        const score = degree * tokenScore;
-        if (!languageNegators.has(before) && !languageNegators.has(tokens[cursor - 2])) return score;
-        const stopped = [tokens[cursor - 1], tokens[cursor + 1], tokens[cursor + 2]].some((word) => cessationWords.has(word));
-        return negated(score, stopped);
-      },
-    },
-  });
+/**
+ * A word list per opinion lexicon: the lexicon's single words (AFINN-165,
+ * from the `sentiment` package, merged in for English) and the Emoji
+ * Sentiment Ranking the same package ships. Words are looked up in a map
+ * rather than through the package's `analyze`, which would split the
+ * clause's words into tokens once more.
+ */
+interface WordScorer {
+  labels: ReadonlyMap<string, number>;
+  negators: ReadonlySet<string>;
+  intensifiers: ReadonlySet<string>;
+  diminishers: ReadonlySet<string>;
+}
+
+const wordScorers = new Map(
+  Object.entries(opinionLexicons).map(([language, entries]) => {
+    const labels = new Map(Object.entries(language === 'en' ? { ...afinnEnglish, ...entries } : entries).filter(([cue]) => !isPhrase(cue)));
+    if (language === 'en') for (const word of afinnNotOpinions) labels.delete(word);
+    for (const [symbol, score] of Object.entries(emojiSentiment)) labels.set(symbol, score);
+    const scorer: WordScorer = {
+      labels,
+      negators: negators[language] ?? emptySet,
+      intensifiers: intensifiers[language] ?? emptySet,
+      diminishers: diminishers[language] ?? emptySet,
+    };
+    return [language, scorer] as const;
+  }),
+);
+
+/**
+ * The score of the opinion word at `cursor`: a degree word right before it
+ * weighs it up or down, and a negation up to two words before it turns it
+ * (`negated`), so that "not fast" and "nicht schnell" both count against.
+ */
+function wordScore(scorer: WordScorer, tokens: readonly string[], cursor: number, tokenScore: number): number {
+  const before = tokens[cursor - 1];
+  const degree = scorer.intensifiers.has(before) ? intensifiedWeight : scorer.diminishers.has(before) ? diminishedWeight : 1;
+  const score = degree * tokenScore;
+  if (!scorer.negators.has(before) && !scorer.negators.has(tokens[cursor - 2])) return score;
+  const stopped = cessationWords.has(tokens[cursor - 1]) || cessationWords.has(tokens[cursor + 1]) || cessationWords.has(tokens[cursor + 2]);
+  return negated(score, stopped);
 }
 
 function escapeForPattern(text: string) {
@@ -136,6 +150,8 @@ const phrasePatterns = new Map(
 );
 
 const emoji = /\p{Extended_Pictographic}/gu;
+const nonAscii = /[^\x00-\x7f]/u;
+const emoticonMark = /[:;=<^]/u;
 /**
  * Code in a post is not opinion: `BAD_USER_INPUT`, `kill_switch` and
  * anything in backticks name things, whatever their words mean.
@@ -186,6 +202,7 @@ export function readSentiment(
   const lexiconLanguage = language && phrasePatterns.has(language) ? language : 'en';
   const phrases = phrasePatterns.get(lexiconLanguage);
   const productEntries = opinionLexicons[lexiconLanguage];
+  const scorer = wordScorers.get(lexiconLanguage)!;
   const cues: OpinionCue[] = [];
   let ironic = false;
   const scoreClause = (clause: string, weight: number) => {
@@ -198,17 +215,22 @@ export function readSentiment(
     }
     // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
     // English negations from the negation rule; spelled out, they stay one word.
-    remaining = remaining.replace(contractedNot, ' not');
+    if (remaining.includes("n't")) remaining = remaining.replace(contractedNot, ' not');
     const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
-    const tokens = [...words, ...(remaining.match(emoji) ?? [])];
-    for (const emoticon of emoticons) {
-      for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
-    }
-    const analysis = analyzer.analyze(tokens.join(' '), { language: languageCode(lexiconLanguage) });
-    for (const entry of analysis.calculation) {
-      for (const [cue, score] of Object.entries(entry)) {
-        if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
+    // Emoji lie outside ASCII and every emoticon holds one of `:;=<^`: most clauses have neither, and are not searched for them.
+    const tokens = nonAscii.test(remaining) ? [...words, ...(remaining.match(emoji) ?? [])] : words;
+    if (emoticonMark.test(clause)) {
+      for (const emoticon of emoticons) {
+        for (const [cue] of clause.matchAll(emoticon.pattern)) cues.push({ cue, score: weight * emoticon.score, aboutProducts: false });
       }
+    }
+    // Last word first, as the `sentiment` package read them: the cues' order is the sum's order.
+    for (let cursor = tokens.length - 1; cursor >= 0; cursor--) {
+      const cue = tokens[cursor];
+      const label = scorer.labels.get(cue);
+      if (label === undefined) continue;
+      const score = wordScore(scorer, tokens, cursor, label);
+      if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
     }
   };
   for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
