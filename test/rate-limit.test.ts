@@ -128,6 +128,16 @@ describe('rate limit', () => {
     expectRateLimited(await earshot.rest('GET', '/v1/whoami', { key: apiKey }));
   });
 
+  it('counts a burst of concurrent requests exactly, across two processes: each request its own place in the count', async () => {
+    const { workspace, apiKey } = await earshot.createWorkspace();
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? secondProcess : earshot).rest('GET', '/v1/whoami', { key: apiKey })));
+    const served = responses.filter((response) => response.status === 200);
+    expect(served.map((response) => rateLimitHeaders(response.headers).remaining).sort()).toEqual(['0', '1', '2', '3', '4']);
+    for (const response of responses.filter((response) => response.status !== 200)) expectRateLimited(response);
+    const [{ used }] = await earshot.sql<{ used: number }[]>`select used from request_budgets where workspace_id = ${workspace.id}`;
+    expect(used).toBe(12);
+  });
+
   it('leaves other workspaces their own budget', async () => {
     const spent = await earshot.createWorkspace('Spent');
     const fresh = await earshot.createWorkspace('Fresh');
