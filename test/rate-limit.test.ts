@@ -150,3 +150,48 @@ describe('rate limit', () => {
     expect(rateLimitHeaders(other.headers).remaining).toBe(String(limit - 1));
   });
 });
+
+describe('rate limit counted in blocks', () => {
+  const budget = 100;
+  let first: TestEarshot;
+  let second: TestEarshot;
+  beforeAll(async () => {
+    first = await startTestEarshot({ rateLimitPerMinute: budget });
+    second = await startTestEarshot({ rateLimitPerMinute: budget }, { databaseUrl: first.databaseUrl });
+  });
+  afterAll(async () => {
+    await second?.stop();
+    await first?.stop();
+  });
+  beforeEach(async () => {
+    const second = new Date().getUTCSeconds() + new Date().getUTCMilliseconds() / 1000;
+    if (second > 45) await new Promise((resolve) => setTimeout(resolve, (60.5 - second) * 1000));
+  });
+
+  it('never serves more than the budget across processes, and refuses early by no more than the places the other process claimed and left unused', async () => {
+    const { workspace, apiKey } = await first.createWorkspace();
+    const ask = (process: TestEarshot) => process.graphql('{ __typename }', {}, apiKey);
+    // The first process claims places ahead once it has seen the count: 15 requests make claims of 1, 10 and 9 places, 5 left unused. The second then spends the rest.
+    let served = 0;
+    for (let i = 0; i < 15; i++) if ((await ask(first)).status === 200) served++;
+    let refused = 0;
+    while (refused === 0) {
+      const answer = await ask(second);
+      if (answer.status === 200) served++;
+      else {
+        expect(answer.status).toBe(429);
+        refused++;
+      }
+    }
+    const [{ used }] = await first.sql<{ used: number }[]>`select used from request_budgets where workspace_id = ${workspace.id}`;
+    const leftUnused = used - served - refused;
+    expect(served).toBeLessThanOrEqual(budget);
+    expect(leftUnused).toBeGreaterThan(0);
+    expect(served).toBe(budget - leftUnused);
+    expect(leftUnused).toBeLessThanOrEqual(Math.ceil(budget / 10));
+    // The first process still has its places: it serves them, and then no more.
+    for (let i = 0; i < leftUnused; i++) expect((await ask(first)).status).toBe(200);
+    expect((await ask(first)).status).toBe(429);
+  });
+});
+
