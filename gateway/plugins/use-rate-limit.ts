@@ -58,7 +58,7 @@ const minuteMs = 60_000;
  * counted without being served: the documented tolerance (README,
  * "Performance").
  */
-function leasedCounter(limit: number, countRequests: RateLimitOptions['countRequests']): (workspaceId: string) => Promise<Count> {
+export function leasedCounter(limit: number, countRequests: RateLimitOptions['countRequests']): (workspaceId: string) => Promise<Count> {
   const workspaces = new Map<string, WorkspaceCount>();
   const current = (at: { windowStart: Date } | undefined, now: number) => at !== undefined && now < at.windowStart.getTime() + minuteMs;
   const fromLease = (state: WorkspaceCount): Count | undefined => {
