@@ -42,7 +42,15 @@ interface WorkspaceCount {
 }
 
 /** The most places one claim takes beyond the requests waiting for it. */
-export const maxLeasedPlaces = 50;
+const maxLeasedPlaces = 50;
+
+/**
+ * Places a claim takes beyond the requests waiting for it, when `left` of
+ * the budget remained at the count last seen: also the most a process can
+ * leave unused in a minute, and so, per other process, the most requests the
+ * budget may refuse early (the tolerance).
+ */
+export const sparePlaces = (left: number) => Math.max(0, Math.min(maxLeasedPlaces, Math.floor(left / 10)));
 const minuteMs = 60_000;
 
 /**
@@ -75,8 +83,7 @@ export function leasedCounter(limit: number, countRequests: RateLimitOptions['co
     state.waiting = [];
     state.claiming = true;
     const left = current(state.seen, Date.now()) ? limit - state.seen!.used : 0;
-    const spare = Math.max(0, Math.min(maxLeasedPlaces, Math.floor(left / 10)));
-    const places = batch.length + spare;
+    const places = batch.length + sparePlaces(left);
     countRequests(workspaceId, places)
       .then(
         ({ used, windowStart }) => {
