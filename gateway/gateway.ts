@@ -29,7 +29,7 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
-  countRequest(workspaceId: string): Promise<{ used: number; windowStart: Date }>;
+  countRequests(workspaceId: string, requests: number): Promise<{ used: number; windowStart: Date }>;
   log: Logger;
 }
 
@@ -69,7 +69,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
         authenticateSession: options.authenticateSession,
         publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'],
       }),
-      useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequest: options.countRequest }),
+      useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys(),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),

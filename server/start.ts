@@ -212,7 +212,7 @@ export async function startEarshot(
             maxBodyBytes: config.maxBodyBytes,
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
-            countRequest: (workspaceId) => countWorkspaceRequest(requestSql, workspaceId),
+            countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
             log,
           })
         : undefined;

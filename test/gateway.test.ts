@@ -105,6 +105,18 @@ describe('gateway over HTTP', () => {
       status: 413,
       body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
     });
+    // Without a declared length (chunked), the body is counted as it is read.
+    const padded = new TextEncoder().encode(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }));
+    const chunked = await fetch(`${earshot.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: new ReadableStream({ start: (controller) => (controller.enqueue(padded), controller.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect({ status: chunked.status, body: await chunked.json() }).toEqual({
+      status: 413,
+      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
+    });
   });
 
   // Found by the fuzz run: JSON variables nested this deep passed the gateway's coercion (a channel's headers are JSON) and overflowed the subgraph's stack, answered 500.

@@ -43,13 +43,16 @@ const tooLarge = (maxBytes: number) =>
 /**
  * The body read no further than the limit, declared (`Content-Length`) or
  * chunked, as GraphQL Yoga's own limiter reads it, but refused with the
- * spec's `payload_too_large`.
+ * spec's `payload_too_large`. Only a body of undeclared length is counted as
+ * it is read.
  */
 function useBodyLimit(maxBytes: number): GatewayPlugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
-      if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
-      if (!requestParser || !request.body) return;
+      const declaredLength = request.headers.get('content-length');
+      if (Number(declaredLength ?? 0) > maxBytes) throw tooLarge(maxBytes);
+      // A declared length within the limit bounds the body already: Node's HTTP parser reads no byte past it (and refuses it beside chunked encoding). Counting bytes through a stream and a copied Request was a fifth of the gateway's CPU on a small query.
+      if (!requestParser || !request.body || declaredLength !== null) return;
       const parse = requestParser;
       setRequestParser((incoming) => {
         let read = 0;

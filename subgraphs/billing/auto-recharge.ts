@@ -21,7 +21,7 @@ import {
   recordUnansweredRun,
   type TopUpOrderRow,
 } from './top-up-order-store.ts';
-import { type CardOnFile, findCardOnFile, findWallet, saveCard, saveStripeCustomer, updateAutoRecharge } from './wallet-store.ts';
+import { type CardOnFile, findCardOnFile, findWallet, saveCard, saveStripeCustomer, updateAutoRecharge, type WalletRow } from './wallet-store.ts';
 
 /** A worker holds a recharge it sends this long: Stripe's three tries of up to 10 s each, with room. */
 const leaseSeconds = 60;
@@ -227,9 +227,9 @@ export interface AutoRechargeReport {
   } | null;
 }
 
-export async function loadAutoRechargeReport(sql: Queryable, workspaceId: string): Promise<AutoRechargeReport> {
-  const [wallet, card, last] = await Promise.all([findWallet(sql, workspaceId), findCardOnFile(sql, workspaceId), newestAutoRecharge(sql, workspaceId)]);
-  if (!wallet) throw notFound('Wallet');
+/** The auto-recharge part of a wallet already read (the wallet report reads the row once for all its parts). */
+export async function loadAutoRechargeReport(sql: Queryable, wallet: WalletRow): Promise<AutoRechargeReport> {
+  const [card, last] = await Promise.all([findCardOnFile(sql, wallet.workspaceId), newestAutoRecharge(sql, wallet.workspaceId)]);
   const state: AutoRechargeState = !wallet.autoRechargeEnabled
     ? 'off'
     : !card

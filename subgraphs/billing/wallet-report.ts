@@ -60,7 +60,7 @@ export async function loadWalletReport(sql: Queryable, workspaceId: string, now:
     figuresOf(sql, wallet, now),
     newestPaidCredit(sql, workspaceId),
     workspaceMonthCost(sql, workspaceId, monthOf(now)),
-    loadAutoRechargeReport(sql, workspaceId),
+    loadAutoRechargeReport(sql, wallet),
   ]);
   return {
     ...figures,

@@ -50,7 +50,7 @@ const withNoiseShare = <Counts extends Omit<MatchCounts, 'noiseShare'>>(counts: 
 export async function judgeHealthInWindow(keyword: KeywordRow, ctx: SubgraphContext, windowStart: Date, windowDays: number) {
   const loaders = keywordLoaders(ctx);
   const judgedSince = keyword.judgedSince && keyword.judgedSince > windowStart ? keyword.judgedSince : null;
-  const judged = await loaders.windowCounts.load(sinceKey(keyword.id, judgedSince ?? windowStart));
+  const { window: judged } = await loaders.matchCounts.load(sinceKey(keyword.id, judgedSince ?? windowStart));
   const verdict = judgeKeywordHealth({ ...keyword, relevant: judged.relevant, filtered: judged.filtered, windowDays, now: loaders.now });
   return { ...verdict, judgedSince };
 }

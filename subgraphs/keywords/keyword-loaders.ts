@@ -1,11 +1,6 @@
 import DataLoader from 'dataloader';
 import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCosts, monthOf, zeroCost } from '../billing/index.ts';
-import {
-  type KeywordMatchTotals,
-  type KeywordWindowCounts,
-  keywordMatchTotals,
-  keywordWindowCounts,
-} from '../mentions/index.ts';
+import { type KeywordMatchCounts, keywordMatchCounts } from '../mentions/index.ts';
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
@@ -23,11 +18,6 @@ import {
 
 const groupBy = <T extends { keywordId: string }>(keys: readonly string[], rows: T[]) =>
   keys.map((key) => rows.filter((row) => row.keywordId === key));
-
-const emptyTotals = (keywordId: string): KeywordMatchTotals => ({
-  keywordId, mentions: 0, relevant: 0, last7d: 0, thisMonth: 0, lastMentionAt: null, feedbackRelevant: 0, feedbackNotRelevant: 0,
-});
-const emptyWindow = (keywordId: string): KeywordWindowCounts => ({ keywordId, matches: 0, relevant: 0, filtered: 0, unscored: 0 });
 
 /** `keywordId@since` keys for loaders that count from a per-keyword instant. */
 export const sinceKey = (keywordId: string, since: Date) => `${keywordId}@${since.toISOString()}`;
@@ -55,18 +45,14 @@ function createKeywordLoaders(ctx: SubgraphContext) {
     feeds: new DataLoader<string, KeywordFeedRow[]>(async (ids) => groupBy(ids, await listFeeds(sql, ids))),
     reviewSources: new DataLoader<string, ReviewSourceRow[]>(async (ids) => groupBy(ids, await listReviewSources(sql, ids))),
     polls: new DataLoader<string, KeywordPollRow[]>(async (ids) => groupBy(ids, await listPolls(sql, ids))),
-    totals: new DataLoader<string, KeywordMatchTotals>(async (ids) => {
-      const totals = await keywordMatchTotals(sql, ids, now);
-      return ids.map((id) => totals.get(id) ?? emptyTotals(id));
-    }),
-    windowCounts: new DataLoader<string, KeywordWindowCounts>(async (keys) => {
-      const since = splitSinceKeys(keys);
-      const counts = await keywordWindowCounts(sql, since);
-      return keys.map((key) => {
-        const id = key.slice(0, key.indexOf('@'));
-        return counts.get(id) ?? emptyWindow(id);
-      });
-    }),
+    /** A keyword's lifetime figures and its matches since an instant (`sinceKey`): stats, noise and health of a page in one statement. */
+    matchCounts: new DataLoader<string, KeywordMatchCounts>(async (keys) =>
+      keywordMatchCounts(
+        sql,
+        keys.map((key) => ({ keywordId: key.slice(0, key.indexOf('@')), since: new Date(key.slice(key.indexOf('@') + 1)) })),
+        now,
+      ),
+    ),
     monthCost: new DataLoader<string, KeywordMonthCost>(async (ids) => {
       const costs = await keywordMonthCosts(sql, ids, monthOf(now));
       return ids.map((id) => costs.get(id) ?? { ...zeroCost });

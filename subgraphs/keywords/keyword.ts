@@ -55,9 +55,8 @@ async function effectiveCap(keyword: KeywordRow, ctx: SubgraphContext) {
 async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
   const loaders = keywordLoaders(ctx);
   const fourteenDaysAgo = new Date(loaders.now.getTime() - 14 * day);
-  const [totals, noise, health, cost] = await Promise.all([
-    loaders.totals.load(keyword.id),
-    loaders.windowCounts.load(sinceKey(keyword.id, fourteenDaysAgo)),
+  const [{ totals, window: noise }, health, cost] = await Promise.all([
+    loaders.matchCounts.load(sinceKey(keyword.id, fourteenDaysAgo)),
     judgeHealthInWindow(keyword, ctx, fourteenDaysAgo, 14),
     loaders.monthCost.load(keyword.id),
   ]);

@@ -27,28 +27,63 @@ export interface KeywordWindowCounts {
 // match that is not scored yet is not billed and so not counted (2.1.3).
 export const countedSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
 
-export async function keywordMatchTotals(
+/** A keyword's lifetime figures and its counts in one window of its matches, read together. */
+export interface KeywordMatchCounts {
+  totals: KeywordMatchTotals;
+  window: KeywordWindowCounts;
+}
+
+/**
+ * For each window asked (a keyword and a `since`), the keyword's lifetime
+ * and calendar figures and its matches made at or after `since`, in one
+ * statement: both count the same rows of `mentions`, so one pass over a
+ * keyword's matches serves the stats, noise and health of a keyword page.
+ * Answers in the order of `windows`.
+ */
+export async function keywordMatchCounts(
   sql: Queryable,
-  keywordIds: readonly string[],
+  windows: readonly { keywordId: string; since: Date }[],
   now: Date,
-): Promise<Map<string, KeywordMatchTotals>> {
+): Promise<KeywordMatchCounts[]> {
+  if (windows.length === 0) return [];
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
-  const rows = await sql<KeywordMatchTotals[]>`
-    /* keywordMatchTotals */
-    select m.keyword_id,
-           count(*)::int as mentions,
-           count(*) filter (where ${relevantSql(sql)})::int as relevant,
-           count(*) filter (where m.published_at >= ${weekAgo})::int as last7d,
-           count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
+  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { at: number; windowMatches: number; windowRelevant: number; windowFiltered: number; windowUnscored: number })[]>`
+    /* keywordMatchCounts */
+    select w.at::int,
+           count(m.id)::int as mentions,
+           count(m.id) filter (where ${relevantSql(sql)})::int as relevant,
+           count(m.id) filter (where m.published_at >= ${weekAgo})::int as last7d,
+           count(m.id) filter (where m.created_at >= ${monthStart})::int as this_month,
            max(m.published_at) as last_mention_at,
-           count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
-           count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant
-    from mentions m
-    where m.keyword_id = any(${sql.array(keywordIds as string[])}) and ${countedSql(sql)}
-    group by m.keyword_id`;
-  return new Map(rows.map((row) => [row.keywordId, row]));
+           count(m.id) filter (where m.verdict_relevant)::int as feedback_relevant,
+           count(m.id) filter (where not m.verdict_relevant)::int as feedback_not_relevant,
+           count(m.id) filter (where m.created_at >= w.since)::int as window_matches,
+           count(m.id) filter (where m.created_at >= w.since and ${relevantSql(sql)})::int as window_relevant,
+           count(m.id) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered,
+           count(m.id) filter (where m.created_at >= w.since and m.relevance is null and m.verdict_relevant is null)::int as window_unscored
+    from unnest(${sql.array(windows.map((window) => window.keywordId))}::text[], ${sql.array(windows.map((window) => window.since.toISOString()))}::timestamptz[])
+         with ordinality as w(keyword_id, since, at)
+    left join mentions m on m.keyword_id = w.keyword_id and ${countedSql(sql)}
+    group by w.at, w.since`;
+  const byPosition = new Map(rows.map((row) => [row.at, row]));
+  return windows.map(({ keywordId }, index) => {
+    const row = byPosition.get(index + 1)!;
+    return {
+      totals: {
+        keywordId,
+        mentions: row.mentions,
+        relevant: row.relevant,
+        last7d: row.last7d,
+        thisMonth: row.thisMonth,
+        lastMentionAt: row.lastMentionAt,
+        feedbackRelevant: row.feedbackRelevant,
+        feedbackNotRelevant: row.feedbackNotRelevant,
+      },
+      window: { keywordId, matches: row.windowMatches, relevant: row.windowRelevant, filtered: row.windowFiltered, unscored: row.windowUnscored },
+    };
+  });
 }
 
 /** Per keyword, matches made at or after `since[keywordId]` (by match time). */

@@ -6,19 +6,19 @@ export interface RequestBudget {
 }
 
 /**
- * Counts one request against the workspace's current minute and returns the
- * count so far. The row lives in PostgreSQL so every process of a deployment
- * draws on the same budget; opening a new minute drops the workspace's older
- * ones.
+ * Counts `requests` requests (one by default) against the workspace's
+ * current minute and returns the count so far, theirs included. The row
+ * lives in PostgreSQL so every process of a deployment draws on the same
+ * budget; opening a new minute drops the workspace's older ones.
  */
-export async function countWorkspaceRequest(sql: Queryable, workspaceId: string): Promise<RequestBudget> {
+export async function countWorkspaceRequest(sql: Queryable, workspaceId: string, requests = 1): Promise<RequestBudget> {
   const [budget] = await sql<RequestBudget[]>`
     /* countWorkspaceRequest */
     insert into request_budgets (workspace_id, window_start, used)
-    values (${workspaceId}, date_trunc('minute', now()), 1)
-    on conflict (workspace_id, window_start) do update set used = request_budgets.used + 1
+    values (${workspaceId}, date_trunc('minute', now()), ${requests})
+    on conflict (workspace_id, window_start) do update set used = request_budgets.used + excluded.used
     returning used, window_start`;
-  if (budget.used === 1) {
+  if (budget.used === requests) {
     await sql`
       /* dropOldRequestBudgets */
       delete from request_budgets where workspace_id = ${workspaceId} and window_start < ${budget.windowStart}`;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { sparePlaces } from '../../gateway/plugins/use-rate-limit.ts';
 import { connect } from '../../runtime/database.ts';
 import { migrate } from '../../runtime/migrate.ts';
 import { creditWalletByOperator } from '../../subgraphs/billing/index.ts';
@@ -233,7 +234,8 @@ const minuteOf = (at: number) => Math.floor(at / 60_000);
  * counted in either (straddling), and one answered otherwise (a 503 past the
  * request deadline) may or may not have been counted. Held: no minute took
  * more than the budget, and none refused a request before taking the
- * budget, give or take those two (the tolerance).
+ * budget, give or take those two and the places of the count the other
+ * process claimed ahead and had not used (the tolerance).
  */
 function windowCounts(outcomes: Outcome[], limit: number): WindowCount[] {
   const windows = new Map<string, WindowCount>();
@@ -256,7 +258,8 @@ function windowCounts(outcomes: Outcome[], limit: number): WindowCount[] {
     }
   }
   for (const window of windows.values()) {
-    const tolerance = window.straddling + window.uncertain;
+    // The other process may hold places of the count it claimed and has not used yet.
+    const tolerance = window.straddling + window.uncertain + sparePlaces(limit);
     window.held = window.accepted <= limit + window.straddling && (window.limited === 0 || window.accepted >= limit - tolerance);
   }
   return [...windows.values()];
@@ -399,7 +402,7 @@ export function loadReport(figures: LoadFigures): string {
     `${options.workspaces} workspaces for ${options.seconds} s (after a warm-up), each sending ${options.sendPerMinute} requests a minute against a budget of ${options.limitPerMinute}, over two Earshot processes on one PostgreSQL; ${figures.wallSeconds} s in all.`,
     '',
     `- Requests: ${figures.requests} (${figures.accepted} answered, ${figures.limited} refused by the budget: 429 \`rate_limited\`, or the tool error on MCP)`,
-    `- Rate limit: held in ${held} of ${figures.windows.length} workspace-minutes: none took more than the budget, none refused a request before taking it (tolerance: requests sent in one minute and answered in the next, at most ${Math.max(0, ...figures.windows.map((window) => window.straddling))} in one, and requests answered 503, at most ${Math.max(0, ...figures.windows.map((window) => window.uncertain))} in one)`,
+    `- Rate limit: held in ${held} of ${figures.windows.length} workspace-minutes: none took more than the budget, none refused a request before taking it (tolerance: requests sent in one minute and answered in the next, at most ${Math.max(0, ...figures.windows.map((window) => window.straddling))} in one, and requests answered 503, at most ${Math.max(0, ...figures.windows.map((window) => window.uncertain))} in one, and ${sparePlaces(options.limitPerMinute)} places of the count the other process may hold unused)`,
     `- Other answers: ${Object.keys(figures.errors).length ? Object.entries(figures.errors).map(([status, count]) => `${status}: ${count}`).join(', ') : 'none'}; answers outside their envelope: ${figures.badEnvelopes.length}`,
     `- Processes running at the end: ${figures.processesAlive} of 2`,
     `- Ingestion and deliveries: ${figures.postsFed} posts fed, ${figures.mentionsStored} mentions stored, ${figures.deliveriesReceived} webhook deliveries received`,
