@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchThread } from '../subgraphs/mentions/comment-store.ts';
+import { commentsQueue } from '../jobs/comments/index.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { storeComment, watchThread } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
@@ -22,6 +24,10 @@ beforeAll(async () => {
       hackerNewsComment({ id: 312, storyId: 301, parentId: 301, createdAt: minutesAgo(150), text: '+1', ...story }),
       hackerNewsComment({ id: 313, storyId: 301, parentId: 301, createdAt: minutesAgo(120), text: 'How does it compare on pricing?', ...story }),
       hackerNewsComment({ id: 314, storyId: 301, parentId: 301, createdAt: minutesAgo(90), text: 'We replaced our old tracker with Earshot last month', ...story }),
+      hackerNewsStory({ id: 401, title: 'Earshot 2.0 is out', createdAt: minutesAgo(240) }),
+      ...[3, 2, 1].map((hoursAgo) =>
+        hackerNewsComment({ id: 410 + hoursAgo, storyId: 401, parentId: 401, createdAt: minutesAgo(60 * hoursAgo), text: `The new release works well for us, ${hoursAgo} hours in`, storyTitle: 'Earshot 2.0 is out' }),
+      ),
     ],
   });
   earshot = await startTestEarshot({ env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url }, pollIntervalSeconds: 1 });
@@ -80,5 +86,28 @@ describe('thread comments (spec 2.1.2)', () => {
     const stats = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     // One delivered comment is billed as a comment; the one naming the keyword as a mention.
     expect(stats.body.stats.cost.billableComments).toBe(1);
+  });
+
+  it('keeps the next newest when a read cut short by a crash runs again from the same point', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Earshot 2.0', platforms: [], comments: { enabled: true, maxPerPost: 2 } } });
+    expect(keyword.status).toBe(201);
+    const author = { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null };
+    const [mention] = await storeMatchedPost(
+      earshot.sql,
+      { platform: 'hackernews', externalId: '401', url: 'https://news.ycombinator.com/item?id=401', text: 'Earshot 2.0 is out', publishedAt: minutesAgo(240), replyTo: null, links: [], author },
+      [{ keywordId: keyword.body.id, workspaceId, fuzzy: false }],
+    );
+    // The read that crashed had kept the newest comment, and nothing after it.
+    const newest = { platform: 'hackernews' as const, externalId: '411', url: 'https://news.ycombinator.com/item?id=411', text: 'The new release works well for us, 1 hours in', publishedAt: minutesAgo(60), replyTo: '401', links: [], author };
+    expect(await storeComment(earshot.sql, mention.id, newest, true)).toMatch(/^cmt_/);
+
+    const context = { sql: earshot.sql, clock: { now: () => new Date() }, log: createLogger('silent'), config: { pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url } }, send: async () => null };
+    await commentsQueue.handle([{ watches: [{ mentionId: mention.id, lastCheckedAt: null, until: new Date(Date.now() + 86_400_000).toISOString() }] }], context);
+
+    const comments = await earshot.rest('GET', `/v1/mentions/${mention.id}/comments`, { key });
+    expect(comments.body.data.map((comment: { text: string }) => comment.text)).toEqual([
+      'The new release works well for us, 1 hours in',
+      'The new release works well for us, 2 hours in',
+    ]);
   });
 });
