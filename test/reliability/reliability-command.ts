@@ -58,7 +58,12 @@ const passed = (tests: TestOutcome[]) => tests.filter((test) => test.status === 
 const testList = (tests: TestOutcome[]) => tests.map((test) => `| ${test.file} | ${test.title} | ${test.status} |`).join('\n');
 
 console.log('Crash and rerun, PostgreSQL outages');
-const faults = !sections.has('faults') ? skipped : runTests(['test/crash-recovery.test.ts', 'test/database-outage.test.ts', ...(reduced ? [] : ['test/shutdown.test.ts'])], { EARSHOT_STOP_ROUNDS: '100' });
+const faults = !sections.has('faults')
+  ? skipped
+  : runTests(['test/crash-recovery.test.ts', 'test/crash-rerun.test.ts', 'test/database-outage.test.ts', ...(reduced ? [] : ['test/shutdown.test.ts'])], {
+      EARSHOT_STOP_ROUNDS: '100',
+      EARSHOT_CRASH_SCALE: reduced ? '1' : '10',
+    });
 
 console.log('Fuzzing');
 const fuzzScale = reduced ? '1' : '30';
