@@ -52,6 +52,25 @@ const maxLeasedPlaces = 50;
  */
 export const sparePlaces = (left: number) => Math.max(0, Math.min(maxLeasedPlaces, Math.floor(left / 10)));
 const minuteMs = 60_000;
+/**
+ * How long a claim may take before the requests waiting on it are answered
+ * 503 and the next request claims afresh: a statement sent as the database
+ * froze may never settle, and every request of the workspace waits on the
+ * claim under way. Places a late claim takes are counted and never served,
+ * so the budget can only refuse early, never serve more.
+ */
+const claimWithinMs = 3_000;
+
+function claimWithinTime(claim: Promise<Count>): Promise<Count> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`The rate-limit count did not answer within ${claimWithinMs / 1000} s`), { code: 'DATABASE_NOT_ANSWERING' })),
+      claimWithinMs,
+    );
+  });
+  return Promise.race([claim, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Counts each request once, in PostgreSQL, with a statement per block of
@@ -84,7 +103,7 @@ export function leasedCounter(limit: number, countRequests: RateLimitOptions['co
     state.claiming = true;
     const left = current(state.seen, Date.now()) ? limit - state.seen!.used : 0;
     const places = batch.length + sparePlaces(left);
-    countRequests(workspaceId, places)
+    claimWithinTime(countRequests(workspaceId, places))
       .then(
         ({ used, windowStart }) => {
           const first = used - places + 1;
