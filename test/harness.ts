@@ -4,7 +4,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Clock } from '../runtime/clock.ts';
 import { type EarshotConfig, readConfig } from '../runtime/config.ts';
-import { connect, type Sql } from '../runtime/database.ts';
+import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
@@ -117,6 +117,25 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Earshot on a port chosen before it starts, for settings that must name
+ * it (the OAuth issuer's public URL): another process may take a free port
+ * before Earshot listens on it, and then another one is chosen.
+ */
+export async function startTestEarshotOnPort(
+  overridesFor: (port: number) => Partial<EarshotConfig>,
+  options: Parameters<typeof startTestEarshot>[1] = {},
+): Promise<{ earshot: TestEarshot; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { earshot: await startTestEarshot({ ...overridesFor(port), port }, options), port };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
   }
 }
 

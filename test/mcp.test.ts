@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mentionFilterParameters } from '../subgraphs/mentions/mention-filter.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
-import { authorizedTokens, browse, consent, freePort, redirectUri, signInCookie } from './oauth-flow.ts';
+import { startTestEarshotOnPort, type TestEarshot } from './harness.ts';
+import { authorizedTokens, browse, consent, redirectUri, signInCookie } from './oauth-flow.ts';
 import { account, classify, postBy, seedWorkspace, storePosts } from './people-seed.ts';
 import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
 
@@ -17,9 +17,9 @@ let base: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  earshot = await startTestEarshot({ port, rateLimitPerMinute, env: { EARSHOT_PUBLIC_URL: base } });
+  const started = await startTestEarshotOnPort((port) => ({ rateLimitPerMinute, env: { EARSHOT_PUBLIC_URL: `http://127.0.0.1:${port}` } }));
+  earshot = started.earshot;
+  base = `http://127.0.0.1:${started.port}`;
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));

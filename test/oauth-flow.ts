@@ -1,19 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 
 /**
  * An OAuth client's side of Earshot's authorization server, over HTTP only:
  * what an MCP client and its user's browser send, step by step.
  */
-
-/** A port free now, for a server whose `EARSHOT_PUBLIC_URL` must name it before it starts. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A PKCE pair (RFC 7636, S256). */
 export function pkcePair(): { verifier: string; challenge: string } {

@@ -5,14 +5,13 @@ import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshotOnPort, type TestEarshot } from './harness.ts';
 import {
   authorizedTokens,
   authorizeUrl,
   browse,
   consent,
   cookieHeader,
-  freePort,
   hiddenFields,
   pkcePair,
   redirectUri,
@@ -30,12 +29,12 @@ let smtp: FakeSmtp;
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  earshot = await startTestEarshot(
-    { port, oauthAccessTokenSeconds: accessTokenSeconds, env: { EARSHOT_PUBLIC_URL: base, EARSHOT_SMTP_URL: smtp.url } },
+  const started = await startTestEarshotOnPort(
+    (port) => ({ oauthAccessTokenSeconds: accessTokenSeconds, env: { EARSHOT_PUBLIC_URL: `http://127.0.0.1:${port}`, EARSHOT_SMTP_URL: smtp.url } }),
     { clock },
   );
+  earshot = started.earshot;
+  base = `http://127.0.0.1:${started.port}`;
 });
 afterAll(async () => {
   await earshot?.stop();

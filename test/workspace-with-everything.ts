@@ -10,9 +10,9 @@ import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { type FakeStripe, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshotOnPort, type TestEarshot } from './harness.ts';
 import { type IdCatalogue, idsIn } from './id-catalogue.ts';
-import { authorizedTokens, freePort } from './oauth-flow.ts';
+import { authorizedTokens } from './oauth-flow.ts';
 import { redditPost, storeAndScore } from './scored-mentions.ts';
 
 /**
@@ -36,8 +36,8 @@ export const stripeWebhookSecret = 'whsec_configured_earshot_webhook_secret';
 export const slackSigningSecret = 'configured-earshot-slack-signing-secret';
 
 export async function startConfiguredEarshot(overrides: Partial<EarshotConfig> = {}, options: { log?: Logger } = {}): Promise<ConfiguredEarshot> {
-  const [stripe, slack, telegram, smtp, port] = await Promise.all([startFakeStripe(), startFakeSlack(), startFakeTelegram(), startFakeSmtp(), freePort()]);
-  const env = {
+  const [stripe, slack, telegram, smtp] = await Promise.all([startFakeStripe(), startFakeSlack(), startFakeTelegram(), startFakeSmtp()]);
+  const envFor = (port: number) => ({
     ...stripeEnv(stripe, stripeWebhookSecret),
     EARSHOT_SLACK_CLIENT_ID: slack.clientId,
     EARSHOT_SLACK_CLIENT_SECRET: slack.clientSecret,
@@ -56,8 +56,8 @@ export async function startConfiguredEarshot(overrides: Partial<EarshotConfig> =
       ),
     ),
     ...overrides.env,
-  };
-  const earshot = await startTestEarshot({ port, pollIntervalSeconds: 3600, ...overrides, env }, { log: options.log });
+  });
+  const { earshot } = await startTestEarshotOnPort((port) => ({ pollIntervalSeconds: 3600, ...overrides, env: envFor(port) }), { log: options.log });
   return {
     earshot,
     stripe,
