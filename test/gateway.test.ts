@@ -84,7 +84,7 @@ describe('gateway over HTTP', () => {
       const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
       return { status: response.status, body: await response.json() };
     };
-    const refusal = (message: string) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
     const query = (text: string) => ask(JSON.stringify({ query: text }));
     const nested = (levels: number) => `{ __type(name: "Query") { ${'fields { type { '.repeat(levels)}name${' } }'.repeat(levels)} } }`;
     expect(await query(nested(7))).toEqual(refusal('Query depth limit of 15 exceeded, found 16.'));
@@ -96,11 +96,14 @@ describe('gateway over HTTP', () => {
     );
     // Found by the GraphQL fuzz run: nested this deep, a document overflowed the parser's stack before its token count reached the limit.
     const overflowing = `{ keyword(id: ${'['.repeat(5_000)}${']'.repeat(5_000)}) { id } }`;
-    expect(await query(overflowing)).toEqual(refusal('The document is nested too deeply to be read'));
+    // Which limit it meets first depends on the parser's stack frames, smaller once the engine has optimised it: either is the refusal.
+    expect(await query(overflowing)).toEqual(refusal(expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/)));
     const { results, ended } = collect(subscribe(apiKey), overflowing);
     expect(await ended).toEqual({});
     // graphql-ws has no status line: GraphQL Yoga's `http` extension, which HTTP answers drop, stays on the error there.
-    expect(results).toEqual([{ errors: [{ message: 'The document is nested too deeply to be read', extensions: expect.objectContaining({ code: 'query_too_complex' }) }] }]);
+    expect(results).toEqual([
+      { errors: [{ message: expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/), extensions: expect.objectContaining({ code: 'query_too_complex' }) }] },
+    ]);
     expect(await ask(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }))).toEqual({
       status: 413,
       body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
@@ -129,7 +132,7 @@ describe('gateway over HTTP', () => {
       const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
       return { status: response.status, body: await response.json() };
     };
-    const refusal = (message: string) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
     expect(await ask(createChannel(nestedObject(20_000)))).toEqual(refusal('The variables are nested deeper than 32 levels'));
     expect(await ask(JSON.stringify({ query: `${'{ a '.repeat(20_000)}${'}'.repeat(20_000)}` }))).toEqual(refusal('Token limit of 2000 exceeded.'));
     // Within the limit the operation runs: the subgraph refuses headers that are not strings.
@@ -222,7 +225,7 @@ describe('gateway over HTTP', () => {
 });
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.
-const refusal = (message: string) => ({ errors: [{ message, extensions: { code: 'unauthorized', http: { status: 401 } } }] });
+const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized', http: { status: 401 } } }] });
 
 // Found by the GraphQL fuzz run: the runtime built its schema on the first HTTP request, so an operation over graphql-ws coming first failed.
 it('answers an operation over graphql-ws that comes before any over HTTP', async () => {
