@@ -445,7 +445,7 @@ describe('people and analytics', () => {
     await card.getByRole('button', { name: 'Log contact' }).click();
     await card.getByText('Said hello on LinkedIn').waitFor();
     await expect.poll(() => card.getByLabel('Outreach stage').inputValue()).toBe('contacted');
-    expect(await card.getByLabel('Owner').inputValue()).toBe(owner.id);
+    await expect.poll(() => card.getByLabel('Owner').inputValue()).toBe(owner.id);
     expect(await card.locator('.activity-log li').first().textContent()).toContain(`LinkedIn · ${owner.name}`);
     expect((await api('GET', `/v1/people/${personId}/activities`)).body.data).toEqual([
       expect.objectContaining({ channel: 'linkedin', note: 'Said hello on LinkedIn', madeBy: { userId: owner.id, apiKeyId: null } }),

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import { ActionForm } from '../../ui/action-form';
 import { CheckboxGroup, TextField } from '../../ui/fields';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { Section } from '../../ui/page';
+import type { SlackStatusQuery } from '../../graphql/graphql';
 import { platformNames } from '../../../../vocabulary/platform-names.ts';
 import { SlackInstallDocument, SlackStatusDocument, UpdateSlackNotificationsDocument } from './alert-operations';
 
@@ -16,27 +17,8 @@ const platformOptions = Object.entries(platformNames) as [string, string][];
  */
 export function SlackSection() {
   const status = useQuery(SlackStatusDocument, {});
-  const [channelId, setChannelId] = useState('');
-  const [channelName, setChannelName] = useState('');
-  const [minRelevance, setMinRelevance] = useState('');
-  const [sources, setSources] = useState<string[]>([]);
-  const [saved, setSaved] = useState(false);
   const current = status.data?.slackStatus;
-  useEffect(() => {
-    if (!current) return;
-    setChannelId(current.notifications.channelId);
-    setChannelName(current.notifications.channelName);
-    setMinRelevance(current.notifications.minRelevance === null || current.notifications.minRelevance === undefined ? '' : String(current.notifications.minRelevance));
-    setSources(current.notifications.sources);
-  }, [current]);
   const connect = useAction(async () => location.assign((await execute(SlackInstallDocument)).slackInstall.url));
-  const save = useAction(async () => {
-    setSaved(false);
-    const input = { channelId: channelId.trim(), channelName: channelName.trim(), minRelevance: minRelevance === '' ? null : Number(minRelevance), sources };
-    const { updateSlackNotifications } = await execute(UpdateSlackNotificationsDocument, { input });
-    status.setData(() => ({ slackStatus: updateSlackNotifications }));
-    setSaved(true);
-  });
 
   return (
     <Section title="Slack">
@@ -53,24 +35,48 @@ export function SlackSection() {
             </button>
           </p>
           <ErrorNotice error={connect.error} />
-          {current.connected && (
-            <ActionForm onSubmit={() => void save.run()}>
-              <h3>Slack notifications</h3>
-              <div class="grid-2">
-                <TextField label="Notification channel id" required maxLength={40} value={channelId} onInput={setChannelId} hint="At the bottom of the channel's details in Slack (C…)" />
-                <TextField label="Notification channel name" required maxLength={90} value={channelName} onInput={setChannelName} />
-                <TextField label="Lowest relevance notified" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="0 to 100; empty for every relevant mention" />
-              </div>
-              <CheckboxGroup legend="Platforms notified about (none ticked: all)" options={platformOptions} value={sources} onChange={setSources} />
-              <ErrorNotice error={save.error} />
-              {saved && <Notice tone="success">Slack notifications saved.</Notice>}
-              <button type="submit" disabled={save.busy}>
-                {save.busy ? 'Saving…' : 'Save Slack notifications'}
-              </button>
-            </ActionForm>
-          )}
+          {current.connected && <SlackNotificationsForm notifications={current.notifications} onSaved={(slackStatus) => status.setData(() => ({ slackStatus }))} />}
         </>
       )}
     </Section>
+  );
+}
+
+type SlackStatus = SlackStatusQuery['slackStatus'];
+
+/**
+ * Its fields start from the saved settings in the first render, so the form
+ * never shows empty fields that a read or a keystroke could catch before
+ * they fill in.
+ */
+function SlackNotificationsForm({ notifications, onSaved }: { notifications: SlackStatus['notifications']; onSaved: (status: SlackStatus) => void }) {
+  const [channelId, setChannelId] = useState(notifications.channelId);
+  const [channelName, setChannelName] = useState(notifications.channelName);
+  const [minRelevance, setMinRelevance] = useState(notifications.minRelevance === null || notifications.minRelevance === undefined ? '' : String(notifications.minRelevance));
+  const [sources, setSources] = useState<string[]>(notifications.sources);
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async () => {
+    setSaved(false);
+    const input = { channelId: channelId.trim(), channelName: channelName.trim(), minRelevance: minRelevance === '' ? null : Number(minRelevance), sources };
+    const { updateSlackNotifications } = await execute(UpdateSlackNotificationsDocument, { input });
+    onSaved(updateSlackNotifications);
+    setSaved(true);
+  });
+
+  return (
+    <ActionForm onSubmit={() => void save.run()}>
+      <h3>Slack notifications</h3>
+      <div class="grid-2">
+        <TextField label="Notification channel id" required maxLength={40} value={channelId} onInput={setChannelId} hint="At the bottom of the channel's details in Slack (C…)" />
+        <TextField label="Notification channel name" required maxLength={90} value={channelName} onInput={setChannelName} />
+        <TextField label="Lowest relevance notified" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="0 to 100; empty for every relevant mention" />
+      </div>
+      <CheckboxGroup legend="Platforms notified about (none ticked: all)" options={platformOptions} value={sources} onChange={setSources} />
+      <ErrorNotice error={save.error} />
+      {saved && <Notice tone="success">Slack notifications saved.</Notice>}
+      <button type="submit" disabled={save.busy}>
+        {save.busy ? 'Saving…' : 'Save Slack notifications'}
+      </button>
+    </ActionForm>
   );
 }
