@@ -11,7 +11,7 @@ import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { createTestDatabase, eventually, startTestEarshot } from './harness.ts';
+import { countOf, createTestDatabase, eventually, startTestEarshot } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 
@@ -58,13 +58,12 @@ async function watchedTerm(sql: Sql, term: string): Promise<{ workspaceId: strin
   return { workspaceId, keywordId: keyword.id };
 }
 
-const count = async (sql: Sql, query: Promise<{ n: number }[]>) => (await query)[0].n;
 
 /** What must hold after any crash: no post twice, every mention charged once, no charge without its mention, wallets equal to their ledgers. */
 async function expectBooksBalanced(sql: Sql) {
-  expect(await count(sql, sql`select count(*)::int as n from (select platform, external_id from posts group by 1, 2 having count(*) > 1) twice`)).toBe(0);
-  expect(await count(sql, sql`select count(*)::int as n from mentions m where not exists (select 1 from ledger_entries l where l.idempotency_key = 'mention:' || m.id)`)).toBe(0);
-  expect(await count(sql, sql`select count(*)::int as n from ledger_entries l where l.kind = 'mention' and not exists (select 1 from mentions m where 'mention:' || m.id = l.idempotency_key)`)).toBe(0);
+  expect(await countOf(sql`select count(*)::int as n from (select platform, external_id from posts group by 1, 2 having count(*) > 1) twice`)).toBe(0);
+  expect(await countOf(sql`select count(*)::int as n from mentions m where not exists (select 1 from ledger_entries l where l.idempotency_key = 'mention:' || m.id)`)).toBe(0);
+  expect(await countOf(sql`select count(*)::int as n from ledger_entries l where l.kind = 'mention' and not exists (select 1 from mentions m where 'mention:' || m.id = l.idempotency_key)`)).toBe(0);
   expect(await ledgerBalanceMismatches(sql)).toEqual([]);
 }
 
@@ -79,7 +78,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
 
     const first = await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     // The moment the issue names: right after the first batch of mentions committed, before scoring.
-    await until(async () => (await count(sql, sql`select count(*)::int as n from mentions`)) > 0, 60_000);
+    await until(async () => (await countOf(sql`select count(*)::int as n from mentions`)) > 0, 60_000);
     await stopService(first.child, 'SIGKILL');
     const atKill = await sql<{ stored: number; unscored: number }[]>`
       select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`;
@@ -111,7 +110,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     expect(settled[0]).toEqual({ stored: hits.length + orphans.length, unscored: 0 });
     expect(Date.now() - restartedAt).toBeLessThan(60_000);
     await expectBooksBalanced(sql);
-    expect(await count(sql, sql`select count(*)::int as n from ledger_entries where kind = 'mention'`)).toBe(hits.length + orphans.length);
+    expect(await countOf(sql`select count(*)::int as n from ledger_entries where kind = 'mention'`)).toBe(hits.length + orphans.length);
   });
 
   it('runs again within 60 s of the restart a job that was active in the killed process', async () => {
@@ -140,8 +139,8 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     );
     expect(job).toEqual({ state: 'completed', retryCount: 1 });
     expect(Date.now() - restartedAt).toBeLessThan(60_000);
-    expect(await count(sql, sql`select count(*)::int as n from mentions`)).toBe(hits.length);
-    expect(await count(sql, sql`select count(*)::int as n from job_workers`)).toBe(1);
+    expect(await countOf(sql`select count(*)::int as n from mentions`)).toBe(hits.length);
+    expect(await countOf(sql`select count(*)::int as n from job_workers`)).toBe(1);
     await expectBooksBalanced(sql);
   });
 });

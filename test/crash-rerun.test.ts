@@ -10,7 +10,7 @@ import { addKeywords, chargeMentions, newWorkspace } from './billing-seed.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
-import { createTestDatabase, eventually, unreachableUpstreams } from './harness.ts';
+import { countOf, createTestDatabase, eventually, patiently, unreachableUpstreams } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 
 /**
@@ -154,26 +154,19 @@ async function underWay(sql: Sql): Promise<string[]> {
   ];
 }
 
-async function count(query: Promise<{ n: number }[]>): Promise<number> {
-  return (await query)[0].n;
-}
-
-/** A request to the service, asked again while it answers 503 (a busy machine's request deadline), as its Retry-After says. */
+/** A request to the service, asked again while it answers 503. */
 async function served(url: string, apiKey: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any; retried: boolean }> {
-  let retried = false;
-  const answer = await eventually(
-    async () => {
-      const response = await fetch(url, {
-        method: init.method ?? 'GET',
-        headers: { authorization: `Bearer ${apiKey}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
-        body: init.body ? JSON.stringify(init.body) : undefined,
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    (response) => response.status !== 503 || !(retried = true),
-    60_000,
-  );
-  return { ...answer, retried };
+  let sent = 0;
+  const answer = await patiently(async () => {
+    sent++;
+    const response = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${apiKey}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    return { status: response.status, body: await response.json() };
+  }, 60_000);
+  return { ...answer, retried: sent > 1 };
 }
 
 /** Every relevant mention an alert rule's list shows, through every page. */
@@ -252,19 +245,19 @@ describe(`kill -9 at random moments (scale ${scale}, seed ${seed})`, { timeout: 
     expect(done.comments.stored).toBe(done.comments.expected);
 
     // Stored once: a post once, a mention once per post and keyword, a comment once per thread.
-    expect(await count(sql`select count(*)::int as n from (select 1 from posts group by platform, external_id having count(*) > 1) twice`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from (select 1 from mentions group by post_id, keyword_id having count(*) > 1) twice`)).toBe(0);
+    expect(await countOf(sql`select count(*)::int as n from (select 1 from posts group by platform, external_id having count(*) > 1) twice`)).toBe(0);
+    expect(await countOf(sql`select count(*)::int as n from (select 1 from mentions group by post_id, keyword_id having count(*) > 1) twice`)).toBe(0);
 
     // Charged once: every mention and delivered comment has its charge and no charge lacks its item (the capped keywords' seeded charges aside); every keyword-day once; wallets equal their ledgers.
     const capped = seeded.map((w) => w.cappedId);
-    expect(await count(sql`select count(*)::int as n from mentions m where not exists (select 1 from ledger_entries l where l.idempotency_key = 'mention:' || m.id)`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from comments c where c.delivered and not exists (select 1 from ledger_entries l where l.idempotency_key = 'comment:' || c.id)`)).toBe(0);
+    expect(await countOf(sql`select count(*)::int as n from mentions m where not exists (select 1 from ledger_entries l where l.idempotency_key = 'mention:' || m.id)`)).toBe(0);
+    expect(await countOf(sql`select count(*)::int as n from comments c where c.delivered and not exists (select 1 from ledger_entries l where l.idempotency_key = 'comment:' || c.id)`)).toBe(0);
     expect(
-      await count(sql`
+      await countOf(sql`
         select count(*)::int as n from ledger_entries l
         where l.kind = 'mention' and l.keyword_id <> all(${capped}) and not exists (select 1 from mentions m where 'mention:' || m.id = l.idempotency_key)`),
     ).toBe(0);
-    expect(await count(sql`select count(*)::int as n from ledger_entries l where l.kind = 'comment' and not exists (select 1 from comments c where 'comment:' || c.id = l.idempotency_key)`)).toBe(0);
+    expect(await countOf(sql`select count(*)::int as n from ledger_entries l where l.kind = 'comment' and not exists (select 1 from comments c where 'comment:' || c.id = l.idempotency_key)`)).toBe(0);
     const days = Array.from({ length: missedDays + 2 }, (_, i) => billingDayOf(new Date(Date.now() - (missedDays + 1 - i) * dayMs)));
     const keywordDays = await sql<{ keywordId: string; day: string; times: number }[]>`
       select keyword_id, split_part(idempotency_key, ':', 3) as day, count(*)::int as times from ledger_entries

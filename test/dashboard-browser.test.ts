@@ -10,7 +10,7 @@ import { openBrowser, signInWithPassword, type TestBrowser } from './browser.ts'
 import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
-import { eventually, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
+import { eventually, patiently, startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 import { newMention, storeUntilDelivered } from './live-mentions.ts';
 
 /**
@@ -66,7 +66,7 @@ beforeAll(async () => {
   owner = created.owner!;
   browser = await openBrowser();
   // The first sign-in of a process is its slowest (scrypt's first 32 MB, the first plan of the operation); the tests time what a person sees after that.
-  const warmUp = await eventually(() => earshot.rest('POST', '/v1/auth/password', { body: { email: 'ada@example.com', password } }), (answer) => answer.status !== 503, 60_000);
+  const warmUp = await patiently(() => earshot.rest('POST', '/v1/auth/password', { body: { email: 'ada@example.com', password } }), 60_000);
   expect(warmUp.status).toBe(200);
 }, 180_000);
 afterAll(async () => {

@@ -110,6 +110,11 @@ export async function openTestDatabase(): Promise<{ url: string; sql: Sql }> {
   return { url, sql };
 }
 
+/** The `n` of a `select count(*)::int as n …` statement. */
+export async function countOf(query: Promise<{ n: number }[]>): Promise<number> {
+  return (await query)[0].n;
+}
+
 /** Reads until `done` says yes or the time is up, then returns the last read: for work that jobs finish in the background. */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -118,6 +123,16 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * A request asked again while it answers 503, as its Retry-After says: on a
+ * machine shared by several test runs a request can outlast the request
+ * deadline, or a worker in the same process can hold the event loop while it
+ * loads the classifier's models, which is not what these tests are about.
+ */
+export async function patiently<T extends { status: number }>(send: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  return eventually(send, (answer) => answer.status !== 503, timeoutMs);
 }
 
 /**
@@ -139,18 +154,10 @@ export async function startTestEarshotOnPort(
   }
 }
 
-/**
- * Every mention of a keyword, relevant or not: scoring may move one between
- * the two lists while a test waits. A list answered 503 (the worker in the
- * same process can hold the event loop past the request deadline while it
- * loads the classifier's models) is asked again, as its `Retry-After` says.
- */
+/** Every mention of a keyword, relevant or not: scoring may move one between the two lists while a test waits. */
 export async function allMentionsOf(earshot: TestEarshot, key: string, keywordId: string): Promise<any[]> {
   const list = async (relevant: boolean): Promise<any[]> => {
-    const answer = await eventually(
-      () => earshot.rest('GET', `/v1/mentions?relevant=${relevant}&keywordId=${keywordId}&limit=100`, { key }),
-      (response) => response.status !== 503,
-    );
+    const answer = await patiently(() => earshot.rest('GET', `/v1/mentions?relevant=${relevant}&keywordId=${keywordId}&limit=100`, { key }));
     if (answer.status !== 200) throw new Error(`GET /v1/mentions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.body.data;
   };

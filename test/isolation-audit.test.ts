@@ -4,7 +4,8 @@ import { idSlots, minimalInput, operationFor, type RootField, rootFields, select
 import { isIdName, type JsonSchema, jsonIdSlots, minimalValue, resolveSchema, type SchemaContext, withIdAt } from './fuzz/schema-arbitraries.ts';
 import { type ApiOperation, type Caller, catalogueIds, inParallel, isPublicOperation, onePerKind, operationsOf } from './id-catalogue.ts';
 import { collect, newMention, storeUntilDelivered } from './live-mentions.ts';
-import { type ConfiguredEarshot, patiently, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
+import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
+import { patiently } from './harness.ts';
 import { jobsSettled, workspaceRows } from './workspace-rows.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markClassificationFailed, saveClassification, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { patiently, startTestEarshot, type TestEarshot } from './harness.ts';
 import { seedMentions } from './mention-seeds.ts';
 import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
 
@@ -39,13 +39,9 @@ async function seed(keywordIds: string[], scores: (number | null)[], platform: '
   return byPost;
 }
 
-/**
- * Every mention of the workspace. A list answered 503 is asked again: a
- * freshly started worker in the same process can hold the event loop past
- * the request deadline while it loads the classifier's models.
- */
+/** Every mention of the workspace. */
 const listAll = async (apiKey = key) => {
-  const answer = await eventually(() => octolens(earshot, 'POST', '/mentions', apiKey, { includeAll: true, limit: 100 }), (response) => response.status !== 503);
+  const answer = await patiently(() => octolens(earshot, 'POST', '/mentions', apiKey, { includeAll: true, limit: 100 }));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.data as any[];
 };

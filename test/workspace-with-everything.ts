@@ -10,7 +10,7 @@ import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { type FakeStripe, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
-import { startTestEarshotOnPort, type TestEarshot } from './harness.ts';
+import { patiently, startTestEarshotOnPort, type TestEarshot } from './harness.ts';
 import { type IdCatalogue, idsIn } from './id-catalogue.ts';
 import { authorizedTokens } from './oauth-flow.ts';
 import { redditPost, storeAndScore } from './scored-mentions.ts';
@@ -91,19 +91,6 @@ export interface SeededWorkspace {
   seededIds: string[];
   /** Secrets this workspace holds that must never be shown again or stored as they are. */
   secrets: string[];
-}
-
-/**
- * A request answered again after a 503: on a machine shared by several test
- * runs a request can outlast the request deadline, which is not what seeding
- * is about.
- */
-export async function patiently<T extends { status: number }>(send: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const answer = await send();
-    if (answer.status !== 503 || attempt === 4) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
-  }
 }
 
 
