@@ -119,7 +119,11 @@ interface ListCase {
   bare(sql: Sql, workspaceId: string): Statement;
 }
 
-/** What the list reads of a mention, its post and author (`mentionColumns`), and the defaults every case keeps: relevant, awake. */
+/** The condition the list and the export add unless asked otherwise (spec 4.3 `includeMuted`), so the baselines run the same statements. */
+const notByMutedPeople = (sql: Sql) => sql`not exists (select 1 from person_accounts pa join people pe on pe.id = pa.person_id
+  where pa.workspace_id = m.workspace_id and pa.author_id = p.author_id and pe.muted)`;
+
+/** What the list reads of a mention, its post and author (`mentionColumns`), and the defaults every case keeps: relevant, awake, no muted person's. */
 const listStatement = (sql: Sql, workspaceId: string, condition: Statement, order: Statement = sql`m.created_at desc, m.id desc`) => sql`
   select m.id, m.workspace_id, m.keyword_id, m.post_id, m.status, m.fuzzy, m.delivered, m.priority, m.created_at,
          p.platform, p.external_id, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit,
@@ -131,6 +135,7 @@ const listStatement = (sql: Sql, workspaceId: string, condition: Statement, orde
   where m.workspace_id = ${workspaceId}
     and coalesce(m.verdict_relevant, m.relevance >= 40, false)
     and (m.snoozed_until is null or m.snoozed_until <= now())
+    and ${notByMutedPeople(sql)}
     and ${condition}
   order by ${order}
   limit 51`;
@@ -215,6 +220,7 @@ const exportStatement = (sql: Sql, workspaceId: string) => sql`
   where m.workspace_id = ${workspaceId}
     and coalesce(m.verdict_relevant, m.relevance >= 40, false)
     and (m.snoozed_until is null or m.snoozed_until <= now())
+    and ${notByMutedPeople(sql)}
   order by m.created_at desc, m.id desc
   limit ${exportRowLimit}`;
 

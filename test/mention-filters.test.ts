@@ -103,6 +103,7 @@ const epochMs = (date: Date) => String(date.getTime());
 
 describe('GET /v1/mentions filters (spec 4.3)', () => {
   it('shows each query exactly the mentions its filters describe', async () => {
+    const authorOf = async (letter: string) => (await earshot.rest('GET', `/v1/mentions/${ids[letter]}`, { key })).body.author.id as string;
     const table: [string, string][] = [
       ['', 'A B C D E G H'],
       ['relevant=true', 'A B G H'],
@@ -136,6 +137,8 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       [`assigneeId=${ownerId}`, 'E G'],
       ['excludeAuthors=Ann Lee,@bob', 'C D E G H'],
       ['excludeAuthors=https://dev.to/gus/&excludeAuthors=u/eve', 'A B C D H'],
+      // Earshot's own author ids too.
+      [`excludeAuthors=${await authorOf('B')},${await authorOf('H')}`, 'A C D E G'],
       ['minRelevance=70', 'A E G'],
       ['minFollowers=1000', 'A H'],
       // Unknown reach never passes either bound.

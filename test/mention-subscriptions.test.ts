@@ -135,6 +135,24 @@ describe('mentionUpdated(filter:)', () => {
     expect(updated.results.map((result) => result.data.mentionUpdated)).toContainEqual({ id: doneOne, status: 'done', triage: { note: 'handled' } });
   });
 
+  it("sends a user's verdict that brings a mention into the filter, judged with the verdict written through", async () => {
+    const [warmUp, rejected, recast, both] = await seedMentions(earshot.sql, mine.workspaceId, Array(4).fill({ keywordId: mine.keywordId, ...relevantReddit }));
+    const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id relevant classification { sentiment } } }', {
+      filter: { relevant: false, sentiments: ['negative'] },
+    });
+    let note = 0;
+    const verdict = { relevant: false, sentiment: 'negative' };
+    await untilLive(updated.results, () => earshot.rest('PATCH', `/v1/mentions/${warmUp}`, { key: mine.key, body: { ...verdict, note: `warm-up ${++note}` } }));
+
+    // Each verdict alone leaves the mention outside the filter; both together bring it in.
+    await earshot.rest('PATCH', `/v1/mentions/${rejected}`, { key: mine.key, body: { relevant: false } });
+    await earshot.rest('PATCH', `/v1/mentions/${recast}`, { key: mine.key, body: { sentiment: 'negative' } });
+    await earshot.rest('PATCH', `/v1/mentions/${both}`, { key: mine.key, body: verdict });
+    await eventually(async () => updated.results.length, (count) => count > 0, 10_000);
+    await sleep(300);
+    expect(updated.results).toEqual([{ data: { mentionUpdated: { id: both, relevant: false, classification: { sentiment: 'negative' } } } }]);
+  });
+
   it('sends a mention once the classifier scores it relevant', async () => {
     const [warmUp] = await seedMentions(earshot.sql, mine.workspaceId, [{ keywordId: mine.keywordId, ...relevantReddit, text: 'The Rust borrow checker, again' }]);
     const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id relevant } }', {

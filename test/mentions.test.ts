@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { seedMentions } from './mention-seeds.ts';
 
 let earshot: TestEarshot;
 let key: string;
@@ -65,5 +66,19 @@ describe('mentions read path', () => {
     const other = await earshot.createWorkspace('Other');
     const hidden = await earshot.rest('GET', `/v1/mentions/${rest.body.data[0].id}`, { key: other.apiKey });
     expect(hidden.status).toBe(404);
+  });
+
+  it('pages 50 mentions by default, newest match first, on REST and GraphQL alike', async () => {
+    const seeded = await seedMentions(earshot.sql, workspaceId, Array.from({ length: 51 }, () => ({ keywordId, score: { relevance: 90, sentiment: 'positive' as const } })));
+    // Stored together, they share their match time: the newest first is the largest id.
+    const newestFirst = [...seeded].sort().reverse();
+    const first = await earshot.rest('GET', '/v1/mentions', { key });
+    expect(first.body.data.map((m: { id: string }) => m.id)).toEqual(newestFirst.slice(0, 50));
+    const rest = await earshot.rest('GET', `/v1/mentions?cursor=${first.body.nextCursor}`, { key });
+    expect(rest.body).toEqual({ data: [expect.objectContaining({ id: newestFirst[50] })], nextCursor: null });
+
+    const graphql = await earshot.graphql('{ mentions { nodes { id } nextCursor } }', {}, key);
+    expect(graphql.body.data.mentions.nodes.map((m: { id: string }) => m.id)).toEqual(newestFirst.slice(0, 50));
+    expect(graphql.body.data.mentions.nextCursor).toBe(first.body.nextCursor);
   });
 });
