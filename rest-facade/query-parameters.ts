@@ -15,13 +15,6 @@ export const commaSeparated = <Item extends z.ZodType<unknown, string>>(item: It
 
 export const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** An instant as ISO 8601 (with its offset) or as epoch milliseconds (spec 4.3 `since`, `until`). */
-export const instantText = z
-  .string()
-  .refine((value) => (/^\d{1,15}$/.test(value) ? true : z.iso.datetime({ offset: true }).safeParse(value).success), 'must be an ISO 8601 time or epoch milliseconds')
-  .transform((value) => new Date(/^\d+$/.test(value) ? Number(value) : value))
-  .refine((date) => !Number.isNaN(date.getTime()), 'must be an ISO 8601 time or epoch milliseconds');
-
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
   cursor: z.string().min(1).optional().meta({ description: '`nextCursor` of the page before' }),

@@ -187,7 +187,7 @@ describe('GET /v1/analytics', () => {
     });
     await expectError('by=sentiment&since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z', { code: 'validation_error', field: 'since', message: 'since: must not be after until' });
     await expectError('by=mood', { code: 'validation_error', field: 'by', message: 'by: must be one of sentiment, language, platform, keyword, intent' });
-    await expectError('by=sentiment&since=yesterday', { code: 'validation_error', field: 'since', message: 'since: must be an ISO 8601 time or epoch milliseconds' });
+    await expectError('by=sentiment&since=yesterday', { code: 'validation_error', field: 'since', message: 'since: must be an ISO 8601 timestamp with an offset such as 2026-11-20T10:00:00Z, a date such as 2026-11-20, or epoch milliseconds' });
     const withoutBy = await analytics('bucket=day');
     expect({ status: withoutBy.status, code: withoutBy.body.error.code, field: withoutBy.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: 'by' });
   });

@@ -170,6 +170,11 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['since=2026-03-01T00:00:00Z', 'C D H'],
       [`until=${epochMs(day('2026-01-20'))}`, 'A E'],
       [`since=${encodeURIComponent('2026-02-01T12:00:00+00:00')}&until=${epochMs(day('2026-02-20'))}`, 'B G'],
+      // A date alone is the whole UTC day: since from its start, until through its end; other offset spellings of ISO 8601.
+      ['since=2026-03-05&until=2026-03-15', 'D H'],
+      ['until=2026-01-10', 'A'],
+      [`since=${encodeURIComponent('2026-03-05T13:00+0100')}`, 'D H'],
+      [`since=${encodeURIComponent('2026-03-05T13:01+01')}`, 'D'],
       ['platforms=reddit,hackernews&sentiments=negative&minFollowers=5', 'B E'],
     ];
     const failures: string[] = [];
@@ -208,6 +213,9 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['minRelevance=101', 400, { code: 'validation_error', field: 'minRelevance' }],
       ['since=yesterday', 400, { code: 'validation_error', field: 'since' }],
       ['until=2026-13-45T00:00:00Z', 400, { code: 'validation_error', field: 'until' }],
+      ['until=2026-02-30', 400, { code: 'validation_error', field: 'until' }],
+      ['since=2026-03-05T12:00:00', 400, { code: 'validation_error', field: 'since' }],
+      ['since=2026-03-05T25:00Z', 400, { code: 'validation_error', field: 'since' }],
       ['relevant=yes', 400, { code: 'validation_error', field: 'relevant' }],
       ['sentiments=angry', 400, { code: 'validation_error', field: 'sentiments.0' }],
       ['languages=english', 400, { code: 'validation_error', field: 'languages.0' }],

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { platforms } from '../../vocabulary/normalized-post.ts';
-import { analyticsBuckets as buckets, analyticsDimensions as dimensions, maxAnalyticsBuckets as maxBuckets } from '../../subgraphs/mentions/index.ts';
+import { analyticsBuckets as buckets, analyticsDimensions as dimensions, instantParameter, maxAnalyticsBuckets as maxBuckets } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { unauthorizedResponse } from '../route-responses.ts';
-import { commaSeparated, instantText } from '../query-parameters.ts';
+import { commaSeparated } from '../query-parameters.ts';
 
 const pointSchema = z.object({ start: z.iso.datetime().meta({ description: 'Where the bucket starts (UTC)' }), count: z.number().int() });
 
@@ -40,10 +40,10 @@ export const analyticsRoutes: GraphQLRoute[] = [
     query: z.object({
       by: z.enum(dimensions).meta({ description: 'What the series are' }),
       bucket: z.enum(buckets).optional().meta({ description: `Default day; at most ${maxBuckets} buckets in the range` }),
-      since: instantText.optional().meta({
+      since: instantParameter('start').optional().meta({
         description: 'Published at or after (ISO 8601 or epoch ms); default 24 hours, 30 days, 12 weeks or 12 months before `until`, after the bucket',
       }),
-      until: instantText.optional().meta({ description: 'Published at or before (ISO 8601 or epoch ms); default now' }),
+      until: instantParameter('end').optional().meta({ description: 'Published at or before (ISO 8601 or epoch ms; a date alone means through its end, UTC); default now' }),
       keywordIds: commaSeparated(z.string().min(1).max(100)).optional().meta({ description: 'Comma-separated keyword ids' }),
       platforms: commaSeparated(z.enum(platforms)).optional().meta({ description: 'Comma-separated platforms' }),
       relevant: z

@@ -98,19 +98,38 @@ function count(min: number, max: number): ParameterKind<number> {
   };
 }
 
-/** ISO 8601 with a time and an offset (`2026-11-20T10:00:00Z`), or milliseconds since the epoch. */
-const instantText = z
-  .string()
-  .refine((text) => /^\d{1,15}$/.test(text) || z.iso.datetime({ offset: true }).safeParse(text).success, {
-    message: 'must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z, or epoch milliseconds',
-  });
+/**
+ * ISO 8601 in its extended form: a time with an offset (`2026-11-20T10:00:00Z`,
+ * `T10:00+02:00`, `+0200`, `+02`) or a calendar date, which means the whole
+ * UTC day (`since` from its start, `until` through its end); or milliseconds
+ * since the epoch. A time without an offset is refused: whose clock it means
+ * is unknown.
+ */
+const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/;
 
-const instant = (): ParameterKind<Date> => ({
-  graphql: 'String',
-  input: instantText.transform((text) => new Date(/^\d+$/.test(text) ? Number(text) : text)),
-  query: instantText,
-  list: false,
-});
+function instantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
+  if (/^\d{1,15}$/.test(text)) return new Date(Number(text));
+  const parts = isoInstant.exec(text);
+  if (!parts) return undefined;
+  const [, year, month, day, hour, minute, second = '00', fraction = '', offset] = parts;
+  const dayStart = new Date(`${year}-${month}-${day}T00:00:00Z`);
+  if (Number.isNaN(dayStart.getTime()) || dayStart.toISOString().slice(0, 10) !== `${year}-${month}-${day}`) return undefined;
+  if (hour === undefined) return dateMeans === 'start' ? dayStart : new Date(dayStart.getTime() + 86_400_000 - 1);
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  const zone = offset === 'Z' ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(3).replace(':', '') || '00'}`;
+  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return undefined;
+  return new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${zone}`);
+}
+
+const instantMessage = 'must be an ISO 8601 timestamp with an offset such as 2026-11-20T10:00:00Z, a date such as 2026-11-20, or epoch milliseconds';
+
+/** A query parameter's instant as text, as the list's `since` (`start`) or `until` (`end`) reads it. */
+export const instantText = (dateMeans: 'start' | 'end') => z.string().refine((value) => instantOf(value, dateMeans) !== undefined, { message: instantMessage });
+
+/** The same, read into its instant. */
+export const instantParameter = (dateMeans: 'start' | 'end') => instantText(dateMeans).transform((value) => instantOf(value, dateMeans)!);
+
+const instant = (dateMeans: 'start' | 'end'): ParameterKind<Date> => ({ graphql: 'String', input: instantParameter(dateMeans), query: instantText(dateMeans), list: false });
 
 const id = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters long');
 const platform = z.enum(platforms);
@@ -337,13 +356,13 @@ export const mentionFilterParameters = {
       or p.author_id = any(array(select id from authors where name ilike ${likeSubstring(value)})))`,
   }),
   since: parameter({
-    kind: instant(),
-    description: 'Published at or after (ISO 8601 or epoch milliseconds)',
+    kind: instant('start'),
+    description: 'Published at or after (ISO 8601 or epoch milliseconds; a date alone means its start, 00:00 UTC)',
     condition: (sql, value) => sql`p.published_at >= ${value}`,
   }),
   until: parameter({
-    kind: instant(),
-    description: 'Published at or before (ISO 8601 or epoch milliseconds)',
+    kind: instant('end'),
+    description: 'Published at or before (ISO 8601 or epoch milliseconds; a date alone means through its end, UTC)',
     condition: (sql, value) => sql`p.published_at <= ${value}`,
   }),
 };
