@@ -126,8 +126,8 @@ describe('sign-in', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
     const switcher = page.getByLabel('Workspace');
-    expect(await switcher.inputValue()).toBe(workspace.id);
-    expect(await switcher.locator('option').allTextContents()).toEqual(['Acme', 'Side project']);
+    await expect.poll(() => switcher.inputValue()).toBe(workspace.id);
+    await expect.poll(() => switcher.locator('option').allTextContents()).toEqual(['Acme', 'Side project']);
 
     // A switch reloads the page: each waits for the new document, so that the sign-out below is not clicked on the old one while the reload is under way.
     await Promise.all([page.waitForEvent('load'), switcher.selectOption({ label: 'Side project' })]);
@@ -253,15 +253,15 @@ describe('inbox', () => {
     const saved = (await api('GET', '/v1/views')).body.data[1];
     expect(saved).toMatchObject({ sort: 'priority', filter: { keywordIds: [kept.id], status: 'open', relevant: true, snoozed: false } });
     await page.waitForURL(new RegExp(`/inbox\\?view=${saved.id}&keywords=${kept.id}&sort=priority$`));
-    expect(await page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Viewed, by priority');
+    await expect.poll(() => page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Viewed, by priority');
 
     // The API's view: its filters go into the URL, the hidden ones shown under "More filters".
     await page.getByLabel('Saved view').selectOption({ label: 'Pelicans' });
     await page.waitForURL(new RegExp(`/inbox\\?view=${pelicans.body.id}&status=all&q=pelicans&minRelevance=50$`));
     await expect.poll(texts).toEqual(['Other keyword post about pelicans']);
-    expect(await page.getByLabel('Search').inputValue()).toBe('pelicans');
-    expect(await page.getByLabel('Relevance at least').inputValue()).toBe('50');
-    expect(await page.getByLabel('Status').inputValue()).toBe('all');
+    await expect.poll(() => page.getByLabel('Search').inputValue()).toBe('pelicans');
+    await expect.poll(() => page.getByLabel('Relevance at least').inputValue()).toBe('50');
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('all');
 
     // Back to the first view from the selector; a changed filter can be saved into it.
     await page.getByLabel('Saved view').selectOption({ label: 'Viewed, by priority' });
@@ -282,7 +282,7 @@ describe('inbox', () => {
     await page.getByRole('button', { name: 'Delete the view Everything viewed' }).click();
     await page.waitForURL(new RegExp(`/inbox\\?keywords=${kept.id}&status=all&sort=priority$`));
     expect((await api('GET', '/v1/views')).body.data.map((view: { name: string }) => view.name)).toEqual(['Pelicans']);
-    expect(await page.getByLabel('Saved view').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Saved view').inputValue()).toBe('');
     await api('DELETE', `/v1/views/${pelicans.body.id}`);
     await page.close();
   });
@@ -484,7 +484,7 @@ describe('people and analytics', () => {
       ]),
     );
     await page.reload();
-    expect(await page.getByLabel('Count by').inputValue()).toBe('keyword');
+    await expect.poll(() => page.getByLabel('Count by').inputValue()).toBe('keyword');
     await page.close();
   });
 });
