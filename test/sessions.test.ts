@@ -126,6 +126,18 @@ describe('password sign-in and sessions', () => {
     expect(after.body.error.code).toBe('unauthorized');
   });
 
+  it('ends a session at its expiry: the cookie is refused like an unknown one', async () => {
+    await ownedWorkspace('ex@example.com');
+    const signedIn = await signIn('ex@example.com');
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) })).status).toBe(200);
+    const ended = await earshot.sql`update sessions set expires_at = now() - interval '1 second' where user_id = (select id from users where email = 'ex@example.com') returning id`;
+    expect(ended).toHaveLength(1);
+    const expired = await earshot.rest('GET', '/v1/whoami', { headers: withSession(signedIn, false) });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('unauthorized');
+    expect((await earshot.rest('POST', '/v1/auth/sign-out', { headers: withSession(signedIn) })).status).toBe(401);
+  });
+
   it('rate-limits failed sign-ins per account: the 11th try within 15 minutes is 429 with Retry-After, even with the right password', async () => {
     await ownedWorkspace('eve@example.com');
     for (let attempt = 1; attempt <= 10; attempt++) {
