@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../subgraphs/team/member-store.ts';
 import { insertSession } from '../subgraphs/team/session-store.ts';
 import { attemptsBlockedFor, countAttempt } from '../subgraphs/team/sign-in-attempt-store.ts';
-import { addressSubject } from '../subgraphs/team/sign-in-limits.ts';
+import { addressSubject, claimAttempt } from '../subgraphs/team/sign-in-limits.ts';
 import { setUserPassword, verifyPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
@@ -101,6 +101,31 @@ describe('the window attempts are counted in', () => {
     const spread = await attemptsBlockedFor(earshot.sql, limit('test:slides:spread'));
     expect(spread).toBeGreaterThanOrEqual(3 * 60);
     expect(spread).toBeLessThanOrEqual(4 * 60);
+  });
+});
+
+describe('an attempt', () => {
+  it('is counted before it is checked: of 20 made at once against a ceiling of 10, no more than 10 get through', async () => {
+    const limits = [{ subject: 'test:at-once', limit: 10 }];
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => claimAttempt(earshot.sql, limits, 'Too many')));
+    const through = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    expect(through).toBeGreaterThan(0);
+    expect(through).toBeLessThanOrEqual(10);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason.extensions).toMatchObject({ code: 'rate_limited' });
+    // Those refused were taken back: what stays counted is what got through.
+    const [{ counted }] = await earshot.sql<{ counted: number }[]>`select coalesce(sum(attempts), 0)::int as counted from sign_in_attempts where subject = 'test:at-once'`;
+    expect(counted).toBe(through);
+  });
+
+  it('taken back (a sign-in that succeeded) counts no more, and its bucket goes once empty', async () => {
+    const limits = [{ subject: 'test:taken-back', limit: 10 }];
+    const takeBack = await claimAttempt(earshot.sql, limits, 'Too many');
+    await claimAttempt(earshot.sql, limits, 'Too many');
+    await takeBack();
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:taken-back'`).toEqual([{ attempts: 1 }]);
+    const second = await claimAttempt(earshot.sql, [{ subject: 'test:taken-back-alone', limit: 10 }], 'Too many');
+    await second();
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:taken-back-alone'`).toEqual([]);
   });
 });
 

@@ -41,13 +41,27 @@ export async function attemptsBlockedFor(sql: Queryable, limits: readonly Attemp
   return row?.retryAfterSeconds === null || row?.retryAfterSeconds === undefined ? null : Math.max(1, row.retryAfterSeconds);
 }
 
-/** Counts one attempt against each subject, in the bucket of this minute. */
-export async function countAttempt(sql: Queryable, limits: readonly AttemptLimit[]): Promise<void> {
-  if (limits.length === 0) return;
-  await sql`
+/** Counts one attempt against each subject, in the bucket of this minute; answers that bucket, for `uncountAttempt`. */
+export async function countAttempt(sql: Queryable, limits: readonly AttemptLimit[]): Promise<Date | null> {
+  if (limits.length === 0) return null;
+  const [row] = await sql<{ windowStart: Date }[]>`
     /* countAttempt */
     insert into sign_in_attempts (subject, window_start, attempts)
     select subject, date_bin(${bucket}::interval, now(), timestamptz 'epoch'), 1
     from unnest(${sql.array(limits.map((limit) => limit.subject))}::text[]) as l(subject)
-    on conflict (subject, window_start) do update set attempts = sign_in_attempts.attempts + 1`;
+    on conflict (subject, window_start) do update set attempts = sign_in_attempts.attempts + 1
+    returning window_start`;
+  return row.windowStart;
+}
+
+/** Takes back an attempt `countAttempt` counted in the bucket it answered; a bucket left empty goes. */
+export async function uncountAttempt(sql: Queryable, limits: readonly AttemptLimit[], windowStart: Date | null): Promise<void> {
+  if (limits.length === 0 || windowStart === null) return;
+  await sql`
+    /* uncountAttempt */
+    merge into sign_in_attempts a
+    using (select unnest(${sql.array(limits.map((limit) => limit.subject))}::text[]) as subject) l
+    on a.subject = l.subject and a.window_start = ${windowStart}
+    when matched and a.attempts <= 1 then delete
+    when matched then update set attempts = a.attempts - 1`;
 }
