@@ -93,6 +93,9 @@ describe('the window attempts are counted in', () => {
 
     await countedEarlier('test:slides:old', 10, 17);
     expect(await attemptsBlockedFor(earshot.sql, limit('test:slides:old'))).toBeNull();
+    // The next attempt of that subject drops the bucket that left the window.
+    await countAttempt(earshot.sql, limit('test:slides:old'));
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:slides:old'`).toEqual([{ attempts: 1 }]);
 
     // Spread over the window, the 10th try closes it until the minute holding the oldest one needed leaves.
     for (const minutesAgo of [12, 8, 4]) await countedEarlier('test:slides:spread', 3, minutesAgo);

@@ -41,14 +41,24 @@ export async function attemptsBlockedFor(sql: Queryable, limits: readonly Attemp
   return row?.retryAfterSeconds === null || row?.retryAfterSeconds === undefined ? null : Math.max(1, row.retryAfterSeconds);
 }
 
-/** Counts one attempt against each subject, in the bucket of this minute; answers that bucket, for `uncountAttempt`. */
+/**
+ * Counts one attempt against each subject, in the bucket of this minute, and
+ * drops the subjects' buckets that have left the window; answers the bucket,
+ * for `uncountAttempt`.
+ */
 export async function countAttempt(sql: Queryable, limits: readonly AttemptLimit[]): Promise<Date | null> {
   if (limits.length === 0) return null;
+  const subjects = limits.map((limit) => limit.subject);
   const [row] = await sql<{ windowStart: Date }[]>`
     /* countAttempt */
+    with expired as (
+      delete from sign_in_attempts
+      where subject = any(${sql.array(subjects)}::text[])
+        and window_start <= now() - ${bucket}::interval - make_interval(mins => ${attemptWindowMinutes})
+    )
     insert into sign_in_attempts (subject, window_start, attempts)
     select subject, date_bin(${bucket}::interval, now(), timestamptz 'epoch'), 1
-    from unnest(${sql.array(limits.map((limit) => limit.subject))}::text[]) as l(subject)
+    from unnest(${sql.array(subjects)}::text[]) as l(subject)
     on conflict (subject, window_start) do update set attempts = sign_in_attempts.attempts + 1
     returning window_start`;
   return row.windowStart;
