@@ -113,6 +113,22 @@ describe('digests', () => {
     expect(JSON.parse(receiver.received[0].body).data.counts.total).toBe(1);
   });
 
+  it('retries a digest no channel took for 6 hours from its run, then fails it', async () => {
+    const { key, receiver, rule, channel, mention, keywords } = await workspaceWithDigest({ name: 'Patient' });
+    await mention(keywords[0].id, {});
+    receiver.answerNext(...Array.from({ length: 50 }, () => ({ status: 503 })));
+    expect((await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key })).status).toBe(200);
+    const [delivery] = await earshot.sql<{ id: string; giveUpAt: Date; createdAt: Date }[]>`select id, give_up_at, created_at from deliveries where alert_id = ${rule.id}`;
+    expect(delivery.giveUpAt.getTime() - delivery.createdAt.getTime()).toBe(6 * 3_600_000);
+    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    // The window closes: the next failure is the last.
+    await earshot.sql`update deliveries set give_up_at = now() where id = ${delivery.id}`;
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${channel.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'failed');
+    expect(log[0]).toMatchObject({ id: delivery.id, kind: 'digest', status: 'failed', error: 'HTTP 503' });
+    expect(log[0].attempts).toBeGreaterThanOrEqual(2);
+    expect(receiver.received).toHaveLength(log[0].attempts);
+  });
+
   it('hourly: at the start of every hour, covering the hour, with no schedule', async () => {
     const { key, receiver, rule: hourly, mention, keywords } = await workspaceWithDigest({ name: 'Hourly', mode: 'hourly', schedule: undefined });
     expect(hourly).toMatchObject({ mode: 'hourly', event: 'digest', schedule: null });

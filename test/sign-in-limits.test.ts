@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../subgraphs/team/member-store.ts';
 import { insertSession } from '../subgraphs/team/session-store.ts';
-import { countAttempt } from '../subgraphs/team/sign-in-attempt-store.ts';
-import { addressSubject } from '../subgraphs/team/sign-in-limits.ts';
+import { attemptsBlockedFor, countAttempt } from '../subgraphs/team/sign-in-attempt-store.ts';
+import { addressSubject, claimAttempt } from '../subgraphs/team/sign-in-limits.ts';
 import { setUserPassword, verifyPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
@@ -54,7 +54,8 @@ describe('sign-in limits per client address', () => {
     expect((await viaGraphQL.json()).errors[0].extensions.code).toBe('rate_limited');
 
     // That account itself never failed: only the address is counted out.
-    const counts = await earshot.sql<{ subject: string; attempts: number }[]>`select subject, attempts from sign_in_attempts order by subject`;
+    const counts = await earshot.sql<{ subject: string; attempts: number }[]>`
+      select subject, sum(attempts)::int as attempts from sign_in_attempts group by subject order by subject`;
     expect(counts).toEqual([
       { subject: 'sign-in:account:guess@example.com', attempts: 10 },
       { subject: 'sign-in:address:127.0.0.1', attempts: 30 },
@@ -73,6 +74,61 @@ describe('sign-in limits per client address', () => {
     const perAddress = await askForLink('someone-new@example.com', { 'x-earshot-client-address': '192.0.2.1' });
     expect(perAddress.status).toBe(429);
     expect(Number(perAddress.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('the window attempts are counted in', () => {
+  /** `attempts` counted against `subject` in the minute `minutesAgo` minutes back. */
+  const countedEarlier = (subject: string, attempts: number, minutesAgo: number) => earshot.sql`
+    insert into sign_in_attempts (subject, window_start, attempts)
+    values (${subject}, date_bin('1 minute', now() - make_interval(mins => ${minutesAgo}), timestamptz 'epoch'), ${attempts})`;
+
+  it('slides: tries of the last 15 minutes count wherever a clock window would turn, and older ones stop counting', async () => {
+    const limit = (subject: string) => [{ subject, limit: 10 }];
+    await countedEarlier('test:slides:recent', 10, 14);
+    const blockedFor = await attemptsBlockedFor(earshot.sql, limit('test:slides:recent'));
+    // Open again once the minute of those tries has left the window: one to two minutes from now.
+    expect(blockedFor).toBeGreaterThanOrEqual(60);
+    expect(blockedFor).toBeLessThanOrEqual(120);
+
+    await countedEarlier('test:slides:old', 10, 17);
+    expect(await attemptsBlockedFor(earshot.sql, limit('test:slides:old'))).toBeNull();
+    // The next attempt of that subject drops the bucket that left the window.
+    await countAttempt(earshot.sql, limit('test:slides:old'));
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:slides:old'`).toEqual([{ attempts: 1 }]);
+
+    // Spread over the window, the 10th try closes it until the minute holding the oldest one needed leaves.
+    for (const minutesAgo of [12, 8, 4]) await countedEarlier('test:slides:spread', 3, minutesAgo);
+    expect(await attemptsBlockedFor(earshot.sql, limit('test:slides:spread'))).toBeNull();
+    await countAttempt(earshot.sql, limit('test:slides:spread'));
+    const spread = await attemptsBlockedFor(earshot.sql, limit('test:slides:spread'));
+    expect(spread).toBeGreaterThanOrEqual(3 * 60);
+    expect(spread).toBeLessThanOrEqual(4 * 60);
+  });
+});
+
+describe('an attempt', () => {
+  it('is counted before it is checked: of 20 made at once against a ceiling of 10, no more than 10 get through', async () => {
+    const limits = [{ subject: 'test:at-once', limit: 10 }];
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => claimAttempt(earshot.sql, limits, 'Too many')));
+    const through = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    expect(through).toBeGreaterThan(0);
+    expect(through).toBeLessThanOrEqual(10);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason.extensions).toMatchObject({ code: 'rate_limited' });
+    // Those refused were taken back: what stays counted is what got through.
+    const [{ counted }] = await earshot.sql<{ counted: number }[]>`select coalesce(sum(attempts), 0)::int as counted from sign_in_attempts where subject = 'test:at-once'`;
+    expect(counted).toBe(through);
+  });
+
+  it('taken back (a sign-in that succeeded) counts no more, and its bucket goes once empty', async () => {
+    const limits = [{ subject: 'test:taken-back', limit: 10 }];
+    const takeBack = await claimAttempt(earshot.sql, limits, 'Too many');
+    await claimAttempt(earshot.sql, limits, 'Too many');
+    await takeBack();
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:taken-back'`).toEqual([{ attempts: 1 }]);
+    const second = await claimAttempt(earshot.sql, [{ subject: 'test:taken-back-alone', limit: 10 }], 'Too many');
+    await second();
+    expect(await earshot.sql`select attempts from sign_in_attempts where subject = 'test:taken-back-alone'`).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAccountEvent } from '../subgraphs/billing/account-event-store.ts';
+import { fanOutAccountEvents } from '../subgraphs/team/account-event-deliveries.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
@@ -26,6 +27,20 @@ async function subscribedChannel(events = ['wallet.low']) {
 
 const walletLow = (workspaceId: string, balanceCents = 116) =>
   recordAccountEvent(earshot.sql, { workspaceId, name: 'wallet.low', data: { wallet: { balanceCents }, lastCreditCents: 580, at: '2026-01-01T00:00:00.000Z' }, occurredAt: new Date() });
+
+/** A `wallet.low` recorded in a transaction the test ends when it chooses. */
+function walletLowInOpenTransaction(workspaceId: string, balanceCents: number) {
+  let end!: (outcome: 'commit' | 'rollback') => void;
+  const ending = new Promise<'commit' | 'rollback'>((resolve) => (end = resolve));
+  let recorded!: () => void;
+  const isRecorded = new Promise<void>((resolve) => (recorded = resolve));
+  const done = earshot.sql.begin(async (tx) => {
+    await recordAccountEvent(tx, { workspaceId, name: 'wallet.low', data: { wallet: { balanceCents } }, occurredAt: new Date() });
+    recorded();
+    if ((await ending) === 'rollback') throw new Error('rolled back');
+  });
+  return { isRecorded, end, done };
+}
 
 const deliveryLog = async (key: string, channelId: string) => (await earshot.rest('GET', `/v1/channels/${channelId}/deliveries`, { key })).body.data;
 
@@ -110,5 +125,26 @@ describe('webhook deliveries of account events', () => {
     await eventually(async () => quick.received.length, (count) => count >= 60, 10_000);
     expect(quick.received).toHaveLength(60);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('waits for an event whose transaction commits late, however late, and passes one that rolled back', async () => {
+    const { workspaceId, receiver } = await subscribedChannel();
+    const balances = () => receiver.received.map((request) => JSON.parse(request.body).data.wallet.balanceCents).sort((a, b) => a - b);
+    const late = walletLowInOpenTransaction(workspaceId, 1);
+    await late.isRecorded;
+    await walletLow(workspaceId, 2);
+    // Passes as if ten minutes had gone by: the event numbered before the committed one may still arrive.
+    for (let pass = 0; pass < 3; pass++) await fanOutAccountEvents(earshot.sql, new Date(Date.now() + 600_000), {});
+    expect(await earshot.sql`select id from deliveries where workspace_id = ${workspaceId}`).toEqual([]);
+    late.end('commit');
+    await late.done;
+    expect(await eventually(async () => balances(), (seen) => seen.length >= 2)).toEqual([1, 2]);
+
+    const dropped = walletLowInOpenTransaction(workspaceId, 3);
+    await dropped.isRecorded;
+    await walletLow(workspaceId, 4);
+    dropped.end('rollback');
+    await expect(dropped.done).rejects.toThrow('rolled back');
+    expect(await eventually(async () => balances(), (seen) => seen.length >= 3)).toEqual([1, 2, 4]);
   });
 });

@@ -34,14 +34,20 @@ export async function recordAccountEvent(sql: Queryable, event: AccountEvent): P
   await recordAccountEvents(sql, [event]);
 }
 
-/** Records many events in one statement (the daily tick pauses thousands of keywords at once). */
+/**
+ * Records many events in one statement (the daily tick pauses thousands of
+ * keywords at once). The transaction takes its id before the events take
+ * their sequence numbers: delivery passes a gap in the sequence once every
+ * transaction with an id that was running when it saw the gap has ended.
+ */
 export async function recordAccountEvents(sql: Queryable, events: readonly AccountEvent[]): Promise<void> {
   if (events.length === 0) return;
   await sql`
     /* recordAccountEvents */
+    with writer as materialized (select pg_current_xact_id())
     insert into account_events (id, workspace_id, name, data, occurred_at)
     select id, workspace_id, name, data, occurred_at
-    from unnest(${sql.array(events.map(() => newId('evt')))}::text[],
+    from writer, unnest(${sql.array(events.map(() => newId('evt')))}::text[],
                 ${sql.array(events.map((event) => event.workspaceId))}::text[],
                 ${sql.array(events.map((event) => event.name))}::text[],
                 ${sql.array(events.map((event) => JSON.stringify(event.data)))}::jsonb[],

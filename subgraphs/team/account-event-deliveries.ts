@@ -1,4 +1,4 @@
-import type { Sql } from '../../runtime/database.ts';
+import type { Queryable, Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { listAccountEventsAfter } from '../billing/index.ts';
 import { envelopeBody } from './delivery-envelope.ts';
@@ -8,12 +8,24 @@ import { listOwnersTakingEmails } from './member-store.ts';
 
 /** Events read from the outbox per pass. */
 const batchSize = 500;
+
 /**
  * A gap in the outbox's sequence is an event whose transaction has not
- * committed yet (or rolled back): fan-out waits this long for it before
- * passing it by, so a late commit is not skipped for good while it can still arrive.
+ * committed yet, or rolled back. Whatever transaction holds it was running
+ * when the gap was first seen, so the gap is passed once every transaction
+ * running then has ended (the snapshot's `xmin` reached that sighting's
+ * `xmax`): a late commit is visible by then, however long its transaction
+ * took; a clock alone skipped an event committed more than a minute after
+ * the next one. The sightings live in this process, by the sequence number
+ * before the gap: a process that did not see a gap sees it anew, later,
+ * which is as safe.
  */
-const gapWaitMs = 60_000;
+const gapHorizons = new Map<number, bigint>();
+
+const snapshotXmin = async (tx: Queryable) =>
+  BigInt((await tx<{ xmin: string }[]>`/* outboxSnapshotXmin */ select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`)[0].xmin);
+const snapshotXmax = async (tx: Queryable) =>
+  BigInt((await tx<{ xmax: string }[]>`/* outboxSnapshotXmax */ select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`)[0].xmax);
 
 /** The account events every owner of the workspace is also e-mailed about (spec 6.4, last line). */
 export const ownerEmailEvents: readonly string[] = ['wallet.low', 'wallet.paused', 'keyword.capped'];
@@ -34,11 +46,20 @@ export async function fanOutAccountEvents(sql: Sql, now: Date, env: NodeJS.Proce
       /* lockAccountEventFanout */
       select last_seq::float8 as last_seq from account_event_fanout for update skip locked`;
     if (!cursor) return 0;
+    for (const seq of gapHorizons.keys()) if (seq < cursor.lastSeq) gapHorizons.delete(seq);
+    // Taken before the events are read: a transaction ended by then has its event in the read, or never will.
+    const endedBefore = await snapshotXmin(tx);
     const events = await listAccountEventsAfter(tx, cursor.lastSeq, batchSize);
     let lastSeq = cursor.lastSeq;
     const taken: typeof events = [];
     for (const event of events) {
-      if (event.seq !== lastSeq + 1 && now.getTime() - event.createdAt.getTime() < gapWaitMs) break;
+      if (event.seq !== lastSeq + 1) {
+        // Taken after the read: every transaction that could still commit the missing events is below it.
+        const horizon = gapHorizons.get(lastSeq) ?? (await snapshotXmax(tx));
+        gapHorizons.set(lastSeq, horizon);
+        if (endedBefore < horizon) break;
+        gapHorizons.delete(lastSeq);
+      }
       taken.push(event);
       lastSeq = event.seq;
     }

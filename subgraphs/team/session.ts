@@ -8,8 +8,7 @@ import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { findMemberRole } from './member-store.ts';
 import { authenticateSession, insertSession, revokeOtherSessions, revokeSession } from './session-store.ts';
-import { countAttempt } from './sign-in-attempt-store.ts';
-import { failedSignInLimits, refuseWhileLimited, signInLinkLimits } from './sign-in-limits.ts';
+import { claimAttempt, failedSignInLimits, signInLinkLimits } from './sign-in-limits.ts';
 import { requireSignedInUser } from './signed-in-user.ts';
 import { emailAddress } from './user.ts';
 import { passwordRule, setUserPassword, verifyPassword } from './user-password.ts';
@@ -86,17 +85,14 @@ const tooManyFailures = 'Too many failed sign-ins for this account or from this 
 /** Signs in with an e-mail address and password; failures count toward the per-account and per-address limits. */
 export async function signInWithPassword(ctx: SignInContext, input: unknown): Promise<SignedInSession> {
   const valid = parseInput(passwordSignInInput, input);
-  const limits = failedSignInLimits(valid.email, ctx.clientAddress);
-  await refuseWhileLimited(ctx.sql, limits, tooManyFailures);
+  const takeBack = await claimAttempt(ctx.sql, failedSignInLimits(valid.email, ctx.clientAddress), tooManyFailures);
   const user = await findUserByEmail(ctx.sql, valid.email);
   const workspaceId = user && (valid.workspaceId ?? (await firstWorkspaceOf(ctx.sql, user.id)));
   const role = user && workspaceId ? await findMemberRole(ctx.sql, workspaceId, user.id) : undefined;
   // The password is checked even when the rest already failed, so the answer takes as long either way.
   const passwordMatches = await verifyPassword(valid.password, user?.passwordHash ?? null);
-  if (!user || !workspaceId || !role || !passwordMatches) {
-    await countAttempt(ctx.sql, limits);
-    throw wrongCredentials();
-  }
+  if (!user || !workspaceId || !role || !passwordMatches) throw wrongCredentials();
+  await takeBack();
   return startSession(ctx, user, workspaceId);
 }
 
@@ -113,9 +109,7 @@ export async function mailMagicLink(
 ): Promise<void> {
   const valid = parseInput(magicLinkInput, input);
   const settings = requireMailSettings(ctx.env);
-  const limits = signInLinkLimits(valid.email, ctx.clientAddress);
-  await refuseWhileLimited(ctx.sql, limits, 'Too many sign-in links asked for; try again later');
-  await countAttempt(ctx.sql, limits);
+  await claimAttempt(ctx.sql, signInLinkLimits(valid.email, ctx.clientAddress), 'Too many sign-in links asked for; try again later');
   const user = await findUserByEmail(ctx.sql, valid.email);
   if (!user) return;
   const token = await insertMagicLink(ctx.sql, user.id);
@@ -182,12 +176,11 @@ export class SessionResolver {
     const stored = user && (await findUserByEmail(ctx.sql, user.email));
     if (!stored) throw domainError('unauthorized', 'The signed-in user no longer exists');
     if (stored.passwordHash !== null) {
-      const limits = failedSignInLimits(stored.email, ctx.clientAddress);
-      await refuseWhileLimited(ctx.sql, limits, tooManyFailures);
+      const takeBack = await claimAttempt(ctx.sql, failedSignInLimits(stored.email, ctx.clientAddress), tooManyFailures);
       if (!(await verifyPassword(valid.currentPassword ?? '', stored.passwordHash))) {
-        await countAttempt(ctx.sql, limits);
         throw domainError('validation_error', 'currentPassword: does not match the current password', { field: 'currentPassword' });
       }
+      await takeBack();
     }
     await setUserPassword(ctx.sql, stored.email, valid.newPassword);
     // Whoever else holds a session of this user (a stolen cookie, a forgotten browser) is out; this one stays.

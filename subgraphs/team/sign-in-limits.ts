@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
-import { type AttemptLimit, attemptsBlockedFor } from './sign-in-attempt-store.ts';
+import { type AttemptLimit, attemptsBlockedFor, countAttempt, uncountAttempt } from './sign-in-attempt-store.ts';
 import { normaliseEmail } from './user-store.ts';
 
 /**
@@ -40,9 +40,21 @@ function limitsOf(kind: string, ceilings: { perAccount: number; perAddress: numb
 export const failedSignInLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in', failedSignIns, email, clientAddress);
 export const signInLinkLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in-link', signInLinks, email, clientAddress);
 
-/** `429 rate_limited` with `Retry-After` while any of `limits` is reached. */
-export async function refuseWhileLimited(sql: Queryable, limits: readonly AttemptLimit[], message: string): Promise<void> {
-  const blockedFor = await attemptsBlockedFor(sql, limits);
-  if (blockedFor !== null) throw domainError('rate_limited', message, { retryAfterSeconds: blockedFor });
+/**
+ * Counts an attempt before it is made, and refuses it (`429 rate_limited`
+ * with `Retry-After`, the attempt taken back) when it would go past any of
+ * `limits`. Counted first, attempts made at the same moment cannot all pass
+ * a check none of them has counted in yet. Answers what takes the attempt
+ * back, for one that turns out not to count (a sign-in that succeeded).
+ */
+export async function claimAttempt(sql: Queryable, limits: readonly AttemptLimit[], message: string): Promise<() => Promise<void>> {
+  const windowStart = await countAttempt(sql, limits);
+  const takeBack = () => uncountAttempt(sql, limits, windowStart);
+  // Counted already, this attempt is the ceiling-plus-one-th when the ceiling was reached before it.
+  const blockedFor = await attemptsBlockedFor(sql, limits.map((limit) => ({ ...limit, limit: limit.limit + 1 })));
+  if (blockedFor !== null) {
+    await takeBack();
+    throw domainError('rate_limited', message, { retryAfterSeconds: blockedFor });
+  }
+  return takeBack;
 }
-
