@@ -121,6 +121,35 @@ const anyBuying = anyOf(buyingPatterns);
 const anyComparison = anyOf(comparisonPatterns);
 
 /**
+ * How a post is built, whatever its field: two options weighed ("X vs Y",
+ * "switched from X to Y", "faster than", "instead of"), or a problem told
+ * in the first person ("we", "my", "unser"). The opinion models weigh each
+ * form on its own, where the rules above fold them into one verdict.
+ */
+const structures: [name: string, pattern: RegExp][] = [
+  ['versus', /\b(?:vs\.?|versus)(?![\p{L}])|\bor\b[^.!?]*\?/u],
+  ['than', /(?:\Ber|\bmore \w+|\bless \w+|\bworse) than\b|\Ber als\b|\b(?:mieux|pire|plus \w+|moins \w+) que\b|\b(?:mejor|peor|más \w+|menos \w+) que\b|\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\b(?:meglio|peggio|più \w+) (?:di|che)\b|\Ber dan\b|より/u],
+  ['compared', /\bcompar\w+|\bvergleich\w*|\brispetto a\b|\bpar rapport à|\bvergeleken met\b|と比べ/u],
+  ['moved-from-to', /\b(?:switched|switching|moved|moving|migrated|migrating|ditched|dropped|replaced|left|went back|gone back|umgestiegen|gewechselt|passé|passés|passée|migré|cambié|cambiamos|mudamos|migramos|passat[oaie]|overgestapt)\b[^.!?]*\b(?:from|to|for|with|von|zu|auf|de|vers|à|a|para|al|da|naar|van)\b/u],
+  ['preferred-over', /\b(?:picked|chose|chosen|prefer|preferred|pick|choose)\b[^.!?]*\bover\b|\binstead of\b|\brather than\b|\bstatt\b|\bau lieu de\b|\ben lugar de\b|\bem vez de\b|\binvece di\b|\bin plaats van\b/u],
+];
+
+const firstPerson = /\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze)\b/u;
+
+function sentenceStartBefore(text: string, index: number): number {
+  return Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('!', index - 1), text.lastIndexOf('?', index - 1)) + 1;
+}
+
+/** The forms of `structures` a post is built in, and a problem told in the first person ("we were charged twice"). */
+export function postStructures(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found = structures.flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : []));
+  const problem = anyProblem.exec(lower);
+  if (problem && firstPerson.test(lower.slice(sentenceStartBefore(lower, problem.index), problem.index))) found.push('first-person-problem');
+  return found;
+}
+
+/**
  * Intents of a post (spec 2.4): a question asks; a complaint tells of a
  * problem with, or a negative opinion of, a product or service; praise is a
  * positive opinion; buy intent

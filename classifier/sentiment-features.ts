@@ -1,5 +1,6 @@
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
+import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
 import { codeSpans, type SentimentReading } from './sentiment.ts';
 
@@ -77,6 +78,7 @@ export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: Feat
   add('lex:blame', Math.min(blame, 10) / 5);
   if (evidence.reading.ironic) add('irony');
   for (const intent of evidence.intents) add(`intent:${intent}`);
+  for (const structure of postStructures(evidence.text)) add(`form:${structure}`);
   if (evidence.reporting) add('kind:reporting');
   if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');
   if (/!/u.test(evidence.text)) add('kind:exclamation');

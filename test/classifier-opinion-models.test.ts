@@ -42,6 +42,17 @@ describe('sentiment features', () => {
     expect(features.get('kind:reporting')).toBe(1);
     expect(features.get('kind:exclamation')).toBe(1);
   });
+
+  it('names the form of a post weighing two options or telling its own problem, in any field', async () => {
+    const forms = async (text: string) => [...(await featuresOf(text)).keys()].filter((name) => name.startsWith('form:')).sort();
+    expect(await forms('Moved the whole studio from Bernina to Janome last spring.')).toEqual(['form:moved-from-to']);
+    expect(await forms('The Flexispot is steadier than the Uplift at full height.')).toEqual(['form:than']);
+    expect(await forms('Babbel vs Duolingo for Spanish verbs')).toEqual(['form:versus']);
+    expect(await forms('We picked Tally over Typeform for the club forms.')).toEqual(['form:preferred-over']);
+    expect(await forms('Der neue Tarif ist im Vergleich zum alten teuer.')).toEqual(['form:compared']);
+    expect(await forms('Great chair. We were charged twice for it and support never answered.')).toEqual(['form:first-person-problem']);
+    expect(await forms('Great chair. It was charged twice, says the shop.')).toEqual([]);
+  });
 });
 
 /** The most probable class of a bag of words: argmax of bias plus the words' weights. */
