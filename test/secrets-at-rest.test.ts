@@ -8,6 +8,8 @@ import { connect, type Sql } from '../runtime/database.ts';
 import { loadSecretBox, secretBox } from '../runtime/secret-box.ts';
 import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
+import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
+import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { createTestDatabase, recordingLogger, startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 const sealedPattern = /^v1\.[A-Za-z0-9_-]+$/;
@@ -195,6 +197,42 @@ describe('secrets at rest', () => {
     await earshotOn(databaseUrl, { log: again.log });
     expect(again.lines.filter((line) => line.message.startsWith('sealed the secrets'))).toEqual([]);
     expect(await rawSecret(sql, channel.id)).toBe(sealed);
+  });
+});
+
+describe('the log', () => {
+  // Every credential of a workspace made, used, failed with and rotated, with the logger at its most talkative.
+  it('holds no API key, session token, webhook secret or Slack bot token, however they are used', async () => {
+    const { log, lines } = recordingLogger();
+    const earshot = await earshotOn(undefined, { log });
+    const { apiKey: key } = await provisionWorkspace(earshot.sql, 'Logged', { ownerEmail: 'owner@example.com' });
+    await setUserPassword(earshot.sql, 'owner@example.com', 'correct horse battery');
+    const signIn = await earshot.rest('POST', '/v1/auth/password', { body: { email: 'owner@example.com', password: 'correct horse battery' } });
+    const cookies = Object.fromEntries(signIn.headers.getSetCookie().map((cookie) => cookie.split(';')[0].split('=') as [string, string]));
+    expect(cookies.earshot_session).toBeTruthy();
+    const cookie = `earshot_session=${cookies.earshot_session}; earshot_csrf=${cookies.earshot_csrf}`;
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: { cookie } })).status).toBe(200);
+    expect((await earshot.rest('GET', '/v1/whoami', { headers: { cookie: `earshot_session=${cookies.earshot_session}x` } })).status).toBe(401);
+
+    const channel = await webhook(earshot, key);
+    receiver.answerNext({ status: 500 });
+    expect((await testSend(earshot, key, channel.id)).answer.body.outcomes[0]).toMatchObject({ ok: false, error: 'HTTP 500' });
+    const rotated = (await earshot.rest('POST', `/v1/channels/${channel.id}/rotate-secret`, { key })).body.config.secret as string;
+    expect((await testSend(earshot, key, channel.id)).answer.body.outcomes[0]).toMatchObject({ ok: true });
+
+    await installSlack(earshot, key);
+    const botToken = [...slack.botTokens].at(-1)!;
+    const slackChannel = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'slack', channelId: 'C0ALERTS01', channelName: 'alerts' } })).body.id;
+    slack.failPostsWith('not_in_channel');
+    expect((await earshot.rest('POST', `/v1/channels/${slackChannel}/test`, { key })).body.outcomes[0]).toMatchObject({ ok: false });
+    expect((await earshot.rest('POST', `/v1/channels/${slackChannel}/test`, { key })).body.outcomes[0]).toMatchObject({ ok: true });
+    expect((await earshot.rest('GET', '/v1/whoami', { key: `${key}x` })).status).toBe(401);
+    expect((await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: `${botToken} ${rotated}` } })).status).toBe(400);
+
+    const secrets = [key, cookies.earshot_session, channel.secret, rotated, botToken, slack.clientSecret];
+    const written = lines.map((line) => JSON.stringify(line));
+    expect(written.length).toBeGreaterThan(0);
+    expect(secrets.flatMap((secret) => written.filter((line) => line.includes(secret)).map((line) => `${secret.slice(0, 12)}… in ${line.slice(0, 300)}`))).toEqual([]);
   });
 });
 
