@@ -2,12 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { secretBox } from '../runtime/secret-box.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { createAlertRule, type MentionRow, recordScores, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
@@ -27,6 +28,7 @@ const baselineConcurrency = 32;
 const aims = { perSecond: 1_000, p99Ms: 500 };
 
 const env = { EARSHOT_ALLOW_PRIVATE_URLS: '1' };
+const secrets = secretBox(randomBytes(32), "the benchmark's key");
 
 interface Receiver {
   url: string;
@@ -74,6 +76,7 @@ const dispatcherContext = (sql: Sql, environment: BenchEnvironment) => ({
   clock: systemClock,
   log: environment.log,
   config: { pollIntervalSeconds: 300, env },
+  secrets,
   send: async () => null,
 });
 
@@ -110,7 +113,7 @@ async function setUp(sql: Sql, receiver: Receiver): Promise<Setup> {
   const { workspace } = await provisionWorkspace(sql, 'Bench');
   await creditWalletByOperator(sql, { workspaceId: workspace.id, cents: 1_000_000, at: new Date() });
   const { keyword } = await createKeyword(sql, workspace.id, { term: 'Benchmark', platforms: ['hackernews'], cap: { mentions: 1_000_000, per: 'month' } }, {});
-  const channel = await createChannel(sql, workspace.id, { kind: 'webhook', url: receiver.url, label: 'bench' }, env, new Date());
+  const channel = await createChannel(sql, secrets, workspace.id, { kind: 'webhook', url: receiver.url, label: 'bench' }, env, new Date());
   await createAlertRule(sql, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
   return { sql, workspaceId: workspace.id, keywordId: keyword.id, secret: channel.secret! };
 }

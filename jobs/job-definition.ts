@@ -3,6 +3,7 @@ import type { Clock } from '../runtime/clock.ts';
 import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { SecretBox } from '../runtime/secret-box.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 
 /** What every job handler gets besides its payloads. */
@@ -11,6 +12,8 @@ export interface JobContext {
   clock: Clock;
   log: Logger;
   config: Pick<EarshotConfig, 'pollIntervalSeconds' | 'env'>;
+  /** Seals and opens the secrets stored for reading back (what deliveries sign and post with). */
+  secrets: SecretBox;
   /** Sends a job to another queue (or this one), checked against that queue's schema. */
   send: SendJob;
 }

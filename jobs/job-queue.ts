@@ -4,6 +4,7 @@ import type { Clock } from '../runtime/clock.ts';
 import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { SecretBox } from '../runtime/secret-box.ts';
 import type { JobContext, JobDefinition } from './job-definition.ts';
 import { jobSchema } from './job-store.ts';
 import { startWorkerRegistry } from './worker-registry.ts';
@@ -49,9 +50,10 @@ export async function startJobQueue(options: {
   clock: Clock;
   log: Logger;
   config: JobContext['config'];
+  secrets: SecretBox;
   work: boolean;
 }): Promise<JobQueue> {
-  const { sql, definitions, clock, log, config } = options;
+  const { sql, definitions, clock, log, config, secrets } = options;
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     max: 4,
@@ -96,14 +98,14 @@ export async function startJobQueue(options: {
       { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
       async (jobs) => {
         await workers.claim(definition.name, jobs.map((job) => job.id));
-        const context: JobContext = { sql, clock, config, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
+        const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
         await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
       },
     );
   }
   return {
     send,
-    context: (name) => ({ sql, clock, config, log: log.child({ worker: name }), send }),
+    context: (name) => ({ sql, clock, config, secrets, log: log.child({ worker: name }), send }),
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await workers?.stop();

@@ -8,6 +8,11 @@ export interface EarshotConfig {
   dataDir: string;
   /** Shared secret the gateway signs subgraph requests with; when unset, one is kept in the database. */
   gatewaySecret: string | undefined;
+  /**
+   * The key that seals secrets Earshot reads back (EARSHOT_SECRETS_KEY, base64 of 32 bytes); when unset, a key
+   * file in `dataDir` holds it (runtime/secret-box.ts).
+   */
+  secretsKey: Buffer | undefined;
   rateLimitPerMinute: number;
   maxBodyBytes: number;
   /** Where a gateway-only process finds each subgraph (`--role gateway`). */
@@ -43,6 +48,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 }
 
 /**
+ * A secrets key as an operator writes it: base64 of exactly 32 bytes (what
+ * `openssl rand -base64 32` prints). Anything else is refused before
+ * Earshot starts, naming where it came from, never echoing it.
+ */
+export function parseSecretsKey(text: string, source: string): Buffer {
+  const key = Buffer.from(text, 'base64');
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(text) || key.length !== 32) {
+    throw new Error(`${source} must be base64 of 32 random bytes (e.g. the output of \`openssl rand -base64 32\`); it is not`);
+  }
+  return key;
+}
+
+/**
  * `EARSHOT_PUBLIC_URL` (default `http://localhost:$PORT`), without a trailing
  * slash: the base of every link Earshot sends out (checkout return pages,
  * OAuth redirects, e-mail confirmations).
@@ -64,6 +82,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.EARSHOT_DATA_DIR ?? './.data'),
     gatewaySecret: env.EARSHOT_GATEWAY_SECRET || undefined,
+    secretsKey: env.EARSHOT_SECRETS_KEY ? parseSecretsKey(env.EARSHOT_SECRETS_KEY, 'EARSHOT_SECRETS_KEY') : undefined,
     rateLimitPerMinute: integer(env, 'EARSHOT_RATE_LIMIT_PER_MINUTE', 600),
     maxBodyBytes: integer(env, 'EARSHOT_MAX_BODY_BYTES', 1024 * 1024),
     subgraphUrls,

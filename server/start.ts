@@ -15,12 +15,22 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { type AuthenticatedKey, authenticateOAuthToken, authenticateSession, closeSharedMailers, countWorkspaceRequest, startApiKeyCache } from '../subgraphs/team/index.ts';
+import {
+  type AuthenticatedKey,
+  authenticateOAuthToken,
+  authenticateSession,
+  closeSharedMailers,
+  countWorkspaceRequest,
+  startApiKeyCache,
+  teamSealedColumns,
+} from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, connectWithArrayTypes, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { watchDatabase } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
-import { resolveGatewaySecret } from '../runtime/gateway-secret.ts';
+import { checkSecretsKey, deploymentSecretsColumn, resolveGatewaySecret } from '../runtime/gateway-secret.ts';
+import { sealStoredSecrets } from '../runtime/sealed-secrets.ts';
+import { loadSecretBox, type SecretBox } from '../runtime/secret-box.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
@@ -63,6 +73,8 @@ export interface RunningEarshot {
   sql: Sql;
   /** Sends a job to a queue of this deployment. */
   sendJob: SendJob;
+  /** Seals and opens the secrets stored for reading back, with this deployment's key. */
+  secrets: SecretBox;
   /** Where each subgraph answers, in the 'all' role only (tests reach them directly to prove they refuse unsigned requests). */
   subgraphUrls?: Record<SubgraphName, string>;
   stop(): Promise<void>;
@@ -149,12 +161,16 @@ export async function startEarshot(
     const requestSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
+    const secrets = await loadSecretBox(config);
+    await checkSecretsKey(sql, secrets);
+    const sealed = await sealStoredSecrets(sql, secrets, [deploymentSecretsColumn, ...teamSealedColumns]);
+    if (sealed > 0) log.info('sealed the secrets stored in clear before migration 045', { sealed });
     // Closed after everything that mails (requests, the dispatcher) has stopped.
     stops.push(['mail connections', closeSharedMailers]);
-    const secret = await resolveGatewaySecret(config, sql);
+    const secret = await resolveGatewaySecret(config, sql, secrets);
     // Every process may send jobs; only workers (alone or in the all-in-one process) work them.
     const works = role === 'all' || role === 'worker';
-    const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, config, work: works });
+    const queue = await startJobQueue({ sql, databaseUrl: database.url, definitions: jobDefinitions, clock, log, config, secrets, work: works });
     stops.push(['job queue', queue.stop]);
     if (works) {
       const recovery = await startCrashRecovery(queue.context('crash-recovery'));
@@ -173,13 +189,13 @@ export async function startEarshot(
 
     const sourceReaders = connectorSourceReaders(config.env);
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, sourceReaders }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, secrets, sourceReaders }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
       stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
       log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
-      return { url: subgraph.url, sql, stop, sendJob: queue.send };
+      return { url: subgraph.url, sql, stop, sendJob: queue.send, secrets };
     }
 
     let subgraphUrls: Record<SubgraphName, string>;
@@ -259,14 +275,14 @@ export async function startEarshot(
 
     if (!gateway && !facade) {
       log.info(`Earshot ${role} ready`);
-      return { url: '', sql, stop, sendJob: queue.send };
+      return { url: '', sql, stop, sendJob: queue.send, secrets };
     }
     // The dashboard is served where the public API is: with the gateway, which it talks to.
     const dashboard = gateway ? await loadDashboardFiles() : undefined;
     const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
     stops.push(['public server', server.close]);
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
-    return { url: server.url, sql, stop, sendJob: queue.send, ...(role === 'all' ? { subgraphUrls } : {}) };
+    return { url: server.url, sql, stop, sendJob: queue.send, secrets, ...(role === 'all' ? { subgraphUrls } : {}) };
   } catch (error) {
     await stop();
     throw error;

@@ -13,6 +13,7 @@ import { databaseRetryAfterSeconds, databaseUnavailableMessage, isDatabaseUnavai
 import type { Sql } from '../runtime/database.ts';
 import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
+import type { SecretBox } from '../runtime/secret-box.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import type { SourceReaders } from './source-readers.ts';
 import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
@@ -30,6 +31,8 @@ export interface SubgraphContext {
   sendJob: SendJob;
   /** The environment integrations read their addresses and credentials from (the payment provider's). */
   env: NodeJS.ProcessEnv;
+  /** Seals and opens the secrets stored for reading back (webhook signing secrets, Slack bot tokens). */
+  secrets: SecretBox;
   /** The platforms' answers a keyword write needs (feeds checked now, review links), from the connectors. */
   sourceReaders: SourceReaders;
 }
@@ -43,6 +46,7 @@ export interface SubgraphServerOptions {
   clock: Clock;
   sendJob: SendJob;
   env: NodeJS.ProcessEnv;
+  secrets: SecretBox;
   sourceReaders: SourceReaders;
   host?: string;
   port?: number;
@@ -77,7 +81,7 @@ const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: dat
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret, clock, sendJob, env, sourceReaders } = options;
+  const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
@@ -88,6 +92,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     clock,
     sendJob,
     env,
+    secrets,
     sourceReaders,
   });
 

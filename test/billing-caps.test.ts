@@ -10,7 +10,7 @@ import { chargeMatchedItem, type ChargeOutcome } from '../subgraphs/billing/char
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 const clock = manualClock(new Date('2028-03-08T09:00:00.000Z'));
 let earshot: TestEarshot;
@@ -93,7 +93,7 @@ describe('a new cap period (UTC)', () => {
     await resumeCapsAtPeriodTurn(sql, new Date(before));
     expect(await keywordRow(sql, keyword.id)).toMatchObject({ pausedForCap: true });
     clock.set(new Date(turn));
-    await capPeriodsQueue.handle([{}], { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, send: async () => null });
+    await capPeriodsQueue.handle([{}], { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null });
     expect(await keywordRow(sql, keyword.id)).toMatchObject({ pausedForCap: false, muted: false });
     expect((await getKeyword(apiKey, keyword.id)).cap).toMatchObject({ used: 0, resumesAt: null });
     expect((await eventsOf(sql, workspaceId)).at(-1)).toEqual({

@@ -11,7 +11,7 @@ import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { patchKeyword } from '../subgraphs/keywords/keyword-commands.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
-import { openTestDatabase, startTestEarshot } from './harness.ts';
+import { openTestDatabase, startTestEarshot, testSecrets } from './harness.ts';
 
 const pools: Sql[] = [];
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
@@ -125,7 +125,7 @@ describe('the daily tick', () => {
 });
 
 function jobContext(sql: Sql, clock: { now(): Date }): JobContext {
-  return { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, send: async () => null };
+  return { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null };
 }
 
 describe('the wallet (spec 3.2)', () => {

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -91,9 +91,11 @@ describe('channels', () => {
       const { apiKey: own, workspace } = await strict.createWorkspace();
       const port = new URL(receiver.url).port;
       for (const url of [`http://127.0.0.1:${port}/hook`, `http://localhost:${port}/hook`]) {
+        const id = `dest_${Math.random().toString(36).slice(2)}`;
+        const secret = testSecrets.seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=', `channels.secret/${id}`);
         const [row] = await strict.sql<{ id: string }[]>`
           insert into channels (id, workspace_id, kind, label, url, secret)
-          values (${`dest_${Math.random().toString(36).slice(2)}`}, ${workspace.id}, 'webhook', 'sneaky', ${url}, 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=')
+          values (${id}, ${workspace.id}, 'webhook', 'sneaky', ${url}, ${secret})
           returning id`;
         const before = receiver.received.length;
         const tested = await strict.rest('POST', `/v1/channels/${row.id}/test`, { key: own });

@@ -5,7 +5,7 @@ import { storeComment, watchThread } from '../subgraphs/mentions/comment-store.t
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
-import { startTestEarshot, type TestEarshot, eventually } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot, eventually } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -101,7 +101,7 @@ describe('thread comments (spec 2.1.2)', () => {
     const newest = { platform: 'hackernews' as const, externalId: '411', url: 'https://news.ycombinator.com/item?id=411', text: 'The new release works well for us, 1 hours in', publishedAt: minutesAgo(60), replyTo: '401', links: [], author };
     expect(await storeComment(earshot.sql, mention.id, newest, true)).toMatch(/^cmt_/);
 
-    const context = { sql: earshot.sql, clock: { now: () => new Date() }, log: createLogger('silent'), config: { pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url } }, send: async () => null };
+    const context = { sql: earshot.sql, clock: { now: () => new Date() }, log: createLogger('silent'), config: { pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url } }, secrets: testSecrets, send: async () => null };
     await commentsQueue.handle([{ watches: [{ mentionId: mention.id, lastCheckedAt: null, until: new Date(Date.now() + 86_400_000).toISOString() }] }], context);
 
     const comments = await earshot.rest('GET', `/v1/mentions/${mention.id}/comments`, { key });

@@ -11,7 +11,7 @@ import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { countOf, createTestDatabase, eventually, startTestEarshot } from './harness.ts';
+import { countOf, createTestDatabase, eventually, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 
@@ -76,7 +76,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     const hackerNews = await startFakeHackerNews({ hits });
     upstreams.push(hackerNews);
 
-    const first = await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
+    const first = await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     // The moment the issue names: right after the first batch of mentions committed, before scoring.
     await until(async () => (await countOf(sql`select count(*)::int as n from mentions`)) > 0, 60_000);
     await stopService(first.child, 'SIGKILL');
@@ -101,7 +101,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     await sql.begin((tx) => storeMatchedMentions(tx, orphans, new Date()));
 
     const restartedAt = Date.now();
-    await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
+    await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const settled = await eventually(
       () => sql<{ stored: number; unscored: number }[]>`select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`,
       ([state]) => state.stored === hits.length + orphans.length && state.unscored === 0,
@@ -122,7 +122,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     upstreams.push(hackerNews);
     hackerNews.failNext('slow');
 
-    const first = await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
+    const first = await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const [active] = await eventually(
       () => sql<{ id: string }[]>`select j.id from pgboss.job j join job_claims c on c.job_id = j.id where j.name = 'poll' and j.state = 'active'`,
       (rows) => rows.length > 0,
@@ -131,7 +131,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     await stopService(first.child, 'SIGKILL');
 
     const restartedAt = Date.now();
-    await startService(url, { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
+    await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
     const [job] = await eventually(
       () => sql<{ state: string; retryCount: number }[]>`select state, retry_count from pgboss.job where id = ${active.id}`,
       ([row]) => row.state === 'completed',
@@ -146,7 +146,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
 });
 
 function jobContext(sql: Sql, clock: { now(): Date }): JobContext {
-  return { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, send: async () => null };
+  return { sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null };
 }
 
 const keywordDaysOf = (sql: Sql, keywordId: string) =>

@@ -10,7 +10,7 @@ import { addKeywords, chargeMentions, newWorkspace } from './billing-seed.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
-import { countOf, createTestDatabase, eventually, patiently, unreachableUpstreams } from './harness.ts';
+import { countOf, createTestDatabase, eventually, patiently, testSecrets, testSecretsEnv, unreachableUpstreams } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 
 /**
@@ -124,6 +124,7 @@ async function seedWorkspaces(sql: Sql): Promise<SeededWorkspace[]> {
     const now = new Date();
     const channel = await createChannel(
       sql,
+      testSecrets,
       workspace.workspaceId,
       { kind: 'webhook', url: receiver!.url, events: ['keyword.resumed', 'keyword.capped', 'wallet.low', 'wallet.paused'] },
       { EARSHOT_ALLOW_PRIVATE_URLS: '1' },
@@ -192,7 +193,7 @@ describe(`kill -9 at random moments (scale ${scale}, seed ${seed})`, { timeout: 
     const hackerNews = await startFakeHackerNews({ hits: hackerNewsHits() });
     upstreams.push(hackerNews);
     const seeded = await seedWorkspaces(sql);
-    const env = { ...unreachableUpstreams, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_RETRY_DELAY_S: '1' };
+    const env = { ...unreachableUpstreams, ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_RETRY_DELAY_S: '1' };
 
     const killedDuring: string[][] = [];
     for (let round = 0; round < kills; round++) {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../runtime/database.ts';
 import { deploymentSecret } from '../runtime/gateway-secret.ts';
-import { createTestDatabase } from './harness.ts';
+import { createTestDatabase, testSecrets } from './harness.ts';
 
 const pools: Sql[] = [];
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
@@ -13,14 +13,14 @@ describe('deployment secrets', () => {
     pools.push(first, second);
     let secondAsk: Promise<string> | undefined;
     const firstSecret = await first.begin(async (tx) => {
-      const created = await deploymentSecret(tx, 'race');
+      const created = await deploymentSecret(tx, testSecrets, 'race');
       // The second's insert now waits on this uncommitted row.
-      secondAsk = deploymentSecret(second, 'race');
+      secondAsk = deploymentSecret(second, testSecrets, 'race');
       await new Promise((resolve) => setTimeout(resolve, 300));
       return created;
     });
     expect(firstSecret).toMatch(/^[0-9A-Za-z]{32,}$/);
     await expect(secondAsk).resolves.toBe(firstSecret);
-    expect(await deploymentSecret(second, 'race')).toBe(firstSecret);
+    expect(await deploymentSecret(second, testSecrets, 'race')).toBe(firstSecret);
   });
 });

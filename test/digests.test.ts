@@ -151,7 +151,7 @@ describe('digests', () => {
 
   it('refuses an e-mail channel in an hourly rule, whichever side changes: 400 hourly_email_unsupported, nothing stored', async () => {
     const { apiKey: key, workspace } = await earshot.createWorkspace();
-    const email = await insertChannel(earshot.sql, { workspaceId: workspace.id, kind: 'email', label: 'Inbox', url: null, headers: {}, events: [], target: { address: 'team@example.com', confirmed: true }, now: new Date() });
+    const email = await insertChannel(earshot.sql, earshot.secrets, { workspaceId: workspace.id, kind: 'email', label: 'Inbox', url: null, headers: {}, events: [], target: { address: 'team@example.com', confirmed: true }, now: new Date() });
     const receiver = await startWebhookReceiver();
     receivers.push(receiver);
     const webhook = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { systemClock } from '../runtime/clock.ts';
 import { connect, startEmbeddedDatabase } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { secretBox } from '../runtime/secret-box.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,7 +53,7 @@ async function prepareTemplate(adminUrl: string): Promise<string> {
   const sql = connect(url.toString());
   await migrate(sql);
   const log = createLogger('warn');
-  const queue = await startJobQueue({ sql, databaseUrl: url.toString(), definitions: jobDefinitions, clock: systemClock, log, config: { pollIntervalSeconds: 300, env: {} }, work: false });
+  const queue = await startJobQueue({ sql, databaseUrl: url.toString(), definitions: jobDefinitions, clock: systemClock, log, config: { pollIntervalSeconds: 300, env: {} }, secrets: secretBox(randomBytes(32), 'a random key'), work: false });
   await queue.stop();
   await sql.end();
   return name;

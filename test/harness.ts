@@ -7,6 +7,7 @@ import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { secretBox } from '../runtime/secret-box.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
@@ -15,6 +16,13 @@ import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.
 export const unreachableUpstreams = Object.fromEntries(
   [...searchPlatforms, ...reviewPlatforms, 'reddit_auth'].map((name) => [`EARSHOT_UPSTREAM_${name.toUpperCase()}`, 'http://127.0.0.1:9']),
 );
+
+/** The secrets key of every Earshot a test starts, in process or as a child (unless the test gives another). */
+export const testSecretsKey = randomBytes(32);
+/** Seals and opens with that key, for tests that write or read sealed rows themselves. */
+export const testSecrets = secretBox(testSecretsKey, 'the test run\'s key');
+/** The key as a child process's environment gives it. */
+export const testSecretsEnv = { EARSHOT_SECRETS_KEY: testSecretsKey.toString('base64') };
 
 /**
  * A database of its own on the run's embedded PostgreSQL: a copy of the
@@ -32,7 +40,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 export function testConfig(databaseUrl: string, overrides: Partial<EarshotConfig> = {}): EarshotConfig {
-  return { ...readConfig({}), databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'silent', blueskyLive: false, ...overrides };
+  return { ...readConfig({}), databaseUrl, port: 0, host: '127.0.0.1', logLevel: 'silent', blueskyLive: false, secretsKey: testSecretsKey, ...overrides };
 }
 
 export interface TestEarshot extends RunningEarshot {

@@ -4,7 +4,7 @@ import { slackInstallState } from '../subgraphs/team/slack-install.ts';
 import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { type FakeSlack, slackInteractionRequest, startFakeSlack } from './fake-upstreams/slack.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 let slack: FakeSlack;
 let earshot: TestEarshot;
@@ -61,8 +61,9 @@ describe('connecting a workspace to Slack', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ connected: true, teamName: 'Earshot Testers' });
     const [row] = await earshot.sql`select team_id, team_name, bot_token from slack_connections where workspace_id = ${workspace.id}`;
-    expect(row).toEqual({ teamId: 'T0EARSHOT1', teamName: 'Earshot Testers', botToken: expect.stringMatching(/^xoxb-/) });
-    expect(slack.botTokens.has(row.botToken)).toBe(true);
+    // The token is kept sealed for this workspace (see secrets-at-rest.test.ts).
+    expect(row).toEqual({ teamId: 'T0EARSHOT1', teamName: 'Earshot Testers', botToken: expect.stringMatching(/^v1\./) });
+    expect(slack.botTokens.has(testSecrets.open(row.botToken, `slack_connections.bot_token/${workspace.id}`))).toBe(true);
   });
 
   it('refuses a forged, altered or expired state, a declined install and a used code with a 400', async () => {

@@ -21,7 +21,7 @@ export interface DispatcherOptions {
 export async function startDeliveryDispatcher(context: JobContext, options: DispatcherOptions = {}): Promise<{ stop(): Promise<void> }> {
   const concurrency = options.concurrency ?? 256;
   const perLane = options.perLane ?? 32;
-  const settings = deliverySettings(context.config.env);
+  const settings = deliverySettings(context.config.env, context.secrets);
   const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
   const inFlight = new Map<string, number>();
   const sends = new Set<Promise<void>>();

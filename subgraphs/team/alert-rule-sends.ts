@@ -27,7 +27,7 @@ export class AlertRuleSendResolver {
     const rule = await findAlertRule(ctx.sql, requireAuth(ctx).workspaceId, id);
     if (!rule) throw notFound('Alert rule');
     const channels = (await findChannelsByIds(ctx.sql, rule.channelIds)).filter((channel) => channel.workspaceId === rule.workspaceId);
-    const outcomes = await sendTestDeliveries(ctx.sql, channels, { id: rule.id, name: rule.name }, deliverySettings(ctx.env), () => ctx.clock.now());
+    const outcomes = await sendTestDeliveries(ctx.sql, channels, { id: rule.id, name: rule.name }, deliverySettings(ctx.env, ctx.secrets), () => ctx.clock.now());
     return { outcomes };
   }
 

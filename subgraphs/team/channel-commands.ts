@@ -1,9 +1,10 @@
 import { assertPublicHttpUrl, PrivateAddressError } from '../../runtime/public-address.ts';
 import type { Queryable } from '../../runtime/database.ts';
+import type { SecretBox } from '../../runtime/secret-box.ts';
 import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { createChannelInput } from './channel-input.ts';
-import { type ChannelRow, insertChannel } from './channel-store.ts';
+import { type ChannelWithNewSecret, insertChannel } from './channel-store.ts';
 import { confirmationEmail } from './email-messages.ts';
 import { emailConfirmationLink, newConfirmationToken, requireMailSettings, sendMailNow } from './mailer.ts';
 import { requireSlackApp } from './slack-api.ts';
@@ -27,20 +28,27 @@ function requiredField<T>(value: T | undefined, field: string, kind: string): T 
 }
 
 /** Creates a channel from a POST /v1/channels body; a kind whose settings this install lacks answers its `*_not_configured` code. */
-export async function createChannel(sql: Queryable, workspaceId: string, rawInput: unknown, env: NodeJS.ProcessEnv, now: Date): Promise<ChannelRow> {
+export async function createChannel(
+  sql: Queryable,
+  secrets: SecretBox,
+  workspaceId: string,
+  rawInput: unknown,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): Promise<ChannelWithNewSecret> {
   const valid = parseInput(createChannelInput, rawInput);
   if (valid.kind === 'telegram') {
     // An install without a bot says so before anything about the chat.
     requireTelegramBot(env);
     const chatId = requiredField(valid.chatId, 'chatId', valid.kind);
-    return insertChannel(sql, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
+    return insertChannel(sql, secrets, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
   }
   if (valid.kind === 'slack') {
     requireSlackApp(env);
     const channelId = requiredField(valid.channelId, 'channelId', valid.kind);
     if (!(await findSlackConnection(sql, workspaceId))) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet: GET /v1/slack/install');
     const channelName = valid.channelName ?? channelId;
-    return insertChannel(sql, { workspaceId, kind: 'slack', label: valid.label ?? `Slack #${channelName}`, url: null, headers: {}, events: [], target: { channelId, channelName }, now });
+    return insertChannel(sql, secrets, { workspaceId, kind: 'slack', label: valid.label ?? `Slack #${channelName}`, url: null, headers: {}, events: [], target: { channelId, channelName }, now });
   }
   if (valid.kind === 'email') {
     const settings = requireMailSettings(env);
@@ -49,10 +57,10 @@ export async function createChannel(sql: Queryable, workspaceId: string, rawInpu
     // Double opt-in: only the confirmation goes out until the link is opened. Sent before the channel is stored, so a refused mail leaves nothing behind.
     const { token, hash } = newConfirmationToken();
     await sendMailNow(settings, { to: address, ...confirmationEmail(emailConfirmationLink(env, token), label) }, 'address', 'confirmation e-mail');
-    return insertChannel(sql, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
+    return insertChannel(sql, secrets, { workspaceId, kind: 'email', label, url: null, headers: {}, events: [], target: { address, confirmed: false, confirmationTokenHash: hash }, now });
   }
   await assertSendableUrl(valid.url!, env);
-  return insertChannel(sql, {
+  return insertChannel(sql, secrets, {
     workspaceId,
     kind: valid.kind,
     label: valid.label ?? new URL(valid.url!).host,

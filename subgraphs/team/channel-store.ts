@@ -1,5 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { type SealedColumn, sealedOwner } from '../../runtime/sealed-secrets.ts';
+import type { SecretBox } from '../../runtime/secret-box.ts';
 import { newChannelSecret } from './webhook-signature.ts';
 
 export type ChannelKind = 'webhook' | 'slack' | 'telegram' | 'email';
@@ -11,7 +13,8 @@ export interface ChannelRow {
   label: string;
   url: string | null;
   headers: Record<string, string>;
-  secret: string | null;
+  /** A webhook's signing secret as stored, sealed for this channel alone: `openChannelSecret` reads it. */
+  sealedSecret: string | null;
   /** Account event name → when the channel subscribed to it. */
   events: Record<string, string>;
   /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram, `{ channelId, channelName }` for Slack; empty for a webhook. */
@@ -38,25 +41,46 @@ export interface ChannelDeliveryStats {
   failed7d: number;
 }
 
-const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret, events, target, created_at`;
+/** A row just given a new secret, which the response that made it shows once. */
+export type ChannelWithNewSecret = ChannelRow & { secret: string | null };
+
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret as sealed_secret, events, target, created_at`;
+
+/** A webhook's signing secret must be read back to sign, so it is sealed, not hashed (schema/045_sealed_secrets.sql). */
+export const channelSecretColumn: SealedColumn = { table: 'channels', column: 'secret', key: 'id', constraint: 'channels_secret_sealed' };
+
+/** The channel's signing secret in clear; `SealedSecretError` when its stored value was sealed for another row or with another key. */
+export function openChannelSecret(secrets: SecretBox, channel: Pick<ChannelRow, 'id' | 'sealedSecret'>): string | null {
+  return channel.sealedSecret === null ? null : secrets.open(channel.sealedSecret, sealedOwner(channelSecretColumn, channel.id));
+}
+
+/** A new signing secret for the channel: in clear for the response, sealed for its row. */
+function newSealedSecret(secrets: SecretBox, channelId: string): { secret: string; sealed: string } {
+  const secret = newChannelSecret();
+  return { secret, sealed: secrets.seal(secret, sealedOwner(channelSecretColumn, channelId)) };
+}
 
 /** The subscriptions after a change: names kept keep the time they were first subscribed, new ones start now. */
 export function subscriptionsOf(names: readonly string[], before: Record<string, string>, now: Date): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, before[name] ?? now.toISOString()]));
 }
 
+/** A new channel; a webhook gets its signing secret, returned in clear this once. */
 export async function insertChannel(
   sql: Queryable,
+  secrets: SecretBox,
   input: { workspaceId: string; kind: ChannelKind; label: string; url: string | null; headers: Record<string, string>; events: string[]; target?: ChannelTarget; now: Date },
-): Promise<ChannelRow> {
+): Promise<ChannelWithNewSecret> {
+  const id = newId('dest');
+  const secret = input.kind === 'webhook' ? newSealedSecret(secrets, id) : null;
   const [row] = await sql<ChannelRow[]>`
     /* insertChannel */
     insert into channels (id, workspace_id, kind, label, url, headers, secret, events, target, created_at)
-    values (${newId('dest')}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
-            ${sql.json(input.headers)}, ${input.kind === 'webhook' ? newChannelSecret() : null},
+    values (${id}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
+            ${sql.json(input.headers)}, ${secret?.sealed ?? null},
             ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
     returning ${channelColumns(sql)}`;
-  return row;
+  return { ...row, secret: secret?.secret ?? null };
 }
 
 /** Confirms the e-mail channel whose link carried this token; the token works once. */
@@ -110,12 +134,13 @@ export async function updateChannel(
 }
 
 /** A new secret, effective at once: the old one signs nothing more, pending retries included. */
-export async function rotateChannelSecret(sql: Queryable, workspaceId: string, id: string): Promise<ChannelRow | undefined> {
+export async function rotateChannelSecret(sql: Queryable, secrets: SecretBox, workspaceId: string, id: string): Promise<ChannelWithNewSecret | undefined> {
+  const secret = newSealedSecret(secrets, id);
   const [row] = await sql<ChannelRow[]>`
     /* rotateChannelSecret */
-    update channels set secret = ${newChannelSecret()} where id = ${id} and workspace_id = ${workspaceId} and kind = 'webhook'
+    update channels set secret = ${secret.sealed} where id = ${id} and workspace_id = ${workspaceId} and kind = 'webhook'
     returning ${channelColumns(sql)}`;
-  return row;
+  return row && { ...row, secret: secret.secret };
 }
 
 /** Deletes a channel; its rule memberships and delivery log go with it (foreign keys cascade). */

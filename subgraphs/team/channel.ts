@@ -180,8 +180,8 @@ export function toDelivery(row: DeliveryRow): Delivery {
   };
 }
 
-/** Channels as the API shows them, with their stats; the secret only when `showSecret`. */
-export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow[], showSecret = false): Promise<Channel[]> {
+/** Channels as the API shows them, with their stats; a secret only when the row was just given it. */
+export async function toChannels(ctx: SubgraphContext, rows: readonly (ChannelRow & { secret?: string | null })[]): Promise<Channel[]> {
   const ids = rows.map((row) => row.id);
   const rules = new Map((await countChannelRules(ctx.sql, ids)).map((count) => [count.channelId, count]));
   const deliveries = new Map((await channelDeliveryStats(ctx.sql, ids, ctx.clock.now())).map((stats) => [stats.channelId, stats]));
@@ -191,7 +191,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly ChannelRow
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: row.headers, secret: showSecret ? row.secret : null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
+      config: { url: row.url, headers: row.headers, secret: row.secret ?? null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
@@ -251,8 +251,8 @@ export class ChannelResolver {
 
   @Mutation(() => Channel, { description: 'Creates a channel; a webhook’s secret is shown in this response only' })
   async createChannel(@Arg('input', () => CreateChannelInput) input: CreateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
-    const row = await createChannel(ctx.sql, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
-    return (await toChannels(ctx, [row], true))[0];
+    const row = await createChannel(ctx.sql, ctx.secrets, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
+    return (await toChannels(ctx, [row]))[0];
   }
 
   @Mutation(() => Channel, {
@@ -285,15 +285,15 @@ export class ChannelResolver {
   async rotateChannelSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const before = await ownChannel(ctx, id);
     if (before.kind !== 'webhook') throw domainError('validation_error', 'Only webhook channels have a secret', { field: 'id' });
-    const row = await rotateChannelSecret(ctx.sql, before.workspaceId, before.id);
+    const row = await rotateChannelSecret(ctx.sql, ctx.secrets, before.workspaceId, before.id);
     if (!row) throw notFound('Channel');
-    return (await toChannels(ctx, [row], true))[0];
+    return (await toChannels(ctx, [row]))[0];
   }
 
   @Mutation(() => TestSendResult, { description: 'Sends event `test` with `data.message` to the channel now and says how it went' })
   async testChannel(@Arg('id', () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<TestSendResult> {
     const channel = await ownChannel(ctx, id);
-    const outcomes = await sendTestDeliveries(ctx.sql, [channel], null, deliverySettings(ctx.env), () => ctx.clock.now());
+    const outcomes = await sendTestDeliveries(ctx.sql, [channel], null, deliverySettings(ctx.env, ctx.secrets), () => ctx.clock.now());
     return { outcomes };
   }
 }

@@ -1,14 +1,15 @@
 import { publicUrl, readConfig } from '../../runtime/config.ts';
 import { findMentionsByIds, findMutedMentionIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
+import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
-import type { ChannelTarget } from './channel-store.ts';
+import { type ChannelRow, type ChannelTarget, openChannelSecret } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
 import { type MailSettings, mailSettings, type OutgoingMail, sharedMailer } from './mailer.ts';
 import { postSlackMessage, slackApiBase } from './slack-api.ts';
-import { findSlackConnection, type SlackConnectionRow } from './slack-connection-store.ts';
+import { findSlackConnection, openSlackBotToken, type SlackConnectionRow } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
 import { telegramMessage } from './telegram-messages.ts';
@@ -24,11 +25,13 @@ export interface DeliverySettings {
   retryDelaySeconds: number;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Opens the sealed secrets a send needs (a webhook's signing secret, the Slack bot token). */
+  secrets: SecretBox;
 }
 
-export function deliverySettings(env: NodeJS.ProcessEnv): DeliverySettings {
+export function deliverySettings(env: NodeJS.ProcessEnv, secrets: SecretBox): DeliverySettings {
   const config = readConfig(env);
-  return { retryDelaySeconds: config.retryDelaySeconds, timeoutMs: config.webhookTimeoutMs, env };
+  return { retryDelaySeconds: config.retryDelaySeconds, timeoutMs: config.webhookTimeoutMs, env, secrets };
 }
 
 /** Headers the service sets itself; a channel header of the same name (any case) gives way to them. */
@@ -41,20 +44,36 @@ function requestHeaders(channelHeaders: Record<string, string>, own: Record<stri
 /** A refusal before anything was sent: not worth a retry. */
 const refused = (error: string): WebhookOutcome => ({ ok: false, status: null, error, retryable: false });
 
+/**
+ * A sealed secret opened for a send, or the refusal to send at all: a
+ * value that does not open (another key, a row copied from elsewhere)
+ * must never sign or post anything, and says why in the delivery log.
+ */
+function openedForSend(open: () => string | null): { secret: string | null } | { refusal: WebhookOutcome } {
+  try {
+    return { secret: open() };
+  } catch (error) {
+    if (!(error instanceof SealedSecretError)) throw error;
+    return { refusal: refused(`nothing was sent: ${error.message}`) };
+  }
+}
+
 /** One webhook POST of a delivery's stored body, signed now with the channel's current secret. */
 export function sendWebhookDelivery(
   delivery: Pick<DeliveryRow, 'id' | 'body'>,
-  channel: { url: string | null; headers: Record<string, string>; secret: string | null },
+  channel: Pick<ChannelRow, 'id' | 'url' | 'headers' | 'sealedSecret'>,
   settings: DeliverySettings,
   at: Date,
 ): Promise<WebhookOutcome> {
-  if (!channel.url || !channel.secret) {
+  const opened = openedForSend(() => openChannelSecret(settings.secrets, channel));
+  if ('refusal' in opened) return Promise.resolve(opened.refusal);
+  if (!channel.url || !opened.secret) {
     return Promise.resolve(refused('the channel has no URL to send to'));
   }
   const own = {
     'content-type': 'application/json',
     'user-agent': 'Earshot-Webhooks/0.0.1',
-    ...signatureHeaders(channel.secret, delivery.id, delivery.body, at),
+    ...signatureHeaders(opened.secret, delivery.id, delivery.body, at),
   };
   return postWebhook({ url: channel.url, headers: requestHeaders(channel.headers, own), body: delivery.body, timeoutMs: settings.timeoutMs, env: settings.env });
 }
@@ -96,9 +115,11 @@ async function sendSlackDelivery(
   if (!connection) return refused('the workspace has not installed the Slack app');
   const channelId = channelOf(connection);
   if (!channelId) return refused('there is no Slack channel to post to');
+  const opened = openedForSend(() => openSlackBotToken(settings.secrets, connection));
+  if ('refusal' in opened) return opened.refusal;
   const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
-    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: connection.botToken }, channelId, message, { timeoutMs: settings.timeoutMs });
+    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: opened.secret! }, channelId, message, { timeoutMs: settings.timeoutMs });
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
@@ -134,7 +155,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
   if (!mail) return refused('E-mail is not configured on this install');
   if (!delivery.userId || !delivery.userEmail) return refused('the owner has no address');
   const workspaceName = (await findWorkspace(sql, delivery.workspaceId))?.name ?? delivery.workspaceId;
-  const link = await unsubscribeLink(sql, settings.env, delivery.userId);
+  const link = await unsubscribeLink(sql, settings.secrets, settings.env, delivery.userId);
   const message = emailMessage({ kind: 'event', envelope: JSON.parse(delivery.body) }, {
     workspaceName,
     unsubscribe: { why: `You get this e-mail as an owner of “${workspaceName}” on Earshot.`, link },
@@ -155,7 +176,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
 export function sendChannelDelivery(
   sql: Queryable,
   delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>,
-  channel: { kind: string; workspaceId: string; url: string | null; headers: Record<string, string>; secret: string | null; target: ChannelTarget },
+  channel: Pick<ChannelRow, 'id' | 'workspaceId' | 'url' | 'headers' | 'sealedSecret' | 'target'> & { kind: string },
   settings: DeliverySettings,
   at: Date,
 ): Promise<WebhookOutcome> {
@@ -203,7 +224,15 @@ function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: 
   return sendChannelDelivery(
     sql,
     delivery,
-    { kind: delivery.channelKind ?? '', workspaceId: delivery.workspaceId, url: delivery.channelUrl, headers: delivery.channelHeaders, secret: delivery.channelSecret, target: delivery.channelTarget },
+    {
+      id: delivery.channelId ?? '',
+      kind: delivery.channelKind ?? '',
+      workspaceId: delivery.workspaceId,
+      url: delivery.channelUrl,
+      headers: delivery.channelHeaders,
+      sealedSecret: delivery.channelSealedSecret,
+      target: delivery.channelTarget,
+    },
     settings,
     now(),
   );

@@ -32,6 +32,7 @@ export { fanOutAccountEvents } from './account-event-deliveries.ts';
 export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
+export { teamSealedColumns } from './sealed-columns.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
 export { closeSharedMailers } from './mailer.ts';
 export { magicLinkInput, mailMagicLink, passwordSignInInput, setPasswordInput, signInWithMagicLink, signInWithPassword } from './session.ts';

@@ -54,7 +54,7 @@ export class NotificationSettingsResolver {
     description: "Turns owner e-mails off with the token of an e-mail's unsubscribe link (public: the signed token is the credential)",
   })
   async unsubscribeOwnerEmails(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<NotificationSettings> {
-    const userId = await userOfUnsubscribeToken(ctx.sql, token);
+    const userId = await userOfUnsubscribeToken(ctx.sql, ctx.secrets, token);
     const settings = userId ? await setOwnerEmails(ctx.sql, userId, false) : undefined;
     if (!settings) throw domainError('invalid_token', 'This unsubscribe link is not valid');
     return settings;

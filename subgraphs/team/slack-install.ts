@@ -44,7 +44,7 @@ export class SlackInstallResult {
 }
 
 export async function completeSlackInstall(
-  ctx: Pick<SubgraphContext, 'sql' | 'env' | 'clock'>,
+  ctx: Pick<SubgraphContext, 'sql' | 'env' | 'clock' | 'secrets'>,
   callback: { code: string | null; state: string; error: string | null },
 ): Promise<SlackInstallResult> {
   const app = requireSlackApp(ctx.env);
@@ -56,7 +56,7 @@ export async function completeSlackInstall(
   }
   try {
     const install = await exchangeSlackCode(app, callback.code);
-    await saveSlackInstall(ctx.sql, workspaceId, install, now);
+    await saveSlackInstall(ctx.sql, ctx.secrets, workspaceId, install, now);
     return { connected: true, teamName: install.team.name };
   } catch (error) {
     if (!(error instanceof IntegrationError)) throw error;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { publicUrl } from '../../runtime/config.ts';
 import type { Queryable } from '../../runtime/database.ts';
+import type { SecretBox } from '../../runtime/secret-box.ts';
 import { deploymentSecret } from '../../runtime/gateway-secret.ts';
 
 /** The public route an owner e-mail's unsubscribe link and its `List-Unsubscribe` header name. */
@@ -13,20 +14,20 @@ const signature = (secret: string, userId: string) => createHmac('sha256', secre
  * a secret of the deployment. Nothing is stored per mail, and the link keeps
  * working however old the mail is, as unsubscribe links must (RFC 8058).
  */
-async function unsubscribeToken(sql: Queryable, userId: string): Promise<string> {
-  return `${userId}.${signature(await deploymentSecret(sql, 'unsubscribe-links'), userId)}`;
+async function unsubscribeToken(sql: Queryable, secrets: SecretBox, userId: string): Promise<string> {
+  return `${userId}.${signature(await deploymentSecret(sql, secrets, 'unsubscribe-links'), userId)}`;
 }
 
-export async function unsubscribeLink(sql: Queryable, env: NodeJS.ProcessEnv, userId: string): Promise<string> {
-  return `${publicUrl(env)}${unsubscribePath}?token=${encodeURIComponent(await unsubscribeToken(sql, userId))}`;
+export async function unsubscribeLink(sql: Queryable, secrets: SecretBox, env: NodeJS.ProcessEnv, userId: string): Promise<string> {
+  return `${publicUrl(env)}${unsubscribePath}?token=${encodeURIComponent(await unsubscribeToken(sql, secrets, userId))}`;
 }
 
 /** The user a token names when its signature holds, compared in constant time; undefined otherwise. */
-export async function userOfUnsubscribeToken(sql: Queryable, token: string): Promise<string | undefined> {
+export async function userOfUnsubscribeToken(sql: Queryable, secrets: SecretBox, token: string): Promise<string | undefined> {
   const dot = token.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const userId = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1));
-  const expected = Buffer.from(signature(await deploymentSecret(sql, 'unsubscribe-links'), userId));
+  const expected = Buffer.from(signature(await deploymentSecret(sql, secrets, 'unsubscribe-links'), userId));
   return given.length === expected.length && timingSafeEqual(given, expected) ? userId : undefined;
 }

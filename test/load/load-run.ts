@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { sparePlaces } from '../../gateway/plugins/use-rate-limit.ts';
 import { connect } from '../../runtime/database.ts';
 import { migrate } from '../../runtime/migrate.ts';
+import { secretBox } from '../../runtime/secret-box.ts';
 import { creditWalletByOperator } from '../../subgraphs/billing/index.ts';
 import { createKeyword, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { createAlertRule } from '../../subgraphs/mentions/index.ts';
@@ -138,6 +140,9 @@ async function heapAfterGc(inspectorUrl: string): Promise<number> {
   return result.value as number;
 }
 
+/** The secrets key of this run: the seeding seals channel secrets with it, and both processes open them. */
+const secretsKey = randomBytes(32);
+
 interface Workspace {
   index: number;
   key: string;
@@ -155,7 +160,7 @@ async function seedWorkspaces(databaseUrl: string, count: number, receiverUrl: s
       const term = `loadterm${index}x`;
       const { keyword } = await createKeyword(sql, workspace.id, { term, platforms: ['hackernews'] }, {});
       await syncKeywordPolls(sql, keyword.id, ['hackernews'], new Date());
-      const channel = await createChannel(sql, workspace.id, { kind: 'webhook', url: receiverUrl, label: 'load' }, { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, new Date());
+      const channel = await createChannel(sql, secretBox(secretsKey, 'the load run\'s key'), workspace.id, { kind: 'webhook', url: receiverUrl, label: 'load' }, { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, new Date());
       await createAlertRule(sql, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
       workspaces.push({ index, key: apiKey, term });
     }
@@ -277,6 +282,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
     EARSHOT_BLUESKY_LIVE: '0',
     EARSHOT_ALLOW_PRIVATE_URLS: '1',
     EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url,
+    EARSHOT_SECRETS_KEY: secretsKey.toString('base64'),
   };
   const processes: EarshotProcess[] = [];
   try {
