@@ -5,12 +5,13 @@ import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
 import type { Route } from '../rest-facade/route.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
-import { databaseRetryAfterSeconds, databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
+import { databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { checkInput } from '../subgraphs/validate-input.ts';
 import { ParamsCheckingServer } from './params-checking-server.ts';
+import { mcpServiceUnavailable } from './service-unavailable.ts';
 import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
 
 export interface McpEndpointOptions {
@@ -127,10 +128,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       auth = secret ? await options.authenticate(secret) : undefined;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      return json(503, errorBody({ code: 'service_unavailable', message: databaseUnavailableMessage, retryAfterSeconds: databaseRetryAfterSeconds }, requestId), {
-        'retry-after': String(databaseRetryAfterSeconds),
-        'x-request-id': requestId,
-      });
+      return mcpServiceUnavailable(requestId, databaseUnavailableMessage);
     }
     if (!secret || !auth) return unauthorized(requestId, Boolean(secret));
     // Stateless: no stream for server-sent requests (GET) and no session to end (DELETE).

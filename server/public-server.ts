@@ -11,7 +11,7 @@ import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
-import { answerWithin, lateGraphQLResponse, lateRestResponse } from './request-deadline.ts';
+import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
 
 /** Paths that belong to the APIs, never to the dashboard: an unknown one is the envelope's 404, not the app's page. */
 const isApiPath = (path: string) =>
@@ -69,7 +69,7 @@ export interface PublicServer {
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
   const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
-  const mcp = options.mcp ? createServerAdapter(answerWithin(options.mcp, lateRestResponse)) : undefined;
+  const mcp = options.mcp ? createServerAdapter(answerWithin(options.mcp, lateMcpResponse)) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))

@@ -2,6 +2,7 @@
 import { Response } from '@whatwg-node/server';
 import { databaseRetryAfterSeconds } from '../runtime/database-availability.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
+import { mcpServiceUnavailable } from '../mcp/service-unavailable.ts';
 import { errorsForPath } from '../rest-facade/route-table.ts';
 
 /**
@@ -45,6 +46,11 @@ export function lateRestResponse(request: Request): Response {
   const errors = errorsForPath(new URL(request.url).pathname);
   const body = errors.body({ code: 'service_unavailable', message, retryAfterSeconds: databaseRetryAfterSeconds }, requestId);
   return new Response(JSON.stringify(body), { status: 503, headers: lateHeaders(requestId) });
+}
+
+/** The MCP answer to a request past its deadline: 503 with a JSON-RPC error. */
+export function lateMcpResponse(request: Request): Response {
+  return mcpServiceUnavailable(requestIdFrom(request.headers.get('x-request-id')), message);
 }
 
 /** The GraphQL answer to a request past its deadline: the same error as a GraphQL error, status 503. */

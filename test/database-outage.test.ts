@@ -177,11 +177,22 @@ describe('npm start when its embedded PostgreSQL is lost', () => {
       });
       await sleep(8_000);
       const health = await timedFetch(`${base}/v1/health`);
+      // A tool fails as MCP has it: a tool error whose text starts with the code, the session going on.
+      const mcp = await timedFetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_keywords', arguments: {} } }),
+      });
       loading = false;
       const answers = (await Promise.all(load)).flat();
       expect(answers.length).toBeGreaterThan(4);
       for (const answer of answers) expectUnavailable(answer);
       expectUnavailable(health, /^The database is down: /);
+      expect({ status: mcp.status, body: mcp.body, quick: mcp.ms < 5_000 }).toEqual({
+        status: 200,
+        body: { jsonrpc: '2.0', id: 7, result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^service_unavailable: .*database/) }] } },
+        quick: true,
+      });
     } finally {
       for (const pid of postgres) process.kill(pid, 'SIGCONT');
     }

@@ -30,6 +30,32 @@ describe('the public server', () => {
     }
   });
 
+  it('answers an MCP request past the deadline with 503, Retry-After and a JSON-RPC error an MCP client reads', async () => {
+    const server = await startPublicServer({ host: '127.0.0.1', port: 0, mcp: () => new Promise<Response>(() => {}) });
+    try {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'x-request-id': 'stuck-tool-call', 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      });
+      expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32000,
+            message: 'No answer within 4.5 s: the database is not answering; retry shortly',
+            data: { code: 'service_unavailable', requestId: 'stuck-tool-call', retryAfterSeconds: 5 },
+          },
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('when closing, answers the request in flight, with Connection: close, and then stops', async () => {
     const server = await startPublicServer({
       host: '127.0.0.1',
