@@ -1,5 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
-import { type AuthenticatedKey, authenticateApiKey, hashKey } from './api-key-store.ts';
+import { type AuthenticatedKey, authenticateApiKey } from './api-key-store.ts';
+import { hashSecretToken } from './secret-token.ts';
 
 /** The channel migration 035's trigger notifies with a key's id when the key is revoked, changed or deleted. */
 const changesChannel = 'api_key_changes';
@@ -65,7 +66,7 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
 
   return {
     async authenticate(secret) {
-      const hash = hashKey(secret).toString('hex');
+      const hash = hashSecretToken(secret).toString('hex');
       const now = Date.now();
       const entry = entries.get(hash);
       if (entry && now - entry.readAt < maxAgeMs) {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId, randomBase62 } from '../../runtime/ids.ts';
+import { hashSecretToken } from './secret-token.ts';
 
 export type ApiKeyScope = 'read' | 'write';
 
@@ -26,7 +26,6 @@ const keyPrefix = 'mk_live_';
 // What `prefix` shows: enough to tell keys apart, far too little to guess one.
 const shownPrefixLength = keyPrefix.length + 6;
 
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
 
 /** A new secret: `mk_live_` and 256 random bits in base62. */
 export function generateApiKeySecret(): string {
@@ -42,7 +41,7 @@ export async function insertApiKey(
     /* insertApiKey */
     insert into api_keys (id, workspace_id, name, prefix, secret_hash, scope, expires_at)
     values (${newId('key')}, ${input.workspaceId}, ${input.name}, ${key.slice(0, shownPrefixLength)},
-            ${hashKey(key)}, ${input.scope}, ${input.expiresAt})
+            ${hashSecretToken(key)}, ${input.scope}, ${input.expiresAt})
     returning id, workspace_id, name, prefix, scope, created_at, last_used_at, expires_at`;
   return { ...row, key };
 }
@@ -77,7 +76,7 @@ export async function authenticateApiKey(sql: Queryable, secret: string): Promis
     with live as (
       select id, workspace_id, scope, expires_at, last_used_at
       from api_keys
-      where secret_hash = ${hashKey(secret)} and revoked_at is null
+      where secret_hash = ${hashSecretToken(secret)} and revoked_at is null
         and (expires_at is null or expires_at > now())
     ), touched as (
       update api_keys set last_used_at = now()

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId, randomBase62 } from '../../runtime/ids.ts';
+import { hashSecretToken } from './secret-token.ts';
 
 export type OAuthScope = 'read' | 'write';
-
-/** A secret handed to a client (code, access or refresh token); only its SHA-256 is stored. */
-export const hashOAuthSecret = (secret: string) => createHash('sha256').update(secret).digest();
 
 /** 256 random bits behind a prefix saying what the secret is (and letting secret scanners find it). */
 export const newOAuthSecret = (prefix: 'oac' | 'oat' | 'ort') => `${prefix}_${randomBase62(32)}`;
@@ -48,7 +45,7 @@ export async function insertAuthorizationCode(
   await sql`
     /* insertAuthorizationCode */
     insert into oauth_authorization_codes (code_hash, client_id, user_id, workspace_id, scope, redirect_uri, code_challenge, resource, expires_at)
-    values (${hashOAuthSecret(input.code)}, ${input.clientId}, ${input.userId}, ${input.workspaceId}, ${input.scope},
+    values (${hashSecretToken(input.code)}, ${input.clientId}, ${input.userId}, ${input.workspaceId}, ${input.scope},
             ${input.redirectUri}, ${input.codeChallenge}, ${input.resource}, ${input.expiresAt})`;
 }
 
@@ -57,7 +54,7 @@ export async function findAuthorizationCode(sql: Queryable, code: string, option
   const [row] = await sql<AuthorizationCodeRow[]>`
     /* findAuthorizationCode */
     select client_id, user_id, workspace_id, scope, redirect_uri, code_challenge, resource, expires_at, grant_id
-    from oauth_authorization_codes where code_hash = ${hashOAuthSecret(code)}
+    from oauth_authorization_codes where code_hash = ${hashSecretToken(code)}
     ${options.lock ? sql`for update` : sql``}`;
   return row;
 }
@@ -65,7 +62,7 @@ export async function findAuthorizationCode(sql: Queryable, code: string, option
 export async function markAuthorizationCodeExchanged(sql: Queryable, code: string, grantId: string): Promise<void> {
   await sql`
     /* markAuthorizationCodeExchanged */
-    update oauth_authorization_codes set grant_id = ${grantId} where code_hash = ${hashOAuthSecret(code)}`;
+    update oauth_authorization_codes set grant_id = ${grantId} where code_hash = ${hashSecretToken(code)}`;
 }
 
 export async function insertGrant(
@@ -95,7 +92,7 @@ export async function insertToken(
   await sql`
     /* insertOAuthToken */
     insert into oauth_tokens (token_hash, grant_id, kind, scope, expires_at)
-    values (${hashOAuthSecret(input.token)}, ${input.grantId}, ${input.kind}, ${input.scope}, ${input.expiresAt})`;
+    values (${hashSecretToken(input.token)}, ${input.grantId}, ${input.kind}, ${input.scope}, ${input.expiresAt})`;
 }
 
 /** The token with its grant; `lock` holds the token's row, so one rotation of a refresh token wins. */
@@ -109,7 +106,7 @@ export async function findToken(sql: Queryable, token: string, options: { lock?:
                    where workspace_members.workspace_id = oauth_grants.workspace_id
                      and workspace_members.user_id = oauth_grants.user_id) as user_is_member
     from oauth_tokens join oauth_grants on oauth_grants.id = oauth_tokens.grant_id
-    where oauth_tokens.token_hash = ${hashOAuthSecret(token)}
+    where oauth_tokens.token_hash = ${hashSecretToken(token)}
     ${options.lock ? sql`for update of oauth_tokens` : sql``}`;
   if (!row) return undefined;
   const { grantId, clientId, userId, workspaceId, grantScope, revokedAt, ...tokenFields } = row;
@@ -127,7 +124,7 @@ export async function useRefreshToken(sql: Queryable, token: string, grantId: st
     /* useRefreshToken */
     with used as (
       update oauth_tokens set used_at = ${now}
-      where token_hash = ${hashOAuthSecret(token)} and used_at is null
+      where token_hash = ${hashSecretToken(token)} and used_at is null
       returning 1
     ), expired as (
       delete from oauth_tokens where grant_id = ${grantId} and expires_at <= ${now}
@@ -139,7 +136,7 @@ export async function useRefreshToken(sql: Queryable, token: string, grantId: st
 export async function deleteAccessToken(sql: Queryable, token: string): Promise<void> {
   await sql`
     /* deleteOAuthAccessToken */
-    delete from oauth_tokens where token_hash = ${hashOAuthSecret(token)} and kind = 'access'`;
+    delete from oauth_tokens where token_hash = ${hashSecretToken(token)} and kind = 'access'`;
 }
 
 export interface AuthenticatedOAuthToken {
@@ -166,7 +163,7 @@ export async function authenticateAccessToken(sql: Queryable, token: string, now
       join oauth_grants on oauth_grants.id = oauth_tokens.grant_id and oauth_grants.revoked_at is null
       join workspace_members on workspace_members.workspace_id = oauth_grants.workspace_id
                             and workspace_members.user_id = oauth_grants.user_id
-      where oauth_tokens.token_hash = ${hashOAuthSecret(token)} and oauth_tokens.kind = 'access'
+      where oauth_tokens.token_hash = ${hashSecretToken(token)} and oauth_tokens.kind = 'access'
         and oauth_tokens.expires_at > ${now}
     ), touched as (
       update oauth_grants set last_used_at = ${now}

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 export const newSecretToken = (): string => randomBytes(32).toString('base64url');
 
 /**
- * What is stored of such a token: its SHA-256. The token carries 256 random
- * bits, so a slow hash would buy nothing, and a leaked table opens nothing.
+ * What is stored of a secret Earshot made (such a token, an API key, an
+ * OAuth code or token): its SHA-256. Each carries at least 256 random bits,
+ * so a slow hash would buy nothing, and a leaked table opens nothing.
  */
 export const hashSecretToken = (token: string): Buffer => createHash('sha256').update(token).digest();
