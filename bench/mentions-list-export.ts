@@ -8,6 +8,7 @@ import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { exportRowLimit } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
+import { bulkLoad } from './bulk-load.ts';
 import { percentile } from './percentile.ts';
 
 /**
@@ -51,21 +52,7 @@ export async function seedMentions(
   assigneeId: string,
   size: MentionsSeedSize = { mentions, authors },
 ): Promise<void> {
-  await pool.begin(async (sql) => {
-    // A bulk load builds the indexes once at the end, as a restore does, and skips
-    // the foreign-key triggers row by row (the rows are made to fit them).
-    const indexes = await sql<{ name: string; definition: string }[]>`
-      select indexname as name, indexdef as definition from pg_indexes
-      where schemaname = current_schema() and tablename in ('authors', 'posts', 'mentions')
-        and indexname not in (select conname from pg_constraint)`;
-    for (const { name } of indexes) await sql`drop index ${sql(name)}`;
-    await sql`set local session_replication_role = replica`;
-    await load(sql as unknown as Sql, workspaceId, keywordIds, assigneeId, size);
-    for (const { definition } of indexes) await sql.unsafe(definition);
-  });
-  await pool`analyze authors`;
-  await pool`analyze posts`;
-  await pool`analyze mentions`;
+  await bulkLoad(pool, ['authors', 'posts', 'mentions'], (sql) => load(sql, workspaceId, keywordIds, assigneeId, size));
 }
 
 async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigneeId: string, { mentions, authors }: MentionsSeedSize): Promise<void> {
