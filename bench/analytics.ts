@@ -143,14 +143,12 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
       { label: 'by intent, 30 days by day', samples: samples.month, query: { by: 'intent', bucket: 'day', since: monthAgo, until: now } },
       { label: 'by keyword, a year by month (every mention)', samples: samples.year, query: { by: 'keyword', bucket: 'month', since: yearAgo, until: now, relevant: null } },
     ];
-    let plan = '';
+    const plans: string[] = [];
     /** One row: the statement bare first (it has no deadline), then the whole path, which answers 503 past its 4 s statement limit. */
     const measure = async (request: (typeof requests)[number]) => {
       const statement = await capturedStatement(databaseUrl, workspace.id, request.query);
-      if (!plan) {
-        const explained = await sql.unsafe(`explain ${statement.text}`, statement.parameters as never[]);
-        plan = explained.map((row) => Object.values(row)[0] as string).find((line) => /Index Only Scan|Index Scan|Seq Scan/.test(line))?.trim() ?? '';
-      }
+      const explained = await sql.unsafe(`explain (analyze, buffers, costs off) ${statement.text}`, statement.parameters as never[]);
+      plans.push(`${request.label}:\n${explained.map((row) => `    ${Object.values(row)[0]}`).join('\n')}`);
       const [counted] = await sql.unsafe(`select sum(count)::int as total from (${statement.text}) cells where total`, statement.parameters as never[]);
       const backend = await sql.reserve();
       const [{ pid }] = await backend<{ pid: number }[]>`select pg_backend_pid() as pid`;
@@ -189,10 +187,10 @@ export async function runAnalyticsBenchmark(environment: BenchEnvironment): Prom
         `(${samples.year} for the year) one after another: ` +
         `Earshot is \`GET /v1/analytics\` through the public port (facade → gateway → mentions subgraph → PostgreSQL), ` +
         `the baseline the same SQL statement the subgraph sends, run with postgres.js; its CPU ms are the PostgreSQL backend's own ` +
-        `CPU time per request (/proc), what the statement costs whatever share of the machine the run got. Plan: \`${plan}\`.`,
+        `CPU time per request (/proc), what the statement costs whatever share of the machine the run got.`,
       columns: ['Earshot p50 ms', 'Earshot p99 ms', 'bare SQL p50 ms', 'bare SQL p99 ms', 'bare SQL CPU ms', 'p50 ratio'],
       rows: rows.map(({ label, values }) => ({ label, values })),
-      verdict: `Aim: p50 under ${aimMs} ms for a month of days — ${aimMet ? 'met' : 'missed'}.`,
+      verdict: `Aim: p50 under ${aimMs} ms for a month of days — ${aimMet ? 'met' : 'missed'}.\n\nPlans of the statements (EXPLAIN ANALYZE, BUFFERS):\n\n\`\`\`\n${plans.join('\n\n')}\n\`\`\``,
     };
   } finally {
     await earshot.stop();
