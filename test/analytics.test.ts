@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mentionAnalytics } from '../subgraphs/mentions/index.ts';
+import { relevanceLine } from '../vocabulary/relevance.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { account, classify, postBy, seedWorkspace, type SeededWorkspace, storePosts } from './people-seed.ts';
 
@@ -170,6 +171,33 @@ describe('GET /v1/analytics', () => {
       expect(days.map((point: { start: string }) => point.start)).toEqual([day('2026-03-07'), day('2026-03-08'), day('2026-03-09')]);
     } finally {
       await newYork.end();
+    }
+  });
+
+  it('reads relevant mentions as one range of the index keyed by the relevance rule, never the table', async () => {
+    let statement: { text: string; parameters: unknown[] } | undefined;
+    const watched = postgres(earshot.databaseUrl, {
+      max: 1,
+      onnotice: () => {},
+      transform: { column: { from: postgres.toCamel } },
+      debug: (_connection, text, parameters) => {
+        if (text.includes('/* countMentions */')) statement = { text, parameters: parameters as unknown[] };
+      },
+    });
+    try {
+      await mentionAnalytics(watched, w.workspaceId, { by: 'sentiment', bucket: 'day', since: new Date('2026-03-01T00:00:00Z'), until: new Date('2026-03-31T00:00:00Z') }, new Date());
+      // Six mentions are a table the planner would read whole: these settings ask for the plan a large workspace gets.
+      const plan = await watched.begin(async (sql) => {
+        await sql`set local enable_seqscan = off`;
+        await sql`set local enable_bitmapscan = off`;
+        return (await sql.unsafe(`explain ${statement!.text}`, statement!.parameters as never[])).map((row) => Object.values(row)[0] as string);
+      });
+      const scan = plan.findIndex((line) => line.includes('Index Only Scan using mentions_by_relevance_and_publication'));
+      expect(scan).toBeGreaterThan(-1);
+      expect(plan[scan + 1]).toContain(`((COALESCE(verdict_relevant, (relevance >= ${relevanceLine}), false)) = true)`);
+      expect(plan.filter((line) => /Filter:/.test(line) && line.includes('relevance'))).toEqual([]);
+    } finally {
+      await watched.end();
     }
   });
 

@@ -11,5 +11,11 @@ export const scoredRelevant = (relevance: number | null): boolean => relevance !
 export const isRelevant = (mention: { verdictRelevant: boolean | null; relevance: number | null }): boolean =>
   mention.verdictRelevant ?? scoredRelevant(mention.relevance);
 
-/** `isRelevant` over the mention row aliased `m`. */
-export const relevantSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`coalesce(m.verdict_relevant, m.relevance >= ${relevanceLine}, false)`;
+/**
+ * `isRelevant` over the mention row aliased `m`. The line is written into
+ * the statement, not sent as a parameter: the expression is then the very
+ * key of the analytics index (migration 048) and of the planner's
+ * statistics on it (migration 024), which a parameter would not match.
+ */
+export const relevantSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) =>
+  sql`coalesce(m.verdict_relevant, m.relevance >= ${sql.unsafe(String(relevanceLine))}, false)`;

@@ -1,0 +1,21 @@
+import type { Sql } from '../runtime/database.ts';
+
+/**
+ * Runs `load` as a restore does: the indexes of `tables` dropped first and
+ * built once at the end, and the foreign-key triggers skipped row by row
+ * (the rows are made to fit them); then the tables analyzed. A million
+ * mentions load in minutes instead of tens of minutes on a busy machine.
+ */
+export async function bulkLoad(pool: Sql, tables: string[], load: (sql: Sql) => Promise<void>): Promise<void> {
+  await pool.begin(async (sql) => {
+    const indexes = await sql<{ name: string; definition: string }[]>`
+      select indexname as name, indexdef as definition from pg_indexes
+      where schemaname = current_schema() and tablename = any(${sql.array(tables)})
+        and indexname not in (select conname from pg_constraint)`;
+    for (const { name } of indexes) await sql`drop index ${sql(name)}`;
+    await sql`set local session_replication_role = replica`;
+    await load(sql as unknown as Sql);
+    for (const { definition } of indexes) await sql.unsafe(definition);
+  });
+  for (const table of tables) await pool`analyze ${pool(table)}`;
+}
