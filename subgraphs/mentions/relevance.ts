@@ -14,7 +14,7 @@ export const isRelevant = (mention: { verdictRelevant: boolean | null; relevance
 /**
  * `isRelevant` over the mention row aliased `m`. The line is written into
  * the statement, not sent as a parameter: the expression is then the very
- * key of the analytics index (migration 048) and of the planner's
+ * key of the analytics index (migration 046) and of the planner's
  * statistics on it (migration 024), which a parameter would not match.
  */
 export const relevantSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) =>
