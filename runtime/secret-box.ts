@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { access, constants, mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type EarshotConfig, parseSecretsKey } from './config.ts';
+import { insertedOrExisting, type Queryable } from './database.ts';
 
 /**
  * Seals the secrets Earshot must read back in clear (a webhook channel's
@@ -57,19 +58,43 @@ export function secretBox(key: Buffer, keySource: string): SecretBox {
   };
 }
 
-/** Where the key lives when `EARSHOT_SECRETS_KEY` is unset: beside the embedded database, never inside it. */
-export const secretsKeyFile = (dataDir: string): string => path.join(dataDir, 'secrets.key');
+/** Where a process's own key lives when `EARSHOT_SECRETS_KEY` is unset: beside the embedded database, never inside it. */
+export const secretsKeyFile = (dataDir: string): string => path.resolve(dataDir, 'secrets.key');
 
 /**
  * The deployment's secrets key: `EARSHOT_SECRETS_KEY` when set (checked by
- * the config), else the key file in `EARSHOT_DATA_DIR`, created on first
- * use with mode 0600. Two processes creating it at once agree: only one
- * exclusive create succeeds, the other reads what it wrote.
+ * the config), else a key file. The first process names its own file in
+ * the database (the path, never the key), and every later process that can
+ * read that file uses it whatever its `EARSHOT_DATA_DIR`: a `--role`
+ * process on `DATABASE_URL` beside an `npm start` with a data dir of its
+ * own shares its key with nothing to set. A process that cannot read it (on
+ * another machine) uses its own file, which the key check then refuses,
+ * asking for `EARSHOT_SECRETS_KEY`.
  */
-export async function loadSecretBox(config: Pick<EarshotConfig, 'secretsKey' | 'dataDir'>): Promise<SecretBox> {
+export async function loadSecretBox(config: Pick<EarshotConfig, 'secretsKey' | 'dataDir'>, sql: Queryable): Promise<SecretBox> {
   if (config.secretsKey) return secretBox(config.secretsKey, 'EARSHOT_SECRETS_KEY');
-  const file = secretsKeyFile(config.dataDir);
-  await mkdir(config.dataDir, { recursive: true });
+  const own = secretsKeyFile(config.dataDir);
+  const { path: named } = await insertedOrExisting(() => sql<{ path: string }[]>`
+    /* nameSecretsKeyFile */
+    with named as (insert into secrets_key_file (path) values (${own}) on conflict do nothing returning path)
+    select path from named
+    union all
+    select path from secrets_key_file
+    limit 1`);
+  const file = named !== own && (await readable(named)) ? named : own;
+  if (file === own) await createKeyFile(config.dataDir, file);
+  return keyFileBox(file);
+}
+
+const readable = (file: string): Promise<boolean> =>
+  access(file, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+
+/** Creates the key file with mode 0600 unless it exists. Two processes creating it at once agree: only one exclusive create succeeds. */
+async function createKeyFile(dataDir: string, file: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
   try {
     const handle = await open(file, 'wx', 0o600);
     try {
@@ -80,6 +105,9 @@ export async function loadSecretBox(config: Pick<EarshotConfig, 'secretsKey' | '
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+}
+
+async function keyFileBox(file: string): Promise<SecretBox> {
   let text = await readFile(file, 'utf8');
   // The exclusive create of another process may not have written yet.
   for (let waited = 0; text === '' && waited < 20; waited++) {

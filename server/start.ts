@@ -161,7 +161,7 @@ export async function startEarshot(
     const requestSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs });
     stops.push(['request connection pool', () => requestSql.end({ timeout: 1 })]);
     await migrate(sql);
-    const secrets = await loadSecretBox(config);
+    const secrets = await loadSecretBox(config, sql);
     await checkSecretsKey(sql, secrets);
     const sealed = await sealStoredSecrets(sql, secrets, [deploymentSecretsColumn, ...teamSealedColumns]);
     if (sealed > 0) log.info('sealed the secrets stored in clear before migration 045', { sealed });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
-import { createTestDatabase, startTestEarshot, type TestEarshot } from './harness.ts';
+import { createTestDatabase, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
 import { isAlive, killStartedServices, npmStart } from './service-process.ts';
 
 afterEach(killStartedServices);
@@ -50,12 +50,15 @@ describe('npm start -- --role', () => {
     const { workspace, apiKey } = await subgraphs[0].createWorkspace('Many processes');
 
     const [gatewayPort, facadePort] = [await freePort(), await freePort()];
+    // Every process of this deployment takes its secrets key from the environment, as the in-process subgraphs do.
     const gateway = npmStart(['--role', 'gateway'], {
+      ...testSecretsEnv,
       DATABASE_URL: databaseUrl,
       PORT: String(gatewayPort),
       ...Object.fromEntries(subgraphNames.map((name, i) => [`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`, subgraphs[i].url])),
     });
     const facade = npmStart(['--role', 'facade'], {
+      ...testSecretsEnv,
       DATABASE_URL: databaseUrl,
       PORT: String(facadePort),
       EARSHOT_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,

@@ -32,6 +32,13 @@ afterAll(async () => {
   await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** A migrated database of its own, closed after the file. */
+async function freshDatabase(): Promise<Sql> {
+  const sql = connect(await createTestDatabase());
+  pools.push(sql);
+  return sql;
+}
+
 const slackEnv = () => ({
   EARSHOT_SLACK_CLIENT_ID: slack.clientId,
   EARSHOT_SLACK_CLIENT_SECRET: slack.clientSecret,
@@ -249,21 +256,39 @@ describe('the secrets key', () => {
   });
 
   it('is otherwise created once in the data directory, readable by its owner only, and the same on every later load', async () => {
+    const sql = await freshDatabase();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'earshot-key-'));
     dataDirs.push(dataDir);
-    const [first, second] = await Promise.all([loadSecretBox({ secretsKey: undefined, dataDir }), loadSecretBox({ secretsKey: undefined, dataDir })]);
+    const [first, second] = await Promise.all([loadSecretBox({ secretsKey: undefined, dataDir }, sql), loadSecretBox({ secretsKey: undefined, dataDir }, sql)]);
     const file = path.join(dataDir, 'secrets.key');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64')).toHaveLength(32);
     const sealed = first.seal('whsec_abc', 'channels.secret/dest_1');
     expect(second.open(sealed, 'channels.secret/dest_1')).toBe('whsec_abc');
-    expect((await loadSecretBox({ secretsKey: undefined, dataDir })).open(sealed, 'channels.secret/dest_1')).toBe('whsec_abc');
+    expect((await loadSecretBox({ secretsKey: undefined, dataDir }, sql)).open(sealed, 'channels.secret/dest_1')).toBe('whsec_abc');
     expect(() => second.open(sealed, 'channels.secret/dest_2')).toThrow(/does not open/);
 
     await writeFile(file, 'garbage\n');
-    await expect(loadSecretBox({ secretsKey: undefined, dataDir })).rejects.toThrow(
+    await expect(loadSecretBox({ secretsKey: undefined, dataDir }, sql)).rejects.toThrow(
       `The secrets key file ${file} must be base64 of 32 random bytes (e.g. the output of \`openssl rand -base64 32\`); it is not`,
     );
+  });
+
+  it('is the file the first process named in the database for every process that can read it, whatever its own data directory', async () => {
+    const sql = await freshDatabase();
+    const [firstDir, roleDir] = [await mkdtemp(path.join(os.tmpdir(), 'earshot-key-')), await mkdtemp(path.join(os.tmpdir(), 'earshot-key-'))];
+    dataDirs.push(firstDir, roleDir);
+    const first = await loadSecretBox({ secretsKey: undefined, dataDir: firstDir }, sql);
+    const sealed = first.seal('xoxb-shared', 'slack_connections.bot_token/org_1');
+    // A --role process on DATABASE_URL, with the default data directory or another one, opens what the first sealed.
+    expect((await loadSecretBox({ secretsKey: undefined, dataDir: roleDir }, sql)).open(sealed, 'slack_connections.bot_token/org_1')).toBe('xoxb-shared');
+    expect(await stat(path.join(roleDir, 'secrets.key')).catch(() => 'none')).toBe('none');
+    expect(await sql`select path from secrets_key_file`).toEqual([{ path: path.join(firstDir, 'secrets.key') }]);
+
+    // One that cannot read the named file (another machine) makes its own, which the key check then refuses.
+    await rm(firstDir, { recursive: true, force: true });
+    const elsewhere = await loadSecretBox({ secretsKey: undefined, dataDir: roleDir }, sql);
+    expect(() => elsewhere.open(sealed, 'slack_connections.bot_token/org_1')).toThrow(`the key file ${path.join(roleDir, 'secrets.key')}`);
   });
 
   it('seals each value with its own nonce, and a value altered by one bit no longer opens', () => {
