@@ -75,8 +75,17 @@ function runTests(files: string[], env: Record<string, string> = {}): { tests: T
   process.stdout.write(run.stdout.slice(-4_000));
   let tests: TestOutcome[] = [];
   try {
-    const results = JSON.parse(readFileSync(outputFile, 'utf8')) as { testResults: { name: string; assertionResults: { title: string; status: string }[] }[] };
-    tests = results.testResults.flatMap((file) => file.assertionResults.map((test) => ({ file: path.relative(repoRoot, file.name), title: test.title, status: test.status })));
+    const results = JSON.parse(readFileSync(outputFile, 'utf8')) as {
+      testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages?: string[] }[] }[];
+    };
+    // The full name keeps the describe's words (a crash run's scale and seed, to replay it); a failure keeps its first line.
+    tests = results.testResults.flatMap((file) =>
+      file.assertionResults.map((test) => ({
+        file: path.relative(repoRoot, file.name),
+        title: test.fullName,
+        status: test.status === 'failed' && test.failureMessages?.length ? `failed: ${test.failureMessages[0].split('\n')[0].replaceAll('|', '\\|').slice(0, 200)}` : test.status,
+      })),
+    );
   } catch {
     tests = files.map((file) => ({ file, title: 'the file did not run', status: 'failed' }));
   }
