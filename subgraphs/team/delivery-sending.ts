@@ -49,7 +49,7 @@ const refused = (error: string): WebhookOutcome => ({ ok: false, status: null, e
  * value that does not open (another key, a row copied from elsewhere)
  * must never sign or post anything, and says why in the delivery log.
  */
-function openedForSend(open: () => string | null): { secret: string | null } | { refusal: WebhookOutcome } {
+function openedForSend<Secret extends string | null>(open: () => Secret): { secret: Secret } | { refusal: WebhookOutcome } {
   try {
     return { secret: open() };
   } catch (error) {
@@ -119,7 +119,7 @@ async function sendSlackDelivery(
   if ('refusal' in opened) return opened.refusal;
   const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
-    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: opened.secret! }, channelId, message, { timeoutMs: settings.timeoutMs });
+    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: opened.secret }, channelId, message, { timeoutMs: settings.timeoutMs });
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
