@@ -164,7 +164,7 @@ export async function startEarshot(
     const secrets = await loadSecretBox(config, sql);
     await checkSecretsKey(sql, secrets);
     const sealed = await sealStoredSecrets(sql, secrets, [deploymentSecretsColumn, ...teamSealedColumns]);
-    if (sealed > 0) log.info('sealed the secrets stored in clear before migration 045', { sealed });
+    if (sealed > 0) log.info('sealed the secrets stored in clear before migrations 045 and 048', { sealed });
     // Closed after everything that mails (requests, the dispatcher) has stopped.
     stops.push(['mail connections', closeSharedMailers]);
     const secret = await resolveGatewaySecret(config, sql, secrets);

@@ -62,13 +62,14 @@ async function installSlack(earshot: TestEarshot, key: string) {
   expect((await earshot.rest('GET', callback.pathname + callback.search)).status).toBe(200);
 }
 
-async function webhook(earshot: TestEarshot, key: string) {
-  const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: `${receiver.url}/hook` } });
+async function webhook(earshot: TestEarshot, key: string, headers?: Record<string, string>) {
+  const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: `${receiver.url}/hook`, headers } });
   expect(created.status).toBe(200);
   return { id: created.body.id as string, secret: created.body.config.secret as string };
 }
 
 const rawSecret = async (sql: Sql, channelId: string) => (await sql`select secret from channels where id = ${channelId}`)[0].secret as string;
+const rawHeaders = async (sql: Sql, channelId: string) => (await sql`select headers from channels where id = ${channelId}`)[0].headers as string | null;
 const rawBotToken = async (sql: Sql, workspaceId: string) => (await sql`select bot_token from slack_connections where workspace_id = ${workspaceId}`)[0].botToken as string;
 
 /** The test send of a channel, and the request the receiver got from it, if any. */
@@ -119,6 +120,34 @@ describe('secrets at rest', () => {
     for (const row of deployment) expect(row.value).toMatch(sealedPattern);
   });
 
+  it("keeps a webhook's own headers sealed in its row (a receiver's credentials go there), shows them back and sends them", async () => {
+    const earshot = await earshotOn();
+    const { apiKey: key } = await earshot.createWorkspace('Headers');
+    const credential = 'Bearer receiver-token-5f0c1e9a';
+    const channel = await webhook(earshot, key, { Authorization: credential, 'X-Team': 'growth' });
+    const stored = await rawHeaders(earshot.sql, channel.id);
+    expect(stored).toMatch(sealedPattern);
+    expect(stored).not.toContain('receiver-token');
+    expect(JSON.parse(testSecrets.open(stored!, `channels.headers/${channel.id}`))).toEqual({ Authorization: credential, 'X-Team': 'growth' });
+    expect((await earshot.rest('GET', `/v1/channels/${channel.id}`, { key })).body.config.headers).toEqual({ Authorization: credential, 'X-Team': 'growth' });
+    const sent = await testSend(earshot, key, channel.id);
+    expect(sent.request.headers).toMatchObject({ authorization: credential, 'x-team': 'growth' });
+
+    const patched = await earshot.rest('PATCH', `/v1/channels/${channel.id}`, { key, body: { headers: { 'X-Api-Key': 'k-77aa' } } });
+    expect(patched.body.config.headers).toEqual({ 'X-Api-Key': 'k-77aa' });
+    const repatched = await rawHeaders(earshot.sql, channel.id);
+    expect(repatched).toMatch(sealedPattern);
+    expect(repatched).not.toContain('k-77aa');
+    expect((await testSend(earshot, key, channel.id)).request.headers).toMatchObject({ 'x-api-key': 'k-77aa' });
+
+    const cleared = await earshot.rest('PATCH', `/v1/channels/${channel.id}`, { key, body: { headers: {} } });
+    expect(cleared.body.config.headers).toEqual({});
+    expect(await rawHeaders(earshot.sql, channel.id)).toBeNull();
+    const bare = await webhook(earshot, key);
+    expect(await rawHeaders(earshot.sql, bare.id)).toBeNull();
+    expect((await earshot.rest('GET', `/v1/channels/${bare.id}`, { key })).body.config.headers).toEqual({});
+  });
+
   it('refuses to send with a secret copied from another channel: nothing is posted, and the log says why', async () => {
     const earshot = await earshotOn();
     const { apiKey: key } = await earshot.createWorkspace('Copier');
@@ -155,13 +184,13 @@ describe('secrets at rest', () => {
     expect((await second.rest('GET', '/v1/channels', { key })).status).toBe(200);
   });
 
-  it('seals on start-up the secrets stored in clear before migration 045, once, and signs and posts with them as before', async () => {
+  it('seals on start-up the secrets stored in clear before migrations 045 and 048, once, and signs and posts with them as before', async () => {
     const databaseUrl = await createTestDatabase();
     const sql = connect(databaseUrl, { max: 1 });
     pools.push(sql);
     const legacy = await earshotOn(databaseUrl);
     const { workspace, apiKey: key } = await legacy.createWorkspace('Legacy');
-    const channel = await webhook(legacy, key);
+    const channel = await webhook(legacy, key, { Authorization: 'Bearer legacy-9d1' });
     await installSlack(legacy, key);
     const token = [...slack.botTokens].at(-1)!;
     const gateway = testSecrets.open((await sql`select value from deployment_secrets where name = 'gateway'`)[0].value, 'deployment_secrets.value/gateway');
@@ -170,33 +199,38 @@ describe('secrets at rest', () => {
     // The database as migration 045 finds it: values in clear, the constraints added not valid.
     await sql.unsafe(`
       alter table channels drop constraint channels_secret_sealed;
+      alter table channels drop constraint channels_headers_sealed;
       alter table slack_connections drop constraint slack_connections_bot_token_sealed;
       alter table deployment_secrets drop constraint deployment_secrets_value_sealed`);
-    await sql`update channels set secret = ${channel.secret} where id = ${channel.id}`;
+    await sql`update channels set secret = ${channel.secret}, headers = ${JSON.stringify({ Authorization: 'Bearer legacy-9d1' })} where id = ${channel.id}`;
     await sql`update slack_connections set bot_token = ${token} where workspace_id = ${workspace.id}`;
     await sql`update deployment_secrets set value = ${gateway} where name = 'gateway'`;
     await sql`delete from deployment_secrets where name = 'secrets-key-check'`;
     await sql.unsafe(`
       alter table channels add constraint channels_secret_sealed check (secret ~ '^v[0-9]+\\.') not valid;
+      alter table channels add constraint channels_headers_sealed check (headers ~ '^v[0-9]+\\.') not valid;
       alter table slack_connections add constraint slack_connections_bot_token_sealed check (bot_token ~ '^v[0-9]+\\.') not valid;
       alter table deployment_secrets add constraint deployment_secrets_value_sealed check (value ~ '^v[0-9]+\\.') not valid`);
-    await expect(sql`update channels set label = 'changed in clear' where id = ${channel.id}`).rejects.toThrow(/channels_secret_sealed/);
+    await expect(sql`update channels set label = 'changed in clear' where id = ${channel.id}`).rejects.toThrow(/channels_(secret|headers)_sealed/);
 
     const { log, lines } = recordingLogger();
     const upgraded = await earshotOn(databaseUrl, { log });
-    expect(lines.filter((line) => line.message.startsWith('sealed the secrets'))).toEqual([expect.objectContaining({ sealed: 3 })]);
+    expect(lines.filter((line) => line.message.startsWith('sealed the secrets'))).toEqual([expect.objectContaining({ sealed: 4 })]);
     const sealed = await rawSecret(sql, channel.id);
     expect(sealed).toMatch(sealedPattern);
     expect(testSecrets.open(sealed, `channels.secret/${channel.id}`)).toBe(channel.secret);
     expect(testSecrets.open(await rawBotToken(sql, workspace.id), `slack_connections.bot_token/${workspace.id}`)).toBe(token);
+    expect(JSON.parse(testSecrets.open((await rawHeaders(sql, channel.id))!, `channels.headers/${channel.id}`))).toEqual({ Authorization: 'Bearer legacy-9d1' });
     const constraints = await sql`select conname, convalidated from pg_constraint where conname like '%_sealed' order by conname`;
     expect(constraints.map((row) => [row.conname, row.convalidated])).toEqual([
+      ['channels_headers_sealed', true],
       ['channels_secret_sealed', true],
       ['deployment_secrets_value_sealed', true],
       ['slack_connections_bot_token_sealed', true],
     ]);
     const sent = await testSend(upgraded, key, channel.id);
     expect(signatureMatches(sent.request, channel.secret)).toBe(true);
+    expect(sent.request.headers.authorization).toBe('Bearer legacy-9d1');
     const slackChannel = await upgraded.rest('POST', '/v1/channels', { key, body: { kind: 'slack', channelId: 'C0ALERTS01', channelName: 'alerts' } });
     expect((await upgraded.rest('POST', `/v1/channels/${slackChannel.body.id}/test`, { key })).body.outcomes[0]).toMatchObject({ ok: true });
 

@@ -12,7 +12,8 @@ export interface ChannelRow {
   kind: ChannelKind;
   label: string;
   url: string | null;
-  headers: Record<string, string>;
+  /** A webhook's own headers as stored, sealed for this channel alone (null: none): `openChannelHeaders` reads them. */
+  sealedHeaders: string | null;
   /** A webhook's signing secret as stored, sealed for this channel alone: `openChannelSecret` reads it. */
   sealedSecret: string | null;
   /** Account event name → when the channel subscribed to it. */
@@ -44,7 +45,7 @@ export interface ChannelDeliveryStats {
 /** A row just given a new secret, which the response that made it shows once. */
 export type ChannelWithNewSecret = ChannelRow & { secret: string | null };
 
-const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers, secret as sealed_secret, events, target, created_at`;
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers as sealed_headers, secret as sealed_secret, events, target, created_at`;
 
 /** A webhook's signing secret must be read back to sign, so it is sealed, not hashed (schema/045_sealed_secrets.sql). */
 export const channelSecretColumn: SealedColumn = { table: 'channels', column: 'secret', key: 'id', constraint: 'channels_secret_sealed' };
@@ -52,6 +53,18 @@ export const channelSecretColumn: SealedColumn = { table: 'channels', column: 's
 /** The channel's signing secret in clear; `SealedSecretError` when its stored value was sealed for another row or with another key. */
 export function openChannelSecret(secrets: SecretBox, channel: Pick<ChannelRow, 'id' | 'sealedSecret'>): string | null {
   return channel.sealedSecret === null ? null : secrets.open(channel.sealedSecret, sealedOwner(channelSecretColumn, channel.id));
+}
+
+/** A webhook's headers often carry the receiver's credentials and are sent and shown back, so they are sealed too (schema/048_sealed_channel_headers.sql). */
+export const channelHeadersColumn: SealedColumn = { table: 'channels', column: 'headers', key: 'id', constraint: 'channels_headers_sealed' };
+
+/** The channel's own headers in clear; `SealedSecretError` when their stored value was sealed for another row or with another key. */
+export function openChannelHeaders(secrets: SecretBox, channel: Pick<ChannelRow, 'id' | 'sealedHeaders'>): Record<string, string> {
+  return channel.sealedHeaders === null ? {} : JSON.parse(secrets.open(channel.sealedHeaders, sealedOwner(channelHeadersColumn, channel.id)));
+}
+
+function sealHeaders(secrets: SecretBox, channelId: string, headers: Record<string, string>): string | null {
+  return Object.keys(headers).length === 0 ? null : secrets.seal(JSON.stringify(headers), sealedOwner(channelHeadersColumn, channelId));
 }
 
 /** A new signing secret for the channel: in clear for the response, sealed for its row. */
@@ -77,7 +90,7 @@ export async function insertChannel(
     /* insertChannel */
     insert into channels (id, workspace_id, kind, label, url, headers, secret, events, target, created_at)
     values (${id}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
-            ${sql.json(input.headers)}, ${secret?.sealed ?? null},
+            ${sealHeaders(secrets, id, input.headers)}, ${secret?.sealed ?? null},
             ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
     returning ${channelColumns(sql)}`;
   return { ...row, secret: secret?.secret ?? null };
@@ -115,6 +128,7 @@ export async function listChannels(sql: Queryable, workspaceId: string): Promise
 
 export async function updateChannel(
   sql: Queryable,
+  secrets: SecretBox,
   workspaceId: string,
   id: string,
   changes: { label?: string; url?: string; headers?: Record<string, string>; events?: Record<string, string>; target?: ChannelTarget },
@@ -123,7 +137,7 @@ export async function updateChannel(
   if (changes.target !== undefined) values.target = sql.json(changes.target);
   if (changes.label !== undefined) values.label = changes.label;
   if (changes.url !== undefined) values.url = changes.url;
-  if (changes.headers !== undefined) values.headers = sql.json(changes.headers);
+  if (changes.headers !== undefined) values.headers = sealHeaders(secrets, id, changes.headers);
   if (changes.events !== undefined) values.events = sql.json(changes.events);
   if (Object.keys(values).length === 0) return findChannel(sql, workspaceId, id);
   const [row] = await sql<ChannelRow[]>`

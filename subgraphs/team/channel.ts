@@ -16,6 +16,7 @@ import {
   confirmEmailChannel,
   deleteChannel,
   findChannel,
+  openChannelHeaders,
   listChannels,
   rotateChannelSecret,
   subscriptionsOf,
@@ -191,7 +192,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly (ChannelRo
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: row.headers, secret: row.secret ?? null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
+      config: { url: row.url, headers: openChannelHeaders(ctx.secrets, row), secret: row.secret ?? null, events: Object.keys(row.events), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
@@ -264,7 +265,7 @@ export class ChannelResolver {
     const foreign = foreignChannelField(valid, before.kind);
     if (foreign) throw domainError('validation_error', `${foreign}: is not taken by a ${before.kind} channel`, { field: foreign });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
-    const row = await updateChannel(ctx.sql, before.workspaceId, before.id, {
+    const row = await updateChannel(ctx.sql, ctx.secrets, before.workspaceId, before.id, {
       label: valid.label,
       url: valid.url,
       headers: valid.headers,

@@ -3,7 +3,7 @@ import { findMentionsByIds, findMutedMentionIds, markMentionDelivered } from '..
 import type { Queryable } from '../../runtime/database.ts';
 import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
-import { type ChannelRow, type ChannelTarget, openChannelSecret } from './channel-store.ts';
+import { type ChannelRow, type ChannelTarget, openChannelHeaders, openChannelSecret } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
@@ -49,9 +49,9 @@ const refused = (error: string): WebhookOutcome => ({ ok: false, status: null, e
  * value that does not open (another key, a row copied from elsewhere)
  * must never sign or post anything, and says why in the delivery log.
  */
-function openedForSend<Secret extends string | null>(open: () => Secret): { secret: Secret } | { refusal: WebhookOutcome } {
+function openedForSend<Opened>(open: () => Opened): { value: Opened } | { refusal: WebhookOutcome } {
   try {
-    return { secret: open() };
+    return { value: open() };
   } catch (error) {
     if (!(error instanceof SealedSecretError)) throw error;
     return { refusal: refused(`nothing was sent: ${error.message}`) };
@@ -61,21 +61,22 @@ function openedForSend<Secret extends string | null>(open: () => Secret): { secr
 /** One webhook POST of a delivery's stored body, signed now with the channel's current secret. */
 export function sendWebhookDelivery(
   delivery: Pick<DeliveryRow, 'id' | 'body'>,
-  channel: Pick<ChannelRow, 'id' | 'url' | 'headers' | 'sealedSecret'>,
+  channel: Pick<ChannelRow, 'id' | 'url' | 'sealedHeaders' | 'sealedSecret'>,
   settings: DeliverySettings,
   at: Date,
 ): Promise<WebhookOutcome> {
-  const opened = openedForSend(() => openChannelSecret(settings.secrets, channel));
-  if ('refusal' in opened) return Promise.resolve(opened.refusal);
-  if (!channel.url || !opened.secret) {
+  const sealed = openedForSend(() => ({ secret: openChannelSecret(settings.secrets, channel), headers: openChannelHeaders(settings.secrets, channel) }));
+  if ('refusal' in sealed) return Promise.resolve(sealed.refusal);
+  const { secret, headers } = sealed.value;
+  if (!channel.url || !secret) {
     return Promise.resolve(refused('the channel has no URL to send to'));
   }
   const own = {
     'content-type': 'application/json',
     'user-agent': 'Earshot-Webhooks/0.0.1',
-    ...signatureHeaders(opened.secret, delivery.id, delivery.body, at),
+    ...signatureHeaders(secret, delivery.id, delivery.body, at),
   };
-  return postWebhook({ url: channel.url, headers: requestHeaders(channel.headers, own), body: delivery.body, timeoutMs: settings.timeoutMs, env: settings.env });
+  return postWebhook({ url: channel.url, headers: requestHeaders(headers, own), body: delivery.body, timeoutMs: settings.timeoutMs, env: settings.env });
 }
 
 /** A refusal or failure of Slack, Telegram or the SMTP server as an attempt's outcome: transient ones are retried like a webhook's 5xx. */
@@ -115,11 +116,11 @@ async function sendSlackDelivery(
   if (!connection) return refused('the workspace has not installed the Slack app');
   const channelId = channelOf(connection);
   if (!channelId) return refused('there is no Slack channel to post to');
-  const opened = openedForSend(() => openSlackBotToken(settings.secrets, connection));
-  if ('refusal' in opened) return opened.refusal;
+  const token = openedForSend(() => openSlackBotToken(settings.secrets, connection));
+  if ('refusal' in token) return token.refusal;
   const message = slackMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
   try {
-    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: opened.secret }, channelId, message, { timeoutMs: settings.timeoutMs });
+    await postSlackMessage({ apiBase: slackApiBase(settings.env), botToken: token.value }, channelId, message, { timeoutMs: settings.timeoutMs });
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
@@ -176,7 +177,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
 export function sendChannelDelivery(
   sql: Queryable,
   delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>,
-  channel: Pick<ChannelRow, 'id' | 'workspaceId' | 'url' | 'headers' | 'sealedSecret' | 'target'> & { kind: string },
+  channel: Pick<ChannelRow, 'id' | 'workspaceId' | 'url' | 'sealedHeaders' | 'sealedSecret' | 'target'> & { kind: string },
   settings: DeliverySettings,
   at: Date,
 ): Promise<WebhookOutcome> {
@@ -229,7 +230,7 @@ function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: 
       kind: delivery.channelKind ?? '',
       workspaceId: delivery.workspaceId,
       url: delivery.channelUrl,
-      headers: delivery.channelHeaders,
+      sealedHeaders: delivery.channelSealedHeaders,
       sealedSecret: delivery.channelSealedSecret,
       target: delivery.channelTarget,
     },

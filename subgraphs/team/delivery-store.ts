@@ -70,7 +70,8 @@ export interface ClaimedDelivery extends DeliveryRow {
   lane: string;
   channelKind: string | null;
   channelUrl: string | null;
-  channelHeaders: Record<string, string>;
+  /** The channel's own headers as stored (sealed). */
+  channelSealedHeaders: string | null;
   /** The channel's signing secret as stored (sealed). */
   channelSealedSecret: string | null;
   channelTarget: ChannelTarget;
@@ -155,7 +156,7 @@ export async function claimDueDeliveries(
     from due left join channels c on c.id = due.channel_id left join users u on u.id = due.user_id
     where d.id = due.id
     returning ${deliveryColumns(sql)}, ${laneOf(sql, 'd')} as lane, c.kind as channel_kind, c.url as channel_url,
-              coalesce(c.headers, '{}') as channel_headers, c.secret as channel_sealed_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email`;
+              c.headers as channel_sealed_headers, c.secret as channel_sealed_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email`;
 }
 
 /** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */

@@ -1,6 +1,6 @@
 import type { SealedColumn } from '../../runtime/sealed-secrets.ts';
-import { channelSecretColumn } from './channel-store.ts';
+import { channelHeadersColumn, channelSecretColumn } from './channel-store.ts';
 import { slackBotTokenColumn } from './slack-connection-store.ts';
 
-/** The team subgraph's columns of sealed secrets: start-up seals the values written in clear before migration 045. */
-export const teamSealedColumns: readonly SealedColumn[] = [channelSecretColumn, slackBotTokenColumn];
+/** The team subgraph's columns of sealed secrets: start-up seals the values written in clear before migrations 045 and 048. */
+export const teamSealedColumns: readonly SealedColumn[] = [channelSecretColumn, channelHeadersColumn, slackBotTokenColumn];
