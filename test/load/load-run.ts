@@ -409,6 +409,12 @@ export function loadReport(figures: LoadFigures): string {
     '',
     `- Requests: ${figures.requests} (${figures.accepted} answered, ${figures.limited} refused by the budget: 429 \`rate_limited\`, or the tool error on MCP)`,
     `- Rate limit: held in ${held} of ${figures.windows.length} workspace-minutes: none took more than the budget, none refused a request before taking it (tolerance: requests sent in one minute and answered in the next, at most ${Math.max(0, ...figures.windows.map((window) => window.straddling))} in one, and requests answered 503, at most ${Math.max(0, ...figures.windows.map((window) => window.uncertain))} in one, and ${sparePlaces(options.limitPerMinute)} places of the count the other process may hold unused)`,
+    ...figures.windows
+      .filter((window) => !window.held)
+      .map(
+        (window) =>
+          `  - did not hold: workspace ${window.workspace}, the minute from ${window.window} UTC: ${window.sent} sent, ${window.accepted} answered, ${window.limited} refused by the budget, ${window.straddling} answered in another minute, ${window.uncertain} answered otherwise`,
+      ),
     `- Other answers: ${Object.keys(figures.errors).length ? Object.entries(figures.errors).map(([status, count]) => `${status}: ${count}`).join(', ') : 'none'}; answers outside their envelope: ${figures.badEnvelopes.length}`,
     `- Processes running at the end: ${figures.processesAlive} of 2`,
     `- Ingestion and deliveries: ${figures.postsFed} posts fed, ${figures.mentionsStored} mentions stored, ${figures.deliveriesReceived} webhook deliveries received`,
