@@ -223,6 +223,8 @@ describe('the MCP tool server at /mcp', () => {
     expect(await call(client, 'search_mentions', { limit: 500 })).toEqual({ error: expect.stringMatching(/^validation_error: limit: /) });
     expect(await call(client, 'search_mentions', { cursor: 'not-a-cursor' })).toEqual({ error: expect.stringMatching(/^invalid_cursor: /) });
     expect(await call(client, 'test_channel', { id: 'dest_nothing' })).toEqual({ error: expect.stringMatching(/^not_found: /) });
+    // Lone surrogates cannot be percent-encoded as UTF-8: an id of them is an id of no keyword, not a failure of ours.
+    expect(await call(client, 'get_keyword_health', { id: '\udc00\ud800', days: 87 })).toEqual({ error: expect.stringMatching(/^not_found: /) });
     expect(await call(client, 'no_such_tool')).toEqual({ error: 'not_found: No tool named no_such_tool' });
     expect((await call(client, 'create_keyword', { term: 'earshot' })).data.term).toBe('earshot');
     expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
