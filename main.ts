@@ -1,3 +1,4 @@
+import './runtime/production-mode.ts';
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './dashboard/build.ts';
 import { readConfig } from './runtime/config.ts';

@@ -1,3 +1,4 @@
+import '../runtime/production-mode.ts';
 import os from 'node:os';
 import { analyticsBenchmark } from './analytics.ts';
 import { startBenchEnvironment } from './bench-environment.ts';

@@ -46,7 +46,11 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       name,
       {
         location: url,
-        options: { subscriptions: { kind: 'ws', location: url.replace(/^http/, 'ws') } },
+        options: {
+          subscriptions: { kind: 'ws', location: url.replace(/^http/, 'ws') },
+          // Every subgraph request carries its own signed request id, so no two are alike: deduplication would only deep-copy each result.
+          deduplicateInflightRequests: false,
+        },
       },
     ]),
   );
