@@ -65,6 +65,8 @@ export async function startJobQueue(options: {
   boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
   await boss.start();
 
+  /** From the start of `stop()`: a handler failing from then on was most likely cut short by it. */
+  let stopping = false;
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   const send: JobContext['send'] = async (queue, data, sendOptions = {}) => {
     const definition = byName.get(queue);
@@ -97,9 +99,16 @@ export async function startJobQueue(options: {
       definition.name,
       { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
       async (jobs) => {
-        await workers.claim(definition.name, jobs.map((job) => job.id));
-        const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds: jobs.map((job) => job.id) }), send };
-        await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
+        const jobIds = jobs.map((job) => job.id);
+        await workers.claim(definition.name, jobIds);
+        const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds }), send };
+        try {
+          await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
+        } catch (error) {
+          // Failing it would spend one of its retries on this process's stop; released, pg-boss's completion of it finds nothing active to complete.
+          if (!stopping) throw error;
+          await workers.releaseInterrupted(definition.name, jobIds);
+        }
       },
     );
   }
@@ -107,6 +116,7 @@ export async function startJobQueue(options: {
     send,
     context: (name) => ({ sql, clock, config, secrets, log: log.child({ worker: name }), send }),
     async stop() {
+      stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await workers?.stop();
     },

@@ -7,6 +7,7 @@ import {
   type ReleasedJob,
   reassertWorker,
   registerWorker,
+  releaseInterruptedJobs,
   releaseJobsOfDeadWorkers,
   releaseUnclaimedJobs,
   removeWorker,
@@ -24,6 +25,12 @@ export interface WorkerRegistry {
   id: number;
   /** Records that this worker took these jobs; a handler calls it before any work. */
   claim(queue: string, jobIds: readonly string[]): Promise<void>;
+  /**
+   * Sends back to the queue jobs this process's stop cut short, on the
+   * worker's own connection, which stays open until the queue has stopped
+   * (the shared pools may already be closed: that is what cut them short).
+   */
+  releaseInterrupted(queue: string, jobIds: readonly string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +67,9 @@ export async function startWorkerRegistry(options: { sql: Sql; databaseUrl: stri
   return {
     id,
     claim: (queue, jobIds) => claimJobs(sql, id, queue, jobIds),
+    async releaseInterrupted(queue, jobIds) {
+      report(await releaseInterruptedJobs(lockConnection, queue, jobIds), 'this process stopped while they ran');
+    },
     async stop() {
       clearInterval(timer);
       await running;

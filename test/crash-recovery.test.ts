@@ -1,7 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { billingTickQueue } from '../jobs/billing-tick/index.ts';
-import type { JobContext } from '../jobs/job-definition.ts';
-import { manualClock } from '../runtime/clock.ts';
+import { z } from 'zod';
+import type { JobContext, JobDefinition } from '../jobs/job-definition.ts';
+import { startJobQueue } from '../jobs/job-queue.ts';
+import { manualClock, systemClock } from '../runtime/clock.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { runDailyTicksThrough, turnCapPeriodsThrough } from '../subgraphs/billing/index.ts';
@@ -137,11 +139,46 @@ describe('after kill -9', { timeout: 120_000 }, () => {
       ([row]) => row.state === 'completed',
       60_000 - (Date.now() - restartedAt),
     );
-    expect(job).toEqual({ state: 'completed', retryCount: 1 });
+    // Run again as if never started: a death of its worker spends none of the job's retries.
+    expect(job).toEqual({ state: 'completed', retryCount: 0 });
     expect(Date.now() - restartedAt).toBeLessThan(60_000);
     expect(await countOf(sql`select count(*)::int as n from mentions`)).toBe(hits.length);
     expect(await countOf(sql`select count(*)::int as n from job_workers`)).toBe(1);
     await expectBooksBalanced(sql);
+  });
+});
+
+describe('a job running when its process stops', () => {
+  it('goes back to the queue unstarted when the stop closes its connections under it, spending none of its retries', async () => {
+    const { url, sql: checked } = await database();
+    const sql = connect(url, { max: 2 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const cutShort = new Promise<void>((resolve) => (finish = resolve));
+    const interrupted: JobDefinition<{ n: number }> = {
+      name: 'interrupted-by-stop',
+      payload: z.object({ n: z.number() }),
+      retryLimit: 1,
+      async handle(_payloads, context) {
+        started();
+        await cutShort;
+        await context.sql`select 1`;
+      },
+    };
+    const log = createLogger('silent');
+    const queue = await startJobQueue({ sql, databaseUrl: url, definitions: [interrupted], clock: systemClock, log, config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, work: true });
+    const jobId = await queue.send('interrupted-by-stop', { n: 1 });
+    await running;
+    // As a stop that overran its share of time does: the queue still waits for the handler while the shared pool closes.
+    const stopping = queue.stop();
+    await sql.end();
+    finish();
+    await stopping;
+
+    const [job] = await checked<{ state: string; retryCount: number; startedOn: Date | null; output: { message: string } }[]>`
+      select state, retry_count, started_on, output from pgboss.job where id = ${jobId}`;
+    expect(job).toEqual({ state: 'retry', retryCount: 0, startedOn: null, output: { message: 'released: its worker stopped while it ran' } });
   });
 });
 
