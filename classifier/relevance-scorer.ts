@@ -33,7 +33,11 @@ const productVocabulary = new Set(
   team teams feature features update updates version release released api sdk integration integrations dashboard login
   signup workspace template templates tool tools platform service startup founder company launch docs documentation
   migrate migrated migration switch switched alternative alternatives selfhosted enterprise beta onboarding
-  preis prix precio preço prezzo prijs`),
+  preis prix precio preço prezzo prijs
+  buy bought purchase purchased warranty refund refunded returned shipping recall recalled discontinued lineup
+  gekauft kaufen garantie kundenservice abo acheté acheter achat remboursement abonnement compré comprar garantía
+  suscripción reembolso comprei garantia assinatura comprato comprare garanzia abbonamento rimborso gekocht kopen
+  klantenservice 購入 保証 返品`),
 );
 
 /**
