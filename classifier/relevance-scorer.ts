@@ -64,12 +64,6 @@ const weights = {
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
-  /**
-   * A capitalised word after the term only: half as sure, since brands name
-   * their lines so ("Yeti Tundra", "Weber Connect", "Crocs Echo") as often as
-   * other names take the word ("Apollo Hospitals").
-   */
-  partOfOtherNameAfter: -0.6,
   versionNumber: 0.8,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
@@ -172,8 +166,6 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
-  /** A capitalised word after the term, not before it: weighed apart (`partOfOtherNameAfter`). */
-  let nameAfter = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
   const mostlyCapitals = () => {
@@ -206,7 +198,7 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
       && (language !== 'de' || reader.isEnglishWord(next[1]))
-    ) nameAfter = true;
+    ) otherName = true;
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
@@ -218,7 +210,6 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     }
   }
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
-  else if (nameAfter) evidence.push({ weight: weights.partOfOtherNameAfter, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
