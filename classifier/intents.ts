@@ -76,7 +76,7 @@ const buyingPatterns = [
 ];
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
 const buyingQuestionPatterns =
-  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|conviene|quel outil|qual ferramenta|welches? tool)\b/u;
+  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|vale o preço|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b/u;
 
 const comparisonPatterns = [
   /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
@@ -91,6 +91,7 @@ const comparisonPatterns = [
   /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
+  /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\b\w{3,}er als\b/u,
 ];
 /** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */
 const organisationNeed = /\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze)\b/u;

@@ -63,6 +63,8 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     zeitverschwendung: -3, geldverschwendung: -3, überteuert: -3,
     'ohne probleme': 2, 'ohne murren': 2, 'läuft stabil': 2, durchgefallen: -2, durchfallen: -2, durchfalle: -2,
     'keine antwort': -2, störung: -2,
+    beeindruckend: 3, meisterwerk: 3, empfehlung: 2, niedlich: 2, 'jeden cent wert': 3, langweilig: -2,
+    'rausgeschmissenes geld': -3,
   },
   fr: {
     bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
@@ -79,6 +81,8 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'une blague': -2, honteux: -3, scandaleux: -3, 'plus jamais': -3, 'perte de temps': -3, buggé: -2, rame: -2,
     'aucune réponse': -2, 'sans réponse': -2,
     'sans problème': 2, 'sans souci': 2, 'sans accroc': 3, réclamation: -1, 'message automatique': -1, panne: -2,
+    impressionnant: 3, impressionnante: 3, "chef-d'œuvre": 3, réactif: 2, réactive: 2, honnête: 2, 'vaut le coup': 2,
+    ennuyeux: -2, soporifique: -2, 'argent jeté': -3,
   },
   es: {
     bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
@@ -93,6 +97,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'se traba': -2, 'sin respuesta': -2, asco: -3,
     'sin problemas': 2, 'de maravilla': 3, desesperación: -3, rechazó: -2, rechazado: -2, rechazada: -2,
     'se me cierra': -2, 'se cierra': -2, 'sin motivo': -2, 'ningún motivo': -2, 'y nada': -1, esperando: -1, caída: -2,
+    impresionante: 3, 'obra maestra': 3, 'valió la pena': 2, aburrido: -2, 'dinero tirado': -3, 'tirar el dinero': -3,
   },
   pt: {
     bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
@@ -105,6 +110,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'show de bola': 3, 'mandou bem': 3, parabéns: 3, 'nunca mais': -3, 'perda de tempo': -3, vergonha: -3,
     'sem resposta': -2, porcaria: -3, bugado: -2, trava: -2,
     'sem problemas': 2, 'vivia sem': 3, 'dar erro': -2, 'dando erro': -2, 'deu erro': -2, 'fora do ar': -2,
+    impressionante: 3, 'obra-prima': 3, 'valeu a pena': 2, entediante: -2, 'dinheiro jogado fora': -3,
   },
   it: {
     bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
@@ -117,6 +123,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     top: 2, spettacolo: 3, spettacolare: 3, geniale: 3, 'mai più': -3, 'perdita di tempo': -3, vergogna: -3,
     'nessuna risposta': -2, lentissimo: -3,
     'senza problemi': 2, inesistente: -2, penale: -1, disservizio: -2,
+    impressionante: 3, capolavoro: 3, emozionante: 3, promosso: 2, promossa: 2, noioso: -2, 'soldi buttati': -3,
   },
   nl: {
     goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
@@ -128,6 +135,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     onbetrouwbaar: -2, instabiel: -2, oplichterij: -3, kapot: -2, hapert: -2, 'loopt vast': -2, 'valt tegen': -2,
     blij: 2, 'nooit meer': -3, tijdverspilling: -3, schandalig: -3, belachelijk: -3, 'geen reactie': -2, bagger: -3,
     'zonder problemen': 2, summier: -1, 'veel te': -1, storing: -2,
+    indrukwekkend: 3, meesterwerk: 3, 'elke cent waard': 3, saai: -2, 'weggegooid geld': -3,
   },
   ja: {
     便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
@@ -138,6 +146,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     がっかり: -2, 不満: -2,
     サクサク: 2, もっさり: -2, 不具合: -2, 最強: 3, 優秀: 2, 感謝: 2, 神: 3,
     楽: 2, 神アプリ: 3, 障害: -2,
+    面白い: 2, つまらない: -2, 不評: -2,
   },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };

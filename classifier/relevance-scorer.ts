@@ -33,7 +33,11 @@ const productVocabulary = new Set(
   team teams feature features update updates version release released api sdk integration integrations dashboard login
   signup workspace template templates tool tools platform service startup founder company launch docs documentation
   migrate migrated migration switch switched alternative alternatives selfhosted enterprise beta onboarding
-  preis prix precio preço prezzo prijs`),
+  preis prix precio preço prezzo prijs
+  buy bought purchase purchased warranty refund refunded returned shipping recall recalled discontinued lineup
+  gekauft kaufen garantie kundenservice abo acheté acheter achat remboursement abonnement compré comprar garantía
+  suscripción reembolso comprei garantia assinatura comprato comprare garanzia abbonamento rimborso gekocht kopen
+  klantenservice 購入 保証 返品`),
 );
 
 /**
@@ -54,6 +58,7 @@ const weights = {
   nameOfOtherThing: -0.6,
   nameInOtherLanguage: 0,
   distinctiveTerm: 0.6,
+  distinctiveTermOtherSensesRuledOut: 0,
   termMissing: -1.2,
   writtenAsName: 0.3,
   writtenAsCommonWord: -1.0,
@@ -82,7 +87,7 @@ const weights = {
 
 /** Words this close to the term (either side) read as describing it. */
 const nearWindow = 6;
-const sentenceOpener = /[.!?:;|。！？–—"'“(-]$/u;
+const sentenceOpener = /[.!?:;|。！？–—"'“«「『(¿¡-]$/u;
 
 /**
  * The text before a word ends a sentence or opens a quote: the word begins
@@ -95,6 +100,9 @@ function opensSentence(before: string): boolean {
   const trimmed = before.trimEnd();
   return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
+
+/** A capitalised word or two after the term, then a number: a product and its model. */
+const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
 
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
@@ -182,8 +190,15 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
       const previousAtStart = opensSentence(before.slice(0, previous.index));
       if (!previousAtStart || (language === 'en' && !reader.isEnglishWord(previous.word))) otherName = true;
     }
-    const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(text.slice(occurrence.index + occurrence.text.length));
-    if (next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1])) otherName = true;
+    // A name followed by a number is a product's model ("Bebop 2", "Fox 5"),
+    // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
+    // another name, but an English word there is ("Bugaboo Spire im August").
+    const after = text.slice(occurrence.index + occurrence.text.length);
+    const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
+    if (
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
+      && (language !== 'de' || reader.isEnglishWord(next[1]))
+    ) otherName = true;
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
@@ -229,7 +244,13 @@ function wordKindsOf(profile: SenseProfile): Map<string, WordKind> {
   return kinds;
 }
 
-function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[]): RelevanceEvidence[] {
+/**
+ * An amount of money ("$28", "350 Euro", "1 200 €"): people price products
+ * and services, in any language, far more than the other senses of a name.
+ */
+const priceAmount = /[$€£¥]\s?\d|\d\s?(?:€|£|¥|円|(?:euros?|dollars?|usd|eur|reais|pounds)\b)/iu;
+
+function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
   const termSequence = profile.termSequence;
@@ -265,6 +286,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[])
   if (related > 0) evidence.push({ weight: related, reason: `words of the same field (${listWords([...found.relatedNear, ...found.relatedFar])})` });
   const offSense = Math.max(weights.offSenseCap, found.offNear.size * weights.offSenseWordNear + found.offFar.size * weights.offSenseWordFar);
   if (offSense < 0) evidence.push({ weight: offSense, reason: `words of an excluded sense (${listWords([...found.offNear, ...found.offFar])})` });
+  if (priceAmount.test(text)) found.product.add('a price');
   const product = Math.min(weights.productWordCap, found.product.size * weights.productWord);
   if (product > 0) evidence.push({ weight: product, reason: `product talk (${listWords([...found.product])})` });
   return evidence;
@@ -322,7 +344,9 @@ export function scoreRelevance(
   // ("Rust está ganando terreno"), unless written in lower case ("une notion").
   const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
     && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase());
-  if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });
+  if (!profile.ambiguous && profile.otherSensesRuledOut) {
+    evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });
+  } else if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });
   else if (nameInOtherLanguage) evidence.push({ weight: weights.nameInOtherLanguage, reason: `"${profile.term}" is a name in a post in ${language}` });
   else if (profile.meaning.usuallyMeansOtherThing) {
     evidence.push({ weight: profile.commonWord ? weights.ambiguousTerm : weights.nameOfOtherThing, reason: `"${profile.term}" usually means something else (${listWords(profile.meaning.usualMeaning)})` });
@@ -330,7 +354,7 @@ export function scoreRelevance(
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
   const words = wordsOf(post.text);
-  evidence.push(...vocabularyEvidence(profile, words));
+  evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post);
   evidence.push(...names.evidence);

@@ -77,9 +77,13 @@ export class SenseMeaning {
     this.sense = meaningfulIds(vectors, description.senseWords, description.termWords);
     const term = description.term === null ? -1 : vectors.idOf(description.term);
     const ruledOut = meaningfulIds(vectors, description.offSenseWords, description.termWords).filter((id) => !this.sense.includes(id));
-    this.other = term >= 0 ? [term, ...ruledOut] : ruledOut;
     const centroid = vectors.centroid(this.sense);
     this.termAffinity = term >= 0 && centroid ? vectors.similarityTo(term, centroid) : null;
+    // The term's vector stands for what general text means by it: another
+    // sense only where it lies away from this one ("crocs" are the clogs
+    // before the reptiles; words near them lean toward the sense, not away).
+    const termMeansOther = term >= 0 && (this.termAffinity === null || this.termAffinity < otherSenseAffinity);
+    this.other = termMeansOther ? [term, ...ruledOut] : ruledOut;
     this.usualMeaning = this.termAffinity !== null && this.termAffinity < otherSenseAffinity ? this.nearestWords(term, 3) : [];
   }
 

@@ -29,6 +29,12 @@ export interface SenseProfile {
    * ("Kafka", "Apollo"): its sense must be earned.
    */
   ambiguous: boolean;
+  /**
+   * The context or guidelines rule other senses of the term out ("not the
+   * reptiles"): whoever tracks it knows the name is shared, however
+   * distinctive it looks to the word tables.
+   */
+  otherSensesRuledOut: boolean;
   /** A single common English word: how it is written (a capital, lower case) tells the name from the word. */
   commonWord: boolean;
   /** The sense in word-vector space, which reads how near a post's words lie to it. */
@@ -200,6 +206,7 @@ export function buildSenseProfile(
     termSequence: wordsOf(term).map(foldWord),
     termWords,
     ambiguous: commonWord || (single && meaning.usuallyMeansOtherThing),
+    otherSensesRuledOut: offSenseWords.size > 0,
     commonWord,
     meaning,
     writtenAsName: /^\p{Lu}/u.test(term),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Classification } from '../classifier/classification.ts';
 import { type Expectation, measureClassifier } from '../classifier/classifier-metrics.ts';
-import { readEvalSet, readRound3Holdout } from '../classifier/classifier-eval-set.ts';
+import { readDevelopmentSet, readEvalSet, readRound3Holdout } from '../classifier/classifier-eval-set.ts';
 
 const said = (overrides: Partial<Classification>): Classification => ({
   relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: 'n.', ...overrides,
@@ -66,5 +66,19 @@ describe('classifier metrics', () => {
     expect([...terms].filter((term) => earlierTerms.has(term))).toEqual([]);
     expect(new Set([...earlier, ...round3].map((post) => post.id)).size).toBe(earlier.length + round3.length);
     expect(round3.every((post) => post.split === 'holdout' && post.round === 3 && post.keyword.context !== null)).toBe(true);
+  });
+
+  it('has a development set of 300+ posts on 10+ keywords that neither the other rounds nor round 3 name, a third not in English', async () => {
+    const [earlier, round3, development] = await Promise.all([readEvalSet(), readRound3Holdout(), readDevelopmentSet()]);
+    const otherTerms = new Set([...earlier, ...round3].map((post) => post.keyword.term.toLowerCase()));
+    const terms = new Set(development.map((post) => post.keyword.term.toLowerCase()));
+    expect(development.length).toBeGreaterThanOrEqual(300);
+    expect(terms.size).toBeGreaterThanOrEqual(10);
+    expect([...terms].filter((term) => otherTerms.has(term))).toEqual([]);
+    const ids = [...earlier, ...round3, ...development].map((post) => post.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(development.every((post) => post.split === 'development' && post.round === 4 && post.keyword.context !== null)).toBe(true);
+    expect(development.filter((post) => post.expected.language !== 'en').length / development.length).toBeGreaterThanOrEqual(1 / 3);
+    expect(development.filter((post) => !post.expected.relevant).length).toBeGreaterThanOrEqual(100);
   });
 });
