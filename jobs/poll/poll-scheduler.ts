@@ -4,6 +4,14 @@ import { platformAvailability } from '../connectors/platform-availability.ts';
 import type { JobContext } from '../job-definition.ts';
 
 const hour = 3_600_000;
+/**
+ * How long a thread read handed to the comments queue stays leased: the
+ * hourly cadence of the shortest thread windows. A job is not lost short of
+ * failing for good (worker-registry.ts), so the lease only has to bring such
+ * a read back; a shorter one sent every due thread again each time a
+ * backlog outlasted it, growing the queue with copies.
+ */
+const threadLeaseSeconds = 3600;
 /** Polls a worker hands out per pass; the rest are due on the next pass. */
 const claimLimit = 500;
 
@@ -44,7 +52,7 @@ export function startPollScheduler(context: JobContext): { stop(): Promise<void>
       }
     });
     await context.sql.begin(async (tx) => {
-      const threads = await claimDueCommentWatches(tx, now, leaseSeconds, claimLimit);
+      const threads = await claimDueCommentWatches(tx, now, Math.max(leaseSeconds, threadLeaseSeconds), claimLimit);
       for (let i = 0; i < threads.length; i += 10) {
         const watches = threads.slice(i, i + 10).map((watch) => ({
           mentionId: watch.mentionId,
