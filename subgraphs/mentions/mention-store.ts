@@ -80,8 +80,9 @@ export interface MatchedPost {
   matches: readonly PostMatch[];
 }
 
-const postKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.externalId]);
-const authorKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.author.platformId]);
+// A platform name holds no NUL, so the key tells every (platform, id) pair apart.
+const postKey = (post: NormalizedPost) => `${post.platform}\u0000${post.externalId}`;
+const authorKey = (post: NormalizedPost) => `${post.platform}\u0000${post.author.platformId}`;
 
 /**
  * The batch as storing its posts one after another would leave them: a post
@@ -170,7 +171,8 @@ export interface StoredMentions {
 /**
  * Stores each post once (its author once per platform account, see
  * upsertAuthors) and one mention per matching keyword, skipping keywords
- * that already hold the post, in one statement after the authors'. Posts
+ * that already hold the post, in one statement after the authors' that
+ * also answers the new mentions as every read shows them. Posts
  * are written in key order, so two workers storing overlapping batches wait
  * for each other instead of deadlocking. Every author new to a workspace
  * becomes a person there (attachPeople); merging it with the people it
@@ -185,7 +187,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
   if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
   const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
   const changedAuthors = await upsertAuthors(sql, authors);
-  const created = await sql<{ id: string }[]>`
+  const created = await sql<MentionRow[]>`
     /* storeMatchedPosts */
     with post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
@@ -206,7 +208,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       join authors author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id, platform, external_id, published_at
+      returning *
     ), inserted as (
       insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform)
       select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy, post.published_at, post.platform
@@ -219,10 +221,11 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
              as t(id, platform, external_id, keyword_id, workspace_id, fuzzy)
       join post on post.platform = t.platform and post.external_id = t.external_id
       on conflict (keyword_id, post_id) do nothing
-      returning id
+      returning *
     )
-    select id from inserted`;
-  const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
+    select ${mentionColumns(sql)}
+    from inserted m join post p on p.id = m.post_id join authors a on a.id = p.author_id`;
+  const rows = new Map(created.map((row) => [row.id, row]));
   const newToWorkspace = await attachPeople(sql, [...rows.values()]);
   const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
   const sightingsToLink = [...newToWorkspace, ...changed];
