@@ -171,8 +171,7 @@ export interface StoredMentions {
 /**
  * Stores each post once (its author once per platform account, see
  * upsertAuthors) and one mention per matching keyword, skipping keywords
- * that already hold the post, in one statement after the authors' that
- * also answers the new mentions as every read shows them. Posts
+ * that already hold the post, in one statement after the authors'. Posts
  * are written in key order, so two workers storing overlapping batches wait
  * for each other instead of deadlocking. Every author new to a workspace
  * becomes a person there (attachPeople); merging it with the people it
@@ -187,7 +186,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
   if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
   const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
   const changedAuthors = await upsertAuthors(sql, authors);
-  const created = await sql<MentionRow[]>`
+  const created = await sql<{ id: string }[]>`
     /* storeMatchedPosts */
     with post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
@@ -208,7 +207,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       join authors author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning *
+      returning id, platform, external_id, published_at
     ), inserted as (
       insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform)
       select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy, post.published_at, post.platform
@@ -221,11 +220,11 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
              as t(id, platform, external_id, keyword_id, workspace_id, fuzzy)
       join post on post.platform = t.platform and post.external_id = t.external_id
       on conflict (keyword_id, post_id) do nothing
-      returning *
+      returning id
     )
-    select ${mentionColumns(sql)}
-    from inserted m join post p on p.id = m.post_id join authors a on a.id = p.author_id`;
-  const rows = new Map(created.map((row) => [row.id, row]));
+    select id from inserted`;
+  // Read back by a statement of its own: joining the statement's own inserted rows to its posts is planned with one row each and loops over every pair.
+  const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
   const newToWorkspace = await attachPeople(sql, [...rows.values()]);
   const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
   const sightingsToLink = [...newToWorkspace, ...changed];
@@ -270,11 +269,13 @@ export async function discardMentions(sql: Queryable, ids: readonly string[]): P
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
   if (ids.length === 0) return [];
+  // One primary-key probe per id: as a join, the planner hashed every mention of the table for a batch of a few hundred ids.
   return sql<MentionRow[]>`
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
     from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
-    join mentions m on m.id = wanted.id join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    cross join lateral (select * from mentions where id = wanted.id limit 1) m
+    join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
 }
 
