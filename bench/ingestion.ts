@@ -73,7 +73,7 @@ const baselineBatch = 250;
  * insert per table, one transaction per batch. The authors and their
  * people exist already (the warm-up made them), as they do for ingestPosts.
  */
-export async function bareInsertWorker(sql: Sql) {
+async function bareInsertWorker(sql: Sql) {
   const keywords = new Map((await sql<{ id: string; workspaceId: string; term: string }[]>`select id, workspace_id, term from keywords`).map((k) => [k.term, k]));
   const keywordOf = (post: NormalizedPost) => keywords.get(benchTerms[Number(post.externalId.slice('bench-'.length)) % benchTerms.length])!;
   return async (posts: NormalizedPost[]): Promise<number> => {
