@@ -228,7 +228,7 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
       description:
         `${rounds} rounds of ${posts.toLocaleString('en')} posts (after ${warmUpPosts} untimed), each matching one of ${benchTerms.length} keywords in ${workspaces} funded workspaces, ` +
         `ingested by one worker, alternated round by round with the baseline on posts of its own in the same database. ` +
-        `CPU µs are per stored mention, the worker's (Node) and its PostgreSQL backends'; statements per mention counted by pg_stat_statements over one more run of 1,000 posts each (`begin` among them, `commit` not). ` +
+        `CPU µs are per stored mention, the worker's (Node) and its PostgreSQL backends'; statements per mention counted by pg_stat_statements over one more run of 1,000 posts each (BEGIN among them, COMMIT not). ` +
         `Wall time moves with the machine's load far more than CPU time does.`,
       columns: ['stored mentions', 'seconds', 'mentions/s', 'Node CPU µs', 'PostgreSQL CPU µs', 'mentions per CPU second', 'statements per mention'],
       rows: [
