@@ -19,10 +19,13 @@ import { restPath } from './rest-path.ts';
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
 const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, ingestionScaling, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
 
-// `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words.
+// `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words;
+// a word that is a whole title picks that benchmark alone (`ingestion`, not also `ingestion scale-out`).
 const wanted = process.argv.slice(2).map((word) => word.toLowerCase());
 const titleOf = (benchmark: Benchmark) => benchmark.name.split(':')[0].toLowerCase();
-const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => titleOf(benchmark).includes(word))) : benchmarks;
+const picks = (word: string, benchmark: Benchmark) =>
+  benchmarks.some((any) => titleOf(any) === word) ? titleOf(benchmark) === word : titleOf(benchmark).includes(word);
+const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => picks(word, benchmark))) : benchmarks;
 
 // Numbers from a busy machine mean little; say how busy it was.
 const [loadAverage] = os.loadavg();

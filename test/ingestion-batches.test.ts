@@ -9,8 +9,9 @@ import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
 import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
+import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { mentionCreatedChannel, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
-import { addKeywords, eventsOf, keywordRow, newWorkspace, wallet } from './billing-seed.ts';
+import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
 import { createTestDatabase, eventually } from './harness.ts';
 
 const clock = manualClock(new Date('2028-03-08T10:00:00.000Z'));
@@ -89,6 +90,62 @@ describe('ingesting a batch of posts', () => {
     expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before - 3 * 12);
     expect(await keywordRow(sql, keywords[0].id)).toMatchObject({ pausedForCap: true, muted: false });
     expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['keyword.capped']);
+  });
+
+  it('crosses one keyword\'s cap mid-batch and keeps charging the other keywords of the same wallet, in order', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Ibex', 'Lynx'], { mentions: 2, per: 'day' });
+    const before = (await wallet(sql, workspaceId)).balanceFifteenths;
+    // Ibex 0, Lynx 1, Ibex 2, Lynx 3, …: the third Ibex is over its cap, the Lynx posts are not (two of six posts each reach it).
+    const posts = Array.from({ length: 6 }, (_, i) => post(`cap-cross-${i}`, `${i % 2 ? 'Lynx' : 'Ibex'} seen ${i}`));
+
+    const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
+
+    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['cap-cross-0', 'cap-cross-1', 'cap-cross-2', 'cap-cross-3']);
+    expect((await sql`select count(*)::int as n from mentions where keyword_id = any(${keywords.map((keyword) => keyword.id)})`)[0].n).toBe(4);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before - 4 * 12);
+    expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['keyword.capped', 'keyword.capped']);
+  });
+
+  it('stops where the wallet runs out mid-batch: the matches it paid for are kept, the rest neither stored nor charged', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Okapi', 'Serval']);
+    // Three mentions' worth and five fifteenths more: the fourth match cannot be paid.
+    await leaveInWallet(sql, workspaceId, 3 * 12 + 5);
+    const posts = Array.from({ length: 6 }, (_, i) => post(`wallet-end-${i}`, `${i % 2 ? 'Serval' : 'Okapi'} seen ${i}`));
+
+    const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
+
+    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['wallet-end-0', 'wallet-end-1', 'wallet-end-2']);
+    const [counts] = await sql`
+      select (select count(*)::int from mentions where keyword_id = any(${keywords.map((keyword) => keyword.id)})) as mentions,
+             (select count(*)::int from ledger_entries where kind = 'mention' and workspace_id = ${workspaceId}) as charges`;
+    expect(counts).toEqual({ mentions: 3, charges: 3 });
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(5);
+  });
+
+  it('charges nothing twice when a batch runs again after a crash, inside its transaction or after its commit', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Dugong']);
+    const before = (await wallet(sql, workspaceId)).balanceFifteenths;
+    const posts = Array.from({ length: 30 }, (_, i) => post(`rerun-${i}`, `Dugong seen ${i}`, `diver${i % 4}`));
+    const countsNow = async () =>
+      (await sql`
+        select (select count(*)::int from mentions where keyword_id = ${keywords[0].id}) as mentions,
+               (select count(*)::int from ledger_entries where kind = 'mention' and keyword_id = ${keywords[0].id}) as charges`)[0];
+
+    // The process dies while queueing scoring, inside the storing transaction: nothing of the batch stays.
+    const dying = { ...worker(), send: async () => Promise.reject(new Error('killed')) };
+    await expect(ingestPosts(dying, posts, matcherOf(keywords))).rejects.toThrow('killed');
+    expect(await countsNow()).toEqual({ mentions: 0, charges: 0 });
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before);
+
+    const first = await ingestPosts(worker(), posts, matcherOf(keywords));
+    // The job is run again after its commit (the worker died before marking it done): the same posts store and charge nothing.
+    const again = await ingestPosts(worker(), posts, matcherOf(keywords));
+
+    expect(first.stored).toHaveLength(30);
+    expect(again.stored).toEqual([]);
+    expect(await countsNow()).toEqual({ mentions: 30, charges: 30 });
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before - 30 * 12);
+    expect(await ledgerBalanceMismatches(sql)).toEqual([]);
   });
 
   it('lets two workers that both stored mentions of a keyword charge them one after the other', async () => {

@@ -37,10 +37,24 @@ export type ChargeOutcome =
 
 const refused = (reason: Extract<ChargeOutcome, { charged: false }>['reason']): ChargeOutcome => ({ charged: false, reason });
 
+/** The billing day a cap period holding an instant starts on. */
+type PeriodStartDay = (per: CapPeriod, at: Date) => string;
+
+/** PeriodStartDay remembered per period and instant: a batch's items share a few instants, and dates cost more than the rest of a decision. */
+function periodStartDays(): PeriodStartDay {
+  const days = new Map<string, string>();
+  return (per, at) => {
+    const key = `${per}:${at.getTime()}`;
+    let day = days.get(key);
+    if (day === undefined) days.set(key, (day = billingDayOf(capPeriodStart(per, at))));
+    return day;
+  };
+}
+
 /** A keyword's cap state at `at`: the ledger's counts plus this batch's earlier charges (items by billing day). */
-function withBatchCharges(state: KeywordCapState, itemsByDay: ReadonlyMap<string, number> | undefined, at: Date): KeywordCapState {
+function withBatchCharges(state: KeywordCapState, itemsByDay: ReadonlyMap<string, number> | undefined, at: Date, startDayOf: PeriodStartDay): KeywordCapState {
   const since = (per: CapPeriod) => {
-    const start = billingDayOf(capPeriodStart(per, at));
+    const start = startDayOf(per, at);
     let items = 0;
     for (const [day, count] of itemsByDay ?? []) if (day >= start) items += count;
     return items;
@@ -76,6 +90,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
   const itemsByDayNow = new Map<string, Map<string, number>>();
   const cappedNow = new Set<string>();
   const lowRecordedNow = new Set<string>();
+  const startDayOf = periodStartDays();
   const outcomes = items.map((item): ChargeOutcome => {
     const wallet = before.wallets.get(item.workspaceId);
     if (!wallet) return refused('muted');
@@ -83,7 +98,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
     if (before.chargedBefore.has(key) || chargedKeysNow.has(key)) return refused('already_charged');
     const stored = before.capStatesAt.get(item.at.getTime())!.get(item.keywordId);
     if (!stored || stored.workspaceId !== item.workspaceId || stored.muted) return refused('muted');
-    const keyword = withBatchCharges(stored, itemsByDayNow.get(item.keywordId), item.at);
+    const keyword = withBatchCharges(stored, itemsByDayNow.get(item.keywordId), item.at, startDayOf);
     if (keyword.pausedForCap || cappedNow.has(keyword.id) || capReached(keyword)) return refused('capped');
     const spent = spentNow.get(item.workspaceId) ?? 0;
     const effective = before.effectiveAt.get(item.at.getTime())!.get(item.workspaceId)! - spent;
@@ -92,7 +107,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
     charges.push(item);
     chargedKeysNow.add(key);
     spentNow.set(item.workspaceId, spent + chargedItemFifteenths);
-    const day = billingDayOf(item.at);
+    const day = startDayOf('day', item.at);
     const itemsByDay = itemsByDayNow.get(item.keywordId) ?? new Map<string, number>();
     itemsByDayNow.set(item.keywordId, itemsByDay.set(day, (itemsByDay.get(day) ?? 0) + 1));
     const charged = { ...keyword, used: keyword.used + 1, usedThisMonth: keyword.usedThisMonth + 1 };

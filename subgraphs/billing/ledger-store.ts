@@ -19,11 +19,12 @@ export const topUpCreditKey = (orderId: string) => `top_up:${orderId}`;
 /** Of these idempotency keys, those the ledger already holds. */
 export async function chargedKeys(sql: Queryable, idempotencyKeys: readonly string[]): Promise<Set<string>> {
   if (idempotencyKeys.length === 0) return new Set();
+  // One probe of the unique index per key: a join let the planner hash the whole ledger for a batch of a few hundred keys.
   const rows = await sql<{ idempotencyKey: string }[]>`
     /* chargedKeys */
-    select l.idempotency_key
+    select wanted.key as idempotency_key
     from unnest(${sql.array(idempotencyKeys as string[])}::text[]) as wanted(key)
-    join ledger_entries l on l.idempotency_key = wanted.key`;
+    cross join lateral (select 1 from ledger_entries l where l.idempotency_key = wanted.key limit 1) charged`;
   return new Set(rows.map((row) => row.idempotencyKey));
 }
 

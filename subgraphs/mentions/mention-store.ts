@@ -80,8 +80,9 @@ export interface MatchedPost {
   matches: readonly PostMatch[];
 }
 
-const postKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.externalId]);
-const authorKey = (post: NormalizedPost) => JSON.stringify([post.platform, post.author.platformId]);
+// A platform name holds no NUL, so the key tells every (platform, id) pair apart.
+const postKey = (post: NormalizedPost) => `${post.platform}\u0000${post.externalId}`;
+const authorKey = (post: NormalizedPost) => `${post.platform}\u0000${post.author.platformId}`;
 
 /**
  * The batch as storing its posts one after another would leave them: a post
@@ -222,6 +223,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       returning id
     )
     select id from inserted`;
+  // Read back by a statement of its own: joining the statement's own inserted rows to its posts is planned with one row each and loops over every pair.
   const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
   const newToWorkspace = await attachPeople(sql, [...rows.values()]);
   const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
@@ -267,11 +269,13 @@ export async function discardMentions(sql: Queryable, ids: readonly string[]): P
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
   if (ids.length === 0) return [];
+  // One primary-key probe per id: as a join, the planner hashed every mention of the table for a batch of a few hundred ids.
   return sql<MentionRow[]>`
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
     from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
-    join mentions m on m.id = wanted.id join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    cross join lateral (select * from mentions where id = wanted.id limit 1) m
+    join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
 }
 
