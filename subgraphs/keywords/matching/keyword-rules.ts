@@ -40,7 +40,10 @@ export interface WorkspaceFilters {
 
 export interface CompiledKeywordRules {
   readonly rules: KeywordMatchRules;
-  readonly platforms: ReadonlySet<Platform> | null;
+  /** Which rules have anything to check (RULE_ bits): a keyword is mostly read from this field alone. */
+  readonly checks: number;
+  /** Bits (platformBit) of the search platforms the keyword takes; read only with RULE_PLATFORMS. */
+  readonly platforms: number;
   readonly required: readonly TermPattern[];
   readonly excluded: readonly TermPattern[];
   readonly excludedAuthors: ReadonlySet<string>;
@@ -49,6 +52,7 @@ export interface CompiledKeywordRules {
 }
 
 export interface CompiledWorkspaceFilters {
+  readonly checks: number;
   readonly excluded: readonly TermPattern[];
   readonly excludedAuthors: ReadonlySet<string>;
   readonly githubRepositories: ReadonlySet<string>;
@@ -57,28 +61,71 @@ export interface CompiledWorkspaceFilters {
 }
 
 const lowerSet = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
-const searchPlatformSet: ReadonlySet<Platform> = new Set(searchPlatforms);
+
+/**
+ * Bits of `checks`. The engine checks a few keywords per post, each of them
+ * cold in the processor's cache: reading one number first spares the sets and
+ * lists of every rule a keyword leaves empty.
+ */
+const RULE_PLATFORMS = 1;
+const RULE_SUBREDDITS_ONLY = 2;
+const RULE_SUBREDDITS_EXCLUDED = 4;
+const RULE_REQUIRED = 8;
+const RULE_EXCLUDED = 16;
+const RULE_AUTHORS = 32;
+const RULE_GITHUB_REPOSITORIES = 64;
+const RULE_SUBREDDITS_ALLOWED = 128;
+const RULE_SUBREDDITS_DENIED = 256;
+
+const rule = (bit: number, present: boolean) => (present ? bit : 0);
+
+/** One bit per search platform; 0 for the others (reviews, feeds), which a keyword's platforms never restrict. */
+const platformBits: ReadonlyMap<Platform, number> = new Map(searchPlatforms.map((platform, index) => [platform, 1 << index]));
+const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
 
 export function compileKeywordRules(rules: KeywordMatchRules): CompiledKeywordRules {
+  const required = compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern);
+  const excluded = compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern);
+  const excludedAuthors = new Set(rules.excludedAuthors);
+  const subredditsOnly = lowerSet(rules.subreddits.only);
+  const subredditsExcluded = lowerSet(rules.subreddits.excluded);
   return {
     rules,
-    platforms: rules.platforms === null ? null : new Set(rules.platforms),
-    required: compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern),
-    excluded: compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern),
-    excludedAuthors: new Set(rules.excludedAuthors),
-    subredditsOnly: lowerSet(rules.subreddits.only),
-    subredditsExcluded: lowerSet(rules.subreddits.excluded),
+    checks:
+      rule(RULE_PLATFORMS, rules.platforms !== null) |
+      rule(RULE_SUBREDDITS_ONLY, subredditsOnly.size > 0) |
+      rule(RULE_SUBREDDITS_EXCLUDED, subredditsExcluded.size > 0) |
+      rule(RULE_REQUIRED, required.length > 0) |
+      rule(RULE_EXCLUDED, excluded.length > 0) |
+      rule(RULE_AUTHORS, excludedAuthors.size > 0),
+    platforms: (rules.platforms ?? []).reduce((bits, platform) => bits | platformBit(platform), 0),
+    required,
+    excluded,
+    excludedAuthors,
+    subredditsOnly,
+    subredditsExcluded,
   };
 }
 
 /** Workspace filters have no case setting of their own; their terms match in any case. */
 export function compileWorkspaceFilters(filters: WorkspaceFilters): CompiledWorkspaceFilters {
+  const excluded = compilePatterns(filters.excludedTerms, false, excludedTermPattern);
+  const excludedAuthors = new Set(filters.excludedAuthors);
+  const githubRepositories = lowerSet(filters.githubRepositories);
+  const subredditsAllowed = lowerSet(filters.subreddits.allowed);
+  const subredditsDenied = lowerSet(filters.subreddits.denied);
   return {
-    excluded: compilePatterns(filters.excludedTerms, false, excludedTermPattern),
-    excludedAuthors: new Set(filters.excludedAuthors),
-    githubRepositories: lowerSet(filters.githubRepositories),
-    subredditsAllowed: lowerSet(filters.subreddits.allowed),
-    subredditsDenied: lowerSet(filters.subreddits.denied),
+    checks:
+      rule(RULE_EXCLUDED, excluded.length > 0) |
+      rule(RULE_AUTHORS, excludedAuthors.size > 0) |
+      rule(RULE_GITHUB_REPOSITORIES, githubRepositories.size > 0) |
+      rule(RULE_SUBREDDITS_ALLOWED, subredditsAllowed.size > 0) |
+      rule(RULE_SUBREDDITS_DENIED, subredditsDenied.size > 0),
+    excluded,
+    excludedAuthors,
+    githubRepositories,
+    subredditsAllowed,
+    subredditsDenied,
   };
 }
 
@@ -105,7 +152,6 @@ export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySe
 }
 
 function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  if (keyword.required.length === 0) return true;
   if (keyword.rules.requiredMode === 'all') return keyword.required.every((pattern) => post.contains(pattern));
   return keyword.required.some((pattern) => post.contains(pattern));
 }
@@ -116,33 +162,37 @@ function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost)
  * classified, delivered or billed (spec 1.5).
  */
 export function keywordRulesPass(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  const { platform, subreddit, repositoryEvent } = post.post;
-  if (keyword.platforms !== null && searchPlatformSet.has(platform) && !keyword.platforms.has(platform)) return false;
-  if (platform === 'reddit') {
-    const name = subreddit?.toLowerCase() ?? null;
+  const { checks } = keyword;
+  const { platform, repositoryEvent } = post.post;
+  if (checks & RULE_PLATFORMS) {
+    const bit = platformBit(platform);
+    if (bit !== 0 && (keyword.platforms & bit) === 0) return false;
+  }
+  if (platform === 'reddit' && checks & (RULE_SUBREDDITS_ONLY | RULE_SUBREDDITS_EXCLUDED)) {
+    const name = post.subredditName;
     // With `only` set, `excluded` is ignored (spec 2.1.3).
-    if (keyword.subredditsOnly.size > 0) {
+    if (checks & RULE_SUBREDDITS_ONLY) {
       if (name === null || !keyword.subredditsOnly.has(name)) return false;
     } else if (name !== null && keyword.subredditsExcluded.has(name)) return false;
   }
   if (repositoryEvent && !repositoryEventPasses(keyword.rules.repositories, repositoryEvent)) return false;
-  if (!requiredTermsPresent(keyword, post)) return false;
-  if (containsExcludedTerm(post, keyword.excluded)) return false;
-  return !authorIsExcluded(post, keyword.excludedAuthors);
+  if (checks & RULE_REQUIRED && !requiredTermsPresent(keyword, post)) return false;
+  if (checks & RULE_EXCLUDED && containsExcludedTerm(post, keyword.excluded)) return false;
+  return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, keyword.excludedAuthors);
 }
 
 /** The workspace's filters (spec 2.11 item 5); a post must pass them and its keyword's rules alike. */
 export function workspaceFiltersPass(filters: CompiledWorkspaceFilters, post: PreparedPost): boolean {
-  const { platform, subreddit } = post.post;
-  if (platform === 'reddit') {
-    const name = subreddit?.toLowerCase() ?? null;
-    if (filters.subredditsAllowed.size > 0 && (name === null || !filters.subredditsAllowed.has(name))) return false;
-    if (name !== null && filters.subredditsDenied.has(name)) return false;
+  const { checks } = filters;
+  if (post.post.platform === 'reddit' && checks & (RULE_SUBREDDITS_ALLOWED | RULE_SUBREDDITS_DENIED)) {
+    const name = post.subredditName;
+    if (checks & RULE_SUBREDDITS_ALLOWED && (name === null || !filters.subredditsAllowed.has(name))) return false;
+    if (name !== null && checks & RULE_SUBREDDITS_DENIED && filters.subredditsDenied.has(name)) return false;
   }
-  if (filters.githubRepositories.size > 0) {
+  if (checks & RULE_GITHUB_REPOSITORIES) {
     const repository = githubRepositoryOf(post.post);
     if (repository !== null && filters.githubRepositories.has(repository)) return false;
   }
-  if (containsExcludedTerm(post, filters.excluded)) return false;
-  return !authorIsExcluded(post, filters.excludedAuthors);
+  if (checks & RULE_EXCLUDED && containsExcludedTerm(post, filters.excluded)) return false;
+  return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, filters.excludedAuthors);
 }

@@ -24,6 +24,7 @@ export class PreparedPost {
   private foldedWords: WordLookup | null = null;
   private scanned: ScannedText | null = null;
   private identities: ReadonlySet<string> | null = null;
+  private subreddit: string | null | undefined = undefined;
   private patternAnswers: Map<string, boolean> | null = null;
 
   constructor(readonly post: MatchablePost) {
@@ -68,6 +69,12 @@ export class PreparedPost {
       this.patternAnswers.set(pattern.key, answer);
     }
     return answer;
+  }
+
+  /** The post's subreddit, lower case, as subreddit rules compare it. */
+  get subredditName(): string | null {
+    if (this.subreddit === undefined) this.subreddit = this.post.subreddit?.toLowerCase() ?? null;
+    return this.subreddit;
   }
 
   authorIdentities(): ReadonlySet<string> {

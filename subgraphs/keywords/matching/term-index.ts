@@ -1,5 +1,4 @@
 import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
-import type { CompiledKeywordRules } from './keyword-rules.ts';
 import type { PreparedPost } from './prepared-post.ts';
 import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
@@ -26,7 +25,7 @@ interface IndexedPhrase {
  * One distinct term in one matching mode, shared by every keyword that tracks
  * it that way ("OpenAI" is tracked by many workspaces; it is looked for once).
  */
-export interface IndexedTerm {
+export interface IndexedTerm<Keyword> {
   readonly key: string;
   /** Normalized, in the case it was written. */
   readonly text: string;
@@ -35,7 +34,7 @@ export interface IndexedTerm {
   /** Null for an exact phrase or a one-word term. */
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, by id; the matcher keeps it. */
-  readonly keywords: Map<string, CompiledKeywordRules>;
+  readonly keywords: Map<string, Keyword>;
   /** Scan in which this term last became a candidate; ends duplicates cheaply. */
   candidateScan: number;
 }
@@ -76,10 +75,10 @@ function spelledAs(text: string, start: number, end: number, expected: string): 
  * per node for the scan, so verifying a candidate reads the hits of its other
  * words instead of searching the text again.
  */
-export class TermIndex {
+export class TermIndex<Keyword> {
   private readonly vocabulary = new TokenVocabulary();
   private readonly trie = new TokenTrie();
-  private readonly terms = new Map<string, IndexedTerm>();
+  private readonly terms = new Map<string, IndexedTerm<Keyword>>();
   /**
    * Fuzzy terms' words, each with an id shared by every term holding that
    * word. A hit of any form stamps its words, so a candidate term whose other
@@ -90,7 +89,7 @@ export class TermIndex {
   private wordStamps = new Int32Array(64);
   private capacity = 0;
   private users = new Int32Array(0);
-  private triggers: (IndexedTerm[] | undefined)[] = [];
+  private triggers: (IndexedTerm<Keyword>[] | undefined)[] = [];
   private stamps = new Int32Array(0);
   private firstHit = new Int32Array(0);
   private hitStart = new Int32Array(256);
@@ -99,7 +98,7 @@ export class TermIndex {
   private hitNext = new Int32Array(256);
   private hitCount = 0;
   private scanId = 0;
-  private readonly candidates: IndexedTerm[] = [];
+  private readonly candidates: IndexedTerm<Keyword>[] = [];
   /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
   private activeNode = new Int32Array(16);
   private activeStart = new Int32Array(16);
@@ -117,7 +116,7 @@ export class TermIndex {
   }
 
   /** The term for `text` in this mode, indexed on first use. */
-  acquire(text: string, caseSensitive: boolean, exactPhrase: boolean): IndexedTerm {
+  acquire(text: string, caseSensitive: boolean, exactPhrase: boolean): IndexedTerm<Keyword> {
     const normalized = normalizeTermText(text);
     const phrase = exactPhrase ? null : fuzzyPhrase(normalized, caseSensitive);
     const key = `${caseSensitive ? 'C' : 'i'}${phrase ? '~' : '"'}${caseSensitive ? normalized : foldCase(normalized)}`;
@@ -125,7 +124,7 @@ export class TermIndex {
     if (known) return known;
     const exactNode = this.addPattern(foldCase(normalized));
     const nodes = Int32Array.from(phrase?.forms ?? [], (form) => this.addPattern(form.text));
-    const term: IndexedTerm = {
+    const term: IndexedTerm<Keyword> = {
       key,
       text: normalized,
       caseSensitive,
@@ -146,7 +145,7 @@ export class TermIndex {
   }
 
   /** Drops a term no keyword tracks any more; its trie nodes stay until the owner rebuilds. */
-  release(term: IndexedTerm) {
+  release(term: IndexedTerm<Keyword>) {
     if (this.terms.get(term.key) !== term) return;
     this.terms.delete(term.key);
     for (const node of [term.exactNode, ...(term.fuzzy?.nodes ?? [])]) {
@@ -167,36 +166,46 @@ export class TermIndex {
    * tokens as tokenizePattern cuts patterns, and counting words the way
    * fuzzy matching measures closeness (a run of word characters is a word).
    */
-  scan(post: PreparedPost): readonly IndexedTerm[] {
+  scan(post: PreparedPost): readonly IndexedTerm<Keyword>[] {
     const text = post.folded;
     this.startScan(text);
+    const { scanned, vocabulary } = this;
     const length = text.length;
     let previous: CharClass = SEPARATOR;
     let spaced = false;
     let words = 0;
-    let runStart = -1;
-    let runWord = 0;
-    for (let index = 0; index < length; index++) {
+    let index = 0;
+    while (index < length) {
       const code = text.charCodeAt(index);
       const current = code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
-      if (current === TRAIL) continue;
       if (current === WORD_CHAR) {
-        if (runStart < 0) {
-          runStart = index;
-          runWord = words++;
+        // Most of a post is words: read each run in a loop of its own, then take it as one token.
+        const start = index;
+        while (++index < length) {
+          const next = text.charCodeAt(index);
+          if (next >= 0xd800 && next <= 0xdfff) {
+            const nextClass = classAt(text, index);
+            if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
+          } else if (classOfCode(next) !== WORD_CHAR) break;
         }
-        previous = current;
+        const signature = tokenSignature(text, start, index);
+        scanned.add(start, index, signature);
+        if (vocabulary.mayHold(signature)) this.walkToken(text, start, index, signature, spaced, words);
+        else this.activeCount = 0;
+        words++;
+        spaced = false;
+        previous = WORD_CHAR;
         continue;
       }
-      if (runStart >= 0) {
-        this.takeToken(text, runStart, index, spaced, runWord, true);
-        runStart = -1;
-        spaced = false;
+      if (current === TRAIL) {
+        index++;
+        continue;
       }
       if (current === SEPARATOR) {
-        if (code !== 32 || previous === SEPARATOR) this.scanned.singleSpaced = false;
+        if (code !== 32 || previous === SEPARATOR) scanned.singleSpaced = false;
         spaced = true;
-        previous = current;
+        previous = SEPARATOR;
+        index++;
         continue;
       }
       let wordIndex = words;
@@ -205,22 +214,14 @@ export class TermIndex {
         wordIndex = words - 1;
       }
       previous = current;
-      this.takeToken(text, index, index + charWidth(text, index), spaced, wordIndex, false);
+      const end = index + charWidth(text, index);
+      const signature = tokenSignature(text, index, end);
+      if (vocabulary.mayHold(signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
+      else this.activeCount = 0;
       spaced = false;
+      index = end;
     }
-    if (runStart >= 0) this.takeToken(text, runStart, length, spaced, runWord, true);
     return this.candidates;
-  }
-
-  /**
-   * Kept small so that the scan's loop can take it in: most tokens are in no
-   * pattern, and end every walk under way after one look at the filter.
-   */
-  private takeToken(text: string, start: number, end: number, spaced: boolean, wordIndex: number, isWord: boolean) {
-    const signature = tokenSignature(text, start, end);
-    if (isWord) this.scanned.add(start, end, signature);
-    if (this.vocabulary.mayHold(signature)) this.walkToken(text, start, end, signature, spaced, wordIndex);
-    else this.activeCount = 0;
   }
 
   /** Moves every walk under way on by one token, and starts one at it. */
@@ -255,7 +256,7 @@ export class TermIndex {
   }
 
   /** How the last scanned post holds `term`; an exact occurrence wins over a fuzzy one. */
-  occurrence(term: IndexedTerm, post: PreparedPost): Occurrence {
+  occurrence(term: IndexedTerm<Keyword>, post: PreparedPost): Occurrence {
     for (let hit = this.hitsOf(term.exactNode); hit >= 0; hit = this.hitNext[hit]) {
       if (!term.caseSensitive || spellsAt(post.text, this.hitStart[hit], this.hitEnd[hit], term.text)) return EXACT_OCCURRENCE;
     }
@@ -335,7 +336,7 @@ export class TermIndex {
     return node;
   }
 
-  private addTrigger(node: number, term: IndexedTerm) {
+  private addTrigger(node: number, term: IndexedTerm<Keyword>) {
     const list = this.triggers[node];
     if (list === undefined) this.triggers[node] = [term];
     else if (!list.includes(term)) list.push(term);
