@@ -26,6 +26,8 @@ interface IndexedPhrase {
  * it that way ("OpenAI" is tracked by many workspaces; it is looked for once).
  */
 export interface IndexedTerm<Keyword> {
+  /** Index into the TermIndex's flat arrays of terms. */
+  readonly id: number;
   readonly key: string;
   /** Normalized, in the case it was written. */
   readonly text: string;
@@ -35,12 +37,16 @@ export interface IndexedTerm<Keyword> {
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, by id; the matcher keeps it. */
   readonly keywords: Map<string, Keyword>;
-  /** Scan in which this term last became a candidate; ends duplicates cheaply. */
-  candidateScan: number;
 }
 
 /** Restarting the stamps long before Int32 overflows. */
 const MAX_SCAN_ID = 1 << 30;
+
+function grownTo(from: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const to = new Int32Array(size);
+  to.set(from);
+  return to;
+}
 
 function isSpaceCode(code: number): boolean {
   return (code < 0xd800 || code > 0xdfff) && classOfCode(code) === SEPARATOR;
@@ -87,9 +93,24 @@ export class TermIndex<Keyword> {
   private readonly wordIds = new Map<string, number>();
   private nodeWords: (number[] | undefined)[] = [];
   private wordStamps = new Int32Array(64);
+  /**
+   * What turning a candidate away needs of each term, by term id, in flat
+   * arrays: most candidates fail, and reading a few numbers per candidate
+   * keeps the term objects (scattered in the heap, cold in the processor's
+   * cache) out of the scan's way. A fuzzy term's word ids lie in `termWords`
+   * from `termWordStart`, `termWordCount` of them.
+   */
+  private readonly termsById: (IndexedTerm<Keyword> | undefined)[] = [];
+  private termStamps = new Int32Array(64);
+  private termExactNode = new Int32Array(64);
+  private termWordStart = new Int32Array(64);
+  private termWordCount = new Int32Array(64);
+  private termWords = new Int32Array(256);
+  private termWordsUsed = 0;
   private capacity = 0;
   private users = new Int32Array(0);
-  private triggers: (IndexedTerm<Keyword>[] | undefined)[] = [];
+  /** Ids of the terms each node's hit makes candidates. */
+  private triggers: (number[] | undefined)[] = [];
   private stamps = new Int32Array(0);
   private firstHit = new Int32Array(0);
   private hitStart = new Int32Array(256);
@@ -98,6 +119,7 @@ export class TermIndex<Keyword> {
   private hitNext = new Int32Array(256);
   private hitCount = 0;
   private scanId = 0;
+  private readonly candidateIds: number[] = [];
   private readonly candidates: IndexedTerm<Keyword>[] = [];
   /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
   private activeNode = new Int32Array(16);
@@ -125,19 +147,20 @@ export class TermIndex<Keyword> {
     const exactNode = this.addPattern(foldCase(normalized));
     const nodes = Int32Array.from(phrase?.forms ?? [], (form) => this.addPattern(form.text));
     const term: IndexedTerm<Keyword> = {
+      id: this.termsById.length,
       key,
       text: normalized,
       caseSensitive,
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes) : null,
       keywords: new Map(),
-      candidateScan: -1,
     };
-    this.addTrigger(exactNode, term);
+    this.addTermRow(term);
+    this.addTrigger(exactNode, term.id);
     if (phrase) {
       const anchor = this.anchorUnit(phrase, nodes);
       phrase.forms.forEach((form, index) => {
-        if (form.covers & (1 << anchor)) this.addTrigger(nodes[index], term);
+        if (form.covers & (1 << anchor)) this.addTrigger(nodes[index], term.id);
       });
     }
     this.terms.set(key, term);
@@ -148,11 +171,12 @@ export class TermIndex<Keyword> {
   release(term: IndexedTerm<Keyword>) {
     if (this.terms.get(term.key) !== term) return;
     this.terms.delete(term.key);
+    this.termsById[term.id] = undefined;
     for (const node of [term.exactNode, ...(term.fuzzy?.nodes ?? [])]) {
       this.users[node]--;
       const list = this.triggers[node];
-      if (list?.includes(term)) {
-        const rest = list.filter((entry) => entry !== term);
+      if (list?.includes(term.id)) {
+        const rest = list.filter((entry) => entry !== term.id);
         this.triggers[node] = rest.length > 0 ? rest : undefined;
       }
       this.livePatterns--;
@@ -221,7 +245,31 @@ export class TermIndex<Keyword> {
       spaced = false;
       index = end;
     }
-    return this.candidates;
+    return this.keepPossibleCandidates();
+  }
+
+  /**
+   * The candidates that may occur: their own text was found, or every word
+   * of their fuzzy form was (see occurrence, which decides).
+   */
+  private keepPossibleCandidates(): readonly IndexedTerm<Keyword>[] {
+    const { candidateIds, candidates, stamps, wordStamps, termWords, scanId } = this;
+    candidates.length = 0;
+    for (const id of candidateIds) {
+      let possible = stamps[this.termExactNode[id]] === scanId;
+      const count = this.termWordCount[id];
+      if (!possible && count > 0) {
+        const start = this.termWordStart[id];
+        possible = true;
+        for (let word = start; word < start + count; word++) {
+          if (wordStamps[termWords[word]] === scanId) continue;
+          possible = false;
+          break;
+        }
+      }
+      if (possible) candidates.push(this.termsById[id]!);
+    }
+    return candidates;
   }
 
   /** Moves every walk under way on by one token, and starts one at it. */
@@ -286,11 +334,12 @@ export class TermIndex<Keyword> {
     if (++this.scanId >= MAX_SCAN_ID) {
       this.stamps.fill(0);
       this.wordStamps.fill(0);
+      this.termStamps.fill(0);
       this.scanId = 1;
     }
     this.hitCount = 0;
     this.activeCount = 0;
-    this.candidates.length = 0;
+    this.candidateIds.length = 0;
   }
 
   private record(node: number, start: number, end: number, wordIndex: number) {
@@ -306,24 +355,19 @@ export class TermIndex<Keyword> {
     if (words !== undefined) for (const word of words) this.wordStamps[word] = this.scanId;
     const triggered = this.triggers[node];
     if (triggered === undefined) return;
-    for (const term of triggered) {
-      if (term.candidateScan === this.scanId) continue;
-      term.candidateScan = this.scanId;
-      this.candidates.push(term);
+    for (const id of triggered) {
+      if (this.termStamps[id] === this.scanId) continue;
+      this.termStamps[id] = this.scanId;
+      this.candidateIds.push(id);
     }
   }
 
   private growHits() {
     const size = this.hitStart.length * 2;
-    const grown = (from: Int32Array) => {
-      const to = new Int32Array(size);
-      to.set(from);
-      return to;
-    };
-    this.hitStart = grown(this.hitStart);
-    this.hitEnd = grown(this.hitEnd);
-    this.hitWord = grown(this.hitWord);
-    this.hitNext = grown(this.hitNext);
+    this.hitStart = grownTo(this.hitStart, size);
+    this.hitEnd = grownTo(this.hitEnd, size);
+    this.hitWord = grownTo(this.hitWord, size);
+    this.hitNext = grownTo(this.hitNext, size);
   }
 
   private addPattern(pattern: string): number {
@@ -336,10 +380,31 @@ export class TermIndex<Keyword> {
     return node;
   }
 
-  private addTrigger(node: number, term: IndexedTerm<Keyword>) {
+  private addTrigger(node: number, termId: number) {
     const list = this.triggers[node];
-    if (list === undefined) this.triggers[node] = [term];
-    else if (!list.includes(term)) list.push(term);
+    if (list === undefined) this.triggers[node] = [termId];
+    else if (!list.includes(termId)) list.push(termId);
+  }
+
+  private addTermRow(term: IndexedTerm<Keyword>) {
+    const { id } = term;
+    this.termsById.push(term);
+    if (id >= this.termStamps.length) {
+      const size = this.termStamps.length * 2;
+      this.termStamps = grownTo(this.termStamps, size);
+      this.termExactNode = grownTo(this.termExactNode, size);
+      this.termWordStart = grownTo(this.termWordStart, size);
+      this.termWordCount = grownTo(this.termWordCount, size);
+    }
+    this.termExactNode[id] = term.exactNode;
+    const wordIds = term.fuzzy?.wordIds ?? new Int32Array(0);
+    if (this.termWordsUsed + wordIds.length > this.termWords.length) {
+      this.termWords = grownTo(this.termWords, Math.max(this.termWords.length * 2, this.termWordsUsed + wordIds.length));
+    }
+    this.termWords.set(wordIds, this.termWordsUsed);
+    this.termWordStart[id] = this.termWordsUsed;
+    this.termWordCount[id] = wordIds.length;
+    this.termWordsUsed += wordIds.length;
   }
 
   private indexPhrase(phrase: FuzzyPhrase, nodes: Int32Array): IndexedPhrase {
@@ -358,11 +423,7 @@ export class TermIndex<Keyword> {
     if (id === undefined) {
       id = this.wordIds.size;
       this.wordIds.set(word, id);
-      if (id >= this.wordStamps.length) {
-        const grown = new Int32Array(this.wordStamps.length * 2);
-        grown.set(this.wordStamps);
-        this.wordStamps = grown;
-      }
+      if (id >= this.wordStamps.length) this.wordStamps = grownTo(this.wordStamps, this.wordStamps.length * 2);
     }
     return id;
   }
@@ -397,14 +458,9 @@ export class TermIndex<Keyword> {
     }
     if (nodeCount <= this.capacity) return;
     const capacity = Math.max(nodeCount, this.capacity * 2, 1024);
-    const grown = (from: Int32Array) => {
-      const to = new Int32Array(capacity);
-      to.set(from);
-      return to;
-    };
-    this.users = grown(this.users);
-    this.stamps = grown(this.stamps);
-    this.firstHit = grown(this.firstHit);
+    this.users = grownTo(this.users, capacity);
+    this.stamps = grownTo(this.stamps, capacity);
+    this.firstHit = grownTo(this.firstHit, capacity);
     this.capacity = capacity;
   }
 }
