@@ -1,7 +1,7 @@
 import { searchPlatforms, type Platform, type SearchPlatform } from '../../../vocabulary/normalized-post.ts';
 import type { MatchablePost, PreparedPost } from './prepared-post.ts';
 import { repositoryEventPasses, type RepositoryRules } from './repository-events.ts';
-import { compilePatterns, excludedTermPattern, requiredTermPattern, type TermPattern } from './term-pattern.ts';
+import { compilePatterns, excludedTermPattern, requiredTermPattern, type PatternPool, type TermPattern } from './term-pattern.ts';
 
 /** What the matcher reads of one active keyword (spec 2.1, 2.1.3). */
 export interface KeywordMatchRules {
@@ -83,9 +83,10 @@ const rule = (bit: number, present: boolean) => (present ? bit : 0);
 const platformBits: ReadonlyMap<Platform, number> = new Map(searchPlatforms.map((platform, index) => [platform, 1 << index]));
 const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
 
-export function compileKeywordRules(rules: KeywordMatchRules): CompiledKeywordRules {
-  const required = compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern);
-  const excluded = compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern);
+/** `pool`: share equal patterns with everything else compiled with it (see PatternPool). */
+export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool): CompiledKeywordRules {
+  const required = compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern, pool);
+  const excluded = compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern, pool);
   const excludedAuthors = new Set(rules.excludedAuthors);
   const subredditsOnly = lowerSet(rules.subreddits.only);
   const subredditsExcluded = lowerSet(rules.subreddits.excluded);
@@ -108,8 +109,8 @@ export function compileKeywordRules(rules: KeywordMatchRules): CompiledKeywordRu
 }
 
 /** Workspace filters have no case setting of their own; their terms match in any case. */
-export function compileWorkspaceFilters(filters: WorkspaceFilters): CompiledWorkspaceFilters {
-  const excluded = compilePatterns(filters.excludedTerms, false, excludedTermPattern);
+export function compileWorkspaceFilters(filters: WorkspaceFilters, pool?: PatternPool): CompiledWorkspaceFilters {
+  const excluded = compilePatterns(filters.excludedTerms, false, excludedTermPattern, pool);
   const excludedAuthors = new Set(filters.excludedAuthors);
   const githubRepositories = lowerSet(filters.githubRepositories);
   const subredditsAllowed = lowerSet(filters.subreddits.allowed);

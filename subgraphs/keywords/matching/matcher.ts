@@ -10,6 +10,7 @@ import {
 } from './keyword-rules.ts';
 import { PreparedPost, type MatchablePost } from './prepared-post.ts';
 import { EXACT_OCCURRENCE, NO_OCCURRENCE, TermIndex, type IndexedTerm } from './term-index.ts';
+import { PatternPool } from './term-pattern.ts';
 import { normalizeTermText } from './term-syntax.ts';
 
 export interface KeywordMatch {
@@ -67,6 +68,8 @@ class KeywordMatcher implements Matcher {
   private index = new TermIndex<Registered>();
   private readonly keywords = new Map<string, Registered>();
   private readonly workspaces = new Map<string, WorkspaceEntry>();
+  /** Holds every distinct rule pattern compiled here, including those of keywords since removed: a few bytes each. */
+  private readonly patterns = new PatternPool();
   private matchCount = 0;
 
   get keywordCount(): number {
@@ -101,7 +104,7 @@ class KeywordMatcher implements Matcher {
     const registered: Registered = {
       keywordId: rules.keywordId,
       workspaceId: rules.workspaceId,
-      compiled: compileKeywordRules(rules),
+      compiled: compileKeywordRules(rules, this.patterns),
       workspace: this.enterWorkspace(rules.workspaceId),
       term,
     };
@@ -122,7 +125,7 @@ class KeywordMatcher implements Matcher {
 
   setWorkspaceFilters(workspaceId: string, filters: WorkspaceFilters | null) {
     const entry = this.workspaces.get(workspaceId);
-    const compiled = filters === null ? null : compileWorkspaceFilters(filters);
+    const compiled = filters === null ? null : compileWorkspaceFilters(filters, this.patterns);
     if (entry) {
       entry.filters = compiled;
       entry.verdictFor = 0;

@@ -9,6 +9,9 @@ import { WordSet, type WordLookup } from './word-set.ts';
 /** A post as the matcher takes it: a repository item carries the event the watcher saw (spec 2.1.3). */
 export type MatchablePost = NormalizedPost & { repositoryEvent?: RepositoryEvent };
 
+/** Numbers every PreparedPost, so a pattern can say which post its cached answer is for. */
+let preparedPosts = 0;
+
 /**
  * One post's text in the forms matching reads, each made once and only when
  * first asked for, and its answers to the rules many keywords share (a
@@ -25,7 +28,8 @@ export class PreparedPost {
   private scanned: ScannedText | null = null;
   private identities: ReadonlySet<string> | null = null;
   private subreddit: string | null | undefined = undefined;
-  private patternAnswers: Map<string, boolean> | null = null;
+  /** Unique in the process: the post a pattern's cached answer is for. */
+  private readonly serial = ++preparedPosts;
 
   constructor(readonly post: MatchablePost) {
     this.text = normalizeText(post.text);
@@ -52,7 +56,20 @@ export class PreparedPost {
     return (this.collapsedFolded ??= collapseWhitespace(this.folded));
   }
 
+  /**
+   * Whether the post holds the pattern. The answer is kept on the pattern,
+   * for this post only: keywords and workspace filters sharing a pattern
+   * (PatternPool) look for it once per post.
+   */
   contains(pattern: TermPattern): boolean {
+    if (pattern.answeredFor === this.serial) return pattern.answer;
+    const answer = this.holds(pattern);
+    pattern.answeredFor = this.serial;
+    pattern.answer = answer;
+    return answer;
+  }
+
+  private holds(pattern: TermPattern): boolean {
     if (pattern.word) {
       if (pattern.caseSensitive) {
         if (this.scanned) return this.scanned.hasCased(pattern.word, this.text);
@@ -60,15 +77,9 @@ export class PreparedPost {
       }
       return (this.foldedWords ??= new WordSet(this.folded)).has(pattern.word);
     }
-    this.patternAnswers ??= new Map();
-    let answer = this.patternAnswers.get(pattern.key);
-    if (answer === undefined) {
-      // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
-      const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
-      answer = patternOccursIn(text, pattern);
-      this.patternAnswers.set(pattern.key, answer);
-    }
-    return answer;
+    // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
+    const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
+    return patternOccursIn(text, pattern);
   }
 
   /** The post's subreddit, lower case, as subreddit rules compare it. */

@@ -19,6 +19,9 @@ export interface TermPattern {
   /** The needle's first character, or SYMBOL when a wildcard frees that end. */
   edgeBefore: CharClass;
   edgeAfter: CharClass;
+  /** PreparedPost.serial of the post `answer` is for: see PreparedPost.contains. */
+  answeredFor: number;
+  answer: boolean;
 }
 
 function isOneWord(text: string): boolean {
@@ -37,7 +40,7 @@ function compile(core: string, caseSensitive: boolean, openBefore: boolean, open
   const edgeAfter = openAfter ? SYMBOL : classBefore(needle, needle.length);
   const key = `${caseSensitive ? 'C' : 'i'}${openBefore ? '*' : '|'}${openAfter ? '*' : '|'}${needle}`;
   const word = !openBefore && !openAfter && isOneWord(needle) ? wordKey(needle) : null;
-  return { key, needle, caseSensitive, spansWhitespace: needle.includes(' '), word, edgeBefore, edgeAfter };
+  return { key, needle, caseSensitive, spansWhitespace: needle.includes(' '), word, edgeBefore, edgeAfter, answeredFor: 0, answer: false };
 }
 
 /** A required term appears as whole words. */
@@ -57,15 +60,33 @@ export function excludedTermPattern(entry: string, caseSensitive: boolean): Term
   return compile(trimmed.replace(/^\*+|\*+$/gu, ''), caseSensitive, openBefore, openAfter);
 }
 
+/**
+ * One pattern object per distinct key for everything compiled with it (the
+ * matcher's keywords and workspace filters): "hiring" excluded by a keyword
+ * and by its workspace is then looked for once per post, and a pattern many
+ * keywords share stays warm in the processor's cache.
+ */
+export class PatternPool {
+  private readonly patterns = new Map<string, TermPattern>();
+
+  intern(pattern: TermPattern): TermPattern {
+    const known = this.patterns.get(pattern.key);
+    if (known) return known;
+    this.patterns.set(pattern.key, pattern);
+    return pattern;
+  }
+}
+
 export function compilePatterns(
   entries: readonly string[],
   caseSensitive: boolean,
   compileEntry: (entry: string, caseSensitive: boolean) => TermPattern | null,
+  pool?: PatternPool,
 ): TermPattern[] {
   const compiled: TermPattern[] = [];
   for (const entry of entries) {
     const pattern = compileEntry(entry, caseSensitive);
-    if (pattern) compiled.push(pattern);
+    if (pattern) compiled.push(pool ? pool.intern(pattern) : pattern);
   }
   return compiled;
 }
