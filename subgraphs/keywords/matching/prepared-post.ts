@@ -4,7 +4,7 @@ import type { RepositoryEvent } from './repository-events.ts';
 import type { ScannedText } from './scanned-text.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';
 import { collapseWhitespace, foldCase, normalizeText } from './unicode-words.ts';
-import { WordSet, type WordLookup } from './word-set.ts';
+import { WordSet, type WordKey, type WordLookup } from './word-set.ts';
 
 /** A post as the matcher takes it: a repository item carries the event the watcher saw (spec 2.1.3). */
 export type MatchablePost = NormalizedPost & { repositoryEvent?: RepositoryEvent };
@@ -70,16 +70,20 @@ export class PreparedPost {
   }
 
   private holds(pattern: TermPattern): boolean {
-    if (pattern.word) {
-      if (pattern.caseSensitive) {
-        if (this.scanned) return this.scanned.hasCased(pattern.word, this.text);
-        return (this.words ??= new WordSet(this.text)).has(pattern.word);
-      }
-      return (this.foldedWords ??= new WordSet(this.folded)).has(pattern.word);
-    }
+    if (pattern.word) return this.hasWord(pattern.word, pattern.caseSensitive);
+    if (pattern.wholeWord && this.scanned && !this.hasWord(pattern.wholeWord, pattern.caseSensitive)) return false;
     // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
     const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
     return patternOccursIn(text, pattern);
+  }
+
+  /** Whether the post holds `word` as a whole word, in its case when `caseSensitive`. */
+  private hasWord(word: WordKey, caseSensitive: boolean): boolean {
+    if (caseSensitive) {
+      if (this.scanned) return this.scanned.hasCased(word, this.text);
+      return (this.words ??= new WordSet(this.text)).has(word);
+    }
+    return (this.foldedWords ??= new WordSet(this.folded)).has(word);
   }
 
   /** The post's subreddit, lower case, as subreddit rules compare it. */

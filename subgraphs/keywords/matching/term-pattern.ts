@@ -16,6 +16,12 @@ export interface TermPattern {
   spansWhitespace: boolean;
   /** Set when the needle is one whole word: then a post's WordSet answers it. */
   word: WordKey | null;
+  /**
+   * For a longer needle, its longest word that must stand whole in the post
+   * wherever the needle does ("hiring" of "hiring now", "foo" of "*bar foo"):
+   * a post without that word is answered without searching its text.
+   */
+  wholeWord: WordKey | null;
   /** The needle's first character, or SYMBOL when a wildcard frees that end. */
   edgeBefore: CharClass;
   edgeAfter: CharClass;
@@ -25,11 +31,31 @@ export interface TermPattern {
 }
 
 function isOneWord(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const charClass = classAt(text, index);
-    if (charClass !== WORD_CHAR && charClass !== TRAIL) return false;
-  }
+  for (let index = 0; index < text.length; index++) if (!isWordPart(classAt(text, index))) return false;
   return true;
+}
+
+const isWordPart = (charClass: CharClass) => charClass === WORD_CHAR || charClass === TRAIL;
+
+/**
+ * The longest run of word characters in `needle` with a boundary on both
+ * sides: another character of the needle, or a needle end a wildcard does not
+ * open. Null when there is none (a needle of one word, open at an end).
+ */
+function longestWholeWord(needle: string, openBefore: boolean, openAfter: boolean): string | null {
+  let longest: string | null = null;
+  let start = -1;
+  for (let index = 0; index <= needle.length; index++) {
+    if (index < needle.length && isWordPart(classAt(needle, index))) {
+      if (start < 0) start = index;
+      continue;
+    }
+    if (start < 0) continue;
+    const bounded = (start > 0 || !openBefore) && (index < needle.length || !openAfter);
+    if (bounded && (longest === null || index - start > longest.length)) longest = needle.slice(start, index);
+    start = -1;
+  }
+  return longest;
 }
 
 function compile(core: string, caseSensitive: boolean, openBefore: boolean, openAfter: boolean): TermPattern | null {
@@ -40,7 +66,19 @@ function compile(core: string, caseSensitive: boolean, openBefore: boolean, open
   const edgeAfter = openAfter ? SYMBOL : classBefore(needle, needle.length);
   const key = `${caseSensitive ? 'C' : 'i'}${openBefore ? '*' : '|'}${openAfter ? '*' : '|'}${needle}`;
   const word = !openBefore && !openAfter && isOneWord(needle) ? wordKey(needle) : null;
-  return { key, needle, caseSensitive, spansWhitespace: needle.includes(' '), word, edgeBefore, edgeAfter, answeredFor: 0, answer: false };
+  const whole = word ? null : longestWholeWord(needle, openBefore, openAfter);
+  return {
+    key,
+    needle,
+    caseSensitive,
+    spansWhitespace: needle.includes(' '),
+    word,
+    wholeWord: whole === null ? null : wordKey(whole),
+    edgeBefore,
+    edgeAfter,
+    answeredFor: 0,
+    answer: false,
+  };
 }
 
 /** A required term appears as whole words. */
