@@ -1,7 +1,7 @@
 import { searchPlatforms, type Platform, type SearchPlatform } from '../../../vocabulary/normalized-post.ts';
 import type { MatchablePost, PreparedPost } from './prepared-post.ts';
 import { repositoryEventPasses, type RepositoryRules } from './repository-events.ts';
-import { compilePatterns, excludedTermPattern, requiredTermPattern, type PatternPool, type TermPattern } from './term-pattern.ts';
+import { compilePatterns, excludedTermPattern, patternList, requiredTermPattern, type PatternList, type PatternPool, type TermPattern } from './term-pattern.ts';
 
 /** What the matcher reads of one active keyword (spec 2.1, 2.1.3). */
 export interface KeywordMatchRules {
@@ -44,8 +44,8 @@ export interface CompiledKeywordRules {
   readonly checks: number;
   /** Bits (platformBit) of the search platforms the keyword takes; read only with RULE_PLATFORMS. */
   readonly platforms: number;
-  readonly required: readonly TermPattern[];
-  readonly excluded: readonly TermPattern[];
+  readonly required: PatternList;
+  readonly excluded: PatternList;
   readonly excludedAuthors: ReadonlySet<string>;
   readonly subredditsOnly: ReadonlySet<string>;
   readonly subredditsExcluded: ReadonlySet<string>;
@@ -53,7 +53,7 @@ export interface CompiledKeywordRules {
 
 export interface CompiledWorkspaceFilters {
   readonly checks: number;
-  readonly excluded: readonly TermPattern[];
+  readonly excluded: PatternList;
   readonly excludedAuthors: ReadonlySet<string>;
   readonly githubRepositories: ReadonlySet<string>;
   readonly subredditsAllowed: ReadonlySet<string>;
@@ -85,8 +85,8 @@ const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
 
 /** `pool`: share equal patterns with everything else compiled with it (see PatternPool). */
 export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool): CompiledKeywordRules {
-  const required = compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern, pool);
-  const excluded = compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern, pool);
+  const required = patternList(compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern, pool));
+  const excluded = patternList(compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern, pool));
   const excludedAuthors = new Set(rules.excludedAuthors);
   const subredditsOnly = lowerSet(rules.subreddits.only);
   const subredditsExcluded = lowerSet(rules.subreddits.excluded);
@@ -96,8 +96,8 @@ export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool
       rule(RULE_PLATFORMS, rules.platforms !== null) |
       rule(RULE_SUBREDDITS_ONLY, subredditsOnly.size > 0) |
       rule(RULE_SUBREDDITS_EXCLUDED, subredditsExcluded.size > 0) |
-      rule(RULE_REQUIRED, required.length > 0) |
-      rule(RULE_EXCLUDED, excluded.length > 0) |
+      rule(RULE_REQUIRED, required.patterns.length > 0) |
+      rule(RULE_EXCLUDED, excluded.patterns.length > 0) |
       rule(RULE_AUTHORS, excludedAuthors.size > 0),
     platforms: (rules.platforms ?? []).reduce((bits, platform) => bits | platformBit(platform), 0),
     required,
@@ -110,14 +110,14 @@ export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool
 
 /** Workspace filters have no case setting of their own; their terms match in any case. */
 export function compileWorkspaceFilters(filters: WorkspaceFilters, pool?: PatternPool): CompiledWorkspaceFilters {
-  const excluded = compilePatterns(filters.excludedTerms, false, excludedTermPattern, pool);
+  const excluded = patternList(compilePatterns(filters.excludedTerms, false, excludedTermPattern, pool));
   const excludedAuthors = new Set(filters.excludedAuthors);
   const githubRepositories = lowerSet(filters.githubRepositories);
   const subredditsAllowed = lowerSet(filters.subreddits.allowed);
   const subredditsDenied = lowerSet(filters.subreddits.denied);
   return {
     checks:
-      rule(RULE_EXCLUDED, excluded.length > 0) |
+      rule(RULE_EXCLUDED, excluded.patterns.length > 0) |
       rule(RULE_AUTHORS, excludedAuthors.size > 0) |
       rule(RULE_GITHUB_REPOSITORIES, githubRepositories.size > 0) |
       rule(RULE_SUBREDDITS_ALLOWED, subredditsAllowed.size > 0) |
@@ -140,10 +140,24 @@ export function githubRepositoryOf(post: MatchablePost): string | null {
   return address ? `${address[1]}/${address[2].replace(/\.git$/iu, '')}`.toLowerCase() : null;
 }
 
+/** Whether the post holds the i-th pattern of `list`, its gate read first. */
+function holdsPattern(post: PreparedPost, list: PatternList, index: number): boolean {
+  return (index >= list.gates.length || post.mayHoldWord(list.gates[index])) && post.contains(list.patterns[index]);
+}
+
+function holdsAny(post: PreparedPost, list: PatternList): boolean {
+  for (let index = 0; index < list.patterns.length; index++) if (holdsPattern(post, list, index)) return true;
+  return false;
+}
+
+function holdsAll(post: PreparedPost, list: PatternList): boolean {
+  for (let index = 0; index < list.patterns.length; index++) if (!holdsPattern(post, list, index)) return false;
+  return true;
+}
+
 /** Whether any of `patterns` (excluded terms) occurs in the post; keyword suggestions share this reading. */
 export function containsExcludedTerm(post: PreparedPost, patterns: readonly TermPattern[]): boolean {
-  for (const pattern of patterns) if (post.contains(pattern)) return true;
-  return false;
+  return holdsAny(post, patternList(patterns));
 }
 
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
@@ -153,8 +167,7 @@ export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySe
 }
 
 function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  if (keyword.rules.requiredMode === 'all') return keyword.required.every((pattern) => post.contains(pattern));
-  return keyword.required.some((pattern) => post.contains(pattern));
+  return keyword.rules.requiredMode === 'all' ? holdsAll(post, keyword.required) : holdsAny(post, keyword.required);
 }
 
 /**
@@ -178,7 +191,7 @@ export function keywordRulesPass(keyword: CompiledKeywordRules, post: PreparedPo
   }
   if (repositoryEvent && !repositoryEventPasses(keyword.rules.repositories, repositoryEvent)) return false;
   if (checks & RULE_REQUIRED && !requiredTermsPresent(keyword, post)) return false;
-  if (checks & RULE_EXCLUDED && containsExcludedTerm(post, keyword.excluded)) return false;
+  if (checks & RULE_EXCLUDED && holdsAny(post, keyword.excluded)) return false;
   return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, keyword.excludedAuthors);
 }
 
@@ -194,6 +207,6 @@ export function workspaceFiltersPass(filters: CompiledWorkspaceFilters, post: Pr
     const repository = githubRepositoryOf(post.post);
     if (repository !== null && filters.githubRepositories.has(repository)) return false;
   }
-  if (checks & RULE_EXCLUDED && containsExcludedTerm(post, filters.excluded)) return false;
+  if (checks & RULE_EXCLUDED && holdsAny(post, filters.excluded)) return false;
   return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, filters.excludedAuthors);
 }

@@ -77,6 +77,14 @@ export class PreparedPost {
     return patternOccursIn(text, pattern);
   }
 
+  /**
+   * False when the post surely lacks a whole word of this tokenSignature (see
+   * PatternList); without the index's scan, true.
+   */
+  mayHoldWord(signature: number): boolean {
+    return this.scanned === null || this.scanned.mayHold(signature);
+  }
+
   /** Whether the post holds `word` as a whole word, in its case when `caseSensitive`. */
   private hasWord(word: WordKey, caseSensitive: boolean): boolean {
     if (caseSensitive) {

@@ -115,6 +115,29 @@ export class PatternPool {
   }
 }
 
+/**
+ * A rule's patterns as the engine checks them: those with a gate first, a
+ * word the post must hold whole for the pattern to occur (its `word`, else its
+ * `wholeWord`), whose signatures lie in one flat array. A post's words answer
+ * most gates from the signatures alone, so a keyword's absent terms are
+ * passed over without reading their pattern objects, cold in the processor's
+ * cache when many keywords are checked.
+ */
+export interface PatternList {
+  readonly patterns: readonly TermPattern[];
+  /** gates[i]: the signature of patterns[i]'s gate word; the patterns past gates.length have none. */
+  readonly gates: Int32Array;
+}
+
+export function patternList(patterns: readonly TermPattern[]): PatternList {
+  const gateOf = (pattern: TermPattern) => pattern.word ?? pattern.wholeWord;
+  const gated = patterns.filter((pattern) => gateOf(pattern) !== null);
+  return {
+    patterns: [...gated, ...patterns.filter((pattern) => gateOf(pattern) === null)],
+    gates: Int32Array.from(gated, (pattern) => gateOf(pattern)!.signature),
+  };
+}
+
 export function compilePatterns(
   entries: readonly string[],
   caseSensitive: boolean,
