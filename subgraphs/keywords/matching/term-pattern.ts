@@ -129,7 +129,11 @@ export interface PatternList {
   readonly gates: Int32Array;
 }
 
+/** Most keywords have no required or no excluded terms: they share this one. */
+const NO_PATTERNS: PatternList = { patterns: [], gates: new Int32Array(0) };
+
 export function patternList(patterns: readonly TermPattern[]): PatternList {
+  if (patterns.length === 0) return NO_PATTERNS;
   const gateOf = (pattern: TermPattern) => pattern.word ?? pattern.wholeWord;
   const gated = patterns.filter((pattern) => gateOf(pattern) !== null);
   return {
