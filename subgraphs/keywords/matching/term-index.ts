@@ -253,23 +253,21 @@ export class TermIndex<Keyword> {
    * of their fuzzy form was (see occurrence, which decides).
    */
   private keepPossibleCandidates(): readonly IndexedTerm<Keyword>[] {
-    const { candidateIds, candidates, stamps, wordStamps, termWords, scanId } = this;
+    const { candidateIds, candidates, stamps, scanId } = this;
     candidates.length = 0;
     for (const id of candidateIds) {
-      let possible = stamps[this.termExactNode[id]] === scanId;
-      const count = this.termWordCount[id];
-      if (!possible && count > 0) {
-        const start = this.termWordStart[id];
-        possible = true;
-        for (let word = start; word < start + count; word++) {
-          if (wordStamps[termWords[word]] === scanId) continue;
-          possible = false;
-          break;
-        }
-      }
+      const possible = stamps[this.termExactNode[id]] === scanId || (this.termWordCount[id] > 0 && this.everyWordSeen(id));
       if (possible) candidates.push(this.termsById[id]!);
     }
     return candidates;
+  }
+
+  /** Whether the last scan saw some form of every word of the fuzzy term `id`: most candidates miss a word outright. */
+  private everyWordSeen(id: number): boolean {
+    const start = this.termWordStart[id];
+    const end = start + this.termWordCount[id];
+    for (let word = start; word < end; word++) if (this.wordStamps[this.termWords[word]] !== this.scanId) return false;
+    return true;
   }
 
   /** Moves every walk under way on by one token, and starts one at it. */
@@ -309,9 +307,8 @@ export class TermIndex<Keyword> {
       if (!term.caseSensitive || spellsAt(post.text, this.hitStart[hit], this.hitEnd[hit], term.text)) return EXACT_OCCURRENCE;
     }
     if (!term.fuzzy) return NO_OCCURRENCE;
-    const { phrase, nodes, wordIds } = term.fuzzy;
-    // Most candidates miss a word outright; see that before collecting hits.
-    for (let unit = 0; unit < wordIds.length; unit++) if (this.wordStamps[wordIds[unit]] !== this.scanId) return NO_OCCURRENCE;
+    if (!this.everyWordSeen(term.id)) return NO_OCCURRENCE;
+    const { phrase, nodes } = term.fuzzy;
     const words: number[] = [];
     const covers: number[] = [];
     for (let index = 0; index < nodes.length; index++) {
