@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -9,9 +10,10 @@ import { formatReport, type Benchmark, type BenchReport } from './benchmark.ts';
 /**
  * Issue 5 benchmark, its aim raised by issue 18: matching throughput on one
  * core with 10,000 active keywords against a stream of realistic posts, for
- * the engine (one scan of a trie of every term) and for the naive loop over
- * keywords with the same rule checks, and the engine's memory with 100,000
- * keywords. Aim: at least 50,000 posts/second.
+ * the engine (one scan of a trie of every term), for the naive loop over
+ * keywords with the same rule checks and for a bare pass over each post's
+ * text, by CPU time and by wall time, and the engine's memory with 100,000
+ * keywords. Aim: at least 50,000 posts per second of CPU time.
  */
 
 const KEYWORDS = 10_000;
@@ -21,6 +23,7 @@ const POSTS = 3_000;
 const AIM_POSTS_PER_SECOND = 50_000;
 const ENGINE_SECONDS = 3;
 const BASELINE_SECONDS = 3;
+const BARE_SECONDS = 2;
 
 /** mulberry32: the same corpus on every run, so numbers compare across runs. */
 function seededRandom(seed: number) {
@@ -244,14 +247,22 @@ export function matchingCorpus() {
   return { keywords, filters, posts: generatePosts(keywords) };
 }
 
+interface Throughput {
+  /** Posts per second of this process's CPU time: what "posts per second on one core" means. */
+  cpu: number;
+  /** Posts per second of wall-clock time over the same stretch: other processes taking turns on the core stretch it. */
+  wall: number;
+}
+
 /**
- * Posts per second of CPU time over at least `seconds`, cycling through the
- * stream. CPU time, not wall time: on a shared machine other processes take
- * turns on the core, and "posts per second on one core" is what the aim asks.
+ * Posts per second over at least `seconds` of CPU time, cycling through the
+ * stream, by CPU time and by wall time. On a shared machine the wall figure
+ * drops with the load; the CPU figure much less.
  */
-function throughput(match: (post: MatchablePost) => KeywordMatch[], posts: readonly MatchablePost[], seconds: number): number {
+function throughput(match: (post: MatchablePost) => unknown, posts: readonly MatchablePost[], seconds: number): Throughput {
   let done = 0;
   const started = process.cpuUsage();
+  const wallStarted = performance.now();
   let used = 0;
   while (used < seconds * 1e6) {
     for (let index = 0; index < 50; index++) match(posts[(done + index) % posts.length]);
@@ -259,7 +270,20 @@ function throughput(match: (post: MatchablePost) => KeywordMatch[], posts: reado
     const { user, system } = process.cpuUsage(started);
     used = user + system;
   }
-  return done / (used / 1e6);
+  return { cpu: done / (used / 1e6), wall: done / ((performance.now() - wallStarted) / 1000) };
+}
+
+/**
+ * The floor under any matcher: fold the post's text to lower case and read
+ * every character of it once, doing nothing else. Measured in the same run
+ * as the engine, it says how far the engine is from reading the text at all,
+ * whatever the load.
+ */
+function barePass(post: MatchablePost): number {
+  const folded = post.text.toLowerCase();
+  let sum = 0;
+  for (let index = 0; index < folded.length; index++) sum += folded.charCodeAt(index);
+  return sum;
 }
 
 /** A collection the heap can be measured after; `--expose-gc` for this process alone, not for the run's command line. */
@@ -285,6 +309,7 @@ const key = (matches: KeywordMatch[]) => matches.map((match) => `${match.keyword
 
 /** Measures the engine against the naive loop and returns the report table. */
 export async function benchMatching(): Promise<BenchReport> {
+  const [loadAtStart] = os.loadavg();
   const { keywords, filters, posts } = matchingCorpus();
 
   const buildStarted = performance.now();
@@ -304,37 +329,45 @@ export async function benchMatching(): Promise<BenchReport> {
   }
 
   throughput((post) => engine.match(post), posts, 0.5);
-  const enginePostsPerSecond = throughput((post) => engine.match(post), posts, ENGINE_SECONDS);
-  const baselinePostsPerSecond = throughput((post) => baseline.match(post), posts, BASELINE_SECONDS);
+  const engineRate = throughput((post) => engine.match(post), posts, ENGINE_SECONDS);
+  const baselineRate = throughput((post) => baseline.match(post), posts, BASELINE_SECONDS);
+  throughput(barePass, posts, 0.5);
+  const bareRate = throughput(barePass, posts, BARE_SECONDS);
 
   const changes = keywords.slice(0, 1000).map((rules, index) => ({ ...rules, term: generateTerm(), keywordId: index % 2 ? rules.keywordId : `kw_new_${index}` }));
   const changesStarted = performance.now();
   for (const rules of changes) engine.upsertKeyword(rules);
   const changeMicroseconds = ((performance.now() - changesStarted) * 1000) / changes.length;
 
+  const [loadAtEnd] = os.loadavg();
   const largeMegabytes = engineMegabytes(LARGE_KEYWORDS, filters);
 
   const averageLength = posts.reduce((total, post) => total + post.text.length, 0) / posts.length;
-  const meets = enginePostsPerSecond >= AIM_POSTS_PER_SECOND ? 'meets' : 'misses';
+  const meets = engineRate.cpu >= AIM_POSTS_PER_SECOND ? 'meets' : 'misses';
+  const times = (engineValue: number, baselineValue: number) => `${(engineValue / baselineValue).toFixed(engineValue >= 10 * baselineValue ? 0 : 2)}×`;
+  const aim = `≥ ${AIM_POSTS_PER_SECOND.toLocaleString('en')}`;
   return {
     description:
       `${KEYWORDS.toLocaleString('en')} generated keywords in ${WORKSPACES.toLocaleString('en')} workspaces (brands, shared competitor names, ` +
       `multi-word topics, symbol terms; required, excluded and author rules, workspace filters) against ${POSTS.toLocaleString('en')} generated posts ` +
-      `of ${Math.round(averageLength)} characters on average (Zipf-distributed words), one Node thread, posts per second of CPU time. ` +
-      `The baseline is the naive loop over keywords with the same rule checks (reference-matcher.ts). ` +
-      `${(matched / checked.length).toFixed(2)} matches per post, ${Math.round((100 * postsMatched) / checked.length)}% of posts matched; ` +
-      `engine and baseline disagree on ${disagreements} of ${checked.length} posts.`,
+      `of ${Math.round(averageLength)} characters on average (Zipf-distributed words), one Node thread, posts per second of CPU time ` +
+      `(process.cpuUsage) and of wall time over the same stretch. Two baselines in the same run: the naive loop over keywords with the ` +
+      `same rule checks (reference-matcher.ts), and a bare pass that folds each post to lower case and reads every character once ` +
+      `(the floor under any matcher). ${(matched / checked.length).toFixed(2)} matches per post, ` +
+      `${Math.round((100 * postsMatched) / checked.length)}% of posts matched; engine and naive loop disagree on ${disagreements} of ${checked.length} posts. ` +
+      `Load average ${loadAtStart.toFixed(1)} when the benchmark began, ${loadAtEnd.toFixed(1)} after the throughput runs.`,
     columns: ['engine', 'baseline', 'ratio', 'aim'],
     rows: [
-      {
-        label: 'posts/s, one core',
-        values: [enginePostsPerSecond, baselinePostsPerSecond, `${Math.round(enginePostsPerSecond / baselinePostsPerSecond)}×`, `≥ ${AIM_POSTS_PER_SECOND.toLocaleString('en')}`],
-      },
+      { label: 'posts/s, one core (CPU time); baseline: naive loop', values: [engineRate.cpu, baselineRate.cpu, times(engineRate.cpu, baselineRate.cpu), aim] },
+      { label: 'posts/s, wall time; baseline: naive loop', values: [engineRate.wall, baselineRate.wall, times(engineRate.wall, baselineRate.wall), ''] },
+      { label: 'posts/s, one core (CPU time); baseline: bare pass', values: [engineRate.cpu, bareRate.cpu, times(engineRate.cpu, bareRate.cpu), aim] },
+      { label: 'posts/s, wall time; baseline: bare pass', values: [engineRate.wall, bareRate.wall, times(engineRate.wall, bareRate.wall), ''] },
+      { label: 'µs of CPU time per post', values: [1e6 / engineRate.cpu, 1e6 / baselineRate.cpu, '', ''] },
       { label: 'index build, all keywords (ms)', values: [buildMilliseconds, '', '', ''] },
       { label: 'keyword added or changed in place (µs each)', values: [changeMicroseconds, '', '', ''] },
       { label: `engine memory with ${LARGE_KEYWORDS.toLocaleString('en')} keywords (MB, rules included)`, values: [largeMegabytes, '', '', ''] },
     ],
-    verdict: `The engine ${meets} the aim of ${AIM_POSTS_PER_SECOND.toLocaleString('en')} posts per second on one core with ${KEYWORDS.toLocaleString('en')} keywords.`,
+    verdict: `The engine ${meets} the aim of ${AIM_POSTS_PER_SECOND.toLocaleString('en')} posts per second of CPU time on one core with ${KEYWORDS.toLocaleString('en')} keywords.`,
   };
 }
 

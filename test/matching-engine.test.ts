@@ -58,6 +58,37 @@ describe('matcher changes in place', () => {
     expect(labels(matcher.match(post(text)))).toEqual(['kw4', 'kw8']);
   });
 
+  it('answers a rule term shared by keywords and workspace filters afresh for every post', () => {
+    const keywords = [
+      keyword('a', 'Rust', { excludedTerms: ['hiring now', 'job*'] }),
+      keyword('b', 'Rust', { workspaceId: 'org_b', requiredTerms: ['hiring now'] }),
+      keyword('c', 'Rust', { workspaceId: 'org_c' }),
+    ];
+    const matcher = createMatcher(keywords, new Map([['org_c', filters({ excludedTerms: ['hiring now', 'JOB*'] })]]));
+    const expectations: [string, string[]][] = [
+      ['Rust is hiring now', ['b']],
+      ['Rust is hiring', ['a', 'c']],
+      ['Rust jobs, hiring now', ['b']],
+      ['Rust jobs', []],
+      ['Rust', ['a', 'c']],
+    ];
+    for (const [text, expected] of expectations) expect([text, labels(matcher.match(post(text)))]).toEqual([text, expected]);
+    const reference = createReferenceMatcher(keywords, new Map([['org_c', filters({ excludedTerms: ['hiring now', 'JOB*'] })]]));
+    for (const [text] of expectations) expect(labels(matcher.match(post(text)))).toEqual(labels(reference.match(post(text))));
+  });
+
+  it('keeps workspace filters right when keywords move between workspaces and leave them', () => {
+    const matcher = createMatcher([keyword('kw', 'Rust')], new Map([['org_b', filters({ excludedTerms: ['job'] })]]));
+    expect(labels(matcher.match(post('Rust job')))).toEqual(['kw']);
+    matcher.upsertKeyword(keyword('kw', 'Rust', { workspaceId: 'org_b' }));
+    expect(matcher.match(post('Rust job'))).toEqual([]);
+    matcher.removeKeyword('kw');
+    matcher.upsertKeyword(keyword('again', 'Rust', { workspaceId: 'org_b' }));
+    expect(matcher.match(post('Rust job'))).toEqual([]);
+    matcher.setWorkspaceFilters('org_b', null);
+    expect(labels(matcher.match(post('Rust job')))).toEqual(['again']);
+  });
+
   it('never matches a term that is only whitespace', () => {
     expect(createMatcher([keyword('kw', '   ')], new Map()).match(post('   '))).toEqual([]);
   });

@@ -73,7 +73,7 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     'open source', 'Rust', 'colour palette', 'C++', '.NET', 'node.js', 'café', '東京', 'company search', 'API', 'open', 'source of the open', 'jobs api',
     '😀', '𝒜pp store', '𠀀東',
   ];
-  const entries = ['job', 'hir*', '*ing', '*pen*', 'the open', 'API', 'rust*', '*s'];
+  const entries = ['job', 'hir*', '*ing', '*pen*', 'the open', 'API', 'rust*', '*s', 'open sour*', '*pi jobs', 'c++ api'];
 
   const keywordRules = fc.record({
     term: fc.constantFrom(...terms),

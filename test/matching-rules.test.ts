@@ -87,6 +87,20 @@ const cases: Case[] = [
   { name: 'excluded: case-insensitive by default', keywords: rust({ excludedTerms: ['Job'] }), post: post('Rust JOB'), expected: [] },
   { name: 'excluded: caseSensitive keeps case', keywords: rust({ excludedTerms: ['Job'], caseSensitive: true }), post: post('Rust job'), expected: ['kw'] },
   { name: 'excluded: a lone star excludes nothing', keywords: rust({ excludedTerms: ['*'] }), post: post('Rust'), expected: ['kw'] },
+  // a longer rule term is first looked for by its longest whole word; the term itself decides
+  { name: 'excluded phrase: its whole word alone does not drop the post', keywords: rust({ excludedTerms: ['hiring now'] }), post: post('Rust hiring soon'), expected: ['kw'] },
+  { name: 'excluded phrase: in other case, across a line break', keywords: rust({ excludedTerms: ['hiring now'] }), post: post('Rust HIRING\n  Now'), expected: [] },
+  { name: 'excluded phrase: its words in another order', keywords: rust({ excludedTerms: ['hiring now'] }), post: post('now Rust is hiring'), expected: ['kw'] },
+  { name: 'excluded phrase: caseSensitive keeps case', keywords: rust({ excludedTerms: ['Hiring Now'], caseSensitive: true }), post: post('Rust hiring now'), expected: ['kw'] },
+  { name: 'excluded phrase: caseSensitive in its case', keywords: rust({ excludedTerms: ['Hiring Now'], caseSensitive: true }), post: post('Rust Hiring Now'), expected: [] },
+  { name: 'excluded *foo bar: open start, whole last word', keywords: rust({ excludedTerms: ['*ob board'] }), post: post('Rust job board'), expected: [] },
+  { name: 'excluded *foo bar: the last word must stand whole', keywords: rust({ excludedTerms: ['*ob board'] }), post: post('Rust job boards'), expected: ['kw'] },
+  { name: 'excluded foo bar*: whole first word, open end', keywords: rust({ excludedTerms: ['free tri*'] }), post: post('Rust free trials'), expected: [] },
+  { name: 'excluded term with symbols: its word stands whole before them', keywords: rust({ excludedTerms: ['c++ jobs'] }), post: post('Rust and C++ jobs'), expected: [] },
+  { name: 'excluded term with symbols: not inside a longer word', keywords: rust({ excludedTerms: ['c++ jobs'] }), post: post('Rust and abc++ jobs'), expected: ['kw'] },
+  { name: 'excluded phrase at the very start and end of the post', keywords: rust({ excludedTerms: ['job offer'] }), post: post('job offer: Rust'), expected: [] },
+  { name: 'excluded phrase with an accented word, folded', keywords: rust({ excludedTerms: ['café crème'] }), post: post('Rust at the CAFÉ CRÈME'), expected: [] },
+  { name: 'required phrase: its whole word alone is not enough', keywords: rust({ requiredTerms: ['release notes'] }), post: post('Rust release soon, notes later'), expected: [] },
 
   // excludedAuthors in canonical forms
   { name: 'excluded author by @handle on any platform', keywords: rust({ excludedAuthors: ['@spez'] }), post: post('Rust', { platform: 'reddit', author: author({ handle: 'spez' }) }), expected: [] },
@@ -150,6 +164,30 @@ const cases: Case[] = [
   { name: 'a GitHub issue has no event to pass', keywords: [keyword('kw', 'widgets', { repositories: { events: [], minStars: null, minWeeklyStars: null } })], post: post('widgets crash', { platform: 'github' }), expected: ['kw'] },
 
   // many keywords, one post
+  {
+    name: 'a term shared by many keywords, each judged by its own rules and workspace',
+    keywords: [
+      keyword('plain', 'Rust'),
+      keyword('other-platform', 'Rust', { workspaceId: 'org_b', platforms: ['x'] }),
+      keyword('this-platform', 'Rust', { workspaceId: 'org_b', platforms: ['x', 'hackernews'] }),
+      keyword('needs-api', 'Rust', { workspaceId: 'org_c', requiredTerms: ['api'] }),
+      keyword('drops-job', 'Rust', { workspaceId: 'org_c', excludedTerms: ['job*'] }),
+      keyword('filtered', 'Rust', { workspaceId: 'org_d' }),
+      keyword('also-filtered', 'RUST', { workspaceId: 'org_d', exactPhrase: true }),
+    ],
+    filters: { org_d: filters({ excludedTerms: ['jobs'] }) },
+    post: post('Rust jobs board, rust at the start and the end: RUST'),
+    expected: ['plain', 'this-platform'],
+  },
+  {
+    name: 'a term at the very start and the very end of the post',
+    keywords: [keyword('start', 'Zig'), keyword('end', 'Odin lang')],
+    post: post('Zig or Odin lang'),
+    expected: ['end', 'start'],
+  },
+  { name: 'a term that is the whole post', keywords: [keyword('kw', 'vector database')], post: post('Vector Database'), expected: ['kw'] },
+  { name: 'unicode case folding: a term in capitals with accents', keywords: [keyword('kw', 'ÉCOLE Ångström')], post: post('à l\'école ångström'), expected: ['kw'] },
+  { name: 'unicode case folding: Cyrillic capitals fold; Greek capitals drop the accent, another spelling', keywords: [keyword('greek', 'Αθήνα'), keyword('cyrillic', 'МОСКВА')], post: post('από την ΑΘΗΝΑ στη москва'), expected: ['cyrillic'] },
   {
     name: 'one term in two workspaces, each with its own rules',
     keywords: [keyword('a', 'Rust', { excludedTerms: ['job'] }), keyword('b', 'Rust', { workspaceId: 'org_b' })],

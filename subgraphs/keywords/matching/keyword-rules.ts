@@ -1,7 +1,7 @@
 import { searchPlatforms, type Platform, type SearchPlatform } from '../../../vocabulary/normalized-post.ts';
 import type { MatchablePost, PreparedPost } from './prepared-post.ts';
 import { repositoryEventPasses, type RepositoryRules } from './repository-events.ts';
-import { compilePatterns, excludedTermPattern, requiredTermPattern, type TermPattern } from './term-pattern.ts';
+import { compilePatterns, excludedTermPattern, patternList, requiredTermPattern, type PatternList, type PatternPool, type TermPattern } from './term-pattern.ts';
 
 /** What the matcher reads of one active keyword (spec 2.1, 2.1.3). */
 export interface KeywordMatchRules {
@@ -40,16 +40,20 @@ export interface WorkspaceFilters {
 
 export interface CompiledKeywordRules {
   readonly rules: KeywordMatchRules;
-  readonly platforms: ReadonlySet<Platform> | null;
-  readonly required: readonly TermPattern[];
-  readonly excluded: readonly TermPattern[];
+  /** Which rules have anything to check (RULE_ bits): a keyword is mostly read from this field alone. */
+  readonly checks: number;
+  /** Bits (platformBit) of the search platforms the keyword takes; read only with RULE_PLATFORMS. */
+  readonly platforms: number;
+  readonly required: PatternList;
+  readonly excluded: PatternList;
   readonly excludedAuthors: ReadonlySet<string>;
   readonly subredditsOnly: ReadonlySet<string>;
   readonly subredditsExcluded: ReadonlySet<string>;
 }
 
 export interface CompiledWorkspaceFilters {
-  readonly excluded: readonly TermPattern[];
+  readonly checks: number;
+  readonly excluded: PatternList;
   readonly excludedAuthors: ReadonlySet<string>;
   readonly githubRepositories: ReadonlySet<string>;
   readonly subredditsAllowed: ReadonlySet<string>;
@@ -57,28 +61,72 @@ export interface CompiledWorkspaceFilters {
 }
 
 const lowerSet = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
-const searchPlatformSet: ReadonlySet<Platform> = new Set(searchPlatforms);
 
-export function compileKeywordRules(rules: KeywordMatchRules): CompiledKeywordRules {
+/**
+ * Bits of `checks`. The engine checks a few keywords per post, each of them
+ * cold in the processor's cache: reading one number first spares the sets and
+ * lists of every rule a keyword leaves empty.
+ */
+const RULE_PLATFORMS = 1;
+const RULE_SUBREDDITS_ONLY = 2;
+const RULE_SUBREDDITS_EXCLUDED = 4;
+const RULE_REQUIRED = 8;
+const RULE_EXCLUDED = 16;
+const RULE_AUTHORS = 32;
+const RULE_GITHUB_REPOSITORIES = 64;
+const RULE_SUBREDDITS_ALLOWED = 128;
+const RULE_SUBREDDITS_DENIED = 256;
+
+const rule = (bit: number, present: boolean) => (present ? bit : 0);
+
+/** One bit per search platform; 0 for the others (reviews, feeds), which a keyword's platforms never restrict. */
+const platformBits: ReadonlyMap<Platform, number> = new Map(searchPlatforms.map((platform, index) => [platform, 1 << index]));
+const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
+
+/** `pool`: share equal patterns with everything else compiled with it (see PatternPool). */
+export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool): CompiledKeywordRules {
+  const required = patternList(compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern, pool));
+  const excluded = patternList(compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern, pool));
+  const excludedAuthors = new Set(rules.excludedAuthors);
+  const subredditsOnly = lowerSet(rules.subreddits.only);
+  const subredditsExcluded = lowerSet(rules.subreddits.excluded);
   return {
     rules,
-    platforms: rules.platforms === null ? null : new Set(rules.platforms),
-    required: compilePatterns(rules.requiredTerms, rules.caseSensitive, requiredTermPattern),
-    excluded: compilePatterns(rules.excludedTerms, rules.caseSensitive, excludedTermPattern),
-    excludedAuthors: new Set(rules.excludedAuthors),
-    subredditsOnly: lowerSet(rules.subreddits.only),
-    subredditsExcluded: lowerSet(rules.subreddits.excluded),
+    checks:
+      rule(RULE_PLATFORMS, rules.platforms !== null) |
+      rule(RULE_SUBREDDITS_ONLY, subredditsOnly.size > 0) |
+      rule(RULE_SUBREDDITS_EXCLUDED, subredditsExcluded.size > 0) |
+      rule(RULE_REQUIRED, required.patterns.length > 0) |
+      rule(RULE_EXCLUDED, excluded.patterns.length > 0) |
+      rule(RULE_AUTHORS, excludedAuthors.size > 0),
+    platforms: (rules.platforms ?? []).reduce((bits, platform) => bits | platformBit(platform), 0),
+    required,
+    excluded,
+    excludedAuthors,
+    subredditsOnly,
+    subredditsExcluded,
   };
 }
 
 /** Workspace filters have no case setting of their own; their terms match in any case. */
-export function compileWorkspaceFilters(filters: WorkspaceFilters): CompiledWorkspaceFilters {
+export function compileWorkspaceFilters(filters: WorkspaceFilters, pool?: PatternPool): CompiledWorkspaceFilters {
+  const excluded = patternList(compilePatterns(filters.excludedTerms, false, excludedTermPattern, pool));
+  const excludedAuthors = new Set(filters.excludedAuthors);
+  const githubRepositories = lowerSet(filters.githubRepositories);
+  const subredditsAllowed = lowerSet(filters.subreddits.allowed);
+  const subredditsDenied = lowerSet(filters.subreddits.denied);
   return {
-    excluded: compilePatterns(filters.excludedTerms, false, excludedTermPattern),
-    excludedAuthors: new Set(filters.excludedAuthors),
-    githubRepositories: lowerSet(filters.githubRepositories),
-    subredditsAllowed: lowerSet(filters.subreddits.allowed),
-    subredditsDenied: lowerSet(filters.subreddits.denied),
+    checks:
+      rule(RULE_EXCLUDED, excluded.patterns.length > 0) |
+      rule(RULE_AUTHORS, excludedAuthors.size > 0) |
+      rule(RULE_GITHUB_REPOSITORIES, githubRepositories.size > 0) |
+      rule(RULE_SUBREDDITS_ALLOWED, subredditsAllowed.size > 0) |
+      rule(RULE_SUBREDDITS_DENIED, subredditsDenied.size > 0),
+    excluded,
+    excludedAuthors,
+    githubRepositories,
+    subredditsAllowed,
+    subredditsDenied,
   };
 }
 
@@ -92,10 +140,24 @@ export function githubRepositoryOf(post: MatchablePost): string | null {
   return address ? `${address[1]}/${address[2].replace(/\.git$/iu, '')}`.toLowerCase() : null;
 }
 
+/** Whether the post holds the i-th pattern of `list`, its gate read first. */
+function holdsPattern(post: PreparedPost, list: PatternList, index: number): boolean {
+  return (index >= list.gates.length || post.mayHoldWord(list.gates[index])) && post.contains(list.patterns[index]);
+}
+
+function holdsAny(post: PreparedPost, list: PatternList): boolean {
+  for (let index = 0; index < list.patterns.length; index++) if (holdsPattern(post, list, index)) return true;
+  return false;
+}
+
+function holdsAll(post: PreparedPost, list: PatternList): boolean {
+  for (let index = 0; index < list.patterns.length; index++) if (!holdsPattern(post, list, index)) return false;
+  return true;
+}
+
 /** Whether any of `patterns` (excluded terms) occurs in the post; keyword suggestions share this reading. */
 export function containsExcludedTerm(post: PreparedPost, patterns: readonly TermPattern[]): boolean {
-  for (const pattern of patterns) if (post.contains(pattern)) return true;
-  return false;
+  return holdsAny(post, patternList(patterns));
 }
 
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
@@ -105,9 +167,7 @@ export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySe
 }
 
 function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  if (keyword.required.length === 0) return true;
-  if (keyword.rules.requiredMode === 'all') return keyword.required.every((pattern) => post.contains(pattern));
-  return keyword.required.some((pattern) => post.contains(pattern));
+  return keyword.rules.requiredMode === 'all' ? holdsAll(post, keyword.required) : holdsAny(post, keyword.required);
 }
 
 /**
@@ -116,33 +176,37 @@ function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost)
  * classified, delivered or billed (spec 1.5).
  */
 export function keywordRulesPass(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  const { platform, subreddit, repositoryEvent } = post.post;
-  if (keyword.platforms !== null && searchPlatformSet.has(platform) && !keyword.platforms.has(platform)) return false;
-  if (platform === 'reddit') {
-    const name = subreddit?.toLowerCase() ?? null;
+  const { checks } = keyword;
+  const { platform, repositoryEvent } = post.post;
+  if (checks & RULE_PLATFORMS) {
+    const bit = platformBit(platform);
+    if (bit !== 0 && (keyword.platforms & bit) === 0) return false;
+  }
+  if (platform === 'reddit' && checks & (RULE_SUBREDDITS_ONLY | RULE_SUBREDDITS_EXCLUDED)) {
+    const name = post.subredditName;
     // With `only` set, `excluded` is ignored (spec 2.1.3).
-    if (keyword.subredditsOnly.size > 0) {
+    if (checks & RULE_SUBREDDITS_ONLY) {
       if (name === null || !keyword.subredditsOnly.has(name)) return false;
     } else if (name !== null && keyword.subredditsExcluded.has(name)) return false;
   }
   if (repositoryEvent && !repositoryEventPasses(keyword.rules.repositories, repositoryEvent)) return false;
-  if (!requiredTermsPresent(keyword, post)) return false;
-  if (containsExcludedTerm(post, keyword.excluded)) return false;
-  return !authorIsExcluded(post, keyword.excludedAuthors);
+  if (checks & RULE_REQUIRED && !requiredTermsPresent(keyword, post)) return false;
+  if (checks & RULE_EXCLUDED && holdsAny(post, keyword.excluded)) return false;
+  return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, keyword.excludedAuthors);
 }
 
 /** The workspace's filters (spec 2.11 item 5); a post must pass them and its keyword's rules alike. */
 export function workspaceFiltersPass(filters: CompiledWorkspaceFilters, post: PreparedPost): boolean {
-  const { platform, subreddit } = post.post;
-  if (platform === 'reddit') {
-    const name = subreddit?.toLowerCase() ?? null;
-    if (filters.subredditsAllowed.size > 0 && (name === null || !filters.subredditsAllowed.has(name))) return false;
-    if (name !== null && filters.subredditsDenied.has(name)) return false;
+  const { checks } = filters;
+  if (post.post.platform === 'reddit' && checks & (RULE_SUBREDDITS_ALLOWED | RULE_SUBREDDITS_DENIED)) {
+    const name = post.subredditName;
+    if (checks & RULE_SUBREDDITS_ALLOWED && (name === null || !filters.subredditsAllowed.has(name))) return false;
+    if (name !== null && checks & RULE_SUBREDDITS_DENIED && filters.subredditsDenied.has(name)) return false;
   }
-  if (filters.githubRepositories.size > 0) {
+  if (checks & RULE_GITHUB_REPOSITORIES) {
     const repository = githubRepositoryOf(post.post);
     if (repository !== null && filters.githubRepositories.has(repository)) return false;
   }
-  if (containsExcludedTerm(post, filters.excluded)) return false;
-  return !authorIsExcluded(post, filters.excludedAuthors);
+  if (checks & RULE_EXCLUDED && holdsAny(post, filters.excluded)) return false;
+  return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, filters.excludedAuthors);
 }

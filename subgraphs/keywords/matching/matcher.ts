@@ -10,6 +10,7 @@ import {
 } from './keyword-rules.ts';
 import { PreparedPost, type MatchablePost } from './prepared-post.ts';
 import { EXACT_OCCURRENCE, NO_OCCURRENCE, TermIndex, type IndexedTerm } from './term-index.ts';
+import { PatternPool } from './term-pattern.ts';
 import { normalizeTermText } from './term-syntax.ts';
 
 export interface KeywordMatch {
@@ -33,10 +34,27 @@ export interface Matcher {
   readonly keywordCount: number;
 }
 
+/**
+ * A workspace as the engine reads it while matching: its filters, and its
+ * verdict on the post being matched, so that its keywords share one check
+ * and none of them looks the workspace up by id.
+ */
+interface WorkspaceEntry {
+  filters: CompiledWorkspaceFilters | null;
+  /** Number of the match() call whose post `passes` answers for. */
+  verdictFor: number;
+  passes: boolean;
+  /** Keywords registered in the workspace: the entry goes with the last of them and its filters. */
+  keywords: number;
+}
+
 interface Registered {
-  compiled: CompiledKeywordRules;
+  readonly keywordId: string;
+  readonly workspaceId: string;
+  readonly compiled: CompiledKeywordRules;
+  readonly workspace: WorkspaceEntry;
   /** Null when the term holds nothing to look for (only whitespace). */
-  term: IndexedTerm | null;
+  term: IndexedTerm<Registered> | null;
 }
 
 /**
@@ -47,9 +65,12 @@ interface Registered {
 const REBUILD_AT_WASTED_SHARE = 0.5;
 
 class KeywordMatcher implements Matcher {
-  private index = new TermIndex();
+  private index = new TermIndex<Registered>();
   private readonly keywords = new Map<string, Registered>();
-  private readonly filters = new Map<string, CompiledWorkspaceFilters>();
+  private readonly workspaces = new Map<string, WorkspaceEntry>();
+  /** Holds every distinct rule pattern compiled here, including those of keywords since removed: a few bytes each. */
+  private readonly patterns = new PatternPool();
+  private matchCount = 0;
 
   get keywordCount(): number {
     return this.keywords.size;
@@ -59,33 +80,37 @@ class KeywordMatcher implements Matcher {
     const prepared = new PreparedPost(post);
     const candidates = this.index.scan(prepared);
     prepared.useScan(this.index.scanned);
+    const matchNumber = ++this.matchCount;
     const matches: KeywordMatch[] = [];
-    let workspaceVerdicts: Map<string, boolean> | null = null;
     for (const term of candidates) {
       const occurrence = this.index.occurrence(term, prepared);
       if (occurrence === NO_OCCURRENCE) continue;
-      workspaceVerdicts ??= new Map();
       for (const keyword of term.keywords.values()) {
-        const { keywordId, workspaceId } = keyword.rules;
-        if (!keywordRulesPass(keyword, prepared)) continue;
-        let workspacePasses = workspaceVerdicts.get(workspaceId);
-        if (workspacePasses === undefined) {
-          const filters = this.filters.get(workspaceId);
-          workspacePasses = filters === undefined || workspaceFiltersPass(filters, prepared);
-          workspaceVerdicts.set(workspaceId, workspacePasses);
+        if (!keywordRulesPass(keyword.compiled, prepared)) continue;
+        const { workspace } = keyword;
+        if (workspace.verdictFor !== matchNumber) {
+          workspace.passes = workspace.filters === null || workspaceFiltersPass(workspace.filters, prepared);
+          workspace.verdictFor = matchNumber;
         }
-        if (workspacePasses) matches.push({ keywordId, workspaceId, fuzzy: occurrence !== EXACT_OCCURRENCE });
+        if (workspace.passes) matches.push({ keywordId: keyword.keywordId, workspaceId: keyword.workspaceId, fuzzy: occurrence !== EXACT_OCCURRENCE });
       }
     }
     return matches;
   }
 
   upsertKeyword(rules: KeywordMatchRules) {
-    const compiled = compileKeywordRules(rules);
-    const term = normalizeTermText(rules.term) ? this.index.acquire(rules.term, rules.caseSensitive, rules.exactPhrase) : null;
-    term?.keywords.set(rules.keywordId, compiled);
     const previous = this.keywords.get(rules.keywordId);
-    this.keywords.set(rules.keywordId, { compiled, term });
+    const term = normalizeTermText(rules.term) ? this.index.acquire(rules.term, rules.caseSensitive, rules.exactPhrase) : null;
+    const registered: Registered = {
+      keywordId: rules.keywordId,
+      workspaceId: rules.workspaceId,
+      compiled: compileKeywordRules(rules, this.patterns),
+      workspace: this.enterWorkspace(rules.workspaceId),
+      term,
+    };
+    term?.keywords.set(rules.keywordId, registered);
+    this.keywords.set(rules.keywordId, registered);
+    if (previous) this.leaveWorkspace(previous.workspaceId);
     // Last, because letting go of a term may rebuild the index from the registrations.
     if (previous?.term && previous.term !== term) this.detach(rules.keywordId, previous.term);
   }
@@ -94,15 +119,38 @@ class KeywordMatcher implements Matcher {
     const registered = this.keywords.get(keywordId);
     if (!registered) return;
     this.keywords.delete(keywordId);
+    this.leaveWorkspace(registered.workspaceId);
     if (registered.term) this.detach(keywordId, registered.term);
   }
 
   setWorkspaceFilters(workspaceId: string, filters: WorkspaceFilters | null) {
-    if (filters === null) this.filters.delete(workspaceId);
-    else this.filters.set(workspaceId, compileWorkspaceFilters(filters));
+    const entry = this.workspaces.get(workspaceId);
+    const compiled = filters === null ? null : compileWorkspaceFilters(filters, this.patterns);
+    if (entry) {
+      entry.filters = compiled;
+      entry.verdictFor = 0;
+      if (entry.keywords === 0 && compiled === null) this.workspaces.delete(workspaceId);
+    } else if (compiled !== null) this.workspaces.set(workspaceId, { filters: compiled, verdictFor: 0, passes: true, keywords: 0 });
   }
 
-  private detach(keywordId: string, term: IndexedTerm) {
+  private enterWorkspace(workspaceId: string): WorkspaceEntry {
+    let entry = this.workspaces.get(workspaceId);
+    if (!entry) {
+      entry = { filters: null, verdictFor: 0, passes: true, keywords: 0 };
+      this.workspaces.set(workspaceId, entry);
+    }
+    entry.keywords++;
+    return entry;
+  }
+
+  private leaveWorkspace(workspaceId: string) {
+    const entry = this.workspaces.get(workspaceId);
+    if (!entry) return;
+    entry.keywords--;
+    if (entry.keywords === 0 && entry.filters === null) this.workspaces.delete(workspaceId);
+  }
+
+  private detach(keywordId: string, term: IndexedTerm<Registered>) {
     term.keywords.delete(keywordId);
     if (term.keywords.size > 0) return;
     this.index.release(term);
@@ -110,12 +158,12 @@ class KeywordMatcher implements Matcher {
   }
 
   private rebuild() {
-    this.index = new TermIndex();
+    this.index = new TermIndex<Registered>();
     for (const [keywordId, registered] of this.keywords) {
       if (!registered.term) continue;
       const { rules } = registered.compiled;
       registered.term = this.index.acquire(rules.term, rules.caseSensitive, rules.exactPhrase);
-      registered.term.keywords.set(keywordId, registered.compiled);
+      registered.term.keywords.set(keywordId, registered);
     }
   }
 }

@@ -4,10 +4,13 @@ import type { RepositoryEvent } from './repository-events.ts';
 import type { ScannedText } from './scanned-text.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';
 import { collapseWhitespace, foldCase, normalizeText } from './unicode-words.ts';
-import { WordSet, type WordLookup } from './word-set.ts';
+import { WordSet, type WordKey, type WordLookup } from './word-set.ts';
 
 /** A post as the matcher takes it: a repository item carries the event the watcher saw (spec 2.1.3). */
 export type MatchablePost = NormalizedPost & { repositoryEvent?: RepositoryEvent };
+
+/** Numbers every PreparedPost, so a pattern can say which post its cached answer is for. */
+let preparedPosts = 0;
 
 /**
  * One post's text in the forms matching reads, each made once and only when
@@ -24,7 +27,9 @@ export class PreparedPost {
   private foldedWords: WordLookup | null = null;
   private scanned: ScannedText | null = null;
   private identities: ReadonlySet<string> | null = null;
-  private patternAnswers: Map<string, boolean> | null = null;
+  private subreddit: string | null | undefined = undefined;
+  /** Unique in the process: the post a pattern's cached answer is for. */
+  private readonly serial = ++preparedPosts;
 
   constructor(readonly post: MatchablePost) {
     this.text = normalizeText(post.text);
@@ -51,23 +56,48 @@ export class PreparedPost {
     return (this.collapsedFolded ??= collapseWhitespace(this.folded));
   }
 
+  /**
+   * Whether the post holds the pattern. The answer is kept on the pattern,
+   * for this post only: keywords and workspace filters sharing a pattern
+   * (PatternPool) look for it once per post.
+   */
   contains(pattern: TermPattern): boolean {
-    if (pattern.word) {
-      if (pattern.caseSensitive) {
-        if (this.scanned) return this.scanned.hasCased(pattern.word, this.text);
-        return (this.words ??= new WordSet(this.text)).has(pattern.word);
-      }
-      return (this.foldedWords ??= new WordSet(this.folded)).has(pattern.word);
-    }
-    this.patternAnswers ??= new Map();
-    let answer = this.patternAnswers.get(pattern.key);
-    if (answer === undefined) {
-      // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
-      const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
-      answer = patternOccursIn(text, pattern);
-      this.patternAnswers.set(pattern.key, answer);
-    }
+    if (pattern.answeredFor === this.serial) return pattern.answer;
+    const answer = this.holds(pattern);
+    pattern.answeredFor = this.serial;
+    pattern.answer = answer;
     return answer;
+  }
+
+  private holds(pattern: TermPattern): boolean {
+    if (pattern.word) return this.hasWord(pattern.word, pattern.caseSensitive);
+    if (pattern.wholeWord && this.scanned && !this.hasWord(pattern.wholeWord, pattern.caseSensitive)) return false;
+    // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
+    const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
+    return patternOccursIn(text, pattern);
+  }
+
+  /**
+   * False when the post surely lacks a whole word of this tokenSignature (see
+   * PatternList); without the index's scan, true.
+   */
+  mayHoldWord(signature: number): boolean {
+    return this.scanned === null || this.scanned.mayHold(signature);
+  }
+
+  /** Whether the post holds `word` as a whole word, in its case when `caseSensitive`. */
+  private hasWord(word: WordKey, caseSensitive: boolean): boolean {
+    if (caseSensitive) {
+      if (this.scanned) return this.scanned.hasCased(word, this.text);
+      return (this.words ??= new WordSet(this.text)).has(word);
+    }
+    return (this.foldedWords ??= new WordSet(this.folded)).has(word);
+  }
+
+  /** The post's subreddit, lower case, as subreddit rules compare it. */
+  get subredditName(): string | null {
+    if (this.subreddit === undefined) this.subreddit = this.post.subreddit?.toLowerCase() ?? null;
+    return this.subreddit;
   }
 
   authorIdentities(): ReadonlySet<string> {

@@ -47,6 +47,11 @@ export class ScannedText implements WordLookup {
     this.head[bucket] = word;
   }
 
+  /** False when no word of the text has this tokenSignature; true for any word that does, and for some others. */
+  mayHold(signature: number): boolean {
+    return this.headScan[signature >>> (32 - BUCKET_BITS)] === this.scan;
+  }
+
   has(key: WordKey): boolean {
     return this.holds(key, this.text);
   }

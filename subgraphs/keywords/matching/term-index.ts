@@ -1,5 +1,4 @@
 import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
-import type { CompiledKeywordRules } from './keyword-rules.ts';
 import type { PreparedPost } from './prepared-post.ts';
 import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
@@ -26,7 +25,9 @@ interface IndexedPhrase {
  * One distinct term in one matching mode, shared by every keyword that tracks
  * it that way ("OpenAI" is tracked by many workspaces; it is looked for once).
  */
-export interface IndexedTerm {
+export interface IndexedTerm<Keyword> {
+  /** Index into the TermIndex's flat arrays of terms. */
+  readonly id: number;
   readonly key: string;
   /** Normalized, in the case it was written. */
   readonly text: string;
@@ -35,13 +36,17 @@ export interface IndexedTerm {
   /** Null for an exact phrase or a one-word term. */
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, by id; the matcher keeps it. */
-  readonly keywords: Map<string, CompiledKeywordRules>;
-  /** Scan in which this term last became a candidate; ends duplicates cheaply. */
-  candidateScan: number;
+  readonly keywords: Map<string, Keyword>;
 }
 
 /** Restarting the stamps long before Int32 overflows. */
 const MAX_SCAN_ID = 1 << 30;
+
+function grownTo(from: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const to = new Int32Array(size);
+  to.set(from);
+  return to;
+}
 
 function isSpaceCode(code: number): boolean {
   return (code < 0xd800 || code > 0xdfff) && classOfCode(code) === SEPARATOR;
@@ -76,10 +81,10 @@ function spelledAs(text: string, start: number, end: number, expected: string): 
  * per node for the scan, so verifying a candidate reads the hits of its other
  * words instead of searching the text again.
  */
-export class TermIndex {
+export class TermIndex<Keyword> {
   private readonly vocabulary = new TokenVocabulary();
   private readonly trie = new TokenTrie();
-  private readonly terms = new Map<string, IndexedTerm>();
+  private readonly terms = new Map<string, IndexedTerm<Keyword>>();
   /**
    * Fuzzy terms' words, each with an id shared by every term holding that
    * word. A hit of any form stamps its words, so a candidate term whose other
@@ -88,9 +93,24 @@ export class TermIndex {
   private readonly wordIds = new Map<string, number>();
   private nodeWords: (number[] | undefined)[] = [];
   private wordStamps = new Int32Array(64);
+  /**
+   * What turning a candidate away needs of each term, by term id, in flat
+   * arrays: most candidates fail, and reading a few numbers per candidate
+   * keeps the term objects (scattered in the heap, cold in the processor's
+   * cache) out of the scan's way. A fuzzy term's word ids lie in `termWords`
+   * from `termWordStart`, `termWordCount` of them.
+   */
+  private readonly termsById: (IndexedTerm<Keyword> | undefined)[] = [];
+  private termStamps = new Int32Array(64);
+  private termExactNode = new Int32Array(64);
+  private termWordStart = new Int32Array(64);
+  private termWordCount = new Int32Array(64);
+  private termWords = new Int32Array(256);
+  private termWordsUsed = 0;
   private capacity = 0;
   private users = new Int32Array(0);
-  private triggers: (IndexedTerm[] | undefined)[] = [];
+  /** Ids of the terms each node's hit makes candidates. */
+  private triggers: (number[] | undefined)[] = [];
   private stamps = new Int32Array(0);
   private firstHit = new Int32Array(0);
   private hitStart = new Int32Array(256);
@@ -99,7 +119,8 @@ export class TermIndex {
   private hitNext = new Int32Array(256);
   private hitCount = 0;
   private scanId = 0;
-  private readonly candidates: IndexedTerm[] = [];
+  private readonly candidateIds: number[] = [];
+  private readonly candidates: IndexedTerm<Keyword>[] = [];
   /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
   private activeNode = new Int32Array(16);
   private activeStart = new Int32Array(16);
@@ -117,7 +138,7 @@ export class TermIndex {
   }
 
   /** The term for `text` in this mode, indexed on first use. */
-  acquire(text: string, caseSensitive: boolean, exactPhrase: boolean): IndexedTerm {
+  acquire(text: string, caseSensitive: boolean, exactPhrase: boolean): IndexedTerm<Keyword> {
     const normalized = normalizeTermText(text);
     const phrase = exactPhrase ? null : fuzzyPhrase(normalized, caseSensitive);
     const key = `${caseSensitive ? 'C' : 'i'}${phrase ? '~' : '"'}${caseSensitive ? normalized : foldCase(normalized)}`;
@@ -125,20 +146,21 @@ export class TermIndex {
     if (known) return known;
     const exactNode = this.addPattern(foldCase(normalized));
     const nodes = Int32Array.from(phrase?.forms ?? [], (form) => this.addPattern(form.text));
-    const term: IndexedTerm = {
+    const term: IndexedTerm<Keyword> = {
+      id: this.termsById.length,
       key,
       text: normalized,
       caseSensitive,
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes) : null,
       keywords: new Map(),
-      candidateScan: -1,
     };
-    this.addTrigger(exactNode, term);
+    this.addTermRow(term);
+    this.addTrigger(exactNode, term.id);
     if (phrase) {
       const anchor = this.anchorUnit(phrase, nodes);
       phrase.forms.forEach((form, index) => {
-        if (form.covers & (1 << anchor)) this.addTrigger(nodes[index], term);
+        if (form.covers & (1 << anchor)) this.addTrigger(nodes[index], term.id);
       });
     }
     this.terms.set(key, term);
@@ -146,14 +168,15 @@ export class TermIndex {
   }
 
   /** Drops a term no keyword tracks any more; its trie nodes stay until the owner rebuilds. */
-  release(term: IndexedTerm) {
+  release(term: IndexedTerm<Keyword>) {
     if (this.terms.get(term.key) !== term) return;
     this.terms.delete(term.key);
+    this.termsById[term.id] = undefined;
     for (const node of [term.exactNode, ...(term.fuzzy?.nodes ?? [])]) {
       this.users[node]--;
       const list = this.triggers[node];
-      if (list?.includes(term)) {
-        const rest = list.filter((entry) => entry !== term);
+      if (list?.includes(term.id)) {
+        const rest = list.filter((entry) => entry !== term.id);
         this.triggers[node] = rest.length > 0 ? rest : undefined;
       }
       this.livePatterns--;
@@ -167,36 +190,46 @@ export class TermIndex {
    * tokens as tokenizePattern cuts patterns, and counting words the way
    * fuzzy matching measures closeness (a run of word characters is a word).
    */
-  scan(post: PreparedPost): readonly IndexedTerm[] {
+  scan(post: PreparedPost): readonly IndexedTerm<Keyword>[] {
     const text = post.folded;
     this.startScan(text);
+    const { scanned, vocabulary } = this;
     const length = text.length;
     let previous: CharClass = SEPARATOR;
     let spaced = false;
     let words = 0;
-    let runStart = -1;
-    let runWord = 0;
-    for (let index = 0; index < length; index++) {
+    let index = 0;
+    while (index < length) {
       const code = text.charCodeAt(index);
       const current = code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
-      if (current === TRAIL) continue;
       if (current === WORD_CHAR) {
-        if (runStart < 0) {
-          runStart = index;
-          runWord = words++;
+        // Most of a post is words: read each run in a loop of its own, then take it as one token.
+        const start = index;
+        while (++index < length) {
+          const next = text.charCodeAt(index);
+          if (next >= 0xd800 && next <= 0xdfff) {
+            const nextClass = classAt(text, index);
+            if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
+          } else if (classOfCode(next) !== WORD_CHAR) break;
         }
-        previous = current;
+        const signature = tokenSignature(text, start, index);
+        scanned.add(start, index, signature);
+        if (vocabulary.mayHold(signature)) this.walkToken(text, start, index, signature, spaced, words);
+        else this.activeCount = 0;
+        words++;
+        spaced = false;
+        previous = WORD_CHAR;
         continue;
       }
-      if (runStart >= 0) {
-        this.takeToken(text, runStart, index, spaced, runWord, true);
-        runStart = -1;
-        spaced = false;
+      if (current === TRAIL) {
+        index++;
+        continue;
       }
       if (current === SEPARATOR) {
-        if (code !== 32 || previous === SEPARATOR) this.scanned.singleSpaced = false;
+        if (code !== 32 || previous === SEPARATOR) scanned.singleSpaced = false;
         spaced = true;
-        previous = current;
+        previous = SEPARATOR;
+        index++;
         continue;
       }
       let wordIndex = words;
@@ -205,22 +238,36 @@ export class TermIndex {
         wordIndex = words - 1;
       }
       previous = current;
-      this.takeToken(text, index, index + charWidth(text, index), spaced, wordIndex, false);
+      const end = index + charWidth(text, index);
+      const signature = tokenSignature(text, index, end);
+      if (vocabulary.mayHold(signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
+      else this.activeCount = 0;
       spaced = false;
+      index = end;
     }
-    if (runStart >= 0) this.takeToken(text, runStart, length, spaced, runWord, true);
-    return this.candidates;
+    return this.keepPossibleCandidates();
   }
 
   /**
-   * Kept small so that the scan's loop can take it in: most tokens are in no
-   * pattern, and end every walk under way after one look at the filter.
+   * The candidates that may occur: their own text was found, or every word
+   * of their fuzzy form was (see occurrence, which decides).
    */
-  private takeToken(text: string, start: number, end: number, spaced: boolean, wordIndex: number, isWord: boolean) {
-    const signature = tokenSignature(text, start, end);
-    if (isWord) this.scanned.add(start, end, signature);
-    if (this.vocabulary.mayHold(signature)) this.walkToken(text, start, end, signature, spaced, wordIndex);
-    else this.activeCount = 0;
+  private keepPossibleCandidates(): readonly IndexedTerm<Keyword>[] {
+    const { candidateIds, candidates, stamps, scanId } = this;
+    candidates.length = 0;
+    for (const id of candidateIds) {
+      const possible = stamps[this.termExactNode[id]] === scanId || (this.termWordCount[id] > 0 && this.everyWordSeen(id));
+      if (possible) candidates.push(this.termsById[id]!);
+    }
+    return candidates;
+  }
+
+  /** Whether the last scan saw some form of every word of the fuzzy term `id`: most candidates miss a word outright. */
+  private everyWordSeen(id: number): boolean {
+    const start = this.termWordStart[id];
+    const end = start + this.termWordCount[id];
+    for (let word = start; word < end; word++) if (this.wordStamps[this.termWords[word]] !== this.scanId) return false;
+    return true;
   }
 
   /** Moves every walk under way on by one token, and starts one at it. */
@@ -255,14 +302,13 @@ export class TermIndex {
   }
 
   /** How the last scanned post holds `term`; an exact occurrence wins over a fuzzy one. */
-  occurrence(term: IndexedTerm, post: PreparedPost): Occurrence {
+  occurrence(term: IndexedTerm<Keyword>, post: PreparedPost): Occurrence {
     for (let hit = this.hitsOf(term.exactNode); hit >= 0; hit = this.hitNext[hit]) {
       if (!term.caseSensitive || spellsAt(post.text, this.hitStart[hit], this.hitEnd[hit], term.text)) return EXACT_OCCURRENCE;
     }
     if (!term.fuzzy) return NO_OCCURRENCE;
-    const { phrase, nodes, wordIds } = term.fuzzy;
-    // Most candidates miss a word outright; see that before collecting hits.
-    for (let unit = 0; unit < wordIds.length; unit++) if (this.wordStamps[wordIds[unit]] !== this.scanId) return NO_OCCURRENCE;
+    if (!this.everyWordSeen(term.id)) return NO_OCCURRENCE;
+    const { phrase, nodes } = term.fuzzy;
     const words: number[] = [];
     const covers: number[] = [];
     for (let index = 0; index < nodes.length; index++) {
@@ -285,11 +331,12 @@ export class TermIndex {
     if (++this.scanId >= MAX_SCAN_ID) {
       this.stamps.fill(0);
       this.wordStamps.fill(0);
+      this.termStamps.fill(0);
       this.scanId = 1;
     }
     this.hitCount = 0;
     this.activeCount = 0;
-    this.candidates.length = 0;
+    this.candidateIds.length = 0;
   }
 
   private record(node: number, start: number, end: number, wordIndex: number) {
@@ -305,24 +352,19 @@ export class TermIndex {
     if (words !== undefined) for (const word of words) this.wordStamps[word] = this.scanId;
     const triggered = this.triggers[node];
     if (triggered === undefined) return;
-    for (const term of triggered) {
-      if (term.candidateScan === this.scanId) continue;
-      term.candidateScan = this.scanId;
-      this.candidates.push(term);
+    for (const id of triggered) {
+      if (this.termStamps[id] === this.scanId) continue;
+      this.termStamps[id] = this.scanId;
+      this.candidateIds.push(id);
     }
   }
 
   private growHits() {
     const size = this.hitStart.length * 2;
-    const grown = (from: Int32Array) => {
-      const to = new Int32Array(size);
-      to.set(from);
-      return to;
-    };
-    this.hitStart = grown(this.hitStart);
-    this.hitEnd = grown(this.hitEnd);
-    this.hitWord = grown(this.hitWord);
-    this.hitNext = grown(this.hitNext);
+    this.hitStart = grownTo(this.hitStart, size);
+    this.hitEnd = grownTo(this.hitEnd, size);
+    this.hitWord = grownTo(this.hitWord, size);
+    this.hitNext = grownTo(this.hitNext, size);
   }
 
   private addPattern(pattern: string): number {
@@ -335,10 +377,31 @@ export class TermIndex {
     return node;
   }
 
-  private addTrigger(node: number, term: IndexedTerm) {
+  private addTrigger(node: number, termId: number) {
     const list = this.triggers[node];
-    if (list === undefined) this.triggers[node] = [term];
-    else if (!list.includes(term)) list.push(term);
+    if (list === undefined) this.triggers[node] = [termId];
+    else if (!list.includes(termId)) list.push(termId);
+  }
+
+  private addTermRow(term: IndexedTerm<Keyword>) {
+    const { id } = term;
+    this.termsById.push(term);
+    if (id >= this.termStamps.length) {
+      const size = this.termStamps.length * 2;
+      this.termStamps = grownTo(this.termStamps, size);
+      this.termExactNode = grownTo(this.termExactNode, size);
+      this.termWordStart = grownTo(this.termWordStart, size);
+      this.termWordCount = grownTo(this.termWordCount, size);
+    }
+    this.termExactNode[id] = term.exactNode;
+    const wordIds = term.fuzzy?.wordIds ?? new Int32Array(0);
+    if (this.termWordsUsed + wordIds.length > this.termWords.length) {
+      this.termWords = grownTo(this.termWords, Math.max(this.termWords.length * 2, this.termWordsUsed + wordIds.length));
+    }
+    this.termWords.set(wordIds, this.termWordsUsed);
+    this.termWordStart[id] = this.termWordsUsed;
+    this.termWordCount[id] = wordIds.length;
+    this.termWordsUsed += wordIds.length;
   }
 
   private indexPhrase(phrase: FuzzyPhrase, nodes: Int32Array): IndexedPhrase {
@@ -357,11 +420,7 @@ export class TermIndex {
     if (id === undefined) {
       id = this.wordIds.size;
       this.wordIds.set(word, id);
-      if (id >= this.wordStamps.length) {
-        const grown = new Int32Array(this.wordStamps.length * 2);
-        grown.set(this.wordStamps);
-        this.wordStamps = grown;
-      }
+      if (id >= this.wordStamps.length) this.wordStamps = grownTo(this.wordStamps, this.wordStamps.length * 2);
     }
     return id;
   }
@@ -396,14 +455,9 @@ export class TermIndex {
     }
     if (nodeCount <= this.capacity) return;
     const capacity = Math.max(nodeCount, this.capacity * 2, 1024);
-    const grown = (from: Int32Array) => {
-      const to = new Int32Array(capacity);
-      to.set(from);
-      return to;
-    };
-    this.users = grown(this.users);
-    this.stamps = grown(this.stamps);
-    this.firstHit = grown(this.firstHit);
+    this.users = grownTo(this.users, capacity);
+    this.stamps = grownTo(this.stamps, capacity);
+    this.firstHit = grownTo(this.firstHit, capacity);
     this.capacity = capacity;
   }
 }

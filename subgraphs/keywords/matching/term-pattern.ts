@@ -16,17 +16,46 @@ export interface TermPattern {
   spansWhitespace: boolean;
   /** Set when the needle is one whole word: then a post's WordSet answers it. */
   word: WordKey | null;
+  /**
+   * For a longer needle, its longest word that must stand whole in the post
+   * wherever the needle does ("hiring" of "hiring now", "foo" of "*bar foo"):
+   * a post without that word is answered without searching its text.
+   */
+  wholeWord: WordKey | null;
   /** The needle's first character, or SYMBOL when a wildcard frees that end. */
   edgeBefore: CharClass;
   edgeAfter: CharClass;
+  /** PreparedPost.serial of the post `answer` is for: see PreparedPost.contains. */
+  answeredFor: number;
+  answer: boolean;
 }
 
 function isOneWord(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const charClass = classAt(text, index);
-    if (charClass !== WORD_CHAR && charClass !== TRAIL) return false;
-  }
+  for (let index = 0; index < text.length; index++) if (!isWordPart(classAt(text, index))) return false;
   return true;
+}
+
+const isWordPart = (charClass: CharClass) => charClass === WORD_CHAR || charClass === TRAIL;
+
+/**
+ * The longest run of word characters in `needle` with a boundary on both
+ * sides: another character of the needle, or a needle end a wildcard does not
+ * open. Null when there is none (a needle of one word, open at an end).
+ */
+function longestWholeWord(needle: string, openBefore: boolean, openAfter: boolean): string | null {
+  let longest: string | null = null;
+  let start = -1;
+  for (let index = 0; index <= needle.length; index++) {
+    if (index < needle.length && isWordPart(classAt(needle, index))) {
+      if (start < 0) start = index;
+      continue;
+    }
+    if (start < 0) continue;
+    const bounded = (start > 0 || !openBefore) && (index < needle.length || !openAfter);
+    if (bounded && (longest === null || index - start > longest.length)) longest = needle.slice(start, index);
+    start = -1;
+  }
+  return longest;
 }
 
 function compile(core: string, caseSensitive: boolean, openBefore: boolean, openAfter: boolean): TermPattern | null {
@@ -37,7 +66,19 @@ function compile(core: string, caseSensitive: boolean, openBefore: boolean, open
   const edgeAfter = openAfter ? SYMBOL : classBefore(needle, needle.length);
   const key = `${caseSensitive ? 'C' : 'i'}${openBefore ? '*' : '|'}${openAfter ? '*' : '|'}${needle}`;
   const word = !openBefore && !openAfter && isOneWord(needle) ? wordKey(needle) : null;
-  return { key, needle, caseSensitive, spansWhitespace: needle.includes(' '), word, edgeBefore, edgeAfter };
+  const whole = word ? null : longestWholeWord(needle, openBefore, openAfter);
+  return {
+    key,
+    needle,
+    caseSensitive,
+    spansWhitespace: needle.includes(' '),
+    word,
+    wholeWord: whole === null ? null : wordKey(whole),
+    edgeBefore,
+    edgeAfter,
+    answeredFor: 0,
+    answer: false,
+  };
 }
 
 /** A required term appears as whole words. */
@@ -57,15 +98,60 @@ export function excludedTermPattern(entry: string, caseSensitive: boolean): Term
   return compile(trimmed.replace(/^\*+|\*+$/gu, ''), caseSensitive, openBefore, openAfter);
 }
 
+/**
+ * One pattern object per distinct key for everything compiled with it (the
+ * matcher's keywords and workspace filters): "hiring" excluded by a keyword
+ * and by its workspace is then looked for once per post, and a pattern many
+ * keywords share stays warm in the processor's cache.
+ */
+export class PatternPool {
+  private readonly patterns = new Map<string, TermPattern>();
+
+  intern(pattern: TermPattern): TermPattern {
+    const known = this.patterns.get(pattern.key);
+    if (known) return known;
+    this.patterns.set(pattern.key, pattern);
+    return pattern;
+  }
+}
+
+/**
+ * A rule's patterns as the engine checks them: those with a gate first, a
+ * word the post must hold whole for the pattern to occur (its `word`, else its
+ * `wholeWord`), whose signatures lie in one flat array. A post's words answer
+ * most gates from the signatures alone, so a keyword's absent terms are
+ * passed over without reading their pattern objects, cold in the processor's
+ * cache when many keywords are checked.
+ */
+export interface PatternList {
+  readonly patterns: readonly TermPattern[];
+  /** gates[i]: the signature of patterns[i]'s gate word; the patterns past gates.length have none. */
+  readonly gates: Int32Array;
+}
+
+/** Most keywords have no required or no excluded terms: they share this one. */
+const NO_PATTERNS: PatternList = { patterns: [], gates: new Int32Array(0) };
+
+export function patternList(patterns: readonly TermPattern[]): PatternList {
+  if (patterns.length === 0) return NO_PATTERNS;
+  const gateOf = (pattern: TermPattern) => pattern.word ?? pattern.wholeWord;
+  const gated = patterns.filter((pattern) => gateOf(pattern) !== null);
+  return {
+    patterns: [...gated, ...patterns.filter((pattern) => gateOf(pattern) === null)],
+    gates: Int32Array.from(gated, (pattern) => gateOf(pattern)!.signature),
+  };
+}
+
 export function compilePatterns(
   entries: readonly string[],
   caseSensitive: boolean,
   compileEntry: (entry: string, caseSensitive: boolean) => TermPattern | null,
+  pool?: PatternPool,
 ): TermPattern[] {
   const compiled: TermPattern[] = [];
   for (const entry of entries) {
     const pattern = compileEntry(entry, caseSensitive);
-    if (pattern) compiled.push(pattern);
+    if (pattern) compiled.push(pool ? pool.intern(pattern) : pattern);
   }
   return compiled;
 }
