@@ -39,6 +39,9 @@ export interface GatewayOptions {
  * limits, authentication, rate limit, read-only keys, signed subgraph
  * requests, in-process subgraphs, subscription errors.
  */
+/** Root fields that authenticate their callers themselves (a provider's signature, a token in the link, a password). */
+const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'];
+
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
   const transportEntries = Object.fromEntries(
@@ -71,10 +74,10 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useApiKeyAuth({
         authenticate: options.authenticate,
         authenticateSession: options.authenticateSession,
-        publicRootFields: ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'],
+        publicRootFields,
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
-      useReadOnlyKeys(),
+      useReadOnlyKeys({ publicRootFields }),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       useSubscriptionErrors(),

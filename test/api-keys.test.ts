@@ -62,6 +62,13 @@ describe('API keys over REST', () => {
     expect(viaGraphQL.body.errors[0].extensions.code).toBe('read_only_key');
     const keys = await earshot.rest('GET', '/v1/api-keys', { key });
     expect(keys.body.data.map((item: { name: string }) => item.name)).not.toContain('Escalate');
+
+    // A public route (a sign-in, Slack's callback) needs no credential: a read key sent along is not refused as a change.
+    const signIn = { email: 'nobody@example.com', password: 'not the password' };
+    const anonymous = await earshot.rest('POST', '/v1/auth/password', { body: signIn });
+    const withReadKey = await earshot.rest('POST', '/v1/auth/password', { key: readKey, body: signIn });
+    expect(anonymous.body.error.code).not.toBe('read_only_key');
+    expect({ status: withReadKey.status, code: withReadKey.body.error.code }).toEqual({ status: anonymous.status, code: anonymous.body.error.code });
   });
 
   it('stops a key at its expiresAt instant', async () => {

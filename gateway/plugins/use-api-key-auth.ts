@@ -1,10 +1,11 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { timingSafeEqual } from 'node:crypto';
 import { createGraphQLError } from '@graphql-tools/utils';
-import { getOperationAST, Kind, parse } from 'graphql';
+import { getOperationAST, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
 import { bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
+import { selectsOnlyPublicRootFields } from './public-root-fields.ts';
 
 export interface ApiKeyAuthOptions {
   /**
@@ -27,8 +28,6 @@ export interface ApiKeyAuthOptions {
   authenticateSession?(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
 }
 
-const rootTypeNames = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
-
 function selectsOnlyPublicFields(params: { query?: unknown; operationName?: unknown } | undefined, publicFields: ReadonlySet<string>): boolean {
   if (publicFields.size === 0 || typeof params?.query !== 'string') return false;
   let operation;
@@ -37,10 +36,7 @@ function selectsOnlyPublicFields(params: { query?: unknown; operationName?: unkn
   } catch {
     return false;
   }
-  if (!operation) return false;
-  const rootType = rootTypeNames[operation.operation];
-  const selections = operation.selectionSet.selections;
-  return selections.length > 0 && selections.every((selection) => selection.kind === Kind.FIELD && publicFields.has(`${rootType}.${selection.name.value}`));
+  return operation != null && selectsOnlyPublicRootFields(operation, publicFields);
 }
 
 /**
