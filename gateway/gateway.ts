@@ -33,15 +33,15 @@ export interface GatewayOptions {
   log: Logger;
 }
 
+/** Root fields that authenticate their callers themselves (a provider's signature, a token in the link, a password). */
+const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'];
+
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, signed subgraph
  * requests, in-process subgraphs, subscription errors.
  */
-/** Root fields that authenticate their callers themselves (a provider's signature, a token in the link, a password). */
-const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'];
-
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
   const transportEntries = Object.fromEntries(
