@@ -4,10 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
-import { serverProcesses, startPostmaster } from '../runtime/postmaster.ts';
+import { startPostmaster } from '../runtime/postmaster.ts';
 import { startTestEarshot } from './harness.ts';
 import {
   createServiceWorkspace,
+  freezePostgres,
   killStartedServices,
   npmStart,
   postmasterPid,
@@ -163,8 +164,7 @@ describe('npm start when its embedded PostgreSQL is lost', () => {
     expect((await createKeyword('before the freeze')).status).toBe(201);
 
     // Every process of the server stops, backends included: connections stay open, nothing answers.
-    const postgres = await serverProcesses((await postmasterPid(dataDir))!);
-    for (const pid of postgres) process.kill(pid, 'SIGSTOP');
+    const postgres = await freezePostgres(dataDir);
     try {
       // A steady load meanwhile, reads and writes, as clients keep coming.
       let loading = true;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect, freePort, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { serverProcesses } from '../runtime/postmaster.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -64,6 +65,24 @@ export async function postmasterPid(dataDir: string): Promise<number | undefined
 }
 
 export { isAlive } from '../runtime/postmaster.ts';
+
+/**
+ * Stops every process of a PostgreSQL server where it stands. A backend or
+ * worker that exited between the listing and its signal has nothing left
+ * to freeze, so it is left out of the processes returned.
+ */
+export async function freezePostgres(dataDir: string): Promise<number[]> {
+  const frozen: number[] = [];
+  for (const pid of await serverProcesses((await postmasterPid(dataDir))!)) {
+    try {
+      process.kill(pid, 'SIGSTOP');
+      frozen.push(pid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  return frozen;
+}
 
 /**
  * A failed test must not leave servers (or their PostgreSQL) behind: each

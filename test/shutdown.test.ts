@@ -3,8 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { serverProcesses } from '../runtime/postmaster.ts';
-import { createServiceWorkspace, isAlive, killStartedServices, npmStart, postmasterPid, serviceSettings } from './service-process.ts';
+import { createServiceWorkspace, freezePostgres, isAlive, killStartedServices, npmStart, postmasterPid, serviceSettings } from './service-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(killStartedServices);
@@ -111,8 +110,7 @@ describe('stopping npm start', () => {
     const service = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
     await service.ready;
     const { apiKey } = await createServiceWorkspace(dataDir);
-    const postgres = await serverProcesses((await postmasterPid(dataDir))!);
-    for (const pid of postgres) process.kill(pid, 'SIGSTOP');
+    const postgres = await freezePostgres(dataDir);
     cleanups.push(async () => postgres.forEach((pid) => isAlive(pid) && process.kill(pid, 'SIGKILL')));
 
     const load = steadyLoad(`http://127.0.0.1:${port}/v1/whoami`, `Bearer ${apiKey}`, 4);
