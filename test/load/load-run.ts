@@ -45,6 +45,12 @@ export interface WindowCount {
   uncertain: number;
   /** Sent in one minute and answered in the next: PostgreSQL may have counted them in either. */
   straddling: number;
+  /**
+   * Sent in an earlier minute and given up on without an answer: the server
+   * still reads a request a client has left and may count it in this
+   * minute, up to one answer timeout after the client gave up.
+   */
+  late: number;
   held: boolean;
 }
 
@@ -182,6 +188,7 @@ interface Outcome {
 
 /** An answer later than this counts as none: a run must end even when a starved server never answers. */
 const answerTimeoutMs = 30_000;
+const unanswered = 'no answer';
 
 const jsonHeaders = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
 
@@ -236,17 +243,19 @@ const minuteOf = (at: number) => Math.floor(at / 60_000);
  * Whether the budget held for each workspace and minute. PostgreSQL counts
  * a request in the minute it reaches the database, between its sending and
  * its answer: a request sent in one minute and answered in the next may be
- * counted in either (straddling), and one answered otherwise (a 503 past the
- * request deadline) may or may not have been counted. Held: no minute took
- * more than the budget, and none refused a request before taking the
- * budget, give or take those two and the places of the count the other
- * process claimed ahead and had not used (the tolerance).
+ * counted in either (straddling); one answered otherwise (a 503 past the
+ * request deadline) may or may not have been counted, and one the client
+ * gave up on may still be read and counted by the server in a later minute
+ * (late). Held: no minute took more than the budget, and none refused a
+ * request before taking the budget, give or take those three and the places
+ * of the count the other process claimed ahead and had not used (the
+ * tolerance).
  */
 function windowCounts(outcomes: Outcome[], limit: number): WindowCount[] {
   const windows = new Map<string, WindowCount>();
   const windowOf = (workspace: number, minute: number) => {
     const key = `${workspace} ${minute}`;
-    const window = windows.get(key) ?? { workspace, window: new Date(minute * 60_000).toISOString().slice(0, 16), sent: 0, accepted: 0, limited: 0, uncertain: 0, straddling: 0, held: true };
+    const window = windows.get(key) ?? { workspace, window: new Date(minute * 60_000).toISOString().slice(0, 16), sent: 0, accepted: 0, limited: 0, uncertain: 0, straddling: 0, late: 0, held: true };
     windows.set(key, window);
     return window;
   };
@@ -262,9 +271,15 @@ function windowCounts(outcomes: Outcome[], limit: number): WindowCount[] {
       windowOf(outcome.workspace, minute + 1).straddling++;
     }
   }
+  for (const outcome of outcomes.filter((each) => each.result.startsWith(unanswered))) {
+    for (let later = minuteOf(outcome.sentAt) + 1; later <= minuteOf(outcome.answeredAt + answerTimeoutMs); later++) {
+      const window = windows.get(`${outcome.workspace} ${later}`);
+      if (window) window.late++;
+    }
+  }
   for (const window of windows.values()) {
     // The other process may hold places of the count it claimed and has not used yet.
-    const tolerance = window.straddling + window.uncertain + sparePlaces(limit);
+    const tolerance = window.straddling + window.uncertain + window.late + sparePlaces(limit);
     window.held = window.accepted <= limit + window.straddling && (window.limited === 0 || window.accepted >= limit - tolerance);
   }
   return [...windows.values()];
@@ -311,7 +326,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadFigures> {
         }
         outcomes.push({ family: family.family, workspace: workspace.index, sentAt, answeredAt: Date.now(), ...family.judge(response.status, body) });
       } catch (error) {
-        outcomes.push({ family: family.family, workspace: workspace.index, sentAt, answeredAt: Date.now(), result: `no answer (${String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name)})` });
+        outcomes.push({ family: family.family, workspace: workspace.index, sentAt, answeredAt: Date.now(), result: `${unanswered} (${String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name)})` });
       } finally {
         inFlight--;
       }
@@ -408,12 +423,12 @@ export function loadReport(figures: LoadFigures): string {
     `${options.workspaces} workspaces for ${options.seconds} s (after a warm-up), each sending ${options.sendPerMinute} requests a minute against a budget of ${options.limitPerMinute}, over two Earshot processes on one PostgreSQL; ${figures.wallSeconds} s in all.`,
     '',
     `- Requests: ${figures.requests} (${figures.accepted} answered, ${figures.limited} refused by the budget: 429 \`rate_limited\`, or the tool error on MCP)`,
-    `- Rate limit: held in ${held} of ${figures.windows.length} workspace-minutes: none took more than the budget, none refused a request before taking it (tolerance: requests sent in one minute and answered in the next, at most ${Math.max(0, ...figures.windows.map((window) => window.straddling))} in one, and requests answered 503, at most ${Math.max(0, ...figures.windows.map((window) => window.uncertain))} in one, and ${sparePlaces(options.limitPerMinute)} places of the count the other process may hold unused)`,
+    `- Rate limit: held in ${held} of ${figures.windows.length} workspace-minutes: none took more than the budget, none refused a request before taking it (tolerance: requests sent in one minute and answered in the next, at most ${Math.max(0, ...figures.windows.map((window) => window.straddling))} in one, and requests answered 503, at most ${Math.max(0, ...figures.windows.map((window) => window.uncertain))} in one, and requests given up on in an earlier minute, at most ${Math.max(0, ...figures.windows.map((window) => window.late))} in one, and ${sparePlaces(options.limitPerMinute)} places of the count the other process may hold unused)`,
     ...figures.windows
       .filter((window) => !window.held)
       .map(
         (window) =>
-          `  - did not hold: workspace ${window.workspace}, the minute from ${window.window} UTC: ${window.sent} sent, ${window.accepted} answered, ${window.limited} refused by the budget, ${window.straddling} answered in another minute, ${window.uncertain} answered otherwise`,
+          `  - did not hold: workspace ${window.workspace}, the minute from ${window.window} UTC: ${window.sent} sent, ${window.accepted} answered, ${window.limited} refused by the budget, ${window.straddling} answered in another minute, ${window.uncertain} answered otherwise, ${window.late} sent earlier and given up on`,
       ),
     `- Other answers: ${Object.keys(figures.errors).length ? Object.entries(figures.errors).map(([status, count]) => `${status}: ${count}`).join(', ') : 'none'}; answers outside their envelope: ${figures.badEnvelopes.length}`,
     `- Processes running at the end: ${figures.processesAlive} of 2`,
