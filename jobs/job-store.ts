@@ -89,6 +89,15 @@ export interface ReleasedJob {
 }
 
 /**
+ * A released job goes back to the queue to run at once and unstarted
+ * (`started_on` null): pg-boss counts a retry each time it starts a job
+ * again, and a stop or a death is no failure of the job's.
+ */
+const backToQueue = (sql: Queryable, why: string) => sql`
+  state = 'retry', start_after = now(), started_on = null,
+  output = jsonb_build_object('message', ${`released: ${why}`}::text)`;
+
+/**
  * Workers whose lock no session holds died with their connection (kill -9,
  * a lost machine): they are removed, and every job they held still active
  * goes back to the queue to run now, in one statement. Two workers doing
@@ -112,8 +121,7 @@ export async function releaseJobsOfDeadWorkers(sql: Queryable, self: number): Pr
       returning c.job_id, c.queue
     )
     update ${sql(jobSchema)}.job j
-    set state = 'retry', start_after = now(), started_on = null,
-        output = jsonb_build_object('message', 'released: the worker process that ran it is gone')
+    set ${backToQueue(sql, 'the worker process that ran it is gone')}
     from claims
     where j.name = claims.queue and j.id = claims.job_id and j.state = 'active'
     returning j.id, j.name`;
@@ -121,17 +129,13 @@ export async function releaseJobsOfDeadWorkers(sql: Queryable, self: number): Pr
 
 /**
  * Jobs this worker was running when its own stop closed their connections
- * under them: back to the queue to run at once. Like every release here,
- * the job goes back unstarted (`started_on` null), so that pg-boss, which
- * counts a retry each time it starts a job again, spends none of the job's
- * retries on a stop or a death that was no failure of the job's.
+ * under them: back to the queue.
  */
 export async function releaseInterruptedJobs(sql: Queryable, queue: string, jobIds: readonly string[]): Promise<ReleasedJob[]> {
   return sql<ReleasedJob[]>`
     /* releaseInterruptedJobs */
     update ${sql(jobSchema)}.job j
-    set state = 'retry', start_after = now(), started_on = null,
-        output = jsonb_build_object('message', 'released: its worker stopped while it ran')
+    set ${backToQueue(sql, 'its worker stopped while it ran')}
     where j.name = ${queue} and j.id = any(${sql.array(jobIds as string[])}::uuid[]) and j.state = 'active'
     returning j.id, j.name`;
 }
@@ -145,8 +149,7 @@ export async function releaseUnclaimedJobs(sql: Queryable, queues: readonly stri
   return sql<ReleasedJob[]>`
     /* releaseUnclaimedJobs */
     update ${sql(jobSchema)}.job j
-    set state = 'retry', start_after = now(), started_on = null,
-        output = jsonb_build_object('message', 'released: active with no live worker holding it')
+    set ${backToQueue(sql, 'active with no live worker holding it')}
     where j.name = any(${sql.array(queues as string[])}) and j.state = 'active'
       and j.started_on < now() - make_interval(secs => ${graceSeconds})
       and not exists (select 1 from job_claims c where c.job_id = j.id)
