@@ -80,6 +80,8 @@ const classification = { relevance: 80, sentiment: 'positive' as const, intents:
 interface FanOutResult {
   expected: number;
   received: number;
+  /** Subscriptions refused 503 at the start and made again. */
+  resubscribed: number;
   latenciesMs: number[];
 }
 
@@ -96,12 +98,20 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   const timed = unscored.flatMap((mentions) => mentions.slice(warmUpRounds).map((mention, i) => ({ mention, i }))).sort((a, b) => a.i - b.i).map(({ mention }) => mention);
   const warmedUp = new Set<number>();
   let received = 0;
+  let resubscribed = 0;
   let failure: Error | undefined;
-  const subscriptions = clients.map(({ client, workspace }, index) =>
-    client.subscribe<{ mentionUpdated: { id: string } | null }>(
+  const subscriptions: (() => void)[] = [];
+  const subscribe = (index: number) => {
+    const { client, workspace } = clients[index];
+    subscriptions[index] = client.subscribe<{ mentionUpdated: { id: string } | null }>(
       { query: 'subscription { mentionUpdated { id priority classification { relevance sentiment } keyword { term } } }' },
       {
         next: ({ data, errors }) => {
+          // A subscription refused 503 (its rate-limit count not answered in time under the burst) is made again, as a client retries.
+          if (errors?.length && !warmedUp.has(index) && errors.every((error) => error.extensions?.code === 'service_unavailable')) {
+            resubscribed++;
+            return void setTimeout(() => subscribe(index), 1_000);
+          }
           if (errors?.length) return void (failure ??= new Error(`A subscriber got errors: ${JSON.stringify(errors)}`));
           const id = data?.mentionUpdated?.id;
           const started = id ? scoredAt.get(id) : undefined;
@@ -115,8 +125,9 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
         error: (error) => console.error(`subscriber of workspace ${workspace}:`, error),
         complete: () => {},
       },
-    ),
-  );
+    );
+  };
+  clients.forEach((_, index) => subscribe(index));
   const scoreBatch = async (batch: MentionRow[], timedBatch: boolean) => {
     const started = performance.now();
     if (timedBatch) for (const mention of batch) scoredAt.set(mention.id, started);
@@ -146,7 +157,7 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   for (const unsubscribe of subscriptions) unsubscribe();
   if (failure) throw failure;
-  return { expected, received, latenciesMs };
+  return { expected, received, resubscribed, latenciesMs };
 }
 
 async function runLayout(environment: BenchEnvironment, workspaces: number, subscribersPerWorkspace: number): Promise<BenchRow> {
@@ -191,7 +202,7 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
     const latencies = result.latenciesMs;
     return {
       label: `${workspaces} workspaces × ${subscribersPerWorkspace}`,
-      values: [result.expected, result.received, percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1), aimP99Ms],
+      values: [result.resubscribed, result.expected, result.received, percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1), aimP99Ms],
     };
   } finally {
     await Promise.all(clients.map(({ client }) => client.dispose()));
@@ -212,13 +223,13 @@ export const liveFanOut: Benchmark = {
   async run(environment) {
     const rows: BenchRow[] = [];
     for (const { workspaces, subscribersPerWorkspace } of layouts) rows.push(await runLayout(environment, workspaces, subscribersPerWorkspace));
-    const met = rows.every((row) => row.values[0] === row.values[1] && (row.values[3] as number) < aimP99Ms);
+    const met = rows.every((row) => row.values[1] === row.values[2] && (row.values[4] as number) < aimP99Ms);
     return {
       description:
         `${subscribers} graphql-ws subscribers of \`mentionUpdated\`, half on each of ${gatewayProcesses} gateway processes (\`--role gateway\`; each subgraph a process of its own), ` +
         `while ${mentionsPerSecond} mentions a second are scored for ${seconds} s in ${ticksPerSecond} transactions a second. Latency runs from the start of a mention's scoring transaction ` +
         `to its arrival at a subscriber; the subscribers run in the benchmark's process, on the same cores as the servers.`,
-      columns: ['deliveries expected', 'received', 'p50 ms', 'p99 ms', 'max ms', 'aim p99 ms'],
+      columns: ['subscriptions refused 503 and made again', 'deliveries expected', 'received', 'p50 ms', 'p99 ms', 'max ms', 'aim p99 ms'],
       rows,
       verdict: met ? `Meets the aim: every event delivered, p99 under ${aimP99Ms} ms.` : `Misses the aim of every event delivered with p99 under ${aimP99Ms} ms.`,
     };

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import postgres from 'postgres';
+import { whenAnswerIsLate } from './late-answer-timer.ts';
 import type { Logger } from './logger.ts';
 
 /** What a client is told to wait before it retries while the database is away: about the time embedded PostgreSQL takes to restart. */
@@ -151,28 +152,23 @@ export function watchDatabase(url: string, log: Logger, options: DatabaseWatchOp
   const probe = (): Promise<DatabaseStatus> =>
     (probing ??= new Promise<Omit<DatabaseStatus, 'since'>>((resolve) => {
       let answered = false;
-      const late = setTimeout(() => {
-        // A blocked event loop runs due timers before it reads the answer
-        // that came meanwhile: look once more after the sockets were read.
-        setImmediate(() => {
-          if (answered) return;
-          answered = true;
-          const reason = `no answer within ${answerWithinMs / 1000} s`;
-          cutConnections(reason);
-          resolve({ up: false, reason });
-        });
-      }, answerWithinMs);
+      const cancel = whenAnswerIsLate(answerWithinMs, () => {
+        answered = true;
+        const reason = `no answer within ${answerWithinMs / 1000} s`;
+        cutConnections(reason);
+        resolve({ up: false, reason });
+      });
       probeSql`/* probeDatabase */ select 1`.then(
         () => {
           if (answered) return;
           answered = true;
-          clearTimeout(late);
+          cancel();
           resolve({ up: true });
         },
         (error: Error) => {
           if (answered) return;
           answered = true;
-          clearTimeout(late);
+          cancel();
           resolve({ up: false, reason: error.message });
         },
       );

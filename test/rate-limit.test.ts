@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sparePlaces } from '../gateway/plugins/use-rate-limit.ts';
+import { leasedCounter, sparePlaces } from '../gateway/plugins/use-rate-limit.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 const limit = 5;
@@ -191,3 +191,26 @@ describe('rate limit counted in blocks', () => {
   });
 });
 
+
+describe('rate limit claims under a busy event loop', () => {
+  it('takes a count whose answer came while the event loop was kept busy past the claim deadline, instead of refusing it 503', async () => {
+    // The answer comes 200 ms after the statement is sent; the loop is then held for 3.5 s, past the 3 s a claim may take, as a burst of a thousand subscriptions holds it.
+    const count = leasedCounter(600, (_workspaceId, requests) =>
+      earshot.sql<{ used: number; windowStart: Date }[]>`select ${requests}::int as used, date_trunc('minute', now()) as window_start, pg_sleep(0.2)`.then(([row]) => ({
+        used: row.used,
+        windowStart: row.windowStart,
+      })),
+    );
+    const claimed = count('ws_busy_loop');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Held in the check phase, so that the loop's next turn runs its due timers before it reads any socket.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const heldUntil = Date.now() + 3_500;
+        while (Date.now() < heldUntil);
+        resolve();
+      }),
+    );
+    await expect(claimed).resolves.toEqual({ used: 1, windowStart: expect.any(Date) });
+  });
+});

@@ -1,5 +1,6 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
+import { whenAnswerIsLate } from '../../runtime/late-answer-timer.ts';
 import type { EarshotGatewayContext } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 
@@ -62,14 +63,12 @@ const minuteMs = 60_000;
 const claimWithinMs = 3_000;
 
 function claimWithinTime(claim: Promise<Count>): Promise<Count> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error(`The rate-limit count did not answer within ${claimWithinMs / 1000} s`), { code: 'DATABASE_NOT_ANSWERING' })),
-      claimWithinMs,
+  return new Promise<Count>((resolve, reject) => {
+    const cancel = whenAnswerIsLate(claimWithinMs, () =>
+      reject(Object.assign(new Error(`The rate-limit count did not answer within ${claimWithinMs / 1000} s`), { code: 'DATABASE_NOT_ANSWERING' })),
     );
+    claim.then(resolve, reject).finally(cancel);
   });
-  return Promise.race([claim, late]).finally(() => clearTimeout(timer));
 }
 
 /**
