@@ -62,7 +62,8 @@ export async function connectWithArrayTypes(url: string, options: ConnectOptions
  * Runs `read` on one connection of the pool: the statements it starts
  * together are pipelined, sent in one write and answered in one, a single
  * round trip to a single backend, where the pool would spread them over as
- * many connections. A transaction is one connection already.
+ * many connections (a statement's first run on a connection waits for its
+ * description first). A transaction is one connection already.
  */
 export async function onOneConnection<T>(sql: Queryable, read: (connection: Queryable) => Promise<T>): Promise<T> {
   if (!('reserve' in sql)) return read(sql);
