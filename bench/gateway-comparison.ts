@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { subgraphNames } from '../runtime/config.ts';
 import { connect, freePort } from '../runtime/database.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchRow } from './benchmark.ts';
+import { databaseBackendCpuSeconds } from './database-cpu.ts';
 import { generateLoad, type LoadResult, meanOfLoads } from './load-generator.ts';
 import { seedMentions } from './mentions-list-export.ts';
 import { answersHttp, type BenchProcess, startBenchProcess, startSubgraphProcesses } from './processes.ts';
@@ -47,11 +49,27 @@ interface Target {
 
 interface Sample extends LoadResult {
   gatewayCpuMsPerRequest: number;
+  /** The four subgraph processes and PostgreSQL's backends together, shared by both gateways: each serves one gateway's turn at a time. */
+  backendCpuMsPerRequest: number;
 }
 
+/** What the gateways share: the subgraph processes and the benchmark's database. */
+interface Backends {
+  processes: BenchProcess[];
+  databaseUrl: string;
+}
+
+/** CPU ms used so far by each subgraph process (in `subgraphNames` order, as started) and by the database's backends. */
+const sharedCpuMs = ({ processes, databaseUrl }: Backends): Record<string, number> => ({
+  ...Object.fromEntries(subgraphNames.map((name, index) => [name, processes[index].cpuMs()])),
+  PostgreSQL: 1000 * (databaseBackendCpuSeconds(databaseUrl) ?? 0),
+});
+
+const backendCpuMs = (backends: Backends) => Object.values(sharedCpuMs(backends)).reduce((sum, ms) => sum + ms, 0);
+
 function meanOf(samples: Sample[]): Sample {
-  const cpu = samples.reduce((sum, sample) => sum + sample.gatewayCpuMsPerRequest, 0) / samples.length;
-  return { ...meanOfLoads(samples), gatewayCpuMsPerRequest: cpu };
+  const mean = (key: 'gatewayCpuMsPerRequest' | 'backendCpuMsPerRequest') => samples.reduce((sum, sample) => sum + sample[key], 0) / samples.length;
+  return { ...meanOfLoads(samples), gatewayCpuMsPerRequest: mean('gatewayCpuMsPerRequest'), backendCpuMsPerRequest: mean('backendCpuMsPerRequest') };
 }
 
 /** The first answer without an error, asked up to 5 times: a gateway's first plan of a query, and its subgraphs' first reads, may overrun the request deadline on a busy machine. */
@@ -64,11 +82,15 @@ async function firstAnswer(url: string, headers: Record<string, string>, body: s
   return answer;
 }
 
-async function measure(target: Target, body: string, headers: Record<string, string>, seconds: number): Promise<Sample> {
-  const cpuBefore = target.process.cpuMs();
+async function measure(target: Target, backends: Backends, body: string, headers: Record<string, string>, seconds: number): Promise<Sample> {
+  const [cpuBefore, backendBefore] = [target.process.cpuMs(), backendCpuMs(backends)];
   const load = await generateLoad({ url: target.url, headers, body, connections, seconds });
   if (load.failures > 0) throw new Error(`${target.name}: ${load.failures} failed requests`);
-  return { ...load, gatewayCpuMsPerRequest: (target.process.cpuMs() - cpuBefore) / load.requests };
+  return {
+    ...load,
+    gatewayCpuMsPerRequest: (target.process.cpuMs() - cpuBefore) / load.requests,
+    backendCpuMsPerRequest: (backendCpuMs(backends) - backendBefore) / load.requests,
+  };
 }
 
 /**
@@ -127,6 +149,7 @@ export const gatewayComparison: Benchmark = {
         { name: 'earshot', url: earshotUrl, process: earshotGateway },
         { name: 'apollo', url: apolloUrl, process: apolloGateway },
       ];
+      const backends: Backends = { processes: subgraphs.processes, databaseUrl };
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` };
       const rows: BenchRow[] = [];
       const verdicts: string[] = [];
@@ -142,17 +165,33 @@ export const gatewayComparison: Benchmark = {
         process.stderr.write(
           `${label}, SQL per request through Earshot (count, mean ms):\n${statements.byName.map((entry) => `  ${entry.perRequest.toFixed(2)}  ${entry.meanMs.toFixed(2)} ms  ${entry.name}`).join('\n')}\n`,
         );
-        for (const target of targets) await measure(target, body, headers, warmUpSeconds);
+        for (const target of targets) await measure(target, backends, body, headers, warmUpSeconds);
         const samples: Record<Target['name'], Sample[]> = { earshot: [], apollo: [] };
-        for (let round = 0; round < rounds; round++) for (const target of targets) samples[target.name].push(await measure(target, body, headers, secondsPerRound));
+        const sharedBefore = sharedCpuMs(backends);
+        for (let round = 0; round < rounds; round++) for (const target of targets) samples[target.name].push(await measure(target, backends, body, headers, secondsPerRound));
+        const served = [...samples.earshot, ...samples.apollo].reduce((sum, sample) => sum + sample.requests, 0);
+        const sharedAfter = sharedCpuMs(backends);
+        process.stderr.write(
+          `${label}, CPU ms per request of what both gateways share: ${Object.keys(sharedAfter)
+            .map((name) => `${name} ${((sharedAfter[name] - sharedBefore[name]) / served).toFixed(2)}`)
+            .join(', ')}\n`,
+        );
         const [earshot, apollo] = [meanOf(samples.earshot), meanOf(samples.apollo)];
         const ratio = earshot.requestsPerSecond / apollo.requestsPerSecond;
         rows.push(
-          { label: `${label}: Earshot gateway (authenticates, counts the rate limit)`, values: [earshot.requestsPerSecond, earshot.p50Ms, earshot.p99Ms, earshot.gatewayCpuMsPerRequest, statements.perRequest] },
-          { label: `${label}: Apollo Gateway (fixed signed context, no auth or rate limit)`, values: [apollo.requestsPerSecond, apollo.p50Ms, apollo.p99Ms, apollo.gatewayCpuMsPerRequest, ''] },
+          { label: `${label}: Earshot gateway (authenticates, counts the rate limit)`, values: [earshot.requestsPerSecond, earshot.p50Ms, earshot.p99Ms, earshot.gatewayCpuMsPerRequest, earshot.backendCpuMsPerRequest, statements.perRequest] },
+          { label: `${label}: Apollo Gateway (fixed signed context, no auth or rate limit)`, values: [apollo.requestsPerSecond, apollo.p50Ms, apollo.p99Ms, apollo.gatewayCpuMsPerRequest, apollo.backendCpuMsPerRequest, ''] },
           {
             label: `${label}: ratio Earshot / Apollo`,
-            values: [ratio, earshot.p50Ms / apollo.p50Ms, earshot.p99Ms / apollo.p99Ms, earshot.gatewayCpuMsPerRequest / apollo.gatewayCpuMsPerRequest].map((value) => `${value.toFixed(2)}x`).concat(''),
+            values: [
+              ratio,
+              earshot.p50Ms / apollo.p50Ms,
+              earshot.p99Ms / apollo.p99Ms,
+              earshot.gatewayCpuMsPerRequest / apollo.gatewayCpuMsPerRequest,
+              earshot.backendCpuMsPerRequest / apollo.backendCpuMsPerRequest,
+            ]
+              .map((value) => `${value.toFixed(2)}x`)
+              .concat(''),
           },
         );
         verdicts.push(`${label} ≥ ${aim}x: ${ratio >= aim ? 'met' : 'not met'} (${ratio.toFixed(2)}x)`);
@@ -161,9 +200,10 @@ export const gatewayComparison: Benchmark = {
       return {
         description:
           `Four subgraph processes (\`--role subgraph:<name>\`) shared by both gateways, each gateway a process of its own; autocannon in a child process, ${connections} connections, POST /graphql; ` +
-          `after a ${warmUpSeconds} s warm-up each, the gateways take ${rounds} turns of ${secondsPerRound} s per query; figures are the means of the turns, gateway CPU from /proc. ` +
+          `after a ${warmUpSeconds} s warm-up each, the gateways take ${rounds} turns of ${secondsPerRound} s per query; figures are the means of the turns, gateway CPU from /proc, ` +
+          `and so the CPU of what both share (the four subgraph processes and the database's backends) during each gateway's turns. ` +
           `SQL statements per request (all four subgraphs and Earshot's gateway) counted by pg_stat_statements over ${countedRequests} requests made one by one`,
-        columns: ['req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms / request', 'SQL statements / request'],
+        columns: ['req/s', 'p50 ms', 'p99 ms', 'gateway CPU ms / request', 'subgraphs + PostgreSQL CPU ms / request', 'SQL statements / request'],
         rows,
         verdict: `aims: ${verdicts.join('; ')}`,
       };

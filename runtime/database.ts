@@ -58,6 +58,23 @@ export async function connectWithArrayTypes(url: string, options: ConnectOptions
   return sql;
 }
 
+/**
+ * Runs `read` on one connection of the pool: the statements it starts
+ * together are pipelined, sent in one write and answered in one, a single
+ * round trip to a single backend, where the pool would spread them over as
+ * many connections (a statement's first run on a connection waits for its
+ * description first). A transaction is one connection already.
+ */
+export async function onOneConnection<T>(sql: Queryable, read: (connection: Queryable) => Promise<T>): Promise<T> {
+  if (!('reserve' in sql)) return read(sql);
+  const connection = await sql.reserve();
+  try {
+    return await read(connection);
+  } finally {
+    connection.release();
+  }
+}
+
 interface ConnectionFile {
   port: number;
   user: string;

@@ -227,9 +227,12 @@ export interface AutoRechargeReport {
   } | null;
 }
 
-/** The auto-recharge part of a wallet already read (the wallet report reads the row once for all its parts). */
-export async function loadAutoRechargeReport(sql: Queryable, wallet: WalletRow): Promise<AutoRechargeReport> {
-  const [card, last] = await Promise.all([findCardOnFile(sql, wallet.workspaceId), newestAutoRecharge(sql, wallet.workspaceId)]);
+/** What the wallet report reads for its auto-recharge part besides the wallet row: the card and the newest recharge. */
+export const readAutoRechargeParts = (sql: Queryable, workspaceId: string) =>
+  Promise.all([findCardOnFile(sql, workspaceId), newestAutoRecharge(sql, workspaceId)]);
+
+/** The auto-recharge part of the wallet report, from the wallet row and `readAutoRechargeParts`. */
+export function autoRechargeReport(wallet: WalletRow, [card, last]: Awaited<ReturnType<typeof readAutoRechargeParts>>): AutoRechargeReport {
   const state: AutoRechargeState = !wallet.autoRechargeEnabled
     ? 'off'
     : !card

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Queryable } from '../../runtime/database.ts';
+import { onOneConnection, type Queryable } from '../../runtime/database.ts';
 import { notFound } from '../domain-error.ts';
-import { type AutoRechargeReport, loadAutoRechargeReport } from './auto-recharge.ts';
+import { type AutoRechargeReport, autoRechargeReport, readAutoRechargeParts } from './auto-recharge.ts';
 import { parseInput } from '../validate-input.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import {
@@ -15,7 +15,7 @@ import { keywordsOfMonth } from './keyword-accounting-store.ts';
 import { chargesPerDay, type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
 import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
 import { walletFigures, type WalletFigures } from './wallet-figures.ts';
-import { loadWalletState } from './wallet-state.ts';
+import { keywordCountsAt, walletStateOf } from './wallet-state.ts';
 import { findWallet, type WalletRow } from './wallet-store.ts';
 
 const day = 86_400_000;
@@ -46,29 +46,43 @@ const lastTopUpOf = (credit: CreditEntry | undefined): WalletReport['lastTopUp']
       }
     : null;
 
-/** Figures over the last 7 whole UTC days put mention and comment spend into the daily burn. */
-async function figuresOf(sql: Queryable, wallet: WalletRow, now: Date) {
+/**
+ * The wallet row and what its figures are computed from: its keywords by
+ * run state, and its mention and comment charges over the last 7 whole UTC
+ * days (the daily burn). Started together with the caller's other reads.
+ */
+function readWalletFigures(sql: Queryable, workspaceId: string, now: Date) {
   const today = startOfBillingDay(billingDayOf(now));
-  const state = await loadWalletState(sql, wallet, now);
-  const lastWeek = await itemChargesBetween(sql, wallet.workspaceId, new Date(today.getTime() - 7 * day), today);
-  return walletFigures(state, lastWeek.fifteenths);
+  return Promise.all([
+    findWallet(sql, workspaceId),
+    keywordCountsAt(sql, [workspaceId], now),
+    itemChargesBetween(sql, workspaceId, new Date(today.getTime() - 7 * day), today),
+  ]);
 }
 
+function figuresOf([wallet, counts, lastWeek]: Awaited<ReturnType<typeof readWalletFigures>>, now: Date): { wallet: WalletRow; figures: WalletFigures } {
+  if (!wallet) throw notFound('Wallet');
+  return { wallet, figures: walletFigures(walletStateOf(wallet, counts, now), lastWeek.fifteenths) };
+}
+
+/** Every read of the report is started at once on one connection: one round trip (issue 18). */
 export async function loadWalletReport(sql: Queryable, workspaceId: string, now: Date): Promise<WalletReport> {
-  const wallet = await requireWallet(sql, workspaceId);
-  const [figures, credit, thisMonth, autoRecharge] = await Promise.all([
-    figuresOf(sql, wallet, now),
-    newestPaidCredit(sql, workspaceId),
-    workspaceMonthCost(sql, workspaceId, monthOf(now)),
-    loadAutoRechargeReport(sql, wallet),
-  ]);
+  const [walletParts, credit, thisMonth, autoRechargeParts] = await onOneConnection(sql, (connection) =>
+    Promise.all([
+      readWalletFigures(connection, workspaceId, now),
+      newestPaidCredit(connection, workspaceId),
+      workspaceMonthCost(connection, workspaceId, monthOf(now)),
+      readAutoRechargeParts(connection, workspaceId),
+    ]),
+  );
+  const { wallet, figures } = figuresOf(walletParts, now);
   return {
     ...figures,
     onWelcomeCredit: wallet.onWelcomeCredit,
     welcomeCredit: { cents: welcomeCreditCents, active: wallet.onWelcomeCredit, capMentions: welcomeCap.mentions, capPer: welcomeCap.per },
     lastTopUp: lastTopUpOf(credit),
     topUpBounds: { ...topUpBounds },
-    autoRecharge,
+    autoRecharge: autoRechargeReport(wallet, autoRechargeParts),
     thisMonth,
   };
 }
@@ -87,13 +101,15 @@ export interface UsageReport {
 }
 
 export async function loadUsageReport(sql: Queryable, workspaceId: string, now: Date): Promise<UsageReport> {
-  const wallet = await requireWallet(sql, workspaceId);
   const today = startOfBillingDay(billingDayOf(now));
-  const [figures, charged, thisMonth] = await Promise.all([
-    figuresOf(sql, wallet, now),
-    itemChargesBetween(sql, workspaceId, today, new Date(today.getTime() + day)),
-    workspaceMonthCost(sql, workspaceId, monthOf(now)),
-  ]);
+  const [walletParts, charged, thisMonth] = await onOneConnection(sql, (connection) =>
+    Promise.all([
+      readWalletFigures(connection, workspaceId, now),
+      itemChargesBetween(connection, workspaceId, today, new Date(today.getTime() + day)),
+      workspaceMonthCost(connection, workspaceId, monthOf(now)),
+    ]),
+  );
+  const { figures } = figuresOf(walletParts, now);
   return {
     balanceCents: figures.balanceCents,
     effectiveCents: figures.effectiveCents,

@@ -11,10 +11,11 @@ import { findWallet, markLowRecorded, type WalletRow } from './wallet-store.ts';
 const settledOn = (wallet: WalletRow, now: Date) => wallet.settledThrough !== null && wallet.settledThrough >= billingDayOf(now);
 
 /** Keywords by run state of these workspaces, with the keyword days due on the day holding `now`. */
-const keywordCountsAt = (sql: Queryable, workspaceIds: readonly string[], now: Date) =>
+export const keywordCountsAt = (sql: Queryable, workspaceIds: readonly string[], now: Date) =>
   countKeywordRunStates(sql, workspaceIds, startOfBillingDay(billingDayOf(now)));
 
-const walletStateOf = (wallet: WalletRow, counts: ReadonlyMap<string, KeywordRunCounts>, now: Date): WalletState => ({
+/** The wallet's state at `now` from its row and `keywordCountsAt`. */
+export const walletStateOf = (wallet: WalletRow, counts: ReadonlyMap<string, KeywordRunCounts>, now: Date): WalletState => ({
   balanceFifteenths: wallet.balanceFifteenths,
   lastCreditFifteenths: wallet.lastCreditFifteenths,
   settledToday: settledOn(wallet, now),

@@ -38,7 +38,12 @@ export interface KeywordMatchCounts {
  * and calendar figures and its matches made at or after `since`, in one
  * statement: both count the same rows of `mentions`, so one pass over a
  * keyword's matches serves the stats, noise and health of a keyword page.
- * Answers in the order of `windows`.
+ * Each window reads its keyword's entries of `mentions_by_keyword_counted`
+ * (migration 050), which hold every column counted, and never the table:
+ * a sequential scan of every mention hashed to the windows cost three
+ * times as much on 5,000 mentions (README "Gateways"), and grew with the
+ * whole table rather than with the keyword. Answers in the order of
+ * `windows`.
  */
 export async function keywordMatchCounts(
   sql: Queryable,
@@ -51,22 +56,24 @@ export async function keywordMatchCounts(
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
   const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { at: number; windowMatches: number; windowRelevant: number; windowFiltered: number; windowUnscored: number })[]>`
     /* keywordMatchCounts */
-    select w.at::int,
-           count(m.id)::int as mentions,
-           count(m.id) filter (where ${relevantSql(sql)})::int as relevant,
-           count(m.id) filter (where m.published_at >= ${weekAgo})::int as last7d,
-           count(m.id) filter (where m.created_at >= ${monthStart})::int as this_month,
-           max(m.published_at) as last_mention_at,
-           count(m.id) filter (where m.verdict_relevant)::int as feedback_relevant,
-           count(m.id) filter (where not m.verdict_relevant)::int as feedback_not_relevant,
-           count(m.id) filter (where m.created_at >= w.since)::int as window_matches,
-           count(m.id) filter (where m.created_at >= w.since and ${relevantSql(sql)})::int as window_relevant,
-           count(m.id) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered,
-           count(m.id) filter (where m.created_at >= w.since and m.relevance is null and m.verdict_relevant is null)::int as window_unscored
+    select w.at::int, c.*
     from unnest(${sql.array(windows.map((window) => window.keywordId))}::text[], ${sql.array(windows.map((window) => window.since.toISOString()))}::timestamptz[])
          with ordinality as w(keyword_id, since, at)
-    left join mentions m on m.keyword_id = w.keyword_id and ${countedSql(sql)}
-    group by w.at, w.since`;
+    cross join lateral (
+      select count(*)::int as mentions,
+             count(*) filter (where ${relevantSql(sql)})::int as relevant,
+             count(*) filter (where m.published_at >= ${weekAgo})::int as last7d,
+             count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
+             max(m.published_at) as last_mention_at,
+             count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
+             count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant,
+             count(*) filter (where m.created_at >= w.since)::int as window_matches,
+             count(*) filter (where m.created_at >= w.since and ${relevantSql(sql)})::int as window_relevant,
+             count(*) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered,
+             count(*) filter (where m.created_at >= w.since and m.relevance is null and m.verdict_relevant is null)::int as window_unscored
+      from mentions m
+      where m.keyword_id = w.keyword_id and ${countedSql(sql)}
+    ) c`;
   const byPosition = new Map(rows.map((row) => [row.at, row]));
   return windows.map(({ keywordId }, index) => {
     const row = byPosition.get(index + 1)!;
