@@ -128,6 +128,10 @@ describe('opinion models', () => {
     expect(opening('Wonderful, the app reordered my photos and the cover shot is now the laundry room.', 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'wonderful', score: -4 }] });
     expect(opening('El termo me marca la hora mal cada día. Genial, muy útil.', 'es').ironic).toBe(true);
     expect(opening('Ótimo, o aplicativo apagou tudo de novo.', 'pt').ironic).toBe(true);
+    // A curt closer of praise carries on the irony of a marked post, and only there.
+    expect(opening('Oh good, they discontinued my lid colour. Thrilled.', 'en').cues.every((cue) => cue.score < 0)).toBe(true);
+    expect(opening("Sure, let's all swim next to the warning signs. Brilliant plan.", 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'brilliant', score: -4 }] });
+    expect(opening('The support team replaced the lid in two days. Brilliant.', 'en')).toMatchObject({ ironic: false, cues: [{ cue: 'brilliant', score: 4 }] });
     // Praise that opens without a comma, or a comma later in the sentence, is praise.
     expect(opening('Great app, the sync is fast.', 'en').ironic).toBe(false);
     expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
