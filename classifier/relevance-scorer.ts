@@ -181,7 +181,11 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
     if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) asAcronym++;
+    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
+      // Where the user writes the name in capitals ("YETI coolers"), capitals are the name's spelling, not an acronym.
+      if (profile.namedInCapitals) asName++;
+      else asAcronym++;
+    }
     else if (!atSentenceStart) asName++;
 
     const previous = previousWord(before);

@@ -42,6 +42,8 @@ export interface SenseProfile {
   meaning: SenseMeaning;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
+  /** The context or company profile writes the name in capitals ("YETI coolers", "CARROT Weather"): so do its posts. */
+  namedInCapitals: boolean;
   /** Folded words that describe the meant sense. */
   senseWords: WordFamilySet;
   /** The product categories the sense words fall into (see domain-vocabularies.ts). */
@@ -243,6 +245,7 @@ export function buildSenseProfile(
     commonWord,
     meaning,
     writtenAsName: /^\p{Lu}/u.test(term),
+    namedInCapitals: term.length > 2 && new RegExp(`(?<![\\p{L}\\p{N}])${escapeForPattern(term.toUpperCase())}(?![\\p{L}\\p{N}])`, 'u').test([...descriptions, company?.name ?? ''].join(' ')),
     senseWords: new WordFamilySet(senseWords),
     categories,
     relatedWords: new WordFamilySet(relatedWords),

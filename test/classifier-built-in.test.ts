@@ -110,6 +110,15 @@ describe('built-in classifier', () => {
     expect(drone.relevance).toBeGreaterThanOrEqual(40);
   });
 
+  it('reads a name the context writes in capitals as that name, not an acronym, where posts write it so', async () => {
+    const coolers: ClassifiedKeyword = { id: 'kw_coolers', term: 'Yeti', kind: 'brand', context: 'YETI coolers and drinkware. Not the mythical snowman.', groupDescription: null };
+    const snowman: ClassifiedKeyword = { ...coolers, id: 'kw_snowman', context: 'Yeti coolers and drinkware. Not the mythical snowman.' };
+    const text = 'YETI recalls 1.9 million soft coolers over a magnet hazard.';
+    const [capitalsInContext, nameInContext] = await classify(post(text, coolers), post(text, snowman));
+    expect(capitalsInContext.note).not.toContain('written as an acronym');
+    expect(capitalsInContext.relevance).toBeGreaterThan(nameInContext.relevance);
+  });
+
   it('raises a post that matches the company profile and lowers one the guidelines rule out', async () => {
     const bolt: ClassifiedKeyword = { id: 'kw_bolt', term: 'Bolt', kind: 'brand', context: null, groupDescription: null };
     const rideHailing: CompanyProfile = { name: 'Bolt', description: 'Ride-hailing, scooter rental and food delivery app', website: 'https://bolt.eu', competitors: ['Uber'], guidelines: null };
