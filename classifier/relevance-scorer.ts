@@ -75,6 +75,7 @@ const weights = {
   offSenseWordFar: -0.9,
   offSenseCap: -3.5,
   productNamed: 1.2,
+  ruledOutNameNamed: -2.0,
   senseDomain: 2.0,
   otherDomain: -1.5,
   handleOrHashtag: 0.5,
@@ -180,7 +181,11 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
     if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) asAcronym++;
+    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
+      // Where the user writes the name in capitals ("YETI coolers"), capitals are the name's spelling, not an acronym.
+      if (profile.namedInCapitals) asName++;
+      else asAcronym++;
+    }
     else if (!atSentenceStart) asName++;
 
     const previous = previousWord(before);
@@ -301,11 +306,15 @@ function meaningEvidence(profile: SenseProfile, words: readonly string[]): Relev
   return weight === 0 ? [] : [{ weight, reason: weight > 0 ? 'words near the sense' : 'words of another sense' }];
 }
 
-function nameEvidence(profile: SenseProfile, post: RelevancePost): { evidence: RelevanceEvidence[]; productsNamed: number } {
+function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonly string[]): { evidence: RelevanceEvidence[]; productsNamed: number } {
   const evidence: RelevanceEvidence[] = [];
   const lower = post.text.toLowerCase();
   const named = profile.products.filter((product) => product.pattern.test(lower));
   if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
+
+  const wordRun = profile.ruledOutNames.length > 0 ? ` ${words.join(' ')} ` : '';
+  const ruledOut = profile.ruledOutNames.find((name) => wordRun.includes(` ${name} `));
+  if (ruledOut) evidence.push({ weight: weights.ruledOutNameNamed, reason: `names ${ruledOut}, which the context rules out` });
 
   const hosts = [...post.links.map(hostOf), ...(lower.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu) ?? [])]
     .filter((host): host is string => Boolean(host));
@@ -356,7 +365,7 @@ export function scoreRelevance(
   const words = wordsOf(post.text);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
-  const names = nameEvidence(profile, post);
+  const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {
     const cues = learned.weight < 0 ? learned.rejectedCues : learned.acceptedCues;

@@ -3,6 +3,7 @@ import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-word
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';
 import { SenseMeaning } from './sense-meaning.ts';
+import { stopWords } from '../vocabulary/stop-words.ts';
 import type { WordVectors } from './word-vectors.ts';
 
 /** A named product the post may mention: the company or one of its competitors. */
@@ -41,6 +42,8 @@ export interface SenseProfile {
   meaning: SenseMeaning;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
+  /** The context or company profile writes the name in capitals ("YETI coolers", "CARROT Weather"): so do its posts. */
+  namedInCapitals: boolean;
   /** Folded words that describe the meant sense. */
   senseWords: WordFamilySet;
   /** The product categories the sense words fall into (see domain-vocabularies.ts). */
@@ -49,6 +52,12 @@ export interface SenseProfile {
   relatedWords: WordFamilySet;
   /** Folded words of senses the context or guidelines rule out ("not corrosion"). */
   offSenseWords: WordFamilySet;
+  /**
+   * Other things of the same name the context rules out, as the term and
+   * the word written beside it ("parrot os", "blue yeti", "jeep compass"),
+   * lower case: a post naming one is about that thing.
+   */
+  ruledOutNames: string[];
   products: NamedProduct[];
   /** Lower-case words of the products' names ("silicon", "valley", "bank"). */
   productNameWords: ReadonlySet<string>;
@@ -127,6 +136,31 @@ function categoriesOf(senseWords: ReadonlySet<string>, vocabularies: ReadonlyMap
 }
 
 /**
+ * The term with a name's word written right beside it in `text`, with
+ * nothing but a space between ("Not Parrot OS", "Blue Yeti microphones",
+ * "MongoDB Compass"), lower case, where the pair is not also in `sense`.
+ * A name's word is capitalised and no function word ("Not", "The"), or
+ * an acronym ("OS").
+ */
+function namesBeside(term: string, text: string, sense: string): string[] {
+  if (wordsOf(term).length !== 1) return [];
+  const lowerTerm = term.toLowerCase();
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((match) => ({ word: match[0], start: match.index ?? 0 }));
+  const adjacent = (left: number) => /^[ \t]+$/u.test(text.slice(tokens[left].start + tokens[left].word.length, tokens[left + 1].start));
+  const isNamePart = (word: string) => /^\p{Lu}/u.test(word) && (!stopWords.has(word.toLowerCase()) || /^\p{Lu}{2,}$/u.test(word));
+  const senseRun = ` ${wordsOf(sense).join(' ')} `;
+  const names = new Set<string>();
+  tokens.forEach(({ word }, index) => {
+    if (word.toLowerCase() !== lowerTerm) return;
+    const before = tokens[index - 1];
+    const after = tokens[index + 1];
+    if (before && adjacent(index - 1) && isNamePart(before.word)) names.add(`${before.word} ${word}`.toLowerCase());
+    if (after && adjacent(index) && isNamePart(after.word)) names.add(`${word} ${after.word}`.toLowerCase());
+  });
+  return [...names].filter((name) => !senseRun.includes(` ${name} `));
+}
+
+/**
  * The profile of a keyword's sense. `vocabularies` are the category
  * vocabularies it may borrow from: all of them in use; `npm run eval` also
  * passes fewer, to measure a keyword whose category has none.
@@ -199,6 +233,7 @@ export function buildSenseProfile(
     senseWords: wordsOf(senseText.join(' ')),
     offSenseWords: wordsOf(offSenseText.join(' ')),
   });
+  const ruledOutNames = namesBeside(term, offSenseText.join(' '), senseText.join(' '));
   const termHandle = escapeForPattern(term.toLowerCase().replace(/\s+/gu, ''));
   return {
     term,
@@ -210,10 +245,12 @@ export function buildSenseProfile(
     commonWord,
     meaning,
     writtenAsName: /^\p{Lu}/u.test(term),
+    namedInCapitals: term.length > 2 && new RegExp(`(?<![\\p{L}\\p{N}])${escapeForPattern(term.toUpperCase())}(?![\\p{L}\\p{N}])`, 'u').test([...descriptions, company?.name ?? ''].join(' ')),
     senseWords: new WordFamilySet(senseWords),
     categories,
     relatedWords: new WordFamilySet(relatedWords),
     offSenseWords: new WordFamilySet(offSenseWords),
+    ruledOutNames,
     products,
     productNameWords: new Set(products.flatMap((product) => product.name.toLowerCase().split(/\s+/u))),
     handlePattern: new RegExp(`[@#]${termHandle}(?![\\p{L}\\p{N}])`, 'iu'),

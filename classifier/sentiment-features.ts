@@ -3,6 +3,7 @@ import { wordsOf } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
 import { codeSpans, type SentimentReading } from './sentiment.ts';
+import { stanceCues } from './stance-cues.ts';
 
 /** What the sentiment model reads of a post besides its words. */
 export interface SentimentEvidence {
@@ -79,6 +80,7 @@ export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: Feat
   if (evidence.reading.ironic) add('irony');
   for (const intent of evidence.intents) add(`intent:${intent}`);
   for (const structure of postStructures(evidence.text)) add(`form:${structure}`);
+  for (const cue of stanceCues(prose)) add(`cue:${cue}`);
   if (evidence.reporting) add('kind:reporting');
   if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');
   if (/!/u.test(evidence.text)) add('kind:exclamation');

@@ -91,6 +91,34 @@ describe('built-in classifier', () => {
     expect(word.relevance).toBeLessThan(40);
   });
 
+  it('scores a post naming another thing of the same name that the context rules out below the line, in any language', async () => {
+    const drones: ClassifiedKeyword = {
+      id: 'kw_drones',
+      term: 'Parrot',
+      kind: 'topic',
+      context: 'Parrot, the French drone maker (the Anafi drones). Not the birds or Parrot OS, the Linux distribution.',
+      groupDescription: null,
+    };
+    const [dutch, portuguese, drone] = await classify(
+      post('Parrot OS op een Raspberry Pi? Werkt verrassend goed.', drones),
+      post('Alguém conseguiu instalar o Parrot OS em dual boot?', drones),
+      post('Parrot Anafi firmware 2.1 fixed the gimbal drift on my drone.', drones),
+    );
+    expect(dutch.relevance).toBeLessThan(40);
+    expect(dutch.note).toContain('names parrot os, which the context rules out');
+    expect(portuguese.relevance).toBeLessThan(40);
+    expect(drone.relevance).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reads a name the context writes in capitals as that name, not an acronym, where posts write it so', async () => {
+    const coolers: ClassifiedKeyword = { id: 'kw_coolers', term: 'Yeti', kind: 'brand', context: 'YETI coolers and drinkware. Not the mythical snowman.', groupDescription: null };
+    const snowman: ClassifiedKeyword = { ...coolers, id: 'kw_snowman', context: 'Yeti coolers and drinkware. Not the mythical snowman.' };
+    const text = 'YETI recalls 1.9 million soft coolers over a magnet hazard.';
+    const [capitalsInContext, nameInContext] = await classify(post(text, coolers), post(text, snowman));
+    expect(capitalsInContext.note).not.toContain('written as an acronym');
+    expect(capitalsInContext.relevance).toBeGreaterThan(nameInContext.relevance);
+  });
+
   it('raises a post that matches the company profile and lowers one the guidelines rule out', async () => {
     const bolt: ClassifiedKeyword = { id: 'kw_bolt', term: 'Bolt', kind: 'brand', context: null, groupDescription: null };
     const rideHailing: CompanyProfile = { name: 'Bolt', description: 'Ride-hailing, scooter rental and food delivery app', website: 'https://bolt.eu', competitors: ['Uber'], guidelines: null };

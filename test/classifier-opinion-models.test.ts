@@ -123,6 +123,35 @@ describe('opinion models', () => {
     }
   });
 
+  it('read a sentence thrown open by praise and a comma as sarcasm, in any language', async () => {
+    const opening = (text: string, language: string) => readSentiment(text, language, noWords);
+    expect(opening('Wonderful, the app reordered my photos and the cover shot is now the laundry room.', 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'wonderful', score: -4 }] });
+    expect(opening('El termo me marca la hora mal cada día. Genial, muy útil.', 'es').ironic).toBe(true);
+    expect(opening('Ótimo, o aplicativo apagou tudo de novo.', 'pt').ironic).toBe(true);
+    // A curt closer of praise carries on the irony of a marked post, and only there.
+    expect(opening('Oh good, they discontinued my lid colour. Thrilled.', 'en').cues.every((cue) => cue.score < 0)).toBe(true);
+    expect(opening("Sure, let's all swim next to the warning signs. Brilliant plan.", 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'brilliant', score: -4 }] });
+    expect(opening('The support team replaced the lid in two days. Brilliant.', 'en')).toMatchObject({ ironic: false, cues: [{ cue: 'brilliant', score: 4 }] });
+    // Praise that opens without a comma, or a comma later in the sentence, is praise.
+    expect(opening('Great app, the sync is fast.', 'en').ironic).toBe(false);
+    expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
+    const models = loadOpinionModels();
+    const text = 'Great, the vendor ended support for my model and the spare batteries are now paperweights.';
+    expect(readOpinionsOf(models, await featuresOf(text), []).sentiment).toBe('negative');
+  });
+
+  it('names the stance cues a post holds in any of eight languages', async () => {
+    const cues = async (text: string) => [...(await featuresOf(text)).keys()].filter((name) => name.startsWith('cue:')).sort();
+    expect(await cues('The lid cracked after a week and I sent it back.')).toEqual(['cue:broke', 'cue:sent-back']);
+    expect(await cues('Se me rompió el cargador otra vez.')).toEqual(['cue:again', 'cue:broke']);
+    expect(await cues('Das Abo hat den Preis schon wieder erhöht.')).toEqual(['cue:again', 'cue:price-rise']);
+    expect(await cues('À ce prix je m\'attendais à mieux.')).toEqual(['cue:expected-more']);
+    expect(await cues('Nach zehn Jahren immer noch wie neu.')).toEqual(['cue:lasted']);
+    expect(await cues('Zou ik zo weer kopen.')).toEqual(['cue:would-again']);
+    expect(await cues('Nessuna risposta dal supporto.')).toEqual(['cue:kept-waiting']);
+    expect(await cues('The new editor is fast.')).toEqual([]);
+  });
+
   it('are committed as a fresh training on the training posts and the tune posts would write them', { timeout: 300_000 }, async () => {
     const fresh = `${JSON.stringify(await trainCommittedOpinionModels())}\n`;
     expect(fresh === (await readFile(opinionModelsPath, 'utf8')), 'opinion-models.json is stale: run npm run train:classifier').toBe(true);
