@@ -65,6 +65,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     landingPage: false,
     graphiql: false,
     logging: options.log ? 'error' : false,
+    // Earshot's own plugin gives the request id (useRequestId below); the runtime's would make a second one and a child logger per request.
+    requestId: false,
     plugins: () => [
       useRequestId(),
       useClientAddress(),

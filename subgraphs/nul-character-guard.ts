@@ -20,10 +20,8 @@ function pathInLiteral(node: ValueNode, path: string[]): string[] | null {
   return null;
 }
 
-/** The variable (`input.term`) or inline argument (`id`) of an operation whose text holds U+0000, or null. */
-function fieldWithNulCharacter(document: DocumentNode, variables: Record<string, unknown> | undefined): string | null {
-  const inVariables = pathOfNulCharacter(variables ?? {});
-  if (inVariables) return inVariables.join('.');
+/** The inline argument (`id`) of a document whose text holds U+0000, or null. */
+function literalWithNulCharacter(document: DocumentNode): string | null {
   let found: string[] | null = null;
   visit(document, {
     Argument(node) {
@@ -32,6 +30,21 @@ function fieldWithNulCharacter(document: DocumentNode, variables: Record<string,
     },
   });
   return found ? (found as string[]).join('.') : null;
+}
+
+// Apollo Server keeps one parsed document per query text, so each is walked once, not on every request.
+const literalsChecked = new WeakMap<DocumentNode, string | null>();
+
+/** The variable (`input.term`) or inline argument (`id`) of an operation whose text holds U+0000, or null. */
+function fieldWithNulCharacter(document: DocumentNode, variables: Record<string, unknown> | undefined): string | null {
+  const inVariables = pathOfNulCharacter(variables ?? {});
+  if (inVariables) return inVariables.join('.');
+  let inLiterals = literalsChecked.get(document);
+  if (inLiterals === undefined) {
+    inLiterals = literalWithNulCharacter(document);
+    literalsChecked.set(document, inLiterals);
+  }
+  return inLiterals;
 }
 
 /**
