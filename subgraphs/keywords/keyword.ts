@@ -220,8 +220,7 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
     description: 'A tracked term (spec 2.1)',
     fields: (t) => ({
       id: t.exposeID('id'),
-      // Shareable: the mentions subgraph gives each mention's keyword its term itself.
-      term: t.exposeString('term', { shareable: true }),
+      term: t.exposeString('term'),
       kind: t.field({ type: enums.KeywordKind, resolve: (k) => k.kind }),
       muted: t.exposeBoolean('muted'),
       pausedForBalance: t.exposeBoolean('pausedForBalance'),

@@ -161,11 +161,3 @@ export async function countMentions(sql: Queryable, workspaceId: string, query: 
     from buckets left join counted on counted.start = buckets.start
     order by buckets.start, counted.total desc nulls last, counted.key`;
 }
-
-/** The terms of these keywords of the workspace, by id: a keyword series names its keyword whole (`Keyword.term` is shareable). */
-export async function keywordTerms(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; term: string }[]>`
-    /* keywordTerms */
-    select id, term from keywords where workspace_id = ${workspaceId} and id = any(${sql.array(ids as string[])})`;
-  return new Map(rows.map((row) => [row.id, row.term]));
-}

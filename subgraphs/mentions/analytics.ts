@@ -1,13 +1,11 @@
-import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
-import { perRequest } from '../request-loaders.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput, withoutNullKeys } from '../validate-input.ts';
-import { analyticsBuckets, type AnalyticsBucket, analyticsDimensions, type AnalyticsQuery, countMentions, keywordTerms } from './analytics-store.ts';
+import { analyticsBuckets, type AnalyticsBucket, analyticsDimensions, type AnalyticsQuery, countMentions } from './analytics-store.ts';
 
 /** The most buckets one request may ask for: 41 days of hours, or more than two years of days. */
 export const maxAnalyticsBuckets = 1000;
@@ -120,13 +118,7 @@ export async function mentionAnalytics(sql: Sql, workspaceId: string, rawInput: 
 }
 
 /** The `MentionAnalytics` type and the `mentionAnalytics` query; answers the type, which the compatibility API's counts share. */
-/** One batched read of keyword terms per request, for every keyword series of its reports. */
-const keywordTermLoader = perRequest((ctx) => new DataLoader<string, string | null>(async (ids) => {
-  const terms = await keywordTerms(ctx.sql, requireAuth(ctx).workspaceId, ids);
-  return ids.map((id) => terms.get(id) ?? null);
-}));
-
-export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRef<{ id: string; term: string }>): PothosObjectRef<AnalyticsReport> {
+export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRef<{ id: string }>): PothosObjectRef<AnalyticsReport> {
   const AnalyticsPointType = builder.objectRef<AnalyticsPoint>('AnalyticsPoint').implement({
     fields: (t) => ({
       start: t.expose('start', { type: 'DateTime', description: 'Where the bucket starts (UTC)' }),
@@ -139,16 +131,7 @@ export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRe
       key: t.exposeString('key', {
         description: 'The sentiment, language, platform, keyword id or intent; `unknown` for no sentiment or language, `none` for no intent',
       }),
-      keyword: t.field({
-        type: Keyword,
-        nullable: true,
-        description: 'The keyword, when counting by keyword',
-        resolve: async (s, _args, ctx) => {
-          if (s.by !== 'keyword') return null;
-          const term = await keywordTermLoader(ctx).load(s.key);
-          return term === null ? null : { id: s.key, term };
-        },
-      }),
+      keyword: t.field({ type: Keyword, nullable: true, description: 'The keyword, when counting by keyword', resolve: (s) => (s.by === 'keyword' ? { id: s.key } : null) }),
       total: t.exposeInt('total'),
       points: t.field({ type: [AnalyticsPointType], description: 'Every bucket of the range, oldest first', resolve: (s) => s.points }),
     }),

@@ -16,8 +16,6 @@ export interface MentionRow {
   id: string;
   workspaceId: string;
   keywordId: string;
-  /** The keyword's term, read here so a mention carries its keyword whole: no second subgraph is asked for it (\`Keyword.term\` is shareable). */
-  keywordTerm: string;
   postId: string;
   status: 'open' | 'done' | 'ignored';
   fuzzy: boolean;
@@ -74,8 +72,7 @@ export const mentionColumns = (sql: Queryable) => sql`
   a.id as author_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
   a.avatar_url as author_avatar_url, a.followers as author_followers, a.tags as author_tags,
   m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
-  m.classified_at, m.verdict_relevant, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note,
-  (select k.term from keywords k where k.id = m.keyword_id) as keyword_term`;
+  m.classified_at, m.verdict_relevant, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note`;
 
 /** A post and the keywords that matched it. */
 export interface MatchedPost {

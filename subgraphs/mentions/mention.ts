@@ -1,4 +1,3 @@
-import type { KeyDirective } from '@pothos/plugin-federation';
 import { GraphQLError } from 'graphql';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
@@ -35,10 +34,9 @@ function filterField(t: InputFields, graphql: (typeof mentionFilterFields)[numbe
 }
 
 export function addMentionType(builder: PothosBuilder) {
-  // The term travels with the mention (read in the same statement), so a page of mentions is one subgraph request, not two.
   const KeywordRef = builder
-    .externalRef<KeyDirective<{ id: string }, false>, { id: string; term: string }>('Keyword', builder.keyDirective(builder.selection<{ id: string }>('id'), false))
-    .implement({ fields: (t) => ({ id: t.exposeID('id'), term: t.exposeString('term', { shareable: true }) }) });
+    .externalRef('Keyword', builder.keyDirective(builder.selection<{ id: string }>('id'), false))
+    .implement({ fields: (t) => ({ id: t.exposeID('id') }) });
 
   const Post = builder.objectRef<ReturnType<typeof postRecord>>('Post').implement({
     description: 'The matched post as published on its platform',
@@ -129,7 +127,7 @@ export function addMentionType(builder: PothosBuilder) {
       relevant: t.boolean({ resolve: isRelevant }),
       delivered: t.exposeBoolean('delivered'),
       priority: t.exposeFloat('priority'),
-      keyword: t.field({ type: KeywordRef, resolve: (m) => ({ id: m.keywordId, term: m.keywordTerm }) }),
+      keyword: t.field({ type: KeywordRef, resolve: (m) => ({ id: m.keywordId }) }),
       post: t.field({ type: Post, resolve: postRecord }),
       author: t.field({ type: Author, resolve: authorRecord }),
       classification: t.field({ type: Classification, nullable: true, resolve: classificationRecord }),
