@@ -151,27 +151,21 @@ export function watchDatabase(url: string, log: Logger, options: DatabaseWatchOp
 
   const probe = (): Promise<DatabaseStatus> =>
     (probing ??= new Promise<Omit<DatabaseStatus, 'since'>>((resolve) => {
-      let answered = false;
+      // The first of the answer and the lateness settles the probe; the other then changes nothing.
       const cancel = whenAnswerIsLate(answerWithinMs, () => {
-        answered = true;
         const reason = `no answer within ${answerWithinMs / 1000} s`;
         cutConnections(reason);
         resolve({ up: false, reason });
       });
-      probeSql`/* probeDatabase */ select 1`.then(
-        () => {
-          if (answered) return;
-          answered = true;
+      probeSql`/* probeDatabase */ select 1`
+        .then(
+          () => ({ up: true }),
+          (error: Error) => ({ up: false, reason: error.message }),
+        )
+        .then((status) => {
           cancel();
-          resolve({ up: true });
-        },
-        (error: Error) => {
-          if (answered) return;
-          answered = true;
-          cancel();
-          resolve({ up: false, reason: error.message });
-        },
-      );
+          resolve(status);
+        });
     })
       .then(settle)
       .finally(() => {
