@@ -130,6 +130,8 @@ describe('Bluesky Jetstream client', () => {
     const before = Date.now() * 1000;
     const { received } = await subscribe(fake, { overlapUs });
     await until(() => fake.connections.length === 1);
+    // The server sees the connection before the client sees it open, and the client takes its time then.
+    await fake.heardFromClients();
     const after = Date.now() * 1000;
     fake.drop();
     await until(() => fake.connections.length === 2);

@@ -55,6 +55,8 @@ export interface FakeJetstream {
   dropAfter(count: number): void;
   /** Cuts every connection now. */
   drop(): void;
+  /** Resolves once every open client has answered a ping: it has then read the handshake and seen its connection open. */
+  heardFromClients(): Promise<void>;
   /** Answers each new connection with this HTTP status instead of upgrading it, as a failing front end would; null accepts again. */
   refuse(status: number | null): void;
   /** Connections refused so far. */
@@ -122,6 +124,12 @@ export async function startFakeJetstream(fixtures: { events?: JetstreamEvent[] }
     },
     drop() {
       for (const socket of open.keys()) socket.terminate();
+    },
+    async heardFromClients() {
+      await Promise.all([...open.keys()].map((socket) => new Promise((resolve) => {
+        socket.once('pong', resolve);
+        socket.ping();
+      })));
     },
     refuse(status) {
       refusal = status;
