@@ -10,7 +10,7 @@ import { connect, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { secretBox } from '../runtime/secret-box.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
-import { createKeyword } from '../subgraphs/keywords/index.ts';
+import { createKeyword, keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { createAlertRule, type MentionRow, recordScores, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import { createChannel, enqueueMentionAlerts, provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
@@ -114,7 +114,7 @@ async function setUp(sql: Sql, receiver: Receiver): Promise<Setup> {
   await creditWalletByOperator(sql, { workspaceId: workspace.id, cents: 1_000_000, at: new Date() });
   const { keyword } = await createKeyword(sql, workspace.id, { term: 'Benchmark', platforms: ['hackernews'], cap: { mentions: 1_000_000, per: 'month' } }, {});
   const channel = await createChannel(sql, secrets, workspace.id, { kind: 'webhook', url: receiver.url, label: 'bench' }, env, new Date());
-  await createAlertRule(sql, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
+  await createAlertRule(sql, keywordDirectory, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
   return { sql, workspaceId: workspace.id, keywordId: keyword.id, secret: channel.secret! };
 }
 

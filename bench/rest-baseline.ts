@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Sql } from '../runtime/database.ts';
-import { findKeywordsByIdsAnyWorkspace } from '../subgraphs/keywords/index.ts';
+import { findKeywordsByIdsAnyWorkspace, keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { listMentions, mentionRecord } from '../subgraphs/mentions/index.ts';
 import { type AuthenticatedKey, authenticateApiKey, findWorkspace } from '../subgraphs/team/index.ts';
 
@@ -19,7 +19,7 @@ const routes: Record<string, (sql: Sql, key: AuthenticatedKey) => Promise<Body>>
     };
   },
   async '/v1/mentions'(sql, key) {
-    const page = await listMentions(sql, key.workspaceId, {});
+    const page = await listMentions(sql, keywordDirectory, key.workspaceId, {});
     const keywords = await findKeywordsByIdsAnyWorkspace(sql, [...new Set(page.nodes.map((mention) => mention.keywordId))]);
     const terms = new Map(keywords.map((keyword) => [keyword.id, keyword.term]));
     return { data: page.nodes.map((mention) => mentionRecord(mention, terms.get(mention.keywordId)!)), nextCursor: page.nextCursor };

@@ -15,6 +15,7 @@ import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import {
   type AuthenticatedKey,
   authenticateOAuthToken,
@@ -189,7 +190,7 @@ export async function startEarshot(
 
     const sourceReaders = connectorSourceReaders(config.env);
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, secrets, sourceReaders }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, secrets, sourceReaders, keywordDirectory }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);

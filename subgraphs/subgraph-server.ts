@@ -15,6 +15,7 @@ import { type GatewayContext, type RequestAuth, verifySubgraphRequest } from '..
 import type { Logger } from '../runtime/logger.ts';
 import type { SecretBox } from '../runtime/secret-box.ts';
 import type { SendJob } from '../runtime/send-job.ts';
+import type { KeywordDirectory } from './keyword-directory.ts';
 import type { SourceReaders } from './source-readers.ts';
 import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
 
@@ -35,6 +36,8 @@ export interface SubgraphContext {
   secrets: SecretBox;
   /** The platforms' answers a keyword write needs (feeds checked now, review links), from the connectors. */
   sourceReaders: SourceReaders;
+  /** What the mentions subgraph asks of keywords, answered by the keywords subgraph. */
+  keywordDirectory: KeywordDirectory;
 }
 
 export interface SubgraphServerOptions {
@@ -48,6 +51,7 @@ export interface SubgraphServerOptions {
   env: NodeJS.ProcessEnv;
   secrets: SecretBox;
   sourceReaders: SourceReaders;
+  keywordDirectory: KeywordDirectory;
   host?: string;
   port?: number;
 }
@@ -81,7 +85,7 @@ const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: dat
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders } = options;
+  const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders, keywordDirectory } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
@@ -94,6 +98,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     env,
     secrets,
     sourceReaders,
+    keywordDirectory,
   });
 
   const apollo = new ApolloServer<SubgraphContext>({

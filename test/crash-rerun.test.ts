@@ -3,7 +3,7 @@ import { connect, type Sql } from '../runtime/database.ts';
 import { billingDayOf, runDailyTicksThrough, turnCapPeriodsThrough } from '../subgraphs/billing/index.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
-import { syncKeywordPolls } from '../subgraphs/keywords/index.ts';
+import { keywordDirectory, syncKeywordPolls } from '../subgraphs/keywords/index.ts';
 import { createAlertRule } from '../subgraphs/mentions/index.ts';
 import { createChannel } from '../subgraphs/team/index.ts';
 import { addKeywords, chargeMentions, newWorkspace } from './billing-seed.ts';
@@ -130,8 +130,8 @@ async function seedWorkspaces(sql: Sql): Promise<SeededWorkspace[]> {
       { EARSHOT_ALLOW_PRIVATE_URLS: '1' },
       now,
     );
-    const instant = await createAlertRule(sql, workspace.workspaceId, { name: 'Every mention', channelIds: [channel.id], filter: { keywordIds: [workspace.trackedId] } }, now);
-    const digest = await createAlertRule(sql, workspace.workspaceId, { name: 'Hourly', mode: 'hourly', channelIds: [channel.id] }, now);
+    const instant = await createAlertRule(sql, keywordDirectory, workspace.workspaceId, { name: 'Every mention', channelIds: [channel.id], filter: { keywordIds: [workspace.trackedId] } }, now);
+    const digest = await createAlertRule(sql, keywordDirectory, workspace.workspaceId, { name: 'Hourly', mode: 'hourly', channelIds: [channel.id] }, now);
     full.push({ ...workspace, instantRuleId: instant.id, digestRuleId: digest.id });
   }
   // Made and last run two hours ago: the digest is due at once.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keywordDirectory } from '../../subgraphs/keywords/index.ts';
 import {
   exportColumns,
   exportRowLimit,
@@ -140,7 +141,7 @@ export const mentionRoutes: (GraphQLRoute | StreamedRoute)[] = [
     operation: `query StartMentionExport($filter: MentionFilter) { mentionExport(filter: $filter) { id } }`,
     variables: (request) => ({ filter: filterOf(request) }),
     async stream(data, sql) {
-      const opened = await openMentionExport(sql, data.mentionExport.id);
+      const opened = await openMentionExport(sql, keywordDirectory, data.mentionExport.id);
       return (
         opened && {
           contentType: 'text/csv; charset=utf-8',

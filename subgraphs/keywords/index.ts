@@ -37,6 +37,7 @@ export { compatFilterValuesInput, compatWorkspaceFiltersInput } from './compat-w
 export { ensureDefaultGroup, findGroupsByIds } from './group-store.ts';
 export { groupCreateInput, groupPatchInput } from './group.ts';
 export { createKeyword } from './keyword-commands.ts';
+export { keywordDirectory } from './keyword-directory.ts';
 export { keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
 export { type KeywordRow, findKeywordById, findKeywordsByIdsAnyWorkspace, listFeeds, listReviewSources, saveFeedValidators } from './keyword-store.ts';
 export { loadActiveMatchRules, matchRulesOf, toWorkspaceFilters } from './match-rules-store.ts';

@@ -143,6 +143,24 @@ export async function findKeywordsByIdsAnyWorkspace(sql: Queryable, ids: readonl
     select * from keywords where id = any(${sql.array(ids as string[])})`;
 }
 
+/** The ids among `ids` that name no keyword of the workspace: the mentions subgraph's check of a filter's keywords (KeywordDirectory). */
+export async function keywordIdsOutsideWorkspace(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string }[]>`
+    /* keywordIdsOutsideWorkspace */
+    select t.id from unnest(${sql.array(ids as string[])}::text[]) as t(id)
+    where not exists (select 1 from keywords k where k.id = t.id and k.workspace_id = ${workspaceId})`;
+  return rows.map((row) => row.id);
+}
+
+/** The term of each keyword of the workspace by id: the mentions subgraph's CSV export (KeywordDirectory). */
+export async function keywordTermsOfWorkspace(sql: Queryable, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; term: string }[]>`
+    /* keywordTermsOfWorkspace */
+    select id, term from keywords where workspace_id = ${workspaceId}`;
+  return new Map(rows.map((row) => [row.id, row.term]));
+}
+
 /** Locks the keyword row for a read-modify-write in one transaction. */
 export async function findKeywordForUpdate(sql: Queryable, workspaceId: string, id: string): Promise<KeywordRow | undefined> {
   const [row] = await sql<KeywordRow[]>`

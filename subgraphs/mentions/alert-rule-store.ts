@@ -63,16 +63,6 @@ async function insertRuleChannels(sql: Queryable, workspaceId: string, ruleId: s
     from unnest(${sql.array(channelIds as string[])}::text[]) with ordinality as t(channel_id, position)`;
 }
 
-/** The ids among `keywordIds` that name no keyword of the workspace (another workspace's, or none at all). */
-export async function keywordIdsNotInWorkspace(sql: Queryable, workspaceId: string, keywordIds: readonly string[]): Promise<string[]> {
-  if (keywordIds.length === 0) return [];
-  const rows = await sql<{ id: string }[]>`
-    /* keywordIdsNotInWorkspace */
-    select t.id from unnest(${sql.array(keywordIds as string[])}::text[]) as t(id)
-    where not exists (select 1 from keywords k where k.id = t.id and k.workspace_id = ${workspaceId})`;
-  return rows.map((row) => row.id);
-}
-
 export async function insertAlertRule(sql: Sql, workspaceId: string, rule: SettledAlertRule, now: Date): Promise<AlertRuleRow> {
   try {
     return await sql.begin(async (tx) => {

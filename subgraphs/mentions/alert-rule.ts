@@ -4,22 +4,23 @@ import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { type AlertFilter, createAlertRuleInput, type SettledAlertRule, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
-import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, keywordIdsNotInWorkspace, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
+import type { KeywordDirectory } from '../keyword-directory.ts';
+import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
 
 /**
  * A rule filters by keywords of its own workspace only (spec 5.3): an id of
  * another workspace's keyword, or of none, is `not_found` on the field, as
  * a `groupId` of another workspace is when creating a keyword.
  */
-async function checkFilterKeywords(sql: Sql, workspaceId: string, rule: SettledAlertRule): Promise<SettledAlertRule> {
-  const unknown = await keywordIdsNotInWorkspace(sql, workspaceId, rule.filter.keywordIds ?? []);
+async function checkFilterKeywords(sql: Sql, keywords: KeywordDirectory, workspaceId: string, rule: SettledAlertRule): Promise<SettledAlertRule> {
+  const unknown = await keywords.idsOutsideWorkspace(sql, workspaceId, rule.filter.keywordIds ?? []);
   if (unknown.length) throw domainError('not_found', `filter.keywordIds: ${unknown[0]} names no keyword of this workspace`, { field: 'filter.keywordIds' });
   return rule;
 }
 
 /** Creates a rule from a POST /v1/alerts body, every default applied. */
-export async function createAlertRule(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<AlertRuleRow> {
-  return insertAlertRule(sql, workspaceId, await checkFilterKeywords(sql, workspaceId, settleAlertRule(parseInput(createAlertRuleInput, rawInput))), now);
+export async function createAlertRule(sql: Sql, keywords: KeywordDirectory, workspaceId: string, rawInput: unknown, now: Date): Promise<AlertRuleRow> {
+  return insertAlertRule(sql, workspaceId, await checkFilterKeywords(sql, keywords, workspaceId, settleAlertRule(parseInput(createAlertRuleInput, rawInput))), now);
 }
 
 export function addAlertRuleType(builder: PothosBuilder) {
@@ -109,7 +110,7 @@ export function addAlertRuleType(builder: PothosBuilder) {
     t.field({
       type: AlertRule,
       args: { input: t.arg({ type: CreateAlertRuleInput, required: true }) },
-      resolve: (_root, args, ctx) => createAlertRule(ctx.sql, requireAuth(ctx).workspaceId, args.input, ctx.clock.now()),
+      resolve: (_root, args, ctx) => createAlertRule(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, args.input, ctx.clock.now()),
     }),
   );
 
@@ -122,7 +123,7 @@ export function addAlertRuleType(builder: PothosBuilder) {
         const valid = parseInput(updateAlertRuleInput, args.input);
         const before = await findAlertRule(ctx.sql, workspaceId, String(args.id));
         if (!before) throw notFound('Alert rule');
-        const settled = await checkFilterKeywords(ctx.sql, workspaceId, settleAlertRule(valid, before));
+        const settled = await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, settleAlertRule(valid, before));
         const updated = await updateAlertRule(ctx.sql, workspaceId, before.id, settled, valid.channelIds !== undefined);
         if (!updated) throw notFound('Alert rule');
         return updated;

@@ -7,7 +7,6 @@ import type { PothosBuilder, PothosInputRef, PothosObjectRef } from '../pothos-b
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
-import { keywordIdsNotInWorkspace } from './alert-rule-store.ts';
 import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
 import { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
@@ -92,7 +91,7 @@ async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{
 /** The keywords of the workspace integer ids name, those deleted since left out. */
 async function keywordsOfCompatIds(ctx: SubgraphContext, compatIds: readonly number[]): Promise<string[]> {
   const ids = await objectsOfCompatIds(ctx, 'keyword', compatIds);
-  const gone = new Set(await keywordIdsNotInWorkspace(ctx.sql, requireAuth(ctx).workspaceId, ids));
+  const gone = new Set(await ctx.keywordDirectory.idsOutsideWorkspace(ctx.sql, requireAuth(ctx).workspaceId, ids));
   return ids.filter((id) => !gone.has(id));
 }
 
@@ -211,7 +210,7 @@ export function addCompatMentionSchema(
       resolve: async (_root, args, ctx) => {
         const { filter, scope } = await compatListOf(ctx, args.filter);
         // Octolens lists newest first, whatever a view's own sort.
-        return listMentions(ctx.sql, requireAuth(ctx).workspaceId, { filter, sort: 'newest', first: args.first ?? compatDefaultPage, after: args.after }, scope);
+        return listMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, { filter, sort: 'newest', first: args.first ?? compatDefaultPage, after: args.after }, scope);
       },
     }),
   );
@@ -223,7 +222,7 @@ export function addCompatMentionSchema(
       args: { filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
         const { filter, scope } = await compatListOf(ctx, args.filter);
-        return newestMentions(ctx.sql, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
+        return newestMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
       },
     }),
   );

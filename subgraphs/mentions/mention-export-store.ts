@@ -40,12 +40,12 @@ export async function claimMentionExport(sql: Queryable, id: string): Promise<{ 
   return grant;
 }
 
-/** One row of the CSV export, in the columns' order (spec 4.3). */
+/** One row of the CSV export, in the columns' order (spec 4.3), the keyword by its id: its term is the keywords subgraph's to give. */
 export interface ExportedMention {
   id: string;
   publishedAt: Date;
   platform: string;
-  keyword: string;
+  keywordId: string;
   author: string;
   authorUrl: string;
   authorFollowers: number | null;
@@ -74,18 +74,15 @@ export async function countExportedMentions(sql: Queryable, workspaceId: string,
 
 /**
  * The export's rows, newest match first, at most `limit`, text cut to
- * `textLength` characters: a query for a cursor. The CSV names each
- * keyword by its term, which the keywords subgraph owns; a streamed export
- * cannot ask the gateway row by row, so this statement, and only it, reads
- * `keywords.term` (the mentions table's foreign key already ties the two).
+ * `textLength` characters: a query for a cursor.
  */
 export function exportedMentions(sql: Queryable, workspaceId: string, filter: ResolvedMentionFilter, limit: number, textLength: number) {
   return sql<ExportedMention[]>`
     /* exportedMentions */
-    select m.id, p.published_at, p.platform, k.term as keyword, a.name as author, a.url as author_url, a.followers as author_followers,
+    select m.id, p.published_at, p.platform, m.keyword_id, a.name as author, a.url as author_url, a.followers as author_followers,
            m.relevance, coalesce(m.verdict_sentiment, m.sentiment) as sentiment, m.intents, m.status, ${relevantSql(sql)} as relevant,
            m.delivered, p.url, left(p.text, ${textLength}) as text, p.links
-    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id join keywords k on k.id = m.keyword_id
+    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, filter)}
     order by m.created_at desc, m.id desc
     limit ${limit}`;

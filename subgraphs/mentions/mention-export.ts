@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
+import type { KeywordDirectory } from '../keyword-directory.ts';
 import { parseMentionFilter, resolveMentionFilter } from './mention-filter.ts';
 import { checkFilterKeywords, mentionFilterLookups, readMentionFilter, withDefaults } from './mention-filter-lookups.ts';
 import { listViewDefaults } from './mention-list.ts';
@@ -26,11 +27,11 @@ export const exportColumns = [
  * space-separated, as no link holds a bare space; unknowns (followers,
  * an unscored mention's relevance and sentiment) empty.
  */
-const csvFields = (row: ExportedMention): string[] => [
+const csvFields = (row: ExportedMention, term: string): string[] => [
   row.id,
   row.publishedAt.toISOString(),
   row.platform,
-  row.keyword,
+  term,
   row.author,
   row.authorUrl,
   row.authorFollowers === null ? '' : String(row.authorFollowers),
@@ -56,10 +57,10 @@ const csv = (records: string[][]) => stringify(records, { record_delimiter: 'win
  * `retryAfterSeconds` past it). The grant is streamed once, within a minute,
  * by `openMentionExport`.
  */
-export async function grantExport(sql: Sql, workspaceId: string, rawFilter: unknown): Promise<{ id: string }> {
+export async function grantExport(sql: Sql, keywords: KeywordDirectory, workspaceId: string, rawFilter: unknown): Promise<{ id: string }> {
   const lookups = mentionFilterLookups(sql, workspaceId);
   const given = parseMentionFilter(rawFilter);
-  await checkFilterKeywords(sql, workspaceId, given);
+  await checkFilterKeywords(sql, keywords, workspaceId, given);
   const filter = await withDefaults(given, listViewDefaults, lookups);
   await resolveMentionFilter(filter, lookups);
   const grant = await grantMentionExport(sql, workspaceId, filter, exportsPerMinute);
@@ -81,13 +82,15 @@ export interface MentionExportStream {
 /**
  * Opens a granted export: one read-only snapshot, so the truncation it
  * reports and the rows it streams agree, read through a database cursor a
- * batch at a time, newest match first, at most 10,000 rows. Undefined when
- * the grant is unknown, used or older than a minute.
+ * batch at a time, newest match first, at most 10,000 rows, the keywords'
+ * terms read from the keyword directory in the same snapshot first (the
+ * connection then belongs to the cursor). Undefined when the grant is
+ * unknown, used or older than a minute.
  */
-export async function openMentionExport(sql: Sql, exportId: string): Promise<MentionExportStream | undefined> {
+export async function openMentionExport(sql: Sql, keywords: KeywordDirectory, exportId: string): Promise<MentionExportStream | undefined> {
   const grant = await claimMentionExport(sql, exportId);
   if (!grant) return undefined;
-  const filter = await readMentionFilter(sql, grant.workspaceId, grant.filter);
+  const filter = await readMentionFilter(sql, keywords, grant.workspaceId, grant.filter);
   const reserved = await sql.reserve();
   let finished = false;
   const finish = async (outcome: 'commit' | 'rollback') => {
@@ -102,6 +105,7 @@ export async function openMentionExport(sql: Sql, exportId: string): Promise<Men
   try {
     await reserved`/* beginMentionExport */ begin isolation level repeatable read read only`;
     const matched = await countExportedMentions(reserved, grant.workspaceId, filter, exportRowLimit + 1);
+    const terms = await keywords.termsOfWorkspace(reserved, grant.workspaceId);
     const batches = exportedMentions(reserved, grant.workspaceId, filter, exportRowLimit, exportTextLength).cursor(rowsPerFetch)[Symbol.asyncIterator]();
     let headerSent = false;
     const chunks: AsyncIterableIterator<string> = {
@@ -117,7 +121,7 @@ export async function openMentionExport(sql: Sql, exportId: string): Promise<Men
             await finish('commit');
             return { value: undefined, done: true };
           }
-          return { value: csv(batch.value.map(csvFields)), done: false };
+          return { value: csv(batch.value.map((row) => csvFields(row, terms.get(row.keywordId) ?? ''))), done: false };
         } catch (error) {
           await finish('rollback');
           throw error;

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
 import { alertFilterSql } from './alert-filter.ts';
-import { findAlertRule, keywordIdsNotInWorkspace } from './alert-rule-store.ts';
+import type { KeywordDirectory } from '../keyword-directory.ts';
+import { findAlertRule } from './alert-rule-store.ts';
 import {
   type FilterLookups,
   type MentionFilter,
@@ -52,11 +53,11 @@ export function mentionFilterLookups(sql: Queryable, workspaceId: string): Filte
  * alert rule's filter does). A saved view's stored filter is not checked
  * again when used: a keyword deleted since matches nothing.
  */
-export async function checkFilterKeywords(sql: Queryable, workspaceId: string, filter: MentionFilter, at?: string): Promise<void> {
+export async function checkFilterKeywords(sql: Queryable, keywords: KeywordDirectory, workspaceId: string, filter: MentionFilter, at?: string): Promise<void> {
   for (const name of ['keywordId', 'keywordIds', 'notKeywordIds'] as const) {
     const value = filter[name];
     if (value === undefined) continue;
-    const [unknown] = await keywordIdsNotInWorkspace(sql, workspaceId, ([] as string[]).concat(value));
+    const [unknown] = await keywords.idsOutsideWorkspace(sql, workspaceId, ([] as string[]).concat(value));
     const field = at ? `${at}.${name}` : name;
     if (unknown !== undefined) throw domainError('not_found', `${field}: ${unknown} names no keyword of this workspace`, { field });
   }
@@ -71,21 +72,28 @@ export async function checkFilterKeywords(sql: Queryable, workspaceId: string, f
  */
 export async function readMentionQuery(
   sql: Queryable,
+  keywords: KeywordDirectory,
   workspaceId: string,
   raw: unknown,
   defaults: MentionFilter = {},
 ): Promise<{ filter: ResolvedMentionFilter; viewSort: MentionSort | undefined }> {
   const lookups = mentionFilterLookups(sql, workspaceId);
   const given = parseMentionFilter(raw);
-  await checkFilterKeywords(sql, workspaceId, given);
+  await checkFilterKeywords(sql, keywords, workspaceId, given);
   const filter = await withDefaults(given, defaults, lookups);
   const view = filter.viewId === undefined ? undefined : await lookups.savedView(filter.viewId);
   return { filter: await resolveMentionFilter(filter, lookups), viewSort: view?.sort };
 }
 
 /** `readMentionQuery`'s filter alone, for what takes no sort (the export, subscriptions). */
-export async function readMentionFilter(sql: Queryable, workspaceId: string, raw: unknown, defaults: MentionFilter = {}): Promise<ResolvedMentionFilter> {
-  return (await readMentionQuery(sql, workspaceId, raw, defaults)).filter;
+export async function readMentionFilter(
+  sql: Queryable,
+  keywords: KeywordDirectory,
+  workspaceId: string,
+  raw: unknown,
+  defaults: MentionFilter = {},
+): Promise<ResolvedMentionFilter> {
+  return (await readMentionQuery(sql, keywords, workspaceId, raw, defaults)).filter;
 }
 
 /**

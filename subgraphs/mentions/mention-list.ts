@@ -1,5 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import type { KeywordDirectory } from '../keyword-directory.ts';
 import type { MentionFilter, MentionSort, NestedCondition } from './mention-filter.ts';
 import { readMentionFilter, readMentionQuery } from './mention-filter-lookups.ts';
 import { type ListedMention, listMentionsPage, type MentionPageStart } from './mention-store.ts';
@@ -51,12 +52,13 @@ export const mentionListView: MentionListScope = { defaults: listViewDefaults };
  */
 export async function listMentions(
   sql: Queryable,
+  keywords: KeywordDirectory,
   workspaceId: string,
   args: { filter?: unknown; sort?: MentionSort | null; first?: number | null; after?: string | null },
   scope: MentionListScope = mentionListView,
 ): Promise<{ nodes: ListedMention[]; nextCursor: string | null }> {
   const limit = pageSize(args.first);
-  const { filter, viewSort } = await readMentionQuery(sql, workspaceId, args.filter, scope.defaults);
+  const { filter, viewSort } = await readMentionQuery(sql, keywords, workspaceId, args.filter, scope.defaults);
   const sort = args.sort ?? viewSort ?? 'newest';
   const after = args.after ? decodeCursor(args.after, parseCursor(sort)) : null;
   const rows = await listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort, after, limit: limit + 1 });
@@ -64,7 +66,14 @@ export async function listMentions(
 }
 
 /** The newest `limit` mentions the list would show, in one read: the compatibility API's JSON export. */
-export async function newestMentions(sql: Queryable, workspaceId: string, rawFilter: unknown, scope: MentionListScope, limit: number): Promise<ListedMention[]> {
-  const filter = await readMentionFilter(sql, workspaceId, rawFilter, scope.defaults);
+export async function newestMentions(
+  sql: Queryable,
+  keywords: KeywordDirectory,
+  workspaceId: string,
+  rawFilter: unknown,
+  scope: MentionListScope,
+  limit: number,
+): Promise<ListedMention[]> {
+  const filter = await readMentionFilter(sql, keywords, workspaceId, rawFilter, scope.defaults);
   return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'newest', after: null, limit });
 }

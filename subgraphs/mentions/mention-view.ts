@@ -6,6 +6,7 @@ import type { PothosBuilder, PothosEnumRef, PothosInputRef } from '../pothos-bui
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { mentionFilterFields, mentionFilterJson, type MentionFilter, parseMentionFilter, resolveMentionFilter } from './mention-filter.ts';
+import type { KeywordDirectory } from '../keyword-directory.ts';
 import { checkFilterKeywords, mentionFilterLookups } from './mention-filter-lookups.ts';
 import { mentionSorts } from './mention-list.ts';
 import { findPerson } from './person-store.ts';
@@ -56,10 +57,10 @@ const viewInput = z.strictObject({ name: viewName, filter: z.unknown(), sort: z.
  * (spec 5.3): another's, or none, is refused on the field, as an alert
  * rule's keywords are.
  */
-async function checkedViewFilter(sql: Sql, workspaceId: string, raw: unknown): Promise<MentionFilter> {
+async function checkedViewFilter(sql: Sql, keywords: KeywordDirectory, workspaceId: string, raw: unknown): Promise<MentionFilter> {
   const filter = parseMentionFilter(raw, 'filter');
   if (filter.viewId !== undefined) throw domainError('validation_error', 'filter.viewId: a view cannot name another view', { field: 'filter.viewId' });
-  await checkFilterKeywords(sql, workspaceId, filter, 'filter');
+  await checkFilterKeywords(sql, keywords, workspaceId, filter, 'filter');
   if (filter.assigneeId !== undefined && !(await isWorkspaceMember(sql, workspaceId, filter.assigneeId))) {
     throw domainError('invalid_assignee', 'filter.assigneeId: not a member of this workspace', { field: 'filter.assigneeId' });
   }
@@ -76,9 +77,9 @@ async function checkedViewFilter(sql: Sql, workspaceId: string, raw: unknown): P
   return filter;
 }
 
-export async function createMentionView(sql: Sql, workspaceId: string, raw: unknown): Promise<MentionViewRow> {
+export async function createMentionView(sql: Sql, keywords: KeywordDirectory, workspaceId: string, raw: unknown): Promise<MentionViewRow> {
   const input = parseInput(viewInput.partial({ filter: true, sort: true }), raw);
-  const filter = await checkedViewFilter(sql, workspaceId, input.filter);
+  const filter = await checkedViewFilter(sql, keywords, workspaceId, input.filter);
   try {
     return await insertMentionView(sql, workspaceId, { name: input.name, filter, sort: input.sort ?? 'newest' });
   } catch (error) {
@@ -86,11 +87,11 @@ export async function createMentionView(sql: Sql, workspaceId: string, raw: unkn
   }
 }
 
-export async function patchMentionView(sql: Sql, workspaceId: string, id: string, raw: unknown): Promise<MentionViewRow> {
+export async function patchMentionView(sql: Sql, keywords: KeywordDirectory, workspaceId: string, id: string, raw: unknown): Promise<MentionViewRow> {
   const input = parseInput(viewInput.partial(), raw);
   const changes: Partial<{ name: string; filter: MentionFilter; sort: 'newest' | 'priority' }> = {};
   if (input.name !== undefined) changes.name = input.name;
-  if (input.filter !== undefined) changes.filter = await checkedViewFilter(sql, workspaceId, input.filter);
+  if (input.filter !== undefined) changes.filter = await checkedViewFilter(sql, keywords, workspaceId, input.filter);
   if (input.sort !== undefined) changes.sort = input.sort ?? 'newest';
   try {
     const updated = await updateMentionView(sql, workspaceId, id, changes);
@@ -184,14 +185,14 @@ export function addMentionViewSchema(
       type: MentionView,
       description: 'Saves a view; a name the workspace uses in any case is `duplicate_view`',
       args: { input: t.arg({ type: CreateMentionViewInput, required: true }) },
-      resolve: (_root, args, ctx) => createMentionView(ctx.sql, requireAuth(ctx).workspaceId, args.input),
+      resolve: (_root, args, ctx) => createMentionView(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, args.input),
     }),
   );
   builder.mutationField('updateMentionView', (t) =>
     t.field({
       type: MentionView,
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: MentionViewPatchInput, required: true }) },
-      resolve: (_root, args, ctx) => patchMentionView(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input),
+      resolve: (_root, args, ctx) => patchMentionView(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, String(args.id), args.input),
     }),
   );
   builder.mutationField('deleteMentionView', (t) =>

@@ -188,7 +188,7 @@ export function addMentionType(builder: PothosBuilder) {
         first: t.arg.int({ description: '1 to 100, default 50' }),
         after: t.arg.string(),
       },
-      resolve: (_root, args, ctx) => listMentions(ctx.sql, requireAuth(ctx).workspaceId, args),
+      resolve: (_root, args, ctx) => listMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, args),
     }),
   );
 
@@ -203,7 +203,7 @@ export function addMentionType(builder: PothosBuilder) {
       description:
         'Grants a CSV export of the mentions the list would show for this filter: checked like the list, counted against 6 exports a minute per workspace (`rate_limited` with `retryAfterSeconds` beyond)',
       args: { filter: t.arg({ type: MentionFilter }) },
-      resolve: (_root, args, ctx) => grantExport(ctx.sql, requireAuth(ctx).workspaceId, args.filter),
+      resolve: (_root, args, ctx) => grantExport(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, args.filter),
     }),
   );
 
@@ -247,7 +247,7 @@ export function addMentionType(builder: PothosBuilder) {
     let filter: ResolvedMentionFilter;
     try {
       // Without a filter too: muted people's mentions stay out, as the list keeps them out.
-      filter = await readMentionFilter(ctx.sql, workspaceId, args.filter);
+      filter = await readMentionFilter(ctx.sql, ctx.keywordDirectory, workspaceId, args.filter);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       return (async function* refused(): AsyncGenerator<MentionEvent> {

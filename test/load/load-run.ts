@@ -7,7 +7,7 @@ import { connect } from '../../runtime/database.ts';
 import { migrate } from '../../runtime/migrate.ts';
 import { secretBox } from '../../runtime/secret-box.ts';
 import { creditWalletByOperator } from '../../subgraphs/billing/index.ts';
-import { createKeyword, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
+import { createKeyword, keywordDirectory, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { createAlertRule } from '../../subgraphs/mentions/index.ts';
 import { createChannel, provisionWorkspace } from '../../subgraphs/team/index.ts';
 import { type HackerNewsHit, hackerNewsStory, startFakeHackerNews } from '../fake-upstreams/hackernews.ts';
@@ -167,7 +167,7 @@ async function seedWorkspaces(databaseUrl: string, count: number, receiverUrl: s
       const { keyword } = await createKeyword(sql, workspace.id, { term, platforms: ['hackernews'] }, {});
       await syncKeywordPolls(sql, keyword.id, ['hackernews'], new Date());
       const channel = await createChannel(sql, secretBox(secretsKey, 'the load run\'s key'), workspace.id, { kind: 'webhook', url: receiverUrl, label: 'load' }, { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, new Date());
-      await createAlertRule(sql, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
+      await createAlertRule(sql, keywordDirectory, workspace.id, { name: 'Everything', channelIds: [channel.id] }, new Date());
       workspaces.push({ index, key: apiKey, term });
     }
     return workspaces;
