@@ -148,6 +148,19 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     楽: 2, 神アプリ: 3, 障害: -2,
     面白い: 2, つまらない: -2, 不評: -2,
   },
+  pl: {
+    dobr: 2, fajn: 2, świetn: 3, super: 3, genialn: 3, rewelacja: 3, rewelacyjn: 3, polecam: 3, doskonał: 3, znakomit: 3,
+    wspaniał: 3, idealn: 3, najlepsz: 3, lepsz: 1, szybk: 1, łatw: 2, wygodn: 2, przydatn: 2, niezawodn: 2, solidn: 2,
+    intuicyjn: 2, zadowolon: 2, kocham: 3, uwielbiam: 3, dzięki: 2, dziękuję: 2, sztos: 3, mistrzostwo: 3, 'bez problemu': 2,
+    'bez problemów': 2, 'warto było': 2, 'wart każdej złotówki': 3, 'daje radę': 2, 'robi robotę': 2,
+    zły: -2, zła: -2, złe: -2, źle: -2, słab: -2, kiepsk: -2, beznadziejn: -3, tragiczn: -3, fataln: -3, okropn: -3, porażka: -3, porażką: -3, dramat: -2,
+    masakra: -2, żenad: -3, żenując: -3, denerwując: -2, irytując: -2, frustrując: -2, wkurza: -2, bezużyteczn: -3,
+    niestabiln: -2, awaryjn: -2, zepsut: -2, zepsuł: -2, rozczarowan: -2, rozczarowując: -2, zawiodł: -2, zawiódł: -2,
+    błąd: -1, błędy: -1, problem: -1, problemy: -1, szkoda: -1, nudn: -2, oszustw: -3, skandal: -3, nienawidzę: -3,
+    laguje: -2, przepłacon: -2, drożyzna: -2, 'nie działa': -2, 'nie polecam': -3, 'nigdy więcej': -3,
+    'strata czasu': -3, 'strata pieniędzy': -3, 'wyrzucone pieniądze': -3, 'brak odpowiedzi': -2, 'zawiesza się': -2,
+    'wywala się': -2, 'za drogi': -2, 'za drogie': -2, 'za droga': -2, 'szkoda pieniędzy': -3, 'szkoda kasy': -3,
+  },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };
 
@@ -169,7 +182,7 @@ export const afinnNotOpinions = [
  * Words that turn a sentence ("great, but slow"): what follows them carries
  * the opinion, as in VADER's contrast rule.
  */
-export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'けど', 'しかし', 'でも']);
+export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'ale', 'jednak', 'lecz', 'けど', 'しかし', 'でも']);
 
 /** Negating words, per language: an opinion word right after one counts the other way. */
 export const negators: Record<string, ReadonlySet<string>> = {
@@ -180,6 +193,7 @@ export const negators: Record<string, ReadonlySet<string>> = {
   pt: new Set(['não', 'nunca', 'sem', 'nem']),
   it: new Set(['non', 'mai', 'senza', 'né']),
   nl: new Set(['niet', 'geen', 'nooit', 'zonder']),
+  pl: new Set(['nie', 'nigdy', 'bez', 'ani', 'żaden', 'żadna', 'żadne']),
   et: new Set(['ei', 'pole']),
 };
 
@@ -198,6 +212,7 @@ export const intensifiers: Record<string, ReadonlySet<string>> = {
   pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente']),
   it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente']),
   nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke']),
+  pl: new Set(['bardzo', 'naprawdę', 'mega', 'super', 'niesamowicie', 'strasznie', 'totalnie', 'zbyt']),
   ja: new Set(['とても', 'すごく', 'めっちゃ', '本当に', '超', 'かなり']),
 };
 
@@ -210,5 +225,6 @@ export const diminishers: Record<string, ReadonlySet<string>> = {
   pt: new Set(['pouco', 'meio', 'ligeiramente']),
   it: new Set(['poco', 'leggermente', 'abbastanza', 'piuttosto']),
   nl: new Set(['beetje', 'wat', 'vrij', 'nogal', 'redelijk']),
+  pl: new Set(['trochę', 'nieco', 'dość', 'lekko', 'raczej']),
   ja: new Set(['少し', 'ちょっと', 'やや']),
 };

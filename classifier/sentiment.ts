@@ -33,8 +33,8 @@ const ironyMarks = new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
-    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b`,
-    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een)\b`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
+    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)(?![\p{L}])`,
   ].join(''),
   'u',
 );
@@ -49,7 +49,8 @@ const ironyMarks = new RegExp(
 const ironicOpening = new RegExp(
   String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
     + String.raw`|super|toll|klasse|prima|genial|großartig|herrlich|wunderbar|perfekt|spitze|génial|parfait|formidable|magnifique|bravo|perfecto|estupendo|fantástico|maravilloso|excelente`
-    + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk))\s*,`,
+    + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk`
+    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo))\s*,`,
   'u',
 );
 
