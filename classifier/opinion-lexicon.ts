@@ -65,6 +65,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'keine antwort': -2, störung: -2,
     beeindruckend: 3, meisterwerk: 3, empfehlung: 2, niedlich: 2, 'jeden cent wert': 3, langweilig: -2,
     'rausgeschmissenes geld': -3,
+    bequem: 2, traumhaft: 3, unerreicht: 3, flüssig: 2, lecker: 2, gemütlich: 2, stolz: 2, 'macht spaß': 3, genieße: 2, robust: 2, leise: 1, mühelos: 2, gelungen: 2, ätzend: -3, grottig: -3, nervtötend: -3, unbequem: -2, wackelig: -2,
   },
   fr: {
     bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
@@ -83,6 +84,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sans problème': 2, 'sans souci': 2, 'sans accroc': 3, réclamation: -1, 'message automatique': -1, panne: -2,
     impressionnant: 3, impressionnante: 3, "chef-d'œuvre": 3, réactif: 2, réactive: 2, honnête: 2, 'vaut le coup': 2,
     ennuyeux: -2, soporifique: -2, 'argent jeté': -3,
+    fier: 2, fière: 2, confortable: 2, délicieux: 2, génialissime: 3, sublime: 3, adorable: 2, 'trop mignon': 2, solide: 2, fluide: 2, silencieux: 1, réussi: 2, réussie: 2, 'coup de cœur': 3, inconfortable: -2, bruyant: -1, fragile: -1, médiocre: -2, 'à fuir': -3, 'tombe à plat': -2, raté: -2, ratée: -2,
   },
   es: {
     bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
@@ -98,6 +100,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sin problemas': 2, 'de maravilla': 3, desesperación: -3, rechazó: -2, rechazado: -2, rechazada: -2,
     'se me cierra': -2, 'se cierra': -2, 'sin motivo': -2, 'ningún motivo': -2, 'y nada': -1, esperando: -1, caída: -2,
     impresionante: 3, 'obra maestra': 3, 'valió la pena': 2, aburrido: -2, 'dinero tirado': -3, 'tirar el dinero': -3,
+    cómodo: 2, cómoda: 2, precioso: 3, preciosa: 3, delicioso: 2, orgulloso: 2, orgullosa: 2, sólido: 2, fluido: 2, silencioso: 1, 'me flipa': 3, 'una joya': 3, incómodo: -2, incómoda: -2, ruidoso: -1, frágil: -1, mediocre: -2, cutre: -2, 'una porquería': -3, chapuza: -3,
   },
   pt: {
     bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
@@ -111,6 +114,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sem resposta': -2, porcaria: -3, bugado: -2, trava: -2,
     'sem problemas': 2, 'vivia sem': 3, 'dar erro': -2, 'dando erro': -2, 'deu erro': -2, 'fora do ar': -2,
     impressionante: 3, 'obra-prima': 3, 'valeu a pena': 2, entediante: -2, 'dinheiro jogado fora': -3,
+    confortável: 2, lindo: 2, linda: 2, delicioso: 2, orgulhoso: 2, sólido: 2, fluido: 2, silencioso: 1, 'uma joia': 3, desconfortável: -2, barulhento: -1, frágil: -1, medíocre: -2, 'uma porcaria': -3,
   },
   it: {
     bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
@@ -124,6 +128,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'nessuna risposta': -2, lentissimo: -3,
     'senza problemi': 2, inesistente: -2, penale: -1, disservizio: -2,
     impressionante: 3, capolavoro: 3, emozionante: 3, promosso: 2, promossa: 2, noioso: -2, 'soldi buttati': -3,
+    comodissimo: 3, delizioso: 2, orgoglioso: 2, solido: 2, fluido: 2, silenzioso: 1, 'una chicca': 3, scomodo: -2, rumoroso: -1, fragile: -1, mediocre: -2, 'una schifezza': -3,
   },
   nl: {
     goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
@@ -136,6 +141,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     blij: 2, 'nooit meer': -3, tijdverspilling: -3, schandalig: -3, belachelijk: -3, 'geen reactie': -2, bagger: -3,
     'zonder problemen': 2, summier: -1, 'veel te': -1, storing: -2,
     indrukwekkend: 3, meesterwerk: 3, 'elke cent waard': 3, saai: -2, 'weggegooid geld': -3,
+    comfortabel: 2, heerlijk: 3, lekker: 2, trots: 2, 'verrassend goed': 3, stevig: 2, soepel: 2, oncomfortabel: -2, lawaaierig: -1, wankel: -2, matig: -1, 'niks aan': -2,
   },
   ja: {
     便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
@@ -147,6 +153,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     サクサク: 2, もっさり: -2, 不具合: -2, 最強: 3, 優秀: 2, 感謝: 2, 神: 3,
     楽: 2, 神アプリ: 3, 障害: -2,
     面白い: 2, つまらない: -2, 不評: -2,
+    刺さる: 2, 気に入: 2, 美味しい: 2, おいしい: 2, 安心: 2, 使いやすい: 2, 使いにくい: -2, うるさい: -2, 壊れやすい: -2, 期待外れ: -2, 高すぎ: -2,
   },
   pl: {
     dobr: 2, fajn: 2, świetn: 3, super: 3, genialn: 3, rewelacja: 3, rewelacyjn: 3, polecam: 3, doskonał: 3, znakomit: 3,
