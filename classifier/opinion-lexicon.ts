@@ -45,6 +45,9 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     goosebumps: 3, iconic: 2, "i'm so in": 2, 'how i lived without': 3, 'how did i live without': 3, 'out of hand': -2,
     'logged me out': -2, 'kept throwing': -2, 'keeps throwing': -2, glitches: -2, 'breaks something': -2, begging: -1,
     incident: -1, investigating: -1, disruption: -2, delayed: -1,
+    sturdy: 2, dependable: 2, trustworthy: 2, sleek: 2, handy: 2, convenient: 1, cozy: 2, cosy: 2, tasty: 2, stellar: 3,
+    faultless: 3, 'hassle-free': 2, flimsy: -2, wobbly: -2, 'cheaply made': -2, shoddy: -2, subpar: -2, 'sub-par': -2, mediocre: -2,
+    underwhelming: -2, overrated: -2, lackluster: -2, lacklustre: -2, leaky: -2, soggy: -2, bland: -1, fiddly: -1, rubbish: -2,
   },
   de: {
     gut: 2, super: 3, toll: 3, klasse: 3, genial: 3, großartig: 3, hervorragend: 3, zufrieden: 2, empfehlenswert: 3,
