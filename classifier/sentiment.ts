@@ -33,7 +33,7 @@ const ironyMarks = new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
-    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
     String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)(?![\p{L}])`,
   ].join(''),
   'u',
@@ -56,6 +56,14 @@ const ironicOpening = new RegExp(
 
 /** A closing sentence this short ("Thrilled.", "Stellar platform.") after a sentence marked ironic carries on the irony. */
 const curtCloserWords = 3;
+
+/**
+ * A post closed by a lone word of disbelief or mock feeling ("Dealer says
+ * it's normal. Sure.", "…the week before the parade. Touching.") takes back
+ * every word of praise before it: nobody ends sincere praise so (an answer
+ * to the sentence's own question, "Worth it? Sure.", is no such closer).
+ */
+const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
 
 /**
  * A negated positive word counts against at three quarters of its weight
@@ -254,6 +262,7 @@ export function readSentiment(
   };
   let closerCues = 0;
   let closer = '';
+  let beforeCloser = '';
   let sentences = 0;
   for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
@@ -276,6 +285,7 @@ export function readSentiment(
       for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
     }
     closerCues = first;
+    beforeCloser = closer;
     closer = sentence;
     sentences++;
   }
@@ -283,6 +293,10 @@ export function readSentiment(
   // of praise closing a post already marked ironic is the same sarcasm.
   if (ironic && sentences > 1 && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords) {
     for (let c = closerCues; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+  }
+  if (sentences > 1 && !isQuestion(beforeCloser) && disbeliefCloser.test(closer)) {
+    ironic = true;
+    for (let c = 0; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
   }
   return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic };
 }
