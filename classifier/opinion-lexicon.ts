@@ -215,13 +215,16 @@ export const cessationWords: ReadonlySet<string> = new Set(['anymore', 'longer',
 
 /** Degree words, per language, that strengthen the opinion word right after them ("really slow", "sehr gut"). */
 export const intensifiers: Record<string, ReadonlySet<string>> = {
-  en: new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'truly', 'insanely', 'ridiculously']),
-  de: new Set(['sehr', 'echt', 'wirklich', 'total', 'extrem', 'richtig', 'voll', 'mega']),
-  fr: new Set(['très', 'vraiment', 'hyper', 'tellement', 'vachement', 'extrêmement']),
-  es: new Set(['muy', 'realmente', 'súper', 'tan', 'demasiado', 'extremadamente']),
-  pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente']),
-  it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente']),
-  nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke']),
+  en: new Set([
+    'very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'truly', 'insanely', 'ridiculously',
+    'stupid', 'stupidly', 'crazy', 'absurdly', 'freaking', 'wicked', 'scary', 'scarily', 'terribly', 'awfully', 'unbelievably',
+  ]),
+  de: new Set(['sehr', 'echt', 'wirklich', 'total', 'extrem', 'richtig', 'voll', 'mega', 'verdammt', 'wahnsinnig', 'irre', 'krass', 'brutal', 'unverschämt']),
+  fr: new Set(['très', 'vraiment', 'hyper', 'tellement', 'vachement', 'extrêmement', 'terriblement', 'follement', 'grave', 'ridiculement']),
+  es: new Set(['muy', 'realmente', 'súper', 'tan', 'demasiado', 'extremadamente', 'tremendamente', 'brutalmente', 'absurdamente', 'ridículamente']),
+  pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente', 'absurdamente', 'ridiculamente', 'terrivelmente']),
+  it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente', 'terribilmente', 'assurdamente', 'pazzescamente']),
+  nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke', 'belachelijk', 'bizar', 'vet', 'ziek', 'waanzinnig']),
   pl: new Set(['bardzo', 'naprawdę', 'mega', 'super', 'niesamowicie', 'strasznie', 'totalnie', 'zbyt']),
   ja: new Set(['とても', 'すごく', 'めっちゃ', '本当に', '超', 'かなり']),
 };

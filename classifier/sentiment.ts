@@ -256,6 +256,9 @@ export function readSentiment(
       const cue = tokens[cursor];
       const label = scorer.labels.get(cue);
       if (label === undefined) continue;
+      // "stupid powerful", "belachelijk goed", "brutal gut": a word of blame
+      // right before a word of praise is only its degree.
+      if (label < 0 && scorer.intensifiers.has(cue) && (scorer.labels.get(tokens[cursor + 1]) ?? 0) > 0) continue;
       const score = wordScore(scorer, tokens, cursor, label);
       if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
     }

@@ -55,5 +55,7 @@ const cueFamilies: [name: string, pattern: RegExp][] = [
 
 /** The stance cues a post's lower-cased text holds, as feature names for the opinion models. */
 export function stanceCues(lowerText: string): string[] {
-  return cueFamilies.flatMap(([name, pattern]) => (pattern.test(lowerText) ? [name] : []));
+  const found = cueFamilies.flatMap(([name, pattern]) => (pattern.test(lowerText) ? [name] : []));
+  // "Würde ich wieder kaufen", "would buy it again": a purchase made again is no fault come back.
+  return found.includes('would-again') ? found.filter((name) => name !== 'again') : found;
 }
