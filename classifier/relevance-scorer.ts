@@ -1,6 +1,7 @@
 import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
+import { glossedWords } from './word-glossary.ts';
 import { hostOf, type SenseProfile } from './sense-profile.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 
@@ -362,7 +363,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  const words = wordsOf(post.text);
+  const words = glossedWords(wordsOf(post.text), language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post, words);
