@@ -187,7 +187,8 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
       if (profile.namedInCapitals) asName++;
       else asAcronym++;
     }
-    else if (!atSentenceStart) asName++;
+    // German capitalises every noun: there a capital says nothing of a name.
+    else if (!atSentenceStart && language !== 'de') asName++;
 
     const previous = previousWord(before);
     if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
