@@ -137,7 +137,7 @@ function escapeForPattern(text: string) {
 }
 
 /**
- * German, French, Spanish, Portuguese, Italian and Dutch inflect their
+ * German, French, Spanish, Portuguese, Italian, Dutch and Polish inflect their
  * adjectives ("angenehm", "angenehme", "angenehmste"); a word that is a
  * lexicon entry plus up to four letters is read as that entry. English is
  * left exact: AFINN lists its inflections itself.
