@@ -204,11 +204,10 @@ const questionWeight = 0.25;
 const beforeContrastWeight = 0.5;
 const afterContrastWeight = 1.5;
 /**
- * Product-word scores at which a machine-made post reads positive or
- * negative. Negative takes more: status and release templates use problem
- * words to describe ("fixes a crash when…").
+ * The product-word score at which a machine-made post reads negative: not
+ * at one problem word, which status and release templates use to describe
+ * ("fixes a crash when…").
  */
-const positiveThreshold = 1;
 const negativeThreshold = -2;
 
 const mayTurn = new RegExp([...contrastWords].map(escapeForPattern).join('|'), 'u');
@@ -307,10 +306,12 @@ export function readSentiment(
 /**
  * The sentiment of a machine-made post, read by its product words alone
  * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion. Posts by people go to the
- * opinion models (`opinion-models.ts`).
+ * templates are decoration, not opinion. A feed's "fast and easy" is its
+ * headline's, not a verdict: a machine-made post is negative where it
+ * reports a fault, else neutral (as every machine-made post of the labelled
+ * sets is). Posts by people go to the opinion models (`opinion-models.ts`).
  */
 export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
   const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
-  return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
+  return productScore <= negativeThreshold ? 'negative' : 'neutral';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders } from '../classifier/built-in-classifier.ts';
+import { automationSignals } from '../classifier/automation-signals.ts';
 import { detectIntents } from '../classifier/intents.ts';
 import { detectLanguage } from '../classifier/language.ts';
 import { readSentiment } from '../classifier/sentiment.ts';
@@ -48,5 +49,15 @@ describe('the glossary relevance reads other languages through', () => {
     expect(glossedWords(['vögel', 'im', 'garten'], 'de', noWords)).toEqual(['bird', 'im', 'garden']);
     expect(glossedWords(['aplikacji', 'banku'], 'pl', noWords)).toEqual(['app', 'bank']);
     expect(glossedWords(['the', 'oiseaux'], 'en', noWords)).toEqual(['the', 'oiseaux']);
+  });
+});
+
+describe('machine-made feed lines in other languages', () => {
+  it('reads "New post:" in each language as a feed template, and a person\'s post naming an article as no template', () => {
+    const automated = (text: string) => automationSignals({ platform: 'x', text, links: [], author: { name: 'Lea', handle: 'lea' } }).automated;
+    for (const text of ['Neuer Beitrag: Zehn Tipps für den Garten', 'Nouvel article : le guide des vélos', 'Nueva entrada: cómo elegir un portátil', 'Novo post: receitas rápidas', 'Nuovo articolo: la guida', 'Nieuw bericht: de beste fietsen', 'Nowy wpis: jak wybrać laptop', '新着記事：自転車の選び方']) {
+      expect(automated(text), text).toBe(true);
+    }
+    expect(automated('Ich habe einen neuen Beitrag über Fahrräder geschrieben, Feedback willkommen.')).toBe(false);
   });
 });
