@@ -20,7 +20,8 @@ export interface AutomationEvidence {
  * - a job-board template: `[Hiring]`, `[Job]`, "New job:";
  * - a promotion template: promo or referral codes, airdrops and giveaways;
  * - a feed post: "New post on…", "Trending on GitHub", "On this day",
- *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:").
+ *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:"),
+ *   and "New post:" in the other languages posts come in.
  * Weak signals, two needed: three or more hashtags; a link as the last word;
  * an emoji as the first character; a price beside a link (a sales post); a
  * status or changelog account name (`NotionStatus`, "… Changelog",
@@ -33,6 +34,8 @@ const strongTextSignals: [name: string, pattern: RegExp][] = [
   ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/u],
   ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/u],
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
+  // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
+  ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],
 ];
 
 // "bot" as a separate part of a handle (`rustjobs_bot`, `bot-alerts`) or a

@@ -11,7 +11,7 @@ export interface IntentEvidence {
   productsNamed: number;
 }
 
-// Patterns span the languages Earshot reads most (en, de, fr, es, pt, it, nl,
+// Patterns span the languages Earshot reads most (en, de, fr, es, pt, it, nl, pl,
 // ja); a post is matched against all of them because its language is itself
 // a guess and the patterns of one language rarely fire on another.
 
@@ -21,7 +21,8 @@ const questionOpening = new RegExp(
     String.raw`(?:^|[.!\n]\s*)(?:how (?:do|can|to|should|does)|what(?:'s| is| are| would)|why (?:does|is|do|are)|which\b|where (?:can|do)`,
     String.raw`|(?:does|has|is) any(?:one|body)|any(?:one|body) (?:know|tried|use|using|else|have|here)|is there|are there`,
     String.raw`|can (?:i|you|someone|we)|should (?:i|we)|any (?:recommendations|suggestions|tips|ideas|advice)`,
-    String.raw`|weiß jemand|kennt jemand|hat jemand|gibt es|quelqu'un|est-ce que|alguien|alguém|qualcuno|weet iemand|heeft iemand)`,
+    String.raw`|weiß jemand|kennt jemand|hat jemand|gibt es|quelqu'un|est-ce que|alguien|alguém|qualcuno|weet iemand|heeft iemand`,
+    String.raw`|czy (?:ktoś|warto|jest|są|da się|można|to)|ktoś (?:wie|używa|próbował|ma)|jak (?:to|mogę|można)|dlaczego|co (?:polecacie|wybrać|myślicie))`,
   ].join(''),
   'mu',
 );
@@ -51,12 +52,13 @@ const problemPatterns = [
   /\bnão (?:funciona|chegou|carrega)\b|\bainda não\b/u,
   /\bnon (?:funziona|va|carica)\b|\bancora non\b/u,
   /\bwerkt niet\b|\bnog steeds (?:niet|geen)\b|\bdoet het niet\b/u,
+  /\bnie działa(?!\p{L})|\b(?:nadal|wciąż|dalej) nie\b|\bzawiesza się|\bprzesta\p{L}* działać/u,
   /\bneeds? (?:a |an )?better\b/u,
   /\b(?:bill|bills|costs?|prices?|invoice)\b[^.!?]*\b(?:tripled|doubled|went up|increased|skyrocketed|exploded)\b/u,
   /(?:できない|動かない|落ちる|不具合|遅くなる)/u,
 ];
 
-const praisePatterns = /\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?:最高|便利|すごい|快適)/u;
+const praisePatterns = /\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?<!nie )\bpolecam\b|(?<![\p{L}])(?:świetn|genialn|rewelac)\p{L}*|(?:最高|便利|すごい|快適)/u;
 
 /** Seeking, weighing or about to acquire a product: counts alone. */
 const buyingPatterns = [
@@ -72,11 +74,12 @@ const buyingPatterns = [
   /\b(?:procuro|procurando)\b|\balternativa (?:ao|para)\b/u,
   /\b(?:cerco|cercando|sto valutando|stiamo valutando)\b|\bun'alternativa a\b/u,
   /\b(?:zoek(?:en)? (?:een|naar))\b|\balternatief voor\b/u,
+  /\bszukam\b|\balternatyw\p{L}* dla\b|\bzastanawiam się nad (?:zakupem|kupnem|przejściem)/u,
   /(?:検討中|乗り換え先|おすすめ)/u,
 ];
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
 const buyingQuestionPatterns =
-  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|vale o preço|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b/u;
+  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|vale o preço|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|(?<![\p{L}])(?:opłaca się|co wybrać|który wybrać|przed zakupem)(?![\p{L}])/u;
 
 const comparisonPatterns = [
   /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
@@ -90,11 +93,12 @@ const comparisonPatterns = [
   /\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\bem vez de\b|\bmigramos\b/u,
   /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
+  /(?<![\p{L}])(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)(?![\p{L}])|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
   /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\b\w{3,}er als\b/u,
 ];
 /** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */
-const organisationNeed = /\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze)\b/u;
+const organisationNeed = /\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze|firma|firmy|firmie|nasz\w*)\b|\bzesp[oó]\p{L}*/u;
 
 /** A problem report asking for a fix: an error named beside a request for a solution. */
 const errorWithFixRequest = (text: string) =>
@@ -129,13 +133,13 @@ const anyComparison = anyOf(comparisonPatterns);
  */
 const structures: [name: string, pattern: RegExp][] = [
   ['versus', /\b(?:vs\.?|versus)(?![\p{L}])|\bor\b[^.!?]*\?/u],
-  ['than', /(?:\Ber|\bmore \w+|\bless \w+|\bworse) than\b|\Ber als\b|\b(?:mieux|pire|plus \w+|moins \w+) que\b|\b(?:mejor|peor|más \w+|menos \w+) que\b|\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\b(?:meglio|peggio|più \w+) (?:di|che)\b|\Ber dan\b|より/u],
-  ['compared', /\bcompar\w+|\bvergleich\w*|\brispetto a\b|\bpar rapport à|\bvergeleken met\b|と比べ/u],
-  ['moved-from-to', /\b(?:switched|switching|moved|moving|migrated|migrating|ditched|dropped|replaced|left|went back|gone back|umgestiegen|gewechselt|passé|passés|passée|migré|cambié|cambiamos|mudamos|migramos|passat[oaie]|overgestapt)\b[^.!?]*\b(?:from|to|for|with|von|zu|auf|de|vers|à|a|para|al|da|naar|van)\b/u],
-  ['preferred-over', /\b(?:picked|chose|chosen|prefer|preferred|pick|choose)\b[^.!?]*\bover\b|\binstead of\b|\brather than\b|\bstatt\b|\bau lieu de\b|\ben lugar de\b|\bem vez de\b|\binvece di\b|\bin plaats van\b/u],
+  ['than', /(?:\Ber|\bmore \w+|\bless \w+|\bworse) than\b|\Ber als\b|\b(?:mieux|pire|plus \w+|moins \w+) que\b|\b(?:mejor|peor|más \w+|menos \w+) que\b|\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\b(?:meglio|peggio|più \w+) (?:di|che)\b|\Ber dan\b|(?<![\p{L}])niż(?![\p{L}])|より/u],
+  ['compared', /\bcompar\w+|\bvergleich\w*|\brispetto a\b|\bpar rapport à|\bvergeleken met\b|\bporówn\p{L}*|と比べ/u],
+  ['moved-from-to', /\b(?:switched|switching|moved|moving|migrated|migrating|ditched|dropped|replaced|left|went back|gone back|umgestiegen|gewechselt|passé|passés|passée|migré|cambié|cambiamos|mudamos|migramos|passat[oaie]|overgestapt|przesiadłe[mś]|przesiadłam|przeszedłem|przeszłam)\b[^.!?]*\b(?:from|to|for|with|von|zu|auf|de|vers|à|a|para|al|da|naar|van|z|na)\b/u],
+  ['preferred-over', /\b(?:picked|chose|chosen|prefer|preferred|pick|choose)\b[^.!?]*\bover\b|\binstead of\b|\brather than\b|\bstatt\b|\bau lieu de\b|\ben lugar de\b|\bem vez de\b|\binvece di\b|\bin plaats van\b|\bzamiast\b/u],
 ];
 
-const firstPerson = /\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze)\b/u;
+const firstPerson = /\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze|mój|moja|moje|mnie|nasz\w*)\b|\p{L}+ł[ae]m\b/u;
 
 function sentenceStartBefore(text: string, index: number): number {
   return Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('!', index - 1), text.lastIndexOf('?', index - 1)) + 1;

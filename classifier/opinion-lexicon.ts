@@ -45,6 +45,9 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     goosebumps: 3, iconic: 2, "i'm so in": 2, 'how i lived without': 3, 'how did i live without': 3, 'out of hand': -2,
     'logged me out': -2, 'kept throwing': -2, 'keeps throwing': -2, glitches: -2, 'breaks something': -2, begging: -1,
     incident: -1, investigating: -1, disruption: -2, delayed: -1,
+    sturdy: 2, dependable: 2, trustworthy: 2, sleek: 2, handy: 2, convenient: 1, cozy: 2, cosy: 2, tasty: 2, stellar: 3,
+    faultless: 3, 'hassle-free': 2, flimsy: -2, wobbly: -2, 'cheaply made': -2, shoddy: -2, subpar: -2, 'sub-par': -2, mediocre: -2,
+    underwhelming: -2, overrated: -2, lackluster: -2, lacklustre: -2, leaky: -2, soggy: -2, bland: -1, fiddly: -1, rubbish: -2,
   },
   de: {
     gut: 2, super: 3, toll: 3, klasse: 3, genial: 3, großartig: 3, hervorragend: 3, zufrieden: 2, empfehlenswert: 3,
@@ -65,6 +68,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'keine antwort': -2, störung: -2,
     beeindruckend: 3, meisterwerk: 3, empfehlung: 2, niedlich: 2, 'jeden cent wert': 3, langweilig: -2,
     'rausgeschmissenes geld': -3,
+    bequem: 2, traumhaft: 3, unerreicht: 3, flüssig: 2, lecker: 2, gemütlich: 2, stolz: 2, 'macht spaß': 3, genieße: 2, robust: 2, leise: 1, mühelos: 2, gelungen: 2, ätzend: -3, grottig: -3, nervtötend: -3, unbequem: -2, wackelig: -2,
   },
   fr: {
     bien: 1, bon: 2, bonne: 2, super: 3, génial: 3, géniale: 3, excellent: 3, excellente: 3, parfait: 3, agréable: 2,
@@ -83,6 +87,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sans problème': 2, 'sans souci': 2, 'sans accroc': 3, réclamation: -1, 'message automatique': -1, panne: -2,
     impressionnant: 3, impressionnante: 3, "chef-d'œuvre": 3, réactif: 2, réactive: 2, honnête: 2, 'vaut le coup': 2,
     ennuyeux: -2, soporifique: -2, 'argent jeté': -3,
+    fier: 2, fière: 2, confortable: 2, délicieux: 2, génialissime: 3, sublime: 3, adorable: 2, 'trop mignon': 2, solide: 2, fluide: 2, silencieux: 1, réussi: 2, réussie: 2, 'coup de cœur': 3, inconfortable: -2, bruyant: -1, fragile: -1, médiocre: -2, 'à fuir': -3, 'tombe à plat': -2, raté: -2, ratée: -2,
   },
   es: {
     bien: 1, bueno: 2, buena: 2, genial: 3, excelente: 3, increíble: 3, recomendable: 3, recomiendo: 2, rápido: 1,
@@ -98,6 +103,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sin problemas': 2, 'de maravilla': 3, desesperación: -3, rechazó: -2, rechazado: -2, rechazada: -2,
     'se me cierra': -2, 'se cierra': -2, 'sin motivo': -2, 'ningún motivo': -2, 'y nada': -1, esperando: -1, caída: -2,
     impresionante: 3, 'obra maestra': 3, 'valió la pena': 2, aburrido: -2, 'dinero tirado': -3, 'tirar el dinero': -3,
+    cómodo: 2, cómoda: 2, precioso: 3, preciosa: 3, delicioso: 2, orgulloso: 2, orgullosa: 2, sólido: 2, fluido: 2, silencioso: 1, 'me flipa': 3, 'una joya': 3, incómodo: -2, incómoda: -2, ruidoso: -1, frágil: -1, mediocre: -2, cutre: -2, 'una porquería': -3, chapuza: -3,
   },
   pt: {
     bom: 2, boa: 2, ótimo: 3, ótima: 3, excelente: 3, incrível: 3, recomendo: 3, melhor: 2, rápido: 1, fácil: 2,
@@ -111,6 +117,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'sem resposta': -2, porcaria: -3, bugado: -2, trava: -2,
     'sem problemas': 2, 'vivia sem': 3, 'dar erro': -2, 'dando erro': -2, 'deu erro': -2, 'fora do ar': -2,
     impressionante: 3, 'obra-prima': 3, 'valeu a pena': 2, entediante: -2, 'dinheiro jogado fora': -3,
+    confortável: 2, lindo: 2, linda: 2, delicioso: 2, orgulhoso: 2, sólido: 2, fluido: 2, silencioso: 1, 'uma joia': 3, desconfortável: -2, barulhento: -1, frágil: -1, medíocre: -2, 'uma porcaria': -3,
   },
   it: {
     bene: 1, buono: 2, ottimo: 3, ottima: 3, bellissimo: 3, bellissima: 3, fantastico: 3, consiglio: 1, veloce: 1,
@@ -124,6 +131,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'nessuna risposta': -2, lentissimo: -3,
     'senza problemi': 2, inesistente: -2, penale: -1, disservizio: -2,
     impressionante: 3, capolavoro: 3, emozionante: 3, promosso: 2, promossa: 2, noioso: -2, 'soldi buttati': -3,
+    comodissimo: 3, delizioso: 2, orgoglioso: 2, solido: 2, fluido: 2, silenzioso: 1, 'una chicca': 3, scomodo: -2, rumoroso: -1, fragile: -1, mediocre: -2, 'una schifezza': -3,
   },
   nl: {
     goed: 2, prima: 1, geweldig: 3, super: 3, fantastisch: 3, aanrader: 3, snel: 1, sneller: 1, makkelijk: 2,
@@ -136,6 +144,7 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     blij: 2, 'nooit meer': -3, tijdverspilling: -3, schandalig: -3, belachelijk: -3, 'geen reactie': -2, bagger: -3,
     'zonder problemen': 2, summier: -1, 'veel te': -1, storing: -2,
     indrukwekkend: 3, meesterwerk: 3, 'elke cent waard': 3, saai: -2, 'weggegooid geld': -3,
+    comfortabel: 2, heerlijk: 3, lekker: 2, trots: 2, 'verrassend goed': 3, stevig: 2, soepel: 2, oncomfortabel: -2, lawaaierig: -1, wankel: -2, matig: -1, 'niks aan': -2,
   },
   ja: {
     便利: 2, 快適: 2, 最高: 3, すごい: 3, 好き: 2, 良い: 2, 不便: -2, 遅い: -2, 最悪: -3, バグ: -1, エラー: -1,
@@ -147,6 +156,20 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     サクサク: 2, もっさり: -2, 不具合: -2, 最強: 3, 優秀: 2, 感謝: 2, 神: 3,
     楽: 2, 神アプリ: 3, 障害: -2,
     面白い: 2, つまらない: -2, 不評: -2,
+    刺さる: 2, 気に入: 2, 美味しい: 2, おいしい: 2, 安心: 2, 使いやすい: 2, 使いにくい: -2, うるさい: -2, 壊れやすい: -2, 期待外れ: -2, 高すぎ: -2,
+  },
+  pl: {
+    dobr: 2, fajn: 2, świetn: 3, super: 3, genialn: 3, rewelacja: 3, rewelacyjn: 3, polecam: 3, doskonał: 3, znakomit: 3,
+    wspaniał: 3, idealn: 3, najlepsz: 3, lepsz: 1, szybk: 1, łatw: 2, wygodn: 2, przydatn: 2, niezawodn: 2, solidn: 2,
+    intuicyjn: 2, zadowolon: 2, kocham: 3, uwielbiam: 3, dzięki: 2, dziękuję: 2, sztos: 3, mistrzostwo: 3, 'bez problemu': 2,
+    'bez problemów': 2, 'warto było': 2, 'wart każdej złotówki': 3, 'daje radę': 2, 'robi robotę': 2,
+    zły: -2, zła: -2, złe: -2, źle: -2, słab: -2, kiepsk: -2, beznadziejn: -3, tragiczn: -3, fataln: -3, okropn: -3, porażka: -3, porażką: -3, dramat: -2,
+    masakra: -2, żenad: -3, żenując: -3, denerwując: -2, irytując: -2, frustrując: -2, wkurza: -2, bezużyteczn: -3,
+    niestabiln: -2, awaryjn: -2, zepsut: -2, zepsuł: -2, rozczarowan: -2, rozczarowując: -2, zawiodł: -2, zawiódł: -2,
+    błąd: -1, błędy: -1, problem: -1, problemy: -1, szkoda: -1, nudn: -2, oszustw: -3, skandal: -3, nienawidzę: -3,
+    laguje: -2, przepłacon: -2, drożyzna: -2, 'nie działa': -2, 'nie polecam': -3, 'nigdy więcej': -3,
+    'strata czasu': -3, 'strata pieniędzy': -3, 'wyrzucone pieniądze': -3, 'brak odpowiedzi': -2, 'zawiesza się': -2,
+    'wywala się': -2, 'za drogi': -2, 'za drogie': -2, 'za droga': -2, 'szkoda pieniędzy': -3, 'szkoda kasy': -3,
   },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };
@@ -169,7 +192,7 @@ export const afinnNotOpinions = [
  * Words that turn a sentence ("great, but slow"): what follows them carries
  * the opinion, as in VADER's contrast rule.
  */
-export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'けど', 'しかし', 'でも']);
+export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'ale', 'jednak', 'lecz', 'けど', 'しかし', 'でも']);
 
 /** Negating words, per language: an opinion word right after one counts the other way. */
 export const negators: Record<string, ReadonlySet<string>> = {
@@ -180,6 +203,7 @@ export const negators: Record<string, ReadonlySet<string>> = {
   pt: new Set(['não', 'nunca', 'sem', 'nem']),
   it: new Set(['non', 'mai', 'senza', 'né']),
   nl: new Set(['niet', 'geen', 'nooit', 'zonder']),
+  pl: new Set(['nie', 'nigdy', 'bez', 'ani', 'żaden', 'żadna', 'żadne']),
   et: new Set(['ei', 'pole']),
 };
 
@@ -191,13 +215,17 @@ export const cessationWords: ReadonlySet<string> = new Set(['anymore', 'longer',
 
 /** Degree words, per language, that strengthen the opinion word right after them ("really slow", "sehr gut"). */
 export const intensifiers: Record<string, ReadonlySet<string>> = {
-  en: new Set(['very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'truly', 'insanely', 'ridiculously']),
-  de: new Set(['sehr', 'echt', 'wirklich', 'total', 'extrem', 'richtig', 'voll', 'mega']),
-  fr: new Set(['très', 'vraiment', 'hyper', 'tellement', 'vachement', 'extrêmement']),
-  es: new Set(['muy', 'realmente', 'súper', 'tan', 'demasiado', 'extremadamente']),
-  pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente']),
-  it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente']),
-  nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke']),
+  en: new Set([
+    'very', 'really', 'so', 'super', 'extremely', 'incredibly', 'absolutely', 'totally', 'truly', 'insanely', 'ridiculously',
+    'stupid', 'stupidly', 'crazy', 'absurdly', 'freaking', 'wicked', 'scary', 'scarily', 'terribly', 'awfully', 'unbelievably',
+  ]),
+  de: new Set(['sehr', 'echt', 'wirklich', 'total', 'extrem', 'richtig', 'voll', 'mega', 'verdammt', 'wahnsinnig', 'irre', 'krass', 'brutal', 'unverschämt']),
+  fr: new Set(['très', 'vraiment', 'hyper', 'tellement', 'vachement', 'extrêmement', 'terriblement', 'follement', 'grave', 'ridiculement']),
+  es: new Set(['muy', 'realmente', 'súper', 'tan', 'demasiado', 'extremadamente', 'tremendamente', 'brutalmente', 'absurdamente', 'ridículamente']),
+  pt: new Set(['muito', 'super', 'realmente', 'bastante', 'extremamente', 'absurdamente', 'ridiculamente', 'terrivelmente']),
+  it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente', 'terribilmente', 'assurdamente', 'pazzescamente']),
+  nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke', 'belachelijk', 'bizar', 'vet', 'ziek', 'waanzinnig']),
+  pl: new Set(['bardzo', 'naprawdę', 'mega', 'super', 'niesamowicie', 'strasznie', 'totalnie', 'zbyt']),
   ja: new Set(['とても', 'すごく', 'めっちゃ', '本当に', '超', 'かなり']),
 };
 
@@ -210,5 +238,6 @@ export const diminishers: Record<string, ReadonlySet<string>> = {
   pt: new Set(['pouco', 'meio', 'ligeiramente']),
   it: new Set(['poco', 'leggermente', 'abbastanza', 'piuttosto']),
   nl: new Set(['beetje', 'wat', 'vrij', 'nogal', 'redelijk']),
+  pl: new Set(['trochę', 'nieco', 'dość', 'lekko', 'raczej']),
   ja: new Set(['少し', 'ちょっと', 'やや']),
 };

@@ -1,6 +1,7 @@
 import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
+import { glossedWords } from './word-glossary.ts';
 import { hostOf, type SenseProfile } from './sense-profile.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 
@@ -186,7 +187,8 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
       if (profile.namedInCapitals) asName++;
       else asAcronym++;
     }
-    else if (!atSentenceStart) asName++;
+    // German capitalises every noun: there a capital says nothing of a name.
+    else if (!atSentenceStart && language !== 'de') asName++;
 
     const previous = previousWord(before);
     if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
@@ -362,7 +364,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  const words = wordsOf(post.text);
+  const words = glossedWords(wordsOf(post.text), language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post, words);

@@ -33,8 +33,8 @@ const ironyMarks = new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
-    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b`,
-    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een)\b`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
+    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)(?![\p{L}])`,
   ].join(''),
   'u',
 );
@@ -49,12 +49,21 @@ const ironyMarks = new RegExp(
 const ironicOpening = new RegExp(
   String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
     + String.raw`|super|toll|klasse|prima|genial|großartig|herrlich|wunderbar|perfekt|spitze|génial|parfait|formidable|magnifique|bravo|perfecto|estupendo|fantástico|maravilloso|excelente`
-    + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk))\s*,`,
+    + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk`
+    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo))\s*,`,
   'u',
 );
 
 /** A closing sentence this short ("Thrilled.", "Stellar platform.") after a sentence marked ironic carries on the irony. */
 const curtCloserWords = 3;
+
+/**
+ * A post closed by a lone word of disbelief or mock feeling ("Dealer says
+ * it's normal. Sure.", "…the week before the parade. Touching.") takes back
+ * every word of praise before it: nobody ends sincere praise so (an answer
+ * to the sentence's own question, "Worth it? Sure.", is no such closer).
+ */
+const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
 
 /**
  * A negated positive word counts against at three quarters of its weight
@@ -128,7 +137,7 @@ function escapeForPattern(text: string) {
 }
 
 /**
- * German, French, Spanish, Portuguese, Italian and Dutch inflect their
+ * German, French, Spanish, Portuguese, Italian, Dutch and Polish inflect their
  * adjectives ("angenehm", "angenehme", "angenehmste"); a word that is a
  * lexicon entry plus up to four letters is read as that entry. English is
  * left exact: AFINN lists its inflections itself.
@@ -195,11 +204,10 @@ const questionWeight = 0.25;
 const beforeContrastWeight = 0.5;
 const afterContrastWeight = 1.5;
 /**
- * Product-word scores at which a machine-made post reads positive or
- * negative. Negative takes more: status and release templates use problem
- * words to describe ("fixes a crash when…").
+ * The product-word score at which a machine-made post reads negative: not
+ * at one problem word, which status and release templates use to describe
+ * ("fixes a crash when…").
  */
-const positiveThreshold = 1;
 const negativeThreshold = -2;
 
 const mayTurn = new RegExp([...contrastWords].map(escapeForPattern).join('|'), 'u');
@@ -247,12 +255,16 @@ export function readSentiment(
       const cue = tokens[cursor];
       const label = scorer.labels.get(cue);
       if (label === undefined) continue;
+      // "stupid powerful", "belachelijk goed", "brutal gut": a word of blame
+      // right before a word of praise is only its degree.
+      if (label < 0 && scorer.intensifiers.has(cue) && (scorer.labels.get(tokens[cursor + 1]) ?? 0) > 0) continue;
       const score = wordScore(scorer, tokens, cursor, label);
       if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
     }
   };
   let closerCues = 0;
   let closer = '';
+  let beforeCloser = '';
   let sentences = 0;
   for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
@@ -275,6 +287,7 @@ export function readSentiment(
       for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
     }
     closerCues = first;
+    beforeCloser = closer;
     closer = sentence;
     sentences++;
   }
@@ -283,16 +296,22 @@ export function readSentiment(
   if (ironic && sentences > 1 && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords) {
     for (let c = closerCues; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
   }
+  if (sentences > 1 && !isQuestion(beforeCloser) && disbeliefCloser.test(closer)) {
+    ironic = true;
+    for (let c = 0; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+  }
   return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic };
 }
 
 /**
  * The sentiment of a machine-made post, read by its product words alone
  * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion. Posts by people go to the
- * opinion models (`opinion-models.ts`).
+ * templates are decoration, not opinion. A feed's "fast and easy" is its
+ * headline's, not a verdict: a machine-made post is negative where it
+ * reports a fault, else neutral (as every machine-made post of the labelled
+ * sets is). Posts by people go to the opinion models (`opinion-models.ts`).
  */
 export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
   const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
-  return productScore >= positiveThreshold ? 'positive' : productScore <= negativeThreshold ? 'negative' : 'neutral';
+  return productScore <= negativeThreshold ? 'negative' : 'neutral';
 }

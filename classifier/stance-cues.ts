@@ -10,7 +10,7 @@ function cue(phrases: string, japanese?: string): RegExp {
 
 /**
  * Cues of a post's stance that mean the same in every language Earshot
- * reads (en, de, fr, es, pt, it, nl, ja): a fault that came back, a thing
+ * reads (en, de, fr, es, pt, it, nl, pl, ja): a fault that came back, a thing
  * that broke, a purchase sent back, a price that rose, an answer still
  * awaited, more expected for the money, something that lasted, a purchase
  * the writer would make again. The opinion models learn one weight per cue
@@ -21,39 +21,41 @@ function cue(phrases: string, japanese?: string): RegExp {
 const cueFamilies: [name: string, pattern: RegExp][] = [
   [
     'again',
-    cue(String.raw`again|yet another|once more|for the (?:\w+) time|third time|schon wieder|wieder|erneut|zum \w+ mal|encore une fois|de nouveau|à nouveau|une fois de plus|énième|otra vez|de nuevo|una vez más|por enésima vez|de novo|outra vez|mais uma vez|di nuovo|ancora una volta|un'altra volta|per l'ennesima volta|alweer|opnieuw|nog een keer`, 'また|再び'),
+    cue(String.raw`again|yet another|once more|for the (?:\w+) time|third time|schon wieder|wieder|erneut|zum \w+ mal|encore une fois|de nouveau|à nouveau|une fois de plus|énième|otra vez|de nuevo|una vez más|por enésima vez|de novo|outra vez|mais uma vez|di nuovo|ancora una volta|un'altra volta|per l'ennesima volta|alweer|opnieuw|nog een keer|znowu|znów|ponownie|po raz kolejny|po raz \p{L}+|kolejny raz`, 'また|再び'),
   ],
   [
     'broke',
-    cue(String.raw`broke|broken|cracked|cracks|leaking|leaks|leaked|fell off|fell apart|falling apart|tore|torn|ripped|snapped|peeling|died|dead after|stopped working|quit working|kaputt|defekt|gebrochen|gerissen|undicht|abgebrochen|abgefallen|cassée?s?|se casse(?:nt)?|fendue?s?|se fend(?:ent)?|déchirée?s?|se déchire(?:nt)?|fuit|en panne|tombée? en panne|rot[oa]s?|rompió|se rompió|se rajó|gotea|dejó de funcionar|quebr(?:ou|ad[oa])|rachou|rasgou|vaza|parou de funcionar|rott[oa]|si è rott[oa]|crepat[oa]|smesso di funzionare|kapot|gebroken|gescheurd|lekt|stuk gegaan`, '壊れ|割れ|故障|漏れ'),
+    cue(String.raw`broke|broken|cracked|cracks|leaking|leaks|leaked|fell off|fell apart|falling apart|tore|torn|ripped|snapped|peeling|died|dead after|stopped working|quit working|kaputt|defekt|gebrochen|gerissen|undicht|abgebrochen|abgefallen|cassée?s?|se casse(?:nt)?|fendue?s?|se fend(?:ent)?|déchirée?s?|se déchire(?:nt)?|fuit|en panne|tombée? en panne|rot[oa]s?|rompió|se rompió|se rajó|gotea|dejó de funcionar|quebr(?:ou|ad[oa])|rachou|rasgou|vaza|parou de funcionar|rott[oa]|si è rott[oa]|crepat[oa]|smesso di funzionare|kapot|gebroken|gescheurd|lekt|stuk gegaan|zepsuł\p{L}*|zepsut\p{L}*|pękł\p{L}*|pęknięt\p{L}*|rozpadł\p{L}*|przestał\p{L}* działać|cieknie|przecieka|odpadł\p{L}*`, '壊れ|割れ|故障|漏れ'),
   ],
   [
     'sent-back',
-    cue(String.raw`returned (?:it|them|the|my|our)|returning (?:it|them)|sent (?:it|them) back|refund(?:ed)?|zurückgeschickt|zurückgegeben|zurückschicken|zurückgeben|renvoyer|retourner|devolver|devolvê-l[oa]|restituire|rimandare indietro|terugsturen|retourneren|retoure|erstattung|renvoyée?s?|retournée?s?|rembours\w*|devolví|devolución|devuelt[oa]|reembolso|devolvi|devolução|reso|restituit[oa]|rimbors\w*|teruggestuurd|retour|terugbetaald`, '返品|返金'),
+    cue(String.raw`returned (?:it|them|the|my|our)|returning (?:it|them)|sent (?:it|them) back|refund(?:ed)?|zurückgeschickt|zurückgegeben|zurückschicken|zurückgeben|renvoyer|retourner|devolver|devolvê-l[oa]|restituire|rimandare indietro|terugsturen|retourneren|retoure|erstattung|renvoyée?s?|retournée?s?|rembours\w*|devolví|devolución|devuelt[oa]|reembolso|devolvi|devolução|reso|restituit[oa]|rimbors\w*|teruggestuurd|retour|terugbetaald|zwróciłe[mś]|zwróciłam|odesłałe[mś]|odesłałam|zwrot\p{L}*|reklamacj\p{L}*`, '返品|返金'),
   ],
   [
     'price-rise',
-    cue(String.raw`(?:pric|preis|prix|preci|preç|prezz|prijs|abo|subscription)\w*[^.!?]{0,40}(?:raised|increased|went up|doubled|tripled|erhöht|gestiegen|augmenté|subió|subido|aumentou|aumentad[oa]|aumentato|verhoogd|gestegen)|(?:raised|increased|doubled|erhöht|augmenté|subió|aumentou|aumentato|verhoogd)[^.!?]{0,30}(?:pric|preis|prix|precio|preço|prezz|prijs)\w*|price (?:hike|increase|rise)|shrinkflation|more expensive|preis(?:e)? erhöht|preiserhöhung|teurer|augmenté (?:le|les|ses) prix|hausse (?:de|des) prix|plus cher|subió el precio|subida de precio|más car[oa]|aumentou o preço|mais car[oa]|aumentato il prezzo|rincar\w+|più car[oa]|prijsverhoging|duurder`, '値上げ'),
+    cue(String.raw`(?:pric|preis|prix|preci|preç|prezz|prijs|abo|subscription)\w*[^.!?]{0,40}(?:raised|increased|went up|doubled|tripled|erhöht|gestiegen|augmenté|subió|subido|aumentou|aumentad[oa]|aumentato|verhoogd|gestegen)|(?:raised|increased|doubled|erhöht|augmenté|subió|aumentou|aumentato|verhoogd)[^.!?]{0,30}(?:pric|preis|prix|precio|preço|prezz|prijs)\w*|price (?:hike|increase|rise)|shrinkflation|more expensive|preis(?:e)? erhöht|preiserhöhung|teurer|augmenté (?:le|les|ses) prix|hausse (?:de|des) prix|plus cher|subió el precio|subida de precio|más car[oa]|aumentou o preço|mais car[oa]|aumentato il prezzo|rincar\w+|più car[oa]|prijsverhoging|duurder|podwyżk\p{L}*|podnieśli cen\p{L}*|podniosł\p{L}* cen\p{L}*|drożej|droższ\p{L}*`, '値上げ'),
   ],
   [
     'kept-waiting',
-    cue(String.raw`still waiting|weeks later|no (?:reply|answer|response|update|updates)|never heard back|on hold for|warte seit|keine (?:antwort|rückmeldung)|toujours pas|j'attends (?:toujours|depuis)|aucune (?:réponse|nouvelle)|sigo esperando|sin (?:respuesta|noticias)|todavía no|ainda não|sem (?:resposta|retorno)|continuo esperando|ancora non|sto ancora aspettando|nessuna (?:risposta|notizia)|wacht al|nog steeds (?:niet|geen)|geen (?:reactie|antwoord)`, '返事がない|返信がない'),
+    cue(String.raw`still waiting|weeks later|no (?:reply|answer|response|update|updates)|never heard back|on hold for|warte seit|keine (?:antwort|rückmeldung)|toujours pas|j'attends (?:toujours|depuis)|aucune (?:réponse|nouvelle)|sigo esperando|sin (?:respuesta|noticias)|todavía no|ainda não|sem (?:resposta|retorno)|continuo esperando|ancora non|sto ancora aspettando|nessuna (?:risposta|notizia)|wacht al|nog steeds (?:niet|geen)|geen (?:reactie|antwoord)|nadal czekam|wciąż czekam|brak odpowiedzi|bez odpowiedzi|zero odpowiedzi`, '返事がない|返信がない'),
   ],
   [
     'expected-more',
-    cue(String.raw`i (?:had )?expected (?:more|better)|expected more|i'd expect|i would expect|for (?:that|this|the) (?:price|money)|at (?:that|this) price|ich hätte (?:mehr )?erwartet|für (?:den|diesen) preis|je m'attendais|on s'attend|pour ce prix|à ce prix|esperaba (?:más|algo)|por ese precio|a ese precio|esperava (?:mais|algo)|por esse preço|a esse preço|mi aspettavo|per quel prezzo|a quel prezzo|ik had (?:meer )?verwacht|voor die prijs|voor dat geld`, 'この値段で|期待外れ|期待してた'),
+    cue(String.raw`i (?:had )?expected (?:more|better)|expected more|i'd expect|i would expect|for (?:that|this|the) (?:price|money)|at (?:that|this) price|ich hätte (?:mehr )?erwartet|für (?:den|diesen) preis|je m'attendais|on s'attend|pour ce prix|à ce prix|esperaba (?:más|algo)|por ese precio|a ese precio|esperava (?:mais|algo)|por esse preço|a esse preço|mi aspettavo|per quel prezzo|a quel prezzo|ik had (?:meer )?verwacht|voor die prijs|voor dat geld|za tę cenę|za taką cenę|za takie pieniądze|spodziewał\p{L}* się więcej|oczekiwał\p{L}* więcej`, 'この値段で|期待外れ|期待してた'),
   ],
   [
     'lasted',
-    cue(String.raw`still going strong|held up|holds up|survived|like new|after (?:\w+ )?(?:years|months) (?:still|of)|hält (?:seit|immer)|wie neu|nach \w+ jahren|immer noch (?:top|gut|wie)|comme neu(?:f|ve)|a survécu|tient toujours|como nuev[oa]|sobrevivió|sigue (?:funcionando|como)|como nov[oa]|sobreviveu|continua funcionando|come nuov[oa]|è sopravvissut[oa]|funziona ancora|als nieuw|heeft overleefd|werkt nog steeds`),
+    cue(String.raw`still going strong|held up|holds up|survived|like new|after (?:\w+ )?(?:years|months) (?:still|of)|hält (?:seit|immer)|wie neu|nach \w+ jahren|immer noch (?:top|gut|wie)|comme neu(?:f|ve)|a survécu|tient toujours|como nuev[oa]|sobrevivió|sigue (?:funcionando|como)|como nov[oa]|sobreviveu|continua funcionando|come nuov[oa]|è sopravvissut[oa]|funziona ancora|als nieuw|heeft overleefd|werkt nog steeds|jak now[ya]|nadal działa|wciąż działa|po \p{L}+ latach`),
   ],
   [
     'would-again',
-    cue(String.raw`would (?:buy|order|choose|pick|do) (?:it |them |this )?again|buy (?:it |them )?again|should have (?:done|bought|switched)|wish i had (?:done|bought|switched)|würde (?:ich |es )?(?:sofort |jederzeit )?wieder kaufen|hätte ich (?:mal )?früher|je (?:le |la |les )?rachèterai[st]?|j'aurais dû|volvería a comprar\w*|debí (?:haberlo|comprarlo)|compraria (?:de novo|outra vez)|devia ter|lo ricomprerei|ricomprerei|avrei dovuto|zou (?:ik|het) (?:zo )?weer kopen|had ik eerder moeten`, 'リピート|また買'),
+    cue(String.raw`would (?:buy|order|choose|pick|do) (?:it |them |this )?again|buy (?:it |them )?again|should have (?:done|bought|switched)|wish i had (?:done|bought|switched)|würde (?:ich |es )?(?:sofort |jederzeit )?wieder kaufen|hätte ich (?:mal )?früher|je (?:le |la |les )?rachèterai[st]?|j'aurais dû|volvería a comprar\w*|debí (?:haberlo|comprarlo)|compraria (?:de novo|outra vez)|devia ter|lo ricomprerei|ricomprerei|avrei dovuto|zou (?:ik|het) (?:zo )?weer kopen|had ik eerder moeten|kupił\p{L}*by\p{L}* (?:ponownie|jeszcze raz|znowu)|kupię (?:ponownie|jeszcze raz)|trzeba było (?:wcześniej|dawno)`, 'リピート|また買'),
   ],
 ];
 
 /** The stance cues a post's lower-cased text holds, as feature names for the opinion models. */
 export function stanceCues(lowerText: string): string[] {
-  return cueFamilies.flatMap(([name, pattern]) => (pattern.test(lowerText) ? [name] : []));
+  const found = cueFamilies.flatMap(([name, pattern]) => (pattern.test(lowerText) ? [name] : []));
+  // "Würde ich wieder kaufen", "would buy it again": a purchase made again is no fault come back.
+  return found.includes('would-again') ? found.filter((name) => name !== 'again') : found;
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadPostReaders } from '../classifier/built-in-classifier.ts';
+import { automationSignals } from '../classifier/automation-signals.ts';
+import { detectIntents } from '../classifier/intents.ts';
+import { detectLanguage } from '../classifier/language.ts';
+import { readSentiment } from '../classifier/sentiment.ts';
+import { stanceCues } from '../classifier/stance-cues.ts';
+import { glossedWords } from '../classifier/word-glossary.ts';
+
+const noWords: ReadonlySet<string> = new Set();
+const cuesOf = (text: string, language: string) => readSentiment(text, language, noWords).cues.map((cue) => [cue.cue, cue.score]);
+
+describe('the classifier in Polish, the ninth language it reads', () => {
+  it('reads opinions, negations, irony and intents of Polish posts', async () => {
+    const loaded = await loadPostReaders();
+    expect(detectLanguage(loaded.languageDetector, 'Znowu nie działa logowanie do aplikacji banku, trzeci raz w tym tygodniu.')).toBe('pl');
+    expect(cuesOf('Naprawdę świetny czytnik, polecam.', 'pl')).toEqual([['polecam', 3], ['świetn', 3 * 1.3]]);
+    expect(cuesOf('Nie polecam, strata pieniędzy.', 'pl')).toEqual([['nie polecam', -3], ['strata pieniędzy', -3]]);
+    expect(readSentiment('Świetnie, znowu nie działa.', 'pl', noWords)).toMatchObject({ ironic: true, score: -5 });
+    const intentsOf = (text: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, 'pl', noWords), productsNamed: 0 });
+    expect(intentsOf('Czy ktoś używa Revoluta zamiast mBanku? Co polecacie?')).toEqual(['buy_intent', 'question', 'comparison']);
+    expect(intentsOf('Aplikacja nie działa od rana, nadal nie mogę się zalogować.')).toEqual(['complaint']);
+    expect(intentsOf('Świetny czytnik, polecam każdemu.')).toEqual(['praise']);
+    expect(stanceCues('za tę cenę spodziewałem się więcej, a po tygodniu się zepsuł')).toEqual(['broke', 'expected-more']);
+  });
+});
+
+describe('opinion words across languages', () => {
+  it('reads a word of blame before a word of praise as its degree', () => {
+    expect(cuesOf('The impact driver is stupid powerful.', 'en')).toEqual([['powerful', 2 * 1.3]]);
+    expect(cuesOf('Die Kamera ist brutal gut.', 'de')).toEqual([['gut', 2 * 1.3]]);
+    expect(cuesOf('That was a stupid update.', 'en')).toEqual([['stupid', -2]]);
+  });
+
+  it('reads a lone closing word of disbelief as sarcasm, but not as the answer to a question', () => {
+    expect(readSentiment('Transmission shudder at 40k miles. Dealer says it is great. Sure.', 'en', noWords)).toMatchObject({ ironic: true, cues: [{ cue: 'great', score: -3 }] });
+    expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);
+  });
+
+  it('takes a purchase made again for no fault come back', () => {
+    expect(stanceCues('nach zehn jahren wie neu. würde ich wieder kaufen.')).toEqual(['lasted', 'would-again']);
+    expect(stanceCues('der akku ist schon wieder leer.')).toEqual(['again']);
+  });
+});
+
+describe('the glossary relevance reads other languages through', () => {
+  it('reads the words it knows as English in their place, and leaves the term and English posts alone', () => {
+    expect(glossedWords(['les', 'oiseaux', 'du', 'jardin', 'cura'], 'fr', new Set(['cura']))).toEqual(['les', 'bird', 'du', 'garden', 'cura']);
+    expect(glossedWords(['vögel', 'im', 'garten'], 'de', noWords)).toEqual(['bird', 'im', 'garden']);
+    expect(glossedWords(['aplikacji', 'banku'], 'pl', noWords)).toEqual(['app', 'bank']);
+    expect(glossedWords(['the', 'oiseaux'], 'en', noWords)).toEqual(['the', 'oiseaux']);
+  });
+});
+
+describe('machine-made feed lines in other languages', () => {
+  it('reads "New post:" in each language as a feed template, and a person\'s post naming an article as no template', () => {
+    const automated = (text: string) => automationSignals({ platform: 'x', text, links: [], author: { name: 'Lea', handle: 'lea' } }).automated;
+    for (const text of ['Neuer Beitrag: Zehn Tipps für den Garten', 'Nouvel article : le guide des vélos', 'Nueva entrada: cómo elegir un portátil', 'Novo post: receitas rápidas', 'Nuovo articolo: la guida', 'Nieuw bericht: de beste fietsen', 'Nowy wpis: jak wybrać laptop', '新着記事：自転車の選び方']) {
+      expect(automated(text), text).toBe(true);
+    }
+    expect(automated('Ich habe einen neuen Beitrag über Fahrräder geschrieben, Feedback willkommen.')).toBe(false);
+  });
+});
