@@ -6,12 +6,14 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import type { KeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { useClientAddress } from './plugins/use-client-address.ts';
 import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
 import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
+import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
@@ -30,6 +32,8 @@ export interface GatewayOptions {
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
   countRequests(workspaceId: string, requests: number): Promise<{ used: number; windowStart: Date }>;
+  /** Keyword terms the keywords subgraph answered, which a page of mentions is named from (none: every page asks). */
+  keywordTerms?: KeywordTermCache;
   log: Logger;
 }
 
@@ -39,8 +43,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
- * limits, authentication, rate limit, read-only keys, signed subgraph
- * requests, in-process subgraphs, subscription errors.
+ * limits, authentication, rate limit, read-only keys, keyword terms from
+ * memory, signed subgraph requests, in-process subgraphs, subscription errors.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -80,6 +84,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys({ publicRootFields }),
+      ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       useSubscriptionErrors(),

@@ -13,6 +13,7 @@ import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
+import { startKeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import {
@@ -217,6 +218,8 @@ export async function startEarshot(
     // Only the roles that authenticate requests keep keys in memory (and listen for their changes).
     const apiKeys = role === 'worker' ? undefined : await startApiKeyCache(requestSql);
     if (apiKeys) stops.push(['API key cache', apiKeys.stop]);
+    const keywordTerms = role === 'all' || role === 'gateway' ? await startKeywordTermCache(requestSql) : undefined;
+    if (keywordTerms) stops.push(['keyword term cache', keywordTerms.stop]);
     const authenticate = (token: string) => authenticateWith(requestSql, (secret) => apiKeys!.authenticate(secret), token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
@@ -229,6 +232,7 @@ export async function startEarshot(
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
+            keywordTerms,
             log,
           })
         : undefined;

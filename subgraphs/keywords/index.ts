@@ -38,6 +38,7 @@ export { ensureDefaultGroup, findGroupsByIds } from './group-store.ts';
 export { groupCreateInput, groupPatchInput } from './group.ts';
 export { createKeyword } from './keyword-commands.ts';
 export { keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
+export { type KeywordTermCache, startKeywordTermCache } from './keyword-term-cache.ts';
 export { type KeywordRow, findKeywordById, findKeywordsByIdsAnyWorkspace, listFeeds, listReviewSources, saveFeedValidators } from './keyword-store.ts';
 export { loadActiveMatchRules, matchRulesOf, toWorkspaceFilters } from './match-rules-store.ts';
 export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, compileWorkspaceFilters, keywordRulesPass, workspaceFiltersPass } from './matching/keyword-rules.ts';
