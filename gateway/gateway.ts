@@ -43,8 +43,9 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
- * limits, authentication, rate limit, read-only keys, keyword terms from
- * memory, signed subgraph requests, in-process subgraphs, subscription errors.
+ * limits, authentication, rate limit, read-only keys, signed subgraph
+ * requests, in-process subgraphs, keyword terms from memory, subscription
+ * errors.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -84,9 +85,10 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys({ publicRootFields }),
-      ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
+      // After the in-process subgraphs: a request it does not answer from memory goes the way they chose.
+      ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
     ],
   });
