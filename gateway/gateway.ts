@@ -13,6 +13,7 @@ import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
+import { useInProcessResults } from './plugins/use-in-process-results.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
@@ -45,7 +46,7 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, signed subgraph
  * requests, in-process subgraphs, keyword terms from memory, subscription
- * errors.
+ * errors, results handed to an in-process caller.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -90,6 +91,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       // After the in-process subgraphs: a request it does not answer from memory goes the way they chose.
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
+      useInProcessResults(),
     ],
   });
   // The runtime builds its schema on the first HTTP request; an operation over graphql-ws skips that step and, coming first, met no schema at all.

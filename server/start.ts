@@ -242,7 +242,7 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        gatewayFetch = async (search, init) => gateway.fetch(`http://gateway/graphql${search}`, init);
+        gatewayFetch = async (search, init, caller) => gateway.fetch(`http://gateway/graphql${search}`, init, caller);
       } else {
         if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
         const target = new URL('/graphql', config.gatewayUrl);
