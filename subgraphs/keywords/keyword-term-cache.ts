@@ -1,3 +1,4 @@
+import { announceChangeInProcess, listenForChanges } from '../../runtime/announced-changes.ts';
 import type { Sql } from '../../runtime/database.ts';
 
 /** The channel migration 051's trigger notifies with a keyword's id when its term changes or it is deleted. */
@@ -21,12 +22,9 @@ export interface KeywordTermCache {
   stop(): Promise<void>;
 }
 
-/** The caches of this process: a rename made here reaches them before its response leaves, not only when the notification arrives. */
-const processCaches = new Set<(id: string) => void>();
-
 /** Drops a keyword's term from every cache of this process at once (the rename or deletion that changed it committed here). */
 export function forgetKeywordTermInProcess(id: string): void {
-  for (const forget of processCaches) forget(id);
+  announceChangeInProcess(changesChannel, id);
 }
 
 interface Entry {
@@ -52,19 +50,7 @@ export async function startKeywordTermCache(sql: Sql, options: KeywordTermCacheO
   const maxEntries = options.maxEntries ?? 100_000;
   // By keyword id (unique across workspaces); a term is answered only to the workspace it was read for.
   const entries = new Map<string, Entry>();
-  // Bumped by every notification and reconnection: a read that began before it may be stale and is not kept.
-  let generation = 0;
-  const forgetKeyword = (id: string) => {
-    generation++;
-    entries.delete(id);
-  };
-  const forgetAll = () => {
-    generation++;
-    entries.clear();
-  };
-  const listening = await sql.listen(changesChannel, forgetKeyword, forgetAll);
-  processCaches.add(forgetKeyword);
-
+  const changes = await listenForChanges(sql, changesChannel, { forget: (id) => entries.delete(id), forgetAll: () => entries.clear() });
   return {
     termsOf(workspaceId, ids) {
       const now = Date.now();
@@ -74,10 +60,10 @@ export async function startKeywordTermCache(sql: Sql, options: KeywordTermCacheO
       });
     },
     beginRead() {
-      const readFrom = generation;
+      const unchanged = changes.beginRead();
       const readAt = Date.now();
       return (workspaceId, terms) => {
-        if (readFrom !== generation) return;
+        if (!unchanged()) return;
         for (const { id, term } of terms) {
           entries.delete(id);
           if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
@@ -86,8 +72,7 @@ export async function startKeywordTermCache(sql: Sql, options: KeywordTermCacheO
       };
     },
     async stop() {
-      processCaches.delete(forgetKeyword);
-      await listening.unlisten();
+      await changes.stop();
       entries.clear();
     },
   };
