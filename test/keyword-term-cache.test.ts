@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeywordTermCache } from '../subgraphs/keywords/index.ts';
+import { forgetKeywordTermInProcess } from '../subgraphs/keywords/keyword-term-cache.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { seedMentions } from './mention-seeds.ts';
 
@@ -83,6 +84,20 @@ describe('the keyword term cache', () => {
       cache.beginRead()(workspaceId, [{ id: keywordId, term: 'Acme Labs' }]);
       expect(cache.termsOf(workspaceId, [keywordId, otherKeywordId])).toEqual(['Acme Labs', undefined]);
       expect(cache.termsOf('org_another', [keywordId])).toEqual([undefined]);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('forgets a term at once when this process renamed the keyword, before any notification', async () => {
+    const cache = await startKeywordTermCache(first.sql);
+    try {
+      cache.beginRead()(workspaceId, [{ id: keywordId, term: 'Acme Labs' }, { id: otherKeywordId, term: 'Widget Pro' }]);
+      const overlapped = cache.beginRead();
+      forgetKeywordTermInProcess(keywordId);
+      expect(cache.termsOf(workspaceId, [keywordId, otherKeywordId])).toEqual([undefined, 'Widget Pro']);
+      overlapped(workspaceId, [{ id: keywordId, term: 'Acme Labs' }]);
+      expect(cache.termsOf(workspaceId, [keywordId])).toEqual([undefined]);
     } finally {
       await cache.stop();
     }
