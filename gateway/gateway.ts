@@ -6,12 +6,15 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import type { KeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { useClientAddress } from './plugins/use-client-address.ts';
 import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
 import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
+import { useInProcessResults } from './plugins/use-in-process-results.ts';
+import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
@@ -30,6 +33,8 @@ export interface GatewayOptions {
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
   countRequests(workspaceId: string, requests: number): Promise<{ used: number; windowStart: Date }>;
+  /** Keyword terms the keywords subgraph answered, which a page of mentions is named from (none: every page asks). */
+  keywordTerms?: KeywordTermCache;
   log: Logger;
 }
 
@@ -40,7 +45,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, signed subgraph
- * requests, in-process subgraphs, subscription errors.
+ * requests, in-process subgraphs, keyword terms from memory, subscription
+ * errors, results handed to an in-process caller.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -82,7 +88,10 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useReadOnlyKeys({ publicRootFields }),
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
+      // After the in-process subgraphs: a request it does not answer from memory goes the way they chose.
+      ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
+      useInProcessResults(),
     ],
   });
   // The runtime builds its schema on the first HTTP request; an operation over graphql-ws skips that step and, coming first, met no schema at all.

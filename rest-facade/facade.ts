@@ -1,6 +1,7 @@
 // The server adapter's own Response: sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
+import type { InProcessCaller } from '../gateway/plugins/use-in-process-results.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { maxJsonNesting, nestedDeeperThan } from '../runtime/json-nesting.ts';
@@ -30,12 +31,17 @@ import {
  * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
  * HTTP) and returns its HTTP response: `search` is the query string of a GET
  * (with its leading `?`), empty for a POST. It takes the request's parts
- * rather than a Request so the in-process gateway builds its own, cheaper one.
+ * rather than a Request so the in-process gateway builds its own, cheaper one;
+ * the in-process gateway also hands a successful result to `caller` as the
+ * object, with no body to parse (an HTTP gateway ignores it).
  */
 export type GatewayFetch = (
   search: string,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  caller: InProcessCaller,
 ) => Promise<Response>;
+
+type GraphQLPayload = { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 
 export interface FacadeOptions {
   /** A request goes to the table whose prefix its path starts with, else to the first; each answers in its own envelope. */
@@ -225,16 +231,18 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     // body the gateway has no request stream to read, which is a good part of
     // its cost for a small query. Long ones stay POSTs, clear of URL limits.
     const search = query.startsWith('query') ? `?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : '';
+    let taken: GraphQLPayload | undefined;
+    const caller: InProcessCaller = { takeResult: (result) => (taken = result as GraphQLPayload) };
     const response =
       search && search.length <= maxQueryStringLength
-        ? await options.gatewayFetch(search, { method: 'GET', headers })
-        : await options.gatewayFetch('', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+        ? await options.gatewayFetch(search, { method: 'GET', headers }, caller)
+        : await options.gatewayFetch('', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) }, caller);
     const passOn = new Headers();
     for (const name of rateLimitHeaders) {
       const value = response.headers.get(name);
       if (value !== null) passOn.set(name, value);
     }
-    const payload = (await response.json()) as { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+    const payload = taken ?? ((await response.json()) as GraphQLPayload);
     return { payload, headers: passOn };
   };
 

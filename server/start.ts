@@ -13,6 +13,7 @@ import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
+import { startKeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
 import { keywordDirectory } from '../subgraphs/keywords/index.ts';
@@ -200,13 +201,13 @@ export async function startEarshot(
     }
 
     let subgraphUrls: Record<SubgraphName, string>;
-    let inProcessSubgraphs: Record<string, RunningSubgraph['fetch']> = {};
+    let inProcessSubgraphs: Record<string, RunningSubgraph['execute']> = {};
     if (role === 'all') {
       // The subgraphs still listen: subscriptions reach them over graphql-ws.
       const running = await Promise.all(subgraphNames.map((name) => serveOne(name, 0, '127.0.0.1')));
       for (const subgraph of running) stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
       subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
-      inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.fetch]));
+      inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.execute]));
     } else {
       const missing = subgraphNames.filter((name) => !config.subgraphUrls[name]);
       if (role === 'gateway' && missing.length) {
@@ -218,6 +219,8 @@ export async function startEarshot(
     // Only the roles that authenticate requests keep keys in memory (and listen for their changes).
     const apiKeys = role === 'worker' ? undefined : await startApiKeyCache(requestSql);
     if (apiKeys) stops.push(['API key cache', apiKeys.stop]);
+    const keywordTerms = role === 'all' || role === 'gateway' ? await startKeywordTermCache(requestSql) : undefined;
+    if (keywordTerms) stops.push(['keyword term cache', keywordTerms.stop]);
     const authenticate = (token: string) => authenticateWith(requestSql, (secret) => apiKeys!.authenticate(secret), token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
@@ -230,6 +233,7 @@ export async function startEarshot(
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
             countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
+            keywordTerms,
             log,
           })
         : undefined;
@@ -239,7 +243,7 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        gatewayFetch = async (search, init) => gateway.fetch(`http://gateway/graphql${search}`, init);
+        gatewayFetch = async (search, init, caller) => gateway.fetch(`http://gateway/graphql${search}`, init, caller);
       } else {
         if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
         const target = new URL('/graphql', config.gatewayUrl);

@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 // The server adapter's own Response: read and sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { createServerAdapter, Response } from '@whatwg-node/server';
-import { GraphQLError, type GraphQLSchema, parse } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../runtime/clock.ts';
@@ -56,14 +56,26 @@ export interface SubgraphServerOptions {
   port?: number;
 }
 
-/** A subgraph's HTTP handling as a function from request to response. */
-export type SubgraphFetch = (url: string, init: RequestInit) => Promise<Response>;
+/** A GraphQL request as the gateway sends it, signature in `extensions`. */
+export interface SubgraphRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** A GraphQL result as a subgraph answers it (errors formatted, as they travel in JSON). */
+export interface SubgraphResult {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+  extensions?: Record<string, unknown>;
+}
 
 export interface RunningSubgraph {
   name: string;
   url: string;
-  /** Answers a request to `url` without the network hop, with the same checks as the port. */
-  fetch: SubgraphFetch;
+  /** Answers a request without the network hop or its JSON, with the same checks as the port. */
+  execute(request: SubgraphRequest): Promise<SubgraphResult>;
   close(): Promise<void>;
 }
 
@@ -72,8 +84,16 @@ const unsigned = () =>
     extensions: { code: 'unauthorized' },
   });
 
-const jsonError = (status: number, errors: unknown[]) =>
-  new Response(JSON.stringify({ errors }), { status, headers: { 'content-type': 'application/json' } });
+/** A signed request's answer before it is written as JSON: its HTTP status and GraphQL result. */
+interface SignedAnswer {
+  status: number;
+  result: SubgraphResult;
+}
+
+const errorAnswer = (status: number, errors: SubgraphResult['errors']): SignedAnswer => ({ status, result: { errors } });
+
+const jsonResponse = ({ status, result }: SignedAnswer) =>
+  new Response(JSON.stringify(result), { status, headers: { 'content-type': status === 200 ? 'application/json; charset=utf-8' : 'application/json' } });
 
 /** A resolver that lost the database answers `service_unavailable`, which the facade makes a 503 with `Retry-After`. */
 const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds };
@@ -118,20 +138,15 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   await apollo.start();
 
   // One path for both ways in, the subgraph's port and the all-in-one
-  // gateway calling in-process: a JSON body whose signature is checked
+  // gateway calling in-process: a request whose signature is checked
   // before Apollo executes it. Only the gateway calls, always with a POSTed
-  // JSON body, so Apollo's HTTP handling (GET, content negotiation, CSRF)
-  // has nothing to do here; its request pipeline runs in full.
-  const executeSignedBody = async (text: string): Promise<Response> => {
+  // JSON body (or, in-process, that body's object), so Apollo's HTTP
+  // handling (GET, content negotiation, CSRF) has nothing to do here; its
+  // request pipeline runs in full.
+  const executeSigned = async (body: Record<string, unknown>): Promise<SignedAnswer> => {
     try {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return jsonError(400, [{ message: 'Malformed JSON body' }]);
-      }
       const signed = verifySubgraphRequest(secret, body);
-      if (!signed) return jsonError(401, [unsigned().toJSON()]);
+      if (!signed) return errorAnswer(401, [unsigned().toJSON()]);
       const response = await apollo.executeOperation(
         {
           query: body.query as string,
@@ -142,16 +157,22 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
         { contextValue: contextFor(signed) },
       );
       // Apollo answers incrementally only for @defer, which the gateway does not ask for.
-      if (response.body.kind !== 'single') return jsonError(406, [{ message: 'Incremental delivery is not supported' }]);
-      return new Response(JSON.stringify(response.body.singleResult), {
-        status: response.http.status ?? 200,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      });
+      if (response.body.kind !== 'single') return errorAnswer(406, [{ message: 'Incremental delivery is not supported' }]);
+      return { status: response.http.status ?? 200, result: response.body.singleResult as SubgraphResult };
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return jsonError(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
+      if (isDatabaseUnavailable(error)) return errorAnswer(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
       log.error('subgraph request failed', { error: String(error) });
-      return jsonError(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
+      return errorAnswer(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
     }
+  };
+  const executeSignedBody = async (text: string): Promise<Response> => {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return jsonResponse(errorAnswer(400, [{ message: 'Malformed JSON body' }]));
+    }
+    return jsonResponse(await executeSigned(body));
   };
   const isGraphQLPost = (url: string, method: string | undefined) => method === 'POST' && new URL(url).pathname === '/graphql';
   const handle = async (request: Request): Promise<Response> =>
@@ -180,11 +201,8 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   return {
     name,
     url,
-    // The gateway's body is already a string: no Request to build and read back.
-    fetch: async (requestUrl, init) =>
-      typeof init.body === 'string' && isGraphQLPost(requestUrl, init.method)
-        ? executeSignedBody(init.body)
-        : adapter.fetch(requestUrl, init),
+    // The gateway in the same process skips the body's JSON both ways: it hands over the request and takes the result as objects.
+    execute: async (request) => (await executeSigned(request as unknown as Record<string, unknown>)).result,
     async close() {
       await wsServer.dispose();
       wss.close();

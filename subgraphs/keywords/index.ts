@@ -39,6 +39,7 @@ export { groupCreateInput, groupPatchInput } from './group.ts';
 export { createKeyword } from './keyword-commands.ts';
 export { keywordDirectory } from './keyword-directory.ts';
 export { keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
+export { type KeywordTermCache, startKeywordTermCache } from './keyword-term-cache.ts';
 export { type KeywordRow, findKeywordById, findKeywordsByIdsAnyWorkspace, listFeeds, listReviewSources, saveFeedValidators } from './keyword-store.ts';
 export { loadActiveMatchRules, matchRulesOf, toWorkspaceFilters } from './match-rules-store.ts';
 export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, compileWorkspaceFilters, keywordRulesPass, workspaceFiltersPass } from './matching/keyword-rules.ts';

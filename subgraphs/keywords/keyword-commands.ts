@@ -6,6 +6,7 @@ import { parseInput } from '../validate-input.ts';
 import { ensureDefaultGroup, findGroupToJoin } from './group-store.ts';
 import { type KeywordCreate, keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
 import { planKeywordPatch, settingsForNewKeyword } from './keyword-settings.ts';
+import { forgetKeywordTermInProcess } from './keyword-term-cache.ts';
 import { type CheckedFeed, checkFeeds } from './feed-check.ts';
 import {
   deleteKeyword,
@@ -117,7 +118,7 @@ export async function patchKeyword(
     feeds = await checkFeeds(patch.feeds, connected, readers);
   }
   try {
-    return (await sql.begin(async (tx) => {
+    const written = (await sql.begin(async (tx) => {
       const current = await findKeywordForUpdate(tx, workspaceId, id);
       if (!current) throw notFound('Keyword');
       term ||= current.term;
@@ -145,6 +146,9 @@ export async function patchKeyword(
       await syncKeywordPolls(tx, id, searchPlatforms, now);
       return { keyword: updated, added };
     })) as KeywordWrite;
+    // This process's requests read the new term from here on, not only once the notification arrives.
+    if (patch.term) forgetKeywordTermInProcess(id);
+    return written;
   } catch (error) {
     throw translateKeywordWriteError(error, term);
   }
@@ -159,4 +163,5 @@ export async function removeKeyword(sql: Sql, workspaceId: string, id: string): 
     if (!(await deleteKeyword(tx, workspaceId, id))) throw notFound('Keyword');
     await removeKeywordFromAlertRules(tx, workspaceId, id);
   });
+  forgetKeywordTermInProcess(id);
 }

@@ -340,7 +340,8 @@ export const mentionFilterParameters = {
   languages: parameter({
     kind: list(language),
     description: 'Posts in any of these languages (ISO 639-1); an unknown language never passes',
-    condition: (sql, values) => sql`m.language = any(${sql.array(values)})`,
+    // One language is written as an equality, which PostgreSQL reads from `mentions_by_language` in list order (migration 052); `= any` of one value it does not.
+    condition: (sql, values) => (values.length === 1 ? sql`m.language = ${values[0]}` : sql`m.language = any(${sql.array(values)})`),
   }),
   notLanguages: parameter({
     kind: list(language),

@@ -1,3 +1,4 @@
+import { announceChangeInProcess, listenForChanges } from '../../runtime/announced-changes.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { type AuthenticatedKey, authenticateApiKey } from './api-key-store.ts';
 import { hashSecretToken } from './secret-token.ts';
@@ -22,12 +23,9 @@ export interface ApiKeyCache {
   stop(): Promise<void>;
 }
 
-/** The caches of this process: a revoke made here reaches them before its response leaves, not only when the notification arrives. */
-const processCaches = new Set<(id: string) => void>();
-
 /** Drops a key from every cache of this process at once (the revoke that made it dead committed here). */
 export function forgetApiKeyInProcess(id: string): void {
-  for (const forget of processCaches) forget(id);
+  announceChangeInProcess(changesChannel, id);
 }
 
 interface Entry {
@@ -51,18 +49,12 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
-  // Bumped by every notification and reconnection: a read that began before it may be stale and is not kept.
-  let generation = 0;
-  const forgetKey = (id: string) => {
-    generation++;
-    for (const [hash, entry] of entries) if (entry.key.id === id) entries.delete(hash);
-  };
-  const forgetAll = () => {
-    generation++;
-    entries.clear();
-  };
-  const listening = await sql.listen(changesChannel, forgetKey, forgetAll);
-  processCaches.add(forgetKey);
+  const changes = await listenForChanges(sql, changesChannel, {
+    forget: (id) => {
+      for (const [hash, entry] of entries) if (entry.key.id === id) entries.delete(hash);
+    },
+    forgetAll: () => entries.clear(),
+  });
 
   return {
     async authenticate(secret) {
@@ -73,17 +65,16 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
         if (entry.key.expiresAt === null || entry.key.expiresAt.getTime() > now) return entry.key;
       }
       entries.delete(hash);
-      const readFrom = generation;
+      const unchanged = changes.beginRead();
       const key = await authenticateApiKey(sql, secret);
-      if (key && readFrom === generation) {
+      if (key && unchanged()) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
         entries.set(hash, { key, readAt: now });
       }
       return key;
     },
     async stop() {
-      processCaches.delete(forgetKey);
-      await listening.unlisten();
+      await changes.stop();
       entries.clear();
     },
   };
