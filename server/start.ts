@@ -13,10 +13,9 @@ import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
 import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
-import { startKeywordTermCache } from '../subgraphs/keywords/index.ts';
+import { keywordDirectory, startKeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import {
   type AuthenticatedKey,
   authenticateOAuthToken,
