@@ -14,6 +14,7 @@ import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
+import { useSharedSubscriptions } from './plugins/use-shared-subscriptions.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
 
 const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
@@ -40,7 +41,7 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, signed subgraph
- * requests, in-process subgraphs, subscription errors.
+ * requests, in-process subgraphs, subscription errors, shared subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -83,6 +84,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       useSubscriptionErrors(),
+      useSharedSubscriptions(),
     ],
   });
   // The runtime builds its schema on the first HTTP request; an operation over graphql-ws skips that step and, coming first, met no schema at all.

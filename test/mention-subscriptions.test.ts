@@ -225,6 +225,31 @@ describe('many subscribers in one process', () => {
   });
 });
 
+describe('clients subscribing alike through one gateway', () => {
+  it('each get every event of the subscription they share, and one leaving ends it for no other', async () => {
+    const query = 'subscription { mentionCreated { id keyword { term } } }';
+    const [first, second] = [collect(mine.key, query, {}), collect(mine.key, query, {})];
+    const other = collect(mine.key, 'subscription { mentionCreated { id } }', {});
+    for (const { results } of [first, second, other]) await untilLive(results, () => announceNew(mine, [relevantReddit]));
+
+    const [shown] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => [first, second, other].every(({ results }) => results.length > 0), Boolean);
+    await sleep(300);
+    expect([first.results, second.results, other.results]).toEqual([
+      [{ data: { mentionCreated: { id: shown, keyword: { term: 'Rust' } } } }],
+      [{ data: { mentionCreated: { id: shown, keyword: { term: 'Rust' } } } }],
+      [{ data: { mentionCreated: { id: shown } } }],
+    ]);
+
+    await clients.at(-3)!.dispose();
+    expect(await first.ended).toEqual({});
+    second.results.length = 0;
+    const [later] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => second.results.length, (count) => count > 0, 10_000);
+    expect(second.results).toEqual([{ data: { mentionCreated: { id: later, keyword: { term: 'Rust' } } } }]);
+  });
+});
+
 describe('a database that fails a subscription', () => {
   it('ends it with service_unavailable, as a query is answered', async () => {
     const created = collect(mine.key, 'subscription { mentionCreated { id } }', {});
