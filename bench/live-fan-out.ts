@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
@@ -6,15 +7,17 @@ import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
-import { type MentionRow, recordScores } from '../subgraphs/mentions/index.ts';
+import { type MentionRow, mentionUpdatedChannel, recordScores } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport, BenchRow } from './benchmark.ts';
 import { answersHttp, type BenchProcess, startBenchProcess, startSubgraphProcesses } from './processes.ts';
+import { databaseBackendCpuSeconds } from './database-cpu.ts';
 import { percentile } from './percentile.ts';
 
-const subscribers = 1_000;
+/** `EARSHOT_BENCH_SUBSCRIBERS=100` makes a small run, to check the benchmark works without the load of the real one. */
+const subscribers = Number(process.env.EARSHOT_BENCH_SUBSCRIBERS ?? 1_000);
 const gatewayProcesses = 2;
 const mentionsPerSecond = 200;
 const seconds = 10;
@@ -27,8 +30,8 @@ const aimP99Ms = 100;
 
 /** How subscribers spread over workspaces: each scored mention reaches every subscriber of its workspace. */
 const layouts = [
-  { workspaces: 1_000, subscribersPerWorkspace: 1 },
-  { workspaces: 100, subscribersPerWorkspace: 10 },
+  { workspaces: subscribers, subscribersPerWorkspace: 1 },
+  { workspaces: subscribers / 10, subscribersPerWorkspace: 10 },
 ];
 
 function post(workspace: number, i: number): NormalizedPost {
@@ -83,6 +86,10 @@ interface FanOutResult {
   /** Subscriptions refused 503 at the start and made again. */
   resubscribed: number;
   latenciesMs: number[];
+  /** The baseline: each timed mention's NOTIFY as a bare LISTEN connection in the benchmark's process hears it. */
+  bareLatenciesMs: number[];
+  /** CPU time each process used from the first timed scoring to the last delivery (`cpu()`'s order). */
+  cpuMs: number[];
 }
 
 /**
@@ -90,9 +97,10 @@ interface FanOutResult {
  * scoring job commits it, and times every `mentionUpdated` event from the
  * start of its batch's transaction to its arrival at each subscriber.
  */
-async function measure(sql: Sql, clients: { client: Client; workspace: number }[], unscored: MentionRow[][], subscribersPerWorkspace: number): Promise<FanOutResult> {
+async function measure(sql: Sql, clients: { client: Client; workspace: number }[], unscored: MentionRow[][], subscribersPerWorkspace: number, cpu: () => number[]): Promise<FanOutResult> {
   const scoredAt = new Map<string, number>();
   const latenciesMs: number[] = [];
+  const bareLatenciesMs: number[] = [];
   const warmUp = unscored.map((mentions) => mentions.slice(0, warmUpRounds));
   // Round robin over the workspaces, as mentions of many workspaces arrive.
   const timed = unscored.flatMap((mentions) => mentions.slice(warmUpRounds).map((mention, i) => ({ mention, i }))).sort((a, b) => a.i - b.i).map(({ mention }) => mention);
@@ -144,7 +152,12 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 
+  const bare = await sql.listen(mentionUpdatedChannel, (payload) => {
+    const started = scoredAt.get((JSON.parse(payload) as { id: string }).id);
+    if (started !== undefined) bareLatenciesMs.push(performance.now() - started);
+  });
   const perTick = mentionsPerSecond / ticksPerSecond;
+  const cpuBefore = cpu();
   const runStarted = performance.now();
   for (let tick = 0; tick * perTick < timed.length; tick++) {
     const due = runStarted + (tick * 1000) / ticksPerSecond;
@@ -155,9 +168,11 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   const expected = timed.length * subscribersPerWorkspace;
   const deadline = performance.now() + 10_000;
   while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpuMs = cpu().map((after, i) => after - cpuBefore[i]);
+  await bare.unlisten();
   for (const unsubscribe of subscriptions) unsubscribe();
   if (failure) throw failure;
-  return { expected, received, resubscribed, latenciesMs };
+  return { expected, received, resubscribed, latenciesMs, bareLatenciesMs, cpuMs };
 }
 
 async function runLayout(environment: BenchEnvironment, workspaces: number, subscribersPerWorkspace: number): Promise<BenchRow> {
@@ -198,11 +213,28 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
       });
       await Promise.all(batch);
     }
-    const result = await measure(sql, clients, unscored, subscribersPerWorkspace);
-    const latencies = result.latenciesMs;
+    // processes: the four subgraphs (keywords, mentions, billing, team), then the gateways.
+    const cpu = () => [...processes.map((process) => process.cpuMs()), (databaseBackendCpuSeconds(databaseUrl) ?? Number.NaN) * 1000];
+    const result = await measure(sql, clients, unscored, subscribersPerWorkspace, cpu);
+    const { latenciesMs: latencies, bareLatenciesMs: bare, cpuMs } = result;
+    const perDelivery = (ms: number) => ms / result.received;
+    const gatewaysMs = cpuMs.slice(4, 4 + gatewayProcesses).reduce((sum, ms) => sum + ms, 0);
     return {
       label: `${workspaces} workspaces × ${subscribersPerWorkspace}`,
-      values: [result.resubscribed, result.expected, result.received, percentile(latencies, 0.5), percentile(latencies, 0.99), percentile(latencies, 1), aimP99Ms],
+      values: [
+        result.resubscribed,
+        result.expected,
+        result.received,
+        percentile(latencies, 0.5),
+        percentile(latencies, 0.99),
+        percentile(latencies, 1),
+        percentile(bare, 0.5),
+        percentile(bare, 0.99),
+        perDelivery(gatewaysMs),
+        perDelivery(cpuMs[1]),
+        perDelivery(cpuMs[0]),
+        perDelivery(cpuMs.at(-1)!),
+      ],
     };
   } finally {
     await Promise.all(clients.map(({ client }) => client.dispose()));
@@ -224,12 +256,16 @@ export const liveFanOut: Benchmark = {
     const rows: BenchRow[] = [];
     for (const { workspaces, subscribersPerWorkspace } of layouts) rows.push(await runLayout(environment, workspaces, subscribersPerWorkspace));
     const met = rows.every((row) => row.values[1] === row.values[2] && (row.values[4] as number) < aimP99Ms);
+    const [loadAverage] = os.loadavg();
     return {
       description:
         `${subscribers} graphql-ws subscribers of \`mentionUpdated\`, half on each of ${gatewayProcesses} gateway processes (\`--role gateway\`; each subgraph a process of its own), ` +
         `while ${mentionsPerSecond} mentions a second are scored for ${seconds} s in ${ticksPerSecond} transactions a second. Latency runs from the start of a mention's scoring transaction ` +
-        `to its arrival at a subscriber; the subscribers run in the benchmark's process, on the same cores as the servers.`,
-      columns: ['subscriptions refused 503 and made again', 'deliveries expected', 'received', 'p50 ms', 'p99 ms', 'max ms', 'aim p99 ms'],
+        `to its arrival at a subscriber; the subscribers run in the benchmark's process, on the same cores as the servers. ` +
+        `Baseline, in the same run: the same mentions' NOTIFYs as a bare LISTEN connection in the benchmark's process hears them (once per mention). ` +
+        `CPU ms per delivery: the processes' CPU time from the first timed scoring to the last delivery, over the deliveries; PostgreSQL's includes the scoring itself. ` +
+        `Load average ${loadAverage.toFixed(1)} when the last layout ended.`,
+      columns: ['subscriptions refused 503 and made again', 'deliveries expected', 'received', 'p50 ms', 'p99 ms', 'max ms', 'bare LISTEN p50 ms', 'bare LISTEN p99 ms', 'CPU ms/delivery: gateways', 'mentions subgraph', 'keywords subgraph', 'PostgreSQL'],
       rows,
       verdict: met ? `Meets the aim: every event delivered, p99 under ${aimP99Ms} ms.` : `Misses the aim of every event delivered with p99 under ${aimP99Ms} ms.`,
     };
