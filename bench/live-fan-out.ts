@@ -28,10 +28,15 @@ const warmUpRounds = 8;
 /** Issue 18, aim 6: scored → client p99 under 100 ms. */
 const aimP99Ms = 100;
 
-/** How subscribers spread over workspaces: each scored mention reaches every subscriber of its workspace. */
+const fullSelection = 'id priority classification { relevance sentiment } keyword { term }';
+const mentionsOnlySelection = 'id priority classification { relevance sentiment }';
+
+/** How subscribers spread over workspaces (each scored mention reaches every subscriber of its workspace), and what they ask for. */
 const layouts = [
-  { workspaces: subscribers, subscribersPerWorkspace: 1 },
-  { workspaces: subscribers / 10, subscribersPerWorkspace: 10 },
+  { workspaces: subscribers, subscribersPerWorkspace: 1, selection: fullSelection },
+  { workspaces: subscribers / 10, subscribersPerWorkspace: 10, selection: fullSelection },
+  // What fan-out costs without the one field the keywords subgraph answers on every event.
+  { workspaces: subscribers, subscribersPerWorkspace: 1, selection: mentionsOnlySelection },
 ];
 
 function post(workspace: number, i: number): NormalizedPost {
@@ -97,7 +102,13 @@ interface FanOutResult {
  * scoring job commits it, and times every `mentionUpdated` event from the
  * start of its batch's transaction to its arrival at each subscriber.
  */
-async function measure(sql: Sql, clients: { client: Client; workspace: number }[], unscored: MentionRow[][], subscribersPerWorkspace: number, cpu: () => number[]): Promise<FanOutResult> {
+async function measure(
+  sql: Sql,
+  clients: { client: Client; workspace: number }[],
+  unscored: MentionRow[][],
+  layout: (typeof layouts)[number],
+  cpu: () => number[],
+): Promise<FanOutResult> {
   const scoredAt = new Map<string, number>();
   const latenciesMs: number[] = [];
   const bareLatenciesMs: number[] = [];
@@ -112,7 +123,7 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   const subscribe = (index: number) => {
     const { client, workspace } = clients[index];
     subscriptions[index] = client.subscribe<{ mentionUpdated: { id: string } | null }>(
-      { query: 'subscription { mentionUpdated { id priority classification { relevance sentiment } keyword { term } } }' },
+      { query: `subscription { mentionUpdated { ${layout.selection} } }` },
       {
         next: ({ data, errors }) => {
           // A subscription refused 503 (its rate-limit count not answered in time under the burst) is made again, as a client retries.
@@ -165,7 +176,7 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     scoreBatch(timed.slice(tick * perTick, (tick + 1) * perTick), true).catch((error) => (failure ??= error));
   }
-  const expected = timed.length * subscribersPerWorkspace;
+  const expected = timed.length * layout.subscribersPerWorkspace;
   const deadline = performance.now() + 10_000;
   while (received < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpuMs = cpu().map((after, i) => after - cpuBefore[i]);
@@ -175,7 +186,11 @@ async function measure(sql: Sql, clients: { client: Client; workspace: number }[
   return { expected, received, resubscribed, latenciesMs, bareLatenciesMs, cpuMs };
 }
 
-async function runLayout(environment: BenchEnvironment, workspaces: number, subscribersPerWorkspace: number): Promise<BenchRow> {
+const labelOf = (layout: (typeof layouts)[number]) =>
+  `${layout.workspaces} workspaces × ${layout.subscribersPerWorkspace}${layout.selection === fullSelection ? '' : ', no `keyword { term }`'}`;
+
+async function runLayout(environment: BenchEnvironment, layout: (typeof layouts)[number]): Promise<BenchRow> {
+  const { workspaces } = layout;
   const databaseUrl = await environment.createDatabase();
   const sql = connect(databaseUrl);
   const processes: BenchProcess[] = [];
@@ -215,12 +230,12 @@ async function runLayout(environment: BenchEnvironment, workspaces: number, subs
     }
     // processes: the four subgraphs (keywords, mentions, billing, team), then the gateways.
     const cpu = () => [...processes.map((process) => process.cpuMs()), (databaseBackendCpuSeconds(databaseUrl) ?? Number.NaN) * 1000];
-    const result = await measure(sql, clients, unscored, subscribersPerWorkspace, cpu);
+    const result = await measure(sql, clients, unscored, layout, cpu);
     const { latenciesMs: latencies, bareLatenciesMs: bare, cpuMs } = result;
     const perDelivery = (ms: number) => ms / result.received;
     const gatewaysMs = cpuMs.slice(4, 4 + gatewayProcesses).reduce((sum, ms) => sum + ms, 0);
     return {
-      label: `${workspaces} workspaces × ${subscribersPerWorkspace}`,
+      label: labelOf(layout),
       values: [
         result.resubscribed,
         result.expected,
@@ -254,8 +269,14 @@ export const liveFanOut: Benchmark = {
   name: 'Live fan-out: scored mentions to graphql-ws subscribers',
   async run(environment) {
     const rows: BenchRow[] = [];
-    for (const { workspaces, subscribersPerWorkspace } of layouts) rows.push(await runLayout(environment, workspaces, subscribersPerWorkspace));
-    const met = rows.every((row) => row.values[1] === row.values[2] && (row.values[4] as number) < aimP99Ms);
+    for (const layout of layouts) {
+      // A layout that fails (its subscriptions not all live) is a row saying so; the others are still measured.
+      rows.push(await runLayout(environment, layout).catch((error: Error) => ({ label: `${labelOf(layout)}: ${error.message}`, values: [] })));
+      // Each row as soon as it is measured: the table comes at the end of the run.
+      process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
+    }
+    const meets = (row: BenchRow) => row.values[1] === row.values[2] && (row.values[4] as number) < aimP99Ms;
+    const judged = rows.map((row) => `${row.label}: ${meets(row) ? 'met' : 'missed'}`).join('; ');
     const [loadAverage] = os.loadavg();
     return {
       description:
@@ -267,7 +288,7 @@ export const liveFanOut: Benchmark = {
         `Load average ${loadAverage.toFixed(1)} when the last layout ended.`,
       columns: ['subscriptions refused 503 and made again', 'deliveries expected', 'received', 'p50 ms', 'p99 ms', 'max ms', 'bare LISTEN p50 ms', 'bare LISTEN p99 ms', 'CPU ms/delivery: gateways', 'mentions subgraph', 'keywords subgraph', 'PostgreSQL'],
       rows,
-      verdict: met ? `Meets the aim: every event delivered, p99 under ${aimP99Ms} ms.` : `Misses the aim of every event delivered with p99 under ${aimP99Ms} ms.`,
+      verdict: `Aim: every event delivered, p99 under ${aimP99Ms} ms. ${judged}.`,
     };
   },
 };
