@@ -17,6 +17,7 @@ import { useInProcessResults } from './plugins/use-in-process-results.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
+import { useSharedSubscriptions } from './plugins/use-shared-subscriptions.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
 
 const supergraphPath = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
@@ -46,7 +47,7 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, signed subgraph
  * requests, in-process subgraphs, keyword terms from memory, subscription
- * errors, results handed to an in-process caller.
+ * errors, results handed to an in-process caller, shared subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -92,6 +93,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
       useInProcessResults(),
+      useSharedSubscriptions(),
     ],
   });
   // The runtime builds its schema on the first HTTP request; an operation over graphql-ws skips that step and, coming first, met no schema at all.

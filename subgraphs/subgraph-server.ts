@@ -98,6 +98,14 @@ const jsonResponse = ({ status, result }: SignedAnswer) =>
 /** A resolver that lost the database answers `service_unavailable`, which the facade makes a 503 with `Retry-After`. */
 const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds };
 
+/** An error as sent, `service_unavailable` when it says the database is away: the same over HTTP and graphql-ws. */
+const formatDatabaseError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+  isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: serviceUnavailable } : formatted;
+
+/** graphql-ws sends errors as they are; these are its errors formatted as Apollo formats a query's, or undefined when none lost the database. */
+const formatDatabaseErrors = (errors: readonly GraphQLError[] | undefined) =>
+  errors?.some((error) => isDatabaseUnavailable(error)) ? errors.map((error) => formatDatabaseError(error.toJSON(), error)) : undefined;
+
 /**
  * Serves one subgraph: Apollo Server for queries and mutations over HTTP,
  * graphql-ws for subscriptions, both on `/graphql`. Only requests carrying a
@@ -130,8 +138,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     stopOnTerminationSignals: false,
     // Whatever NODE_ENV says: only the signed gateway reaches a subgraph.
     introspection: true,
-    formatError: (formatted, error) =>
-      isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: serviceUnavailable } : formatted,
+    formatError: formatDatabaseError,
     // Cache control is off: it wraps every field's resolver (a sixth of a mentions page's subgraph time) for hints nothing reads.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), refuseNulCharacters],
   });
@@ -190,6 +197,12 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
         return nul ? [nul] : undefined;
       },
       context: (_ctx, _id, payload) => contextFor(verifySubgraphRequest(secret, payload) as GatewayContext),
+      // A subscription that lost the database (its start, or an event) says `service_unavailable`, as a query does.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        const errors = formatDatabaseErrors(result.errors);
+        return errors && { ...result, errors };
+      },
+      onError: (_ctx, _id, _payload, errors) => formatDatabaseErrors(errors),
     },
     wss,
   );

@@ -1,4 +1,5 @@
 import type { Client } from 'graphql-ws';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { mentionEvents } from '../subgraphs/mentions/mention-events.ts';
@@ -185,6 +186,93 @@ describe('a slow subscriber', () => {
     const keeping = await mentionEvents(earshot.sql, mentionUpdatedChannel, mine.workspaceId, {});
     await keeping.return!();
     expect(await keeping.next()).toEqual({ value: undefined, done: true });
+  });
+});
+
+describe('many subscribers in one process', () => {
+  it('share one statement per announced batch, whatever their number and filters, and never load another workspace\'s mentions', async () => {
+    const statements: { name: string; parameters: unknown[] }[] = [];
+    // A pool of the test's own, to see each statement the subscriptions make.
+    const counted = postgres(earshot.databaseUrl, {
+      transform: { column: { from: postgres.toCamel } },
+      onnotice: () => {},
+      debug: (_connection, query, parameters) => statements.push({ name: /\/\* (\w+) \*\//.exec(query)?.[1] ?? query, parameters }),
+    });
+    await counted`select 1`;
+    const everything = await Promise.all(Array.from({ length: 5 }, () => mentionEvents(counted, mentionCreatedChannel, mine.workspaceId, {})));
+    const redditOnly = await Promise.all(Array.from({ length: 5 }, () => mentionEvents(counted, mentionCreatedChannel, mine.workspaceId, { platforms: ['reddit'] })));
+    const neighbour = await mentionEvents(counted, mentionCreatedChannel, theirs.workspaceId, {});
+    statements.length = 0;
+
+    const [reddit, x] = await announceNew(mine, [relevantReddit, { platform: 'x', score: { relevance: 90, sentiment: 'positive' } }]);
+    await announceNew(theirs, [relevantReddit]);
+    const announced = (id: string, platform: string) => ({ value: { mention: expect.objectContaining({ id, platform, workspaceId: mine.workspaceId }) }, done: false });
+    for (const subscription of everything) {
+      expect(await subscription.next()).toEqual(announced(reddit, 'reddit'));
+      expect(await subscription.next()).toEqual(announced(x, 'x'));
+    }
+    for (const subscription of redditOnly) expect(await subscription.next()).toEqual(announced(reddit, 'reddit'));
+    // Theirs is loaded for their subscriber alone, by a statement of its own.
+    await eventually(async () => statements.length, (made) => made > 1);
+    const workspacesOf = (parameters: unknown[]) => [mine.workspaceId, theirs.workspaceId].filter((id) => parameters.includes(id));
+    expect(statements.map(({ name, parameters }) => ({ name, workspaces: workspacesOf(parameters) }))).toEqual([
+      { name: 'loadAnnouncedMentions', workspaces: [mine.workspaceId] },
+      { name: 'loadAnnouncedMentions', workspaces: [theirs.workspaceId] },
+    ]);
+
+    await Promise.all([...everything, ...redditOnly, neighbour].map((subscription) => subscription.return!()));
+    await counted.end();
+  });
+});
+
+describe('clients subscribing alike through one gateway', () => {
+  it('each get every event of the subscription they share, and one leaving ends it for no other', async () => {
+    const query = 'subscription { mentionCreated { id keyword { term } } }';
+    const [first, second] = [collect(mine.key, query, {}), collect(mine.key, query, {})];
+    const other = collect(mine.key, 'subscription { mentionCreated { id } }', {});
+    for (const { results } of [first, second, other]) await untilLive(results, () => announceNew(mine, [relevantReddit]));
+
+    const [shown] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => [first, second, other].every(({ results }) => results.length > 0), Boolean);
+    await sleep(300);
+    expect([first.results, second.results, other.results]).toEqual([
+      [{ data: { mentionCreated: { id: shown, keyword: { term: 'Rust' } } } }],
+      [{ data: { mentionCreated: { id: shown, keyword: { term: 'Rust' } } } }],
+      [{ data: { mentionCreated: { id: shown } } }],
+    ]);
+
+    await clients.at(-3)!.dispose();
+    expect(await first.ended).toEqual({});
+    second.results.length = 0;
+    const [later] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => second.results.length, (count) => count > 0, 10_000);
+    expect(second.results).toEqual([{ data: { mentionCreated: { id: later, keyword: { term: 'Rust' } } } }]);
+  });
+});
+
+describe('a database that fails a subscription', () => {
+  it('ends it with service_unavailable, as a query is answered', async () => {
+    const created = collect(mine.key, 'subscription { mentionCreated { id } }', {});
+    await untilLive(created.results, () => announceNew(mine, [relevantReddit]));
+    const ids = await seedMentions(earshot.sql, mine.workspaceId, [{ keywordId: mine.keywordId, ...relevantReddit }]);
+
+    // The subscription's statement waits behind a lock; its connection is then cut, as a database going away cuts it.
+    const locker = await earshot.sql.reserve();
+    await locker`begin`;
+    await locker`lock table mentions in access exclusive mode`;
+    await announceMentionsCreated(earshot.sql, ids.map((id) => ({ id, workspaceId: mine.workspaceId })));
+    const [waiting] = await eventually(
+      () => earshot.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%mentions m%' and pid <> pg_backend_pid()`,
+      (rows) => rows.length > 0,
+    );
+    await earshot.sql`select pg_terminate_backend(${waiting.pid})`;
+    await locker`rollback`;
+    locker.release();
+
+    expect(await created.ended).toEqual({});
+    expect(created.results).toEqual([
+      { data: { mentionCreated: null }, errors: [{ message: 'The database is not available; retry shortly', path: ['mentionCreated'], extensions: { code: 'service_unavailable', retryAfterSeconds: 5, serviceName: 'mentions' } }] },
+    ]);
   });
 });
 

@@ -1,11 +1,12 @@
 import { GraphQLError } from 'graphql';
+import { isDatabaseUnavailable } from '../../runtime/database-availability.ts';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { mentionEvents, type MentionEvent } from './mention-events.ts';
 import { type CommentRow, listThreadComments } from './comment-store.ts';
 import { grantExport } from './mention-export.ts';
-import { mentionFilterFields, type ResolvedMentionFilter } from './mention-filter.ts';
+import { mentionFilterFields } from './mention-filter.ts';
 import { readMentionFilter } from './mention-filter-lookups.ts';
 import { listMentions, mentionSorts } from './mention-list.ts';
 import { findMention, mentionCreatedChannel, type MentionRow, mentionUpdatedChannel } from './mention-store.ts';
@@ -238,27 +239,28 @@ export function addMentionType(builder: PothosBuilder) {
 
   /**
    * A subscription of the caller's workspace on one channel, its filter
-   * checked and resolved once, when it starts. A refused filter is the
+   * checked and resolved once, when it starts. A refused filter, or a
+   * database away (`service_unavailable`, subgraph-server.ts), is the
    * subscription's one event, an error with its code: thrown from here it
    * would reach the client through the gateway as an unexpected error.
    */
   const subscribeTo = (channel: string) => async (_root: unknown, args: { filter?: unknown }, ctx: Parameters<typeof requireAuth>[0]) => {
     const { workspaceId } = requireAuth(ctx);
-    let filter: ResolvedMentionFilter;
     try {
       // Without a filter too: muted people's mentions stay out, as the list keeps them out.
-      filter = await readMentionFilter(ctx.sql, ctx.keywordDirectory, workspaceId, args.filter);
+      const filter = await readMentionFilter(ctx.sql, ctx.keywordDirectory, workspaceId, args.filter);
+      return await mentionEvents(ctx.sql, channel, workspaceId, filter);
     } catch (error) {
-      if (!(error instanceof GraphQLError)) throw error;
+      if (!(error instanceof GraphQLError) && !isDatabaseUnavailable(error)) throw error;
       return (async function* refused(): AsyncGenerator<MentionEvent> {
-        yield { error };
+        yield { error: error as Error };
       })();
     }
-    return mentionEvents(ctx.sql, channel, workspaceId, filter);
   };
-  const resolveEvent = async (event: MentionEvent, _args: unknown, ctx: Parameters<typeof requireAuth>[0]) => {
+  // The mention comes loaded with the event, once for every subscriber of its workspace (mention-events.ts).
+  const resolveEvent = (event: MentionEvent) => {
     if ('error' in event) throw event.error;
-    return (await findMention(ctx.sql, requireAuth(ctx).workspaceId, event.id)) ?? null;
+    return event.mention;
   };
   const liveFilterNote =
     "Only mentions the list would show with the filter at that moment (muted people's left out unless `includeMuted` or `personId`), " +
