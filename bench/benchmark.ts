@@ -26,7 +26,7 @@ function cell(value: number | string): string {
   return value >= 100 ? Math.round(value).toString() : value.toFixed(1);
 }
 
-/** The report as a Markdown table, ready to paste into the README's performance section. */
+/** The report as a Markdown table, ready to paste into PERFORMANCE.md. */
 export function formatReport(name: string, report: BenchReport): string {
   const header = ['', ...report.columns];
   const lines = [

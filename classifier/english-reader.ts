@@ -11,7 +11,7 @@ export interface EnglishReader {
  * lexicon, so tokenising is all the pipeline it runs. Its sentence
  * sentiment, once read from every English post, took a fifth of the
  * classifier's time and added nothing the opinion models did not already
- * read from the lexicons (cross-validation on the training posts, README,
+ * read from the lexicons (cross-validation on the training posts, PERFORMANCE.md,
  * "Classifier quality").
  */
 export function createEnglishReader(): EnglishReader {

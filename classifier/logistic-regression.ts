@@ -25,7 +25,7 @@ export interface TrainingOptions {
   minCount: number;
 }
 
-/** Chosen on a development set of 160 posts kept out of training (README, "Classifier quality"). */
+/** Chosen on a development set of 160 posts kept out of training (PERFORMANCE.md, "Classifier quality"). */
 export const defaultTrainingOptions: TrainingOptions = { l2: 0.001, epochs: 400, learningRate: 1, minCount: 2 };
 
 function softmax(scores: number[]): number[] {

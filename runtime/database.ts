@@ -206,7 +206,7 @@ export async function startEmbeddedDatabase(
     // one read in order does, so the planner is told so (PostgreSQL's
     // default of 4 prices a spinning disk). At the default it would rather
     // hash every author than look up the few hundred a filtered page needs
-    // by key (README, "Mentions list and export").
+    // by key (PERFORMANCE.md, "Mentions list and export").
     '-c', 'random_page_cost=1.1',
     ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),

@@ -82,7 +82,7 @@ function claimWithinTime(claim: Promise<Count>): Promise<Count> {
  * budget, and for a workspace's first request of a minute, only the
  * waiting ones. Places claimed and not given out by the minute's end were
  * counted without being served: the documented tolerance (README,
- * "Performance").
+ * "Limits").
  */
 export function leasedCounter(limit: number, countRequests: RateLimitOptions['countRequests']): (workspaceId: string) => Promise<Count> {
   const workspaces = new Map<string, WorkspaceCount>();

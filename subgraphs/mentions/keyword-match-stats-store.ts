@@ -41,7 +41,7 @@ export interface KeywordMatchCounts {
  * Each window reads its keyword's entries of `mentions_by_keyword_counted`
  * (migration 050), which hold every column counted, and never the table:
  * a sequential scan of every mention hashed to the windows cost three
- * times as much on 5,000 mentions (README "Gateways"), and grew with the
+ * times as much on 5,000 mentions (PERFORMANCE.md, "Gateways"), and grew with the
  * whole table rather than with the keyword. Answers in the order of
  * `windows`.
  */
