@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
+import { WordBoundedPattern } from './word-bounded-pattern.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
 const requireData = createRequire(import.meta.url);
@@ -171,7 +172,7 @@ const phrasePatterns = new Map(
   Object.entries(opinionLexicons).map(([language, entries]) => {
     const phrases = Object.keys(entries).filter(isPhrase).sort((a, b) => b.length - a.length);
     // Phrases are lower case and meet lower-cased text: no case-insensitive matching needed.
-    const pattern = phrases.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(escapeForPattern).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+    const pattern = phrases.length === 0 ? null : new WordBoundedPattern(phrases.map(escapeForPattern).join('|'));
     return [language, { pattern, entries }] as const;
   }),
 );
@@ -234,7 +235,7 @@ export function readSentiment(
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
-      remaining = remaining.replace(phrases.pattern, (phrase) => {
+      remaining = phrases.pattern.replace(remaining, (phrase) => {
         cues.push({ cue: phrase, score: weight * phrases.entries[phrase], aboutProducts: true });
         return ' ';
       });
