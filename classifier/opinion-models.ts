@@ -98,15 +98,15 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
 }
 
 function vocabularyOf(names: Iterable<string>): FeatureVocabulary {
-  const words = new Set<string>();
-  const pairs = new Map<string, Set<string>>();
+  const words = new Map<string, string>();
+  const pairs = new Map<string, Map<string, string>>();
   for (const name of names) {
-    if (name.startsWith('w:')) words.add(name.slice(2));
+    if (name.startsWith('w:')) words.set(name.slice(2), name);
     if (!name.startsWith('b:')) continue;
     const space = name.indexOf(' ');
     const first = name.slice(2, space);
-    const followers = pairs.get(first) ?? new Set<string>();
-    followers.add(name.slice(space + 1));
+    const followers = pairs.get(first) ?? new Map<string, string>();
+    followers.set(name.slice(space + 1), name);
     pairs.set(first, followers);
   }
   return { words, pairs };

@@ -1,4 +1,4 @@
-import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
+import { contentWordsOf, foldWord } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { glossedWords } from './word-glossary.ts';
@@ -344,6 +344,8 @@ function sigmoid(x: number) {
 export function scoreRelevance(
   profile: SenseProfile,
   post: RelevancePost,
+  /** The post's words (`wordsOf`). */
+  postWords: readonly string[],
   reader: EnglishReader,
   language: string | null,
   learned: FeedbackAdjustment | null,
@@ -364,7 +366,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  const words = glossedWords(wordsOf(post.text), language, profile.termWords);
+  const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post, words);

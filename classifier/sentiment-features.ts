@@ -2,7 +2,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
-import { codeSpans, type SentimentReading } from './sentiment.ts';
+import { codeSpans, mayHoldCode, type SentimentReading } from './sentiment.ts';
 import { stanceCues } from './stance-cues.ts';
 
 /** What the sentiment model reads of a post besides its words. */
@@ -23,13 +23,16 @@ export type SentimentFeatures = Map<string, number>;
 
 /**
  * The words (negation-marked) and word pairs a trained model has weights
- * for. Given to `sentimentFeatures`, it leaves out the words and pairs
- * the model would ignore, before their feature names are even written.
+ * for, each with its feature name. Given to `sentimentFeatures`, it leaves
+ * out the words and pairs the model would ignore, and the names of the
+ * others are the model's own strings rather than ones written afresh for
+ * every post.
  */
 export interface FeatureVocabulary {
-  words: ReadonlySet<string>;
-  /** Word → the words that follow it in a known pair ("^" before a clause's first word). */
-  pairs: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Word → its feature name (`w:word`). */
+  words: ReadonlyMap<string, string>;
+  /** Word → the words that follow it in a known pair ("^" before a clause's first word) → the pair's feature name. */
+  pairs: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
@@ -37,6 +40,17 @@ const emoji = /\p{Extended_Pictographic}/gu;
 // Code is no opinion (`codeSpans`), and an address split at its dots and colons would leave its parts behind as words.
 const codeOrAddress = new RegExp(String.raw`${codeSpans.source}|\bhttps?:\/\/\S+`, 'gu');
 const englishNegators = negators.en;
+/** Emoji lie outside ASCII: most posts are not searched for them. */
+const nonAscii = /[^\x00-\x7f]/u;
+
+/** A word of ASCII digits alone. */
+function isNumber(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
 
 /**
  * The features of one post: its words and adjacent word pairs per clause,
@@ -50,12 +64,13 @@ export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: Feat
   const features: SentimentFeatures = new Map();
   const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  const prose = evidence.text.replace(codeOrAddress, ' ').toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
+  const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
+  const prose = written.toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
     for (const word of wordsOf(clause)) {
-      if (evidence.ignoredWords.has(word) || /^\d+$/u.test(word)) continue;
+      if (evidence.ignoredWords.has(word) || isNumber(word)) continue;
       if (languageNegators.has(word) || englishNegators.has(word)) {
         negated = true;
         add(`w:${word}`);
@@ -63,12 +78,19 @@ export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: Feat
         continue;
       }
       const token = negated ? `¬${word}` : word;
-      if (!vocabulary || vocabulary.words.has(token)) features.set(`w:${token}`, 1);
-      if (!vocabulary || vocabulary.pairs.get(previous)?.has(token)) features.set(`b:${previous} ${token}`, 1);
+      if (vocabulary) {
+        const wordName = vocabulary.words.get(token);
+        if (wordName !== undefined) features.set(wordName, 1);
+        const pairName = vocabulary.pairs.get(previous)?.get(token);
+        if (pairName !== undefined) features.set(pairName, 1);
+      } else {
+        features.set(`w:${token}`, 1);
+        features.set(`b:${previous} ${token}`, 1);
+      }
       previous = token;
     }
   }
-  for (const [symbol] of prose.matchAll(emoji)) features.set(`e:${symbol}`, 1);
+  if (nonAscii.test(prose)) for (const [symbol] of prose.matchAll(emoji)) features.set(`e:${symbol}`, 1);
   let praise = 0;
   let blame = 0;
   for (const cue of evidence.reading.cues) {

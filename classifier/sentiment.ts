@@ -185,6 +185,8 @@ const emoticonMark = /[:;=<^]/u;
  * anything in backticks name things, whatever their words mean.
  */
 export const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
+/** Code spans hold a backtick or an underscore: text with neither is not searched for them (the look-behind is tried at every character). */
+export const mayHoldCode = (text: string) => text.includes('`') || text.includes('_');
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
  * Text emoticons, which the word tokenizer would take apart: ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
@@ -267,7 +269,8 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+  const prose = mayHoldCode(text) ? text.replace(codeSpans, ' ') : text;
+  for (const sentence of prose.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const first = cues.length;
