@@ -13,8 +13,8 @@ import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { machineMadeSentiment, readSentiment } from './sentiment.ts';
-import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
-import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOf } from './opinion-models.ts';
+import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
+import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
 import { loadWordVectors, type WordVectors } from './word-vectors.ts';
 
 /** What reads a post: the language tables, the English model and the word vectors. */
@@ -104,7 +104,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
-    : readOpinionsOf(loaded.opinions, sentimentFeatures(evidence, loaded.opinions.vocabulary), intents);
+    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents);
   return {
     relevance: relevance.relevance,
     sentiment: opinion.sentiment,

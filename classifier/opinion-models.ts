@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
-import type { FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
+import type { FeatureRows, FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
 
 /** The committed models: `npm run train:classifier` writes them from the training posts. */
 export const opinionModelsPath = new URL('./opinion-models.json', import.meta.url);
@@ -31,10 +31,11 @@ export interface OpinionModels {
 export interface LoadedOpinionModels {
   sentimentClasses: Sentiment[];
   bias: Float64Array;
-  /** Where each feature's row starts in `weights`; rows lie side by side, for fewer cache misses. */
-  rows: ReadonlyMap<string, number>;
   weights: Float64Array;
-  /** The words and pairs with a row, for `sentimentFeatures` to write no others. */
+  /**
+   * Where each feature's row starts in `weights` (rows lie side by side, for
+   * fewer cache misses), by name and by the words and pairs themselves.
+   */
   vocabulary: FeatureVocabulary;
 }
 
@@ -94,22 +95,22 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
     bias[3 + i] = model.bias[yes] - model.bias[no];
     for (const [name, values] of Object.entries(model.weights)) weights[rows.get(name)! + 3 + i] = values[yes] - values[no];
   });
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, rows, weights, vocabulary: vocabularyOf(rows.keys()) };
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows) };
 }
 
-function vocabularyOf(names: Iterable<string>): FeatureVocabulary {
-  const words = new Map<string, string>();
-  const pairs = new Map<string, Map<string, string>>();
-  for (const name of names) {
-    if (name.startsWith('w:')) words.set(name.slice(2), name);
+function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
+  const words = new Map<string, number>();
+  const pairs = new Map<string, Map<string, number>>();
+  for (const [name, row] of rows) {
+    if (name.startsWith('w:')) words.set(name.slice(2), row);
     if (!name.startsWith('b:')) continue;
     const space = name.indexOf(' ');
     const first = name.slice(2, space);
-    const followers = pairs.get(first) ?? new Map<string, string>();
-    followers.set(name.slice(space + 1), name);
+    const followers = pairs.get(first) ?? new Map<string, number>();
+    followers.set(name.slice(space + 1), row);
     pairs.set(first, followers);
   }
-  return { words, pairs };
+  return { rows, words, pairs };
 }
 
 /**
@@ -122,11 +123,25 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
 ): { sentiment: Sentiment; intents: Intent[] } {
+  const rows: FeatureRows = new Map();
+  for (const [name, value] of features) {
+    const row = models.vocabulary.rows.get(name);
+    if (row !== undefined) rows.set(row, value);
+  }
+  return readOpinionsOfRows(models, rows, ruleIntents);
+}
+
+/** `readOpinionsOf` for features already read as rows of the weight table (`featureRows`). */
+export function readOpinionsOfRows(
+  models: LoadedOpinionModels,
+  features: FeatureRows,
+  ruleIntents: readonly Intent[],
+): { sentiment: Sentiment; intents: Intent[] } {
   const scores = Float64Array.from(models.bias);
-  features.forEach((value, name) => {
-    const row = models.rows.get(name);
-    if (row !== undefined) for (let c = 0; c < width; c++) scores[c] += models.weights[row + c] * value;
-  });
+  const weights = models.weights;
+  for (const [row, value] of features) {
+    for (let c = 0; c < width; c++) scores[c] += weights[row + c] * value;
+  }
   let best = 0;
   for (let c = 1; c < 3; c++) if (scores[c] > scores[best]) best = c;
   const sentiment = models.sentimentClasses[best];

@@ -22,17 +22,73 @@ export interface SentimentEvidence {
 export type SentimentFeatures = Map<string, number>;
 
 /**
- * The words (negation-marked) and word pairs a trained model has weights
- * for, each with its feature name. Given to `sentimentFeatures`, it leaves
- * out the words and pairs the model would ignore, and the names of the
- * others are the model's own strings rather than ones written afresh for
- * every post.
+ * A post's features as rows of the opinion models' weight table, row →
+ * value, in the order `sentimentFeatures` would name them; features the
+ * models have no row for are left out.
+ */
+export type FeatureRows = Map<number, number>;
+
+/**
+ * The rows of the opinion models' weight table: by feature name, and for
+ * the words (negation-marked) and word pairs, by the words themselves, so
+ * that a post's words find their rows without their feature names being
+ * written, and its unknown words and pairs cost one look-up each.
  */
 export interface FeatureVocabulary {
-  /** Word → its feature name (`w:word`). */
-  words: ReadonlyMap<string, string>;
-  /** Word → the words that follow it in a known pair ("^" before a clause's first word) → the pair's feature name. */
-  pairs: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  rows: ReadonlyMap<string, number>;
+  /** Word → the row of `w:word`. */
+  words: ReadonlyMap<string, number>;
+  /** Word → the words that follow it in a known pair ("^" before a clause's first word) → the pair's row. */
+  pairs: ReadonlyMap<string, ReadonlyMap<string, number>>;
+}
+
+/** Where `readFeatures` writes: named features for training, weight-table rows for classifying. */
+interface FeatureSink {
+  /** A word, negation-marked, counts 1. */
+  word(token: string): void;
+  /** Two adjacent words count 1. */
+  pair(previous: string, token: string): void;
+  /** A named feature counts 1. */
+  set(name: string): void;
+  /** A named feature counts `value` more. */
+  add(name: string, value?: number): void;
+}
+
+class NamedFeatures implements FeatureSink {
+  readonly features: SentimentFeatures = new Map();
+  word(token: string) {
+    this.features.set(`w:${token}`, 1);
+  }
+  pair(previous: string, token: string) {
+    this.features.set(`b:${previous} ${token}`, 1);
+  }
+  set(name: string) {
+    this.features.set(name, 1);
+  }
+  add(name: string, value = 1) {
+    this.features.set(name, (this.features.get(name) ?? 0) + value);
+  }
+}
+
+class RowFeatures implements FeatureSink {
+  readonly rows: FeatureRows = new Map();
+  constructor(private readonly vocabulary: FeatureVocabulary) {}
+  word(token: string) {
+    const row = this.vocabulary.words.get(token);
+    if (row !== undefined) this.rows.set(row, 1);
+  }
+  pair(previous: string, token: string) {
+    const row = this.vocabulary.pairs.get(previous)?.get(token);
+    if (row !== undefined) this.rows.set(row, 1);
+  }
+  set(name: string) {
+    const row = this.vocabulary.rows.get(name);
+    if (row !== undefined) this.rows.set(row, 1);
+  }
+  add(name: string, value = 1) {
+    const row = this.vocabulary.rows.get(name);
+    if (row !== undefined) this.rows.set(row, (this.rows.get(row) ?? 0) + value);
+  }
 }
 
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
@@ -60,9 +116,24 @@ function isNumber(word: string): boolean {
  * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
-export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: FeatureVocabulary): SentimentFeatures {
-  const features: SentimentFeatures = new Map();
-  const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
+export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeatures {
+  const named = new NamedFeatures();
+  readFeatures(evidence, named);
+  return named.features;
+}
+
+/**
+ * `sentimentFeatures` as rows of the opinion models' weight table: what the
+ * classifier reads, with one look-up per word and pair and no feature name
+ * written for them.
+ */
+export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVocabulary): FeatureRows {
+  const rows = new RowFeatures(vocabulary);
+  readFeatures(evidence, rows);
+  return rows.rows;
+}
+
+function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
   const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
   const prose = written.toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
@@ -73,39 +144,31 @@ export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: Feat
       if (evidence.ignoredWords.has(word) || isNumber(word)) continue;
       if (languageNegators.has(word) || englishNegators.has(word)) {
         negated = true;
-        add(`w:${word}`);
+        sink.add(`w:${word}`);
         previous = word;
         continue;
       }
       const token = negated ? `¬${word}` : word;
-      if (vocabulary) {
-        const wordName = vocabulary.words.get(token);
-        if (wordName !== undefined) features.set(wordName, 1);
-        const pairName = vocabulary.pairs.get(previous)?.get(token);
-        if (pairName !== undefined) features.set(pairName, 1);
-      } else {
-        features.set(`w:${token}`, 1);
-        features.set(`b:${previous} ${token}`, 1);
-      }
+      sink.word(token);
+      sink.pair(previous, token);
       previous = token;
     }
   }
-  if (nonAscii.test(prose)) for (const [symbol] of prose.matchAll(emoji)) features.set(`e:${symbol}`, 1);
+  if (nonAscii.test(prose)) for (const [symbol] of prose.matchAll(emoji)) sink.set(`e:${symbol}`);
   let praise = 0;
   let blame = 0;
   for (const cue of evidence.reading.cues) {
     if (cue.score > 0) praise += cue.score;
     else blame -= cue.score;
   }
-  add('lex:praise', Math.min(praise, 10) / 5);
-  add('lex:blame', Math.min(blame, 10) / 5);
-  if (evidence.reading.ironic) add('irony');
-  for (const intent of evidence.intents) add(`intent:${intent}`);
-  for (const structure of postStructures(evidence.text)) add(`form:${structure}`);
-  for (const cue of stanceCues(prose)) add(`cue:${cue}`);
-  if (evidence.reporting) add('kind:reporting');
-  if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');
-  if (/!/u.test(evidence.text)) add('kind:exclamation');
-  add(`lang:${evidence.language ?? 'unknown'}`);
-  return features;
+  sink.add('lex:praise', Math.min(praise, 10) / 5);
+  sink.add('lex:blame', Math.min(blame, 10) / 5);
+  if (evidence.reading.ironic) sink.add('irony');
+  for (const intent of evidence.intents) sink.add(`intent:${intent}`);
+  for (const structure of postStructures(evidence.text)) sink.add(`form:${structure}`);
+  for (const cue of stanceCues(prose)) sink.add(`cue:${cue}`);
+  if (evidence.reporting) sink.add('kind:reporting');
+  if (/[?？]\s*$/u.test(evidence.text.trim())) sink.add('kind:ends-with-question');
+  if (/!/u.test(evidence.text)) sink.add('kind:exclamation');
+  sink.add(`lang:${evidence.language ?? 'unknown'}`);
 }
