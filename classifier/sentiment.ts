@@ -144,7 +144,12 @@ function escapeForPattern(text: string) {
  * left exact: AFINN lists its inflections itself.
  */
 const maxInflectionLetters = 4;
-const inflectedEntries = new Map(
+interface InflectedEntries {
+  entries: Record<string, number>;
+  /** Entries by their first four letters. */
+  byPrefix: ReadonlyMap<string, string[]>;
+}
+const inflectedEntries = new Map<string, InflectedEntries>(
   Object.entries(opinionLexicons)
     .filter(([language]) => language !== 'en')
     .map(([language, entries]) => {
@@ -159,8 +164,7 @@ const inflectedEntries = new Map(
     }),
 );
 
-function lexiconForm(word: string, language: string): string {
-  const lexicon = inflectedEntries.get(language);
+function lexiconForm(word: string, lexicon: InflectedEntries | undefined): string {
   if (!lexicon || word in lexicon.entries || word.length < 4) return word;
   for (const entry of lexicon.byPrefix.get(word.slice(0, 4)) ?? []) {
     if (word.startsWith(entry) && word.length - entry.length <= maxInflectionLetters) return entry;
@@ -232,6 +236,7 @@ export function readSentiment(
   const phrases = phrasePatterns.get(lexiconLanguage);
   const productEntries = opinionLexicons[lexiconLanguage];
   const scorer = wordScorers.get(lexiconLanguage)!;
+  const inflected = inflectedEntries.get(lexiconLanguage);
   const cues: OpinionCue[] = [];
   let ironic = false;
   const scoreClause = (clause: string, weight: number) => {
@@ -245,7 +250,8 @@ export function readSentiment(
     // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
     // English negations from the negation rule; spelled out, they stay one word.
     if (remaining.includes("n't")) remaining = remaining.replace(contractedNot, ' not');
-    const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
+    const words: string[] = [];
+    for (const word of wordsOf(remaining)) if (!ignoredWords.has(word)) words.push(lexiconForm(word, inflected));
     // Emoji lie outside ASCII and every emoticon holds one of `:;=<^`: most clauses have neither, and are not searched for them.
     const tokens = nonAscii.test(remaining) ? [...words, ...(remaining.match(emoji) ?? [])] : words;
     if (emoticonMark.test(clause)) {
