@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
-import type { FeatureRows, FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
+import type { FeatureRows, FeatureVocabulary, SentimentFeatures, VocabularyWord } from './sentiment-features.ts';
 
 /** The committed models: `npm run train:classifier` writes them from the training posts. */
 export const opinionModelsPath = new URL('./opinion-models.json', import.meta.url);
@@ -99,18 +99,24 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
 }
 
 function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
-  const words = new Map<string, number>();
-  const pairs = new Map<string, Map<string, number>>();
+  const words = new Map<string, { row: number | undefined; pairs: Map<string, number> | undefined }>();
+  const entryOf = (word: string) => {
+    let entry = words.get(word);
+    if (!entry) {
+      entry = { row: undefined, pairs: undefined };
+      words.set(word, entry);
+    }
+    return entry;
+  };
   for (const [name, row] of rows) {
-    if (name.startsWith('w:')) words.set(name.slice(2), row);
+    if (name.startsWith('w:')) entryOf(name.slice(2)).row = row;
     if (!name.startsWith('b:')) continue;
     const space = name.indexOf(' ');
-    const first = name.slice(2, space);
-    const followers = pairs.get(first) ?? new Map<string, number>();
-    followers.set(name.slice(space + 1), row);
-    pairs.set(first, followers);
+    const entry = entryOf(name.slice(2, space));
+    entry.pairs ??= new Map();
+    entry.pairs.set(name.slice(space + 1), row);
   }
-  return { rows, words, pairs };
+  return { rows, words: words satisfies ReadonlyMap<string, VocabularyWord> };
 }
 
 /**

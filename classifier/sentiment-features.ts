@@ -32,14 +32,19 @@ export type FeatureRows = Map<number, number>;
  * The rows of the opinion models' weight table: by feature name, and for
  * the words (negation-marked) and word pairs, by the words themselves, so
  * that a post's words find their rows without their feature names being
- * written, and its unknown words and pairs cost one look-up each.
+ * written.
  */
 export interface FeatureVocabulary {
   rows: ReadonlyMap<string, number>;
-  /** Word → the row of `w:word`. */
-  words: ReadonlyMap<string, number>;
-  /** Word → the words that follow it in a known pair ("^" before a clause's first word) → the pair's row. */
-  pairs: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** A word, or "^" (a clause's start, which opens pairs), → its entry. */
+  words: ReadonlyMap<string, VocabularyWord>;
+}
+
+export interface VocabularyWord {
+  /** The row of `w:word`, if the models have one. */
+  row: number | undefined;
+  /** The words that follow it in a known pair → the pair's row. */
+  pairs: ReadonlyMap<string, number> | undefined;
 }
 
 /** Where `readFeatures` writes: named features for training, weight-table rows for classifying. */
@@ -70,15 +75,28 @@ class NamedFeatures implements FeatureSink {
   }
 }
 
+/**
+ * A pair's first word is mostly the word read just before its second: the
+ * entry of the word before the last is kept, and not looked up again.
+ */
 class RowFeatures implements FeatureSink {
   readonly rows: FeatureRows = new Map();
+  private lastWord: string | undefined;
+  private lastEntry: VocabularyWord | undefined;
+  private wordBefore: string | undefined;
+  private entryBefore: VocabularyWord | undefined;
   constructor(private readonly vocabulary: FeatureVocabulary) {}
   word(token: string) {
-    const row = this.vocabulary.words.get(token);
-    if (row !== undefined) this.rows.set(row, 1);
+    const entry = this.vocabulary.words.get(token);
+    this.wordBefore = this.lastWord;
+    this.entryBefore = this.lastEntry;
+    this.lastWord = token;
+    this.lastEntry = entry;
+    if (entry?.row !== undefined) this.rows.set(entry.row, 1);
   }
   pair(previous: string, token: string) {
-    const row = this.vocabulary.pairs.get(previous)?.get(token);
+    const opener = previous === this.wordBefore ? this.entryBefore : this.vocabulary.words.get(previous);
+    const row = opener?.pairs?.get(token);
     if (row !== undefined) this.rows.set(row, 1);
   }
   set(name: string) {
