@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
-import type { FeatureRows, FeatureVocabulary, SentimentFeatures, VocabularyWord } from './sentiment-features.ts';
+import type { FeatureRows, FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
 
 /** The committed models: `npm run train:classifier` writes them from the training posts. */
 export const opinionModelsPath = new URL('./opinion-models.json', import.meta.url);
@@ -116,7 +116,7 @@ function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
     entry.pairs ??= new Map();
     entry.pairs.set(name.slice(space + 1), row);
   }
-  return { rows, words: words satisfies ReadonlyMap<string, VocabularyWord> };
+  return { rows, words };
 }
 
 /**
@@ -143,7 +143,7 @@ export function readOpinionsOfRows(
   features: FeatureRows,
   ruleIntents: readonly Intent[],
 ): { sentiment: Sentiment; intents: Intent[] } {
-  const scores = Float64Array.from(models.bias);
+  const scores = new Float64Array(models.bias);
   const weights = models.weights;
   for (const [row, value] of features) {
     for (let c = 0; c < width; c++) scores[c] += weights[row + c] * value;
