@@ -3,7 +3,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { relevanceLine } from '../vocabulary/relevance.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
 import type { Classification } from './classification.ts';
-import { contentWordsOf } from './content-words.ts';
+import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
@@ -13,8 +13,8 @@ import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { machineMadeSentiment, readSentiment } from './sentiment.ts';
-import { type SentimentEvidence, sentimentFeatures } from './sentiment-features.ts';
-import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOf } from './opinion-models.ts';
+import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
+import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
 import { loadWordVectors, type WordVectors } from './word-vectors.ts';
 
 /** What reads a post: the language tables, the English model and the word vectors. */
@@ -86,9 +86,10 @@ export function readOpinion(
 /** A post as the classifier reads it, before any verdict on its sentiment. */
 export function readPost(loaded: PostReaders, input: ClassificationInput, profile: SenseProfile) {
   const { post } = input;
-  const language = detectLanguage(loaded.languageDetector, post.text);
-  const learned = input.learned ? feedbackAdjustment(input.learned, contentWordsOf(post.text)) : null;
-  const relevance = scoreRelevance(profile, post, loaded.english, language, learned, input.keyword.kind);
+  const words = wordsOf(post.text);
+  const language = detectLanguage(loaded.languageDetector, post.text, words);
+  const learned = input.learned ? feedbackAdjustment(input.learned, contentWordsAmong(words)) : null;
+  const relevance = scoreRelevance(profile, post, words, loaded.english, language, learned, input.keyword.kind);
   const { automated } = automationSignals(post);
   const { intents, evidence } = readOpinion(loaded, post, { language, ignoredWords: profile.termWords, productsNamed: relevance.productsNamed, automated });
   return { language, relevance, automated, intents, evidence };
@@ -103,7 +104,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
-    : readOpinionsOf(loaded.opinions, sentimentFeatures(evidence, loaded.opinions.vocabulary), intents);
+    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents);
   return {
     relevance: relevance.relevance,
     sentiment: opinion.sentiment,

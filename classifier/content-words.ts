@@ -39,8 +39,13 @@ export function foldWord(word: string): string {
 
 /** Folded words that say what a text is about: no function words, numbers or single letters. */
 export function contentWordsOf(text: string): string[] {
+  return contentWordsAmong(wordsOf(text));
+}
+
+/** `contentWordsOf` for a text whose words (`wordsOf`) are already read. */
+export function contentWordsAmong(words: readonly string[]): string[] {
   const result: string[] = [];
-  for (const word of wordsOf(text)) {
+  for (const word of words) {
     if (stopWords.has(word) || /^\p{N}+$/u.test(word)) continue;
     if (word.length < 2 && !scriptsWithoutSpaces.test(word)) continue;
     result.push(foldWord(word));

@@ -70,19 +70,40 @@ export interface FeedbackAdjustment {
 }
 
 /**
- * Log-likelihood ratio of "accepted" over "rejected" for each content word of
- * a new post that the verdicts have seen, summed and capped.
+ * Each word's log-likelihood ratio of "accepted" over "rejected", capped,
+ * for the words with evidence enough and a ratio worth counting. Worked out
+ * once per model and kept while the model is: a keyword's posts come in
+ * batches, all read against the same verdicts. Models are values, never
+ * changed once built.
  */
-export function feedbackAdjustment(model: KeywordFeedbackModel, contentWords: readonly string[]): FeedbackAdjustment {
-  const weights: [string, number][] = [];
-  for (const word of new Set(contentWords)) {
+const wordWeightsOfModel = new WeakMap<KeywordFeedbackModel, ReadonlyMap<string, number>>();
+
+function wordWeightsOf(model: KeywordFeedbackModel): ReadonlyMap<string, number> {
+  let wordWeights = wordWeightsOfModel.get(model);
+  if (wordWeights) return wordWeights;
+  const weighed = new Map<string, number>();
+  for (const word of [...Object.keys(model.acceptedTerms), ...Object.keys(model.rejectedTerms)]) {
+    if (weighed.has(word)) continue;
     const accepted = model.acceptedTerms[word] ?? 0;
     const rejected = model.rejectedTerms[word] ?? 0;
     if (accepted + rejected < minimumEvidence) continue;
     const acceptedShare = (accepted + priorWeight * priorShare) / (model.acceptedPosts + priorWeight);
     const rejectedShare = (rejected + priorWeight * priorShare) / (model.rejectedPosts + priorWeight);
     const weight = Math.max(-maxWordWeight, Math.min(maxWordWeight, Math.log(acceptedShare / rejectedShare)));
-    if (Math.abs(weight) >= 0.1) weights.push([word, weight]);
+    if (Math.abs(weight) >= 0.1) weighed.set(word, weight);
+  }
+  wordWeights = weighed;
+  wordWeightsOfModel.set(model, wordWeights);
+  return wordWeights;
+}
+
+/** The ratios of a new post's content words that the verdicts have seen (`wordWeightsOf`), summed and capped. */
+export function feedbackAdjustment(model: KeywordFeedbackModel, contentWords: readonly string[]): FeedbackAdjustment {
+  const wordWeights = wordWeightsOf(model);
+  const weights: [string, number][] = [];
+  for (const word of new Set(contentWords)) {
+    const weight = wordWeights.get(word);
+    if (weight !== undefined) weights.push([word, weight]);
   }
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
   return {

@@ -108,11 +108,17 @@ function plainlyOneLanguage(prose: string, words: readonly string[]): string | n
   return language;
 }
 
-/** ISO 639-1 language of a post, or null when the text is too short or unclear to tell. */
-export function detectLanguage(languageDetector: LanguageDetector, text: string): string | null {
+/**
+ * ISO 639-1 language of a post, or null when the text is too short or unclear
+ * to tell. `textWords` are the text's words (`wordsOf`), where the caller has
+ * read them already.
+ */
+export function detectLanguage(languageDetector: LanguageDetector, text: string, textWords?: readonly string[]): string | null {
   // Every name or address holds ":", "@", "#" or "www.": text with none is left as it is, not searched.
-  const prose = (mayHoldNames.test(text) ? text.replace(notProse, ' ') : text).trim();
-  const proseWords = wordsOf(prose);
+  const mayName = mayHoldNames.test(text);
+  const prose = (mayName ? text.replace(notProse, ' ') : text).trim();
+  // Spaces around a text hold no word: without names, its words are the prose's.
+  const proseWords = textWords !== undefined && !mayName ? textWords : wordsOf(prose);
   const words = proseWords.length;
   if (words === 0) return null;
   if (plainlyEnglish(prose, proseWords)) return 'en';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Intent, Sentiment } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { LogisticModel } from './logistic-regression.ts';
-import type { FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
+import type { FeatureRows, FeatureVocabulary, SentimentFeatures } from './sentiment-features.ts';
 
 /** The committed models: `npm run train:classifier` writes them from the training posts. */
 export const opinionModelsPath = new URL('./opinion-models.json', import.meta.url);
@@ -31,10 +31,11 @@ export interface OpinionModels {
 export interface LoadedOpinionModels {
   sentimentClasses: Sentiment[];
   bias: Float64Array;
-  /** Where each feature's row starts in `weights`; rows lie side by side, for fewer cache misses. */
-  rows: ReadonlyMap<string, number>;
   weights: Float64Array;
-  /** The words and pairs with a row, for `sentimentFeatures` to write no others. */
+  /**
+   * Where each feature's row starts in `weights` (rows lie side by side, for
+   * fewer cache misses), by name and by the words and pairs themselves.
+   */
   vocabulary: FeatureVocabulary;
 }
 
@@ -94,22 +95,28 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
     bias[3 + i] = model.bias[yes] - model.bias[no];
     for (const [name, values] of Object.entries(model.weights)) weights[rows.get(name)! + 3 + i] = values[yes] - values[no];
   });
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, rows, weights, vocabulary: vocabularyOf(rows.keys()) };
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows) };
 }
 
-function vocabularyOf(names: Iterable<string>): FeatureVocabulary {
-  const words = new Set<string>();
-  const pairs = new Map<string, Set<string>>();
-  for (const name of names) {
-    if (name.startsWith('w:')) words.add(name.slice(2));
+function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
+  const words = new Map<string, { row: number | undefined; pairs: Map<string, number> | undefined }>();
+  const entryOf = (word: string) => {
+    let entry = words.get(word);
+    if (!entry) {
+      entry = { row: undefined, pairs: undefined };
+      words.set(word, entry);
+    }
+    return entry;
+  };
+  for (const [name, row] of rows) {
+    if (name.startsWith('w:')) entryOf(name.slice(2)).row = row;
     if (!name.startsWith('b:')) continue;
     const space = name.indexOf(' ');
-    const first = name.slice(2, space);
-    const followers = pairs.get(first) ?? new Set<string>();
-    followers.add(name.slice(space + 1));
-    pairs.set(first, followers);
+    const entry = entryOf(name.slice(2, space));
+    entry.pairs ??= new Map();
+    entry.pairs.set(name.slice(space + 1), row);
   }
-  return { words, pairs };
+  return { rows, words };
 }
 
 /**
@@ -122,11 +129,25 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
 ): { sentiment: Sentiment; intents: Intent[] } {
-  const scores = Float64Array.from(models.bias);
-  features.forEach((value, name) => {
-    const row = models.rows.get(name);
-    if (row !== undefined) for (let c = 0; c < width; c++) scores[c] += models.weights[row + c] * value;
-  });
+  const rows: FeatureRows = new Map();
+  for (const [name, value] of features) {
+    const row = models.vocabulary.rows.get(name);
+    if (row !== undefined) rows.set(row, value);
+  }
+  return readOpinionsOfRows(models, rows, ruleIntents);
+}
+
+/** `readOpinionsOf` for features already read as rows of the weight table (`featureRows`). */
+export function readOpinionsOfRows(
+  models: LoadedOpinionModels,
+  features: FeatureRows,
+  ruleIntents: readonly Intent[],
+): { sentiment: Sentiment; intents: Intent[] } {
+  const scores = new Float64Array(models.bias);
+  const weights = models.weights;
+  for (const [row, value] of features) {
+    for (let c = 0; c < width; c++) scores[c] += weights[row + c] * value;
+  }
   let best = 0;
   for (let c = 1; c < 3; c++) if (scores[c] > scores[best]) best = c;
   const sentiment = models.sentimentClasses[best];

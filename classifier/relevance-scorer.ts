@@ -1,4 +1,4 @@
-import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
+import { contentWordsOf, foldWord } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { glossedWords } from './word-glossary.ts';
@@ -257,32 +257,44 @@ function wordKindsOf(profile: SenseProfile): Map<string, WordKind> {
  */
 const priceAmount = /[$€£¥]\s?\d|\d\s?(?:€|£|¥|円|(?:euros?|dollars?|usd|eur|reais|pounds)\b)/iu;
 
+/** Where the term's words (`termSequence`) begin in a post's folded words. */
+function termIndexesIn(words: readonly string[], termSequence: readonly string[]): number[] {
+  const termIndexes: number[] = [];
+  for (let index = 0; index < words.length; index++) {
+    let offset = 0;
+    while (offset < termSequence.length && words[index + offset] === termSequence[offset]) offset++;
+    if (offset === termSequence.length) termIndexes.push(index);
+  }
+  return termIndexes;
+}
+
+function nearTerm(index: number, termIndexes: readonly number[], termLength: number): boolean {
+  for (const termIndex of termIndexes) if (index >= termIndex - nearWindow && index <= termIndex + termLength - 1 + nearWindow) return true;
+  return false;
+}
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
-  const termSequence = profile.termSequence;
-  const termIndexes: number[] = [];
-  words.forEach((_, index) => {
-    if (termSequence.every((word, offset) => words[index + offset] === word)) termIndexes.push(index);
-  });
-  const isNear = (index: number) => termIndexes.some((termIndex) => index >= termIndex - nearWindow && index <= termIndex + termSequence.length - 1 + nearWindow);
+  const termIndexes = termIndexesIn(words, profile.termSequence);
 
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
   const kinds = wordKindsOf(profile);
-  words.forEach((word, index) => {
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
     let kind = kinds.get(word);
     if (kind === undefined) {
       kind = wordKind(profile, word);
       if (kinds.size >= maxRememberedKinds) kinds.clear();
       kinds.set(word, kind);
     }
-    if (kind === 'none') return;
-    const near = isNear(index);
+    if (kind === 'none') continue;
+    const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
     else if (kind === 'offSense') (near ? found.offNear : found.offFar).add(word);
     else if (kind === 'related') (near ? found.relatedNear : found.relatedFar).add(word);
     else found.product.add(word);
-  });
+  }
   for (const [near, far] of [[found.senseNear, found.senseFar], [found.relatedNear, found.relatedFar], [found.offNear, found.offFar]]) {
     for (const word of near) far.delete(word);
   }
@@ -308,6 +320,13 @@ function meaningEvidence(profile: SenseProfile, words: readonly string[]): Relev
   return weight === 0 ? [] : [{ weight, reason: weight > 0 ? 'words near the sense' : 'words of another sense' }];
 }
 
+const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
+const mayNameDomain = /\.[a-z]{2}/u;
+
+function onDomain(host: string, domains: readonly string[]): boolean {
+  return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+}
+
 function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonly string[]): { evidence: RelevanceEvidence[]; productsNamed: number } {
   const evidence: RelevanceEvidence[] = [];
   const lower = post.text.toLowerCase();
@@ -318,13 +337,13 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
   const ruledOut = profile.ruledOutNames.find((name) => wordRun.includes(` ${name} `));
   if (ruledOut) evidence.push({ weight: weights.ruledOutNameNamed, reason: `names ${ruledOut}, which the context rules out` });
 
-  const hosts = [...post.links.map(hostOf), ...(lower.match(/\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu) ?? [])]
-    .filter((host): host is string => Boolean(host));
-  const matches = (domains: string[]) => (host: string) => domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+  // A domain name holds a dot and two letters: text without them is not searched for one.
+  const domainNames = mayNameDomain.test(lower) ? lower.match(domainName) ?? [] : [];
+  const hosts = [...post.links.map(hostOf), ...domainNames].filter((host): host is string => Boolean(host));
   const termLower = profile.term.toLowerCase();
-  if (hosts.some(matches(profile.senseDomains))) {
+  if (hosts.some((host) => onDomain(host, profile.senseDomains))) {
     evidence.push({ weight: weights.senseDomain, reason: `links to ${profile.senseDomains[0]}` });
-  } else if (hosts.some((host) => matches(profile.offSenseDomains)(host) || (profile.senseDomains.length > 0 && host.split('.')[0] === termLower))) {
+  } else if (hosts.some((host) => onDomain(host, profile.offSenseDomains) || (profile.senseDomains.length > 0 && host.split('.')[0] === termLower))) {
     // A host made of the term that is not one of the profile's ("bolt.new"
     // beside "bolt.eu") belongs to another product of the same name.
     evidence.push({ weight: weights.otherDomain, reason: 'another product of the same name' });
@@ -344,6 +363,8 @@ function sigmoid(x: number) {
 export function scoreRelevance(
   profile: SenseProfile,
   post: RelevancePost,
+  /** The post's words (`wordsOf`). */
+  postWords: readonly string[],
   reader: EnglishReader,
   language: string | null,
   learned: FeedbackAdjustment | null,
@@ -364,7 +385,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
-  const words = glossedWords(wordsOf(post.text), language, profile.termWords);
+  const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
   const names = nameEvidence(profile, post, words);

@@ -28,6 +28,15 @@ const noteworthyLeaning = 0.1;
 /** Words remembered per sense: posts repeat their words, and a word's leaning costs some twenty cosines. */
 const maxRemembered = 20_000;
 
+interface LeaningWord {
+  word: string;
+  leaning: number;
+}
+
+function strongest(leaned: LeaningWord[]): string[] {
+  return leaned.sort((a, b) => b.leaning - a.leaning).slice(0, 3).map((item) => item.word);
+}
+
 export interface MeaningReading {
   /** Sum of the post's words' leanings: positive toward the sense, negative toward another. */
   leaning: number;
@@ -136,8 +145,8 @@ export class SenseMeaning {
   read(words: readonly string[], skipped: ReadonlySet<string>): MeaningReading {
     let leaning = 0;
     const seen = new Set<string>();
-    const toward: { word: string; leaning: number }[] = [];
-    const away: { word: string; leaning: number }[] = [];
+    const toward: LeaningWord[] = [];
+    const away: LeaningWord[] = [];
     for (const word of words) {
       if (seen.has(word) || skipped.has(word)) continue;
       seen.add(word);
@@ -146,7 +155,6 @@ export class SenseMeaning {
       if (value > noteworthyLeaning) toward.push({ word, leaning: value });
       else if (value < -noteworthyLeaning) away.push({ word, leaning: -value });
     }
-    const strongest = (leaned: { word: string; leaning: number }[]) => leaned.sort((a, b) => b.leaning - a.leaning).slice(0, 3).map((item) => item.word);
     return { leaning, toward: strongest(toward), away: strongest(away) };
   }
 }

@@ -2,7 +2,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
-import { codeSpans, type SentimentReading } from './sentiment.ts';
+import { codeSpans, mayHoldCode, type SentimentReading } from './sentiment.ts';
 import { stanceCues } from './stance-cues.ts';
 
 /** What the sentiment model reads of a post besides its words. */
@@ -22,14 +22,91 @@ export interface SentimentEvidence {
 export type SentimentFeatures = Map<string, number>;
 
 /**
- * The words (negation-marked) and word pairs a trained model has weights
- * for. Given to `sentimentFeatures`, it leaves out the words and pairs
- * the model would ignore, before their feature names are even written.
+ * A post's features as rows of the opinion models' weight table, row →
+ * value, in the order `sentimentFeatures` would name them; features the
+ * models have no row for are left out.
+ */
+export type FeatureRows = Map<number, number>;
+
+/**
+ * The rows of the opinion models' weight table: by feature name, and for
+ * the words (negation-marked) and word pairs, by the words themselves, so
+ * that a post's words find their rows without their feature names being
+ * written.
  */
 export interface FeatureVocabulary {
-  words: ReadonlySet<string>;
-  /** Word → the words that follow it in a known pair ("^" before a clause's first word). */
-  pairs: ReadonlyMap<string, ReadonlySet<string>>;
+  rows: ReadonlyMap<string, number>;
+  /** A word, or "^" (a clause's start, which opens pairs), → its entry. */
+  words: ReadonlyMap<string, VocabularyWord>;
+}
+
+export interface VocabularyWord {
+  /** The row of `w:word`, if the models have one. */
+  row: number | undefined;
+  /** The words that follow it in a known pair → the pair's row. */
+  pairs: ReadonlyMap<string, number> | undefined;
+}
+
+/** Where `readFeatures` writes: named features for training, weight-table rows for classifying. */
+interface FeatureSink {
+  /** A word, negation-marked, counts 1. */
+  word(token: string): void;
+  /** Two adjacent words count 1. */
+  pair(previous: string, token: string): void;
+  /** A named feature counts 1. */
+  set(name: string): void;
+  /** A named feature counts `value` more. */
+  add(name: string, value?: number): void;
+}
+
+class NamedFeatures implements FeatureSink {
+  readonly features: SentimentFeatures = new Map();
+  word(token: string) {
+    this.features.set(`w:${token}`, 1);
+  }
+  pair(previous: string, token: string) {
+    this.features.set(`b:${previous} ${token}`, 1);
+  }
+  set(name: string) {
+    this.features.set(name, 1);
+  }
+  add(name: string, value = 1) {
+    this.features.set(name, (this.features.get(name) ?? 0) + value);
+  }
+}
+
+/**
+ * A pair's first word is mostly the word read just before its second: the
+ * entry of the word before the last is kept, and not looked up again.
+ */
+class RowFeatures implements FeatureSink {
+  readonly rows: FeatureRows = new Map();
+  private lastWord: string | undefined;
+  private lastEntry: VocabularyWord | undefined;
+  private wordBefore: string | undefined;
+  private entryBefore: VocabularyWord | undefined;
+  constructor(private readonly vocabulary: FeatureVocabulary) {}
+  word(token: string) {
+    const entry = this.vocabulary.words.get(token);
+    this.wordBefore = this.lastWord;
+    this.entryBefore = this.lastEntry;
+    this.lastWord = token;
+    this.lastEntry = entry;
+    if (entry?.row !== undefined) this.rows.set(entry.row, 1);
+  }
+  pair(previous: string, token: string) {
+    const opener = previous === this.wordBefore ? this.entryBefore : this.vocabulary.words.get(previous);
+    const row = opener?.pairs?.get(token);
+    if (row !== undefined) this.rows.set(row, 1);
+  }
+  set(name: string) {
+    const row = this.vocabulary.rows.get(name);
+    if (row !== undefined) this.rows.set(row, 1);
+  }
+  add(name: string, value = 1) {
+    const row = this.vocabulary.rows.get(name);
+    if (row !== undefined) this.rows.set(row, (this.rows.get(row) ?? 0) + value);
+  }
 }
 
 const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
@@ -37,6 +114,17 @@ const emoji = /\p{Extended_Pictographic}/gu;
 // Code is no opinion (`codeSpans`), and an address split at its dots and colons would leave its parts behind as words.
 const codeOrAddress = new RegExp(String.raw`${codeSpans.source}|\bhttps?:\/\/\S+`, 'gu');
 const englishNegators = negators.en;
+/** Emoji lie outside ASCII: most posts are not searched for them. */
+const nonAscii = /[^\x00-\x7f]/u;
+
+/** A word of ASCII digits alone. */
+function isNumber(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
 
 /**
  * The features of one post: its words and adjacent word pairs per clause,
@@ -46,44 +134,59 @@ const englishNegators = negators.en;
  * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
-export function sentimentFeatures(evidence: SentimentEvidence, vocabulary?: FeatureVocabulary): SentimentFeatures {
-  const features: SentimentFeatures = new Map();
-  const add = (name: string, value = 1) => features.set(name, (features.get(name) ?? 0) + value);
+export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeatures {
+  const named = new NamedFeatures();
+  readFeatures(evidence, named);
+  return named.features;
+}
+
+/**
+ * `sentimentFeatures` as rows of the opinion models' weight table: what the
+ * classifier reads, with one look-up per word and pair and no feature name
+ * written for them.
+ */
+export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVocabulary): FeatureRows {
+  const rows = new RowFeatures(vocabulary);
+  readFeatures(evidence, rows);
+  return rows.rows;
+}
+
+function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
-  const prose = evidence.text.replace(codeOrAddress, ' ').toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
+  const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
+  const prose = written.toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
     for (const word of wordsOf(clause)) {
-      if (evidence.ignoredWords.has(word) || /^\d+$/u.test(word)) continue;
+      if (evidence.ignoredWords.has(word) || isNumber(word)) continue;
       if (languageNegators.has(word) || englishNegators.has(word)) {
         negated = true;
-        add(`w:${word}`);
+        sink.add(`w:${word}`);
         previous = word;
         continue;
       }
       const token = negated ? `¬${word}` : word;
-      if (!vocabulary || vocabulary.words.has(token)) features.set(`w:${token}`, 1);
-      if (!vocabulary || vocabulary.pairs.get(previous)?.has(token)) features.set(`b:${previous} ${token}`, 1);
+      sink.word(token);
+      sink.pair(previous, token);
       previous = token;
     }
   }
-  for (const [symbol] of prose.matchAll(emoji)) features.set(`e:${symbol}`, 1);
+  if (nonAscii.test(prose)) for (const [symbol] of prose.matchAll(emoji)) sink.set(`e:${symbol}`);
   let praise = 0;
   let blame = 0;
   for (const cue of evidence.reading.cues) {
     if (cue.score > 0) praise += cue.score;
     else blame -= cue.score;
   }
-  add('lex:praise', Math.min(praise, 10) / 5);
-  add('lex:blame', Math.min(blame, 10) / 5);
-  if (evidence.reading.ironic) add('irony');
-  for (const intent of evidence.intents) add(`intent:${intent}`);
-  for (const structure of postStructures(evidence.text)) add(`form:${structure}`);
-  for (const cue of stanceCues(prose)) add(`cue:${cue}`);
-  if (evidence.reporting) add('kind:reporting');
-  if (/[?？]\s*$/u.test(evidence.text.trim())) add('kind:ends-with-question');
-  if (/!/u.test(evidence.text)) add('kind:exclamation');
-  add(`lang:${evidence.language ?? 'unknown'}`);
-  return features;
+  sink.add('lex:praise', Math.min(praise, 10) / 5);
+  sink.add('lex:blame', Math.min(blame, 10) / 5);
+  if (evidence.reading.ironic) sink.add('irony');
+  for (const intent of evidence.intents) sink.add(`intent:${intent}`);
+  for (const structure of postStructures(evidence.text)) sink.add(`form:${structure}`);
+  for (const cue of stanceCues(prose)) sink.add(`cue:${cue}`);
+  if (evidence.reporting) sink.add('kind:reporting');
+  if (/[?？]\s*$/u.test(evidence.text.trim())) sink.add('kind:ends-with-question');
+  if (/!/u.test(evidence.text)) sink.add('kind:exclamation');
+  sink.add(`lang:${evidence.language ?? 'unknown'}`);
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
+import { WordBoundedPattern } from './word-bounded-pattern.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
 const requireData = createRequire(import.meta.url);
@@ -143,7 +144,12 @@ function escapeForPattern(text: string) {
  * left exact: AFINN lists its inflections itself.
  */
 const maxInflectionLetters = 4;
-const inflectedEntries = new Map(
+interface InflectedEntries {
+  entries: Record<string, number>;
+  /** Entries by their first four letters. */
+  byPrefix: ReadonlyMap<string, string[]>;
+}
+const inflectedEntries = new Map<string, InflectedEntries>(
   Object.entries(opinionLexicons)
     .filter(([language]) => language !== 'en')
     .map(([language, entries]) => {
@@ -158,8 +164,7 @@ const inflectedEntries = new Map(
     }),
 );
 
-function lexiconForm(word: string, language: string): string {
-  const lexicon = inflectedEntries.get(language);
+function lexiconForm(word: string, lexicon: InflectedEntries | undefined): string {
   if (!lexicon || word in lexicon.entries || word.length < 4) return word;
   for (const entry of lexicon.byPrefix.get(word.slice(0, 4)) ?? []) {
     if (word.startsWith(entry) && word.length - entry.length <= maxInflectionLetters) return entry;
@@ -171,7 +176,7 @@ const phrasePatterns = new Map(
   Object.entries(opinionLexicons).map(([language, entries]) => {
     const phrases = Object.keys(entries).filter(isPhrase).sort((a, b) => b.length - a.length);
     // Phrases are lower case and meet lower-cased text: no case-insensitive matching needed.
-    const pattern = phrases.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.map(escapeForPattern).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+    const pattern = phrases.length === 0 ? null : new WordBoundedPattern(phrases.map(escapeForPattern).join('|'));
     return [language, { pattern, entries }] as const;
   }),
 );
@@ -184,6 +189,8 @@ const emoticonMark = /[:;=<^]/u;
  * anything in backticks name things, whatever their words mean.
  */
 export const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
+/** Code spans hold a backtick or an underscore: text with neither is not searched for them (the look-behind is tried at every character). */
+export const mayHoldCode = (text: string) => text.includes('`') || text.includes('_');
 const contractedNot = /n't(?![\p{L}])/gu;
 /**
  * Text emoticons, which the word tokenizer would take apart: ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
@@ -229,12 +236,13 @@ export function readSentiment(
   const phrases = phrasePatterns.get(lexiconLanguage);
   const productEntries = opinionLexicons[lexiconLanguage];
   const scorer = wordScorers.get(lexiconLanguage)!;
+  const inflected = inflectedEntries.get(lexiconLanguage);
   const cues: OpinionCue[] = [];
   let ironic = false;
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
-      remaining = remaining.replace(phrases.pattern, (phrase) => {
+      remaining = phrases.pattern.replace(remaining, (phrase) => {
         cues.push({ cue: phrase, score: weight * phrases.entries[phrase], aboutProducts: true });
         return ' ';
       });
@@ -242,7 +250,8 @@ export function readSentiment(
     // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
     // English negations from the negation rule; spelled out, they stay one word.
     if (remaining.includes("n't")) remaining = remaining.replace(contractedNot, ' not');
-    const words = wordsOf(remaining).filter((word) => !ignoredWords.has(word)).map((word) => lexiconForm(word, lexiconLanguage));
+    const words: string[] = [];
+    for (const word of wordsOf(remaining)) if (!ignoredWords.has(word)) words.push(lexiconForm(word, inflected));
     // Emoji lie outside ASCII and every emoticon holds one of `:;=<^`: most clauses have neither, and are not searched for them.
     const tokens = nonAscii.test(remaining) ? [...words, ...(remaining.match(emoji) ?? [])] : words;
     if (emoticonMark.test(clause)) {
@@ -266,7 +275,8 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  for (const sentence of text.replace(codeSpans, ' ').replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+  const prose = mayHoldCode(text) ? text.replace(codeSpans, ' ') : text;
+  for (const sentence of prose.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const first = cues.length;

@@ -1,11 +1,13 @@
-/**
- * Words and phrases bounded by anything but a letter or digit (`\b` knows
- * only ASCII letters: it would not end "cassée"), and Japanese, which has no
- * spaces, anywhere.
- */
-function cue(phrases: string, japanese?: string): RegExp {
-  const bounded = String.raw`(?<![\p{L}\p{N}])(?:${phrases})(?![\p{L}\p{N}])`;
-  return new RegExp(japanese ? `${bounded}|${japanese}` : bounded, 'u');
+import { WordBoundedPattern } from './word-bounded-pattern.ts';
+
+/** Phrases standing as words, and Japanese, which has no spaces, anywhere. */
+interface CuePattern {
+  words: WordBoundedPattern;
+  japanese: RegExp | null;
+}
+
+function cue(phrases: string, japanese?: string): CuePattern {
+  return { words: new WordBoundedPattern(phrases), japanese: japanese ? new RegExp(japanese, 'u') : null };
 }
 
 /**
@@ -18,7 +20,7 @@ function cue(phrases: string, japanese?: string): RegExp {
  * what "the charger broke" weighs where no Spanish training post says it.
  * Patterns are lower case and meet lower-cased text.
  */
-const cueFamilies: [name: string, pattern: RegExp][] = [
+const cueFamilies: [name: string, pattern: CuePattern][] = [
   [
     'again',
     cue(String.raw`again|yet another|once more|for the (?:\w+) time|third time|schon wieder|wieder|erneut|zum \w+ mal|encore une fois|de nouveau|à nouveau|une fois de plus|énième|otra vez|de nuevo|una vez más|por enésima vez|de novo|outra vez|mais uma vez|di nuovo|ancora una volta|un'altra volta|per l'ennesima volta|alweer|opnieuw|nog een keer|znowu|znów|ponownie|po raz kolejny|po raz \p{L}+|kolejny raz`, 'また|再び'),
@@ -53,9 +55,18 @@ const cueFamilies: [name: string, pattern: RegExp][] = [
   ],
 ];
 
+const holdsCue = (text: string, { words, japanese }: CuePattern) => words.test(text) || (japanese !== null && japanese.test(text));
+
+/**
+ * All families' phrases in one pattern: most posts hold no cue at all, and
+ * one pass over them says so where eight would.
+ */
+const anyCue = cue(cueFamilies.map(([, pattern]) => pattern.words.source).join('|'), cueFamilies.flatMap(([, pattern]) => (pattern.japanese ? [pattern.japanese.source] : [])).join('|'));
+
 /** The stance cues a post's lower-cased text holds, as feature names for the opinion models. */
 export function stanceCues(lowerText: string): string[] {
-  const found = cueFamilies.flatMap(([name, pattern]) => (pattern.test(lowerText) ? [name] : []));
+  if (!holdsCue(lowerText, anyCue)) return [];
+  const found = cueFamilies.flatMap(([name, pattern]) => (holdsCue(lowerText, pattern) ? [name] : []));
   // "Würde ich wieder kaufen", "would buy it again": a purchase made again is no fault come back.
   return found.includes('would-again') ? found.filter((name) => name !== 'again') : found;
 }

@@ -83,4 +83,11 @@ describe('feedback model', () => {
     expect(adjustment.rejectedCues).toEqual(['car', 'sill']);
     expect(feedbackAdjustment(model, ['weather', 'garden'])).toEqual({ weight: 0, rejectedCues: [], acceptedCues: [] });
   });
+
+  it('answers each model by its own verdicts, however many models it has read before', () => {
+    const reversed = learnFromVerdicts(verdicts.map((verdict) => ({ ...verdict, relevant: !verdict.relevant })), { term: 'Rust' });
+    expect(feedbackAdjustment(model, ['car', 'sill']).weight).toBeLessThan(0);
+    expect(feedbackAdjustment(reversed, ['car', 'sill'])).toMatchObject({ acceptedCues: ['car', 'sill'], rejectedCues: [] });
+    expect(feedbackAdjustment(reversed, ['car', 'sill']).weight).toBeCloseTo(-feedbackAdjustment(model, ['car', 'sill']).weight);
+  });
 });

@@ -4,9 +4,10 @@ import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.
 import { detectLanguage } from '../classifier/language.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
-import { sentimentFeatures } from '../classifier/sentiment-features.ts';
+import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
 import { readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
+import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -52,6 +53,21 @@ describe('sentiment features', () => {
     expect(await forms('Der neue Tarif ist im Vergleich zum alten teuer.')).toEqual(['form:compared']);
     expect(await forms('Great chair. We were charged twice for it and support never answered.')).toEqual(['form:first-person-problem']);
     expect(await forms('Great chair. It was charged twice, says the shop.')).toEqual([]);
+  });
+
+  it('read as the models’ weight-table rows are the named features with a row, in the same order and with the same values', async () => {
+    const loaded = await loadPostReaders();
+    const { vocabulary } = loadOpinionModels();
+    const ignoredWords = new Set(['notion']);
+    for (const post of (await readEvalSet()).slice(0, 400)) {
+      const language = detectLanguage(loaded.languageDetector, post.text);
+      const { evidence } = readOpinion(loaded, { text: post.text, platform: post.platform }, { language, ignoredWords, productsNamed: 0, automated: false });
+      const named = [...sentimentFeatures(evidence)].flatMap(([name, value]) => {
+        const row = vocabulary.rows.get(name);
+        return row === undefined ? [] : [[row, value]];
+      });
+      expect([...featureRows(evidence, vocabulary)], post.text).toEqual(named);
+    }
   });
 });
 
