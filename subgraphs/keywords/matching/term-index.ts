@@ -201,12 +201,21 @@ export class TermIndex<Keyword> {
     let index = 0;
     while (index < length) {
       const code = text.charCodeAt(index);
-      const current = code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
+      if (code === 32) {
+        if (previous === SEPARATOR) scanned.singleSpaced = false;
+        spaced = true;
+        previous = SEPARATOR;
+        index++;
+        continue;
+      }
+      const current = code - 0x61 >>> 0 < 26 ? WORD_CHAR : code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
       if (current === WORD_CHAR) {
         // Most of a post is words: read each run in a loop of its own, then take it as one token.
         const start = index;
         while (++index < length) {
           const next = text.charCodeAt(index);
+          // The folded text is mostly a to z: those skip the class table.
+          if (next - 0x61 >>> 0 < 26) continue;
           if (next >= 0xd800 && next <= 0xdfff) {
             const nextClass = classAt(text, index);
             if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
