@@ -50,10 +50,18 @@ export class ScannedText implements WordLookup {
     this.signature[word] = signature;
   }
 
-  /** False when no word of the text has this tokenSignature; true for any word that does, and for some others. */
+  /**
+   * False when no word of the text has this tokenSignature; true for any word
+   * that does, and for the rare other word sharing its signature. The whole
+   * signature is compared, not only its bucket: with some 200 words in 1,024
+   * buckets, one absent word in five would otherwise get past.
+   */
   mayHold(signature: number): boolean {
     if (this.chained < this.count) this.chain();
-    return this.headScan[signature >>> (32 - BUCKET_BITS)] === this.scan;
+    const bucket = signature >>> (32 - BUCKET_BITS);
+    if (this.headScan[bucket] !== this.scan) return false;
+    for (let word = this.head[bucket]; word >= 0; word = this.next[word]) if (this.signature[word] === signature) return true;
+    return false;
   }
 
   has(key: WordKey): boolean {
@@ -75,7 +83,7 @@ export class ScannedText implements WordLookup {
     if (this.headScan[bucket] !== this.scan) return false;
     const length = key.text.length;
     for (let word = this.head[bucket]; word >= 0; word = this.next[word]) {
-      if (this.end[word] - this.start[word] === length && text.startsWith(key.text, this.start[word])) return true;
+      if (this.signature[word] === key.signature && this.end[word] - this.start[word] === length && text.startsWith(key.text, this.start[word])) return true;
     }
     return false;
   }
