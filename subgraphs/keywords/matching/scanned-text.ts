@@ -1,3 +1,4 @@
+import { grownTo } from './grown-array.ts';
 import type { WordKey, WordLookup } from './word-set.ts';
 
 const BUCKET_BITS = 10;
@@ -100,14 +101,10 @@ export class ScannedText implements WordLookup {
   }
 
   private grow() {
-    const grown = (from: Int32Array) => {
-      const to = new Int32Array(from.length * 2);
-      to.set(from);
-      return to;
-    };
-    this.start = grown(this.start);
-    this.end = grown(this.end);
-    this.signature = grown(this.signature);
-    this.next = grown(this.next);
+    const size = this.start.length * 2;
+    this.start = grownTo(this.start, size);
+    this.end = grownTo(this.end, size);
+    this.signature = grownTo(this.signature, size);
+    this.next = grownTo(this.next, size);
   }
 }

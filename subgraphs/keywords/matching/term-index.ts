@@ -1,4 +1,5 @@
 import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
+import { grownTo } from './grown-array.ts';
 import type { PreparedPost } from './prepared-post.ts';
 import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
@@ -41,12 +42,6 @@ export interface IndexedTerm<Keyword> {
 
 /** Restarting the stamps long before Int32 overflows. */
 const MAX_SCAN_ID = 1 << 30;
-
-function grownTo(from: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const to = new Int32Array(size);
-  to.set(from);
-  return to;
-}
 
 function isSpaceCode(code: number): boolean {
   return (code < 0xd800 || code > 0xdfff) && classOfCode(code) === SEPARATOR;
