@@ -3,7 +3,7 @@ import { grownTo } from './grown-array.ts';
 import type { PreparedPost } from './prepared-post.ts';
 import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
-import { tokenSignature } from './token-signature.ts';
+import { SIGNATURE_SEED, signatureEnd, signatureStep, tokenSignature } from './token-signature.ts';
 import { TokenTrie } from './token-trie.ts';
 import { charWidth, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
 import { classAt, classOfCode, foldCase, SEPARATOR, TRAIL, UNSPACED_CHAR, WORD_CHAR, type CharClass } from './unicode-words.ts';
@@ -207,16 +207,19 @@ export class TermIndex<Keyword> {
       if (current === WORD_CHAR) {
         // Most of a post is words: read each run in a loop of its own, then take it as one token.
         const start = index;
+        let hash = signatureStep(SIGNATURE_SEED, code);
         while (++index < length) {
           const next = text.charCodeAt(index);
           // The folded text is mostly a to z: those skip the class table.
-          if (next - 0x61 >>> 0 < 26) continue;
-          if (next >= 0xd800 && next <= 0xdfff) {
-            const nextClass = classAt(text, index);
-            if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
-          } else if (classOfCode(next) !== WORD_CHAR) break;
+          if (next - 0x61 >>> 0 >= 26) {
+            if (next >= 0xd800 && next <= 0xdfff) {
+              const nextClass = classAt(text, index);
+              if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
+            } else if (classOfCode(next) !== WORD_CHAR) break;
+          }
+          hash = signatureStep(hash, next);
         }
-        const signature = tokenSignature(text, start, index);
+        const signature = signatureEnd(hash);
         scanned.add(start, index, signature);
         if (vocabulary.mayHold(signature)) this.walkToken(text, start, index, signature, spaced, words);
         else this.activeCount = 0;
