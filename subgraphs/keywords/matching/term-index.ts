@@ -210,8 +210,9 @@ export class TermIndex<Keyword> {
         let hash = signatureStep(SIGNATURE_SEED, code);
         while (++index < length) {
           const next = text.charCodeAt(index);
-          // The folded text is mostly a to z: those skip the class table.
+          // The folded text is mostly a to z and single spaces: those skip the class table.
           if (next - 0x61 >>> 0 >= 26) {
+            if (next === 32) break;
             if (next >= 0xd800 && next <= 0xdfff) {
               const nextClass = classAt(text, index);
               if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
