@@ -26,7 +26,7 @@ export class PreparedPost {
   private words: WordSet | null = null;
   private foldedWords: WordLookup | null = null;
   private scanned: ScannedText | null = null;
-  private identities: ReadonlySet<string> | null = null;
+  private identities: readonly string[] | null = null;
   private subreddit: string | null | undefined = undefined;
   /** Unique in the process: the post a pattern's cached answer is for. */
   private readonly serial = ++preparedPosts;
@@ -100,7 +100,8 @@ export class PreparedPost {
     return this.subreddit;
   }
 
-  authorIdentities(): ReadonlySet<string> {
-    return (this.identities ??= new Set(authorIdentities(this.post.platform, this.post.author)));
+  /** Each once: the rules only ask whether one of them is excluded. */
+  authorIdentities(): readonly string[] {
+    return (this.identities ??= authorIdentities(this.post.platform, this.post.author));
   }
 }
