@@ -162,7 +162,7 @@ export function containsExcludedTerm(post: PreparedPost, patterns: readonly Term
 
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
   if (excludedAuthors.size === 0) return false;
-  const identities = post.authorIdentities();
+  const identities = post.excludableIdentities();
   for (let index = 0; index < identities.length; index++) if (excludedAuthors.has(identities[index])) return true;
   return false;
 }
