@@ -134,6 +134,18 @@ describe('matcher changes in place', () => {
     }
   });
 
+  it('finds a fuzzy term\'s words close together among many hits of them far apart', () => {
+    const keywords = [keyword('kw', 'vector database')];
+    const matcher = createMatcher(keywords, new Map());
+    const reference = createReferenceMatcher(keywords, new Map());
+    const apart = (count: number) => Array.from({ length: count }, (_, index) => (index % 2 ? 'vector one two three four five six' : 'databases one two three four five six')).join(' ');
+    for (const count of [6, 40]) {
+      expect(matcher.match(post(apart(count)))).toEqual([]);
+      expect(labels(matcher.match(post(`${apart(count)} the databases for vectors`)))).toEqual(['kw~']);
+      expect(labels(matcher.match(post(`vectors in databases ${apart(count)}`)))).toEqual(labels(reference.match(post(`vectors in databases ${apart(count)}`))));
+    }
+  });
+
   it('never matches a term that is only whitespace', () => {
     expect(createMatcher([keyword('kw', '   ')], new Map()).match(post('   '))).toEqual([]);
   });

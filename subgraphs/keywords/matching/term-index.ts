@@ -115,6 +115,9 @@ export class TermIndex<Keyword> {
   private hitCount = 0;
   private scanId = 0;
   private readonly candidateIds: number[] = [];
+  /** Word index and covered words of each hit of a fuzzy candidate's forms, reused from candidate to candidate. */
+  private readonly fuzzyWords: number[] = [];
+  private readonly fuzzyCovers: number[] = [];
   private readonly candidates: IndexedTerm<Keyword>[] = [];
   /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
   private activeNode = new Int32Array(16);
@@ -317,8 +320,9 @@ export class TermIndex<Keyword> {
     if (!term.fuzzy) return NO_OCCURRENCE;
     if (!this.everyWordSeen(term.id)) return NO_OCCURRENCE;
     const { phrase, nodes } = term.fuzzy;
-    const words: number[] = [];
-    const covers: number[] = [];
+    const { fuzzyWords: words, fuzzyCovers: covers } = this;
+    words.length = 0;
+    covers.length = 0;
     for (let index = 0; index < nodes.length; index++) {
       const form = phrase.forms[index];
       for (let hit = this.hitsOf(nodes[index]); hit >= 0; hit = this.hitNext[hit]) {
