@@ -249,6 +249,15 @@ export class TermIndex<Keyword> {
         wordIndex = words - 1;
       }
       previous = current;
+      if (code < 128) {
+        // Punctuation: its token is known by its code, without a signature or a look-up.
+        const id = vocabulary.asciiId(code);
+        if (id >= 0) this.walkId(id, index, index + 1, spaced, wordIndex);
+        else this.activeCount = 0;
+        spaced = false;
+        index++;
+        continue;
+      }
       const end = index + charWidth(text, index);
       const signature = tokenSignature(text, index, end);
       if (vocabulary.mayHold(signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
@@ -284,10 +293,12 @@ export class TermIndex<Keyword> {
   /** Moves every walk under way on by one token, and starts one at it. */
   private walkToken(text: string, start: number, end: number, signature: number, spaced: boolean, wordIndex: number) {
     const id = this.vocabulary.find(text, start, end, signature);
-    if (id < 0) {
-      this.activeCount = 0;
-      return;
-    }
+    if (id < 0) this.activeCount = 0;
+    else this.walkId(id, start, end, spaced, wordIndex);
+  }
+
+  /** walkToken for the token of vocabulary id `id`. */
+  private walkId(id: number, start: number, end: number, spaced: boolean, wordIndex: number) {
     const { trie, users, activeNode, activeStart, activeWord } = this;
     const label = id * 2 + (spaced ? 1 : 0);
     let kept = 0;
