@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeywordMatchRules } from '../subgraphs/keywords/matching/keyword-rules.ts';
 import { createMatcher } from '../subgraphs/keywords/matching/matcher.ts';
 import { createReferenceMatcher } from '../subgraphs/keywords/matching/reference-matcher.ts';
-import { filters, keyword, labels, post } from './matching-fixtures.ts';
+import { author, filters, keyword, labels, post } from './matching-fixtures.ts';
 
 describe('matcher changes in place', () => {
   it('renames a keyword: the old term stops matching, the new one starts', () => {
@@ -87,6 +87,63 @@ describe('matcher changes in place', () => {
     expect(matcher.match(post('Rust job'))).toEqual([]);
     matcher.setWorkspaceFilters('org_b', null);
     expect(labels(matcher.match(post('Rust job')))).toEqual(['again']);
+  });
+
+  it('keeps excluding an author named by several keywords and filters as they change and leave', () => {
+    const spammer = author({ handle: 'spammer', platformId: 'spam1', name: 'Spam Bot' });
+    const fromSpammer = (text: string) => post(text, { author: spammer });
+    const matcher = createMatcher(
+      [keyword('a', 'Rust', { excludedAuthors: ['@spammer'] }), keyword('b', 'Rust', { workspaceId: 'org_b', excludedAuthors: ['@spammer'] })],
+      new Map([['org_c', filters({ excludedAuthors: ['@spammer'] })]]),
+    );
+    matcher.upsertKeyword(keyword('c', 'Rust', { workspaceId: 'org_c' }));
+    expect(matcher.match(fromSpammer('Rust'))).toEqual([]);
+    expect(labels(matcher.match(post('Rust')))).toEqual(['a', 'b', 'c']);
+    matcher.removeKeyword('a');
+    matcher.upsertKeyword(keyword('b', 'Rust', { workspaceId: 'org_b' }));
+    expect(labels(matcher.match(fromSpammer('Rust')))).toEqual(['b']);
+    matcher.upsertKeyword(keyword('a', 'Rust', { excludedAuthors: ['hackernews:spammer'] }));
+    matcher.setWorkspaceFilters('org_c', filters({ excludedAuthors: ['name:spam bot'] }));
+    expect(labels(matcher.match(fromSpammer('Rust')))).toEqual(['b']);
+    matcher.setWorkspaceFilters('org_c', null);
+    expect(labels(matcher.match(fromSpammer('Rust')))).toEqual(['b', 'c']);
+  });
+
+  it('finds terms and rule words holding digits, accents, other scripts and characters outside the basic plane', () => {
+    const keywords = [
+      keyword('digits', 'Web3 2024'),
+      keyword('accent', 'Café', { requiredTerms: ['naïve'] }),
+      keyword('greek', 'Ωmega λab', { exactPhrase: true }),
+      keyword('astral', '𝒳ylo', { excludedTerms: ['𝒵eta'] }),
+      keyword('cjk', '東京'),
+    ];
+    const matcher = createMatcher(keywords, new Map());
+    const reference = createReferenceMatcher(keywords, new Map());
+    const expectations: [string, string[]][] = [
+      ['web3 2024 is here', ['digits']],
+      ['a naïve CAFÉ', ['accent']],
+      ['a café, not naive', []],
+      ['ωmega λab', ['greek']],
+      ['𝒳ylo and 𝒳ylos', ['astral']],
+      ['𝒳ylo meets 𝒵eta', []],
+      ['Rustを東京で', ['cjk']],
+    ];
+    for (const [text, expected] of expectations) {
+      expect([text, labels(matcher.match(post(text)))]).toEqual([text, expected]);
+      expect(labels(matcher.match(post(text)))).toEqual(labels(reference.match(post(text))));
+    }
+  });
+
+  it('finds a fuzzy term\'s words close together among many hits of them far apart', () => {
+    const keywords = [keyword('kw', 'vector database')];
+    const matcher = createMatcher(keywords, new Map());
+    const reference = createReferenceMatcher(keywords, new Map());
+    const apart = (count: number) => Array.from({ length: count }, (_, index) => (index % 2 ? 'vector one two three four five six' : 'databases one two three four five six')).join(' ');
+    for (const count of [6, 40]) {
+      expect(matcher.match(post(apart(count)))).toEqual([]);
+      expect(labels(matcher.match(post(`${apart(count)} the databases for vectors`)))).toEqual(['kw~']);
+      expect(labels(matcher.match(post(`vectors in databases ${apart(count)}`)))).toEqual(labels(reference.match(post(`vectors in databases ${apart(count)}`))));
+    }
   });
 
   it('never matches a term that is only whitespace', () => {

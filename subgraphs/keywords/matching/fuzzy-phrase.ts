@@ -150,18 +150,48 @@ export function fuzzyPhrase(term: string, caseSensitive: boolean): FuzzyPhrase |
   return { unitCount: units.length, words: units.map((unit) => foldCase(unit.word)), forms };
 }
 
+/** Scratch for fuzzyWindowFits, which the engine calls for every fuzzy candidate of every post. */
+const unitCounts = new Int32Array(MAX_UNITS);
+let scratchOrder = new Int32Array(64);
+
+/** Past this many hits, Array.sort: an insertion sort's quadratic cost would outweigh its comparator calls. */
+const INSERTION_SORT_HITS = 32;
+
+/**
+ * Indices of `words` in order of word index, in the first words.length
+ * places. A term has a few hits a post, so mostly an insertion sort in place
+ * of Array.sort and its comparator calls.
+ */
+function hitOrder(words: readonly number[]): Int32Array {
+  if (words.length > scratchOrder.length) scratchOrder = new Int32Array(words.length * 2);
+  const order = scratchOrder;
+  if (words.length > INSERTION_SORT_HITS) {
+    order.set(words.map((_, index) => index).sort((a, b) => words[a] - words[b]));
+    return order;
+  }
+  for (let index = 0; index < words.length; index++) {
+    let at = index;
+    while (at > 0 && words[order[at - 1]] > words[index]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = index;
+  }
+  return order;
+}
+
 /**
  * Whether some run of at most unitCount + FUZZY_EXTRA_WORDS words holds every
  * word of the term. `words[i]` is the word index of a hit of a form covering
  * `covers[i]`; hits come in any order.
  */
 export function fuzzyWindowFits(words: readonly number[], covers: readonly number[], unitCount: number): boolean {
-  const order = words.map((_, index) => index).sort((a, b) => words[a] - words[b]);
+  const order = hitOrder(words);
   const maxSpan = unitCount - 1 + FUZZY_EXTRA_WORDS;
-  const counts = new Int32Array(unitCount);
+  const counts = unitCounts.fill(0, 0, unitCount);
   let covered = 0;
   let left = 0;
-  for (let right = 0; right < order.length; right++) {
+  for (let right = 0; right < words.length; right++) {
     for (let unit = 0; unit < unitCount; unit++) {
       if ((covers[order[right]] & (1 << unit)) !== 0 && counts[unit]++ === 0) covered++;
     }

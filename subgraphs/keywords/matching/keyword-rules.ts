@@ -162,7 +162,8 @@ export function containsExcludedTerm(post: PreparedPost, patterns: readonly Term
 
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
   if (excludedAuthors.size === 0) return false;
-  for (const identity of post.authorIdentities()) if (excludedAuthors.has(identity)) return true;
+  const identities = post.excludableIdentities();
+  for (let index = 0; index < identities.length; index++) if (excludedAuthors.has(identities[index])) return true;
   return false;
 }
 

@@ -71,6 +71,8 @@ class KeywordMatcher implements Matcher {
   /** Holds every distinct rule pattern compiled here, including those of keywords since removed: a few bytes each. */
   private readonly patterns = new PatternPool();
   private matchCount = 0;
+  /** Every excluded author of the keywords and workspace filters, with how many of them name it. */
+  private readonly namedAuthors = new Map<string, number>();
 
   get keywordCount(): number {
     return this.keywords.size;
@@ -78,6 +80,7 @@ class KeywordMatcher implements Matcher {
 
   match(post: MatchablePost): KeywordMatch[] {
     const prepared = new PreparedPost(post);
+    prepared.useNamedAuthors(this.namedAuthors);
     const candidates = this.index.scan(prepared);
     prepared.useScan(this.index.scanned);
     const matchNumber = ++this.matchCount;
@@ -110,7 +113,11 @@ class KeywordMatcher implements Matcher {
     };
     term?.keywords.set(rules.keywordId, registered);
     this.keywords.set(rules.keywordId, registered);
-    if (previous) this.leaveWorkspace(previous.workspaceId);
+    this.countAuthors(registered.compiled.excludedAuthors, 1);
+    if (previous) {
+      this.countAuthors(previous.compiled.excludedAuthors, -1);
+      this.leaveWorkspace(previous.workspaceId);
+    }
     // Last, because letting go of a term may rebuild the index from the registrations.
     if (previous?.term && previous.term !== term) this.detach(rules.keywordId, previous.term);
   }
@@ -119,6 +126,7 @@ class KeywordMatcher implements Matcher {
     const registered = this.keywords.get(keywordId);
     if (!registered) return;
     this.keywords.delete(keywordId);
+    this.countAuthors(registered.compiled.excludedAuthors, -1);
     this.leaveWorkspace(registered.workspaceId);
     if (registered.term) this.detach(keywordId, registered.term);
   }
@@ -126,11 +134,21 @@ class KeywordMatcher implements Matcher {
   setWorkspaceFilters(workspaceId: string, filters: WorkspaceFilters | null) {
     const entry = this.workspaces.get(workspaceId);
     const compiled = filters === null ? null : compileWorkspaceFilters(filters, this.patterns);
+    if (entry?.filters) this.countAuthors(entry.filters.excludedAuthors, -1);
+    if (compiled) this.countAuthors(compiled.excludedAuthors, 1);
     if (entry) {
       entry.filters = compiled;
       entry.verdictFor = 0;
       if (entry.keywords === 0 && compiled === null) this.workspaces.delete(workspaceId);
     } else if (compiled !== null) this.workspaces.set(workspaceId, { filters: compiled, verdictFor: 0, passes: true, keywords: 0 });
+  }
+
+  private countAuthors(authors: ReadonlySet<string>, change: 1 | -1) {
+    for (const author of authors) {
+      const count = (this.namedAuthors.get(author) ?? 0) + change;
+      if (count === 0) this.namedAuthors.delete(author);
+      else this.namedAuthors.set(author, count);
+    }
   }
 
   private enterWorkspace(workspaceId: string): WorkspaceEntry {

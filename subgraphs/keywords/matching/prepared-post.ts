@@ -26,7 +26,9 @@ export class PreparedPost {
   private words: WordSet | null = null;
   private foldedWords: WordLookup | null = null;
   private scanned: ScannedText | null = null;
-  private identities: ReadonlySet<string> | null = null;
+  private identities: readonly string[] | null = null;
+  private namedAuthors: { has(identity: string): boolean } | null = null;
+  private named: readonly string[] | null = null;
   private subreddit: string | null | undefined = undefined;
   /** Unique in the process: the post a pattern's cached answer is for. */
   private readonly serial = ++preparedPosts;
@@ -100,7 +102,27 @@ export class PreparedPost {
     return this.subreddit;
   }
 
-  authorIdentities(): ReadonlySet<string> {
-    return (this.identities ??= new Set(authorIdentities(this.post.platform, this.post.author)));
+  /** Each once: the rules only ask whether one of them is excluded. */
+  authorIdentities(): readonly string[] {
+    return (this.identities ??= authorIdentities(this.post.platform, this.post.author));
+  }
+
+  /**
+   * Takes every identity some rule excludes (the engine's keywords and
+   * workspace filters): the author's other identities can exclude nothing.
+   */
+  useNamedAuthors(named: { has(identity: string): boolean }) {
+    this.namedAuthors = named;
+  }
+
+  /**
+   * The author's identities that some rule may exclude: all of them, or with
+   * useNamedAuthors those it names, for most posts none, so that checking
+   * many keywords' excluded authors reads no identity at all.
+   */
+  excludableIdentities(): readonly string[] {
+    const { namedAuthors } = this;
+    if (namedAuthors === null) return this.authorIdentities();
+    return (this.named ??= this.authorIdentities().filter((identity) => namedAuthors.has(identity)));
   }
 }

@@ -1,8 +1,9 @@
 import { fuzzyPhrase, fuzzyWindowFits, type FuzzyPhrase } from './fuzzy-phrase.ts';
+import { grownTo } from './grown-array.ts';
 import type { PreparedPost } from './prepared-post.ts';
 import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
-import { tokenSignature } from './token-signature.ts';
+import { SIGNATURE_SEED, signatureEnd, signatureStep, tokenSignature } from './token-signature.ts';
 import { TokenTrie } from './token-trie.ts';
 import { charWidth, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
 import { classAt, classOfCode, foldCase, SEPARATOR, TRAIL, UNSPACED_CHAR, WORD_CHAR, type CharClass } from './unicode-words.ts';
@@ -41,12 +42,6 @@ export interface IndexedTerm<Keyword> {
 
 /** Restarting the stamps long before Int32 overflows. */
 const MAX_SCAN_ID = 1 << 30;
-
-function grownTo(from: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const to = new Int32Array(size);
-  to.set(from);
-  return to;
-}
 
 function isSpaceCode(code: number): boolean {
   return (code < 0xd800 || code > 0xdfff) && classOfCode(code) === SEPARATOR;
@@ -120,6 +115,9 @@ export class TermIndex<Keyword> {
   private hitCount = 0;
   private scanId = 0;
   private readonly candidateIds: number[] = [];
+  /** Word index and covered words of each hit of a fuzzy candidate's forms, reused from candidate to candidate. */
+  private readonly fuzzyWords: number[] = [];
+  private readonly fuzzyCovers: number[] = [];
   private readonly candidates: IndexedTerm<Keyword>[] = [];
   /** Walks under way, one per token they started at; never more than the longest pattern has tokens. */
   private activeNode = new Int32Array(16);
@@ -201,18 +199,31 @@ export class TermIndex<Keyword> {
     let index = 0;
     while (index < length) {
       const code = text.charCodeAt(index);
-      const current = code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
+      if (code === 32) {
+        if (previous === SEPARATOR) scanned.singleSpaced = false;
+        spaced = true;
+        previous = SEPARATOR;
+        index++;
+        continue;
+      }
+      const current = code - 0x61 >>> 0 < 26 ? WORD_CHAR : code >= 0xd800 && code <= 0xdfff ? classAt(text, index) : classOfCode(code);
       if (current === WORD_CHAR) {
         // Most of a post is words: read each run in a loop of its own, then take it as one token.
         const start = index;
+        let hash = signatureStep(SIGNATURE_SEED, code);
         while (++index < length) {
           const next = text.charCodeAt(index);
-          if (next >= 0xd800 && next <= 0xdfff) {
-            const nextClass = classAt(text, index);
-            if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
-          } else if (classOfCode(next) !== WORD_CHAR) break;
+          // The folded text is mostly a to z and single spaces: those skip the class table.
+          if (next - 0x61 >>> 0 >= 26) {
+            if (next === 32) break;
+            if (next >= 0xd800 && next <= 0xdfff) {
+              const nextClass = classAt(text, index);
+              if (nextClass !== WORD_CHAR && nextClass !== TRAIL) break;
+            } else if (classOfCode(next) !== WORD_CHAR) break;
+          }
+          hash = signatureStep(hash, next);
         }
-        const signature = tokenSignature(text, start, index);
+        const signature = signatureEnd(hash);
         scanned.add(start, index, signature);
         if (vocabulary.mayHold(signature)) this.walkToken(text, start, index, signature, spaced, words);
         else this.activeCount = 0;
@@ -238,6 +249,15 @@ export class TermIndex<Keyword> {
         wordIndex = words - 1;
       }
       previous = current;
+      if (code < 128) {
+        // Punctuation: its token is known by its code, without a signature or a look-up.
+        const id = vocabulary.asciiId(code);
+        if (id >= 0) this.walkId(id, index, index + 1, spaced, wordIndex);
+        else this.activeCount = 0;
+        spaced = false;
+        index++;
+        continue;
+      }
       const end = index + charWidth(text, index);
       const signature = tokenSignature(text, index, end);
       if (vocabulary.mayHold(signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
@@ -273,10 +293,12 @@ export class TermIndex<Keyword> {
   /** Moves every walk under way on by one token, and starts one at it. */
   private walkToken(text: string, start: number, end: number, signature: number, spaced: boolean, wordIndex: number) {
     const id = this.vocabulary.find(text, start, end, signature);
-    if (id < 0) {
-      this.activeCount = 0;
-      return;
-    }
+    if (id < 0) this.activeCount = 0;
+    else this.walkId(id, start, end, spaced, wordIndex);
+  }
+
+  /** walkToken for the token of vocabulary id `id`. */
+  private walkId(id: number, start: number, end: number, spaced: boolean, wordIndex: number) {
     const { trie, users, activeNode, activeStart, activeWord } = this;
     const label = id * 2 + (spaced ? 1 : 0);
     let kept = 0;
@@ -309,8 +331,9 @@ export class TermIndex<Keyword> {
     if (!term.fuzzy) return NO_OCCURRENCE;
     if (!this.everyWordSeen(term.id)) return NO_OCCURRENCE;
     const { phrase, nodes } = term.fuzzy;
-    const words: number[] = [];
-    const covers: number[] = [];
+    const { fuzzyWords: words, fuzzyCovers: covers } = this;
+    words.length = 0;
+    covers.length = 0;
     for (let index = 0; index < nodes.length; index++) {
       const form = phrase.forms[index];
       for (let hit = this.hitsOf(nodes[index]); hit >= 0; hit = this.hitNext[hit]) {

@@ -84,6 +84,8 @@ export class TokenVocabulary {
   /** Slot i holds [hash, check, id, unused] at 4i: one probe reads one cache line. */
   private slots = emptySlots(1 << 10);
   private mask = (1 << 10) - 1;
+  /** Ids of the one-character ASCII tokens ("." of ".NET", "+" of "C++"), by code: posts hold them at every sentence's end. */
+  private readonly asciiIds = new Int32Array(128).fill(EMPTY);
 
   get size(): number {
     return this.texts.length;
@@ -95,6 +97,7 @@ export class TokenVocabulary {
     const id = this.texts.length;
     this.texts.push(token);
     this.ids.set(token, id);
+    if (token.length === 1 && token.charCodeAt(0) < 128) this.asciiIds[token.charCodeAt(0)] = id;
     if (this.texts.length * FILTER_BITS_PER_TOKEN > this.filter.length * 32 && this.filterShift > 32 - MAX_FILTER_BITS_LOG2) this.growFilter();
     else this.addToFilter(token);
     if (this.texts.length * 2 > this.mask + 1) this.growTable();
@@ -109,6 +112,11 @@ export class TokenVocabulary {
     if ((filter[first >>> 5] & (1 << (first & 31))) === 0) return false;
     const second = secondBitOf(signature) >>> filterShift;
     return (filter[second >>> 5] & (1 << (second & 31))) !== 0;
+  }
+
+  /** Id of the one-character token of this ASCII code (below 128); -1 when no pattern holds it. */
+  asciiId(code: number): number {
+    return this.asciiIds[code];
   }
 
   /** Id of the token text[start, end), whose tokenSignature is `signature`; -1 when no pattern holds it. */
