@@ -149,7 +149,7 @@ export const restScaling: Benchmark = {
           `On one PostgreSQL, one workspace, its API key and 2,000 mentions: two request paths, each a facade → its own gateway → its own four subgraph processes ` +
           `(no worker: the REST path does not use one), and two \`--role all\` processes. A one-process layout loads the first facade of its pair with ${connections} connections; ` +
           `a two-process layout both at once, ${connections / 2} connections each from an autocannon process each, requests/s summed and p50/p99 the request-weighted mean of the two. ` +
-          `After a ${warmUpSeconds} s warm-up each, the layouts take ${rounds} turns of ${secondsPerRound} s per route; figures are the means of the turns, CPU time per request from /proc (the layout's Node processes, and the database's backends, which only the layout in its turn keeps busy); scaling is two processes' requests/s over one's. ` +
+          `After a ${warmUpSeconds} s warm-up each, the layouts take ${rounds} turns of ${secondsPerRound} s per route; figures are the means of the turns, CPU time per request from /proc (the layout's Node processes, and all of the database's backends: the idle deployments add only the workers' polling of the \`--role all\` processes); scaling is two processes' requests/s over one's. ` +
           `PostgreSQL, the load generators and all the processes share the machine's ${os.cpus().length} cores; load average ${loadAtStart.toFixed(1)} when this benchmark began, ${os.loadavg()[0].toFixed(1)} when it ended`,
         columns: ['req/s', 'p50 ms', 'p99 ms', 'failed requests', 'Node CPU ms / request', 'PostgreSQL CPU ms / request', 'scaling'],
         rows,
