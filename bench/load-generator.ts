@@ -64,3 +64,16 @@ export function meanOfLoads(samples: LoadResult[]): LoadResult {
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
   };
 }
+
+/** Load generators run at once on parts of one deployment as one figure: rates and counts summed, latencies weighted by each one's requests. */
+export function combinedLoad(parts: LoadResult[]): LoadResult {
+  const requests = parts.reduce((sum, part) => sum + part.requests, 0);
+  const weighted = (pick: (part: LoadResult) => number) => parts.reduce((sum, part) => sum + pick(part) * part.requests, 0) / requests;
+  return {
+    requestsPerSecond: parts.reduce((sum, part) => sum + part.requestsPerSecond, 0),
+    p50Ms: weighted((part) => part.p50Ms),
+    p99Ms: weighted((part) => part.p99Ms),
+    requests,
+    failures: parts.reduce((sum, part) => sum + part.failures, 0),
+  };
+}

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readConfig } from '../runtime/config.ts';
-import { connect } from '../runtime/database.ts';
+import { connect, type Sql } from '../runtime/database.ts';
 import { startEarshot } from '../server/start.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
@@ -23,6 +23,15 @@ const aims = { throughputShare: 0.5, p50Ratio: 2 };
 const countedRequests = 50;
 const paths = ['/v1/whoami', '/v1/mentions'] as const;
 
+/** The workspace the REST benchmarks read: two keywords, 2,000 mentions by 200 authors, and its API key. */
+export async function seedRestWorkspace(sql: Sql): Promise<{ apiKey: string }> {
+  const { workspace, apiKey, owner } = await provisionWorkspace(sql, 'Bench', { ownerEmail: 'owner@bench.example' });
+  const keywordIds = [];
+  for (const term of ['Acme', 'Widget']) keywordIds.push((await createKeyword(sql, workspace.id, { term, platforms: [] }, {})).keyword.id);
+  await seedMentions(sql, workspace.id, keywordIds, owner!.id, { mentions: 2000, authors: 200 });
+  return { apiKey };
+}
+
 /**
  * `GET /v1/whoami` and the first page of `GET /v1/mentions` (50 of 2,000
  * mentions) through the whole REST path (public port → facade → gateway →
@@ -41,10 +50,7 @@ export const restPath: Benchmark = {
     const sql = connect(databaseUrl);
     const baseline = await startRestBaseline(sql);
     try {
-      const { workspace, apiKey, owner } = await provisionWorkspace(sql, 'Bench', { ownerEmail: 'owner@bench.example' });
-      const keywordIds = [];
-      for (const term of ['Acme', 'Widget']) keywordIds.push((await createKeyword(sql, workspace.id, { term, platforms: [] }, {})).keyword.id);
-      await seedMentions(sql, workspace.id, keywordIds, owner!.id, { mentions: 2000, authors: 200 });
+      const { apiKey } = await seedRestWorkspace(sql);
       const headers = { authorization: `Bearer ${apiKey}` };
 
       const rows: BenchRow[] = [];
