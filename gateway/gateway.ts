@@ -45,8 +45,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
- * limits, authentication, rate limit, read-only keys, signed subgraph
- * requests, in-process subgraphs, keyword terms from memory, subscription
+ * limits, authentication, rate limit, read-only keys, in-process
+ * subgraphs, signed subgraph requests, keyword terms from memory, subscription
  * errors, results handed to an in-process caller, shared subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
@@ -87,9 +87,10 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys({ publicRootFields }),
-      useSignedSubgraphRequests({ secret: options.secret }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
-      // After the in-process subgraphs: a request it does not answer from memory goes the way they chose.
+      // After the in-process subgraphs: it signs each request as the executor they chose sends it.
+      useSignedSubgraphRequests({ secret: options.secret }),
+      // After the signature: a request it answers from memory is neither signed nor sent; one it does not goes the way chosen before.
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
       useInProcessResults(),

@@ -1,0 +1,53 @@
+import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
+import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+
+/** What Apollo Server takes in place of a schema to have another executor run its operations. */
+type ApolloGateway = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
+type ApolloExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['executor']>;
+
+/**
+ * Executes a subgraph's queries and mutations with graphql-jit: each
+ * operation compiled once into a function that resolves and completes its
+ * fields without graphql-js's per-field work (argument maps, resolve infos,
+ * a dictionary object per field). A page of 50 mentions is some 1,800
+ * fields; graphql-js's execution of it was a fifth of the REST path's CPU
+ * time and three fifths of what it allocated.
+ *
+ * Apollo Server takes another executor only through its gateway
+ * interface: this one hands Apollo the schema and executes what Apollo has
+ * parsed and validated (its plugins, error formatting and document cache
+ * are unchanged). Compiled operations are kept by document, which Apollo's
+ * document store keeps by the query's hash, so they live as long as its
+ * cache entry does. Subscriptions over HTTP, which graphql-ws serves
+ * instead, keep graphql-js's answer.
+ */
+export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
+  const compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery<Record<string, unknown>> | ExecutionResult>>();
+  const compiledFor = (document: DocumentNode, operationName: string | null) => {
+    let byName = compiled.get(document);
+    if (!byName) compiled.set(document, (byName = new Map()));
+    let query = byName.get(operationName);
+    if (!query) byName.set(operationName, (query = compileQuery<Record<string, unknown>>(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true })));
+    return query;
+  };
+  const executor: ApolloExecutor = async ({ document, operationName, operation, request, context }) => {
+    const variableValues = request.variables ?? {};
+    if (operation.operation === 'subscription') return execute({ schema, document, operationName, contextValue: context, variableValues });
+    // The variables are checked by graphql-js first, as its execute checks them, so a bad value is refused in its words (the
+    // gateway passes a custom scalar's value through for the subgraph to parse); graphql-jit's own check then passes.
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues, { maxErrors: 50 });
+    if (coerced.errors) return { errors: coerced.errors };
+    const query = compiledFor(document, operationName);
+    return isCompiledQuery(query) ? query.query(undefined, context, variableValues) : query;
+  };
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => {};
+    },
+    load: async () => ({ executor }),
+    stop: async () => {},
+  };
+}
