@@ -79,8 +79,8 @@ export interface FeedbackAdjustment {
 const wordWeightsOfModel = new WeakMap<KeywordFeedbackModel, ReadonlyMap<string, number>>();
 
 function wordWeightsOf(model: KeywordFeedbackModel): ReadonlyMap<string, number> {
-  let wordWeights = wordWeightsOfModel.get(model);
-  if (wordWeights) return wordWeights;
+  const known = wordWeightsOfModel.get(model);
+  if (known) return known;
   const weighed = new Map<string, number>();
   for (const word of [...Object.keys(model.acceptedTerms), ...Object.keys(model.rejectedTerms)]) {
     if (weighed.has(word)) continue;
@@ -92,9 +92,8 @@ function wordWeightsOf(model: KeywordFeedbackModel): ReadonlyMap<string, number>
     const weight = Math.max(-maxWordWeight, Math.min(maxWordWeight, Math.log(acceptedShare / rejectedShare)));
     if (Math.abs(weight) >= 0.1) weighed.set(word, weight);
   }
-  wordWeights = weighed;
-  wordWeightsOfModel.set(model, wordWeights);
-  return wordWeights;
+  wordWeightsOfModel.set(model, weighed);
+  return weighed;
 }
 
 /** The ratios of a new post's content words that the verdicts have seen (`wordWeightsOf`), summed and capped. */

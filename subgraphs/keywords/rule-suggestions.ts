@@ -185,7 +185,7 @@ const matchTerms = (rules: KeywordMatchRules) => (match: KeptMatch) => termsOf(r
  * when it is its own canonical form, so the PATCH stores it unchanged.
  */
 export function authorEntryOf(post: PreparedPost): string | null {
-  const identities = [...post.authorIdentities()];
+  const identities = post.authorIdentities();
   const entry = identities.find((identity) => identity.startsWith(`${post.post.platform}:`)) ?? identities[0];
   return entry !== undefined && canonicalAuthor(entry) === entry ? entry : null;
 }
