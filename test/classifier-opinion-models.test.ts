@@ -111,7 +111,7 @@ describe('opinion models', () => {
 
   it('read sentiment and intents of posts written for this test, outside their training data', async () => {
     const models = loadOpinionModels();
-    const read = async (text: string) => readOpinionsOf(models, await featuresOf(text), text.endsWith('?') ? ['question'] : []);
+    const read = async (text: string) => readOpinionsOf(models, await featuresOf(text), text.endsWith('?') ? ['question'] : [], true);
     expect(await read('Their support ghosted me for three weeks and then closed the ticket without a word.')).toMatchObject({
       sentiment: 'negative',
       intents: expect.arrayContaining(['complaint']),
@@ -127,6 +127,18 @@ describe('opinion models', () => {
     expect(await read('How do I export my workspace to CSV?')).toEqual({ sentiment: 'neutral', intents: ['question'] });
   });
 
+  it('read a positive post about the tracked sense as praise where the praise model alone would not', async () => {
+    const models = loadOpinionModels();
+    // Praise in plain words the praise model scores below its cut: the positive stance says it.
+    for (const text of ['The lantern lasted the whole camping week on one charge. Solid.', 'Two years on, the hiking boots still keep my feet dry. Happy with them.']) {
+      const features = await featuresOf(text);
+      expect(readOpinionsOf(models, features, [], true), text).toEqual({ sentiment: 'positive', intents: ['praise'] });
+      expect(readOpinionsOf(models, features, [], false), text).toEqual({ sentiment: 'positive', intents: [] });
+    }
+    // A neutral or negative post gets no praise from the allowance.
+    expect(readOpinionsOf(models, await featuresOf('The lantern ships with a USB-C cable and a carabiner.'), [], true).intents).toEqual([]);
+  });
+
   it('read sarcasm by the stance of the whole post: praise words thrown at a problem count against', async () => {
     const reading = (text: string) => readSentiment(text, 'en', noWords);
     const sarcastic = reading('Great, another outage on a Monday morning.');
@@ -135,7 +147,7 @@ describe('opinion models', () => {
     expect(reading('Great release, the new editor is fast.')).toMatchObject({ ironic: false, cues: [{ cue: 'fast', score: 1 }, { cue: 'great', score: 3 }] });
     const models = loadOpinionModels();
     for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.']) {
-      expect(readOpinionsOf(models, await featuresOf(text), []).sentiment, text).toBe('negative');
+      expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment, text).toBe('negative');
     }
   });
 
@@ -153,7 +165,7 @@ describe('opinion models', () => {
     expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
     const models = loadOpinionModels();
     const text = 'Great, the vendor ended support for my model and the spare batteries are now paperweights.';
-    expect(readOpinionsOf(models, await featuresOf(text), []).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment).toBe('negative');
   });
 
   it('names the stance cues a post holds in any of eight languages', async () => {
