@@ -95,6 +95,8 @@ const comparisonPatterns = [
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
   /(?<![\p{L}])(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)(?![\p{L}])|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
+  // "…or is it better to…", "¿… o es mejor pagar…?", "…of kan ik beter…", "…ou é melhor alugar…": the other option, said as the better one.
+  /\b(?:or|oder|of|o|ou|czy) (?:is it |would it be |should i |es |sería |est-ce |il vaut |ist es |wäre es |is het |kan ik |moet ik |è |sarebbe )?(?:better|mejor|mieux|besser|lieber|beter|liever|meglio|lepiej)\b|\bou (?:é|seria) melhor\b/u,
   /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\b\w{3,}er als\b/u,
 ];
 /** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */

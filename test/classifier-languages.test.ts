@@ -61,3 +61,16 @@ describe('machine-made feed lines in other languages', () => {
     expect(automated('Ich habe einen neuen Beitrag über Fahrräder geschrieben, Feedback willkommen.')).toBe(false);
   });
 });
+
+describe('intents by the form of a post, in any language', () => {
+  const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });
+
+  it('reads a question offering the other option as the better one as a comparison', () => {
+    expect(intentsOf('¿Las botas de marca blanca aguantan o es mejor pagar las originales?', 'es')).toContain('comparison');
+    expect(intentsOf('Weet iemand of de app ook offline werkt, of kan ik beter een papieren kaart kopen?', 'nl')).toContain('comparison');
+    expect(intentsOf('A bicicleta elétrica compensa ou é melhor alugar um carro?', 'pt')).toContain('comparison');
+    expect(intentsOf('Should I repair the old lamp or is it better to buy a new one?', 'en')).toContain('comparison');
+    // "o melhor" is "the best", no second option.
+    expect(intentsOf('Este é o melhor café da cidade.', 'pt')).not.toContain('comparison');
+  });
+});
