@@ -2,6 +2,7 @@ import type { Platform } from '../vocabulary/normalized-post.ts';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
+import { stanceCues } from './stance-cues.ts';
 
 export interface IntentEvidence {
   text: string;
@@ -107,6 +108,19 @@ const errorWithFixRequest = (text: string) =>
   /\b(?:error|erreur|fehler|erro|errore|fout|crash\w*|exception)\b/u.test(text)
   && /\b(?:fix|solution|workaround|lösung|solución|solução|soluzione|oplossing)\b/u.test(text);
 
+/**
+ * Asking how to mend something ("Any cheap fixes?", "What should I check
+ * first?", "Tem jeito de limpar…?", "Ideas?"): said after a fault, the post
+ * reports a problem, however calm its words.
+ */
+const fixAsked = /\b(?:any (?:\w+ )?(?:fix|fixes|workarounds?|solutions?|ideas|tips)|(?:how (?:do|can) (?:i|we|you)|how to) (?:fix|stop|get rid of|repair|clean|reset|solve)|what should (?:i|we) (?:check|try|do)|tem jeito|há (?:como|jeito)|hay (?:forma|manera) de|alguna solución|y a-t-il (?:un moyen|une solution)|une solution|comment (?:réparer|régler|résoudre)|wie (?:kann ich|bekomme ich|kriege ich) (?:das|es|den|die)|jemand eine lösung|qualche soluzione|come (?:posso )?(?:risolvere|sistemare)|iemand een oplossing|hoe (?:los ik|krijg ik|repareer ik)|jak to naprawić|jak naprawić)\b|\bideas\s*\?/u;
+
+/** Faults a post tells of (`stanceCues`): something broke, or came back again. */
+const faultCues = new Set(['broke', 'again']);
+
+/** An amount of money ("$40", "1 200 €", "55 euros"). */
+const amountPaid = /[$€£]\s?\d|\d\s?(?:€|\$|£|euros?|dollars?|bucks|zł)(?![\p{L}])/u;
+
 const announcement = /^\s*(?:\p{Extended_Pictographic}\s*)?(?:excited|proud|happy|thrilled|pleased) to (?:share|announce)\b/u;
 
 /** "Notion oder Obsidian?", "Axum o Actix?", "Shortcut or Linear?": two names weighed in a question. */
@@ -174,7 +188,11 @@ export function detectIntents(evidence: IntentEvidence): Intent[] {
   // ("frightening", "contamination") make a post negative, not a complaint.
   const productNegative = evidence.opinion.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? Math.min(0, cue.score) : 0), 0);
   const positive = evidence.opinion.cues.reduce((sum, cue) => sum + Math.max(0, cue.score), 0);
-  const problems = anyProblem.test(text) || errorWithFixRequest(text);
+  const cues = stanceCues(text);
+  // Money paid beside a thing that broke ("Paid $40 and the lid started leaking within a week") is a complaint in any words.
+  const problems = anyProblem.test(text) || errorWithFixRequest(text)
+    || (cues.includes('broke') && amountPaid.test(text))
+    || (asks && fixAsked.test(text) && (evidence.opinion.score < 0 || cues.some((cue) => faultCues.has(cue))));
   const complaint = problems || (productNegative <= -2 && evidence.opinion.score < 0);
   if (complaint) found.push('complaint');
   // A praise phrase ("exactly what we needed") is praise unless the post

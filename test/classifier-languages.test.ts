@@ -73,4 +73,20 @@ describe('intents by the form of a post, in any language', () => {
     // "o melhor" is "the best", no second option.
     expect(intentsOf('Este é o melhor café da cidade.', 'pt')).not.toContain('comparison');
   });
+
+  it('reads money paid for a thing that broke as a complaint, in any words', () => {
+    expect(intentsOf('Paid $35 for the lunch box and the zip fell off on day two.', 'en')).toContain('complaint');
+    expect(intentsOf('Une lampe à 80 € qui se casse au bout de trois semaines.', 'fr')).toContain('complaint');
+    expect(intentsOf('Il trolley da 120 euro si è rotto al primo viaggio.', 'it')).toContain('complaint');
+    // A thing that broke with no money paid, or money with nothing broken, is not read so by this rule.
+    expect(intentsOf('Paid $35 for the lunch box, it keeps soup warm until noon.', 'en')).not.toContain('complaint');
+  });
+
+  it('reads a question asking how to mend a fault as a complaint', () => {
+    expect(intentsOf('The hinge on my laptop cracked again. Any cheap fixes?', 'en')).toContain('complaint');
+    expect(intentsOf('Mi cafetera gotea otra vez por abajo. ¿Hay forma de arreglarlo?', 'es')).toContain('complaint');
+    expect(intentsOf('The strap on the bag broke. Ideas?', 'en')).toContain('complaint');
+    // Asking how to do something, with no fault told, is a question only.
+    expect(intentsOf('How do I reset the clock on the oven? Any tips?', 'en')).toEqual(['question']);
+  });
 });
