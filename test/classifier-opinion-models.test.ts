@@ -177,6 +177,12 @@ describe('opinion models', () => {
     expect(await cues('Nach zehn Jahren immer noch wie neu.')).toEqual(['cue:lasted']);
     expect(await cues('Zou ik zo weer kopen.')).toEqual(['cue:would-again']);
     expect(await cues('Nessuna risposta dal supporto.')).toEqual(['cue:kept-waiting']);
+    expect(await cues('The album is fine, but the songs are way too long.')).toEqual(['cue:too-much']);
+    expect(await cues('Produzione pulita, ma i pezzi sono troppo lunghi.')).toEqual(['cue:too-much']);
+    expect(await cues('Achei bom, mas caro demais pro Brasil.')).toEqual(['cue:too-much']);
+    // Not "too" as "also", nor colloquial praise ("trop bien").
+    expect(await cues('I love it too and so does my sister.')).toEqual([]);
+    expect(await cues("C'est trop bien, je recommande.")).toEqual([]);
     expect(await cues('The new editor is fast.')).toEqual([]);
   });
 
