@@ -151,6 +151,15 @@ describe('opinion models', () => {
     }
   });
 
+  it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
+    const text = 'Ah yes, another quarterly memo about synergy. Touching.';
+    const features = await featuresOf(text);
+    expect(features.has('irony')).toBe(true);
+    expect(readOpinionsOf(loadOpinionModels(), features, [], true).sentiment).toBe('negative');
+    // Without the mark the same sentence is a neutral remark.
+    expect(readOpinionsOf(loadOpinionModels(), await featuresOf('Another quarterly memo about synergy.'), [], true).sentiment).toBe('neutral');
+  });
+
   it('read a sentence thrown open by praise and a comma as sarcasm, in any language', async () => {
     const opening = (text: string, language: string) => readSentiment(text, language, noWords);
     expect(opening('Wonderful, the app reordered my photos and the cover shot is now the laundry room.', 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'wonderful', score: -4 }] });
