@@ -27,13 +27,17 @@ export interface SentimentReading {
 /**
  * Written marks of irony, in the languages Earshot reads most: an eye-roll
  * emoji, "/s", a stock phrase ("just what my commute needed", "sure, let's
- * all…"), or a praise word thrown before "another" or "again" ("great,
+ * all…"), praise for what nobody enjoys (waiting, paying, being put on
+ * hold), or a praise word thrown before "another" or "again" ("great,
  * another outage", "super, schon wieder", "génial, encore").
  */
 const ironyMarks = new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
+    // Praise for what nobody enjoys: "love waiting 10 minutes for a build", "j'adore attendre", "nothing says quality like…".
+    String.raw`|\b(?:love|adore|enjoy)s? (?:\w+ )?(?:waiting|paying|being charged|getting charged|being (?:put )?on hold|sitting on hold|being ignored|getting ignored)\b|\bnothing says \w+(?: \w+)? like\b`,
+    String.raw`|\bj'adore (?:attendre|payer|être ignoré)|\bme encanta (?:esperar|pagar)|\badoro (?:esperar|pagar|aspettare|pagare)|\bich liebe es,? (?:\w+ )?zu (?:warten|zahlen|bezahlen)|\bik hou (?:ervan|van) (?:om )?(?:te )?(?:wachten|betalen)|\buwielbiam (?:czekać|płacić)`,
     String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
     String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)(?![\p{L}])`,
   ].join(''),

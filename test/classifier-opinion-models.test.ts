@@ -146,7 +146,12 @@ describe('opinion models', () => {
     expect(sarcastic.cues.map((cue) => [cue.cue, cue.score])).toEqual([['outage', -2], ['great', -3]]);
     expect(reading('Great release, the new editor is fast.')).toMatchObject({ ironic: false, cues: [{ cue: 'fast', score: 1 }, { cue: 'great', score: 3 }] });
     const models = loadOpinionModels();
-    for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.']) {
+    // Praise for what nobody enjoys is the same sarcasm; praise for how a thing works is praise.
+    expect(reading('Love waiting 10 minutes for a build.').ironic).toBe(true);
+    expect(reading("J'adore attendre quarante minutes au téléphone.").ironic).toBe(true);
+    expect(reading('Nothing says quality like a handle that snaps in week two.').ironic).toBe(true);
+    expect(reading('I love how fast it syncs.').ironic).toBe(false);
+    for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.', 'Love waiting 10 minutes for a build.']) {
       expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment, text).toBe('negative');
     }
   });
