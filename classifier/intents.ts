@@ -96,6 +96,10 @@ const comparisonPatterns = [
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
   /(?<![\p{L}])(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)(?![\p{L}])|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
+  // "unlike X", "im Gegensatz zu", "contrairement à": one product set against another, whichever wins.
+  /\bunlike\b|\bim gegensatz zu\b|\bcontrairement (?:à|au|aux)(?![\p{L}])|\ba diferencia de\b|\bao contrário d[oa]\b|\ba differenza d\p{L}*|\bin tegenstelling tot\b|\bw przeciwieństwie do\b|とは違/u,
+  // Moving from one product to another in the other languages: "von X auf Y umgestiegen", "passé à", "me cambié a", "troquei", "sono passato a".
+  /\b(?:umgestiegen|gewechselt)\b|\b(?:suis|sommes|ai|avons) (?:passée?s? (?:à|sur|chez)|changé pour)(?![\p{L}])|\b(?:me cambié|nos cambiamos|me pasé|nos pasamos) (?:a|al)\b|\b(?:troquei|trocamos|mudei|mudamos) (?:o|a|de|para|pelo|pela)\b|\b(?:sono|siamo) passat[oaie] (?:a|al|da)\b|\bovergestapt (?:op|naar)\b/u,
   // "…or is it better to…", "¿… o es mejor pagar…?", "…of kan ik beter…", "…ou é melhor alugar…": the other option, said as the better one.
   /\b(?:or|oder|of|o|ou|czy) (?:is it |would it be |should i |es |sería |est-ce |il vaut |ist es |wäre es |is het |kan ik |moet ik |è |sarebbe )?(?:better|mejor|mieux|besser|lieber|beter|liever|meglio|lepiej)\b|\bou (?:é|seria) melhor\b/u,
   /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\b\w{3,}er als\b/u,

@@ -89,4 +89,19 @@ describe('intents by the form of a post, in any language', () => {
     // Asking how to do something, with no fault told, is a question only.
     expect(intentsOf('How do I reset the clock on the oven? Any tips?', 'en')).toEqual(['question']);
   });
+
+  it('reads one product set against another as a comparison whichever wins, in any language', () => {
+    for (const [text, language] of [
+      ['Unlike the old kettle, this one switches itself off.', 'en'],
+      ['Im Gegensatz zu meinem alten Rucksack hält dieser dicht.', 'de'],
+      ['Contrairement à mon ancienne lampe, celle-ci tient toute la nuit.', 'fr'],
+      ['Me cambié a otra marca de zapatillas y no vuelvo.', 'es'],
+      ['Troquei o aspirador antigo por um sem fio.', 'pt'],
+      ['Sono passato a un altro gestore e pago la metà.', 'it'],
+      ['Ik ben overgestapt naar een andere fietsenmaker.', 'nl'],
+    ] as const) {
+      expect(intentsOf(text, language), text).toContain('comparison');
+    }
+    expect(intentsOf('The kettle switches itself off when the water boils.', 'en')).not.toContain('comparison');
+  });
 });
