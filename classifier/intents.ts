@@ -69,7 +69,7 @@ const buyingPatterns = [
   /\b(?:considering|thinking (?:of|about)) (?:moving|switching|leaving|buying|paying|migrating)\b/u,
   /\bconvince (?:my|our) (?:boss|team|manager|cto) to (?:pay|buy|use)\b/u,
   /\b(?:suche|suchen) (?:nach|ein|eine)\b|\balternative (?:zu|für)\b/u,
-  /\b(?:je |on )?(?:cherche|recherche) (?:un|une|des)\b|\balternative à\b/u,
+  /\b(?:je |on )?(?:cherche|recherche) (?:un|une|des)\b|\balternative à(?![\p{L}])/u,
   /\blooking (?:at|into) (?:\S+ ){0,4}(?:instead|alternatives?|options)\b/u,
   /\b(?:busco|buscando)\b|\balternativa (?:a|al|para)\b/u,
   /\b(?:procuro|procurando)\b|\balternativa (?:ao|para)\b/u,
@@ -80,17 +80,17 @@ const buyingPatterns = [
 ];
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
 const buyingQuestionPatterns =
-  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|vale o preço|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|(?<![\p{L}])(?:opłaca się|co wybrać|który wybrać|przed zakupem)(?![\p{L}])/u;
+  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bvale o preço(?![\p{L}])|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|(?<![\p{L}])(?:opłaca się|co wybrać|który wybrać|przed zakupem)(?![\p{L}])/u;
 
 const comparisonPatterns = [
   /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
   /\b(?:\w+er|more \w+|less \w+) than\b/u,
   /\b(?:picked|chose|chosen|prefer|preferred) (?:it |them |\w+ )?over\b|\binstead\b|\b(?:never|not) going back\b|\bcan't go back\b/u,
-  /\balternative (?:à|zu|für)\b|\b(?:un')?alternativa (?:a|al|ao|para)\b|\balternatief voor\b/u,
+  /\balternative (?:à|zu|für)(?![\p{L}])|\b(?:un')?alternativa (?:a|al|ao|para)\b|\balternatief voor\b/u,
   /\b(?:switched|moved|migrated|migrating|switching|moving|went back|going back|left \w+ for)\b.*\b(?:from|to|for|away|off)\b/u,
   /\b(?:besser|schlechter|günstiger|schneller|teurer|langsamer|einfacher) als\b|\bstatt\b|\banstelle\b|\bvergleich|\bersatz für\b/u,
-  /\b(?:mieux|meilleur|moins cher|plus \w+) que\b|\bplutôt que\b|\bà la place de\b|\bcompar\w+|\bhésite (?:entre|avec)\b|\bmigré\b.*\bvers\b/u,
-  /\b(?:mejor|peor|más \w+) que\b|\ben lugar de\b|\bmigré\b.*\b(?:de|a)\b/u,
+  /\b(?:mieux|meilleur|moins cher|plus \w+) que\b|\bplutôt que\b|(?<![\p{L}])à la place de\b|\bcompar\w+|\bhésite (?:entre|avec)\b|\bmigré(?![\p{L}]).*\bvers\b/u,
+  /\b(?:mejor|peor|más \w+) que\b|\ben lugar de\b|\bmigré(?![\p{L}]).*\b(?:de|a)\b/u,
   /\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\bem vez de\b|\bmigramos\b/u,
   /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
@@ -117,7 +117,7 @@ const errorWithFixRequest = (text: string) =>
  * first?", "Tem jeito de limpar…?", "Ideas?"): said after a fault, the post
  * reports a problem, however calm its words.
  */
-const fixAsked = /\b(?:any (?:\w+ )?(?:fix|fixes|workarounds?|solutions?|ideas|tips)|(?:how (?:do|can) (?:i|we|you)|how to) (?:fix|stop|get rid of|repair|clean|reset|solve)|what should (?:i|we) (?:check|try|do)|tem jeito|há (?:como|jeito)|hay (?:forma|manera) de|alguna solución|y a-t-il (?:un moyen|une solution)|une solution|comment (?:réparer|régler|résoudre)|wie (?:kann ich|bekomme ich|kriege ich) (?:das|es|den|die)|jemand eine lösung|qualche soluzione|come (?:posso )?(?:risolvere|sistemare)|iemand een oplossing|hoe (?:los ik|krijg ik|repareer ik)|jak to naprawić|jak naprawić)\b|\bideas\s*\?/u;
+const fixAsked = /\b(?:any (?:\w+ )?(?:fix|fixes|workarounds?|solutions?|ideas|tips)|(?:how (?:do|can) (?:i|we|you)|how to) (?:fix|stop|get rid of|repair|clean|reset|solve)|what should (?:i|we) (?:check|try|do)|tem jeito|há (?:como|jeito)|hay (?:forma|manera) de|alguna solución|y a-t-il (?:un moyen|une solution)|une solution|comment (?:réparer|régler|résoudre)|wie (?:kann ich|bekomme ich|kriege ich) (?:das|es|den|die)|jemand eine lösung|qualche soluzione|come (?:posso )?(?:risolvere|sistemare)|iemand een oplossing|hoe (?:los ik|krijg ik|repareer ik)|jak to naprawić|jak naprawić)(?![\p{L}])|\bideas\s*\?/u;
 
 /** Faults a post tells of (`stanceCues`): something broke, or came back again. */
 const faultCues = new Set(['broke', 'again']);

@@ -99,6 +99,10 @@ describe('intents by the form of a post, in any language', () => {
       ['Troquei o aspirador antigo por um sem fio.', 'pt'],
       ['Sono passato a un altro gestore e pago la metà.', 'it'],
       ['Ik ben overgestapt naar een andere fietsenmaker.', 'nl'],
+      // An accented letter ends these phrases, where `\b`, which knows only ASCII letters, finds no word's end.
+      ['On range tout dans le classeur à la place de Trello.', 'fr'],
+      ['On a migré de la vieille appli vers la nouvelle.', 'fr'],
+      ['Je cherche une alternative à cette appli.', 'fr'],
     ] as const) {
       expect(intentsOf(text, language), text).toContain('comparison');
     }
