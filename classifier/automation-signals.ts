@@ -17,7 +17,10 @@ export interface AutomationEvidence {
  *   problems since";
  * - a release-feed template: "Release v1.2.3", "owner/repo: v1.2.3", "New
  *   release:", "New crate release:";
- * - a job-board template: `[Hiring]`, `[Job]`, "New job:";
+ * - a job-board template: `[Hiring]`, `[Job]`, "New job:", "Job alert:",
+ *   "Offre d'emploi :";
+ * - a price tracker's template: "Price drop:", "Preisalarm:", "Baisse de
+ *   prix :", "値下げ：";
  * - a promotion template: promo or referral codes, airdrops and giveaways;
  * - a feed post: "New post on…", "Trending on GitHub", "On this day",
  *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:"),
@@ -32,6 +35,9 @@ const strongTextSignals: [name: string, pattern: RegExp][] = [
   ['status template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
   ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\S+\/\S+:? (?:v\d+\.\d+|release)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
   ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/u],
+  // Job-board and price-tracker feeds in the languages posts come in: "Job alert:", "Offre d'emploi :", "Price drop:", "Preisalarm:", "値下げ：".
+  ['job template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:job alert|neue stelle|stellenangebot|offre d'emploi|oferta de (?:empleo|trabajo)|vaga de emprego|offerta di lavoro|vacature|oferta pracy|求人)\s*[:：]/u],
+  ['price template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:price (?:drop|alert|cut|tracker|watch)|deal alert|lowest price|preis(?:alarm|sturz|senkung)|baisse de prix|alerte prix|bajada de precio|alerta de precio|queda de preço|alerta de preço|calo (?:di|del) prezzo|prijsdaling|prijsalarm|obniżka ceny|spadek ceny|値下げ|価格改定)\s*[:：!-]/u],
   ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/u],
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
