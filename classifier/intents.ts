@@ -192,11 +192,11 @@ export function detectIntents(evidence: IntentEvidence): Intent[] {
   // ("frightening", "contamination") make a post negative, not a complaint.
   const productNegative = evidence.opinion.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? Math.min(0, cue.score) : 0), 0);
   const positive = evidence.opinion.cues.reduce((sum, cue) => sum + Math.max(0, cue.score), 0);
-  const cues = stanceCues(text);
   // Money paid beside a thing that broke ("Paid $40 and the lid started leaking within a week") is a complaint in any words.
+  // The stance cues are read only for the few posts that name money or ask for a fix.
   const problems = anyProblem.test(text) || errorWithFixRequest(text)
-    || (cues.includes('broke') && amountPaid.test(text))
-    || (asks && fixAsked.test(text) && (evidence.opinion.score < 0 || cues.some((cue) => faultCues.has(cue))));
+    || (amountPaid.test(text) && stanceCues(text).includes('broke'))
+    || (asks && fixAsked.test(text) && (evidence.opinion.score < 0 || stanceCues(text).some((cue) => faultCues.has(cue))));
   const complaint = problems || (productNegative <= -2 && evidence.opinion.score < 0);
   if (complaint) found.push('complaint');
   // A praise phrase ("exactly what we needed") is praise unless the post
