@@ -58,11 +58,27 @@ describe('alert rules', () => {
     expect(weekly.body).toMatchObject({ mode: 'weekly', event: 'digest', schedule: { hour: 9, weekday: 'monday' } });
   });
 
+  // Spec 2.9 asks a schedule only of weekly rules (their weekday): a digest made with its mode or event alone runs at 09:00 UTC.
+  it('gives a daily or weekly digest named without an hour the default hour, 9 UTC', async () => {
+    for (const [body, schedule] of [
+      [{ name: 'D', mode: 'daily' }, { hour: 9 }],
+      [{ name: 'D', event: 'digest' }, { hour: 9 }],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 'friday' } }, { hour: 9, weekday: 'friday' }],
+    ] as const) {
+      const created = await createRule(body);
+      expect({ status: created.status, mode: created.body.mode, event: created.body.event, schedule: created.body.schedule }, JSON.stringify(body)).toEqual({
+        status: 200,
+        mode: body.mode ?? 'daily',
+        event: 'digest',
+        schedule,
+      });
+    }
+  });
+
   it('says schedule_required, validation_error and unknown_channel', async () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
-      [{ name: 'D', mode: 'daily' }, 400, 'schedule_required', 'schedule.hour'],
+      [{ name: 'W', mode: 'weekly' }, 400, 'schedule_required', 'schedule.weekday'],
       [{ name: 'W', mode: 'weekly', schedule: { hour: 3 } }, 400, 'schedule_required', 'schedule.weekday'],
-      [{ name: 'D', event: 'digest' }, 400, 'schedule_required', 'schedule.hour'],
       [{ name: '' }, 400, 'validation_error', 'name'],
       [{ name: 'X', mode: 'monthly' }, 400, 'validation_error', 'mode'],
       [{ name: 'X', mode: 'hourly', schedule: { hour: 3 } }, 400, 'validation_error', 'schedule'],
@@ -115,14 +131,14 @@ describe('alert rules', () => {
     expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toEqual(rule.body);
   });
 
-  it('patches: omitted fields stay, lists are replaced, a digest needs its schedule', async () => {
+  it('patches: omitted fields stay, lists are replaced, a weekly digest needs its weekday', async () => {
     const rule = await createRule({ name: 'P', filter: { languages: ['en'] }, channelIds: [channelId] });
     const patched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { name: 'Q', channelIds: [], enabled: false } });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...rule.body, name: 'Q', channelIds: [], enabled: false });
-    const toDigest = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily' } });
-    expect(toDigest.status).toBe(400);
-    expect(toDigest.body.error.code).toBe('schedule_required');
+    const toWeekly = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'weekly' } });
+    expect(toWeekly.status).toBe(400);
+    expect(toWeekly.body.error.code).toBe('schedule_required');
     const daily = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily', schedule: { hour: 7 } } });
     expect(daily.body).toMatchObject({ mode: 'daily', event: 'digest', schedule: { hour: 7 } });
   });

@@ -46,6 +46,19 @@ describe('API keys over REST', () => {
     expect(entry.lastUsedAt).not.toBeNull();
   });
 
+  // It was written at most once a minute, so a key used again within the minute kept showing its first use.
+  it('moves lastUsedAt on every later use, the key authenticated from memory or not', async () => {
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Used twice' } });
+    const lastUsedAt = async () =>
+      (await earshot.rest('GET', '/v1/api-keys', { key })).body.data.find((item: { id: string }) => item.id === created.body.id).lastUsedAt as string;
+    await earshot.rest('GET', '/v1/whoami', { key: created.body.key });
+    const first = await lastUsedAt();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await earshot.rest('GET', '/v1/keywords', { key: created.body.key });
+    const second = await lastUsedAt();
+    expect(Date.parse(second)).toBeGreaterThan(Date.parse(first));
+  });
+
   it('refuses every change from a read key, over REST and GraphQL', async () => {
     const readKey = (await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Reader', scope: 'read' } })).body.key;
     expect((await earshot.rest('GET', '/v1/api-keys', { key: readKey })).status).toBe(200);
