@@ -99,12 +99,21 @@ describe('API keys over REST', () => {
     expect(listed.body.data.map((item: { id: string }) => item.id)).toContain(created.body.id);
   });
 
-  it('refuses an expiresAt in the past or not a timestamp, naming the field', async () => {
-    for (const expiresAt of ['2001-01-01T00:00:00Z', 'tomorrow']) {
-      const response = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Bad', expiresAt } });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
-    }
+  it('makes a key whose expiresAt has passed: listed, and refused from its first request', async () => {
+    const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Expired', expiresAt: '2001-01-01T00:00:00Z' } });
+    expect(created.status).toBe(200);
+    expect(created.body.expiresAt).toBe('2001-01-01T00:00:00.000Z');
+    const refused = await earshot.rest('GET', '/v1/whoami', { key: created.body.key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthorized');
+    const listed = await earshot.rest('GET', '/v1/api-keys', { key });
+    expect(listed.body.data.map((item: { id: string }) => item.id)).toContain(created.body.id);
+  });
+
+  it('refuses an expiresAt that is not a timestamp, and a key without a name or with an unknown scope, naming the field', async () => {
+    const response = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Bad', expiresAt: 'tomorrow' } });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'expiresAt' });
     const noName = await earshot.rest('POST', '/v1/api-keys', { key, body: { scope: 'read' } });
     expect(noName.status).toBe(400);
     expect(noName.body.error).toMatchObject({ code: 'validation_error', field: 'name' });
