@@ -2,7 +2,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
-import { codeSpans, mayHoldCode, type SentimentReading } from './sentiment.ts';
+import { codeSpans, contractedNot, mayHoldCode, type SentimentReading } from './sentiment.ts';
 import { stanceCues } from './stance-cues.ts';
 
 /** What the sentiment model reads of a post besides its words. */
@@ -154,7 +154,7 @@ export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVoca
 function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
   const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
-  const prose = written.toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
+  const prose = written.toLowerCase().replace(/’/g, "'").replace(contractedNot, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
