@@ -130,7 +130,8 @@ function isNumber(word: string): boolean {
  * The features of one post: its words and adjacent word pairs per clause,
  * with the words after a negation marked ("not fast" → `¬fast`, as in Pang
  * and Lee's negation tagging), its emoji, and the lexicon's reading summed
- * by side (irony already turned, see `readSentiment`), whether the post
+ * by side (irony already turned, see `readSentiment`), over the post, its
+ * last sentence and the clause after its last "but", whether the post
  * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
@@ -181,6 +182,12 @@ function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   }
   sink.add('lex:praise', Math.min(praise, 10) / 5);
   sink.add('lex:blame', Math.min(blame, 10) / 5);
+  const closing = evidence.reading.closing;
+  if (closing > 0) sink.add('lex:closing-praise', Math.min(closing, 10) / 5);
+  else if (closing < 0) sink.add('lex:closing-blame', Math.min(-closing, 10) / 5);
+  const afterTurn = evidence.reading.afterTurn;
+  if (afterTurn > 0) sink.add('lex:turn-praise', Math.min(afterTurn, 10) / 5);
+  else if (afterTurn < 0) sink.add('lex:turn-blame', Math.min(-afterTurn, 10) / 5);
   if (evidence.reading.ironic) sink.add('irony');
   for (const intent of evidence.intents) sink.add(`intent:${intent}`);
   for (const structure of postStructures(evidence.text)) sink.add(`form:${structure}`);

@@ -23,6 +23,13 @@ export interface SentimentReading {
   cues: OpinionCue[];
   /** A sentence marks irony (`ironyMarks`); its praise words were counted against. */
   ironic: boolean;
+  /**
+   * The score of the last sentence's cues ("…Lovely documentary.") and of
+   * those after the last contrast word ("Too pricey, but it is brilliant"):
+   * where a post comes down, whatever it weighed before.
+   */
+  closing: number;
+  afterTurn: number;
 }
 
 /**
@@ -278,6 +285,7 @@ export function readSentiment(
     }
   };
   let closerCues = 0;
+  let turnCues = -1;
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
@@ -294,6 +302,7 @@ export function readSentiment(
     } else {
       const cut = sentence.search(new RegExp(`(?<!${wordCharacter})${words[turn]}(?!${wordCharacter})`, 'u'));
       scoreClause(sentence.slice(0, cut), weight * beforeContrastWeight);
+      turnCues = cues.length;
       scoreClause(sentence.slice(cut), weight * afterContrastWeight);
     }
     // Sarcasm praises in words what the post complains of ("great, another
@@ -316,7 +325,11 @@ export function readSentiment(
     ironic = true;
     for (let c = 0; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
   }
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic };
+  let closing = 0;
+  for (let c = closerCues; c < cues.length; c++) closing += cues[c].score;
+  let afterTurn = 0;
+  if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn };
 }
 
 /**
