@@ -85,7 +85,7 @@ const buyingQuestionPatterns = unicodeWords(
 );
 
 const comparisonPatterns = [
-  /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
+  /\b(?:vs|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
   /(?:\Ber|\bmore \w+|\bless \w+) than\b/u,
   /\b(?:picked|chose|chosen|prefer|preferred) (?:it |them |\w+ )?over\b|\binstead\b|\b(?:never|not) going back\b|\bcan't go back\b/u,
   /\balternative (?:à|zu|für)\b|\b(?:un')?alternativa (?:a|al|ao|para)\b|\balternatief voor\b/u,

@@ -6,7 +6,7 @@ const jobAd = unicodeWords(
   /(?:^|[\s(])(?:hiring[:!]|we(?:'re| are) hiring\b|(?:is|are) hiring\b|now hiring\b|join our team\b|wir suchen\b|wir stellen ein\b|on recrute\b|nous recrutons\b|estamos contratando\b|buscamos\b|stiamo cercando\b|assumiamo\b|wij zoeken\b|vacature\b|募集)/u,
 );
 // "Rust 1.83 is out", "v2.4.0 is now available", "release notes".
-const releaseAnnouncement = unicodeWords(/\bv?\d+\.\d+(?:\.\d+)? (?:is out|is here|has been released|(?:is )?now available)\b|\brelease notes\b/u);
+const releaseAnnouncement = unicodeWords(/\b(?:v\d|\d)\d*\.\d+(?:\.\d+)? (?:is out|is here|has been released|(?:is )?now available)\b|\brelease notes\b/u);
 
 // Bug-report templates: "Bug: …", "Steps to reproduce", "Reproduction repo", "Expected … Actual".
 const bugReport = unicodeWords(/^\s*(?:\[bug\]|bug:|bug report\b)|\bsteps to reproduce\b|\brepro(?:duction)? (?:repo|steps|case)\b|\bexpected\b[^.]*\.\s*actual\b/u);

@@ -83,6 +83,8 @@ function tokenize(source: string): Token[] {
 
 const oneWordCharacter = new RegExp(`^${wordCharacter}$`, 'u');
 const isWordLiteral = (char: string) => oneWordCharacter.test(char);
+/** A class of word letters alone, no range or escape ("[oa]", "[oó]"). */
+const wordLettersClass = /^\[(?!\^)[\p{L}\p{N}_]+\]$/u;
 const wordEscapes = /^\\(?:w|d|p\{(?:L|Letter|L[lmotu]|N|Nd|M)\})$/u;
 
 /** Whether the atom at token `index` (a group by its opening or closing token) always matches a word character at that end. */
@@ -90,6 +92,7 @@ function atomIsWord(tokens: Token[], index: number, fromEnd: boolean): boolean {
   const token = tokens[index];
   if (token.kind === 'literal') return isWordLiteral(token.text);
   if (token.kind === 'escape') return wordEscapes.test(token.text);
+  if (token.kind === 'class') return wordLettersClass.test(token.text);
   if (token.kind === 'open' || token.kind === 'close') {
     const [open, close] = token.kind === 'open' ? [index, token.partner] : [token.partner, index];
     if (tokens[open].kind === 'lookaround') return false;
@@ -128,7 +131,7 @@ function endsWithWord(tokens: Token[], end: number): boolean {
   let last = end - 1;
   const quantifier = tokens[last];
   if (quantifier?.kind === 'quantifier') last--;
-  if (last < 0 || !['literal', 'escape', 'close'].includes(tokens[last].kind) || !atomIsWord(tokens, last, true)) return false;
+  if (last < 0 || !['literal', 'escape', 'class', 'close'].includes(tokens[last].kind) || !atomIsWord(tokens, last, true)) return false;
   if (!mayBeEmpty(quantifier)) return true;
   return endsWithWord(tokens, tokens[last].kind === 'close' ? tokens[last].partner : last);
 }
