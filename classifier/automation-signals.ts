@@ -1,4 +1,5 @@
 import type { NormalizedAuthor, Platform } from '../vocabulary/normalized-post.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 
 export interface AutomationEvidence {
   platform: Platform;
@@ -31,7 +32,7 @@ export interface AutomationEvidence {
  * "… Feed"); a feed item (`rss`).
  * A person can write any one weak signal; machines tend to write several.
  */
-const strongTextSignals: [name: string, pattern: RegExp][] = [
+const strongTextSignals: [name: string, pattern: RegExp][] = ([
   ['status template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
   ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\S+\/\S+:? (?:v\d+\.\d+|release)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
   ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/u],
@@ -42,11 +43,13 @@ const strongTextSignals: [name: string, pattern: RegExp][] = [
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],
-];
+] satisfies [string, RegExp][]).map(([name, pattern]) => [name, unicodeWords(pattern)]);
 
 // "bot" as a separate part of a handle (`rustjobs_bot`, `bot-alerts`) or a
 // camel-case suffix (`RustJobsBot`), but not inside a word (`robot`, `talbot`).
-const botHandle = (handle: string) => /\[bot\]$|(?:^|[\W_])bot(?:$|[\W_])/iu.test(handle) || /\p{Ll}Bot$/u.test(handle);
+const botPart = /\[bot\]$|(?:^|[^\p{L}\p{M}\p{N}])bot(?:$|[^\p{L}\p{M}\p{N}])/iu;
+const botHandle = (handle: string) => botPart.test(handle) || /\p{Ll}Bot$/u.test(handle);
+const botWord = unicodeWords(/\bbot\b/iu);
 const feedAccount = /status|changelog|feed|releases|updates|digest|news ?bot|alerts?$/iu;
 
 export interface AutomationVerdict {
@@ -56,7 +59,7 @@ export interface AutomationVerdict {
 
 export function automationSignals(evidence: AutomationEvidence): AutomationVerdict {
   const strong: string[] = [];
-  if (botHandle(evidence.author.handle) || /\bbot\b/iu.test(evidence.author.name)) strong.push('bot account');
+  if (botHandle(evidence.author.handle) || botWord.test(evidence.author.name)) strong.push('bot account');
   // The templates are written in lower case and meet lower-cased text: case-insensitive Unicode matching costs several times as much.
   const lower = evidence.text.toLowerCase();
   for (const [name, pattern] of strongTextSignals) if (pattern.test(lower)) strong.push(name);

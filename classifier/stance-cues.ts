@@ -48,7 +48,7 @@ const cueFamilies: [name: string, pattern: CuePattern][] = [
   ],
   [
     'too-much',
-    cue(String.raw`(?:way |far |much )?too (?!(?:good|bad|and|but|so|the|a|an|i|it|is|was|for|to|in|on|at|with|lol)(?![\p{L}]))\p{L}+|(?:viel |etwas |ein bisschen )?zu (?:teuer|groß|klein|laut|langsam|schwer|lang|kurz|eng|spät|wenig|viel|heiß|kalt|voll|kompliziert|dünn|dick|hoch|hart|breit|träge)|trop (?!(?:bien|bon|bonne|cool|beau|belle|mignon|mignonne|génial|fort|hâte)(?![\p{L}]))\p{L}+|demasiad[oa]s? \p{L}+|(?:car[oa]s?|lent[oa]s?|pesad[oa]s?|grande|pequen[oa]|complicad[oa]) demais|tropp[oaie] (?!(?:bell|buon|fort)\p{L}*)\p{L}+|veel te \p{L}+|te (?:duur|groot|klein|luid|traag|zwaar|lang|kort|krap|laat|weinig|veel|heet|koud|vol|ingewikkeld|dun|dik|hoog|breed)|zbyt \p{L}+|za (?:drog\p{L}*|duż\p{L}*|mał\p{L}*|głośn\p{L}*|woln\p{L}*|ciężk\p{L}*|dług\p{L}*|krótk\p{L}*)`),
+    cue(String.raw`(?:way |far |much )?too (?!(?:good|bad|and|but|so|the|a|an|i|it|is|was|for|to|in|on|at|with|lol)\b)\p{L}+|(?:viel |etwas |ein bisschen )?zu (?:teuer|groß|klein|laut|langsam|schwer|lang|kurz|eng|spät|wenig|viel|heiß|kalt|voll|kompliziert|dünn|dick|hoch|hart|breit|träge)|trop (?!(?:bien|bon|bonne|cool|beau|belle|mignon|mignonne|génial|fort|hâte)\b)\p{L}+|demasiad[oa]s? \p{L}+|(?:car[oa]s?|lent[oa]s?|pesad[oa]s?|grande|pequen[oa]|complicad[oa]) demais|tropp[oaie] (?!(?:bell|buon|fort)\p{L}*)\p{L}+|veel te \p{L}+|te (?:duur|groot|klein|luid|traag|zwaar|lang|kort|krap|laat|weinig|veel|heet|koud|vol|ingewikkeld|dun|dik|hoog|breed)|zbyt \p{L}+|za (?:drog\p{L}*|duż\p{L}*|mał\p{L}*|głośn\p{L}*|woln\p{L}*|ciężk\p{L}*|dług\p{L}*|krótk\p{L}*)`),
   ],
   [
     'lasted',

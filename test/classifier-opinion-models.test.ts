@@ -44,6 +44,17 @@ describe('sentiment features', () => {
     expect(features.get('kind:exclamation')).toBe(1);
   });
 
+  it('carries where a post comes down: its last sentence, and the clause after its last contrast word', async () => {
+    const turned = await featuresOf('Way too expensive for a cooler, but it is brilliant.');
+    expect(turned.get('lex:blame')).toBeGreaterThan(0);
+    expect(turned.get('lex:turn-praise')).toBeGreaterThan(0);
+    expect(turned.has('lex:turn-blame')).toBe(false);
+    const closed = await featuresOf('The hotel was lovely. The flight home was awful.');
+    expect(closed.get('lex:closing-blame')).toBeGreaterThan(0);
+    expect(closed.has('lex:closing-praise')).toBe(false);
+    expect(closed.has('lex:turn-praise') || closed.has('lex:turn-blame')).toBe(false);
+  });
+
   it('names the form of a post weighing two options or telling its own problem, in any field', async () => {
     const forms = async (text: string) => [...(await featuresOf(text)).keys()].filter((name) => name.startsWith('form:')).sort();
     expect(await forms('Moved the whole studio from Bernina to Janome last spring.')).toEqual(['form:moved-from-to']);
