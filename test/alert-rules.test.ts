@@ -75,6 +75,26 @@ describe('alert rules', () => {
     }
   });
 
+  // The spec names schedule.weekday but not its form: a name in any case, or a number where ISO 8601 and JavaScript agree.
+  it('takes a weekday as a name or a number 0 to 7, and shows it as its name', async () => {
+    for (const [weekday, shown] of [
+      ['Friday', 'friday'],
+      [1, 'monday'],
+      [0, 'sunday'],
+      [7, 'sunday'],
+    ] as const) {
+      const created = await createRule({ name: 'W', mode: 'weekly', schedule: { weekday } });
+      expect(created.status, String(weekday)).toBe(200);
+      expect(created.body.schedule, String(weekday)).toEqual({ hour: 9, weekday: shown });
+    }
+    const viaGraphQL = await earshot.graphql(
+      'mutation { createAlertRule(input: { name: "G", mode: "weekly", schedule: { weekday: 3 } }) { schedule { weekday } } }',
+      {},
+      key,
+    );
+    expect(viaGraphQL.body.data.createAlertRule.schedule.weekday).toBe('wednesday');
+  });
+
   it('says schedule_required, validation_error and unknown_channel', async () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ name: 'W', mode: 'weekly' }, 400, 'schedule_required', 'schedule.weekday'],
@@ -88,6 +108,8 @@ describe('alert rules', () => {
       [{ name: 'X', filter: { minRelevance: 101 } }, 400, 'validation_error', 'filter.minRelevance'],
       [{ name: 'X', filter: { colour: 'red' } }, 400, 'validation_error', 'filter.colour'],
       [{ name: 'X', schedule: { hour: 24 } }, 400, 'validation_error', 'schedule.hour'],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 8 } }, 400, 'validation_error', 'schedule.weekday'],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 'funday' } }, 400, 'validation_error', 'schedule.weekday'],
       [{ name: 'X', channelIds: ['dest_nothing'] }, 404, 'unknown_channel', 'channelIds'],
     ];
     for (const [body, status, code, field] of cases) {

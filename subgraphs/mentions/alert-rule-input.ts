@@ -32,6 +32,27 @@ export type AlertFilter = z.output<typeof alertFilterInput>;
  */
 export const defaultDigestHour = 9;
 
+/**
+ * A weekly rule's day, as its name in any case (`monday`) or as a number,
+ * where ISO 8601 (1 Monday … 7 Sunday) and JavaScript (0 Sunday … 6 Saturday)
+ * agree: the spec names the field but not its form. Stored and shown as the
+ * lowercase name.
+ */
+const weekdayProblem = `must be one of ${weekdays.join(', ')}, or a whole number 0 to 7 (0 and 7 Sunday, 1 Monday)`;
+const weekday = z
+  .union([z.string(), z.number()], { error: weekdayProblem })
+  .transform((value, ctx) => {
+    const day =
+      typeof value === 'string'
+        ? weekdays.find((name) => name === value.trim().toLowerCase())
+        : Number.isInteger(value) && value >= 0 && value <= 7
+          ? weekdays[value % 7]
+          : undefined;
+    if (!day) ctx.addIssue({ code: 'custom', message: weekdayProblem });
+    return day ?? z.NEVER;
+  })
+  .meta({ description: 'Weekly rules: the day it is sent, `monday` … `sunday` (any case), or 0 to 7 (0 and 7 Sunday, 1 Monday)' });
+
 const schedule = z.strictObject({
   hour: z
     .number()
@@ -40,7 +61,7 @@ const schedule = z.strictObject({
     .max(23)
     .optional()
     .meta({ description: `Hour of the day, UTC, at which a daily or weekly digest is sent; default ${defaultDigestHour}` }),
-  weekday: z.enum(weekdays).optional().meta({ description: 'Weekly rules: the day it is sent' }),
+  weekday: weekday.optional(),
 });
 
 const eventName = z
