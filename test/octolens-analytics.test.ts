@@ -68,6 +68,16 @@ describe('GET /compat/octolens/api/v2/analytics/sentiment', () => {
     expect((await sentiment(`${march}&platforms=tiktok`)).body).toEqual(distribution(0, 0, 0));
   });
 
+  it('takes keyword ids and platforms as repeated parameters, the form of an array in Octolens’s reference', async () => {
+    const repeated = await sentiment(`${march}&keywordIds=${compatKeywordIds.Acme}&keywordIds=${compatKeywordIds.Globex}&platforms=reddit&platforms=twitter`);
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual(distribution(1, 1, 2));
+    expect((await sentiment(`${march}&platforms=reddit&platforms=github`)).body).toEqual(distribution(0, 0, 1));
+    expectOctolensError(await sentiment(`keywordIds=${compatKeywordIds.Acme}&keywordIds=kw_1`), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keywordIds', '1'], message: expect.stringContaining('integer') }],
+    });
+  });
+
   it('defaults to the last 30 days, and answers a read key', async () => {
     const readKey = (await earshot.rest('POST', '/v1/api-keys', { key: w.key, body: { name: 'reader', scope: 'read' } })).body.key;
     const answer = await sentiment('', readKey);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../../vocabulary/octolens-platforms.ts';
-import { commaSeparated } from '../../query-parameters.ts';
+import { repeatedOrCommaSeparated } from '../../query-parameters.ts';
 import type { GraphQLRoute, RestRequest, RouteResponse } from '../../route.ts';
 import { octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
@@ -12,14 +12,14 @@ const windowEnd = (description: string) => z.iso.datetime().optional().meta({ de
 
 /** The narrowing every analytics route of Octolens takes. */
 const countedMentions = z.object({
-  keywordIds: commaSeparated(z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number))
+  keywordIds: repeatedOrCommaSeparated(z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number))
     .optional()
-    .meta({ description: 'Comma-separated integer keyword ids; ids naming no keyword count nothing' }),
+    .meta({ description: 'Integer keyword ids, the parameter repeated or comma-separated; ids naming no keyword count nothing' }),
   startDate: windowEnd('Included; default 30 days before `endDate` (ISO 8601, UTC)'),
   endDate: windowEnd('Excluded; default now (ISO 8601, UTC)'),
-  platforms: commaSeparated(z.string().min(1).max(50))
+  platforms: repeatedOrCommaSeparated(z.string().min(1).max(50))
     .optional()
-    .meta({ description: "Comma-separated platforms in Octolens's names (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
+    .meta({ description: "Platforms in Octolens's names, the parameter repeated or comma-separated (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
   tag: z.string().min(1).max(100).optional().meta({ description: 'Only mentions with this tag (an intent `GET /tags` lists); another tag counts nothing' }),
 });
 
