@@ -148,6 +148,8 @@ export interface RouteTable {
   prefix: string;
   routes: Route[];
   errors: ErrorDialect;
+  /** Restates the rate-limit headers of every answer in another vendor's form; left out, they stay as the gateway wrote them. */
+  budgetHeaders?: (headers: Headers) => void;
 }
 
 /** Whether `pathname` is the table's: under its prefix, or the prefix without its slash (a 404 in the table's own envelope). */

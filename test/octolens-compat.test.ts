@@ -401,4 +401,16 @@ describe('the shared rate limit', () => {
       await limited.stop();
     }
   });
+
+  it('gives X-RateLimit-Reset on compatibility answers as the Unix time in seconds the window resets, as Octolens does; /v1 keeps the seconds left', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    for (const response of [await octolens(earshot, 'GET', '/org', key), await octolens(earshot, 'GET', '/keywords', key)]) {
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(before);
+      expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+    }
+    const ours = Number((await earshot.rest('GET', '/v1/whoami', { key })).headers.get('x-ratelimit-reset'));
+    expect(ours).toBeGreaterThan(0);
+    expect(ours).toBeLessThanOrEqual(60);
+  });
 });
