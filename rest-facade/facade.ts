@@ -270,10 +270,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return { data: payload.data ?? {}, headers };
   };
 
-  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
-    const answer = await runOperation(route, errors, request, variables, requestId);
+  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, restRequest: RestRequest, variables: Record<string, unknown>) => {
+    const answer = await runOperation(route, errors, request, variables, restRequest.requestId);
     if (answer.refused) return answer.refused;
-    const result = route.result(answer.data);
+    const result = route.result(answer.data, restRequest);
+    const { requestId } = restRequest;
     return 'error' in result ? failure(errors, result.error, requestId, answer.headers) : json(result, requestId, answer.headers);
   };
 
@@ -363,7 +364,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
 
       if (isStreamedRoute(route)) return await runStreamedRoute(route, table.errors, request, variables, requestId);
-      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, variables, requestId);
+      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, restRequest, variables);
       return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {
       options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });

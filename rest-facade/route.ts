@@ -91,8 +91,8 @@ export interface GraphQLRoute extends RouteBase {
   operation: string;
   /** The operation's variables; may throw `RequestRefusal`. */
   variables(request: RestRequest): Record<string, unknown>;
-  /** The HTTP answer to the operation's data, or an error the table's envelope states (a feature the route does not offer). */
-  result(data: Record<string, any>): RestResult | { error: ApiError };
+  /** The HTTP answer to the operation's data (shaped, where the route's answer has several shapes, by the request), or an error the table's envelope states (a feature the route does not offer). */
+  result(data: Record<string, any>, request: RestRequest): RestResult | { error: ApiError };
 }
 
 /** What a streamed route sends: the media type, headers, and the body a chunk at a time (`return()` ends it early). */

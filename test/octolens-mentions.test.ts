@@ -371,6 +371,28 @@ describe('keyword suggestions', () => {
     expect(after.body.suggestions.map((suggestion: any) => suggestion.value)).not.toContain('outage');
     expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
   });
+
+  it('takes withVolume: false for counts by keyword, true for the list with volumes (narrowed by keywordId)', async () => {
+    const iota = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'iota', platforms: ['reddit', 'twitter'] });
+    const [{ id: iotaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'iota'`;
+    await seed([iotaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `iota outage lorem${sequence}`);
+    await seed([iotaId], [90, 90, 90], 'reddit', () => `iota release notes ipsum${sequence}`);
+    const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${iota.body.id}`, key)).body.suggestions;
+    expect(listed.length).toBeGreaterThan(0);
+
+    const counts = await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=false', key);
+    expect(counts.status).toBe(200);
+    expect(counts.body).toContainEqual({ keywordId: iota.body.id, count: listed.length });
+    const everyOne = (await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=true', key)).body;
+    expect(counts.body.reduce((sum: number, row: { count: number }) => sum + row.count, 0)).toBe(everyOne.totalSuggestionCount);
+    expect(counts.body.every((row: { count: number }) => row.count > 0)).toBe(true);
+
+    const narrowed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${iota.body.id}&withVolume=true`, key);
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body).toMatchObject({ keywords: [{ id: iota.body.id, keyword: 'iota', volume: expect.any(Number) }], totalSuggestionCount: listed.length, nextCursor: null });
+    expect(narrowed.body.suggestions.map((s: any) => s.id).sort()).toEqual(listed.map((s: any) => s.id).sort());
+    expectOctolensError(await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=yes', key), 400, 'VALIDATION_ERROR', { details: [{ path: ['withVolume'], message: expect.any(String) }] });
+  });
 });
 
 describe('keyword suggestion dismissals', () => {
