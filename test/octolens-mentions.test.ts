@@ -350,12 +350,21 @@ describe('export, feedback and read keys', () => {
   });
 });
 
+/**
+ * A keyword made through the compatibility API whose matches make `outage`
+ * a term to exclude: six low-scored posts hold it, three high-scored do not.
+ */
+async function keywordSuggestingOutage(term: string) {
+  const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: term, platforms: ['reddit', 'twitter'] });
+  const [{ id }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = ${term}`;
+  await seed([id], [10, 10, 10, 10, 10, 10], 'reddit', () => `${term} outage lorem${sequence}`);
+  await seed([id], [90, 90, 90], 'reddit', () => `${term} release notes ipsum${sequence}`);
+  return { created, id };
+}
+
 describe('keyword suggestions', () => {
   it('lists a measured suggestion with an integer id and applies it once; a modified value replaces its values', async () => {
-    const zeta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta', platforms: ['reddit', 'twitter'] });
-    const [{ id: zetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'zeta'`;
-    await seed([zetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `zeta outage lorem${sequence}`);
-    await seed([zetaId], [90, 90, 90], 'reddit', () => `zeta release notes ipsum${sequence}`);
+    const { created: zeta } = await keywordSuggestingOutage('zeta');
     const listed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
     expectOctolensShape(listed, 'list-keyword-suggestions');
     const outage = listed.body.suggestions.find((suggestion: any) => suggestion.type === 'add_exclude_words');
@@ -373,10 +382,7 @@ describe('keyword suggestions', () => {
   });
 
   it('takes withVolume: false for counts by keyword, true for the list with volumes (narrowed by keywordId)', async () => {
-    const iota = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'iota', platforms: ['reddit', 'twitter'] });
-    const [{ id: iotaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'iota'`;
-    await seed([iotaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `iota outage lorem${sequence}`);
-    await seed([iotaId], [90, 90, 90], 'reddit', () => `iota release notes ipsum${sequence}`);
+    const { created: iota } = await keywordSuggestingOutage('iota');
     const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${iota.body.id}`, key)).body.suggestions;
     expect(listed.length).toBeGreaterThan(0);
 
@@ -397,10 +403,7 @@ describe('keyword suggestions', () => {
 
 describe('keyword suggestion dismissals', () => {
   it('dismisses one suggestion, then every one of a keyword: none is offered again, here or on /v1', async () => {
-    const theta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta', platforms: ['reddit', 'twitter'] });
-    const [{ id: thetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'theta'`;
-    await seed([thetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `theta outage lorem${sequence}`);
-    await seed([thetaId], [90, 90, 90], 'reddit', () => `theta release notes ipsum${sequence}`);
+    const { created: theta, id: thetaId } = await keywordSuggestingOutage('theta');
     const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${theta.body.id}`, key)).body.suggestions;
     const outage = listed.find((suggestion: any) => suggestion.type === 'add_exclude_words' && suggestion.value === 'outage');
     expect(outage).toBeDefined();
