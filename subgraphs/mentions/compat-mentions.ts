@@ -13,15 +13,13 @@ import { listMentions, type MentionListScope, newestMentions } from './mention-l
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
 import type { MentionViewRow } from './mention-view-store.ts';
 import { patchMention } from './mention-triage.ts';
+import { highRelevance, relevanceBucketSql } from './relevance.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
 const compatDefaultPage = 20;
 const compatExportLimit = 5_000;
 /** At most this many keyword ids in one filter (spec 8). */
 const compatMaxKeywordIds = 50;
-/** The top relevance bucket starts here; the second at the relevance line (spec 4.8). */
-const highRelevance = 70;
-
 /**
  * Octolens's relevance bucket of a mention (spec 4.8): 0 for a score of 70
  * and up, 1 for 40 to 69, 2 below (or not scored). A user's verdict counts
@@ -32,12 +30,6 @@ export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdict
   if (score === null) return 2;
   return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
 }
-
-/** `relevanceBucket` over the mention row aliased `m`, for the list's `relevance` filter; a null score falls to 2. */
-const relevanceBucketSql = (sql: Queryable) => {
-  const score = sql`(case when m.verdict_relevant is null then m.relevance when m.verdict_relevant then 100 else 0 end)`;
-  return sql`(case when ${score} >= ${highRelevance} then 0 when ${score} >= ${relevanceLine} then 1 else 2 end)`;
-};
 
 /**
  * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
