@@ -164,7 +164,8 @@ describe('keywords', () => {
     const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'epsilon sdk', excludeWords: 'jobs' });
     const one = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${created.body.id}`, key);
     expectOctolensShape(one, 'list-keyword-suggestions');
-    expect(one.body.keyword).toMatchObject({ excludeWords: 'jobs', additionalTermsAndOr: true, symbolSensitive: false });
+    // Made without symbolSensitive: Octolens's default on create, an exact phrase.
+    expect(one.body.keyword).toMatchObject({ excludeWords: 'jobs', additionalTermsAndOr: true, symbolSensitive: true });
     const all = await octolens(earshot, 'GET', '/keywords/suggestions', key);
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ suggestions: expect.any(Array), totalSuggestionCount: all.body.suggestions.length, nextCursor: null });
