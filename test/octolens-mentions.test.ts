@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markClassificationFailed, saveClassification, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
@@ -289,7 +290,26 @@ describe('export, feedback and read keys', () => {
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { author: 'jane' }), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['author'], message: expect.stringContaining('unknown field') }],
     });
-    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { format: 'xml' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+  });
+
+  it('exports as CSV with format csv: Octolens\'s 15 columns, a row per mention the JSON export holds', async () => {
+    const asJson = await octolens(earshot, 'POST', '/mentions/export', key, {});
+    const asCsv = await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv' });
+    expect(asCsv.status).toBe(200);
+    expect(asCsv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(asCsv.headers.get('x-total-count')).toBe(String(asJson.body.total));
+    const rows = parse(asCsv.body, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual(['id', 'sourceId', 'timestamp', 'source', 'url', 'title', 'body', 'author', 'authorFollowers', 'language', 'keywords', 'tags', 'relevance', 'sentiment', 'engaged']);
+    expect(rows.map((row) => row.sourceId)).toEqual(asJson.body.data.map((mention: { sourceId: string }) => mention.sourceId));
+    const first = asJson.body.data[0];
+    expect(rows[0]).toMatchObject({
+      id: String(first.id),
+      body: first.body ?? '',
+      keywords: first.keywords.map((keyword: { keyword: string }) => keyword.keyword).join(', '),
+      relevance: first.relevance,
+      engaged: String(first.engaged),
+    });
   });
 
   it('exports at most 5,000 mentions, the newest', async () => {
