@@ -28,14 +28,14 @@ describe('renaming a keyword (spec 4.2)', () => {
   it('tracks the new term from the rename on: a post published before it is not matched, one after it is', async () => {
     const created = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Alpha', platforms: ['hackernews'] } });
     const urlsOf = async () => (await allMentionsOf(earshot, key, created.body.id)).map((m: { post: { url: string } }) => m.post.url);
-    await eventually(urlsOf, (urls) => urls.length === 1);
+    await eventually(urlsOf, (urls) => urls.length === 1, 60_000);
 
     const renamed = await earshot.rest('PATCH', `/v1/keywords/${created.body.id}`, { key, body: { term: 'Bravado' } });
     expect(renamed.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     hits.push(hackerNewsStory({ id: 603, title: 'Bravado adds Slack alerts', createdAt: new Date() }));
 
-    const urls = await eventually(urlsOf, (found) => found.some((url) => url.endsWith('id=603')));
+    const urls = await eventually(urlsOf, (found) => found.some((url) => url.endsWith('id=603')), 60_000);
     expect(urls.sort()).toEqual(['https://news.ycombinator.com/item?id=601', 'https://news.ycombinator.com/item?id=603']);
   });
 });
