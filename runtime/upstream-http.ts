@@ -66,7 +66,8 @@ function networkFailure(error: unknown): string {
   return error.cause instanceof Error && error.cause.message ? `${error.message}: ${error.cause.message}` : error.message;
 }
 
-const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+/** A status worth asking again for (time-out, rate limit, server error); any other error status is the request's own fault. */
+export const retryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 function retryAfterMs(headers: Headers): number | undefined {
   const value = headers.get('retry-after');
@@ -99,7 +100,7 @@ export async function requestUpstream(options: UpstreamRequestOptions): Promise<
       });
       const text = await response.text();
       const platformWait = options.platformWaitMs?.({ status: response.status, headers: response.headers, text });
-      if (!retryable(response.status) && platformWait === undefined) return { status: response.status, headers: response.headers, text };
+      if (!retryableStatus(response.status) && platformWait === undefined) return { status: response.status, headers: response.headers, text };
       const asked = retryAfterMs(response.headers) ?? platformWait;
       lastError = new UpstreamError(options.platform, `HTTP ${response.status}`, response.status, asked === undefined ? undefined : Math.ceil(asked / 1000));
       if (asked !== undefined) {

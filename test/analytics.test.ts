@@ -115,6 +115,7 @@ describe('GET /v1/analytics', () => {
       ['&relevant=false', '&relevant=false'],
       [`&keywordIds=${globex}&relevant=false`, `&keywordIds=${globex}&relevant=false`],
       ['&platforms=x,github', '&platforms=x,github'],
+      ['&platforms=x&platforms=github', '&platforms=x&platforms=github'],
       [`&keywordId=${w.keywordId}&platform=github`, `&keywordIds=${w.keywordId}&platforms=github`],
     ]) {
       for (const by of ['sentiment', 'intent', 'keyword']) {

@@ -86,6 +86,8 @@ describe('thread comments (spec 2.1.2)', () => {
     const stats = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     // One delivered comment is billed as a comment; the one naming the keyword as a mention.
     expect(stats.body.stats.cost.billableComments).toBe(1);
+    // thisMonth counts the story and the naming comment as matches, plus the delivered comment (spec 2.1.4).
+    expect(stats.body.stats.thisMonth).toBe(3);
   });
 
   it('keeps the next newest when a read cut short by a crash runs again from the same point', async () => {

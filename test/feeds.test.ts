@@ -55,7 +55,7 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     expect(mentions.every((m: { post: { platform: string } }) => m.post.platform === 'rss')).toBe(true);
   });
 
-  it('answers 502 upstream_unavailable for a failing site and 400 for a page without a feed, changing nothing', async () => {
+  it('answers 502 upstream_unavailable for a failing site and 400 for a page without a feed or an address answering 404, changing nothing', async () => {
     const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme feeds', platforms: [] } });
     host.routes['/plain'] = { page: '<!DOCTYPE html><html><head><title>x</title></head><body>no feed</body></html>' };
     const down = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${failing.url}/feed` }] } });
@@ -64,6 +64,11 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     const notFeed = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${host.url}/plain` }] } });
     expect(notFeed.status).toBe(400);
     expect(notFeed.body.error).toMatchObject({ code: 'validation_error', field: 'feeds.0.url' });
+    // A 404 is no feed at that address, the caller's to fix, not a site to retry.
+    const missing = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${host.url}/feed.xml` }, { url: `${host.url}/missing.xml` }] } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'validation_error', field: 'feeds.1.url' });
+    expect(missing.body.error.message).toContain('404');
     const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     expect(after.body.feeds).toEqual([]);
   });

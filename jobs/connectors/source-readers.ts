@@ -1,13 +1,14 @@
 import { FeedCheckFailure, type SourceReaders } from '../../subgraphs/source-readers.ts';
 import { PrivateAddressError } from '../../runtime/public-address.ts';
-import { UpstreamError } from '../../runtime/upstream-http.ts';
+import { retryableStatus, UpstreamError } from '../../runtime/upstream-http.ts';
 import { reviewPageUrl, reviewSourceFromUrl } from './review-connectors.ts';
 import { createRssConnector, NotAFeedError } from './rss.ts';
 
 /**
  * The connectors' answers to what a keyword write asks of the platforms
  * (the keywords subgraph's `SourceReaders`): a feed read now, its failures
- * told apart as the caller's (not a feed, a private address) or the site's,
+ * told apart as the caller's (not a feed, a private address, an address the
+ * site refuses for good) or the site's,
  * and review links read by the review platforms.
  */
 export function connectorSourceReaders(env: NodeJS.ProcessEnv): SourceReaders {
@@ -19,6 +20,10 @@ export function connectorSourceReaders(env: NodeJS.ProcessEnv): SourceReaders {
         return { url: result.url, title: result.status === 'fetched' ? result.title : null };
       } catch (error) {
         if (error instanceof NotAFeedError || error instanceof PrivateAddressError) throw new FeedCheckFailure('not_a_feed', error.message);
+        // A 404, 410 or 403 is the address given, not a site that is down: asking again later brings the same answer.
+        if (error instanceof UpstreamError && error.status !== undefined && error.status >= 400 && !retryableStatus(error.status)) {
+          throw new FeedCheckFailure('not_a_feed', `no feed at this address (${error.reason})`);
+        }
         if (error instanceof UpstreamError) throw new FeedCheckFailure('unavailable', error.message, error.retryAfterSeconds);
         throw error;
       }

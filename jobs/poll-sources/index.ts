@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
@@ -43,7 +43,11 @@ async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since:
 /** Feed items published after the feed was connected (or, for a look-back, its newest 10 matching items of the window). */
 async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, context: JobContext) {
   const rss = createRssConnector(context.config.env, { now: () => context.clock.now() });
-  const matcher = createMatcher([matchRulesOf(keyword)], new Map());
+  const rules = matchRulesOf(keyword);
+  const matcher = createMatcher([rules], new Map());
+  // A feed's look-back brings its newest items whenever it is added, a renamed keyword's too (spec 4.2).
+  const matchAll = (post: MatchablePost) => matcher.match(post);
+  const match = lookback ? matchAll : matchingSinceRename([rules], matchAll);
   const posts: MatchablePost[] = [];
   for (const feed of await listFeeds(context.sql, [keyword.id])) {
     const result = await rss.read(feed.url, lookback ? null : { etag: feed.etag, lastModified: feed.lastModified });
@@ -51,11 +55,11 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
     if (result.status !== 'fetched') continue;
     const fresh = result.posts
       .filter((post) => post.publishedAt >= (lookback ? since : feed.connectedAt))
-      .filter((post) => matcher.match(post).length > 0)
+      .filter((post) => match(post).length > 0)
       .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
     posts.push(...(lookback ? fresh.slice(0, feedLookbackItems) : fresh));
   }
-  return { posts, match: (post: MatchablePost) => matcher.match(post) };
+  return { posts, match };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   createMatcher,
   loadActiveMatchRules,
   type MatchablePost,
+  matchingSinceRename,
   matchWithRepositoryEvents,
   recordLookbackPoll,
   recordPollOutcome,
@@ -61,7 +62,7 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   }
   const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });
   const matcher = createMatcher(rules, filters);
-  const match = await matchWithRepositoryEvents(context.sql, matcher, posts, now);
+  const match = matchingSinceRename(rules, await matchWithRepositoryEvents(context.sql, matcher, posts, now));
   const outcome = await ingestPosts(context, posts, match);
   if (payload.lookback) {
     await recordLookbackPoll(context.sql, { platform: payload.platform, keywordIds: payload.keywordIds, now });

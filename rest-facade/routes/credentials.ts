@@ -14,7 +14,7 @@ const apiKeySchema = z
     prefix: z.string().meta({ description: 'The first characters of the key', example: 'mk_live_4fT9qZ' }),
     scope: z.enum(['read', 'write']),
     createdAt: timestamp,
-    lastUsedAt: timestamp.nullable().meta({ description: 'Updated when the key authenticates a request, at most once a minute' }),
+    lastUsedAt: timestamp.nullable().meta({ description: 'Updated whenever the key authenticates a request, to the second' }),
     expiresAt: timestamp.nullable(),
   })
   .meta({ id: 'ApiKey' });

@@ -46,6 +46,7 @@ export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, com
 export { type KeywordMatch, type Matcher, createMatcher } from './matching/matcher.ts';
 export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
 export { createReferenceMatcher } from './matching/reference-matcher.ts';
+export { matchingSinceRename } from './matching/term-since.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
 export { applyNoiseBrake } from './noise-brake.ts';
 export {

@@ -146,6 +146,8 @@ export async function patchKeyword(
         if (await walletCoversAnotherDay(tx, workspaceId, 1, now)) Object.assign(changes, { muted: false, pausedForNoise: false });
       }
       if (plan.rulesChanged) changes.judgedSince = now;
+      // A renamed keyword is tracked from now on (spec 4.2): no post published before this counts for the new term.
+      if (changes.term !== undefined && changes.term !== current.term) changes.termSince = now;
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       const added = await saveSources(tx as unknown as Sql, id, feeds, patch, readers);

@@ -41,6 +41,7 @@ export function settingsForNewKeyword(input: KeywordCreate, groupId: string): Ke
     repositoryMinStars: matching.repositories?.minStars ?? null,
     repositoryMinWeeklyStars: matching.repositories?.minWeeklyStars ?? null,
     judgedSince: null,
+    termSince: null,
   };
 }
 

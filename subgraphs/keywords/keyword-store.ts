@@ -35,6 +35,8 @@ export interface KeywordRow {
   repositoryMinStars: number | null;
   repositoryMinWeeklyStars: number | null;
   judgedSince: Date | null;
+  /** When it last took a new term (a rename); null when never renamed. */
+  termSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +77,7 @@ const settingColumns = [
   'cap_per', 'comments_enabled', 'comments_max_per_post', 'platforms', 'context', 'required_terms', 'required_mode',
   'excluded_terms', 'excluded_authors', 'case_sensitive', 'exact_phrase', 'subreddits_only', 'subreddits_excluded',
   'repository_events', 'repository_min_stars', 'repository_min_weekly_stars', 'judged_since',
+  'term_since',
 ] as const;
 
 

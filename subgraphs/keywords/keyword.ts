@@ -66,7 +66,8 @@ async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
     mentions: totals.mentions,
     relevant: totals.relevant,
     last7d: totals.last7d,
-    thisMonth: totals.thisMonth,
+    // The count a cap compares against (2.1.4): matches plus the thread comments delivered this month, which are no mentions.
+    thisMonth: totals.thisMonth + cost.billableComments,
     lastMentionAt: totals.lastMentionAt,
     feedback: { relevant: totals.feedbackRelevant, notRelevant: totals.feedbackNotRelevant },
     noise: {

@@ -29,6 +29,7 @@ export function matchRulesOf(row: KeywordRow): KeywordMatchRules {
       minStars: row.repositoryMinStars,
       minWeeklyStars: row.repositoryMinWeeklyStars,
     },
+    termSince: row.termSince,
   };
 }
 

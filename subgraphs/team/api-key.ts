@@ -22,7 +22,7 @@ export class ApiKey {
   @Field(() => String, { description: 'The first characters of the key' }) prefix!: string;
   @Field(() => ApiKeyScope) scope!: ApiKeyScope;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => Date, { nullable: true, description: 'Updated when the key authenticates a request, at most once a minute' })
+  @Field(() => Date, { nullable: true, description: 'Updated whenever the key authenticates a request, to the second' })
   lastUsedAt!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The key stops working at this instant' }) expiresAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'The full secret, present only in the response that creates the key' })

@@ -25,6 +25,8 @@ export interface KeywordMatchRules {
   /** Bare, lower case. */
   subreddits: { only: string[]; excluded: string[] };
   repositories: RepositoryRules;
+  /** When a rename gave it this term: posts published before it are not its (matchingSinceRename). */
+  termSince?: Date | null;
 }
 
 /** A workspace's noise rules, applied to every keyword of it (spec 2.11 item 5). */
