@@ -333,14 +333,16 @@ export function readSentiment(
 }
 
 /**
- * The sentiment of a machine-made post, read by its product words alone
- * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion. A feed's "fast and easy" is its
- * headline's, not a verdict: a machine-made post is negative where it
- * reports a fault, else neutral (as every machine-made post of the labelled
- * sets is). Posts by people go to the opinion models (`opinion-models.ts`).
+ * The sentiment of a machine-made post: neutral, but for a status page's
+ * post reporting a fault ("Degraded performance…", "Investigating:
+ * delayed authorizations"), read by its product words alone. A feed's
+ * "fast and easy" is its headline's, not a verdict, and a release note's
+ * "fixes a crash when…" tells of a fault gone: every other machine-made
+ * post of the labelled sets is neutral. Posts by people go to the opinion
+ * models (`opinion-models.ts`).
  */
-export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
+export function machineMadeSentiment(reading: SentimentReading, statusPost: boolean): SentimentLabel {
+  if (!statusPost) return 'neutral';
   const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
   return productScore <= negativeThreshold ? 'negative' : 'neutral';
 }

@@ -62,6 +62,26 @@ describe('machine-made feed lines in other languages', () => {
   });
 });
 
+describe('machine-made release, job and listing lines', () => {
+  const automated = (text: string) => automationSignals({ platform: 'x', text, links: [], author: { name: 'Lea', handle: 'lea' } }).automated;
+
+  it('reads release feeds, job boards and shop listings as templates, and a person announcing a release in a sentence as none', () => {
+    for (const text of [
+      'New post: Ten tips for the garden #gardening',
+      'Job: Senior Accountant – Lime & Partners, Leeds. Apply by Friday.',
+      'Release: Foxglove 7.3.1 (Stable). Security fixes; crash fix in sync.',
+      'lantern-dev/lantern: 25.01 released. New themes, 60+ contributors.',
+      'Lantern 12.4.1 is available. Security fixes: 3 high, 2 moderate.',
+      'Tickets: Spring concert – City Hall, Sat 14 Dec, 19:00. From £28.',
+      'Neu im Shop: Brettspiel "Sternfahrt" – ab 8 Jahren, 29,99 €.',
+    ]) {
+      expect(automated(text), text).toBe(true);
+    }
+    expect(automated('Rust 1.83 is out: const extensions for &mut references, and a pile of newly const-stable APIs.')).toBe(false);
+    expect(automated('@lantern/client 3.11: useQuery renders twice after refetch(). It was a single render in 3.10.')).toBe(false);
+  });
+});
+
 describe('intents by the form of a post, in any language', () => {
   const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });
 
