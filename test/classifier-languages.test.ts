@@ -41,6 +41,15 @@ describe('opinion words across languages', () => {
     expect(stanceCues('nach zehn jahren wie neu. würde ich wieder kaufen.')).toEqual(['lasted', 'would-again']);
     expect(stanceCues('der akku ist schon wieder leer.')).toEqual(['again']);
   });
+
+  it('reads a thing worse than it was, a question that complains and a thing lacking, in any language', () => {
+    expect(stanceCues('alguém sabe por que demora 3 segundos para abrir? antes era instantâneo.')).toEqual(['worse-since', 'fault-question']);
+    expect(stanceCues('seit dem letzten update startet die app langsam.')).toEqual(['worse-since']);
+    expect(stanceCues('¿en serio nadie ha arreglado todavía el cursor?')).toEqual(['fault-question']);
+    expect(stanceCues('why does the lamp switch itself off at night?')).toEqual(['fault-question']);
+    expect(stanceCues('bella interfaccia, ma manca la versione web.')).toEqual(['lacks']);
+    expect(stanceCues('how do i switch the lamp off at night?')).toEqual([]);
+  });
 });
 
 describe('the glossary relevance reads other languages through', () => {
