@@ -79,6 +79,16 @@ const curtCloserWords = 3;
 const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
 
 /**
+ * "Great until you need a debugger", "toll, bis man eine andere Karte hat",
+ * "parfait jusqu'à ce que…": praise said before "until" is taken back by
+ * what follows ("until now", "bis jetzt", "jusqu'ici" are "so far", and no
+ * turn).
+ */
+/** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
+const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
+const praiseUntil = unicodeWords(/\b(?:until|till|bis (?!jetzt|dato|heute|morgen|bald|dahin|zum|zur|\d)|jusqu'(?!ici|à présent|à maintenant)|hasta que|até (?:que|você|precisar)|finché|finchè|fino a quando|totdat|tot je|dopóki|aż (?:trzeba|się))/u);
+
+/**
  * A negated positive word counts against at three quarters of its weight
  * ("not fast"); a negated negative word counts for nothing rather than for:
  * "not bad" is faint praise, and "no warning" is no praise at all. A
@@ -297,7 +307,16 @@ export function readSentiment(
     // Most sentences hold no contrast word at all: only those are split into words to find it.
     const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
     const turn = words.findIndex((word) => contrastWords.has(word));
-    if (turn <= 0) {
+    const until = turn <= 0 ? sentence.search(praiseUntil) : -1;
+    if (until > 0) {
+      // Only the praise right before "until" is its subject ("fine until…"), not a shout-out earlier in the sentence.
+      const conceded = sentence.slice(0, until).search(lastWordsBeforeUntil);
+      scoreClause(sentence.slice(0, conceded), weight);
+      const praised = cues.length;
+      scoreClause(sentence.slice(conceded, until), weight);
+      for (let c = praised; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+      scoreClause(sentence.slice(until), weight);
+    } else if (turn <= 0) {
       scoreClause(sentence, weight);
     } else {
       const cut = sentence.search(new RegExp(`(?<!${wordCharacter})${words[turn]}(?!${wordCharacter})`, 'u'));

@@ -37,6 +37,13 @@ describe('opinion words across languages', () => {
     expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);
   });
 
+  it('takes back praise said right before "until", and not "until now" or an earlier shout-out', () => {
+    expect(readSentiment('The lamp is fine until you need it dimmed.', 'en', noWords).score).toBeLessThan(0);
+    expect(readSentiment('Die Lampe ist toll, bis man sie dimmen will.', 'de', noWords).score).toBeLessThan(0);
+    expect(readSentiment('Die Lampe ist toll bis jetzt.', 'de', noWords).score).toBeGreaterThan(0);
+    expect(readSentiment('Shoutout to the engineer who stayed on my ticket until 1am.', 'en', noWords).score).toBeGreaterThan(0);
+  });
+
   it('takes a purchase made again for no fault come back', () => {
     expect(stanceCues('nach zehn jahren wie neu. würde ich wieder kaufen.')).toEqual(['lasted', 'would-again']);
     expect(stanceCues('der akku ist schon wieder leer.')).toEqual(['again']);
