@@ -212,6 +212,9 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
       && (language !== 'de' || reader.isEnglishWord(next[1]))
     ) otherName = true;
   }
+  if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
+  }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });

@@ -41,6 +41,12 @@ export interface SenseProfile {
   commonWord: boolean;
   /** The sense in word-vector space, which reads how near a post's words lie to it. */
   meaning: SenseMeaning;
+  /**
+   * Several common English words the user wrote as a name ("Time
+   * Machine"): written in lower case in a post, they are the phrase ("a
+   * time machine for the web"), as a common word in lower case is the word.
+   */
+  commonPhrase: boolean;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
   /** The context or company profile writes the name in capitals ("YETI coolers", "CARROT Weather"): so do its posts. */
@@ -245,6 +251,7 @@ export function buildSenseProfile(
     otherSensesRuledOut: offSenseWords.size > 0,
     commonWord,
     meaning,
+    commonPhrase: !single && /^\p{Lu}/u.test(term) && wordsOf(term).every((word) => readers.english.isEnglishWord(word)),
     writtenAsName: /^\p{Lu}/u.test(term),
     namedInCapitals: term.length > 2 && new RegExp(`(?<![\\p{L}\\p{N}])${escapeForPattern(term.toUpperCase())}(?![\\p{L}\\p{N}])`, 'u').test([...descriptions, company?.name ?? ''].join(' ')),
     senseWords: new WordFamilySet(senseWords),

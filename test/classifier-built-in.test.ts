@@ -91,6 +91,16 @@ describe('built-in classifier', () => {
     expect(word.relevance).toBeLessThan(40);
   });
 
+  it('reads a name of several common words written in lower case as the phrase', async () => {
+    const lantern: ClassifiedKeyword = { id: 'kw_lantern', term: 'Night Lamp', kind: 'topic', context: 'Night Lamp, the screen dimming utility for macOS.', groupDescription: null };
+    const [named, phrase] = await classify(
+      post('Night Lamp dims my screen at sunset and the shortcut toggles it.', lantern),
+      post('The night lamp dims my screen at sunset and the shortcut toggles it.', lantern),
+    );
+    // The same words, but for the lower case: a log-odds of 1 lower.
+    expect(phrase.relevance).toBeLessThan(named.relevance - 5);
+  });
+
   it('scores a post naming another thing of the same name that the context rules out below the line, in any language', async () => {
     const drones: ClassifiedKeyword = {
       id: 'kw_drones',
