@@ -67,6 +67,13 @@ const ironicOpening = new RegExp(
   'u',
 );
 
+/**
+ * "Love how the app decides to start a backup the second I unplug the
+ * drive": a sentence opened by loving how something goes that names nothing
+ * good (no word of praise but the love) loves what it complains of.
+ */
+const lovesHow = unicodeWords(/^\s*(?:(?:i|gotta|got to|you gotta|just|really) )?love (?:how|it when|the way)\b|^\s*j'adore (?:comment|quand|la façon dont)\b|^\s*(?:me encanta|adoro) (?:cómo|como|cuando|quando|come)\b|^\s*ich liebe es,? (?:wie|wenn)\b|^\s*ik hou ervan (?:hoe|als)\b|^\s*uwielbiam,? (?:jak|kiedy|gdy)\b/u);
+
 /** A closing sentence this short ("Thrilled.", "Stellar platform.") after a sentence marked ironic carries on the irony. */
 const curtCloserWords = 3;
 
@@ -87,6 +94,13 @@ const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|c
 /** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
 const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
 const praiseUntil = unicodeWords(/\b(?:until|till|bis (?!jetzt|dato|heute|morgen|bald|dahin|zum|zur|\d)|jusqu'(?!ici|à présent|à maintenant)|hasta que|até (?:que|você|precisar)|finché|finchè|fino a quando|totdat|tot je|dopóki|aż (?:trzeba|się))/u);
+
+/** How many cues from `first` on praise. */
+function praiseCount(cues: readonly OpinionCue[], first: number): number {
+  let count = 0;
+  for (let c = first; c < cues.length; c++) if (cues[c].score > 0) count++;
+  return count;
+}
 
 /**
  * A negated positive word counts against at three quarters of its weight
@@ -326,7 +340,7 @@ export function readSentiment(
     }
     // Sarcasm praises in words what the post complains of ("great, another
     // outage"): the praise of a sentence marked ironic counts against.
-    if (ironyMarks.test(sentence) || ironicOpening.test(sentence)) {
+    if (ironyMarks.test(sentence) || ironicOpening.test(sentence) || (lovesHow.test(sentence) && praiseCount(cues, first) <= 1)) {
       ironic = true;
       for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
     }

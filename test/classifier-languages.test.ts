@@ -44,6 +44,12 @@ describe('opinion words across languages', () => {
     expect(readSentiment('Shoutout to the engineer who stayed on my ticket until 1am.', 'en', noWords).score).toBeGreaterThan(0);
   });
 
+  it('reads loving how something goes, naming nothing good, as irony, and loving how easy it is as praise', () => {
+    expect(readSentiment('Love how the kettle decides to switch off the second I turn around.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment("J'adore comment la bouilloire s'éteint dès que je tourne le dos.", 'fr', noWords).ironic).toBe(true);
+    expect(readSentiment('Love how easy the kettle is to clean.', 'en', noWords)).toMatchObject({ ironic: false, score: 4 });
+  });
+
   it('takes a purchase made again for no fault come back', () => {
     expect(stanceCues('nach zehn jahren wie neu. würde ich wieder kaufen.')).toEqual(['lasted', 'would-again']);
     expect(stanceCues('der akku ist schon wieder leer.')).toEqual(['again']);
