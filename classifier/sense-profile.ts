@@ -110,10 +110,19 @@ export function hostOf(address: string): string | null {
  */
 const offSenseMarker = unicodeWords(/\b(?:not|no|never|exclude|excluding|ignore|ignoring|unrelated|irrelevant|except|nothing about|other than)\b/iu);
 
+/**
+ * Where a description's sentences end: after a stop and a space, but not
+ * after an initial ("H. G. Wells's novel") or a common abbreviation ("e.g.",
+ * "Inc."), which would cut a clause that rules senses out in two and leave
+ * its tail ("…Wells's novel and its films, Hot Tub Time Machine…") read as
+ * the sense.
+ */
+const sentenceBreak = /(?<=[.;!?])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:e\.g|i\.e|vs|Inc|Ltd|Co|Corp|Dr|Mr|Mrs|Ms|St|Jr|Sr)\.)\s+|\n+/u;
+
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';
   let offSense = '';
-  for (const sentence of description.split(/(?<=[.;!?])\s+|\n+/u)) {
+  for (const sentence of description.split(sentenceBreak)) {
     const marker = offSenseMarker.exec(sentence);
     if (!marker) {
       sense += ` ${sentence}`;
