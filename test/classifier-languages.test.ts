@@ -116,6 +116,15 @@ describe('intents by the form of a post, in any language', () => {
     expect(intentsOf('Este é o melhor café da cidade.', 'pt')).not.toContain('comparison');
   });
 
+  it('reads choosing between two, coming from one to another and two names weighed in Polish as a comparison', () => {
+    expect(intentsOf('Trying to pick between the two kettles for a small office. Thoughts?', 'en')).toContain('comparison');
+    expect(intentsOf('Coming from a paper planner, is the app worth it?', 'en')).toContain('comparison');
+    expect(intentsOf('Probé otra marca y volví a la de siempre.', 'es')).toContain('comparison');
+    expect(intentsOf('La tenda è comoda, ma lenta rispetto ad altre.', 'it')).toContain('comparison');
+    expect(intentsOf('Kettle czy Brewer na stary piec? Zależy mi na cenie.', 'pl')).toContain('comparison');
+    expect(intentsOf('Entre semana y fin de semana la cafetería abre a las ocho.', 'es')).not.toContain('comparison');
+  });
+
   it('reads money paid for a thing that broke as a complaint, in any words', () => {
     expect(intentsOf('Paid $35 for the lunch box and the zip fell off on day two.', 'en')).toContain('complaint');
     expect(intentsOf('Une lampe à 80 € qui se casse au bout de trois semaines.', 'fr')).toContain('complaint');
