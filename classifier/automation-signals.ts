@@ -16,12 +16,14 @@ export interface AutomationEvidence {
  *   names with a "bot" word (`rustjobs_bot`, "Planet Tracker Bot");
  * - a status-page template: `[Investigating]`, `Resolved:`, "is having
  *   problems since";
- * - a release-feed template: "Release v1.2.3", "owner/repo: v1.2.3", "New
- *   release:", "New crate release:";
+ * - a release-feed template: "Release v1.2.3", "Release: …", "owner/repo:
+ *   v1.2.3", "New release:", "New crate release:", a version announced
+ *   with a headed list of changes ("25.1 update available. Fixes: …");
  * - a job-board template: `[Hiring]`, `[Job]`, "New job:", "Job alert:",
- *   "Offre d'emploi :";
+ *   "Offre d'emploi :", "Job:";
  * - a price tracker's template: "Price drop:", "Preisalarm:", "Baisse de
  *   prix :", "値下げ：";
+ * - a shop or ticket listing: "Tickets:", "Back in stock:", "Neu im Shop:";
  * - a promotion template: promo or referral codes, airdrops and giveaways;
  * - a feed post: "New post on…", "Trending on GitHub", "On this day",
  *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:"),
@@ -32,15 +34,25 @@ export interface AutomationEvidence {
  * "… Feed"); a feed item (`rss`).
  * A person can write any one weak signal; machines tend to write several.
  */
+/** The signal of a status page's post, the one kind of machine-made post that reports a fault as it happens. */
+export const statusTemplate = 'status template';
+
 const strongTextSignals: [name: string, pattern: RegExp][] = ([
-  ['status template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
-  ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\S+\/\S+:? (?:v\d+\.\d+|release)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
-  ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/u],
+  [statusTemplate, /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
+  // "Release: Vivaldi 7.3", "owner/repo: 25.01 released", "owner/repo: tag v3_0_2".
+  ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\s*release:|^\S+\/\S+:? (?:v\d+\.\d+|release|tag|v?\d+(?:\.\d+)+ released)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
+  ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|(?:new )?jobs?:)/u],
   // Job-board and price-tracker feeds in the languages posts come in: "Job alert:", "Offre d'emploi :", "Price drop:", "Preisalarm:", "値下げ：".
   ['job template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:job alert|neue stelle|stellenangebot|offre d'emploi|oferta de (?:empleo|trabajo)|vaga de emprego|offerta di lavoro|vacature|oferta pracy|求人)\s*[:：]/u],
   ['price template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:price (?:drop|alert|cut|tracker|watch)|deal alert|lowest price|preis(?:alarm|sturz|senkung)|baisse de prix|alerte prix|bajada de precio|alerta de precio|queda de preço|alerta de preço|calo (?:di|del) prezzo|prijsdaling|prijsalarm|obniżka ceny|spadek ceny|値下げ|価格改定)\s*[:：!-]/u],
+  // A version announced with a headed list of changes after it, as release feeds and store bots write them: "128.5.2esr is
+  // available. Security fixes: …", "25.1 update available. Fixes: …". A person announcing a release tells what is new in a
+  // sentence ("Rust 1.83 is out: const extensions…").
+  ['release template', /\bv?\d+(?:\.\d+)+\S* (?:is out|is (?:now )?available|(?:has been )?released|update available|is now on [^:.!?]{1,30}|ist (?:da|verfügbar)|est disponible|(?:ya )?está disponible|já está disponível|è disponibile|is (?:nu )?beschikbaar|jest dostępn\p{L}*)[.!:] .*\b(?:(?:bug |security )?fixes|changes|improvements|what's new|release notes|korrekturen|correctifs|correcciones|correções|correzioni)\s*:/u],
+  // Shop and ticket listings: "Tickets: …", "Back in stock: …", "Neu im Shop: …".
+  ['listing template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:tickets|on sale now|now on sale|in stock|back in stock|just listed|new in (?:the )?shop|neu im shop|wieder (?:da|verfügbar|lieferbar)|nouveauté|en vente|billets|novedad|entradas|à venda|ingressos|nuovo arrivo|biglietti|nieuw binnen|nieuw in de winkel|bilety|nowość)\s*[:：]/u],
   ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/u],
-  ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
+  ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video)(?: on| from|\s*:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],
 ] satisfies [string, RegExp][]).map(([name, pattern]) => [name, unicodeWords(pattern)]);

@@ -4,7 +4,7 @@ import { relevanceLine } from '../vocabulary/relevance.ts';
 import type { ClassificationInput, ClassificationOutcome, Classifier } from './classifier-types.ts';
 import type { Classification } from './classification.ts';
 import { contentWordsAmong, wordsOf } from './content-words.ts';
-import { automationSignals } from './automation-signals.ts';
+import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
 import { detectIntents } from './intents.ts';
@@ -90,20 +90,22 @@ export function readPost(loaded: PostReaders, input: ClassificationInput, profil
   const language = detectLanguage(loaded.languageDetector, post.text, words);
   const learned = input.learned ? feedbackAdjustment(input.learned, contentWordsAmong(words)) : null;
   const relevance = scoreRelevance(profile, post, words, loaded.english, language, learned, input.keyword.kind);
-  const { automated } = automationSignals(post);
+  const { automated, signals } = automationSignals(post);
   const { intents, evidence } = readOpinion(loaded, post, { language, ignoredWords: profile.termWords, productsNamed: relevance.productsNamed, automated });
-  return { language, relevance, automated, intents, evidence };
+  return { language, relevance, automated, statusPost: signals.includes(statusTemplate), intents, evidence };
 }
 
 /**
  * Classifies one post; the same input always gives the same classification.
- * A machine-made post has no intents and is read by its product words; a
- * person's post goes to the trained sentiment and intent models.
+ * A machine-made post has no intents and is neutral, but for a status
+ * page's report of a fault, read by its product words (a release note's
+ * "fixes a crash" tells of a fault gone); a person's post goes to the
+ * trained sentiment and intent models.
  */
 export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
-  const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
+  const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
-    ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
+    ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, { relevant: relevance.relevance >= relevanceLine, ironic: evidence.reading.ironic });
   return {
     relevance: relevance.relevance,

@@ -105,6 +105,11 @@ const comparisonPatterns = [
   // "…or is it better to…", "¿… o es mejor pagar…?", "…of kan ik beter…", "…ou é melhor alugar…": the other option, said as the better one.
   /\b(?:or|oder|of|o|ou|czy) (?:is it |would it be |should i |es |sería |est-ce |il vaut |ist es |wäre es |is het |kan ik |moet ik |è |sarebbe )?(?:better|mejor|mieux|besser|lieber|beter|liever|meglio|lepiej)\b|\bou (?:é|seria) melhor\b/u,
   /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\w{3}er als\b/u,
+  // Choosing between two ("pick between X and Y", "elegir entre", "kiezen tussen"), coming from one to another
+  // ("coming from Pocket Casts", "volví a", "移行"), and "rispetto ad/al…", the forms "rispetto a" takes before a vowel or article.
+  /\b(?:pick|choose|choosing|picking|decide|deciding|torn) between\b|\b(?:wählen|entscheiden) zwischen\b|\b(?:elegir|decidir|escolher) entre\b|\b(?:scegliere|decidere) tra\b|\bkiezen tussen\b|\bwybra\p{L}* między\b/u,
+  /\bcoming from\b|\bvolví a\b|\bvoltei (?:a|ao|para|pro)\b|\bje suis revenue? (?:à|a|sur)\b|\bsono tornat[oa] (?:a|al|su)\b|\bben teruggegaan naar\b|\bwróci\p{L}* do\b|移行|乗り換え/u,
+  /\brispetto (?:ad|al|alla|allo|ai|agli|alle)\b/u,
 ];
 /** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */
 const organisationNeed = unicodeWords(/\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze|firma|firmy|firmie|nasz\w*)\b|\bzesp[oó]\p{L}*/u);
@@ -131,8 +136,8 @@ const amountPaid = /[$€£]\s?\d|\d\s?(?:€|\$|£|euros?|dollars?|bucks|zł)(?
 
 const announcement = unicodeWords(/^\s*(?:\p{Extended_Pictographic}\s*)?(?:excited|proud|happy|thrilled|pleased) to (?:share|announce)\b/u);
 
-/** "Notion oder Obsidian?", "Axum o Actix?", "Shortcut or Linear?": two names weighed in a question. */
-const namesWeighed = unicodeWords(/\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u);
+/** "Notion oder Obsidian?", "Axum o Actix?", "Shortcut or Linear?", "Sway czy Hyprland…?": two names weighed in a question. */
+const namesWeighed = unicodeWords(/\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|czy|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u);
 
 const url = /\bhttps?:\/\/\S+/giu;
 

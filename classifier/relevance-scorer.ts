@@ -28,13 +28,17 @@ export interface RelevanceReading {
 /**
  * Words that show a name is used for a product or a company, whatever the
  * product: people write about its price, plan, app, support, releases and
- * users. They weigh least of all readings and never decide alone.
+ * users, and of software, whatever it does, about installing, configuring,
+ * extending, syncing and exporting it and its crashes and bugs. They weigh least of all readings and never decide alone.
  */
 const productVocabulary = new Set(
   contentWordsOf(`app apps pricing price plan plans tier subscription support account accounts user users customer customers
   team teams feature features update updates version release released api sdk integration integrations dashboard login
   signup workspace template templates tool tools platform service startup founder company launch docs documentation
   migrate migrated migration switch switched alternative alternatives selfhosted enterprise beta onboarding
+  install installed installing installation uninstalled config configure configured configuring configuration settings setup
+  plugin plugins extension extensions addon addons shortcut shortcuts keybinding keybindings crash crashed crashes crashing
+  bug bugs download downloaded sync synced syncing export exported import imported workflow workflows sideload
   preis prix precio preço prezzo prijs
   buy bought purchase purchased warranty refund refunded returned shipping recall recalled discontinued lineup
   gekauft kaufen garantie kundenservice abo acheté acheter achat remboursement abonnement compré comprar garantía
@@ -207,6 +211,9 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
       && (language !== 'de' || reader.isEnglishWord(next[1]))
     ) otherName = true;
+  }
+  if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {

@@ -41,6 +41,12 @@ export interface SenseProfile {
   commonWord: boolean;
   /** The sense in word-vector space, which reads how near a post's words lie to it. */
   meaning: SenseMeaning;
+  /**
+   * Several common English words the user wrote as a name ("Time
+   * Machine"): written in lower case in a post, they are the phrase ("a
+   * time machine for the web"), as a common word in lower case is the word.
+   */
+  commonPhrase: boolean;
   /** The user wrote the term with a capital, as a name. */
   writtenAsName: boolean;
   /** The context or company profile writes the name in capitals ("YETI coolers", "CARROT Weather"): so do its posts. */
@@ -104,10 +110,19 @@ export function hostOf(address: string): string | null {
  */
 const offSenseMarker = unicodeWords(/\b(?:not|no|never|exclude|excluding|ignore|ignoring|unrelated|irrelevant|except|nothing about|other than)\b/iu);
 
+/**
+ * Where a description's sentences end: after a stop and a space, but not
+ * after an initial ("H. G. Wells's novel") or a common abbreviation ("e.g.",
+ * "Inc."), which would cut a clause that rules senses out in two and leave
+ * its tail ("…Wells's novel and its films, Hot Tub Time Machine…") read as
+ * the sense.
+ */
+const sentenceBreak = /(?<=[.;!?])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:e\.g|i\.e|vs|Inc|Ltd|Co|Corp|Dr|Mr|Mrs|Ms|St|Jr|Sr)\.)\s+|\n+/u;
+
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';
   let offSense = '';
-  for (const sentence of description.split(/(?<=[.;!?])\s+|\n+/u)) {
+  for (const sentence of description.split(sentenceBreak)) {
     const marker = offSenseMarker.exec(sentence);
     if (!marker) {
       sense += ` ${sentence}`;
@@ -245,6 +260,7 @@ export function buildSenseProfile(
     otherSensesRuledOut: offSenseWords.size > 0,
     commonWord,
     meaning,
+    commonPhrase: !single && /^\p{Lu}/u.test(term) && wordsOf(term).every((word) => readers.english.isEnglishWord(word)),
     writtenAsName: /^\p{Lu}/u.test(term),
     namedInCapitals: term.length > 2 && new RegExp(`(?<![\\p{L}\\p{N}])${escapeForPattern(term.toUpperCase())}(?![\\p{L}\\p{N}])`, 'u').test([...descriptions, company?.name ?? ''].join(' ')),
     senseWords: new WordFamilySet(senseWords),

@@ -67,6 +67,13 @@ const ironicOpening = new RegExp(
   'u',
 );
 
+/**
+ * "Love how the app decides to start a backup the second I unplug the
+ * drive": a sentence opened by loving how something goes that names nothing
+ * good (no word of praise but the love) loves what it complains of.
+ */
+const lovesHow = unicodeWords(/^\s*(?:(?:i|gotta|got to|you gotta|just|really) )?love (?:how|it when|the way)\b|^\s*j'adore (?:comment|quand|la façon dont)\b|^\s*(?:me encanta|adoro) (?:cómo|como|cuando|quando|come)\b|^\s*ich liebe es,? (?:wie|wenn)\b|^\s*ik hou ervan (?:hoe|als)\b|^\s*uwielbiam,? (?:jak|kiedy|gdy)\b/u);
+
 /** A closing sentence this short ("Thrilled.", "Stellar platform.") after a sentence marked ironic carries on the irony. */
 const curtCloserWords = 3;
 
@@ -77,6 +84,23 @@ const curtCloserWords = 3;
  * to the sentence's own question, "Worth it? Sure.", is no such closer).
  */
 const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
+
+/**
+ * "Great until you need a debugger", "toll, bis man eine andere Karte hat",
+ * "parfait jusqu'à ce que…": praise said before "until" is taken back by
+ * what follows ("until now", "bis jetzt", "jusqu'ici" are "so far", and no
+ * turn).
+ */
+/** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
+const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
+const praiseUntil = unicodeWords(/\b(?:until|till|bis (?!jetzt|dato|heute|morgen|bald|dahin|zum|zur|\d)|jusqu'(?!ici|à présent|à maintenant)|hasta que|até (?:que|você|precisar)|finché|finchè|fino a quando|totdat|tot je|dopóki|aż (?:trzeba|się))/u);
+
+/** How many cues from `first` on praise. */
+function praiseCount(cues: readonly OpinionCue[], first: number): number {
+  let count = 0;
+  for (let c = first; c < cues.length; c++) if (cues[c].score > 0) count++;
+  return count;
+}
 
 /**
  * A negated positive word counts against at three quarters of its weight
@@ -297,7 +321,16 @@ export function readSentiment(
     // Most sentences hold no contrast word at all: only those are split into words to find it.
     const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
     const turn = words.findIndex((word) => contrastWords.has(word));
-    if (turn <= 0) {
+    const until = turn <= 0 ? sentence.search(praiseUntil) : -1;
+    if (until > 0) {
+      // Only the praise right before "until" is its subject ("fine until…"), not a shout-out earlier in the sentence.
+      const conceded = sentence.slice(0, until).search(lastWordsBeforeUntil);
+      scoreClause(sentence.slice(0, conceded), weight);
+      const praised = cues.length;
+      scoreClause(sentence.slice(conceded, until), weight);
+      for (let c = praised; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+      scoreClause(sentence.slice(until), weight);
+    } else if (turn <= 0) {
       scoreClause(sentence, weight);
     } else {
       const cut = sentence.search(new RegExp(`(?<!${wordCharacter})${words[turn]}(?!${wordCharacter})`, 'u'));
@@ -307,7 +340,7 @@ export function readSentiment(
     }
     // Sarcasm praises in words what the post complains of ("great, another
     // outage"): the praise of a sentence marked ironic counts against.
-    if (ironyMarks.test(sentence) || ironicOpening.test(sentence)) {
+    if (ironyMarks.test(sentence) || ironicOpening.test(sentence) || (lovesHow.test(sentence) && praiseCount(cues, first) <= 1)) {
       ironic = true;
       for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
     }
@@ -333,14 +366,16 @@ export function readSentiment(
 }
 
 /**
- * The sentiment of a machine-made post, read by its product words alone
- * ("degraded", "outage"): the rockets and stars of release and promotion
- * templates are decoration, not opinion. A feed's "fast and easy" is its
- * headline's, not a verdict: a machine-made post is negative where it
- * reports a fault, else neutral (as every machine-made post of the labelled
- * sets is). Posts by people go to the opinion models (`opinion-models.ts`).
+ * The sentiment of a machine-made post: neutral, but for a status page's
+ * post reporting a fault ("Degraded performance…", "Investigating:
+ * delayed authorizations"), read by its product words alone. A feed's
+ * "fast and easy" is its headline's, not a verdict, and a release note's
+ * "fixes a crash when…" tells of a fault gone: every other machine-made
+ * post of the labelled sets is neutral. Posts by people go to the opinion
+ * models (`opinion-models.ts`).
  */
-export function machineMadeSentiment(reading: SentimentReading): SentimentLabel {
+export function machineMadeSentiment(reading: SentimentReading, statusPost: boolean): SentimentLabel {
+  if (!statusPost) return 'neutral';
   const productScore = reading.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? cue.score : 0), 0);
   return productScore <= negativeThreshold ? 'negative' : 'neutral';
 }

@@ -15,8 +15,11 @@ function cue(phrases: string, japanese?: string): CuePattern {
  * reads (en, de, fr, es, pt, it, nl, pl, ja): a fault that came back, a thing
  * that broke, a purchase sent back, a price that rose, an answer still
  * awaited, more expected for the money, too much of something ("too
- * pricey", "troppo lunghi", "caro demais"), something that lasted, a purchase
- * the writer would make again. The opinion models learn one weight per cue
+ * pricey", "troppo lunghi", "caro demais"), worse than it was ("used to
+ * be instant", "since the last update", "antes era"), a question that is a
+ * complaint ("why does…", "anyone else with…", "is that normal?",
+ * "¿en serio…?"), something lacking ("still has no", "fehlt", "manca"),
+ * something that lasted, a purchase the writer would make again. The opinion models learn one weight per cue
  * from posts of any language, so that "se me rompió el cargador" weighs
  * what "the charger broke" weighs where no Spanish training post says it.
  * Patterns are lower case and meet lower-cased text.
@@ -49,6 +52,18 @@ const cueFamilies: [name: string, pattern: CuePattern][] = [
   [
     'too-much',
     cue(String.raw`(?:way |far |much )?too (?!(?:good|bad|and|but|so|the|a|an|i|it|is|was|for|to|in|on|at|with|lol)\b)\p{L}+|(?:viel |etwas |ein bisschen )?zu (?:teuer|groß|klein|laut|langsam|schwer|lang|kurz|eng|spät|wenig|viel|heiß|kalt|voll|kompliziert|dünn|dick|hoch|hart|breit|träge)|trop (?!(?:bien|bon|bonne|cool|beau|belle|mignon|mignonne|génial|fort|hâte)\b)\p{L}+|demasiad[oa]s? \p{L}+|(?:car[oa]s?|lent[oa]s?|pesad[oa]s?|grande|pequen[oa]|complicad[oa]) demais|tropp[oaie] (?!(?:bell|buon|fort)\p{L}*)\p{L}+|veel te \p{L}+|te (?:duur|groot|klein|luid|traag|zwaar|lang|kort|krap|laat|weinig|veel|heet|koud|vol|ingewikkeld|dun|dik|hoog|breed)|zbyt \p{L}+|za (?:drog\p{L}*|duż\p{L}*|mał\p{L}*|głośn\p{L}*|woln\p{L}*|ciężk\p{L}*|dług\p{L}*|krótk\p{L}*)`),
+  ],
+  [
+    'worse-since',
+    cue(String.raw`used to (?:be|work|take|open|sync)|(?:since|after) (?:the|this|that|an?) (?:last |latest |recent |new )?(?:update|upgrade|release|version)|früher (?:war|ging|lief|hat)|seit (?:dem|der) (?:letzten |neuen )?(?:update|aktualisierung|version)|nach dem (?:letzten )?update|avant,? (?:c'était|ça|il|elle)|depuis (?:la|cette) (?:dernière )?(?:mise à jour|version)|après (?:la|cette) (?:dernière )?mise à jour|antes (?:era|iba|funcionaba|tardaba|abría)|desde (?:la|esta) (?:última )?(?:actualización|versión)|tras la (?:última )?actualización|antes (?:era|ia|funcionava|abria)|desde a (?:última )?(?:atualização|versão)|depois da (?:última )?atualização|prima (?:era|andava|funzionava)|dopo l'(?:ultimo )?aggiornamento|dall'(?:ultimo )?aggiornamento|vroeger (?:was|ging|werkte)|sinds de (?:laatste )?(?:update|versie)|na de (?:laatste )?update|geüpdatet|kiedyś (?:był\p{L}*|działał\p{L}*)|od (?:ostatniej )?aktualizacji|po (?:ostatniej )?aktualizacji`, 'アップデート後|アプデ後|更新してから|前は'),
+  ],
+  [
+    'fault-question',
+    cue(String.raw`why (?:does|doesn't|does not|is|isn't|won't|can't|do|don't|are|aren't|did|didn't|would|must|has|hasn't|on earth|the hell)|anyone else (?:with|having|getting|seeing|experiencing|notic\w+|had)|(?:is|was) (?:this|that|it) normal|how long (?:are we|do we|will|must|until)|seriously|warum|wieso|weshalb|noch jemand|jemand (?:anders|sonst)|ist das normal|ernsthaft|pourquoi|quelqu'un d'autre|c'est normal|sérieusement|por qué|alguien más|es normal|en serio|por que|porque é que|alguém mais|é normal|a sério|sério|perché|qualcun altro|è normale|sul serio|waarom|iemand anders|is dit normaal|serieus|dlaczego|czemu|ktoś jeszcze|czy to normalne|serio`, 'なぜ|なんで|何年目|いつになったら'),
+  ],
+  [
+    'lacks',
+    cue(String.raw`lacks|lacking|(?:is|are) missing|still (?:has|have) no|still no|there's no|has no (?:way|option|support|setting)|fehlt|fehlen|es gibt kein\p{L}*|il manque|manque (?:de|d'|un|une)|il n'y a pas de|le falta|le faltan|falta|faltan|no tiene|não tem|faltam|manca|mancano|non c'è|non ha|ontbreekt|ontbreken|er is geen|brakuje|brak|nie ma`, '足りない|がない|がなく'),
   ],
   [
     'lasted',

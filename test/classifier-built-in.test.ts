@@ -91,6 +91,22 @@ describe('built-in classifier', () => {
     expect(word.relevance).toBeLessThan(40);
   });
 
+  it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
+    const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
+    const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
+    expect(book.relevance).toBeLessThan(40);
+  });
+
+  it('reads a name of several common words written in lower case as the phrase', async () => {
+    const lantern: ClassifiedKeyword = { id: 'kw_lantern', term: 'Night Lamp', kind: 'topic', context: 'Night Lamp, the screen dimming utility for macOS.', groupDescription: null };
+    const [named, phrase] = await classify(
+      post('Night Lamp dims my screen at sunset and the shortcut toggles it.', lantern),
+      post('The night lamp dims my screen at sunset and the shortcut toggles it.', lantern),
+    );
+    // The same words, but for the lower case: a log-odds of 1 lower.
+    expect(phrase.relevance).toBeLessThan(named.relevance - 5);
+  });
+
   it('scores a post naming another thing of the same name that the context rules out below the line, in any language', async () => {
     const drones: ClassifiedKeyword = {
       id: 'kw_drones',

@@ -37,9 +37,31 @@ describe('opinion words across languages', () => {
     expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);
   });
 
+  it('takes back praise said right before "until", and not "until now" or an earlier shout-out', () => {
+    expect(readSentiment('The lamp is fine until you need it dimmed.', 'en', noWords).score).toBeLessThan(0);
+    expect(readSentiment('Die Lampe ist toll, bis man sie dimmen will.', 'de', noWords).score).toBeLessThan(0);
+    expect(readSentiment('Die Lampe ist toll bis jetzt.', 'de', noWords).score).toBeGreaterThan(0);
+    expect(readSentiment('Shoutout to the engineer who stayed on my ticket until 1am.', 'en', noWords).score).toBeGreaterThan(0);
+  });
+
+  it('reads loving how something goes, naming nothing good, as irony, and loving how easy it is as praise', () => {
+    expect(readSentiment('Love how the kettle decides to switch off the second I turn around.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment("J'adore comment la bouilloire s'éteint dès que je tourne le dos.", 'fr', noWords).ironic).toBe(true);
+    expect(readSentiment('Love how easy the kettle is to clean.', 'en', noWords)).toMatchObject({ ironic: false, score: 4 });
+  });
+
   it('takes a purchase made again for no fault come back', () => {
     expect(stanceCues('nach zehn jahren wie neu. würde ich wieder kaufen.')).toEqual(['lasted', 'would-again']);
     expect(stanceCues('der akku ist schon wieder leer.')).toEqual(['again']);
+  });
+
+  it('reads a thing worse than it was, a question that complains and a thing lacking, in any language', () => {
+    expect(stanceCues('alguém sabe por que demora 3 segundos para abrir? antes era instantâneo.')).toEqual(['worse-since', 'fault-question']);
+    expect(stanceCues('seit dem letzten update startet die app langsam.')).toEqual(['worse-since']);
+    expect(stanceCues('¿en serio nadie ha arreglado todavía el cursor?')).toEqual(['fault-question']);
+    expect(stanceCues('why does the lamp switch itself off at night?')).toEqual(['fault-question']);
+    expect(stanceCues('bella interfaccia, ma manca la versione web.')).toEqual(['lacks']);
+    expect(stanceCues('how do i switch the lamp off at night?')).toEqual([]);
   });
 });
 
@@ -62,6 +84,26 @@ describe('machine-made feed lines in other languages', () => {
   });
 });
 
+describe('machine-made release, job and listing lines', () => {
+  const automated = (text: string) => automationSignals({ platform: 'x', text, links: [], author: { name: 'Lea', handle: 'lea' } }).automated;
+
+  it('reads release feeds, job boards and shop listings as templates, and a person announcing a release in a sentence as none', () => {
+    for (const text of [
+      'New post: Ten tips for the garden #gardening',
+      'Job: Senior Accountant – Lime & Partners, Leeds. Apply by Friday.',
+      'Release: Foxglove 7.3.1 (Stable). Security fixes; crash fix in sync.',
+      'lantern-dev/lantern: 25.01 released. New themes, 60+ contributors.',
+      'Lantern 12.4.1 is available. Security fixes: 3 high, 2 moderate.',
+      'Tickets: Spring concert – City Hall, Sat 14 Dec, 19:00. From £28.',
+      'Neu im Shop: Brettspiel "Sternfahrt" – ab 8 Jahren, 29,99 €.',
+    ]) {
+      expect(automated(text), text).toBe(true);
+    }
+    expect(automated('Rust 1.83 is out: const extensions for &mut references, and a pile of newly const-stable APIs.')).toBe(false);
+    expect(automated('@lantern/client 3.11: useQuery renders twice after refetch(). It was a single render in 3.10.')).toBe(false);
+  });
+});
+
 describe('intents by the form of a post, in any language', () => {
   const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });
 
@@ -72,6 +114,15 @@ describe('intents by the form of a post, in any language', () => {
     expect(intentsOf('Should I repair the old lamp or is it better to buy a new one?', 'en')).toContain('comparison');
     // "o melhor" is "the best", no second option.
     expect(intentsOf('Este é o melhor café da cidade.', 'pt')).not.toContain('comparison');
+  });
+
+  it('reads choosing between two, coming from one to another and two names weighed in Polish as a comparison', () => {
+    expect(intentsOf('Trying to pick between the two kettles for a small office. Thoughts?', 'en')).toContain('comparison');
+    expect(intentsOf('Coming from a paper planner, is the app worth it?', 'en')).toContain('comparison');
+    expect(intentsOf('Probé otra marca y volví a la de siempre.', 'es')).toContain('comparison');
+    expect(intentsOf('La tenda è comoda, ma lenta rispetto ad altre.', 'it')).toContain('comparison');
+    expect(intentsOf('Kettle czy Brewer na stary piec? Zależy mi na cenie.', 'pl')).toContain('comparison');
+    expect(intentsOf('Entre semana y fin de semana la cafetería abre a las ocho.', 'es')).not.toContain('comparison');
   });
 
   it('reads money paid for a thing that broke as a complaint, in any words', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
-import { loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
+import { foldOpinionModels, loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
 import { readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
@@ -165,6 +165,18 @@ describe('opinion models', () => {
     for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.', 'Love waiting 10 minutes for a build.']) {
       expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment, text).toBe('negative');
     }
+  });
+
+  it('read a post the sentiment model leaves neutral as negative where the complaint model is sure of a complaint and finds no praise', () => {
+    // Two words: "stalled" leans neutral for the sentiment model and is a sure complaint; "manual" is neither.
+    const yesNo = (stalled: number, manual: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:stalled': [0, stalled], 'w:manual': [0, manual] } });
+    const models = foldOpinionModels({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0.5], weights: { 'w:stalled': [0, 0.2, 0], 'w:manual': [0, 0, 0] } },
+      intents: { buy_intent: yesNo(0, 0), complaint: yesNo(3, 0), praise: yesNo(0, 0), comparison: yesNo(0, 0) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    });
+    expect(readOpinionsOf(models, new Map([['w:stalled', 1]]), [], true)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    expect(readOpinionsOf(models, new Map([['w:manual', 1]]), [], true)).toEqual({ sentiment: 'neutral', intents: [] });
   });
 
   it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
