@@ -53,6 +53,8 @@ describe('channels', () => {
       [{ kind: 'pigeon', url: 'https://example.com' }, 'kind'],
       [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-A': 5 } }, 'headers.X-A'],
       [{ kind: 'webhook', url: 'https://example.com', headers: ['a'] }, 'headers'],
+      [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-Mood': 'ok 😀' } }, 'headers.X-Mood'],
+      [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-City': 'Zürich' } }, 'headers.X-City'],
       [{ kind: 'webhook', url: 'https://example.com', events: ['wallet.exploded'] }, 'events.0'],
       [{ kind: 'webhook', url: 'https://example.com', colour: 'red' }, 'colour'],
     ];
@@ -105,6 +107,37 @@ describe('channels', () => {
     } finally {
       await strict.stop();
     }
+  });
+
+  it('sends the connection and framing headers of the URL and the body, whatever a channel names them', async () => {
+    const created = await createWebhook({ headers: { 'Transfer-Encoding': 'chunked', Host: 'elsewhere.example', Connection: 'close', Expect: '100-continue', 'X-Team': 'growth' } });
+    expect(created.status).toBe(200);
+    const before = receiver.received.length;
+    const tested = await earshot.rest('POST', `/v1/channels/${created.body.id}/test`, { key });
+    expect(tested.body).toEqual({ outcomes: [{ channelId: created.body.id, ok: true, error: null }] });
+    const request = receiver.received[before];
+    expect(request.headers.host).toBe(new URL(receiver.url).host);
+    expect(request.headers['transfer-encoding']).toBeUndefined();
+    expect(request.headers.expect).toBeUndefined();
+    expect(request.headers['content-length']).toBe(String(Buffer.byteLength(request.body)));
+    expect(request.headers['x-team']).toBe('growth');
+    expect(signatureMatches(request, created.body.config.secret)).toBe(true);
+  });
+
+  it('logs a stored header that cannot be sent as a failed send, never a server error', async () => {
+    const { apiKey: own, workspace } = await earshot.createWorkspace();
+    const id = `dest_${Math.random().toString(36).slice(2)}`;
+    const secret = testSecrets.seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=', `channels.secret/${id}`);
+    const headers = testSecrets.seal(JSON.stringify({ 'X-Mood': 'ok 😀' }), `channels.headers/${id}`);
+    await earshot.sql`insert into channels (id, workspace_id, kind, label, url, secret, headers)
+      values (${id}, ${workspace.id}, 'webhook', 'saved before the check', ${receiver.url}, ${secret}, ${headers})`;
+    const before = receiver.received.length;
+    const tested = await earshot.rest('POST', `/v1/channels/${id}/test`, { key: own });
+    expect(tested.status).toBe(200);
+    expect(tested.body.outcomes).toEqual([{ channelId: id, ok: false, error: expect.stringMatching(/^nothing was sent: .*X-Mood/) }]);
+    expect(receiver.received.length).toBe(before);
+    const log = (await earshot.rest('GET', `/v1/channels/${id}/deliveries`, { key: own })).body.data;
+    expect(log).toEqual([expect.objectContaining({ kind: 'event', event: 'test', status: 'failed', attempts: 1 })]);
   });
 
   it('patches label, headers and the whole events set without showing the secret', async () => {
