@@ -6,6 +6,7 @@ import type { SubgraphName } from '../runtime/config.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import { useApiKeyAuth } from './plugins/use-api-key-auth.ts';
+import { useLiveCredentials } from './plugins/use-live-credentials.ts';
 import type { KeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { useClientAddress } from './plugins/use-client-address.ts';
 import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
@@ -85,6 +86,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
         authenticateSession: options.authenticateSession,
         publicRootFields,
       }),
+      useLiveCredentials({ authenticate: options.authenticate, authenticateSession: options.authenticateSession }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys({ publicRootFields }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountEventNames } from '../subgraphs/billing/index.ts';
+import { accountEventData, accountEventNames } from '../subgraphs/billing/index.ts';
 import { mentionSchema } from './routes/mentions.ts';
 
 /** One outgoing request the service makes, documented under `webhooks` in the OpenAPI document. */
@@ -21,6 +21,9 @@ const envelope = <Data extends z.ZodType>(event: z.ZodType, alert: z.ZodType, da
     data,
   });
 
+/** `keyword.capped` → `KeywordCappedDelivery`: the schema name of one account event's request. */
+const deliveryIdOf = (name: string) => `${name.split(/[._]/).map((word) => word[0].toUpperCase() + word.slice(1)).join('')}Delivery`;
+
 const ruleAlert = z.object({ id: z.string().meta({ example: 'feed_01jd8x3m5c2v7q9r4t6w8y0z1a' }), name: z.string() });
 
 const countedKeyword = z.object({ keyword: z.object({ id: z.string(), term: z.string() }), count: z.number().int() });
@@ -40,6 +43,11 @@ export const digestDataSchema = z
     rest: z.array(mentionSchema).meta({ description: 'Every other mention, highest priority first, at most 100. A mention is in exactly one list' }),
   })
   .meta({ id: 'DigestData' });
+
+/** One request schema per account event, its `data` as spec 6.4 lists it. */
+const [firstAccountEvent, ...otherAccountEvents] = accountEventNames.map((name) =>
+  envelope(z.literal(name), z.null(), accountEventData[name]).meta({ id: deliveryIdOf(name) }),
+);
 
 const signing =
   'Signed three ways with the channel secret (`whsec_…`): `X-Mentions-Signature` is the lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string; ' +
@@ -65,7 +73,7 @@ export const webhookEvents: WebhookEvent[] = [
     name: 'account-event',
     summary: 'An account event the channel subscribed to (`events`), within about a minute of the transition',
     description: `\`alert\` is null; \`data\` is the event's body (spec 6.4). A channel subscribed after an event does not receive it. ${signing}`,
-    schema: envelope(z.enum(accountEventNames), z.null(), z.record(z.string(), z.unknown())).meta({ id: 'AccountEventDelivery' }),
+    schema: z.discriminatedUnion('event', [firstAccountEvent, ...otherAccountEvents]).meta({ id: 'AccountEventDelivery' }),
   },
   {
     name: 'test',

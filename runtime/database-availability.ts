@@ -2,6 +2,7 @@ import net from 'node:net';
 import postgres from 'postgres';
 import { whenAnswerIsLate } from './late-answer-timer.ts';
 import type { Logger } from './logger.ts';
+import { UpstreamError } from './upstream-http.ts';
 
 /** What a client is told to wait before it retries while the database is away: about the time embedded PostgreSQL takes to restart. */
 export const databaseRetryAfterSeconds = 5;
@@ -47,6 +48,8 @@ const unavailableMessages = /^(Connection terminated unexpectedly|Connection ter
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
+  // Another service's failure carries that service's codes (a mail server's ECONNREFUSED or ETIMEDOUT): 502, not the database.
+  if (error instanceof UpstreamError) return false;
   const { code, message, originalError, errors } = error as { code?: unknown; message?: unknown; originalError?: unknown; errors?: unknown };
   if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
   if (typeof message === 'string' && unavailableMessages.test(message)) return true;

@@ -60,6 +60,20 @@ export interface PublicServer {
 }
 
 /**
+ * The adapter writes a response's `statusText` as the status line's reason
+ * phrase: the MCP SDK's responses, built with the platform's `Response`,
+ * carry none, so their lines ended bare (`HTTP/1.1 401 `) where every other
+ * answer of the port names its status.
+ */
+function withReasonPhrase(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const response = await handler(request);
+    if (response.statusText || !http.STATUS_CODES[response.status]) return response;
+    return new Response(response.body, { status: response.status, statusText: http.STATUS_CODES[response.status], headers: response.headers });
+  };
+}
+
+/**
  * The one public port: `/graphql` (HTTP and graphql-ws) goes to the gateway,
  * `/v1/…` and `/compat/…` to the REST facade, `/mcp` to the MCP tool server,
  * `/oauth/…` and the OAuth `/.well-known/` documents to the authorization
@@ -69,7 +83,7 @@ export interface PublicServer {
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
   const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
-  const mcp = options.mcp ? createServerAdapter(answerWithin(options.mcp, lateMcpResponse)) : undefined;
+  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, lateMcpResponse))) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))

@@ -111,6 +111,12 @@ describe('alert rules', () => {
       [{ name: 'W', mode: 'weekly', schedule: { weekday: 8 } }, 400, 'validation_error', 'schedule.weekday'],
       [{ name: 'W', mode: 'weekly', schedule: { weekday: 'funday' } }, 400, 'validation_error', 'schedule.weekday'],
       [{ name: 'X', channelIds: ['dest_nothing'] }, 404, 'unknown_channel', 'channelIds'],
+      // Spec 6.1 pairs each event with its data: `test` is { message }, an account event its own body, `digest` a digest.
+      [{ name: 'X', event: 'test' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', mode: 'daily', event: 'test' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', event: 'wallet.low' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', mode: 'instant', event: 'digest' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', mode: 'weekly', schedule: { weekday: 'monday' }, event: 'mention.negative' }, 400, 'validation_error', 'event'],
     ];
     for (const [body, status, code, field] of cases) {
       const answer = await createRule(body);
@@ -163,6 +169,11 @@ describe('alert rules', () => {
     expect(toWeekly.body.error.code).toBe('schedule_required');
     const daily = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily', schedule: { hour: 7 } } });
     expect(daily.body).toMatchObject({ mode: 'daily', event: 'digest', schedule: { hour: 7 } });
+    for (const body of [{ event: 'test' }, { event: 'keyword.capped' }, { mode: 'instant', event: 'digest' }, { mode: 'hourly', event: 'mention.question' }]) {
+      const refused = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body });
+      expect({ status: refused.status, error: refused.body.error }, JSON.stringify(body)).toMatchObject({ status: 400, error: { code: 'validation_error', field: 'event' } });
+    }
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toMatchObject({ mode: 'daily', event: 'digest' });
   });
 
   it('drops a deleted channel from every rule, and a deleted keyword too, disabling a rule that named only it', async () => {

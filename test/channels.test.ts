@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
+import { eventually, startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -53,6 +53,8 @@ describe('channels', () => {
       [{ kind: 'pigeon', url: 'https://example.com' }, 'kind'],
       [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-A': 5 } }, 'headers.X-A'],
       [{ kind: 'webhook', url: 'https://example.com', headers: ['a'] }, 'headers'],
+      [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-Mood': 'ok 😀' } }, 'headers.X-Mood'],
+      [{ kind: 'webhook', url: 'https://example.com', headers: { 'X-City': 'Zürich' } }, 'headers.X-City'],
       [{ kind: 'webhook', url: 'https://example.com', events: ['wallet.exploded'] }, 'events.0'],
       [{ kind: 'webhook', url: 'https://example.com', colour: 'red' }, 'colour'],
     ];
@@ -105,6 +107,37 @@ describe('channels', () => {
     } finally {
       await strict.stop();
     }
+  });
+
+  it('sends the connection and framing headers of the URL and the body, whatever a channel names them', async () => {
+    const created = await createWebhook({ headers: { 'Transfer-Encoding': 'chunked', Host: 'elsewhere.example', Connection: 'close', Expect: '100-continue', 'X-Team': 'growth' } });
+    expect(created.status).toBe(200);
+    const before = receiver.received.length;
+    const tested = await earshot.rest('POST', `/v1/channels/${created.body.id}/test`, { key });
+    expect(tested.body).toEqual({ outcomes: [{ channelId: created.body.id, ok: true, error: null }] });
+    const request = receiver.received[before];
+    expect(request.headers.host).toBe(new URL(receiver.url).host);
+    expect(request.headers['transfer-encoding']).toBeUndefined();
+    expect(request.headers.expect).toBeUndefined();
+    expect(request.headers['content-length']).toBe(String(Buffer.byteLength(request.body)));
+    expect(request.headers['x-team']).toBe('growth');
+    expect(signatureMatches(request, created.body.config.secret)).toBe(true);
+  });
+
+  it('logs a stored header that cannot be sent as a failed send, never a server error', async () => {
+    const { apiKey: own, workspace } = await earshot.createWorkspace();
+    const id = `dest_${Math.random().toString(36).slice(2)}`;
+    const secret = testSecrets.seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=', `channels.secret/${id}`);
+    const headers = testSecrets.seal(JSON.stringify({ 'X-Mood': 'ok 😀' }), `channels.headers/${id}`);
+    await earshot.sql`insert into channels (id, workspace_id, kind, label, url, secret, headers)
+      values (${id}, ${workspace.id}, 'webhook', 'saved before the check', ${receiver.url}, ${secret}, ${headers})`;
+    const before = receiver.received.length;
+    const tested = await earshot.rest('POST', `/v1/channels/${id}/test`, { key: own });
+    expect(tested.status).toBe(200);
+    expect(tested.body.outcomes).toEqual([{ channelId: id, ok: false, error: expect.stringMatching(/^nothing was sent: .*X-Mood/) }]);
+    expect(receiver.received.length).toBe(before);
+    const log = (await earshot.rest('GET', `/v1/channels/${id}/deliveries`, { key: own })).body.data;
+    expect(log).toEqual([expect.objectContaining({ kind: 'event', event: 'test', status: 'failed', attempts: 1 })]);
   });
 
   it('patches label, headers and the whole events set without showing the secret', async () => {
@@ -164,6 +197,23 @@ describe('channels', () => {
     const listed = await earshot.rest('GET', '/v1/channels', { key });
     const stats = listed.body.data.find((channel: any) => channel.id === created.body.id).stats;
     expect(stats).toEqual({ alerts: 0, activeAlerts: 0, lastDeliveryAt: log.body.data[0].sentAt, last7d: { total: 1, failed: 0 } });
+  });
+
+  // An endpoint may take 10 s (spec 6.1) but every request is answered within 5 s: a test waited, and met the public deadline's 503.
+  it('answers a test whose endpoint is slow without waiting past the request deadline, and logs how it went', async () => {
+    const created = await createWebhook();
+    receiver.answerNext({ status: 200, delayMs: 5000 });
+    const started = Date.now();
+    const tested = await earshot.rest('POST', `/v1/channels/${created.body.id}/test`, { key });
+    expect(Date.now() - started).toBeLessThan(4500);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toEqual({ outcomes: [{ channelId: created.body.id, ok: false, error: expect.stringMatching(/^no answer within 3\.5 s; the endpoint has 10 s/) }] });
+    const log = await eventually(
+      async () => (await earshot.rest('GET', `/v1/channels/${created.body.id}/deliveries`, { key })).body.data,
+      (entries: any[]) => entries[0]?.status === 'delivered',
+      10_000,
+    );
+    expect(log[0]).toMatchObject({ kind: 'event', event: 'test', status: 'delivered', attempts: 1 });
   });
 
   it('reports a refused test and rotates the secret so the old one stops verifying at once', async () => {

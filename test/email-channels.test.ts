@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
@@ -135,6 +136,29 @@ describe('e-mail channels', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toMatchObject({ code: 'validation_error', field: 'address', message: expect.stringContaining('550') });
     expect((await earshot.rest('GET', '/v1/channels', { key })).body.data).toHaveLength(before);
+    // A mail server that is down, and one that takes the connection and never greets (given up before the request's
+    // 5 s): 502 upstream_unavailable, where the first was 503 "the database is not available" (its ECONNREFUSED read as
+    // the database's) and the second met the public server's deadline, saying the same.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const down = createServer();
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const downPort = (down.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => down.close(() => resolve()));
+    for (const port of [downPort, (silent.address() as AddressInfo).port]) {
+      const mailless = await startTestEarshot({ env: { EARSHOT_SMTP_URL: `smtp://127.0.0.1:${port}` } });
+      try {
+        const { apiKey } = await mailless.createWorkspace();
+        const started = Date.now();
+        const answer = await mailless.rest('POST', '/v1/channels', { key: apiKey, body: { kind: 'email', address: 'team@acme.example' } });
+        expect(Date.now() - started).toBeLessThan(4500);
+        expect({ status: answer.status, code: answer.body.error?.code }, JSON.stringify(answer.body)).toEqual({ status: 502, code: 'upstream_unavailable' });
+        expect((await mailless.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
+      } finally {
+        await mailless.stop();
+      }
+    }
+    silent.close();
     const bare = await startTestEarshot();
     try {
       const { apiKey } = await bare.createWorkspace();

@@ -75,6 +75,7 @@ describe('the MCP tool server at /mcp', () => {
 
     const missing = await post({});
     expect(missing.status).toBe(401);
+    expect(missing.statusText).toBe('Unauthorized');
     expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
     expect(await missing.json()).toEqual({
       error: { code: 'unauthorized', message: 'Send an API key or an OAuth access token as "Authorization: Bearer …"', requestId: missing.headers.get('x-request-id') },
@@ -85,6 +86,9 @@ describe('the MCP tool server at /mcp', () => {
       `Bearer error="invalid_token", error_description="The API key or access token is invalid, expired or revoked", resource_metadata="${metadata}"`,
     );
     expect((await invalid.json()).error.code).toBe('unauthorized');
+    const { apiKey } = await earshot.createWorkspace();
+    const listed = await post({ authorization: `Bearer ${apiKey}` });
+    expect({ status: listed.status, statusText: listed.statusText }).toEqual({ status: 200, statusText: 'OK' });
 
     // What the challenge names leads to the authorization server.
     const resource = await (await fetch(metadata)).json();

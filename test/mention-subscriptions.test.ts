@@ -276,6 +276,29 @@ describe('clients subscribing alike through one gateway', () => {
   });
 });
 
+describe('a credential that stops working', () => {
+  // Spec 5.6 and 4.1: a revoked or expired key stops working; a subscription opened with one went on receiving mentions.
+  it('ends the subscriptions it opened at their next event, revoked or expired, and no other', async () => {
+    const query = 'subscription { mentionCreated { id } }';
+    const revoked = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'to revoke' } })).body;
+    const expiring = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'short-lived', expiresAt: new Date(Date.now() + 4000).toISOString() } })).body;
+    const cut = collect(revoked.key, query, {});
+    const lapsed = collect(expiring.key, query, {});
+    const kept = collect(mine.key, query, {});
+    for (const { results } of [cut, lapsed, kept]) await untilLive(results, () => announceNew(mine, [relevantReddit]));
+    expect((await earshot.rest('DELETE', `/v1/api-keys/${revoked.id}`, { key: mine.key })).status).toBe(204);
+    await sleep(Math.max(1100, Date.parse(expiring.expiresAt) - Date.now() + 100));
+    for (const { results } of [cut, lapsed, kept]) results.length = 0;
+
+    const [after] = await announceNew(mine, [relevantReddit]);
+    await eventually(async () => kept.results.length, (count) => count > 0, 10_000);
+    const stopped = [{ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'unauthorized' }) })] }];
+    expect(await cut.ended).toEqual({});
+    expect(await lapsed.ended).toEqual({});
+    expect([cut.results, lapsed.results, kept.results]).toEqual([stopped, stopped, [{ data: { mentionCreated: { id: after } } }]]);
+  });
+});
+
 describe('a database that fails a subscription', () => {
   it('ends it with service_unavailable, as a query is answered', async () => {
     const created = collect(mine.key, 'subscription { mentionCreated { id } }', {});

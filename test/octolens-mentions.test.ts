@@ -171,6 +171,31 @@ describe('the mention list', () => {
     expect((await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true, filters: { keyword: [String(gamma.body.id)] } })).body.data).toHaveLength(20);
   });
 
+  // Octolens returns posts "sorted by timestamp (newest first)"; a look-back stores a month of posts at one match time.
+  it('lists and exports newest post first by timestamp, whatever order they were matched in, across pages', async () => {
+    const other = await earshot.createWorkspace('Timeline');
+    await octolens(earshot, 'POST', '/keywords', other.apiKey, { keyword: 'epsilon' });
+    const [{ id: epsilonId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${other.workspace.id}`;
+    const day = (n: number) => new Date(Date.UTC(2026, 4, n, 12));
+    const store = (days: number[]) =>
+      storeMatchedPosts(earshot.sql, days.map((n) => ({ post: post(`epsilon ${n}`, 'reddit', day(n)), matches: [{ keywordId: epsilonId, workspaceId: other.workspace.id, fuzzy: false }] })));
+    const lookBack = await store([12, 15, 11, 14, 13]);
+    const later = await store([10]);
+    await markClassificationFailed(earshot.sql, [...lookBack, ...later].map((row) => row.id));
+    const expected = ['2026-05-15', '2026-05-14', '2026-05-13', '2026-05-12', '2026-05-11', '2026-05-10'].map((date) => `${date} 12:00:00.000`);
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await octolens(earshot, 'POST', '/mentions', other.apiKey, { includeAll: true, limit: 4, ...(cursor ? { cursor } : {}) });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      seen.push(...page.body.data.map((row: any) => row.timestamp));
+      cursor = page.body.pagination.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    const exported = await octolens(earshot, 'POST', '/mentions/export', other.apiKey, { includeAll: true });
+    expect(exported.body.data.map((row: any) => row.timestamp)).toEqual(expected);
+  });
+
   it('filters by source (and !source) and by keyword ids', async () => {
     const [[onX]] = await seed([keywords.acme.id], [80], 'x');
     const sources = async (filters: object) =>

@@ -1,6 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTables } from '../rest-facade/route-table.ts';
+import { webhookEvents } from '../rest-facade/webhook-events.ts';
+import { keywordCapped, keywordPausedForBalance, keywordResumed, walletLow, walletPaused, walletResumed } from '../subgraphs/billing/run-state-events.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
 const allRoutes = routeTables.flatMap((table) => table.routes);
@@ -76,5 +78,42 @@ describe('GET /v1/openapi.json', () => {
     for (const route of allRoutes.filter((candidate) => candidate.public && 'operation' in candidate)) {
       expect(Object.keys(document.paths[route.path][route.method.toLowerCase()].responses), `${route.method} ${route.path}`).toContain('401');
     }
+  });
+
+  it('describes each account event request with the data fields of spec 6.4, as the service builds them', () => {
+    const wallet = { balanceCents: 100, effectiveCents: 90, nextDayCents: 17, resumeCostCents: 0, activeKeywords: 1, pausedKeywords: 0 };
+    const dataFields: Record<string, string[]> = {
+      'keyword.capped': ['keyword', 'cap', 'thisMonth', 'pausedAt', 'resumesAt'],
+      'keyword.paused_for_balance': ['keyword', 'pausedAt', 'wallet'],
+      'keyword.resumed': ['keyword', 'reason', 'resumedAt'],
+      'wallet.low': ['wallet', 'lastCreditCents', 'at'],
+      'wallet.paused': ['wallet', 'keywordsPaused', 'at'],
+      'wallet.resumed': ['wallet', 'keywordsResumed', 'at'],
+    };
+    const schemas = document.components.schemas;
+    const requests = schemas.AccountEventDelivery.oneOf.map((each: { $ref: string }) => schemas[each.$ref.replace('#/components/schemas/', '')]);
+    expect(Object.fromEntries(requests.map((request: any) => [request.properties.event.const, [...request.properties.data.required].sort()]))).toEqual(
+      Object.fromEntries(Object.entries(dataFields).map(([name, fields]) => [name, [...fields].sort()])),
+    );
+    expect(schemas.KeywordCappedDelivery.properties.data.properties.keyword.required).toEqual(['id', 'term', 'kind']);
+    expect(schemas.KeywordResumedDelivery.properties.data.properties.reason.enum).toEqual(['balance_restored', 'cap_raised', 'cap_removed', 'month_turned']);
+    expect(Object.keys(schemas.AccountEventWallet.properties).sort()).toEqual(Object.keys(wallet).sort());
+
+    const keyword = { id: 'kw_1', workspaceId: 'org_1', term: 'acme', kind: 'brand' as const };
+    const at = new Date('2026-03-02T10:00:00.000Z');
+    const built = [
+      keywordCapped(keyword, { mentions: 5, thisMonth: 5, resumesAt: new Date('2026-04-01T00:00:00.000Z') }, at),
+      keywordPausedForBalance(keyword, wallet, at),
+      keywordResumed(keyword, 'cap_raised', at),
+      walletLow('org_1', wallet, 2000, at),
+      walletPaused('org_1', wallet, 3, at),
+      walletResumed('org_1', wallet, 3, at),
+    ];
+    const request = webhookEvents.find((event) => event.name === 'account-event')!.schema;
+    for (const event of built) {
+      const body = { id: 'dlv_1', event: event.name, createdAt: at.toISOString(), alert: null, data: event.data };
+      expect(request.safeParse(body).error, event.name).toBeUndefined();
+    }
+    expect(request.safeParse({ id: 'dlv_1', event: 'wallet.low', createdAt: at.toISOString(), alert: null, data: { wallet } }).success).toBe(false);
   });
 });

@@ -193,7 +193,7 @@ export const channelRoutes: GraphQLRoute[] = [
     summary: 'Sends event `test` (`data.message`) to the channel now and says how it went',
     tag: 'Channels',
     responses: {
-      200: { description: 'One outcome; `ok` false with the `error` when the endpoint did not take it', schema: testOutcomesSchema },
+      200: { description: 'One outcome; `ok` false with the `error` when the endpoint did not take it, or did not answer within 3.5 s (the send goes on; the delivery log shows how it went)', schema: testOutcomesSchema },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
       404: idNotFound,

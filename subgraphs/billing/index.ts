@@ -16,6 +16,7 @@ export function buildBillingSchema(): Promise<GraphQLSchema> {
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { accountEventNames, listAccountEventsAfter } from './account-event-store.ts';
+export { accountEventData } from './account-event-data.ts';
 export { billingDayOf } from './billing-day.ts';
 export { type TickedDay, runDailyTicksThrough, turnCapPeriodsThrough } from './billing-schedule.ts';
 export { capPeriodStart, nextCapPeriodStart } from './cap-period.ts';

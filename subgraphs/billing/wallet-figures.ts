@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { eventWalletSchema } from './account-event-data.ts';
 import type { KeywordRunCounts } from './keyword-accounting-store.ts';
 import { centsOf, centsToCover, keywordDayFifteenths, lowBalanceDivisor } from './prices.ts';
 
@@ -11,14 +13,7 @@ export interface WalletState {
 }
 
 /** The `wallet` object of account events (spec 6.4). */
-export interface EventWallet {
-  balanceCents: number;
-  effectiveCents: number;
-  nextDayCents: number;
-  resumeCostCents: number;
-  activeKeywords: number;
-  pausedKeywords: number;
-}
+export type EventWallet = z.output<typeof eventWalletSchema>;
 
 /**
  * Keyword days due today that the tick has not charged yet. A keyword

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
+import { accountEventNames } from '../billing/index.ts';
 import { domainError } from '../domain-error.ts';
 import { isoLanguage, linkHost } from './mention-filter.ts';
 
@@ -112,6 +113,28 @@ export const alertPresets: Record<string, { mode: AlertMode; filter: AlertFilter
   digest: { mode: 'daily', filter: {} },
 };
 
+/**
+ * Event names a rule may not take, as spec 6.1 pairs each event with its
+ * `data`: `test` carries `{ message }` and an account event its own body, so
+ * a rule sending mentions or digests under one of them would be misread by
+ * every receiver that branches on `event`.
+ */
+const serviceEvents = new Set<string>(['test', ...accountEventNames]);
+
+const sendsDigests = (mode: AlertMode) => mode !== 'instant';
+
+/** The refusal of an event a rule of `mode` cannot send under, or undefined when it can. */
+function eventProblem(event: string, mode: AlertMode): string | undefined {
+  if (serviceEvents.has(event)) return `event: ${event} names the service's own requests (a test send or an account event), not a rule's`;
+  const preset = alertPresets[event];
+  if (preset && sendsDigests(preset.mode) !== sendsDigests(mode)) {
+    return sendsDigests(mode)
+      ? `event: ${event} is an instant event, whose data is one mention; a ${mode} rule sends digests`
+      : `event: ${event} is a digest event; an instant rule sends one mention at a time`;
+  }
+  return undefined;
+}
+
 /** A rule as stored, every default applied. */
 export interface SettledAlertRule {
   name: string;
@@ -139,6 +162,8 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
   const filter =
     !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? before?.filter ?? {}) } : before.filter;
   const schedule = input.schedule === undefined ? (before ? { hour: before.scheduleHour, weekday: before.scheduleWeekday } : null) : input.schedule && { hour: input.schedule.hour, weekday: input.schedule.weekday ? weekdays.indexOf(input.schedule.weekday) : null };
+  const refused = input.event === undefined ? undefined : eventProblem(event, mode);
+  if (refused) throw domainError('validation_error', refused, { field: 'event' });
   if (mode === 'hourly' && input.schedule) {
     throw domainError('validation_error', 'schedule: an hourly rule runs at the start of every hour (UTC) and takes no schedule', { field: 'schedule' });
   }

@@ -185,12 +185,12 @@ export function addCompatMentionSchema(
   builder.queryField('compatMentions', (t) =>
     t.field({
       type: MentionPage,
-      description: 'Mentions, newest match first, relevant ones unless `includeAll`; 20 a page by default, 100 at most',
+      description: 'Mentions, newest post first (by `timestamp`, as Octolens lists them), relevant ones unless `includeAll`; 20 a page by default, 100 at most',
       args: { first: t.arg.int(), after: t.arg.string(), filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
         const { filter, scope } = await compatListOf(ctx, args.filter);
-        // Octolens lists newest first, whatever a view's own sort.
-        return listMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, { filter, sort: 'newest', first: args.first ?? compatDefaultPage, after: args.after }, scope);
+        // Octolens lists posts by their timestamp, newest first, whatever a view's own sort.
+        return listMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, { filter, sort: 'published', first: args.first ?? compatDefaultPage, after: args.after }, scope);
       },
     }),
   );
@@ -198,7 +198,7 @@ export function addCompatMentionSchema(
   builder.queryField('compatMentionExport', (t) =>
     t.field({
       type: [Mention],
-      description: `The newest ${compatExportLimit} mentions passing the filter, relevant ones unless \`includeAll\``,
+      description: `The ${compatExportLimit} newest posts passing the filter, newest first, relevant ones unless \`includeAll\``,
       args: { filter: t.arg({ type: CompatMentionFilter }) },
       resolve: async (_root, args, ctx) => {
         const { filter, scope } = await compatListOf(ctx, args.filter);

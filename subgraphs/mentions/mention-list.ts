@@ -3,7 +3,7 @@ import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import type { KeywordDirectory } from '../keyword-directory.ts';
 import type { MentionFilter, MentionSort, NestedCondition } from './mention-filter.ts';
 import { readMentionFilter, readMentionQuery } from './mention-filter-lookups.ts';
-import { type ListedMention, listMentionsPage, type MentionPageStart } from './mention-store.ts';
+import { type ListedMention, listMentionsPage, type MentionOrder, type MentionPageStart } from './mention-store.ts';
 
 export const mentionSorts = ['newest', 'priority'] as const satisfies readonly MentionSort[];
 
@@ -16,18 +16,18 @@ export const mentionSorts = ['newest', 'priority'] as const satisfies readonly M
 export const listViewDefaults: MentionFilter = { relevant: true, snoozed: false };
 
 /** A cursor holds its sort's name and the last mention's sort key, so a cursor of one order is refused by the other. */
-const cursorKey = (sort: MentionSort) => (mention: ListedMention) =>
-  sort === 'priority' ? ['priority', String(mention.priority), mention.sortAt, mention.id] : ['newest', mention.sortAt, mention.id];
+const cursorKey = (sort: MentionOrder) => (mention: ListedMention) =>
+  sort === 'priority' ? ['priority', String(mention.priority), mention.sortAt, mention.id] : [sort, mention.sortAt, mention.id];
 
 const microsecondTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 const parseCursor =
-  (sort: MentionSort) =>
+  (sort: MentionOrder) =>
   (parts: string[]): MentionPageStart | undefined => {
     if (parts[0] !== sort) return undefined;
     const [at, id] = parts.slice(sort === 'priority' ? 2 : 1);
     if (!microsecondTime.test(at ?? '') || Number.isNaN(Date.parse(at)) || !id?.startsWith('mm_')) return undefined;
-    if (sort === 'newest') return parts.length === 3 ? { sort, at, id } : undefined;
+    if (sort !== 'priority') return parts.length === 3 ? { sort, at, id } : undefined;
     const priority = Number(parts[1]);
     return parts.length === 4 && parts[1] !== '' && Number.isFinite(priority) ? { sort, priority, at, id } : undefined;
   };
@@ -48,13 +48,14 @@ export const mentionListView: MentionListScope = { defaults: listViewDefaults };
 /**
  * A page of `GET /v1/mentions` (spec 4.3): the filter on top of the list's
  * defaults, newest match first or by priority (a saved view's sort when the
- * filter names one and no sort is asked for), 1 to 100 a page (default 50).
+ * filter names one and no sort is asked for), 1 to 100 a page (default 50);
+ * the compatibility API asks for newest post first.
  */
 export async function listMentions(
   sql: Queryable,
   keywords: KeywordDirectory,
   workspaceId: string,
-  args: { filter?: unknown; sort?: MentionSort | null; first?: number | null; after?: string | null },
+  args: { filter?: unknown; sort?: MentionOrder | null; first?: number | null; after?: string | null },
   scope: MentionListScope = mentionListView,
 ): Promise<{ nodes: ListedMention[]; nextCursor: string | null }> {
   const limit = pageSize(args.first);
@@ -65,7 +66,7 @@ export async function listMentions(
   return pageOf(rows, limit, cursorKey(sort));
 }
 
-/** The newest `limit` mentions the list would show, in one read: the compatibility API's JSON export. */
+/** The newest `limit` posts the list would show, in one read: the compatibility API's JSON export. */
 export async function newestMentions(
   sql: Queryable,
   keywords: KeywordDirectory,
@@ -75,5 +76,5 @@ export async function newestMentions(
   limit: number,
 ): Promise<ListedMention[]> {
   const filter = await readMentionFilter(sql, keywords, workspaceId, rawFilter, scope.defaults);
-  return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'newest', after: null, limit });
+  return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'published', after: null, limit });
 }

@@ -289,37 +289,57 @@ export async function findMention(sql: Queryable, workspaceId: string, id: strin
 }
 
 
-/** Where a page starts: the sort key of the last mention of the page before, `at` being its match time to the microsecond. */
-export type MentionPageStart = { sort: 'newest'; at: string; id: string } | { sort: 'priority'; priority: number; at: string; id: string };
+/**
+ * The orders a page can be read in: the list's sorts, and `published`,
+ * newest post first, the order of the compatibility API (Octolens lists
+ * posts by their timestamp, newest first).
+ */
+export type MentionOrder = MentionSort | 'published';
 
-/** A listed mention and its match time to the microsecond, which a cursor needs and a Date cannot hold. */
+/**
+ * Where a page starts: the sort key of the last mention of the page before, `at` being its match time to the
+ * microsecond (its publication time for `published`).
+ */
+export type MentionPageStart = { sort: 'newest' | 'published'; at: string; id: string } | { sort: 'priority'; priority: number; at: string; id: string };
+
+/** A listed mention and the time its order reads to the microsecond, which a cursor needs and a Date cannot hold. */
 export type ListedMention = MentionRow & { sortAt: string };
 
-const sortAt = (sql: Queryable) => sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const sortAt = (sql: Queryable, order: MentionOrder) =>
+  order === 'published'
+    ? sql`to_char(m.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * A page of the workspace's mentions passing `filter` (and `condition`,
- * when given), newest match first or by priority, after `after`. The
- * conditions are the whole of what a list shows: the list's defaults are
- * the caller's.
+ * when given), newest match first, by priority or newest post first, after
+ * `after`. The conditions are the whole of what a list shows: the list's
+ * defaults are the caller's.
  */
 export async function listMentionsPage(
   sql: Queryable,
   workspaceId: string,
-  page: { filter: ResolvedMentionFilter; condition?: NestedCondition; sort: MentionSort; after: MentionPageStart | null; limit: number },
+  page: { filter: ResolvedMentionFilter; condition?: NestedCondition; sort: MentionOrder; after: MentionPageStart | null; limit: number },
 ): Promise<ListedMention[]> {
   const { after } = page;
-  const order = page.sort === 'priority' ? sql`m.priority desc, m.created_at desc, m.id desc` : sql`m.created_at desc, m.id desc`;
-  // The match time travels as text: postgres.js would send a timestamptz parameter through a Date, losing the microseconds.
+  const order =
+    page.sort === 'priority'
+      ? sql`m.priority desc, m.created_at desc, m.id desc`
+      : page.sort === 'published'
+        ? sql`m.published_at desc, m.id desc`
+        : sql`m.created_at desc, m.id desc`;
+  // The time travels as text: postgres.js would send a timestamptz parameter through a Date, losing the microseconds.
   const start =
     after === null
       ? sql``
       : after.sort === 'priority'
         ? sql`and (m.priority, m.created_at, m.id) < (${after.priority}::real, ${after.at}::text::timestamptz, ${after.id})`
-        : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
+        : after.sort === 'published'
+          ? sql`and (m.published_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`
+          : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
   return sql<ListedMention[]>`
     /* listMentionsPage */
-    select ${mentionColumns(sql)}, ${sortAt(sql)} as sort_at
+    select ${mentionColumns(sql)}, ${sortAt(sql, page.sort)} as sort_at
     from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
     order by ${order}

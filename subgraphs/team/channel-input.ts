@@ -3,9 +3,15 @@ import { accountEventNames } from '../billing/index.ts';
 
 export const channelKinds = ['webhook', 'slack', 'telegram', 'email'] as const;
 
-// An HTTP field name (RFC 9110 token) and a value without line breaks, so a header cannot smuggle another.
+// An HTTP field name (RFC 9110 token) and a value without line breaks, so a header cannot smuggle another. The value is
+// printable ASCII, tabs and spaces: Node refuses to send a character past Latin-1, and sends one of Latin-1's upper half
+// as a single byte that a UTF-8 reader takes for another, so nothing else reaches the receiver as it was written.
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name of 1 to 100 characters');
-const headerValue = z.string().max(2000, 'must be at most 2000 characters long').regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headerValue = z
+  .string()
+  .max(2000, 'must be at most 2000 characters long')
+  .regex(/^[^\r\n\0]*$/, 'must not contain line breaks')
+  .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII (letters, digits, punctuation, spaces and tabs)');
 const headers = z
   .record(headerName, headerValue)
   .refine((value) => Object.keys(value).length <= 20, 'must have at most 20 headers')

@@ -34,9 +34,16 @@ export function deliverySettings(env: NodeJS.ProcessEnv, secrets: SecretBox): De
   return { retryDelaySeconds: config.retryDelaySeconds, timeoutMs: config.webhookTimeoutMs, env, secrets };
 }
 
+/**
+ * The headers of the connection and its framing (RFC 9110 7.2 and 7.6.1, RFC 9112 6): the HTTP client writes them
+ * from the URL and the body, so they are the service's own too. Sent as a channel gave them, `Transfer-Encoding`
+ * beside our `Content-Length` makes a request the receiver cannot read, and `Host` names a site the URL does not.
+ */
+const connectionHeaders = ['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer', 'expect'];
+
 /** Headers the service sets itself; a channel header of the same name (any case) gives way to them. */
 function requestHeaders(channelHeaders: Record<string, string>, own: Record<string, string>): Record<string, string> {
-  const taken = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+  const taken = new Set([...Object.keys(own).map((name) => name.toLowerCase()), ...connectionHeaders]);
   const kept = Object.entries(channelHeaders).filter(([name]) => !taken.has(name.toLowerCase()));
   return { ...Object.fromEntries(kept), ...own };
 }

@@ -113,14 +113,22 @@ export async function closeSharedMailers(): Promise<void> {
 }
 
 /**
+ * How long a request waits for the mail server to connect and greet: every
+ * request is answered within the operating contract's 5 s, past which the
+ * public server answers that the database is not answering, so a mail
+ * server that takes the connection and stays silent must be given up first.
+ */
+const requestMailTimeoutMs = 3000;
+
+/**
  * Sends one message while a request waits for it (a channel's confirmation,
  * a sign-in link, an invitation). A final SMTP reply (5xx) is about the
  * address: `validation_error` on `field`. Anything else (our credentials,
- * the server being away) is not the caller's to fix: `upstream_unavailable`.
+ * the server being away or silent) is not the caller's to fix: `upstream_unavailable`.
  */
 export async function sendMailNow(settings: MailSettings, mail: OutgoingMail, field: string, what: string): Promise<void> {
   try {
-    await sharedMailer(settings).sendMail(mail);
+    await sharedMailer(settings, { timeoutMs: requestMailTimeoutMs }).sendMail(mail);
   } catch (error) {
     if (!(error instanceof IntegrationError)) throw error;
     if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `${field}: the mail server refused it (${error.message})`, { field }, error);

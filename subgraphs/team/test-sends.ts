@@ -14,9 +14,26 @@ export interface TestOutcome {
 const testMessage = 'This is a test delivery from Earshot. Your channel is set up.';
 
 /**
+ * How long a test waits for the endpoint's answer. Every request is answered
+ * within the operating contract's 5 s (the public server's 4.5 s deadline,
+ * past which it says the database is not answering), while an endpoint may
+ * take 10 s (spec 6.1); a slower answer is not waited for, and the send goes
+ * on to its own time-out and into the delivery log.
+ */
+export const testSendWaitMs = 3500;
+
+const answerAwaited = <Value>(work: Promise<Value>, ms: number): Promise<Value | undefined> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+};
+
+/**
  * Sends event `test` (`data.message`) through each channel now, once, and
- * says how each went; each send is in the channel's delivery log as a
- * `test`. Runs while the caller waits, all channels at once.
+ * says how each went within `testSendWaitMs`; each send is in the channel's
+ * delivery log as a `test`. Runs while the caller waits, all channels at once.
  */
 export async function sendTestDeliveries(sql: Queryable, channels: readonly ChannelRow[], alert: EnvelopeAlert, settings: DeliverySettings, now: () => Date): Promise<TestOutcome[]> {
   return Promise.all(
@@ -31,8 +48,18 @@ export async function sendTestDeliveries(sql: Queryable, channels: readonly Chan
         [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease }],
         createdAt,
       );
-      const outcome = await sendChannelDelivery(sql, { id, kind: 'test', body }, channel, settings, now());
-      await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
+      const sending = (async () => {
+        const outcome = await sendChannelDelivery(sql, { id, kind: 'test', body }, channel, settings, now());
+        await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
+        return outcome;
+      })();
+      const outcome = await answerAwaited(sending, testSendWaitMs);
+      if (!outcome) {
+        // Left to finish on its own: should recording the attempt fail, the lease lets a dispatcher settle the delivery.
+        sending.catch(() => undefined);
+        const error = `no answer within ${testSendWaitMs / 1000} s; the endpoint has ${settings.timeoutMs / 1000} s, and the delivery log will show how the test went`;
+        return { channelId: channel.id, ok: false, error };
+      }
       return { channelId: channel.id, ok: outcome.ok, error: outcome.ok ? null : outcome.error };
     }),
   );

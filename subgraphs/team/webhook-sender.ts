@@ -80,12 +80,18 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookOutcome> {
     }
     const client = url.protocol === 'https:' ? https : http;
     const body = Buffer.from(request.body, 'utf8');
-    const outgoing = client.request(url, {
-      method: 'POST',
-      headers: { ...request.headers, 'content-length': String(body.length) },
-      lookup: guardedLookup(request.env) as never,
-      agent: agentsByRule[privateUrlsAllowed(request.env) ? 'private' : 'public'][url.protocol as 'http:' | 'https:'],
-    });
+    let outgoing: http.ClientRequest;
+    try {
+      outgoing = client.request(url, {
+        method: 'POST',
+        headers: { ...request.headers, 'content-length': String(body.length) },
+        lookup: guardedLookup(request.env) as never,
+        agent: agentsByRule[privateUrlsAllowed(request.env) ? 'private' : 'public'][url.protocol as 'http:' | 'https:'],
+      });
+    } catch (error) {
+      // A header Node cannot write (a channel saved before its values were checked as printable ASCII) fails every attempt alike.
+      return resolve({ ok: false, status: null, error: `nothing was sent: ${(error as Error).message}`, retryable: false });
+    }
     const timer = setTimeout(() => outgoing.destroy(new Error(`no answer within ${request.timeoutMs / 1000} s`)), request.timeoutMs);
     outgoing.on('response', (response) => {
       response.resume();

@@ -58,7 +58,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/mentions`,
     operationId: 'octolensListMentions',
     summary:
-      'Mentions, newest match first, one row per keyword a post matched; relevant ones unless `includeAll`. 20 a page by default, 100 at most; pass `pagination.nextCursor` back as `cursor`. A `read` key may list',
+      'Mentions, newest post first (by `timestamp`), one row per keyword a post matched; relevant ones unless `includeAll`. 20 a page by default, 100 at most; pass `pagination.nextCursor` back as `cursor`. A `read` key may list',
     tag: octolensTag,
     body: z.strictObject({
       ...octolensMentionQuery,
@@ -92,7 +92,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/mentions/export`,
     operationId: 'octolensExportMentions',
     summary:
-      'The newest 5,000 mentions passing the filters, as JSON (`{ data, total }`) or, with `format: "csv"`, as `text/csv` with Octolens\'s 15 columns (id, sourceId, timestamp, source, url, title, body, author, authorFollowers, language, keywords, tags, relevance, sentiment, engaged); the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` gives the count. A `read` key may export',
+      'The 5,000 newest posts passing the filters (newest first), as JSON (`{ data, total }`) or, with `format: "csv"`, as `text/csv` with Octolens\'s 15 columns (id, sourceId, timestamp, source, url, title, body, author, authorFollowers, language, keywords, tags, relevance, sentiment, engaged); the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` gives the count. A `read` key may export',
     tag: octolensTag,
     body: z.strictObject({
       ...octolensMentionQuery,
