@@ -142,6 +142,31 @@ describe('digests', () => {
     expect(receiver.received).toHaveLength(log[0].attempts);
   });
 
+  it('stops retrying a digest once another channel of the rule accepted it (spec 3.4)', async () => {
+    const { apiKey: key, workspace } = await earshot.createWorkspace();
+    const [down, up] = [await startWebhookReceiver(), await startWebhookReceiver()];
+    receivers.push(down, up);
+    const channels = [
+      (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: down.url } })).body,
+      (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: up.url } })).body,
+    ];
+    const keyword = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Gizmo' } })).body;
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Either', mode: 'daily', schedule: { hour: 8 }, channelIds: channels.map((c: { id: string }) => c.id) } })).body;
+    const post: NormalizedPost = {
+      platform: 'reddit', externalId: `either${++sequence}`, url: 'https://example.com/either', text: 'a gizmo post', publishedAt: new Date(), replyTo: null, links: [],
+      author: { platformId: 'either', name: 'either', handle: 'either', url: 'https://example.com/u/either', avatarUrl: null, followers: 5 },
+    };
+    const [stored] = await storeMatchedPost(earshot.sql, post, [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }]);
+    await saveClassification(earshot.sql, stored.id, { relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: '', priority: 1 }, new Date());
+    down.answerNext(...Array.from({ length: 50 }, () => ({ status: 503 })));
+
+    expect((await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key })).status).toBe(200);
+    const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${channels[0].id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'failed', 15_000);
+    expect(up.received).toHaveLength(1);
+    expect(log[0]).toMatchObject({ kind: 'digest', status: 'failed', attempts: 2, error: 'another channel of the rule accepted this digest' });
+    expect(down.received).toHaveLength(1);
+  });
+
   it('hourly: at the start of every hour, covering the hour, with no schedule', async () => {
     const { key, receiver, rule: hourly, mention, keywords } = await workspaceWithDigest({ name: 'Hourly', mode: 'hourly', schedule: undefined });
     expect(hourly).toMatchObject({ mode: 'hourly', event: 'digest', schedule: null });

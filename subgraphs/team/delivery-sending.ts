@@ -2,7 +2,7 @@ import { publicUrl, readConfig } from '../../runtime/config.ts';
 import { findMentionsByIds, findMutedMentionIds, markMentionDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
-import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, recordDeliveryAttempt } from './delivery-store.ts';
+import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, digestRunDelivered, recordDeliveryAttempt } from './delivery-store.ts';
 import { type ChannelRow, type ChannelTarget, openChannelHeaders, openChannelSecret } from './channel-store.ts';
 import type { Delivery } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
@@ -224,6 +224,16 @@ async function closedMention(sql: Queryable, delivery: ClaimedDelivery): Promise
   return (await findMutedMentionIds(sql, [mention.id])).length ? "the mention's author was muted before it could be sent" : null;
 }
 
+/**
+ * Why a digest is not retried after all: another channel of its rule
+ * accepted the same run (spec 3.4 retries a digest only while no channel
+ * of the rule has). Every channel gets the first attempt.
+ */
+async function digestAcceptedElsewhere(sql: Queryable, delivery: ClaimedDelivery): Promise<string | null> {
+  if (delivery.kind !== 'digest' || delivery.attempts === 0 || !delivery.alertId || !delivery.digestPeriod) return null;
+  return (await digestRunDelivered(sql, delivery)) ? 'another channel of the rule accepted this digest' : null;
+}
+
 /** One attempt of a claimed delivery to wherever it goes: an owner's address, the workspace's Slack notifications, or a channel. */
 function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<WebhookOutcome> {
   if (delivery.userId) return sendOwnerEmail(sql, delivery, settings);
@@ -248,7 +258,7 @@ function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: 
 
 /** Sends a claimed delivery once and records the attempt; a mention closed meanwhile is never sent (spec 3.3). */
 export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<DeliveryRow | undefined> {
-  const closed = await closedMention(sql, delivery);
+  const closed = (await closedMention(sql, delivery)) ?? (await digestAcceptedElsewhere(sql, delivery));
   const outcome: WebhookOutcome = closed ? refused(closed) : await sendToDestination(sql, delivery, settings, now);
   const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
   if (recorded?.status === 'delivered' && recorded.mentionId) await markMentionDelivered(sql, recorded.mentionId);

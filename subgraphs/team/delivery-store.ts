@@ -181,6 +181,17 @@ export async function recordDeliveryAttempt(sql: Queryable, id: string, result: 
   return row;
 }
 
+/** Whether another channel of the same digest run (rule and period) has accepted its delivery. */
+export async function digestRunDelivered(sql: Queryable, delivery: Pick<DeliveryRow, 'id' | 'alertId' | 'digestPeriod'>): Promise<boolean> {
+  const [row] = await sql`
+    /* digestRunDelivered */
+    select 1 from deliveries
+    where kind = 'digest' and alert_id = ${delivery.alertId} and digest_period = ${delivery.digestPeriod}
+      and status = 'delivered' and id <> ${delivery.id}
+    limit 1`;
+  return row !== undefined;
+}
+
 /** A channel's deliveries, newest first, after a `(createdAt, id)` cursor. */
 export async function listChannelDeliveries(
   sql: Queryable,
