@@ -1,0 +1,187 @@
+import { performance } from 'node:perf_hooks';
+import { connect, type Sql } from '../runtime/database.ts';
+import { migrate } from '../runtime/migrate.ts';
+import { encodeCursor } from '../subgraphs/cursor-pages.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
+import { listMentions, mentionAnalytics } from '../subgraphs/mentions/index.ts';
+import { provisionWorkspace } from '../subgraphs/team/index.ts';
+import type { BenchEnvironment } from './bench-environment.ts';
+import type { Benchmark, BenchReport } from './benchmark.ts';
+import { percentile } from './percentile.ts';
+
+/**
+ * Issue 18 point 8: the mentions table partitioned by month of match time
+ * (migration 053) against the table as it was, at `mentions` mentions
+ * (1,000,000 unless EARSHOT_BENCH_PARTITION_MENTIONS says otherwise). One
+ * database is seeded with set-based SQL as the schema stood before 053:
+ * 100 workspaces with ten keywords each, every post matched by all ten
+ * keywords of its workspace, a match every few seconds over 36 months, the
+ * measured workspace holding a tenth of the mentions. A copy of it is then
+ * migrated (053 converts it), so both hold the very same rows. The list
+ * and analytics of the measured workspace run through the mentions
+ * subgraph's functions, one database then the other, sample by sample.
+ */
+
+const mentions = Number(process.env.EARSHOT_BENCH_PARTITION_MENTIONS ?? 1_000_000);
+const workspaces = 100;
+const keywordsPerWorkspace = 10;
+const authors = 50_000;
+const months = 36;
+const beforeMigration = '052_mentions_by_language.sql';
+const warmUps = 5;
+const samples = { list: 100, month: 40, year: 10 };
+
+/**
+ * The mentions, posts and authors, with the mentions' indexes and unique
+ * keys dropped during the load and built once at the end (as a restore
+ * does) and the foreign-key triggers skipped (the rows are made to fit
+ * them); the posts' publication an hour or less before their match.
+ */
+async function seed(pool: Sql, workspaceIds: string[]): Promise<void> {
+  const posts = mentions / keywordsPerWorkspace;
+  await pool.begin(async (sql) => {
+    const constraints = await sql<{ name: string; definition: string }[]>`
+      select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+      where conrelid = 'mentions'::regclass and contype = 'u'`;
+    const indexes = await sql<{ name: string; definition: string }[]>`
+      select indexname as name, indexdef as definition from pg_indexes
+      where tablename in ('mentions', 'posts', 'authors') and indexname not in (select conname from pg_constraint)`;
+    for (const { name } of constraints) await sql`alter table mentions drop constraint ${sql(name)}`;
+    for (const { name } of indexes) await sql`drop index ${sql(name)}`;
+    await sql`set local session_replication_role = replica`;
+    const pick = (column: string, salt: number, modulo: number) => sql.unsafe(`(abs(hashint4(${column} * 7 + ${salt})) % ${modulo})`);
+    await sql`
+      insert into authors (id, platform, platform_id, name, handle, url, followers)
+      select 'aut_bench' || i, 'reddit', 'bench' || i, 'Author ' || i, 'author' || i, 'https://example.com/u/author' || i, ${pick('i', 1, 100_000)}
+      from generate_series(1, ${authors}) i`;
+    // Post i is the measured workspace's (the first) when i is a multiple of ten, else one of the 99 others'.
+    await sql`
+      insert into posts (id, platform, external_id, url, text, published_at, author_id, created_at)
+      select 'pst_bench' || i, 'reddit', 'bench' || i, 'https://example.com/p/' || i, 'A post about Acme #' || i,
+             matched - ${pick('i', 2, 3600)} * interval '1 second', 'aut_bench' || (1 + ${pick('i', 3, authors)}), matched
+      from generate_series(1, ${posts}) i,
+           lateral (select date_trunc('milliseconds', now() - (${posts} - i)::double precision / ${posts} * ${months} * interval '30.44 days') as matched) t`;
+    await sql`
+      insert into mentions (id, workspace_id, keyword_id, post_id, status, priority, relevance, sentiment, intents, language,
+                            classification_failed, classified_at, verdict_relevant, created_at, published_at, platform)
+      select 'mm_bench' || lpad(((i - 1) * ${keywordsPerWorkspace} + k)::text, 9, '0'), w.id, w.id || '_kw' || k, p.id,
+             case ${pick('i * 10 + k', 4, 20)} when 0 then 'done' when 1 then 'ignored' else 'open' end,
+             ${pick('i * 10 + k', 5, 10_000)} / 100.0,
+             ${pick('i * 10 + k', 6, 100)},
+             (array['positive', 'negative', 'neutral'])[1 + ${pick('i * 10 + k', 7, 3)}],
+             (array['{}', '{}', '{}', '{buy_intent}', '{question}', '{complaint}', '{praise}'])[1 + ${pick('i * 10 + k', 8, 7)}]::text[],
+             (array['en', 'en', 'en', 'en', 'de', 'fr', 'es', null])[1 + ${pick('i * 10 + k', 9, 8)}],
+             false, p.created_at, case ${pick('i * 10 + k', 10, 100)} when 0 then true when 1 then false end,
+             p.created_at + k * interval '1 millisecond', p.published_at, p.platform
+      from generate_series(1, ${posts}) i
+      join posts p on p.id = 'pst_bench' || i
+      cross join generate_series(0, ${keywordsPerWorkspace - 1}) k
+      cross join lateral (select (${sql.array(workspaceIds)}::text[])[case when i % 10 = 0 then 1 else 2 + (i / 10) % ${workspaces - 1} end] as id) w`;
+    for (const { definition } of indexes) await sql.unsafe(definition);
+    for (const { name, definition } of constraints) await sql.unsafe(`alter table mentions add constraint ${name} ${definition}`);
+  });
+}
+
+async function workspacesWithKeywords(sql: Sql): Promise<string[]> {
+  const ids: string[] = [];
+  for (let w = 0; w < workspaces; w++) ids.push((await provisionWorkspace(sql, `Bench ${w}`)).workspace.id);
+  await sql`
+    insert into keywords (id, workspace_id, group_id, term)
+    select g.workspace_id || '_kw' || k, g.workspace_id, g.id, 'Acme ' || k
+    from keyword_groups g cross join generate_series(0, ${keywordsPerWorkspace - 1}) k
+    where g.is_default and g.workspace_id = any(${sql.array(ids)})`;
+  return ids;
+}
+
+interface Case {
+  label: string;
+  count: number;
+  run(sql: Sql): Promise<unknown>;
+}
+
+export const partitionsBenchmark: Benchmark = {
+  name: 'partitions: the mentions table by month of match time',
+  async run(environment: BenchEnvironment): Promise<BenchReport> {
+    const unpartitionedUrl = await environment.createDatabase();
+    const unpartitioned = connect(unpartitionedUrl, { max: 1 });
+    const admin = connect(environment.adminUrl, { max: 1 });
+    let partitioned: Sql | undefined;
+    try {
+      await migrate(unpartitioned, { through: beforeMigration });
+      const workspaceIds = await workspacesWithKeywords(unpartitioned);
+      let started = performance.now();
+      await seed(unpartitioned, workspaceIds);
+      const seedSeconds = (performance.now() - started) / 1000;
+      await unpartitioned.end();
+
+      // The same rows, then converted by the migration as a deployment's database would be.
+      const name = new URL(unpartitionedUrl).pathname.slice(1);
+      await admin.unsafe(`create database ${name}_by_month template ${name} strategy file_copy`);
+      const partitionedUrl = Object.assign(new URL(unpartitionedUrl), { pathname: `/${name}_by_month` }).toString();
+      partitioned = connect(partitionedUrl, { max: 1 });
+      started = performance.now();
+      await migrate(partitioned);
+      const migrateSeconds = (performance.now() - started) / 1000;
+      const databases = [connect(unpartitionedUrl, { max: 1 }), partitioned];
+      for (const sql of databases) await sql`vacuum (analyze)`;
+
+      const [measured] = workspaceIds;
+      const [yearDeep] = await databases[0]<{ at: string; id: string }[]>`
+        select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from mentions
+        where workspace_id = ${measured} and created_at <= now() - interval '1 year' order by created_at desc, id desc limit 1`;
+      const now = new Date();
+      const day = 86_400_000;
+      const size = `${mentions.toLocaleString('en-US')}`;
+      const cases: Case[] = [
+        { label: 'list: first page (relevant, awake, newest first)', count: samples.list, run: (sql) => listMentions(sql, keywordDirectory, measured, {}) },
+        {
+          label: 'list: filtered page (negative, German)',
+          count: samples.list,
+          run: (sql) => listMentions(sql, keywordDirectory, measured, { filter: { sentiments: ['negative'], languages: ['de'] } }),
+        },
+        {
+          label: 'list: a page a year deep (cursor)',
+          count: samples.list,
+          run: (sql) => listMentions(sql, keywordDirectory, measured, { after: encodeCursor(['newest', yearDeep.at, yearDeep.id]) }),
+        },
+        {
+          label: 'analytics: by sentiment, 30 days by day',
+          count: samples.month,
+          run: (sql) => mentionAnalytics(sql, measured, { by: 'sentiment', bucket: 'day', since: new Date(now.getTime() - 30 * day), until: now }, now),
+        },
+        {
+          label: 'analytics: by keyword, a year by month (every mention)',
+          count: samples.year,
+          run: (sql) => mentionAnalytics(sql, measured, { by: 'keyword', bucket: 'month', since: new Date(now.getTime() - 365 * day), until: now, relevant: null }, now),
+        },
+      ];
+      const rows = [];
+      for (const { label, count, run } of cases) {
+        const took: number[][] = [[], []];
+        for (let i = 0; i < warmUps; i++) for (const sql of databases) await run(sql);
+        for (let i = 0; i < count; i++) {
+          for (const [d, sql] of databases.entries()) {
+            const at = performance.now();
+            await run(sql);
+            took[d].push(performance.now() - at);
+          }
+        }
+        const [before, after] = took.map((times) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) }));
+        rows.push({ label: `${label}, ${size}`, values: [before.p50, before.p99, after.p50, after.p99, `${(after.p50 / before.p50).toFixed(2)}x`] });
+      }
+      await databases[0].end();
+      return {
+        description:
+          `${size} mentions of ${workspaces} workspaces over ${months} months (the measured workspace ${(mentions / 10).toLocaleString('en-US')}), ` +
+          `seeded in ${seedSeconds.toFixed(0)} s; the copy converted by migration 053 in ${migrateSeconds.toFixed(0)} s. ` +
+          `Each case through the mentions subgraph's functions, the two databases alternating, ${samples.list} timed runs per list case, ` +
+          `${samples.month} for the month of analytics, ${samples.year} for the year, after ${warmUps} untimed.`,
+        columns: ['unpartitioned p50 ms', 'unpartitioned p99 ms', 'by month p50 ms', 'by month p99 ms', 'p50 ratio'],
+        rows,
+      };
+    } finally {
+      await partitioned?.end();
+      await admin.end();
+    }
+  },
+};
