@@ -102,9 +102,11 @@ create index mentions_unscored on mentions (created_at) where relevance is null 
 create index mentions_by_post on mentions (post_id);
 create index mentions_by_assignee on mentions (workspace_id, assignee_id, created_at desc, id desc) where assignee_id is not null;
 create index mentions_by_priority on mentions (workspace_id, priority desc, created_at desc, id desc);
+-- The match time is included: analytics bounds its range by it too, and a
+-- scan reading it from the table would no longer be index-only.
 create index mentions_by_relevance_and_publication on mentions
   (workspace_id, (coalesce(verdict_relevant, relevance >= 40, false)), published_at)
-  include (keyword_id, platform, relevance, verdict_relevant, sentiment, verdict_sentiment, language, intents);
+  include (keyword_id, platform, relevance, verdict_relevant, sentiment, verdict_sentiment, language, intents, created_at);
 create index mentions_by_keyword_counted on mentions (keyword_id, created_at)
   include (published_at, fuzzy, relevance, verdict_relevant);
 create index mentions_by_language on mentions (workspace_id, language, created_at desc, id desc);

@@ -140,7 +140,8 @@ function bucketSeries(sql: Queryable, query: AnalyticsQuery) {
  * posts. Buckets are cut in UTC whatever the session's time zone. A
  * mention is published no later than it is matched (storeMatchedPosts), so
  * the range bounds the match time too, which reads only its months
- * (migration 053).
+ * (migration 053, whose index includes the match time, so the scan stays
+ * index-only).
  */
 export async function countMentions(sql: Queryable, workspaceId: string, query: AnalyticsQuery): Promise<AnalyticsCell[]> {
   const matching = sql`
