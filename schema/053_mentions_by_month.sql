@@ -39,7 +39,7 @@ create table mentions (like mentions_unpartitioned including defaults including 
 -- Makes the months from the one `mentions_later` starts at through the one
 -- holding `through`, moving into them any rows `mentions_later` holds (none
 -- while the months are made ahead of time: the daily billing tick and every
--- worker's start make them two months ahead). `mentions_earlier` and
+-- worker's start make them a month ahead). `mentions_earlier` and
 -- `mentions_later` bound the months on either side, so an insert never
 -- fails for want of a month.
 create function make_mention_months(through timestamptz) returns void
@@ -81,7 +81,7 @@ begin
   execute format('create table mentions_later partition of mentions for values from (%L) to (maxvalue)', first_month);
 end
 $$;
-select make_mention_months(greatest(now(), (select max(created_at) from mentions_unpartitioned)) + interval '2 months');
+select make_mention_months(greatest(now(), (select max(created_at) from mentions_unpartitioned)) + interval '1 month');
 
 -- Analytics bounds a range of publication times by match time (a post is
 -- matched after it is published), so a mention's publication time is at

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
 
 /** Months of mentions made ahead of the clock: a month's partition exists well before its first mention is stored. */
-const monthsAhead = 2;
+const monthsAhead = 1;
 
 /**
  * Makes the mentions table's monthly partitions through `monthsAhead`

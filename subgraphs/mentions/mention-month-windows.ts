@@ -4,8 +4,8 @@ export interface MatchTimeWindow {
   before: Date | null;
 }
 
-/** The months each window of a newest-first read reaches back to, counted from the start of the month it starts in. */
-const windowsReachMonths = [1, 4, 13];
+/** The months each window of a newest-first read reaches back to, counted from the start of the month it starts in (0: that month alone). */
+const windowsReachMonths = [0, 3, 12];
 
 const monthStartUtc = (at: Date, monthsBack: number) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - monthsBack, 1));
 
@@ -13,8 +13,9 @@ const monthStartUtc = (at: Date, monthsBack: number) => new Date(Date.UTC(at.get
  * The windows a newest-first read of mentions goes through, newest first,
  * together covering every time up to `start` (a cursor's match time, whose
  * month is the newest read) or every time at all (`start` null, the first
- * page, read back from `now`): the start's month and the one before, the
- * three before those, the nine before those, then all older.
+ * page, read back from `now`): the start's month (and, for the first
+ * page, the months made ahead of it), the three before it, the nine before
+ * those, then all older.
  * The mentions table is partitioned by month of match time (migration
  * 053); a statement bounded by month starts written into its text is
  * planned over those months only, where one naming no time was planned over
