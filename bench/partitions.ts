@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
 import { connect, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { encodeCursor } from '../subgraphs/cursor-pages.ts';
@@ -96,11 +97,52 @@ async function workspacesWithKeywords(sql: Sql): Promise<string[]> {
 /** A long run says where it is. */
 const progress = (message: string) => process.stderr.write(`  partitions: ${message}\n`);
 
+/** A statement as postgres.js sent it, to replay on either database. */
+interface Statement {
+  text: string;
+  parameters: unknown[];
+}
+
 interface Case {
   label: string;
   count: number;
-  /** `partitioned`: the database migrated through 053, for a statement that differs with the schema. */
-  run(sql: Sql, partitioned: boolean): Promise<unknown>;
+  /** What the case sends to the table as it was (`before`) and to the months (`after`). */
+  statements(): Promise<{ before: Statement[]; after: Statement[] }>;
+}
+
+/** The statements holding `marker` that `run` sends, caught on the wire. */
+async function captured(url: string, marker: string, run: (sql: Sql) => Promise<unknown>): Promise<Statement[]> {
+  const caught: Statement[] = [];
+  const listening = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    transform: { column: { from: postgres.toCamel } },
+    debug: (_connection, text, parameters) => {
+      if (text.includes(marker)) caught.push({ text, parameters: parameters as unknown[] });
+    },
+  });
+  try {
+    // The array types first (connectWithArrayTypes): a filter's arrays are sent as arrays.
+    await listening`select 1`;
+    await run(listening as unknown as Sql);
+  } finally {
+    await listening.end();
+  }
+  return caught;
+}
+
+/** The list's statement as it was before migration 053: the page in one statement, no month bounds. */
+function withoutMonthBounds(statement: Statement): Statement {
+  const text = statement.text.replace(/ and m\.created_at (>=|<) '[^']+'::timestamptz/g, '');
+  if (text === statement.text) throw new Error('the list statement no longer names month bounds');
+  return { text, parameters: statement.parameters };
+}
+
+/** The analytics statement as it was before migration 053: no bound by match time (its parameter kept, unused, so the numbering holds). */
+function withoutMatchTimeBound(statement: Statement): Statement {
+  const text = statement.text.replace(/and m\.created_at >= (\$\d+)/, 'and $1::timestamptz is not null');
+  if (text === statement.text) throw new Error('the analytics statement no longer bounds the match time');
+  return { text, parameters: statement.parameters };
 }
 
 export const partitionsBenchmark: Benchmark = {
@@ -142,40 +184,49 @@ export const partitionsBenchmark: Benchmark = {
       const now = new Date();
       const day = 86_400_000;
       const size = `${mentions.toLocaleString('en-US')}`;
+      const list = (args: Parameters<typeof listMentions>[3]) => async () => {
+        const after = await captured(partitionedUrl, '/* listMentionsPage */', (sql) => listMentions(sql, keywordDirectory, measured, args));
+        return { before: [withoutMonthBounds(after[0])], after };
+      };
+      const analytics = (request: Record<string, unknown>) => async () => {
+        const after = await captured(partitionedUrl, '/* countMentions */', (sql) => mentionAnalytics(sql, measured, request, now));
+        return { before: after.map(withoutMatchTimeBound), after };
+      };
       const cases: Case[] = [
-        { label: 'list: first page (relevant, awake, newest first)', count: samples.list, run: (sql) => listMentions(sql, keywordDirectory, measured, {}) },
+        { label: 'list: first page (relevant, awake, newest first)', count: samples.list, statements: list({}) },
+        { label: 'list: filtered page (negative, German)', count: samples.list, statements: list({ filter: { sentiments: ['negative'], languages: ['de'] } }) },
+        { label: 'list: a page a year deep (cursor)', count: samples.list, statements: list({ after: encodeCursor(['newest', yearDeep.at, yearDeep.id]) }) },
         {
-          label: 'list: filtered page (negative, German)',
-          count: samples.list,
-          run: (sql) => listMentions(sql, keywordDirectory, measured, { filter: { sentiments: ['negative'], languages: ['de'] } }),
-        },
-        {
-          label: 'list: a page a year deep (cursor)',
-          count: samples.list,
-          run: (sql) => listMentions(sql, keywordDirectory, measured, { after: encodeCursor(['newest', yearDeep.at, yearDeep.id]) }),
-        },
-        {
-          // The statement findMention sends on each schema: by id alone, then through mention_keys to the mention's month.
+          // What findMention reads on each schema: by id alone, then through mention_keys to the mention's month.
           label: 'a mention by id, a year old',
           count: samples.list,
-          run: (sql, partitioned) =>
-            partitioned
-              ? sql`select m.* from mention_keys k join mentions m on m.id = k.id and m.created_at = k.created_at where k.id = ${yearDeep.id} and m.workspace_id = ${measured}`
-              : sql`select m.* from mentions m where m.id = ${yearDeep.id} and m.workspace_id = ${measured}`,
+          statements: async () => ({
+            before: [{ text: 'select m.* from mentions m where m.id = $1 and m.workspace_id = $2', parameters: [yearDeep.id, measured] }],
+            after: [
+              {
+                text: 'select m.* from mention_keys k join mentions m on m.id = k.id and m.created_at = k.created_at where k.id = $1 and m.workspace_id = $2',
+                parameters: [yearDeep.id, measured],
+              },
+            ],
+          }),
         },
         {
           label: 'analytics: by sentiment, 30 days by day',
           count: samples.month,
-          run: (sql) => mentionAnalytics(sql, measured, { by: 'sentiment', bucket: 'day', since: new Date(now.getTime() - 30 * day), until: now }, now),
+          statements: analytics({ by: 'sentiment', bucket: 'day', since: new Date(now.getTime() - 30 * day), until: now }),
         },
         {
           label: 'analytics: by keyword, a year by month (every mention)',
           count: samples.year,
-          run: (sql) => mentionAnalytics(sql, measured, { by: 'keyword', bucket: 'month', since: new Date(now.getTime() - 365 * day), until: now, relevant: null }, now),
+          statements: analytics({ by: 'keyword', bucket: 'month', since: new Date(now.getTime() - 365 * day), until: now, relevant: null }),
         },
       ];
       const rows = [];
-      for (const { label, count, run } of cases) {
+      for (const { label, count, statements } of cases) {
+        const { before, after } = await statements();
+        const run = async (sql: Sql, partitioned: boolean) => {
+          for (const { text, parameters } of partitioned ? after : before) await sql.unsafe(text, parameters as never[], { prepare: true });
+        };
         const took: number[][] = [[], []];
         for (let i = 0; i < warmUps; i++) for (const [d, sql] of databases.entries()) await run(sql, d === 1);
         // Each database first every other time, so neither always runs just after the other.
@@ -187,15 +238,17 @@ export const partitionsBenchmark: Benchmark = {
             took[d].push(performance.now() - at);
           }
         }
-        const [before, after] = took.map((times) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) }));
-        rows.push({ label: `${label}, ${size}`, values: [before.p50, before.p99, after.p50, after.p99, `${(after.p50 / before.p50).toFixed(2)}x`] });
+        const [unpartitionedTimes, partitionedTimes] = took.map((times) => ({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) }));
+        rows.push({ label: `${label}, ${size}`, values: [unpartitionedTimes.p50, unpartitionedTimes.p99, partitionedTimes.p50, partitionedTimes.p99, `${(partitionedTimes.p50 / unpartitionedTimes.p50).toFixed(2)}x`] });
       }
       await databases[0].end();
       return {
         description:
           `${size} mentions of ${workspaces} workspaces over ${months} months (the measured workspace ${(mentions / 10).toLocaleString('en-US')}), ` +
           `seeded in ${seedSeconds.toFixed(0)} s; the copy converted by migration 053 in ${migrateSeconds.toFixed(0)} s. ` +
-          `Each case through the mentions subgraph's functions (the branch's code on both), the two databases alternating, each first every other time, ${samples.list} timed runs per list case, ` +
+          `Each case replays, with postgres.js, the statements the mentions subgraph sends for it (caught on the wire) on the months, and the same statements as ` +
+          `they were before migration 053 (no month bounds in the list, no match-time bound in analytics) on the table as it was, the two databases alternating, ` +
+          `each first every other time, ${samples.list} timed runs per list case, ` +
           `${samples.month} for the month of analytics, ${samples.year} for the year, after ${warmUps} untimed, both databases vacuumed, analyzed and checkpointed first.`,
         columns: ['unpartitioned p50 ms', 'unpartitioned p99 ms', 'by month p50 ms', 'by month p99 ms', 'p50 ratio'],
         rows,
