@@ -1,4 +1,5 @@
 import type { NormalizedAuthor, Platform } from '../vocabulary/normalized-post.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 
 export interface AutomationEvidence {
   platform: Platform;
@@ -17,7 +18,10 @@ export interface AutomationEvidence {
  *   problems since";
  * - a release-feed template: "Release v1.2.3", "owner/repo: v1.2.3", "New
  *   release:", "New crate release:";
- * - a job-board template: `[Hiring]`, `[Job]`, "New job:";
+ * - a job-board template: `[Hiring]`, `[Job]`, "New job:", "Job alert:",
+ *   "Offre d'emploi :";
+ * - a price tracker's template: "Price drop:", "Preisalarm:", "Baisse de
+ *   prix :", "値下げ：";
  * - a promotion template: promo or referral codes, airdrops and giveaways;
  * - a feed post: "New post on…", "Trending on GitHub", "On this day",
  *   "Changelog:", numbered newsletter issues ("This Week in Rust 556:"),
@@ -28,19 +32,24 @@ export interface AutomationEvidence {
  * "… Feed"); a feed item (`rss`).
  * A person can write any one weak signal; machines tend to write several.
  */
-const strongTextSignals: [name: string, pattern: RegExp][] = [
+const strongTextSignals: [name: string, pattern: RegExp][] = ([
   ['status template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
   ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\S+\/\S+:? (?:v\d+\.\d+|release)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
   ['job template', /^\s*(?:\[(?:hiring|job|jobs|remote)\]|new job:)/u],
+  // Job-board and price-tracker feeds in the languages posts come in: "Job alert:", "Offre d'emploi :", "Price drop:", "Preisalarm:", "値下げ：".
+  ['job template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:job alert|neue stelle|stellenangebot|offre d'emploi|oferta de (?:empleo|trabajo)|vaga de emprego|offerta di lavoro|vacature|oferta pracy|求人)\s*[:：]/u],
+  ['price template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:price (?:drop|alert|cut|tracker|watch)|deal alert|lowest price|preis(?:alarm|sturz|senkung)|baisse de prix|alerte prix|bajada de precio|alerta de precio|queda de preço|alerta de preço|calo (?:di|del) prezzo|prijsdaling|prijsalarm|obniżka ceny|spadek ceny|値下げ|価格改定)\s*[:：!-]/u],
   ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/u],
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video) (?:on|from|:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],
-];
+] satisfies [string, RegExp][]).map(([name, pattern]) => [name, unicodeWords(pattern)]);
 
 // "bot" as a separate part of a handle (`rustjobs_bot`, `bot-alerts`) or a
 // camel-case suffix (`RustJobsBot`), but not inside a word (`robot`, `talbot`).
-const botHandle = (handle: string) => /\[bot\]$|(?:^|[\W_])bot(?:$|[\W_])/iu.test(handle) || /\p{Ll}Bot$/u.test(handle);
+const botPart = /\[bot\]$|(?:^|[^\p{L}\p{M}\p{N}])bot(?:$|[^\p{L}\p{M}\p{N}])/iu;
+const botHandle = (handle: string) => botPart.test(handle) || /\p{Ll}Bot$/u.test(handle);
+const botWord = unicodeWords(/\bbot\b/iu);
 const feedAccount = /status|changelog|feed|releases|updates|digest|news ?bot|alerts?$/iu;
 
 export interface AutomationVerdict {
@@ -50,7 +59,7 @@ export interface AutomationVerdict {
 
 export function automationSignals(evidence: AutomationEvidence): AutomationVerdict {
   const strong: string[] = [];
-  if (botHandle(evidence.author.handle) || /\bbot\b/iu.test(evidence.author.name)) strong.push('bot account');
+  if (botHandle(evidence.author.handle) || botWord.test(evidence.author.name)) strong.push('bot account');
   // The templates are written in lower case and meet lower-cased text: case-insensitive Unicode matching costs several times as much.
   const lower = evidence.text.toLowerCase();
   for (const [name, pattern] of strongTextSignals) if (pattern.test(lower)) strong.push(name);

@@ -104,7 +104,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading), intents: [] }
-    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents);
+    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, { relevant: relevance.relevance >= relevanceLine, ironic: evidence.reading.ironic });
   return {
     relevance: relevance.relevance,
     sentiment: opinion.sentiment,

@@ -41,7 +41,7 @@ export async function crossValidateOpinionModels(): Promise<CrossValidation> {
     const models = foldOpinionModels(trainOpinionModels({ sentimentOnly: outside(posts.sentimentOnly), withIntents: outside(posts.withIntents) }));
     for (const post of [...posts.sentimentOnly, ...posts.withIntents]) {
       if (fold.get(post) !== k) continue;
-      const opinion = readOpinionsOf(models, post.features, post.ruleIntents);
+      const opinion = readOpinionsOf(models, post.features, post.ruleIntents, true);
       read.set(post, { relevance: 100, sentiment: opinion.sentiment, intents: opinion.intents, automated: false, language: null, note: '' });
     }
   }

@@ -2,6 +2,8 @@ import type { Platform } from '../vocabulary/normalized-post.ts';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
+import { stanceCues } from './stance-cues.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 
 export interface IntentEvidence {
   text: string;
@@ -16,7 +18,7 @@ export interface IntentEvidence {
 // a guess and the patterns of one language rarely fire on another.
 
 /** A question asked without a question mark: a sentence that opens like one. */
-const questionOpening = new RegExp(
+const questionOpening = unicodeWords(new RegExp(
   [
     String.raw`(?:^|[.!\n]\s*)(?:how (?:do|can|to|should|does)|what(?:'s| is| are| would)|why (?:does|is|do|are)|which\b|where (?:can|do)`,
     String.raw`|(?:does|has|is) any(?:one|body)|any(?:one|body) (?:know|tried|use|using|else|have|here)|is there|are there`,
@@ -25,7 +27,7 @@ const questionOpening = new RegExp(
     String.raw`|czy (?:ktoś|warto|jest|są|da się|można|to)|ktoś (?:wie|używa|próbował|ma)|jak (?:to|mogę|można)|dlaczego|co (?:polecacie|wybrać|myślicie))`,
   ].join(''),
   'mu',
-);
+));
 
 /** Problems told without opinion words: repeated failures, blocked accounts, money taken, no answer. */
 const problemPatterns = [
@@ -52,13 +54,13 @@ const problemPatterns = [
   /\bnão (?:funciona|chegou|carrega)\b|\bainda não\b/u,
   /\bnon (?:funziona|va|carica)\b|\bancora non\b/u,
   /\bwerkt niet\b|\bnog steeds (?:niet|geen)\b|\bdoet het niet\b/u,
-  /\bnie działa(?!\p{L})|\b(?:nadal|wciąż|dalej) nie\b|\bzawiesza się|\bprzesta\p{L}* działać/u,
+  /\bnie działa\b|\b(?:nadal|wciąż|dalej) nie\b|\bzawiesza się|\bprzesta\p{L}* działać/u,
   /\bneeds? (?:a |an )?better\b/u,
   /\b(?:bill|bills|costs?|prices?|invoice)\b[^.!?]*\b(?:tripled|doubled|went up|increased|skyrocketed|exploded)\b/u,
   /(?:できない|動かない|落ちる|不具合|遅くなる)/u,
 ];
 
-const praisePatterns = /\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?<!nie )\bpolecam\b|(?<![\p{L}])(?:świetn|genialn|rewelac)\p{L}*|(?:最高|便利|すごい|快適)/u;
+const praisePatterns = unicodeWords(/\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?<!nie )\bpolecam\b|\b(?:świetn|genialn|rewelac)\p{L}*|(?:最高|便利|すごい|快適)/u);
 
 /** Seeking, weighing or about to acquire a product: counts alone. */
 const buyingPatterns = [
@@ -78,12 +80,13 @@ const buyingPatterns = [
   /(?:検討中|乗り換え先|おすすめ)/u,
 ];
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
-const buyingQuestionPatterns =
-  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|vale o preço|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|(?<![\p{L}])(?:opłaca się|co wybrać|który wybrać|przed zakupem)(?![\p{L}])/u;
+const buyingQuestionPatterns = unicodeWords(
+  /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bvale o preço\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|\b(?:opłaca się|co wybrać|który wybrać|przed zakupem)\b/u,
+);
 
 const comparisonPatterns = [
-  /\b(?:vs\.?|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
-  /\b(?:\w+er|more \w+|less \w+) than\b/u,
+  /\b(?:vs|versus|compared (?:to|with)|comparing|comparison|instead of|rather than|alternatives? (?:to|for))\b/u,
+  /(?:\Ber|\bmore \w+|\bless \w+) than\b/u,
   /\b(?:picked|chose|chosen|prefer|preferred) (?:it |them |\w+ )?over\b|\binstead\b|\b(?:never|not) going back\b|\bcan't go back\b/u,
   /\balternative (?:à|zu|für)\b|\b(?:un')?alternativa (?:a|al|ao|para)\b|\balternatief voor\b/u,
   /\b(?:switched|moved|migrated|migrating|switching|moving|went back|going back|left \w+ for)\b.*\b(?:from|to|for|away|off)\b/u,
@@ -93,22 +96,43 @@ const comparisonPatterns = [
   /\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\bem vez de\b|\bmigramos\b/u,
   /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
-  /(?<![\p{L}])(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)(?![\p{L}])|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
+  /\b(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)\b|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
-  /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\b\w{3,}er als\b/u,
+  // "unlike X", "im Gegensatz zu", "contrairement à": one product set against another, whichever wins.
+  /\bunlike\b|\bim gegensatz zu\b|\bcontrairement (?:à|au|aux)\b|\ba diferencia de\b|\bao contrário d[oa]\b|\ba differenza d\p{L}*|\bin tegenstelling tot\b|\bw przeciwieństwie do\b|とは違/u,
+  // Moving from one product to another in the other languages: "von X auf Y umgestiegen", "passé à", "me cambié a", "troquei", "sono passato a".
+  /\b(?:umgestiegen|gewechselt)\b|\b(?:suis|sommes|ai|avons) (?:passée?s? (?:à|sur|chez)|changé pour)\b|\b(?:me cambié|nos cambiamos|me pasé|nos pasamos) (?:a|al)\b|\b(?:troquei|trocamos|mudei|mudamos) (?:o|a|de|para|pelo|pela)\b|\b(?:sono|siamo) passat[oaie] (?:a|al|da)\b|\bovergestapt (?:op|naar)\b/u,
+  // "…or is it better to…", "¿… o es mejor pagar…?", "…of kan ik beter…", "…ou é melhor alugar…": the other option, said as the better one.
+  /\b(?:or|oder|of|o|ou|czy) (?:is it |would it be |should i |es |sería |est-ce |il vaut |ist es |wäre es |is het |kan ik |moet ik |è |sarebbe )?(?:better|mejor|mieux|besser|lieber|beter|liever|meglio|lepiej)\b|\bou (?:é|seria) melhor\b/u,
+  /\b(?:worth it|better|prefer\w*) over\b|\bo (?:mejor|peor)\b|\bou (?:melhor|pior|mieux)\b|\boppure\b|\baltro che\b|\bje reste sur\b|\w{3}er als\b/u,
 ];
 /** An organisation choosing between products is shopping: "Linear vs Shortcut for a 12-person startup?". */
-const organisationNeed = /\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze|firma|firmy|firmie|nasz\w*)\b|\bzesp[oó]\p{L}*/u;
+const organisationNeed = unicodeWords(/\b(?:we|our|us|team|teams|startup|company|org|organisation|organization|business|agency|firm|department|staff|employees|clients?|customers?|wir|unser\w*|nous|notre|nos|équipe|nosotros|nuestr\w*|equipo|nós|nossa|nosso|equipe|noi|nostr\w*|ons|onze|firma|firmy|firmie|nasz\w*)\b|\bzesp[oó]\p{L}*/u);
+
+const errorNamed = unicodeWords(/\b(?:error|erreur|fehler|erro|errore|fout|crash\w*|exception)\b/u);
+const solutionNamed = unicodeWords(/\b(?:fix|solution|workaround|lösung|solución|solução|soluzione|oplossing)\b/u);
 
 /** A problem report asking for a fix: an error named beside a request for a solution. */
 const errorWithFixRequest = (text: string) =>
-  /\b(?:error|erreur|fehler|erro|errore|fout|crash\w*|exception)\b/u.test(text)
-  && /\b(?:fix|solution|workaround|lösung|solución|solução|soluzione|oplossing)\b/u.test(text);
+  errorNamed.test(text) && solutionNamed.test(text);
 
-const announcement = /^\s*(?:\p{Extended_Pictographic}\s*)?(?:excited|proud|happy|thrilled|pleased) to (?:share|announce)\b/u;
+/**
+ * Asking how to mend something ("Any cheap fixes?", "What should I check
+ * first?", "Tem jeito de limpar…?", "Ideas?"): said after a fault, the post
+ * reports a problem, however calm its words.
+ */
+const fixAsked = unicodeWords(/\b(?:any (?:\w+ )?(?:fix|fixes|workarounds?|solutions?|ideas|tips)|(?:how (?:do|can) (?:i|we|you)|how to) (?:fix|stop|get rid of|repair|clean|reset|solve)|what should (?:i|we) (?:check|try|do)|tem jeito|há (?:como|jeito)|hay (?:forma|manera) de|alguna solución|y a-t-il (?:un moyen|une solution)|une solution|comment (?:réparer|régler|résoudre)|wie (?:kann ich|bekomme ich|kriege ich) (?:das|es|den|die)|jemand eine lösung|qualche soluzione|come (?:posso )?(?:risolvere|sistemare)|iemand een oplossing|hoe (?:los ik|krijg ik|repareer ik)|jak to naprawić|jak naprawić)\b|\bideas\s*\?/u);
+
+/** Faults a post tells of (`stanceCues`): something broke, or came back again. */
+const faultCues = new Set(['broke', 'again']);
+
+/** An amount of money ("$40", "1 200 €", "55 euros"). */
+const amountPaid = /[$€£]\s?\d|\d\s?(?:€|\$|£|euros?|dollars?|bucks|zł)(?![\p{L}])/u;
+
+const announcement = unicodeWords(/^\s*(?:\p{Extended_Pictographic}\s*)?(?:excited|proud|happy|thrilled|pleased) to (?:share|announce)\b/u);
 
 /** "Notion oder Obsidian?", "Axum o Actix?", "Shortcut or Linear?": two names weighed in a question. */
-const namesWeighed = /\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u;
+const namesWeighed = unicodeWords(/\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u);
 
 const url = /\bhttps?:\/\/\S+/giu;
 
@@ -118,7 +142,7 @@ const url = /\bhttps?:\/\/\S+/giu;
  * text: case-insensitive Unicode matching costs five times as much.
  */
 function anyOf(patterns: RegExp[]): RegExp {
-  return new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'u');
+  return unicodeWords(new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'u'));
 }
 
 const anyProblem = anyOf(problemPatterns);
@@ -131,15 +155,15 @@ const anyComparison = anyOf(comparisonPatterns);
  * in the first person ("we", "my", "unser"). The opinion models weigh each
  * form on its own, where the rules above fold them into one verdict.
  */
-const structures: [name: string, pattern: RegExp][] = [
+const structures = ([
   ['versus', /\b(?:vs\.?|versus)(?![\p{L}])|\bor\b[^.!?]*\?/u],
-  ['than', /(?:\Ber|\bmore \w+|\bless \w+|\bworse) than\b|\Ber als\b|\b(?:mieux|pire|plus \w+|moins \w+) que\b|\b(?:mejor|peor|más \w+|menos \w+) que\b|\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\b(?:meglio|peggio|più \w+) (?:di|che)\b|\Ber dan\b|(?<![\p{L}])niż(?![\p{L}])|より/u],
+  ['than', /(?:\Ber|\bmore \w+|\bless \w+|\bworse) than\b|\Ber als\b|\b(?:mieux|pire|plus \w+|moins \w+) que\b|\b(?:mejor|peor|más \w+|menos \w+) que\b|\b(?:melhor|pior|mais \w+) (?:que|do que)\b|\b(?:meglio|peggio|più \w+) (?:di|che)\b|\Ber dan\b|\bniż\b|より/u],
   ['compared', /\bcompar\w+|\bvergleich\w*|\brispetto a\b|\bpar rapport à|\bvergeleken met\b|\bporówn\p{L}*|と比べ/u],
   ['moved-from-to', /\b(?:switched|switching|moved|moving|migrated|migrating|ditched|dropped|replaced|left|went back|gone back|umgestiegen|gewechselt|passé|passés|passée|migré|cambié|cambiamos|mudamos|migramos|passat[oaie]|overgestapt|przesiadłe[mś]|przesiadłam|przeszedłem|przeszłam)\b[^.!?]*\b(?:from|to|for|with|von|zu|auf|de|vers|à|a|para|al|da|naar|van|z|na)\b/u],
   ['preferred-over', /\b(?:picked|chose|chosen|prefer|preferred|pick|choose)\b[^.!?]*\bover\b|\binstead of\b|\brather than\b|\bstatt\b|\bau lieu de\b|\ben lugar de\b|\bem vez de\b|\binvece di\b|\bin plaats van\b|\bzamiast\b/u],
-];
+] as const).map(([name, pattern]): [name: string, pattern: RegExp] => [name, unicodeWords(pattern)]);
 
-const firstPerson = /\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze|mój|moja|moje|mnie|nasz\w*)\b|\p{L}+ł[ae]m\b/u;
+const firstPerson = unicodeWords(/\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze|mój|moja|moje|mnie|nasz\w*)\b|\p{L}+ł[ae]m\b/u);
 
 function sentenceStartBefore(text: string, index: number): number {
   return Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('!', index - 1), text.lastIndexOf('?', index - 1)) + 1;
@@ -172,7 +196,11 @@ export function detectIntents(evidence: IntentEvidence): Intent[] {
   // ("frightening", "contamination") make a post negative, not a complaint.
   const productNegative = evidence.opinion.cues.reduce((sum, cue) => sum + (cue.aboutProducts ? Math.min(0, cue.score) : 0), 0);
   const positive = evidence.opinion.cues.reduce((sum, cue) => sum + Math.max(0, cue.score), 0);
-  const problems = anyProblem.test(text) || errorWithFixRequest(text);
+  // Money paid beside a thing that broke ("Paid $40 and the lid started leaking within a week") is a complaint in any words.
+  // The stance cues are read only for the few posts that name money or ask for a fix.
+  const problems = anyProblem.test(text) || errorWithFixRequest(text)
+    || (amountPaid.test(text) && stanceCues(text).includes('broke'))
+    || (asks && fixAsked.test(text) && (evidence.opinion.score < 0 || stanceCues(text).some((cue) => faultCues.has(cue))));
   const complaint = problems || (productNegative <= -2 && evidence.opinion.score < 0);
   if (complaint) found.push('complaint');
   // A praise phrase ("exactly what we needed") is praise unless the post

@@ -76,6 +76,23 @@ const negativeStanceComplaintAllowance = 1.5;
  */
 const negativeStancePraiseMargin = 1;
 
+/**
+ * Praise is the positive stance said of something, so where the sentiment
+ * model reads the post as positive, praise is found from log-odds this much
+ * lower: by far for a post about the tracked sense, where a positive post
+ * praises the thing tracked in every labelled set (67 of 73 such posts of
+ * the holdout of rounds 1 and 2, all 50 of the development set), and a
+ * little for a post about another sense, where the sets part ways (the
+ * holdout of rounds 1 and 2 calls 5 of 31 such posts praise, the
+ * development set 33 of 40, as the labelling rules of eval/README.md ask).
+ * The praise model learns from tune posts that keep praise for the tracked
+ * product, and on fields it never saw it leans to "no" ("Je recommande",
+ * "Promossa", "Chapeau"); the whole stance is the evidence it lacks.
+ * Chosen on the development set (praise F1 0.61 → 0.77, intents 0.771 →
+ * 0.805) with the holdout of rounds 1 and 2 not lower (0.778 either way).
+ */
+const positiveStancePraiseAllowance = { trackedSense: 2, otherSense: 0.75 };
+
 export function loadOpinionModels(): LoadedOpinionModels {
   return foldOpinionModels(JSON.parse(readFileSync(opinionModelsPath, 'utf8')) as OpinionModels);
 }
@@ -119,22 +136,39 @@ function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
   return { rows, words };
 }
 
+/** What the classifier knows of a post besides its features: whether it is about the tracked sense, and whether it marks irony. */
+export interface PostReading {
+  relevant: boolean;
+  /** A sentence marks irony (`SentimentReading.ironic`). */
+  ironic: boolean;
+}
+
 /**
- * The post's sentiment (the most probable class) and intents: `question`
- * from the rules, each learned intent where its model finds it more likely
- * than not (log-odds above its cut in `intentCuts`).
+ * The post's sentiment (the most probable class, or negative where the post
+ * marks irony) and intents: `question` from the rules, each learned intent
+ * where its model finds it more likely than not (log-odds above its cut in
+ * `intentCuts`), shifted by the post's stance and whether it is about the
+ * tracked sense.
  */
 export function readOpinionsOf(
   models: LoadedOpinionModels,
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
+  relevant: boolean,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   for (const [name, value] of features) {
     const row = models.vocabulary.rows.get(name);
     if (row !== undefined) rows.set(row, value);
   }
-  return readOpinionsOfRows(models, rows, ruleIntents);
+  return readOpinionsOfRows(models, rows, ruleIntents, { relevant, ironic: features.has('irony') });
+}
+
+/** How much the post's stance moves an intent's cut: complaints come easier in a negative post, praise harder there and easier in a positive one. */
+function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: boolean): number {
+  if (sentiment === 'negative') return intent === 'complaint' ? -negativeStanceComplaintAllowance : intent === 'praise' ? negativeStancePraiseMargin : 0;
+  if (sentiment === 'positive' && intent === 'praise') return -(relevant ? positiveStancePraiseAllowance.trackedSense : positiveStancePraiseAllowance.otherSense);
+  return 0;
 }
 
 /** `readOpinionsOf` for features already read as rows of the weight table (`featureRows`). */
@@ -142,6 +176,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   features: FeatureRows,
   ruleIntents: readonly Intent[],
+  { relevant, ironic }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -150,11 +185,13 @@ export function readOpinionsOfRows(
   }
   let best = 0;
   for (let c = 1; c < 3; c++) if (scores[c] > scores[best]) best = c;
-  const sentiment = models.sentimentClasses[best];
+  // Irony a post marks ("/s", "thanks for nothing", "Great, another…", "…Touching.") is said against what it names: of 51
+  // such posts in the training posts, the tune posts and the development set, 50 are labelled negative. The model, where
+  // the marked sentence holds no praise word to turn, often leaves them neutral.
+  const sentiment = ironic ? 'negative' : models.sentimentClasses[best];
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   learnedIntents.forEach((intent, i) => {
-    const shift = sentiment !== 'negative' ? 0 : intent === 'complaint' ? -negativeStanceComplaintAllowance : intent === 'praise' ? negativeStancePraiseMargin : 0;
-    if (scores[3 + i] > intentCuts[intent] + shift) found.push(intent);
+    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, sentiment, relevant)) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -3,6 +3,7 @@ import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { glossedWords } from './word-glossary.ts';
 import { hostOf, type SenseProfile } from './sense-profile.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 
 export interface RelevancePost {
@@ -255,7 +256,7 @@ function wordKindsOf(profile: SenseProfile): Map<string, WordKind> {
  * An amount of money ("$28", "350 Euro", "1 200 €"): people price products
  * and services, in any language, far more than the other senses of a name.
  */
-const priceAmount = /[$€£¥]\s?\d|\d\s?(?:€|£|¥|円|(?:euros?|dollars?|usd|eur|reais|pounds)\b)/iu;
+const priceAmount = unicodeWords(/[$€£¥]\s?\d|\d\s?(?:€|£|¥|円|(?:euros?|dollars?|usd|eur|reais|pounds)\b)/iu);
 
 /** Where the term's words (`termSequence`) begin in a post's folded words. */
 function termIndexesIn(words: readonly string[], termSequence: readonly string[]): number[] {

@@ -1,13 +1,15 @@
 import type { Platform } from '../vocabulary/normalized-post.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 
 // Job ads in the languages Earshot reads: "We're hiring", "Hiring:", "X is hiring", "wir suchen", "on recrute"…
-const jobAd =
-  /(?:^|[\s(])(?:hiring[:!]|we(?:'re| are) hiring\b|(?:is|are) hiring\b|now hiring\b|join our team\b|wir suchen\b|wir stellen ein\b|on recrute\b|nous recrutons\b|estamos contratando\b|buscamos\b|stiamo cercando\b|assumiamo\b|wij zoeken\b|vacature\b|募集)/u;
+const jobAd = unicodeWords(
+  /(?:^|[\s(])(?:hiring[:!]|we(?:'re| are) hiring\b|(?:is|are) hiring\b|now hiring\b|join our team\b|wir suchen\b|wir stellen ein\b|on recrute\b|nous recrutons\b|estamos contratando\b|buscamos\b|stiamo cercando\b|assumiamo\b|wij zoeken\b|vacature\b|募集)/u,
+);
 // "Rust 1.83 is out", "v2.4.0 is now available", "release notes".
-const releaseAnnouncement = /\bv?\d+\.\d+(?:\.\d+)? (?:is out|is here|has been released|(?:is )?now available)\b|\brelease notes\b/u;
+const releaseAnnouncement = unicodeWords(/\b(?:v\d|\d)\d*\.\d+(?:\.\d+)? (?:is out|is here|has been released|(?:is )?now available)\b|\brelease notes\b/u);
 
 // Bug-report templates: "Bug: …", "Steps to reproduce", "Reproduction repo", "Expected … Actual".
-const bugReport = /^\s*(?:\[bug\]|bug:|bug report\b)|\bsteps to reproduce\b|\brepro(?:duction)? (?:repo|steps|case)\b|\bexpected\b[^.]*\.\s*actual\b/u;
+const bugReport = unicodeWords(/^\s*(?:\[bug\]|bug:|bug report\b)|\bsteps to reproduce\b|\brepro(?:duction)? (?:repo|steps|case)\b|\bexpected\b[^.]*\.\s*actual\b/u);
 
 /**
  * Posts that report rather than opine: news headlines, job ads, release

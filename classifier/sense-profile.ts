@@ -3,6 +3,7 @@ import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-word
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';
 import { SenseMeaning } from './sense-meaning.ts';
+import { unicodeWords } from './unicode-word-boundaries.ts';
 import { stopWords } from '../vocabulary/stop-words.ts';
 import type { WordVectors } from './word-vectors.ts';
 
@@ -101,7 +102,7 @@ export function hostOf(address: string): string | null {
  * "Not relevant: …", "exclude …", "ignore …") and run to the end of their
  * sentence; everything else describes the meant sense.
  */
-const offSenseMarker = /\b(?:not|no|never|exclude|excluding|ignore|ignoring|unrelated|irrelevant|except|nothing about|other than)\b/iu;
+const offSenseMarker = unicodeWords(/\b(?:not|no|never|exclude|excluding|ignore|ignoring|unrelated|irrelevant|except|nothing about|other than)\b/iu);
 
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';

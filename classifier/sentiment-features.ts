@@ -2,7 +2,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
-import { codeSpans, mayHoldCode, type SentimentReading } from './sentiment.ts';
+import { codeSpans, contractedNot, mayHoldCode, type SentimentReading } from './sentiment.ts';
 import { stanceCues } from './stance-cues.ts';
 
 /** What the sentiment model reads of a post besides its words. */
@@ -130,7 +130,8 @@ function isNumber(word: string): boolean {
  * The features of one post: its words and adjacent word pairs per clause,
  * with the words after a negation marked ("not fast" → `¬fast`, as in Pang
  * and Lee's negation tagging), its emoji, and the lexicon's reading summed
- * by side (irony already turned, see `readSentiment`), whether the post
+ * by side (irony already turned, see `readSentiment`), over the post, its
+ * last sentence and the clause after its last "but", whether the post
  * marks irony, plus the intents and kind of post. Words of the keyword and code
  * identifiers are left out: they name things.
  */
@@ -154,7 +155,7 @@ export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVoca
 function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
   const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
-  const prose = written.toLowerCase().replace(/’/g, "'").replace(/n't\b/gu, ' not');
+  const prose = written.toLowerCase().replace(/’/g, "'").replace(contractedNot, ' not');
   for (const clause of prose.split(clauseBreak)) {
     let negated = false;
     let previous = '^';
@@ -181,6 +182,12 @@ function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   }
   sink.add('lex:praise', Math.min(praise, 10) / 5);
   sink.add('lex:blame', Math.min(blame, 10) / 5);
+  const closing = evidence.reading.closing;
+  if (closing > 0) sink.add('lex:closing-praise', Math.min(closing, 10) / 5);
+  else if (closing < 0) sink.add('lex:closing-blame', Math.min(-closing, 10) / 5);
+  const afterTurn = evidence.reading.afterTurn;
+  if (afterTurn > 0) sink.add('lex:turn-praise', Math.min(afterTurn, 10) / 5);
+  else if (afterTurn < 0) sink.add('lex:turn-blame', Math.min(-afterTurn, 10) / 5);
   if (evidence.reading.ironic) sink.add('irony');
   for (const intent of evidence.intents) sink.add(`intent:${intent}`);
   for (const structure of postStructures(evidence.text)) sink.add(`form:${structure}`);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
+import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
 import { WordBoundedPattern } from './word-bounded-pattern.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
@@ -22,23 +23,34 @@ export interface SentimentReading {
   cues: OpinionCue[];
   /** A sentence marks irony (`ironyMarks`); its praise words were counted against. */
   ironic: boolean;
+  /**
+   * The score of the last sentence's cues ("…Lovely documentary.") and of
+   * those after the last contrast word ("Too pricey, but it is brilliant"):
+   * where a post comes down, whatever it weighed before.
+   */
+  closing: number;
+  afterTurn: number;
 }
 
 /**
  * Written marks of irony, in the languages Earshot reads most: an eye-roll
  * emoji, "/s", a stock phrase ("just what my commute needed", "sure, let's
- * all…"), or a praise word thrown before "another" or "again" ("great,
+ * all…"), praise for what nobody enjoys (waiting, paying, being put on
+ * hold), or a praise word thrown before "another" or "again" ("great,
  * another outage", "super, schon wieder", "génial, encore").
  */
-const ironyMarks = new RegExp(
+const ironyMarks = unicodeWords(new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
-    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|(?<![\p{L}])no (?:pięknie|świetnie|ładnie)(?![\p{L}])`,
-    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)(?![\p{L}])`,
+    // Praise for what nobody enjoys: "love waiting 10 minutes for a build", "j'adore attendre", "nothing says quality like…".
+    String.raw`|\b(?:love|adore|enjoy)s? (?:\w+ )?(?:waiting|paying|being charged|getting charged|being (?:put )?on hold|sitting on hold|being ignored|getting ignored)\b|\bnothing says \w+(?: \w+)? like\b`,
+    String.raw`|\bj'adore (?:attendre|payer|être ignoré)|\bme encanta (?:esperar|pagar)|\badoro (?:esperar|pagar|aspettare|pagare)|\bich liebe es,? (?:\w+ )?zu (?:warten|zahlen|bezahlen)|\bik hou (?:ervan|van) (?:om )?(?:te )?(?:wachten|betalen)|\buwielbiam (?:czekać|płacić)`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|\bno (?:pięknie|świetnie|ładnie)\b`,
+    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)\b`,
   ].join(''),
   'u',
-);
+));
 
 /**
  * A sentence thrown open by a word of praise and a comma ("Great, Parrot
@@ -191,7 +203,8 @@ const emoticonMark = /[:;=<^]/u;
 export const codeSpans = /`[^`\n]*`|(?<![\p{L}\p{N}_])[\p{L}\p{N}]*_[\p{L}\p{N}_]*/gu;
 /** Code spans hold a backtick or an underscore: text with neither is not searched for them (the look-behind is tried at every character). */
 export const mayHoldCode = (text: string) => text.includes('`') || text.includes('_');
-const contractedNot = /n't(?![\p{L}])/gu;
+/** "doesn't" and the like, spelled out as " not" so that the tokenizer keeps the negation a word. */
+export const contractedNot = unicodeWords(/n't\b/gu);
 /**
  * Text emoticons, which the word tokenizer would take apart: ":)", ";-)", ":D", "<3", "^^" for, ":(", ":'(", ":/" against.
  * Letters or digits around one make it part of something else ("https://").
@@ -272,6 +285,7 @@ export function readSentiment(
     }
   };
   let closerCues = 0;
+  let turnCues = -1;
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
@@ -286,8 +300,9 @@ export function readSentiment(
     if (turn <= 0) {
       scoreClause(sentence, weight);
     } else {
-      const cut = sentence.search(new RegExp(`(?<![\\p{L}])${words[turn]}(?![\\p{L}])`, 'u'));
+      const cut = sentence.search(new RegExp(`(?<!${wordCharacter})${words[turn]}(?!${wordCharacter})`, 'u'));
       scoreClause(sentence.slice(0, cut), weight * beforeContrastWeight);
+      turnCues = cues.length;
       scoreClause(sentence.slice(cut), weight * afterContrastWeight);
     }
     // Sarcasm praises in words what the post complains of ("great, another
@@ -310,7 +325,11 @@ export function readSentiment(
     ironic = true;
     for (let c = 0; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
   }
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic };
+  let closing = 0;
+  for (let c = closerCues; c < cues.length; c++) closing += cues[c].score;
+  let afterTurn = 0;
+  if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn };
 }
 
 /**

@@ -14,7 +14,8 @@ function cue(phrases: string, japanese?: string): CuePattern {
  * Cues of a post's stance that mean the same in every language Earshot
  * reads (en, de, fr, es, pt, it, nl, pl, ja): a fault that came back, a thing
  * that broke, a purchase sent back, a price that rose, an answer still
- * awaited, more expected for the money, something that lasted, a purchase
+ * awaited, more expected for the money, too much of something ("too
+ * pricey", "troppo lunghi", "caro demais"), something that lasted, a purchase
  * the writer would make again. The opinion models learn one weight per cue
  * from posts of any language, so that "se me rompió el cargador" weighs
  * what "the charger broke" weighs where no Spanish training post says it.
@@ -44,6 +45,10 @@ const cueFamilies: [name: string, pattern: CuePattern][] = [
   [
     'expected-more',
     cue(String.raw`i (?:had )?expected (?:more|better)|expected more|i'd expect|i would expect|for (?:that|this|the) (?:price|money)|at (?:that|this) price|ich hätte (?:mehr )?erwartet|für (?:den|diesen) preis|je m'attendais|on s'attend|pour ce prix|à ce prix|esperaba (?:más|algo)|por ese precio|a ese precio|esperava (?:mais|algo)|por esse preço|a esse preço|mi aspettavo|per quel prezzo|a quel prezzo|ik had (?:meer )?verwacht|voor die prijs|voor dat geld|za tę cenę|za taką cenę|za takie pieniądze|spodziewał\p{L}* się więcej|oczekiwał\p{L}* więcej`, 'この値段で|期待外れ|期待してた'),
+  ],
+  [
+    'too-much',
+    cue(String.raw`(?:way |far |much )?too (?!(?:good|bad|and|but|so|the|a|an|i|it|is|was|for|to|in|on|at|with|lol)\b)\p{L}+|(?:viel |etwas |ein bisschen )?zu (?:teuer|groß|klein|laut|langsam|schwer|lang|kurz|eng|spät|wenig|viel|heiß|kalt|voll|kompliziert|dünn|dick|hoch|hart|breit|träge)|trop (?!(?:bien|bon|bonne|cool|beau|belle|mignon|mignonne|génial|fort|hâte)\b)\p{L}+|demasiad[oa]s? \p{L}+|(?:car[oa]s?|lent[oa]s?|pesad[oa]s?|grande|pequen[oa]|complicad[oa]) demais|tropp[oaie] (?!(?:bell|buon|fort)\p{L}*)\p{L}+|veel te \p{L}+|te (?:duur|groot|klein|luid|traag|zwaar|lang|kort|krap|laat|weinig|veel|heet|koud|vol|ingewikkeld|dun|dik|hoog|breed)|zbyt \p{L}+|za (?:drog\p{L}*|duż\p{L}*|mał\p{L}*|głośn\p{L}*|woln\p{L}*|ciężk\p{L}*|dług\p{L}*|krótk\p{L}*)`),
   ],
   [
     'lasted',

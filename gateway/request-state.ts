@@ -12,16 +12,23 @@ export interface EarshotGatewayContext {
   clientAddress: string | null;
 }
 
-/** The credential a client sent: the HTTP header, or `connectionParams` on graphql-ws. */
+/**
+ * The credential a client sent: the HTTP header, or on graphql-ws its
+ * `connectionParams`, else the `Authorization` header of the upgrade request
+ * (what clients that cannot set connection parameters send; a browser page
+ * cannot set it, so it carries no cross-site risk).
+ */
 export function bearerToken(context: {
   request?: Request;
   connectionParams?: Record<string, unknown>;
+  upgradeRequest?: { headers: IncomingHttpHeaders };
 }): string | undefined {
   const params = context.connectionParams ?? {};
   const header =
     context.request?.headers.get('authorization') ??
     (params.authorization as string | undefined) ??
-    (params.Authorization as string | undefined);
+    (params.Authorization as string | undefined) ??
+    context.upgradeRequest?.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }

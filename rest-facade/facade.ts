@@ -24,6 +24,7 @@ import {
   type ServiceState,
   type StreamedBody,
   type StreamedRoute,
+  tableServes,
   usesGateway,
 } from './route.ts';
 
@@ -199,7 +200,7 @@ export function ranksHtmlFirst(accept: string | null): boolean {
 
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
   const tables: CompiledTable[] = options.tables.map((table) => ({ prefix: table.prefix, routes: table.routes.map(compile), errors: table.errors }));
-  const tableFor = (pathname: string) => tables.find((table) => pathname.startsWith(table.prefix)) ?? tables[0];
+  const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
 
   const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
     const headers = new Headers(extra);

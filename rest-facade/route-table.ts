@@ -2,7 +2,7 @@ import { v1Errors } from './error-envelope.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { octolensErrors } from './octolens/octolens-errors.ts';
 import { octolensRouteTable } from './octolens/octolens-route-table.ts';
-import type { ErrorDialect, Route, RouteTable } from './route.ts';
+import { type ErrorDialect, type Route, type RouteTable, tableServes } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -58,4 +58,4 @@ export const routeTables: RouteTable[] = [
 ];
 
 /** The envelope a refusal at `pathname` is written in, the facade's own answers aside (a request past its deadline). */
-export const errorsForPath = (pathname: string): ErrorDialect => (routeTables.find((table) => pathname.startsWith(table.prefix)) ?? routeTables[0]).errors;
+export const errorsForPath = (pathname: string): ErrorDialect => (routeTables.find((table) => tableServes(table, pathname)) ?? routeTables[0]).errors;

@@ -149,3 +149,7 @@ export interface RouteTable {
   routes: Route[];
   errors: ErrorDialect;
 }
+
+/** Whether `pathname` is the table's: under its prefix, or the prefix without its slash (a 404 in the table's own envelope). */
+export const tableServes = (table: { prefix: string }, pathname: string) =>
+  pathname.startsWith(table.prefix) || pathname === table.prefix.slice(0, -1);

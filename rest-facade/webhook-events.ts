@@ -36,7 +36,7 @@ export const digestDataSchema = z
       byPlatform: z.array(z.object({ platform: z.string(), count: z.number().int() })).meta({ description: 'Most first' }),
       byKeyword: z.array(countedKeyword).meta({ description: 'Most first' }),
     }),
-    needsAttention: z.array(mentionSchema).meta({ description: 'Buying intent, a question or a negative sentiment; highest priority first, at most 100 (see `counts`)' }),
+    needsAttention: z.array(mentionSchema).meta({ description: 'Buying intent, a question, a complaint or a negative sentiment; highest priority first, at most 100 (see `counts`)' }),
     rest: z.array(mentionSchema).meta({ description: 'Every other mention, highest priority first, at most 100. A mention is in exactly one list' }),
   })
   .meta({ id: 'DigestData' });

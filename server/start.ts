@@ -198,7 +198,7 @@ export async function startEarshot(
 
     const sourceReaders = connectorSourceReaders(config.env);
     const serveOne = (name: SubgraphName, port: number, host: string): Promise<RunningSubgraph> =>
-      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, secrets, sourceReaders, keywordDirectory, compiled: compiledSubgraphs.includes(name) }));
+      Promise.resolve(subgraphSchemas[name]()).then((schema) => serveSubgraph({ name, schema, sql: requestSql, secret, log, port, host, clock, sendJob: queue.send, env: config.env, secrets, sourceReaders, keywordDirectory, pollIntervalSeconds: config.pollIntervalSeconds, compiled: compiledSubgraphs.includes(name) }));
 
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);

@@ -6,7 +6,7 @@ import type { SubgraphContext } from './subgraph-server.ts';
 
 export interface PothosTypes {
   Context: SubgraphContext;
-  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown }; Weekday: { Input: string | number; Output: string } };
   DefaultFieldNullability: false;
 }
 

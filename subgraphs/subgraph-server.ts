@@ -39,6 +39,8 @@ export interface SubgraphContext {
   sourceReaders: SourceReaders;
   /** What the mentions subgraph asks of keywords, answered by the keywords subgraph. */
   keywordDirectory: KeywordDirectory;
+  /** The base poll interval (EARSHOT_POLL_INTERVAL_S): a new keyword's regular polls start one interval after its look-back. */
+  pollIntervalSeconds: number;
 }
 
 export interface SubgraphServerOptions {
@@ -53,6 +55,7 @@ export interface SubgraphServerOptions {
   secrets: SecretBox;
   sourceReaders: SourceReaders;
   keywordDirectory: KeywordDirectory;
+  pollIntervalSeconds: number;
   /** Queries and mutations run compiled by graphql-jit (compiled-execution.ts) rather than by graphql-js. */
   compiled?: boolean;
   host?: string;
@@ -116,7 +119,7 @@ const formatDatabaseErrors = (errors: readonly GraphQLError[] | undefined) =>
  * resolvers' context.
  */
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
-  const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders, keywordDirectory } = options;
+  const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders, keywordDirectory, pollIntervalSeconds } = options;
   const log = options.log.child({ subgraph: name });
   const contextFor = (signed: GatewayContext): SubgraphContext => ({
     sql,
@@ -130,6 +133,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     secrets,
     sourceReaders,
     keywordDirectory,
+    pollIntervalSeconds,
   });
 
   const apollo = new ApolloServer<SubgraphContext>({

@@ -58,11 +58,47 @@ describe('alert rules', () => {
     expect(weekly.body).toMatchObject({ mode: 'weekly', event: 'digest', schedule: { hour: 9, weekday: 'monday' } });
   });
 
+  // Spec 2.9 asks a schedule only of weekly rules (their weekday): a digest made with its mode or event alone runs at 09:00 UTC.
+  it('gives a daily or weekly digest named without an hour the default hour, 9 UTC', async () => {
+    for (const [body, schedule] of [
+      [{ name: 'D', mode: 'daily' }, { hour: 9 }],
+      [{ name: 'D', event: 'digest' }, { hour: 9 }],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 'friday' } }, { hour: 9, weekday: 'friday' }],
+    ] as const) {
+      const created = await createRule(body);
+      expect({ status: created.status, mode: created.body.mode, event: created.body.event, schedule: created.body.schedule }, JSON.stringify(body)).toEqual({
+        status: 200,
+        mode: body.mode ?? 'daily',
+        event: 'digest',
+        schedule,
+      });
+    }
+  });
+
+  // The spec names schedule.weekday but not its form: a name in any case, or a number where ISO 8601 and JavaScript agree.
+  it('takes a weekday as a name or a number 0 to 7, and shows it as its name', async () => {
+    for (const [weekday, shown] of [
+      ['Friday', 'friday'],
+      [1, 'monday'],
+      [0, 'sunday'],
+      [7, 'sunday'],
+    ] as const) {
+      const created = await createRule({ name: 'W', mode: 'weekly', schedule: { weekday } });
+      expect(created.status, String(weekday)).toBe(200);
+      expect(created.body.schedule, String(weekday)).toEqual({ hour: 9, weekday: shown });
+    }
+    const viaGraphQL = await earshot.graphql(
+      'mutation { createAlertRule(input: { name: "G", mode: "weekly", schedule: { weekday: 3 } }) { schedule { weekday } } }',
+      {},
+      key,
+    );
+    expect(viaGraphQL.body.data.createAlertRule.schedule.weekday).toBe('wednesday');
+  });
+
   it('says schedule_required, validation_error and unknown_channel', async () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
-      [{ name: 'D', mode: 'daily' }, 400, 'schedule_required', 'schedule.hour'],
+      [{ name: 'W', mode: 'weekly' }, 400, 'schedule_required', 'schedule.weekday'],
       [{ name: 'W', mode: 'weekly', schedule: { hour: 3 } }, 400, 'schedule_required', 'schedule.weekday'],
-      [{ name: 'D', event: 'digest' }, 400, 'schedule_required', 'schedule.hour'],
       [{ name: '' }, 400, 'validation_error', 'name'],
       [{ name: 'X', mode: 'monthly' }, 400, 'validation_error', 'mode'],
       [{ name: 'X', mode: 'hourly', schedule: { hour: 3 } }, 400, 'validation_error', 'schedule'],
@@ -72,6 +108,8 @@ describe('alert rules', () => {
       [{ name: 'X', filter: { minRelevance: 101 } }, 400, 'validation_error', 'filter.minRelevance'],
       [{ name: 'X', filter: { colour: 'red' } }, 400, 'validation_error', 'filter.colour'],
       [{ name: 'X', schedule: { hour: 24 } }, 400, 'validation_error', 'schedule.hour'],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 8 } }, 400, 'validation_error', 'schedule.weekday'],
+      [{ name: 'W', mode: 'weekly', schedule: { weekday: 'funday' } }, 400, 'validation_error', 'schedule.weekday'],
       [{ name: 'X', channelIds: ['dest_nothing'] }, 404, 'unknown_channel', 'channelIds'],
     ];
     for (const [body, status, code, field] of cases) {
@@ -115,14 +153,14 @@ describe('alert rules', () => {
     expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toEqual(rule.body);
   });
 
-  it('patches: omitted fields stay, lists are replaced, a digest needs its schedule', async () => {
+  it('patches: omitted fields stay, lists are replaced, a weekly digest needs its weekday', async () => {
     const rule = await createRule({ name: 'P', filter: { languages: ['en'] }, channelIds: [channelId] });
     const patched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { name: 'Q', channelIds: [], enabled: false } });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...rule.body, name: 'Q', channelIds: [], enabled: false });
-    const toDigest = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily' } });
-    expect(toDigest.status).toBe(400);
-    expect(toDigest.body.error.code).toBe('schedule_required');
+    const toWeekly = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'weekly' } });
+    expect(toWeekly.status).toBe(400);
+    expect(toWeekly.body.error.code).toBe('schedule_required');
     const daily = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { mode: 'daily', schedule: { hour: 7 } } });
     expect(daily.body).toMatchObject({ mode: 'daily', event: 'digest', schedule: { hour: 7 } });
   });

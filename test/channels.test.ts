@@ -147,14 +147,14 @@ describe('channels', () => {
       data: [
         {
           id: body.id,
-          kind: 'test',
+          kind: 'event',
           status: 'delivered',
           attempts: 1,
           error: null,
           sentAt: expect.stringMatching(timestampPattern),
           alert: null,
           mention: null,
-          event: null,
+          event: 'test',
           attemptLog: [{ at: expect.stringMatching(timestampPattern), status: 200, error: null }],
           createdAt: expect.stringMatching(timestampPattern),
         },

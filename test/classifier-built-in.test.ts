@@ -192,5 +192,13 @@ describe('built-in classifier', () => {
     );
     expect([release, status, jobs, person].map((result) => result.automated)).toEqual([true, true, true, false]);
     expect(release.intents).toEqual([]);
+    // Price trackers and job boards write their templates in every language.
+    const [priceDrop, preisalarm, jobAlert, shopper] = await classify(
+      post('Price drop: Rust in Action (2nd ed.) now $29.99, was $49.99', rust),
+      post('📉 Preisalarm: Rust-Handbuch jetzt 24,90 € statt 39,90 €', rust),
+      post("Offre d'emploi : développeuse Rust confirmée, Lyon, CDI", rust),
+      post('The price drop on the Rust book finally got me to buy it, chapter 4 is great.', rust),
+    );
+    expect([priceDrop, preisalarm, jobAlert, shopper].map((result) => result.automated)).toEqual([true, true, true, false]);
   });
 });

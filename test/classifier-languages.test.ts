@@ -61,3 +61,51 @@ describe('machine-made feed lines in other languages', () => {
     expect(automated('Ich habe einen neuen Beitrag über Fahrräder geschrieben, Feedback willkommen.')).toBe(false);
   });
 });
+
+describe('intents by the form of a post, in any language', () => {
+  const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });
+
+  it('reads a question offering the other option as the better one as a comparison', () => {
+    expect(intentsOf('¿Las botas de marca blanca aguantan o es mejor pagar las originales?', 'es')).toContain('comparison');
+    expect(intentsOf('Weet iemand of de app ook offline werkt, of kan ik beter een papieren kaart kopen?', 'nl')).toContain('comparison');
+    expect(intentsOf('A bicicleta elétrica compensa ou é melhor alugar um carro?', 'pt')).toContain('comparison');
+    expect(intentsOf('Should I repair the old lamp or is it better to buy a new one?', 'en')).toContain('comparison');
+    // "o melhor" is "the best", no second option.
+    expect(intentsOf('Este é o melhor café da cidade.', 'pt')).not.toContain('comparison');
+  });
+
+  it('reads money paid for a thing that broke as a complaint, in any words', () => {
+    expect(intentsOf('Paid $35 for the lunch box and the zip fell off on day two.', 'en')).toContain('complaint');
+    expect(intentsOf('Une lampe à 80 € qui se casse au bout de trois semaines.', 'fr')).toContain('complaint');
+    expect(intentsOf('Il trolley da 120 euro si è rotto al primo viaggio.', 'it')).toContain('complaint');
+    // A thing that broke with no money paid, or money with nothing broken, is not read so by this rule.
+    expect(intentsOf('Paid $35 for the lunch box, it keeps soup warm until noon.', 'en')).not.toContain('complaint');
+  });
+
+  it('reads a question asking how to mend a fault as a complaint', () => {
+    expect(intentsOf('The hinge on my laptop cracked again. Any cheap fixes?', 'en')).toContain('complaint');
+    expect(intentsOf('Mi cafetera gotea otra vez por abajo. ¿Hay forma de arreglarlo?', 'es')).toContain('complaint');
+    expect(intentsOf('The strap on the bag broke. Ideas?', 'en')).toContain('complaint');
+    // Asking how to do something, with no fault told, is a question only.
+    expect(intentsOf('How do I reset the clock on the oven? Any tips?', 'en')).toEqual(['question']);
+  });
+
+  it('reads one product set against another as a comparison whichever wins, in any language', () => {
+    for (const [text, language] of [
+      ['Unlike the old kettle, this one switches itself off.', 'en'],
+      ['Im Gegensatz zu meinem alten Rucksack hält dieser dicht.', 'de'],
+      ['Contrairement à mon ancienne lampe, celle-ci tient toute la nuit.', 'fr'],
+      ['Me cambié a otra marca de zapatillas y no vuelvo.', 'es'],
+      ['Troquei o aspirador antigo por um sem fio.', 'pt'],
+      ['Sono passato a un altro gestore e pago la metà.', 'it'],
+      ['Ik ben overgestapt naar een andere fietsenmaker.', 'nl'],
+      // An accented letter ends these phrases, where `\b`, which knows only ASCII letters, finds no word's end.
+      ['On range tout dans le classeur à la place de Trello.', 'fr'],
+      ['On a migré de la vieille appli vers la nouvelle.', 'fr'],
+      ['Je cherche une alternative à cette appli.', 'fr'],
+    ] as const) {
+      expect(intentsOf(text, language), text).toContain('comparison');
+    }
+    expect(intentsOf('The kettle switches itself off when the water boils.', 'en')).not.toContain('comparison');
+  });
+});

@@ -44,6 +44,17 @@ describe('sentiment features', () => {
     expect(features.get('kind:exclamation')).toBe(1);
   });
 
+  it('carries where a post comes down: its last sentence, and the clause after its last contrast word', async () => {
+    const turned = await featuresOf('Way too expensive for a cooler, but it is brilliant.');
+    expect(turned.get('lex:blame')).toBeGreaterThan(0);
+    expect(turned.get('lex:turn-praise')).toBeGreaterThan(0);
+    expect(turned.has('lex:turn-blame')).toBe(false);
+    const closed = await featuresOf('The hotel was lovely. The flight home was awful.');
+    expect(closed.get('lex:closing-blame')).toBeGreaterThan(0);
+    expect(closed.has('lex:closing-praise')).toBe(false);
+    expect(closed.has('lex:turn-praise') || closed.has('lex:turn-blame')).toBe(false);
+  });
+
   it('names the form of a post weighing two options or telling its own problem, in any field', async () => {
     const forms = async (text: string) => [...(await featuresOf(text)).keys()].filter((name) => name.startsWith('form:')).sort();
     expect(await forms('Moved the whole studio from Bernina to Janome last spring.')).toEqual(['form:moved-from-to']);
@@ -111,7 +122,7 @@ describe('opinion models', () => {
 
   it('read sentiment and intents of posts written for this test, outside their training data', async () => {
     const models = loadOpinionModels();
-    const read = async (text: string) => readOpinionsOf(models, await featuresOf(text), text.endsWith('?') ? ['question'] : []);
+    const read = async (text: string) => readOpinionsOf(models, await featuresOf(text), text.endsWith('?') ? ['question'] : [], true);
     expect(await read('Their support ghosted me for three weeks and then closed the ticket without a word.')).toMatchObject({
       sentiment: 'negative',
       intents: expect.arrayContaining(['complaint']),
@@ -127,6 +138,18 @@ describe('opinion models', () => {
     expect(await read('How do I export my workspace to CSV?')).toEqual({ sentiment: 'neutral', intents: ['question'] });
   });
 
+  it('read a positive post about the tracked sense as praise where the praise model alone would not', async () => {
+    const models = loadOpinionModels();
+    // Praise in plain words the praise model scores below its cut: the positive stance says it.
+    for (const text of ['The lantern lasted the whole camping week on one charge. Solid.', 'Two years on, the hiking boots still keep my feet dry. Happy with them.']) {
+      const features = await featuresOf(text);
+      expect(readOpinionsOf(models, features, [], true), text).toEqual({ sentiment: 'positive', intents: ['praise'] });
+      expect(readOpinionsOf(models, features, [], false), text).toEqual({ sentiment: 'positive', intents: [] });
+    }
+    // A neutral or negative post gets no praise from the allowance.
+    expect(readOpinionsOf(models, await featuresOf('The lantern ships with a USB-C cable and a carabiner.'), [], true).intents).toEqual([]);
+  });
+
   it('read sarcasm by the stance of the whole post: praise words thrown at a problem count against', async () => {
     const reading = (text: string) => readSentiment(text, 'en', noWords);
     const sarcastic = reading('Great, another outage on a Monday morning.');
@@ -134,9 +157,23 @@ describe('opinion models', () => {
     expect(sarcastic.cues.map((cue) => [cue.cue, cue.score])).toEqual([['outage', -2], ['great', -3]]);
     expect(reading('Great release, the new editor is fast.')).toMatchObject({ ironic: false, cues: [{ cue: 'fast', score: 1 }, { cue: 'great', score: 3 }] });
     const models = loadOpinionModels();
-    for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.']) {
-      expect(readOpinionsOf(models, await featuresOf(text), []).sentiment, text).toBe('negative');
+    // Praise for what nobody enjoys is the same sarcasm; praise for how a thing works is praise.
+    expect(reading('Love waiting 10 minutes for a build.').ironic).toBe(true);
+    expect(reading("J'adore attendre quarante minutes au téléphone.").ironic).toBe(true);
+    expect(reading('Nothing says quality like a handle that snaps in week two.').ironic).toBe(true);
+    expect(reading('I love how fast it syncs.').ironic).toBe(false);
+    for (const text of ['Great, another outage on a Monday morning.', 'Oh great, the sync ate my notes again 🙃', 'Thanks for nothing: the update wiped my settings.', 'Love waiting 10 minutes for a build.']) {
+      expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment, text).toBe('negative');
     }
+  });
+
+  it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
+    const text = 'Ah yes, another quarterly memo about synergy. Touching.';
+    const features = await featuresOf(text);
+    expect(features.has('irony')).toBe(true);
+    expect(readOpinionsOf(loadOpinionModels(), features, [], true).sentiment).toBe('negative');
+    // Without the mark the same sentence is a neutral remark.
+    expect(readOpinionsOf(loadOpinionModels(), await featuresOf('Another quarterly memo about synergy.'), [], true).sentiment).toBe('neutral');
   });
 
   it('read a sentence thrown open by praise and a comma as sarcasm, in any language', async () => {
@@ -153,7 +190,7 @@ describe('opinion models', () => {
     expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
     const models = loadOpinionModels();
     const text = 'Great, the vendor ended support for my model and the spare batteries are now paperweights.';
-    expect(readOpinionsOf(models, await featuresOf(text), []).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, await featuresOf(text), [], true).sentiment).toBe('negative');
   });
 
   it('names the stance cues a post holds in any of eight languages', async () => {
@@ -165,6 +202,12 @@ describe('opinion models', () => {
     expect(await cues('Nach zehn Jahren immer noch wie neu.')).toEqual(['cue:lasted']);
     expect(await cues('Zou ik zo weer kopen.')).toEqual(['cue:would-again']);
     expect(await cues('Nessuna risposta dal supporto.')).toEqual(['cue:kept-waiting']);
+    expect(await cues('The album is fine, but the songs are way too long.')).toEqual(['cue:too-much']);
+    expect(await cues('Produzione pulita, ma i pezzi sono troppo lunghi.')).toEqual(['cue:too-much']);
+    expect(await cues('Achei bom, mas caro demais pro Brasil.')).toEqual(['cue:too-much']);
+    // Not "too" as "also", nor colloquial praise ("trop bien").
+    expect(await cues('I love it too and so does my sister.')).toEqual([]);
+    expect(await cues("C'est trop bien, je recommande.")).toEqual([]);
     expect(await cues('The new editor is fast.')).toEqual([]);
   });
 

@@ -46,7 +46,7 @@ describe('channels, rules and deliveries over GraphQL', () => {
     expect(read.body.data).toEqual({
       channels: [{ id: channelId, config: { secret: null }, stats: { alerts: 1, activeAlerts: 1, last7d: { total: 1 } } }],
       alertRules: [{ id: ruleId }],
-      channelDeliveries: { nodes: [{ kind: 'test', status: 'delivered', alert: { id: ruleId, name: 'Negative' } }] },
+      channelDeliveries: { nodes: [{ kind: 'event', status: 'delivered', alert: { id: ruleId, name: 'Negative' } }] },
     });
   });
 

@@ -92,6 +92,19 @@ describe('digests', () => {
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
   });
 
+  it('puts a complaint in needs attention whatever its sentiment: an unhappy post (spec 6.3)', async () => {
+    const { key, receiver, keywords, rule, mention } = await workspaceWithDigest();
+    const complaint = await mention(keywords[0].id, { intents: ['complaint'], sentiment: 'neutral' });
+    const praise = await mention(keywords[0].id, { intents: ['praise'], sentiment: 'positive' });
+
+    expect((await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key })).status).toBe(200);
+    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    const { data } = JSON.parse(receiver.received[0].body);
+    expect(data.needsAttention.map((m: { id: string }) => m.id)).toEqual([complaint]);
+    expect(data.rest.map((m: { id: string }) => m.id)).toEqual([praise]);
+    expect(data.counts).toMatchObject({ total: 2, needsAttention: 1, rest: 1 });
+  });
+
   it('answers not_a_digest for an instant rule', async () => {
     const { key } = await workspaceWithDigest();
     const instant = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Now' } })).body;

@@ -73,6 +73,8 @@ const bounds: Bound[] = [
     outside(`51 subreddits.${list}`, matching({ subreddits: { [list]: items(51, (i) => `sub${i}`) } }), `matching.subreddits.${list}`),
     inside(`subreddits.${list} entry of 100 characters`, matching({ subreddits: { [list]: ['s'.repeat(100)] } }), (k) => k.matching.subreddits[list], ['s'.repeat(100)]),
     outside(`subreddits.${list} entry of 101 characters`, matching({ subreddits: { [list]: ['s'.repeat(101)] } }), `matching.subreddits.${list}.0`),
+    // Stripped of its prefix, `r/` would be stored as an empty name that no post's subreddit equals.
+    outside(`subreddits.${list} entry "r/" naming no subreddit`, matching({ subreddits: { [list]: ['rust', 'r/'] } }), `matching.subreddits.${list}.1`),
   ]),
   inside('minStars 0', matching({ repositories: { minStars: 0 } }), (k) => k.matching.repositories.minStars, 0),
   inside('minStars 1,000,000', matching({ repositories: { minStars: 1_000_000 } }), (k) => k.matching.repositories.minStars, 1_000_000),

@@ -132,6 +132,23 @@ describe('GET /v1/keywords/{id}/health', () => {
     expect(ten.body.reasons[0]).toBe('Quiet: nothing relevant in the last 10 days.');
   });
 
+  // The spec names the query only as "window in days": `window` is the same parameter.
+  it('takes the window as `window` too, refusing it out of bounds or at odds with `days`', async () => {
+    const keyword = await newKeyword(await newWorkspace(), 'Acme');
+    expect((await health(keyword, '?window=7')).body.window).toEqual(windowOf(7));
+    expect((await health(keyword, '?window=7&days=7')).body.window).toEqual(windowOf(7));
+    for (const [query, message] of [
+      ['?window=91', 'window: must be a whole number 1 to 90'],
+      ['?window=7&days=8', 'window: days and window name the same window; send one'],
+    ]) {
+      const response = await health(keyword, query);
+      expect({ status: response.status, body: response.body }, query).toEqual({
+        status: 400,
+        body: { error: { code: 'validation_error', message, requestId: expect.any(String), field: 'window' } },
+      });
+    }
+  });
+
   it.each(['0', '91', 'abc', '1.5', '-3'])('refuses days=%s with validation_error', async (days) => {
     const keyword = await newKeyword(await newWorkspace(), 'Acme');
     const response = await health(keyword, `?days=${days}`);

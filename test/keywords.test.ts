@@ -55,7 +55,14 @@ describe('keywords over REST', () => {
         health: 'new',
         cost: { keywordDays: 0, keywordCents: 0, billableMentions: 0, mentionCents: 0, billableComments: 0, commentCents: 0, totalCents: 0 },
       },
-      polling: [],
+      // Every search platform but Bluesky, which arrives live; none polled yet.
+      polling: ['devto', 'github', 'hackernews', 'instagram', 'linkedin', 'news', 'reddit', 'stackoverflow', 'tiktok', 'x', 'youtube'].map((platform) => ({
+        platform,
+        lastPolledAt: null,
+        emptyPolls: 0,
+        lastError: null,
+        lastErrorAt: null,
+      })),
       createdAt: expect.any(String),
     });
     const fetched = await earshot.rest('GET', `/v1/keywords/${created.body.id}`, { key });

@@ -94,12 +94,30 @@ describe('an id that cannot name a record', () => {
     'POST /v1/people/{id}/split': { authorId: 'aut_01jd8x3m5c2v7q9r4t6w8y0z1a' },
     'POST /v1/people/{id}/activities': { channel: 'email' },
   };
-  for (const route of idRoutes) {
+  // A change to the team needs a person signed in: a key is refused before the id is read (spec 4.5).
+  const changesTeam = (route: (typeof idRoutes)[number]) => route.method !== 'GET' && route.path.startsWith('/v1/members/');
+  for (const route of idRoutes.filter((route) => !changesTeam(route))) {
     it.each(oddIds)(`${route.method} ${route.path}: an id with %s is 404 not_found`, async (_label, id) => {
       const body = route.body ? (wellFormedBodies[`${route.method} ${route.path}`] ?? {}) : undefined;
       const path = route.path.replace('{id}', id).replace('{activityId}', 'act_01jd8x3m5c2v7q9r4t6w8y0z1a');
       const response = await earshot.rest(route.method, path, { key, body });
       expectEnvelope(response, 404, { code: 'not_found' });
+    });
+  }
+
+  // A path that does not decode to text names nothing on any route; one that does is refused to a key there.
+  const decodesToText = (id: string) => {
+    try {
+      return !decodeURIComponent(id).includes('\u0000');
+    } catch {
+      return false;
+    }
+  };
+  for (const route of idRoutes.filter(changesTeam)) {
+    it.each(oddIds)(`${route.method} ${route.path}: an id with %s is 403 forbidden to an API key, or 404 when it is no text`, async (_label, id) => {
+      const response = await earshot.rest(route.method, route.path.replace('{id}', id), { key, body: route.body ? {} : undefined });
+      if (decodesToText(id)) expectEnvelope(response, 403, { code: 'forbidden' });
+      else expectEnvelope(response, 404, { code: 'not_found' });
     });
   }
 

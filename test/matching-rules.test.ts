@@ -29,6 +29,7 @@ const cases: Case[] = [
   { name: 'an accent typed as a combining mark is the same letter', keywords: [keyword('kw', 'Café')], post: post('un cafe\u0301 noir'), expected: ['kw'] },
   { name: 'an unaccented spelling is another word', keywords: [keyword('kw', 'Café')], post: post('a cafe nearby'), expected: [] },
   { name: 'a letter after the accented one still glues', keywords: [keyword('kw', 'Café')], post: post('cafés'), expected: [] },
+  { name: 'a term is not found inside a longer word after a letter outside ASCII', keywords: [keyword('kw', 'Straße')], post: post('die Großstraße im Zentrum'), expected: [] },
   { name: 'C++ matches before a version number', keywords: [keyword('kw', 'C++')], post: post('we moved to C++20 last year'), expected: ['kw'] },
   { name: 'C++ does not match plain C', keywords: [keyword('kw', 'C++')], post: post('written in C and C#'), expected: [] },
   { name: '.NET matches inside ASP.NET', keywords: [keyword('kw', '.NET')], post: post('ASP.NET Core is fast'), expected: ['kw'] },

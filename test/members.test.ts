@@ -78,10 +78,10 @@ describe('members', () => {
     expect(viaGraphQL.body.errors[0].extensions.code).toBe('forbidden');
     expect((await earshot.rest('GET', '/v1/members', { key: a.key })).body.data).toHaveLength(3);
 
-    // An id naming no member of this workspace is not_found first, as on every id route.
+    // A key is refused whichever member it names, one of no one included (spec 4.5, 5.8).
     const unknown = await earshot.rest('DELETE', '/v1/members/usr_00000000000000000000000000', { key: a.key });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('not_found');
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.error.code).toBe('forbidden');
 
     const unauthenticated = await earshot.rest('DELETE', `/v1/members/${a.people.member}`);
     expect(unauthenticated.status).toBe(401);

@@ -1,4 +1,5 @@
-import type { Client } from 'graphql-ws';
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
@@ -69,6 +70,19 @@ async function untilLive(results: unknown[], act: () => Promise<unknown>) {
 }
 
 const relevantReddit: Omit<MentionSeed, 'keywordId'> = { platform: 'reddit', score: { relevance: 90, sentiment: 'positive' } };
+
+/** Subscribes `client` to `mentionCreated` and announces mentions until one arrives: it must be one of them. */
+async function expectFirstMentionCreated(client: Client) {
+  const results: any[] = [];
+  client.subscribe({ query: 'subscription { mentionCreated { id } }' }, { next: (result) => results.push(result), error: (error) => results.push({ error }), complete: () => {} });
+  const announced: string[] = [];
+  for (let attempt = 0; attempt < 50 && results.length === 0; attempt++) {
+    announced.push(...(await announceNew(mine, [relevantReddit])));
+    for (let waited = 0; waited < 200 && results.length === 0; waited += 20) await sleep(20);
+  }
+  expect(results[0]).toEqual({ data: { mentionCreated: { id: expect.any(String) } } });
+  expect(announced).toContain(results[0].data.mentionCreated.id);
+}
 const idsOf = (results: any[], field: string) => results.map((result) => result.data?.[field]?.id ?? JSON.stringify(result));
 
 describe('mentionCreated(filter:)', () => {
@@ -84,6 +98,18 @@ describe('mentionCreated(filter:)', () => {
     await eventually(async () => created.results.length, (count) => count > 0, 10_000);
     await sleep(300);
     expect(created.results).toEqual([{ data: { mentionCreated: { id: wanted, post: { platform: 'reddit' }, relevant: true } } }]);
+  });
+
+  // Only connectionParams carried the key: a client sending it on the upgrade request, as plain WebSocket clients do, was refused unauthorized.
+  it('takes the key from the upgrade request when the connection parameters carry none', async () => {
+    class KeyedWebSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { authorization: `Bearer ${mine.key}` } });
+      }
+    }
+    const client = createClient({ url: `${earshot.url.replace('http', 'ws')}/graphql`, webSocketImpl: KeyedWebSocket, retryAttempts: 0 });
+    clients.push(client);
+    await expectFirstMentionCreated(client);
   });
 
   it("takes a saved view's filters by viewId, narrowed by the filters given beside it, and refuses an unknown view", async () => {
@@ -288,15 +314,6 @@ describe('through a gateway whose subgraphs are processes of their own', () => {
     roles.push(gateway);
     const client = gateway.subscribe(mine.key);
     clients.push(client);
-    const results: any[] = [];
-    client.subscribe({ query: 'subscription { mentionCreated { id } }' }, { next: (result) => results.push(result), error: (error) => results.push({ error }), complete: () => {} });
-
-    const announced: string[] = [];
-    for (let attempt = 0; attempt < 50 && results.length === 0; attempt++) {
-      announced.push(...(await announceNew(mine, [relevantReddit])));
-      for (let waited = 0; waited < 200 && results.length === 0; waited += 20) await sleep(20);
-    }
-    expect(results[0]).toEqual({ data: { mentionCreated: { id: expect.any(String) } } });
-    expect(announced).toContain(results[0].data.mentionCreated.id);
+    await expectFirstMentionCreated(client);
   });
 });

@@ -25,6 +25,8 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['GET', '/compat/octolens/api/v1/keywords'],
       ['GET', '/compat/octolens/api/v3/keywords'],
       ['GET', '/compat/octolens/keywords'],
+      ['GET', '/compat/octolens'],
+      ['GET', '/compat/octolens/'],
       ['GET', '/compat/octolens/api/v2/nothing-here'],
       ['GET', '/compat/octolens/api/v2/keywords/'],
       ['POST', '/compat/octolens/api/v2/mentions/'],

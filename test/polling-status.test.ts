@@ -114,6 +114,15 @@ describe('polling you can see', () => {
     expect(recovered).toEqual([{ platform: 'hackernews', lastPolledAt: expect.any(String), emptyPolls: expect.any(Number), lastError: null, lastErrorAt: null }]);
   });
 
+  // Its poll rows used to be written by the look-back job, so a keyword answered `polling: []` until a worker took that job.
+  it("lists a new keyword's polled platforms, never polled yet, in its creation response and at once after", async () => {
+    const response = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Polled from birth', platforms: ['hackernews', 'bluesky'] } });
+    const unpolled = [{ platform: 'hackernews', lastPolledAt: null, emptyPolls: 0, lastError: null, lastErrorAt: null }];
+    expect({ status: response.status, polling: response.body.polling }).toEqual({ status: 201, polling: unpolled });
+    expect((await pollingOf(response.body.id)).map((entry: { platform: string }) => entry.platform)).toEqual(['hackernews']);
+    expect((await earshot.rest('DELETE', `/v1/keywords/${response.body.id}`, { key })).status).toBe(204);
+  });
+
   it('polls a platform once a restart brings its credentials', async () => {
     const keywordId = await createKeyword('Later on YouTube', ['youtube']);
     await eventually(() => pollingOf(keywordId), (entries) => entries[0]?.lastError === youTubeReason);

@@ -96,7 +96,7 @@ describe('Slack channels', () => {
     expect(message.channel).toBe('C0GENERAL1');
     expect(JSON.stringify(message.blocks)).toContain('This is a test delivery from Earshot. Your channel is set up.');
     expect(message.body).toMatchObject({ unfurl_links: false, unfurl_media: false });
-    expect((await deliveryLog(id))[0]).toMatchObject({ kind: 'test', status: 'delivered', attempts: 1 });
+    expect((await deliveryLog(id))[0]).toMatchObject({ kind: 'event', event: 'test', status: 'delivered', attempts: 1 });
   });
 
   it('posts a mention alert in Block Kit with a link to the post and the Interacted button', async () => {

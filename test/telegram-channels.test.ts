@@ -86,7 +86,7 @@ describe('Telegram channels', () => {
     expect(message.plainText).toContain('This is a test delivery from Earshot. Your channel is set up.');
     expect(message.body).toMatchObject({ parse_mode: 'HTML', disable_web_page_preview: true });
     const [logged] = await deliveryLog(id);
-    expect(logged).toMatchObject({ kind: 'test', status: 'delivered', attempts: 1, error: null });
+    expect(logged).toMatchObject({ kind: 'event', event: 'test', status: 'delivered', attempts: 1, error: null });
   });
 
   it('sends a mention alert with the post, its author and a link to it', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchRulesOf, PreparedPost, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
@@ -88,7 +88,10 @@ async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss',
     return;
   }
   const found = [...(await ingestPosts(context, read.posts, read.match)).keywordIdsWithFinds];
-  if (payload.lookback) return;
+  if (payload.lookback) {
+    await recordLookbackPoll(context.sql, { platform, keywordIds: [keyword.id], now });
+    return;
+  }
   await recordPollOutcome(context.sql, {
     platform,
     keywordIds: [keyword.id],

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { searchPlatforms, type SearchPlatform } from '../../vocabulary/normalized-post.ts';
 import { searchConnectorFor } from '../connectors/search-connectors.ts';
 import { UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
-import { createMatcher, loadActiveMatchRules, type MatchablePost, matchWithRepositoryEvents, recordPollOutcome } from '../../subgraphs/keywords/index.ts';
+import {
+  createMatcher,
+  loadActiveMatchRules,
+  type MatchablePost,
+  matchWithRepositoryEvents,
+  recordLookbackPoll,
+  recordPollOutcome,
+} from '../../subgraphs/keywords/index.ts';
 import { handleFailedPoll } from './failed-poll.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
@@ -56,7 +63,9 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   const matcher = createMatcher(rules, filters);
   const match = await matchWithRepositoryEvents(context.sql, matcher, posts, now);
   const outcome = await ingestPosts(context, posts, match);
-  if (!payload.lookback) {
+  if (payload.lookback) {
+    await recordLookbackPoll(context.sql, { platform: payload.platform, keywordIds: payload.keywordIds, now });
+  } else {
     await recordPollOutcome(context.sql, {
       platform: payload.platform,
       keywordIds: payload.keywordIds,

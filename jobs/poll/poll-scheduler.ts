@@ -5,13 +5,14 @@ import type { JobContext } from '../job-definition.ts';
 
 const hour = 3_600_000;
 /**
- * How long a thread read handed to the comments queue stays leased: the
- * hourly cadence of the shortest thread windows. A job is not lost short of
- * failing for good (worker-registry.ts), so the lease only has to bring such
- * a read back; a shorter one sent every due thread again each time a
- * backlog outlasted it, growing the queue with copies.
+ * How long a poll or a thread read handed to its queue stays leased (an hour,
+ * the cadence of the shortest thread windows, or two poll intervals if
+ * longer). A job is not lost short of failing for good (worker-registry.ts),
+ * so the lease only has to bring such a job back; a shorter one sent every
+ * waiting poll again each time a backlog outlasted it, so copies piled up
+ * faster than the workers drained them.
  */
-const threadLeaseSeconds = 3600;
+const minimumLeaseSeconds = 3600;
 /** Polls a worker hands out per pass; the rest are due on the next pass. */
 const claimLimit = 500;
 
@@ -26,7 +27,7 @@ const claimLimit = 500;
  */
 export function startPollScheduler(context: JobContext): { stop(): Promise<void> } {
   const base = context.config.pollIntervalSeconds;
-  const leaseSeconds = Math.max(60, base * 2);
+  const leaseSeconds = Math.max(minimumLeaseSeconds, base * 2);
   const platforms = platformAvailability(context.config.env);
   const unpolled = platforms.flatMap((entry) => (entry.enabled ? [] : [entry]));
   context.log.info(`platforms: ${platforms.length - unpolled.length} enabled, ${unpolled.length} disabled`, {
@@ -52,7 +53,7 @@ export function startPollScheduler(context: JobContext): { stop(): Promise<void>
       }
     });
     await context.sql.begin(async (tx) => {
-      const threads = await claimDueCommentWatches(tx, now, Math.max(leaseSeconds, threadLeaseSeconds), claimLimit);
+      const threads = await claimDueCommentWatches(tx, now, leaseSeconds, claimLimit);
       for (let i = 0; i < threads.length; i += 10) {
         const watches = threads.slice(i, i + 10).map((watch) => ({
           mentionId: watch.mentionId,

@@ -57,14 +57,14 @@ export const testOutcomesSchema = z
 const deliverySchema = z
   .object({
     id: z.string().meta({ example: 'dlv_01jd8x3m5c2v7q9r4t6w8y0z1a', description: 'The envelope `id`; every attempt resends it' }),
-    kind: z.enum(['mention', 'digest', 'event', 'test']),
+    kind: z.enum(['mention', 'digest', 'event']).meta({ description: 'A test send is `event`, its `event` being `test`' }),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.number().int(),
     error: z.string().nullable().meta({ description: 'The last attempt’s error' }),
     sentAt: timestamp.nullable(),
     alert: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
     mention: z.object({ id: z.string(), platform: z.string(), url: z.string(), text: z.string() }).nullable().meta({ description: 'A short summary of the mention delivered' }),
-    event: z.string().nullable().meta({ description: 'The account event’s name, for `kind: event`' }),
+    event: z.string().nullable().meta({ description: 'For `kind: event`: the account event’s name, or `test`' }),
     attemptLog: z
       .array(z.object({ at: timestamp, status: z.number().int().nullable(), error: z.string().nullable() }))
       .meta({ description: 'Every attempt, oldest first: the HTTP status answered (null for a time-out or network error)' }),

@@ -66,6 +66,12 @@ const keywordSuggestionSchema = z
   .meta({ id: 'KeywordSuggestion' });
 
 
+const windowDays = z.coerce
+  .number({ error: 'must be a whole number 1 to 90' })
+  .int('must be a whole number 1 to 90')
+  .min(1, 'must be a whole number 1 to 90')
+  .max(90, 'must be a whole number 1 to 90');
+
 /** What the service measured about a keyword: its health (spec 2.5) and suggested rule changes (2.6). */
 export const keywordInsightRoutes: GraphQLRoute[] = [
   {
@@ -74,18 +80,19 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
     operationId: 'getKeywordHealth',
     summary: "A keyword's health status, the reasons for it and its match counts over the last `days` days",
     tag: 'Keywords',
-    query: z.object({
-      days: z.coerce
-        .number({ error: 'must be a whole number 1 to 90' })
-        .int('must be a whole number 1 to 90')
-        .min(1, 'must be a whole number 1 to 90')
-        .max(90, 'must be a whole number 1 to 90')
-        .optional()
-        .meta({ description: 'Window in days, today included, 1 to 90 (default 30)' }),
-    }),
+    // The spec names the parameter only as "window in days": both words are taken.
+    query: z
+      .object({
+        days: windowDays.optional().meta({ description: 'Window in days, today included, 1 to 90 (default 30)' }),
+        window: windowDays.optional().meta({ description: 'The same as `days`, by the name the interface specification gives it' }),
+      })
+      .refine((query) => query.days === undefined || query.window === undefined || query.days === query.window, {
+        message: 'days and window name the same window; send one',
+        path: ['window'],
+      }),
     responses: {
       200: { description: 'The health report', schema: keywordHealthSchema },
-      400: { description: 'Bad `days` or an unknown query parameter (`validation_error`, with `field`)' },
+      400: { description: 'Bad `days` or `window`, both sent and different, or an unknown query parameter (`validation_error`, with `field`)' },
       401: unauthorizedResponse,
       404: notFoundResponse('keyword'),
     },
@@ -97,7 +104,7 @@ export const keywordInsightRoutes: GraphQLRoute[] = [
         stats { ${matchCountFields} workspaceShare judgedSince byPlatform { platform ${matchCountFields} } }
       }
     }`,
-    variables: ({ params, query }) => ({ id: params.id, days: query.days ?? null }),
+    variables: ({ params, query }) => ({ id: params.id, days: query.days ?? query.window ?? null }),
     result: (data) => ({ status: 200, body: data.keywordHealth }),
   },
   {

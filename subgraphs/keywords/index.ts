@@ -48,7 +48,15 @@ export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
 export { createReferenceMatcher } from './matching/reference-matcher.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
 export { applyNoiseBrake } from './noise-brake.ts';
-export { claimDuePolls, recordPollError, recordPollFailure, recordPollOutcome, recordUnpolledPlatforms, syncKeywordPolls } from './poll-schedule-store.ts';
+export {
+  claimDuePolls,
+  recordLookbackPoll,
+  recordPollError,
+  recordPollFailure,
+  recordPollOutcome,
+  recordUnpolledPlatforms,
+  syncKeywordPolls,
+} from './poll-schedule-store.ts';
 export { workspaceFiltersPatchInput } from './workspace-filters.ts';
 export { findCompanyProfile, findWorkspaceFilters } from './workspace-settings-store.ts';
 export { FeedCheckFailure, type ReviewSourceRef, type SourceReaders } from '../source-readers.ts';

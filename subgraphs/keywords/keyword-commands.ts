@@ -78,8 +78,14 @@ async function saveSources(
   return added;
 }
 
-/** Creates a keyword in its group (the default one unless named); 409 when the group tracks the term. */
-export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, readers: SourceReaders): Promise<KeywordWrite> {
+/**
+ * Creates a keyword in its group (the default one unless named); 409 when
+ * the group tracks the term. With `firstPollAt` its poll rows are written
+ * with it, first due then, so its `polling` shows what it watches from the
+ * start and a look-back lost to a crash still leaves it polled; without it
+ * (seeded rows) it is not polled until something schedules it.
+ */
+export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, readers: SourceReaders, firstPollAt?: Date): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
   const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
   try {
@@ -87,6 +93,7 @@ export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unk
       const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
       const keyword = await insertKeyword(tx, workspaceId, settings);
       const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
+      if (firstPollAt) await syncKeywordPolls(tx, keyword.id, searchPlatforms, firstPollAt);
       return { keyword, added };
     })) as KeywordWrite;
   } catch (error) {

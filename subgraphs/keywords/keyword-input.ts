@@ -20,8 +20,10 @@ export const termInput = z
   .refine(({ term }) => term.length >= 2 && term.length <= 80, 'must be 2 to 80 characters')
   .refine(({ term }) => !/[\r\n\t]/.test(term), 'must be one line');
 
-/** `r/Name`, `/r/name` or `name` → `name` (spec 2.1.3: stored bare and lowercase). */
-const subredditName = text(1, 100).transform((name) => name.replace(/^\/?r\//i, '').toLowerCase());
+/** `r/Name`, `/r/name` or `name` → `name` (spec 2.1.3: stored bare and lowercase); a bare `r/` names no subreddit. */
+const subredditName = text(1, 100)
+  .transform((name) => name.replace(/^\/?r\//i, '').toLowerCase())
+  .refine((name) => name.length > 0, 'must name a subreddit after r/');
 export const subredditList = list(subredditName, 50).transform(uniqueList);
 
 export const excludedAuthorList = list(text(1, 500), 100)

@@ -27,7 +27,9 @@ export async function loadKeyword(ctx: SubgraphContext, id: string): Promise<Key
 
 /** Creates a keyword and starts its 30-day look-back (spec 4.2). */
 export async function startKeyword(ctx: SubgraphContext, rawInput: unknown): Promise<KeywordRow> {
-  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders);
+  // The look-back is the first poll; the regular ones follow an interval later.
+  const firstPollAt = new Date(ctx.clock.now().getTime() + ctx.pollIntervalSeconds * 1000);
+  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, firstPollAt);
   await ctx.sendJob('lookback', { keywordId: keyword.id });
   return keyword;
 }

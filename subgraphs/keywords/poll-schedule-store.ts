@@ -140,6 +140,23 @@ export async function recordPollFailure(
 }
 
 /**
+ * Records a look-back that read its platform: a poll like any other for
+ * `lastPolledAt` (spec 2.1 `polling`), so a new keyword does not show its
+ * platforms as never polled until the first regular poll, an interval on.
+ * The schedule and the run of empty polls are the regular polls' own; an
+ * error the look-back itself left (a failed first try) is cleared.
+ */
+export async function recordLookbackPoll(sql: Queryable, lookback: { platform: string; keywordIds: readonly string[]; now: Date }): Promise<void> {
+  await sql`
+    /* recordLookbackPoll */
+    update keyword_polls set
+      last_polled_at = greatest(last_polled_at, ${lookback.now}),
+      last_error = case when failed_polls = 0 then null else last_error end,
+      last_error_at = case when failed_polls = 0 then null else last_error_at end
+    where platform = ${lookback.platform} and keyword_id = any(${sql.array(lookback.keywordIds as string[])})`;
+}
+
+/**
  * Records an error on polls without touching their schedule: a look-back
  * that failed (the regular polls keep their own pace), or a poll of a platform
  * this process cannot run.

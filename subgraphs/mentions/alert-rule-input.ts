@@ -24,9 +24,44 @@ export const alertFilterInput = z.strictObject({
 });
 export type AlertFilter = z.output<typeof alertFilterInput>;
 
+/**
+ * The hour a daily or weekly digest goes out when the rule names none: the
+ * spec asks a schedule only of weekly rules (their weekday), so a digest
+ * rule made with its mode alone runs, at a working morning hour, as the
+ * digests of comparable products do.
+ */
+export const defaultDigestHour = 9;
+
+/**
+ * A weekly rule's day, as its name in any case (`monday`) or as a number,
+ * where ISO 8601 (1 Monday … 7 Sunday) and JavaScript (0 Sunday … 6 Saturday)
+ * agree: the spec names the field but not its form. Stored and shown as the
+ * lowercase name.
+ */
+const weekdayProblem = `must be one of ${weekdays.join(', ')}, or a whole number 0 to 7 (0 and 7 Sunday, 1 Monday)`;
+const weekday = z
+  .union([z.string(), z.number()], { error: weekdayProblem })
+  .transform((value, ctx) => {
+    const day =
+      typeof value === 'string'
+        ? weekdays.find((name) => name === value.trim().toLowerCase())
+        : Number.isInteger(value) && value >= 0 && value <= 7
+          ? weekdays[value % 7]
+          : undefined;
+    if (!day) ctx.addIssue({ code: 'custom', message: weekdayProblem });
+    return day ?? z.NEVER;
+  })
+  .meta({ description: 'Weekly rules: the day it is sent, `monday` … `sunday` (any case), or 0 to 7 (0 and 7 Sunday, 1 Monday)' });
+
 const schedule = z.strictObject({
-  hour: z.number().int().min(0).max(23).meta({ description: 'Hour of the day, UTC, at which a daily or weekly digest is sent' }),
-  weekday: z.enum(weekdays).optional().meta({ description: 'Weekly rules: the day it is sent' }),
+  hour: z
+    .number()
+    .int()
+    .min(0)
+    .max(23)
+    .optional()
+    .meta({ description: `Hour of the day, UTC, at which a daily or weekly digest is sent; default ${defaultDigestHour}` }),
+  weekday: weekday.optional(),
 });
 
 const eventName = z
@@ -92,7 +127,8 @@ export interface SettledAlertRule {
 /**
  * A whole rule from a create (or a patch over the rule `before`): the
  * event's preset gives the mode and the filter keys left out, the mode the
- * default event, and a daily or weekly digest must say when it runs
+ * default event; a daily or weekly digest runs at `defaultDigestHour` unless
+ * it says otherwise, and a weekly one must name its weekday
  * (`schedule_required`). An hourly digest runs at the start of every hour
  * (UTC) and takes no schedule.
  */
@@ -106,9 +142,6 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
   if (mode === 'hourly' && input.schedule) {
     throw domainError('validation_error', 'schedule: an hourly rule runs at the start of every hour (UTC) and takes no schedule', { field: 'schedule' });
   }
-  if ((mode === 'daily' || mode === 'weekly') && (schedule?.hour === null || schedule?.hour === undefined)) {
-    throw domainError('schedule_required', `A ${mode} rule needs schedule.hour (UTC)`, { field: 'schedule.hour' });
-  }
   if (mode === 'weekly' && (schedule?.weekday === null || schedule?.weekday === undefined)) {
     throw domainError('schedule_required', 'A weekly rule needs schedule.weekday', { field: 'schedule.weekday' });
   }
@@ -118,7 +151,7 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
     event,
     filter,
     channelIds: input.channelIds ?? before?.channelIds ?? [],
-    scheduleHour: mode === 'daily' || mode === 'weekly' ? schedule!.hour! : null,
+    scheduleHour: mode === 'daily' || mode === 'weekly' ? (schedule?.hour ?? defaultDigestHour) : null,
     scheduleWeekday: mode === 'weekly' ? schedule!.weekday! : null,
     enabled: input.enabled ?? before?.enabled ?? true,
   };

@@ -5,6 +5,7 @@ import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
 import { type AlertFilter, createAlertRuleInput, type SettledAlertRule, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
 import type { KeywordDirectory } from '../keyword-directory.ts';
+import { WeekdayScalar } from './weekday-scalar.ts';
 import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
 
 /**
@@ -75,8 +76,9 @@ export function addAlertRuleType(builder: PothosBuilder) {
       mutedAuthors: t.stringList(),
     }),
   });
+  builder.addScalarType('Weekday', WeekdayScalar);
   const AlertScheduleInput = builder.inputType('AlertScheduleInput', {
-    fields: (t) => ({ hour: t.int(), weekday: t.string({ description: '`monday` … `sunday`' }) }),
+    fields: (t) => ({ hour: t.int(), weekday: t.field({ type: 'Weekday', description: '`monday` … `sunday`, or 0 to 7 (0 and 7 Sunday, 1 Monday)' }) }),
   });
   const ruleInputFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<PothosTypes>, 'InputObject'>) => ({
     name: t.string(),

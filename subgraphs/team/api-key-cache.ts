@@ -1,6 +1,6 @@
 import { announceChangeInProcess, listenForChanges } from '../../runtime/announced-changes.ts';
 import type { Sql } from '../../runtime/database.ts';
-import { type AuthenticatedKey, authenticateApiKey } from './api-key-store.ts';
+import { type AuthenticatedKey, authenticateApiKey, lastUseResolutionMs, recordApiKeyUse } from './api-key-store.ts';
 import { hashSecretToken } from './secret-token.ts';
 
 /** The channel migration 035's trigger notifies with a key's id when the key is revoked, changed or deleted. */
@@ -8,9 +8,9 @@ const changesChannel = 'api_key_changes';
 
 export interface ApiKeyCacheOptions {
   /**
-   * How long a key is trusted from memory before it is read again (which
-   * also writes its `last_used_at`, at most once a minute): the bound on
-   * staleness should a change notification ever be lost. Default 60 s.
+   * How long a key is trusted from memory before it is read again: the
+   * bound on staleness should a change notification ever be lost. Default
+   * 60 s. Its uses are written meanwhile, at most once a second.
    */
   maxAgeMs?: number;
   /** Keys kept at most; the oldest goes first. Default 10,000. */
@@ -31,6 +31,8 @@ export function forgetApiKeyInProcess(id: string): void {
 interface Entry {
   key: AuthenticatedKey;
   readAt: number;
+  /** When this process last wrote the key's `last_used_at`. */
+  usedAt: number;
 }
 
 /**
@@ -62,14 +64,20 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
       const now = Date.now();
       const entry = entries.get(hash);
       if (entry && now - entry.readAt < maxAgeMs) {
-        if (entry.key.expiresAt === null || entry.key.expiresAt.getTime() > now) return entry.key;
+        if (entry.key.expiresAt === null || entry.key.expiresAt.getTime() > now) {
+          if (now - entry.usedAt >= lastUseResolutionMs) {
+            entry.usedAt = now;
+            await recordApiKeyUse(sql, entry.key.id);
+          }
+          return entry.key;
+        }
       }
       entries.delete(hash);
       const unchanged = changes.beginRead();
       const key = await authenticateApiKey(sql, secret);
       if (key && unchanged()) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(hash, { key, readAt: now });
+        entries.set(hash, { key, readAt: now, usedAt: now });
       }
       return key;
     },

@@ -65,9 +65,17 @@ export async function revokeApiKey(sql: Queryable, workspaceId: string, id: stri
 }
 
 /**
- * The key a bearer secret names, if it is live. `last_used_at` is written at
- * most once a minute per key, in the same statement, so authentication
- * costs one round trip and busy keys do not write on every request.
+ * How far `last_used_at` may trail a key's latest use: it is written at most
+ * once a second per key, so it moves with every request a person or a
+ * script sends (spec 2.7: it updates whenever the key authenticates) while a
+ * busy key writes once a second, not on every request.
+ */
+export const lastUseResolutionMs = 1000;
+
+/**
+ * The key a bearer secret names, if it is live. `last_used_at` is written in
+ * the same statement (at most once per `lastUseResolutionMs`), so
+ * authentication costs one round trip.
  */
 export async function authenticateApiKey(sql: Queryable, secret: string): Promise<AuthenticatedKey | undefined> {
   if (!secret.startsWith(keyPrefix)) return undefined;
@@ -82,8 +90,16 @@ export async function authenticateApiKey(sql: Queryable, secret: string): Promis
       update api_keys set last_used_at = now()
       from live
       where api_keys.id = live.id
-        and (live.last_used_at is null or live.last_used_at < now() - interval '1 minute')
+        and (live.last_used_at is null or live.last_used_at < now() - make_interval(secs => ${lastUseResolutionMs / 1000}))
     )
     select id, workspace_id, scope, expires_at from live`;
   return row;
+}
+
+/** Records a use of a key authenticated from memory (at most once per `lastUseResolutionMs`). */
+export async function recordApiKeyUse(sql: Queryable, id: string): Promise<void> {
+  await sql`
+    /* recordApiKeyUse */
+    update api_keys set last_used_at = now()
+    where id = ${id} and (last_used_at is null or last_used_at < now() - make_interval(secs => ${lastUseResolutionMs / 1000}))`;
 }

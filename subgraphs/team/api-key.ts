@@ -33,7 +33,7 @@ export class ApiKey {
 export class CreateApiKeyInput {
   @Field(() => String) name!: string;
   @Field(() => ApiKeyScope, { nullable: true, description: 'Default `write`' }) scope?: ApiKeyScope | null;
-  @Field(() => String, { nullable: true, description: 'ISO 8601; must be in the future' }) expiresAt?: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601; the key stops working at that instant (one already past makes a key that never works)' }) expiresAt?: string | null;
 }
 
 export const createApiKeyInput = z.strictObject({
@@ -42,8 +42,7 @@ export const createApiKeyInput = z.strictObject({
   expiresAt: z.iso
     .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
     .nullish()
-    .transform((value) => (value ? new Date(value) : null))
-    .refine((date) => date === null || date.getTime() > Date.now(), 'must be in the future'),
+    .transform((value) => (value ? new Date(value) : null)),
 });
 
 const toApiKey = (row: ApiKeyRow & { key?: string }): ApiKey => ({ ...row, scope: row.scope as ApiKeyScope, key: row.key ?? null });

@@ -90,14 +90,14 @@ export class DeliveryAttemptRecord {
 @ObjectType({ description: 'One entry of a channel’s delivery log (spec 2.10)' })
 export class Delivery {
   @Field(() => ID, { description: '`dlv_…`, the envelope `id` every attempt resends' }) id!: string;
-  @Field(() => String, { description: '`mention`, `digest`, `event` or `test`' }) kind!: string;
+  @Field(() => String, { description: '`mention`, `digest` or `event` (a test send is the event `test`)' }) kind!: string;
   @Field(() => String, { description: '`pending`, `delivered` or `failed`' }) status!: string;
   @Field(() => Int) attempts!: number;
   @Field(() => String, { nullable: true, description: 'The last attempt’s error' }) error!: string | null;
   @Field(() => Date, { nullable: true }) sentAt!: Date | null;
   @Field(() => DeliveryAlert, { nullable: true }) alert!: DeliveryAlert | null;
   @Field(() => DeliveryMentionSummary, { nullable: true }) mention!: DeliveryMentionSummary | null;
-  @Field(() => String, { nullable: true, description: 'The account event’s name, for `kind: event`' }) event!: string | null;
+  @Field(() => String, { nullable: true, description: 'For `kind: event`: the account event’s name, or `test`' }) event!: string | null;
   @Field(() => [DeliveryAttemptRecord], { description: 'Every attempt, oldest first' }) attemptLog!: DeliveryAttemptRecord[];
   @Field(() => Date) createdAt!: Date;
 }
@@ -165,17 +165,19 @@ const parseDeliveryCursor = ([at, id]: string[]) => {
   return id?.startsWith('dlv_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
 };
 
+/** The log shows the spec's three kinds (2.10): a test send is an event, named `test` as in its envelope (6.1). */
 export function toDelivery(row: DeliveryRow): Delivery {
+  const kind = row.kind === 'test' ? 'event' : row.kind;
   return {
     id: row.id,
-    kind: row.kind,
+    kind,
     status: row.status,
     attempts: row.attempts,
     error: row.error,
     sentAt: row.sentAt,
     alert: row.alertName !== null ? { id: row.alertId, name: row.alertName } : null,
     mention: row.mentionId && row.mentionSummary ? { id: row.mentionId, ...row.mentionSummary } : null,
-    event: row.kind === 'event' ? row.event : null,
+    event: kind === 'event' ? row.event : null,
     attemptLog: row.attemptLog.map((attempt) => ({ ...attempt, at: new Date(attempt.at) })),
     createdAt: row.createdAt,
   };

@@ -15,10 +15,15 @@ const retryWindowMs = (mode: AlertRuleRow['mode']) => (mode === 'hourly' ? 1 : 6
 
 type MentionRecord = ReturnType<typeof mentionRecord>;
 
-/** Buying intent, a question or an unhappy post: what someone should look at first (spec 6.3). */
+/**
+ * Buying intent, a question or an unhappy post: what someone should look at
+ * first (spec 6.3). A complaint is unhappy whatever its sentiment: the
+ * classifier reads 'it lost my data, how do I get it back?' as neutral.
+ */
+const attentionIntents: ReadonlySet<string> = new Set(['buy_intent', 'question', 'complaint']);
 const needsAttention = (mention: MentionRecord) =>
   mention.classification !== null &&
-  (mention.classification.intents.some((intent) => intent === 'buy_intent' || intent === 'question') || mention.classification.sentiment === 'negative');
+  (mention.classification.intents.some((intent) => attentionIntents.has(intent)) || mention.classification.sentiment === 'negative');
 
 const countBy = <Key extends string>(items: readonly MentionRecord[], keyOf: (mention: MentionRecord) => Key) => {
   const counts = new Map<Key, number>();

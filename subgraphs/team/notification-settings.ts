@@ -36,7 +36,7 @@ function existing<T>(row: T | undefined): T {
 export class NotificationSettingsResolver {
   @Query(() => NotificationSettings, { description: "The signed-in person's e-mail settings" })
   async myNotificationSettings(@Ctx() ctx: SubgraphContext): Promise<NotificationSettings> {
-    const auth = await requireSignedInUser(ctx, refusal);
+    const auth = requireSignedInUser(ctx, refusal);
     return existing(await findNotificationSettings(ctx.sql, auth.userId));
   }
 
@@ -45,7 +45,7 @@ export class NotificationSettingsResolver {
     @Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput,
     @Ctx() ctx: SubgraphContext,
   ): Promise<NotificationSettings> {
-    const auth = await requireSignedInUser(ctx, refusal);
+    const auth = requireSignedInUser(ctx, refusal);
     const valid = parseInput(notificationSettingsInput, input);
     return existing(await setOwnerEmails(ctx.sql, auth.userId, valid.ownerEmails));
   }

@@ -170,7 +170,7 @@ export class SessionResolver {
     description: "Sets the signed-in user's password; needs the current one when there is one. Ends the user's other sessions, in every workspace",
   })
   async setPassword(@Arg('input', () => SetPasswordInput) input: SetPasswordInput, @Ctx() ctx: SubgraphContext): Promise<boolean> {
-    const auth = await requireSignedInUser(ctx, 'Only a signed-in user can set their password, not an API key');
+    const auth = requireSignedInUser(ctx, 'Only a signed-in user can set their password, not an API key');
     const valid = parseInput(setPasswordInput, input);
     const user = await findUser(ctx.sql, auth.userId);
     const stored = user && (await findUserByEmail(ctx.sql, user.email));
