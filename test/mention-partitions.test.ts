@@ -1,13 +1,16 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../runtime/database.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { migrate } from '../runtime/migrate.ts';
-import { makeMentionMonths } from '../subgraphs/mentions/index.ts';
+import { listMentions, makeMentionMonths } from '../subgraphs/mentions/index.ts';
 import { findMention, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createTestDatabase } from './harness.ts';
 
 let sql: Sql;
+let url: string;
 const workspaces: string[] = [];
 /** Match times across months, on either side of a month's edge, the last in the month the conversion runs in or before it. */
 const matchTimes = ['2025-01-15T10:00:00.123Z', '2025-03-31T23:59:59.999Z', '2025-04-01T00:00:00Z', '2026-06-10T08:30:00Z', '2026-11-01T12:00:00Z'];
@@ -63,7 +66,8 @@ const snapshot = async () => ({
 let before: Awaited<ReturnType<typeof snapshot>>;
 
 beforeAll(async () => {
-  sql = connect(await createTestDatabase({ empty: true }), { max: 2 });
+  url = await createTestDatabase({ empty: true });
+  sql = connect(url, { max: 2 });
   await migrate(sql, { through: '052_mentions_by_language.sql' });
   await seedBeforePartitions();
   before = await snapshot();
@@ -104,6 +108,27 @@ describe('mentions by month (migration 053)', () => {
     expect((await findMention(sql, workspaceId, fresh.id))?.id).toBe(fresh.id);
     expect((await findMention(sql, workspaceId, `mm_${workspaceId}_1_pst_1`))?.createdAt).toEqual(new Date(matchTimes[0]));
     expect(await findMention(sql, workspaces[1], fresh.id)).toBeUndefined();
+  });
+
+  it('plans the first page newest first over this month’s partition alone', async () => {
+    const sent: { text: string; parameters: unknown[] }[] = [];
+    const listening = postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      transform: { column: { from: postgres.toCamel } },
+      debug: (_connection, text, parameters) => {
+        if (text.includes('/* listMentionsPage */')) sent.push({ text, parameters: parameters as unknown[] });
+      },
+    });
+    try {
+      await listening`select 1`;
+      await listMentions(listening as unknown as Sql, keywordDirectory, workspaces[0], {});
+    } finally {
+      await listening.end();
+    }
+    const plan = await sql.unsafe<Record<string, string>[]>(`explain (costs off) ${sent[0].text}`, sent[0].parameters as never[]);
+    const partitions = new Set(plan.flatMap((line) => Object.values(line)[0].match(/mentions_(\d{4}_\d{2}|later|earlier)\b/g) ?? []));
+    expect([...partitions]).toEqual([`mentions_${new Date().toISOString().slice(0, 7).replace('-', '_')}`]);
   });
 
   it('makes months ahead, moving a mention stored past the last month into its own', async () => {
