@@ -17,7 +17,9 @@ import { percentile } from './percentile.ts';
  * database is seeded with set-based SQL as the schema stood before 053:
  * 100 workspaces with ten keywords each, every post matched by all ten
  * keywords of its workspace, a match every few seconds over 36 months, the
- * measured workspace holding a tenth of the mentions. A copy of it is then
+ * measured workspace holding a tenth of the mentions; one post in 2,000
+ * holds the word `zyxquux`, one in 1,000 links to docs.rs (the rarest
+ * filters of `npm run bench -- mentions list`). A copy of it is then
  * migrated (053 converts it), so both hold the very same rows. The list
  * and analytics of the measured workspace run through the mentions
  * subgraph's functions, one database then the other, sample by sample.
@@ -29,8 +31,9 @@ const keywordsPerWorkspace = 10;
 const authors = 50_000;
 const months = 36;
 const beforeMigration = '052_mentions_by_language.sql';
-const warmUps = 20;
-const samples = { list: 100, month: 40, year: 10 };
+const samples = { list: 100, rare: 20, month: 40, year: 10 };
+/** Untimed runs first: more than five, so PostgreSQL has chosen between a custom and a generic plan for each statement. */
+const warmUps = { list: 20, rare: 10 };
 
 /**
  * The mentions, posts and authors, with the mentions' indexes and unique
@@ -57,9 +60,11 @@ async function seed(pool: Sql, workspaceIds: string[]): Promise<void> {
       from generate_series(1, ${authors}) i`;
     // Post i is the measured workspace's (the first) when i is a multiple of ten, else one of the 99 others'.
     await sql`
-      insert into posts (id, platform, external_id, url, text, published_at, author_id, created_at)
-      select 'pst_bench' || i, 'reddit', 'bench' || i, 'https://example.com/p/' || i, 'A post about Acme #' || i,
-             matched - ${pick('i', 2, 3600)} * interval '1 second', 'aut_bench' || (1 + ${pick('i', 3, authors)}), matched
+      insert into posts (id, platform, external_id, url, text, published_at, author_id, created_at, links)
+      select 'pst_bench' || i, 'reddit', 'bench' || i, 'https://example.com/p/' || i,
+             case when ${pick('i', 11, 2000)} = 0 then 'A rare zyxquux sighting, post ' else 'A post about Acme #' end || i,
+             matched - ${pick('i', 2, 3600)} * interval '1 second', 'aut_bench' || (1 + ${pick('i', 3, authors)}), matched,
+             case when ${pick('i', 12, 1000)} = 0 then array['https://docs.rs/acme/latest'] else '{}' end
       from generate_series(1, ${posts}) i,
            lateral (select date_trunc('milliseconds', now() - (${posts} - i)::double precision / ${posts} * ${months} * interval '30.44 days') as matched) t`;
     await sql`
@@ -108,6 +113,10 @@ interface Case {
   count: number;
   /** What the case sends to the table as it was (`before`) and to the months (`after`). */
   statements(): Promise<{ before: Statement[]; after: Statement[] }>;
+  /** A setting both sessions run the case under. */
+  setting?: string;
+  /** A filter few mentions pass: fewer runs, each reading every month. */
+  rare?: boolean;
 }
 
 /** The statements holding `marker` that `run` sends, caught on the wire. */
@@ -131,10 +140,10 @@ async function captured(url: string, marker: string, run: (sql: Sql) => Promise<
   return caught;
 }
 
-/** The list's statement as it was before migration 053: the page in one statement, no month bounds. */
+/** The list's statement as it was before migration 053: the page in one statement, no month bounds (the list by priority never had any). */
 function withoutMonthBounds(statement: Statement): Statement {
   const text = statement.text.replace(/ and m\.created_at (>=|<) '[^']+'::timestamptz/g, '');
-  if (text === statement.text) throw new Error('the list statement no longer names month bounds');
+  if (text === statement.text && !statement.text.includes('m.priority desc')) throw new Error('the list statement no longer names month bounds');
   return { text, parameters: statement.parameters };
 }
 
@@ -196,6 +205,26 @@ export const partitionsBenchmark: Benchmark = {
         { label: 'list: first page (relevant, awake, newest first)', count: samples.list, statements: list({}) },
         { label: 'list: filtered page (negative, German)', count: samples.list, statements: list({ filter: { sentiments: ['negative'], languages: ['de'] } }) },
         { label: 'list: a page a year deep (cursor)', count: samples.list, statements: list({ after: encodeCursor(['newest', yearDeep.at, yearDeep.id]) }) },
+        { label: 'list: by priority (sort=priority)', count: samples.list, statements: list({ sort: 'priority' }) },
+        {
+          label: 'list: by priority, generic plan (plan_cache_mode)',
+          count: samples.list,
+          statements: list({ sort: 'priority' }),
+          setting: 'set plan_cache_mode = force_generic_plan',
+        },
+        ...[undefined, 'set plan_cache_mode = force_custom_plan'].flatMap((setting) => {
+          const planned = setting ? ', custom plans (plan_cache_mode)' : '';
+          return [
+            { label: `list: q=zyxquux (one post in 2,000)${planned}`, count: samples.rare, rare: true, setting, statements: list({ filter: { q: 'zyxquux' } }) },
+            {
+              label: `list: linkHosts=docs.rs, minFollowers=1000${planned}`,
+              count: samples.rare,
+              rare: true,
+              setting,
+              statements: list({ filter: { linkHosts: ['docs.rs'], minFollowers: 1000 } }),
+            },
+          ];
+        }),
         {
           // What findMention reads on each schema: by id alone, then through mention_keys to the mention's month.
           label: 'a mention by id, a year old',
@@ -222,13 +251,14 @@ export const partitionsBenchmark: Benchmark = {
         },
       ];
       const rows = [];
-      for (const { label, count, statements } of cases) {
+      for (const { label, count, statements, setting, rare } of cases) {
         const { before, after } = await statements();
+        for (const sql of databases) await sql.unsafe(setting ?? 'reset plan_cache_mode');
         const run = async (sql: Sql, partitioned: boolean) => {
           for (const { text, parameters } of partitioned ? after : before) await sql.unsafe(text, parameters as never[], { prepare: true });
         };
         const took: number[][] = [[], []];
-        for (let i = 0; i < warmUps; i++) for (const [d, sql] of databases.entries()) await run(sql, d === 1);
+        for (let i = 0; i < (rare ? warmUps.rare : warmUps.list); i++) for (const [d, sql] of databases.entries()) await run(sql, d === 1);
         // Each database first every other time, so neither always runs just after the other.
         for (let i = 0; i < count; i++) {
           for (const d of i % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -248,8 +278,8 @@ export const partitionsBenchmark: Benchmark = {
           `seeded in ${seedSeconds.toFixed(0)} s; the copy converted by migration 053 in ${migrateSeconds.toFixed(0)} s. ` +
           `Each case replays, with postgres.js, the statements the mentions subgraph sends for it (caught on the wire) on the months, and the same statements as ` +
           `they were before migration 053 (no month bounds in the list, no match-time bound in analytics) on the table as it was, the two databases alternating, ` +
-          `each first every other time, ${samples.list} timed runs per list case, ` +
-          `${samples.month} for the month of analytics, ${samples.year} for the year, after ${warmUps} untimed, both databases vacuumed, analyzed and checkpointed first.`,
+          `each first every other time, ${samples.list} timed runs per list case (${samples.rare} for a rare filter), ` +
+          `${samples.month} for the month of analytics, ${samples.year} for the year, after ${warmUps.list} untimed (${warmUps.rare} for a rare filter), both databases vacuumed, analyzed and checkpointed first.`,
         columns: ['unpartitioned p50 ms', 'unpartitioned p99 ms', 'by month p50 ms', 'by month p99 ms', 'p50 ratio'],
         rows,
       };
