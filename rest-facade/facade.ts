@@ -66,6 +66,7 @@ interface CompiledTable {
   prefix: string;
   routes: CompiledRoute[];
   errors: ErrorDialect;
+  budgetHeaders?: (headers: Headers) => void;
 }
 
 /** Longest query string the facade sends the gateway in a GET; proxies commonly allow 8 KiB of request line. */
@@ -199,7 +200,7 @@ export function ranksHtmlFirst(accept: string | null): boolean {
 }
 
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
-  const tables: CompiledTable[] = options.tables.map((table) => ({ prefix: table.prefix, routes: table.routes.map(compile), errors: table.errors }));
+  const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));
   const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
 
   const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
@@ -269,10 +270,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return { data: payload.data ?? {}, headers };
   };
 
-  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, variables: Record<string, unknown>, requestId: string) => {
-    const answer = await runOperation(route, errors, request, variables, requestId);
+  const runGraphQLRoute = async (route: GraphQLRoute, errors: ErrorDialect, request: Request, restRequest: RestRequest, variables: Record<string, unknown>) => {
+    const answer = await runOperation(route, errors, request, variables, restRequest.requestId);
     if (answer.refused) return answer.refused;
-    const result = route.result(answer.data);
+    const result = route.result(answer.data, restRequest);
+    const { requestId } = restRequest;
     return 'error' in result ? failure(errors, result.error, requestId, answer.headers) : json(result, requestId, answer.headers);
   };
 
@@ -312,13 +314,9 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return streamedResponse(streamed, requestId, answer.headers);
   };
 
-  return async function handleRestRequest(request: Request): Promise<Response> {
+  const answer = async (request: Request, url: URL, table: CompiledTable): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
-    let errors = tables[0].errors;
     try {
-      const url = new URL(request.url);
-      const table = tableFor(url.pathname);
-      errors = table.errors;
       let match: { entry: CompiledRoute; segments: string[] } | undefined;
       for (const entry of table.routes) {
         if (entry.route.method !== request.method) continue;
@@ -366,11 +364,19 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       }
 
       if (isStreamedRoute(route)) return await runStreamedRoute(route, table.errors, request, variables, requestId);
-      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, variables, requestId);
+      if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, restRequest, variables);
       return json(await route.handle(restRequest, options.service), requestId);
     } catch (error) {
       options.log.error('REST request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
-      return failure(errors, { code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
+      return failure(table.errors, { code: 'internal_error', message: 'Something went wrong on our side' }, requestId);
     }
+  };
+
+  return async function handleRestRequest(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const table = tableFor(url.pathname);
+    const response = await answer(request, url, table);
+    table.budgetHeaders?.(response.headers);
+    return response;
   };
 }

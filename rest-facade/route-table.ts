@@ -2,6 +2,7 @@ import { v1Errors } from './error-envelope.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { octolensErrors } from './octolens/octolens-errors.ts';
 import { octolensRouteTable } from './octolens/octolens-route-table.ts';
+import { octolensBudgetHeaders } from './octolens/octolens-routes.ts';
 import { type ErrorDialect, type Route, type RouteTable, tableServes } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
@@ -54,7 +55,7 @@ export const routeTable: Route[] = [
 /** The tables the facade serves; the OpenAPI document is generated from them and nothing else, once. */
 export const routeTables: RouteTable[] = [
   { prefix: '/v1/', routes: routeTable, errors: v1Errors },
-  { prefix: '/compat/octolens/', routes: octolensRouteTable, errors: octolensErrors },
+  { prefix: '/compat/octolens/', routes: octolensRouteTable, errors: octolensErrors, budgetHeaders: octolensBudgetHeaders },
 ];
 
 /** The envelope a refusal at `pathname` is written in, the facade's own answers aside (a request past its deadline). */

@@ -91,8 +91,8 @@ export interface GraphQLRoute extends RouteBase {
   operation: string;
   /** The operation's variables; may throw `RequestRefusal`. */
   variables(request: RestRequest): Record<string, unknown>;
-  /** The HTTP answer to the operation's data, or an error the table's envelope states (a feature the route does not offer). */
-  result(data: Record<string, any>): RestResult | { error: ApiError };
+  /** The HTTP answer to the operation's data (shaped, where the route's answer has several shapes, by the request), or an error the table's envelope states (a feature the route does not offer). */
+  result(data: Record<string, any>, request: RestRequest): RestResult | { error: ApiError };
 }
 
 /** What a streamed route sends: the media type, headers, and the body a chunk at a time (`return()` ends it early). */
@@ -148,6 +148,8 @@ export interface RouteTable {
   prefix: string;
   routes: Route[];
   errors: ErrorDialect;
+  /** Restates the rate-limit headers of every answer in another vendor's form; left out, they stay as the gateway wrote them. */
+  budgetHeaders?: (headers: Headers) => void;
 }
 
 /** Whether `pathname` is the table's: under its prefix, or the prefix without its slash (a 404 in the table's own envelope). */

@@ -68,6 +68,28 @@ describe('GET /compat/octolens/api/v2/analytics/sentiment', () => {
     expect((await sentiment(`${march}&platforms=tiktok`)).body).toEqual(distribution(0, 0, 0));
   });
 
+  it('takes keyword ids and platforms as repeated parameters, the form of an array in Octolens’s reference', async () => {
+    const repeated = await sentiment(`${march}&keywordIds=${compatKeywordIds.Acme}&keywordIds=${compatKeywordIds.Globex}&platforms=reddit&platforms=twitter`);
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual(distribution(1, 1, 2));
+    expect((await sentiment(`${march}&platforms=reddit&platforms=github`)).body).toEqual(distribution(0, 0, 1));
+    expectOctolensError(await sentiment(`keywordIds=${compatKeywordIds.Acme}&keywordIds=kw_1`), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keywordIds', '1'], message: expect.stringContaining('integer') }],
+    });
+  });
+
+  it('narrows to relevance buckets (default 0 and 1, the relevant mentions) and to sentiments, as Octolens’s analytics do', async () => {
+    expect((await sentiment(`${march}&relevance=2`)).body).toEqual(distribution(0, 1, 0));
+    expect((await sentiment(`${march}&relevance=0&relevance=2`)).body).toEqual(distribution(1, 2, 2));
+    expect((await sentiment(`${march}&relevance=0,1`)).body).toEqual(distribution(1, 1, 2));
+    expect((await sentiment(`${march}&relevance=1`)).body).toEqual(distribution(0, 0, 0));
+    expect((await sentiment(`${march}&sentiment=POSITIVE`)).body).toEqual(distribution(1, 0, 0));
+    expect((await sentiment(`${march}&sentiment=NEGATIVE&sentiment=neutral&relevance=0&relevance=1&relevance=2`)).body).toEqual(distribution(0, 2, 2));
+    expect((await analytics('sources', `${march}&sentiment=NEGATIVE`)).body).toEqual({ data: [{ source: 'reddit', count: 1 }, { source: 'twitter', count: 1 }] });
+    expectOctolensError(await sentiment('relevance=3'), 400, 'VALIDATION_ERROR', { details: [{ path: ['relevance', '0'], message: expect.any(String) }] });
+    expectOctolensError(await sentiment('sentiment=happy'), 400, 'VALIDATION_ERROR', { details: [{ path: ['sentiment', '0'], message: expect.any(String) }] });
+  });
+
   it('defaults to the last 30 days, and answers a read key', async () => {
     const readKey = (await earshot.rest('POST', '/v1/api-keys', { key: w.key, body: { name: 'reader', scope: 'read' } })).body.key;
     const answer = await sentiment('', readKey);

@@ -164,7 +164,8 @@ describe('keywords', () => {
     const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'epsilon sdk', excludeWords: 'jobs' });
     const one = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${created.body.id}`, key);
     expectOctolensShape(one, 'list-keyword-suggestions');
-    expect(one.body.keyword).toMatchObject({ excludeWords: 'jobs', additionalTermsAndOr: true, symbolSensitive: false });
+    // Made without symbolSensitive: Octolens's default on create, an exact phrase.
+    expect(one.body.keyword).toMatchObject({ excludeWords: 'jobs', additionalTermsAndOr: true, symbolSensitive: true });
     const all = await octolens(earshot, 'GET', '/keywords/suggestions', key);
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ suggestions: expect.any(Array), totalSuggestionCount: all.body.suggestions.length, nextCursor: null });
@@ -276,7 +277,8 @@ describe('organization, usage, members and tags', () => {
       { id: team.owner!.id, userId: team.owner!.id, email: 'olive@example.com', firstName: expect.any(String), lastName: null, role: 'admin', createdAt: expect.any(String) },
     ]);
     expectOctolensError(await octolens(earshot, 'DELETE', `/org/members/${team.owner!.id}`, team.apiKey), 403, 'FORBIDDEN');
-    expectOctolensError(await octolens(earshot, 'DELETE', '/org/members/usr_nobody', team.apiKey), 404, 'NOT_FOUND');
+    // A key is refused whichever member it names, before the id is looked up.
+    expectOctolensError(await octolens(earshot, 'DELETE', '/org/members/usr_nobody', team.apiKey), 403, 'FORBIDDEN');
   });
 });
 
@@ -400,5 +402,17 @@ describe('the shared rate limit', () => {
     } finally {
       await limited.stop();
     }
+  });
+
+  it('gives X-RateLimit-Reset on compatibility answers as the Unix time in seconds the window resets, as Octolens does; /v1 keeps the seconds left', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    for (const response of [await octolens(earshot, 'GET', '/org', key), await octolens(earshot, 'GET', '/keywords', key)]) {
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(before);
+      expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+    }
+    const ours = Number((await earshot.rest('GET', '/v1/whoami', { key })).headers.get('x-ratelimit-reset'));
+    expect(ours).toBeGreaterThan(0);
+    expect(ours).toBeLessThanOrEqual(60);
   });
 });

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markClassificationFailed, saveClassification, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
@@ -289,7 +290,26 @@ describe('export, feedback and read keys', () => {
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { author: 'jane' }), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['author'], message: expect.stringContaining('unknown field') }],
     });
-    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { format: 'xml' }), 400, 'VALIDATION_ERROR', { details: expect.any(Array) });
+  });
+
+  it('exports as CSV with format csv: Octolens\'s 15 columns, a row per mention the JSON export holds', async () => {
+    const asJson = await octolens(earshot, 'POST', '/mentions/export', key, {});
+    const asCsv = await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv' });
+    expect(asCsv.status).toBe(200);
+    expect(asCsv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(asCsv.headers.get('x-total-count')).toBe(String(asJson.body.total));
+    const rows = parse(asCsv.body, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual(['id', 'sourceId', 'timestamp', 'source', 'url', 'title', 'body', 'author', 'authorFollowers', 'language', 'keywords', 'tags', 'relevance', 'sentiment', 'engaged']);
+    expect(rows.map((row) => row.sourceId)).toEqual(asJson.body.data.map((mention: { sourceId: string }) => mention.sourceId));
+    const first = asJson.body.data[0];
+    expect(rows[0]).toMatchObject({
+      id: String(first.id),
+      body: first.body ?? '',
+      keywords: first.keywords.map((keyword: { keyword: string }) => keyword.keyword).join(', '),
+      relevance: first.relevance,
+      engaged: String(first.engaged),
+    });
   });
 
   it('exports at most 5,000 mentions, the newest', async () => {
@@ -350,12 +370,21 @@ describe('export, feedback and read keys', () => {
   });
 });
 
+/**
+ * A keyword made through the compatibility API whose matches make `outage`
+ * a term to exclude: six low-scored posts hold it, three high-scored do not.
+ */
+async function keywordSuggestingOutage(term: string) {
+  const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: term, platforms: ['reddit', 'twitter'] });
+  const [{ id }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = ${term}`;
+  await seed([id], [10, 10, 10, 10, 10, 10], 'reddit', () => `${term} outage lorem${sequence}`);
+  await seed([id], [90, 90, 90], 'reddit', () => `${term} release notes ipsum${sequence}`);
+  return { created, id };
+}
+
 describe('keyword suggestions', () => {
   it('lists a measured suggestion with an integer id and applies it once; a modified value replaces its values', async () => {
-    const zeta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta', platforms: ['reddit', 'twitter'] });
-    const [{ id: zetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'zeta'`;
-    await seed([zetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `zeta outage lorem${sequence}`);
-    await seed([zetaId], [90, 90, 90], 'reddit', () => `zeta release notes ipsum${sequence}`);
+    const { created: zeta } = await keywordSuggestingOutage('zeta');
     const listed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${zeta.body.id}`, key);
     expectOctolensShape(listed, 'list-keyword-suggestions');
     const outage = listed.body.suggestions.find((suggestion: any) => suggestion.type === 'add_exclude_words');
@@ -371,14 +400,30 @@ describe('keyword suggestions', () => {
     expect(after.body.suggestions.map((suggestion: any) => suggestion.value)).not.toContain('outage');
     expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: outage.id }), 404, 'NOT_FOUND');
   });
+
+  it('takes withVolume: false for counts by keyword, true for the list with volumes (narrowed by keywordId)', async () => {
+    const { created: iota } = await keywordSuggestingOutage('iota');
+    const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${iota.body.id}`, key)).body.suggestions;
+    expect(listed.length).toBeGreaterThan(0);
+
+    const counts = await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=false', key);
+    expect(counts.status).toBe(200);
+    expect(counts.body).toContainEqual({ keywordId: iota.body.id, count: listed.length });
+    const everyOne = (await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=true', key)).body;
+    expect(counts.body.reduce((sum: number, row: { count: number }) => sum + row.count, 0)).toBe(everyOne.totalSuggestionCount);
+    expect(counts.body.every((row: { count: number }) => row.count > 0)).toBe(true);
+
+    const narrowed = await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${iota.body.id}&withVolume=true`, key);
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body).toMatchObject({ keywords: [{ id: iota.body.id, keyword: 'iota', volume: expect.any(Number) }], totalSuggestionCount: listed.length, nextCursor: null });
+    expect(narrowed.body.suggestions.map((s: any) => s.id).sort()).toEqual(listed.map((s: any) => s.id).sort());
+    expectOctolensError(await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=yes', key), 400, 'VALIDATION_ERROR', { details: [{ path: ['withVolume'], message: expect.any(String) }] });
+  });
 });
 
 describe('keyword suggestion dismissals', () => {
   it('dismisses one suggestion, then every one of a keyword: none is offered again, here or on /v1', async () => {
-    const theta = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta', platforms: ['reddit', 'twitter'] });
-    const [{ id: thetaId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspaceId} and term = 'theta'`;
-    await seed([thetaId], [10, 10, 10, 10, 10, 10], 'reddit', () => `theta outage lorem${sequence}`);
-    await seed([thetaId], [90, 90, 90], 'reddit', () => `theta release notes ipsum${sequence}`);
+    const { created: theta, id: thetaId } = await keywordSuggestingOutage('theta');
     const listed = (await octolens(earshot, 'GET', `/keywords/suggestions?keywordId=${theta.body.id}`, key)).body.suggestions;
     const outage = listed.find((suggestion: any) => suggestion.type === 'add_exclude_words' && suggestion.value === 'outage');
     expect(outage).toBeDefined();

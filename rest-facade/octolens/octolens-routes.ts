@@ -37,3 +37,13 @@ export function featureDisabledRoutes(feature: string, routes: { method: HttpMet
     };
   });
 }
+
+/**
+ * Octolens gives `X-RateLimit-Reset` as the Unix time in seconds at which
+ * its window resets, where the gateway writes the seconds left of ours: the
+ * budget is the same, restated.
+ */
+export function octolensBudgetHeaders(headers: Headers): void {
+  const secondsLeft = headers.get('x-ratelimit-reset');
+  if (secondsLeft !== null) headers.set('x-ratelimit-reset', String(Math.floor(Date.now() / 1000) + Number(secondsLeft)));
+}

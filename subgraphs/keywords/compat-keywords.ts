@@ -39,7 +39,7 @@ export const compatKeywordInput = z.strictObject({
   additionalTerms: commaSeparated.optional().meta({ description: 'Comma-separated terms the post must also hold (at most 50, each 1 to 80 characters)' }),
   additionalTermsAndOr: z.boolean().optional().meta({ description: 'true: any one of the additional terms (default); false: all of them' }),
   caseSensitive: z.boolean().optional(),
-  symbolSensitive: z.boolean().optional().meta({ description: 'true: the words of a multi-word term must appear together, as written (exact phrase)' }),
+  symbolSensitive: z.boolean().optional().meta({ description: 'true (the default on create): the words of a multi-word term must appear together, as written (exact phrase)' }),
   platforms: z.array(z.string()).min(1, 'must name at least one platform').optional().meta({ description: "Octolens's platform names (`twitter`, `dev`, `reddit`, …)" }),
   excludeWords: commaSeparated.optional().meta({ description: 'Comma-separated terms that drop a post' }),
   wildcardExcludeWords: commaSeparated.optional().meta({ description: 'Comma-separated exclusions with `*` at either end' }),
@@ -145,7 +145,8 @@ async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
     throw domainError('quota_exceeded', 'The wallet cannot pay a day of one more keyword; top up first');
   }
   try {
-    return { keyword: await startKeyword(ctx, keywordPatchOf(input)), alreadyExisted: false };
+    // Octolens creates a keyword symbol-sensitive (an exact phrase) unless told otherwise.
+    return { keyword: await startKeyword(ctx, keywordPatchOf({ symbolSensitive: true, ...input })), alreadyExisted: false };
   } catch (error) {
     throw inOctolensTerms(error);
   }

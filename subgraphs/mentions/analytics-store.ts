@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { intents } from '../../vocabulary/classification-values.ts';
-import { relevantSql } from './relevance.ts';
+import { relevanceBucketSql, relevantSql } from './relevance.ts';
 
 /** What mentions are counted by (issue 14 point 5). */
 export const analyticsDimensions = ['sentiment', 'language', 'platform', 'keyword', 'intent'] as const;
@@ -24,6 +24,10 @@ export interface AnalyticsQuery {
   platforms?: string[];
   /** Only mentions with any of these intents; left out, every mention (an empty list counts nothing). */
   intents?: string[];
+  /** Only mentions with any of these sentiments, a corrected one as corrected; left out, every mention. */
+  sentiments?: string[];
+  /** Only mentions in these of Octolens's relevance buckets (spec 4.8); left out, every mention. */
+  relevanceBuckets?: number[];
   /** true: relevant only; false: the rest, unclassified included; null: every mention. */
   relevant: boolean | null;
 }
@@ -150,6 +154,8 @@ export async function countMentions(sql: Queryable, workspaceId: string, query: 
     ${query.keywordIds ? sql`and m.keyword_id = any(${sql.array(query.keywordIds)}::text[])` : sql``}
     ${query.platforms ? sql`and m.platform = any(${sql.array(query.platforms)}::text[])` : sql``}
     ${query.intents ? sql`and coalesce(m.intents && ${sql.array(query.intents)}::text[], false)` : sql``}
+    ${query.sentiments ? sql`and coalesce(m.verdict_sentiment, m.sentiment) = any(${sql.array(query.sentiments)}::text[])` : sql``}
+    ${query.relevanceBuckets ? sql`and ${relevanceBucketSql(sql)} = any(${sql.array(query.relevanceBuckets)}::int[])` : sql``}
     ${query.relevant === true ? sql`and ${relevantSql(sql)}` : sql``}
     ${query.relevant === false ? sql`and not ${relevantSql(sql)}` : sql``}`;
   return sql<AnalyticsCell[]>`

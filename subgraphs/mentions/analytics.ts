@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
@@ -27,6 +28,8 @@ export const analyticsInput = z.strictObject({
   keywordIds: z.array(z.string().min(1).max(100)).max(100).optional(),
   platforms: z.array(z.enum(platforms)).optional(),
   intents: z.array(z.string().min(1).max(100)).max(100).optional(),
+  sentiments: z.array(z.enum(sentiments)).optional(),
+  relevanceBuckets: z.array(z.number().int().min(0).max(2)).optional(),
   relevant: z.boolean().nullable().optional(),
 });
 
@@ -63,6 +66,8 @@ export function settleAnalyticsQuery(rawInput: unknown, now: Date): AnalyticsQue
     keywordIds: input.keywordIds,
     platforms: input.platforms,
     intents: input.intents,
+    sentiments: input.sentiments,
+    relevanceBuckets: input.relevanceBuckets,
     relevant: input.relevant === undefined ? true : input.relevant,
   };
 }

@@ -22,7 +22,7 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
   builder.queryField('compatMentionAnalytics', (t) =>
     t.field({
       type: Analytics,
-      description: 'Relevant mentions counted by `by` in buckets over a window: `startDate` included, `endDate` not (default the last 30 days)',
+      description: 'Mentions counted by `by` in buckets over a window: `startDate` included, `endDate` not (default the last 30 days); relevant ones unless `relevance` names buckets',
       args: {
         by: t.arg.string({ required: true }),
         bucket: t.arg.string({ description: 'hour, day, week or month (default)' }),
@@ -31,6 +31,8 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
         keywordIds: t.arg.intList({ description: 'Integer keyword ids; ids naming no keyword count nothing' }),
         platforms: t.arg.stringList({ description: 'Our platform names; one we do not know counts nothing' }),
         intents: t.arg.stringList({ description: 'Mentions with any of these intents; one that is no intent counts nothing' }),
+        sentiments: t.arg.stringList({ description: 'Mentions with any of these sentiments (positive, neutral, negative), a corrected one as corrected' }),
+        relevance: t.arg.intList({ description: 'Relevance buckets (0 for 70 and up, 1 for 40 to 69, 2 below or unscored); default 0 and 1, the relevant mentions' }),
       },
       resolve: async (_root, args, ctx) => {
         const end = args.endDate ?? ctx.clock.now();
@@ -47,6 +49,9 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
             ...(args.keywordIds ? { keywordIds: await objectsOfCompatIds(ctx, 'keyword', args.keywordIds) } : {}),
             ...(args.platforms ? { platforms: args.platforms.filter((name) => ourPlatforms.has(name)) } : {}),
             ...(args.intents ? { intents: args.intents } : {}),
+            ...(args.sentiments ? { sentiments: args.sentiments } : {}),
+            // Buckets named replace the default, the relevant mentions (buckets 0 and 1).
+            ...(args.relevance ? { relevant: null, relevanceBuckets: args.relevance } : {}),
           },
           ctx.clock.now(),
         );

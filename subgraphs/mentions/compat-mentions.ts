@@ -1,6 +1,5 @@
 import type postgres from 'postgres';
 import { z } from 'zod';
-import { relevanceLine } from '../../vocabulary/relevance.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosInputRef, PothosObjectRef } from '../pothos-builder.ts';
@@ -13,32 +12,13 @@ import { listMentions, type MentionListScope, newestMentions } from './mention-l
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
 import type { MentionViewRow } from './mention-view-store.ts';
 import { patchMention } from './mention-triage.ts';
+import { relevanceBucket, relevanceBucketSql } from './relevance.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
 const compatDefaultPage = 20;
 const compatExportLimit = 5_000;
 /** At most this many keyword ids in one filter (spec 8). */
 const compatMaxKeywordIds = 50;
-/** The top relevance bucket starts here; the second at the relevance line (spec 4.8). */
-const highRelevance = 70;
-
-/**
- * Octolens's relevance bucket of a mention (spec 4.8): 0 for a score of 70
- * and up, 1 for 40 to 69, 2 below (or not scored). A user's verdict counts
- * as a score of 100 or 0, so a relevance write shows at once.
- */
-export function relevanceBucket(mention: Pick<MentionRow, 'relevance' | 'verdictRelevant'>): 0 | 1 | 2 {
-  const score = mention.verdictRelevant === null ? mention.relevance : mention.verdictRelevant ? 100 : 0;
-  if (score === null) return 2;
-  return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
-}
-
-/** `relevanceBucket` over the mention row aliased `m`, for the list's `relevance` filter; a null score falls to 2. */
-const relevanceBucketSql = (sql: Queryable) => {
-  const score = sql`(case when m.verdict_relevant is null then m.relevance when m.verdict_relevant then 100 else 0 end)`;
-  return sql`(case when ${score} >= ${highRelevance} then 0 when ${score} >= ${relevanceLine} then 1 else 2 end)`;
-};
-
 /**
  * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
  * relevant verdict), 2 marks the mention not relevant, 3 withdraws the

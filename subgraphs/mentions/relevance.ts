@@ -19,3 +19,23 @@ export const isRelevant = (mention: { verdictRelevant: boolean | null; relevance
  */
 export const relevantSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) =>
   sql`coalesce(m.verdict_relevant, m.relevance >= ${sql.unsafe(String(relevanceLine))}, false)`;
+
+/** Octolens's top relevance bucket starts here; the second at the relevance line (spec 4.8). */
+export const highRelevance = 70;
+
+/**
+ * Octolens's relevance bucket of a mention (spec 4.8): 0 for a score of 70
+ * and up, 1 for 40 to 69, 2 below (or not scored). A user's verdict counts
+ * as a score of 100 or 0, so a relevance write shows at once.
+ */
+export function relevanceBucket(mention: { verdictRelevant: boolean | null; relevance: number | null }): 0 | 1 | 2 {
+  const score = mention.verdictRelevant === null ? mention.relevance : mention.verdictRelevant ? 100 : 0;
+  if (score === null) return 2;
+  return score >= highRelevance ? 0 : score >= relevanceLine ? 1 : 2;
+}
+
+/** `relevanceBucket` over the mention row aliased `m`. */
+export const relevanceBucketSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => {
+  const score = sql`(case when m.verdict_relevant is null then m.relevance when m.verdict_relevant then 100 else 0 end)`;
+  return sql`(case when ${score} >= ${highRelevance} then 0 when ${score} >= ${relevanceLine} then 1 else 2 end)`;
+};

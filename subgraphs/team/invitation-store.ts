@@ -47,7 +47,7 @@ export async function listPendingInvitations(sql: Queryable, workspaceId: string
     order by i.created_at, i.id`;
 }
 
-export async function findInvitation(sql: Queryable, workspaceId: string, id: string): Promise<InvitationRow | undefined> {
+async function findInvitation(sql: Queryable, workspaceId: string, id: string): Promise<InvitationRow | undefined> {
   const [row] = await sql<InvitationRow[]>`
     /* findInvitation */
     select ${invitationColumns(sql)} from ${invitationSource(sql)} where i.id = ${id} and i.workspace_id = ${workspaceId}`;

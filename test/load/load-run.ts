@@ -231,7 +231,8 @@ const families: { family: RouteFamily; send(url: string, workspace: Workspace): 
       if (status === 200 && body?.result && !body.result.isError) return { result: 'ok' };
       const text: string = body?.result?.content?.[0]?.text ?? '';
       if (status === 200 && body?.result?.isError) return { result: text.startsWith('rate_limited: ') ? 'limited' : `tool ${text.split(':')[0]}` };
-      return { result: `${status} ${body?.error?.code}`, envelopeProblem: body?.jsonrpc === '2.0' && body.error ? undefined : `mcp ${status}: ${JSON.stringify(body).slice(0, 200)}` };
+      // A JSON-RPC error's code is generic (-32000); Earshot's own code rides in its `data`, as on the other surfaces.
+      return { result: `${status} ${body?.error?.data?.code ?? body?.error?.code}`, envelopeProblem: body?.jsonrpc === '2.0' && body.error ? undefined : `mcp ${status}: ${JSON.stringify(body).slice(0, 200)}` };
     },
   },
 ];

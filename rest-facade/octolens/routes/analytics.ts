@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { sentiments } from '../../../vocabulary/classification-values.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../../vocabulary/octolens-platforms.ts';
-import { commaSeparated } from '../../query-parameters.ts';
+import { repeatedOrCommaSeparated } from '../../query-parameters.ts';
 import type { GraphQLRoute, RestRequest, RouteResponse } from '../../route.ts';
 import { octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
@@ -12,15 +13,21 @@ const windowEnd = (description: string) => z.iso.datetime().optional().meta({ de
 
 /** The narrowing every analytics route of Octolens takes. */
 const countedMentions = z.object({
-  keywordIds: commaSeparated(z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number))
+  keywordIds: repeatedOrCommaSeparated(z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number))
     .optional()
-    .meta({ description: 'Comma-separated integer keyword ids; ids naming no keyword count nothing' }),
+    .meta({ description: 'Integer keyword ids, the parameter repeated or comma-separated; ids naming no keyword count nothing' }),
   startDate: windowEnd('Included; default 30 days before `endDate` (ISO 8601, UTC)'),
   endDate: windowEnd('Excluded; default now (ISO 8601, UTC)'),
-  platforms: commaSeparated(z.string().min(1).max(50))
+  platforms: repeatedOrCommaSeparated(z.string().min(1).max(50))
     .optional()
-    .meta({ description: "Comma-separated platforms in Octolens's names (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
+    .meta({ description: "Platforms in Octolens's names, the parameter repeated or comma-separated (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
   tag: z.string().min(1).max(100).optional().meta({ description: 'Only mentions with this tag (an intent `GET /tags` lists); another tag counts nothing' }),
+  sentiment: repeatedOrCommaSeparated(z.string().toLowerCase().pipe(z.enum(sentiments, { message: 'must be POSITIVE, NEUTRAL or NEGATIVE' })))
+    .optional()
+    .meta({ description: '`POSITIVE`, `NEUTRAL`, `NEGATIVE` (any case), the parameter repeated or comma-separated; a corrected sentiment counts as corrected' }),
+  relevance: repeatedOrCommaSeparated(z.enum(['0', '1', '2'], { message: 'must be 0, 1 or 2' }).transform(Number))
+    .optional()
+    .meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); default 0 and 1, the relevant mentions' }),
 });
 
 const badWindow = 'A query parameter the route does not take, a bad value of one, or `startDate` not before `endDate` (`VALIDATION_ERROR`)';
@@ -40,15 +47,22 @@ function countedMentionsVariables({ query }: RestRequest) {
     // A name we do not know stays as it is and so counts nothing.
     platforms: query.platforms?.map((name: string) => searchPlatformOfOctolensName(name) ?? name) ?? null,
     intents: query.tag === undefined ? null : [query.tag],
+    sentiments: query.sentiment ?? null,
+    relevance: query.relevance ?? null,
   };
 }
 
 /** One `compatMentionAnalytics` operation over the narrowing, by `by`, with `selection` asked of it. */
-const countOperation = (name: string, by: string, selection: string, bucket = '') => `query ${name}($startDate: DateTime, $endDate: DateTime, $keywordIds: [Int!], $platforms: [String!], $intents: [String!]${bucket ? ', $bucket: String' : ''}) {
-  compatMentionAnalytics(by: "${by}", startDate: $startDate, endDate: $endDate, keywordIds: $keywordIds, platforms: $platforms, intents: $intents${bucket ? ', bucket: $bucket' : ''}) { ${selection} }
+const countOperation = (name: string, by: string, selection: string, bucket = '') => `query ${name}(
+  $startDate: DateTime, $endDate: DateTime, $keywordIds: [Int!], $platforms: [String!], $intents: [String!], $sentiments: [String!], $relevance: [Int!]${bucket ? ', $bucket: String' : ''}
+) {
+  compatMentionAnalytics(
+    by: "${by}", startDate: $startDate, endDate: $endDate, keywordIds: $keywordIds, platforms: $platforms, intents: $intents,
+    sentiments: $sentiments, relevance: $relevance${bucket ? ', bucket: $bucket' : ''}
+  ) { ${selection} }
 }`;
 
-const countsOver = 'of the relevant mentions published in the window (narrowed by keywords, platforms and a tag; a corrected verdict counts as corrected)';
+const countsOver = 'of the relevant mentions (or those of the `relevance` buckets named) published in the window (narrowed by keywords, platforms, a tag and sentiments; a corrected verdict counts as corrected)';
 
 const volumeSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compatKeywordCreateInput, compatKeywordInput } from '../../../subgraphs/keywords/index.ts';
+import { booleanText } from '../../query-parameters.ts';
 import type { GraphQLRoute } from '../../route.ts';
 import { octolensKeyword, octolensKeywordFields, octolensKeywordSchema } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
@@ -151,14 +152,18 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/keywords/suggestions`,
     operationId: 'octolensListKeywordSuggestions',
     summary:
-      'Rule suggestions measured on the last 30 days of scored matches: for one keyword with `keywordId`, else for every keyword with its volume (matches in the last 7 days)',
+      'Rule suggestions measured on the last 30 days of scored matches: for one keyword with `keywordId`, else for every keyword with its volume (matches in the last 7 days); ' +
+      '`withVolume=false` counts them by keyword, `withVolume=true` lists them with volumes, narrowed by `keywordId` when given',
     tag: octolensTag,
     query: z.object({
       keywordId: z.string().regex(/^\d+$/, 'must be an integer keyword id').optional().meta({ description: 'Narrow to one keyword' }),
+      withVolume: booleanText
+        .optional()
+        .meta({ description: 'true: the list with volumes, the default without `keywordId`; false without `keywordId`: `[{ keywordId, count }]` for each keyword with suggestions' }),
     }),
     responses: {
       200: {
-        description: 'With `keywordId`: the keyword’s settings and its suggestions; without: every keyword’s',
+        description: 'With `keywordId`: the keyword’s settings and its suggestions; with `withVolume=false`: counts by keyword; else every keyword’s (or the one’s) with volumes',
         schema: z
           .union([
             z.object({
@@ -172,6 +177,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
               }),
               suggestions: z.array(suggestionSchema),
             }),
+            z.array(z.object({ keywordId: z.number().int(), count: z.number().int() })),
             z.object({
               keywords: z.array(z.object({ id: z.number().int(), keyword: z.string(), volume: z.number().int() })),
               suggestions: z.array(suggestionSchema.extend({ keyword: z.string(), keywordVolume: z.number().int() })),
@@ -186,11 +192,11 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     },
     operation: `query OctolensKeywordSuggestions($id: Int!, $one: Boolean!) {
       whoami { workspace { id } }
-      compatKeyword(id: $id) @include(if: $one) { ${octolensKeywordFields} ${suggestionFields} }
+      compatKeyword(id: $id) @include(if: $one) { ${octolensKeywordFields} stats { last7d } ${suggestionFields} }
       compatKeywords @skip(if: $one) { compatId term stats { last7d } ${suggestionFields} }
     }`,
     variables: ({ query }) => ({ id: query.keywordId === undefined ? 0 : integerId(query.keywordId), one: query.keywordId !== undefined }),
-    result: (data) => {
+    result: (data, { query }) => {
       const organizationId = data.whoami.workspace.id;
       const rows = (keyword: Record<string, any>) =>
         keyword.compatSuggestions.map((suggestion: Record<string, any>) => ({
@@ -206,7 +212,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
           createdAt: new Date().toISOString(),
           respondedAt: null,
         }));
-      if (data.compatKeyword) {
+      if (data.compatKeyword && query.withVolume !== true) {
         const settings = octolensKeyword(data.compatKeyword);
         return {
           status: 200,
@@ -223,7 +229,11 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
           },
         };
       }
-      const keywords: Record<string, any>[] = data.compatKeywords;
+      const keywords: Record<string, any>[] = data.compatKeyword ? [data.compatKeyword] : data.compatKeywords;
+      if (query.withVolume === false) {
+        const counts = keywords.map((keyword) => ({ keywordId: keyword.compatId, count: keyword.compatSuggestions.length }));
+        return { status: 200, body: counts.filter((row) => row.count > 0) };
+      }
       const suggestions = keywords
         .flatMap((keyword) => rows(keyword).map((row: Record<string, unknown>) => ({ ...row, keyword: keyword.term, keywordVolume: keyword.stats.last7d })))
         .sort((a, b) => b.impactScore - a.impactScore);

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { intents } from '../../../vocabulary/classification-values.ts';
 import { octolensPlatformName } from '../../../vocabulary/octolens-platforms.ts';
-import type { GraphQLRoute } from '../../route.ts';
+import type { GraphQLRoute, RestResult } from '../../route.ts';
 import { compatMentionFilterOf, octolensMentionQuery } from '../mention-filters.ts';
+import { octolensMentionsCsv } from '../octolens-csv.ts';
 import { octolensMention, octolensMentionFields, octolensMentionSchema, octolensTimestamp } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
@@ -91,11 +92,11 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/mentions/export`,
     operationId: 'octolensExportMentions',
     summary:
-      'The newest 5,000 mentions passing the filters, as JSON; the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` repeats `total`. A `read` key may export',
+      'The newest 5,000 mentions passing the filters, as JSON (`{ data, total }`) or, with `format: "csv"`, as `text/csv` with Octolens\'s 15 columns (id, sourceId, timestamp, source, url, title, body, author, authorFollowers, language, keywords, tags, relevance, sentiment, engaged); the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` gives the count. A `read` key may export',
     tag: octolensTag,
     body: z.strictObject({
       ...octolensMentionQuery,
-      format: z.literal('json').optional().meta({ description: 'Only `json`: for CSV use `GET /v1/mentions/export.csv`' }),
+      format: z.enum(['json', 'csv']).optional().meta({ description: '`json` (default) or `csv`' }),
     }),
     responses: {
       200: {
@@ -109,11 +110,13 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     },
     operation: `query OctolensExportMentions($filter: CompatMentionFilter) { compatMentionExport(filter: $filter) { ${octolensMentionFields} } }`,
     variables: ({ body }) => ({ filter: compatMentionFilterOf(body) }),
-    result: (data) => ({
-      status: 200,
-      headers: { 'x-total-count': String(data.compatMentionExport.length) },
-      body: { data: data.compatMentionExport.map(octolensMention), total: data.compatMentionExport.length },
-    }),
+    result: (data, request): RestResult => {
+      const mentions = data.compatMentionExport.map(octolensMention);
+      const total = String(mentions.length);
+      return (request.body as { format?: string }).format === 'csv'
+        ? { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'x-total-count': total }, body: octolensMentionsCsv(mentions) }
+        : { status: 200, headers: { 'x-total-count': total }, body: { data: mentions, total: mentions.length } };
+    },
   },
   {
     method: 'GET',
