@@ -318,6 +318,22 @@ const matchTimeBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =
   at === null ? sql`` : sql`and m.created_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
 
 /**
+ * A limit written into a statement's text rather than sent as a parameter.
+ * The list by priority reads every month in one statement, and planning it
+ * anew over every month's partition on each call cost more than running it
+ * (6.3 against 2.3 ms for the table as it was, at 10,000,000 mentions). A
+ * prepared statement keeps its generic plan once that plan is priced no
+ * higher than its custom plans with their planning, but a generic plan
+ * prices a `limit` parameter as a tenth of the rows, so it never was; with
+ * the limit in the text (a page size: at most 100 texts) PostgreSQL keeps
+ * the generic plan after its first five calls, one round trip each.
+ */
+function limitInText(sql: Queryable, limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`a page's limit must be a positive integer, not ${limit}`);
+  return sql.unsafe(String(limit));
+}
+
+/**
  * A page of the workspace's mentions passing `filter` (and `condition`,
  * when given), newest match first or by priority, after `after`. The
  * conditions are the whole of what a list shows: the list's defaults are
@@ -350,7 +366,7 @@ export async function listMentionsPage(
         where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
           ${matchTimeBound(sql, '>=', since)} ${matchTimeBound(sql, '<', before)}
         order by ${order}
-        limit ${page.limit - rows.length}`),
+        limit ${page.sort === 'priority' ? limitInText(sql, page.limit) : page.limit - rows.length}`),
     );
     if (rows.length >= page.limit) break;
   }
