@@ -36,40 +36,49 @@ alter table compat_feedback drop constraint compat_feedback_mention_id_fkey,
 alter table mentions rename to mentions_unpartitioned;
 create table mentions (like mentions_unpartitioned including defaults including constraints) partition by range (created_at);
 
--- Makes the months from the one `mentions_later` starts at through the one
--- holding `through`, moving into them any rows `mentions_later` holds (none
+-- Makes the months of a table partitioned by month (mentions here, the
+-- ledger in 056) from the one its `<table>_later` starts at through the one
+-- holding `through`, moving into them any rows `<table>_later` holds (none
 -- while the months are made ahead of time: the daily billing tick and every
--- worker's start make them a month ahead). `mentions_earlier` and
--- `mentions_later` bound the months on either side, so an insert never
--- fails for want of a month.
-create function make_mention_months(through timestamptz) returns void
+-- worker's start make them a month ahead). `<table>_earlier` and
+-- `<table>_later` bound the months on either side, so an insert never fails
+-- for want of a month. Rows moved are not new rows: the table's own
+-- triggers (the ledger's, which move balances) do not fire for them.
+create function make_months(parent regclass, through timestamptz) returns void
 language plpgsql as $$
 declare
+  later constant regclass := (parent::text || '_later')::regclass;
   later_bound constant text := 'FROM \(''([^'']+)''\)';
   month_start timestamptz;
+  key_column name;
 begin
   select (regexp_match(pg_get_expr(relpartbound, oid), later_bound))[1]::timestamptz into month_start
-  from pg_class where oid = 'mentions_later'::regclass;
+  from pg_class where oid = later;
   if month_start > through then
     return;
   end if;
   -- Two workers starting together: the second finds the months made.
-  perform pg_advisory_xact_lock(hashtext('make_mention_months'));
+  perform pg_advisory_xact_lock(hashtext('make_months ' || parent::text));
   select (regexp_match(pg_get_expr(relpartbound, oid), later_bound))[1]::timestamptz into month_start
-  from pg_class where oid = 'mentions_later'::regclass;
+  from pg_class where oid = later;
   if month_start > through then
     return;
   end if;
-  alter table mentions detach partition mentions_later;
+  select a.attname into key_column
+  from pg_partitioned_table p join pg_attribute a on a.attrelid = p.partrelid and a.attnum = p.partattrs[0]
+  where p.partrelid = parent;
+  execute format('alter table %s detach partition %s', parent, later);
   while month_start <= through loop
-    execute format('create table %I partition of mentions for values from (%L) to (%L)',
-                   'mentions_' || to_char(month_start at time zone 'UTC', 'YYYY_MM'),
+    execute format('create table %I partition of %s for values from (%L) to (%L)',
+                   parent::text || '_' || to_char(month_start at time zone 'UTC', 'YYYY_MM'), parent,
                    month_start, (month_start at time zone 'UTC' + interval '1 month') at time zone 'UTC');
     month_start := (month_start at time zone 'UTC' + interval '1 month') at time zone 'UTC';
   end loop;
-  insert into mentions select * from mentions_later where created_at < month_start;
-  delete from mentions_later where created_at < month_start;
-  execute format('alter table mentions attach partition mentions_later for values from (%L) to (maxvalue)', month_start);
+  execute format('alter table %s disable trigger user', parent);
+  execute format('insert into %s select * from %s where %I < %L', parent, later, key_column, month_start);
+  execute format('alter table %s enable trigger user', parent);
+  execute format('delete from %s where %I < %L', later, key_column, month_start);
+  execute format('alter table %s attach partition %s for values from (%L) to (maxvalue)', parent, later, month_start);
 end
 $$;
 
@@ -81,7 +90,7 @@ begin
   execute format('create table mentions_later partition of mentions for values from (%L) to (maxvalue)', first_month);
 end
 $$;
-select make_mention_months(greatest(now(), (select max(created_at) from mentions_unpartitioned)) + interval '1 month');
+select make_months('mentions', greatest(now(), (select max(created_at) from mentions_unpartitioned)) + interval '1 month');
 
 -- Analytics bounds a range of publication times by match time (a post is
 -- matched after it is published), so a mention's publication time is at

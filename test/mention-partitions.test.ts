@@ -5,7 +5,6 @@ import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { listMentions, makeMentionMonths } from '../subgraphs/mentions/index.ts';
 import { findMention, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createTestDatabase } from './harness.ts';
 
@@ -27,7 +26,14 @@ const post = (externalId: string, publishedAt: Date): NormalizedPost => ({
 
 /** Two workspaces as migration 052 left them: keywords, mentions over several months, their comments, watches, compatibility feedback and charges. */
 async function seedBeforePartitions(): Promise<void> {
-  for (const name of ['First', 'Second']) workspaces.push((await provisionWorkspace(sql, name)).workspace.id);
+  workspaces.push('org_first', 'org_second');
+  // As provisioning left a workspace before the ledger's keys moved to a table of their own (056): its wallet, welcome credit and default group.
+  await sql`insert into workspaces (id, name) select id, id from unnest(${sql.array(workspaces)}::text[]) as w(id)`;
+  await sql`insert into wallets (workspace_id, credit_epoch, last_credit_fifteenths) select id, 1, 8700 from workspaces`;
+  await sql`
+    insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key)
+    select 'led_welcome_' || id, id, 'welcome_credit', 8700, 'welcome:' || id from workspaces`;
+  await sql`insert into keyword_groups (id, workspace_id, name, is_default) select 'grp_' || id, id, 'Default', true from workspaces`;
   await sql`
     insert into keywords (id, workspace_id, group_id, term)
     select g.workspace_id || '_kw' || k, g.workspace_id, g.id, 'Acme ' || k

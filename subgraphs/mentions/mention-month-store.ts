@@ -5,11 +5,11 @@ const monthsAhead = 1;
 
 /**
  * Makes the mentions table's monthly partitions through `monthsAhead`
- * months after `now` (migration 053's make_mention_months); a no-op once
+ * months after `now` (migration 053's make_months); a no-op once
  * they exist.
  */
 export async function makeMentionMonths(sql: Queryable, now: Date): Promise<void> {
   await sql`
     /* makeMentionMonths */
-    select make_mention_months(${now}::timestamptz + make_interval(months => ${monthsAhead}))`;
+    select make_months('mentions', ${now}::timestamptz + make_interval(months => ${monthsAhead}))`;
 }
