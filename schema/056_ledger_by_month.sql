@@ -11,10 +11,8 @@
 -- their own, one row per entry naming it. Every statement that charges or
 -- credits writes the keys first, `on conflict do nothing`, and inserts only
 -- the entries whose key it wrote, so a thing is still charged or credited
--- once however many workers charge it at once. The trigger below keeps the
--- database itself refusing a second entry for a key, as the unique index
--- did: an entry whose key names another entry is refused, and an entry
--- written without its key (by hand) claims it.
+-- once however many workers charge it at once. The ledger's trigger keeps
+-- the database itself refusing a second entry for a key (below).
 create table ledger_idempotency_keys (
   idempotency_key  text primary key,
   entry_id         text not null,
@@ -46,18 +44,26 @@ alter table ledger_entries add constraint ledger_entries_pkey primary key (id, o
 create index ledger_by_workspace on ledger_entries (workspace_id, occurred_at);
 create index ledger_by_keyword on ledger_entries (keyword_id, occurred_at) where keyword_id is not null;
 
-create function claim_ledger_key() returns trigger language plpgsql as $$
+-- The trigger that moves balances and cap counts (005) also keeps every
+-- entry's key: one it wrote already is found, one written by hand without
+-- its key is claimed, and one another entry holds is refused as a
+-- duplicate, as the unique index did, in one statement for all the rows.
+create or replace function apply_ledger_entries() returns trigger language plpgsql as $$
 begin
-  perform 1 from ledger_idempotency_keys where idempotency_key = new.idempotency_key and entry_id = new.id;
-  if not found then
-    -- refused as a duplicate key when another entry holds it
-    insert into ledger_idempotency_keys (idempotency_key, entry_id, workspace_id) values (new.idempotency_key, new.id, new.workspace_id);
-  end if;
-  return new;
+  insert into ledger_idempotency_keys (idempotency_key, entry_id, workspace_id)
+  select i.idempotency_key, i.id, i.workspace_id from inserted i
+  where not exists (select 1 from ledger_idempotency_keys k where k.idempotency_key = i.idempotency_key and k.entry_id = i.id);
+  update wallets w set balance_fifteenths = w.balance_fifteenths + s.amount
+  from (select workspace_id, sum(amount_fifteenths) as amount from inserted group by workspace_id) s
+  where w.workspace_id = s.workspace_id;
+  insert into keyword_charged_items (keyword_id, day, items)
+  select keyword_id, (occurred_at at time zone 'UTC')::date, count(*)
+  from inserted where kind in ('mention', 'comment')
+  group by 1, 2
+  on conflict (keyword_id, day) do update set items = keyword_charged_items.items + excluded.items;
+  return null;
 end $$;
 
-create trigger ledger_entries_claim_key before insert on ledger_entries
-  for each row execute function claim_ledger_key();
 create trigger ledger_entries_apply after insert on ledger_entries
   referencing new table as inserted for each statement execute function apply_ledger_entries();
 create trigger ledger_entries_append_only before update on ledger_entries
