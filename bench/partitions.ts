@@ -1,28 +1,35 @@
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { connect, type Sql } from '../runtime/database.ts';
+import type { TransactionSql } from 'postgres';
 import { migrate } from '../runtime/migrate.ts';
 import { encodeCursor } from '../subgraphs/cursor-pages.ts';
 import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { listMentions, mentionAnalytics } from '../subgraphs/mentions/index.ts';
-import { provisionWorkspace } from '../subgraphs/team/index.ts';
+import { monthOf, workspaceMonthCost } from '../subgraphs/billing/keyword-cost-store.ts';
+import { chargedKeys, chargesPerDay, insertItemCharges, itemChargesBetween, newestPaidCredit } from '../subgraphs/billing/ledger-store.ts';
+import { newId } from '../runtime/ids.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 import { percentile } from './percentile.ts';
+import { chargedItemFifteenths, fifteenthsPerCent, keywordDayFifteenths, welcomeCreditCents } from '../subgraphs/billing/prices.ts';
 
 /**
  * Issue 18 point 8: the mentions table partitioned by month of match time
- * (migration 053) against the table as it was, at `mentions` mentions
- * (1,000,000 unless EARSHOT_BENCH_PARTITION_MENTIONS says otherwise). One
- * database is seeded with set-based SQL as the schema stood before 053:
- * 100 workspaces with ten keywords each, every post matched by all ten
- * keywords of its workspace, a match every few seconds over 36 months, the
- * measured workspace holding a tenth of the mentions; one post in 2,000
- * holds the word `zyxquux`, one in 1,000 links to docs.rs (the rarest
- * filters of `npm run bench -- mentions list`). A copy of it is then
- * migrated (053 converts it), so both hold the very same rows. The list
- * and analytics of the measured workspace run through the mentions
- * subgraph's functions, one database then the other, sample by sample.
+ * (migration 053) and the ledger by month of its entries' time (056)
+ * against the tables as they were, at `mentions` mentions (1,000,000
+ * unless EARSHOT_BENCH_PARTITION_MENTIONS says otherwise). One database is
+ * seeded with set-based SQL as the schema stood before 053: 100 workspaces
+ * with ten keywords each, every post matched by all ten keywords of its
+ * workspace, a match every few seconds over 36 months, the measured
+ * workspace holding a tenth of the mentions; one post in 2,000 holds the
+ * word `zyxquux`, one in 1,000 links to docs.rs (the rarest filters of
+ * `npm run bench -- mentions list`); every mention charged at its match,
+ * every keyword its days, a top-up a month per workspace. A copy of it is
+ * then migrated (053 and 056 convert it), so both hold the very same rows.
+ * The list, analytics and the ledger's statements of the measured
+ * workspace run through the subgraphs' functions, one database then the
+ * other, sample by sample.
  */
 
 const mentions = Number(process.env.EARSHOT_BENCH_PARTITION_MENTIONS ?? 1_000_000);
@@ -44,13 +51,13 @@ const warmUps = { list: 20, rare: 10 };
 async function seed(pool: Sql, workspaceIds: string[]): Promise<void> {
   const posts = mentions / keywordsPerWorkspace;
   await pool.begin(async (sql) => {
-    const constraints = await sql<{ name: string; definition: string }[]>`
-      select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
-      where conrelid = 'mentions'::regclass and contype = 'u'`;
+    const constraints = await sql<{ name: string; table: string; definition: string }[]>`
+      select conname as name, conrelid::regclass::text as "table", pg_get_constraintdef(oid) as definition from pg_constraint
+      where conrelid in ('mentions'::regclass, 'ledger_entries'::regclass) and contype = 'u'`;
     const indexes = await sql<{ name: string; definition: string }[]>`
       select indexname as name, indexdef as definition from pg_indexes
-      where tablename in ('mentions', 'posts', 'authors') and indexname not in (select conname from pg_constraint)`;
-    for (const { name } of constraints) await sql`alter table mentions drop constraint ${sql(name)}`;
+      where tablename in ('mentions', 'posts', 'authors', 'ledger_entries') and indexname not in (select conname from pg_constraint)`;
+    for (const { name, table } of constraints) await sql`alter table ${sql(table)} drop constraint ${sql(name)}`;
     for (const { name } of indexes) await sql`drop index ${sql(name)}`;
     await sql`set local session_replication_role = replica`;
     const pick = (column: string, salt: number, modulo: number) => sql.unsafe(`(abs(hashint4(${column} * 7 + ${salt})) % ${modulo})`);
@@ -83,14 +90,40 @@ async function seed(pool: Sql, workspaceIds: string[]): Promise<void> {
       join posts p on p.id = 'pst_bench' || i
       cross join generate_series(0, ${keywordsPerWorkspace - 1}) k
       cross join lateral (select (${sql.array(workspaceIds)}::text[])[case when i % 10 = 0 then 1 else 2 + (i / 10) % ${workspaces - 1} end] as id) w`;
+    // The ledger: every mention charged at its match, every keyword charged its days, a top-up a month per workspace.
+    await sql`
+      insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at, created_at)
+      select 'led_' || id, workspace_id, 'mention', keyword_id, ${-chargedItemFifteenths}, 'mention:' || id, created_at, created_at from mentions`;
+    await sql`
+      insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at, created_at)
+      select 'led_' || k.id || '_' || d::date, k.workspace_id, 'keyword_day', k.id, ${-keywordDayFifteenths}, 'keyword_day:' || k.id || ':' || d::date, d, d
+      from keywords k
+      cross join generate_series(date_trunc('day', now() - ${months} * interval '30.44 days'), now(), interval '1 day') d
+      where k.workspace_id = any(${sql.array(workspaceIds)})`;
+    await sql`
+      insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key, occurred_at, created_at)
+      select 'led_' || w.id || '_' || m, w.id, 'top_up', 1500000, 'top_up:ord_' || w.id || '_' || m, t.at, t.at
+      from unnest(${sql.array(workspaceIds)}::text[]) as w(id)
+      cross join generate_series(0, ${months}) m
+      cross join lateral (select now() - m * interval '30.44 days' as at) t`;
+    await sql`
+      update wallets w set balance_fifteenths = s.total
+      from (select workspace_id, sum(amount_fifteenths) as total from ledger_entries group by workspace_id) s
+      where w.workspace_id = s.workspace_id`;
     for (const { definition } of indexes) await sql.unsafe(definition);
-    for (const { name, definition } of constraints) await sql.unsafe(`alter table mentions add constraint ${name} ${definition}`);
+    for (const { name, table, definition } of constraints) await sql.unsafe(`alter table ${table} add constraint ${name} ${definition}`);
   });
 }
 
+/** The workspaces as provisioning made them before the ledger's keys had a table of their own (056): a wallet with its welcome credit, a default group; ten keywords each. */
 async function workspacesWithKeywords(sql: Sql): Promise<string[]> {
-  const ids: string[] = [];
-  for (let w = 0; w < workspaces; w++) ids.push((await provisionWorkspace(sql, `Bench ${w}`)).workspace.id);
+  const ids = Array.from({ length: workspaces }, (_, w) => `org_bench${String(w).padStart(3, '0')}`);
+  await sql`insert into workspaces (id, name) select id, id from unnest(${sql.array(ids)}::text[]) as w(id)`;
+  await sql`insert into wallets (workspace_id, credit_epoch, last_credit_fifteenths) select id, 1, ${welcomeCreditCents * fifteenthsPerCent} from workspaces`;
+  await sql`
+    insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key)
+    select 'led_welcome_' || id, id, 'welcome_credit', ${welcomeCreditCents * fifteenthsPerCent}, 'welcome:' || id from workspaces`;
+  await sql`insert into keyword_groups (id, workspace_id, name, is_default) select 'grp_' || id, id, 'Default', true from workspaces`;
   await sql`
     insert into keywords (id, workspace_id, group_id, term)
     select g.workspace_id || '_kw' || k, g.workspace_id, g.id, 'Acme ' || k
@@ -117,7 +150,39 @@ interface Case {
   setting?: string;
   /** A filter few mentions pass: fewer runs, each reading every month. */
   rare?: boolean;
+  /** Statements that write: each run in a transaction rolled back, so every run writes the same rows anew. */
+  writes?: boolean;
 }
+
+const rolledBack = new Error('rolled back');
+
+/** Runs `work` in a transaction and rolls it back. */
+async function rolledBackTransaction(sql: Sql, work: (tx: TransactionSql) => Promise<unknown>): Promise<void> {
+  await sql
+    .begin(async (tx) => {
+      await work(tx);
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+}
+
+/** The ledger's statements of a charge as they were before migration 056, whose keys the ledger itself held: the same parameters. */
+const chargeBefore056 = {
+  chargedKeys: `
+    /* chargedKeys */
+    select wanted.key as idempotency_key
+    from unnest($1::text[]) as wanted(key)
+    cross join lateral (select 1 from ledger_entries l where l.idempotency_key = wanted.key limit 1) charged`,
+  insertItemCharges: `
+    /* insertItemCharges */
+    insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
+    select id, workspace_id, kind, keyword_id, $1, idempotency_key, occurred_at
+    from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+         as c(id, workspace_id, kind, keyword_id, idempotency_key, occurred_at)
+    on conflict (idempotency_key) do nothing`,
+};
 
 /** The statements holding `marker` that `run` sends, caught on the wire. */
 async function captured(url: string, marker: string, run: (sql: Sql) => Promise<unknown>): Promise<Statement[]> {
@@ -162,7 +227,7 @@ function withoutMatchTimeBound(statement: Statement): Statement {
 }
 
 export const partitionsBenchmark: Benchmark = {
-  name: 'partitions: the mentions table by month of match time',
+  name: 'partitions: the mentions table by month of match time, the ledger by month',
   async run(environment: BenchEnvironment): Promise<BenchReport> {
     const unpartitionedUrl = await environment.createDatabase();
     const unpartitioned = connect(unpartitionedUrl, { max: 1 });
@@ -203,6 +268,12 @@ export const partitionsBenchmark: Benchmark = {
       const list = (args: Parameters<typeof listMentions>[3]) => async () => {
         const after = await captured(partitionedUrl, '/* listMentionsPage */', (sql) => listMentions(sql, keywordDirectory, measured, args));
         return { before: [withoutMonthBounds(after[0])], after };
+      };
+      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      // The ledger's reads are the same statements on either table.
+      const ledgerReads = (reads: [string, (sql: Sql) => Promise<unknown>][]) => async () => {
+        const sent = (await Promise.all(reads.map(([marker, read]) => captured(partitionedUrl, marker, read)))).flat();
+        return { before: sent, after: sent };
       };
       const analytics = (request: Record<string, unknown>) => async () => {
         const after = await captured(partitionedUrl, '/* countMentions */', (sql) => mentionAnalytics(sql, measured, request, now));
@@ -265,13 +336,51 @@ export const partitionsBenchmark: Benchmark = {
           count: samples.year,
           statements: analytics({ by: 'keyword', bucket: 'month', since: new Date(now.getTime() - 365 * day), until: now, relevant: null }),
         },
+        {
+          // The balance itself is the wallet row's (a trigger keeps it); these are the ledger reads of the wallet's figures.
+          label: 'ledger: wallet figures (7 days of charges, newest paid credit, the month’s cost)',
+          count: samples.list,
+          statements: ledgerReads([
+            ['/* itemChargesBetween */', (sql) => itemChargesBetween(sql, measured, new Date(today.getTime() - 7 * day), today)],
+            ['/* newestPaidCredit */', (sql) => newestPaidCredit(sql, measured)],
+            ['/* workspaceMonthCost */', (sql) => workspaceMonthCost(sql, measured, monthOf(now))],
+          ]),
+        },
+        {
+          label: 'ledger: usage by day, 30 days',
+          count: samples.list,
+          statements: ledgerReads([['/* chargesPerDay */', (sql) => chargesPerDay(sql, measured, new Date(today.getTime() - 29 * day), new Date(today.getTime() + day))]]),
+        },
+        {
+          label: 'ledger: charging 50 mentions (keys charged before, then the charges)',
+          count: samples.list,
+          writes: true,
+          statements: async () => {
+            const charges = Array.from({ length: 50 }, () => ({ workspaceId: measured, keywordId: `${measured}_kw0`, kind: 'mention' as const, itemId: newId('mm'), at: now }));
+            const [keys] = await captured(partitionedUrl, '/* chargedKeys */', (sql) =>
+              rolledBackTransaction(sql, (tx) => chargedKeys(tx, charges.map((charge) => `mention:${charge.itemId}`))),
+            );
+            const [insert] = await captured(partitionedUrl, '/* insertItemCharges */', (sql) => rolledBackTransaction(sql, (tx) => insertItemCharges(tx, charges)));
+            return {
+              before: [
+                { text: chargeBefore056.chargedKeys, parameters: keys.parameters },
+                { text: chargeBefore056.insertItemCharges, parameters: insert.parameters },
+              ],
+              after: [keys, insert],
+            };
+          },
+        },
       ];
       const rows = [];
-      for (const { label, count, statements, setting, rare } of cases) {
+      for (const { label, count, statements, setting, rare, writes } of cases) {
         const { before, after } = await statements();
         for (const sql of databases) await sql.unsafe(setting ?? 'reset plan_cache_mode');
-        const run = async (sql: Sql, partitioned: boolean) => {
+        const send = async (sql: Sql | TransactionSql, partitioned: boolean) => {
           for (const { text, parameters } of partitioned ? after : before) await sql.unsafe(text, parameters as never[], { prepare: true });
+        };
+        const run = async (sql: Sql, partitioned: boolean) => {
+          if (writes) await rolledBackTransaction(sql, (tx) => send(tx, partitioned));
+          else await send(sql, partitioned);
         };
         const took: number[][] = [[], []];
         for (let i = 0; i < (rare ? warmUps.rare : warmUps.list); i++) for (const [d, sql] of databases.entries()) await run(sql, d === 1);
@@ -291,9 +400,10 @@ export const partitionsBenchmark: Benchmark = {
       return {
         description:
           `${size} mentions of ${workspaces} workspaces over ${months} months (the measured workspace ${(mentions / 10).toLocaleString('en-US')}), ` +
-          `seeded in ${seedSeconds.toFixed(0)} s; the copy converted by migration 053 in ${migrateSeconds.toFixed(0)} s. ` +
-          `Each case replays, with postgres.js, the statements the mentions subgraph sends for it (caught on the wire) on the months, and the same statements as ` +
-          `they were before migration 053 (no month bounds in the list, no match-time bound in analytics) on the table as it was, the two databases alternating, ` +
+          `every mention charged, every keyword its days, a top-up a month per workspace, seeded in ${seedSeconds.toFixed(0)} s; the copy converted by migrations 053 and 056 in ${migrateSeconds.toFixed(0)} s. ` +
+          `Each case replays, with postgres.js, the statements the mentions or billing subgraph sends for it (caught on the wire) on the months, and the same statements as ` +
+          `they were before migrations 053 and 056 (no month bounds in the list, its limit a parameter, no match-time bound in analytics, the ledger's keys in the ledger) on the tables as they were, ` +
+          `a charge's in a transaction rolled back, the two databases alternating, ` +
           `each first every other time, ${samples.list} timed runs per list case (${samples.rare} for a rare filter), ` +
           `${samples.month} for the month of analytics, ${samples.year} for the year, after ${warmUps.list} untimed (${warmUps.rare} for a rare filter), both databases vacuumed, analyzed and checkpointed first.`,
         columns: ['unpartitioned p50 ms', 'unpartitioned p99 ms', 'by month p50 ms', 'by month p99 ms', 'p50 ratio'],
