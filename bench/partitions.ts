@@ -107,7 +107,7 @@ async function seed(pool: Sql, workspaceIds: string[]): Promise<void> {
       cross join generate_series(0, ${months}) m
       cross join lateral (select now() - m * interval '30.44 days' as at) t`;
     await sql`
-      update wallets w set balance_fifteenths = s.total
+      update wallets w set balance_fifteenths = s.total, on_welcome_credit = false
       from (select workspace_id, sum(amount_fifteenths) as total from ledger_entries group by workspace_id) s
       where w.workspace_id = s.workspace_id`;
     for (const { definition } of indexes) await sql.unsafe(definition);
@@ -168,8 +168,15 @@ async function rolledBackTransaction(sql: Sql, work: (tx: TransactionSql) => Pro
     });
 }
 
-/** The ledger's statements of a charge as they were before migration 056, whose keys the ledger itself held: the same parameters. */
-const chargeBefore056 = {
+/** The ledger's statements as they were before migration 056 (its keys in the ledger, the newest paid credit read in one statement): the same parameters. */
+const ledgerBefore056 = {
+  newestPaidCredit: `
+    /* newestPaidCredit */
+    select kind, amount_fifteenths::float8 as fifteenths, idempotency_key, occurred_at
+    from ledger_entries
+    where workspace_id = $1 and kind in ('top_up', 'operator_credit')
+    order by occurred_at desc, created_at desc
+    limit 1`,
   chargedKeys: `
     /* chargedKeys */
     select wanted.key as idempotency_key
@@ -342,7 +349,14 @@ export const partitionsBenchmark: Benchmark = {
           count: samples.list,
           statements: ledgerReads([['/* itemChargesBetween */', (sql) => itemChargesBetween(sql, measured, new Date(today.getTime() - 7 * day), today)]]),
         },
-        { label: 'ledger: newest paid credit', count: samples.list, statements: ledgerReads([['/* newestPaidCredit */', (sql) => newestPaidCredit(sql, measured)]]) },
+        {
+          label: 'ledger: newest paid credit',
+          count: samples.list,
+          statements: async () => ({
+            before: [{ text: ledgerBefore056.newestPaidCredit, parameters: [measured] }],
+            after: await captured(partitionedUrl, '/* newestPaidCredit */', (sql) => newestPaidCredit(sql, measured, now)),
+          }),
+        },
         {
           label: 'ledger: the month’s cost',
           count: samples.list,
@@ -365,8 +379,8 @@ export const partitionsBenchmark: Benchmark = {
             const [insert] = await captured(partitionedUrl, '/* insertItemCharges */', (sql) => rolledBackTransaction(sql, (tx) => insertItemCharges(tx, charges)));
             return {
               before: [
-                { text: chargeBefore056.chargedKeys, parameters: keys.parameters },
-                { text: chargeBefore056.insertItemCharges, parameters: insert.parameters },
+                { text: ledgerBefore056.chargedKeys, parameters: keys.parameters },
+                { text: ledgerBefore056.insertItemCharges, parameters: insert.parameters },
               ],
               after: [keys, insert],
             };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { makeLedgerMonths } from '../subgraphs/billing/index.ts';
-import { chargedKeys, insertCredit, insertItemCharges, ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
+import { chargedKeys, insertCredit, insertItemCharges, ledgerBalanceMismatches, newestPaidCredit } from '../subgraphs/billing/ledger-store.ts';
 import { createTestDatabase } from './harness.ts';
 
 let sql: Sql;
@@ -60,6 +60,16 @@ describe('the ledger by month (migration 056)', () => {
     for (const { id, occurredAt } of before.ledger) expect(await partitionOf(id)).toBe(month(occurredAt));
     const keys = await sql`select idempotency_key, entry_id, workspace_id from ledger_idempotency_keys order by entry_id`;
     expect(keys).toEqual(before.ledger.map(({ idempotencyKey, id, workspaceId }) => ({ idempotencyKey, entryId: id, workspaceId })));
+  });
+
+  it('finds the newest paid credit however many months back, and none for a wallet still on its welcome credit', async () => {
+    const [first, second] = workspaces;
+    await sql`update wallets set on_welcome_credit = false where workspace_id = ${first}`;
+    const newest = { kind: 'top_up', fifteenths: 30000, idempotencyKey: `top_up:ord_${first}_4`, occurredAt: new Date(times[3]) };
+    for (const now of ['2026-06-20T00:00:00Z', '2026-11-28T00:00:00Z', '2027-03-01T00:00:00Z', '2029-01-01T00:00:00Z']) {
+      expect(await newestPaidCredit(sql, first, new Date(now))).toEqual(newest);
+    }
+    expect(await newestPaidCredit(sql, second, new Date('2026-11-28T00:00:00Z'))).toBeUndefined();
   });
 
   it('charges and credits once what was charged or credited before the conversion, and a new item once into its month', async () => {

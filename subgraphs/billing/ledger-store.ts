@@ -155,16 +155,45 @@ export interface CreditEntry {
   occurredAt: Date;
 }
 
-/** The newest credit that was paid for (a top-up or an operator's credit), if any. */
-export async function newestPaidCredit(sql: Queryable, workspaceId: string): Promise<CreditEntry | undefined> {
-  const [row] = await sql<CreditEntry[]>`
-    /* newestPaidCredit */
-    select kind, amount_fifteenths::float8 as fifteenths, idempotency_key, occurred_at
-    from ledger_entries
-    where workspace_id = ${workspaceId} and kind in ('top_up', 'operator_credit')
-    order by occurred_at desc, created_at desc
-    limit 1`;
-  return row;
+/** How far back each read of the newest paid credit reaches, in months before this one (0: this month and after); a last read takes all older. */
+const creditWindowsMonthsBack = [0, 3, 12];
+
+const monthStartUtc = (at: Date, monthsBack: number) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - monthsBack, 1));
+
+/** A bound of entry time written into a statement's text, so the planner reads only the months it names. */
+const occurredAtBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =>
+  at === null ? sql`` : sql`and l.occurred_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
+
+/**
+ * The newest credit that was paid for (a top-up or an operator's credit),
+ * if any. The ledger is partitioned by month (056) and a statement naming
+ * no time is planned over every month on each call, so it reads this month
+ * on, then the three before, the nine before those, then all older, month
+ * bounds written into the text; a wallet never paid (still on its welcome
+ * credit: a paid credit ends it in the same transaction) stops at the
+ * first read.
+ */
+export async function newestPaidCredit(sql: Queryable, workspaceId: string, now: Date): Promise<CreditEntry | undefined> {
+  const starts = creditWindowsMonthsBack.map((months) => monthStartUtc(now, months));
+  for (const [i, since] of [...starts, null].entries()) {
+    const [row] = await sql<(Partial<CreditEntry> & { paid: boolean })[]>`
+      /* newestPaidCredit */
+      select not w.on_welcome_credit as paid, c.kind, c.fifteenths, c.idempotency_key, c.occurred_at
+      from wallets w
+      left join lateral (
+        select l.kind, l.amount_fifteenths::float8 as fifteenths, l.idempotency_key, l.occurred_at
+        from ledger_entries l
+        where l.workspace_id = w.workspace_id and l.kind in ('top_up', 'operator_credit')
+          ${occurredAtBound(sql, '>=', since)} ${occurredAtBound(sql, '<', i === 0 ? null : starts[i - 1])}
+        order by l.occurred_at desc, l.created_at desc
+        limit 1
+      ) c on true
+      where w.workspace_id = ${workspaceId}`;
+    if (!row?.paid) return undefined;
+    const { paid: _, ...credit } = row;
+    if (credit.kind) return credit as CreditEntry;
+  }
+  return undefined;
 }
 
 /** Wallets whose kept balance differs from their ledger's sum: empty unless something bypassed the ledger. */
