@@ -226,6 +226,16 @@ function withoutMonthBounds(statement: Statement): Statement {
   return withLimitParameter({ text, parameters: statement.parameters });
 }
 
+/** A ledger statement with its entry-time bounds parameters, as it was before 056 wrote month bounds into its text. */
+function withEntryTimeParameters(statement: Statement): Statement {
+  const parameters = [...statement.parameters];
+  const text = statement.text.replace(/and occurred_at (>=|<) '([^']+)'::timestamptz/g, (_bound, operator: string, at: string) => {
+    parameters.push(at);
+    return `and occurred_at ${operator} $${parameters.length}`;
+  });
+  return { text, parameters };
+}
+
 /** The analytics statement as it was before migration 053: no bound by match time (its parameter kept, unused, so the numbering holds). */
 function withoutMatchTimeBound(statement: Statement): Statement {
   const text = statement.text.replace(/and m\.created_at >= (\$\d+)/, 'and $1::timestamptz is not null');
@@ -277,10 +287,10 @@ export const partitionsBenchmark: Benchmark = {
         return { before: [withoutMonthBounds(after[0])], after };
       };
       const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      // The ledger's reads are the same statements on either table.
+      // The ledger's reads as they were before 056 on the ledger as it was: their month bounds parameters.
       const ledgerReads = (reads: [string, (sql: Sql) => Promise<unknown>][]) => async () => {
         const sent = (await Promise.all(reads.map(([marker, read]) => captured(partitionedUrl, marker, read)))).flat();
-        return { before: sent, after: sent };
+        return { before: sent.map(withEntryTimeParameters), after: sent };
       };
       const analytics = (request: Record<string, unknown>) => async () => {
         const after = await captured(partitionedUrl, '/* countMentions */', (sql) => mentionAnalytics(sql, measured, request, now));
