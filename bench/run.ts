@@ -13,12 +13,13 @@ import { ingestionScaling } from './ingestion-scaling.ts';
 import { liveFanOut } from './live-fan-out.ts';
 import { matchingThroughput } from './matching.ts';
 import { mentionsListAndExport } from './mentions-list-export.ts';
+import { partitionsBenchmark } from './partitions.ts';
 import { restLevers } from './rest-levers.ts';
 import { restPath } from './rest-path.ts';
 import { restScaling } from './rest-scaling.ts';
 
 /** Every benchmark of `npm run bench`, in the order they run; add one module per benchmark here. */
-const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, ingestionScaling, restScaling, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, liveFanOut];
+const benchmarks: Benchmark[] = [restPath, restLevers, gatewayComparison, matchingThroughput, classifierThroughput, ingestionThroughput, ingestionScaling, restScaling, billingTick, deliveryThroughput, mentionsListAndExport, analyticsBenchmark, partitionsBenchmark, liveFanOut];
 
 // `npm run bench -- rest tick` runs only the benchmarks whose titles (a name up to its colon, if any) contain one of the words;
 // a word that is a whole title picks that benchmark alone (`ingestion`, not also `ingestion scale-out`).

@@ -10,10 +10,14 @@ const migrationLockKey = 7_301_946_112;
 /**
  * Applies `schema/NNN_name.sql` files in order, each once. The advisory lock
  * makes two processes starting together take turns: the second finds the
- * work done.
+ * work done. `through` stops after that file: a database as it stood before
+ * a later migration, for the tests and benchmarks of what that one changes.
  */
-export async function migrate(sql: Sql): Promise<string[]> {
-  const files = (await readdir(schemaDir)).filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name)).sort();
+export async function migrate(sql: Sql, options: { through?: string } = {}): Promise<string[]> {
+  const { through } = options;
+  const files = (await readdir(schemaDir))
+    .filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name) && (through === undefined || name <= through))
+    .sort();
   return sql.begin(async (tx) => {
     await tx`/* lockMigrations */ select pg_advisory_xact_lock(${migrationLockKey})`;
     await tx`/* createMigrationsTable */ create table if not exists schema_migrations (

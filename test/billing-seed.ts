@@ -81,6 +81,8 @@ export async function seedScoredMatches(sql: Sql, keyword: Pick<KeywordRow, 'id'
       },
       [{ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }],
     );
-    await sql`update mentions set relevance = ${relevance}, classified_at = ${at}, created_at = ${at} where id = ${mention.id}`;
+    // The match time is the mention's partition key, kept beside its id in mention_keys.
+    await sql`with keys as (update mention_keys set created_at = ${at} where id = ${mention.id})
+              update mentions set relevance = ${relevance}, classified_at = ${at}, created_at = ${at} where id = ${mention.id}`;
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { billingDayOf, runDailyTicksThrough } from '../../subgraphs/billing/index.ts';
+import { billingDayOf, makeLedgerMonths, runDailyTicksThrough } from '../../subgraphs/billing/index.ts';
+import { makeMentionMonths } from '../../subgraphs/mentions/index.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const billingTickPayload = z.object({
@@ -14,7 +15,8 @@ type BillingTickPayload = z.output<typeof billingTickPayload>;
  * after ticking any day a stopped service missed, oldest first. Running it
  * again, or on two workers, charges nothing twice. Workers also run it when
  * they start (jobs/crash-recovery.ts): pg-boss never sends a cron time that
- * passed while no process was up.
+ * passed while no process was up. Each run also makes the months of the mentions
+ * table and of the ledger ahead of the clock (migrations 053 and 056).
  */
 export const billingTickQueue: JobDefinition<BillingTickPayload> = {
   name: 'billing-tick',
@@ -28,6 +30,8 @@ export const billingTickQueue: JobDefinition<BillingTickPayload> = {
   async handle(payloads, context) {
     for (const payload of payloads) {
       const now = context.clock.now();
+      await makeMentionMonths(context.sql, now);
+      await makeLedgerMonths(context.sql, now);
       for (const ticked of await runDailyTicksThrough(context.sql, payload.day ?? billingDayOf(now), now)) context.log.info('billing tick', { ...ticked });
     }
   },

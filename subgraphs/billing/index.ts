@@ -25,6 +25,7 @@ export { chargeMatchedItem, chargeMatchedItems } from './charging.ts';
 export { creditWalletByOperator } from './credits.ts';
 export { type DailyTickReport, chargeDailyKeywordFees } from './daily-tick.ts';
 export { type KeywordMonthCost, chargedItemsSince, keywordMonthCosts, monthOf, zeroCost } from './keyword-cost-store.ts';
+export { makeLedgerMonths } from './ledger-store.ts';
 export { centsOf, chargedItemFifteenths, welcomeCap } from './prices.ts';
 export { topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';

@@ -3,6 +3,7 @@ import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { monthBounds } from './keyword-cost-store.ts';
+import { insertKeyedLedgerEntries, keyedLedgerEntries } from './ledger-store.ts';
 import { keywordDayFifteenths, welcomeCap } from './prices.ts';
 
 /**
@@ -181,13 +182,16 @@ export async function insertKeywordDayCharges(sql: Queryable, workspaceIds: read
   const dayStart = `${day}T00:00:00Z`;
   const rows = await sql<{ workspaceId: string; charged: number }[]>`
     /* insertKeywordDayCharges */
-    with charged as (
-      insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
-      select 'led_' || replace(gen_random_uuid()::text, '-', ''), k.workspace_id, 'keyword_day', k.id, ${-keywordDayFifteenths},
-             'keyword_day:' || k.id || ':' || ${day}, ${dayStart}::timestamptz
-      from keywords k
-      where k.workspace_id = any(${sql.array(workspaceIds as string[])}) and not k.muted and k.created_at < ${dayStart}::timestamptz
-      on conflict (idempotency_key) do nothing
+    with ${keyedLedgerEntries(
+      sql,
+      sql`
+        select 'led_' || replace(gen_random_uuid()::text, '-', '') as id, k.workspace_id, 'keyword_day' as kind, k.id as keyword_id,
+               ${-keywordDayFifteenths}::bigint as amount_fifteenths, 'keyword_day:' || k.id || ':' || ${day} as idempotency_key,
+               ${dayStart}::timestamptz as occurred_at
+        from keywords k
+        where k.workspace_id = any(${sql.array(workspaceIds as string[])}) and not k.muted and k.created_at < ${dayStart}::timestamptz`,
+    )}, charged as (
+      ${insertKeyedLedgerEntries(sql)}
       returning workspace_id
     )
     select workspace_id, count(*)::int as charged from charged group by workspace_id`;

@@ -1,13 +1,53 @@
+import type postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 
 /**
- * The append-only ledger (schema/004_billing.sql, 005): every charge and
+ * The append-only ledger (schema/004_billing.sql, 005, 056): every charge and
  * credit is one row whose idempotency key names the thing charged or
  * credited, so the same thing can never be charged or credited twice. The
  * wallet's balance and the caps' counts follow from the rows (a trigger).
+ * The ledger is partitioned by month, so the keys are kept in a table of
+ * their own (`ledger_idempotency_keys`), written in the same statement as
+ * the entries.
  */
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/**
+ * A statement's CTEs `entry`, the entries `entries` selects (id,
+ * workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key,
+ * occurred_at), and `keyed`, the ids of those whose key this statement
+ * wrote: a key held already, or twice in `entries`, is written once, `on
+ * conflict do nothing`, so its thing is charged or credited once however
+ * many workers charge it at once.
+ */
+export const keyedLedgerEntries = (sql: Queryable, entries: Fragment) => sql`
+  entry as (${entries}),
+  keyed as (
+    insert into ledger_idempotency_keys (idempotency_key, entry_id, workspace_id)
+    select idempotency_key, id, workspace_id from entry
+    on conflict (idempotency_key) do nothing
+    returning entry_id
+  )`;
+
+/** The insert of the entries whose key `keyedLedgerEntries` wrote. */
+export const insertKeyedLedgerEntries = (sql: Queryable) => sql`
+  insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
+  select entry.id, entry.workspace_id, entry.kind, entry.keyword_id, entry.amount_fifteenths, entry.idempotency_key, entry.occurred_at
+  from entry join keyed on keyed.entry_id = entry.id`;
+
+/**
+ * Makes the ledger's monthly partitions through the month after `now`
+ * (migration 053's make_months), so a month's partition exists before its
+ * first entry; a no-op once they exist.
+ */
+export async function makeLedgerMonths(sql: Queryable, now: Date): Promise<void> {
+  await sql`
+    /* makeLedgerMonths */
+    select make_months('ledger_entries', ${now}::timestamptz + interval '1 month')`;
+}
 
 export type ChargedItemKind = 'mention' | 'comment';
 export type CreditKind = 'top_up' | 'operator_credit';
@@ -24,7 +64,7 @@ export async function chargedKeys(sql: Queryable, idempotencyKeys: readonly stri
     /* chargedKeys */
     select wanted.key as idempotency_key
     from unnest(${sql.array(idempotencyKeys as string[])}::text[]) as wanted(key)
-    cross join lateral (select 1 from ledger_entries l where l.idempotency_key = wanted.key limit 1) charged`;
+    cross join lateral (select 1 from ledger_idempotency_keys k where k.idempotency_key = wanted.key) charged`;
   return new Set(rows.map((row) => row.idempotencyKey));
 }
 
@@ -40,16 +80,19 @@ export async function insertItemCharges(
   if (charges.length === 0) return;
   await sql`
     /* insertItemCharges */
-    insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
-    select id, workspace_id, kind, keyword_id, ${-chargedItemFifteenths}, idempotency_key, occurred_at
-    from unnest(${sql.array(charges.map(() => newId('led')))}::text[],
-                ${sql.array(charges.map((charge) => charge.workspaceId))}::text[],
-                ${sql.array(charges.map((charge) => charge.kind))}::text[],
-                ${sql.array(charges.map((charge) => charge.keywordId))}::text[],
-                ${sql.array(charges.map((charge) => itemChargeKey(charge.kind, charge.itemId)))}::text[],
-                ${sql.array(charges.map((charge) => charge.at.toISOString()))}::timestamptz[])
-         as c(id, workspace_id, kind, keyword_id, idempotency_key, occurred_at)
-    on conflict (idempotency_key) do nothing`;
+    with ${keyedLedgerEntries(
+      sql,
+      sql`
+        select id, workspace_id, kind, keyword_id, ${-chargedItemFifteenths}::bigint as amount_fifteenths, idempotency_key, occurred_at
+        from unnest(${sql.array(charges.map(() => newId('led')))}::text[],
+                    ${sql.array(charges.map((charge) => charge.workspaceId))}::text[],
+                    ${sql.array(charges.map((charge) => charge.kind))}::text[],
+                    ${sql.array(charges.map((charge) => charge.keywordId))}::text[],
+                    ${sql.array(charges.map((charge) => itemChargeKey(charge.kind, charge.itemId)))}::text[],
+                    ${sql.array(charges.map((charge) => charge.at.toISOString()))}::timestamptz[])
+             as c(id, workspace_id, kind, keyword_id, idempotency_key, occurred_at)`,
+    )}
+    ${insertKeyedLedgerEntries(sql)}`;
 }
 
 /** Adds a credit; false when this idempotency key was credited before. */
@@ -59,9 +102,13 @@ export async function insertCredit(
 ): Promise<boolean> {
   const rows = await sql`
     /* insertCredit */
-    insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key, occurred_at)
-    values (${newId('led')}, ${credit.workspaceId}, ${credit.kind}, ${credit.fifteenths}, ${credit.idempotencyKey}, ${credit.at})
-    on conflict (idempotency_key) do nothing
+    with ${keyedLedgerEntries(
+      sql,
+      sql`
+        select ${newId('led')}::text as id, ${credit.workspaceId}::text as workspace_id, ${credit.kind}::text as kind, null::text as keyword_id,
+               ${credit.fifteenths}::bigint as amount_fifteenths, ${credit.idempotencyKey}::text as idempotency_key, ${credit.at}::timestamptz as occurred_at`,
+    )}
+    ${insertKeyedLedgerEntries(sql)}
     returning id`;
   return rows.length > 0;
 }
@@ -108,16 +155,50 @@ export interface CreditEntry {
   occurredAt: Date;
 }
 
-/** The newest credit that was paid for (a top-up or an operator's credit), if any. */
-export async function newestPaidCredit(sql: Queryable, workspaceId: string): Promise<CreditEntry | undefined> {
-  const [row] = await sql<CreditEntry[]>`
-    /* newestPaidCredit */
-    select kind, amount_fifteenths::float8 as fifteenths, idempotency_key, occurred_at
-    from ledger_entries
-    where workspace_id = ${workspaceId} and kind in ('top_up', 'operator_credit')
-    order by occurred_at desc, created_at desc
-    limit 1`;
-  return row;
+/** How far back each read of the newest paid credit reaches, in months before this one (0: this month and after); a last read takes all older. */
+const creditWindowsMonthsBack = [0, 3, 12];
+
+const monthStartUtc = (at: Date, monthsBack: number) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - monthsBack, 1));
+
+/**
+ * A bound of entry time written into a statement's text rather than sent
+ * as a parameter, so the statement is planned over the months it names
+ * only (a generic plan over every month, pruned when it runs, cost about 1
+ * ms more at 1,000,000 mentions' charges); month starts, so the texts are
+ * few.
+ */
+export const occurredAtBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =>
+  at === null ? sql`` : sql`and occurred_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
+
+/**
+ * The newest credit that was paid for (a top-up or an operator's credit),
+ * if any. The ledger is partitioned by month (056) and a statement naming
+ * no time is planned over every month on each call, so it reads this month
+ * on, then the three before, the nine before those, then all older, month
+ * bounds written into the text; a wallet never paid (still on its welcome
+ * credit: a paid credit ends it in the same transaction) stops at the
+ * first read.
+ */
+export async function newestPaidCredit(sql: Queryable, workspaceId: string, now: Date): Promise<CreditEntry | undefined> {
+  const starts = creditWindowsMonthsBack.map((months) => monthStartUtc(now, months));
+  for (const [i, since] of [...starts, null].entries()) {
+    const [{ paid, ...credit } = { paid: false }] = await sql<(Partial<CreditEntry> & { paid: boolean })[]>`
+      /* newestPaidCredit */
+      select not w.on_welcome_credit as paid, c.kind, c.fifteenths, c.idempotency_key, c.occurred_at
+      from wallets w
+      left join lateral (
+        select l.kind, l.amount_fifteenths::float8 as fifteenths, l.idempotency_key, l.occurred_at
+        from ledger_entries l
+        where l.workspace_id = w.workspace_id and l.kind in ('top_up', 'operator_credit')
+          ${occurredAtBound(sql, '>=', since)} ${occurredAtBound(sql, '<', i === 0 ? null : starts[i - 1])}
+        order by l.occurred_at desc, l.created_at desc
+        limit 1
+      ) c on true
+      where w.workspace_id = ${workspaceId}`;
+    if (!paid) return undefined;
+    if (credit.kind) return credit as CreditEntry;
+  }
+  return undefined;
 }
 
 /** Wallets whose kept balance differs from their ledger's sum: empty unless something bypassed the ledger. */

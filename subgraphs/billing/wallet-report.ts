@@ -70,7 +70,7 @@ export async function loadWalletReport(sql: Queryable, workspaceId: string, now:
   const [walletParts, credit, thisMonth, autoRechargeParts] = await onOneConnection(sql, (connection) =>
     Promise.all([
       readWalletFigures(connection, workspaceId, now),
-      newestPaidCredit(connection, workspaceId),
+      newestPaidCredit(connection, workspaceId, now),
       workspaceMonthCost(connection, workspaceId, monthOf(now)),
       readAutoRechargeParts(connection, workspaceId),
     ]),

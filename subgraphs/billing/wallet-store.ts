@@ -1,7 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
-import { keywordDayKey } from './ledger-store.ts';
+import { insertKeyedLedgerEntries, keyedLedgerEntries, keywordDayKey } from './ledger-store.ts';
 import { fifteenthsPerCent, keywordDayFifteenths, welcomeCreditCents } from './prices.ts';
 
 /** A wallet row; amounts in fifteenths of a cent. */
@@ -44,11 +44,14 @@ export async function openWallet(sql: Queryable, workspaceId: string): Promise<v
       values (${workspaceId}, 1, ${welcomeFifteenths})
       on conflict do nothing
       returning workspace_id
-    )
-    insert into ledger_entries (id, workspace_id, kind, amount_fifteenths, idempotency_key)
-    select ${newId('led')}, workspace_id, 'welcome_credit', ${welcomeFifteenths}, ${`welcome:${workspaceId}`}
-    from wallet
-    on conflict (idempotency_key) do nothing`;
+    ), ${keyedLedgerEntries(
+      sql,
+      sql`
+        select ${newId('led')}::text as id, workspace_id, 'welcome_credit' as kind, null::text as keyword_id, ${welcomeFifteenths}::bigint as amount_fifteenths,
+               ${`welcome:${workspaceId}`}::text as idempotency_key, now() as occurred_at
+        from wallet`,
+    )}
+    ${insertKeyedLedgerEntries(sql)}`;
 }
 
 export async function findWallet(sql: Queryable, workspaceId: string): Promise<WalletRow | undefined> {
@@ -156,9 +159,14 @@ export async function workspacesOnWelcomeCredit(sql: Queryable, workspaceIds: re
 export async function chargeKeywordDay(sql: Queryable, workspaceId: string, keywordId: string, day: string): Promise<void> {
   await sql`
     /* chargeKeywordDay */
-    insert into ledger_entries (id, workspace_id, kind, keyword_id, amount_fifteenths, idempotency_key, occurred_at)
-    values (${newId('led')}, ${workspaceId}, 'keyword_day', ${keywordId}, ${-keywordDayFifteenths}, ${keywordDayKey(keywordId, day)}, ${`${day}T00:00:00Z`})
-    on conflict (idempotency_key) do nothing`;
+    with ${keyedLedgerEntries(
+      sql,
+      sql`
+        select ${newId('led')}::text as id, ${workspaceId}::text as workspace_id, 'keyword_day' as kind, ${keywordId}::text as keyword_id,
+               ${-keywordDayFifteenths}::bigint as amount_fifteenths, ${keywordDayKey(keywordId, day)}::text as idempotency_key,
+               ${`${day}T00:00:00Z`}::timestamptz as occurred_at`,
+    )}
+    ${insertKeyedLedgerEntries(sql)}`;
 }
 
 export interface AutoRechargeSettings {

@@ -141,11 +141,16 @@ function bucketSeries(sql: Queryable, query: AnalyticsQuery) {
  * `mentions_by_relevance_and_publication` index (workspace, relevance,
  * publication time, and every column counted or filtered on; migration
  * 048), two for every mention (`relevant` null), never the table or the
- * posts. Buckets are cut in UTC whatever the session's time zone.
+ * posts. Buckets are cut in UTC whatever the session's time zone. A
+ * mention is published no later than it is matched (storeMatchedPosts), so
+ * the range bounds the match time too, which reads only its months
+ * (migration 053, whose index includes the match time, so the scan stays
+ * index-only).
  */
 export async function countMentions(sql: Queryable, workspaceId: string, query: AnalyticsQuery): Promise<AnalyticsCell[]> {
   const matching = sql`
     m.workspace_id = ${workspaceId} and m.published_at >= ${query.since} and m.published_at <= ${query.until}
+    and m.created_at >= ${query.since}
     ${query.keywordIds ? sql`and m.keyword_id = any(${sql.array(query.keywordIds)}::text[])` : sql``}
     ${query.platforms ? sql`and m.platform = any(${sql.array(query.platforms)}::text[])` : sql``}
     ${query.intents ? sql`and coalesce(m.intents && ${sql.array(query.intents)}::text[], false)` : sql``}

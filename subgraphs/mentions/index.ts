@@ -38,6 +38,7 @@ export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStre
 export { instantParameter, linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { listMentions, mentionSorts } from './mention-list.ts';
 export { type MentionRow, type StoredMentions, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionDelivered, markPostMentionsDone, mentionUpdatedChannel } from './mention-store.ts';
+export { makeMentionMonths } from './mention-month-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { storeMatchedMentions } from './mention-admission.ts';
 export { linkPeople } from './person-linking.ts';

@@ -9,6 +9,7 @@ import { attachPeople, linkPeople } from './person-linking.ts';
 import type { AuthorSighting } from './person-store.ts';
 import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
+import { type MatchTimeWindow, newestFirstWindows } from './mention-month-windows.ts';
 import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
@@ -171,7 +172,11 @@ export interface StoredMentions {
 /**
  * Stores each post once (its author once per platform account, see
  * upsertAuthors) and one mention per matching keyword, skipping keywords
- * that already hold the post, in one statement after the authors'. Posts
+ * that already hold the post (the unique key of `mention_keys`, written in
+ * the same statement), in one statement after the authors'. A mention's
+ * publication time is its post's, or its match time when the platform
+ * dates the post later (a clock ahead): analytics bounds a range of
+ * publication times by match time, its partition key. Posts
  * are written in key order, so two workers storing overlapping batches wait
  * for each other instead of deadlocking. Every author new to a workspace
  * becomes a person there (attachPeople); merging it with the people it
@@ -208,9 +213,8 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
       returning id, platform, external_id, published_at
-    ), inserted as (
-      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform)
-      select t.id, t.workspace_id, t.keyword_id, post.id, t.fuzzy, post.published_at, post.platform
+    ), matched as (
+      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
@@ -219,7 +223,16 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
                   ${sql.array(mentions.map((mention) => mention.fuzzy))}::boolean[])
              as t(id, platform, external_id, keyword_id, workspace_id, fuzzy)
       join post on post.platform = t.platform and post.external_id = t.external_id
+    ), keyed as (
+      insert into mention_keys (id, keyword_id, post_id, created_at)
+      select id, keyword_id, post_id, date_trunc('milliseconds', now()) from matched
       on conflict (keyword_id, post_id) do nothing
+      returning id, created_at
+    ), inserted as (
+      insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform, created_at)
+      select matched.id, matched.workspace_id, matched.keyword_id, matched.post_id, matched.fuzzy,
+             least(matched.published_at, keyed.created_at), matched.platform, keyed.created_at
+      from matched join keyed on keyed.id = matched.id
       returning id
     )
     select id from inserted`;
@@ -264,7 +277,8 @@ export async function discardMentions(sql: Queryable, ids: readonly string[]): P
   if (ids.length === 0) return;
   await sql`
     /* discardMentions */
-    delete from mentions where id = any(${sql.array(ids as string[])})`;
+    with keys as (delete from mention_keys where id = any(${sql.array(ids as string[])}) returning id, created_at)
+    delete from mentions m using keys where m.id = keys.id and m.created_at = keys.created_at`;
 }
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
@@ -274,7 +288,8 @@ export async function findMentionsByIds(sql: Queryable, ids: readonly string[]):
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
     from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
-    cross join lateral (select * from mentions where id = wanted.id limit 1) m
+    join mention_keys k on k.id = wanted.id
+    cross join lateral (select * from mentions where id = k.id and created_at = k.created_at limit 1) m
     join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
 }
@@ -283,8 +298,9 @@ export async function findMention(sql: Queryable, workspaceId: string, id: strin
   const [row] = await sql<MentionRow[]>`
     /* findMention */
     select ${mentionColumns(sql)}
-    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.id = ${id} and m.workspace_id = ${workspaceId}`;
+    from mention_keys k join mentions m on m.id = k.id and m.created_at = k.created_at
+    join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+    where k.id = ${id} and m.workspace_id = ${workspaceId}`;
   return row;
 }
 
@@ -310,11 +326,33 @@ const sortAt = (sql: Queryable, order: MentionOrder) =>
     ? sql`to_char(m.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
     : sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** A bound of match time written into a statement's text, so the planner reads only the months it names (newestFirstWindows). */
+const matchTimeBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =>
+  at === null ? sql`` : sql`and m.created_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
+
+/**
+ * A limit written into a statement's text rather than sent as a parameter.
+ * The list by priority reads every month in one statement, and planning it
+ * anew over every month's partition on each call cost more than running it
+ * (6.3 against 2.3 ms for the table as it was, at 10,000,000 mentions). A
+ * prepared statement keeps its generic plan once that plan is priced no
+ * higher than its custom plans with their planning, but a generic plan
+ * prices a `limit` parameter as a tenth of the rows, so it never was; with
+ * the limit in the text (a page size: at most 100 texts) PostgreSQL keeps
+ * the generic plan after its first five calls, one round trip each.
+ */
+function limitInText(sql: Queryable, limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`a page's limit must be a positive integer, not ${limit}`);
+  return sql.unsafe(String(limit));
+}
+
 /**
  * A page of the workspace's mentions passing `filter` (and `condition`,
  * when given), newest match first, by priority or newest post first, after
  * `after`. The conditions are the whole of what a list shows: the list's
- * defaults are the caller's.
+ * defaults are the caller's. Newest match first, it reads a few months at a
+ * time, from the cursor's (or this month) back, until the page is full; by
+ * priority or by post time, every month at once.
  */
 export async function listMentionsPage(
   sql: Queryable,
@@ -337,13 +375,23 @@ export async function listMentionsPage(
         : after.sort === 'published'
           ? sql`and (m.published_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`
           : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
-  return sql<ListedMention[]>`
-    /* listMentionsPage */
-    select ${mentionColumns(sql)}, ${sortAt(sql, page.sort)} as sort_at
-    from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
-    where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
-    order by ${order}
-    limit ${page.limit}`;
+  const everyMonth = page.sort !== 'newest';
+  const windows: MatchTimeWindow[] = everyMonth ? [{ since: null, before: null }] : newestFirstWindows(after ? new Date(after.at) : null, new Date());
+  const rows: ListedMention[] = [];
+  for (const { since, before } of windows) {
+    rows.push(
+      ...(await sql<ListedMention[]>`
+        /* listMentionsPage */
+        select ${mentionColumns(sql)}, ${sortAt(sql, page.sort)} as sort_at
+        from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
+        where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
+          ${matchTimeBound(sql, '>=', since)} ${matchTimeBound(sql, '<', before)}
+        order by ${order}
+        limit ${everyMonth ? limitInText(sql, page.limit) : page.limit - rows.length}`),
+    );
+    if (rows.length >= page.limit) break;
+  }
+  return rows;
 }
 
 /** Of these mentions of the workspace, those passing `filter`, in the order given: the list's decision for each. */
