@@ -6,13 +6,23 @@ import { migrate } from '../runtime/migrate.ts';
 import { encodeCursor } from '../subgraphs/cursor-pages.ts';
 import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { listMentions, mentionAnalytics } from '../subgraphs/mentions/index.ts';
-import { monthOf, workspaceMonthCost } from '../subgraphs/billing/keyword-cost-store.ts';
-import { chargedKeys, chargesPerDay, insertItemCharges, itemChargesBetween, newestPaidCredit } from '../subgraphs/billing/ledger-store.ts';
+import {
+  chargedItemFifteenths,
+  chargedKeys,
+  chargesPerDay,
+  fifteenthsPerCent,
+  insertItemCharges,
+  itemChargesBetween,
+  keywordDayFifteenths,
+  monthOf,
+  newestPaidCredit,
+  welcomeCreditCents,
+  workspaceMonthCost,
+} from '../subgraphs/billing/index.ts';
 import { newId } from '../runtime/ids.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 import { percentile } from './percentile.ts';
-import { chargedItemFifteenths, fifteenthsPerCent, keywordDayFifteenths, welcomeCreditCents } from '../subgraphs/billing/prices.ts';
 
 /**
  * Issue 18 point 8: the mentions table partitioned by month of match time
