@@ -5,8 +5,6 @@ import { type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-/** The young generation `npm start` gives the service (package.json), so a process measured here collects its garbage as a deployment does. */
-const nodeFlags = ['--max-semi-space-size=64'];
 /** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100;
 
@@ -23,7 +21,7 @@ export interface BenchProcess {
  * fails to start.
  */
 export async function startBenchProcess(entry: string, args: string[], env: Record<string, string>, ready: () => Promise<boolean>): Promise<BenchProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, entry), ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
