@@ -29,6 +29,12 @@ export interface JobDefinition<Payload = unknown> {
   handle(payloads: Payload[], context: JobContext): Promise<void>;
   batchSize?: number;
   pollingIntervalSeconds?: number;
+  /**
+   * Batches of this queue a process works on at once (default 1): a pg-boss
+   * worker fetches its next batch only when the last is done, so one slow
+   * batch would hold every job queued behind it.
+   */
+  concurrentBatches?: number;
   /** Cron (UTC) for queues that run on a schedule, with the payload each run gets. */
   schedule?: { cron: string; payload: Payload };
   retryLimit?: number;

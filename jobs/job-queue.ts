@@ -95,22 +95,21 @@ export async function startJobQueue(options: {
     if (!workers) break;
     const expireInSeconds = definition.expireInSeconds ?? defaultExpireInSeconds;
     if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC', expireInSeconds });
-    await boss.work<unknown>(
-      definition.name,
-      { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
-      async (jobs) => {
-        const jobIds = jobs.map((job) => job.id);
-        await workers.claim(definition.name, jobIds);
-        const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds }), send };
-        try {
-          await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
-        } catch (error) {
-          // Failing it would spend one of its retries on this process's stop; released, pg-boss's completion of it finds nothing active to complete.
-          if (!stopping) throw error;
-          await workers.releaseInterrupted(definition.name, jobIds);
-        }
-      },
-    );
+    const workBatch = async (jobs: { id: string; data: unknown }[]) => {
+      const jobIds = jobs.map((job) => job.id);
+      await workers.claim(definition.name, jobIds);
+      const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds }), send };
+      try {
+        await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
+      } catch (error) {
+        // Failing it would spend one of its retries on this process's stop; released, pg-boss's completion of it finds nothing active to complete.
+        if (!stopping) throw error;
+        await workers.releaseInterrupted(definition.name, jobIds);
+      }
+    };
+    for (let i = 0; i < (definition.concurrentBatches ?? 1); i++) {
+      await boss.work<unknown>(definition.name, { batchSize: definition.batchSize ?? 50, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 }, workBatch);
+    }
   }
   return {
     send,
