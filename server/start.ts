@@ -35,6 +35,7 @@ import { loadSecretBox, type SecretBox } from '../runtime/secret-box.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { valueWithin } from '../runtime/value-within.ts';
 import { loadDashboardFiles } from './dashboard-files.ts';
 import { startPublicServer } from './public-server.ts';
 import { requestDeadlineMs } from './request-deadline.ts';
@@ -87,17 +88,6 @@ export interface RunningEarshot {
   /** Where each subgraph answers, in the 'all' role only (tests reach them directly to prove they refuse unsigned requests). */
   subgraphUrls?: Record<SubgraphName, string>;
   stop(): Promise<void>;
-}
-
-/** Whether `promise` settles within `ms`; it is not waited for any longer. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), false)));
-  try {
-    return await Promise.race([promise.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A bearer credential: an API key, or an OAuth access token acting for its user on the workspace and scope chosen at consent. */
@@ -155,7 +145,7 @@ export async function startEarshot(
     const until = Date.now() + stopStepsMs;
     for (const [step, undo] of stops.reverse()) {
       const done = undo().catch((error) => log.error('stop step failed', { step, error: String(error) }));
-      if (!(await settlesWithin(done, until - Date.now()))) log.warn('stop step overran its time and was left behind', { step });
+      if (!(await valueWithin(done.then(() => true), until - Date.now()))) log.warn('stop step overran its time and was left behind', { step });
     }
     await database?.stop().catch((error) => log.error('stopping the database failed', { error: String(error) }));
   };

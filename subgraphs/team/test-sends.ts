@@ -1,5 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { valueWithin } from '../../runtime/value-within.ts';
 import type { ChannelRow } from './channel-store.ts';
 import { type EnvelopeAlert, envelopeBody } from './delivery-envelope.ts';
 import { attemptResult, type DeliverySettings, sendChannelDelivery } from './delivery-sending.ts';
@@ -21,14 +22,6 @@ const testMessage = 'This is a test delivery from Earshot. Your channel is set u
  * on to its own time-out and into the delivery log.
  */
 export const testSendWaitMs = 3500;
-
-const answerAwaited = <Value>(work: Promise<Value>, ms: number): Promise<Value | undefined> => {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-};
 
 /**
  * Sends event `test` (`data.message`) through each channel now, once, and
@@ -53,7 +46,7 @@ export async function sendTestDeliveries(sql: Queryable, channels: readonly Chan
         await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
         return outcome;
       })();
-      const outcome = await answerAwaited(sending, testSendWaitMs);
+      const outcome = await valueWithin(sending, testSendWaitMs);
       if (!outcome) {
         // Left to finish on its own: should recording the attempt fail, the lease lets a dispatcher settle the delivery.
         sending.catch(() => undefined);
