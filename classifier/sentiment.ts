@@ -85,15 +85,20 @@ const curtCloserWords = 3;
  */
 const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
 
+/** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
+const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
 /**
  * "Great until you need a debugger", "toll, bis man eine andere Karte hat",
  * "parfait jusqu'à ce que…": praise said before "until" is taken back by
  * what follows ("until now", "bis jetzt", "jusqu'ici" are "so far", and no
  * turn).
  */
-/** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
-const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
 const praiseUntil = unicodeWords(/\b(?:until|till|bis (?!jetzt|dato|heute|morgen|bald|dahin|zum|zur|\d)|jusqu'(?!ici|à présent|à maintenant)|hasta que|até (?:que|você|precisar)|finché|finchè|fino a quando|totdat|tot je|dopóki|aż (?:trzeba|się))/u);
+
+/** Turns every praising cue from `first` on against: praise said in irony, or taken back. */
+function turnPraiseAgainst(cues: OpinionCue[], first: number): void {
+  for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+}
 
 /** How many cues from `first` on praise. */
 function praiseCount(cues: readonly OpinionCue[], first: number): number {
@@ -328,7 +333,7 @@ export function readSentiment(
       scoreClause(sentence.slice(0, conceded), weight);
       const praised = cues.length;
       scoreClause(sentence.slice(conceded, until), weight);
-      for (let c = praised; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+      turnPraiseAgainst(cues, praised);
       scoreClause(sentence.slice(until), weight);
     } else if (turn <= 0) {
       scoreClause(sentence, weight);
@@ -342,7 +347,7 @@ export function readSentiment(
     // outage"): the praise of a sentence marked ironic counts against.
     if (ironyMarks.test(sentence) || ironicOpening.test(sentence) || (lovesHow.test(sentence) && praiseCount(cues, first) <= 1)) {
       ironic = true;
-      for (let c = first; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+      turnPraiseAgainst(cues, first);
     }
     closerCues = first;
     beforeCloser = closer;
@@ -352,11 +357,11 @@ export function readSentiment(
   // "Oh good, they discontinued my lid colour. Thrilled.": a curt sentence
   // of praise closing a post already marked ironic is the same sarcasm.
   if (ironic && sentences > 1 && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords) {
-    for (let c = closerCues; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+    turnPraiseAgainst(cues, closerCues);
   }
   if (sentences > 1 && !isQuestion(beforeCloser) && disbeliefCloser.test(closer)) {
     ironic = true;
-    for (let c = 0; c < cues.length; c++) if (cues[c].score > 0) cues[c] = { ...cues[c], score: -cues[c].score };
+    turnPraiseAgainst(cues, 0);
   }
   let closing = 0;
   for (let c = closerCues; c < cues.length; c++) closing += cues[c].score;
