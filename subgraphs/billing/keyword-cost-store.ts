@@ -1,6 +1,6 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { billingDayOf } from './billing-day.ts';
-import { occurredAtBound } from './ledger-store.ts';
+import { timeBoundInText } from '../month-windows.ts';
 import { centsOf } from './prices.ts';
 
 /** A keyword's cost in a calendar month at list price (spec 2.1.4 `cost`). */
@@ -60,7 +60,7 @@ export async function keywordMonthCosts(sql: Queryable, keywordIds: readonly str
       select keyword_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
       from ledger_entries
       where keyword_id = any(${sql.array(keywordIds as string[])}) and kind in ('keyword_day', 'mention', 'comment')
-        ${occurredAtBound(sql, '>=', from)} ${occurredAtBound(sql, '<', to)}
+        ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
       group by keyword_id, kind`,
   );
 }
@@ -74,7 +74,7 @@ export async function workspaceMonthCost(sql: Queryable, workspaceId: string, mo
       select workspace_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
       from ledger_entries
       where workspace_id = ${workspaceId} and kind in ('keyword_day', 'mention', 'comment')
-        ${occurredAtBound(sql, '>=', from)} ${occurredAtBound(sql, '<', to)}
+        ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
       group by workspace_id, kind`,
   );
   return costs.get(workspaceId) ?? { ...zeroCost };

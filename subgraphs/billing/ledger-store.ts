@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import { monthWindowsBack, timeBoundInText } from '../month-windows.ts';
 import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 
 /**
@@ -155,21 +156,6 @@ export interface CreditEntry {
   occurredAt: Date;
 }
 
-/** How far back each read of the newest paid credit reaches, in months before this one (0: this month and after); a last read takes all older. */
-const creditWindowsMonthsBack = [0, 3, 12];
-
-const monthStartUtc = (at: Date, monthsBack: number) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - monthsBack, 1));
-
-/**
- * A bound of entry time written into a statement's text rather than sent
- * as a parameter, so the statement is planned over the months it names
- * only (a generic plan over every month, pruned when it runs, cost about 1
- * ms more at 1,000,000 mentions' charges); month starts, so the texts are
- * few.
- */
-export const occurredAtBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =>
-  at === null ? sql`` : sql`and occurred_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
-
 /**
  * The newest credit that was paid for (a top-up or an operator's credit),
  * if any. The ledger is partitioned by month (056) and a statement naming
@@ -180,8 +166,7 @@ export const occurredAtBound = (sql: Queryable, operator: '>=' | '<', at: Date |
  * first read.
  */
 export async function newestPaidCredit(sql: Queryable, workspaceId: string, now: Date): Promise<CreditEntry | undefined> {
-  const starts = creditWindowsMonthsBack.map((months) => monthStartUtc(now, months));
-  for (const [i, since] of [...starts, null].entries()) {
+  for (const { since, before } of monthWindowsBack(now, null)) {
     const [{ paid, ...credit } = { paid: false }] = await sql<(Partial<CreditEntry> & { paid: boolean })[]>`
       /* newestPaidCredit */
       select not w.on_welcome_credit as paid, c.kind, c.fifteenths, c.idempotency_key, c.occurred_at
@@ -190,7 +175,7 @@ export async function newestPaidCredit(sql: Queryable, workspaceId: string, now:
         select l.kind, l.amount_fifteenths::float8 as fifteenths, l.idempotency_key, l.occurred_at
         from ledger_entries l
         where l.workspace_id = w.workspace_id and l.kind in ('top_up', 'operator_credit')
-          ${occurredAtBound(sql, '>=', since)} ${occurredAtBound(sql, '<', i === 0 ? null : starts[i - 1])}
+          ${timeBoundInText(sql, 'l.occurred_at', '>=', since)} ${timeBoundInText(sql, 'l.occurred_at', '<', before)}
         order by l.occurred_at desc, l.created_at desc
         limit 1
       ) c on true

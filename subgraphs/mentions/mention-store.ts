@@ -9,7 +9,8 @@ import { attachPeople, linkPeople } from './person-linking.ts';
 import type { AuthorSighting } from './person-store.ts';
 import { authorProfile } from './profile-links.ts';
 import { relevantSql } from './relevance.ts';
-import { type MatchTimeWindow, newestFirstWindows } from './mention-month-windows.ts';
+import { newestFirstWindows } from './mention-month-windows.ts';
+import { type MonthWindow, timeBoundInText } from '../month-windows.ts';
 import { type MentionSort, mentionFilterSql, type NestedCondition, type ResolvedMentionFilter } from './mention-filter.ts';
 
 /** A mention with its post and author, as every read shows it (spec 2.4). */
@@ -326,10 +327,6 @@ const sortAt = (sql: Queryable, order: MentionOrder) =>
     ? sql`to_char(m.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
     : sql`to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** A bound of match time written into a statement's text, so the planner reads only the months it names (newestFirstWindows). */
-const matchTimeBound = (sql: Queryable, operator: '>=' | '<', at: Date | null) =>
-  at === null ? sql`` : sql`and m.created_at ${sql.unsafe(`${operator} '${at.toISOString()}'::timestamptz`)}`;
-
 /**
  * A limit written into a statement's text rather than sent as a parameter.
  * The list by priority reads every month in one statement, and planning it
@@ -376,7 +373,7 @@ export async function listMentionsPage(
           ? sql`and (m.published_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`
           : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
   const everyMonth = page.sort !== 'newest';
-  const windows: MatchTimeWindow[] = everyMonth ? [{ since: null, before: null }] : newestFirstWindows(after ? new Date(after.at) : null, new Date());
+  const windows: MonthWindow[] = everyMonth ? [{ since: null, before: null }] : newestFirstWindows(after ? new Date(after.at) : null, new Date());
   const rows: ListedMention[] = [];
   for (const { since, before } of windows) {
     rows.push(
@@ -385,7 +382,7 @@ export async function listMentionsPage(
         select ${mentionColumns(sql)}, ${sortAt(sql, page.sort)} as sort_at
         from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
         where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, page.filter)} and ${page.condition?.(sql) ?? sql`true`} ${start}
-          ${matchTimeBound(sql, '>=', since)} ${matchTimeBound(sql, '<', before)}
+          ${timeBoundInText(sql, 'm.created_at', '>=', since)} ${timeBoundInText(sql, 'm.created_at', '<', before)}
         order by ${order}
         limit ${everyMonth ? limitInText(sql, page.limit) : page.limit - rows.length}`),
     );
