@@ -1,4 +1,4 @@
-import type { Queryable } from '../../runtime/database.ts';
+import type { Queryable, Sql } from '../../runtime/database.ts';
 
 /** A search to run once for every keyword that asks it (same platform, term and phrase rule). */
 export interface DueSearch {
@@ -93,6 +93,16 @@ export async function recordPollOutcome(
     where platform = ${outcome.platform} and keyword_id = any(${sql.array(outcome.keywordIds as string[])})`;
 }
 
+/** A failed poll to record: its keywords, the error, and the wait the platform asked for. */
+interface PollFailureRecord {
+  platform: string;
+  keywordIds: readonly string[];
+  error: string;
+  now: Date;
+  baseIntervalSeconds: number;
+  retryAfterSeconds?: number;
+}
+
 /** Where a failed poll leaves the schedule. */
 export interface PollFailure {
   /** The back-off step these polls reached: failed polls in a row, at most the last doubling. */
@@ -113,10 +123,25 @@ export interface PollFailure {
  * the platform asked for (`retryAfterSeconds`). `last_polled_at` stays: it is
  * where the next poll's search starts, so a failure must not move it past
  * posts no poll has read.
+ *
+ * The polls of a platform fail at once when it is down, so they take a lock
+ * per platform: each reads the step reached before it after the last one has
+ * written its own, and a step is reported by one poll, not by all that ran
+ * together.
  */
 export async function recordPollFailure(
+  sql: Sql,
+  failure: PollFailureRecord,
+): Promise<PollFailure> {
+  return sql.begin(async (tx) => {
+    await tx`/* lockPlatformFailures */ select pg_advisory_xact_lock(hashtextextended(${`poll_failures:${failure.platform}`}, 0))`;
+    return recordPollFailureLocked(tx, failure);
+  }) as Promise<PollFailure>;
+}
+
+async function recordPollFailureLocked(
   sql: Queryable,
-  failure: { platform: string; keywordIds: readonly string[]; error: string; now: Date; baseIntervalSeconds: number; retryAfterSeconds?: number },
+  failure: PollFailureRecord,
 ): Promise<PollFailure> {
   const [row] = await sql<{ backoffStep: number | null; platformBackoffStepBefore: number; nextPollAt: Date | null }[]>`
     /* recordPollFailure */
