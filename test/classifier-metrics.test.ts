@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Classification } from '../classifier/classification.ts';
 import { type Expectation, measureClassifier } from '../classifier/classifier-metrics.ts';
-import { readDevelopmentSet, readEvalSet, readRound3Holdout } from '../classifier/classifier-eval-set.ts';
+import { readDevelopmentSet, readEvalSet, readFreshHoldout } from '../classifier/classifier-eval-set.ts';
 
 const said = (overrides: Partial<Classification>): Classification => ({
   relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: 'n.', ...overrides,
@@ -58,7 +58,7 @@ describe('classifier metrics', () => {
   });
 
   it('has a round-3 holdout of 300+ posts on 10+ keywords the other rounds never name', async () => {
-    const [earlier, round3] = await Promise.all([readEvalSet(), readRound3Holdout()]);
+    const [earlier, round3] = await Promise.all([readEvalSet(), readFreshHoldout(3)]);
     const earlierTerms = new Set(earlier.map((post) => post.keyword.term.toLowerCase()));
     const terms = new Set(round3.map((post) => post.keyword.term.toLowerCase()));
     expect(round3.length).toBeGreaterThanOrEqual(300);
@@ -68,8 +68,21 @@ describe('classifier metrics', () => {
     expect(round3.every((post) => post.split === 'holdout' && post.round === 3 && post.keyword.context !== null)).toBe(true);
   });
 
+  it('has a round-6 holdout of 300+ posts on 10+ keywords that no other set names, a third not in English', async () => {
+    const [earlier, round3, development, round6] = await Promise.all([readEvalSet(), readFreshHoldout(3), readDevelopmentSet(), readFreshHoldout(6)]);
+    const otherTerms = new Set([...earlier, ...round3, ...development].map((post) => post.keyword.term.toLowerCase()));
+    const terms = new Set(round6.map((post) => post.keyword.term.toLowerCase()));
+    expect(round6.length).toBeGreaterThanOrEqual(300);
+    expect(terms.size).toBeGreaterThanOrEqual(10);
+    expect([...terms].filter((term) => otherTerms.has(term))).toEqual([]);
+    const ids = [...earlier, ...round3, ...development, ...round6].map((post) => post.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(round6.every((post) => post.split === 'holdout' && post.round === 6 && post.keyword.context !== null)).toBe(true);
+    expect(round6.filter((post) => post.expected.language !== 'en').length / round6.length).toBeGreaterThanOrEqual(1 / 3);
+  });
+
   it('has a development set of 300+ posts on 10+ keywords that neither the other rounds nor round 3 name, a third not in English', async () => {
-    const [earlier, round3, development] = await Promise.all([readEvalSet(), readRound3Holdout(), readDevelopmentSet()]);
+    const [earlier, round3, development] = await Promise.all([readEvalSet(), readFreshHoldout(3), readDevelopmentSet()]);
     const otherTerms = new Set([...earlier, ...round3].map((post) => post.keyword.term.toLowerCase()));
     const terms = new Set(development.map((post) => post.keyword.term.toLowerCase()));
     expect(development.length).toBeGreaterThanOrEqual(300);
