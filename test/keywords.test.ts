@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pauseRunningKeywordsForBalance } from '../subgraphs/billing/keyword-accounting-store.ts';
+import { pauseRunningKeywordsForBalance, resumeKeywordsPausedForBalance } from '../subgraphs/billing/keyword-accounting-store.ts';
 import { pauseKeywordsForNoise } from '../subgraphs/keywords/keyword-run-state-store.ts';
 import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { comparableKeyword } from './comparable-keyword.ts';
@@ -420,6 +420,23 @@ describe('keyword run state (spec 3.1)', () => {
     expect(runState(await getKeyword(apiKey, keyword.id))).toEqual({ ...running, muted: true, pausedForBalance: true });
     const unmuted = await patchKeyword(apiKey, keyword.id, { muted: false });
     expect(runState(unmuted.body)).toEqual(running);
+  });
+
+  // A mute asked for while paused used to record nothing, so a top-up or a noise resume started the keyword the user had muted.
+  it('keeps a keyword muted by hand while it was paused muted through a top-up and a noise resume', async () => {
+    const { apiKey, workspace: { id: workspaceId } } = await workspace();
+    const forBalance = await createKeyword(apiKey, { term: 'acme' });
+    const forNoise = await createKeyword(apiKey, { term: 'widget' });
+    await pauseKeywordsForNoise(earshot.sql, [forNoise.id]);
+    await pauseRunningKeywordsForBalance(earshot.sql, [workspaceId]);
+    for (const keyword of [forBalance, forNoise]) {
+      const muted = await patchKeyword(apiKey, keyword.id, { muted: true });
+      expect(runState(muted.body)).toEqual({ ...running, muted: true });
+    }
+    expect(await resumeKeywordsPausedForBalance(earshot.sql, workspaceId)).toEqual([]);
+    const ruleChange = await patchKeyword(apiKey, forNoise.id, { matching: { excludedTerms: ['jobs'] } });
+    expect(runState(ruleChange.body)).toEqual({ ...running, muted: true });
+    for (const keyword of [forBalance, forNoise]) expect(runState(await getKeyword(apiKey, keyword.id))).toEqual({ ...running, muted: true });
   });
 
   it('answers 402 insufficient_balance when unmuting a paused keyword the wallet cannot cover, changing nothing', async () => {

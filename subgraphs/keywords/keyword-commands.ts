@@ -135,7 +135,10 @@ export async function patchKeyword(
         const groupId = await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
         if (groupId !== current.groupId) changes.groupId = groupId;
       }
-      if (patch.muted === true && !current.muted) changes.muted = true;
+      // A mute asked for while paused takes the pause over: the user's mute outlasts a top-up and a noise resume.
+      if (patch.muted === true && (!current.muted || current.pausedForBalance || current.pausedForNoise)) {
+        Object.assign(changes, { muted: true, pausedForBalance: false, pausedForNoise: false });
+      }
       if (patch.muted === false && current.muted) {
         const paused = current.pausedForBalance || current.pausedForNoise;
         if (paused && !(await walletCoversAnotherDay(tx, workspaceId, 1, now))) {
