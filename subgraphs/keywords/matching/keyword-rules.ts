@@ -162,8 +162,11 @@ export function containsExcludedTerm(post: PreparedPost, patterns: readonly Term
   return holdsAny(post, patternList(patterns));
 }
 
+/**
+ * The post's excludable identities are read first: for most posts there are
+ * none, and the rule's set, cold in the processor's cache, is not read at all.
+ */
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
-  if (excludedAuthors.size === 0) return false;
   const identities = post.excludableIdentities();
   for (let index = 0; index < identities.length; index++) if (excludedAuthors.has(identities[index])) return true;
   return false;
@@ -207,7 +210,7 @@ export function workspaceFiltersPass(filters: CompiledWorkspaceFilters, post: Pr
     if (name !== null && checks & RULE_SUBREDDITS_DENIED && filters.subredditsDenied.has(name)) return false;
   }
   if (checks & RULE_GITHUB_REPOSITORIES) {
-    const repository = githubRepositoryOf(post.post);
+    const repository = post.githubRepository;
     if (repository !== null && filters.githubRepositories.has(repository)) return false;
   }
   if (checks & RULE_EXCLUDED && holdsAny(post, filters.excluded)) return false;

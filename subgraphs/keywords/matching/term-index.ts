@@ -36,8 +36,8 @@ export interface IndexedTerm<Keyword> {
   readonly exactNode: number;
   /** Null for an exact phrase or a one-word term. */
   readonly fuzzy: IndexedPhrase | null;
-  /** The keywords tracking this term, by id; the matcher keeps it. */
-  readonly keywords: Map<string, Keyword>;
+  /** The keywords tracking this term, an array so that a post's candidates read it in one sweep; the matcher keeps it. */
+  readonly keywords: Keyword[];
 }
 
 /** Restarting the stamps long before Int32 overflows. */
@@ -151,7 +151,7 @@ export class TermIndex<Keyword> {
       caseSensitive,
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes) : null,
-      keywords: new Map(),
+      keywords: [],
     };
     this.addTermRow(term);
     this.addTrigger(exactNode, term.id);
