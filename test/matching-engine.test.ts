@@ -27,6 +27,18 @@ describe('matcher changes in place', () => {
     expect(matcher.keywordCount).toBe(1);
   });
 
+  it('keeps every other keyword of a shared term once when one leaves it, from its middle or its end', () => {
+    const matcher = createMatcher(['a', 'b', 'c', 'd', 'e'].map((id) => keyword(id, 'Rust', { workspaceId: `org_${id}` })), new Map());
+    matcher.removeKeyword('b');
+    matcher.upsertKeyword(keyword('e', 'Zig', { workspaceId: 'org_e' }));
+    matcher.upsertKeyword(keyword('d', 'Rust', { workspaceId: 'org_d', excludedTerms: ['job'] }));
+    expect(labels(matcher.match(post('Rust')))).toEqual(['a', 'c', 'd']);
+    expect(labels(matcher.match(post('Rust job')))).toEqual(['a', 'c']);
+    matcher.removeKeyword('a');
+    matcher.upsertKeyword(keyword('b', 'Rust', { workspaceId: 'org_b' }));
+    expect(labels(matcher.match(post('Rust and Zig')))).toEqual(['b', 'c', 'd', 'e']);
+  });
+
   it('sets, replaces and clears workspace filters', () => {
     const matcher = createMatcher([keyword('kw', 'Rust')], new Map([['org_a', filters({ excludedTerms: ['job'] })]]));
     expect(matcher.match(post('Rust job'))).toEqual([]);

@@ -196,6 +196,12 @@ const cases: Case[] = [
     expected: ['b'],
   },
   {
+    name: 'rule words past the thousandth word of a long post',
+    keywords: [keyword('needs-zig', 'Rust', { requiredTerms: ['zig'] }), keyword('drops-odin', 'Rust', { workspaceId: 'org_b', excludedTerms: ['odin'] })],
+    post: post(`${'a '.repeat(3000)}Rust, zig and odin`),
+    expected: ['needs-zig'],
+  },
+  {
     name: 'an exact and a fuzzy keyword on one post',
     keywords: [keyword('exact', 'Rust'), keyword('fuzzy', 'source open')],
     post: post('Rust is open source'),

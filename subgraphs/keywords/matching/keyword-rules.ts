@@ -78,6 +78,8 @@ const RULE_AUTHORS = 32;
 const RULE_GITHUB_REPOSITORIES = 64;
 const RULE_SUBREDDITS_ALLOWED = 128;
 const RULE_SUBREDDITS_DENIED = 256;
+/** With RULE_REQUIRED: every required term, not any one of them (`requiredMode`), read without the rules object. */
+const RULE_REQUIRED_ALL = 512;
 
 const rule = (bit: number, present: boolean) => (present ? bit : 0);
 
@@ -99,6 +101,7 @@ export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool
       rule(RULE_SUBREDDITS_ONLY, subredditsOnly.size > 0) |
       rule(RULE_SUBREDDITS_EXCLUDED, subredditsExcluded.size > 0) |
       rule(RULE_REQUIRED, required.patterns.length > 0) |
+      rule(RULE_REQUIRED_ALL, rules.requiredMode === 'all') |
       rule(RULE_EXCLUDED, excluded.patterns.length > 0) |
       rule(RULE_AUTHORS, excludedAuthors.size > 0),
     platforms: (rules.platforms ?? []).reduce((bits, platform) => bits | platformBit(platform), 0),
@@ -162,15 +165,18 @@ export function containsExcludedTerm(post: PreparedPost, patterns: readonly Term
   return holdsAny(post, patternList(patterns));
 }
 
+/**
+ * The post's excludable identities are read first: for most posts there are
+ * none, and the rule's set, cold in the processor's cache, is not read at all.
+ */
 export function authorIsExcluded(post: PreparedPost, excludedAuthors: ReadonlySet<string>): boolean {
-  if (excludedAuthors.size === 0) return false;
   const identities = post.excludableIdentities();
   for (let index = 0; index < identities.length; index++) if (excludedAuthors.has(identities[index])) return true;
   return false;
 }
 
 function requiredTermsPresent(keyword: CompiledKeywordRules, post: PreparedPost): boolean {
-  return keyword.rules.requiredMode === 'all' ? holdsAll(post, keyword.required) : holdsAny(post, keyword.required);
+  return keyword.checks & RULE_REQUIRED_ALL ? holdsAll(post, keyword.required) : holdsAny(post, keyword.required);
 }
 
 /**
@@ -207,7 +213,7 @@ export function workspaceFiltersPass(filters: CompiledWorkspaceFilters, post: Pr
     if (name !== null && checks & RULE_SUBREDDITS_DENIED && filters.subredditsDenied.has(name)) return false;
   }
   if (checks & RULE_GITHUB_REPOSITORIES) {
-    const repository = githubRepositoryOf(post.post);
+    const repository = post.githubRepository;
     if (repository !== null && filters.githubRepositories.has(repository)) return false;
   }
   if (checks & RULE_EXCLUDED && holdsAny(post, filters.excluded)) return false;

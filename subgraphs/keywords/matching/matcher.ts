@@ -55,6 +55,8 @@ interface Registered {
   readonly workspace: WorkspaceEntry;
   /** Null when the term holds nothing to look for (only whitespace). */
   term: IndexedTerm<Registered> | null;
+  /** Where the keyword stands in its term's `keywords`. */
+  slot: number;
 }
 
 /**
@@ -88,7 +90,9 @@ class KeywordMatcher implements Matcher {
     for (const term of candidates) {
       const occurrence = this.index.occurrence(term, prepared);
       if (occurrence === NO_OCCURRENCE) continue;
-      for (const keyword of term.keywords.values()) {
+      const { keywords } = term;
+      for (let index = 0; index < keywords.length; index++) {
+        const keyword = keywords[index];
         if (!keywordRulesPass(keyword.compiled, prepared)) continue;
         const { workspace } = keyword;
         if (workspace.verdictFor !== matchNumber) {
@@ -110,8 +114,12 @@ class KeywordMatcher implements Matcher {
       compiled: compileKeywordRules(rules, this.patterns),
       workspace: this.enterWorkspace(rules.workspaceId),
       term,
+      slot: -1,
     };
-    term?.keywords.set(rules.keywordId, registered);
+    if (term && previous?.term === term) {
+      registered.slot = previous.slot;
+      term.keywords[previous.slot] = registered;
+    } else if (term) this.attach(registered, term);
     this.keywords.set(rules.keywordId, registered);
     this.countAuthors(registered.compiled.excludedAuthors, 1);
     if (previous) {
@@ -119,7 +127,7 @@ class KeywordMatcher implements Matcher {
       this.leaveWorkspace(previous.workspaceId);
     }
     // Last, because letting go of a term may rebuild the index from the registrations.
-    if (previous?.term && previous.term !== term) this.detach(rules.keywordId, previous.term);
+    if (previous?.term && previous.term !== term) this.detach(previous, previous.term);
   }
 
   removeKeyword(keywordId: string) {
@@ -128,7 +136,7 @@ class KeywordMatcher implements Matcher {
     this.keywords.delete(keywordId);
     this.countAuthors(registered.compiled.excludedAuthors, -1);
     this.leaveWorkspace(registered.workspaceId);
-    if (registered.term) this.detach(keywordId, registered.term);
+    if (registered.term) this.detach(registered, registered.term);
   }
 
   setWorkspaceFilters(workspaceId: string, filters: WorkspaceFilters | null) {
@@ -168,20 +176,30 @@ class KeywordMatcher implements Matcher {
     if (entry.keywords === 0 && entry.filters === null) this.workspaces.delete(workspaceId);
   }
 
-  private detach(keywordId: string, term: IndexedTerm<Registered>) {
-    term.keywords.delete(keywordId);
-    if (term.keywords.size > 0) return;
+  private attach(registered: Registered, term: IndexedTerm<Registered>) {
+    registered.slot = term.keywords.length;
+    term.keywords.push(registered);
+  }
+
+  /** Takes the keyword out of its term's list, the list's last keyword moving into its slot. */
+  private detach(registered: Registered, term: IndexedTerm<Registered>) {
+    const last = term.keywords.pop()!;
+    if (last !== registered) {
+      term.keywords[registered.slot] = last;
+      last.slot = registered.slot;
+    }
+    if (term.keywords.length > 0) return;
     this.index.release(term);
     if (this.index.wastedShare > REBUILD_AT_WASTED_SHARE) this.rebuild();
   }
 
   private rebuild() {
     this.index = new TermIndex<Registered>();
-    for (const [keywordId, registered] of this.keywords) {
+    for (const registered of this.keywords.values()) {
       if (!registered.term) continue;
       const { rules } = registered.compiled;
       registered.term = this.index.acquire(rules.term, rules.caseSensitive, rules.exactPhrase);
-      registered.term.keywords.set(keywordId, registered);
+      this.attach(registered, registered.term);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { NormalizedPost } from '../../../vocabulary/normalized-post.ts';
 import { authorIdentities } from './author-identity.ts';
+import { githubRepositoryOf } from './keyword-rules.ts';
 import type { RepositoryEvent } from './repository-events.ts';
 import type { ScannedText } from './scanned-text.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';
@@ -30,6 +31,7 @@ export class PreparedPost {
   private namedAuthors: { has(identity: string): boolean } | null = null;
   private named: readonly string[] | null = null;
   private subreddit: string | null | undefined = undefined;
+  private repository: string | null | undefined = undefined;
   /** Unique in the process: the post a pattern's cached answer is for. */
   private readonly serial = ++preparedPosts;
 
@@ -100,6 +102,12 @@ export class PreparedPost {
   get subredditName(): string | null {
     if (this.subreddit === undefined) this.subreddit = this.post.subreddit?.toLowerCase() ?? null;
     return this.subreddit;
+  }
+
+  /** The `owner/repo` a GitHub item belongs to (githubRepositoryOf), read from its address once for every workspace's filters. */
+  get githubRepository(): string | null {
+    if (this.repository === undefined) this.repository = githubRepositoryOf(this.post);
+    return this.repository;
   }
 
   /** Each once: the rules only ask whether one of them is excluded. */

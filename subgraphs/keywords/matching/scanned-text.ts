@@ -34,6 +34,9 @@ export class ScannedText implements WordLookup {
   private count = 0;
 
   reset(text: string) {
+    // A word is at least one code unit followed by one that ends it: add() then never checks for room.
+    const mostWords = (text.length >> 1) + 1;
+    if (mostWords > this.start.length) this.grow(mostWords);
     this.text = text;
     this.singleSpaced = true;
     this.count = 0;
@@ -43,8 +46,8 @@ export class ScannedText implements WordLookup {
     this.scan = 1;
   }
 
+  /** At most one word per two code units of the text reset() took. */
   add(start: number, end: number, signature: number) {
-    if (this.count === this.start.length) this.grow();
     const word = this.count++;
     this.start[word] = start;
     this.end[word] = end;
@@ -100,8 +103,8 @@ export class ScannedText implements WordLookup {
     this.chained = this.count;
   }
 
-  private grow() {
-    const size = this.start.length * 2;
+  private grow(words: number) {
+    const size = Math.max(words, this.start.length * 2);
     this.start = grownTo(this.start, size);
     this.end = grownTo(this.end, size);
     this.signature = grownTo(this.signature, size);

@@ -13,11 +13,19 @@ export const EXACT_OCCURRENCE = 1;
 export const FUZZY_OCCURRENCE = 2;
 export type Occurrence = typeof NO_OCCURRENCE | typeof EXACT_OCCURRENCE | typeof FUZZY_OCCURRENCE;
 
-/** A fuzzy term's forms as the index checks them, in flat arrays: every candidate reads them. */
+/**
+ * A fuzzy term's forms as the index checks them, in flat arrays: every
+ * candidate reads them, and the form objects (one per word form, scattered in
+ * the heap and cold in the processor's cache) are not read at all.
+ */
 interface IndexedPhrase {
-  readonly phrase: FuzzyPhrase;
+  readonly unitCount: number;
   /** Trie node of each form. */
   readonly nodes: Int32Array;
+  /** The term's words each form stands for (FuzzyForm.covers). */
+  readonly covers: Int32Array;
+  /** Each form as written, for a case-sensitive term; null for any other. */
+  readonly caseTexts: readonly string[] | null;
   /** Word ids (see TermIndex.wordIds) of the term's words. */
   readonly wordIds: Int32Array;
 }
@@ -36,8 +44,8 @@ export interface IndexedTerm<Keyword> {
   readonly exactNode: number;
   /** Null for an exact phrase or a one-word term. */
   readonly fuzzy: IndexedPhrase | null;
-  /** The keywords tracking this term, by id; the matcher keeps it. */
-  readonly keywords: Map<string, Keyword>;
+  /** The keywords tracking this term, an array so that a post's candidates read it in one sweep; the matcher keeps it. */
+  readonly keywords: Keyword[];
 }
 
 /** Restarting the stamps long before Int32 overflows. */
@@ -150,8 +158,8 @@ export class TermIndex<Keyword> {
       text: normalized,
       caseSensitive,
       exactNode,
-      fuzzy: phrase ? this.indexPhrase(phrase, nodes) : null,
-      keywords: new Map(),
+      fuzzy: phrase ? this.indexPhrase(phrase, nodes, caseSensitive) : null,
+      keywords: [],
     };
     this.addTermRow(term);
     this.addTrigger(exactNode, term.id);
@@ -330,19 +338,18 @@ export class TermIndex<Keyword> {
     }
     if (!term.fuzzy) return NO_OCCURRENCE;
     if (!this.everyWordSeen(term.id)) return NO_OCCURRENCE;
-    const { phrase, nodes } = term.fuzzy;
+    const { unitCount, nodes, covers: formCovers, caseTexts } = term.fuzzy;
     const { fuzzyWords: words, fuzzyCovers: covers } = this;
     words.length = 0;
     covers.length = 0;
     for (let index = 0; index < nodes.length; index++) {
-      const form = phrase.forms[index];
       for (let hit = this.hitsOf(nodes[index]); hit >= 0; hit = this.hitNext[hit]) {
-        if (form.caseText !== null && !spelledAs(post.text, this.hitStart[hit], this.hitEnd[hit], form.caseText)) continue;
+        if (caseTexts !== null && !spelledAs(post.text, this.hitStart[hit], this.hitEnd[hit], caseTexts[index])) continue;
         words.push(this.hitWord[hit]);
-        covers.push(form.covers);
+        covers.push(formCovers[index]);
       }
     }
-    return fuzzyWindowFits(words, covers, phrase.unitCount) ? FUZZY_OCCURRENCE : NO_OCCURRENCE;
+    return fuzzyWindowFits(words, covers, unitCount) ? FUZZY_OCCURRENCE : NO_OCCURRENCE;
   }
 
   private hitsOf(node: number): number {
@@ -427,7 +434,7 @@ export class TermIndex<Keyword> {
     this.termWordsUsed += wordIds.length;
   }
 
-  private indexPhrase(phrase: FuzzyPhrase, nodes: Int32Array): IndexedPhrase {
+  private indexPhrase(phrase: FuzzyPhrase, nodes: Int32Array, caseSensitive: boolean): IndexedPhrase {
     const wordIds = Int32Array.from(phrase.words, (word) => this.wordId(word));
     phrase.forms.forEach((form, index) => {
       const marks = (this.nodeWords[nodes[index]] ??= []);
@@ -435,7 +442,13 @@ export class TermIndex<Keyword> {
         if (form.covers & (1 << unit) && !marks.includes(id)) marks.push(id);
       });
     });
-    return { phrase, nodes, wordIds };
+    return {
+      unitCount: phrase.unitCount,
+      nodes,
+      covers: Int32Array.from(phrase.forms, (form) => form.covers),
+      caseTexts: caseSensitive ? phrase.forms.map((form) => form.caseText!) : null,
+      wordIds,
+    };
   }
 
   private wordId(word: string): number {
