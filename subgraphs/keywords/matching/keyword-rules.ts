@@ -135,16 +135,6 @@ export function compileWorkspaceFilters(filters: WorkspaceFilters, pool?: Patter
   };
 }
 
-const GITHUB_REPOSITORY_URL = /^https?:\/\/(?:www\.)?github\.com\/([^/?#]+)\/([^/?#]+)/iu;
-
-/** `owner/repo` (lower case) a GitHub item belongs to: a repository item, or an issue or discussion by its address. */
-export function githubRepositoryOf(post: MatchablePost): string | null {
-  if (post.platform !== 'github') return null;
-  if (post.repository) return post.repository.fullName.toLowerCase();
-  const address = GITHUB_REPOSITORY_URL.exec(post.url);
-  return address ? `${address[1]}/${address[2].replace(/\.git$/iu, '')}`.toLowerCase() : null;
-}
-
 /** Whether the post holds the i-th pattern of `list`, its gate read first. */
 function holdsPattern(post: PreparedPost, list: PatternList, index: number): boolean {
   return (index >= list.gates.length || post.mayHoldWord(list.gates[index])) && post.contains(list.patterns[index]);

@@ -1,6 +1,6 @@
 import type { NormalizedPost } from '../../../vocabulary/normalized-post.ts';
 import { authorIdentities } from './author-identity.ts';
-import { githubRepositoryOf } from './keyword-rules.ts';
+import { githubRepositoryOf } from './github-repository.ts';
 import type { RepositoryEvent } from './repository-events.ts';
 import type { ScannedText } from './scanned-text.ts';
 import { patternOccursIn, type TermPattern } from './term-pattern.ts';
