@@ -215,7 +215,8 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       on conflict (platform, external_id) do update set text = excluded.text
       returning id, platform, external_id, published_at
     ), matched as (
-      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform
+      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform,
+             date_trunc('milliseconds', now()) as created_at
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
@@ -226,14 +227,17 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       join post on post.platform = t.platform and post.external_id = t.external_id
     ), keyed as (
       insert into mention_keys (id, keyword_id, post_id, created_at)
-      select id, keyword_id, post_id, date_trunc('milliseconds', now()) from matched
+      select id, keyword_id, post_id, created_at from matched
       on conflict (keyword_id, post_id) do nothing
-      returning id, created_at
+      returning id
     ), inserted as (
       insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform, created_at)
-      select matched.id, matched.workspace_id, matched.keyword_id, matched.post_id, matched.fuzzy,
-             least(matched.published_at, keyed.created_at), matched.platform, keyed.created_at
-      from matched join keyed on keyed.id = matched.id
+      select id, workspace_id, keyword_id, post_id, fuzzy, least(published_at, created_at), platform, created_at
+      from matched
+      -- When every match got its key (the usual batch: no post stored before with one of its keywords), the counts
+      -- say so once, and only otherwise is each match looked up among the keys. As a join, PostgreSQL planned
+      -- both lists at a row each and read every key for every match (62,500 pairs in a batch of 250).
+      where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from keyed)
       returning id
     )
     select id from inserted`;
