@@ -288,12 +288,13 @@ export async function discardMentions(sql: Queryable, ids: readonly string[]): P
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
   if (ids.length === 0) return [];
-  // One primary-key probe per id: as a join, the planner hashed every mention of the table for a batch of a few hundred ids.
+  // One primary-key probe per id, of the keys and then of the mentions: as joins, the planner hashed every key (or
+  // every mention) of the table for a batch of a few hundred ids, a read growing with the table on every batch stored.
   return sql<MentionRow[]>`
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
     from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
-    join mention_keys k on k.id = wanted.id
+    cross join lateral (select id, created_at from mention_keys where id = wanted.id limit 1) k
     cross join lateral (select * from mentions where id = k.id and created_at = k.created_at limit 1) m
     join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
