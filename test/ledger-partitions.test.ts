@@ -123,6 +123,17 @@ describe('the ledger by month (migration 056)', () => {
     expect(await insertCredit(sql, { workspaceId, kind: 'operator_credit', fifteenths: 300, idempotencyKey: 'operator:ahead', at: farAhead })).toBe(false);
   });
 
+  it('refuses an entry, and writes no key, for a workspace without a wallet', async () => {
+    await sql`insert into workspaces (id, name) values ('org_walletless', 'org_walletless')`;
+    const credit = { workspaceId: 'org_walletless', kind: 'operator_credit' as const, fifteenths: 150, idempotencyKey: 'operator:walletless', at: new Date() };
+    await expect(insertCredit(sql, credit)).rejects.toMatchObject({ code: '23503', constraint_name: 'ledger_entries_workspace_id_fkey' });
+    await expect(sql.begin((tx) => insertItemCharges(tx, [{ workspaceId: 'org_walletless', keywordId: 'org_first_kw', kind: 'mention', itemId: 'walletless', at: new Date() }]))).rejects.toMatchObject({
+      code: '23503',
+    });
+    expect(await sql`select idempotency_key from ledger_idempotency_keys where workspace_id = 'org_walletless'`).toEqual([]);
+    expect(await sql`select id from ledger_entries where workspace_id = 'org_walletless'`).toEqual([]);
+  });
+
   it('deletes a wallet’s entries and their keys with its workspace, and keeps the other’s', async () => {
     const [first, second] = workspaces;
     const counts = async (workspaceId: string) =>

@@ -215,7 +215,8 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       on conflict (platform, external_id) do update set text = excluded.text
       returning id, platform, external_id, published_at
     ), matched as (
-      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform
+      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform,
+             date_trunc('milliseconds', now()) as created_at
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.externalId))}::text[],
@@ -226,14 +227,17 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       join post on post.platform = t.platform and post.external_id = t.external_id
     ), keyed as (
       insert into mention_keys (id, keyword_id, post_id, created_at)
-      select id, keyword_id, post_id, date_trunc('milliseconds', now()) from matched
+      select id, keyword_id, post_id, created_at from matched
       on conflict (keyword_id, post_id) do nothing
-      returning id, created_at
+      returning id
     ), inserted as (
       insert into mentions (id, workspace_id, keyword_id, post_id, fuzzy, published_at, platform, created_at)
-      select matched.id, matched.workspace_id, matched.keyword_id, matched.post_id, matched.fuzzy,
-             least(matched.published_at, keyed.created_at), matched.platform, keyed.created_at
-      from matched join keyed on keyed.id = matched.id
+      select id, workspace_id, keyword_id, post_id, fuzzy, least(published_at, created_at), platform, created_at
+      from matched
+      -- When every match got its key (the usual batch: no post stored before with one of its keywords), the counts
+      -- say so once, and only otherwise is each match looked up among the keys. As a join, PostgreSQL planned
+      -- both lists at a row each and read every key for every match (62,500 pairs in a batch of 250).
+      where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from keyed)
       returning id
     )
     select id from inserted`;
@@ -284,12 +288,13 @@ export async function discardMentions(sql: Queryable, ids: readonly string[]): P
 
 export async function findMentionsByIds(sql: Queryable, ids: readonly string[]): Promise<MentionRow[]> {
   if (ids.length === 0) return [];
-  // One primary-key probe per id: as a join, the planner hashed every mention of the table for a batch of a few hundred ids.
+  // One primary-key probe per id, of the keys and then of the mentions: as joins, the planner hashed every key (or
+  // every mention) of the table for a batch of a few hundred ids, a read growing with the table on every batch stored.
   return sql<MentionRow[]>`
     /* findMentionsByIds */
     select ${mentionColumns(sql)}
     from unnest(${sql.array(ids as string[])}::text[]) as wanted(id)
-    join mention_keys k on k.id = wanted.id
+    cross join lateral (select id, created_at from mention_keys where id = wanted.id limit 1) k
     cross join lateral (select * from mentions where id = k.id and created_at = k.created_at limit 1) m
     join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     order by m.created_at desc, m.id desc`;
