@@ -44,24 +44,17 @@ function settleOutreach(survivor: PersonRow, merged: readonly PersonRow[]): { ow
 /**
  * Merges people of one workspace into `survivorId` (by default the one the
  * workspace saw first): accounts and activities move to it, the others go.
- * People merged or removed meanwhile are left out. Answers the survivor's
- * id (undefined when it is gone) and whether every person asked was there.
+ * People merged or removed meanwhile are left out. Answers whether every
+ * person asked was still there.
  */
-async function mergePeople(
-  tx: Queryable,
-  workspaceId: string,
-  personIds: readonly string[],
-  survivorId?: string,
-): Promise<{ survivorId: string | undefined; allThere: boolean }> {
+async function mergePeople(tx: Queryable, workspaceId: string, personIds: readonly string[], survivorId?: string): Promise<boolean> {
   const asked = [...new Set(personIds)];
   const locked = await lockPeople(tx, workspaceId, asked);
-  const allThere = locked.length === asked.length;
   const oldest = [...locked].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))[0];
   const survivor = survivorId ? locked.find((person) => person.id === survivorId) : oldest;
-  if (!survivor) return { survivorId: undefined, allThere };
-  const merged = locked.filter((person) => person.id !== survivor.id);
-  if (merged.length > 0) await foldPeopleInto(tx, workspaceId, survivor.id, merged.map((person) => person.id), settleOutreach(survivor, merged));
-  return { survivorId: survivor.id, allThere };
+  const merged = locked.filter((person) => person.id !== survivor?.id);
+  if (survivor && merged.length > 0) await foldPeopleInto(tx, workspaceId, survivor.id, merged.map((person) => person.id), settleOutreach(survivor, merged));
+  return locked.length === asked.length;
 }
 
 /** The people each workspace's linked pairs join into, one group per set of pairs that touch. */
@@ -122,7 +115,7 @@ export async function linkPeople(sql: Queryable, sightings: readonly AuthorSight
     const linked = await findLinkedPeople(sql, sightings);
     let overtaken = false;
     for (const group of groupsOf(linked)) {
-      const { allThere } = await inTransaction(sql, (tx) => mergePeople(tx, group.workspaceId, group.personIds));
+      const allThere = await inTransaction(sql, (tx) => mergePeople(tx, group.workspaceId, group.personIds));
       overtaken ||= !allThere;
     }
     if (!overtaken) return;
