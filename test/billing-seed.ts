@@ -4,7 +4,7 @@ import { chargeMatchedItem, type ChargeOutcome } from '../subgraphs/billing/char
 import { findWallet, type WalletRow } from '../subgraphs/billing/wallet-store.ts';
 import { createKeyword } from '../subgraphs/keywords/keyword-commands.ts';
 import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
-import { storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { type MentionRow, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { type AccountEventRow, listAccountEvents } from '../subgraphs/billing/account-event-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 
@@ -62,25 +62,31 @@ export async function keywordRow(sql: Sql, id: string): Promise<KeywordRow> {
   return row;
 }
 
+/** One unscored exact match of a keyword, a Hacker News post published at `at`. */
+export async function storeUnscoredMatch(sql: Sql, keyword: Pick<KeywordRow, 'id' | 'workspaceId'>, at: Date): Promise<MentionRow> {
+  const externalId = newId('post');
+  const [mention] = await storeMatchedPost(
+    sql,
+    {
+      platform: 'hackernews',
+      externalId,
+      url: `https://news.ycombinator.com/item?id=${externalId}`,
+      text: 'a post about the keyword',
+      publishedAt: at,
+      replyTo: null,
+      links: [],
+      author: { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null },
+    },
+    [{ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }],
+  );
+  return mention;
+}
+
 /** Matches of a keyword scored at `at`: `relevant` at 80, `filtered` at 10 (the relevance line is 40). */
 export async function seedScoredMatches(sql: Sql, keyword: Pick<KeywordRow, 'id' | 'workspaceId'>, counts: { relevant: number; filtered: number }, at: Date): Promise<void> {
   const scores = [...Array(counts.relevant).fill(80), ...Array(counts.filtered).fill(10)];
   for (const relevance of scores) {
-    const externalId = newId('post');
-    const [mention] = await storeMatchedPost(
-      sql,
-      {
-        platform: 'hackernews',
-        externalId,
-        url: `https://news.ycombinator.com/item?id=${externalId}`,
-        text: 'a post about the keyword',
-        publishedAt: at,
-        replyTo: null,
-        links: [],
-        author: { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null },
-      },
-      [{ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }],
-    );
+    const mention = await storeUnscoredMatch(sql, keyword, at);
     // The match time is the mention's partition key, kept beside its id in mention_keys.
     await sql`with keys as (update mention_keys set created_at = ${at} where id = ${mention.id})
               update mentions set relevance = ${relevance}, classified_at = ${at}, created_at = ${at} where id = ${mention.id}`;

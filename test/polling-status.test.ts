@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import { startFakeYouTube } from './fake-upstreams/youtube.ts';
-import { eventually, recordingLogger, startTestEarshot, type TestEarshot } from './harness.ts';
+import { eventually, patiently, recordingLogger, startTestEarshot, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -31,7 +31,8 @@ afterAll(async () => {
   await youTube?.close();
 });
 
-const pollingOf = async (keywordId: string) => (await earshot.rest('GET', `/v1/keywords/${keywordId}`, { key })).body.polling;
+// Patiently: on a loaded machine the first scoring (the classifier's models loading in this process) can hold a request past its deadline.
+const pollingOf = async (keywordId: string) => (await patiently(() => earshot.rest('GET', `/v1/keywords/${keywordId}`, { key }))).body.polling;
 
 async function createKeyword(term: string, platforms: string[]): Promise<string> {
   const response = await earshot.rest('POST', '/v1/keywords', { key, body: { term, platforms } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyNoiseBrake, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow } from '../../subgraphs/keywords/index.ts';
+import { findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
 import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import { scoringBatchSize } from '../ingest-posts.ts';
@@ -88,9 +88,11 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   });
   // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
-    const retry = await recordScores(tx, scored, failed, now);
-    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
-    await applyNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now);
+    const retry = await scoreWithNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now, async () => {
+      const failedNow = await recordScores(tx, scored, failed, now);
+      await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
+      return failedNow;
+    });
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;
       await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });

@@ -48,7 +48,7 @@ export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
 export { createReferenceMatcher } from './matching/reference-matcher.ts';
 export { matchingSinceRename } from './matching/term-since.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
-export { applyNoiseBrake } from './noise-brake.ts';
+export { applyNoiseBrake, scoreWithNoiseBrake } from './noise-brake.ts';
 export {
   claimDuePolls,
   recordLookbackPoll,

@@ -2,13 +2,13 @@ import type { Queryable } from '../../runtime/database.ts';
 import { workspacesOnWelcomeCredit } from '../billing/index.ts';
 import { keywordWindowCounts } from '../mentions/index.ts';
 import { isNoisy } from './keyword-health.ts';
-import { findRunningKeywords, pauseKeywordsForNoise } from './keyword-run-state-store.ts';
+import { findRunningKeywords, lockNoiseBrakes, pauseKeywordsForNoise } from './keyword-run-state-store.ts';
 
 const fourteenDays = 14 * 86_400_000;
 
 /**
- * The noise brake (spec 3.1), for the scoring job to call after each batch
- * with the keywords whose matches it scored, in its transaction. A running
+ * The noise brake (spec 3.1), over the keywords whose matches a scoring
+ * batch scored, in its transaction (see scoreWithNoiseBrake). A running
  * keyword of a workspace on its welcome credit is muted with
  * `pausedForNoise` when, over the last 14 days by match time, at least 20
  * of its matches were scored and under 30% were relevant. Matches from
@@ -32,4 +32,22 @@ export async function applyNoiseBrake(tx: Queryable, keywordIds: readonly string
     return window !== undefined && isNoisy(window.relevant, window.filtered);
   });
   return (await pauseKeywordsForNoise(tx, noisy)).map((keyword) => keyword.id);
+}
+
+/**
+ * A scoring transaction: `score` records the batch's scores, then the noise
+ * brake looks at the keywords scored. Batches are scored at once by several
+ * workers, and each counted its own scores and those committed, not those
+ * of a batch still open: two batches that took a keyword to its twentieth
+ * scored match together each saw it under, and neither braked. The brakes
+ * of the batch's keywords are therefore held from the start, before `score`
+ * locks any row, so batches of a keyword count one after another; taken
+ * only at the count, a brake could wait on a keyword row another batch's
+ * charge had locked while that batch waited on the brake.
+ */
+export async function scoreWithNoiseBrake<T>(tx: Queryable, keywordIds: readonly string[], now: Date, score: () => Promise<T>): Promise<T> {
+  await lockNoiseBrakes(tx, keywordIds);
+  const result = await score();
+  await applyNoiseBrake(tx, keywordIds, now);
+  return result;
 }

@@ -52,5 +52,5 @@ export { maxFilterValues, ownerId, peopleFilterInput, personSearch, personStages
 export { activityChannels, personActivityInput, personMergeInput, personPatchInput, personSplitInput } from './person-outreach.ts';
 export { segmentCreateInput, segmentPatchInput } from './segment.ts';
 export { mentionViewCreateInput, mentionViewPatchInput } from './mention-view.ts';
-export { type RepositorySeen, findRepositorySeen, saveRepositorySeen } from './repository-store.ts';
+export { type RepositorySeen, findRepositorySeen, lockRepositoriesSeen, saveRepositorySeen } from './repository-store.ts';
 export { findStreamCursor, saveStreamCursor } from './stream-cursor-store.ts';

@@ -44,17 +44,17 @@ function settleOutreach(survivor: PersonRow, merged: readonly PersonRow[]): { ow
 /**
  * Merges people of one workspace into `survivorId` (by default the one the
  * workspace saw first): accounts and activities move to it, the others go.
- * People merged or removed meanwhile are left out. Answers the survivor's
- * id, or undefined when it is gone.
+ * People merged or removed meanwhile are left out. Answers whether every
+ * person asked was still there.
  */
-async function mergePeople(tx: Queryable, workspaceId: string, personIds: readonly string[], survivorId?: string): Promise<string | undefined> {
-  const locked = await lockPeople(tx, workspaceId, [...new Set(personIds)]);
+async function mergePeople(tx: Queryable, workspaceId: string, personIds: readonly string[], survivorId?: string): Promise<boolean> {
+  const asked = [...new Set(personIds)];
+  const locked = await lockPeople(tx, workspaceId, asked);
   const oldest = [...locked].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))[0];
   const survivor = survivorId ? locked.find((person) => person.id === survivorId) : oldest;
-  if (!survivor) return undefined;
-  const merged = locked.filter((person) => person.id !== survivor.id);
-  if (merged.length > 0) await foldPeopleInto(tx, workspaceId, survivor.id, merged.map((person) => person.id), settleOutreach(survivor, merged));
-  return survivor.id;
+  const merged = locked.filter((person) => person.id !== survivor?.id);
+  if (survivor && merged.length > 0) await foldPeopleInto(tx, workspaceId, survivor.id, merged.map((person) => person.id), settleOutreach(survivor, merged));
+  return locked.length === asked.length;
 }
 
 /** The people each workspace's linked pairs join into, one group per set of pairs that touch. */
@@ -93,6 +93,9 @@ export function attachPeople(sql: Queryable, sightings: readonly AuthorSighting[
   return attachPersonAccounts(sql, sightings.map((sighting) => ({ ...sighting, newPersonId: newId('per') })));
 }
 
+/** Rounds of linking one batch's sightings: each further round follows a merge another worker made meanwhile, and a few are plenty. */
+const linkRounds = 3;
+
 /**
  * Merges into the oldest the people these sightings prove to be one. Only
  * an account new to its workspace, or one whose profile changed, can prove
@@ -100,11 +103,23 @@ export function attachPeople(sql: Queryable, sightings: readonly AuthorSighting[
  * last changed. Ingestion runs this after its storing transaction commits,
  * a transaction per group (issue 18): reading the links and locking people
  * inside it would hold every other worker's storing behind it.
+ *
+ * Polls link at once, so a person the links named may have been merged
+ * into another by the time its group is locked: its accounts are then the
+ * other's, and the links are read again to follow them, where leaving it
+ * out would keep the sighted account apart from its person.
  */
 export async function linkPeople(sql: Queryable, sightings: readonly AuthorSighting[]): Promise<void> {
   if (sightings.length === 0) return;
-  const linked = await findLinkedPeople(sql, sightings);
-  for (const group of groupsOf(linked)) await inTransaction(sql, (tx) => mergePeople(tx, group.workspaceId, group.personIds));
+  for (let round = 0; round < linkRounds; round++) {
+    const linked = await findLinkedPeople(sql, sightings);
+    let overtaken = false;
+    for (const group of groupsOf(linked)) {
+      const allThere = await inTransaction(sql, (tx) => mergePeople(tx, group.workspaceId, group.personIds));
+      overtaken ||= !allThere;
+    }
+    if (!overtaken) return;
+  }
 }
 
 /** Merges `personId` into `intoId` by hand: `intoId` keeps its id and, where it has them, its owner and stage. */

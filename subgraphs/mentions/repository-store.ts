@@ -11,6 +11,20 @@ export interface RepositorySeen {
   milestoneReported: number;
 }
 
+/**
+ * Holds the repositories, by name, until the transaction ends: polls that
+ * see one at once then read its last sighting one after another, each after
+ * the last has saved its own. Names in order, so two polls cannot deadlock.
+ */
+export async function lockRepositoriesSeen(tx: Queryable, fullNames: readonly string[]): Promise<void> {
+  const names = [...new Set(fullNames.map((name) => name.toLowerCase()))].sort();
+  if (names.length === 0) return;
+  await tx`
+    /* lockRepositoriesSeen */
+    select pg_advisory_xact_lock(hashtextextended('repositories_seen:' || name, 0))
+    from unnest(${tx.array(names)}::text[]) as t(name)`;
+}
+
 export async function findRepositorySeen(sql: Queryable, fullName: string): Promise<RepositorySeen | undefined> {
   const [row] = await sql<RepositorySeen[]>`
     /* findRepositorySeen */
