@@ -73,6 +73,39 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     expect(after.body.feeds).toEqual([]);
   });
 
+  // A feed's ETag was saved as it was read, before its items were stored: when a later feed of the poll failed, the next poll got 304 and the items were lost.
+  it("keeps a feed's new items when another feed of the keyword fails in the same poll", async () => {
+    const second = await startFakeFeedHost({});
+    try {
+      const feedOf = (title: string, siteUrl: string, items: { id: string; title: string; publishedAt: Date }[]) =>
+        rss2Document({ title, siteUrl, feedUrl: `${siteUrl}/feed.xml`, items: items.map((item) => ({ ...item, url: `${siteUrl}/posts/${item.id}`, html: `<p>${item.title}</p>` })) });
+      host.routes['/first.xml'] = { feed: feedOf('First', host.url, []), contentType: 'application/rss+xml' };
+      second.routes['/second.xml'] = { feed: feedOf('Second', second.url, []), contentType: 'application/rss+xml' };
+      const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Kept feeds', platforms: [] } });
+      const patched = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, {
+        key,
+        body: { feeds: [{ url: `${host.url}/first.xml` }, { url: `${second.url}/second.xml` }] },
+      });
+      expect(patched.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+
+      second.failNext('server-error', 1000);
+      const firstAsked = host.requests.length;
+      host.routes['/first.xml'] = {
+        feed: feedOf('First', host.url, [{ id: 'fresh', title: 'Kept feeds, a new post', publishedAt: new Date() }]),
+        contentType: 'application/rss+xml',
+      };
+      // Two polls read the first feed while the second fails: the first of them read its new item.
+      const firstReads = () => Promise.resolve(host.requests.slice(firstAsked).filter((request) => request.path === '/first.xml').length);
+      await eventually(firstReads, (count) => count >= 2, 30_000);
+      second.recover();
+      const found = await eventually(() => allMentionsOf(earshot, key, keyword.body.id), (mentions) => mentions.length > 0, 20_000);
+      expect(found.map((mention: { post: { url: string } }) => mention.post.url)).toEqual([`${host.url}/posts/fresh`]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('refuses a feed on a private address unless private URLs are allowed', async () => {
     const strict = await startTestEarshot({ env: {} });
     try {

@@ -8,7 +8,7 @@ import {
 } from '../../subgraphs/keywords/index.ts';
 import { reviewPlatforms, type ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
-import { createRssConnector } from '../connectors/rss.ts';
+import { createRssConnector, type FeedValidators } from '../connectors/rss.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { handleFailedPoll } from '../poll/failed-poll.ts';
@@ -40,8 +40,16 @@ async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since:
   return posts;
 }
 
+/** What a poll read from a keyword's sources, and how to match it. */
+interface SourcesRead {
+  posts: MatchablePost[];
+  match: (post: MatchablePost) => KeywordMatch[];
+  /** Each feed's validators, saved once its items are stored: saved before, a failure after the read made the next read a 304 and the items were lost. */
+  feedValidators: { url: string; validators: FeedValidators }[];
+}
+
 /** Feed items published after the feed was connected (or, for a look-back, its newest 10 matching items of the window). */
-async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, context: JobContext) {
+async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, context: JobContext): Promise<SourcesRead> {
   const rss = createRssConnector(context.config.env, { now: () => context.clock.now() });
   const rules = matchRulesOf(keyword);
   const matcher = createMatcher([rules], new Map());
@@ -49,9 +57,10 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
   const matchAll = (post: MatchablePost) => matcher.match(post);
   const match = lookback ? matchAll : matchingSinceRename([rules], matchAll);
   const posts: MatchablePost[] = [];
+  const feedValidators: SourcesRead['feedValidators'] = [];
   for (const feed of await listFeeds(context.sql, [keyword.id])) {
     const result = await rss.read(feed.url, lookback ? null : { etag: feed.etag, lastModified: feed.lastModified });
-    await saveFeedValidators(context.sql, keyword.id, feed.url, result.validators);
+    feedValidators.push({ url: feed.url, validators: result.validators });
     if (result.status !== 'fetched') continue;
     const fresh = result.posts
       .filter((post) => post.publishedAt >= (lookback ? since : feed.connectedAt))
@@ -59,7 +68,7 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
       .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
     posts.push(...(lookback ? fresh.slice(0, feedLookbackItems) : fresh));
   }
-  return { posts, match };
+  return { posts, match, feedValidators };
 }
 
 /**
@@ -82,16 +91,17 @@ async function reviewMatcher(keyword: KeywordRow, context: JobContext): Promise<
 async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss', payload: SourcesPayload, context: JobContext): Promise<void> {
   const since = new Date(payload.since);
   const now = context.clock.now();
-  let read: { posts: MatchablePost[]; match: (post: MatchablePost) => KeywordMatch[] };
+  let read: SourcesRead;
   try {
     read = platform === 'rss'
       ? await readFeeds(keyword, since, payload.lookback, context)
-      : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context) };
+      : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
   } catch (error) {
     await handleFailedPoll(context, { platform, keywordIds: [keyword.id], lookback: payload.lookback }, error);
     return;
   }
   const found = [...(await ingestPosts(context, read.posts, read.match)).keywordIdsWithFinds];
+  for (const { url, validators } of read.feedValidators) await saveFeedValidators(context.sql, keyword.id, url, validators);
   if (payload.lookback) {
     await recordLookbackPoll(context.sql, { platform, keywordIds: [keyword.id], now });
     return;
