@@ -79,6 +79,28 @@ const buyingPatterns = [
   /\bszukam\b|\balternatyw\p{L}* dla\b|\bzastanawiam się nad (?:zakupem|kupnem|przejściem)/u,
   /(?:検討中|乗り換え先|おすすめ)/u,
 ];
+/**
+ * A want to acquire or to move told in the first person, however the post
+ * is put ("I'm thinking of switching from Chrome", "before I migrate the
+ * office", "je pense l'acheter", "quiero comprarla", "we'd pay for it if…",
+ * "ready to order this week"): the writer is about to choose, which is
+ * buying whatever the product.
+ */
+const wantStated = unicodeWords(new RegExp(
+  [
+    String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|switch|migrate|upgrade)\b`,
+    String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?pay\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*`,
+    String.raw`|\b(?:ich (?:will|möchte|würde gern)|wir (?:wollen|möchten)) (?:\S+ ){0,3}(?:kaufen|bestellen|wechseln|umsteigen|abonnieren)\b|\b(?:überlege|überlegen),? (?:\S+ ){0,3}(?:zu kaufen|zu wechseln|umzusteigen)\b|\bbevor (?:ich|wir) (?:\S+ ){0,3}(?:wechsle|wechseln|umsteige|kaufe)\b`,
+    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour)|\bavant de (?:migrer|passer à|changer|commander)`,
+    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a) (?:comprar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
+    String.raw`|\b(?:pensando em|quero|queremos|vou|vamos) (?:comprar|migrar|mudar|assinar|trocar)\w*|\bantes de (?:mudar|trocar)`,
+    String.raw`|\b(?:vorrei|voglio|vogliamo|sto pensando di|stiamo pensando di) (?:comprare|acquistare|passare a|migrare|abbonarmi|ordinare)|\bprima di (?:migrare|passare a)`,
+    String.raw`|\b(?:ik wil|wij willen|we willen|ik ga|ik denk erover) (?:\S+ ){0,3}(?:kopen|bestellen|overstappen|migreren)\b|\bvoordat (?:ik|we) (?:overstap|migreer)`,
+    String.raw`|\b(?:chcę|chcemy|planuję|planujemy|zamierzam) (?:kupić|zamówić|przejść|przesiąść|zmienić)`,
+  ].join(''),
+  'u',
+));
+
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
 const buyingQuestionPatterns = unicodeWords(
   /\b(?:recommend\w*|suggest\w*|pricing|price|quote|budget|plan|tier|trial|demo|seat|per user|enterprise|sla|hipaa|compliant|support|worth (?:it|paying|buying|the money|the price|upgrading)|which (?:one|tool|app|bank|provider|service)|what would you pick|should (?:i|we) (?:use|buy|get|pick|choose|switch|go with|pay for|look at)|or should we|empfehl\w*|recommand\w*|recomiend\w*|recomend\w*|consigli\w*|aanrad\w*|lohnt|vale a pena|vale la pena|merece la pena|ne vaut|vaut le coup|vaut la peine|conviene|quel outil|qual ferramenta|welches? tool)\b|\bvale o preço\b|\bworth (?:it )?(?:over|\$|€|£)|\b(?:before (?:paying|buying|i pay|i buy)|antes de (?:pagar|comprar)|avant de (?:payer|acheter)|bevor ich (?:zahle|kaufe|bezahle)|prima di (?:pagare|comprare)|voordat ik (?:betaal|koop))\b|\b(?:polec\w*|warto)\b|\b(?:opłaca się|co wybrać|który wybrać|przed zakupem)\b/u,
@@ -216,7 +238,7 @@ export function detectIntents(evidence: IntentEvidence): Intent[] {
 
   const comparison = evidence.productsNamed >= 2 || anyComparison.test(text) || namesWeighed.test(written);
   if (comparison) found.push('comparison');
-  const buying = anyBuying.test(text)
+  const buying = anyBuying.test(text) || wantStated.test(text)
     || (asks && (buyingQuestionPatterns.test(text) || (comparison && organisationNeed.test(text))));
   if (buying) found.push('buy_intent');
   return orderedIntents(found);

@@ -25,6 +25,25 @@ describe('the classifier in Polish, the ninth language it reads', () => {
   });
 });
 
+describe('intents across languages', () => {
+  it('reads a want to acquire or to move told in the first person as buy intent, in any language', () => {
+    const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });
+    for (const [text, language] of [
+      ['Does the reader sync highlights? Ready to order this week.', 'en'],
+      ['Does it import OPML? I want to switch before the trip.', 'en'],
+      ['¿Alguien sabe si está traducida al español? Quiero comprarla.', 'es'],
+      ["L'anglais est-il accessible pour un niveau B2 ? Je pense l'acheter.", 'fr'],
+      ['Alguém usa com Hotmail? Preciso saber antes de migrar o escritório.', 'pt'],
+      ['Werkt de wachtrij op CarPlay? Wil weten voordat ik overstap.', 'nl'],
+    ]) {
+      expect(intentsOf(text, language), text).toContain('buy_intent');
+    }
+    // Wanting something that is no purchase, and a note to check code before an upgrade, are not.
+    expect(intentsOf('I want to understand how the queue works.', 'en')).not.toContain('buy_intent');
+    expect(intentsOf('Check your FFI code before upgrading.', 'en')).not.toContain('buy_intent');
+  });
+});
+
 describe('opinion words across languages', () => {
   it('reads a word of blame before a word of praise as its degree', () => {
     expect(cuesOf('The impact driver is stupid powerful.', 'en')).toEqual([['powerful', 2 * 1.3]]);

@@ -179,6 +179,19 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, new Map([['w:manual', 1]]), [], true)).toEqual({ sentiment: 'neutral', intents: [] });
   });
 
+  it('read buy intent the rules also find from lower log-odds, and no other intent so', () => {
+    // "order" leans to buying and to comparing at the same log-odds (-0.5), under the cut of 0 for both.
+    const yesNo = (order: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:order': [0, order] } });
+    const models = foldOpinionModels({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'w:order': [0, 0, 0] } },
+      intents: { buy_intent: yesNo(0.5), complaint: yesNo(-5), praise: yesNo(0), comparison: yesNo(0.5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    });
+    const order = new Map([['w:order', 1]]);
+    expect(readOpinionsOf(models, order, [], true).intents).toEqual([]);
+    expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
+  });
+
   it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
     const text = 'Ah yes, another quarterly memo about synergy. Touching.';
     const features = await featuresOf(text);
