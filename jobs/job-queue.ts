@@ -5,6 +5,7 @@ import type { EarshotConfig } from '../runtime/config.ts';
 import type { Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { SecretBox } from '../runtime/secret-box.ts';
+import { SomeJobsFailed } from './each-job.ts';
 import type { JobContext, JobDefinition } from './job-definition.ts';
 import { jobSchema } from './job-store.ts';
 import { startWorkerRegistry } from './worker-registry.ts';
@@ -103,8 +104,10 @@ export async function startJobQueue(options: {
         await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
       } catch (error) {
         // Failing it would spend one of its retries on this process's stop; released, pg-boss's completion of it finds nothing active to complete.
-        if (!stopping) throw error;
-        await workers.releaseInterrupted(definition.name, jobIds);
+        if (stopping) return workers.releaseInterrupted(definition.name, jobIds);
+        if (!(error instanceof SomeJobsFailed)) throw error;
+        // Failed here, they are no longer active when pg-boss completes the batch, so only the others complete.
+        for (const [index, reason] of error.failures) await boss.fail(definition.name, jobIds[index], reason instanceof Error ? reason : new Error(String(reason)));
       }
     };
     for (let i = 0; i < (definition.concurrentBatches ?? 1); i++) {

@@ -9,6 +9,7 @@ import {
 import { reviewPlatforms, type ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { reviewConnectorFor } from '../connectors/review-connectors.ts';
 import { createRssConnector, type FeedValidators } from '../connectors/rss.ts';
+import { runEachJob } from '../each-job.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 import { handleFailedPoll } from '../poll/failed-poll.ts';
@@ -131,6 +132,6 @@ export const pollSourcesQueue: JobDefinition<SourcesPayload> = {
   retryDelaySeconds: 10,
   expireInSeconds: 600,
   async handle(payloads, context) {
-    for (const payload of payloads) await pollSources(payload, context);
+    await runEachJob(payloads, (payload) => pollSources(payload, context));
   },
 };

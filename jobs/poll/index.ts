@@ -12,6 +12,7 @@ import {
   recordPollOutcome,
 } from '../../subgraphs/keywords/index.ts';
 import { handleFailedPoll } from './failed-poll.ts';
+import { runEachJob } from '../each-job.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
 
@@ -88,8 +89,6 @@ export const pollQueue: JobDefinition<PollPayload> = {
   // Four polls at once, each a few pages with retries and 10 s time-outs: under a minute at worst.
   expireInSeconds: 600,
   async handle(payloads, context) {
-    const outcomes = await Promise.allSettled(payloads.map((payload) => runPoll(payload, context)));
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    await runEachJob(payloads, (payload) => runPoll(payload, context));
   },
 };
