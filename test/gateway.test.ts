@@ -313,6 +313,16 @@ describe('subgraphs', () => {
     expect(keys.map((row) => row.name)).toEqual(['First key']);
   });
 
+  it('answer a POST to /graphql only, and a body that is not JSON with a 400 in the shape of GraphQL errors', async () => {
+    const subgraphUrl = earshot.subgraphUrls!.team;
+    expect((await fetch(subgraphUrl)).status).toBe(404);
+    expect((await fetch(subgraphUrl.replace('/graphql', '/other'), { method: 'POST', body: '{}' })).status).toBe(404);
+    const malformed = await fetch(`${subgraphUrl}?any=query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('content-type')).toBe('application/json');
+    expect(await malformed.json()).toEqual({ errors: [{ message: 'Malformed JSON body' }] });
+  });
+
   it('refuse an unsigned subscription over graphql-ws', async () => {
     const client = createClient({ url: earshot.subgraphUrls!.mentions.replace('http', 'ws'), webSocketImpl: WebSocket, retryAttempts: 0 });
     clients.push(client);

@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { billingDayOf } from './billing-day.ts';
 import { timeBoundInText } from '../month-windows.ts';
@@ -28,7 +29,8 @@ export const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
 interface ChargeTotalRow {
   key: string;
-  kind: 'keyword_day' | 'mention' | 'comment';
+  /** Null for a key with no charge of the month. */
+  kind: 'keyword_day' | 'mention' | 'comment' | null;
   quantity: number;
   fifteenths: number;
 }
@@ -49,19 +51,28 @@ function costsFrom(rows: ChargeTotalRow[]): Map<string, KeywordMonthCost> {
 }
 
 /**
- * Per keyword, the charges of the month from the ledger. A keyword's
- * `stats.cost` and its row of the usage breakdown both come from here.
+ * Per keyword, the charges of the month from the ledger, a zero cost for
+ * a keyword charged nothing. A keyword's `stats.cost` and its row of the
+ * usage breakdown both come from here. `keywords` is a list of ids or a
+ * subquery answering `id`, so a statement sent at once with the one that
+ * reads the keywords (their page) can ask it.
  */
-export async function keywordMonthCosts(sql: Queryable, keywordIds: readonly string[], month: string): Promise<Map<string, KeywordMonthCost>> {
+export async function keywordMonthCosts(sql: Queryable, keywords: readonly string[] | postgres.Fragment, month: string): Promise<Map<string, KeywordMonthCost>> {
   const { from, to } = monthBounds(month);
+  const asked = Array.isArray(keywords) ? sql`select unnest(${sql.array(keywords as string[])}::text[]) as id` : (keywords as postgres.Fragment);
+  // The ids as an array for the ledger's index (`= any`), then a row for each, charged or not.
   return costsFrom(
     await sql<ChargeTotalRow[]>`
       /* keywordMonthCosts */
-      select keyword_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
-      from ledger_entries
-      where keyword_id = any(${sql.array(keywordIds as string[])}) and kind in ('keyword_day', 'mention', 'comment')
-        ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
-      group by keyword_id, kind`,
+      with asked as (${asked})
+      select asked.id as key, c.kind, coalesce(c.quantity, 0) as quantity, coalesce(c.fifteenths, 0) as fifteenths
+      from asked left join (
+        select keyword_id, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
+        from ledger_entries
+        where keyword_id = any(array(select id from asked)) and kind in ('keyword_day', 'mention', 'comment')
+          ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
+        group by keyword_id, kind
+      ) c on c.keyword_id = asked.id`,
   );
 }
 

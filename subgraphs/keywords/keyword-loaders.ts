@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCosts, monthOf, zeroCost } from '../billing/index.ts';
-import { type KeywordMatchCounts, keywordMatchCounts } from '../mentions/index.ts';
+import { type KeywordMatchCounts, keywordMatchCounts, keywordMatchCountsOfWindows } from '../mentions/index.ts';
+import { onOneConnection } from '../../runtime/database.ts';
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
@@ -8,6 +9,10 @@ import { requireAuth } from '../require-auth.ts';
 import {
   findKeywordsByIds,
   type KeywordFeedRow,
+  type KeywordPageBounds,
+  keywordPageIdsSql,
+  keywordPageStatsWindowsSql,
+  listKeywordsPage,
   type KeywordPollRow,
   type KeywordRow,
   listFeeds,
@@ -69,3 +74,34 @@ export type KeywordLoaders = ReturnType<typeof createKeywordLoaders>;
 
 /** One set of batching loaders per request, so a page of keywords costs a fixed number of queries. */
 export const keywordLoaders: (ctx: SubgraphContext) => KeywordLoaders = perRequest(createKeywordLoaders);
+
+/**
+ * A page of keywords whose stats are asked, in one round trip: the page
+ * (`limit` keywords and one more, which says whether a next page exists),
+ * and from the same page as a subquery the match counts and month costs
+ * its stats read, all three sent at once on one connection. The loaders
+ * are primed with the counts and costs, so the stats resolvers find them
+ * without a statement of their own. A keyword the statements see
+ * differently (created or deleted between them) is not primed and is read
+ * by its loader as without this.
+ */
+export async function listKeywordsPageWithStats(
+  ctx: SubgraphContext,
+  workspaceId: string,
+  page: Omit<KeywordPageBounds, 'limit'>,
+  limit: number,
+  statsWindowStart: Date,
+): Promise<KeywordRow[]> {
+  const loaders = keywordLoaders(ctx);
+  const shown = { ...page, limit };
+  const [rows, counts, costs] = await onOneConnection(ctx.sql, (sql) =>
+    Promise.all([
+      listKeywordsPage(sql, workspaceId, { ...page, limit: limit + 1 }),
+      keywordMatchCountsOfWindows(sql, keywordPageStatsWindowsSql(sql, workspaceId, shown, statsWindowStart), loaders.now),
+      keywordMonthCosts(sql, keywordPageIdsSql(sql, workspaceId, shown), monthOf(loaders.now)),
+    ]),
+  );
+  for (const { since, ...windowCounts } of counts) loaders.matchCounts.prime(sinceKey(windowCounts.totals.keywordId, since), windowCounts);
+  for (const [keywordId, cost] of costs) loaders.monthCost.prime(keywordId, cost);
+  return rows;
+}

@@ -178,21 +178,46 @@ export async function findKeywordsByIds(sql: Queryable, workspaceId: string, ids
     select * from keywords where workspace_id = ${workspaceId} and id = any(${sql.array(ids as string[])})`;
 }
 
-/** A page of the workspace's keywords in id (creation) order, after the cursor's id. */
-export async function listKeywordsPage(
-  sql: Queryable,
-  workspaceId: string,
-  page: { after: string | null; limit: number; groupId?: string | null },
-): Promise<KeywordRow[]> {
-  return sql<KeywordRow[]>`
-    /* listKeywordsPage */
+/** Which keywords a page holds: the workspace's (of one group, when given) in id (creation) order, after the cursor's id. */
+export interface KeywordPageBounds {
+  after: string | null;
+  limit: number;
+  groupId?: string | null;
+}
+
+const keywordPageSql = (sql: Queryable, workspaceId: string, page: KeywordPageBounds) => sql`
     select * from keywords
     where workspace_id = ${workspaceId}
       ${page.after ? sql`and id > ${page.after}` : sql``}
       ${page.groupId ? sql`and group_id = ${page.groupId}` : sql``}
     order by id
     limit ${page.limit}`;
+
+/** A page of the workspace's keywords in id (creation) order, after the cursor's id. */
+export async function listKeywordsPage(sql: Queryable, workspaceId: string, page: KeywordPageBounds): Promise<KeywordRow[]> {
+  return sql<KeywordRow[]>`
+    /* listKeywordsPage */
+    ${keywordPageSql(sql, workspaceId, page)}`;
 }
+
+/**
+ * The ids of a page's keywords as a subquery (`id`), for a statement sent
+ * together with the page's own rather than after it.
+ */
+export const keywordPageIdsSql = (sql: Queryable, workspaceId: string, page: KeywordPageBounds) =>
+  sql`select id from (${keywordPageSql(sql, workspaceId, page)}) page`;
+
+/**
+ * The match windows a page's stats count, as a subquery (`keyword_id`,
+ * `since`): each keyword's from `windowStart`, and from its last change of
+ * rules when that is later (the health window of keyword-health-report.ts,
+ * to the millisecond as the keyword row reads it).
+ */
+export const keywordPageStatsWindowsSql = (sql: Queryable, workspaceId: string, page: KeywordPageBounds, windowStart: Date) => sql`
+    select id as keyword_id, ${windowStart}::timestamptz as since from (${keywordPageSql(sql, workspaceId, page)}) page
+    union all
+    select id, date_trunc('milliseconds', judged_since) from (${keywordPageSql(sql, workspaceId, page)}) page
+    where date_trunc('milliseconds', judged_since) > ${windowStart}`;
 
 /** Every keyword of the workspace by term, case ignored, then creation: the compatibility API's whole list (spec 4.8). */
 export async function listKeywordsByTerm(sql: Queryable, workspaceId: string): Promise<KeywordRow[]> {

@@ -1,3 +1,4 @@
+import { type GraphQLResolveInfo, Kind } from 'graphql';
 import { capPeriodStart, nextCapPeriodStart, welcomeCap } from '../billing/index.ts';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
@@ -8,7 +9,7 @@ import { createKeyword, groupNotFound, patchKeyword, removeKeyword } from './key
 import type { KeywordEnums } from './keyword-graphql-enums.ts';
 import { isNoisy } from './keyword-health.ts';
 import { judgeHealthInWindow } from './keyword-health-report.ts';
-import { keywordLoaders, sinceKey } from './keyword-loaders.ts';
+import { keywordLoaders, listKeywordsPageWithStats, sinceKey } from './keyword-loaders.ts';
 import { findKeyword, type KeywordPollRow, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 
@@ -53,10 +54,21 @@ async function effectiveCap(keyword: KeywordRow, ctx: SubgraphContext) {
   };
 }
 
+/** Where the noise and health windows of `stats` start: 14 days back (2.1.4). */
+const statsWindowStart = (now: Date) => new Date(now.getTime() - 14 * day);
+
+/** Whether a `keywords` field asks for its nodes' stats, as the gateway writes it (fields named, no fragments). */
+const asksForStats = (info: GraphQLResolveInfo) =>
+  info.fieldNodes.some((page) =>
+    page.selectionSet?.selections.some(
+      (nodes) => nodes.kind === Kind.FIELD && nodes.name.value === 'nodes' && nodes.selectionSet?.selections.some((field) => field.kind === Kind.FIELD && field.name.value === 'stats'),
+    ),
+  );
+
 /** Noise over the last 14 days by match time; health from the last rule change when that is later (2.1.4). */
 async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
   const loaders = keywordLoaders(ctx);
-  const fourteenDaysAgo = new Date(loaders.now.getTime() - 14 * day);
+  const fourteenDaysAgo = statsWindowStart(loaders.now);
   const [{ totals, window: noise }, health, cost] = await Promise.all([
     loaders.matchCounts.load(sinceKey(keyword.id, fourteenDaysAgo)),
     judgeHealthInWindow(keyword, ctx, fourteenDaysAgo, 14),
@@ -271,13 +283,15 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
         after: t.arg.string({ description: 'The `nextCursor` of the previous page' }),
         groupId: t.arg.id(),
       },
-      resolve: async (_root, args, ctx) => {
+      resolve: async (_root, args, ctx, info) => {
         const limit = pageSize(args.first);
         const after = args.after ? decodeCursor(args.after, parseKeywordCursor) : null;
         const { workspaceId } = requireAuth(ctx);
         const groupId = args.groupId ? String(args.groupId) : null;
         if (groupId && !(await findGroup(ctx.sql, workspaceId, groupId))) throw groupNotFound();
-        const rows = await listKeywordsPage(ctx.sql, workspaceId, { after, limit: limit + 1, groupId });
+        const rows = asksForStats(info)
+          ? await listKeywordsPageWithStats(ctx, workspaceId, { after, groupId }, limit, statsWindowStart(keywordLoaders(ctx).now))
+          : await listKeywordsPage(ctx.sql, workspaceId, { after, limit: limit + 1, groupId });
         return pageOf(rows, limit, (keyword) => [keyword.id]);
       },
     }),

@@ -33,6 +33,12 @@ export interface KeywordMatchCounts {
   window: KeywordWindowCounts;
 }
 
+/** A keyword and the instant its window of matches starts at. */
+export interface KeywordMatchWindow {
+  keywordId: string;
+  since: Date;
+}
+
 /**
  * For each window asked (a keyword and a `since`), the keyword's lifetime
  * and calendar figures and its matches made at or after `since`, in one
@@ -42,23 +48,19 @@ export interface KeywordMatchCounts {
  * (migration 050), which hold every column counted, and never the table:
  * a sequential scan of every mention hashed to the windows cost three
  * times as much on 5,000 mentions (PERFORMANCE.md, "Gateways"), and grew with the
- * whole table rather than with the keyword. Answers in the order of
- * `windows`.
+ * whole table rather than with the keyword. `windows` is a subquery of
+ * `(keyword_id, since)` rows, so a statement sent at once with the one
+ * that reads the keywords (their page) can ask it; each is answered once,
+ * with its `since`.
  */
-export async function keywordMatchCounts(
-  sql: Queryable,
-  windows: readonly { keywordId: string; since: Date }[],
-  now: Date,
-): Promise<KeywordMatchCounts[]> {
-  if (windows.length === 0) return [];
+export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postgres.Fragment, now: Date): Promise<(KeywordMatchCounts & { since: Date })[]> {
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
-  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { at: number; windowMatches: number; windowRelevant: number; windowFiltered: number; windowUnscored: number })[]>`
+  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { keywordId: string; since: Date; windowMatches: number; windowRelevant: number; windowFiltered: number; windowUnscored: number })[]>`
     /* keywordMatchCounts */
-    select w.at::int, c.*
-    from unnest(${sql.array(windows.map((window) => window.keywordId))}::text[], ${sql.array(windows.map((window) => window.since.toISOString()))}::timestamptz[])
-         with ordinality as w(keyword_id, since, at)
+    select w.keyword_id, w.since, c.*
+    from (${windows}) w
     cross join lateral (
       select count(*)::int as mentions,
              count(*) filter (where ${relevantSql(sql)})::int as relevant,
@@ -74,22 +76,35 @@ export async function keywordMatchCounts(
       from mentions m
       where m.keyword_id = w.keyword_id and ${countedSql(sql)}
     ) c`;
-  const byPosition = new Map(rows.map((row) => [row.at, row]));
-  return windows.map(({ keywordId }, index) => {
-    const row = byPosition.get(index + 1)!;
-    return {
-      totals: {
-        keywordId,
-        mentions: row.mentions,
-        relevant: row.relevant,
-        last7d: row.last7d,
-        thisMonth: row.thisMonth,
-        lastMentionAt: row.lastMentionAt,
-        feedbackRelevant: row.feedbackRelevant,
-        feedbackNotRelevant: row.feedbackNotRelevant,
-      },
-      window: { keywordId, matches: row.windowMatches, relevant: row.windowRelevant, filtered: row.windowFiltered, unscored: row.windowUnscored },
-    };
+  return rows.map((row) => ({
+    since: row.since,
+    totals: {
+      keywordId: row.keywordId,
+      mentions: row.mentions,
+      relevant: row.relevant,
+      last7d: row.last7d,
+      thisMonth: row.thisMonth,
+      lastMentionAt: row.lastMentionAt,
+      feedbackRelevant: row.feedbackRelevant,
+      feedbackNotRelevant: row.feedbackNotRelevant,
+    },
+    window: { keywordId: row.keywordId, matches: row.windowMatches, relevant: row.windowRelevant, filtered: row.windowFiltered, unscored: row.windowUnscored },
+  }));
+}
+
+/** The counts of each window asked, in the order of `windows`. */
+export async function keywordMatchCounts(sql: Queryable, windows: readonly KeywordMatchWindow[], now: Date): Promise<KeywordMatchCounts[]> {
+  if (windows.length === 0) return [];
+  const counted = await keywordMatchCountsOfWindows(
+    sql,
+    sql`select * from unnest(${sql.array(windows.map((window) => window.keywordId))}::text[], ${sql.array(windows.map((window) => window.since.toISOString()))}::timestamptz[]) as w(keyword_id, since)`,
+    now,
+  );
+  const windowKey = ({ keywordId, since }: KeywordMatchWindow) => `${keywordId}@${since.getTime()}`;
+  const byWindow = new Map(counted.map((counts) => [windowKey({ keywordId: counts.totals.keywordId, since: counts.since }), counts]));
+  return windows.map((window) => {
+    const { totals, window: counts } = byWindow.get(windowKey(window))!;
+    return { totals, window: counts };
   });
 }
 
