@@ -81,6 +81,7 @@ export async function startJobQueue(options: {
       ...(sendOptions.transaction ? { db: inTransaction(sendOptions.transaction) } : {}),
       ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
       ...(sendOptions.startAfter !== undefined ? { startAfter: sendOptions.startAfter as Date } : {}),
+      ...(sendOptions.priority !== undefined ? { priority: sendOptions.priority } : {}),
     });
   };
 

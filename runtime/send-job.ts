@@ -9,5 +9,8 @@ import type postgres from 'postgres';
 export type SendJob = (
   queue: string,
   data: object,
-  options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number; transaction?: postgres.TransactionSql<{}> },
+  options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number; priority?: number; transaction?: postgres.TransactionSql<{}> },
 ) => Promise<string | null>;
+
+/** For jobs a user waits on, a new keyword's or source's look-back: taken before a backlog of regular polls. */
+export const userAwaited = { priority: 1 } as const;

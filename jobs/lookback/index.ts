@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findKeywordById, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
+import { userAwaited } from '../../runtime/send-job.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
 const lookbackPayload = z.object({ keywordId: z.string() });
@@ -27,10 +28,10 @@ export const lookbackQueue: JobDefinition<z.output<typeof lookbackPayload>> = {
       const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
       for (const platform of keyword.platforms ?? searchPlatforms) {
         if (unconfigured.has(platform)) continue;
-        await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true });
+        await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true }, userAwaited);
       }
-      await context.send('poll-sources', { keywordId, platform: 'reviews', since, lookback: true });
-      await context.send('poll-sources', { keywordId, platform: 'rss', since, lookback: true });
+      await context.send('poll-sources', { keywordId, platform: 'reviews', since, lookback: true }, userAwaited);
+      await context.send('poll-sources', { keywordId, platform: 'rss', since, lookback: true }, userAwaited);
       await syncKeywordPolls(context.sql, keywordId, searchPlatforms, new Date(now.getTime() + context.config.pollIntervalSeconds * 1000));
     }
   },
