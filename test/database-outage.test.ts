@@ -98,7 +98,11 @@ describe('npm start when its embedded PostgreSQL is lost', () => {
     process.kill((await postmasterPid(dataDir))!, 'SIGKILL');
     await sleep(1_000);
 
-    const during = [await whoami(), await timedFetch(`${base}/v1/keywords`, { headers: { authorization } })];
+    // Once, under heavy load, this request was refused (ECONNREFUSED): the listener was gone. Should it happen again, say why.
+    const during = await Promise.all([whoami(), timedFetch(`${base}/v1/keywords`, { headers: { authorization } })]).catch((error) => {
+      const state = service.child.exitCode === null && service.child.signalCode === null ? 'still running' : `exited (${service.child.exitCode ?? service.child.signalCode})`;
+      throw new Error(`${String(error)} ${String(error.cause ?? '')}; npm start is ${state}; the end of its log:\n${service.stderr().slice(-6000)}`);
+    });
     const create = await timedFetch(`${base}/v1/keywords`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
