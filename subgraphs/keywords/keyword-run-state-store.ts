@@ -7,16 +7,6 @@ import type { KeywordRef } from '../billing/index.ts';
  * mute and unmute stay with the keyword PATCH.
  */
 
-/** Holds the noise brake of these keywords until the transaction ends; in id order, so two holders cannot deadlock. */
-export async function lockNoiseBrakes(tx: Queryable, keywordIds: readonly string[]): Promise<void> {
-  const ids = [...new Set(keywordIds)].sort();
-  if (ids.length === 0) return;
-  await tx`
-    /* lockNoiseBrakes */
-    select pg_advisory_xact_lock(hashtextextended('noise_brake:' || id, 0))
-    from unnest(${tx.array(ids)}::text[]) as t(id)`;
-}
-
 /** Mutes running keywords for noise (3.1); returns the keywords it muted. */
 export async function pauseKeywordsForNoise(sql: Queryable, keywordIds: readonly string[]): Promise<KeywordRef[]> {
   if (keywordIds.length === 0) return [];

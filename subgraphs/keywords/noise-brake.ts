@@ -2,7 +2,8 @@ import type { Queryable } from '../../runtime/database.ts';
 import { workspacesOnWelcomeCredit } from '../billing/index.ts';
 import { keywordWindowCounts } from '../mentions/index.ts';
 import { isNoisy } from './keyword-health.ts';
-import { findRunningKeywords, lockNoiseBrakes, pauseKeywordsForNoise } from './keyword-run-state-store.ts';
+import { lockKeysUntilCommit } from '../../runtime/transaction-locks.ts';
+import { findRunningKeywords, pauseKeywordsForNoise } from './keyword-run-state-store.ts';
 
 const fourteenDays = 14 * 86_400_000;
 
@@ -46,7 +47,7 @@ export async function applyNoiseBrake(tx: Queryable, keywordIds: readonly string
  * charge had locked while that batch waited on the brake.
  */
 export async function scoreWithNoiseBrake<T>(tx: Queryable, keywordIds: readonly string[], now: Date, score: () => Promise<T>): Promise<T> {
-  await lockNoiseBrakes(tx, keywordIds);
+  await lockKeysUntilCommit(tx, 'noise_brake', keywordIds);
   const result = await score();
   await applyNoiseBrake(tx, keywordIds, now);
   return result;

@@ -1,4 +1,5 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
+import { lockKeysUntilCommit } from '../../runtime/transaction-locks.ts';
 
 /** A search to run once for every keyword that asks it (same platform, term and phrase rule). */
 export interface DueSearch {
@@ -134,7 +135,7 @@ export async function recordPollFailure(
   failure: PollFailureRecord,
 ): Promise<PollFailure> {
   return sql.begin(async (tx) => {
-    await tx`/* lockPlatformFailures */ select pg_advisory_xact_lock(hashtextextended(${`poll_failures:${failure.platform}`}, 0))`;
+    await lockKeysUntilCommit(tx, 'poll_failures', [failure.platform]);
     return recordPollFailureLocked(tx, failure);
   }) as Promise<PollFailure>;
 }

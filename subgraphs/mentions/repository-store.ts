@@ -1,4 +1,5 @@
 import type { Queryable } from '../../runtime/database.ts';
+import { lockKeysUntilCommit } from '../../runtime/transaction-locks.ts';
 
 export interface RepositorySeen {
   fullName: string;
@@ -16,13 +17,8 @@ export interface RepositorySeen {
  * see one at once then read its last sighting one after another, each after
  * the last has saved its own. Names in order, so two polls cannot deadlock.
  */
-export async function lockRepositoriesSeen(tx: Queryable, fullNames: readonly string[]): Promise<void> {
-  const names = [...new Set(fullNames.map((name) => name.toLowerCase()))].sort();
-  if (names.length === 0) return;
-  await tx`
-    /* lockRepositoriesSeen */
-    select pg_advisory_xact_lock(hashtextextended('repositories_seen:' || name, 0))
-    from unnest(${tx.array(names)}::text[]) as t(name)`;
+export function lockRepositoriesSeen(tx: Queryable, fullNames: readonly string[]): Promise<void> {
+  return lockKeysUntilCommit(tx, 'repositories_seen', fullNames.map((name) => name.toLowerCase()));
 }
 
 export async function findRepositorySeen(sql: Queryable, fullName: string): Promise<RepositorySeen | undefined> {
