@@ -26,8 +26,10 @@ const groupBy = <T extends { keywordId: string }>(keys: readonly string[], rows:
 
 /** `keywordId@since` keys for loaders that count from a per-keyword instant. */
 export const sinceKey = (keywordId: string, since: Date) => `${keywordId}@${since.toISOString()}`;
-const splitSinceKeys = (keys: readonly string[]) =>
-  new Map(keys.map((key) => [key.slice(0, key.indexOf('@')), new Date(key.slice(key.indexOf('@') + 1))]));
+const parseSinceKey = (key: string) => {
+  const at = key.indexOf('@');
+  return { keywordId: key.slice(0, at), since: new Date(key.slice(at + 1)) };
+};
 
 function createKeywordLoaders(ctx: SubgraphContext) {
   const { sql } = ctx;
@@ -52,19 +54,16 @@ function createKeywordLoaders(ctx: SubgraphContext) {
     polls: new DataLoader<string, KeywordPollRow[]>(async (ids) => groupBy(ids, await listPolls(sql, ids))),
     /** A keyword's lifetime figures and its matches since an instant (`sinceKey`): stats, noise and health of a page in one statement. */
     matchCounts: new DataLoader<string, KeywordMatchCounts>(async (keys) =>
-      keywordMatchCounts(
-        sql,
-        keys.map((key) => ({ keywordId: key.slice(0, key.indexOf('@')), since: new Date(key.slice(key.indexOf('@') + 1)) })),
-        now,
-      ),
+      keywordMatchCounts(sql, keys.map(parseSinceKey), now),
     ),
     monthCost: new DataLoader<string, KeywordMonthCost>(async (ids) => {
       const costs = await keywordMonthCosts(sql, ids, monthOf(now));
       return ids.map((id) => costs.get(id) ?? { ...zeroCost });
     }),
     chargedItems: new DataLoader<string, number>(async (keys) => {
-      const used = await chargedItemsSince(sql, splitSinceKeys(keys));
-      return keys.map((key) => used.get(key.slice(0, key.indexOf('@'))) ?? 0);
+      const asked = keys.map(parseSinceKey);
+      const used = await chargedItemsSince(sql, new Map(asked.map(({ keywordId, since }) => [keywordId, since])));
+      return asked.map(({ keywordId }) => used.get(keywordId) ?? 0);
     }),
     welcome: new DataLoader<string, boolean>(async (workspaceIds) => Promise.all(workspaceIds.map((id) => isOnWelcomeCredit(sql, id)))),
   };
