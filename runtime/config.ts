@@ -95,7 +95,31 @@ function publicOrigin(env: NodeJS.ProcessEnv): string | undefined {
   return url.origin;
 }
 
+/** The schemes each address variable takes; an upstream's base may be a WebSocket one (`EARSHOT_UPSTREAM_JETSTREAM`). */
+const addressSchemes: [RegExp, readonly string[]][] = [
+  [/^EARSHOT_UPSTREAM_\w+$/, ['http', 'https', 'ws', 'wss']],
+  [/^EARSHOT_(CLASSIFIER|GATEWAY|SUBGRAPH_\w+)_URL$/, ['http', 'https']],
+  [/^EARSHOT_SMTP_URL$/, ['smtp', 'smtps']],
+];
+
+/**
+ * Refuses an address variable that is set but no address of its schemes:
+ * each was read only when first used (a poll, a send, a classification), so
+ * a typo showed as an 'Invalid URL' in a job's log that named no variable.
+ */
+function checkAddresses(env: NodeJS.ProcessEnv): void {
+  for (const [name, raw] of Object.entries(env)) {
+    const schemes = addressSchemes.find(([pattern]) => pattern.test(name))?.[1];
+    // Blank is unset, as the readers of these variables take it.
+    const value = raw?.trim();
+    if (!schemes || !value) continue;
+    const scheme = URL.canParse(value) ? new URL(value).protocol.slice(0, -1) : undefined;
+    if (!scheme || !schemes.includes(scheme)) throw new Error(`${name} must be an address starting ${schemes.map((each) => `${each}://`).join(' or ')}, got "${raw}"`);
+  }
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig {
+  checkAddresses(env);
   const subgraphUrls: EarshotConfig['subgraphUrls'] = {};
   for (const name of subgraphNames) {
     const url = env[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`];
