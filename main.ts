@@ -1,15 +1,28 @@
 import './runtime/production-mode.ts';
 import { parseArgs } from 'node:util';
 import { buildDashboard } from './dashboard/build.ts';
-import { readConfig } from './runtime/config.ts';
+import { type EarshotConfig, readConfig } from './runtime/config.ts';
 import { isDatabaseUnavailable } from './runtime/database-availability.ts';
 import { createLogger } from './runtime/logger.ts';
-import { parseRole, type RunningEarshot, startEarshot } from './server/start.ts';
+import { parseRole, type Role, type RunningEarshot, startEarshot } from './server/start.ts';
 
-const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
-const config = readConfig();
+/**
+ * The environment and the arguments, read before anything starts. A value
+ * that cannot be used ends the process with exit code 1 and one log line
+ * naming it, rather than a stack trace to search for the variable in.
+ */
+function settings(): { config: EarshotConfig; role: Role } {
+  try {
+    const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
+    return { config: readConfig(), role: parseRole(values.role!) };
+  } catch (error) {
+    createLogger('info').error(`Earshot cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+const { config, role } = settings();
 const log = createLogger(config.logLevel);
-const role = parseRole(values.role!);
 
 // The roles that serve the dashboard build it first when it is missing or was built from other sources (a fresh clone
 // without `npm install`'s build, an edit); a build of the current sources is reused at once.

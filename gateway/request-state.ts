@@ -12,11 +12,16 @@ export interface EarshotGatewayContext {
   clientAddress: string | null;
 }
 
+/** `Authorization` of an object of connection parameters or headers, in either case. */
+const authorizationOf = (params: unknown) =>
+  params && typeof params === 'object' ? ((params as Record<string, unknown>).authorization ?? (params as Record<string, unknown>).Authorization) : undefined;
+
 /**
  * The credential a client sent: the HTTP header, or on graphql-ws its
- * `connectionParams`, else the `Authorization` header of the upgrade request
- * (what clients that cannot set connection parameters send; a browser page
- * cannot set it, so it carries no cross-site risk).
+ * `connectionParams` (`authorization` itself, or inside `headers` as Apollo
+ * and Hasura clients send it), else the `Authorization` header of the
+ * upgrade request (what clients that cannot set connection parameters send;
+ * a browser page cannot set it, so it carries no cross-site risk).
  */
 export function bearerToken(context: {
   request?: Request;
@@ -25,10 +30,7 @@ export function bearerToken(context: {
 }): string | undefined {
   const params = context.connectionParams ?? {};
   const header =
-    context.request?.headers.get('authorization') ??
-    (params.authorization as string | undefined) ??
-    (params.Authorization as string | undefined) ??
-    context.upgradeRequest?.headers.authorization;
+    context.request?.headers.get('authorization') ?? authorizationOf(params) ?? authorizationOf(params.headers) ?? context.upgradeRequest?.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }

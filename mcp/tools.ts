@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { usageBreakdownInput } from '../subgraphs/billing/index.ts';
 import { keywordCreateInput, keywordPatchInput } from '../subgraphs/keywords/index.ts';
 import { analyticsBuckets, analyticsDimensions, mentionPatchInput, peopleFilterInput, personActivityInput, personPatchInput } from '../subgraphs/mentions/index.ts';
+import { deliveryLogFilter } from '../subgraphs/team/index.ts';
 import { platforms } from '../vocabulary/normalized-post.ts';
 import { mentionSearchInput, mentionSearchQuery } from './mention-search.ts';
 
@@ -258,6 +259,17 @@ export const mcpTools: McpTool[] = [
     operationId: 'listChannels',
     input: none,
     request: () => ({}),
+  }),
+  tool({
+    name: 'list_channel_deliveries',
+    title: "A channel's delivery log",
+    description:
+      'What was sent to a channel, newest first: kind (mention, digest, event), status (pending, delivered, failed), attempts with each answer, the last error, the alert and mention. ' +
+      'Answers { data, nextCursor }.',
+    readOnly: true,
+    operationId: 'listChannelDeliveries',
+    input: z.strictObject({ id: id('channel'), ...page(50), ...deliveryLogFilter.shape }),
+    request: ({ id, ...query }) => ({ params: { id }, query }),
   }),
   tool({
     name: 'test_channel',

@@ -47,10 +47,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(oauthPaths.authorizationServerMetadata, metadataHandler(authorizationServerMetadata(issuer)));
-  // The MCP server's own document first: the general one would take its path as a sub-path.
-  app.use(`${oauthPaths.protectedResourceMetadata}/mcp`, metadataHandler(protectedResourceMetadata(issuer, '/mcp')));
-  app.use(oauthPaths.protectedResourceMetadata, metadataHandler(protectedResourceMetadata(issuer)));
+  // An issuer with a path (EARSHOT_PUBLIC_URL behind a proxy's prefix) has its documents where RFC 8414 3.1 and RFC 9728
+  // 3.1 put them, the well-known name followed by that path, which is what MCP clients ask for first; the bare names stay
+  // for a proxy that strips the prefix. The more specific paths go first: a general one would take them as sub-paths.
+  const issuerPath = new URL(issuer).pathname.replace(/\/$/, '');
+  for (const path of new Set([issuerPath, ''])) {
+    app.use(oauthPaths.authorizationServerMetadata + path, metadataHandler(authorizationServerMetadata(issuer)));
+    app.use(`${oauthPaths.protectedResourceMetadata}${path}/mcp`, metadataHandler(protectedResourceMetadata(issuer, '/mcp')));
+    app.use(oauthPaths.protectedResourceMetadata + path, metadataHandler(protectedResourceMetadata(issuer)));
+  }
   app.use('/oauth', (_req: Request, res: Response, next: NextFunction) => {
     if (options.databaseUp()) return next();
     res.set('retry-after', String(databaseRetryAfterSeconds));

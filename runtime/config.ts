@@ -69,15 +69,64 @@ export function publicUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (env.EARSHOT_PUBLIC_URL || `http://localhost:${env.PORT || 4000}`).replace(/\/+$/, '');
 }
 
+function port(env: NodeJS.ProcessEnv): number {
+  const value = integer(env, 'PORT', 4000);
+  if (value > 65_535) throw new Error(`PORT must be a TCP port, 0 to 65535, got "${env.PORT}"`);
+  return value;
+}
+
+const logLevels: readonly EarshotConfig['logLevel'][] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+function logLevel(env: NodeJS.ProcessEnv): EarshotConfig['logLevel'] {
+  const raw = env.EARSHOT_LOG_LEVEL || 'info';
+  const level = logLevels.find((each) => each === raw.toLowerCase());
+  if (!level) throw new Error(`EARSHOT_LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+/** The origin of `EARSHOT_PUBLIC_URL`, refused unless it is an http or https address: every link and redirect is built on it. */
+function publicOrigin(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.EARSHOT_PUBLIC_URL;
+  if (!raw) return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    throw new Error(`EARSHOT_PUBLIC_URL must be an http or https address without query or fragment, such as https://earshot.example.com, got "${raw}"`);
+  }
+  return url.origin;
+}
+
+/** The schemes each address variable takes; an upstream's base may be a WebSocket one (`EARSHOT_UPSTREAM_JETSTREAM`). */
+const addressSchemes: [RegExp, readonly string[]][] = [
+  [/^EARSHOT_UPSTREAM_\w+$/, ['http', 'https', 'ws', 'wss']],
+  [/^EARSHOT_(CLASSIFIER|GATEWAY|SUBGRAPH_\w+)_URL$/, ['http', 'https']],
+  [/^EARSHOT_SMTP_URL$/, ['smtp', 'smtps']],
+];
+
+/**
+ * Refuses an address variable that is set but no address of its schemes:
+ * each was read only when first used (a poll, a send, a classification), so
+ * a typo showed as an 'Invalid URL' in a job's log that named no variable.
+ */
+function checkAddresses(env: NodeJS.ProcessEnv): void {
+  for (const [name, raw] of Object.entries(env)) {
+    const schemes = addressSchemes.find(([pattern]) => pattern.test(name))?.[1];
+    // Blank is unset, as the readers of these variables take it.
+    const value = raw?.trim();
+    if (!schemes || !value) continue;
+    const scheme = URL.canParse(value) ? new URL(value).protocol.slice(0, -1) : undefined;
+    if (!scheme || !schemes.includes(scheme)) throw new Error(`${name} must be an address starting ${schemes.map((each) => `${each}://`).join(' or ')}, got "${raw}"`);
+  }
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig {
+  checkAddresses(env);
   const subgraphUrls: EarshotConfig['subgraphUrls'] = {};
   for (const name of subgraphNames) {
     const url = env[`EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`];
     if (url) subgraphUrls[name] = url;
   }
-  const logLevel = (env.EARSHOT_LOG_LEVEL ?? 'info') as EarshotConfig['logLevel'];
   return {
-    port: integer(env, 'PORT', 4000),
+    port: port(env),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.EARSHOT_DATA_DIR ?? './.data'),
@@ -87,13 +136,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     maxBodyBytes: integer(env, 'EARSHOT_MAX_BODY_BYTES', 1024 * 1024),
     subgraphUrls,
     gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
-    logLevel,
+    logLevel: logLevel(env),
     pollIntervalSeconds: integer(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
     retryDelaySeconds: integer(env, 'EARSHOT_RETRY_DELAY_S', 30),
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
-    publicOrigin: env.EARSHOT_PUBLIC_URL ? new URL(env.EARSHOT_PUBLIC_URL).origin : undefined,
+    publicOrigin: publicOrigin(env),
     env,
   };
 }

@@ -13,9 +13,11 @@ import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
 import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
 
-/** Paths that belong to the APIs, never to the dashboard: an unknown one is the envelope's 404, not the app's page. */
-const isApiPath = (path: string) =>
-  path === '/graphql' || path === '/v1' || path.startsWith('/v1/') || path.startsWith('/compat/') || path === '/mcp' || path.startsWith('/mcp/') || path.startsWith('/oauth/') || path.startsWith('/.well-known/');
+/** The first path segments of the APIs. */
+const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known']);
+
+/** Paths that belong to the APIs, never to the dashboard (`/compat` and `/graphql/` as much as `/v1/…`): an unknown one is the envelope's 404, not the app's page. */
+const isApiPath = (path: string) => apiRoots.has(path.split('/')[1]);
 
 /**
  * Whether a graphql-ws upgrade comes from a page of Earshot's own origin: its

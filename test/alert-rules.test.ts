@@ -117,12 +117,29 @@ describe('alert rules', () => {
       [{ name: 'X', event: 'wallet.low' }, 400, 'validation_error', 'event'],
       [{ name: 'X', mode: 'instant', event: 'digest' }, 400, 'validation_error', 'event'],
       [{ name: 'X', mode: 'weekly', schedule: { weekday: 'monday' }, event: 'mention.negative' }, 400, 'validation_error', 'event'],
+      // Not only the presets: a name under mention (spec 6.2's mention events) is one mention, under digest a digest.
+      [{ name: 'X', mode: 'daily', event: 'mention.custom' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', mode: 'hourly', event: 'mention.team.sales' }, 400, 'validation_error', 'event'],
+      [{ name: 'X', mode: 'instant', event: 'digest.sales' }, 400, 'validation_error', 'event'],
     ];
     for (const [body, status, code, field] of cases) {
       const answer = await createRule(body);
       expect(answer.status, JSON.stringify(body)).toBe(status);
       expect(answer.body.error, JSON.stringify(body)).toMatchObject({ code, field });
     }
+  });
+
+  it('takes custom event names, a mention.… or digest.… name giving the kind of mode when none is sent', async () => {
+    expect((await createRule({ name: 'C1', event: 'mention.sales_team' })).body).toMatchObject({ mode: 'instant', event: 'mention.sales_team' });
+    expect((await createRule({ name: 'C2', event: 'digest.sales' })).body).toMatchObject({ mode: 'daily', event: 'digest.sales', schedule: { hour: 9 } });
+    expect((await createRule({ name: 'C3', mode: 'weekly', schedule: { weekday: 'friday' }, event: 'digest.friday' })).body).toMatchObject({ mode: 'weekly', event: 'digest.friday' });
+    expect((await createRule({ name: 'C4', mode: 'daily', event: 'acme.summary' })).body).toMatchObject({ mode: 'daily', event: 'acme.summary' });
+    const instant = await createRule({ name: 'C5', event: 'acme.hot' });
+    expect(instant.body).toMatchObject({ mode: 'instant', event: 'acme.hot' });
+    const toDigest = await earshot.rest('PATCH', `/v1/alerts/${instant.body.id}`, { key, body: { event: 'digest.hot' } });
+    expect(toDigest.body).toMatchObject({ mode: 'daily', event: 'digest.hot' });
+    const refused = await earshot.rest('PATCH', `/v1/alerts/${instant.body.id}`, { key, body: { event: 'mention.hot', mode: 'daily' } });
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'validation_error', field: 'event' } });
   });
 
   it('keeps other workspaces out: their channels are unknown, their rules not found', async () => {

@@ -243,6 +243,27 @@ describe('channels', () => {
     expect(ids).toEqual([...ids].sort().reverse());
   });
 
+  it('narrows the delivery log to one status or kind, paging within it', async () => {
+    const created = await createWebhook();
+    const log = async (query: string) => earshot.rest('GET', `/v1/channels/${created.body.id}/deliveries?${query}`, { key });
+    receiver.answerNext({ status: 200 }, { status: 410 }, { status: 200 }, { status: 200 });
+    for (let i = 0; i < 4; i++) await earshot.rest('POST', `/v1/channels/${created.body.id}/test`, { key });
+
+    const failed = await log('status=failed');
+    expect(failed.body.data.map((d: any) => ({ status: d.status, error: d.error }))).toEqual([{ status: 'failed', error: 'HTTP 410' }]);
+    const first = await log('status=delivered&limit=2');
+    const second = await log(`status=delivered&limit=2&cursor=${first.body.nextCursor}`);
+    expect([...first.body.data, ...second.body.data].map((d: any) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    expect(second.body.nextCursor).toBeNull();
+    // A test send is kind event (spec 2.10).
+    expect((await log('kind=event')).body.data).toHaveLength(4);
+    expect((await log('kind=mention')).body).toEqual({ data: [], nextCursor: null });
+    for (const query of ['status=sent', 'kind=test']) {
+      const refused = await log(query);
+      expect({ status: refused.status, code: refused.body.error.code, field: refused.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: query.split('=')[0] });
+    }
+  });
+
   it('deletes a channel (204) and keeps other workspaces out', async () => {
     const created = await createWebhook();
     const other = (await earshot.createWorkspace('Other')).apiKey;

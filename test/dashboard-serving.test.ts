@@ -57,6 +57,11 @@ describe('the dashboard on the public port', () => {
       ['GET', '/compat/octolens/api/v1/mentions'],
       ['GET', '/.well-known/nothing-here'],
       ['GET', '/oauth/nothing-here'],
+      // The APIs' roots themselves, bare or with a slash, are not pages of the app either.
+      ['GET', '/compat'],
+      ['GET', '/oauth'],
+      ['GET', '/.well-known'],
+      ['GET', '/graphql/'],
       ['POST', '/inbox'],
     ]) {
       const response = await get(route, { method });

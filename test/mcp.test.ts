@@ -37,6 +37,7 @@ const readTools = [
   'get_keyword_suggestions',
   'list_alert_rules',
   'list_channels',
+  'list_channel_deliveries',
   'get_wallet',
   'get_usage',
   'get_usage_breakdown',
@@ -227,6 +228,8 @@ describe('the MCP tool server at /mcp', () => {
     expect(await call(client, 'search_mentions', { limit: 500 })).toEqual({ error: expect.stringMatching(/^validation_error: limit: /) });
     expect(await call(client, 'search_mentions', { cursor: 'not-a-cursor' })).toEqual({ error: expect.stringMatching(/^invalid_cursor: /) });
     expect(await call(client, 'test_channel', { id: 'dest_nothing' })).toEqual({ error: expect.stringMatching(/^not_found: /) });
+    expect(await call(client, 'list_channel_deliveries', { id: 'dest_nothing', status: 'failed' })).toEqual({ error: 'not_found: Channel not found' });
+    expect(await call(client, 'list_channel_deliveries', { id: 'dest_nothing', status: 'sent' })).toEqual({ error: expect.stringMatching(/^validation_error: status: /) });
     // Lone surrogates cannot be percent-encoded as UTF-8: an id of them is an id of no keyword, not a failure of ours.
     expect(await call(client, 'get_keyword_health', { id: '\udc00\ud800', days: 87 })).toEqual({ error: expect.stringMatching(/^not_found: /) });
     expect(await call(client, 'no_such_tool')).toEqual({ error: 'not_found: No tool named no_such_tool' });

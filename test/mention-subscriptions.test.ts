@@ -112,6 +112,18 @@ describe('mentionCreated(filter:)', () => {
     await expectFirstMentionCreated(client);
   });
 
+  // Apollo's and Hasura's clients put the header inside `headers`; the key there was refused unauthorized.
+  it('takes the key from the headers object of the connection parameters', async () => {
+    const client = createClient({
+      url: `${earshot.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { headers: { Authorization: `Bearer ${mine.key}` } },
+    });
+    clients.push(client);
+    await expectFirstMentionCreated(client);
+  });
+
   it("takes a saved view's filters by viewId, narrowed by the filters given beside it, and refuses an unknown view", async () => {
     const view = await earshot.rest('POST', '/v1/views', { key: mine.key, body: { name: 'Relevant Reddit', filter: { platforms: ['reddit'], relevant: true } } });
     const created = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionCreated(filter: $filter) { id sentiment: classification { sentiment } } }', {

@@ -1,5 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizationServer } from '../oauth/authorization-server.ts';
 import { manualClock } from '../runtime/clock.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { addMember } from '../subgraphs/team/member-store.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
@@ -75,6 +80,31 @@ describe('discovery and registration', () => {
     const resource = { authorization_servers: [base], scopes_supported: ['read', 'write'], bearer_methods_supported: ['header'], resource_documentation: `${base}/v1/openapi.json` };
     expect(await (await fetch(`${base}/.well-known/oauth-protected-resource`)).json()).toEqual({ ...resource, resource: base, resource_name: 'Earshot API' });
     expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({ ...resource, resource: `${base}/mcp`, resource_name: 'Earshot MCP server' });
+  });
+
+  it('serves an issuer with a path where RFC 8414 and RFC 9728 put it, so the MCP SDK client discovers it', async () => {
+    // EARSHOT_PUBLIC_URL behind a proxy's prefix: the issuer has a path, and clients look for its documents at the
+    // well-known name followed by that path, on the issuer's origin.
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const issuer = `${origin}/earshot`;
+    server.on(
+      'request',
+      createAuthorizationServer({ sql: earshot.sql, env: { EARSHOT_PUBLIC_URL: `${issuer}/` }, clock, lifetimes: { accessTokenSeconds }, log: createLogger('silent'), databaseUp: () => true }),
+    );
+    try {
+      const metadata = await discoverAuthorizationServerMetadata(issuer);
+      expect(metadata).toMatchObject({ issuer, authorization_endpoint: `${issuer}/oauth/authorize`, token_endpoint: `${issuer}/oauth/token`, registration_endpoint: `${issuer}/oauth/register` });
+      expect((await fetch(`${origin}/.well-known/oauth-authorization-server/earshot`)).status).toBe(200);
+      expect(await discoverOAuthProtectedResourceMetadata(`${issuer}/mcp`)).toMatchObject({ resource: `${issuer}/mcp`, authorization_servers: [issuer] });
+      expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/earshot`)).json()).toMatchObject({ resource: issuer, resource_name: 'Earshot API' });
+      // A proxy that strips the prefix still reaches the bare names.
+      expect(await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()).toMatchObject({ issuer });
+      expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${issuer}/mcp` });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('registers every client as a public one (RFC 7591): no secret is issued, whatever was asked for', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { channelKinds, createChannelInput, updateChannelInput } from '../../subgraphs/team/index.ts';
+import { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
 
@@ -206,25 +206,26 @@ export const channelRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: '/v1/channels/{id}/deliveries',
     operationId: 'listChannelDeliveries',
-    summary: "A channel's delivery log (spec 2.10), newest first. Pass `nextCursor` back as `cursor`",
+    summary: "A channel's delivery log (spec 2.10), newest first, optionally only one `status` or `kind`. Pass `nextCursor` back as `cursor`",
     tag: 'Channels',
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
-      cursor: z.string().min(1).optional(),
+      cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page, with the same filters' }),
+      ...deliveryLogFilter.shape,
     }),
     responses: {
       200: { description: 'A page of deliveries', schema: z.object({ data: z.array(deliverySchema), nextCursor: z.string().nullable() }).meta({ id: 'DeliveryPage' }) },
-      400: { description: 'A bad `limit` (`validation_error`) or cursor (`invalid_cursor`)' },
+      400: { description: 'A bad `limit`, `status` or `kind` (`validation_error`) or cursor (`invalid_cursor`)' },
       401: unauthorizedResponse,
       404: idNotFound,
     },
-    operation: `query ChannelDeliveries($id: ID!, $first: Int, $after: String) {
-      channelDeliveries(id: $id, first: $first, after: $after) {
+    operation: `query ChannelDeliveries($id: ID!, $first: Int, $after: String, $status: String, $kind: String) {
+      channelDeliveries(id: $id, first: $first, after: $after, status: $status, kind: $kind) {
         nodes { id kind status attempts error sentAt alert { id name } mention { id platform url text } event attemptLog { at status error } createdAt }
         nextCursor
       }
     }`,
-    variables: ({ params, query }) => ({ id: params.id, first: query.limit ?? null, after: query.cursor ?? null }),
+    variables: ({ params, query }) => ({ id: params.id, first: query.limit ?? null, after: query.cursor ?? null, status: query.status ?? null, kind: query.kind ?? null }),
     result: (data) => ({ status: 200, body: { data: data.channelDeliveries.nodes, nextCursor: data.channelDeliveries.nextCursor } }),
   },
 ];

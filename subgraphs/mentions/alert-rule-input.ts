@@ -123,11 +123,29 @@ const serviceEvents = new Set<string>(['test', ...accountEventNames]);
 
 const sendsDigests = (mode: AlertMode) => mode !== 'instant';
 
+/**
+ * Whether an event name says its data is digests (true), one mention (false),
+ * or neither (undefined), by its first segment: every name under `mention`
+ * (spec 6.2's mention events) or `digest`, presets or not, so a receiver
+ * that tells the two apart by that segment never gets a digest as a mention.
+ */
+function eventSendsDigests(event: string): boolean | undefined {
+  const namespace = event.split('.')[0];
+  return namespace === 'digest' ? true : namespace === 'mention' ? false : undefined;
+}
+
+/** The mode a rule takes when a change names `event` but no mode: `current`, unless the event's name says the other kind. */
+function modeForEvent(event: string | undefined, current: AlertMode): AlertMode {
+  const digests = event === undefined ? undefined : eventSendsDigests(event);
+  if (digests === undefined || digests === sendsDigests(current)) return current;
+  return digests ? 'daily' : 'instant';
+}
+
 /** The refusal of an event a rule of `mode` cannot send under, or undefined when it can. */
 function eventProblem(event: string, mode: AlertMode): string | undefined {
   if (serviceEvents.has(event)) return `event: ${event} names the service's own requests (a test send or an account event), not a rule's`;
-  const preset = alertPresets[event];
-  if (preset && sendsDigests(preset.mode) !== sendsDigests(mode)) {
+  const digests = eventSendsDigests(event);
+  if (digests !== undefined && digests !== sendsDigests(mode)) {
     return sendsDigests(mode)
       ? `event: ${event} is an instant event, whose data is one mention; a ${mode} rule sends digests`
       : `event: ${event} is a digest event; an instant rule sends one mention at a time`;
@@ -149,15 +167,15 @@ export interface SettledAlertRule {
 
 /**
  * A whole rule from a create (or a patch over the rule `before`): the
- * event's preset gives the mode and the filter keys left out, the mode the
- * default event; a daily or weekly digest runs at `defaultDigestHour` unless
+ * event's preset gives the mode and the filter keys left out (an event
+ * under `mention` or `digest` the kind of mode), the mode the default event; a daily or weekly digest runs at `defaultDigestHour` unless
  * it says otherwise, and a weekly one must name its weekday
  * (`schedule_required`). An hourly digest runs at the start of every hour
  * (UTC) and takes no schedule.
  */
 export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, before?: SettledAlertRule): SettledAlertRule {
   const preset = input.event ? alertPresets[input.event] : undefined;
-  const mode = input.mode ?? (input.event && preset ? preset.mode : before?.mode ?? 'instant');
+  const mode = input.mode ?? (input.event && preset ? preset.mode : modeForEvent(input.event, before?.mode ?? 'instant'));
   const event = input.event ?? (before && before.mode === mode ? before.event : mode === 'instant' ? 'mention.matched' : 'digest');
   const filter =
     !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? before?.filter ?? {}) } : before.filter;

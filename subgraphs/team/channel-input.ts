@@ -91,3 +91,9 @@ export const updateChannelInput = z.strictObject({
   channelId: slackChannelId.optional(),
   channelName: slackChannelName.optional(),
 });
+
+/** What a channel's delivery log can be narrowed to (spec 2.10's `status` and `kind`; a test send is kind `event`). */
+export const deliveryLogFilter = z.strictObject({
+  status: z.enum(['pending', 'delivered', 'failed']).optional().meta({ description: 'Only deliveries in this state' }),
+  kind: z.enum(['mention', 'digest', 'event']).optional().meta({ description: 'Only deliveries of this kind; `event` includes test sends' }),
+});

@@ -8,7 +8,7 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { assertSendableUrl, createChannel } from './channel-commands.ts';
-import { foreignChannelField, updateChannelInput } from './channel-input.ts';
+import { deliveryLogFilter, foreignChannelField, updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
   type ChannelTarget,
@@ -238,16 +238,24 @@ export class ChannelResolver {
     return (await toChannels(ctx, [await ownChannel(ctx, id)]))[0];
   }
 
-  @Query(() => DeliveryPage, { description: 'A channel’s delivery log, newest first; pass `nextCursor` as `after` for the next page' })
+  @Query(() => DeliveryPage, { description: 'A channel’s delivery log, newest first; pass `nextCursor` as `after` for the next page (with the same filters)' })
   async channelDeliveries(
     @Arg('id', () => ID) id: string,
     @Arg('first', () => Int, { nullable: true, description: '1 to 100, default 50' }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'Only deliveries in this state: `pending`, `delivered` or `failed`' }) status: string | null,
+    @Arg('kind', () => String, { nullable: true, description: 'Only deliveries of this kind: `mention`, `digest` or `event` (test sends included)' }) kind: string | null,
     @Ctx() ctx: SubgraphContext,
   ): Promise<DeliveryPage> {
     const limit = pageSize(first);
+    const only = parseInput(deliveryLogFilter, { status: status ?? undefined, kind: kind ?? undefined });
     const channel = await ownChannel(ctx, id);
-    const rows = await listChannelDeliveries(ctx.sql, channel.id, { after: after ? decodeCursor(after, parseDeliveryCursor) : null, limit: limit + 1 });
+    const rows = await listChannelDeliveries(
+      ctx.sql,
+      channel.id,
+      { after: after ? decodeCursor(after, parseDeliveryCursor) : null, limit: limit + 1 },
+      { status: only.status, kinds: only.kind && (only.kind === 'event' ? ['event', 'test'] : [only.kind]) },
+    );
     const page = pageOf(rows, limit, deliveryCursorKey);
     return { nodes: page.nodes.map(toDelivery), nextCursor: page.nextCursor };
   }

@@ -197,11 +197,14 @@ export async function listChannelDeliveries(
   sql: Queryable,
   channelId: string,
   page: { after: { createdAt: Date; id: string } | null; limit: number },
+  only: { status?: DeliveryStatus; kinds?: readonly DeliveryKind[] } = {},
 ): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
     /* listChannelDeliveries */
     select ${deliveryColumns(sql)} from deliveries d
     where d.channel_id = ${channelId}
+      ${only.status ? sql`and d.status = ${only.status}` : sql``}
+      ${only.kinds ? sql`and d.kind = any(${sql.array(only.kinds as DeliveryKind[])}::text[])` : sql``}
       ${page.after ? sql`and (d.created_at, d.id) < (${page.after.createdAt}, ${page.after.id})` : sql``}
     order by d.created_at desc, d.id desc
     limit ${page.limit}`;

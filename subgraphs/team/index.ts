@@ -27,7 +27,7 @@ export { authenticateApiKey, type AuthenticatedKey } from './api-key-store.ts';
 export { type ApiKeyCache, startApiKeyCache } from './api-key-cache.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { createChannel } from './channel-commands.ts';
-export { channelKinds, createChannelInput, updateChannelInput } from './channel-input.ts';
+export { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from './channel-input.ts';
 export { fanOutAccountEvents } from './account-event-deliveries.ts';
 export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
