@@ -28,6 +28,13 @@ export type SentimentFeatures = Map<string, number>;
  */
 export type FeatureRows = Map<number, number>;
 
+/** A post's rows, and how many of its distinct words (negation-marked) the models know, of how many. */
+export interface PostRows {
+  rows: FeatureRows;
+  words: number;
+  knownWords: number;
+}
+
 /**
  * The rows of the opinion models' weight table: by feature name, and for
  * the words (negation-marked) and word pairs, by the words themselves, so
@@ -81,6 +88,8 @@ class NamedFeatures implements FeatureSink {
  */
 class RowFeatures implements FeatureSink {
   readonly rows: FeatureRows = new Map();
+  private readonly seen = new Set<string>();
+  knownWords = 0;
   private lastWord: string | undefined;
   private lastEntry: VocabularyWord | undefined;
   private wordBefore: string | undefined;
@@ -92,7 +101,16 @@ class RowFeatures implements FeatureSink {
     this.entryBefore = this.lastEntry;
     this.lastWord = token;
     this.lastEntry = entry;
+    this.count(token, entry?.row);
     if (entry?.row !== undefined) this.rows.set(entry.row, 1);
+  }
+  private count(word: string, row: number | undefined) {
+    if (this.seen.has(word)) return;
+    this.seen.add(word);
+    if (row !== undefined) this.knownWords++;
+  }
+  get words() {
+    return this.seen.size;
   }
   pair(previous: string, token: string) {
     const opener = previous === this.wordBefore ? this.entryBefore : this.vocabulary.words.get(previous);
@@ -105,6 +123,7 @@ class RowFeatures implements FeatureSink {
   }
   add(name: string, value = 1) {
     const row = this.vocabulary.rows.get(name);
+    if (name.startsWith('w:')) this.count(name.slice(2), row);
     if (row !== undefined) this.rows.set(row, (this.rows.get(row) ?? 0) + value);
   }
 }
@@ -146,10 +165,10 @@ export function sentimentFeatures(evidence: SentimentEvidence): SentimentFeature
  * classifier reads, with one look-up per word and pair and no feature name
  * written for them.
  */
-export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVocabulary): FeatureRows {
-  const rows = new RowFeatures(vocabulary);
-  readFeatures(evidence, rows);
-  return rows.rows;
+export function featureRows(evidence: SentimentEvidence, vocabulary: FeatureVocabulary): PostRows {
+  const sink = new RowFeatures(vocabulary);
+  readFeatures(evidence, sink);
+  return { rows: sink.rows, words: sink.words, knownWords: sink.knownWords };
 }
 
 function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {

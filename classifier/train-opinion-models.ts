@@ -86,10 +86,21 @@ export async function trainCommittedOpinionModels(): Promise<OpinionModels> {
   return trainOpinionModels(await readTrainingPosts());
 }
 
-/** The sentiment model learns from every post, each intent model from the posts labelled with intents. */
+/** A post's features but its words and word pairs, as a post of a field the models never saw reads to them. */
+function withoutWords(features: SentimentFeatures): SentimentFeatures {
+  return new Map([...features].filter(([name]) => !/^[wb]:/u.test(name)));
+}
+
+/**
+ * The sentiment model learns from every post, each intent model from the
+ * posts labelled with intents; the sentiment model of unfamiliar posts from
+ * every post and a copy of each without its words.
+ */
 export function trainOpinionModels({ sentimentOnly, withIntents }: TrainingPosts): OpinionModels {
   const all = [...sentimentOnly, ...withIntents];
-  const sentiment = trainLogisticModel(all.map((post) => ({ features: post.features, label: post.sentiment })), [...sentiments]);
+  const examples = all.map((post) => ({ features: post.features, label: post.sentiment }));
+  const sentiment = trainLogisticModel(examples, [...sentiments]);
+  const unfamiliarSentiment = trainLogisticModel([...examples, ...examples.map((example) => ({ ...example, features: withoutWords(example.features) }))], [...sentiments]);
   const intentModels = Object.fromEntries(
     learnedIntents.map((intent) => [
       intent,
@@ -97,7 +108,7 @@ export function trainOpinionModels({ sentimentOnly, withIntents }: TrainingPosts
     ]),
   ) as OpinionModels['intents'];
   const { epochs, l2, minCount } = defaultTrainingOptions;
-  return { sentiment, intents: intentModels, training: { sentimentPosts: all.length, intentPosts: withIntents.length, epochs, l2, minCount } };
+  return { sentiment, intents: intentModels, unfamiliarSentiment, training: { sentimentPosts: all.length, intentPosts: withIntents.length, epochs, l2, minCount } };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

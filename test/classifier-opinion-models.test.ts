@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
-import { foldOpinionModels, loadOpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
+import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
 import { readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
@@ -77,10 +77,19 @@ describe('sentiment features', () => {
         const row = vocabulary.rows.get(name);
         return row === undefined ? [] : [[row, value]];
       });
-      expect([...featureRows(evidence, vocabulary)], post.text).toEqual(named);
+      const read = featureRows(evidence, vocabulary);
+      expect([...read.rows], post.text).toEqual(named);
+      // Both readings count the same distinct words, and the same known ones, for the sentiment of unfamiliar posts.
+      const words = [...sentimentFeatures(evidence).keys()].filter((name) => name.startsWith('w:'));
+      expect([read.words, read.knownWords], post.text).toEqual([words.length, words.filter((name) => vocabulary.rows.has(name)).length]);
     }
   });
 });
+
+/** Models whose sentiment of unfamiliar posts is their word model's. */
+function withOneSentimentModel(models: Omit<OpinionModels, 'unfamiliarSentiment'>): OpinionModels {
+  return { ...models, unfamiliarSentiment: models.sentiment };
+}
 
 /** The most probable class of a bag of words: argmax of bias plus the words' weights. */
 function predictClass(model: LogisticModel, text: string): string {
@@ -170,23 +179,46 @@ describe('opinion models', () => {
   it('read a post the sentiment model leaves neutral as negative where the complaint model is sure of a complaint and finds no praise', () => {
     // Two words: "stalled" leans neutral for the sentiment model and is a sure complaint; "manual" is neither.
     const yesNo = (stalled: number, manual: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:stalled': [0, stalled], 'w:manual': [0, manual] } });
-    const models = foldOpinionModels({
+    const models = foldOpinionModels(withOneSentimentModel({
       sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0.5], weights: { 'w:stalled': [0, 0.2, 0], 'w:manual': [0, 0, 0] } },
       intents: { buy_intent: yesNo(0, 0), complaint: yesNo(3, 0), praise: yesNo(0, 0), comparison: yesNo(0, 0) },
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    });
+    }));
     expect(readOpinionsOf(models, new Map([['w:stalled', 1]]), [], true)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
     expect(readOpinionsOf(models, new Map([['w:manual', 1]]), [], true)).toEqual({ sentiment: 'neutral', intents: [] });
+  });
+
+  it('read the sentiment of a post most of whose words the models never learned with the model trained without words, and its intents as before', () => {
+    // The word model reads "known" as neutral and the lexicon's blame faintly; the unfamiliar posts' model weighs the blame.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels({
+      sentiment: {
+        classes: ['positive', 'negative', 'neutral'],
+        bias: [0, 0, 1],
+        weights: { 'w:known': [0, 0, 0.5], 'w:also': [0, 0, 0], 'w:seen': [0, 0, 0], 'w:before': [0, 0, 0], 'lex:blame': [0, 0.5, 0] },
+      },
+      unfamiliarSentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'lex:blame': [0, 3, 0] } },
+      // A complaint at log-odds -1: found in a post read negative (cut -0.5 - 1.5), not in a neutral one (cut -0.5).
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    });
+    const familiar = new Map([['w:known', 1], ['lex:blame', 1]]);
+    expect(readOpinionsOf(models, familiar, [], true)).toEqual({ sentiment: 'neutral', intents: [] });
+    const unfamiliar = new Map([['w:known', 1], ['w:zorbing', 1], ['w:flumpy', 1], ['lex:blame', 1]]);
+    expect(readOpinionsOf(models, unfamiliar, [], true)).toEqual({ sentiment: 'negative', intents: [] });
+    // One unknown word of five is no unfamiliar field.
+    const mostlyKnown = new Map([['w:known', 1], ['w:also', 1], ['w:seen', 1], ['w:before', 1], ['w:zorbing', 1], ['lex:blame', 1]]);
+    expect(readOpinionsOf(models, mostlyKnown, [], true).sentiment).toBe('neutral');
   });
 
   it('read buy intent the rules also find from lower log-odds, and no other intent so', () => {
     // "order" leans to buying and to comparing at the same log-odds (-0.5), under the cut of 0 for both.
     const yesNo = (order: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:order': [0, order] } });
-    const models = foldOpinionModels({
+    const models = foldOpinionModels(withOneSentimentModel({
       sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'w:order': [0, 0, 0] } },
       intents: { buy_intent: yesNo(0.5), complaint: yesNo(-5), praise: yesNo(0), comparison: yesNo(0.5) },
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    });
+    }));
     const order = new Map([['w:order', 1]]);
     expect(readOpinionsOf(models, order, [], true).intents).toEqual([]);
     expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
