@@ -226,6 +226,9 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['limit=101', 400, { code: 'validation_error', field: 'limit' }],
       ['colour=red', 400, { code: 'validation_error', field: 'colour' }],
       ['cursor=bm90IGEgY3Vyc29y', 400, { code: 'invalid_cursor', field: 'cursor' }],
+      // Cursors of the right shape holding what PostgreSQL cannot read: a day that does not exist, a priority past a `real`.
+      [`cursor=${Buffer.from('newest|2026-02-30T00:00:00.000000Z|mm_x').toString('base64url')}`, 400, { code: 'invalid_cursor', field: 'cursor' }],
+      [`sort=priority&cursor=${Buffer.from('priority|1e41|2026-01-01T00:00:00.000000Z|mm_x').toString('base64url')}`, 400, { code: 'invalid_cursor', field: 'cursor' }],
       ['alertId=feed_nothing', 404, { code: 'not_found', field: 'alertId' }],
       // Another workspace's keyword is no keyword of this one, whether to show it or to leave it out.
       [`keywordId=${otherKeyword}`, 404, { code: 'not_found', field: 'keywordId' }],
