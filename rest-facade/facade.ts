@@ -199,6 +199,16 @@ export function ranksHtmlFirst(accept: string | null): boolean {
   return quality('text/html') > quality('application/json');
 }
 
+/**
+ * The challenge a 401 carries (RFC 9110 11.6.1: a 401 must name one), in
+ * the bearer scheme's words (RFC 6750 3.1): `invalid_token` when a
+ * credential was sent and refused, no error code when none was.
+ */
+function bearerChallenge(request: Request): string {
+  const sent = request.headers.get('authorization') !== null || sessionCookie({ request }) !== undefined;
+  return sent ? 'Bearer realm="earshot", error="invalid_token"' : 'Bearer realm="earshot"';
+}
+
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
   const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));
   const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
@@ -377,6 +387,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const table = tableFor(url.pathname);
     const response = await answer(request, url, table);
     table.budgetHeaders?.(response.headers);
+    if (response.status === 401) response.headers.set('www-authenticate', bearerChallenge(request));
     return response;
   };
 }

@@ -99,6 +99,17 @@ describe('error envelope', () => {
     );
   });
 
+  it('names the bearer challenge on every 401 (RFC 9110 11.6.1), with invalid_token when a credential was refused', async () => {
+    const missing = await earshot.rest('GET', '/v1/keywords');
+    expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="earshot"']);
+    const refused = await earshot.rest('GET', '/v1/keywords', { key: 'mk_live_nope' });
+    expect([refused.status, refused.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="earshot", error="invalid_token"']);
+    const answered = await earshot.rest('GET', '/v1/keywords', { key });
+    expect([answered.status, answered.headers.get('www-authenticate')]).toEqual([200, null]);
+    const documented = (await earshot.rest('GET', '/v1/openapi.json')).body.paths['/v1/keywords'].get.responses['401'];
+    expect(Object.keys(documented.headers)).toEqual(['WWW-Authenticate']);
+  });
+
   it('answers malformed JSON with 400 validation_error and stores nothing', async () => {
     // lastUsedAt moves with the requests themselves (written at most every few seconds), so it is left out.
     const storedKeys = async () =>
