@@ -1,4 +1,5 @@
 import { domainError } from './domain-error.ts';
+import { isStorableInstant } from './storable-instant.ts';
 
 /**
  * Cursor pages, the one way every list of the API pages: a page of 1 to
@@ -33,7 +34,7 @@ export function cursorTime(text: string | undefined, fractionDigits: 3 | 6): str
   if (text === undefined || !cursorTimeForms[fractionDigits].test(text)) return undefined;
   const toMilliseconds = `${text.slice(0, 23)}Z`;
   const time = new Date(toMilliseconds);
-  return !Number.isNaN(time.getTime()) && time.getUTCFullYear() >= 1 && time.toISOString() === toMilliseconds ? text : undefined;
+  return isStorableInstant(time) && time.toISOString() === toMilliseconds ? text : undefined;
 }
 
 /** The sort key a cursor holds, or `invalid_cursor` when `parseKey` does not recognise it as one this API returned. */

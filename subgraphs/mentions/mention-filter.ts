@@ -4,6 +4,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
+import { isStorableInstant } from '../storable-instant.ts';
 import { checkInput } from '../validate-input.ts';
 import { relevantSql } from './relevance.ts';
 
@@ -107,13 +108,9 @@ function count(min: number, max: number): ParameterKind<number> {
  */
 const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/;
 
-/** The instants PostgreSQL's timestamptz reads as ISO 8601 text: the years 1 to 9999 (JavaScript also writes year 0 and six-digit years). */
-const readableInstants = { from: Date.parse('0001-01-01T00:00:00Z'), through: Date.parse('9999-12-31T23:59:59.999Z') };
-
 function instantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
   const instant = writtenInstantOf(text, dateMeans);
-  const time = instant?.getTime() ?? Number.NaN;
-  return time >= readableInstants.from && time <= readableInstants.through ? instant : undefined;
+  return instant && isStorableInstant(instant) ? instant : undefined;
 }
 
 function writtenInstantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
