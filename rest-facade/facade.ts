@@ -199,6 +199,23 @@ export function ranksHtmlFirst(accept: string | null): boolean {
   return quality('text/html') > quality('application/json');
 }
 
+/**
+ * The method a request is routed by: a HEAD is answered as its GET, whose
+ * body Node's server leaves out (RFC 9110 9.1: a server must support HEAD
+ * wherever it supports GET).
+ */
+const routeMethod = (request: Request) => (request.method === 'HEAD' ? 'GET' : request.method);
+
+/**
+ * The challenge a 401 carries (RFC 9110 11.6.1: a 401 must name one), in
+ * the bearer scheme's words (RFC 6750 3.1): `invalid_token` when a
+ * credential was sent and refused, no error code when none was.
+ */
+function bearerChallenge(request: Request): string {
+  const sent = request.headers.get('authorization') !== null || sessionCookie({ request }) !== undefined;
+  return sent ? 'Bearer realm="earshot", error="invalid_token"' : 'Bearer realm="earshot"';
+}
+
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
   const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));
   const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
@@ -253,7 +270,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   // with an operation of the route's own kind (a `read` key may run the
   // queries behind a POST of the compatibility API).
   const credentialProblem = async (route: Route, request: Request, requestId: string) => {
-    const changes = usesGateway(route) ? /^\s*mutation\b/.test(route.operation) : request.method !== 'GET';
+    const changes = usesGateway(route) ? /^\s*mutation\b/.test(route.operation) : routeMethod(request) !== 'GET';
     const probe = changes ? 'mutation { __typename }' : 'query { __typename }';
     const { payload, headers } = await callGateway(request, requestId, probe, {});
     return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
@@ -278,12 +295,13 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     return 'error' in result ? failure(errors, result.error, requestId, answer.headers) : json(result, requestId, answer.headers);
   };
 
-  /** Carries a streamed body to the client as it reads it; a client that goes away ends the stream, and with it the read. */
-  const streamedResponse = (streamed: StreamedBody, requestId: string, extra: Headers) => {
+  /** Carries a streamed body to the client as it reads it (a client that goes away ends the stream, and with it the read), or only its headers. */
+  const streamedResponse = (streamed: StreamedBody, requestId: string, extra: Headers, headersOnly: boolean) => {
     const headers = new Headers(extra);
     headers.set('x-request-id', requestId);
     headers.set('content-type', streamed.contentType);
     for (const [name, value] of Object.entries(streamed.headers)) headers.set(name, value);
+    if (headersOnly) return new Response(null, { status: 200, headers });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -311,7 +329,9 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       options.log.error('a granted download was gone before it was streamed', { requestId, route: route.operationId });
       return failure(errors, { code: 'internal_error', message: 'Something went wrong on our side' }, requestId, answer.headers);
     }
-    return streamedResponse(streamed, requestId, answer.headers);
+    // A HEAD reads the headers only: the download is closed unread.
+    if (request.method === 'HEAD') await streamed.chunks.return?.();
+    return streamedResponse(streamed, requestId, answer.headers, request.method === 'HEAD');
   };
 
   const answer = async (request: Request, url: URL, table: CompiledTable): Promise<Response> => {
@@ -319,7 +339,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     try {
       let match: { entry: CompiledRoute; segments: string[] } | undefined;
       for (const entry of table.routes) {
-        if (entry.route.method !== request.method) continue;
+        if (entry.route.method !== routeMethod(request)) continue;
         const found = entry.pattern.exec(url.pathname);
         if (found) {
           match = { entry, segments: found.slice(1) };
@@ -377,6 +397,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
     const table = tableFor(url.pathname);
     const response = await answer(request, url, table);
     table.budgetHeaders?.(response.headers);
+    if (response.status === 401) response.headers.set('www-authenticate', bearerChallenge(request));
     return response;
   };
 }

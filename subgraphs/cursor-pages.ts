@@ -1,4 +1,5 @@
 import { domainError } from './domain-error.ts';
+import { isStorableInstant } from './storable-instant.ts';
 
 /**
  * Cursor pages, the one way every list of the API pages: a page of 1 to
@@ -19,6 +20,22 @@ export function pageSize(first: number | null | undefined): number {
 }
 
 export const encodeCursor = (key: readonly string[]) => Buffer.from(key.join('|')).toString('base64url');
+
+const cursorTimeForms = { 3: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 6: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/ };
+
+/**
+ * A time as a cursor holds it: ISO 8601 in UTC with `fractionDigits` digits
+ * of fraction (3 as `toISOString` writes it, 6 for PostgreSQL's
+ * microseconds), of a day that exists, in a year PostgreSQL reads (1 to
+ * 9999). Anything else is no cursor this API returned: handed to
+ * PostgreSQL it would fail the statement (`2026-02-30`, year -100000).
+ */
+export function cursorTime(text: string | undefined, fractionDigits: 3 | 6): string | undefined {
+  if (text === undefined || !cursorTimeForms[fractionDigits].test(text)) return undefined;
+  const toMilliseconds = `${text.slice(0, 23)}Z`;
+  const time = new Date(toMilliseconds);
+  return isStorableInstant(time) && time.toISOString() === toMilliseconds ? text : undefined;
+}
 
 /** The sort key a cursor holds, or `invalid_cursor` when `parseKey` does not recognise it as one this API returned. */
 export function decodeCursor<Key>(cursor: string, parseKey: (parts: string[]) => Key | undefined): Key {

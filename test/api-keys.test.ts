@@ -93,6 +93,14 @@ describe('API keys over REST', () => {
     expect(listed.body.data.map((item: { id: string }) => item.id)).toContain(created.body.id);
   }
 
+  it.each(['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-01:00'])('refuses expiresAt %s, an instant PostgreSQL cannot store, with 400 validation_error', async (expiresAt) => {
+    const refused = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Out of range', expiresAt } });
+    expect([refused.status, refused.body.error]).toEqual([
+      400,
+      { code: 'validation_error', field: 'expiresAt', message: 'expiresAt: must be an ISO 8601 timestamp', requestId: refused.headers.get('x-request-id') },
+    ]);
+  });
+
   it('stops a key at its expiresAt instant', async () => {
     const expiresAt = new Date(Date.now() + 1500).toISOString();
     const created = await earshot.rest('POST', '/v1/api-keys', { key, body: { name: 'Short', expiresAt } });

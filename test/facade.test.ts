@@ -99,6 +99,27 @@ describe('error envelope', () => {
     );
   });
 
+  it('answers HEAD wherever it answers GET, with the status and headers of the GET and no body (RFC 9110 9.1)', async () => {
+    for (const [path, credential] of [['/v1/health', undefined], ['/v1/keywords', key], ['/v1/mentions/export.csv', key], ['/v1/keywords', undefined]] as const) {
+      const got = await earshot.rest('GET', path, { key: credential });
+      const head = await earshot.rest('HEAD', path, { key: credential });
+      expect([head.status, head.body, head.headers.get('content-type')], path).toEqual([got.status, undefined, got.headers.get('content-type')]);
+      expect(head.headers.get('x-request-id'), path).toMatch(/^req_/);
+      if (path.endsWith('.csv')) expect(head.headers.get('x-mentions-truncated')).toBe('false');
+    }
+  });
+
+  it('names the bearer challenge on every 401 (RFC 9110 11.6.1), with invalid_token when a credential was refused', async () => {
+    const missing = await earshot.rest('GET', '/v1/keywords');
+    expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="earshot"']);
+    const refused = await earshot.rest('GET', '/v1/keywords', { key: 'mk_live_nope' });
+    expect([refused.status, refused.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="earshot", error="invalid_token"']);
+    const answered = await earshot.rest('GET', '/v1/keywords', { key });
+    expect([answered.status, answered.headers.get('www-authenticate')]).toEqual([200, null]);
+    const documented = (await earshot.rest('GET', '/v1/openapi.json')).body.paths['/v1/keywords'].get.responses['401'];
+    expect(Object.keys(documented.headers)).toEqual(['WWW-Authenticate']);
+  });
+
   it('answers malformed JSON with 400 validation_error and stores nothing', async () => {
     // lastUsedAt moves with the requests themselves (written at most every few seconds), so it is left out.
     const storedKeys = async () =>

@@ -120,6 +120,16 @@ describe('keyword terms', () => {
     expect(viaGraphQL.body.data.updateKeyword).toMatchObject({ id: quoted.id, term: 'Acme Sky', matching: { exactPhrase: true } });
   });
 
+  it('keeps a quoted term an exact phrase when the same body sends exactPhrase false, on create and on rename alike', async () => {
+    const { apiKey } = await workspace();
+    const created = await createKeyword(apiKey, { term: '"Acme Rail"', matching: { exactPhrase: false } });
+    expect([created.term, created.matching.exactPhrase]).toEqual(['Acme Rail', true]);
+    const renamed = await patchKeyword(apiKey, created.id, { term: '"Acme Tram"', matching: { exactPhrase: false } });
+    expect([renamed.body.term, renamed.body.matching.exactPhrase]).toEqual(['Acme Tram', true]);
+    const plain = await patchKeyword(apiKey, created.id, { term: 'Acme Bus', matching: { exactPhrase: false } });
+    expect([plain.body.term, plain.body.matching.exactPhrase]).toEqual(['Acme Bus', false]);
+  });
+
   it('renames a keyword keeping its id and every setting', async () => {
     const { apiKey } = await workspace();
     const keyword = await createKeyword(apiKey, {

@@ -216,6 +216,10 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['until=2026-02-30', 400, { code: 'validation_error', field: 'until' }],
       ['since=2026-03-05T12:00:00', 400, { code: 'validation_error', field: 'since' }],
       ['since=2026-03-05T25:00Z', 400, { code: 'validation_error', field: 'since' }],
+      // Instants JavaScript reads and PostgreSQL does not: year 0, a year past 9999 (by its offset, or in milliseconds).
+      ['since=0000-01-01', 400, { code: 'validation_error', field: 'since' }],
+      ['until=9999-12-31T23:59:59-01:00', 400, { code: 'validation_error', field: 'until' }],
+      ['since=999999999999999', 400, { code: 'validation_error', field: 'since' }],
       ['relevant=yes', 400, { code: 'validation_error', field: 'relevant' }],
       ['sentiments=angry', 400, { code: 'validation_error', field: 'sentiments.0' }],
       ['languages=english', 400, { code: 'validation_error', field: 'languages.0' }],
@@ -226,6 +230,9 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['limit=101', 400, { code: 'validation_error', field: 'limit' }],
       ['colour=red', 400, { code: 'validation_error', field: 'colour' }],
       ['cursor=bm90IGEgY3Vyc29y', 400, { code: 'invalid_cursor', field: 'cursor' }],
+      // Cursors of the right shape holding what PostgreSQL cannot read: a day that does not exist, a priority past a `real`.
+      [`cursor=${Buffer.from('newest|2026-02-30T00:00:00.000000Z|mm_x').toString('base64url')}`, 400, { code: 'invalid_cursor', field: 'cursor' }],
+      [`sort=priority&cursor=${Buffer.from('priority|1e41|2026-01-01T00:00:00.000000Z|mm_x').toString('base64url')}`, 400, { code: 'invalid_cursor', field: 'cursor' }],
       ['alertId=feed_nothing', 404, { code: 'not_found', field: 'alertId' }],
       // Another workspace's keyword is no keyword of this one, whether to show it or to leave it out.
       [`keywordId=${otherKeyword}`, 404, { code: 'not_found', field: 'keywordId' }],

@@ -75,6 +75,9 @@ describe('PATCH /v1/mentions/{id}', () => {
 
     const cases: [Record<string, unknown>, string][] = [
       [{ snoozedUntil: 'tomorrow' }, 'snoozedUntil'],
+      // Instants JavaScript reads and PostgreSQL cannot store: year 0, and past 9999-12-31 by the offset.
+      [{ snoozedUntil: '0000-01-01T00:00:00Z' }, 'snoozedUntil'],
+      [{ snoozedUntil: '9999-12-31T23:59:59-01:00' }, 'snoozedUntil'],
       [{ note: 'x'.repeat(2001) }, 'note'],
       [{ note: 5 }, 'note'],
       [{ status: 'archived' }, 'status'],

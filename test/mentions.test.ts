@@ -81,4 +81,20 @@ describe('mentions read path', () => {
     expect(graphql.body.data.mentions.nodes.map((m: { id: string }) => m.id)).toEqual(newestFirst.slice(0, 50));
     expect(graphql.body.data.mentions.nextCursor).toBe(first.body.nextCursor);
   });
+
+  it('lists the posts of one stored batch (a look-back) newest post first, in the list and the export', async () => {
+    const batchKeywordId = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Batchword' } })).body.id;
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    const ages = [5, 1, 9, 3, 7, 2, 8, 4, 6, 10];
+    const seeded = await seedMentions(
+      earshot.sql,
+      workspaceId,
+      ages.map((hours) => ({ keywordId: batchKeywordId, publishedAt: hoursAgo(hours), score: { relevance: 90, sentiment: 'neutral' as const } })),
+    );
+    const newestPostFirst = ages.map((hours, i) => ({ hours, id: seeded[i] })).sort((a, b) => a.hours - b.hours).map((each) => each.id);
+    const listed = await earshot.rest('GET', `/v1/mentions?keywordId=${batchKeywordId}`, { key });
+    expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual(newestPostFirst);
+    const exported = await earshot.rest('GET', `/v1/mentions/export.csv?keywordId=${batchKeywordId}`, { key });
+    expect(String(exported.body).trim().split('\n').slice(1).map((line) => line.split(',')[0])).toEqual(newestPostFirst);
+  });
 });

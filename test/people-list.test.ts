@@ -78,6 +78,36 @@ describe('GET /v1/people filters', () => {
     expect(viaGraphQL.body.data.people).toEqual({ nodes: [{ id: people.bot, automated: true, outreach: { owner: null, stage: 'not_contacted' } }], nextCursor: null });
   });
 
+  it('pages through people first seen in one statement, who share their first-seen time to the microsecond', async () => {
+    const batch = await seedWorkspace(earshot, 'batch');
+    const authors = ['fay', 'gus', 'hal', 'ivy', 'jo'].map((handle) => account('reddit', handle));
+    await storePosts(earshot, batch, authors.map((author) => postBy(author)));
+    const everyone = await earshot.rest('GET', '/v1/people', { key: batch.key });
+    expect(everyone.body.data).toHaveLength(5);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: string }[]; nextCursor: string | null } } = await earshot.rest('GET', `/v1/people?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: batch.key });
+      paged.push(...page.body.data.map((person) => person.id));
+      cursor = page.body.nextCursor;
+    } while (cursor !== null && paged.length < 10);
+    expect(paged).toEqual(everyone.body.data.map((person: { id: string }) => person.id));
+  });
+
+  it.each([
+    ['a day that does not exist', '2026-02-30T00:00:00.000000Z', '2026-02-30T00:00:00.000Z'],
+    ['a year PostgreSQL cannot read', '-100000-01-01T00:00:00.000000Z', '-100000-01-01T00:00:00.000Z'],
+    ['a time in another form', '2026-01-01T00:00:00.000Z', '2026-01-01'],
+  ])('answers invalid_cursor, not 500, for a cursor holding %s, on the people and their activities', async (_case, personTime, activityTime) => {
+    const cursor = (key: string) => Buffer.from(key).toString('base64url');
+    const listedPeople = await earshot.rest('GET', `/v1/people?cursor=${cursor(`${personTime}|per_x`)}`, { key: w.key });
+    const activities = await earshot.rest('GET', `/v1/people/${people.ada}/activities?cursor=${cursor(`${activityTime}|act_x`)}`, { key: w.key });
+    expect([listedPeople, activities].map((answer) => [answer.status, answer.body.error?.code])).toEqual([
+      [400, 'invalid_cursor'],
+      [400, 'invalid_cursor'],
+    ]);
+  });
+
   it('names the bad parameter: 400 validation_error, invalid_cursor, or filter_too_complex past 50 values', async () => {
     const expectError = async (query: string, error: object) => {
       const answer = await earshot.rest('GET', `/v1/people${query}`, { key: w.key });

@@ -283,6 +283,8 @@ describe('outreach', () => {
     const id = await freshPerson('bad_activity');
     const future = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'email', occurredAt: '2999-01-01T00:00:00Z' } });
     expect(future.body.error).toMatchObject({ code: 'validation_error', message: 'occurredAt: must not be in the future' });
+    const yearZero = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'email', occurredAt: '0000-01-01T00:00:00Z' } });
+    expect([yearZero.status, yearZero.body.error?.field]).toEqual([400, 'occurredAt']);
     const channel = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'pigeon' } });
     expect(channel.body.error).toMatchObject({ code: 'validation_error', field: 'channel' });
     const other = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'email', authorId: 'aut_00000000000000000000000000' } });

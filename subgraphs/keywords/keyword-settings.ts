@@ -65,16 +65,14 @@ export function planKeywordPatch(current: KeywordRow, patch: KeywordPatch): Patc
   set('excludedTerms', matching?.excludedTerms);
   set('excludedAuthors', matching?.excludedAuthors);
   set('caseSensitive', matching?.caseSensitive);
-  set('exactPhrase', matching?.exactPhrase);
+  // A quoted term sets exactPhrase whatever `matching` says, as on create (spec 2.1).
+  set('exactPhrase', patch.term?.exactPhrase ? true : matching?.exactPhrase);
   set('subredditsOnly', matching?.subreddits?.only);
   set('subredditsExcluded', matching?.subreddits?.excluded);
   set('repositoryEvents', matching?.repositories?.events);
   set('repositoryMinStars', matching?.repositories?.minStars);
   set('repositoryMinWeeklyStars', matching?.repositories?.minWeeklyStars);
-  if (patch.term) {
-    set('term', patch.term.term);
-    if (patch.term.exactPhrase) set('exactPhrase', true);
-  }
+  if (patch.term) set('term', patch.term.term);
   if (patch.cap !== undefined) {
     set('capMentions', patch.cap?.mentions ?? null);
     set('capPer', patch.cap?.per ?? null);

@@ -4,6 +4,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
+import { isStorableInstant } from '../storable-instant.ts';
 import { checkInput } from '../validate-input.ts';
 import { relevantSql } from './relevance.ts';
 
@@ -108,6 +109,11 @@ function count(min: number, max: number): ParameterKind<number> {
 const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/;
 
 function instantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
+  const instant = writtenInstantOf(text, dateMeans);
+  return instant && isStorableInstant(instant) ? instant : undefined;
+}
+
+function writtenInstantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
   if (/^\d{1,15}$/.test(text)) return new Date(Number(text));
   const parts = isoInstant.exec(text);
   if (!parts) return undefined;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import { cursorTime, decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import type { KeywordDirectory } from '../keyword-directory.ts';
 import type { MentionFilter, MentionSort, NestedCondition } from './mention-filter.ts';
 import { readMentionFilter, readMentionQuery } from './mention-filter-lookups.ts';
@@ -19,17 +19,17 @@ export const listViewDefaults: MentionFilter = { relevant: true, snoozed: false 
 const cursorKey = (sort: MentionOrder) => (mention: ListedMention) =>
   sort === 'priority' ? ['priority', String(mention.priority), mention.sortAt, mention.id] : [sort, mention.sortAt, mention.id];
 
-const microsecondTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
-
 const parseCursor =
   (sort: MentionOrder) =>
   (parts: string[]): MentionPageStart | undefined => {
     if (parts[0] !== sort) return undefined;
-    const [at, id] = parts.slice(sort === 'priority' ? 2 : 1);
-    if (!microsecondTime.test(at ?? '') || Number.isNaN(Date.parse(at)) || !id?.startsWith('mm_')) return undefined;
+    const [time, id] = parts.slice(sort === 'priority' ? 2 : 1);
+    const at = cursorTime(time, 6);
+    if (at === undefined || !id?.startsWith('mm_')) return undefined;
     if (sort !== 'priority') return parts.length === 3 ? { sort, at, id } : undefined;
+    // A priority is a `real`: a number past its range would fail the statement.
     const priority = Number(parts[1]);
-    return parts.length === 4 && parts[1] !== '' && Number.isFinite(priority) ? { sort, priority, at, id } : undefined;
+    return parts.length === 4 && parts[1] !== '' && Number.isFinite(Math.fround(priority)) ? { sort, priority, at, id } : undefined;
   };
 
 /**

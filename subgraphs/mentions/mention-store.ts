@@ -110,6 +110,21 @@ function mergeRepeats(items: readonly MatchedPost[]) {
 }
 
 /**
+ * New mention ids, ascending in their posts' publication order (the same
+ * order as the items for posts published at once). A batch's mentions share
+ * their match time, and lists newest match first (spec 4.3) break that tie
+ * by id, so a keyword's look-back reads newest post first rather than in
+ * the ids' random order.
+ */
+function withIdsInPublicationOrder<Mention extends { post: NormalizedPost }>(mentions: Mention[]): (Mention & { id: string })[] {
+  const ids = mentions.map(() => newId('mm')).sort();
+  const byPublication = mentions.map((_, index) => index).sort((a, b) => mentions[a].post.publishedAt.getTime() - mentions[b].post.publishedAt.getTime());
+  const idOf: string[] = [];
+  byPublication.forEach((index, rank) => (idOf[index] = ids[rank]));
+  return mentions.map((mention, index) => ({ id: idOf[index], ...mention }));
+}
+
+/**
  * Writes the batch's authors: new ones inserted, known ones updated only
  * where a field changed, in key order. A known author whose fields did not
  * change is neither written nor locked, so workers storing posts of the same
@@ -190,7 +205,7 @@ export interface StoredMentions {
 export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly MatchedPost[]): Promise<StoredMentions> {
   const { posts, authors } = mergeRepeats(items);
   if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
-  const mentions = posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ id: newId('mm'), post, ...match })));
+  const mentions = withIdsInPublicationOrder(posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ post, ...match }))));
   const changedAuthors = await upsertAuthors(sql, authors);
   const created = await sql<{ id: string }[]>`
     /* storeMatchedPosts */

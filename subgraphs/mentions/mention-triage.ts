@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sentiments } from '../../vocabulary/classification-values.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
+import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
 import { findMentionsByIds, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
 
@@ -21,8 +22,7 @@ export const mentionPatchInput = z.strictObject({
     .meta({ description: "A workspace member's user id (`usr_…`); null unassigns" }),
   relevant: z.boolean().nullable().optional().meta({ description: "The user's verdict; null restores the classifier's" }),
   sentiment: z.enum(sentiments).nullable().optional().meta({ description: "A corrected sentiment; null restores the classifier's" }),
-  snoozedUntil: z.iso
-    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z' })
+  snoozedUntil: timestampInput('must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z')
     .nullable()
     .optional()
     .meta({ description: 'Kept out of lists until then (spec 3.3); null wakes it now' }),

@@ -3,6 +3,7 @@ import type { Sql } from '../../runtime/database.ts';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
 import { newId } from '../../runtime/ids.ts';
 import { domainError, notFound } from '../domain-error.ts';
+import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
 import { deletePersonActivity, insertPersonActivity, type PersonActivityRow } from './person-activity-store.ts';
 import { ownerId, personStages } from './person-filter.ts';
@@ -25,7 +26,7 @@ const clockSkewMs = 5 * 60_000;
 export const personActivityInput = z.strictObject({
   channel: z.enum(activityChannels),
   note: z.string().trim().max(1000, 'must be at most 1000 characters').optional().meta({ description: 'A short note, at most 1000 characters' }),
-  occurredAt: z.iso.datetime({ offset: true }).optional().meta({ description: 'When the contact was made; default now' }),
+  occurredAt: timestampInput('must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z').optional().meta({ description: 'When the contact was made; default now' }),
   authorId: z.string().min(1).max(100).optional().meta({ description: "The account contacted (`aut_…`), one of the person's" }),
 });
 

@@ -181,6 +181,9 @@ export async function findPerson(sql: Queryable, workspaceId: string, id: string
   return row;
 }
 
+/** A person as the people list reads it: with its first-seen time to the microsecond, which its cursor holds. */
+export type ListedPerson = PersonRow & { sortAt: string };
+
 /**
  * A page of the workspace's people passing every filter given (a segment's
  * and the request's together), newest first: by when the workspace first
@@ -189,15 +192,17 @@ export async function findPerson(sql: Queryable, workspaceId: string, id: string
 export async function listPeoplePage(
   sql: Queryable,
   workspaceId: string,
-  page: { filters: readonly PeopleFilter[]; after: { createdAt: Date; id: string } | null; limit: number },
-): Promise<PersonRow[]> {
+  page: { filters: readonly PeopleFilter[]; after: { createdAt: string; id: string } | null; limit: number },
+): Promise<ListedPerson[]> {
   const { after } = page;
-  return sql<PersonRow[]>`
+  // The time travels as text both ways: through a Date it would lose its microseconds.
+  return sql<ListedPerson[]>`
     /* listPeoplePage */
-    select ${personColumns(sql)} from people pe
+    select ${personColumns(sql)}, to_char(pe.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at
+    from people pe
     where pe.workspace_id = ${workspaceId}
       ${page.filters.map((filter) => sql`and ${peopleFilterSql(sql, filter)}`)}
-      ${after ? sql`and (pe.created_at, pe.id) < (${after.createdAt}, ${after.id})` : sql``}
+      ${after ? sql`and (pe.created_at, pe.id) < (${after.createdAt}::text::timestamptz, ${after.id})` : sql``}
     order by pe.created_at desc, pe.id desc
     limit ${page.limit}`;
 }

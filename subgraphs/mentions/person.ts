@@ -1,4 +1,4 @@
-import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import { cursorTime, decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import { notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
@@ -9,22 +9,26 @@ import { type PeopleFilter, parsePeopleFilter } from './person-filter.ts';
 import { mergePersonInto, splitPersonAccount } from './person-linking.ts';
 import { personLoaders } from './person-loaders.ts';
 import { logPersonActivity, patchPerson, personMergeInput, personSplitInput, removePersonActivity } from './person-outreach.ts';
-import { findPerson, listPeoplePage, type PersonAccountRow, type PersonRow } from './person-store.ts';
+import { findPerson, listPeoplePage, type ListedPerson, type PersonAccountRow, type PersonRow } from './person-store.ts';
 import { getSegment } from './segment.ts';
 import { parseInput, withoutNullKeys } from '../validate-input.ts';
 
-/** People page newest first: the cursor holds the last one's first-seen time and id. */
-const personCursorKey = (person: PersonRow) => [person.createdAt.toISOString(), person.id];
-const parsePersonCursor = ([at, id]: string[]) => {
-  const createdAt = new Date(at);
-  return id?.startsWith('per_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+/**
+ * People page newest first: the cursor holds the last one's first-seen time
+ * to the microsecond, as PostgreSQL keeps it (people seen in one statement
+ * share it; cut to the millisecond, the next page skipped them all) and id.
+ */
+const personCursorKey = (person: ListedPerson) => [person.sortAt, person.id];
+const parsePersonCursor = ([time, id, ...rest]: string[]) => {
+  const createdAt = cursorTime(time, 6);
+  return createdAt !== undefined && id?.startsWith('per_') && rest.length === 0 ? { createdAt, id } : undefined;
 };
 
-/** Activities page latest contact first. */
+/** Activities page latest contact first (a time Node wrote, to the millisecond). */
 const activityCursorKey = (activity: PersonActivityRow) => [activity.occurredAt.toISOString(), activity.id];
-const parseActivityCursor = ([at, id]: string[]) => {
-  const occurredAt = new Date(at);
-  return id?.startsWith('act_') && !Number.isNaN(occurredAt.getTime()) ? { occurredAt, id } : undefined;
+const parseActivityCursor = ([time, id, ...rest]: string[]) => {
+  const occurredAt = cursorTime(time, 3);
+  return occurredAt !== undefined && id?.startsWith('act_') && rest.length === 0 ? { occurredAt: new Date(occurredAt), id } : undefined;
 };
 
 async function findOwnPerson(ctx: SubgraphContext, id: string): Promise<PersonRow> {

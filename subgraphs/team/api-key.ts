@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
+import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
 import { forgetApiKeyInProcess } from './api-key-cache.ts';
 import { type ApiKeyRow, insertApiKey, listApiKeys, revokeApiKey } from './api-key-store.ts';
@@ -39,8 +40,7 @@ export class CreateApiKeyInput {
 export const createApiKeyInput = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   scope: z.enum(['read', 'write']).nullish().transform((scope) => scope ?? 'write'),
-  expiresAt: z.iso
-    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+  expiresAt: timestampInput('must be an ISO 8601 timestamp')
     .nullish()
     .transform((value) => (value ? new Date(value) : null)),
 });
