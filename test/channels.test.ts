@@ -241,6 +241,12 @@ describe('channels', () => {
     expect(second.body.nextCursor).toBeNull();
     const ids = [...first.body.data, ...second.body.data].map((d: any) => d.id);
     expect(ids).toEqual([...ids].sort().reverse());
+    // Cursors of the right shape with a time PostgreSQL cannot read were a 500.
+    for (const time of ['2026-02-30T00:00:00.000Z', '-100000-01-01T00:00:00.000Z']) {
+      const tampered = Buffer.from(`${time}|${ids[0]}`).toString('base64url');
+      const refused = await earshot.rest('GET', `/v1/channels/${created.body.id}/deliveries?cursor=${tampered}`, { key });
+      expect([refused.status, refused.body.error?.code]).toEqual([400, 'invalid_cursor']);
+    }
   });
 
   it('narrows the delivery log to one status or kind, paging within it', async () => {

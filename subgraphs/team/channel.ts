@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
+import { cursorTime, decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
 import { countChannelRules } from '../mentions/index.ts';
@@ -161,8 +161,8 @@ const present = (input: object) => Object.fromEntries(Object.entries(input).filt
 
 const deliveryCursorKey = (row: DeliveryRow) => [row.createdAt.toISOString(), row.id];
 const parseDeliveryCursor = ([at, id]: string[]) => {
-  const createdAt = new Date(at);
-  return id?.startsWith('dlv_') && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+  const createdAt = cursorTime(at, 3);
+  return id?.startsWith('dlv_') && createdAt ? { createdAt: new Date(createdAt), id } : undefined;
 };
 
 /** The log shows the spec's three kinds (2.10): a test send is an event, named `test` as in its envelope (6.1). */
