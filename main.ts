@@ -68,6 +68,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+// `npm start | head` closes the output once head has its lines; the next line written fails (EPIPE), which, unheard,
+// ended the process and left its PostgreSQL running. A closed output stops Earshot as SIGTERM does.
+for (const output of [process.stdout, process.stderr]) {
+  output.on('error', () => void stopAndExit(0));
+}
+
 /**
  * The last resort, for a promise that rejected with no handler. One that
  * says the database is away is a statement cut short by an outage, which
