@@ -55,22 +55,64 @@ async function startWhenDatabaseAnswers(): Promise<RunningEarshot | undefined> {
 
 const starting = startWhenDatabaseAnswers();
 
-// Listening from the start: a signal that comes while Earshot starts stops
-// it as soon as it has started, rather than leaving PostgreSQL behind.
+/**
+ * Stops as SIGTERM does: the public server drains, the jobs stop, the
+ * embedded PostgreSQL this process started stops, then the process exits
+ * with `code`. A stop asked for while Earshot starts waits for the start,
+ * rather than leaving PostgreSQL behind.
+ */
+async function stopAndExit(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // The contract gives a stop 10 s; stop() keeps well inside them, and this is the backstop.
+  setTimeout(() => {
+    log.error('stopping took 10 s; exiting with what is left still running');
+    process.exit(1);
+  }, 9_900).unref();
+  const earshot = await starting.catch(() => undefined);
+  await earshot?.stop();
+  process.exit(code);
+}
+
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal} received, stopping`);
-    // The contract gives a stop 10 s; stop() keeps well inside them, and this is the backstop.
-    setTimeout(() => {
-      log.error('stopping took 10 s; exiting with what is left still running');
-      process.exit(1);
-    }, 9_900).unref();
-    const earshot = await starting.catch(() => undefined);
-    await earshot?.stop();
-    process.exit(0);
+  process.on(signal, () => {
+    if (!stopping) log.info(`${signal} received, stopping`);
+    void stopAndExit(0);
   });
 }
 
-await starting;
+// `npm start | head` closes the output once head has its lines; the next line written fails (EPIPE), which, unheard,
+// ended the process and left its PostgreSQL running. A closed output stops Earshot as SIGTERM does.
+for (const output of [process.stdout, process.stderr]) {
+  output.on('error', () => void stopAndExit(0));
+}
+
+/**
+ * The last resort, for a promise that rejected with no handler. One that
+ * says the database is away is a statement cut short by an outage, which
+ * the contract says Earshot lives through (requests answer 503 until the
+ * database is back): PostgreSQL rolled its work back, nothing in memory
+ * depends on it, and ending the process would turn a few seconds of 503s
+ * into refused connections. It is logged with its stack, to be handled
+ * where it starts. Any other is a bug of unknown reach, and so is an
+ * uncaught exception: logged, Earshot stops as on SIGTERM (its PostgreSQL
+ * included) and exits 1, for its supervisor to start it afresh.
+ */
+process.on('unhandledRejection', (reason) => {
+  const error = reason instanceof Error ? (reason.stack ?? String(reason)) : String(reason);
+  if (isDatabaseUnavailable(reason)) {
+    log.error('a statement lost the database and nothing handled its failure; serving on', { error });
+    return;
+  }
+  log.error('unhandled rejection; stopping', { error });
+  void stopAndExit(1);
+});
+process.on('uncaughtException', (error) => {
+  log.error('uncaught exception; stopping', { error: error.stack ?? String(error) });
+  void stopAndExit(1);
+});
+
+await starting.catch((error: unknown) => {
+  log.error('Earshot did not start', { error: error instanceof Error ? (error.stack ?? String(error)) : String(error) });
+  process.exit(1);
+});

@@ -63,7 +63,10 @@ export async function startJobQueue(options: {
     supervise: options.work,
     schedule: options.work,
   });
-  boss.on('error', (error) => log.error('pg-boss error', { error: String(error) }));
+  // A worker's errors come as plain objects (its error's fields, the queue's name), where String() would say "[object Object]".
+  boss.on('error', (error: { message?: string; queue?: string }) =>
+    log.error('pg-boss error', { error: error instanceof Error ? String(error) : String(error.message), ...(error.queue ? { queue: error.queue } : {}) }),
+  );
   await boss.start();
 
   /** From the start of `stop()`: a handler failing from then on was most likely cut short by it. */

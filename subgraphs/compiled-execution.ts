@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
@@ -23,6 +23,22 @@ type ApolloExecutor = NonNullable<Awaited<ReturnType<ApolloGateway['load']>>['ex
  * cache entry does. Subscriptions over HTTP, which graphql-ws serves
  * instead, keep graphql-js's answer.
  */
+/**
+ * graphql-jit's error for a resolver's plain error (a lost database
+ * connection) has no `extensions`, where graphql-js gives `{}`; Apollo's
+ * formatting reads `extensions.code` of it, fails, and answers "Internal
+ * server error" in place of whatever the error was, so a mentions page
+ * asked for while the database was away answered 500, not 503
+ * `service_unavailable`. Such an error is made a graphql-js one, with the
+ * same message, locations, path and original error.
+ */
+function withExtensions(error: GraphQLError): GraphQLError {
+  if (error.extensions) return error;
+  const normalized = new GraphQLError(error.message, { path: error.path, originalError: error.originalError });
+  Object.defineProperty(normalized, 'locations', { value: error.locations, enumerable: Boolean(error.locations?.length) });
+  return normalized;
+}
+
 export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
   const compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery<Record<string, unknown>> | ExecutionResult>>();
   const compiledFor = (document: DocumentNode, operationName: string | null) => {
@@ -40,7 +56,9 @@ export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues, { maxErrors: 50 });
     if (coerced.errors) return { errors: coerced.errors };
     const query = compiledFor(document, operationName);
-    return isCompiledQuery(query) ? query.query(undefined, context, variableValues) : query;
+    if (!isCompiledQuery(query)) return query;
+    const result = await query.query(undefined, context, variableValues);
+    return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result;
   };
   return {
     onSchemaLoadOrUpdate(callback) {

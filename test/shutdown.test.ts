@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -123,6 +124,20 @@ describe('stopping npm start', () => {
 
     expect({ code, within10s: stoppedIn < 10_000, running: postgres.filter(isAlive) }).toEqual({ code: 0, within10s: true, running: [] });
     expect([...load.statuses.keys()].filter((status) => status !== 503)).toEqual([]);
+  }, 60_000);
+
+  it('stops as on SIGTERM, its PostgreSQL with it, when its output is closed (npm start | head)', async () => {
+    const { dataDir, remove } = await serviceSettings();
+    cleanups.push(remove);
+    const service = npmStart(['--role', 'worker'], { EARSHOT_DATA_DIR: dataDir });
+    // What `| head` does once it has its lines: the reading end goes, and the next line written fails with EPIPE.
+    service.child.stderr!.destroy();
+    const code = await service.exited;
+
+    expect(code).toBe(0);
+    // It had started its PostgreSQL (it writes its first line only then), and stopped it.
+    expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+    expect(await postmasterPid(dataDir)).toBeUndefined();
   }, 60_000);
 
   it('after being killed, leaves its PostgreSQL running for the next npm start, which takes it over and stops it', async () => {

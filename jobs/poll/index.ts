@@ -12,6 +12,7 @@ import {
   recordPollOutcome,
 } from '../../subgraphs/keywords/index.ts';
 import { handleFailedPoll } from './failed-poll.ts';
+import { platformPollSlots } from './platform-poll-slots.ts';
 import { runEachJob } from '../each-job.ts';
 import { ingestPosts } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
@@ -48,7 +49,7 @@ async function fetchSearch(platform: SearchPlatform, payload: PollPayload, conte
 
 /**
  * One search on one platform for every keyword that shares it, matched per
- * keyword. A search that fails after the connector's own retries is recorded
+ * keyword; the search waits for a slot of its platform (platform-poll-slots.ts). A search that fails after the connector's own retries is recorded
  * on the keywords' polls and backs their schedule off (`handleFailedPoll`);
  * the lease in keyword_polls makes the scheduler ask again if the job is lost.
  */
@@ -56,7 +57,7 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   const now = context.clock.now();
   let posts: MatchablePost[];
   try {
-    posts = await fetchSearch(payload.platform, payload, context);
+    posts = await platformPollSlots.run(payload.platform, payload.lookback, () => fetchSearch(payload.platform, payload, context));
   } catch (error) {
     await handleFailedPoll(context, payload, error);
     return;

@@ -1,0 +1,45 @@
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { JobContext } from '../jobs/job-definition.ts';
+import { scoreQueue } from '../jobs/score/index.ts';
+import { systemClock } from '../runtime/clock.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { addKeywords, newWorkspace, storeUnscoredMatch } from './billing-seed.ts';
+import { openTestDatabase, testSecrets } from './harness.ts';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('a batch of scoring jobs', () => {
+  // Job by job, a backlog (after a restart, 630 mentions) drained at one set of round trips per 20 mentions.
+  it('is scored in one pass: its mentions and keywords read once, scored in one transaction, every one of them scored', async () => {
+    const { url, sql } = await openTestDatabase();
+    cleanups.push(() => sql.end());
+    const { workspaceId } = await newWorkspace(sql);
+    const [keyword] = await addKeywords(sql, workspaceId, 1, { term: 'keyword', platforms: ['hackernews'] });
+    const payloads = [];
+    for (let job = 0; job < 5; job++) {
+      const mentionIds = [];
+      for (let i = 0; i < 4; i++) mentionIds.push((await storeUnscoredMatch(sql, keyword, new Date())).id);
+      payloads.push({ mentionIds, attempt: 0 });
+    }
+
+    // The pool the scoring runs on, as connect() makes it, with every statement it sends noted.
+    const statements: string[] = [];
+    const counted = postgres(url, { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel } }, debug: (_connection, query) => statements.push(query) });
+    cleanups.push(() => counted.end());
+    // Its array types learned first, as connectWithArrayTypes does.
+    await counted`select 1`;
+    statements.length = 0;
+    const context: JobContext = { sql: counted, clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null };
+    await scoreQueue.handle(payloads, context);
+
+    const named = (name: string) => statements.filter((statement) => statement.includes(`/* ${name} */`)).length;
+    const transactions = statements.filter((statement) => /^begin\b/i.test(statement.trim())).length;
+    expect({ keywordReads: named('findKeywordsByIdsAnyWorkspace'), transactions }).toEqual({ keywordReads: 1, transactions: 1 });
+    const [{ unscored }] = await sql<{ unscored: number }[]>`select count(*)::int as unscored from mentions where relevance is null`;
+    expect(unscored).toBe(0);
+  });
+});
