@@ -153,6 +153,16 @@ describe('mentions by month (migration 053)', () => {
     expect((await findMention(sql, workspaceId, 'mm_ahead'))?.createdAt).toEqual(farAhead);
   });
 
+  it('refuses a mention naming a keyword of another workspace, as it refuses one naming no keyword', async () => {
+    const [first, second] = workspaces;
+    const insert = (id: string, keywordId: string) => sql`
+      insert into mentions (id, workspace_id, keyword_id, post_id, created_at, published_at, platform)
+      values (${id}, ${first}, ${keywordId}, 'pst_1', now(), now(), 'hackernews')`;
+    await expect(insert('mm_elsewhere', `${second}_kw1`)).rejects.toMatchObject({ code: '23503', constraint_name: 'mentions_keyword_id_fkey' });
+    await expect(insert('mm_nowhere', 'kw_gone')).rejects.toMatchObject({ code: '23503', constraint_name: 'mentions_keyword_id_fkey' });
+    expect(await sql`select id from mentions where id in ('mm_elsewhere', 'mm_nowhere')`).toEqual([]);
+  });
+
   it('deletes a keyword’s mentions, their keys, comments, watches and feedback with the keyword, and a workspace’s with the workspace, keeping the ledger', async () => {
     const [first, second] = workspaces;
     const counts = async (workspaceId: string) =>
