@@ -251,8 +251,9 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from keyed)
       returning id
     )
-    -- A hashed look-up of the ids inserted: joining them to the posts is planned with one row each and loops over every pair.
-    select id, post_id, author_id from matched where id in (select id from inserted)`;
+    -- The mentions inserted, told by the same counts; alone, the IN is planned as a loop over every pair, as the join was.
+    select id, post_id, author_id from matched
+    where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from inserted)`;
   const createdById = new Map(created.map((row) => [row.id, row]));
   const stored = mentions.flatMap(({ id, workspaceId, keywordId, fuzzy }) => {
     const row = createdById.get(id);
