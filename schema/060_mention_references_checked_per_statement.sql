@@ -8,10 +8,11 @@
 --
 -- Each insert statement's trigger locks the rows its new rows name as a
 -- foreign key did (`for key share`, probing each table's primary key with
--- the statement's ids: a join from the new rows is planned as a read of the
--- whole table), so a keyword, post or author cannot be
--- deleted before the rows naming it commit, and refuses the statement, with
--- the foreign key's error code and name, when one of them is missing. What
+-- the statement's ids: a join from the new rows was planned as a read of
+-- the whole table), so a keyword, post or author cannot be deleted before
+-- the rows naming it commit, and refuses the statement, with the foreign
+-- key's error code and name, when one of them is missing, or when a
+-- mention's keyword is another workspace's (059's composite key). What
 -- the keys did on the other side, triggers on keywords, posts and authors
 -- do: a deleted keyword takes its mentions with its keys, and a post with
 -- mentions or an author with posts cannot be deleted. The foreign keys also
@@ -21,30 +22,30 @@
 alter table mentions drop constraint mentions_keyword_id_fkey, drop constraint mentions_post_id_fkey;
 alter table posts drop constraint posts_author_id_fkey;
 
-create function refuse_missing_reference(tbl text, fkey text, detail text) returns void language plpgsql as $$
-begin
-  raise foreign_key_violation using
-    message = format('insert or update on table "%s" violates foreign key constraint "%s"', tbl, fkey),
-    detail = detail, constraint = fkey, table = tbl;
-end $$;
-
-create function check_new_mention_references() returns trigger language plpgsql as $$
+-- Locks the rows of `tbl` with these ids as a foreign key's check does, and
+-- refuses the statement, as the key `fkey` of `referencing` would, when one
+-- of them is missing.
+create function lock_referenced_rows(tbl text, ids text[], referencing text, fkey text) returns void language plpgsql as $$
 declare
   locked bigint;
 begin
-  perform 1 from keywords k
-  where k.id = any(array(select distinct keyword_id from inserted))
-    and (k.id, k.workspace_id) in (select keyword_id, workspace_id from inserted)
-  for key share of k;
-  get diagnostics locked = row_count;
-  if locked < (select count(*) from (select distinct keyword_id, workspace_id from inserted) named) then
-    perform refuse_missing_reference('mentions', 'mentions_keyword_id_fkey', 'A mention names no keyword of its workspace.');
+  execute format('select count(*) from (select 1 from %I where id = any($1) for key share) locked', tbl) into locked using ids;
+  if locked < cardinality(ids) then
+    raise foreign_key_violation using
+      message = format('insert or update on table "%s" violates foreign key constraint "%s"', referencing, fkey),
+      detail = format('A row names a row of "%s" that is not stored.', tbl), constraint = fkey, table = referencing;
   end if;
-  perform 1 from posts p where p.id = any(array(select distinct post_id from inserted)) for key share of p;
-  get diagnostics locked = row_count;
-  if locked < (select count(distinct post_id) from inserted) then
-    perform refuse_missing_reference('mentions', 'mentions_post_id_fkey', 'A mention names a post that is not stored.');
+end $$;
+
+create function check_new_mention_references() returns trigger language plpgsql as $$
+begin
+  perform lock_referenced_rows('keywords', array(select distinct keyword_id from inserted), 'mentions', 'mentions_keyword_id_fkey');
+  if exists (select 1 from inserted i where not exists (select 1 from keywords k where k.id = i.keyword_id and k.workspace_id = i.workspace_id)) then
+    raise foreign_key_violation using
+      message = 'insert or update on table "mentions" violates foreign key constraint "mentions_keyword_id_fkey"',
+      detail = 'A mention names a keyword of another workspace.', constraint = 'mentions_keyword_id_fkey', table = 'mentions';
   end if;
+  perform lock_referenced_rows('posts', array(select distinct post_id from inserted), 'mentions', 'mentions_post_id_fkey');
   return null;
 end $$;
 
@@ -52,14 +53,8 @@ create trigger mentions_check_references after insert on mentions
   referencing new table as inserted for each statement execute function check_new_mention_references();
 
 create function check_new_post_authors() returns trigger language plpgsql as $$
-declare
-  locked bigint;
 begin
-  perform 1 from authors a where a.id = any(array(select distinct author_id from inserted)) for key share of a;
-  get diagnostics locked = row_count;
-  if locked < (select count(distinct author_id) from inserted) then
-    perform refuse_missing_reference('posts', 'posts_author_id_fkey', 'A post names an author that is not stored.');
-  end if;
+  perform lock_referenced_rows('authors', array(select distinct author_id from inserted), 'posts', 'posts_author_id_fkey');
   return null;
 end $$;
 
@@ -88,28 +83,24 @@ begin
   return null;
 end $$;
 
-create function refuse_deleting_referenced_posts() returns trigger language plpgsql as $$
+-- Refuses deleting rows that rows of another table name, as a foreign key
+-- without cascade does (arguments: that table, its column, the key's name).
+create function refuse_deleting_referenced() returns trigger language plpgsql as $$
+declare
+  referenced boolean;
 begin
-  if exists (select 1 from mentions where post_id = any(array(select id from deleted))) then
+  execute format('select exists (select 1 from %I where %I = any($1))', tg_argv[0], tg_argv[1])
+    into referenced using array(select id from deleted);
+  if referenced then
     raise foreign_key_violation using
-      message = 'update or delete on table "posts" violates foreign key constraint "mentions_post_id_fkey" on table "mentions"',
-      constraint = 'mentions_post_id_fkey', table = 'mentions';
+      message = format('update or delete on table "%s" violates foreign key constraint "%s" on table "%s"', tg_table_name, tg_argv[2], tg_argv[0]),
+      constraint = tg_argv[2], table = tg_argv[0];
   end if;
   return null;
 end $$;
 
 create trigger posts_refuse_deleting_mentioned after delete on posts
-  referencing old table as deleted for each statement execute function refuse_deleting_referenced_posts();
-
-create function refuse_deleting_posting_authors() returns trigger language plpgsql as $$
-begin
-  if exists (select 1 from posts where author_id = any(array(select id from deleted))) then
-    raise foreign_key_violation using
-      message = 'update or delete on table "authors" violates foreign key constraint "posts_author_id_fkey" on table "posts"',
-      constraint = 'posts_author_id_fkey', table = 'posts';
-  end if;
-  return null;
-end $$;
+  referencing old table as deleted for each statement execute function refuse_deleting_referenced('mentions', 'post_id', 'mentions_post_id_fkey');
 
 create trigger authors_refuse_deleting_posting after delete on authors
-  referencing old table as deleted for each statement execute function refuse_deleting_posting_authors();
+  referencing old table as deleted for each statement execute function refuse_deleting_referenced('posts', 'author_id', 'posts_author_id_fkey');
