@@ -7,7 +7,7 @@ import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
-import { type MentionRow, mentionUpdatedChannel, recordScores } from '../subgraphs/mentions/index.ts';
+import { type MentionRow, mentionUpdatedChannel, readStoredMentions, recordScores } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
@@ -80,7 +80,7 @@ async function seed(environment: BenchEnvironment, sql: Sql, workspaces: number,
   // Storing does not keep the posts' order: each workspace's own come from its id.
   const indexOf = new Map(workspaceIds.map((id, index) => [id, index]));
   const unscored = workspaceIds.map((): MentionRow[] => []);
-  for (const mention of stored) unscored[indexOf.get(mention.workspaceId)!].push(mention);
+  for (const mention of await readStoredMentions(sql, stored)) unscored[indexOf.get(mention.workspaceId)!].push(mention);
   return { apiKeys, unscored };
 }
 

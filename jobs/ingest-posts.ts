@@ -1,5 +1,5 @@
 import type { KeywordMatch, MatchablePost } from '../subgraphs/keywords/index.ts';
-import { linkPeople, type MentionRow, type StoredMentions, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { linkPeople, type StoredMention, type StoredMentions, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import type { JobContext } from './job-definition.ts';
 
 /** Mentions a scoring job takes at once (one classifier batch). */
@@ -13,7 +13,8 @@ export const scoringBatchSize = 20;
 const postsPerTransaction = 250;
 
 export interface IngestOutcome {
-  stored: MentionRow[];
+  /** The mentions stored and kept, as storing tells them (findMentionsByIds reads whole rows). */
+  stored: StoredMention[];
   /** Keywords that got at least one new mention: their pollers reset their back-off. */
   keywordIdsWithFinds: Set<string>;
 }
@@ -36,7 +37,7 @@ export async function ingestPosts(
   match: (post: MatchablePost) => KeywordMatch[],
 ): Promise<IngestOutcome> {
   const matched = posts.map((post) => ({ post, matches: match(post) })).filter((item) => item.matches.length > 0);
-  const stored: MentionRow[] = [];
+  const stored: StoredMention[] = [];
   for (let i = 0; i < matched.length; i += postsPerTransaction) {
     const batch = matched.slice(i, i + postsPerTransaction);
     const at = context.clock.now();

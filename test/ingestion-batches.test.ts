@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { ingestPosts } from '../jobs/ingest-posts.ts';
+import { type IngestOutcome, ingestPosts } from '../jobs/ingest-posts.ts';
 import { manualClock } from '../runtime/clock.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { createLogger } from '../runtime/logger.ts';
@@ -10,7 +10,7 @@ import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
 import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
-import { mentionCreatedChannel, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { mentionCreatedChannel, readStoredMentions, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
 import { createTestDatabase, eventually } from './harness.ts';
 
@@ -55,6 +55,9 @@ function post(externalId: string, text: string, author = 'someone', followers: n
   };
 }
 
+/** The mentions a batch stored, read back whole, in the order ingestPosts told them. */
+const rowsOf = (outcome: IngestOutcome) => readStoredMentions(sql, outcome.stored);
+
 /** Every keyword whose term the post's text holds. */
 const matcherOf = (keywords: KeywordRow[]) => (candidate: MatchablePost) =>
   keywords.filter((keyword) => candidate.text.includes(keyword.term)).map((keyword) => ({ keywordId: keyword.id, workspaceId: keyword.workspaceId, fuzzy: false }));
@@ -67,10 +70,13 @@ describe('ingesting a batch of posts', () => {
       post('twice', 'Quokka and Wombat, edited', 'marsupial', null),
     ], matcherOf(keywords));
 
-    expect(outcome.stored.map((mention) => [mention.keywordId, mention.text, mention.authorFollowers, mention.links])).toEqual([
+    const rows = await rowsOf(outcome);
+    expect(rows.map((mention) => [mention.keywordId, mention.text, mention.authorFollowers, mention.links])).toEqual([
       [keywords[0].id, 'Quokka and Wombat, edited', 120, ['https://example.com/twice']],
       [keywords[1].id, 'Quokka and Wombat, edited', 120, ['https://example.com/twice']],
     ]);
+    // What storing tells of each mention, without reading it back, is what the stored rows say.
+    expect(outcome.stored).toEqual(rows.map(({ id, workspaceId, keywordId, postId, authorId, fuzzy }) => ({ id, workspaceId, keywordId, postId, authorId, fuzzy })));
     expect((await sql`select count(*)::int as posts from posts where external_id = 'twice'`)[0].posts).toBe(1);
   });
 
@@ -83,7 +89,7 @@ describe('ingesting a batch of posts', () => {
 
     const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
 
-    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['capybara-0', 'capybara-1', 'capybara-2']);
+    expect((await rowsOf(outcome)).map((mention) => mention.externalId)).toEqual(['capybara-0', 'capybara-1', 'capybara-2']);
     expect(await eventually(async () => [...announced].sort(), (ids) => ids.length >= 3)).toEqual(outcome.stored.map((mention) => mention.id).sort());
     await listening.unlisten();
     expect((await sql`select count(*)::int as mentions from mentions where keyword_id = ${keywords[0].id}`)[0].mentions).toBe(3);
@@ -100,7 +106,7 @@ describe('ingesting a batch of posts', () => {
 
     const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
 
-    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['cap-cross-0', 'cap-cross-1', 'cap-cross-2', 'cap-cross-3']);
+    expect((await rowsOf(outcome)).map((mention) => mention.externalId)).toEqual(['cap-cross-0', 'cap-cross-1', 'cap-cross-2', 'cap-cross-3']);
     expect((await sql`select count(*)::int as n from mentions where keyword_id = any(${keywords.map((keyword) => keyword.id)})`)[0].n).toBe(4);
     expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before - 4 * 12);
     expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['keyword.capped', 'keyword.capped']);
@@ -114,7 +120,7 @@ describe('ingesting a batch of posts', () => {
 
     const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
 
-    expect(outcome.stored.map((mention) => mention.externalId)).toEqual(['wallet-end-0', 'wallet-end-1', 'wallet-end-2']);
+    expect((await rowsOf(outcome)).map((mention) => mention.externalId)).toEqual(['wallet-end-0', 'wallet-end-1', 'wallet-end-2']);
     const [counts] = await sql`
       select (select count(*)::int from mentions where keyword_id = any(${keywords.map((keyword) => keyword.id)})) as mentions,
              (select count(*)::int from ledger_entries where kind = 'mention' and workspace_id = ${workspaceId}) as charges`;

@@ -153,6 +153,35 @@ describe('mentions by month (migration 053)', () => {
     expect((await findMention(sql, workspaceId, 'mm_ahead'))?.createdAt).toEqual(farAhead);
   });
 
+  it('refuses a mention naming a keyword of another workspace, as it refuses one naming no keyword', async () => {
+    const [first, second] = workspaces;
+    const insert = (id: string, keywordId: string) => sql`
+      insert into mentions (id, workspace_id, keyword_id, post_id, created_at, published_at, platform)
+      values (${id}, ${first}, ${keywordId}, 'pst_1', now(), now(), 'hackernews')`;
+    await expect(insert('mm_elsewhere', `${second}_kw1`)).rejects.toMatchObject({ code: '23503', constraint_name: 'mentions_keyword_id_fkey' });
+    await expect(insert('mm_nowhere', 'kw_gone')).rejects.toMatchObject({ code: '23503', constraint_name: 'mentions_keyword_id_fkey' });
+    expect(await sql`select id from mentions where id in ('mm_elsewhere', 'mm_nowhere')`).toEqual([]);
+  });
+
+  it('refuses a mention naming no stored post, a post naming no stored author, changing either, and deleting what they name', async () => {
+    const [first] = workspaces;
+    const fkey = (constraint: string) => ({ code: '23503', constraint_name: constraint });
+    await expect(sql`
+      insert into mentions (id, workspace_id, keyword_id, post_id, created_at, published_at, platform)
+      values ('mm_postless', ${first}, ${`${first}_kw1`}, 'pst_gone', now(), now(), 'hackernews')`).rejects.toMatchObject(fkey('mentions_post_id_fkey'));
+    await expect(sql`
+      insert into posts (id, platform, external_id, url, text, published_at, author_id)
+      values ('pst_authorless', 'hackernews', 'authorless', 'https://example.com/a', 'Acme', now(), 'aut_gone')`).rejects.toMatchObject(fkey('posts_author_id_fkey'));
+    await expect(sql`update mentions set post_id = 'pst_gone' where id = ${`mm_${first}_1_pst_1`}`).rejects.toMatchObject({ code: '23503' });
+    await expect(sql`update posts set author_id = 'aut_gone' where id = 'pst_1'`).rejects.toMatchObject({ code: '23503' });
+    await expect(sql`delete from posts where id = 'pst_1'`).rejects.toMatchObject(fkey('mentions_post_id_fkey'));
+    await sql`insert into authors (id, platform, platform_id, name, handle, url) values ('aut_2', 'hackernews', 'dang', 'dang', 'dang', 'https://news.ycombinator.com/user?id=dang')`;
+    await sql`insert into posts (id, platform, external_id, url, text, published_at, author_id) values ('pst_by_2', 'hackernews', 'by2', 'https://example.com/by2', 'Acme', now(), 'aut_2')`;
+    await expect(sql`delete from authors where id = 'aut_2'`).rejects.toMatchObject(fkey('posts_author_id_fkey'));
+    expect(await sql`select id from mentions where id = 'mm_postless' union all select id from posts where id = 'pst_authorless'`).toEqual([]);
+    expect((await sql`select post_id from mentions where id = ${`mm_${first}_1_pst_1`}`)[0].postId).toBe('pst_1');
+  });
+
   it('deletes a keyword’s mentions, their keys, comments, watches and feedback with the keyword, and a workspace’s with the workspace, keeping the ledger', async () => {
     const [first, second] = workspaces;
     const counts = async (workspaceId: string) =>

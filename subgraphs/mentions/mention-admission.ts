@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { chargeMatchedItems } from '../billing/index.ts';
-import { announceMentionsCreated, discardMentions, type MatchedPost, type MentionRow, type StoredMentions, storeMatchedPostsUnlinked } from './mention-store.ts';
+import { announceMentionsCreated, discardMentions, type MatchedPost, type StoredMention, type StoredMentions, storeMatchedPostsUnlinked } from './mention-store.ts';
 
 /**
  * Charges new mentions, keeps the ones the wallet and the caps take (spec
@@ -10,7 +10,11 @@ import { announceMentionsCreated, discardMentions, type MatchedPost, type Mentio
  * to several workspaces, locked in one fixed order. Returns the ids it
  * discarded.
  */
-export async function admitChargedMentions(tx: postgres.TransactionSql<{}>, mentions: readonly MentionRow[], at: Date): Promise<Set<string>> {
+export async function admitChargedMentions(
+  tx: postgres.TransactionSql<{}>,
+  mentions: readonly Pick<StoredMention, 'id' | 'workspaceId' | 'keywordId'>[],
+  at: Date,
+): Promise<Set<string>> {
   const outcomes = await chargeMatchedItems(
     tx,
     mentions.map((mention) => ({ workspaceId: mention.workspaceId, keywordId: mention.keywordId, kind: 'mention' as const, itemId: mention.id, at })),

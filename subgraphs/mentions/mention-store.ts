@@ -179,9 +179,19 @@ async function upsertAuthors(sql: Queryable, authors: readonly (NormalizedPost['
   return new Set(written.map((row) => row.id));
 }
 
+/** A mention as storing it knows it: what charging, scoring and linking its author need, without reading the row back. */
+export interface StoredMention {
+  id: string;
+  workspaceId: string;
+  keywordId: string;
+  postId: string;
+  authorId: string;
+  fuzzy: boolean;
+}
+
 /** Mentions just stored, and the sightings of their authors that may prove two people one (see linkPeople). */
 export interface StoredMentions {
-  mentions: MentionRow[];
+  mentions: StoredMention[];
   sightingsToLink: AuthorSighting[];
 }
 
@@ -198,7 +208,8 @@ export interface StoredMentions {
  * becomes a person there (attachPeople); merging it with the people it
  * shares a verified link with is left to the caller (linkPeople of
  * `sightingsToLink`), once the storing transaction has committed. Returns
- * only the mentions created now, in the order of `items` and their matches;
+ * only the mentions created now, in the order of `items` and their matches,
+ * as the storing statement tells them (findMentionsByIds reads whole rows);
  * announcing them is the caller's, once they are charged
  * (announceMentionsCreated).
  */
@@ -207,7 +218,7 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
   if (posts.length === 0) return { mentions: [], sightingsToLink: [] };
   const mentions = withIdsInPublicationOrder(posts.flatMap(({ post, matches }) => [...matches.values()].map((match) => ({ post, ...match }))));
   const changedAuthors = await upsertAuthors(sql, authors);
-  const created = await sql<{ id: string }[]>`
+  const created = await sql<{ id: string; postId: string; authorId: string }[]>`
     /* storeMatchedPosts */
     with post as (
       insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
@@ -228,9 +239,9 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       join authors author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
       on conflict (platform, external_id) do update set text = excluded.text
-      returning id, platform, external_id, published_at
+      returning id, platform, external_id, published_at, author_id
     ), matched as (
-      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, t.fuzzy, post.published_at, post.platform,
+      select t.id, t.workspace_id, t.keyword_id, post.id as post_id, post.author_id, t.fuzzy, post.published_at, post.platform,
              date_trunc('milliseconds', now()) as created_at
       from unnest(${sql.array(mentions.map((mention) => mention.id))}::text[],
                   ${sql.array(mentions.map((mention) => mention.post.platform))}::text[],
@@ -255,20 +266,31 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
       where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from keyed)
       returning id
     )
-    select id from inserted`;
-  // Read back by a statement of its own: joining the statement's own inserted rows to its posts is planned with one row each and loops over every pair.
-  const rows = new Map((await findMentionsByIds(sql, created.map((row) => row.id))).map((row) => [row.id, row]));
-  const newToWorkspace = await attachPeople(sql, [...rows.values()]);
-  const changed = [...rows.values()].filter((row) => changedAuthors.has(row.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
-  const sightingsToLink = [...newToWorkspace, ...changed];
-  return { mentions: mentions.flatMap((mention) => rows.get(mention.id) ?? []), sightingsToLink };
+    -- The mentions inserted, told by the same counts; alone, the IN is planned as a loop over every pair, as the join was.
+    select id, post_id, author_id from matched
+    where (select count(*) from keyed) = (select count(*) from matched) or id in (select id from inserted)`;
+  const createdById = new Map(created.map((row) => [row.id, row]));
+  const stored = mentions.flatMap(({ id, workspaceId, keywordId, fuzzy }) => {
+    const row = createdById.get(id);
+    return row ? [{ id, workspaceId, keywordId, postId: row.postId, authorId: row.authorId, fuzzy }] : [];
+  });
+  const newToWorkspace = await attachPeople(sql, stored);
+  const changed = stored.filter((mention) => changedAuthors.has(mention.authorId)).map(({ workspaceId, authorId }) => ({ workspaceId, authorId }));
+  return { mentions: stored, sightingsToLink: [...newToWorkspace, ...changed] };
 }
 
-/** storeMatchedPostsUnlinked, and the people its authors prove to be one merged at once, in the same transaction when given one. */
+/** storeMatchedPostsUnlinked with the mentions read back whole, and the people its authors prove to be one merged at once, in the same transaction when given one. */
 export async function storeMatchedPosts(sql: Queryable, items: readonly MatchedPost[]): Promise<MentionRow[]> {
   const { mentions, sightingsToLink } = await storeMatchedPostsUnlinked(sql, items);
+  const rows = await readStoredMentions(sql, mentions);
   await linkPeople(sql, sightingsToLink);
-  return mentions;
+  return rows;
+}
+
+/** Whole rows of mentions storing told of, in the order it told them. */
+export async function readStoredMentions(sql: Queryable, mentions: readonly Pick<StoredMention, 'id'>[]): Promise<MentionRow[]> {
+  const rows = new Map((await findMentionsByIds(sql, mentions.map((mention) => mention.id))).map((row) => [row.id, row]));
+  return mentions.map((mention) => rows.get(mention.id)!);
 }
 
 /** One post: storeMatchedPosts of that post alone. */
