@@ -139,6 +139,31 @@ export class SenseMeaning {
   }
 
   /**
+   * How much nearer the words around the term lie, taken together, to the
+   * nearest sense word than to the nearest of the term's other meanings: the
+   * cosine of their centroid with each, the one minus the other (-2 to 2;
+   * in practice some -0.3 to 0.3). Words read one by one miss what a
+   * phrase means as a whole ("fed at the wildlife park" is crocodiles,
+   * though no single word of it lies near them); null when there is
+   * nothing to compare.
+   */
+  marginAround(words: readonly string[], indexes: Iterable<number>): number | null {
+    if (this.sense.length === 0 || this.other.length === 0) return null;
+    const ids: number[] = [];
+    for (const index of indexes) {
+      const id = this.vectors.idOf(words[index]);
+      if (id >= commonestWords && !ids.includes(id)) ids.push(id);
+    }
+    const centroid = this.vectors.centroid(ids);
+    if (!centroid) return null;
+    let toward = -1;
+    for (const sense of this.sense) toward = Math.max(toward, this.vectors.similarityTo(sense, centroid));
+    let away = -1;
+    for (const other of this.other) away = Math.max(away, this.vectors.similarityTo(other, centroid));
+    return toward - away;
+  }
+
+  /**
    * The leanings of a post's distinct words (lower case, as `wordsOf` reads
    * them), summed; `skipped` words (the term's own) lean nothing.
    */

