@@ -287,10 +287,15 @@ function nearTerm(index: number, termIndexes: readonly number[], termLength: num
   return false;
 }
 
-function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string): RelevanceEvidence[] {
+/** A post's words folded (`foldWord`), and where the term begins among them. */
+interface FoldedWords {
+  words: string[];
+  termIndexes: number[];
+}
+
+function vocabularyEvidence(profile: SenseProfile, folded: FoldedWords, text: string): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  const words = postWords.map(foldWord);
-  const termIndexes = termIndexesIn(words, profile.termSequence);
+  const { words, termIndexes } = folded;
 
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
   const kinds = wordKindsOf(profile);
@@ -335,10 +340,10 @@ function meaningEvidence(profile: SenseProfile, words: readonly string[]): Relev
 }
 
 /** The content words (not function words, not the term's own) within `meaningWindow` of each occurrence of the term, by index. */
-function contentWordsAroundTerm(profile: SenseProfile, words: readonly string[]): Set<number> {
+function contentWordsAroundTerm(profile: SenseProfile, words: readonly string[], termIndexes: readonly number[]): Set<number> {
   const around = new Set<number>();
   const isContent = (word: string) => word.length >= 2 && !stopWords.has(word) && !profile.termWords.has(word);
-  for (const termIndex of termIndexesIn(words.map(foldWord), profile.termSequence)) {
+  for (const termIndex of termIndexes) {
     let counted = 0;
     for (let index = termIndex - 1; index >= 0 && counted < meaningWindow; index--) {
       if (isContent(words[index])) {
@@ -366,8 +371,9 @@ function contentWordsAroundTerm(profile: SenseProfile, words: readonly string[])
  * sense it raised such noise (the verdict replay's untaught share 17% →
  * 31%).
  */
-function meaningAroundTermEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
-  const margin = profile.meaning.marginAround(words, contentWordsAroundTerm(profile, words));
+function meaningAroundTermEvidence(profile: SenseProfile, words: readonly string[], termIndexes: readonly number[]): RelevanceEvidence[] {
+  if (termIndexes.length === 0) return [];
+  const margin = profile.meaning.marginAround(words, contentWordsAroundTerm(profile, words, termIndexes));
   if (margin === null || margin >= 0) return [];
   const weight = Math.max(-weights.meaningAroundTermCap, weights.meaningAroundTerm * margin);
   return [{ weight, reason: `what is said around "${profile.term}" lies near another sense` }];
@@ -439,9 +445,11 @@ export function scoreRelevance(
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text));
+  const foldedWords = words.map(foldWord);
+  const termIndexes = termIndexesIn(foldedWords, profile.termSequence);
+  evidence.push(...vocabularyEvidence(profile, { words: foldedWords, termIndexes }, post.text));
   evidence.push(...meaningEvidence(profile, words));
-  evidence.push(...meaningAroundTermEvidence(profile, words));
+  evidence.push(...meaningAroundTermEvidence(profile, words, termIndexes));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {
