@@ -98,7 +98,7 @@ const weights = {
 
 /** Words this close to the term (either side) read as describing it. */
 const nearWindow = 6;
-/** Content words read on each side of the term for the meaning of what is said about it (chosen on the development sets; 6 to 12 read alike). */
+/** Content words read on each side of the term for the meaning of what is said about it (chosen on the development sets). */
 const meaningWindow = 8;
 const sentenceOpener = /[.!?:;|。！？–—"'“«「『(¿¡-]$/u;
 
