@@ -277,6 +277,9 @@ describe('the mention list', () => {
       [{ engaged: false }, [a, b, d, e]],
       [{ minXFollowers: 101 }, [a]],
       [{ maxXFollowers: 100 }, [b, d, e]],
+      // Octolens's own example bound, 2^52 - 1: past every reach, unknown reach still left out.
+      [{ maxXFollowers: 4503599627370495 }, [a, b, d, e]],
+      [{ minXFollowers: 4503599627370495 }, []],
       [{ startDate: '2026-01-15T00:00:00Z' }, [b, c, d, e]],
       [{ endDate: '2026-01-15' }, [a, b]],
       [{ startDate: '2026-01-15', endDate: '2026-01-20T23:00:00+02:00' }, [b, c]],

@@ -37,7 +37,18 @@ const buckets = z.array(
   z.union([z.number().int(), z.string().regex(/^\d$/, 'must be 0, 1 or 2').transform(Number)]).pipe(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')),
 );
 const postTypes = z.array(z.enum(['top-level', 'reply']));
-const followers = z.number().int().min(0).max(2_000_000_000);
+/**
+ * Octolens takes any safe integer here (its own example sends 2^52 - 1);
+ * the list's bound, 2,000,000,000, is past every real reach, so a larger
+ * count stands for it.
+ */
+const listFollowerBound = 2_000_000_000;
+const followers = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .transform((count) => Math.min(count, listFollowerBound));
 /** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
 const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
 
