@@ -284,14 +284,34 @@ describe('the mention list', () => {
       [{ endDate: '2026-01-15' }, [a, b]],
       [{ startDate: '2026-01-15', endDate: '2026-01-20T23:00:00+02:00' }, [b, c]],
       [{ source: ['reddit'], sentiment: ['neutral'] }, [c]],
+      // Advanced filters: groups of one-key conditions, each joined by its operator, the groups by the top one.
+      [{ operator: 'AND', groups: [{ operator: 'OR', conditions: [{ source: ['twitter'] }, { sentiment: ['positive'] }] }] }, [a, b]],
+      [
+        {
+          operator: 'OR',
+          groups: [
+            { operator: 'AND', conditions: [{ source: ['reddit'] }, { engaged: true }] },
+            { operator: 'AND', conditions: [{ relevance: [1] }] },
+          ],
+        },
+        [b, c],
+      ],
+      [{ groups: [{ operator: 'or', conditions: [{ keyword: [sigma] }, { tag: ['praise'] }] }], endDate: '2026-01-20' }, [a, c]],
+      [{ operator: 'OR', groups: [{ operator: 'AND', conditions: [{ sentiment: ['positive'] }, { sentiment: ['negative'] }] }] }, []],
     ];
     for (const [filters, expected] of table) expect({ filters, ids: await listed(filters) }).toEqual({ filters, ids: [...expected].sort() });
     // Relevant only unless includeAll, on top of the filters.
     expect(await listed({}, {})).toEqual([a, b, d].sort());
     expect(await listed({ relevance: [2] }, {})).toEqual([]);
+    expect(await listed({ groups: [{ operator: 'OR', conditions: [{ source: ['reddit'] }, { source: ['hackernews'] }] }] }, {})).toEqual([a, d].sort());
 
     const exported = await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { includeAll: true, filters: { sentiment: ['negative'], '!source': ['hackernews'] } });
     expect(exported.body.data.map((row: any) => row.sourceId)).toEqual([b]);
+    const exportedByGroups = await octolens(earshot, 'POST', '/mentions/export', own.apiKey, {
+      includeAll: true,
+      filters: { operator: 'AND', groups: [{ operator: 'OR', conditions: [{ language: ['de'] }, { language: ['fr'] }] }] },
+    });
+    expect(exportedByGroups.body.data.map((row: any) => row.sourceId)).toEqual([c, b]);
 
     for (const [filters, path] of [
       [{ sentiment: ['happy'] }, ['filters', 'sentiment', '0']],
@@ -300,11 +320,15 @@ describe('the mention list', () => {
       [{ startDate: 'yesterday' }, ['filters', 'startDate']],
       [{ postType: ['thread'] }, ['filters', 'postType', '0']],
       [{ minXFollowers: -1 }, ['filters', 'minXFollowers']],
+      [{ groups: [{ operator: 'XOR', conditions: [{ source: ['reddit'] }] }] }, ['filters', 'groups', '0', 'operator']],
+      [{ groups: [{ operator: 'OR', conditions: [{ sentiment: ['happy'] }] }] }, ['filters', 'groups', '0', 'conditions', '0', 'sentiment', '0']],
     ] as const) {
       expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters }), 400, 'VALIDATION_ERROR', { details: [{ path, message: expect.any(String) }] });
     }
     expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { view: 3 }), 404, 'NOT_FOUND');
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { filters: { bookmarked: false } }), 501, 'FEATURE_DISABLED');
+    const bookmarkedInGroup = { groups: [{ operator: 'OR', conditions: [{ bookmarked: true }] }] };
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters: bookmarkedInGroup }), 501, 'FEATURE_DISABLED');
   });
 });
 

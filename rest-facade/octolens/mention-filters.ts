@@ -52,30 +52,59 @@ const followers = z
 /** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
 const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
 
+const octolensConditionFields = {
+  source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
+  '!source': names.optional().meta({ description: 'Platforms to leave out' }),
+  keyword: keywordIds.optional().meta({ description: `Integer keyword ids, at most ${maxKeywordIds}` }),
+  '!keyword': keywordIds.optional().meta({ description: `Integer keyword ids to leave out, at most ${maxKeywordIds}` }),
+  sentiment: sentimentNames.optional().meta({ description: '`positive`, `neutral`, `negative` (any case); a corrected sentiment counts as corrected' }),
+  '!sentiment': sentimentNames.optional().meta({ description: 'Sentiments to leave out; a mention not scored yet is never left out' }),
+  language: languageCodes.optional().meta({ description: 'ISO 639-1; an unknown language never matches' }),
+  '!language': languageCodes.optional().meta({ description: 'ISO 639-1 to leave out; an unknown language is never left out' }),
+  tag: names.optional().meta({ description: 'Tags (the intents `GET /tags` lists), any of them; unknown tags match nothing' }),
+  '!tag': names.optional().meta({ description: 'Tags to leave out' }),
+  relevance: buckets.optional().meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); a verdict counts as 100 or 0' }),
+  '!relevance': buckets.optional().meta({ description: 'Relevance buckets to leave out' }),
+  postType: postTypes.optional().meta({ description: '`top-level` posts or `reply` (replies and comments)' }),
+  '!postType': postTypes.optional(),
+  engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
+  bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
+  minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
+  maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
+  startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
+  endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+};
+
+const octolensCondition = z.strictObject(octolensConditionFields).meta({
+  id: 'OctolensMentionCondition',
+  description: 'One condition of an advanced group: a one-key object, the key any simple filter (several keys are ANDed)',
+});
+
+/** `AND` or `OR`, any case. */
+const operator = z
+  .string()
+  .toUpperCase()
+  .pipe(z.enum(['AND', 'OR'], { message: 'must be AND or OR' }));
+
 export const octolensMentionFilters = z
   .strictObject({
-    source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
-    '!source': names.optional().meta({ description: 'Platforms to leave out' }),
-    keyword: keywordIds.optional().meta({ description: `Integer keyword ids, at most ${maxKeywordIds}` }),
-    '!keyword': keywordIds.optional().meta({ description: `Integer keyword ids to leave out, at most ${maxKeywordIds}` }),
-    sentiment: sentimentNames.optional().meta({ description: '`positive`, `neutral`, `negative` (any case); a corrected sentiment counts as corrected' }),
-    '!sentiment': sentimentNames.optional().meta({ description: 'Sentiments to leave out; a mention not scored yet is never left out' }),
-    language: languageCodes.optional().meta({ description: 'ISO 639-1; an unknown language never matches' }),
-    '!language': languageCodes.optional().meta({ description: 'ISO 639-1 to leave out; an unknown language is never left out' }),
-    tag: names.optional().meta({ description: 'Tags (the intents `GET /tags` lists), any of them; unknown tags match nothing' }),
-    '!tag': names.optional().meta({ description: 'Tags to leave out' }),
-    relevance: buckets.optional().meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); a verdict counts as 100 or 0' }),
-    '!relevance': buckets.optional().meta({ description: 'Relevance buckets to leave out' }),
-    postType: postTypes.optional().meta({ description: '`top-level` posts or `reply` (replies and comments)' }),
-    '!postType': postTypes.optional(),
-    engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
-    bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
-    minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
-    maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
-    startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
-    endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+    ...octolensConditionFields,
+    operator: operator.optional().meta({ description: 'Advanced filters: how `groups` join, `AND` (default) or `OR`' }),
+    groups: z
+      .array(
+        z.strictObject({
+          operator: operator.meta({ description: "How the group's conditions join" }),
+          conditions: z.array(octolensCondition).min(1),
+        }),
+      )
+      .optional()
+      .meta({ description: 'Advanced filters: groups of conditions, on top of the simple filters at this level' }),
   })
-  .meta({ id: 'OctolensMentionFilters', description: 'Combined with AND; a `!` prefix leaves the values out' });
+  .meta({
+    id: 'OctolensMentionFilters',
+    description:
+      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too',
+  });
 
 export const octolensMentionQuery = {
   view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
@@ -85,7 +114,7 @@ export const octolensMentionQuery = {
 };
 
 const mentionQuery = z.object(octolensMentionQuery);
-type OctolensFilters = z.output<typeof octolensMentionFilters>;
+type OctolensFilters = z.output<typeof octolensCondition>;
 
 const featureDisabled = (message: string) => new RequestRefusal({ code: 'feature_disabled', message });
 
@@ -135,15 +164,24 @@ function mentionFilterOf(filters: OctolensFilters): Record<string, unknown> {
  */
 export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown> {
   const body = mentionQuery.parse(rawBody);
-  const filters = body.filters ?? {};
+  const { operator, groups, ...filters } = body.filters ?? {};
+  return {
+    ...conditionOf(filters),
+    includeAll: body.includeAll ?? false,
+    viewId: body.view ?? null,
+    operator: operator ?? null,
+    groups: groups?.map((group) => ({ operator: group.operator, conditions: group.conditions.map(conditionOf) })) ?? null,
+  };
+}
+
+/** One condition (`CompatMentionCondition`): the simple filters at one level, or one condition of a group. */
+function conditionOf(filters: OctolensFilters): Record<string, unknown> {
   if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
   return {
-    includeAll: body.includeAll ?? false,
     keywordIds: filters.keyword ?? null,
     notKeywordIds: filters['!keyword'] ?? null,
     relevance: remaining([0, 1, 2], filters.relevance, filters['!relevance']) ?? null,
     engaged: filters.engaged ?? null,
-    viewId: body.view ?? null,
     filter: mentionFilterOf(filters),
   };
 }
