@@ -329,6 +329,18 @@ describe('the mention list', () => {
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { filters: { bookmarked: false } }), 501, 'FEATURE_DISABLED');
     const bookmarkedInGroup = { groups: [{ operator: 'OR', conditions: [{ bookmarked: true }] }] };
     expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters: bookmarkedInGroup }), 501, 'FEATURE_DISABLED');
+    // Engagement counters are not collected: asking for them, or filtering on them, is a feature Earshot does not have.
+    for (const [path, body] of [
+      ['/mentions', { includeEngagementMetrics: true }],
+      ['/mentions/export', { includeEngagementMetrics: true }],
+      ['/mentions', { filters: { engagement: [{ source: 'twitter', metric: 'likes', value: 100 }] } }],
+      ['/mentions', { filters: { groups: [{ operator: 'AND', conditions: [{ engagement: { source: 'twitter', metric: 'likes', operator: '>=', value: 5 } }] }] } }],
+    ] as const) {
+      expectOctolensError(await octolens(earshot, 'POST', path, own.apiKey, body), 501, 'FEATURE_DISABLED');
+    }
+    expect((await octolens(earshot, 'POST', '/mentions', own.apiKey, { includeEngagementMetrics: false })).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'GET', `/mentions/${a}?includeEngagementMetrics=true`, own.apiKey), 501, 'FEATURE_DISABLED');
+    expect((await octolens(earshot, 'GET', `/mentions/${a}?includeEngagementMetrics=false`, own.apiKey)).status).toBe(200);
   });
 });
 

@@ -49,6 +49,13 @@ const followers = z
   .min(0)
   .max(Number.MAX_SAFE_INTEGER)
   .transform((count) => Math.min(count, listFollowerBound));
+/** Octolens's public engagement threshold (`{ source, metric, operator?, value }`), read only to be refused. */
+const engagementThreshold = z.strictObject({
+  source: z.string(),
+  metric: z.string(),
+  operator: z.enum(['>=', '<=', '=', 'equals']).optional(),
+  value: z.number().int().min(0),
+});
 /** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
 const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
 
@@ -69,6 +76,10 @@ const octolensConditionFields = {
   '!postType': postTypes.optional(),
   engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
   bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
+  engagement: z
+    .union([engagementThreshold, z.array(engagementThreshold)])
+    .optional()
+    .meta({ description: 'Answers 501 `FEATURE_DISABLED`: engagement counters (likes, reposts, …) are not collected' }),
   minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
   maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
   startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
@@ -110,13 +121,16 @@ export const octolensMentionQuery = {
   view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
-  includeEngagementMetrics: z.literal(false).optional().meta({ description: 'Only false: engagement counters are not collected' }),
+  includeEngagementMetrics: z.boolean().optional().meta({ description: 'false (default); true answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),
 };
 
 const mentionQuery = z.object(octolensMentionQuery);
 type OctolensFilters = z.output<typeof octolensCondition>;
 
 const featureDisabled = (message: string) => new RequestRefusal({ code: 'feature_disabled', message });
+
+/** `includeEngagementMetrics: true`, on a list, an export or one mention: a feature Earshot does not have (spec 4.8: 501). */
+export const engagementMetricsDisabled = () => featureDisabled('Engagement counters (likes, reposts, views, …) are not collected: includeEngagementMetrics is not offered');
 
 /** Our platforms for Octolens's names; a name we do not collect stands for no platform of ours. */
 const ourPlatforms = (octolensNames: string[]): Platform[] =>
@@ -164,6 +178,7 @@ function mentionFilterOf(filters: OctolensFilters): Record<string, unknown> {
  */
 export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown> {
   const body = mentionQuery.parse(rawBody);
+  if (body.includeEngagementMetrics) throw engagementMetricsDisabled();
   const { operator, groups, ...filters } = body.filters ?? {};
   return {
     ...conditionOf(filters),
@@ -177,6 +192,7 @@ export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown>
 /** One condition (`CompatMentionCondition`): the simple filters at one level, or one condition of a group. */
 function conditionOf(filters: OctolensFilters): Record<string, unknown> {
   if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
+  if (filters.engagement !== undefined) throw featureDisabled('Engagement counters are not collected: the "engagement" mention filter is not offered');
   return {
     keywordIds: filters.keyword ?? null,
     notKeywordIds: filters['!keyword'] ?? null,
