@@ -56,6 +56,11 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['GET', '/feeds'],
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
+      // Called as Octolens documents them, with their query parameters: still 501, not 400 for an unknown parameter.
+      ['GET', '/mentions/by-author?source=twitter&handle=%40jane&limit=10'],
+      ['GET', '/feeds?excludeWithNotifications=true'],
+      ['GET', '/search?limit=5&cursor=abc'],
+      ['GET', '/integrations/slack/channels?q=general&pages=2'],
     ]) {
       expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
     }
