@@ -483,6 +483,29 @@ describe('keyword suggestions', () => {
     expect(narrowed.body.suggestions.map((s: any) => s.id).sort()).toEqual(listed.map((s: any) => s.id).sort());
     expectOctolensError(await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=yes', key), 400, 'VALIDATION_ERROR', { details: [{ path: ['withVolume'], message: expect.any(String) }] });
   });
+
+  it('pages the list with volumes: 25 by default, limit up to 100, nextCursor passed back as cursor', async () => {
+    await keywordSuggestingOutage('kappa');
+    await keywordSuggestingOutage('lambda');
+    const whole = (await octolens(earshot, 'GET', '/keywords/suggestions?limit=100', key)).body;
+    expect(whole.totalSuggestionCount).toBeGreaterThan(2);
+    expect(whole.suggestions).toHaveLength(Math.min(whole.totalSuggestionCount, 100));
+    expect((await octolens(earshot, 'GET', '/keywords/suggestions', key)).body.suggestions).toHaveLength(Math.min(whole.totalSuggestionCount, 25));
+    const paged: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await octolens(earshot, 'GET', `/keywords/suggestions?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key);
+      expect(page.status).toBe(200);
+      expect(page.body.suggestions.length).toBeLessThanOrEqual(2);
+      expect(page.body.totalSuggestionCount).toBe(whole.totalSuggestionCount);
+      paged.push(...page.body.suggestions.map((suggestion: any) => suggestion.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(whole.suggestions.map((suggestion: any) => suggestion.id));
+    for (const [parameter, value] of [['limit', '0'], ['limit', '101'], ['cursor', 'abc']]) {
+      expectOctolensError(await octolens(earshot, 'GET', `/keywords/suggestions?${parameter}=${value}`, key), 400, 'VALIDATION_ERROR', { details: [{ path: [parameter], message: expect.any(String) }] });
+    }
+  });
 });
 
 describe('keyword suggestion dismissals', () => {
