@@ -239,6 +239,9 @@ describe('global filters', () => {
     expect(cleared.body).toEqual({ list: 'negativeKeywords', removed: ['@spambot', 'giveaway'], values: [] });
     expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeAuthors: [] })).status).toBe(200);
     expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeRepos: [], confirmClear: true })).body.negativeRepos).toEqual([]);
+    // Partial, but naming at least one list.
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, {}), 400, 'VALIDATION_ERROR', { details: [] });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, { confirmClear: true }), 400, 'VALIDATION_ERROR', { details: [] });
   });
 
   it('refuses a subreddit both allowed and excluded (409 FEED_FILTER_WRITE_CONFLICT) and changes nothing', async () => {
