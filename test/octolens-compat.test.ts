@@ -110,6 +110,8 @@ describe('keywords', () => {
       tag: 'own_brand',
       paused: false,
       isSubReddit: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
       alreadyExisted: false,
     });
     const again = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'acme corp', platforms: ['twitter'] });
@@ -140,6 +142,10 @@ describe('keywords', () => {
     const updated = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { ...(fixture.request.body as object), wildcardExcludeWords: undefined });
     expectOctolensShape(updated, 'update-keyword');
     expect(updated.body).toMatchObject({ id: created.body.id, keyword: 'gamma db', excludeWords: '<string>', wildcardExcludeWords: '*bot', additionalTerms: '<string>' });
+    const isoTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(created.body).toMatchObject({ createdAt: isoTime, updatedAt: isoTime });
+    expect(updated.body).toMatchObject({ createdAt: created.body.createdAt, updatedAt: isoTime });
+    expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.updatedAt));
     const cleared = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeWords: '', additionalTerms: '', additionalTermsAndOr: false });
     expect(cleared.body).toMatchObject({ excludeWords: null, wildcardExcludeWords: '*bot', additionalTerms: null, additionalTermsAndOr: false });
     expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { keyword: 'x' }), 400, 'VALIDATION_ERROR', {
