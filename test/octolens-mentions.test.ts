@@ -322,6 +322,7 @@ describe('the mention list', () => {
       [{ minXFollowers: -1 }, ['filters', 'minXFollowers']],
       [{ groups: [{ operator: 'XOR', conditions: [{ source: ['reddit'] }] }] }, ['filters', 'groups', '0', 'operator']],
       [{ groups: [{ operator: 'OR', conditions: [{ sentiment: ['happy'] }] }] }, ['filters', 'groups', '0', 'conditions', '0', 'sentiment', '0']],
+      [{ groups: [{ operator: 'OR', conditions: Array.from({ length: 51 }, () => ({ source: ['reddit'] })) }] }, ['filters', 'groups']],
     ] as const) {
       expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters }), 400, 'VALIDATION_ERROR', { details: [{ path, message: expect.any(String) }] });
     }

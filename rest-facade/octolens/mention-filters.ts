@@ -91,6 +91,9 @@ const octolensCondition = z.strictObject(octolensConditionFields).meta({
   description: 'One condition of an advanced group: a one-key object, the key any simple filter (several keys are ANDed)',
 });
 
+/** Conditions of an advanced filter, all groups together: Octolens's bound on a saved feed's. */
+const maxConditions = 50;
+
 /** `AND` or `OR`, any case. */
 const operator = z
   .string()
@@ -109,7 +112,8 @@ export const octolensMentionFilters = z
         }),
       )
       .optional()
-      .meta({ description: 'Advanced filters: groups of conditions, on top of the simple filters at this level' }),
+      .refine((groups) => !groups || groups.reduce((all, group) => all + group.conditions.length, 0) <= maxConditions, `at most ${maxConditions} conditions in all groups together`)
+      .meta({ description: `Advanced filters: groups of conditions, on top of the simple filters at this level; at most ${maxConditions} conditions in all` }),
   })
   .meta({
     id: 'OctolensMentionFilters',

@@ -21,6 +21,8 @@ const compatDefaultPage = 20;
 const compatExportLimit = 5_000;
 /** At most this many keyword ids in one filter (spec 8). */
 const compatMaxKeywordIds = 50;
+/** At most this many conditions in an advanced filter's groups together, each read on its own. */
+const compatMaxConditions = 50;
 /**
  * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
  * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
@@ -49,7 +51,10 @@ const compatMentionFilterInput = z.strictObject({
   includeAll: z.boolean().nullish(),
   viewId: z.number().int().nullish(),
   operator: z.enum(compatOperators).nullish(),
-  groups: z.array(z.strictObject({ operator: z.enum(compatOperators), conditions: z.array(compatCondition).min(1, 'must hold a condition') })).nullish(),
+  groups: z
+    .array(z.strictObject({ operator: z.enum(compatOperators), conditions: z.array(compatCondition).min(1, 'must hold a condition') }))
+    .refine((groups) => groups.reduce((all, group) => all + group.conditions.length, 0) <= compatMaxConditions, `at most ${compatMaxConditions} conditions in all groups together`)
+    .nullish(),
 });
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
