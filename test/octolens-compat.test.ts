@@ -56,6 +56,11 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
       ['GET', '/feeds'],
       ['POST', '/search'],
       ['GET', '/mentions/by-author'],
+      // Called as Octolens documents them, with their query parameters: still 501, not 400 for an unknown parameter.
+      ['GET', '/mentions/by-author?source=twitter&handle=%40jane&limit=10'],
+      ['GET', '/feeds?excludeWithNotifications=true'],
+      ['GET', '/search?limit=5&cursor=abc'],
+      ['GET', '/integrations/slack/channels?q=general&pages=2'],
     ]) {
       expectOctolensError(await octolens(earshot, method, path, key, method === 'GET' ? undefined : {}), 501, 'FEATURE_DISABLED');
     }
@@ -105,6 +110,8 @@ describe('keywords', () => {
       tag: 'own_brand',
       paused: false,
       isSubReddit: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
       alreadyExisted: false,
     });
     const again = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'acme corp', platforms: ['twitter'] });
@@ -135,6 +142,10 @@ describe('keywords', () => {
     const updated = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { ...(fixture.request.body as object), wildcardExcludeWords: undefined });
     expectOctolensShape(updated, 'update-keyword');
     expect(updated.body).toMatchObject({ id: created.body.id, keyword: 'gamma db', excludeWords: '<string>', wildcardExcludeWords: '*bot', additionalTerms: '<string>' });
+    const isoTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(created.body).toMatchObject({ createdAt: isoTime, updatedAt: isoTime });
+    expect(updated.body).toMatchObject({ createdAt: created.body.createdAt, updatedAt: isoTime });
+    expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.updatedAt));
     const cleared = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeWords: '', additionalTerms: '', additionalTermsAndOr: false });
     expect(cleared.body).toMatchObject({ excludeWords: null, wildcardExcludeWords: '*bot', additionalTerms: null, additionalTermsAndOr: false });
     expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { keyword: 'x' }), 400, 'VALIDATION_ERROR', {
@@ -234,6 +245,9 @@ describe('global filters', () => {
     expect(cleared.body).toEqual({ list: 'negativeKeywords', removed: ['@spambot', 'giveaway'], values: [] });
     expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeAuthors: [] })).status).toBe(200);
     expect((await octolens(earshot, 'PATCH', '/filters/global', key, { negativeRepos: [], confirmClear: true })).body.negativeRepos).toEqual([]);
+    // Partial, but naming at least one list.
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, {}), 400, 'VALIDATION_ERROR', { details: [] });
+    expectOctolensError(await octolens(earshot, 'PATCH', '/filters/global', key, { confirmClear: true }), 400, 'VALIDATION_ERROR', { details: [] });
   });
 
   it('refuses a subreddit both allowed and excluded (409 FEED_FILTER_WRITE_CONFLICT) and changes nothing', async () => {

@@ -277,18 +277,41 @@ describe('the mention list', () => {
       [{ engaged: false }, [a, b, d, e]],
       [{ minXFollowers: 101 }, [a]],
       [{ maxXFollowers: 100 }, [b, d, e]],
+      // Octolens's own example bound, 2^52 - 1: past every reach, unknown reach still left out.
+      [{ maxXFollowers: 4503599627370495 }, [a, b, d, e]],
+      [{ minXFollowers: 4503599627370495 }, []],
       [{ startDate: '2026-01-15T00:00:00Z' }, [b, c, d, e]],
       [{ endDate: '2026-01-15' }, [a, b]],
       [{ startDate: '2026-01-15', endDate: '2026-01-20T23:00:00+02:00' }, [b, c]],
       [{ source: ['reddit'], sentiment: ['neutral'] }, [c]],
+      // Advanced filters: groups of one-key conditions, each joined by its operator, the groups by the top one.
+      [{ operator: 'AND', groups: [{ operator: 'OR', conditions: [{ source: ['twitter'] }, { sentiment: ['positive'] }] }] }, [a, b]],
+      [
+        {
+          operator: 'OR',
+          groups: [
+            { operator: 'AND', conditions: [{ source: ['reddit'] }, { engaged: true }] },
+            { operator: 'AND', conditions: [{ relevance: [1] }] },
+          ],
+        },
+        [b, c],
+      ],
+      [{ groups: [{ operator: 'or', conditions: [{ keyword: [sigma] }, { tag: ['praise'] }] }], endDate: '2026-01-20' }, [a, c]],
+      [{ operator: 'OR', groups: [{ operator: 'AND', conditions: [{ sentiment: ['positive'] }, { sentiment: ['negative'] }] }] }, []],
     ];
     for (const [filters, expected] of table) expect({ filters, ids: await listed(filters) }).toEqual({ filters, ids: [...expected].sort() });
     // Relevant only unless includeAll, on top of the filters.
     expect(await listed({}, {})).toEqual([a, b, d].sort());
     expect(await listed({ relevance: [2] }, {})).toEqual([]);
+    expect(await listed({ groups: [{ operator: 'OR', conditions: [{ source: ['reddit'] }, { source: ['hackernews'] }] }] }, {})).toEqual([a, d].sort());
 
     const exported = await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { includeAll: true, filters: { sentiment: ['negative'], '!source': ['hackernews'] } });
     expect(exported.body.data.map((row: any) => row.sourceId)).toEqual([b]);
+    const exportedByGroups = await octolens(earshot, 'POST', '/mentions/export', own.apiKey, {
+      includeAll: true,
+      filters: { operator: 'AND', groups: [{ operator: 'OR', conditions: [{ language: ['de'] }, { language: ['fr'] }] }] },
+    });
+    expect(exportedByGroups.body.data.map((row: any) => row.sourceId)).toEqual([c, b]);
 
     for (const [filters, path] of [
       [{ sentiment: ['happy'] }, ['filters', 'sentiment', '0']],
@@ -297,11 +320,28 @@ describe('the mention list', () => {
       [{ startDate: 'yesterday' }, ['filters', 'startDate']],
       [{ postType: ['thread'] }, ['filters', 'postType', '0']],
       [{ minXFollowers: -1 }, ['filters', 'minXFollowers']],
+      [{ groups: [{ operator: 'XOR', conditions: [{ source: ['reddit'] }] }] }, ['filters', 'groups', '0', 'operator']],
+      [{ groups: [{ operator: 'OR', conditions: [{ sentiment: ['happy'] }] }] }, ['filters', 'groups', '0', 'conditions', '0', 'sentiment', '0']],
+      [{ groups: [{ operator: 'OR', conditions: Array.from({ length: 51 }, () => ({ source: ['reddit'] })) }] }, ['filters', 'groups']],
     ] as const) {
       expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters }), 400, 'VALIDATION_ERROR', { details: [{ path, message: expect.any(String) }] });
     }
     expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { view: 3 }), 404, 'NOT_FOUND');
     expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', own.apiKey, { filters: { bookmarked: false } }), 501, 'FEATURE_DISABLED');
+    const bookmarkedInGroup = { groups: [{ operator: 'OR', conditions: [{ bookmarked: true }] }] };
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', own.apiKey, { filters: bookmarkedInGroup }), 501, 'FEATURE_DISABLED');
+    // Engagement counters are not collected: asking for them, or filtering on them, is a feature Earshot does not have.
+    for (const [path, body] of [
+      ['/mentions', { includeEngagementMetrics: true }],
+      ['/mentions/export', { includeEngagementMetrics: true }],
+      ['/mentions', { filters: { engagement: [{ source: 'twitter', metric: 'likes', value: 100 }] } }],
+      ['/mentions', { filters: { groups: [{ operator: 'AND', conditions: [{ engagement: { source: 'twitter', metric: 'likes', operator: '>=', value: 5 } }] }] } }],
+    ] as const) {
+      expectOctolensError(await octolens(earshot, 'POST', path, own.apiKey, body), 501, 'FEATURE_DISABLED');
+    }
+    expect((await octolens(earshot, 'POST', '/mentions', own.apiKey, { includeEngagementMetrics: false })).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'GET', `/mentions/${a}?includeEngagementMetrics=true`, own.apiKey), 501, 'FEATURE_DISABLED');
+    expect((await octolens(earshot, 'GET', `/mentions/${a}?includeEngagementMetrics=false`, own.apiKey)).status).toBe(200);
   });
 });
 
@@ -443,6 +483,29 @@ describe('keyword suggestions', () => {
     expect(narrowed.body).toMatchObject({ keywords: [{ id: iota.body.id, keyword: 'iota', volume: expect.any(Number) }], totalSuggestionCount: listed.length, nextCursor: null });
     expect(narrowed.body.suggestions.map((s: any) => s.id).sort()).toEqual(listed.map((s: any) => s.id).sort());
     expectOctolensError(await octolens(earshot, 'GET', '/keywords/suggestions?withVolume=yes', key), 400, 'VALIDATION_ERROR', { details: [{ path: ['withVolume'], message: expect.any(String) }] });
+  });
+
+  it('pages the list with volumes: 25 by default, limit up to 100, nextCursor passed back as cursor', async () => {
+    await keywordSuggestingOutage('kappa');
+    await keywordSuggestingOutage('lambda');
+    const whole = (await octolens(earshot, 'GET', '/keywords/suggestions?limit=100', key)).body;
+    expect(whole.totalSuggestionCount).toBeGreaterThan(2);
+    expect(whole.suggestions).toHaveLength(Math.min(whole.totalSuggestionCount, 100));
+    expect((await octolens(earshot, 'GET', '/keywords/suggestions', key)).body.suggestions).toHaveLength(Math.min(whole.totalSuggestionCount, 25));
+    const paged: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await octolens(earshot, 'GET', `/keywords/suggestions?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key);
+      expect(page.status).toBe(200);
+      expect(page.body.suggestions.length).toBeLessThanOrEqual(2);
+      expect(page.body.totalSuggestionCount).toBe(whole.totalSuggestionCount);
+      paged.push(...page.body.suggestions.map((suggestion: any) => suggestion.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(whole.suggestions.map((suggestion: any) => suggestion.id));
+    for (const [parameter, value] of [['limit', '0'], ['limit', '101'], ['cursor', 'abc']]) {
+      expectOctolensError(await octolens(earshot, 'GET', `/keywords/suggestions?${parameter}=${value}`, key), 400, 'VALIDATION_ERROR', { details: [{ path: [parameter], message: expect.any(String) }] });
+    }
   });
 });
 

@@ -37,46 +37,104 @@ const buckets = z.array(
   z.union([z.number().int(), z.string().regex(/^\d$/, 'must be 0, 1 or 2').transform(Number)]).pipe(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')),
 );
 const postTypes = z.array(z.enum(['top-level', 'reply']));
-const followers = z.number().int().min(0).max(2_000_000_000);
+/**
+ * Octolens takes any safe integer here (its own example sends 2^52 - 1);
+ * the list's bound, 2,000,000,000, is past every real reach, so a larger
+ * count stands for it.
+ */
+const listFollowerBound = 2_000_000_000;
+const followers = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .transform((count) => Math.min(count, listFollowerBound));
+/** Octolens's public engagement threshold (`{ source, metric, operator?, value }`), read only to be refused. */
+const engagementThreshold = z.strictObject({
+  source: z.string(),
+  metric: z.string(),
+  operator: z.enum(['>=', '<=', '=', 'equals']).optional(),
+  value: z.number().int().min(0),
+});
 /** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
 const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
 
+const octolensConditionFields = {
+  source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
+  '!source': names.optional().meta({ description: 'Platforms to leave out' }),
+  keyword: keywordIds.optional().meta({ description: `Integer keyword ids, at most ${maxKeywordIds}` }),
+  '!keyword': keywordIds.optional().meta({ description: `Integer keyword ids to leave out, at most ${maxKeywordIds}` }),
+  sentiment: sentimentNames.optional().meta({ description: '`positive`, `neutral`, `negative` (any case); a corrected sentiment counts as corrected' }),
+  '!sentiment': sentimentNames.optional().meta({ description: 'Sentiments to leave out; a mention not scored yet is never left out' }),
+  language: languageCodes.optional().meta({ description: 'ISO 639-1; an unknown language never matches' }),
+  '!language': languageCodes.optional().meta({ description: 'ISO 639-1 to leave out; an unknown language is never left out' }),
+  tag: names.optional().meta({ description: 'Tags (the intents `GET /tags` lists), any of them; unknown tags match nothing' }),
+  '!tag': names.optional().meta({ description: 'Tags to leave out' }),
+  relevance: buckets.optional().meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); a verdict counts as 100 or 0' }),
+  '!relevance': buckets.optional().meta({ description: 'Relevance buckets to leave out' }),
+  postType: postTypes.optional().meta({ description: '`top-level` posts or `reply` (replies and comments)' }),
+  '!postType': postTypes.optional(),
+  engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
+  bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
+  engagement: z
+    .union([engagementThreshold, z.array(engagementThreshold)])
+    .optional()
+    .meta({ description: 'Answers 501 `FEATURE_DISABLED`: engagement counters (likes, reposts, …) are not collected' }),
+  minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
+  maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
+  startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
+  endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+};
+
+const octolensCondition = z.strictObject(octolensConditionFields).meta({
+  id: 'OctolensMentionCondition',
+  description: 'One condition of an advanced group: a one-key object, the key any simple filter (several keys are ANDed)',
+});
+
+/** Conditions of an advanced filter, all groups together: Octolens's bound on a saved feed's. */
+const maxConditions = 50;
+
+/** `AND` or `OR`, any case. */
+const operator = z
+  .string()
+  .toUpperCase()
+  .pipe(z.enum(['AND', 'OR'], { message: 'must be AND or OR' }));
+
 export const octolensMentionFilters = z
   .strictObject({
-    source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
-    '!source': names.optional().meta({ description: 'Platforms to leave out' }),
-    keyword: keywordIds.optional().meta({ description: `Integer keyword ids, at most ${maxKeywordIds}` }),
-    '!keyword': keywordIds.optional().meta({ description: `Integer keyword ids to leave out, at most ${maxKeywordIds}` }),
-    sentiment: sentimentNames.optional().meta({ description: '`positive`, `neutral`, `negative` (any case); a corrected sentiment counts as corrected' }),
-    '!sentiment': sentimentNames.optional().meta({ description: 'Sentiments to leave out; a mention not scored yet is never left out' }),
-    language: languageCodes.optional().meta({ description: 'ISO 639-1; an unknown language never matches' }),
-    '!language': languageCodes.optional().meta({ description: 'ISO 639-1 to leave out; an unknown language is never left out' }),
-    tag: names.optional().meta({ description: 'Tags (the intents `GET /tags` lists), any of them; unknown tags match nothing' }),
-    '!tag': names.optional().meta({ description: 'Tags to leave out' }),
-    relevance: buckets.optional().meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); a verdict counts as 100 or 0' }),
-    '!relevance': buckets.optional().meta({ description: 'Relevance buckets to leave out' }),
-    postType: postTypes.optional().meta({ description: '`top-level` posts or `reply` (replies and comments)' }),
-    '!postType': postTypes.optional(),
-    engaged: z.boolean().optional().meta({ description: 'true: mentions marked done; false: the rest' }),
-    bookmarked: z.boolean().optional().meta({ description: 'Answers 501 `FEATURE_DISABLED`: Earshot has no bookmarks' }),
-    minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
-    maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
-    startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
-    endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+    ...octolensConditionFields,
+    operator: operator.optional().meta({ description: 'Advanced filters: how `groups` join, `AND` (default) or `OR`' }),
+    groups: z
+      .array(
+        z.strictObject({
+          operator: operator.meta({ description: "How the group's conditions join" }),
+          conditions: z.array(octolensCondition).min(1),
+        }),
+      )
+      .optional()
+      .refine((groups) => !groups || groups.reduce((all, group) => all + group.conditions.length, 0) <= maxConditions, `at most ${maxConditions} conditions in all groups together`)
+      .meta({ description: `Advanced filters: groups of conditions, on top of the simple filters at this level; at most ${maxConditions} conditions in all` }),
   })
-  .meta({ id: 'OctolensMentionFilters', description: 'Combined with AND; a `!` prefix leaves the values out' });
+  .meta({
+    id: 'OctolensMentionFilters',
+    description:
+      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too',
+  });
 
 export const octolensMentionQuery = {
   view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
-  includeEngagementMetrics: z.literal(false).optional().meta({ description: 'Only false: engagement counters are not collected' }),
+  includeEngagementMetrics: z.boolean().optional().meta({ description: 'false (default); true answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),
 };
 
 const mentionQuery = z.object(octolensMentionQuery);
-type OctolensFilters = z.output<typeof octolensMentionFilters>;
+type OctolensFilters = z.output<typeof octolensCondition>;
 
 const featureDisabled = (message: string) => new RequestRefusal({ code: 'feature_disabled', message });
+
+/** `includeEngagementMetrics: true`, on a list, an export or one mention: a feature Earshot does not have (spec 4.8: 501). */
+export const engagementMetricsDisabled = () => featureDisabled('Engagement counters (likes, reposts, views, …) are not collected: includeEngagementMetrics is not offered');
 
 /** Our platforms for Octolens's names; a name we do not collect stands for no platform of ours. */
 const ourPlatforms = (octolensNames: string[]): Platform[] =>
@@ -124,15 +182,26 @@ function mentionFilterOf(filters: OctolensFilters): Record<string, unknown> {
  */
 export function compatMentionFilterOf(rawBody: unknown): Record<string, unknown> {
   const body = mentionQuery.parse(rawBody);
-  const filters = body.filters ?? {};
-  if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
+  if (body.includeEngagementMetrics) throw engagementMetricsDisabled();
+  const { operator, groups, ...filters } = body.filters ?? {};
   return {
+    ...conditionOf(filters),
     includeAll: body.includeAll ?? false,
+    viewId: body.view ?? null,
+    operator: operator ?? null,
+    groups: groups?.map((group) => ({ operator: group.operator, conditions: group.conditions.map(conditionOf) })) ?? null,
+  };
+}
+
+/** One condition (`CompatMentionCondition`): the simple filters at one level, or one condition of a group. */
+function conditionOf(filters: OctolensFilters): Record<string, unknown> {
+  if (filters.bookmarked !== undefined) throw featureDisabled('Earshot has no bookmarks: the "bookmarked" mention filter is not offered');
+  if (filters.engagement !== undefined) throw featureDisabled('Engagement counters are not collected: the "engagement" mention filter is not offered');
+  return {
     keywordIds: filters.keyword ?? null,
     notKeywordIds: filters['!keyword'] ?? null,
     relevance: remaining([0, 1, 2], filters.relevance, filters['!relevance']) ?? null,
     engaged: filters.engaged ?? null,
-    viewId: body.view ?? null,
     filter: mentionFilterOf(filters),
   };
 }

@@ -82,7 +82,7 @@ export function octolensMention(m: Record<string, any>): z.output<typeof octolen
 }
 
 export const octolensKeywordFields = `
-  compatId term kind muted context platforms
+  compatId term kind muted context platforms createdAt updatedAt
   matching { requiredTerms requiredMode excludedTerms excludedAuthors caseSensitive exactPhrase }`;
 
 export const octolensKeywordSchema = z
@@ -101,6 +101,8 @@ export const octolensKeywordSchema = z
     tag: z.enum(['own_brand', 'competitor', 'industry_term']),
     paused: z.boolean().meta({ description: 'Muted (by hand, for balance or for noise)' }),
     isSubReddit: z.null(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime().meta({ description: 'When its settings last changed (its creation until then)' }),
   })
   .meta({ id: 'OctolensKeyword' });
 
@@ -121,6 +123,8 @@ export function octolensKeyword(k: Record<string, any>): z.output<typeof octolen
     tag: octolensTagOf(k.kind),
     paused: k.muted,
     isSubReddit: null,
+    createdAt: k.createdAt,
+    updatedAt: k.updatedAt,
   };
 }
 

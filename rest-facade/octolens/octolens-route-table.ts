@@ -14,14 +14,21 @@ import { octolensViewRoutes } from './routes/views.ts';
  * they come first where their paths would otherwise match an id route.
  */
 export const octolensRouteTable: GraphQLRoute[] = [
-  ...featureDisabledRoutes('author timelines', [{ method: 'GET', path: '/mentions/by-author', operationId: 'octolensMentionsByAuthor' }]),
+  ...featureDisabledRoutes('author timelines', [
+    {
+      method: 'GET',
+      path: '/mentions/by-author',
+      operationId: 'octolensMentionsByAuthor',
+      query: ['source', 'handle', 'profileUrl', 'limit', 'cursor', 'includeEngagementMetrics'],
+    },
+  ]),
   ...octolensMentionRoutes,
   ...octolensKeywordRoutes,
   ...octolensFilterRoutes,
   ...octolensOrganizationRoutes,
   ...octolensViewRoutes,
   ...featureDisabledRoutes('feeds', [
-    { method: 'GET', path: '/feeds', operationId: 'octolensListFeeds' },
+    { method: 'GET', path: '/feeds', operationId: 'octolensListFeeds', query: ['excludeWithNotifications'] },
     { method: 'POST', path: '/feeds', operationId: 'octolensCreateFeed' },
     { method: 'GET', path: '/feeds/{id}', operationId: 'octolensGetFeed' },
     { method: 'PATCH', path: '/feeds/{id}', operationId: 'octolensUpdateFeed' },
@@ -40,7 +47,7 @@ export const octolensRouteTable: GraphQLRoute[] = [
   ]),
   ...featureDisabledRoutes('on-demand searches', [
     { method: 'POST', path: '/search', operationId: 'octolensRunSearch' },
-    { method: 'GET', path: '/search', operationId: 'octolensListSearches' },
+    { method: 'GET', path: '/search', operationId: 'octolensListSearches', query: ['limit', 'cursor'] },
     { method: 'GET', path: '/search/{searchId}', operationId: 'octolensGetSearch' },
   ]),
   ...featureDisabledRoutes('attention signals', [
@@ -50,7 +57,7 @@ export const octolensRouteTable: GraphQLRoute[] = [
   ...featureDisabledRoutes('AI filter wizards', [{ method: 'POST', path: '/ai/filter-wizard', operationId: 'octolensFilterWizard' }]),
   ...featureDisabledRoutes('Slack integration reads', [
     { method: 'GET', path: '/integrations/slack', operationId: 'octolensSlackStatus' },
-    { method: 'GET', path: '/integrations/slack/channels', operationId: 'octolensSlackChannels' },
+    { method: 'GET', path: '/integrations/slack/channels', operationId: 'octolensSlackChannels', query: ['q', 'cursor', 'pages'] },
   ]),
   ...featureDisabledRoutes('upgrade links', [{ method: 'POST', path: '/org/upgrade-link', operationId: 'octolensUpgradeLink' }]),
 ];

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { GraphQLRoute, HttpMethod, RouteResponse } from '../route.ts';
 
 /** Every path of the compatibility API begins here (spec 4.8: only `/api/v2` exists). */
@@ -11,14 +12,19 @@ export const octolensReadOnly: RouteResponse = { description: 'A `read` key trie
 export const octolensBadBody: RouteResponse = { description: 'A field is unknown, of the wrong type or breaks its rule (`VALIDATION_ERROR`, `details` naming it)' };
 export const octolensNotFound = (what: string): RouteResponse => ({ description: `No such ${what} in this workspace (\`NOT_FOUND\`)` });
 
+const ignoredParameter = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .meta({ description: "Octolens's parameter: taken, and the route answers 501 whatever its value" });
+
 /**
  * Routes of Octolens features Earshot does not offer: each still checks the
  * credential and counts against the rate limit like any request (its
  * operation asks the gateway nothing else), then answers 501
  * `FEATURE_DISABLED` (spec 4.8).
  */
-export function featureDisabledRoutes(feature: string, routes: { method: HttpMethod; path: string; operationId: string }[]): GraphQLRoute[] {
-  return routes.map(({ method, path, operationId }) => {
+export function featureDisabledRoutes(feature: string, routes: { method: HttpMethod; path: string; operationId: string; query?: string[] }[]): GraphQLRoute[] {
+  return routes.map(({ method, path, operationId, query }) => {
     const responses: Record<number, RouteResponse> = {
       401: octolensUnauthorized,
       501: { description: `Earshot does not offer ${feature} through this API (\`FEATURE_DISABLED\`)` },
@@ -30,6 +36,8 @@ export function featureDisabledRoutes(feature: string, routes: { method: HttpMet
       operationId,
       summary: `Octolens ${feature}: not offered here; answers 501 \`FEATURE_DISABLED\``,
       tag: octolensTag,
+      // The query parameters Octolens documents for the route are taken, so a real call is answered 501 rather than 400.
+      ...(query ? { query: z.object(Object.fromEntries(query.map((name) => [name, ignoredParameter]))) } : {}),
       responses,
       operation: 'query FeatureCheck { __typename }',
       variables: () => ({}),

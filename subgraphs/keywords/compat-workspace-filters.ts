@@ -94,6 +94,8 @@ async function changeFilters<Result>(sql: Sql, workspaceId: string, change: (cur
 async function replaceFilterLists(sql: Sql, workspaceId: string, rawInput: unknown): Promise<WorkspaceFiltersRow> {
   const input = parseInput(compatWorkspaceFiltersInput, rawInput);
   const sent = Object.fromEntries(octolensFilterLists.filter((list) => input[list] !== undefined).map((list) => [list, storedForm(list, input[list]!)]));
+  // Octolens's update is partial but not empty: a body naming no list is a mistake, not a no-op.
+  if (Object.keys(sent).length === 0) throw domainError('validation_error', `The body must name at least one list: ${octolensFilterLists.join(', ')}`);
   const { saved } = await changeFilters(sql, workspaceId, (current) => {
     for (const [list, listValues] of Object.entries(sent) as [FilterList, string[]][]) {
       if (listValues.length === 0 && current[columnOfList[list]].length > 0 && !input.confirmClear) throw clearNotConfirmed(list);

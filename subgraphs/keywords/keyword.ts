@@ -256,6 +256,7 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
       stats: t.field({ type: KeywordStats, resolve: (k, _args, ctx) => keywordStats(k, ctx) }),
       polling: t.field({ type: [KeywordPolling], resolve: (k, _args, ctx) => keywordLoaders(ctx).polls.load(k.id) }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
+      updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the keyword’s settings last changed (its creation until then)' }),
     }),
   });
 

@@ -9,6 +9,8 @@ import { parseInput } from '../validate-input.ts';
 import { deleteCompatFeedbackNote, findCompatFeedbackNote, saveCompatFeedbackNote } from './compat-feedback-store.ts';
 import { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 import { listMentions, type MentionListScope, newestMentions } from './mention-list.ts';
+import { readMentionFilter } from './mention-filter-lookups.ts';
+import { mentionFilterSql, type NestedCondition } from './mention-filter.ts';
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
 import type { MentionViewRow } from './mention-view-store.ts';
 import { patchMention } from './mention-triage.ts';
@@ -19,6 +21,8 @@ const compatDefaultPage = 20;
 const compatExportLimit = 5_000;
 /** At most this many keyword ids in one filter (spec 8). */
 const compatMaxKeywordIds = 50;
+/** At most this many conditions in an advanced filter's groups together, each read on its own. */
+const compatMaxConditions = 50;
 /**
  * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
  * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
@@ -28,17 +32,85 @@ const verdictOfRelevanceWrite = (relevance: number): boolean | null => (relevanc
 
 const compatKeywordIds = z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish();
 
-const compatMentionFilterInput = z.strictObject({
-  includeAll: z.boolean().nullish(),
+/** How conditions join in a group, and groups in a filter (Octolens's advanced filters). */
+const compatOperators = ['AND', 'OR'] as const;
+
+const compatConditionFields = {
   keywordIds: compatKeywordIds,
   notKeywordIds: compatKeywordIds,
   relevance: z.array(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')).nullish(),
   engaged: z.boolean().nullish(),
-  viewId: z.number().int().nullish(),
   filter: z.record(z.string(), z.unknown()).nullish(),
+};
+
+const compatCondition = z.strictObject(compatConditionFields);
+type CompatCondition = z.output<typeof compatCondition>;
+
+const compatMentionFilterInput = z.strictObject({
+  ...compatConditionFields,
+  includeAll: z.boolean().nullish(),
+  viewId: z.number().int().nullish(),
+  operator: z.enum(compatOperators).nullish(),
+  groups: z
+    .array(z.strictObject({ operator: z.enum(compatOperators), conditions: z.array(compatCondition).min(1, 'must hold a condition') }))
+    .refine((groups) => groups.reduce((all, group) => all + group.conditions.length, 0) <= compatMaxConditions, `at most ${compatMaxConditions} conditions in all groups together`)
+    .nullish(),
 });
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/** Fragments joined by `and` or `or`, in parentheses. */
+const joined = (sql: Queryable, operator: (typeof compatOperators)[number], parts: Fragment[]): Fragment =>
+  sql`(${parts.reduce((all, part) => (operator === 'AND' ? sql`${all} and ${part}` : sql`${all} or ${part}`))})`;
+
+/**
+ * One condition's list filter (spec 4.3) and the condition only this API
+ * has: its integer keyword ids as ours (ids naming no keyword of the
+ * workspace match nothing, or leave nothing out), and its relevance
+ * buckets and engaged flag.
+ */
+async function compatClauseOf(ctx: SubgraphContext, input: CompatCondition): Promise<{ filter: Record<string, unknown>; condition: NestedCondition }> {
+  const filter: Record<string, unknown> = { ...input.filter };
+  if (input.keywordIds) filter.keywordIds = await keywordsOfCompatIds(ctx, input.keywordIds);
+  if (input.notKeywordIds?.length) filter.notKeywordIds = await keywordsOfCompatIds(ctx, input.notKeywordIds);
+  const conditions: NestedCondition[] = [];
+  const { relevance, engaged } = input;
+  if (relevance) conditions.push((sql) => sql`${relevanceBucketSql(sql)} = any(${sql.array(relevance)}::int[])`);
+  if (engaged !== null && engaged !== undefined) conditions.push((sql) => (engaged ? sql`m.status = 'done'` : sql`m.status <> 'done'`));
+  return { filter, condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`) };
+}
+
+/**
+ * Octolens's advanced filters: each group's conditions joined by the
+ * group's operator, the groups by the filter's (AND by default). A
+ * condition is a whole filter of its own, read as the list reads one
+ * without its defaults.
+ */
+async function compatGroupsCondition(
+  ctx: SubgraphContext,
+  operator: (typeof compatOperators)[number],
+  groups: { operator: (typeof compatOperators)[number]; conditions: CompatCondition[] }[],
+): Promise<NestedCondition> {
+  const { workspaceId } = requireAuth(ctx);
+  const read = async (input: CompatCondition): Promise<NestedCondition> => {
+    const clause = await compatClauseOf(ctx, input);
+    const filter = await readMentionFilter(ctx.sql, ctx.keywordDirectory, workspaceId, clause.filter);
+    return (sql) => sql`(${mentionFilterSql(sql, filter)} and ${clause.condition(sql)})`;
+  };
+  const resolved = await Promise.all(groups.map(async (group) => ({ operator: group.operator, conditions: await Promise.all(group.conditions.map(read)) })));
+  return (sql) =>
+    joined(
+      sql,
+      operator,
+      resolved.map((group) =>
+        joined(
+          sql,
+          group.operator,
+          group.conditions.map((condition) => condition(sql)),
+        ),
+      ),
+    );
+}
 
 /**
  * The list filter (spec 4.3) and scope a compatibility filter stands for:
@@ -51,19 +123,14 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
  */
 async function compatListOf(ctx: SubgraphContext, rawFilter: unknown): Promise<{ filter: Record<string, unknown>; scope: MentionListScope }> {
   const input = parseInput(compatMentionFilterInput, rawFilter ?? {});
-  const filter: Record<string, unknown> = { ...input.filter };
-  if (input.keywordIds) filter.keywordIds = await keywordsOfCompatIds(ctx, input.keywordIds);
-  if (input.notKeywordIds?.length) filter.notKeywordIds = await keywordsOfCompatIds(ctx, input.notKeywordIds);
+  const { filter, condition } = await compatClauseOf(ctx, input);
   if (input.viewId !== null && input.viewId !== undefined) filter.viewId = await objectOfCompatId(ctx, 'view', input.viewId, 'View');
-  const conditions: ((sql: Queryable) => Fragment)[] = [];
-  const { relevance, engaged } = input;
-  if (relevance) conditions.push((sql) => sql`${relevanceBucketSql(sql)} = any(${sql.array(relevance)}::int[])`);
-  if (engaged !== null && engaged !== undefined) conditions.push((sql) => (engaged ? sql`m.status = 'done'` : sql`m.status <> 'done'`));
+  const groups = input.groups?.length ? await compatGroupsCondition(ctx, input.operator ?? 'AND', input.groups) : undefined;
   return {
     filter,
     scope: {
       defaults: input.includeAll ? {} : { relevant: true },
-      condition: (sql) => conditions.reduce((all, condition) => sql`${all} and ${condition(sql)}`, sql`true`),
+      condition: (sql) => (groups ? sql`${condition(sql)} and ${groups(sql)}` : condition(sql)),
     },
   };
 }
@@ -169,6 +236,25 @@ export function addCompatMentionSchema(
     }),
   }));
 
+  const CompatMentionCondition = builder.inputType('CompatMentionCondition', {
+    description: 'One condition of an advanced filter group: the integer keyword ids, relevance buckets, engaged flag and the list’s own filters, ANDed',
+    fields: (t) => ({
+      keywordIds: t.intList(),
+      notKeywordIds: t.intList(),
+      relevance: t.intList(),
+      engaged: t.boolean(),
+      filter: t.field({ type: MentionFilter }),
+    }),
+  });
+
+  const CompatMentionFilterGroup = builder.inputType('CompatMentionFilterGroup', {
+    description: 'Conditions joined by `operator`',
+    fields: (t) => ({
+      operator: t.string({ required: true, description: '`AND` or `OR`' }),
+      conditions: t.field({ type: [CompatMentionCondition], required: true }),
+    }),
+  });
+
   const CompatMentionFilter = builder.inputType('CompatMentionFilter', {
     description: "The compatibility API's mention filters: its integer keyword ids, relevance buckets and engaged flag, and the list's own filters",
     fields: (t) => ({
@@ -179,6 +265,8 @@ export function addCompatMentionSchema(
       engaged: t.boolean({ description: 'True: mentions marked done; false: the rest' }),
       viewId: t.int({ description: "A saved view's integer id: its filters apply too" }),
       filter: t.field({ type: MentionFilter, description: 'Every other filter, as `mentions` takes it' }),
+      operator: t.string({ description: '`AND` (default) or `OR`: how `groups` join' }),
+      groups: t.field({ type: [CompatMentionFilterGroup], description: "Octolens's advanced filters, on top of the others" }),
     }),
   });
 

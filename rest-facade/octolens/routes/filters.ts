@@ -24,12 +24,12 @@ export const octolensFilterRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/filters/global`,
     operationId: 'octolensUpdateGlobalFilters',
     summary:
-      'Replaces the lists sent, omitted ones stay. Emptying a list that holds values with `[]` needs `confirmClear: true`; a subreddit may not be both allowed and excluded',
+      'Replaces the lists sent (at least one), omitted ones stay. Emptying a list that holds values with `[]` needs `confirmClear: true`; a subreddit may not be both allowed and excluded',
     tag: octolensTag,
     body: compatWorkspaceFiltersInput,
     responses: {
       200: { description: 'The five lists after the change', schema: octolensGlobalFiltersSchema },
-      400: { description: `${octolensBadBody.description}, or ${clearNotConfirmed.charAt(0).toLowerCase()}${clearNotConfirmed.slice(1)}` },
+      400: { description: `${octolensBadBody.description}, a body naming no list, or ${clearNotConfirmed.charAt(0).toLowerCase()}${clearNotConfirmed.slice(1)}` },
       401: octolensUnauthorized,
       403: octolensReadOnly,
       409: { description: 'A subreddit would be both in `positiveSubreddits` and in `negativeSubreddits` (`FEED_FILTER_WRITE_CONFLICT`)' },
@@ -83,7 +83,7 @@ export const octolensFilterRoutes: GraphQLRoute[] = [
           .object({ list: listNames, removed: z.array(z.string()).meta({ description: 'Values that left, as they were stored' }), values: z.array(z.string()) })
           .meta({ id: 'OctolensFilterRemoval' }),
       },
-      400: { description: `${octolensBadBody.description}, or ${clearNotConfirmed.charAt(0).toLowerCase()}${clearNotConfirmed.slice(1)}` },
+      400: { description: `${octolensBadBody.description}, a body naming no list, or ${clearNotConfirmed.charAt(0).toLowerCase()}${clearNotConfirmed.slice(1)}` },
       401: octolensUnauthorized,
       403: octolensReadOnly,
     },

@@ -27,6 +27,20 @@ const suggestionSchema = z.object({
 
 const suggestionFields = 'compatSuggestions { compatId type value reason impact impactScore }';
 
+/** The list with volumes comes in pages (Octolens: 25 by default, 100 at most), most impact first. */
+const suggestionPageDefault = 25;
+const suggestionPageMax = 100;
+
+/**
+ * A page's cursor: the position of its first suggestion in the list. The
+ * list is measured afresh on every read, so a position is all a cursor can
+ * hold; a suggestion that appears or goes between two reads shifts the rest.
+ */
+const suggestionCursor = z
+  .string()
+  .regex(/^p[1-9]\d{0,6}$/, 'must be a nextCursor this route returned')
+  .transform((cursor) => Number(cursor.slice(1)));
+
 export const octolensKeywordRoutes: GraphQLRoute[] = [
   // Before `DELETE /keywords/{id}`, whose path would otherwise take `suggestions` for an id.
   {
@@ -153,13 +167,22 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     operationId: 'octolensListKeywordSuggestions',
     summary:
       'Rule suggestions measured on the last 30 days of scored matches: for one keyword with `keywordId`, else for every keyword with its volume (matches in the last 7 days); ' +
-      '`withVolume=false` counts them by keyword, `withVolume=true` lists them with volumes, narrowed by `keywordId` when given',
+      '`withVolume=false` counts them by keyword, `withVolume=true` lists them with volumes, narrowed by `keywordId` when given, ' +
+      `most impact first, ${suggestionPageDefault} a page (\`limit\` up to ${suggestionPageMax}; pass \`nextCursor\` back as \`cursor\`)`,
     tag: octolensTag,
     query: z.object({
       keywordId: z.string().regex(/^\d+$/, 'must be an integer keyword id').optional().meta({ description: 'Narrow to one keyword' }),
       withVolume: booleanText
         .optional()
         .meta({ description: 'true: the list with volumes, the default without `keywordId`; false without `keywordId`: `[{ keywordId, count }]` for each keyword with suggestions' }),
+      limit: z
+        .string()
+        .regex(/^\d+$/, 'must be an integer from 1 to 100')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(suggestionPageMax))
+        .optional()
+        .meta({ description: `The list with volumes: suggestions a page, 1 to ${suggestionPageMax}, default ${suggestionPageDefault}` }),
+      cursor: suggestionCursor.optional().meta({ description: 'The list with volumes: `nextCursor` of the page before' }),
     }),
     responses: {
       200: {
@@ -181,8 +204,8 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
             z.object({
               keywords: z.array(z.object({ id: z.number().int(), keyword: z.string(), volume: z.number().int() })),
               suggestions: z.array(suggestionSchema.extend({ keyword: z.string(), keywordVolume: z.number().int() })),
-              totalSuggestionCount: z.number().int(),
-              nextCursor: z.null(),
+              totalSuggestionCount: z.number().int().meta({ description: 'Suggestions in the whole list, every page' }),
+              nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last' }),
             }),
           ])
           .meta({ id: 'OctolensKeywordSuggestions' }),
@@ -236,14 +259,16 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
       }
       const suggestions = keywords
         .flatMap((keyword) => rows(keyword).map((row: Record<string, unknown>) => ({ ...row, keyword: keyword.term, keywordVolume: keyword.stats.last7d })))
-        .sort((a, b) => b.impactScore - a.impactScore);
+        .sort((a, b) => b.impactScore - a.impactScore || a.id - b.id);
+      const start = query.cursor ?? 0;
+      const end = start + (query.limit ?? suggestionPageDefault);
       return {
         status: 200,
         body: {
           keywords: keywords.map((keyword) => ({ id: keyword.compatId, keyword: keyword.term, volume: keyword.stats.last7d })),
-          suggestions,
+          suggestions: suggestions.slice(start, end),
           totalSuggestionCount: suggestions.length,
-          nextCursor: null,
+          nextCursor: end < suggestions.length ? `p${end}` : null,
         },
       };
     },

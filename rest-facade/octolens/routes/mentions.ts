@@ -2,13 +2,17 @@ import { z } from 'zod';
 import { intents } from '../../../vocabulary/classification-values.ts';
 import { octolensPlatformName } from '../../../vocabulary/octolens-platforms.ts';
 import type { GraphQLRoute, RestResult } from '../../route.ts';
-import { compatMentionFilterOf, octolensMentionQuery } from '../mention-filters.ts';
+import { booleanText } from '../../query-parameters.ts';
+import { compatMentionFilterOf, engagementMetricsDisabled, octolensMentionQuery } from '../mention-filters.ts';
 import { octolensMentionsCsv } from '../octolens-csv.ts';
 import { octolensMention, octolensMentionFields, octolensMentionSchema, octolensTimestamp } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 const mentionNotFound = octolensNotFound('mention (`sourceId` is our `mm_…` id)');
-const bookmarksRefused = { description: 'The `bookmarked` filter: Earshot has no bookmarks (`FEATURE_DISABLED`)' };
+const bookmarksRefused = {
+  description: 'The `bookmarked` filter (Earshot has no bookmarks), the `engagement` filter or `includeEngagementMetrics: true` (engagement counters are not collected): `FEATURE_DISABLED`',
+};
+const engagementMetricsRefused = { description: '`includeEngagementMetrics=true`: engagement counters are not collected (`FEATURE_DISABLED`)' };
 
 /** Optional keys Octolens's update body carries to find the row; the `sourceId` in the path is enough here. */
 const rowKeys = {
@@ -124,10 +128,20 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     operationId: 'octolensGetMention',
     summary: 'One mention by its `sourceId` (our `mm_…` id)',
     tag: octolensTag,
-    query: z.object({ includeEngagementMetrics: z.literal('false').optional().meta({ description: 'Only false: engagement counters are not collected' }) }),
-    responses: { 200: { description: 'The mention', schema: octolensMentionSchema }, 401: octolensUnauthorized, 404: mentionNotFound },
+    query: z.object({
+      includeEngagementMetrics: booleanText.optional().meta({ description: '`false` (default); `true` answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),
+    }),
+    responses: {
+      200: { description: 'The mention', schema: octolensMentionSchema },
+      401: octolensUnauthorized,
+      404: mentionNotFound,
+      501: engagementMetricsRefused,
+    },
     operation: `query OctolensMention($id: ID!) { mention(id: $id) { ${octolensMentionFields} } }`,
-    variables: ({ params }) => ({ id: params.sourceId }),
+    variables: ({ params, query }) => {
+      if (query.includeEngagementMetrics === true) throw engagementMetricsDisabled();
+      return { id: params.sourceId };
+    },
     result: (data) => ({ status: 200, body: octolensMention(data.mention) }),
   },
   {
