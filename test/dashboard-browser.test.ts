@@ -597,7 +597,8 @@ describe('team', () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to bea@example.com').waitFor();
     const pending = page.getByRole('table', { name: 'Pending invitations' });
-    expect(await pending.getByRole('row').nth(1).locator('th, td').allTextContents()).toEqual(['bea@example.com', 'admin', 'ada', expect.any(String), 'Withdraw the invitation to bea@example.com']);
+    // The table is read again after the send: its row comes after the confirmation, not with it.
+    await expect.poll(() => pending.getByRole('row').nth(1).locator('th, td').allTextContents()).toEqual(['bea@example.com', 'admin', 'ada', expect.any(String), 'Withdraw the invitation to bea@example.com']);
 
     const [mail] = await eventually(async () => smtp.messages.filter((message) => message.to.includes('bea@example.com')), (found) => found.length > 0);
     const link = new URL(/https?:\/\/\S+\/invitation\?token=[\w-]+/.exec(mail.text ?? '')![0]);
