@@ -87,6 +87,8 @@ for (const output of [process.stdout, process.stderr]) {
   output.on('error', () => void stopAndExit(0));
 }
 
+const stackOf = (error: unknown) => (error instanceof Error ? (error.stack ?? String(error)) : String(error));
+
 /**
  * The last resort, for a promise that rejected with no handler. One that
  * says the database is away is a statement cut short by an outage, which
@@ -99,20 +101,19 @@ for (const output of [process.stdout, process.stderr]) {
  * included) and exits 1, for its supervisor to start it afresh.
  */
 process.on('unhandledRejection', (reason) => {
-  const error = reason instanceof Error ? (reason.stack ?? String(reason)) : String(reason);
   if (isDatabaseUnavailable(reason)) {
-    log.error('a statement lost the database and nothing handled its failure; serving on', { error });
+    log.error('a statement lost the database and nothing handled its failure; serving on', { error: stackOf(reason) });
     return;
   }
-  log.error('unhandled rejection; stopping', { error });
+  log.error('unhandled rejection; stopping', { error: stackOf(reason) });
   void stopAndExit(1);
 });
 process.on('uncaughtException', (error) => {
-  log.error('uncaught exception; stopping', { error: error.stack ?? String(error) });
+  log.error('uncaught exception; stopping', { error: stackOf(error) });
   void stopAndExit(1);
 });
 
 await starting.catch((error: unknown) => {
-  log.error('Earshot did not start', { error: error instanceof Error ? (error.stack ?? String(error)) : String(error) });
+  log.error('Earshot did not start', { error: stackOf(error) });
   process.exit(1);
 });
