@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
@@ -97,7 +97,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
       const called = mcpTools.find((each) => each.name === params.name);
-      if (!called) return toolError({ code: 'not_found', message: `No tool named ${params.name}` });
+      // MCP spec, tools, error handling: an unknown tool is a protocol error (invalid params), not a result of a tool.
+      if (!called) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
       const args = params.arguments ?? {};
       const checked = checkInput(called.input, args);
