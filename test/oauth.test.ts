@@ -126,6 +126,14 @@ describe('discovery and registration', () => {
     expect(noRedirect).toEqual({ status: 400, body: { error: 'invalid_client_metadata', error_description: 'redirect_uris: name at least one' } });
   });
 
+  it('does not lock one address out after a few dozen registrations or token requests (the SDK’s own limits: 20 an hour, 50 a quarter hour)', async () => {
+    for (let i = 0; i < 30; i++) expect((await registerClient(base)).status).toBe(201);
+    const client = (await registerClient(base)).body.client_id;
+    for (let i = 0; i < 60; i++) {
+      expect(await tokenRequest(base, { grant_type: 'refresh_token', client_id: client, refresh_token: `ort_made_up_${i}` })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    }
+  });
+
   it('answers a body too large or unreadable with invalid_request and the parser’s 4xx, never server_error', async () => {
     const post = async (path: string, contentType: string, body: string) => {
       const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
