@@ -13,6 +13,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { OAuthLifetimes } from '../subgraphs/team/index.ts';
 import { earshotOAuthProvider } from './earshot-oauth-provider.ts';
+import { oauthErrorAnswers, publicClientIdentification } from './error-answers.ts';
 import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from './metadata.ts';
 import { createBrowserSteps } from './sign-in-and-consent.ts';
 
@@ -64,6 +65,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     res.set('retry-after', String(databaseRetryAfterSeconds));
     oauthFailure(res, 503, 'temporarily_unavailable', databaseUnavailableMessage);
   });
+  app.use('/oauth', oauthErrorAnswers(issuer));
+  for (const path of [oauthPaths.token, oauthPaths.revoke]) app.use(path, express.urlencoded({ extended: false }), publicClientIdentification(issuer));
   // The SDK's per-address limits (token and revocation 50, authorization 100 a quarter hour, registration 20 an hour) are
   // off where a secret of 256 bits is what stands guard: one address (a proxy's, an office's, a test suite's) would lock
   // everyone behind it out of signing in. The sign-in forms keep their own limits (team subgraph); registration, which

@@ -290,13 +290,20 @@ describe('the authorization-code flow with PKCE', () => {
       expect(answer.status).toBe(302);
       const query = new URL(answer.location!).searchParams;
       expect(answer.location!.startsWith(`${redirectUri}?`)).toBe(true);
+      // RFC 6749 4.1.2.1: the error description is printable ASCII without '"' and '\\'; RFC 9207: iss on errors too.
+      expect(query.get('error_description')).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/);
+      expect(query.get('iss')).toBe(base);
       return { error: query.get('error'), state: query.get('state') };
     };
-    // The SDK's parameter check leaves `state` out of this redirect.
-    expect((await redirectError({ code_challenge_method: 'plain' })).error).toBe('invalid_request');
+    // The parameters the SDK's handler checks itself (it left state out of these redirects, and put a zod error's JSON in the description).
+    expect(await redirectError({ code_challenge_method: 'plain' })).toEqual({ error: 'invalid_request', state: 's' });
+    expect(await redirectError({ code_challenge: '' })).toEqual({ error: 'invalid_request', state: 's' });
+    expect(await redirectError({ response_type: 'token' })).toEqual({ error: 'unsupported_response_type', state: 's' });
     expect(await redirectError({ code_challenge: 'too-short' })).toEqual({ error: 'invalid_request', state: 's' });
     expect(await redirectError({ scope: 'read admin' })).toEqual({ error: 'invalid_scope', state: 's' });
     expect(await redirectError({ resource: 'https://elsewhere.example/mcp' })).toEqual({ error: 'invalid_target', state: 's' });
+    const missing = await browse(`${base}/oauth/authorize?${new URLSearchParams({ client_id: client, response_type: 'code', code_challenge_method: 'S256', state: 't' })}`);
+    expect(Object.fromEntries(new URL(missing.location!).searchParams)).toEqual({ error: 'invalid_request', error_description: 'code_challenge is required', state: 't', iss: base });
 
     const unregistered = await browse(authorizeUrl(base, { client_id: client, code_challenge: challenge, redirect_uri: 'https://evil.example/callback' }));
     expect(unregistered.status).toBe(400);
@@ -305,6 +312,24 @@ describe('the authorization-code flow with PKCE', () => {
     expect(JSON.parse(unknownClient.html)).toEqual({ error: 'invalid_client', error_description: 'Invalid client_id' });
 
     expect(await tokenRequest(base, { grant_type: 'client_credentials', client_id: client })).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    // RFC 6749 5.2: a missing parameter is named in a description RFC 6749 allows; no client named is invalid_client, and a
+    // client that tried the Authorization header is 401 with a challenge of its scheme; 3.2: the parameters come as a form.
+    expect(await tokenRequest(base, { client_id: client })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'grant_type is required' } });
+    expect(await tokenRequest(base, { grant_type: 'authorization_code', client_id: client, code: 'oac_x' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'code_verifier is required' },
+    });
+    expect(await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: 'ort_x' })).toMatchObject({ status: 400, body: { error: 'invalid_client', error_description: 'client_id is required' } });
+    const basic = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client}:secret`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'ort_x' }),
+    });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toBe(`Basic realm="${base}"`);
+    expect(await basic.json()).toMatchObject({ error: 'invalid_client' });
+    const json = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'refresh_token', client_id: client, refresh_token: 'ort_x' }) });
+    expect({ status: json.status, body: await json.json() }).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the parameters as application/x-www-form-urlencoded' } });
     expect(await tokenRequest(base, { grant_type: 'authorization_code', client_id: client, code: 'oac_made_up', code_verifier: 'x'.repeat(43) })).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant', error_description: 'The authorization code is invalid or expired' },
@@ -379,7 +404,7 @@ describe('sign-in and consent pages', () => {
     const page = await browse(authorizeUrl(base, { client_id: client, code_challenge: pkcePair().challenge, state: 'd' }), cookie);
 
     const denied = await consent(base, page, cookie, { workspaceId: created.workspace.id, decision: 'deny' });
-    expect(Object.fromEntries(denied)).toEqual({ error: 'access_denied', error_description: 'The user denied the request', state: 'd' });
+    expect(Object.fromEntries(denied)).toEqual({ error: 'access_denied', error_description: 'The user denied the request', state: 'd', iss: base });
 
     const forged = await submitForm(`${base}/oauth/authorize`, { ...hiddenFields(page.html, '/oauth/authorize'), csrf: 'x', workspace: created.workspace.id, grant_scope: 'write', decision: 'allow' }, cookie);
     expect(forged.status).toBe(403);
