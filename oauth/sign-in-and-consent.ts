@@ -161,6 +161,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
         workspaceId: workspace.id,
         scope: granted,
         redirectUri: params.redirectUri,
+        redirectUriNamed: request.redirect_uri !== undefined,
         codeChallenge: params.codeChallenge,
         resource: params.resource?.href ?? null,
       },

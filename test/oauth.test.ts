@@ -335,6 +335,24 @@ describe('the authorization-code flow with PKCE', () => {
       body: { error: 'invalid_grant', error_description: 'The authorization code is invalid or expired' },
     });
   });
+
+  it('wants the redirect_uri back at the token endpoint when the authorization request named one, and not when it took the only registered one (RFC 6749 4.1.3)', async () => {
+    const created = await ownedWorkspace('rd@example.com');
+    const cookie = await signInCookie(base, 'rd@example.com', password);
+    const client = (await registerClient(base)).body.client_id;
+    const codeFor = async (url: string) => {
+      const { verifier, challenge } = pkcePair();
+      const redirect = await consent(base, await browse(url.replace('CHALLENGE', challenge), cookie), cookie, { workspaceId: created.workspace.id });
+      return { grant_type: 'authorization_code', client_id: client, code: redirect.get('code')!, code_verifier: verifier };
+    };
+
+    const named = await codeFor(authorizeUrl(base, { client_id: client, code_challenge: 'CHALLENGE' }));
+    expect(await tokenRequest(base, named)).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'redirect_uri is required: the authorization request named one' } });
+    expect(await tokenRequest(base, { ...named, redirect_uri: redirectUri })).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+
+    const unnamed = await codeFor(`${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client, code_challenge: 'CHALLENGE', code_challenge_method: 'S256' })}`);
+    expect(await tokenRequest(base, unnamed)).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+  });
 });
 
 describe('sign-in and consent pages', () => {

@@ -13,6 +13,8 @@ export interface AuthorizationCodeRow {
   workspaceId: string;
   scope: OAuthScope;
   redirectUri: string;
+  /** Whether the authorization request named `redirectUri` (rather than the client's only registered one being taken). */
+  redirectUriNamed: boolean;
   codeChallenge: string;
   resource: string | null;
   expiresAt: Date;
@@ -44,16 +46,16 @@ export async function insertAuthorizationCode(
 ): Promise<void> {
   await sql`
     /* insertAuthorizationCode */
-    insert into oauth_authorization_codes (code_hash, client_id, user_id, workspace_id, scope, redirect_uri, code_challenge, resource, expires_at)
+    insert into oauth_authorization_codes (code_hash, client_id, user_id, workspace_id, scope, redirect_uri, redirect_uri_named, code_challenge, resource, expires_at)
     values (${hashSecretToken(input.code)}, ${input.clientId}, ${input.userId}, ${input.workspaceId}, ${input.scope},
-            ${input.redirectUri}, ${input.codeChallenge}, ${input.resource}, ${input.expiresAt})`;
+            ${input.redirectUri}, ${input.redirectUriNamed}, ${input.codeChallenge}, ${input.resource}, ${input.expiresAt})`;
 }
 
 /** The code's row; `lock` holds it for the rest of the transaction, so one exchange of a code wins. */
 export async function findAuthorizationCode(sql: Queryable, code: string, options: { lock?: boolean } = {}): Promise<AuthorizationCodeRow | undefined> {
   const [row] = await sql<AuthorizationCodeRow[]>`
     /* findAuthorizationCode */
-    select client_id, user_id, workspace_id, scope, redirect_uri, code_challenge, resource, expires_at, grant_id
+    select client_id, user_id, workspace_id, scope, redirect_uri, redirect_uri_named, code_challenge, resource, expires_at, grant_id
     from oauth_authorization_codes where code_hash = ${hashSecretToken(code)}
     ${options.lock ? sql`for update` : sql``}`;
   return row;

@@ -66,7 +66,7 @@ export const scopeText = (scope: OAuthScope) => (scope === 'write' ? 'read write
 /** After consent: a code for the client's redirect, bound to its PKCE challenge. The user must belong to the workspace. */
 export async function issueAuthorizationCode(
   sql: Queryable,
-  input: { clientId: string; userId: string; workspaceId: string; scope: OAuthScope; redirectUri: string; codeChallenge: string; resource: string | null },
+  input: { clientId: string; userId: string; workspaceId: string; scope: OAuthScope; redirectUri: string; redirectUriNamed: boolean; codeChallenge: string; resource: string | null },
   now: Date,
 ): Promise<string> {
   if (!(await findMemberRole(sql, input.workspaceId, input.userId))) {
@@ -125,6 +125,10 @@ export function exchangeAuthorizationCode(
     if (row.grantId) {
       await revokeGrant(tx, row.grantId, now);
       return reusedCode();
+    }
+    // RFC 6749 4.1.3: the redirect_uri of the authorization request, when it named one, is repeated here, identical.
+    if (input.redirectUri === undefined && row.redirectUriNamed) {
+      return new OAuthGrantError('invalid_request', 'redirect_uri is required: the authorization request named one');
     }
     if (input.redirectUri !== undefined && input.redirectUri !== row.redirectUri) {
       return new OAuthGrantError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
