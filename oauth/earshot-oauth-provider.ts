@@ -1,4 +1,5 @@
 import {
+  CustomOAuthError,
   InvalidClientMetadataError,
   InvalidGrantError,
   InvalidRequestError,
@@ -46,6 +47,23 @@ async function inProtocolTerms<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a redirect URI cannot be registered, if it cannot: a code sent over
+ * plain http to another host can be read on the way, so http is for the
+ * loopback interface only (OAuth 2.1 2.3.1 and 7.5, RFC 8252 7.3; the MCP
+ * authorization spec: localhost or https), and a fragment is never allowed
+ * (RFC 6749 3.1.2). Native apps' own schemes (RFC 8252 7.1) are welcome.
+ */
+function redirectUriProblem(uri: string): string | undefined {
+  if (!URL.canParse(uri)) return 'is not a URL';
+  const url = new URL(uri);
+  if (url.hash || uri.includes('#')) return 'must not have a fragment';
+  if (url.protocol === 'http:' && !loopbackHosts.has(url.hostname)) return 'must use https, or http on a loopback address only';
+  return undefined;
+}
+
 const tokenResponse = (tokens: OAuthTokenSet): OAuthTokens => ({
   access_token: tokens.accessToken,
   token_type: 'Bearer',
@@ -80,6 +98,10 @@ export function earshotOAuthProvider(options: EarshotOAuthProviderOptions): OAut
       async registerClient(client) {
         const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = client as OAuthClientInformationFull;
         if (metadata.redirect_uris.length === 0) throw new InvalidClientMetadataError('redirect_uris: name at least one');
+        for (const uri of metadata.redirect_uris) {
+          const problem = redirectUriProblem(uri);
+          if (problem) throw new CustomOAuthError('invalid_redirect_uri', `redirect_uris: ${uri} ${problem}`);
+        }
         const registered: OAuthClientInformationFull = {
           ...metadata,
           token_endpoint_auth_method: 'none',

@@ -124,6 +124,16 @@ describe('discovery and registration', () => {
 
     const noRedirect = await registerClient(base, { redirect_uris: [] });
     expect(noRedirect).toEqual({ status: 400, body: { error: 'invalid_client_metadata', error_description: 'redirect_uris: name at least one' } });
+    // OAuth 2.1 and the MCP authorization spec: https, or http on loopback only; RFC 6749 3.1.2: no fragment (RFC 7591 3.2.2 names the error).
+    for (const [uri, problem] of [
+      ['http://app.example/callback', 'must use https, or http on a loopback address only'],
+      ['https://app.example/callback#done', 'must not have a fragment'],
+    ]) {
+      expect(await registerClient(base, { redirect_uris: [uri] })).toEqual({ status: 400, body: { error: 'invalid_redirect_uri', error_description: `redirect_uris: ${uri} ${problem}` } });
+    }
+    for (const uri of ['https://app.example/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]/callback', 'cursor://anysphere.cursor-retrieval/oauth/callback']) {
+      expect((await registerClient(base, { redirect_uris: [uri] })).status).toBe(201);
+    }
   });
 
   it('does not lock one address out after a few dozen registrations or token requests (the SDK’s own limits: 20 an hour, 50 a quarter hour)', async () => {
