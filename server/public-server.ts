@@ -20,17 +20,28 @@ const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp',
 const isApiPath = (path: string) => apiRoots.has(path.split('/')[1]);
 
 /**
- * Whether a graphql-ws upgrade comes from a page of Earshot's own origin: its
- * `Origin` is the public origin or, without one configured, the origin the
- * request reached. No `Origin` at all is a client that is no browser, which
- * no other site can drive.
+ * Whether a request (a graphql-ws upgrade, an MCP call) comes from a page of
+ * Earshot's own origin: its `Origin` is the public origin or, without one
+ * configured, the origin the request reached. No `Origin` at all is a client
+ * that is no browser, which no other site can drive.
  */
-function upgradeFromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefined): boolean {
+function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefined): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   if (publicOrigin) return origin === publicOrigin;
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   return origin === `${scheme}://${req.headers.host}`;
+}
+
+/**
+ * MCP Streamable HTTP transport: a server validates `Origin` against DNS
+ * rebinding and answers a present, invalid one 403, with a JSON-RPC error
+ * that has no id.
+ */
+function refuseForeignMcpOrigin(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: Origin ${req.headers.origin} is not Earshot's own` }, id: null }));
 }
 
 /** How long a stopping server waits for requests in flight. */
@@ -112,7 +123,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
-    if (mcp && path === '/mcp') return void mcp(req, res);
+    if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
     if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD')) return options.dashboard.serve(req, res, path);
     notFound(req, res);
@@ -128,7 +139,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
       server,
       path: '/graphql',
       verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
-        if (!sessionCookie({ upgradeRequest: req }) || upgradeFromOwnOrigin(req, options.publicOrigin)) return done(true);
+        if (!sessionCookie({ upgradeRequest: req }) || fromOwnOrigin(req, options.publicOrigin)) return done(true);
         done(false, 403, 'Cross-site upgrade refused');
       },
     });

@@ -97,6 +97,21 @@ describe('the MCP tool server at /mcp', () => {
     expect((await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()).issuer).toBe(base);
   });
 
+  it('refuses a call from a page of another origin with 403 (the MCP transport’s DNS-rebinding rule), and takes its own origin’s', async () => {
+    const { apiKey } = await earshot.createWorkspace('Origins');
+    const post = (origin: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    expect(await post('https://rebound.example')).toEqual({
+      status: 403,
+      body: { jsonrpc: '2.0', error: { code: -32000, message: "Forbidden: Origin https://rebound.example is not Earshot's own" }, id: null },
+    });
+    expect(await post(base)).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } } });
+  });
+
   it('lists every tool to a write API key, each with a description and a JSON-schema input, and runs them on real data', async () => {
     const { workspace, apiKey } = await earshot.createWorkspace('Tools');
     const client = await connect(apiKey);
