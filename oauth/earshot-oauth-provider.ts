@@ -24,7 +24,7 @@ import {
   revokeOAuthToken,
   scopeText,
 } from '../subgraphs/team/index.ts';
-import { isOwnResource } from './metadata.ts';
+import { isOwnResource, oauthScopes } from './metadata.ts';
 
 export interface EarshotOAuthProviderOptions {
   sql: Sql;
@@ -96,7 +96,9 @@ export function earshotOAuthProvider(options: EarshotOAuthProviderOptions): OAut
        * and the code flow is the only one.
        */
       async registerClient(client) {
-        const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = client as OAuthClientInformationFull;
+        const { client_secret: _secret, client_secret_expires_at: _expiry, scope: asked, ...metadata } = client as OAuthClientInformationFull;
+        // RFC 7591 2: the scope registered is what the client may ask for, so it names Earshot's scopes only.
+        const scope = asked?.split(' ').filter((each) => oauthScopes.includes(each)).join(' ');
         if (metadata.redirect_uris.length === 0) throw new InvalidClientMetadataError('redirect_uris: name at least one');
         for (const uri of metadata.redirect_uris) {
           const problem = redirectUriProblem(uri);
@@ -104,6 +106,7 @@ export function earshotOAuthProvider(options: EarshotOAuthProviderOptions): OAut
         }
         const registered: OAuthClientInformationFull = {
           ...metadata,
+          ...(scope ? { scope } : {}),
           token_endpoint_auth_method: 'none',
           grant_types: ['authorization_code', 'refresh_token'],
           response_types: ['code'],

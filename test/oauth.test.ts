@@ -134,6 +134,9 @@ describe('discovery and registration', () => {
     for (const uri of ['https://app.example/callback', 'http://localhost:6274/oauth/callback', 'http://[::1]/callback', 'cursor://anysphere.cursor-retrieval/oauth/callback']) {
       expect((await registerClient(base, { redirect_uris: [uri] })).status).toBe(201);
     }
+    // RFC 7591 2: the registered scope is what the client may ask for; only Earshot's own are.
+    expect((await registerClient(base, { scope: 'read offline_access write admin' })).body.scope).toBe('read write');
+    expect((await registerClient(base, { scope: 'admin' })).body).not.toHaveProperty('scope');
   });
 
   it('does not lock one address out after a few dozen registrations or token requests (the SDK’s own limits: 20 an hour, 50 a quarter hour)', async () => {
