@@ -45,6 +45,9 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
   return params;
 }
 
+/** The workspace's request budget as the REST answer of a tool gave it (spec 8: shared with /v1 and MCP, with X-RateLimit-* headers). */
+const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
 /**
@@ -70,7 +73,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     annotations: { title: each.title, readOnlyHint: each.readOnly, destructiveHint: false },
   }));
 
-  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string): Promise<CallToolResult> => {
+  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string, budget: Headers): Promise<CallToolResult> => {
     const route = routes.get(each.operationId)!;
     // A lone surrogate has no UTF-8 form for encodeURIComponent (it throws): it becomes U+FFFD, as URLSearchParams makes it in the query.
     const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent((request.params?.[name] ?? '').replace(/\p{Cs}/gu, '\uFFFD')));
@@ -82,6 +85,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
         body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
       }),
     );
+    for (const name of rateLimitHeaders) {
+      const value = answer.headers.get(name);
+      if (value !== null) budget.set(name, value);
+    }
     const text = await answer.text();
     const body = text ? JSON.parse(text) : undefined;
     if (answer.status >= 400) return toolError(body.error);
@@ -91,7 +98,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     };
   };
 
-  const serverFor = (auth: RequestAuth, secret: string, requestId: string) => {
+  const serverFor = (auth: RequestAuth, secret: string, requestId: string, budget: Headers) => {
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
@@ -104,7 +111,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       const checked = checkInput(called.input, args);
       if (!checked.success) return toolError({ code: 'validation_error', message: checked.problem.message });
       try {
-        return await runTool(called, called.request(args as never), secret, requestId);
+        return await runTool(called, called.request(args as never), secret, requestId, budget);
       } catch (error) {
         options.log.error('MCP tool failed', { requestId, tool: called.name, error: error instanceof Error ? error.stack : String(error) });
         return toolError({ code: 'internal_error', message: 'Something went wrong on our side' });
@@ -137,12 +144,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     if (request.method !== 'POST') {
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
     }
-    const server = serverFor(auth, secret, requestId);
+    const budget = new Headers();
+    const server = serverFor(auth, secret, requestId, budget);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request);
       response.headers.set('x-request-id', requestId);
+      for (const [name, value] of budget) response.headers.set(name, value);
       return response;
     } finally {
       await server.close();

@@ -364,4 +364,24 @@ describe('the MCP tool server at /mcp', () => {
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(await call(client, 'whoami')).toEqual({ error: expect.stringMatching(/^rate_limited: Rate limit of 40 requests a minute reached; retry in \d+ s$/) });
   });
+
+  it('answers a tool call over HTTP with the X-RateLimit-* headers of the budget it spent (spec 8)', async () => {
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    const { apiKey } = await earshot.createWorkspace('Budget headers');
+    const post = (body: object) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...body }),
+      });
+    const before = (await earshot.rest('GET', '/v1/whoami', { key: apiKey })).headers;
+    const called = await post({ method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    expect(called.status).toBe(200);
+    expect(called.headers.get('x-ratelimit-limit')).toBe(String(rateLimitPerMinute));
+    expect(called.headers.get('x-ratelimit-remaining')).toBe(String(Number(before.get('x-ratelimit-remaining')) - 1));
+    expect(Math.abs(Number(called.headers.get('x-ratelimit-reset')) - Number(before.get('x-ratelimit-reset')))).toBeLessThanOrEqual(5);
+    // Listing the tools runs no route and spends nothing.
+    expect((await post({ method: 'tools/list' })).headers.get('x-ratelimit-remaining')).toBeNull();
+  });
 });
