@@ -101,7 +101,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
   const serverFor = (auth: RequestAuth, secret: string, requestId: string, budget: Headers) => {
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
+    server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
+      // MCP spec, pagination: an invalid cursor is invalid params. The list is one page and gives no cursor, so every cursor is one.
+      if (params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: the tool list is one page and gives no cursor');
+      return { tools: listed.filter((each) => visible.has(each.name)) };
+    });
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
       const called = mcpTools.find((each) => each.name === params.name);
       // MCP spec, tools, error handling: an unknown tool is a protocol error (invalid params), not a result of a tool.

@@ -284,6 +284,12 @@ describe('the MCP tool server at /mcp', () => {
     });
   });
 
+  it('answers a tools/list cursor it never gave as invalid params (MCP pagination: an invalid cursor is -32602)', async () => {
+    const client = await connect((await earshot.createWorkspace('Cursors')).apiKey);
+    expect((await client.listTools()).nextCursor).toBeUndefined();
+    await expect(client.listTools({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid cursor/) });
+  });
+
   // Found by the fuzz run: checking the arguments for NUL characters walked them by recursion and overflowed the stack, answered -32603.
   it('answers params nested 20,000 levels deep as invalid params (-32602)', async () => {
     const { apiKey } = await earshot.createWorkspace('Deep calls');
