@@ -58,6 +58,7 @@ describe('password sign-in and sessions', () => {
     expect(signedIn.cookies.earshot_session).toMatch(/; HttpOnly; Path=\/; SameSite=Lax; Expires=/);
     expect(signedIn.cookies.earshot_session).not.toContain('Secure');
     expect(signedIn.cookies.earshot_csrf).not.toContain('HttpOnly');
+    expect(signedIn.response.headers.get('cache-control')).toBe('no-store');
     const stored = await earshot.sql`select * from sessions`;
     expect(JSON.stringify(stored)).not.toContain(signedIn.session);
 
@@ -359,6 +360,7 @@ describe('magic-link sign-in', () => {
     const cookies = setCookies(opened.headers);
     expect(cookies.earshot_session).toMatch(/; HttpOnly; Path=\/; SameSite=Lax; Expires=[^;]+; Secure$/);
     expect(cookies.earshot_csrf).toMatch(/; Secure$/);
+    expect(opened.headers.get('cache-control')).toBe('no-store');
     const session = cookies.earshot_session.split(';')[0];
     const whoami = await mailing.rest('GET', '/v1/whoami', { headers: { cookie: session } });
     expect(whoami.body.auth.kind).toBe('session');

@@ -36,6 +36,8 @@ export function signedInResult(signedIn: SignedIn, extra: Record<string, unknown
         { session: signedIn.token, csrf: signedIn.csrfToken },
         { expires: `Expires=${new Date(signedIn.expiresAt).toUTCString()}`, secure: signedIn.secureCookies },
       ),
+      // A new session's cookies are the caller's alone: no cache on the way keeps the answer (the link's is a GET).
+      'cache-control': 'no-store',
     },
     body: { ...extra, user: signedIn.user, workspaceId: signedIn.workspaceId, expiresAt: signedIn.expiresAt },
   };
