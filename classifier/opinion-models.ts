@@ -265,6 +265,8 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
   relevant: boolean,
+  // Features hold neither the turn of a sentence nor the names of products: unless told, a post concedes nothing and names none.
+  form: Pick<PostReading, 'concedesPraise' | 'productsNamed'> = { concedesPraise: false, productsNamed: 0 },
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   let words = 0;
@@ -277,8 +279,7 @@ export function readOpinionsOf(
     }
     if (row !== undefined) rows.set(row, value);
   }
-  // Features hold neither the turn of a sentence nor the names of products: read alone, a post concedes nothing and names none.
-  return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony'), concedesPraise: false, productsNamed: 0 });
+  return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony'), ...form });
 }
 
 /** How much the post's stance moves an intent's cut: complaints come easier in a negative post, praise harder there and easier in a positive one. */
