@@ -165,8 +165,8 @@ const concededPraiseComplaintAllowance = 2;
  * A post naming two products (the keyword's, the company's or a
  * competitor's) weighs them, whichever wins: the comparison the rules
  * already find there is found from log-odds this much lower, where the
- * model, reading which side the post takes, leans to "no" ("Après dix ans
- * d'Outlook…", "unlike the Kindle"). Chosen on the development sets
+ * model, reading which side the post takes, leans to "no" ("…je reste sur mon
+ * Persil", "unlike the Kindle"). Chosen on the development sets
  * (allowances of 0.5 to 3 tried) with the holdout of rounds 1 and 2 not
  * lower; a lower cut for every comparison the rules find, two products
  * named or not, cost that holdout's comparisons (issue 19's twelfth pass).
