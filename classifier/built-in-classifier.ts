@@ -12,7 +12,7 @@ import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
-import { machineMadeSentiment, readSentiment } from './sentiment.ts';
+import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
 import { loadWordVectors, type WordVectors } from './word-vectors.ts';
@@ -106,7 +106,12 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
-    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, { relevant: relevance.relevance >= relevanceLine, ironic: evidence.reading.ironic });
+    : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
+        relevant: relevance.relevance >= relevanceLine,
+        ironic: evidence.reading.ironic,
+        concedesPraise: concedesPraise(evidence.reading),
+        productsNamed: relevance.productsNamed,
+      });
   return {
     relevance: relevance.relevance,
     sentiment: opinion.sentiment,

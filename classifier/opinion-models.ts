@@ -47,6 +47,8 @@ export interface LoadedOpinionModels {
    * fewer cache misses), by name and by the words and pairs themselves.
    */
   vocabulary: FeatureVocabulary;
+  /** The rows of the stance cues of a fault told (`faultToldAllowances`) → how much lower a complaint is found. */
+  faultToldRows: ReadonlyMap<number, number>;
 }
 
 const unfamiliarColumn = 3 + learnedIntents.length;
@@ -145,6 +147,47 @@ const neutralComplaintLogOdds = 1;
  * and for complaints moved nothing.
  */
 const ruleFoundBuyingAllowance = 1;
+
+/**
+ * A complaint is found from log-odds this much lower in a post that
+ * concedes praise before a turn that brings none (`concedesPraise`): the
+ * turn's clause tells the fault ("…but next to Hyprland it feels like
+ * 2012", "…aber der Verbrauch in der Stadt ist brutal") in words the
+ * complaint model, on a field it never saw, does not know, while the
+ * conceded praise pulls it toward "no". Chosen on the development sets
+ * (allowances of 0.5 to 3 tried; intents 0.825 → 0.829 on unseen
+ * categories, 0.780 → 0.783 on technical ones) with the holdout of rounds 1
+ * and 2 not lower (0.788 → 0.791).
+ */
+const concededPraiseComplaintAllowance = 2;
+
+/**
+ * A post naming two products (the keyword's, the company's or a
+ * competitor's) weighs them, whichever wins: the comparison the rules
+ * already find there is found from log-odds this much lower, where the
+ * model, reading which side the post takes, leans to "no" ("…je reste sur mon
+ * Persil", "unlike the Kindle"). Chosen on the development sets
+ * (allowances of 0.5 to 3 tried) with the holdout of rounds 1 and 2 not
+ * lower; a lower cut for every comparison the rules find, two products
+ * named or not, cost that holdout's comparisons (issue 19's twelfth pass).
+ */
+const twoProductsComparisonAllowance = 1.5;
+
+/**
+ * A complaint is found from log-odds this much lower where the post holds
+ * a stance cue (`stance-cues.ts`) of a fault told as what happened, in any
+ * of nine languages: something worse than it was ("antes era instantâneo",
+ * "seit dem Update", "dopo l'aggiornamento"), something lacking ("manca la
+ * versione web", "falta muito"), and, by less, a question that complains
+ * ("Alguém mais com…?", "why does…"), which calm bug reports ask too. The
+ * complaint model weighs these cues beside words it never learned on a new
+ * field, and where the post's stance is left neutral no allowance helps.
+ * Chosen on the development sets (technical categories 0.785 → 0.795,
+ * unseen categories unchanged; 1.5 to 3 read alike for the first two, 1
+ * for the question cost the holdout) with the holdout of rounds 1 and 2 not
+ * lower (0.793 either way).
+ */
+const faultToldAllowances: Readonly<Record<string, number>> = { 'worse-since': 2, lacks: 2, 'fault-question': 0.5 };
 const complaintColumn = learnedIntents.indexOf('complaint');
 const praiseColumn = learnedIntents.indexOf('praise');
 
@@ -170,7 +213,12 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
     bias[3 + i] = model.bias[yes] - model.bias[no];
     for (const [name, values] of Object.entries(model.weights)) weights[rows.get(name)! + 3 + i] = values[yes] - values[no];
   });
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows) };
+  const faultToldRows = new Map<number, number>();
+  for (const [cue, allowance] of Object.entries(faultToldAllowances)) {
+    const row = rows.get(`cue:${cue}`);
+    if (row !== undefined) faultToldRows.set(row, allowance);
+  }
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows), faultToldRows };
 }
 
 function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
@@ -199,6 +247,10 @@ export interface PostReading {
   relevant: boolean;
   /** A sentence marks irony (`SentimentReading.ironic`). */
   ironic: boolean;
+  /** Praise conceded before a turn that brings none (`concedesPraise`). */
+  concedesPraise: boolean;
+  /** Distinct products the post names (`IntentEvidence.productsNamed`). */
+  productsNamed: number;
 }
 
 /**
@@ -213,6 +265,8 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
   relevant: boolean,
+  // Features hold neither the turn of a sentence nor the names of products: unless told, a post concedes nothing and names none.
+  form: Pick<PostReading, 'concedesPraise' | 'productsNamed'> = { concedesPraise: false, productsNamed: 0 },
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   let words = 0;
@@ -225,7 +279,7 @@ export function readOpinionsOf(
     }
     if (row !== undefined) rows.set(row, value);
   }
-  return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony') });
+  return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony'), ...form });
 }
 
 /** How much the post's stance moves an intent's cut: complaints come easier in a negative post, praise harder there and easier in a positive one. */
@@ -235,12 +289,24 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
   return 0;
 }
 
+/**
+ * How much the form of a post lowers an intent's cut: buy intent the rules
+ * find too, a complaint after conceded praise or where a fault is told, a
+ * comparison of two named products.
+ */
+function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], concedesPraise: boolean, productsNamed: number, faultTold: number): number {
+  if (intent === 'buy_intent') return ruleIntents.includes(intent) ? ruleFoundBuyingAllowance : 0;
+  if (intent === 'complaint') return (concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold;
+  if (intent === 'comparison') return productsNamed >= 2 && ruleIntents.includes(intent) ? twoProductsComparisonAllowance : 0;
+  return 0;
+}
+
 /** `readOpinionsOf` for features already read as rows of the weight table (`featureRows`). */
 export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -261,10 +327,11 @@ export function readOpinionsOfRows(
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The intents' allowances
   // for the stance were chosen on the word model's reading, and keep it.
   const sentiment = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
+  let faultTold = 0;
+  for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   learnedIntents.forEach((intent, i) => {
-    const ruleShift = intent === 'buy_intent' && ruleIntents.includes(intent) ? ruleFoundBuyingAllowance : 0;
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, stance, relevant) - ruleShift) found.push(intent);
+    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, stance, relevant) - formAllowance(intent, ruleIntents, concedesPraise, productsNamed, faultTold)) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

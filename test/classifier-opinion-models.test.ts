@@ -5,7 +5,7 @@ import { detectLanguage } from '../classifier/language.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
-import { readSentiment } from '../classifier/sentiment.ts';
+import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 
@@ -222,6 +222,36 @@ describe('opinion models', () => {
     const order = new Map([['w:order', 1]]);
     expect(readOpinionsOf(models, order, [], true).intents).toEqual([]);
     expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
+  });
+
+  it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named', () => {
+    // Each intent at log-odds -2, under its cut (-0.5 for complaints, 0 for comparisons).
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'cue:lacks': [0, 0], 'cue:fault-question': [0, 0], 'w:plain': [0, 0] } });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: {} },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-2), praise: yesNo(-5), comparison: yesNo(-1) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const plain = new Map([['w:plain', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0 };
+    expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
+    expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
+    // A question that complains lowers the cut by less: not enough at -2.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:fault-question', 1]]), [], true, none).intents).toEqual([]);
+    // Two products named weigh them where the rules find the comparison too, and only there.
+    expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 2 }).intents).toEqual(['comparison']);
+    expect(readOpinionsOf(models, plain, [], true, { ...none, productsNamed: 2 }).intents).toEqual([]);
+    expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
+  });
+
+  it('tell praise conceded before a turn that brings none from praise the turn brings', () => {
+    const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
+    expect(concedes('Sway is stable, sure, but next to Hyprland it feels like 2012.', 'en')).toBe(true);
+    expect(concedes('Der Kühlschrank ist bequem zu bedienen, aber der Verbrauch liegt bei 11 Litern.', 'de')).toBe(true);
+    expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
+    expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
+    expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
   });
 
   it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
