@@ -14,7 +14,7 @@ const timestamp = z.iso.datetime();
 
 const envelope = <Data extends z.ZodType>(event: z.ZodType, alert: z.ZodType, data: Data) =>
   z.object({
-    id: z.string().meta({ description: 'The delivery id (`dlv_…`), also in the delivery log and `webhook-id`; a retry resends it. Deduplicate on it', example: 'dlv_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
+    id: z.string().meta({ description: 'The delivery id (`dlv_…`), also in the delivery log and `webhook-id`; a retry resends it. Deduplicate on it. The deliveries of the account events of one channel ascend in the order the events were recorded, so sorting by it restores that order', example: 'dlv_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
     event,
     createdAt: timestamp.meta({ description: 'When the request was built; retries resend the same body' }),
     alert,

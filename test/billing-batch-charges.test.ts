@@ -5,6 +5,7 @@ import { chargeMatchedItem, chargeMatchedItems, type ChargeOutcome, type Matched
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
+import { keywordDayFifteenths } from '../subgraphs/billing/prices.ts';
 import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
 import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
 import { createTestDatabase } from './harness.ts';
@@ -161,7 +162,17 @@ describe('chargeMatchedItems', () => {
       for (const { name } of (await aftermath(batched)).flatMap((state) => (state as { events: { name: string }[] }).events)) seen.add(name);
     }
     // The sequences reach every rule, so the comparison above says something about each.
-    expect([...seen].sort()).toEqual(['already_charged', 'capped', 'charged', 'insufficient_balance', 'keyword.capped', 'muted', 'wallet.low']);
+    expect([...seen].sort()).toEqual([
+      'already_charged',
+      'capped',
+      'charged',
+      'insufficient_balance',
+      'keyword.capped',
+      'keyword.paused_for_balance',
+      'muted',
+      'wallet.low',
+      'wallet.paused',
+    ]);
   });
 
   it('answers one outcome per item, in order, and nothing for no items', async () => {
@@ -200,13 +211,20 @@ describe('batches from two connections at once', () => {
     expect((await eventsOf(sql, workspaceId)).filter((event) => event.name === 'keyword.capped')).toHaveLength(1);
   });
 
-  it('never take the wallet below zero', async () => {
-    const { workspaceId, keywords } = await paidWorkspace([null, null], 3 * 12 + 11);
+  it('never charge past the item that leaves the wallet short of a day of its keywords, and pause it once', async () => {
+    // A day of both keywords and three items' worth less a fifteenth: the third item pauses the wallet.
+    const { workspaceId, keywords } = await paidWorkspace([null, null], 2 * keywordDayFifteenths + 3 * 12 - 1);
     const ids = keywords.map((keyword) => keyword.id);
     const outcomes = await chargeConcurrently(Array.from({ length: 8 }, () => mentions(workspaceId, ids, 4)));
     expect(outcomes.filter((outcome) => outcome.charged)).toHaveLength(3);
-    expect(outcomes.filter((outcome) => !outcome.charged && outcome.reason === 'insufficient_balance')).toHaveLength(29);
-    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(11);
+    expect(outcomes.filter((outcome) => !outcome.charged && outcome.reason === 'muted')).toHaveLength(29);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(2 * keywordDayFifteenths - 1);
+    expect((await eventsOf(sql, workspaceId)).map((event) => event.name).sort()).toEqual([
+      'keyword.paused_for_balance',
+      'keyword.paused_for_balance',
+      'wallet.low',
+      'wallet.paused',
+    ]);
   });
 
   it('do not deadlock when each spans two workspaces, in either order', async () => {

@@ -9,6 +9,7 @@ import { resumeCapsAtPeriodTurn } from '../subgraphs/billing/cap-transitions.ts'
 import { chargeMatchedItem, type ChargeOutcome } from '../subgraphs/billing/charging.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import { keywordDayFifteenths } from '../subgraphs/billing/prices.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
 import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
@@ -228,14 +229,15 @@ describe('charging from two connections at once', () => {
     expect((await eventsOf(sql, workspaceId)).filter((event) => event.name === 'keyword.capped')).toHaveLength(1);
   });
 
-  it('never takes the wallet below zero', async () => {
+  it('never charges past the item that leaves the wallet short of a day of its keyword, and pauses it once', async () => {
     const { workspaceId } = await paidWorkspace();
     const [keyword] = await addKeywords(sql, workspaceId, 1);
     await chargeDailyKeywordFees(sql, '2028-03-08');
-    await leaveInWallet(sql, workspaceId, 3 * 12 + 11);
+    await leaveInWallet(sql, workspaceId, keywordDayFifteenths + 3 * 12 - 1);
     const outcomes = await chargeConcurrently(keyword, 20);
     expect(outcomes.filter((outcome) => outcome.charged)).toHaveLength(3);
-    expect(outcomes.filter((outcome) => !outcome.charged && outcome.reason === 'insufficient_balance')).toHaveLength(17);
-    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(11);
+    expect(outcomes.filter((outcome) => !outcome.charged && outcome.reason === 'muted')).toHaveLength(17);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(keywordDayFifteenths - 1);
+    expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['wallet.low', 'keyword.paused_for_balance', 'wallet.paused']);
   });
 });

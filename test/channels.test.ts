@@ -140,6 +140,18 @@ describe('channels', () => {
     expect(log).toEqual([expect.objectContaining({ kind: 'event', event: 'test', status: 'failed', attempts: 1 })]);
   });
 
+  it('lists the events in the order they were given, on creation, on a PATCH and in the list', async () => {
+    const given = ['wallet.paused', 'keyword.paused_for_balance', 'keyword.capped', 'wallet.low'];
+    const created = await createWebhook({ events: given });
+    expect(created.body.config.events).toEqual(given);
+    const patched = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { events: ['wallet.resumed', 'keyword.resumed', 'wallet.resumed'] } });
+    expect(patched.body.config.events).toEqual(['wallet.resumed', 'keyword.resumed']);
+    const listed = await earshot.rest('GET', '/v1/channels', { key });
+    expect(listed.body.data.find((channel: { id: string }) => channel.id === created.body.id).config.events).toEqual(['wallet.resumed', 'keyword.resumed']);
+    const untouched = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { label: 'Kept order' } });
+    expect(untouched.body.config.events).toEqual(['wallet.resumed', 'keyword.resumed']);
+  });
+
   it('patches label, headers and the whole events set without showing the secret', async () => {
     const created = await createWebhook({ events: ['wallet.low'] });
     const patched = await earshot.rest('PATCH', `/v1/channels/${created.body.id}`, { key, body: { label: 'Renamed', events: ['keyword.resumed'], headers: { A: 'b' } } });

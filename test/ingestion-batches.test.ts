@@ -10,6 +10,7 @@ import type { KeywordRow } from '../subgraphs/keywords/keyword-store.ts';
 import type { MatchablePost } from '../subgraphs/keywords/matching/prepared-post.ts';
 import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
+import { keywordDayFifteenths } from '../subgraphs/billing/prices.ts';
 import { mentionCreatedChannel, readStoredMentions, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace, wallet } from './billing-seed.ts';
 import { createTestDatabase, eventually } from './harness.ts';
@@ -112,10 +113,10 @@ describe('ingesting a batch of posts', () => {
     expect((await eventsOf(sql, workspaceId)).map((event) => event.name)).toEqual(['keyword.capped', 'keyword.capped']);
   });
 
-  it('stops where the wallet runs out mid-batch: the matches it paid for are kept, the rest neither stored nor charged', async () => {
+  it('pauses the wallet where a match leaves it short of a day of its keywords mid-batch: the matches before are kept, the rest neither stored nor charged', async () => {
     const { workspaceId, keywords } = await workspaceWith(['Okapi', 'Serval']);
-    // Three mentions' worth and five fifteenths more: the fourth match cannot be paid.
-    await leaveInWallet(sql, workspaceId, 3 * 12 + 5);
+    // A day of both keywords and three mentions' worth less a fifteenth: the third match leaves the wallet unable to pay the next day.
+    await leaveInWallet(sql, workspaceId, 2 * keywordDayFifteenths + 3 * 12 - 1);
     const posts = Array.from({ length: 6 }, (_, i) => post(`wallet-end-${i}`, `${i % 2 ? 'Serval' : 'Okapi'} seen ${i}`));
 
     const outcome = await ingestPosts(worker(), posts, matcherOf(keywords));
@@ -125,7 +126,11 @@ describe('ingesting a batch of posts', () => {
       select (select count(*)::int from mentions where keyword_id = any(${keywords.map((keyword) => keyword.id)})) as mentions,
              (select count(*)::int from ledger_entries where kind = 'mention' and workspace_id = ${workspaceId}) as charges`;
     expect(counts).toEqual({ mentions: 3, charges: 3 });
-    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(5);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(2 * keywordDayFifteenths - 1);
+    for (const keyword of keywords) expect(await keywordRow(sql, keyword.id)).toMatchObject({ muted: true, pausedForBalance: true });
+    const events = await eventsOf(sql, workspaceId);
+    expect(events.map((event) => event.name)).toEqual(['wallet.low', 'keyword.paused_for_balance', 'keyword.paused_for_balance', 'wallet.paused']);
+    expect(events[3].data).toMatchObject({ keywordsPaused: 2, wallet: { balanceCents: 33, effectiveCents: 33, nextDayCents: 0, resumeCostCents: 1, activeKeywords: 0, pausedKeywords: 2 } });
   });
 
   it('charges nothing twice when a batch runs again after a crash, inside its transaction or after its commit', async () => {

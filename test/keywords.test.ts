@@ -5,6 +5,8 @@ import { findKeyword } from '../subgraphs/keywords/keyword-store.ts';
 import { comparableKeyword } from './comparable-keyword.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { drainWallet } from './seeds.ts';
+import { eventsOf } from './billing-seed.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 
 let earshot: TestEarshot;
 let key: string;
@@ -478,5 +480,23 @@ describe('keyword run state (spec 3.1)', () => {
     expect(noiseRuleChange.status).toBe(200);
     expect(runState(noiseRuleChange.body)).toEqual({ ...running, muted: true, pausedForNoise: true });
     expect(noiseRuleChange.body.matching.excludedTerms).toEqual(['jobs']);
+  });
+
+  it('starts a keyword the wallet cannot cover a day of paused for balance, the others running, and the top-up that covers it starts it', async () => {
+    const { apiKey, workspace: { id: workspaceId } } = await workspace();
+    const covered = await createKeyword(apiKey, { term: 'acme' });
+    await drainWallet(earshot.sql, workspaceId, covered.id);
+    const uncovered = await createKeyword(apiKey, { term: 'widget' });
+    expect(runState(uncovered)).toEqual({ ...running, muted: true, pausedForBalance: true });
+    expect(runState(await getKeyword(apiKey, covered.id))).toEqual(running);
+    const wallet = await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey });
+    expect(wallet.body).toMatchObject({ status: 'paused', activeKeywords: 1, pausedKeywords: 1 });
+
+    await creditWalletByOperator(earshot.sql, { workspaceId, cents: 2000, at: new Date() });
+    expect(runState(await getKeyword(apiKey, uncovered.id))).toEqual(running);
+    expect((await eventsOf(earshot.sql, workspaceId)).map(({ name, data }) => [name, (data as { keyword?: { id: string } }).keyword?.id ?? data.keywordsResumed])).toEqual([
+      ['keyword.resumed', uncovered.id],
+      ['wallet.resumed', 1],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAccountEvent } from '../subgraphs/billing/account-event-store.ts';
+import { recordAccountEvent, recordAccountEvents } from '../subgraphs/billing/account-event-store.ts';
 import { fanOutAccountEvents } from '../subgraphs/team/account-event-deliveries.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
@@ -125,6 +125,20 @@ describe('webhook deliveries of account events', () => {
     await eventually(async () => quick.received.length, (count) => count >= 60, 10_000);
     expect(quick.received).toHaveLength(60);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('gives the deliveries of events recorded together ids that ascend in recording order, and sends them in that order', async () => {
+    const { workspaceId, receiver } = await subscribedChannel(['wallet.low']);
+    // Recorded in one statement, as the daily tick records a wallet's pauses: their deliveries are made in one fan-out, within a millisecond.
+    await recordAccountEvents(
+      earshot.sql,
+      Array.from({ length: 12 }, (_, i) => ({ workspaceId, name: 'wallet.low' as const, data: { wallet: { balanceCents: i } }, occurredAt: new Date() })),
+    );
+    await eventually(async () => receiver.received.length, (count) => count >= 12);
+    const bodies = receiver.bodies();
+    const inRecordingOrder = [...bodies].sort((a, b) => a.data.wallet.balanceCents - b.data.wallet.balanceCents).map((body) => body.id);
+    expect(inRecordingOrder).toEqual([...inRecordingOrder].sort());
+    expect(bodies.map((body) => body.id)).toEqual(inRecordingOrder);
   });
 
   it('waits for an event whose transaction commits late, however late, and passes one that rolled back', async () => {

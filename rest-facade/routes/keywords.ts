@@ -132,7 +132,11 @@ export const keywordRoutes: GraphQLRoute[] = [
     tag: 'Keywords',
     body: keywordCreateInput,
     responses: {
-      201: { description: 'The new keyword', schema: keywordSchema },
+      201: {
+        description:
+          'The new keyword; when the wallet cannot cover a day of it on top of the running keywords it starts paused for balance (`muted` and `pausedForBalance` true), and the top-up that covers every keyword starts it',
+        schema: keywordSchema,
+      },
       400: invalidBodyResponse,
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,

@@ -5,9 +5,9 @@ import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
 import { type KeywordCapState, keywordCapStates } from './keyword-accounting-store.ts';
 import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } from './ledger-store.ts';
-import { chargedItemFifteenths } from './prices.ts';
+import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';
-import { effectiveBalances, recordWalletLow } from './wallet-state.ts';
+import { effectiveBalances, keywordCountsAt, pauseWalletForBalance, recordWalletLow } from './wallet-state.ts';
 import { lockWallets, type WalletRow } from './wallet-store.ts';
 
 export interface MatchedItemCharge {
@@ -29,7 +29,7 @@ export type ChargeOutcome =
        * `already_charged`: this item was charged before (store it if it is not, never charge again);
        * `capped`: the keyword is at its cap for this period;
        * `insufficient_balance`: the effective balance cannot pay $0.008;
-       * `muted`: the keyword is muted, paused or deleted.
+       * `muted`: the keyword is muted, paused (by the wallet too, earlier in the same batch) or deleted.
        * In every case but `already_charged` the item must not be stored, classified or delivered (spec 1.5).
        */
       reason: 'already_charged' | 'capped' | 'insufficient_balance' | 'muted';
@@ -69,14 +69,19 @@ interface BeforeBatch {
   effectiveAt: ReadonlyMap<number, ReadonlyMap<string, number>>;
   /** Idempotency keys of the items the ledger already holds. */
   chargedBefore: ReadonlySet<string>;
+  /** Running keywords by workspace: a day of each is what the effective balance must keep covering. */
+  runningKeywords: ReadonlyMap<string, number>;
 }
 
 /**
- * A transition a charge set off (3.1 capped, 3.2 wallet.low), with the
- * keyword or wallet as that charge left it: the events then say what
- * charging one by one would have recorded, in the same order.
+ * A transition a charge set off (3.1 capped, 3.2 wallet.low and paused),
+ * with the keyword or wallet as that charge left it: the events then say
+ * what charging one by one would have recorded, in the same order.
  */
-type ChargeTransition = { to: 'capped'; keyword: KeywordCapState; at: Date } | { to: 'low'; wallet: WalletRow; at: Date };
+type ChargeTransition =
+  | { to: 'capped'; keyword: KeywordCapState; at: Date }
+  | { to: 'low'; wallet: WalletRow; at: Date }
+  | { to: 'paused'; workspaceId: string; at: Date };
 
 /**
  * The single-item rules applied to the items one after another, in memory:
@@ -90,6 +95,11 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
   const itemsByDayNow = new Map<string, Map<string, number>>();
   const cappedNow = new Set<string>();
   const lowRecordedNow = new Set<string>();
+  const pausedNow = new Set<string>();
+  const pause = (workspaceId: string, at: Date) => {
+    pausedNow.add(workspaceId);
+    transitions.push({ to: 'paused', workspaceId, at });
+  };
   const startDayOf = periodStartDays();
   const outcomes = items.map((item): ChargeOutcome => {
     const wallet = before.wallets.get(item.workspaceId);
@@ -97,12 +107,16 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
     const key = itemChargeKey(item.kind, item.itemId);
     if (before.chargedBefore.has(key) || chargedKeysNow.has(key)) return refused('already_charged');
     const stored = before.capStatesAt.get(item.at.getTime())!.get(item.keywordId);
-    if (!stored || stored.workspaceId !== item.workspaceId || stored.muted) return refused('muted');
+    if (!stored || stored.workspaceId !== item.workspaceId || stored.muted || pausedNow.has(item.workspaceId)) return refused('muted');
     const keyword = withBatchCharges(stored, itemsByDayNow.get(item.keywordId), item.at, startDayOf);
     if (keyword.pausedForCap || cappedNow.has(keyword.id) || capReached(keyword)) return refused('capped');
     const spent = spentNow.get(item.workspaceId) ?? 0;
     const effective = before.effectiveAt.get(item.at.getTime())!.get(item.workspaceId)! - spent;
-    if (effective < chargedItemFifteenths) return refused('insufficient_balance');
+    const dayOfRunningKeywords = (before.runningKeywords.get(item.workspaceId) ?? 0) * keywordDayFifteenths;
+    if (effective < chargedItemFifteenths) {
+      pause(item.workspaceId, item.at);
+      return refused('insufficient_balance');
+    }
 
     charges.push(item);
     chargedKeysNow.add(key);
@@ -121,6 +135,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
       const walletAfter = { ...wallet, balanceFifteenths: wallet.balanceFifteenths - spent - chargedItemFifteenths };
       transitions.push({ to: 'low', wallet: walletAfter, at: item.at });
     }
+    if (effective - chargedItemFifteenths < dayOfRunningKeywords) pause(item.workspaceId, item.at);
     return { charged: true };
   });
   return { outcomes, charges, transitions, spent: spentNow };
@@ -133,16 +148,18 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
  * the items one after another. Reaching a cap caps the keyword
  * (keyword.capped), a balance falling to 20% of the last credit records
  * wallet.low, and one falling under the auto-recharge threshold records an
- * auto-recharge for the workers to send.
+ * auto-recharge for the workers to send. An effective balance left short of
+ * a day of every running keyword, or unable to pay an item, pauses every
+ * running keyword of the wallet for balance (3.2: a keyword is polled only
+ * while the balance covers one more day of every running keyword); the
+ * wallet's later items are refused as muted.
  *
  * The items' wallets are locked in workspace-id order and then their
  * keywords in id order, until the transaction ends, so two workers can never
  * push a keyword past its cap or a wallet below zero, and two transactions
  * charging items of the same workspaces in any order cannot deadlock. A
  * transaction must therefore charge everything it charges in one call; two
- * calls lock in two rounds. Store the items in the same transaction. A
- * refused item is not paused for: the daily tick pauses a wallet that cannot
- * pay the next day (3.2).
+ * calls lock in two rounds. Store the items in the same transaction.
  */
 export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
   if (items.length === 0) return [];
@@ -157,14 +174,17 @@ export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items:
     effectiveAt.set(time, await effectiveBalances(tx, [...wallets.values()], new Date(time)));
   }
   const chargedBefore = await chargedKeys(tx, items.map((item) => itemChargeKey(item.kind, item.itemId)));
+  const latest = Math.max(...effectiveAt.keys());
+  const counts = await keywordCountsAt(tx, [...wallets.keys()], new Date(latest));
+  const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
 
-  const { outcomes, charges, transitions, spent } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore });
+  const { outcomes, charges, transitions, spent } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords });
   await insertItemCharges(tx, charges);
   for (const transition of transitions) {
     if (transition.to === 'capped') await capAfterCharge(tx, transition.keyword, transition.at);
-    else await recordWalletLow(tx, transition.wallet, transition.at);
+    else if (transition.to === 'low') await recordWalletLow(tx, transition.wallet, transition.at);
+    else await pauseWalletForBalance(tx, transition.workspaceId, transition.at);
   }
-  const latest = Math.max(...effectiveAt.keys());
   const charged = [...spent].map(([workspaceId, fifteenths]) => ({
     wallet: wallets.get(workspaceId)!,
     effectiveFifteenths: effectiveAt.get(latest)!.get(workspaceId)! - fifteenths,

@@ -1,9 +1,15 @@
 import type { Queryable } from '../../runtime/database.ts';
-import { countKeywordRunStates, type KeywordRunCounts, noKeywords, resumeKeywordsPausedForBalance } from './keyword-accounting-store.ts';
+import {
+  countKeywordRunStates,
+  type KeywordRunCounts,
+  noKeywords,
+  pauseRunningKeywordsForBalance,
+  resumeKeywordsPausedForBalance,
+} from './keyword-accounting-store.ts';
 import { recordAccountEvent, recordAccountEvents } from './account-event-store.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import { centsOf } from './prices.ts';
-import { keywordResumed, walletLow, walletResumed } from './run-state-events.ts';
+import { keywordPausedForBalance, keywordResumed, walletLow, walletPaused, walletResumed } from './run-state-events.ts';
 import { effectiveFifteenths, eventWallet, resumeShortfallFifteenths, type WalletState } from './wallet-figures.ts';
 import { findWallet, markLowRecorded, type WalletRow } from './wallet-store.ts';
 
@@ -66,4 +72,17 @@ export async function resumeWalletIfCovered(sql: Queryable, workspaceId: string,
     walletResumed(workspaceId, eventWallet(after), resumed.length, now),
   ]);
   return resumed.length;
+}
+
+/**
+ * On the locked wallet, once a charge left its effective balance short of a
+ * day of every running keyword: a keyword runs only while the balance covers
+ * one more day of every running keyword (3.2), so every running keyword
+ * pauses for balance, with keyword.paused_for_balance for each and
+ * wallet.paused, as the daily tick pauses a wallet that cannot pay its day.
+ */
+export async function pauseWalletForBalance(sql: Queryable, workspaceId: string, now: Date): Promise<void> {
+  const paused = await pauseRunningKeywordsForBalance(sql, [workspaceId]);
+  const after = eventWallet(await loadWalletState(sql, (await findWallet(sql, workspaceId))!, now));
+  await recordAccountEvents(sql, [...paused.map((keyword) => keywordPausedForBalance(keyword, after, now)), walletPaused(workspaceId, after, paused.length, now)]);
 }

@@ -80,20 +80,32 @@ async function saveSources(
 
 /**
  * Creates a keyword in its group (the default one unless named); 409 when
- * the group tracks the term. With `firstPollAt` its poll rows are written
- * with it, first due then, so its `polling` shows what it watches from the
- * start and a look-back lost to a crash still leaves it polled; without it
- * (seeded rows) it is not polled until something schedules it.
+ * the group tracks the term. With `start` (a keyword started through the
+ * API) its poll rows are written, first due at `firstPollAt`, so its
+ * `polling` shows what it watches from the start and a look-back lost to a
+ * crash still leaves it polled, and a keyword the wallet cannot cover a day
+ * of on top of the running ones starts paused for balance (3.2: a keyword
+ * runs only while the balance covers one more day of every running
+ * keyword), to start with the others paused for balance at the top-up that
+ * covers them; without `start` (seeded rows) it is not polled until
+ * something schedules it.
  */
-export async function createKeyword(sql: Sql, workspaceId: string, rawInput: unknown, readers: SourceReaders, firstPollAt?: Date): Promise<KeywordWrite> {
+export async function createKeyword(
+  sql: Sql,
+  workspaceId: string,
+  rawInput: unknown,
+  readers: SourceReaders,
+  start?: { now: Date; firstPollAt: Date },
+): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
   const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
   try {
     return (await sql.begin(async (tx) => {
       const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
+      if (start && !settings.muted && !(await walletCoversAnotherDay(tx, workspaceId, 1, start.now))) Object.assign(settings, { muted: true, pausedForBalance: true });
       const keyword = await insertKeyword(tx, workspaceId, settings);
       const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
-      if (firstPollAt) await syncKeywordPolls(tx, keyword.id, searchPlatforms, firstPollAt);
+      if (start) await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.firstPollAt);
       return { keyword, added };
     })) as KeywordWrite;
   } catch (error) {

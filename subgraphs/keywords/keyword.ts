@@ -30,8 +30,9 @@ export async function loadKeyword(ctx: SubgraphContext, id: string): Promise<Key
 /** Creates a keyword and starts its 30-day look-back (spec 4.2). */
 export async function startKeyword(ctx: SubgraphContext, rawInput: unknown): Promise<KeywordRow> {
   // The look-back is the first poll; the regular ones follow an interval later.
-  const firstPollAt = new Date(ctx.clock.now().getTime() + ctx.pollIntervalSeconds * 1000);
-  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, firstPollAt);
+  const now = ctx.clock.now();
+  const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
+  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, { now, firstPollAt });
   await ctx.sendJob('lookback', { keywordId: keyword.id });
   return keyword;
 }

@@ -69,40 +69,30 @@ export async function fanOutAccountEvents(sql: Sql, now: Date, env: NodeJS.Proce
       select id, workspace_id, events from channels
       where kind = 'webhook' and events <> '{}'::jsonb
         and workspace_id = any(${tx.array([...new Set(taken.map((event) => event.workspaceId))])})`;
-    const deliveries: NewDelivery[] = taken.flatMap((event) =>
+    // One target per subscribed channel and per owner mailed, in recording order.
+    const targets: { event: (typeof taken)[number]; channelId?: string; userId?: string }[] = taken.flatMap((event) =>
       channels
         .filter((channel) => channel.workspaceId === event.workspaceId && channel.events[event.name] && new Date(channel.events[event.name]) <= event.createdAt)
-        .map((channel) => {
-          const id = newId('dlv');
-          return {
-            id,
-            workspaceId: event.workspaceId,
-            channelId: channel.id,
-            kind: 'event' as const,
-            event: event.name,
-            accountEventId: event.id,
-            body: envelopeBody({ id, event: event.name, createdAt: now, alert: null, data: event.data }),
-          };
-        }),
+        .map((channel) => ({ event, channelId: channel.id })),
     );
     const mailed = taken.filter((event) => ownerEmailEvents.includes(event.name));
     if (mailed.length && mailSettings(env)) {
       const owners = await listOwnersTakingEmails(tx, [...new Set(mailed.map((event) => event.workspaceId))]);
       for (const event of mailed) {
-        for (const owner of owners.filter((candidate) => candidate.workspaceId === event.workspaceId)) {
-          const id = newId('dlv');
-          deliveries.push({
-            id,
-            workspaceId: event.workspaceId,
-            userId: owner.userId,
-            kind: 'event',
-            event: event.name,
-            accountEventId: event.id,
-            body: envelopeBody({ id, event: event.name, createdAt: now, alert: null, data: event.data }),
-          });
-        }
+        for (const owner of owners.filter((candidate) => candidate.workspaceId === event.workspaceId)) targets.push({ event, userId: owner.userId });
       }
     }
+    // Ids drawn in the same millisecond are ordered by chance: sorted, they follow the recording order, which is the order deliveries are claimed and sent in.
+    const ids = targets.map(() => newId('dlv')).sort();
+    const deliveries: NewDelivery[] = targets.map(({ event, channelId, userId }, i) => ({
+      id: ids[i],
+      workspaceId: event.workspaceId,
+      ...(channelId ? { channelId } : { userId }),
+      kind: 'event' as const,
+      event: event.name,
+      accountEventId: event.id,
+      body: envelopeBody({ id: ids[i], event: event.name, createdAt: now, alert: null, data: event.data }),
+    }));
     await insertDeliveries(tx, deliveries, now);
     await tx`/* advanceAccountEventFanout */ update account_event_fanout set last_seq = ${lastSeq}`;
     return deliveries.length;

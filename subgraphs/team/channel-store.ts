@@ -18,6 +18,8 @@ export interface ChannelRow {
   sealedSecret: string | null;
   /** Account event name → when the channel subscribed to it. */
   events: Record<string, string>;
+  /** The names of `events` in the order they were given (jsonb keeps an object's keys shortest first). */
+  eventOrder: string[];
   /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram, `{ channelId, channelName }` for Slack; empty for a webhook. */
   target: ChannelTarget;
   createdAt: Date;
@@ -45,7 +47,7 @@ export interface ChannelDeliveryStats {
 /** A row just given a new secret, which the response that made it shows once. */
 export type ChannelWithNewSecret = ChannelRow & { secret: string | null };
 
-const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers as sealed_headers, secret as sealed_secret, events, target, created_at`;
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers as sealed_headers, secret as sealed_secret, events, event_order, target, created_at`;
 
 /** A webhook's signing secret must be read back to sign, so it is sealed, not hashed (schema/045_sealed_secrets.sql). */
 export const channelSecretColumn: SealedColumn = { table: 'channels', column: 'secret', key: 'id', constraint: 'channels_secret_sealed' };
@@ -88,10 +90,10 @@ export async function insertChannel(
   const secret = input.kind === 'webhook' ? newSealedSecret(secrets, id) : null;
   const [row] = await sql<ChannelRow[]>`
     /* insertChannel */
-    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, target, created_at)
+    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, event_order, target, created_at)
     values (${id}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
             ${sealHeaders(secrets, id, input.headers)}, ${secret?.sealed ?? null},
-            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
+            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.array(input.events)}, ${sql.json(input.target ?? {})}, ${input.now})
     returning ${channelColumns(sql)}`;
   return { ...row, secret: secret?.secret ?? null };
 }
@@ -138,7 +140,11 @@ export async function updateChannel(
   if (changes.label !== undefined) values.label = changes.label;
   if (changes.url !== undefined) values.url = changes.url;
   if (changes.headers !== undefined) values.headers = sealHeaders(secrets, id, changes.headers);
-  if (changes.events !== undefined) values.events = sql.json(changes.events);
+  if (changes.events !== undefined) {
+    values.events = sql.json(changes.events);
+    // An object's string keys keep the order they were set in: subscriptionsOf sets them in the order given.
+    values.event_order = sql.array(Object.keys(changes.events));
+  }
   if (Object.keys(values).length === 0) return findChannel(sql, workspaceId, id);
   const [row] = await sql<ChannelRow[]>`
     /* updateChannel */

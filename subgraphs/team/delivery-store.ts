@@ -131,7 +131,8 @@ const laneOf = (sql: Queryable, alias: string) => sql`coalesce(${sql(alias)}.cha
  * still under way), so a slow or dead endpoint holds only its own
  * deliveries. A claimed row is leased by moving `next_attempt_at` past the
  * send's time limit: a dispatcher that dies mid-send leaves it pending, due
- * again when the lease ends.
+ * again when the lease ends. Rows come in the order they were enqueued,
+ * the order they are sent in: an UPDATE's rows come in no set order.
  */
 export async function claimDueDeliveries(
   sql: Queryable,
@@ -151,12 +152,14 @@ export async function claimDueDeliveries(
       order by d.next_attempt_at, d.created_at, d.id
       limit ${options.limit}
       for update of d skip locked
+    ), claimed as (
+      update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
+      from due left join channels c on c.id = due.channel_id left join users u on u.id = due.user_id
+      where d.id = due.id
+      returning ${deliveryColumns(sql)}, ${laneOf(sql, 'd')} as lane, c.kind as channel_kind, c.url as channel_url,
+                c.headers as channel_sealed_headers, c.secret as channel_sealed_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email
     )
-    update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
-    from due left join channels c on c.id = due.channel_id left join users u on u.id = due.user_id
-    where d.id = due.id
-    returning ${deliveryColumns(sql)}, ${laneOf(sql, 'd')} as lane, c.kind as channel_kind, c.url as channel_url,
-              c.headers as channel_sealed_headers, c.secret as channel_sealed_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email`;
+    select * from claimed order by created_at, id`;
 }
 
 /** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */
