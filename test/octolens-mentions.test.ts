@@ -377,6 +377,23 @@ describe('export, feedback and read keys', () => {
     });
   });
 
+  it("takes the list body as it is, limit capping the rows and cursor starting after a list page", async () => {
+    await seed([keywords.acme.id], [80, 80, 80, 80]);
+    const body = { includeAll: true, filters: { keyword: [keywords.acme.compat] } };
+    const all = (await octolens(earshot, 'POST', '/mentions/export', key, body)).body.data.map((row: any) => row.sourceId);
+    expect(all.length).toBeGreaterThan(3);
+    const capped = await octolens(earshot, 'POST', '/mentions/export', key, { ...body, limit: 2 });
+    expect(capped.status).toBe(200);
+    expect(capped.body).toMatchObject({ total: 2 });
+    expect(capped.headers.get('x-total-count')).toBe('2');
+    expect(capped.body.data.map((row: any) => row.sourceId)).toEqual(all.slice(0, 2));
+    const page = await octolens(earshot, 'POST', '/mentions', key, { ...body, limit: 1 });
+    const rest = await octolens(earshot, 'POST', '/mentions/export', key, { ...body, limit: 2, cursor: page.body.pagination.nextCursor });
+    expect(rest.body.data.map((row: any) => row.sourceId)).toEqual(all.slice(1, 3));
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { limit: 0 }), 400, 'VALIDATION_ERROR', { details: [{ path: ['limit'], message: expect.any(String) }] });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { cursor: 'nonsense' }), 400, 'VALIDATION_ERROR', { details: [{ path: ['cursor'], message: expect.any(String) }] });
+  });
+
   it('exports at most 5,000 mentions, the newest', async () => {
     const big = await earshot.createWorkspace('Big');
     await octolens(earshot, 'POST', '/keywords', big.apiKey, { keyword: 'delta' });

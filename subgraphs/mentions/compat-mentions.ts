@@ -286,11 +286,19 @@ export function addCompatMentionSchema(
   builder.queryField('compatMentionExport', (t) =>
     t.field({
       type: [Mention],
-      description: `The ${compatExportLimit} newest posts passing the filter, newest first, relevant ones unless \`includeAll\``,
-      args: { filter: t.arg({ type: CompatMentionFilter }) },
+      description: `The ${compatExportLimit} newest posts passing the filter (or \`first\` of them), newest first, relevant ones unless \`includeAll\`; after a list page's cursor when \`after\` is one`,
+      args: {
+        filter: t.arg({ type: CompatMentionFilter }),
+        first: t.arg.int({ description: `1 to ${compatExportLimit} (default)` }),
+        after: t.arg.string({ description: "A `compatMentions` page's `nextCursor`: the export starts after that page" }),
+      },
       resolve: async (_root, args, ctx) => {
+        const first = args.first ?? compatExportLimit;
+        if (!Number.isInteger(first) || first < 1 || first > compatExportLimit) {
+          throw domainError('validation_error', `limit: must be 1 to ${compatExportLimit}`, { field: 'limit' });
+        }
         const { filter, scope } = await compatListOf(ctx, args.filter);
-        return newestMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
+        return newestMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, filter, scope, first, args.after);
       },
     }),
   );
