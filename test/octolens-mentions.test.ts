@@ -112,6 +112,23 @@ describe('the mention list', () => {
     expect((await octolens(earshot, 'POST', '/mentions', key, { includeAll: false, limit: 100 })).body.data.map((row: any) => row.sourceId)).toEqual(relevantOnly);
   });
 
+  it('shows authorFollowers null where the platform gave no count, the reach no follower filter matches', async () => {
+    const [unknown, none] = await seedMentions(earshot.sql, workspaceId, [
+      { keywordId: keywords.beta.id, author: { followers: null }, score: { relevance: 90, sentiment: 'neutral' } },
+      { keywordId: keywords.beta.id, author: { followers: 0 }, score: { relevance: 90, sentiment: 'neutral' } },
+    ]);
+    expect((await shown(unknown)).authorFollowers).toBeNull();
+    expect((await shown(none)).authorFollowers).toBe(0);
+    const listed = (await octolens(earshot, 'POST', '/mentions', key, { limit: 100, filters: { keyword: [keywords.beta.compat] } })).body.data;
+    expect(listed.find((row: any) => row.sourceId === unknown).authorFollowers).toBeNull();
+    const exported = await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv', filters: { keyword: [keywords.beta.compat] } });
+    const cells = parse(exported.body, { columns: true }) as Record<string, string>[];
+    expect(cells.find((row) => row.sourceId === unknown)?.authorFollowers).toBe('');
+    const reaching = (await octolens(earshot, 'POST', '/mentions', key, { limit: 100, filters: { minXFollowers: 0 } })).body.data.map((row: any) => row.sourceId);
+    expect(reaching).toContain(none);
+    expect(reaching).not.toContain(unknown);
+  });
+
   it('writes relevance: 0 or 1 set the score to 100, 2 marks not relevant, 3 restores the classifier’s verdict', async () => {
     const [[medium], [low]] = await seed([keywords.beta.id], [55, 20]);
     const write = async (id: string, relevance: number) => {

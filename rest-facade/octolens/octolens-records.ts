@@ -18,10 +18,10 @@ const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(
 const commaJoined = (items: string[]) => (items.length ? items.join(', ') : null);
 
 export const octolensMentionFields = `
-  id compatId status relevant compatRelevanceScore
+  id compatId status relevant compatRelevanceScore compatAuthorFollowers
   keyword { compatId term }
   post { platform url text publishedAt replyTo }
-  author { name handle url avatarUrl followers }
+  author { name handle url avatarUrl }
   classification { sentiment intents language note }
   compatFeedback { relevant }`;
 
@@ -38,7 +38,7 @@ export const octolensMentionSchema = z
     authorName: z.string().nullable(),
     authorAvatar: z.string().nullable(),
     authorUrl: z.string().nullable(),
-    authorFollowers: z.number().int(),
+    authorFollowers: z.number().int().nullable().meta({ description: 'Followers when the platform gives a count; null when it does not (unknown reach, which no follower filter matches)' }),
     relevance: z.enum(['relevant', 'not_relevant']),
     relevanceComment: z.string().nullable(),
     sentiment: z.enum(['Positive', 'Neutral', 'Negative']).nullable(),
@@ -66,7 +66,7 @@ export function octolensMention(m: Record<string, any>): z.output<typeof octolen
     authorName: m.author.name || null,
     authorAvatar: m.author.avatarUrl,
     authorUrl: m.author.url || null,
-    authorFollowers: m.author.followers,
+    authorFollowers: m.compatAuthorFollowers,
     relevance: m.relevant ? 'relevant' : 'not_relevant',
     relevanceComment: m.classification?.note ?? null,
     sentiment: m.classification?.sentiment ? (capitalized(m.classification.sentiment) as 'Positive') : null,

@@ -213,6 +213,11 @@ export function addCompatMentionSchema(
       description: "Octolens's relevance bucket: 0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0",
       resolve: relevanceBucket,
     }),
+    compatAuthorFollowers: t.int({
+      nullable: true,
+      description: "The author's followers when the platform gave a count; null when it did not (the record's `author.followers` shows 0)",
+      resolve: (m) => m.authorFollowers,
+    }),
     compatFeedback: t.field({
       type: CompatFeedback,
       nullable: true,
