@@ -158,6 +158,17 @@ describe('keywords', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
   });
 
+  it('shows excluded authors as they were typed, the canonical forms that stand for more kept as they are', async () => {
+    const typed = 'spambot1, Crypto Guy, @handle, u/redditor, https://x.com/someone, name:@odd';
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta cli', excludeAuthors: typed });
+    expect(created.body.excludeAuthors).toBe('spambot1, crypto guy, @handle, reddit:redditor, x:someone, name:@odd');
+    // Read, append, write back: the list stays what it was.
+    const again = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeAuthors: `${created.body.excludeAuthors}, newbot` });
+    expect(again.body.excludeAuthors).toBe(`${created.body.excludeAuthors}, newbot`);
+    const stored = (await earshot.rest('GET', '/v1/keywords', { key })).body.data.find((keyword: { term: string }) => keyword.term === 'theta cli');
+    expect(stored.matching.excludedAuthors).toEqual(['name:spambot1', 'name:crypto guy', '@handle', 'reddit:redditor', 'x:someone', 'name:@odd', 'name:newbot']);
+  });
+
   it('pauses and resumes with one route, and deletes (then 404)', async () => {
     const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'delta api' });
     const paused = await octolens(earshot, 'POST', `/keywords/${created.body.id}/pause`, key);
@@ -235,6 +246,18 @@ describe('global filters', () => {
     const removed = await octolens(earshot, 'POST', '/filters/global/remove', key, { list: 'negativeKeywords', values: ['scam', 'never-there'] });
     expectOctolensShape(removed, 'remove-global-filter-values');
     expect(removed.body).toEqual({ list: 'negativeKeywords', removed: ['scam'], values: ['@spambot', 'giveaway'] });
+  });
+
+  it('shows negative authors as they were typed, on read, replace, add and remove', async () => {
+    const other = await earshot.createWorkspace('Authors');
+    const replaced = await octolens(earshot, 'PATCH', '/filters/global', other.apiKey, { negativeAuthors: ['spambot1', '@handle'] });
+    expect(replaced.body.negativeAuthors).toEqual(['spambot1', '@handle']);
+    const added = await octolens(earshot, 'POST', '/filters/global/add', other.apiKey, { list: 'negativeAuthors', values: ['Crypto Guy'] });
+    expect(added.body).toEqual({ list: 'negativeAuthors', added: ['crypto guy'], dropped: [], values: ['spambot1', '@handle', 'crypto guy'] });
+    const removed = await octolens(earshot, 'POST', '/filters/global/remove', other.apiKey, { list: 'negativeAuthors', values: ['spambot1'] });
+    expect(removed.body).toEqual({ list: 'negativeAuthors', removed: ['spambot1'], values: ['@handle', 'crypto guy'] });
+    expect((await octolens(earshot, 'GET', '/filters/global', other.apiKey)).body.negativeAuthors).toEqual(['@handle', 'crypto guy']);
+    expect((await earshot.rest('GET', '/v1/filters', { key: other.apiKey })).body.excludedAuthors).toEqual(['@handle', 'name:crypto guy']);
   });
 
   it('empties a list only with confirmClear (400 CLEAR_NOT_CONFIRMED), and an empty list needs none', async () => {

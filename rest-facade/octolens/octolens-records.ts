@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWildcardTerm, octolensTagOf } from '../../subgraphs/keywords/index.ts';
+import { isWildcardTerm, octolensTagOf, typedAuthor } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { octolensPlatformName } from '../../vocabulary/octolens-platforms.ts';
 
@@ -119,7 +119,7 @@ export function octolensKeyword(k: Record<string, any>): z.output<typeof octolen
     platforms: (k.platforms ?? searchPlatforms).map(octolensPlatformName),
     excludeWords: commaJoined(excluded.filter((term) => !isWildcardTerm(term))),
     wildcardExcludeWords: commaJoined(excluded.filter(isWildcardTerm)),
-    excludeAuthors: commaJoined(k.matching.excludedAuthors),
+    excludeAuthors: commaJoined(k.matching.excludedAuthors.map(typedAuthor)),
     tag: octolensTagOf(k.kind),
     paused: k.muted,
     isSubReddit: null,
@@ -140,9 +140,12 @@ export const octolensGlobalFiltersSchema = z
   })
   .meta({ id: 'OctolensGlobalFilters' });
 
+/** A global filter list's values as Octolens shows them: excluded authors as typed, the rest as stored. */
+export const octolensFilterValues = (list: string, values: string[]): string[] => (list === 'negativeAuthors' ? values.map(typedAuthor) : values);
+
 export const octolensGlobalFilters = (f: Record<string, any>): z.output<typeof octolensGlobalFiltersSchema> => ({
   negativeKeywords: f.excludedTerms,
-  negativeAuthors: f.excludedAuthors,
+  negativeAuthors: f.excludedAuthors.map(typedAuthor),
   negativeSubreddits: f.subreddits.denied,
   positiveSubreddits: f.subreddits.allowed,
   negativeRepos: f.githubRepositories,
