@@ -80,6 +80,20 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     });
   });
 
+  it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
+    const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\.1\.\d+$/);
+    const paths = Object.keys(response.body.paths);
+    expect(paths).toContain('/compat/octolens/api/v2/mentions');
+    expect(paths).toContain('/compat/octolens/api/v2/openapi.json');
+    expect(paths.every((path) => path.startsWith('/compat/octolens/api/v2/'))).toBe(true);
+    const all = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    expect(response.body.paths['/compat/octolens/api/v2/mentions']).toEqual(all.paths['/compat/octolens/api/v2/mentions']);
+    expect(response.body.components.schemas.OctolensMention).toEqual(all.components.schemas.OctolensMention);
+    expect((await octolens(earshot, 'GET', '/openapi.json', key)).status).toBe(200);
+  });
+
   it('shows the compatibility routes in openapi.json under their own tag, with the Octolens envelope', async () => {
     const document = (await earshot.rest('GET', '/v1/openapi.json')).body;
     const operation = document.paths['/compat/octolens/api/v2/mentions'].post;
