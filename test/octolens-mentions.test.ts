@@ -113,9 +113,11 @@ describe('the mention list', () => {
   });
 
   it('shows authorFollowers null where the platform gave no count, the reach no follower filter matches', async () => {
+    // Published before the posts `seed` writes, so the newest of the list stays theirs.
+    const publishedAt = new Date(Date.UTC(2026, 0, 1));
     const [unknown, none] = await seedMentions(earshot.sql, workspaceId, [
-      { keywordId: keywords.beta.id, author: { followers: null }, score: { relevance: 90, sentiment: 'neutral' } },
-      { keywordId: keywords.beta.id, author: { followers: 0 }, score: { relevance: 90, sentiment: 'neutral' } },
+      { keywordId: keywords.beta.id, publishedAt, author: { followers: null }, score: { relevance: 90, sentiment: 'neutral' } },
+      { keywordId: keywords.beta.id, publishedAt, author: { followers: 0 }, score: { relevance: 90, sentiment: 'neutral' } },
     ]);
     expect((await shown(unknown)).authorFollowers).toBeNull();
     expect((await shown(none)).authorFollowers).toBe(0);
