@@ -172,6 +172,16 @@ describe('keywords', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
   });
 
+  it('answers a subreddit keyword (isSubReddit: true) 501 FEATURE_DISABLED and changes nothing', async () => {
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'r/nextjs', isSubReddit: true }), 501, 'FEATURE_DISABLED');
+    const list = await octolens(earshot, 'GET', '/keywords', key);
+    expect(list.body.data.map((keyword: { keyword: string }) => keyword.keyword)).not.toContain('r/nextjs');
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'iota lib', isSubReddit: null });
+    expect(created.body.isSubReddit).toBeNull();
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { isSubReddit: true, context: 'changed' }), 501, 'FEATURE_DISABLED');
+    expect((await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { isSubReddit: false })).body).toMatchObject({ context: null, isSubReddit: null });
+  });
+
   it('shows excluded authors as they were typed, the canonical forms that stand for more kept as they are', async () => {
     const typed = 'spambot1, Crypto Guy, @handle, u/redditor, https://x.com/someone, name:@odd';
     const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta cli', excludeAuthors: typed });
