@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -84,6 +85,7 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
     expect(response.status).toBe(200);
     expect(response.body.openapi).toMatch(/^3\.1\.\d+$/);
+    expect((await new Validator().validate(response.body)).valid).toBe(true);
     const paths = Object.keys(response.body.paths);
     expect(paths).toContain('/compat/octolens/api/v2/mentions');
     expect(paths).toContain('/compat/octolens/api/v2/openapi.json');
