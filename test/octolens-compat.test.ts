@@ -67,6 +67,19 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('lists and exports with no body at all as with {}, every field of theirs being optional; other bodies are still needed', async () => {
+    for (const path of ['/mentions', '/mentions/export']) {
+      const bare = await octolens(earshot, 'POST', path, key);
+      expect(bare.status, JSON.stringify(bare.body)).toBe(200);
+      expect(bare.body).toEqual((await octolens(earshot, 'POST', path, key, {})).body);
+    }
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, 'null'), 400, 'VALIDATION_ERROR', { details: [] });
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key), 400, 'VALIDATION_ERROR', { details: [] });
+    const document = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    expect(document.paths['/compat/octolens/api/v2/mentions'].post.requestBody.required).toBe(false);
+    expect(document.paths['/compat/octolens/api/v2/keywords'].post.requestBody.required).toBe(true);
+  });
+
   it('answers bad input 400 VALIDATION_ERROR in the recorded envelope, naming the field in `details`', async () => {
     const fixture = octolensFixture('error');
     const response = await octolens(earshot, fixture.request.method, '/mentions', key, fixture.request.body);

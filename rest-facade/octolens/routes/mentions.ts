@@ -70,6 +70,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       limit: z.number().int().min(1).max(100).optional().meta({ description: '1 to 100, default 20' }),
       cursor: z.string().min(1).optional(),
     }),
+    bodyOptional: true,
     responses: {
       200: {
         description: 'A page of mentions',
@@ -105,6 +106,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       cursor: z.string().min(1).optional().meta({ description: "A list page's `pagination.nextCursor`: the export starts after that page" }),
       format: z.enum(['json', 'csv']).optional().meta({ description: '`json` (default) or `csv`' }),
     }),
+    bodyOptional: true,
     responses: {
       200: {
         description: 'The exported mentions',
