@@ -360,9 +360,10 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       try {
         const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
         const query = parseQuery(route, url.searchParams);
-        const { value: body, raw: rawBody } = readsBody(route)
+        const { value: sent, raw: rawBody } = readsBody(route)
           ? await readBody(request, options.maxBodyBytes, !route.rawBody)
           : { value: undefined, raw: undefined };
+        const body = sent === undefined && route.bodyOptional ? {} : sent;
         if (route.body) {
           if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
             throw new RequestRefusal({ code: 'validation_error', message: 'The body must be a JSON object', field: null });

@@ -82,7 +82,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
     ...(route.public ? { security: [] } : {}),
     parameters: [...pathParams, ...queryParams],
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
+      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
       : {}),
     ...(route.rawBody
       ? { requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.rawBody, 'input', named) } } } }

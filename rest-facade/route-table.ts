@@ -2,7 +2,7 @@ import { v1Errors } from './error-envelope.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { octolensErrors } from './octolens/octolens-errors.ts';
 import { octolensRouteTable } from './octolens/octolens-route-table.ts';
-import { octolensBudgetHeaders } from './octolens/octolens-routes.ts';
+import { octolensBudgetHeaders, octolensOpenApiRoute } from './octolens/octolens-routes.ts';
 import { type ErrorDialect, type Route, type RouteTable, tableServes } from './route.ts';
 import { webhookEvents } from './webhook-events.ts';
 import { alertRoutes } from './routes/alerts.ts';
@@ -27,6 +27,7 @@ import { viewRoutes } from './routes/views.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
 let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+let octolensOpenApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 /** Every `/v1` route. */
 export const routeTable: Route[] = [
@@ -52,11 +53,15 @@ export const routeTable: Route[] = [
   ...alertRoutes,
 ];
 
-/** The tables the facade serves; the OpenAPI document is generated from them and nothing else, once. */
-export const routeTables: RouteTable[] = [
-  { prefix: '/v1/', routes: routeTable, errors: v1Errors },
-  { prefix: '/compat/octolens/', routes: octolensRouteTable, errors: octolensErrors, budgetHeaders: octolensBudgetHeaders },
-];
+const octolensTable: RouteTable = {
+  prefix: '/compat/octolens/',
+  routes: [...octolensRouteTable, octolensOpenApiRoute(() => (octolensOpenApiDocument ??= buildOpenApiDocument([octolensTable])))],
+  errors: octolensErrors,
+  budgetHeaders: octolensBudgetHeaders,
+};
+
+/** The tables the facade serves; the OpenAPI documents are generated from them and nothing else, once. */
+export const routeTables: RouteTable[] = [{ prefix: '/v1/', routes: routeTable, errors: v1Errors }, octolensTable];
 
 /** The envelope a refusal at `pathname` is written in, the facade's own answers aside (a request past its deadline). */
 export const errorsForPath = (pathname: string): ErrorDialect => (routeTables.find((table) => tableServes(table, pathname)) ?? routeTables[0]).errors;

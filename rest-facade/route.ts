@@ -68,6 +68,8 @@ interface RouteBase {
   /** Public routes need no credential. */
   public?: boolean;
   body?: z.ZodType;
+  /** A request without a body is read as sending `{}`: every field of `body` is optional (Octolens's mention list and export). */
+  bodyOptional?: boolean;
   /**
    * The body is not JSON and reaches the route only as `rawBody`, unparsed
    * (Slack's form-encoded, signed interactivity requests; a mail program's

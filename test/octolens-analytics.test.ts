@@ -108,6 +108,13 @@ describe('GET /compat/octolens/api/v2/analytics/sentiment', () => {
     expectOctolensError(await sentiment('startDate=2026-03-10T00:00:00Z&endDate=2026-03-10T00:00:00Z'), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['startDate'], message: 'startDate: must be before endDate' }],
     });
+    // Octolens's windows span at most 365 days.
+    expect((await sentiment('startDate=2025-03-10T00:00:00Z&endDate=2026-03-10T00:00:00Z')).status).toBe(200);
+    for (const route of ['sentiment', 'volume', 'sources', 'keywords']) {
+      expectOctolensError(await analytics(route, 'startDate=2025-03-10T00:00:00Z&endDate=2026-03-10T00:00:01Z'), 400, 'VALIDATION_ERROR', {
+        details: [{ path: ['endDate'], message: expect.stringContaining('365 days') }],
+      });
+    }
     expectOctolensError(await sentiment('startDate=yesterday'), 400, 'VALIDATION_ERROR', { details: [{ path: ['startDate'], message: expect.stringContaining('startDate') }] });
     expectOctolensError(await sentiment('keywordIds=kw_1'), 400, 'VALIDATION_ERROR', { details: [{ path: ['keywordIds', '0'], message: expect.stringContaining('integer') }] });
     expectOctolensError(await sentiment('bucket=day'), 400, 'VALIDATION_ERROR', { details: [{ path: ['bucket'], message: expect.stringContaining('unknown query parameter') }] });
@@ -157,8 +164,13 @@ describe('GET /compat/octolens/api/v2/analytics/volume', () => {
   it('refuses a bad granularity and more than 1,000 buckets 400 VALIDATION_ERROR', async () => {
     expectOctolensError(await analytics('volume', 'granularity=week'), 400, 'VALIDATION_ERROR', { details: [{ path: ['granularity'], message: expect.any(String) }] });
     expectOctolensError(await analytics('volume', 'granularity=hour&startDate=2026-01-01T00:00:00Z&endDate=2026-03-01T00:00:00Z'), 400, 'VALIDATION_ERROR', {
-      details: [{ path: ['bucket'], message: expect.stringContaining('at most 1000') }],
+      details: [{ path: ['granularity'], message: expect.stringContaining('at most 1000') }],
     });
+    // 1,000 hours from a half hour touch 1,001 of them.
+    expectOctolensError(await analytics('volume', 'granularity=hour&startDate=2026-01-01T00:30:00Z&endDate=2026-02-11T16:30:00Z'), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['granularity'], message: expect.stringContaining('1001') }],
+    });
+    expect((await analytics('volume', 'granularity=hour&startDate=2026-01-01T00:00:00Z&endDate=2026-02-11T16:00:00Z')).status).toBe(200);
     expectOctolensError(await octolens(earshot, 'GET', '/analytics/volume', undefined), 401, 'UNAUTHORIZED');
   });
 });

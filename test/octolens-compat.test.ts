@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -66,6 +67,19 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('lists and exports with no body at all as with {}, every field of theirs being optional; other bodies are still needed', async () => {
+    for (const path of ['/mentions', '/mentions/export']) {
+      const bare = await octolens(earshot, 'POST', path, key);
+      expect(bare.status, JSON.stringify(bare.body)).toBe(200);
+      expect(bare.body).toEqual((await octolens(earshot, 'POST', path, key, {})).body);
+    }
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, 'null'), 400, 'VALIDATION_ERROR', { details: [] });
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key), 400, 'VALIDATION_ERROR', { details: [] });
+    const document = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    expect(document.paths['/compat/octolens/api/v2/mentions'].post.requestBody.required).toBe(false);
+    expect(document.paths['/compat/octolens/api/v2/keywords'].post.requestBody.required).toBe(true);
+  });
+
   it('answers bad input 400 VALIDATION_ERROR in the recorded envelope, naming the field in `details`', async () => {
     const fixture = octolensFixture('error');
     const response = await octolens(earshot, fixture.request.method, '/mentions', key, fixture.request.body);
@@ -78,6 +92,21 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/1', key, { keyword: 42 }), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['keyword'], message: expect.any(String) }],
     });
+  });
+
+  it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
+    const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\.1\.\d+$/);
+    expect((await new Validator().validate(response.body)).valid).toBe(true);
+    const paths = Object.keys(response.body.paths);
+    expect(paths).toContain('/compat/octolens/api/v2/mentions');
+    expect(paths).toContain('/compat/octolens/api/v2/openapi.json');
+    expect(paths.every((path) => path.startsWith('/compat/octolens/api/v2/'))).toBe(true);
+    const all = (await earshot.rest('GET', '/v1/openapi.json')).body;
+    expect(response.body.paths['/compat/octolens/api/v2/mentions']).toEqual(all.paths['/compat/octolens/api/v2/mentions']);
+    expect(response.body.components.schemas.OctolensMention).toEqual(all.components.schemas.OctolensMention);
+    expect((await octolens(earshot, 'GET', '/openapi.json', key)).status).toBe(200);
   });
 
   it('shows the compatibility routes in openapi.json under their own tag, with the Octolens envelope', async () => {
@@ -158,6 +187,27 @@ describe('keywords', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
   });
 
+  it('answers a subreddit keyword (isSubReddit: true) 501 FEATURE_DISABLED and changes nothing', async () => {
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'r/nextjs', isSubReddit: true }), 501, 'FEATURE_DISABLED');
+    const list = await octolens(earshot, 'GET', '/keywords', key);
+    expect(list.body.data.map((keyword: { keyword: string }) => keyword.keyword)).not.toContain('r/nextjs');
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'iota lib', isSubReddit: null });
+    expect(created.body.isSubReddit).toBeNull();
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { isSubReddit: true, context: 'changed' }), 501, 'FEATURE_DISABLED');
+    expect((await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { isSubReddit: false })).body).toMatchObject({ context: null, isSubReddit: null });
+  });
+
+  it('shows excluded authors as they were typed, the canonical forms that stand for more kept as they are', async () => {
+    const typed = 'spambot1, Crypto Guy, @handle, u/redditor, https://x.com/someone, name:@odd';
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'theta cli', excludeAuthors: typed });
+    expect(created.body.excludeAuthors).toBe('spambot1, crypto guy, @handle, reddit:redditor, x:someone, name:@odd');
+    // Read, append, write back: the list stays what it was.
+    const again = await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeAuthors: `${created.body.excludeAuthors}, newbot` });
+    expect(again.body.excludeAuthors).toBe(`${created.body.excludeAuthors}, newbot`);
+    const stored = (await earshot.rest('GET', '/v1/keywords', { key })).body.data.find((keyword: { term: string }) => keyword.term === 'theta cli');
+    expect(stored.matching.excludedAuthors).toEqual(['name:spambot1', 'name:crypto guy', '@handle', 'reddit:redditor', 'x:someone', 'name:@odd', 'name:newbot']);
+  });
+
   it('pauses and resumes with one route, and deletes (then 404)', async () => {
     const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'delta api' });
     const paused = await octolens(earshot, 'POST', `/keywords/${created.body.id}/pause`, key);
@@ -235,6 +285,18 @@ describe('global filters', () => {
     const removed = await octolens(earshot, 'POST', '/filters/global/remove', key, { list: 'negativeKeywords', values: ['scam', 'never-there'] });
     expectOctolensShape(removed, 'remove-global-filter-values');
     expect(removed.body).toEqual({ list: 'negativeKeywords', removed: ['scam'], values: ['@spambot', 'giveaway'] });
+  });
+
+  it('shows negative authors as they were typed, on read, replace, add and remove', async () => {
+    const other = await earshot.createWorkspace('Authors');
+    const replaced = await octolens(earshot, 'PATCH', '/filters/global', other.apiKey, { negativeAuthors: ['spambot1', '@handle'] });
+    expect(replaced.body.negativeAuthors).toEqual(['spambot1', '@handle']);
+    const added = await octolens(earshot, 'POST', '/filters/global/add', other.apiKey, { list: 'negativeAuthors', values: ['Crypto Guy'] });
+    expect(added.body).toEqual({ list: 'negativeAuthors', added: ['crypto guy'], dropped: [], values: ['spambot1', '@handle', 'crypto guy'] });
+    const removed = await octolens(earshot, 'POST', '/filters/global/remove', other.apiKey, { list: 'negativeAuthors', values: ['spambot1'] });
+    expect(removed.body).toEqual({ list: 'negativeAuthors', removed: ['spambot1'], values: ['@handle', 'crypto guy'] });
+    expect((await octolens(earshot, 'GET', '/filters/global', other.apiKey)).body.negativeAuthors).toEqual(['@handle', 'crypto guy']);
+    expect((await earshot.rest('GET', '/v1/filters', { key: other.apiKey })).body.excludedAuthors).toEqual(['@handle', 'name:crypto guy']);
   });
 
   it('empties a list only with confirmClear (400 CLEAR_NOT_CONFIRMED), and an empty list needs none', async () => {

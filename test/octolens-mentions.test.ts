@@ -112,6 +112,25 @@ describe('the mention list', () => {
     expect((await octolens(earshot, 'POST', '/mentions', key, { includeAll: false, limit: 100 })).body.data.map((row: any) => row.sourceId)).toEqual(relevantOnly);
   });
 
+  it('shows authorFollowers null where the platform gave no count, the reach no follower filter matches', async () => {
+    // Published before the posts `seed` writes, so the newest of the list stays theirs.
+    const publishedAt = new Date(Date.UTC(2026, 0, 1));
+    const [unknown, none] = await seedMentions(earshot.sql, workspaceId, [
+      { keywordId: keywords.beta.id, publishedAt, author: { followers: null }, score: { relevance: 90, sentiment: 'neutral' } },
+      { keywordId: keywords.beta.id, publishedAt, author: { followers: 0 }, score: { relevance: 90, sentiment: 'neutral' } },
+    ]);
+    expect((await shown(unknown)).authorFollowers).toBeNull();
+    expect((await shown(none)).authorFollowers).toBe(0);
+    const listed = (await octolens(earshot, 'POST', '/mentions', key, { limit: 100, filters: { keyword: [keywords.beta.compat] } })).body.data;
+    expect(listed.find((row: any) => row.sourceId === unknown).authorFollowers).toBeNull();
+    const exported = await octolens(earshot, 'POST', '/mentions/export', key, { format: 'csv', filters: { keyword: [keywords.beta.compat] } });
+    const cells = parse(exported.body, { columns: true }) as Record<string, string>[];
+    expect(cells.find((row) => row.sourceId === unknown)?.authorFollowers).toBe('');
+    const reaching = (await octolens(earshot, 'POST', '/mentions', key, { limit: 100, filters: { minXFollowers: 0 } })).body.data.map((row: any) => row.sourceId);
+    expect(reaching).toContain(none);
+    expect(reaching).not.toContain(unknown);
+  });
+
   it('writes relevance: 0 or 1 set the score to 100, 2 marks not relevant, 3 restores the classifier’s verdict', async () => {
     const [[medium], [low]] = await seed([keywords.beta.id], [55, 20]);
     const write = async (id: string, relevance: number) => {
@@ -375,6 +394,23 @@ describe('export, feedback and read keys', () => {
       relevance: first.relevance,
       engaged: String(first.engaged),
     });
+  });
+
+  it("takes the list body as it is, limit capping the rows and cursor starting after a list page", async () => {
+    await seed([keywords.acme.id], [80, 80, 80, 80]);
+    const body = { includeAll: true, filters: { keyword: [keywords.acme.compat] } };
+    const all = (await octolens(earshot, 'POST', '/mentions/export', key, body)).body.data.map((row: any) => row.sourceId);
+    expect(all.length).toBeGreaterThan(3);
+    const capped = await octolens(earshot, 'POST', '/mentions/export', key, { ...body, limit: 2 });
+    expect(capped.status).toBe(200);
+    expect(capped.body).toMatchObject({ total: 2 });
+    expect(capped.headers.get('x-total-count')).toBe('2');
+    expect(capped.body.data.map((row: any) => row.sourceId)).toEqual(all.slice(0, 2));
+    const page = await octolens(earshot, 'POST', '/mentions', key, { ...body, limit: 1 });
+    const rest = await octolens(earshot, 'POST', '/mentions/export', key, { ...body, limit: 2, cursor: page.body.pagination.nextCursor });
+    expect(rest.body.data.map((row: any) => row.sourceId)).toEqual(all.slice(1, 3));
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { limit: 0 }), 400, 'VALIDATION_ERROR', { details: [{ path: ['limit'], message: expect.any(String) }] });
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { cursor: 'nonsense' }), 400, 'VALIDATION_ERROR', { details: [{ path: ['cursor'], message: expect.any(String) }] });
   });
 
   it('exports at most 5,000 mentions, the newest', async () => {

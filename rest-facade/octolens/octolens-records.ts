@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWildcardTerm, octolensTagOf } from '../../subgraphs/keywords/index.ts';
+import { isWildcardTerm, octolensTagOf, typedAuthor } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { octolensPlatformName } from '../../vocabulary/octolens-platforms.ts';
 
@@ -18,10 +18,10 @@ const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(
 const commaJoined = (items: string[]) => (items.length ? items.join(', ') : null);
 
 export const octolensMentionFields = `
-  id compatId status relevant compatRelevanceScore
+  id compatId status relevant compatRelevanceScore compatAuthorFollowers
   keyword { compatId term }
   post { platform url text publishedAt replyTo }
-  author { name handle url avatarUrl followers }
+  author { name handle url avatarUrl }
   classification { sentiment intents language note }
   compatFeedback { relevant }`;
 
@@ -38,7 +38,7 @@ export const octolensMentionSchema = z
     authorName: z.string().nullable(),
     authorAvatar: z.string().nullable(),
     authorUrl: z.string().nullable(),
-    authorFollowers: z.number().int(),
+    authorFollowers: z.number().int().nullable().meta({ description: 'Followers when the platform gives a count; null when it does not (unknown reach, which no follower filter matches)' }),
     relevance: z.enum(['relevant', 'not_relevant']),
     relevanceComment: z.string().nullable(),
     sentiment: z.enum(['Positive', 'Neutral', 'Negative']).nullable(),
@@ -66,7 +66,7 @@ export function octolensMention(m: Record<string, any>): z.output<typeof octolen
     authorName: m.author.name || null,
     authorAvatar: m.author.avatarUrl,
     authorUrl: m.author.url || null,
-    authorFollowers: m.author.followers,
+    authorFollowers: m.compatAuthorFollowers,
     relevance: m.relevant ? 'relevant' : 'not_relevant',
     relevanceComment: m.classification?.note ?? null,
     sentiment: m.classification?.sentiment ? (capitalized(m.classification.sentiment) as 'Positive') : null,
@@ -119,7 +119,7 @@ export function octolensKeyword(k: Record<string, any>): z.output<typeof octolen
     platforms: (k.platforms ?? searchPlatforms).map(octolensPlatformName),
     excludeWords: commaJoined(excluded.filter((term) => !isWildcardTerm(term))),
     wildcardExcludeWords: commaJoined(excluded.filter(isWildcardTerm)),
-    excludeAuthors: commaJoined(k.matching.excludedAuthors),
+    excludeAuthors: commaJoined(k.matching.excludedAuthors.map(typedAuthor)),
     tag: octolensTagOf(k.kind),
     paused: k.muted,
     isSubReddit: null,
@@ -140,9 +140,12 @@ export const octolensGlobalFiltersSchema = z
   })
   .meta({ id: 'OctolensGlobalFilters' });
 
+/** A global filter list's values as Octolens shows them: excluded authors as typed, the rest as stored. */
+export const octolensFilterValues = (list: string, values: string[]): string[] => (list === 'negativeAuthors' ? values.map(typedAuthor) : values);
+
 export const octolensGlobalFilters = (f: Record<string, any>): z.output<typeof octolensGlobalFiltersSchema> => ({
   negativeKeywords: f.excludedTerms,
-  negativeAuthors: f.excludedAuthors,
+  negativeAuthors: f.excludedAuthors.map(typedAuthor),
   negativeSubreddits: f.subreddits.denied,
   positiveSubreddits: f.subreddits.allowed,
   negativeRepos: f.githubRepositories,

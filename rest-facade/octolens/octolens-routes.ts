@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GraphQLRoute, HttpMethod, RouteResponse } from '../route.ts';
+import type { GraphQLRoute, HttpMethod, LocalRoute, RouteResponse } from '../route.ts';
 
 /** Every path of the compatibility API begins here (spec 4.8: only `/api/v2` exists). */
 export const octolensBase = '/compat/octolens/api/v2';
@@ -55,3 +55,19 @@ export function octolensBudgetHeaders(headers: Headers): void {
   const secondsLeft = headers.get('x-ratelimit-reset');
   if (secondsLeft !== null) headers.set('x-ratelimit-reset', String(Math.floor(Date.now() / 1000) + Number(secondsLeft)));
 }
+
+/**
+ * Octolens's own description of its API, `GET /api/v2/openapi.json`
+ * (public): here the compatibility routes alone, as `document` builds them,
+ * so a client generated from it calls this API.
+ */
+export const octolensOpenApiRoute = (document: () => unknown): LocalRoute => ({
+  method: 'GET',
+  path: `${octolensBase}/openapi.json`,
+  operationId: 'octolensOpenApiDocument',
+  summary: 'The compatibility routes described in OpenAPI 3.1, as Octolens serves its own at this path; needs no credential',
+  tag: octolensTag,
+  public: true,
+  responses: { 200: { description: 'The OpenAPI document of the compatibility routes' } },
+  handle: () => ({ status: 200, body: document() }),
+});

@@ -49,8 +49,7 @@ export const compatKeywordInput = z.strictObject({
     .boolean()
     .nullable()
     .optional()
-    .refine((value) => value !== true, 'subreddit keywords are not offered; track a term and name subreddits in the global filters')
-    .meta({ description: 'Only false or null: subreddit keywords are not offered' }),
+    .meta({ description: 'false or null; true answers 501 `FEATURE_DISABLED`: subreddit keywords are not offered' }),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour').optional().meta({ description: 'Accepted and not kept' }),
 });
 
@@ -132,8 +131,16 @@ export async function keywordOfCompatId(ctx: SubgraphContext, compatId: number):
  * wallet that cannot pay a day of one more keyword creates nothing
  * (`quota_exceeded`).
  */
+/** `isSubReddit: true` asks for an Octolens feature Earshot does not have (spec 4.8: 501), not for a wrong value. */
+function refuseSubredditKeyword(input: { isSubReddit?: boolean | null }): void {
+  if (input.isSubReddit === true) {
+    throw domainError('feature_disabled', 'Subreddit keywords are not offered: track a term and name subreddits in the global filters', { field: 'isSubReddit' });
+  }
+}
+
 async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Promise<{ keyword: KeywordRow; alreadyExisted: boolean }> {
   const { allowDuplicate, ...input } = parseInput(compatKeywordCreateInput, rawInput);
+  refuseSubredditKeyword(input);
   const { workspaceId } = requireAuth(ctx);
   const term = input.keyword.trim().replace(/^"(.*)"$/, '$1').trim();
   const existing = await findKeywordByTerm(ctx.sql, workspaceId, term);
@@ -154,6 +161,7 @@ async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
 
 async function updateCompatKeyword(ctx: SubgraphContext, compatId: number, rawInput: unknown): Promise<KeywordRow> {
   const input = parseInput(compatKeywordInput, rawInput);
+  refuseSubredditKeyword(input);
   const current = await keywordOfCompatId(ctx, compatId);
   try {
     const { keyword } = await patchKeyword(ctx.sql, current.workspaceId, current.id, keywordPatchOf(input, current), ctx.clock.now(), ctx.sourceReaders);

@@ -33,6 +33,7 @@ export function buildKeywordsSchema() {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { companyProfilePatchInput } from './company-profile.ts';
 export { compatKeywordCreateInput, compatKeywordInput, isWildcardTerm, octolensTagOf } from './compat-keywords.ts';
+export { typedAuthor } from './matching/author-identity.ts';
 export { compatFilterValuesInput, compatWorkspaceFiltersInput } from './compat-workspace-filters.ts';
 export { ensureDefaultGroup, findGroupsByIds } from './group-store.ts';
 export { groupCreateInput, groupPatchInput } from './group.ts';

@@ -2,11 +2,15 @@ import { platforms } from '../../vocabulary/normalized-post.ts';
 import { domainError } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
-import { mentionAnalytics, type AnalyticsReport } from './analytics.ts';
+import { mentionAnalytics, maxAnalyticsBuckets, type AnalyticsReport } from './analytics.ts';
 import { objectsOfCompatIds } from './compat-ids.ts';
 
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
 /** Octolens counts the last 30 days when neither end of the window is given. */
-const defaultWindowMs = 30 * 86_400_000;
+const defaultWindowMs = 30 * dayMs;
+/** Octolens's longest window: 365 days. */
+const maxWindowDays = 365;
 
 const ourPlatforms = new Set<string>(platforms);
 
@@ -38,6 +42,14 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
         const end = args.endDate ?? ctx.clock.now();
         const start = args.startDate ?? new Date(end.getTime() - defaultWindowMs);
         if (start >= end) throw domainError('validation_error', 'startDate: must be before endDate', { field: 'startDate' });
+        if (end.getTime() - start.getTime() > maxWindowDays * dayMs) {
+          throw domainError('validation_error', `endDate: the window spans at most ${maxWindowDays} days`, { field: 'endDate' });
+        }
+        // The hours the window touches, as the volume's buckets count them: past the most, Octolens's parameter is named.
+        const hours = Math.floor((end.getTime() - 1) / hourMs) - Math.floor(start.getTime() / hourMs) + 1;
+        if (args.bucket === 'hour' && hours > maxAnalyticsBuckets) {
+          throw domainError('validation_error', `granularity: hour buckets cover at most ${maxAnalyticsBuckets} hours and this window touches ${hours}; ask for day`, { field: 'granularity' });
+        }
         return mentionAnalytics(
           ctx.sql,
           requireAuth(ctx).workspaceId,

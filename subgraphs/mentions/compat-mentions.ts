@@ -213,6 +213,11 @@ export function addCompatMentionSchema(
       description: "Octolens's relevance bucket: 0 for 70 and up, 1 for 40 to 69, 2 below or unscored; a verdict counts as 100 or 0",
       resolve: relevanceBucket,
     }),
+    compatAuthorFollowers: t.int({
+      nullable: true,
+      description: "The author's followers when the platform gave a count; null when it did not (the record's `author.followers` shows 0)",
+      resolve: (m) => m.authorFollowers,
+    }),
     compatFeedback: t.field({
       type: CompatFeedback,
       nullable: true,
@@ -286,11 +291,19 @@ export function addCompatMentionSchema(
   builder.queryField('compatMentionExport', (t) =>
     t.field({
       type: [Mention],
-      description: `The ${compatExportLimit} newest posts passing the filter, newest first, relevant ones unless \`includeAll\``,
-      args: { filter: t.arg({ type: CompatMentionFilter }) },
+      description: `The ${compatExportLimit} newest posts passing the filter (or \`first\` of them), newest first, relevant ones unless \`includeAll\`; after a list page's cursor when \`after\` is one`,
+      args: {
+        filter: t.arg({ type: CompatMentionFilter }),
+        first: t.arg.int({ description: `1 to ${compatExportLimit} (default)` }),
+        after: t.arg.string({ description: "A `compatMentions` page's `nextCursor`: the export starts after that page" }),
+      },
       resolve: async (_root, args, ctx) => {
+        const first = args.first ?? compatExportLimit;
+        if (!Number.isInteger(first) || first < 1 || first > compatExportLimit) {
+          throw domainError('validation_error', `limit: must be 1 to ${compatExportLimit}`, { field: 'limit' });
+        }
         const { filter, scope } = await compatListOf(ctx, args.filter);
-        return newestMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, filter, scope, compatExportLimit);
+        return newestMentions(ctx.sql, ctx.keywordDirectory, requireAuth(ctx).workspaceId, filter, scope, first, args.after);
       },
     }),
   );

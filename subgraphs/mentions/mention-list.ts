@@ -66,7 +66,11 @@ export async function listMentions(
   return pageOf(rows, limit, cursorKey(sort));
 }
 
-/** The newest `limit` posts the list would show, in one read: the compatibility API's JSON export. */
+/**
+ * The newest `limit` posts the list would show, in one read, from where a
+ * page of the list ended when `after` is its cursor: the compatibility
+ * API's export.
+ */
 export async function newestMentions(
   sql: Queryable,
   keywords: KeywordDirectory,
@@ -74,7 +78,9 @@ export async function newestMentions(
   rawFilter: unknown,
   scope: MentionListScope,
   limit: number,
+  after: string | null = null,
 ): Promise<ListedMention[]> {
   const filter = await readMentionFilter(sql, keywords, workspaceId, rawFilter, scope.defaults);
-  return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'published', after: null, limit });
+  const start = after ? decodeCursor(after, parseCursor('published')) : null;
+  return listMentionsPage(sql, workspaceId, { filter, condition: scope.condition, sort: 'published', after: start, limit });
 }

@@ -17,7 +17,7 @@ const countedMentions = z.object({
     .optional()
     .meta({ description: 'Integer keyword ids, the parameter repeated or comma-separated; ids naming no keyword count nothing' }),
   startDate: windowEnd('Included; default 30 days before `endDate` (ISO 8601, UTC)'),
-  endDate: windowEnd('Excluded; default now (ISO 8601, UTC)'),
+  endDate: windowEnd('Excluded; default now (ISO 8601, UTC); at most 365 days after `startDate`'),
   platforms: repeatedOrCommaSeparated(z.string().min(1).max(50))
     .optional()
     .meta({ description: "Platforms in Octolens's names, the parameter repeated or comma-separated (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
@@ -30,7 +30,7 @@ const countedMentions = z.object({
     .meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); default 0 and 1, the relevant mentions' }),
 });
 
-const badWindow = 'A query parameter the route does not take, a bad value of one, or `startDate` not before `endDate` (`VALIDATION_ERROR`)';
+const badWindow = 'A query parameter the route does not take, a bad value of one, `startDate` not before `endDate`, or a window of more than 365 days (`VALIDATION_ERROR`)';
 
 const countResponses = (description: string, schema: z.ZodType): Record<number, RouteResponse> => ({
   200: { description, schema },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compatFilterValuesInput, compatWorkspaceFiltersInput } from '../../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../../route.ts';
-import { octolensFilterListsFields, octolensGlobalFilters, octolensGlobalFiltersSchema } from '../octolens-records.ts';
+import { octolensFilterListsFields, octolensFilterValues, octolensGlobalFilters, octolensGlobalFiltersSchema } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 const listNames = compatFilterValuesInput.shape.list;
@@ -67,7 +67,10 @@ export const octolensFilterRoutes: GraphQLRoute[] = [
       compatAddWorkspaceFilterValues(list: $list, values: $values) { list added dropped values }
     }`,
     variables: ({ body }) => ({ list: (body as { list: string }).list, values: (body as { values: string[] }).values }),
-    result: (data) => ({ status: 200, body: data.compatAddWorkspaceFilterValues }),
+    result: (data) => {
+      const { list, added, dropped, values } = data.compatAddWorkspaceFilterValues;
+      return { status: 200, body: { list, added: octolensFilterValues(list, added), dropped, values: octolensFilterValues(list, values) } };
+    },
   },
   {
     method: 'POST',
@@ -94,6 +97,9 @@ export const octolensFilterRoutes: GraphQLRoute[] = [
       const { list, values, confirmClear } = body as { list: string; values: string[]; confirmClear?: boolean };
       return { list, values, confirmClear: confirmClear ?? null };
     },
-    result: (data) => ({ status: 200, body: data.compatRemoveWorkspaceFilterValues }),
+    result: (data) => {
+      const { list, removed, values } = data.compatRemoveWorkspaceFilterValues;
+      return { status: 200, body: { list, removed: octolensFilterValues(list, removed), values: octolensFilterValues(list, values) } };
+    },
   },
 ];

@@ -9,6 +9,7 @@ import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octo
 export const integerId = (text: string): number => (/^[1-9]\d{0,8}$/.test(text) ? Number(text) : 0);
 
 const keywordNotFound = octolensNotFound('keyword');
+const subredditKeywordRefused = { description: '`isSubReddit: true`: subreddit keywords are not offered (`FEATURE_DISABLED`); nothing changed' };
 const integerIdNote = 'The keyword’s integer `id`; ids are given when a keyword is first shown and never change';
 
 const suggestionSchema = z.object({
@@ -102,6 +103,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
       402: { description: 'The wallet cannot pay a day of one more keyword; nothing was created (`QUOTA_EXCEEDED`)' },
       403: octolensReadOnly,
       409: { description: '`allowDuplicate: true` for a term the workspace tracks already: a workspace tracks a term once (`ITEM_EXISTS`)' },
+      501: subredditKeywordRefused,
     },
     operation: `mutation OctolensCreateKeyword($input: CompatKeywordInput!) {
       compatCreateKeyword(input: $input) { alreadyExisted keyword { ${octolensKeywordFields} } }
@@ -123,6 +125,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
       403: octolensReadOnly,
       404: keywordNotFound,
       409: { description: 'A new term the keyword’s group tracks already (`ITEM_EXISTS`)' },
+      501: subredditKeywordRefused,
     },
     operation: `mutation OctolensUpdateKeyword($id: Int!, $input: CompatKeywordInput!) { compatUpdateKeyword(id: $id, input: $input) { ${octolensKeywordFields} } }`,
     variables: ({ params, body }) => ({ id: integerId(params.id), input: body }),

@@ -55,6 +55,7 @@ const feedbackSchema = z
   .meta({ id: 'OctolensFeedback' });
 
 const viewNotFound = { description: '`view` names no view of this workspace (`NOT_FOUND`)' };
+const badListBody = { description: 'A field is unknown or breaks its rule, more than 50 keyword ids, or a bad cursor (`VALIDATION_ERROR`)' };
 
 export const octolensMentionRoutes: GraphQLRoute[] = [
   {
@@ -69,12 +70,13 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       limit: z.number().int().min(1).max(100).optional().meta({ description: '1 to 100, default 20' }),
       cursor: z.string().min(1).optional(),
     }),
+    bodyOptional: true,
     responses: {
       200: {
         description: 'A page of mentions',
         schema: z.object({ data: z.array(octolensMentionSchema), pagination: z.object({ nextCursor: z.string().nullable() }) }).meta({ id: 'OctolensMentionPage' }),
       },
-      400: { description: 'A field is unknown or breaks its rule, more than 50 keyword ids, or a bad cursor (`VALIDATION_ERROR`)' },
+      400: badListBody,
       401: octolensUnauthorized,
       404: viewNotFound,
       501: bookmarksRefused,
@@ -96,24 +98,32 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     path: `${octolensBase}/mentions/export`,
     operationId: 'octolensExportMentions',
     summary:
-      'The 5,000 newest posts passing the filters (newest first), as JSON (`{ data, total }`) or, with `format: "csv"`, as `text/csv` with Octolens\'s 15 columns (id, sourceId, timestamp, source, url, title, body, author, authorFollowers, language, keywords, tags, relevance, sentiment, engaged); the list body without `limit` and `cursor`, and no `author`. `X-Total-Count` gives the count. A `read` key may export',
+      'The 5,000 newest posts passing the filters (newest first), as JSON (`{ data, total }`) or, with `format: "csv"`, as `text/csv` with Octolens\'s 15 columns (id, sourceId, timestamp, source, url, title, body, author, authorFollowers, language, keywords, tags, relevance, sentiment, engaged); the list body (`limit` capping the rows, `cursor` starting after a list page) plus `format`, and no `author`. `X-Total-Count` gives the count. A `read` key may export',
     tag: octolensTag,
     body: z.strictObject({
       ...octolensMentionQuery,
+      limit: z.number().int().min(1).max(5_000).optional().meta({ description: 'At most this many rows, 1 to 5,000 (default 5,000)' }),
+      cursor: z.string().min(1).optional().meta({ description: "A list page's `pagination.nextCursor`: the export starts after that page" }),
       format: z.enum(['json', 'csv']).optional().meta({ description: '`json` (default) or `csv`' }),
     }),
+    bodyOptional: true,
     responses: {
       200: {
         description: 'The exported mentions',
         schema: z.object({ data: z.array(octolensMentionSchema), total: z.number().int() }).meta({ id: 'OctolensMentionExport' }),
       },
-      400: octolensBadBody,
+      400: badListBody,
       401: octolensUnauthorized,
       404: viewNotFound,
       501: bookmarksRefused,
     },
-    operation: `query OctolensExportMentions($filter: CompatMentionFilter) { compatMentionExport(filter: $filter) { ${octolensMentionFields} } }`,
-    variables: ({ body }) => ({ filter: compatMentionFilterOf(body) }),
+    operation: `query OctolensExportMentions($filter: CompatMentionFilter, $first: Int, $after: String) {
+      compatMentionExport(filter: $filter, first: $first, after: $after) { ${octolensMentionFields} }
+    }`,
+    variables: ({ body }) => {
+      const { limit, cursor } = body as { limit?: number; cursor?: string };
+      return { filter: compatMentionFilterOf(body), first: limit ?? null, after: cursor ?? null };
+    },
     result: (data, request): RestResult => {
       const mentions = data.compatMentionExport.map(octolensMention);
       const total = String(mentions.length);

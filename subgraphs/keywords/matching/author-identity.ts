@@ -133,6 +133,16 @@ export function canonicalAuthor(input: string): Canonical {
   return displayName(text);
 }
 
+/**
+ * An excluded author as a person would type it: a display name without the
+ * `name:` its canonical form carries, when typing it bare gives the same
+ * canonical form back (it could be read as a link or handle otherwise).
+ */
+export function typedAuthor(canonical: string): string {
+  const name = canonical.startsWith('name:') ? canonical.slice('name:'.length) : null;
+  return name !== null && canonicalAuthor(name) === canonical ? name : canonical;
+}
+
 function bareHandle(handle: string): string {
   return handle.trim().replace(/^(@|\/?u\/)/u, '').toLowerCase();
 }
