@@ -172,6 +172,27 @@ describe('the mention list', () => {
     expectOctolensError(await octolens(earshot, 'GET', `/mentions/${id}`, stranger.apiKey), 404, 'NOT_FOUND');
   });
 
+  it('takes the integer id the list gave a mention wherever it takes the sourceId, in this workspace only', async () => {
+    const [[id]] = await seed([keywords.acme.id], [90]);
+    const listed = (await listAll()).find((mention) => mention.sourceId === id);
+    expect(listed.id).toEqual(expect.any(Number));
+    const byNumber = await octolens(earshot, 'GET', `/mentions/${listed.id}`, key);
+    expect(byNumber.status).toBe(200);
+    expect(byNumber.body).toMatchObject({ id: listed.id, sourceId: id });
+    expect((await octolens(earshot, 'PATCH', `/mentions/${listed.id}`, key, { action: 'engage' })).body).toEqual({ ok: true });
+    await octolens(earshot, 'PATCH', `/mentions/${listed.id}`, key, { action: 'sentiment', sentimentLabel: 'Positive' });
+    await octolens(earshot, 'PATCH', `/mentions/${listed.id}`, key, { action: 'relevance', relevance: 2 });
+    expect((await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body).toMatchObject({ status: 'done', relevant: false, classification: { sentiment: 'positive' } });
+    expect((await octolens(earshot, 'POST', '/feedback', key, { sourceId: String(listed.id), feedbackType: 'RELEVANT' })).status).toBe(200);
+    expect((await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.relevant).toBe(true);
+    expect((await octolens(earshot, 'DELETE', '/feedback', key, { sourceId: String(listed.id) })).body).toEqual({ success: true, removed: true });
+    expectOctolensError(await octolens(earshot, 'GET', '/mentions/999999999', key), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'GET', '/mentions/0', key), 404, 'NOT_FOUND');
+    const stranger = await earshot.createWorkspace('Numbers stranger');
+    expectOctolensError(await octolens(earshot, 'GET', `/mentions/${listed.id}`, stranger.apiKey), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${listed.id}`, stranger.apiKey, { action: 'engage' }), 404, 'NOT_FOUND');
+  });
+
   it('pages 20 by default and 100 at most, following pagination.nextCursor', async () => {
     const other = await earshot.createWorkspace('Pages');
     const gamma = await octolens(earshot, 'POST', '/keywords', other.apiKey, { keyword: 'gamma' });

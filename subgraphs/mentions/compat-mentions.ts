@@ -148,6 +148,8 @@ function compatKeywordIdsOf(ctx: SubgraphContext, values: unknown[]): Promise<nu
   return Promise.all(ids.map((id) => compatIdOf(ctx, 'keyword', id)));
 }
 
+const compatIdText = /^[1-9]\d{0,8}$/;
+
 const feedbackSources = ['WEB', 'EMAIL', 'API', 'SLACK'] as const;
 
 const compatFeedbackInput = z.strictObject({
@@ -157,7 +159,13 @@ const compatFeedbackInput = z.strictObject({
   source: z.enum(feedbackSources).nullish(),
 });
 
-async function mentionOfWorkspace(ctx: SubgraphContext, id: string): Promise<MentionRow> {
+/**
+ * The mention a compatibility path or body names: by the integer id the
+ * list gave it, or by its `mm_…` id (Octolens's `sourceId`), since
+ * Octolens's clients take either.
+ */
+async function mentionOfWorkspace(ctx: SubgraphContext, ref: string): Promise<MentionRow> {
+  const id = compatIdText.test(ref) ? await objectOfCompatId(ctx, 'mention', Number(ref), 'Mention') : ref;
   const mention = await findMention(ctx.sql, requireAuth(ctx).workspaceId, id);
   if (!mention) throw notFound('Mention');
   return mention;
@@ -308,16 +316,38 @@ export function addCompatMentionSchema(
     }),
   );
 
+  builder.queryField('compatMention', (t) =>
+    t.field({
+      type: Mention,
+      description: 'One mention by its integer id or its `mm_…` id',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, args, ctx) => mentionOfWorkspace(ctx, String(args.id)),
+    }),
+  );
+
+  builder.mutationField('compatSetMentionSentiment', (t) =>
+    t.field({
+      type: Mention,
+      description: 'A corrected sentiment (`positive`, `neutral` or `negative`); null restores the classifier’s',
+      args: { id: t.arg.id({ required: true }), sentiment: t.arg.string() },
+      resolve: async (_root, args, ctx) => {
+        const mention = await mentionOfWorkspace(ctx, String(args.id));
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { sentiment: args.sentiment ?? null });
+      },
+    }),
+  );
+
   builder.mutationField('compatSetMentionRelevance', (t) =>
     t.field({
       type: Mention,
       description: 'A relevance write: 0 or 1 set the score to 100, 2 marks the mention not relevant, 3 restores the classifier’s verdict',
       args: { id: t.arg.id({ required: true }), relevance: t.arg.int({ required: true }) },
-      resolve: (_root, args, ctx) => {
+      resolve: async (_root, args, ctx) => {
         if (![0, 1, 2, 3].includes(args.relevance)) {
           throw domainError('validation_error', 'relevance: must be 0, 1, 2 or 3', { field: 'relevance' });
         }
-        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), { relevant: verdictOfRelevanceWrite(args.relevance) });
+        const mention = await mentionOfWorkspace(ctx, String(args.id));
+        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { relevant: verdictOfRelevanceWrite(args.relevance) });
       },
     }),
   );
@@ -350,7 +380,8 @@ export function addCompatMentionSchema(
       args: { input: t.arg({ type: CompatFeedbackInput, required: true }) },
       resolve: async (_root, args, ctx) => {
         const input = parseInput(compatFeedbackInput, args.input);
-        const mention = await patchMention(ctx.sql, requireAuth(ctx).workspaceId, input.mentionId, { relevant: input.relevant });
+        const { id } = await mentionOfWorkspace(ctx, input.mentionId);
+        const mention = await patchMention(ctx.sql, requireAuth(ctx).workspaceId, id, { relevant: input.relevant });
         await saveCompatFeedbackNote(ctx.sql, mention.id, { reason: input.reason ?? null, source: input.source ?? 'API' });
         return mention;
       },

@@ -136,7 +136,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     method: 'GET',
     path: `${octolensBase}/mentions/{sourceId}`,
     operationId: 'octolensGetMention',
-    summary: 'One mention by its `sourceId` (our `mm_…` id)',
+    summary: 'One mention by its `sourceId` (our `mm_…` id) or its integer `id`',
     tag: octolensTag,
     query: z.object({
       includeEngagementMetrics: booleanText.optional().meta({ description: '`false` (default); `true` answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),
@@ -147,12 +147,12 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       404: mentionNotFound,
       501: engagementMetricsRefused,
     },
-    operation: `query OctolensMention($id: ID!) { mention(id: $id) { ${octolensMentionFields} } }`,
+    operation: `query OctolensMention($id: ID!) { compatMention(id: $id) { ${octolensMentionFields} } }`,
     variables: ({ params, query }) => {
       if (query.includeEngagementMetrics === true) throw engagementMetricsDisabled();
       return { id: params.sourceId };
     },
-    result: (data) => ({ status: 200, body: octolensMention(data.mention) }),
+    result: (data) => ({ status: 200, body: octolensMention(data.compatMention) }),
   },
   {
     method: 'PATCH',
@@ -170,11 +170,11 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       409: { description: 'A verdict on a mention not classified yet (`CLASSIFICATION_PENDING`)' },
     },
     operation: `mutation OctolensUpdateMention(
-      $id: ID!, $engage: Boolean!, $setRelevance: Boolean!, $relevance: Int!, $setSentiment: Boolean!, $sentiment: MentionPatchInput!
+      $id: ID!, $engage: Boolean!, $setRelevance: Boolean!, $relevance: Int!, $setSentiment: Boolean!, $sentiment: String
     ) {
       compatToggleMentionEngaged(id: $id) @include(if: $engage) { id }
       compatSetMentionRelevance(id: $id, relevance: $relevance) @include(if: $setRelevance) { id }
-      updateMention(id: $id, input: $sentiment) @include(if: $setSentiment) { id }
+      compatSetMentionSentiment(id: $id, sentiment: $sentiment) @include(if: $setSentiment) { id }
     }`,
     variables: ({ params, body }) => {
       const update = body as { action: string; relevance?: number; sentimentLabel?: string };
@@ -184,7 +184,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
         setRelevance: update.action === 'relevance',
         relevance: update.relevance ?? 0,
         setSentiment: update.action === 'sentiment',
-        sentiment: { sentiment: update.sentimentLabel?.toLowerCase() ?? null },
+        sentiment: update.sentimentLabel?.toLowerCase() ?? null,
       };
     },
     result: () => ({ status: 200, body: { ok: true } }),
@@ -196,7 +196,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     summary: 'A relevance verdict on a mention, with its reason; a second one replaces the first. Verdicts never bill or unbill',
     tag: octolensTag,
     body: z.strictObject({
-      sourceId: z.string().min(1).meta({ description: 'Our `mm_…` mention id' }),
+      sourceId: z.string().min(1).meta({ description: 'Our `mm_…` mention id, or its integer `id`' }),
       feedbackType: z.enum(['RELEVANT', 'NOT_RELEVANT']),
       timestamp: z.string().optional().meta({ description: 'Accepted; the mention is named by `sourceId`' }),
       keywordId: z.number().int().optional().meta({ description: 'Accepted; a mention has one keyword' }),
@@ -248,7 +248,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
     operationId: 'octolensRemoveFeedback',
     summary: "Withdraws a mention's relevance verdict: the classifier's counts again; removing none is no error",
     tag: octolensTag,
-    body: z.strictObject({ sourceId: z.string().min(1), timestamp: z.string().optional() }),
+    body: z.strictObject({ sourceId: z.string().min(1).meta({ description: 'Our `mm_…` mention id, or its integer `id`' }), timestamp: z.string().optional() }),
     responses: {
       200: { description: 'Done', schema: z.object({ success: z.literal(true), removed: z.boolean() }).meta({ id: 'OctolensFeedbackRemoval' }) },
       400: octolensBadBody,
