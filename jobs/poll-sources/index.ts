@@ -20,6 +20,12 @@ const sourcesPayload = z.object({
   platform: z.enum([...reviewPlatforms, 'rss', 'reviews']),
   since: z.iso.datetime(),
   lookback: z.boolean().default(false),
+  /**
+   * A look-back's feeds: those just connected. A feed already connected is not
+   * read from before its connection again (a renamed keyword is tracked from
+   * the rename on, spec 4.2). Absent: every feed (a new keyword's look-back).
+   */
+  feedUrls: z.array(z.string()).optional(),
 });
 type SourcesPayload = z.output<typeof sourcesPayload>;
 
@@ -50,7 +56,8 @@ interface SourcesRead {
 }
 
 /** Feed items published after the feed was connected (or, for a look-back, its newest 10 matching items of the window). */
-async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, context: JobContext): Promise<SourcesRead> {
+async function readFeeds(keyword: KeywordRow, since: Date, payload: SourcesPayload, context: JobContext): Promise<SourcesRead> {
+  const { lookback, feedUrls } = payload;
   const rss = createRssConnector(context.config.env, { now: () => context.clock.now() });
   const rules = matchRulesOf(keyword);
   const matcher = createMatcher([rules], new Map());
@@ -60,6 +67,7 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
   const posts: MatchablePost[] = [];
   const feedValidators: SourcesRead['feedValidators'] = [];
   for (const feed of await listFeeds(context.sql, [keyword.id])) {
+    if (lookback && feedUrls && !feedUrls.includes(feed.url)) continue;
     const result = await rss.read(feed.url, lookback ? null : { etag: feed.etag, lastModified: feed.lastModified });
     feedValidators.push({ url: feed.url, validators: result.validators });
     if (result.status !== 'fetched') continue;
@@ -95,7 +103,7 @@ async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss',
   let read: SourcesRead;
   try {
     read = platform === 'rss'
-      ? await readFeeds(keyword, since, payload.lookback, context)
+      ? await readFeeds(keyword, since, payload, context)
       : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
   } catch (error) {
     await handleFailedPoll(context, { platform, keywordIds: [keyword.id], lookback: payload.lookback }, error);

@@ -39,7 +39,8 @@ async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undef
 
 /** What a write connected that was not there before: it gets a look-back (spec 2.3, 4.2). */
 export interface NewSources {
-  feeds: boolean;
+  /** The feed addresses connected by this write: only these look back, a feed kept is not read again from before it was connected. */
+  feeds: string[];
   reviewSources: boolean;
 }
 
@@ -63,10 +64,10 @@ async function saveSources(
       for (const country of source.countries.length ? source.countries : ['']) before.sources.add(`${source.platform}:${source.sourceId}:${country}`);
     }
   }
-  const added: NewSources = { feeds: false, reviewSources: false };
+  const added: NewSources = { feeds: [], reviewSources: false };
   if (feeds) {
     await replaceFeeds(sql, keywordId, feeds);
-    added.feeds = feeds.some((feed) => !before.feeds.has(feed.url));
+    added.feeds = feeds.filter((feed) => !before.feeds.has(feed.url)).map((feed) => feed.url);
   }
   if (input.reviewSources) {
     const rows = reviewSourceRows(input.reviewSources, readers);
