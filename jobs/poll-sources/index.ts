@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, loadWorkspaceFilters, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
@@ -55,17 +55,12 @@ interface SourcesRead {
   feedValidators: { url: string; validators: FeedValidators }[];
 }
 
-/** The keyword's workspace filters: they run on feed items and reviews as on every post (spec 1.5). */
-async function workspaceFiltersOf(keyword: KeywordRow, context: JobContext) {
-  return toWorkspaceFilters(await findWorkspaceFilters(context.sql, keyword.workspaceId));
-}
-
 /** Feed items published after the feed was connected (or, for a look-back, its newest 10 matching items of the window). */
 async function readFeeds(keyword: KeywordRow, since: Date, payload: SourcesPayload, context: JobContext): Promise<SourcesRead> {
   const { lookback, feedUrls } = payload;
   const rss = createRssConnector(context.config.env, { now: () => context.clock.now() });
   const rules = matchRulesOf(keyword);
-  const matcher = createMatcher([rules], new Map([[keyword.workspaceId, await workspaceFiltersOf(keyword, context)]]));
+  const matcher = createMatcher([rules], new Map([[keyword.workspaceId, await loadWorkspaceFilters(context.sql, keyword.workspaceId)]]));
   // A feed's look-back brings its newest items whenever it is added, a renamed keyword's too (spec 4.2).
   const matchAll = (post: MatchablePost) => matcher.match(post);
   const match = lookback ? matchAll : matchingSinceRename([rules], matchAll);
@@ -92,7 +87,7 @@ async function readFeeds(keyword: KeywordRow, since: Date, payload: SourcesPaylo
  */
 async function reviewMatcher(keyword: KeywordRow, context: JobContext): Promise<(post: MatchablePost) => KeywordMatch[]> {
   const rules = compileKeywordRules(matchRulesOf(keyword));
-  const filters = compileWorkspaceFilters(await workspaceFiltersOf(keyword, context));
+  const filters = compileWorkspaceFilters(await loadWorkspaceFilters(context.sql, keyword.workspaceId));
   return (post) => {
     const prepared = new PreparedPost(post);
     return keywordRulesPass(rules, prepared) && workspaceFiltersPass(filters, prepared)
