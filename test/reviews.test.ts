@@ -90,4 +90,23 @@ describe('review sources replaced by PATCH (spec 2.3, 4.2)', () => {
     expect(disconnected.body.polling.map((entry: { platform: string }) => entry.platform)).not.toContain('appstore');
     expect(await texts()).toEqual(all);
   });
+  // Adding a storefront looked back over every storefront of the keyword: the ones it kept brought reviews from before, here one its rules had excluded then.
+  it('looks back over the storefront just added only', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', {
+      key,
+      body: { term: 'Acme storefronts', platforms: [], matching: { excludedTerms: ['refund'] }, reviewSources: [{ platform: 'appstore', id: '1234567890', countries: ['us'] }] },
+    });
+    const texts = async () => (await allMentionsOf(earshot, key, keyword.body.id)).map((m: { post: { text: string } }) => m.post.text).sort();
+    await eventually(texts, (found) => found.length >= 1);
+    expect((await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { matching: { excludedTerms: [] } } })).status).toBe(200);
+
+    const widened = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, {
+      key,
+      body: { reviewSources: [{ platform: 'appstore', id: '1234567890', countries: ['us', 'gb'] }] },
+    });
+    expect(widened.status).toBe(200);
+    await eventually(texts, (found) => found.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await texts()).toEqual(['Brilliant on the iPad too', 'Works well for our whole team every day'].map((text) => expect.stringContaining(text)));
+  });
 });

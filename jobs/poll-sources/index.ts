@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createMatcher, findKeywordById, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, loadWorkspaceFilters, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, loadWorkspaceFilters, reviewStorefrontKeys, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
@@ -26,6 +26,8 @@ const sourcesPayload = z.object({
    * the rename on, spec 4.2). Absent: every feed (a new keyword's look-back).
    */
   feedUrls: z.array(z.string()).optional(),
+  /** A look-back's review storefronts (see reviewStorefrontKeys): those just connected; absent, every one. */
+  storefronts: z.array(z.string()).optional(),
 });
 type SourcesPayload = z.output<typeof sourcesPayload>;
 
@@ -35,12 +37,14 @@ const feedLookbackItems = 10;
 const reviewIntervalFactor = 288;
 
 /** Reviews of the keyword's own sources are its mentions whatever their words (spec 1.4). */
-async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, context: JobContext): Promise<MatchablePost[]> {
+async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, payload: SourcesPayload, context: JobContext): Promise<MatchablePost[]> {
   const posts: MatchablePost[] = [];
   const connector = reviewConnectorFor(platform, context.config.env);
   for (const source of await listReviewSources(context.sql, [keyword.id])) {
     if (source.platform !== platform) continue;
-    for (const country of source.countries.length ? source.countries : [null]) {
+    const storefronts = reviewStorefrontKeys(source);
+    for (const [index, country] of (source.countries.length ? source.countries : [null]).entries()) {
+      if (payload.lookback && payload.storefronts && !payload.storefronts.includes(storefronts[index])) continue;
       posts.push(...(await connector.reviews({ platform, id: source.sourceId, country, language: source.language }, since)));
     }
   }
@@ -104,7 +108,7 @@ async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss',
   try {
     read = platform === 'rss'
       ? await readFeeds(keyword, since, payload, context)
-      : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
+      : { posts: await readReviews(keyword, platform, since, payload, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
   } catch (error) {
     await handleFailedPoll(context, { platform, keywordIds: [keyword.id], lookback: payload.lookback }, error);
     return;

@@ -41,6 +41,7 @@ export { keywordDirectory } from './keyword-directory.ts';
 export { keywordCreateInput, keywordPatchInput } from './keyword-input.ts';
 export { type KeywordTermCache, startKeywordTermCache } from './keyword-term-cache.ts';
 export { type KeywordRow, findKeywordById, findKeywordsByIdsAnyWorkspace, listFeeds, listReviewSources, saveFeedValidators } from './keyword-store.ts';
+export { reviewStorefrontKeys } from './review-sources.ts';
 export { loadActiveMatchRules, loadWorkspaceFilters, matchRulesOf, toWorkspaceFilters } from './match-rules-store.ts';
 export { type KeywordMatchRules, type WorkspaceFilters, compileKeywordRules, compileWorkspaceFilters, keywordRulesPass, workspaceFiltersPass } from './matching/keyword-rules.ts';
 export { type KeywordMatch, type Matcher, createMatcher } from './matching/matcher.ts';

@@ -322,7 +322,7 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
         const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
         // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
         if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, userAwaited);
-        if (added.reviewSources) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true }, userAwaited);
+        if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, userAwaited);
         return keyword;
       },
     }),
