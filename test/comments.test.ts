@@ -5,7 +5,7 @@ import { storeComment, watchThread } from '../subgraphs/mentions/comment-store.t
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
-import { startTestEarshot, testSecrets, type TestEarshot, eventually } from './harness.ts';
+import { allMentionsOf, startTestEarshot, testSecrets, type TestEarshot, eventually } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -111,5 +111,28 @@ describe('thread comments (spec 2.1.2)', () => {
       'The new release works well for us, 1 hours in',
       'The new release works well for us, 2 hours in',
     ]);
+  });
+  // A comment naming the keyword was matched against the keyword's rules alone: one holding a workspace excluded term became a mention.
+  it('keeps a comment naming the keyword that the workspace filters exclude as a comment, not a mention', async () => {
+    const filtered = await earshot.createWorkspace('Filtered');
+    expect((await earshot.rest('PATCH', '/v1/filters', { key: filtered.apiKey, body: { excludedTerms: ['tracker'] } })).status).toBe(200);
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key: filtered.apiKey, body: { term: 'Earshot', platforms: [], comments: { enabled: true, maxPerPost: 2 } } });
+    const author = { platformId: 'pg', name: 'pg', handle: 'pg', url: 'https://news.ycombinator.com/user?id=pg', avatarUrl: null, followers: null };
+    const [mention] = await storeMatchedPost(
+      earshot.sql,
+      { platform: 'hackernews', externalId: '301', url: 'https://news.ycombinator.com/item?id=301', text: 'Show HN: Earshot', publishedAt: minutesAgo(240), replyTo: null, links: [], author },
+      [{ keywordId: keyword.body.id, workspaceId: filtered.workspace.id, fuzzy: false }],
+    );
+
+    const context = { sql: earshot.sql, clock: { now: () => new Date() }, log: createLogger('silent'), config: { pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url } }, secrets: testSecrets, send: async () => null };
+    await commentsQueue.handle([{ watches: [{ mentionId: mention.id, lastCheckedAt: null, until: new Date(Date.now() + 86_400_000).toISOString() }] }], context);
+
+    const comments = await earshot.rest('GET', `/v1/mentions/${mention.id}/comments`, { key: filtered.apiKey });
+    expect(comments.body.data.map((comment: { text: string }) => comment.text)).toEqual([
+      'We replaced our old tracker with Earshot last month',
+      'How does it compare on pricing?',
+    ]);
+    const mentions = await allMentionsOf(earshot, filtered.apiKey, keyword.body.id);
+    expect(mentions.map((found: { post: { text: string } }) => found.post.text)).toEqual(['Show HN: Earshot']);
   });
 });

@@ -106,6 +106,58 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     }
   });
 
+  // Adding a feed looked back over every feed of the keyword: after a rename, the feeds it kept brought their items from before the rename.
+  it('looks back over the feed just added only: a renamed keyword gets nothing its kept feeds published before the rename', async () => {
+    const renamedKey = (await earshot.createWorkspace('Renamed')).apiKey;
+    host.routes['/added.xml'] = {
+      feed: rss2Document({
+        title: 'Added',
+        siteUrl: host.url,
+        feedUrl: `${host.url}/added.xml`,
+        items: [{ id: 'added-1', url: `${host.url}/added/1`, title: 'Earshot in the added feed', html: '<p>Added.</p>', publishedAt: daysAgo(2) }],
+      }),
+      contentType: 'application/rss+xml',
+    };
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key: renamedKey, body: { term: 'Plinkett', platforms: [], feeds: [{ url: `${host.url}/feed.xml` }] } });
+    expect(keyword.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key: renamedKey, body: { term: 'Earshot' } })).status).toBe(200);
+    const added = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, {
+      key: renamedKey,
+      body: { feeds: [{ url: `${host.url}/feed.xml` }, { url: `${host.url}/added.xml` }] },
+    });
+    expect(added.status).toBe(200);
+
+    const all = () => allMentionsOf(earshot, renamedKey, keyword.body.id);
+    await eventually(all, (found) => found.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await all()).map((mention: { post: { url: string } }) => mention.post.url)).toEqual([`${host.url}/added/1`]);
+  });
+
+  // Feed items were matched against the keyword's own rules alone: the workspace's excluded terms let them through.
+  it("drops a feed item the workspace filters exclude, as every post's", async () => {
+    const filteredKey = (await earshot.createWorkspace('Filtered')).apiKey;
+    expect((await earshot.rest('PATCH', '/v1/filters', { key: filteredKey, body: { excludedTerms: ['giveaway'] } })).status).toBe(200);
+    host.routes['/filtered.xml'] = {
+      feed: rss2Document({
+        title: 'Filtered',
+        siteUrl: host.url,
+        feedUrl: `${host.url}/filtered.xml`,
+        items: [
+          { id: 'giveaway', url: `${host.url}/filtered/giveaway`, title: 'Earshot giveaway, enter now', html: '<p>Win.</p>', publishedAt: daysAgo(1) },
+          { id: 'review', url: `${host.url}/filtered/review`, title: 'Earshot, a review', html: '<p>Fine.</p>', publishedAt: daysAgo(2) },
+        ],
+      }),
+      contentType: 'application/rss+xml',
+    };
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key: filteredKey, body: { term: 'Earshot', platforms: [], feeds: [{ url: `${host.url}/filtered.xml` }] } });
+    expect(keyword.status).toBe(201);
+    const all = () => allMentionsOf(earshot, filteredKey, keyword.body.id);
+    await eventually(all, (found) => found.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await all()).map((mention: { post: { url: string } }) => mention.post.url)).toEqual([`${host.url}/filtered/review`]);
+  });
+
   it('refuses a feed on a private address unless private URLs are allowed', async () => {
     const strict = await startTestEarshot({ env: {} });
     try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chargeMatchedItem } from '../../subgraphs/billing/index.ts';
-import { createMatcher, findKeywordById, matchRulesOf } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, loadWorkspaceFilters, matchRulesOf } from '../../subgraphs/keywords/index.ts';
 import { recordThreadRead, removeComment, storeComment, threadCommentExternalIds } from '../../subgraphs/mentions/index.ts';
 import { findMentionsByIds, nextThreadRead } from '../../subgraphs/mentions/index.ts';
 import type { NormalizedPost, SearchPlatform } from '../../vocabulary/normalized-post.ts';
@@ -45,8 +45,8 @@ async function readThread(mentionId: string, lastCheckedAt: Date | null, until: 
     .filter((comment) => comment.publishedAt > since && wordCount(comment.text) >= 3 && !alreadyKept.has(comment.externalId))
     .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())
     .slice(0, Math.max(0, room));
-  // The thread is already the keyword's own: its platform list does not apply to replies in it.
-  const matcher = createMatcher([{ ...matchRulesOf(keyword), platforms: null }], new Map());
+  // The thread is already the keyword's own: its platform list does not apply to replies in it; the workspace filters do (spec 1.5).
+  const matcher = createMatcher([{ ...matchRulesOf(keyword), platforms: null }], new Map([[keyword.workspaceId, await loadWorkspaceFilters(context.sql, keyword.workspaceId)]]));
   const namingKeyword: NormalizedPost[] = [];
   for (const comment of newest) {
     const namesKeyword = matcher.match(comment).length > 0;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createMatcher, findKeywordById, findWorkspaceFilters, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators, toWorkspaceFilters } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, findKeywordById, type KeywordMatch, type KeywordRow, listFeeds, listReviewSources, loadWorkspaceFilters, reviewStorefrontKeys, type MatchablePost, matchingSinceRename, matchRulesOf, PreparedPost, recordLookbackPoll, recordPollOutcome, saveFeedValidators } from '../../subgraphs/keywords/index.ts';
 import {
   compileKeywordRules,
   compileWorkspaceFilters,
@@ -20,6 +20,14 @@ const sourcesPayload = z.object({
   platform: z.enum([...reviewPlatforms, 'rss', 'reviews']),
   since: z.iso.datetime(),
   lookback: z.boolean().default(false),
+  /**
+   * A look-back's feeds: those just connected. A feed already connected is not
+   * read from before its connection again (a renamed keyword is tracked from
+   * the rename on, spec 4.2). Absent: every feed (a new keyword's look-back).
+   */
+  feedUrls: z.array(z.string()).optional(),
+  /** A look-back's review storefronts (see reviewStorefrontKeys): those just connected; absent, every one. */
+  storefronts: z.array(z.string()).optional(),
 });
 type SourcesPayload = z.output<typeof sourcesPayload>;
 
@@ -29,12 +37,14 @@ const feedLookbackItems = 10;
 const reviewIntervalFactor = 288;
 
 /** Reviews of the keyword's own sources are its mentions whatever their words (spec 1.4). */
-async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, context: JobContext): Promise<MatchablePost[]> {
+async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, payload: SourcesPayload, context: JobContext): Promise<MatchablePost[]> {
   const posts: MatchablePost[] = [];
   const connector = reviewConnectorFor(platform, context.config.env);
   for (const source of await listReviewSources(context.sql, [keyword.id])) {
     if (source.platform !== platform) continue;
-    for (const country of source.countries.length ? source.countries : [null]) {
+    const storefronts = reviewStorefrontKeys(source);
+    for (const [index, country] of (source.countries.length ? source.countries : [null]).entries()) {
+      if (payload.lookback && payload.storefronts && !payload.storefronts.includes(storefronts[index])) continue;
       posts.push(...(await connector.reviews({ platform, id: source.sourceId, country, language: source.language }, since)));
     }
   }
@@ -50,16 +60,18 @@ interface SourcesRead {
 }
 
 /** Feed items published after the feed was connected (or, for a look-back, its newest 10 matching items of the window). */
-async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, context: JobContext): Promise<SourcesRead> {
+async function readFeeds(keyword: KeywordRow, since: Date, payload: SourcesPayload, context: JobContext): Promise<SourcesRead> {
+  const { lookback, feedUrls } = payload;
   const rss = createRssConnector(context.config.env, { now: () => context.clock.now() });
   const rules = matchRulesOf(keyword);
-  const matcher = createMatcher([rules], new Map());
+  const matcher = createMatcher([rules], new Map([[keyword.workspaceId, await loadWorkspaceFilters(context.sql, keyword.workspaceId)]]));
   // A feed's look-back brings its newest items whenever it is added, a renamed keyword's too (spec 4.2).
   const matchAll = (post: MatchablePost) => matcher.match(post);
   const match = lookback ? matchAll : matchingSinceRename([rules], matchAll);
   const posts: MatchablePost[] = [];
   const feedValidators: SourcesRead['feedValidators'] = [];
   for (const feed of await listFeeds(context.sql, [keyword.id])) {
+    if (lookback && feedUrls && !feedUrls.includes(feed.url)) continue;
     const result = await rss.read(feed.url, lookback ? null : { etag: feed.etag, lastModified: feed.lastModified });
     feedValidators.push({ url: feed.url, validators: result.validators });
     if (result.status !== 'fetched') continue;
@@ -79,7 +91,7 @@ async function readFeeds(keyword: KeywordRow, since: Date, lookback: boolean, co
  */
 async function reviewMatcher(keyword: KeywordRow, context: JobContext): Promise<(post: MatchablePost) => KeywordMatch[]> {
   const rules = compileKeywordRules(matchRulesOf(keyword));
-  const filters = compileWorkspaceFilters(toWorkspaceFilters(await findWorkspaceFilters(context.sql, keyword.workspaceId)));
+  const filters = compileWorkspaceFilters(await loadWorkspaceFilters(context.sql, keyword.workspaceId));
   return (post) => {
     const prepared = new PreparedPost(post);
     return keywordRulesPass(rules, prepared) && workspaceFiltersPass(filters, prepared)
@@ -95,8 +107,8 @@ async function pollSource(keyword: KeywordRow, platform: ReviewPlatform | 'rss',
   let read: SourcesRead;
   try {
     read = platform === 'rss'
-      ? await readFeeds(keyword, since, payload.lookback, context)
-      : { posts: await readReviews(keyword, platform, since, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
+      ? await readFeeds(keyword, since, payload, context)
+      : { posts: await readReviews(keyword, platform, since, payload, context), match: await reviewMatcher(keyword, context), feedValidators: [] };
   } catch (error) {
     await handleFailedPoll(context, { platform, keywordIds: [keyword.id], lookback: payload.lookback }, error);
     return;

@@ -23,7 +23,7 @@ import {
   updateKeyword,
 } from './keyword-store.ts';
 import { syncKeywordPolls } from './poll-schedule-store.ts';
-import { reviewSourceRows } from './review-sources.ts';
+import { reviewSourceRows, reviewStorefrontKeys } from './review-sources.ts';
 import type { SourceReaders } from '../source-readers.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 
@@ -39,8 +39,10 @@ async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undef
 
 /** What a write connected that was not there before: it gets a look-back (spec 2.3, 4.2). */
 export interface NewSources {
-  feeds: boolean;
-  reviewSources: boolean;
+  /** The feed addresses connected by this write: only these look back, a feed kept is not read again from before it was connected. */
+  feeds: string[];
+  /** The storefronts (see reviewStorefrontKey) connected by this write: only these look back 30 days. */
+  reviewSources: string[];
 }
 
 /** The keyword after a write, and whether new feeds or review sources want their look-back. */
@@ -60,20 +62,18 @@ async function saveSources(
   if (feeds || input.reviewSources) {
     for (const feed of await listFeeds(sql, [keywordId])) before.feeds.add(feed.url);
     for (const source of await listReviewSources(sql, [keywordId])) {
-      for (const country of source.countries.length ? source.countries : ['']) before.sources.add(`${source.platform}:${source.sourceId}:${country}`);
+      for (const key of reviewStorefrontKeys(source)) before.sources.add(key);
     }
   }
-  const added: NewSources = { feeds: false, reviewSources: false };
+  const added: NewSources = { feeds: [], reviewSources: [] };
   if (feeds) {
     await replaceFeeds(sql, keywordId, feeds);
-    added.feeds = feeds.some((feed) => !before.feeds.has(feed.url));
+    added.feeds = feeds.filter((feed) => !before.feeds.has(feed.url)).map((feed) => feed.url);
   }
   if (input.reviewSources) {
     const rows = reviewSourceRows(input.reviewSources, readers);
     await replaceReviewSources(sql, keywordId, rows);
-    added.reviewSources = rows.some((row) =>
-      (row.countries.length ? row.countries : ['']).some((country) => !before.sources.has(`${row.platform}:${row.sourceId}:${country}`)),
-    );
+    added.reviewSources = rows.flatMap(reviewStorefrontKeys).filter((key) => !before.sources.has(key));
   }
   return added;
 }

@@ -322,8 +322,8 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
         const { keyword, added } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.sourceReaders);
         const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
         // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
-        if (added.feeds) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true }, userAwaited);
-        if (added.reviewSources) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true }, userAwaited);
+        if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, userAwaited);
+        if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, userAwaited);
         return keyword;
       },
     }),

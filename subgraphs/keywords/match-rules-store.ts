@@ -3,7 +3,7 @@ import type { Queryable } from '../../runtime/database.ts';
 import type { KeywordMatchRules, WorkspaceFilters } from './matching/keyword-rules.ts';
 import type { RepositoryEventKind } from './matching/repository-events.ts';
 import type { KeywordRow } from './keyword-store.ts';
-import type { WorkspaceFiltersRow } from './workspace-settings-store.ts';
+import { findWorkspaceFilters, type WorkspaceFiltersRow } from './workspace-settings-store.ts';
 
 /** What the matcher needs: the rules of active keywords and their workspaces' filters. */
 export interface ActiveMatchRules {
@@ -41,6 +41,11 @@ export function toWorkspaceFilters(row: Omit<WorkspaceFiltersRow, 'updatedAt'>):
     githubRepositories: row.githubRepositories,
     subreddits: { allowed: row.subredditsAllowed, denied: row.subredditsDenied },
   };
+}
+
+/** One workspace's filters in the matcher's shape: every post a keyword reads passes them before it is stored (spec 1.5). */
+export async function loadWorkspaceFilters(sql: Queryable, workspaceId: string): Promise<WorkspaceFilters> {
+  return toWorkspaceFilters(await findWorkspaceFilters(sql, workspaceId));
 }
 
 /**

@@ -10,6 +10,15 @@ type StoredSource = Omit<ReviewSourceRow, 'keywordId' | 'connectedAt'>;
 const storefrontPlatforms = new Set(['appstore', 'googleplay']);
 
 /**
+ * One storefront of a review source: `platform:id:country`, country empty
+ * where the platform has none. A storefront is what a look-back is owed for
+ * (spec 2.3: a newly added app or country).
+ */
+export function reviewStorefrontKeys(source: Pick<ReviewSourceRow, 'platform' | 'sourceId' | 'countries'>): string[] {
+  return (source.countries.length ? source.countries : ['']).map((country) => `${source.platform}:${source.sourceId}:${country}`);
+}
+
+/**
  * Review sources as stored (spec 2.3): a link is resolved to its platform and
  * id, countries default to the link's storefront (else `us`) and apply only
  * to the App Store and Google Play, `language` only to Google Play (default
