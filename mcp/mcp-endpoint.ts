@@ -3,6 +3,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { z } from 'zod';
 import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
+import { rateLimitHeaders } from '../rest-facade/facade.ts';
 import type { Route } from '../rest-facade/route.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
@@ -70,7 +71,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     annotations: { title: each.title, readOnlyHint: each.readOnly, destructiveHint: false },
   }));
 
-  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string): Promise<CallToolResult> => {
+  /**
+   * Runs a tool's route and keeps the budget headers the REST answer carries
+   * in `budget`, for the MCP response to carry as a REST response does (spec
+   * part 8: one request rate for /v1, the compatibility API and MCP, with
+   * `X-RateLimit-*` headers).
+   */
+  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string, budget: Headers): Promise<CallToolResult> => {
     const route = routes.get(each.operationId)!;
     // A lone surrogate has no UTF-8 form for encodeURIComponent (it throws): it becomes U+FFFD, as URLSearchParams makes it in the query.
     const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent((request.params?.[name] ?? '').replace(/\p{Cs}/gu, '\uFFFD')));
@@ -82,6 +89,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
         body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
       }),
     );
+    for (const name of rateLimitHeaders) {
+      const value = answer.headers.get(name);
+      if (value !== null) budget.set(name, value);
+    }
     const text = await answer.text();
     const body = text ? JSON.parse(text) : undefined;
     if (answer.status >= 400) return toolError(body.error);
@@ -91,7 +102,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     };
   };
 
-  const serverFor = (auth: RequestAuth, secret: string, requestId: string) => {
+  const serverFor = (auth: RequestAuth, secret: string, requestId: string, budget: Headers) => {
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.filter((each) => visible.has(each.name)) }));
@@ -103,7 +114,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       const checked = checkInput(called.input, args);
       if (!checked.success) return toolError({ code: 'validation_error', message: checked.problem.message });
       try {
-        return await runTool(called, called.request(args as never), secret, requestId);
+        return await runTool(called, called.request(args as never), secret, requestId, budget);
       } catch (error) {
         options.log.error('MCP tool failed', { requestId, tool: called.name, error: error instanceof Error ? error.stack : String(error) });
         return toolError({ code: 'internal_error', message: 'Something went wrong on our side' });
@@ -136,12 +147,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     if (request.method !== 'POST') {
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
     }
-    const server = serverFor(auth, secret, requestId);
+    const budget = new Headers();
+    const server = serverFor(auth, secret, requestId, budget);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request);
       response.headers.set('x-request-id', requestId);
+      for (const [name, value] of budget) response.headers.set(name, value);
       return response;
     } finally {
       await server.close();

@@ -348,4 +348,24 @@ describe('the MCP tool server at /mcp', () => {
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(await call(client, 'whoami')).toEqual({ error: expect.stringMatching(/^rate_limited: Rate limit of 40 requests a minute reached; retry in \d+ s$/) });
   });
+
+  it('puts the budget headers of the tool call on the MCP response, as REST answers carry them (spec part 8)', async () => {
+    const second = new Date().getUTCSeconds();
+    if (second > 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    const { apiKey } = await earshot.createWorkspace('Budget headers');
+    const toolCall = () =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      });
+    const first = await toolCall();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe(String(rateLimitPerMinute));
+    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(rateLimitPerMinute - 1));
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    expect(Number(first.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
+    expect((await earshot.rest('GET', '/v1/whoami', { key: apiKey })).headers.get('x-ratelimit-remaining')).toBe(String(rateLimitPerMinute - 2));
+    expect((await toolCall()).headers.get('x-ratelimit-remaining')).toBe(String(rateLimitPerMinute - 3));
+  });
 });
