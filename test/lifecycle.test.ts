@@ -88,10 +88,44 @@ describe('npm start -- --role', () => {
     expect(await gateway.exited).toBe(0);
   }, 120_000);
 
-  it('refuses to start a gateway that is not told where the subgraphs are', async () => {
+  it('finds the other processes through DATABASE_URL alone: a gateway started first waits for the subgraphs, the facade finds the gateway', async () => {
     const databaseUrl = await createTestDatabase();
-    await expect(startTestEarshot({}, { role: 'gateway', databaseUrl })).rejects.toThrow(
-      'The gateway role needs EARSHOT_SUBGRAPH_KEYWORDS_URL, EARSHOT_SUBGRAPH_MENTIONS_URL, EARSHOT_SUBGRAPH_BILLING_URL, EARSHOT_SUBGRAPH_TEAM_URL',
-    );
-  });
+    const [gatewayPort, facadePort] = [await freePort(), await freePort()];
+    // Nothing but the database, the port and the secrets key: the contract's "runs one part alone against DATABASE_URL".
+    const gateway = npmStart(['--role', 'gateway'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(gatewayPort) });
+    const facade = npmStart(['--role', 'facade'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(facadePort) });
+    await expect.poll(() => gateway.logLines().some((line) => /^waiting for subgraph:keywords, subgraph:mentions/.test(line.message)), { timeout: 60_000 }).toBe(true);
+
+    const started: TestEarshot[] = [];
+    for (const name of subgraphNames) started.push(await startTestEarshot({}, { role: `subgraph:${name}`, databaseUrl }));
+    subgraphs.push(...started);
+    expect(await gateway.ready).toMatchObject({ message: `Earshot gateway ready on port ${gatewayPort}` });
+    expect(await facade.ready).toMatchObject({ message: `Earshot facade ready on port ${facadePort}` });
+
+    const { workspace, apiKey } = await started[0].createWorkspace('Found through the database');
+    const whoami = await fetch(`http://127.0.0.1:${facadePort}/v1/whoami`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(whoami.status).toBe(200);
+    expect((await whoami.json()).workspace).toEqual(workspace);
+    const graphql = await fetch(`http://127.0.0.1:${gatewayPort}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ whoami { workspace { name wallet { balanceCents } } } }' }),
+    });
+    expect(await graphql.json()).toEqual({ data: { whoami: { workspace: { name: 'Found through the database', wallet: { balanceCents: 580 } } } } });
+
+    facade.child.kill('SIGTERM');
+    gateway.child.kill('SIGTERM');
+    expect(await facade.exited).toBe(0);
+    expect(await gateway.exited).toBe(0);
+  }, 120_000);
+
+  it('stops a gateway still waiting for its subgraphs on SIGTERM, exiting 0', async () => {
+    const databaseUrl = await createTestDatabase();
+    const gateway = npmStart(['--role', 'gateway'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(await freePort()) });
+    await expect.poll(() => gateway.logLines().some((line) => line.message.startsWith('waiting for subgraph:')), { timeout: 60_000 }).toBe(true);
+    const stopAsked = Date.now();
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    expect(Date.now() - stopAsked).toBeLessThan(10_000);
+  }, 120_000);
 });
