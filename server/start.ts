@@ -194,8 +194,9 @@ export async function startEarshot(
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
       stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
-      await recordRoleAddress(sql, role, advertisedAddress(config.host, Number(new URL(subgraph.url).port), '/graphql'));
-      log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
+      const port = Number(new URL(subgraph.url).port);
+      await recordRoleAddress(sql, role, advertisedAddress(config.host, port, '/graphql'));
+      log.info(`Earshot ${role} ready on port ${port}`, { url: subgraph.url });
       return { url: subgraph.url, sql, stop, sendJob: queue.send, secrets };
     }
 

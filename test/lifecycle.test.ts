@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
-import { createTestDatabase, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
+import { createTestDatabase, recordingLogger, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
 import { isAlive, killStartedServices, npmStart } from './service-process.ts';
 
 afterEach(killStartedServices);
@@ -97,8 +97,13 @@ describe('npm start -- --role', () => {
     await expect.poll(() => gateway.logLines().some((line) => /^waiting for subgraph:keywords, subgraph:mentions/.test(line.message)), { timeout: 60_000 }).toBe(true);
 
     const started: TestEarshot[] = [];
-    for (const name of subgraphNames) started.push(await startTestEarshot({}, { role: `subgraph:${name}`, databaseUrl }));
+    const { log, lines } = recordingLogger();
+    for (const name of subgraphNames) started.push(await startTestEarshot({}, { role: `subgraph:${name}`, databaseUrl, log }));
     subgraphs.push(...started);
+    // PORT 0 takes a free port; the ready line names the one taken.
+    expect(lines.filter((line) => line.message.includes('ready')).map((line) => line.message)).toEqual(
+      started.map((subgraph, i) => `Earshot subgraph:${subgraphNames[i]} ready on port ${new URL(subgraph.url).port}`),
+    );
     expect(await gateway.ready).toMatchObject({ message: `Earshot gateway ready on port ${gatewayPort}` });
     expect(await facade.ready).toMatchObject({ message: `Earshot facade ready on port ${facadePort}` });
 
