@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
 import { createTestDatabase, recordingLogger, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
-import { isAlive, killStartedServices, npmStart } from './service-process.ts';
+import { isAlive, killStartedServices, npmStart, type ServiceProcess } from './service-process.ts';
 
 afterEach(killStartedServices);
 
@@ -38,6 +38,12 @@ describe('npm start', () => {
     expect(earshot.stderr()).toContain('SIGTERM received, stopping');
   }, 120_000);
 });
+
+/** SIGTERM to every process at once; each exits 0. */
+async function expectCleanStops(...services: ServiceProcess[]): Promise<void> {
+  for (const service of services) service.child.kill('SIGTERM');
+  for (const service of services) expect(await service.exited).toBe(0);
+}
 
 describe('npm start -- --role', () => {
   const subgraphs: TestEarshot[] = [];
@@ -82,10 +88,7 @@ describe('npm start -- --role', () => {
     expect((await fetch(`http://127.0.0.1:${facadePort}/graphql`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${gatewayPort}/v1/health`)).status).toBe(404);
 
-    facade.child.kill('SIGTERM');
-    gateway.child.kill('SIGTERM');
-    expect(await facade.exited).toBe(0);
-    expect(await gateway.exited).toBe(0);
+    await expectCleanStops(facade, gateway);
   }, 120_000);
 
   it('finds the other processes through DATABASE_URL alone: a gateway started first waits for the subgraphs, the facade finds the gateway', async () => {
@@ -118,10 +121,7 @@ describe('npm start -- --role', () => {
     });
     expect(await graphql.json()).toEqual({ data: { whoami: { workspace: { name: 'Found through the database', wallet: { balanceCents: 580 } } } } });
 
-    facade.child.kill('SIGTERM');
-    gateway.child.kill('SIGTERM');
-    expect(await facade.exited).toBe(0);
-    expect(await gateway.exited).toBe(0);
+    await expectCleanStops(facade, gateway);
   }, 120_000);
 
   it('stops a gateway still waiting for its subgraphs on SIGTERM, exiting 0', async () => {
