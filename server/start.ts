@@ -1,4 +1,5 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
 import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
@@ -246,7 +247,7 @@ export async function startEarshot(
       } else {
         const gatewayUrl = config.gatewayUrl ?? (await roleAddresses(sql, ['gateway'], log, options.signal)).gateway;
         const target = new URL('/graphql', gatewayUrl);
-        gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
+        gatewayFetch = (search, init) => fetch(`${target}${search}`, init).catch(() => unreachablePartResponse('The gateway'));
       }
       // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
       const streamSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });

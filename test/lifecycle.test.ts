@@ -124,6 +124,27 @@ describe('npm start -- --role', () => {
     await expectCleanStops(facade, gateway);
   }, 120_000);
 
+  it('answers 503 service_unavailable with Retry-After, not 500, while a subgraph or the gateway process cannot be reached', async () => {
+    const databaseUrl = await createTestDatabase();
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const everything = await startTestEarshot({}, { databaseUrl });
+    subgraphs.push(everything);
+    const { apiKey } = await everything.createWorkspace('Parts away');
+    const gateway = await startTestEarshot({ subgraphUrls: Object.fromEntries(subgraphNames.map((name) => [name, `${nobody}/graphql`])) }, { role: 'gateway', databaseUrl });
+    const facadeOfGateway = await startTestEarshot({ gatewayUrl: gateway.url }, { role: 'facade', databaseUrl });
+    const facadeOfNobody = await startTestEarshot({ gatewayUrl: nobody }, { role: 'facade', databaseUrl });
+    subgraphs.push(gateway, facadeOfGateway, facadeOfNobody);
+
+    const viaGraphQL = await gateway.graphql('{ whoami { workspace { name } } }', {}, apiKey);
+    expect(viaGraphQL.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'service_unavailable', retryAfterSeconds: 5 }) })]);
+    for (const facade of [facadeOfGateway, facadeOfNobody]) {
+      const answer = await facade.rest('GET', '/v1/whoami', { key: apiKey });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      expect(answer.body.error).toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 5 });
+    }
+  }, 120_000);
+
   it('stops a gateway still waiting for its subgraphs on SIGTERM, exiting 0', async () => {
     const databaseUrl = await createTestDatabase();
     const gateway = npmStart(['--role', 'gateway'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(await freePort()) });
