@@ -63,6 +63,9 @@ export type RetryPolicy = Pick<UpstreamRequestOptions, 'attempts' | 'backoffMs' 
  */
 export const whileClientWaits: RetryPolicy = { attempts: 2, timeoutMs: 1_500, backoffMs: 250, maxRetryAfterMs: 0 };
 
+/** `whileClientWaits` for a call that must not be repeated (an OAuth code is spent once): one attempt of 3.5 s. */
+export const onceWhileClientWaits: RetryPolicy = { attempts: 1, timeoutMs: 3_500, maxRetryAfterMs: 0 };
+
 export interface UpstreamResponse {
   status: number;
   headers: Headers;
