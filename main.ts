@@ -32,6 +32,8 @@ if (role === 'all' || role === 'gateway') {
 }
 
 let stopping = false;
+/** Ends a start that waits for the other processes of a deployment (runtime/role-addresses.ts) when a stop is asked for. */
+const startAborted = new AbortController();
 
 /**
  * A start that finds the database not answering (a server still starting,
@@ -42,10 +44,10 @@ let stopping = false;
 async function startWhenDatabaseAnswers(): Promise<RunningEarshot | undefined> {
   for (;;) {
     try {
-      return await startEarshot(config, role, log);
+      return await startEarshot(config, role, log, { signal: startAborted.signal });
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
       if (stopping) return undefined;
+      if (!isDatabaseUnavailable(error)) throw error;
       log.warn('the database did not answer while starting; starting again in 2 s', { error: String(error) });
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       if (stopping) return undefined;
@@ -64,6 +66,7 @@ const starting = startWhenDatabaseAnswers();
 async function stopAndExit(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  startAborted.abort();
   // The contract gives a stop 10 s; stop() keeps well inside them, and this is the backstop.
   setTimeout(() => {
     log.error('stopping took 10 s; exiting with what is left still running');

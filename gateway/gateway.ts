@@ -17,6 +17,7 @@ import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-
 import { useInProcessResults } from './plugins/use-in-process-results.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
+import { useUnreachableSubgraphs } from './plugins/use-unreachable-subgraphs.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
 import { useSharedSubscriptions } from './plugins/use-shared-subscriptions.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
@@ -47,7 +48,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: request id, client address, coded errors, request
  * limits, authentication, rate limit, read-only keys, in-process
- * subgraphs, signed subgraph requests, keyword terms from memory, subscription
+ * subgraphs, signed subgraph requests, unreachable subgraphs as 503s,
+ * keyword terms from memory, subscription
  * errors, results handed to an in-process caller, shared subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
@@ -92,6 +94,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       // After the in-process subgraphs: it signs each request as the executor they chose sends it.
       useSignedSubgraphRequests({ secret: options.secret }),
+      useUnreachableSubgraphs(),
       // After the signature: a request it answers from memory is neither signed nor sent; one it does not goes the way chosen before.
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),

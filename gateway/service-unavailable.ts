@@ -26,3 +26,19 @@ export async function lookUpInDatabase<T>(lookup: Promise<T>): Promise<T> {
     throw isDatabaseUnavailable(error) ? serviceUnavailable() : error;
   }
 }
+
+/**
+ * The GraphQL answer standing for a part of a many-process deployment that
+ * cannot be reached (a subgraph process behind the gateway, the gateway
+ * behind the facade: stopped, restarting, not started yet): the same 503
+ * `service_unavailable` with `Retry-After` as a database away, for the
+ * client to retry, rather than an internal error.
+ */
+export function unreachablePartResponse(part: string): Response {
+  const body = {
+    data: null,
+    errors: [{ message: `${part} is not reachable; retry shortly`, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds } }],
+  };
+  // A GraphQL result, which the gateway and the facade read from any status: the code is what makes it a 503.
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}

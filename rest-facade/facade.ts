@@ -72,7 +72,8 @@ interface CompiledTable {
 /** Longest query string the facade sends the gateway in a GET; proxies commonly allow 8 KiB of request line. */
 const maxQueryStringLength = 4096;
 
-const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+/** The budget headers of the request rate (spec part 8), passed on from the gateway's answer. */
+export const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
 function compile(route: Route): CompiledRoute {
   const paramNames: string[] = [];

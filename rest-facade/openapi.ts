@@ -33,6 +33,17 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output', named: NamedSchem
   return pointRefsAtComponents(rest) as SchemaObject;
 };
 
+/** The headers the port puts on answers (spec 4, 7 and 8), described once under `components.headers`. */
+const answerHeaders = {
+  'X-Request-Id': 'The request id: the inbound `X-Request-Id` when it is 8 to 64 URL-safe characters, else a new one; `requestId` of an error envelope',
+  'X-RateLimit-Limit': "Requests a minute of the workspace's budget, one budget for /v1, the compatibility API, GraphQL and MCP",
+  'X-RateLimit-Remaining': "Requests left in the workspace's current minute",
+  'X-RateLimit-Reset': 'When the current minute ends: seconds from now on /v1, the Unix time in seconds on the compatibility API (as Octolens gives it)',
+  'Retry-After': 'Seconds to wait before trying again (mirrored by `retryAfterSeconds` in the error envelope)',
+} as const;
+type AnswerHeader = keyof typeof answerHeaders;
+const headerRefs = (names: AnswerHeader[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
 function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): OperationObject {
   const errorRef = jsonSchema(errors.schema, 'output', named);
   const pathParams: ParameterObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -75,6 +86,15 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
   if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
   if (usesGateway(route)) responses['503'] ??= shared(errors.shared.unavailable);
   responses['500'] ??= shared(errors.shared.internal);
+  // A request the gateway counted carries the budget; 429 and 503 say when to come back.
+  const counted: AnswerHeader[] = route.public || !usesGateway(route) ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+  for (const [status, response] of Object.entries(responses)) {
+    const retry: AnswerHeader[] = status === '429' || status === '503' ? ['Retry-After'] : [];
+    const described = response as { headers?: Record<string, unknown> };
+    // Not counted: a request refused before its credential was read, or one the database or a fault stopped before.
+    const budget = ['401', '500', '503'].includes(status) ? [] : counted;
+    described.headers = { ...headerRefs(['X-Request-Id', ...budget, ...retry]), ...described.headers };
+  }
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -134,5 +154,6 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
     });
   }
   for (const [id, schema] of Object.entries(named)) builder.addSchema(id, schema);
+  for (const [name, description] of Object.entries(answerHeaders)) builder.addHeader(name, { description, schema: { type: name === 'X-Request-Id' ? 'string' : 'integer' } });
   return document;
 }

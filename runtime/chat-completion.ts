@@ -8,7 +8,7 @@ import { z } from 'zod';
  * advice; both speak through `requestStructuredAnswer`.
  */
 export interface ChatCompletionSettings {
-  /** Base address of the API, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
+  /** Base address of the API, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended), or the endpoint itself. */
   baseUrl: string;
   apiKey: string | null;
   model: string;
@@ -40,6 +40,38 @@ const completionSchema = z.object({
 });
 
 /**
+ * Where the completions are posted, tried in order. `EARSHOT_CLASSIFIER_URL`
+ * is read as an OpenAI client reads its base URL (`…/v1`, the path
+ * appended), and as the endpoint itself when it names one; a bare origin
+ * (`http://host:port`) also tries `/v1/chat/completions`, where most
+ * OpenAI-compatible servers answer, when `/chat/completions` is not found.
+ */
+export function completionEndpoints(baseUrl: string): string[] {
+  const trimmed = baseUrl.replace(/\/+$/u, '');
+  if (/\/chat\/completions$/u.test(trimmed)) return [trimmed];
+  const bareOrigin = new URL(trimmed).pathname === '/';
+  return [`${trimmed}/chat/completions`, ...(bareOrigin ? [`${trimmed}/v1/chat/completions`] : [])];
+}
+
+/** The endpoint each base address was last answered at, so a bare origin's 404 is met once, not on every batch. */
+const answeringEndpoints = new Map<string, string>();
+
+async function postCompletion(settings: ChatCompletionSettings, init: RequestInit): Promise<Response> {
+  const known = answeringEndpoints.get(settings.baseUrl);
+  const endpoints = known ? [known] : completionEndpoints(settings.baseUrl);
+  for (const [index, endpoint] of endpoints.entries()) {
+    const response = await fetch(endpoint, init);
+    if (response.status === 404 && index < endpoints.length - 1) {
+      await response.body?.cancel();
+      continue;
+    }
+    if (response.ok) answeringEndpoints.set(settings.baseUrl, endpoint);
+    return response;
+  }
+  throw new Error('no chat-completions endpoint to try');
+}
+
+/**
  * One chat-completions request with a strict JSON-schema response format,
  * at temperature 0. Every way it can fail (unreachable, time-out, an HTTP
  * error, a body that is no chat completion, a refusal, an empty answer)
@@ -47,11 +79,10 @@ const completionSchema = z.object({
  * what a failure means for them.
  */
 export async function requestStructuredAnswer(settings: ChatCompletionSettings, request: StructuredRequest): Promise<StructuredAnswer> {
-  const endpoint = `${settings.baseUrl.replace(/\/+$/u, '')}/chat/completions`;
   let response: Response;
   let body: string;
   try {
-    response = await fetch(endpoint, {
+    response = await postCompletion(settings, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) },
       body: JSON.stringify({

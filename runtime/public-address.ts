@@ -27,13 +27,26 @@ function ipv4Octets(address: string): number[] {
   return address.split('.').map(Number);
 }
 
+/**
+ * IPv4 ranges no public host answers on (IANA's special-purpose registry,
+ * not globally reachable): private, loopback, link-local, this network,
+ * the carriers' shared space (100.64/10, where some clouds keep their
+ * metadata service), the IETF's own and benchmarking blocks, multicast and
+ * the reserved rest up to broadcast.
+ */
 function isPrivateIpv4(address: string): boolean {
-  const [a, b] = ipv4Octets(address);
+  const [a, b, c] = ipv4Octets(address);
   return a === 10 || a === 127 || a === 0
     || (a === 172 && b >= 16 && b <= 31)
     || (a === 192 && b === 168)
-    || (a === 169 && b === 254);
+    || (a === 169 && b === 254)
+    || (a === 100 && b >= 64 && b <= 127)
+    || (a === 192 && b === 0 && c === 0)
+    || (a === 198 && (b === 18 || b === 19))
+    || a >= 224;
 }
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 
 /** The 16-bit groups of an IPv6 address, `::` expanded and a dotted IPv4 tail folded in. */
 function ipv6Groups(address: string): number[] {
@@ -59,11 +72,13 @@ export function isPrivateAddress(address: string): boolean {
   const groups = ipv6Groups(address);
   const leadingZeros = groups.slice(0, 5).every((group) => group === 0);
   // ::ffff:a.b.c.d reaches the IPv4 host a.b.c.d, so it takes that host's verdict.
-  if (leadingZeros && groups[5] === 0xffff) {
-    return isPrivateIpv4(`${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}`);
-  }
+  if (leadingZeros && groups[5] === 0xffff) return isPrivateIpv4(ipv4Of(groups[6], groups[7]));
   if (leadingZeros && groups[5] === 0 && groups[6] === 0 && groups[7] <= 1) return true; // :: and ::1
-  return (groups[0] & 0xfe00) === 0xfc00 || (groups[0] & 0xffc0) === 0xfe80;
+  // So do the translation prefixes that carry an IPv4 host: NAT64 64:ff9b::a.b.c.d and 6to4 2002:AABB:CCDD::.
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) return isPrivateIpv4(ipv4Of(groups[6], groups[7]));
+  if (groups[0] === 0x2002) return isPrivateIpv4(ipv4Of(groups[1], groups[2]));
+  // Unique local, link-local, multicast.
+  return (groups[0] & 0xfe00) === 0xfc00 || (groups[0] & 0xffc0) === 0xfe80 || (groups[0] & 0xff00) === 0xff00;
 }
 
 const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });

@@ -54,6 +54,18 @@ export interface UpstreamRequestOptions {
 /** The retry knobs of `UpstreamRequestOptions`, for connectors to take from their callers (tests shorten them). */
 export type RetryPolicy = Pick<UpstreamRequestOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'maxRetryAfterMs'>;
 
+/**
+ * For a call a client's request waits on (a checkout, a Slack install): the
+ * public port answers every request within 4.5 s, so the call has about
+ * 3.5 s in all, two attempts of 1.5 s a quarter second apart, and a
+ * platform asking for a wait gives up at once. A platform slow or down is
+ * then `502 upstream_unavailable` (spec 7), not the deadline's 503.
+ */
+export const whileClientWaits: RetryPolicy = { attempts: 2, timeoutMs: 1_500, backoffMs: 250, maxRetryAfterMs: 0 };
+
+/** `whileClientWaits` for a call that must not be repeated (an OAuth code is spent once): one attempt of 3.5 s. */
+export const onceWhileClientWaits: RetryPolicy = { attempts: 1, timeoutMs: 3_500, maxRetryAfterMs: 0 };
+
 export interface UpstreamResponse {
   status: number;
   headers: Headers;

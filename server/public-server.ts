@@ -102,8 +102,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))
     : undefined;
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+    const requestId = req.headers['x-request-id'] as string;
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(errorBody({ code: 'not_found', message: `No route for ${req.method} ${req.url}` }, requestId)));
   };
   // While the server stops, the requests still in flight and any that still
@@ -120,6 +120,11 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     });
     // Written over whatever the client sent, so no client can pass for another address.
     req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
+    // One id per request, whichever part answers it (spec 4: every response carries X-Request-Id, the OAuth
+    // endpoints' and the dashboard's too): the inbound one when acceptable, else a new one the parts take as inbound.
+    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);

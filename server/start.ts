@@ -1,4 +1,5 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
 import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
@@ -35,6 +36,7 @@ import { loadSecretBox, type SecretBox } from '../runtime/secret-box.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
+import { advertisedAddress, recordRoleAddress, roleAddresses } from '../runtime/role-addresses.ts';
 import { valueWithin } from '../runtime/value-within.ts';
 import { loadDashboardFiles } from './dashboard-files.ts';
 import { startPublicServer } from './public-server.ts';
@@ -136,7 +138,7 @@ export async function startEarshot(
   config: EarshotConfig,
   role: Role,
   log: Logger,
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; signal?: AbortSignal } = {},
 ): Promise<RunningEarshot> {
   const clock = options.clock ?? systemClock;
   const stops: [string, () => Promise<unknown>][] = [];
@@ -193,7 +195,9 @@ export async function startEarshot(
     if (role.startsWith('subgraph:')) {
       const subgraph = await serveOne(role.slice('subgraph:'.length) as SubgraphName, config.port, config.host);
       stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
-      log.info(`Earshot ${role} ready on port ${config.port}`, { url: subgraph.url });
+      const port = Number(new URL(subgraph.url).port);
+      await recordRoleAddress(sql, role, advertisedAddress(config.host, port, '/graphql'));
+      log.info(`Earshot ${role} ready on port ${port}`, { url: subgraph.url });
       return { url: subgraph.url, sql, stop, sendJob: queue.send, secrets };
     }
 
@@ -206,11 +210,10 @@ export async function startEarshot(
       subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
       inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.execute]));
     } else {
-      const missing = subgraphNames.filter((name) => !config.subgraphUrls[name]);
-      if (role === 'gateway' && missing.length) {
-        throw new Error(`The gateway role needs ${missing.map((name) => `EARSHOT_SUBGRAPH_${name.toUpperCase()}_URL`).join(', ')}`);
-      }
-      subgraphUrls = config.subgraphUrls as Record<SubgraphName, string>;
+      // A subgraph the environment does not place is found where its process recorded its address.
+      const missing = role === 'gateway' ? subgraphNames.filter((name) => !config.subgraphUrls[name]) : [];
+      const recorded = await roleAddresses(sql, missing.map((name) => `subgraph:${name}`), log, options.signal);
+      subgraphUrls = { ...Object.fromEntries(missing.map((name) => [name, recorded[`subgraph:${name}`]])), ...config.subgraphUrls } as Record<SubgraphName, string>;
     }
 
     // Only the roles that authenticate requests keep keys in memory (and listen for their changes).
@@ -242,9 +245,9 @@ export async function startEarshot(
       if (gateway) {
         gatewayFetch = async (search, init, caller) => gateway.fetch(`http://gateway/graphql${search}`, init, caller);
       } else {
-        if (!config.gatewayUrl) throw new Error('The facade role needs EARSHOT_GATEWAY_URL');
-        const target = new URL('/graphql', config.gatewayUrl);
-        gatewayFetch = (search, init) => fetch(`${target}${search}`, init);
+        const gatewayUrl = config.gatewayUrl ?? (await roleAddresses(sql, ['gateway'], log, options.signal)).gateway;
+        const target = new URL('/graphql', gatewayUrl);
+        gatewayFetch = (search, init) => fetch(`${target}${search}`, init).catch(() => unreachablePartResponse('The gateway'));
       }
       // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
       const streamSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });
@@ -283,6 +286,7 @@ export async function startEarshot(
     const dashboard = gateway ? await loadDashboardFiles() : undefined;
     const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
     stops.push(['public server', server.close]);
+    if (gateway) await recordRoleAddress(sql, 'gateway', advertisedAddress(config.host, server.port));
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });
     return { url: server.url, sql, stop, sendJob: queue.send, secrets, ...(role === 'all' ? { subgraphUrls } : {}) };
   } catch (error) {

@@ -93,6 +93,16 @@ describe('POST /v1/billing/top-ups', () => {
     const [order] = await earshot.sql`select status from top_up_orders order by created_at desc, id desc limit 1`;
     expect(order.status).toBe('failed');
   });
+
+  it('answers 502 upstream_unavailable, within the request deadline, when Stripe does not answer', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    stripe.failNext('slow', 2);
+    const asked = Date.now();
+    const response = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000 } });
+    expect(Date.now() - asked).toBeLessThan(4_500);
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'upstream_unavailable' });
+  }, 15_000);
 });
 
 describe("Stripe's webhook", () => {

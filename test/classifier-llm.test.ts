@@ -90,6 +90,16 @@ describe('LLM classifier', () => {
     );
   });
 
+  it.each([
+    ['the endpoint itself', (url: string) => `${url}/v1/chat/completions`, ['/v1/chat/completions', '/v1/chat/completions']],
+    ['a bare origin, which finds /v1 once', (url: string) => url, ['/chat/completions', '/v1/chat/completions', '/v1/chat/completions']],
+  ])('takes EARSHOT_CLASSIFIER_URL as %s', async (_case, configured, paths) => {
+    const fake = await fakeAnswering((request) => completion(JSON.stringify({ classifications: postsIn(request).map((post) => item(post.id)) })));
+    const classifier = createLlmClassifier({ baseUrl: configured(fake.url), apiKey });
+    for (const id of ['mm_1', 'mm_2']) expect(await classifier.classifyBatch([input(id, 'Notion')])).toEqual([expect.objectContaining({ mentionId: id, ok: true })]);
+    expect(fake.requests.map((request) => request.path)).toEqual(paths);
+  });
+
   it('cuts large inputs into batches and keeps the input order', async () => {
     const fake = await fakeAnswering((request) =>
       completion(JSON.stringify({ classifications: [...postsIn(request)].reverse().map((post) => item(post.id, { relevance: Number(post.id.slice(3)) })) })),

@@ -75,6 +75,21 @@ describe('X-Request-Id', () => {
   });
 });
 
+describe('X-Request-Id beyond the APIs', () => {
+  it('is on every answer of the public port: the OAuth documents and endpoints and the dashboard too', async () => {
+    const answers = [
+      await fetch(`${earshot.url}/.well-known/oauth-authorization-server`, { headers: { 'x-request-id': 'oauth-metadata-1' } }),
+      await fetch(`${earshot.url}/.well-known/oauth-protected-resource/mcp`, { headers: { 'x-request-id': 'oauth-metadata-2' } }),
+      await fetch(`${earshot.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'oauth-register' }, body: '{}' }),
+      await fetch(`${earshot.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'oauth-token-1' }, body: 'grant_type=nothing' }),
+      await fetch(`${earshot.url}/keywords`, { headers: { 'x-request-id': 'dashboard-page' } }),
+    ];
+    expect(answers.map((answer) => answer.headers.get('x-request-id'))).toEqual(['oauth-metadata-1', 'oauth-metadata-2', 'oauth-register', 'oauth-token-1', 'dashboard-page']);
+    const generated = await fetch(`${earshot.url}/.well-known/oauth-authorization-server`);
+    expect(generated.headers.get('x-request-id')).toMatch(generatedRequestId);
+  });
+});
+
 describe('error envelope', () => {
   it('answers unknown routes with 404 not_found, known paths with another method included', async () => {
     for (const [method, path] of [

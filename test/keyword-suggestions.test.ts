@@ -473,4 +473,18 @@ describe('suggestions of a language model (EARSHOT_CLASSIFIER_URL)', () => {
       expect.objectContaining({ message: 'language-model keyword suggestions failed; rule suggestions only', error }),
     ]);
   });
+
+  it('answers the rule suggestions within the request deadline when the model is slower, not 503', async () => {
+    const { key: slowKey, keywordId } = await seededKeyword('Pulsar');
+    answer = () => completion(JSON.stringify({ suggestions: [] }));
+    model.failNext('slow');
+    const asked = Date.now();
+    const response = await withModel.rest('GET', `/v1/keywords/${keywordId}/suggestions`, { key: slowKey });
+    expect(Date.now() - asked).toBeLessThan(4_500);
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((suggestion: KeywordSuggestion) => suggestion.source)).toEqual(['rules', 'rules', 'rules', 'rules']);
+    expect(logged.lines.filter((line) => line.keywordId === keywordId && line.level === 'warn')).toEqual([
+      expect.objectContaining({ message: 'language-model keyword suggestions failed; rule suggestions only', error: 'classifier timed out after 3000 ms' }),
+    ]);
+  }, 15_000);
 });

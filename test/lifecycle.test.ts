@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
-import { createTestDatabase, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
-import { isAlive, killStartedServices, npmStart } from './service-process.ts';
+import { createTestDatabase, recordingLogger, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
+import { isAlive, killStartedServices, npmStart, type ServiceProcess } from './service-process.ts';
 
 afterEach(killStartedServices);
 
@@ -38,6 +38,12 @@ describe('npm start', () => {
     expect(earshot.stderr()).toContain('SIGTERM received, stopping');
   }, 120_000);
 });
+
+/** SIGTERM to every process at once; each exits 0. */
+async function expectCleanStops(...services: ServiceProcess[]): Promise<void> {
+  for (const service of services) service.child.kill('SIGTERM');
+  for (const service of services) expect(await service.exited).toBe(0);
+}
 
 describe('npm start -- --role', () => {
   const subgraphs: TestEarshot[] = [];
@@ -82,16 +88,70 @@ describe('npm start -- --role', () => {
     expect((await fetch(`http://127.0.0.1:${facadePort}/graphql`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${gatewayPort}/v1/health`)).status).toBe(404);
 
-    facade.child.kill('SIGTERM');
-    gateway.child.kill('SIGTERM');
-    expect(await facade.exited).toBe(0);
-    expect(await gateway.exited).toBe(0);
+    await expectCleanStops(facade, gateway);
   }, 120_000);
 
-  it('refuses to start a gateway that is not told where the subgraphs are', async () => {
+  it('finds the other processes through DATABASE_URL alone: a gateway started first waits for the subgraphs, the facade finds the gateway', async () => {
     const databaseUrl = await createTestDatabase();
-    await expect(startTestEarshot({}, { role: 'gateway', databaseUrl })).rejects.toThrow(
-      'The gateway role needs EARSHOT_SUBGRAPH_KEYWORDS_URL, EARSHOT_SUBGRAPH_MENTIONS_URL, EARSHOT_SUBGRAPH_BILLING_URL, EARSHOT_SUBGRAPH_TEAM_URL',
+    const [gatewayPort, facadePort] = [await freePort(), await freePort()];
+    // Nothing but the database, the port and the secrets key: the contract's "runs one part alone against DATABASE_URL".
+    const gateway = npmStart(['--role', 'gateway'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(gatewayPort) });
+    const facade = npmStart(['--role', 'facade'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(facadePort) });
+    await expect.poll(() => gateway.logLines().some((line) => /^waiting for subgraph:keywords, subgraph:mentions/.test(line.message)), { timeout: 60_000 }).toBe(true);
+
+    const started: TestEarshot[] = [];
+    const { log, lines } = recordingLogger();
+    for (const name of subgraphNames) started.push(await startTestEarshot({}, { role: `subgraph:${name}`, databaseUrl, log }));
+    subgraphs.push(...started);
+    // PORT 0 takes a free port; the ready line names the one taken.
+    expect(lines.filter((line) => line.message.includes('ready')).map((line) => line.message)).toEqual(
+      started.map((subgraph, i) => `Earshot subgraph:${subgraphNames[i]} ready on port ${new URL(subgraph.url).port}`),
     );
-  });
+    expect(await gateway.ready).toMatchObject({ message: `Earshot gateway ready on port ${gatewayPort}` });
+    expect(await facade.ready).toMatchObject({ message: `Earshot facade ready on port ${facadePort}` });
+
+    const { workspace, apiKey } = await started[0].createWorkspace('Found through the database');
+    const whoami = await fetch(`http://127.0.0.1:${facadePort}/v1/whoami`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(whoami.status).toBe(200);
+    expect((await whoami.json()).workspace).toEqual(workspace);
+    const graphql = await fetch(`http://127.0.0.1:${gatewayPort}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ whoami { workspace { name wallet { balanceCents } } } }' }),
+    });
+    expect(await graphql.json()).toEqual({ data: { whoami: { workspace: { name: 'Found through the database', wallet: { balanceCents: 580 } } } } });
+
+    await expectCleanStops(facade, gateway);
+  }, 120_000);
+
+  it('answers 503 service_unavailable with Retry-After, not 500, while a subgraph or the gateway process cannot be reached', async () => {
+    const databaseUrl = await createTestDatabase();
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const everything = await startTestEarshot({}, { databaseUrl });
+    subgraphs.push(everything);
+    const { apiKey } = await everything.createWorkspace('Parts away');
+    const gateway = await startTestEarshot({ subgraphUrls: Object.fromEntries(subgraphNames.map((name) => [name, `${nobody}/graphql`])) }, { role: 'gateway', databaseUrl });
+    const facadeOfGateway = await startTestEarshot({ gatewayUrl: gateway.url }, { role: 'facade', databaseUrl });
+    const facadeOfNobody = await startTestEarshot({ gatewayUrl: nobody }, { role: 'facade', databaseUrl });
+    subgraphs.push(gateway, facadeOfGateway, facadeOfNobody);
+
+    const viaGraphQL = await gateway.graphql('{ whoami { workspace { name } } }', {}, apiKey);
+    expect(viaGraphQL.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'service_unavailable', retryAfterSeconds: 5 }) })]);
+    for (const facade of [facadeOfGateway, facadeOfNobody]) {
+      const answer = await facade.rest('GET', '/v1/whoami', { key: apiKey });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      expect(answer.body.error).toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 5 });
+    }
+  }, 120_000);
+
+  it('stops a gateway still waiting for its subgraphs on SIGTERM, exiting 0', async () => {
+    const databaseUrl = await createTestDatabase();
+    const gateway = npmStart(['--role', 'gateway'], { ...testSecretsEnv, DATABASE_URL: databaseUrl, PORT: String(await freePort()) });
+    await expect.poll(() => gateway.logLines().some((line) => line.message.startsWith('waiting for subgraph:')), { timeout: 60_000 }).toBe(true);
+    const stopAsked = Date.now();
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    expect(Date.now() - stopAsked).toBeLessThan(10_000);
+  }, 120_000);
 });

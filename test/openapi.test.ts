@@ -48,6 +48,25 @@ describe('GET /v1/openapi.json', () => {
     expect(new Set(routed).size).toBe(routed.length);
   });
 
+  it('describes the headers answers carry: X-Request-Id on every one, X-RateLimit-* where the request was counted, Retry-After on 429 and 503', async () => {
+    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+    const whoami = document.paths['/v1/whoami'].get.responses;
+    expect(Object.keys(whoami['200'].headers).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+    expect(Object.keys(whoami['429'].headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+    expect(Object.keys(whoami['503'].headers).sort()).toEqual(['Retry-After', 'X-Request-Id']);
+    expect(Object.keys(document.paths['/v1/health'].get.responses['200'].headers)).toEqual(['X-Request-Id']);
+    for (const item of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!httpMethods.includes(method)) continue;
+        for (const response of Object.values(operation.responses as Record<string, any>)) expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+      }
+    }
+    // What the document says is what comes: a counted answer carries the budget.
+    const { apiKey } = await earshot.createWorkspace('Described headers');
+    const answer = await earshot.rest('GET', '/v1/whoami', { key: apiKey });
+    for (const name of Object.keys(whoami['200'].headers)) expect(answer.headers.get(name)).not.toBeNull();
+  });
+
   it('marks exactly the public routes as needing no credential', () => {
     for (const route of allRoutes) {
       const operation = document.paths[route.path][route.method.toLowerCase()];

@@ -101,6 +101,18 @@ describe('connecting a workspace to Slack', () => {
     expect(again.body).toEqual({ connected: true, teamName: 'Earshot Testers' });
   });
 
+  it('answers 502 upstream_unavailable within the request deadline while Slack does not answer', async () => {
+    const { apiKey } = await earshot.createWorkspace();
+    const start = await earshot.rest('GET', '/v1/slack/install', { key: apiKey });
+    const callback = new URL((await fetch(start.body.url, { redirect: 'manual' })).headers.get('location')!);
+    slack.failNext('slow');
+    const asked = Date.now();
+    const silent = await earshot.rest('GET', callback.pathname + callback.search);
+    expect(Date.now() - asked).toBeLessThan(4_500);
+    expect(silent.status).toBe(502);
+    expect(silent.body.error).toMatchObject({ code: 'upstream_unavailable' });
+  }, 15_000);
+
   it('answers 501 slack_not_configured without a Slack app', async () => {
     const { apiKey } = await bare.createWorkspace();
     expect((await bare.rest('GET', '/v1/slack/install', { key: apiKey })).body).toEqual(envelope('slack_not_configured'));

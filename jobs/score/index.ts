@@ -12,7 +12,7 @@ import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });
 type ScorePayload = z.output<typeof scorePayload>;
 
-/** Failed classifications are retried this many times, 30 s apart and doubling (about an hour in all). */
+/** Failed classifications are tried this many times, 30 s apart and doubling (about half an hour in all). */
 const maxAttempts = 7;
 
 const classifiers = new Map<NodeJS.ProcessEnv, Classifier>();

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
-import { getUpstreamJson, upstreamBase, UpstreamError } from '../../runtime/upstream-http.ts';
+import { getUpstreamJson, upstreamBase, UpstreamError, whileClientWaits } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 
 /**
@@ -90,6 +90,7 @@ async function postCheckoutSession(settings: StripeSettings, form: URLSearchPara
       method: 'POST',
       headers: stripeFormHeaders(settings, idempotencyKey),
       body: form.toString(),
+      ...whileClientWaits,
     }),
   );
   if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
@@ -149,6 +150,7 @@ export async function retrieveCheckoutSession(settings: StripeSettings, sessionI
       platform: 'stripe',
       url: `${settings.apiBase}/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
       headers: stripeHeaders(settings),
+      ...whileClientWaits,
     }),
   );
 }

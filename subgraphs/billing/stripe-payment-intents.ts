@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getUpstreamJson, requestUpstream, UpstreamError } from '../../runtime/upstream-http.ts';
+import { getUpstreamJson, requestUpstream, UpstreamError, whileClientWaits } from '../../runtime/upstream-http.ts';
 import { type StripeSettings, stripeFormHeaders, stripeHeaders } from './stripe-checkout.ts';
 
 /**
@@ -18,6 +18,7 @@ export async function createCustomer(settings: StripeSettings, workspaceId: stri
       method: 'POST',
       headers: stripeFormHeaders(settings, `customer:${workspaceId}`),
       body: new URLSearchParams({ description: `Earshot workspace ${workspaceId}`, 'metadata[workspace_id]': workspaceId }).toString(),
+      ...whileClientWaits,
     }),
   );
   return customer.id;
@@ -55,6 +56,7 @@ export async function retrieveSetupCard(settings: StripeSettings, setupIntentId:
       platform: 'stripe',
       url: `${settings.apiBase}/v1/setup_intents/${encodeURIComponent(setupIntentId)}?expand[]=payment_method`,
       headers: stripeHeaders(settings),
+      ...whileClientWaits,
     }),
   );
   const card = intent.payment_method?.card;

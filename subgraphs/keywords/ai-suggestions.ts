@@ -22,8 +22,13 @@ const maxAiSuggestions = 5;
 const shownRelevant = 20;
 const shownNoise = 30;
 const maxPostCharacters = 400;
-/** A suggestions request answers a GET: it may not wait as long as a scoring batch. */
-const timeoutMs = 30_000;
+/**
+ * A suggestions request answers a GET, which has 4.5 s in all (the public
+ * port's request deadline, after which it is a 503 saying the database is
+ * not answering): the model gets what is left once the rule suggestions are
+ * measured, and a later answer leaves the rule suggestions alone.
+ */
+const timeoutMs = 3_000;
 
 /** The answer's JSON schema, in the subset strict structured outputs accept; `answerSchema` checks what it cannot say. */
 export const suggestionsJsonSchema = {

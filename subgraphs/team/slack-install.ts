@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { onceWhileClientWaits } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
@@ -55,7 +56,7 @@ export async function completeSlackInstall(
     throw domainError('validation_error', `Slack did not authorize the install (${callback.error ?? 'no code'})`, { field: 'code' });
   }
   try {
-    const install = await exchangeSlackCode(app, callback.code);
+    const install = await exchangeSlackCode(app, callback.code, onceWhileClientWaits);
     await saveSlackInstall(ctx.sql, ctx.secrets, workspaceId, install, now);
     return { connected: true, teamName: install.team.name };
   } catch (error) {
