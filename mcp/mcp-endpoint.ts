@@ -3,6 +3,7 @@ import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequest
 import { z } from 'zod';
 import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
+import { rateLimitHeaders } from '../rest-facade/facade.ts';
 import type { Route } from '../rest-facade/route.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
 import { databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
@@ -44,9 +45,6 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
   }
   return params;
 }
-
-/** The workspace's request budget as the REST answer of a tool gave it (spec 8: shared with /v1 and MCP, with X-RateLimit-* headers). */
-const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
