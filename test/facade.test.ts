@@ -132,7 +132,7 @@ describe('error envelope', () => {
     const answered = await earshot.rest('GET', '/v1/keywords', { key });
     expect([answered.status, answered.headers.get('www-authenticate')]).toEqual([200, null]);
     const documented = (await earshot.rest('GET', '/v1/openapi.json')).body.paths['/v1/keywords'].get.responses['401'];
-    expect(Object.keys(documented.headers)).toEqual(['WWW-Authenticate']);
+    expect(Object.keys(documented.headers)).toContain('WWW-Authenticate');
   });
 
   it('answers malformed JSON with 400 validation_error and stores nothing', async () => {
