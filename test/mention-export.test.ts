@@ -62,6 +62,8 @@ describe('GET /v1/mentions/export.csv', () => {
       `${'🎉'.repeat(600)}${'x'.repeat(900)}`,
       '"',
       ' leading and trailing spaces ',
+      'A post in two lines\nwith nothing else to quote',
+      'A lone carriage return\rand nothing else',
     ];
     const stored = await seedMentions(
       earshot.sql,
@@ -90,6 +92,7 @@ describe('GET /v1/mentions/export.csv', () => {
     expect(rows.map((row) => row[0]).sort()).toEqual([...stored].sort());
     const long = rows.find((row) => row[14].startsWith('🎉'))!;
     expect([...long[14]]).toHaveLength(1000);
+    expect(answer.text).toContain('"A post in two lines\nwith nothing else to quote"');
     expect(rows.find((row) => row[14].startsWith('Commas'))![15]).toBe('https://example.com/a,b https://example.com/"q"');
   });
 

@@ -137,6 +137,8 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       [`assigneeId=${ownerId}`, 'E G'],
       ['excludeAuthors=Ann Lee,@bob', 'C D E G H'],
       ['excludeAuthors=https://dev.to/gus/&excludeAuthors=u/eve', 'A B C D H'],
+      // A profile address as copied: another scheme, with or without `www.` and the scheme.
+      ['excludeAuthors=http://www.reddit.com/u/ann/,dev.to/gus', 'B C D E H'],
       // Earshot's own author ids too.
       [`excludeAuthors=${await authorOf('B')},${await authorOf('H')}`, 'A C D E G'],
       ['minRelevance=70', 'A E G'],

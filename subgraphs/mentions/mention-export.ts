@@ -47,7 +47,9 @@ const csvFields = (row: ExportedMention, term: string): string[] => [
 ];
 
 // RFC 4180: CRLF between records, a field quoted when it holds a comma, a quote or a line break, quotes doubled.
-const csv = (records: string[][]) => stringify(records, { record_delimiter: 'windows' });
+// Given a record delimiter, csv-stringify quotes only fields holding that exact CRLF: a lone LF or CR (most posts'
+// line breaks) would go out bare and split the record for every reader, hence `quote_record_delimiter`.
+const csv = (records: string[][]) => stringify(records, { record_delimiter: 'windows', quote_record_delimiter: true });
 
 /**
  * Grants a CSV export of the filter (on the list's defaults, which a saved

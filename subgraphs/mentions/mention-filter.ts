@@ -162,11 +162,18 @@ const effectiveSentiment = (sql: Queryable) => sql`coalesce(m.verdict_sentiment,
 /** LIKE's own characters taken literally (`%`, `_` and the escape itself): `q` is a plain substring. */
 const likeSubstring = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
+/**
+ * A profile address as people copy it, compared without its scheme, `www.` and
+ * trailing slashes: `reddit.com/user/ann` and `http://www.reddit.com/user/ann/`
+ * name the profile stored as `https://www.reddit.com/user/ann`.
+ */
+const bareAddress = (reference: string) => reference.toLowerCase().replace(/^(https?:\/\/)?(www\.)?/, '').replace(/\/+$/, '');
+
 function authorIsOneOf(sql: Queryable, references: readonly string[]): Fragment {
   const handles = references.map((reference) => reference.toLowerCase().replace(/^(@|u\/)/, ''));
-  const urls = references.map((reference) => reference.toLowerCase().replace(/\/+$/, ''));
   return sql`(a.id = any(${sql.array(references as string[])}) or lower(a.handle) = any(${sql.array(handles)})
-    or lower(a.name) = any(${lower(sql, references)}) or rtrim(lower(a.url), '/') = any(${sql.array(urls)}))`;
+    or lower(a.name) = any(${lower(sql, references)})
+    or rtrim(regexp_replace(lower(a.url), '^(https?://)?(www\\.)?', ''), '/') = any(${sql.array(references.map(bareAddress))}))`;
 }
 
 // `posts.link_domains` holds every link's host and each domain above it
