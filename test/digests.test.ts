@@ -60,8 +60,8 @@ describe('digests', () => {
     const buyer = await mention(widget.id, { intents: ['buy_intent'], sentiment: 'positive' });
     const happy = await mention(widget.id, { sentiment: 'positive', intents: ['praise'] });
     const plain = await mention(acme.id, {});
-    await mention(acme.id, { sentiment: 'negative', handle: 'troll' });
-    await mention(acme.id, { relevance: 10 });
+    const muted = await mention(acme.id, { sentiment: 'negative', handle: 'troll' });
+    const offTopic = await mention(acme.id, { relevance: 10 });
 
     const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(run.status).toBe(200);
@@ -83,10 +83,15 @@ describe('digests', () => {
       byPlatform: [{ platform: 'reddit', count: 4 }, { platform: 'hackernews', count: 1 }],
       byKeyword: [{ keyword: { id: acme.id, term: 'Acme' }, count: 3 }, { keyword: { id: widget.id, term: 'Widget' }, count: 2 }],
     });
-    for (const item of body.data.rest) expect(item).toEqual((await earshot.rest('GET', `/v1/mentions/${item.id}`, { key })).body);
+    // Each item is the mention as it was when the digest was built (spec 6.2's `delivered` rule).
+    for (const item of body.data.rest) expect(item).toEqual({ ...(await earshot.rest('GET', `/v1/mentions/${item.id}`, { key })).body, delivered: false });
 
     const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${channel.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'delivered');
     expect(log[0]).toMatchObject({ kind: 'digest', status: 'delivered', alert: { id: rule.id, name: 'Morning' } });
+    // Once accepted, every mention the digest listed was delivered; those it left out were not.
+    const deliveredNow = async (id: string) => (await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.delivered;
+    for (const id of [negative, question, buyer, happy, plain]) expect(await deliveredNow(id)).toBe(true);
+    for (const id of [muted, offTopic]) expect(await deliveredNow(id)).toBe(false);
 
     const again = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });

@@ -618,7 +618,8 @@ export async function findDigestMentions(
     order by m.priority desc, m.created_at desc, m.id desc`;
 }
 
-/** A mention an alert delivered shows `delivered: true` from then on (spec 2.4). */
-export async function markMentionDelivered(sql: Queryable, id: string): Promise<void> {
-  await sql`/* markMentionDelivered */ update mentions set delivered = true where id = ${id} and not delivered`;
+/** A mention an alert delivered, alone or in a digest, shows `delivered: true` from then on (spec 2.4). */
+export async function markMentionsDelivered(sql: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`/* markMentionsDelivered */ update mentions set delivered = true where id = any(${sql.array(ids as string[])}) and not delivered`;
 }
