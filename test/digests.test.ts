@@ -97,6 +97,25 @@ describe('digests', () => {
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
   });
 
+  it('leaves out a mention snoozed until later, as the rule feed does, and lists it once it woke (spec 3.3)', async () => {
+    const { key, receiver, keywords, rule, mention } = await workspaceWithDigest();
+    const awake = await mention(keywords[0].id, {});
+    const snoozed = await mention(keywords[0].id, {});
+    const woke = await mention(keywords[0].id, {});
+    const snooze = async (id: string, until: Date) =>
+      expect((await earshot.rest('PATCH', `/v1/mentions/${id}`, { key, body: { snoozedUntil: until.toISOString() } })).status).toBe(200);
+    await snooze(snoozed, new Date(Date.now() + 86_400_000));
+    await snooze(woke, new Date(Date.now() - 1000));
+    const feed = (await earshot.rest('GET', `/v1/mentions?alertId=${rule.id}`, { key })).body.data.map((m: { id: string }) => m.id).sort();
+    expect(feed).toEqual([awake, woke].sort());
+
+    expect((await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key })).body.mentions).toBe(2);
+    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    const { data } = receiver.bodies()[0];
+    expect([...data.needsAttention, ...data.rest].map((m: { id: string }) => m.id).sort()).toEqual(feed);
+    expect(data.counts.total).toBe(2);
+  });
+
   it('puts a complaint in needs attention whatever its sentiment: an unhappy post (spec 6.3)', async () => {
     const { key, receiver, keywords, rule, mention } = await workspaceWithDigest();
     const complaint = await mention(keywords[0].id, { intents: ['complaint'], sentiment: 'neutral' });
