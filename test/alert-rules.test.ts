@@ -193,6 +193,20 @@ describe('alert rules', () => {
     expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toMatchObject({ mode: 'daily', event: 'digest' });
   });
 
+  it('moves a rule to another preset event with that event\'s filter, keeping the keys the old preset did not bring (spec 6.2)', async () => {
+    const rule = await createRule({ name: 'Unhappy', event: 'mention.negative', filter: { languages: ['en'] }, channelIds: [channelId] });
+    expect(rule.body.filter).toEqual({ sentiments: ['negative'], languages: ['en'] });
+    const positive = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { event: 'mention.positive' } });
+    expect(positive.body).toMatchObject({ event: 'mention.positive', filter: { sentiments: ['positive'], languages: ['en'] } });
+    const question = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { event: 'mention.question' } });
+    expect(question.body.filter).toEqual({ intents: ['question'], languages: ['en'] });
+    const matched = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { event: 'mention.matched' } });
+    expect(matched.body.filter).toEqual({ languages: ['en'] });
+    // A filter sent with the event is taken as given, over the preset's keys.
+    const both = await earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { event: 'mention.negative', filter: { sentiments: ['negative', 'neutral'] } } });
+    expect(both.body.filter).toEqual({ sentiments: ['negative', 'neutral'] });
+  });
+
   it('drops a deleted channel from every rule, and a deleted keyword too, disabling a rule that named only it', async () => {
     const extra = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
     const keywordA = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Alpha' } })).body.id;

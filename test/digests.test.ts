@@ -60,8 +60,8 @@ describe('digests', () => {
     const buyer = await mention(widget.id, { intents: ['buy_intent'], sentiment: 'positive' });
     const happy = await mention(widget.id, { sentiment: 'positive', intents: ['praise'] });
     const plain = await mention(acme.id, {});
-    await mention(acme.id, { sentiment: 'negative', handle: 'troll' });
-    await mention(acme.id, { relevance: 10 });
+    const muted = await mention(acme.id, { sentiment: 'negative', handle: 'troll' });
+    const offTopic = await mention(acme.id, { relevance: 10 });
 
     const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(run.status).toBe(200);
@@ -83,13 +83,37 @@ describe('digests', () => {
       byPlatform: [{ platform: 'reddit', count: 4 }, { platform: 'hackernews', count: 1 }],
       byKeyword: [{ keyword: { id: acme.id, term: 'Acme' }, count: 3 }, { keyword: { id: widget.id, term: 'Widget' }, count: 2 }],
     });
-    for (const item of body.data.rest) expect(item).toEqual((await earshot.rest('GET', `/v1/mentions/${item.id}`, { key })).body);
+    // Each item is the mention as it was when the digest was built (spec 6.2's `delivered` rule).
+    for (const item of body.data.rest) expect(item).toEqual({ ...(await earshot.rest('GET', `/v1/mentions/${item.id}`, { key })).body, delivered: false });
 
     const log = await eventually(async () => (await earshot.rest('GET', `/v1/channels/${channel.id}/deliveries`, { key })).body.data, (entries) => entries[0]?.status === 'delivered');
     expect(log[0]).toMatchObject({ kind: 'digest', status: 'delivered', alert: { id: rule.id, name: 'Morning' } });
+    // Once accepted, every mention the digest listed was delivered; those it left out were not.
+    const deliveredNow = async (id: string) => (await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.delivered;
+    for (const id of [negative, question, buyer, happy, plain]) expect(await deliveredNow(id)).toBe(true);
+    for (const id of [muted, offTopic]) expect(await deliveredNow(id)).toBe(false);
 
     const again = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
+  });
+
+  it('leaves out a mention snoozed until later, as the rule feed does, and lists it once it woke (spec 3.3)', async () => {
+    const { key, receiver, keywords, rule, mention } = await workspaceWithDigest();
+    const awake = await mention(keywords[0].id, {});
+    const snoozed = await mention(keywords[0].id, {});
+    const woke = await mention(keywords[0].id, {});
+    const snooze = async (id: string, until: Date) =>
+      expect((await earshot.rest('PATCH', `/v1/mentions/${id}`, { key, body: { snoozedUntil: until.toISOString() } })).status).toBe(200);
+    await snooze(snoozed, new Date(Date.now() + 86_400_000));
+    await snooze(woke, new Date(Date.now() - 1000));
+    const feed = (await earshot.rest('GET', `/v1/mentions?alertId=${rule.id}`, { key })).body.data.map((m: { id: string }) => m.id).sort();
+    expect(feed).toEqual([awake, woke].sort());
+
+    expect((await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key })).body.mentions).toBe(2);
+    await eventually(async () => receiver.received.length, (n) => n >= 1);
+    const { data } = receiver.bodies()[0];
+    expect([...data.needsAttention, ...data.rest].map((m: { id: string }) => m.id).sort()).toEqual(feed);
+    expect(data.counts.total).toBe(2);
   });
 
   it('puts a complaint in needs attention whatever its sentiment: an unhappy post (spec 6.3)', async () => {

@@ -86,8 +86,14 @@ describe('webhook deliveries of account events', () => {
     for (const request of receiver.received) expect(signatureMatches(request, channel.config.secret)).toBe(true);
     expect(log[0]).toMatchObject({ status: 'delivered', attempts: 4, error: null });
     expect(log[0].attemptLog.map((attempt: any) => attempt.status)).toEqual([500, 408, 429, 200]);
+    // EARSHOT_RETRY_DELAY_S=1 spaces the retries about 1 s apart, not up to a dispatcher poll more.
+    for (const [earlier, later] of [[0, 1], [1, 2]]) {
+      expect(receiver.received[later].at - receiver.received[earlier].at).toBeGreaterThanOrEqual(950);
+      expect(receiver.received[later].at - receiver.received[earlier].at).toBeLessThan(1600);
+    }
     // Retry-After: 2 is honoured over the 1 s retry delay.
     expect(receiver.received[3].at - receiver.received[2].at).toBeGreaterThanOrEqual(1900);
+    expect(receiver.received[3].at - receiver.received[2].at).toBeLessThan(2600);
   });
 
   it('fails at once on another 4xx, without retrying', async () => {

@@ -41,7 +41,9 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
     for (const delivery of claimed) {
       inFlight.set(delivery.lane, (inFlight.get(delivery.lane) ?? 0) + 1);
       const send: Promise<void> = sendClaimedDelivery(context.sql, delivery, settings, () => context.clock.now())
-        .then(() => undefined)
+        .then((recorded) => {
+          if (recorded?.status === 'pending') wakeAt(recorded.nextAttemptAt);
+        })
         .catch((error) => context.log.error('delivery attempt failed to record', { deliveryId: delivery.id, error: String(error) }))
         .finally(() => {
           const left = (inFlight.get(delivery.lane) ?? 1) - 1;
@@ -76,6 +78,20 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
     })();
   };
 
+  // A retry is claimed when it falls due, not at the first poll after: the poll would stretch every wait by up to its own period.
+  const retryTimers = new Set<NodeJS.Timeout>();
+  const wakeAt = (due: Date): void => {
+    const left = due.getTime() - context.clock.now().getTime();
+    if (left <= 0) return wake();
+    // A timer may fire a millisecond before the clock reaches `due` (it counts from the event loop's cached time): then it waits again.
+    const timer = setTimeout(() => {
+      retryTimers.delete(timer);
+      wakeAt(due);
+    }, left);
+    timer.unref();
+    retryTimers.add(timer);
+  };
+
   const listener = await context.sql.listen(deliveriesDueChannel, wake);
   let ticking = false;
   const timer = setInterval(() => {
@@ -98,6 +114,7 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
     async stop() {
       stopped = true;
       clearInterval(timer);
+      for (const retry of retryTimers) clearTimeout(retry);
       while (ticking) await new Promise((resolve) => setTimeout(resolve, 20));
       await listener.unlisten();
       while (passing) await new Promise((resolve) => setTimeout(resolve, 20));

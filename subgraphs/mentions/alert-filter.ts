@@ -29,6 +29,14 @@ export function alertMentionFilter(filter: AlertFilter): ResolvedMentionFilter {
 /**
  * A rule's filter as SQL over `mentions m join posts p join authors a`, the
  * one definition of which mentions a rule sends: the feed of
- * `GET /v1/mentions?alertId=`, instant alerts and digests all use it.
+ * `GET /v1/mentions?alertId=` uses it, instant alerts and digests through
+ * `sendableMentionFilter`.
  */
 export const alertFilterSql = (sql: Queryable, filter: AlertFilter) => mentionFilterSql(sql, alertMentionFilter(filter));
+
+/**
+ * What a rule sends now, instantly or in a digest: its filter less the
+ * mentions snoozed until later, which stay out until they wake (spec 3.3),
+ * as they stay out of the rule's feed unless asked for.
+ */
+export const sendableMentionFilter = (filter: AlertFilter): ResolvedMentionFilter => ({ ...alertMentionFilter(filter), snoozed: false });

@@ -166,6 +166,19 @@ export interface SettledAlertRule {
 }
 
 /**
+ * The filter a rule keeps when a patch names another event and no filter:
+ * the keys its old event's preset brought go with that event, so a
+ * `mention.negative` rule moved to `mention.positive` does not keep sending
+ * negative mentions under the new name (spec 6.2 pairs each preset event
+ * with its filter).
+ */
+function presetKeysDropped(before: SettledAlertRule, event: string | undefined): AlertFilter {
+  const old = event !== undefined && event !== before.event ? alertPresets[before.event] : undefined;
+  if (!old) return before.filter;
+  return Object.fromEntries(Object.entries(before.filter).filter(([key]) => !(key in old.filter))) as AlertFilter;
+}
+
+/**
  * A whole rule from a create (or a patch over the rule `before`): the
  * event's preset gives the mode and the filter keys left out (an event
  * under `mention` or `digest` the kind of mode), the mode the default event; a daily or weekly digest runs at `defaultDigestHour` unless
@@ -178,7 +191,7 @@ export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, be
   const mode = input.mode ?? (input.event && preset ? preset.mode : modeForEvent(input.event, before?.mode ?? 'instant'));
   const event = input.event ?? (before && before.mode === mode ? before.event : mode === 'instant' ? 'mention.matched' : 'digest');
   const filter =
-    !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? before?.filter ?? {}) } : before.filter;
+    !before || input.filter !== undefined || input.event !== undefined ? { ...(preset?.filter ?? {}), ...(input.filter ?? (before ? presetKeysDropped(before, input.event) : {})) } : before.filter;
   const schedule = input.schedule === undefined ? (before ? { hour: before.scheduleHour, weekday: before.scheduleWeekday } : null) : input.schedule && { hour: input.schedule.hour, weekday: input.schedule.weekday ? weekdays.indexOf(input.schedule.weekday) : null };
   const refused = input.event === undefined ? undefined : eventProblem(event, mode);
   if (refused) throw domainError('validation_error', refused, { field: 'event' });

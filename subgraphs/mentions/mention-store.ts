@@ -3,7 +3,7 @@ import type { Intent } from '../../vocabulary/classification-values.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { domainError } from '../domain-error.ts';
-import { alertFilterSql, alertMentionFilter } from './alert-filter.ts';
+import { sendableMentionFilter } from './alert-filter.ts';
 import type { AlertFilter } from './alert-rule-input.ts';
 import { attachPeople, linkPeople } from './person-linking.ts';
 import type { AuthorSighting } from './person-store.ts';
@@ -595,7 +595,7 @@ export async function markPostMentionsDone(sql: Queryable, workspaceId: string, 
 
 /** Which of these mentions of the workspace an alert rule's filter lets through. */
 export function filterMentionIdsByAlert(sql: Queryable, workspaceId: string, ids: readonly string[], filter: AlertFilter): Promise<string[]> {
-  return filterMentionIds(sql, workspaceId, ids, alertMentionFilter(filter));
+  return filterMentionIds(sql, workspaceId, ids, sendableMentionFilter(filter));
 }
 
 /**
@@ -614,11 +614,12 @@ export async function findDigestMentions(
     select ${mentionColumns(sql)}
     from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     where m.workspace_id = ${workspaceId} and m.classified_at > ${period.from} and m.classified_at <= ${period.to}
-      and ${alertFilterSql(sql, filter)}
+      and ${mentionFilterSql(sql, sendableMentionFilter(filter))}
     order by m.priority desc, m.created_at desc, m.id desc`;
 }
 
-/** A mention an alert delivered shows `delivered: true` from then on (spec 2.4). */
-export async function markMentionDelivered(sql: Queryable, id: string): Promise<void> {
-  await sql`/* markMentionDelivered */ update mentions set delivered = true where id = ${id} and not delivered`;
+/** A mention an alert delivered, alone or in a digest, shows `delivered: true` from then on (spec 2.4). */
+export async function markMentionsDelivered(sql: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`/* markMentionsDelivered */ update mentions set delivered = true where id = any(${sql.array(ids as string[])}) and not delivered`;
 }

@@ -1,10 +1,10 @@
 import { publicUrl, readConfig } from '../../runtime/config.ts';
-import { findMentionsByIds, findMutedMentionIds, markMentionDelivered } from '../mentions/index.ts';
+import { findMentionsByIds, findMutedMentionIds, markMentionsDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, digestRunDelivered, recordDeliveryAttempt } from './delivery-store.ts';
 import { type ChannelRow, type ChannelTarget, openChannelHeaders, openChannelSecret } from './channel-store.ts';
-import type { Delivery } from './delivery-content.ts';
+import type { Delivery, DeliveryEnvelope, DigestData } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
 import { type MailSettings, mailSettings, type OutgoingMail, sharedMailer } from './mailer.ts';
@@ -256,11 +256,23 @@ function sendToDestination(sql: Queryable, delivery: ClaimedDelivery, settings: 
   );
 }
 
+/**
+ * The mentions an accepted delivery handed over: its mention, or every
+ * mention a digest listed (spec 6.3: a daily or weekly rule delivers them
+ * as one request).
+ */
+function handedOverMentionIds(delivery: DeliveryRow): string[] {
+  if (delivery.mentionId) return [delivery.mentionId];
+  if (delivery.kind !== 'digest') return [];
+  const { data } = JSON.parse(delivery.body) as DeliveryEnvelope<DigestData>;
+  return [...data.needsAttention, ...data.rest].map((mention) => mention.id);
+}
+
 /** Sends a claimed delivery once and records the attempt; a mention closed meanwhile is never sent (spec 3.3). */
 export async function sendClaimedDelivery(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings, now: () => Date): Promise<DeliveryRow | undefined> {
   const closed = (await closedMention(sql, delivery)) ?? (await digestAcceptedElsewhere(sql, delivery));
   const outcome: WebhookOutcome = closed ? refused(closed) : await sendToDestination(sql, delivery, settings, now);
   const recorded = await recordDeliveryAttempt(sql, delivery.id, attemptResult(delivery, outcome, now(), settings.retryDelaySeconds));
-  if (recorded?.status === 'delivered' && recorded.mentionId) await markMentionDelivered(sql, recorded.mentionId);
+  if (recorded?.status === 'delivered') await markMentionsDelivered(sql, handedOverMentionIds(recorded));
   return recorded;
 }
