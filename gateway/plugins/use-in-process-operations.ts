@@ -1,8 +1,8 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type QueryPlanOptions, useQueryPlan } from '@graphql-hive/router-runtime';
-import { getVariableValues } from '@graphql-tools/executor';
 import { createGraphQLError, type ExecutionResult, relocatedError } from '@graphql-tools/utils';
 import { type DocumentNode, getOperationAST, type GraphQLError, Kind, type OperationDefinitionNode, parse, print } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
 import { vouchedContext } from '../request-state.ts';
 import { graphQLErrorsOf, type InProcessSubgraph } from './use-in-process-subgraphs.ts';
 
@@ -100,6 +100,7 @@ async function answer(fetch: SingleFetch, variables: Record<string, unknown> | u
  * it replaces the runtime's execute function, which they then wrap.
  */
 export function useInProcessOperations(subgraphs: Record<string, InProcessSubgraph>): GatewayPlugin {
+  if (Object.keys(subgraphs).length === 0) return {};
   // By document (GraphQL Yoga keeps one per query text) and operation name; null: the normal way.
   const fetches = new WeakMap<DocumentNode, Map<string, SingleFetch | null>>();
   let planRead: QueryPlan | undefined;
@@ -116,7 +117,7 @@ export function useInProcessOperations(subgraphs: Record<string, InProcessSubgra
           if (execArgs.document !== args.document) return executeFn(execArgs as typeof args);
           // The router's check of the variables against the supergraph: a value it refuses is refused the router's way, in its words.
           const coerced = getVariableValues(args.schema, fetch.operation.variableDefinitions ?? [], execArgs.variableValues ?? {});
-          if (coerced.errors?.length || !coerced.coerced) return executeFn(execArgs as typeof args);
+          if (coerced.errors) return executeFn(execArgs as typeof args);
           return answer(fetch, fetchVariables(coerced.coerced, fetch.variableUsages), execArgs.contextValue);
         };
         setExecuteFn(execute as typeof executeFn);
