@@ -14,6 +14,7 @@ import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
+import { useInProcessOperations } from './plugins/use-in-process-operations.ts';
 import { useInProcessResults } from './plugins/use-in-process-results.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
@@ -29,6 +30,13 @@ export interface GatewayOptions {
   subgraphUrls: Record<SubgraphName, string>;
   /** Subgraphs served by this process, by their URL: their queries and mutations skip the network. */
   inProcessSubgraphs?: Record<string, InProcessSubgraph>;
+  /**
+   * Whether an operation planned as one fetch to an in-process subgraph is
+   * handed to it without the router (use-in-process-operations.ts). Default
+   * true; false keeps every operation the router's way, which tests and
+   * benchmarks compare it with.
+   */
+  inProcessOperations?: boolean;
   secret: string;
   rateLimitPerMinute: number;
   /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`). */
@@ -46,10 +54,10 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, client address, coded errors, request
- * limits, authentication, rate limit, read-only keys, in-process
- * subgraphs, signed subgraph requests, unreachable subgraphs as 503s,
- * keyword terms from memory, subscription
+ * list of plugins: request id, client address, operations answered by one
+ * in-process subgraph, coded errors, request limits, authentication, rate
+ * limit, read-only keys, in-process subgraphs, signed subgraph requests,
+ * unreachable subgraphs as 503s, keyword terms from memory, subscription
  * errors, results handed to an in-process caller, shared subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
@@ -67,6 +75,9 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       },
     ]),
   );
+  const inProcessByName = Object.fromEntries(
+    Object.entries(options.subgraphUrls).flatMap(([name, url]) => (options.inProcessSubgraphs?.[url] && options.inProcessOperations !== false ? [[name, options.inProcessSubgraphs[url]]] : [])),
+  );
   const runtime = createGatewayRuntime({
     supergraph,
     unifiedGraphHandler,
@@ -80,6 +91,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     plugins: () => [
       useRequestId(),
       useClientAddress(),
+      // Before the plugins that wrap execution: it sets the execute function they wrap.
+      useInProcessOperations(inProcessByName),
       useCodedRequestErrors(),
       ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
       // The billing subgraph checks the provider's signature on its webhook itself.

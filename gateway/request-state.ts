@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestAuth } from '../runtime/gateway-signature.ts';
+import type { GatewayContext, RequestAuth } from '../runtime/gateway-signature.ts';
 import { cookieValue, sessionCookieName } from '../runtime/session-cookies.ts';
 
 /**
@@ -10,6 +10,12 @@ export interface EarshotGatewayContext {
   requestId: string;
   auth: RequestAuth | null;
   clientAddress: string | null;
+}
+
+/** What the gateway vouches for to a subgraph about a request with this GraphQL context (signed, or handed over in-process). */
+export function vouchedContext(context: unknown): GatewayContext {
+  const established = (context ?? {}) as Partial<EarshotGatewayContext>;
+  return { auth: established.auth ?? null, requestId: established.requestId ?? 'internal', clientAddress: established.clientAddress ?? null };
 }
 
 /** `Authorization` of an object of connection parameters or headers, in either case. */

@@ -202,13 +202,13 @@ export async function startEarshot(
     }
 
     let subgraphUrls: Record<SubgraphName, string>;
-    let inProcessSubgraphs: Record<string, RunningSubgraph['execute']> = {};
+    let inProcessSubgraphs: Record<string, RunningSubgraph> = {};
     if (role === 'all') {
       // The subgraphs still listen: subscriptions reach them over graphql-ws.
       const running = await Promise.all(subgraphNames.map((name) => serveOne(name, 0, '127.0.0.1')));
       for (const subgraph of running) stops.push([`subgraph ${subgraph.name}`, subgraph.close]);
       subgraphUrls = Object.fromEntries(running.map((subgraph) => [subgraph.name, subgraph.url])) as Record<SubgraphName, string>;
-      inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph.execute]));
+      inProcessSubgraphs = Object.fromEntries(running.map((subgraph) => [subgraph.url, subgraph]));
     } else {
       // A subgraph the environment does not place is found where its process recorded its address.
       const missing = role === 'gateway' ? subgraphNames.filter((name) => !config.subgraphUrls[name]) : [];

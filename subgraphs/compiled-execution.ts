@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
-import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
@@ -39,7 +39,17 @@ function withExtensions(error: GraphQLError): GraphQLError {
   return normalized;
 }
 
-export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
+/** What a compiled execution is given: the operation Apollo (or the in-process path) parsed and validated, and its request's parts. */
+export interface CompiledOperation {
+  document: DocumentNode;
+  operationName: string | null;
+  operation: OperationDefinitionNode;
+  variables: Record<string, unknown> | undefined;
+  context: unknown;
+}
+
+/** Executes operations of `schema` compiled by graphql-jit, each compiled once per document and operation name. */
+export function compiledExecutor(schema: GraphQLSchema): (operation: CompiledOperation) => Promise<ExecutionResult> {
   const compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery<Record<string, unknown>> | ExecutionResult>>();
   const compiledFor = (document: DocumentNode, operationName: string | null) => {
     let byName = compiled.get(document);
@@ -48,8 +58,8 @@ export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
     if (!query) byName.set(operationName, (query = compileQuery<Record<string, unknown>>(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true })));
     return query;
   };
-  const executor: ApolloExecutor = async ({ document, operationName, operation, request, context }) => {
-    const variableValues = request.variables ?? {};
+  return async ({ document, operationName, operation, variables, context }) => {
+    const variableValues = variables ?? {};
     if (operation.operation === 'subscription') return execute({ schema, document, operationName, contextValue: context, variableValues });
     // The variables are checked by graphql-js first, as its execute checks them, so a bad value is refused in its words (the
     // gateway passes a custom scalar's value through for the subgraph to parse); graphql-jit's own check then passes.
@@ -60,6 +70,12 @@ export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
     const result = await query.query(undefined, context, variableValues);
     return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result;
   };
+}
+
+export function compiledExecution(schema: GraphQLSchema): ApolloGateway {
+  const executeCompiled = compiledExecutor(schema);
+  const executor: ApolloExecutor = ({ document, operationName, operation, request, context }) =>
+    executeCompiled({ document, operationName, operation, variables: request.variables, context });
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema, parse } from 'graphql';
+import { type DocumentNode, execute, getOperationAST, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode, parse, validate } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Clock } from '../runtime/clock.ts';
@@ -15,7 +16,7 @@ import type { SendJob } from '../runtime/send-job.ts';
 import type { KeywordDirectory } from './keyword-directory.ts';
 import type { SourceReaders } from './source-readers.ts';
 import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
-import { compiledExecution } from './compiled-execution.ts';
+import { compiledExecution, compiledExecutor } from './compiled-execution.ts';
 
 /** What every resolver of every subgraph receives. */
 export interface SubgraphContext {
@@ -79,6 +80,14 @@ export interface RunningSubgraph {
   url: string;
   /** Answers a request without the network hop or its JSON, with the same checks as the port. */
   execute(request: SubgraphRequest): Promise<SubgraphResult>;
+  /**
+   * Answers a query or mutation for the gateway in this process, which
+   * vouches for `context` itself (no signature to check): the answer
+   * `execute` would give, without Apollo Server's request pipeline for an
+   * operation that is valid, free of NUL characters and given variables
+   * it can take. Anything else goes Apollo's way, with the same context.
+   */
+  executeVouched(request: SubgraphRequest, context: GatewayContext): Promise<SubgraphResult>;
   close(): Promise<void>;
 }
 
@@ -118,6 +127,21 @@ const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: dat
 /** An error as sent, `service_unavailable` when it says the database is away: the same over HTTP and graphql-ws. */
 const formatDatabaseError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
   isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: serviceUnavailable } : formatted;
+
+/**
+ * An execution error as Apollo Server formats it (`extensions.code`
+ * defaulting to INTERNAL_SERVER_ERROR; an `http` extension goes into the
+ * response's status, not its body), then as this subgraph's `formatError`
+ * does.
+ */
+function formatExecutionError(error: GraphQLError): GraphQLFormattedError {
+  const { http, ...sent } = error.extensions;
+  const extensions = { ...(typeof http === 'object' && http !== null ? sent : error.extensions), code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR' };
+  return formatDatabaseError({ ...error.toJSON(), extensions }, error);
+}
+
+/** Operations parsed and validated for the in-process path, at most this many query texts kept (Apollo keeps its own the same way). */
+const maxPreparedOperations = 1000;
 
 /** graphql-ws sends errors as they are; these are its errors formatted as Apollo formats a query's, or undefined when none lost the database. */
 const formatDatabaseErrors = (errors: readonly GraphQLError[] | undefined) =>
@@ -162,6 +186,29 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   });
   await apollo.start();
 
+  const failedAnswer = (error: unknown): SignedAnswer => {
+    if (isDatabaseUnavailable(error)) return errorAnswer(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
+    log.error('subgraph request failed', { error: String(error) });
+    return errorAnswer(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
+  };
+  const executeWithApollo = async (request: SubgraphRequest, context: GatewayContext): Promise<SignedAnswer> => {
+    try {
+      const response = await apollo.executeOperation(
+        {
+          query: request.query,
+          variables: request.variables ?? undefined,
+          operationName: request.operationName ?? undefined,
+          extensions: request.extensions,
+        },
+        { contextValue: contextFor(context) },
+      );
+      // Apollo answers incrementally only for @defer, which the gateway does not ask for.
+      if (response.body.kind !== 'single') return errorAnswer(406, [{ message: 'Incremental delivery is not supported' }]);
+      return { status: response.http.status ?? 200, result: response.body.singleResult as SubgraphResult };
+    } catch (error) {
+      return failedAnswer(error);
+    }
+  };
   // One path for both ways in, the subgraph's port and the all-in-one
   // gateway calling in-process: a request whose signature is checked
   // before Apollo executes it. Only the gateway calls, always with a POSTed
@@ -169,25 +216,53 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   // handling (GET, content negotiation, CSRF) has nothing to do here; its
   // request pipeline runs in full.
   const executeSigned = async (body: Record<string, unknown>): Promise<SignedAnswer> => {
+    let signed: GatewayContext | null;
     try {
-      const signed = verifySubgraphRequest(secret, body);
-      if (!signed) return errorAnswer(401, [unsigned().toJSON()]);
-      const response = await apollo.executeOperation(
-        {
-          query: body.query as string,
-          variables: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-          operationName: (body.operationName ?? undefined) as string | undefined,
-          extensions: body.extensions as Record<string, unknown> | undefined,
-        },
-        { contextValue: contextFor(signed) },
-      );
-      // Apollo answers incrementally only for @defer, which the gateway does not ask for.
-      if (response.body.kind !== 'single') return errorAnswer(406, [{ message: 'Incremental delivery is not supported' }]);
-      return { status: response.http.status ?? 200, result: response.body.singleResult as SubgraphResult };
+      signed = verifySubgraphRequest(secret, body);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return errorAnswer(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
-      log.error('subgraph request failed', { error: String(error) });
-      return errorAnswer(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
+      return failedAnswer(error);
+    }
+    if (!signed) return errorAnswer(401, [unsigned().toJSON()]);
+    return executeWithApollo(body as unknown as SubgraphRequest, signed);
+  };
+
+  // The in-process path keeps what Apollo keeps per query text: the parsed document, once validated (null when it is not).
+  const prepared = new Map<string, { document: DocumentNode; operations: Map<string | null, OperationDefinitionNode | null> } | null>();
+  const operationOf = (query: string, operationName: string | null) => {
+    let entry = prepared.get(query);
+    if (entry === undefined) {
+      try {
+        const document = parse(query);
+        entry = validate(schema, document).length ? null : { document, operations: new Map() };
+      } catch {
+        entry = null;
+      }
+      if (prepared.size >= maxPreparedOperations) prepared.delete(prepared.keys().next().value!);
+      prepared.set(query, entry);
+    }
+    if (!entry) return undefined;
+    let operation = entry.operations.get(operationName);
+    if (operation === undefined) entry.operations.set(operationName, (operation = getOperationAST(entry.document, operationName) ?? null));
+    return operation && operation.operation !== 'subscription' ? { document: entry.document, operation } : undefined;
+  };
+  const executeCompiled = options.compiled ? compiledExecutor(schema) : undefined;
+  const executeVouched = async (request: SubgraphRequest, context: GatewayContext): Promise<SubgraphResult> => {
+    const operationName = request.operationName ?? null;
+    const found = operationOf(request.query, operationName);
+    const variables = request.variables ?? undefined;
+    // Refusals (not valid, a NUL character, variables it cannot take) are Apollo's to word.
+    if (!found || nulCharacterError(found.document, variables) || getVariableValues(schema, found.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 }).errors) {
+      return (await executeWithApollo(request, context)).result;
+    }
+    try {
+      const { document, operation } = found;
+      const contextValue = contextFor(context);
+      const result = executeCompiled
+        ? await executeCompiled({ document, operationName, operation, variables, context: contextValue })
+        : await execute({ schema, document, operationName, contextValue, variableValues: variables });
+      return result.errors ? { data: result.data, errors: result.errors.map(formatExecutionError) } : { data: result.data };
+    } catch (error) {
+      return failedAnswer(error).result;
     }
   };
   const executeSignedBody = async (text: string): Promise<SignedAnswer> => {
@@ -244,6 +319,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     url,
     // The gateway in the same process skips the body's JSON both ways: it hands over the request and takes the result as objects.
     execute: async (request) => (await executeSigned(request as unknown as Record<string, unknown>)).result,
+    executeVouched,
     async close() {
       await wsServer.dispose();
       wss.close();

@@ -2,11 +2,10 @@ import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { serializeExecutionRequest } from '@graphql-tools/executor-common';
 import type { ExecutionRequest } from '@graphql-tools/utils';
 import { signSubgraphRequest, signedContextExtension } from '../../runtime/gateway-signature.ts';
-import type { EarshotGatewayContext } from '../request-state.ts';
+import { vouchedContext } from '../request-state.ts';
 
 /** The request with the caller's context and its signature in `extensions.earshot`. */
 function signed(secret: string, executionRequest: ExecutionRequest): ExecutionRequest {
-  const context = (executionRequest.context ?? {}) as Partial<EarshotGatewayContext>;
   const { query, variables } = serializeExecutionRequest({ executionRequest: { ...executionRequest, extensions: undefined } });
   return {
     ...executionRequest,
@@ -15,7 +14,7 @@ function signed(secret: string, executionRequest: ExecutionRequest): ExecutionRe
       [signedContextExtension]: signSubgraphRequest(secret, {
         query: query as string,
         variables: variables as Record<string, unknown> | undefined,
-        context: { auth: context.auth ?? null, requestId: context.requestId ?? 'internal', clientAddress: context.clientAddress ?? null },
+        context: vouchedContext(executionRequest.context),
       }),
     },
   };
