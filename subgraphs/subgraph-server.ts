@@ -126,7 +126,7 @@ const serviceUnavailable = { code: 'service_unavailable', retryAfterSeconds: dat
 
 /** An error as sent, `service_unavailable` when it says the database is away: the same over HTTP and graphql-ws. */
 const formatDatabaseError = (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-  isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: serviceUnavailable } : formatted;
+  isDatabaseUnavailable(error) ? { ...formatted, message: databaseUnavailableMessage, extensions: { ...serviceUnavailable } } : formatted;
 
 /**
  * An execution error as Apollo Server formats it (`extensions.code`
@@ -187,7 +187,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
   await apollo.start();
 
   const failedAnswer = (error: unknown): SignedAnswer => {
-    if (isDatabaseUnavailable(error)) return errorAnswer(503, [{ message: databaseUnavailableMessage, extensions: serviceUnavailable }]);
+    if (isDatabaseUnavailable(error)) return errorAnswer(503, [{ message: databaseUnavailableMessage, extensions: { ...serviceUnavailable } }]);
     log.error('subgraph request failed', { error: String(error) });
     return errorAnswer(500, [{ message: 'Internal error', extensions: { code: 'internal_error' } }]);
   };
