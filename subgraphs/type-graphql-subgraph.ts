@@ -3,7 +3,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 
 type GraphQLResolverMap = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { type GraphQLSchema, parse } from 'graphql';
+import { type GraphQLSchema, lexicographicSortSchema, parse } from 'graphql';
 import { buildSchema, createResolversMap, type NonEmptyArray } from 'type-graphql';
 import { DateTimeScalar } from './date-time-scalar.ts';
 
@@ -32,5 +32,8 @@ export async function buildTypeGraphQLSubgraph(options: {
   for (const [typeName, fields] of Object.entries(options.referenceResolvers)) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), ...(fields as object) } as never;
   }
-  return buildSubgraphSchema({ typeDefs: parse(federationLink + printSchemaWithDirectives(schema)), resolvers });
+  // TypeGraphQL orders fields as its decorators ran, that is as modules were
+  // first imported, which differs with what imported a resolver first: the
+  // schema is sorted so its SDL (and the composed supergraph) is one text.
+  return buildSubgraphSchema({ typeDefs: parse(federationLink + printSchemaWithDirectives(lexicographicSortSchema(schema))), resolvers });
 }
