@@ -13,7 +13,7 @@ import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { OAuthLifetimes } from '../subgraphs/team/index.ts';
 import { earshotOAuthProvider } from './earshot-oauth-provider.ts';
-import { oauthErrorAnswers, publicClientIdentification } from './error-answers.ts';
+import { oauthErrorAnswers, oauthFailure, publicClientIdentification } from './error-answers.ts';
 import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from './metadata.ts';
 import { createBrowserSteps } from './sign-in-and-consent.ts';
 
@@ -31,9 +31,6 @@ export interface AuthorizationServerOptions {
 /** Client registrations one address may make an hour. */
 const registrationLimit = { windowMs: 3_600_000, max: 1_000 };
 
-/** OAuth's own error JSON (RFC 6749 5.2) for what is not the protocol's fault. */
-const oauthFailure = (res: Response, status: number, error: string, description: string) =>
-  res.status(status).set('cache-control', 'no-store').json({ error, error_description: description });
 
 /**
  * The OAuth 2.1 authorization server on the public port: RFC 8414 and RFC

@@ -59,7 +59,7 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 function redirectUriProblem(uri: string): string | undefined {
   if (!URL.canParse(uri)) return 'is not a URL';
   const url = new URL(uri);
-  if (url.hash || uri.includes('#')) return 'must not have a fragment';
+  if (uri.includes('#')) return 'must not have a fragment';
   if (url.protocol === 'http:' && !loopbackHosts.has(url.hostname)) return 'must use https, or http on a loopback address only';
   return undefined;
 }

@@ -30,6 +30,10 @@ export function readableDescription(description: string): string {
     .trim();
 }
 
+/** OAuth's own error JSON (RFC 6749 5.2). */
+export const oauthFailure = (res: Response, status: number, error: string, description: string) =>
+  res.status(status).set('cache-control', 'no-store').json({ error, error_description: description });
+
 /** The parameters of the request, from its query (GET) or its form (POST), as the SDK's handlers read them. */
 const requestParameters = (req: Request): Record<string, unknown> => ((req.method === 'POST' ? req.body : req.query) ?? {}) as Record<string, unknown>;
 
@@ -83,8 +87,7 @@ export function oauthErrorAnswers(issuer: string): RequestHandler {
 export function publicClientIdentification(issuer: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST') return next();
-    const answer = (status: number, error: string, description: string) =>
-      res.status(status).set({ 'cache-control': 'no-store', 'access-control-allow-origin': '*' }).json({ error, error_description: description });
+    const answer = (status: number, error: string, description: string) => oauthFailure(res.set('access-control-allow-origin', '*'), status, error, description);
     if (!req.is('application/x-www-form-urlencoded')) {
       return answer(400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
     }
