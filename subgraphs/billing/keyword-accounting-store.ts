@@ -65,7 +65,7 @@ export async function countKeywordRunStates(
   return new Map(rows.map(({ workspaceId, ...counts }) => [workspaceId, counts]));
 }
 
-/** Mutes every running keyword of these workspaces for lack of balance (3.2: all pause together), in id order, the order their events go out in. */
+/** Mutes every running keyword of these workspaces for lack of balance (3.2: all pause together), oldest first, the order their events go out in: ids drawn in one millisecond are ordered by chance. */
 export async function pauseRunningKeywordsForBalance(sql: Queryable, workspaceIds: readonly string[]): Promise<KeywordRef[]> {
   if (workspaceIds.length === 0) return [];
   return sql<KeywordRef[]>`
@@ -73,9 +73,9 @@ export async function pauseRunningKeywordsForBalance(sql: Queryable, workspaceId
     with paused as (
       update keywords set muted = true, paused_for_balance = true, updated_at = now()
       where workspace_id = any(${sql.array(workspaceIds as string[])}) and not muted
-      returning id, workspace_id, term, kind
+      returning id, workspace_id, term, kind, created_at
     )
-    select id, workspace_id, term, kind from paused order by workspace_id, id`;
+    select id, workspace_id, term, kind from paused order by workspace_id, created_at, id`;
 }
 
 /**
