@@ -43,6 +43,9 @@ const bucketIndex: Record<AnalyticsBucket, (at: Date) => number> = {
   month: (at) => at.getUTCFullYear() * 12 + at.getUTCMonth(),
 };
 
+/** How many `bucket` buckets the range from `since` to `until` (both included) touches. */
+export const analyticsBucketCount = (bucket: AnalyticsBucket, since: Date, until: Date): number => bucketIndex[bucket](until) - bucketIndex[bucket](since) + 1;
+
 /** The request with its defaults, or `validation_error` for a range backwards or of more than `maxAnalyticsBuckets` buckets. */
 export function settleAnalyticsQuery(rawInput: unknown, now: Date): AnalyticsQuery {
   const input = parseInput(analyticsInput, rawInput);
@@ -50,7 +53,7 @@ export function settleAnalyticsQuery(rawInput: unknown, now: Date): AnalyticsQue
   const until = input.until ?? now;
   const since = input.since ?? defaultSpan[bucket](until);
   if (since > until) throw domainError('validation_error', 'since: must not be after until', { field: 'since' });
-  const buckets = bucketIndex[bucket](until) - bucketIndex[bucket](since) + 1;
+  const buckets = analyticsBucketCount(bucket, since, until);
   if (buckets > maxAnalyticsBuckets) {
     throw domainError(
       'validation_error',

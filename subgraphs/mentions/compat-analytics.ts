@@ -2,11 +2,10 @@ import { platforms } from '../../vocabulary/normalized-post.ts';
 import { domainError } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
-import { mentionAnalytics, maxAnalyticsBuckets, type AnalyticsReport } from './analytics.ts';
+import { analyticsBucketCount, mentionAnalytics, maxAnalyticsBuckets, type AnalyticsReport } from './analytics.ts';
 import { objectsOfCompatIds } from './compat-ids.ts';
 
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
+const dayMs = 86_400_000;
 /** Octolens counts the last 30 days when neither end of the window is given. */
 const defaultWindowMs = 30 * dayMs;
 /** Octolens's longest window: 365 days. */
@@ -45,8 +44,10 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
         if (end.getTime() - start.getTime() > maxWindowDays * dayMs) {
           throw domainError('validation_error', `endDate: the window spans at most ${maxWindowDays} days`, { field: 'endDate' });
         }
+        // The window's end is not in it: its last instant is a millisecond before.
+        const until = new Date(end.getTime() - 1);
         // The hours the window touches, as the volume's buckets count them: past the most, Octolens's parameter is named.
-        const hours = Math.floor((end.getTime() - 1) / hourMs) - Math.floor(start.getTime() / hourMs) + 1;
+        const hours = analyticsBucketCount('hour', start, until);
         if (args.bucket === 'hour' && hours > maxAnalyticsBuckets) {
           throw domainError('validation_error', `granularity: hour buckets cover at most ${maxAnalyticsBuckets} hours and this window touches ${hours}; ask for day`, { field: 'granularity' });
         }
@@ -57,7 +58,7 @@ export function addCompatAnalyticsSchema(builder: PothosBuilder, Analytics: Poth
             by: args.by,
             bucket: args.bucket ?? 'month',
             since: start,
-            until: new Date(end.getTime() - 1),
+            until,
             ...(args.keywordIds ? { keywordIds: await objectsOfCompatIds(ctx, 'keyword', args.keywordIds) } : {}),
             ...(args.platforms ? { platforms: args.platforms.filter((name) => ourPlatforms.has(name)) } : {}),
             ...(args.intents ? { intents: args.intents } : {}),
