@@ -319,7 +319,7 @@ export const billingRoutes: GraphQLRoute[] = [
     }),
     responses: {
       200: { description: 'The breakdown', schema: usageBreakdownSchema },
-      400: { description: 'A month that is not YYYY-MM, or an unknown query parameter (`validation_error`, with `field`)' },
+      400: { description: 'A month that is not YYYY-MM or not from 0001-01 to 9999-11, or an unknown query parameter (`validation_error`, with `field`)' },
       401: unauthorizedResponse,
     },
     operation: `query UsageBreakdown($month: String) {
