@@ -208,6 +208,7 @@ export const billingRoutes: GraphQLRoute[] = [
       "Starts saving a card for auto-recharge through Stripe Checkout in setup mode: send the user to `checkoutUrl`; the card is saved when Stripe's webhook reports the session completed (a new card replaces the old one)",
     tag: 'Billing',
     body: cardSetupInput,
+    bodyOptional: true,
     responses: {
       201: {
         description: "Stripe's page for the card",
