@@ -183,14 +183,18 @@ describe('PUT /v1/billing/auto-recharge', () => {
   });
 
   it.each([
-    [{ enabled: true, thresholdCents: 500 }, 'amountCents'],
-    [{ enabled: true, thresholdCents: 500, amountCents: 1999 }, 'amountCents'],
-    [{ enabled: true, thresholdCents: -1, amountCents: 2000 }, 'thresholdCents'],
-  ])('refuses %j with 400 validation_error naming %s', async (body, field) => {
+    [{ enabled: true, thresholdCents: 500 }, 'amountCents', 'is required when enabled'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 1999 }, 'amountCents', 'must be at least 2000 ($20)'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 500_001 }, 'amountCents', 'must be at most 500000 ($5,000)'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 2000.5 }, 'amountCents', 'must be whole cents'],
+    [{ enabled: true, thresholdCents: -1, amountCents: 2000 }, 'thresholdCents', 'must be 0 or more'],
+    [{ enabled: true, thresholdCents: 500.5, amountCents: 2000 }, 'thresholdCents', 'must be whole cents'],
+  ])('refuses %j with 400 validation_error naming %s', async (body, field, rule) => {
     const { apiKey } = await earshot.createWorkspace();
     const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', field });
+    // The same words as a top-up's amount: a recharge is a top-up paid with the saved card.
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field, message: `${field}: ${rule}` });
   });
 
   it('refuses a read-only key with 403 read_only_key', async () => {
