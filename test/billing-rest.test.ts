@@ -3,6 +3,7 @@ import { manualClock } from '../runtime/clock.ts';
 import { newId } from '../runtime/ids.ts';
 import { chargeMatchedItem } from '../subgraphs/billing/charging.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import { monthBounds } from '../subgraphs/billing/keyword-cost-store.ts';
 import { chargeMentions } from './billing-seed.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -117,6 +118,30 @@ describe('GET /v1/usage/breakdown', () => {
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'month' });
   });
+
+  // 9999-12 ends in the year 10000, which PostgreSQL cannot read back (it failed with 500);
+  // 0000 is before the year 1, and Date.UTC read 0000 to 0099 as 1900 to 1999.
+  it.each(['0000-01', '9999-12'])('refuses month=%s, whose bounds cannot be stored, with 400 validation_error', async (month) => {
+    const { apiKey } = await earshot.createWorkspace();
+    const response = await earshot.rest('GET', `/v1/usage/breakdown?month=${month}`, { key: apiKey });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field: 'month', message: 'month: must be a month from 0001-01 to 9999-11' });
+  });
+
+  it.each(['0001-01', '0099-05', '9999-11'])('answers month=%s, far from any charge, with its keywords at zero cost', async (month) => {
+    const { apiKey } = await earshot.createWorkspace();
+    const keyword = (await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'far month' } })).body;
+    const response = await earshot.rest('GET', `/v1/usage/breakdown?month=${month}`, { key: apiKey });
+    expect(response.status).toBe(200);
+    const created = month > '2028-03';
+    expect(response.body).toEqual({ month, keywords: created ? [{ keywordId: keyword.id, term: 'far month', deleted: false, ...zeroCost }] : [], totals: zeroCost });
+  });
+});
+
+describe('monthBounds', () => {
+  it('reads the years 0001 to 0099 as written', () => {
+    expect(monthBounds('0099-12')).toEqual({ from: new Date('0099-12-01T00:00:00.000Z'), to: new Date('0100-01-01T00:00:00.000Z') });
+  });
 });
 
 describe('usageDays (GraphQL)', () => {
@@ -158,14 +183,18 @@ describe('PUT /v1/billing/auto-recharge', () => {
   });
 
   it.each([
-    [{ enabled: true, thresholdCents: 500 }, 'amountCents'],
-    [{ enabled: true, thresholdCents: 500, amountCents: 1999 }, 'amountCents'],
-    [{ enabled: true, thresholdCents: -1, amountCents: 2000 }, 'thresholdCents'],
-  ])('refuses %j with 400 validation_error naming %s', async (body, field) => {
+    [{ enabled: true, thresholdCents: 500 }, 'amountCents', 'is required when enabled'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 1999 }, 'amountCents', 'must be at least 2000 ($20)'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 500_001 }, 'amountCents', 'must be at most 500000 ($5,000)'],
+    [{ enabled: true, thresholdCents: 500, amountCents: 2000.5 }, 'amountCents', 'must be whole cents'],
+    [{ enabled: true, thresholdCents: -1, amountCents: 2000 }, 'thresholdCents', 'must be 0 or more'],
+    [{ enabled: true, thresholdCents: 500.5, amountCents: 2000 }, 'thresholdCents', 'must be whole cents'],
+  ])('refuses %j with 400 validation_error naming %s', async (body, field, rule) => {
     const { apiKey } = await earshot.createWorkspace();
     const response = await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', field });
+    // The same words as a top-up's amount: a recharge is a top-up paid with the saved card.
+    expect(response.body.error).toMatchObject({ code: 'validation_error', field, message: `${field}: ${rule}` });
   });
 
   it('refuses a read-only key with 403 read_only_key', async () => {

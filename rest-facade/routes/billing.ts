@@ -208,6 +208,7 @@ export const billingRoutes: GraphQLRoute[] = [
       "Starts saving a card for auto-recharge through Stripe Checkout in setup mode: send the user to `checkoutUrl`; the card is saved when Stripe's webhook reports the session completed (a new card replaces the old one)",
     tag: 'Billing',
     body: cardSetupInput,
+    bodyOptional: true,
     responses: {
       201: {
         description: "Stripe's page for the card",
@@ -319,7 +320,7 @@ export const billingRoutes: GraphQLRoute[] = [
     }),
     responses: {
       200: { description: 'The breakdown', schema: usageBreakdownSchema },
-      400: { description: 'A month that is not YYYY-MM, or an unknown query parameter (`validation_error`, with `field`)' },
+      400: { description: 'A month that is not YYYY-MM or not from 0001-01 to 9999-11, or an unknown query parameter (`validation_error`, with `field`)' },
       401: unauthorizedResponse,
     },
     operation: `query UsageBreakdown($month: String) {

@@ -10,7 +10,7 @@ import { creditPaidOrder } from './order-crediting.ts';
 import { topUpBounds } from './prices.ts';
 import { askStripe, type CheckoutSession, createSetupCheckoutSession, requireStripe, type StripeSettings, stripeSettings } from './stripe-checkout.ts';
 import { chargeOffSession, createCustomer, type PaymentIntent, paymentIntentSchema, retrieveSetupCard } from './stripe-payment-intents.ts';
-import { ignoredEvent, type OrderEventOutcome, returnUrl, type TopUpContext } from './top-up-checkout.ts';
+import { ignoredEvent, type OrderEventOutcome, returnUrl, type TopUpContext, topUpAmountCents } from './top-up-checkout.ts';
 import {
   attachPaymentIntent,
   claimDueAutoRecharges,
@@ -32,13 +32,8 @@ const rechargesPerRun = 10;
 export const autoRechargeInput = z
   .strictObject({
     enabled: z.boolean(),
-    thresholdCents: z.number().int().min(0, 'must be 0 or more').max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents}`).nullish(),
-    amountCents: z
-      .number()
-      .int()
-      .min(topUpBounds.minCents, `must be at least ${topUpBounds.minCents} ($20)`)
-      .max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents} ($5,000)`)
-      .nullish(),
+    thresholdCents: z.number().int('must be whole cents').min(0, 'must be 0 or more').max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents}`).nullish(),
+    amountCents: topUpAmountCents.nullish(),
   })
   .superRefine((settings, context) => {
     for (const field of ['thresholdCents', 'amountCents'] as const) {

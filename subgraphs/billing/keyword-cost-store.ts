@@ -22,7 +22,14 @@ export const zeroCost: KeywordMonthCost = {
 /** First instant of the month `YYYY-MM` and of the month after it, UTC. */
 export function monthBounds(month: string): { from: Date; to: Date } {
   const [year, monthIndex] = month.split('-').map(Number);
-  return { from: new Date(Date.UTC(year, monthIndex - 1, 1)), to: new Date(Date.UTC(year, monthIndex, 1)) };
+  return { from: firstOfMonthUtc(year, monthIndex - 1), to: firstOfMonthUtc(year, monthIndex) };
+}
+
+/** `Date.UTC` reads the years 0 to 99 as 1900 to 1999; `setUTCFullYear` takes the year as written. */
+function firstOfMonthUtc(year: number, monthIndex: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, 1);
+  return date;
 }
 
 export const monthOf = (date: Date) => date.toISOString().slice(0, 7);

@@ -17,12 +17,15 @@ import {
 
 export const returnUrl = z.url({ protocol: /^https?$/, message: 'must be an http or https URL' }).max(2000, 'must be at most 2000 characters');
 
+/** What one credit through the payment provider may add: a top-up, or an auto-recharge's amount (spec 8). */
+export const topUpAmountCents = z
+  .number()
+  .int('must be whole cents')
+  .min(topUpBounds.minCents, `must be at least ${topUpBounds.minCents} ($20)`)
+  .max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents} ($5,000)`);
+
 export const topUpInput = z.strictObject({
-  amountCents: z
-    .number()
-    .int('must be whole cents')
-    .min(topUpBounds.minCents, `must be at least ${topUpBounds.minCents} ($20)`)
-    .max(topUpBounds.maxCents, `must be at most ${topUpBounds.maxCents} ($5,000)`),
+  amountCents: topUpAmountCents,
   successUrl: returnUrl.nullish().meta({ description: 'Where the checkout page sends the payer after paying' }),
   cancelUrl: returnUrl.nullish().meta({ description: 'Where it sends them when they give up' }),
 });

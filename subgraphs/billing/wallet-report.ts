@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { onOneConnection, type Queryable } from '../../runtime/database.ts';
 import { notFound } from '../domain-error.ts';
 import { type AutoRechargeReport, autoRechargeReport, readAutoRechargeParts } from './auto-recharge.ts';
+import { isStorableInstant } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
 import {
   type KeywordMonthCost,
   keywordMonthCosts,
+  monthBounds,
   monthOf,
   workspaceMonthCost,
   zeroCost,
@@ -160,10 +162,14 @@ export interface UsageBreakdown {
   totals: KeywordMonthCost;
 }
 
+/** A month whose first instant and the next month's PostgreSQL can both store: 0001-01 to 9999-11. */
+const isStorableMonth = (month: string) => Object.values(monthBounds(month)).every(isStorableInstant);
+
 export const usageBreakdownInput = z.object({
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM')
+    .refine(isStorableMonth, 'must be a month from 0001-01 to 9999-11')
     .nullish(),
 });
 
