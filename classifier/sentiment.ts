@@ -66,18 +66,23 @@ const ironyMarks = unicodeWords(new RegExp(
   'u',
 ));
 
+/** Degree words that may stand before the praise of an ironic opening, in the nine languages. */
+const praiseDegree = String.raw`(?:(?:just|really|simply|absolutely|truly|so|ganz|echt|wirklich|einfach|vraiment|très|muy|realmente|molto|davvero|proprio|muito|heel|erg|naprawdę|bardzo) )?`;
+
 /**
  * A sentence thrown open by a word of praise and a comma ("Great, Parrot
  * ended support for the Anafi", "Wonderful, …", "Genial, muy útil", "Ótimo,
  * adoro"): praise said so, before the news, is said through the teeth. Every
  * such opening in the training posts, the tune posts and the development set
- * (25 of them, in five languages) is sarcasm.
+ * (25 of them, in five languages) is sarcasm. A degree word before the praise
+ * ("Just great, …", "Ganz toll, …", "Vraiment génial, …") or the Dutch "hoor"
+ * after it ("Fijn hoor, …") only says it louder.
  */
 const ironicOpening = new RegExp(
-  String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
+  String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?${praiseDegree}(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
     + String.raw`|super|toll|klasse|prima|genial|großartig|herrlich|wunderbar|perfekt|spitze|génial|parfait|formidable|magnifique|bravo|perfecto|estupendo|fantástico|maravilloso|excelente`
     + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk`
-    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo))\s*,`,
+    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo)(?: hoor)?)\s*,`,
   'u',
 );
 

@@ -272,6 +272,11 @@ describe('opinion models', () => {
     expect(opening('Oh good, they discontinued my lid colour. Thrilled.', 'en').cues.every((cue) => cue.score < 0)).toBe(true);
     expect(opening("Sure, let's all swim next to the warning signs. Brilliant plan.", 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'brilliant', score: -4 }] });
     expect(opening('The support team replaced the lid in two days. Brilliant.', 'en')).toMatchObject({ ironic: false, cues: [{ cue: 'brilliant', score: 4 }] });
+    // A degree word before the praise, or the Dutch "hoor" after it, says it louder.
+    expect(opening('Just great, the printer driver update removed duplex printing.', 'en').ironic).toBe(true);
+    expect(opening('Ganz toll, der Anbieter erhöht den Preis und nennt das Optimierung.', 'de').ironic).toBe(true);
+    expect(opening('Fijn hoor, de app is na de update al mijn instellingen kwijt.', 'nl').ironic).toBe(true);
+    expect(opening('Just great to see the sync fixed.', 'en').ironic).toBe(false);
     // Praise that opens without a comma, or a comma later in the sentence, is praise.
     expect(opening('Great app, the sync is fast.', 'en').ironic).toBe(false);
     expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
