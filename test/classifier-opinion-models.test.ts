@@ -245,6 +245,23 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
   });
 
+  it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
+    // The sentiment model reads "screen" as positive; praise is found there at log-odds 1.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const conceded = { concedesPraise: true, productsNamed: 0 };
+    const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
+    expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
+    // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
+    expect(readOpinionsOf(models, new Map([['w:screen', 1]]), [], true, conceded).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, fault, [], true, { ...conceded, concedesPraise: false }).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:screen', 1], ['cue:fault-question', 1]]), [], true, conceded).sentiment).toBe('positive');
+  });
+
   it('tell praise conceded before a turn that brings none from praise the turn brings', () => {
     const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
     expect(concedes('Sway is stable, sure, but next to Hyprland it feels like 2012.', 'en')).toBe(true);
