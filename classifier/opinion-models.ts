@@ -261,6 +261,8 @@ export interface PostReading {
   concedesPraise: boolean;
   /** Distinct products the post names (`IntentEvidence.productsNamed`). */
   productsNamed: number;
+  /** Praise said as the want of a fault (`SentimentReading.understatesPraise`). */
+  understatesPraise: boolean;
 }
 
 /**
@@ -275,8 +277,9 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
   relevant: boolean,
-  // Features hold neither the turn of a sentence nor the names of products: unless told, a post concedes nothing and names none.
-  form: Pick<PostReading, 'concedesPraise' | 'productsNamed'> = { concedesPraise: false, productsNamed: 0 },
+  // Features hold neither the turn of a sentence, nor the names of products, nor praise said as the want of a fault:
+  // unless told, a post concedes nothing, names none and understates nothing.
+  form: Omit<PostReading, 'relevant' | 'ironic'> = { concedesPraise: false, productsNamed: 0, understatesPraise: false },
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   let words = 0;
@@ -321,7 +324,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -346,7 +349,9 @@ export function readOpinionsOfRows(
   // praise weighs, but the praise is still said (the labelling rules call the positive half of a mixed post praise).
   const concededFault = concedesPraise && hasFaultCue(models, rows);
   const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
-  const sentiment = read === 'positive' && concededFault ? 'negative' : read;
+  // Praise said as the want of a fault ("Ten years, maybe two outages. Can't complain.", "Rien à redire.") is the post's
+  // verdict, whatever its words weighed, unless the post marks irony. The intents keep the stance as read here too.
+  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && concededFault ? 'negative' : read;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];

@@ -32,6 +32,8 @@ export interface SentimentReading {
   afterTurn: number;
   /** The score of the cues before the last contrast word, in its sentence ("Stable, sure, but…"). */
   beforeTurn: number;
+  /** Praise said as the want of a fault (`understatedPraise`): "Can't complain.", "Rien à redire." */
+  understatesPraise: boolean;
 }
 
 /**
@@ -45,6 +47,27 @@ export interface SentimentReading {
 export function concedesPraise(reading: SentimentReading): boolean {
   return reading.beforeTurn > 0 && reading.afterTurn <= 0;
 }
+
+/**
+ * Praise said as the want of a fault, in eight languages: "can't complain",
+ * "no complaints", "not bad at all", "what more could you want", "kann mich
+ * nicht beklagen", "rien à redire", "nada que objetar", "nada a reclamar",
+ * "niente da dire", "niks op aan te merken", "nic dodać". The lexicons read
+ * their words one by one (a fault, a complaint, a negation), so read as
+ * nothing or as blame, but each is a whole verdict: of the 22 posts of the
+ * training posts, the tune posts and the development sets that say one, all
+ * 22 are labelled positive.
+ */
+const understatedPraise = new WordBoundedPattern([
+  "can't complain|cannot complain|no complaints|nothing to complain about|not bad at all|what more (?:could|can|do) (?:you|i|one) (?:want|ask for)",
+  'kann mich nicht beklagen|nichts zu meckern|keine beschwerden|was will man mehr|gar nicht (?:mal )?(?:so )?schlecht',
+  'rien à redire|rien à reprocher|pas mal du tout|que demander de plus',
+  'nada que objetar|nada que reprochar|no está nada mal|sin quejas|ninguna queja|qué más se puede pedir',
+  'nada a reclamar|sem queixas|nada mau|que mais se pode pedir',
+  'niente da dire|nulla da dire|niente male|nessuna lamentela|cosa chiedere di più',
+  'niks op aan te merken|niets op aan te merken|geen klachten|helemaal niet slecht|wat wil je nog meer',
+  'nic dodać|bez zastrzeżeń|nie mam zastrzeżeń|czego chcieć więcej|nie narzekam',
+].join('|'));
 
 /**
  * Written marks of irony, in the languages Earshot reads most: an eye-roll
@@ -338,8 +361,8 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  const prose = mayHoldCode(text) ? text.replace(codeSpans, ' ') : text;
-  for (const sentence of prose.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+  const prose = (mayHoldCode(text) ? text.replace(codeSpans, ' ') : text).replace(/’/g, "'").toLowerCase();
+  for (const sentence of prose.match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const first = cues.length;
@@ -390,7 +413,7 @@ export function readSentiment(
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
   if (turnCues >= 0) for (let c = turnSentenceCues; c < turnCues; c++) beforeTurn += cues[c].score;
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: understatedPraise.test(prose) };
 }
 
 /**
