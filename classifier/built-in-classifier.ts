@@ -111,6 +111,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         ironic: evidence.reading.ironic,
         concedesPraise: concedesPraise(evidence.reading),
         productsNamed: relevance.productsNamed,
+        understatesPraise: evidence.reading.understatesPraise,
       });
   return {
     relevance: relevance.relevance,

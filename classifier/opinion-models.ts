@@ -49,6 +49,8 @@ export interface LoadedOpinionModels {
   vocabulary: FeatureVocabulary;
   /** The rows of the stance cues of a fault told (`faultToldAllowances`) → how much lower a complaint is found. */
   faultToldRows: ReadonlyMap<number, number>;
+  /** The rows of the stance cues of a fault (`faultCues`). */
+  faultCueRows: ReadonlySet<number>;
 }
 
 const unfamiliarColumn = 3 + learnedIntents.length;
@@ -188,6 +190,13 @@ const twoProductsComparisonAllowance = 1.5;
  * lower (0.793 either way).
  */
 const faultToldAllowances: Readonly<Record<string, number>> = { 'worse-since': 2, lacks: 2, 'fault-question': 0.5 };
+/**
+ * Stance cues (`stance-cues.ts`) that tell of a fault: something came back,
+ * broke, was sent back, cost more, kept the writer waiting, gave less than
+ * expected, was too much, got worse or lacks something. A question that
+ * complains is not among them: calm bug reports ask it too.
+ */
+const faultCues = ['again', 'broke', 'sent-back', 'price-rise', 'kept-waiting', 'expected-more', 'too-much', 'worse-since', 'lacks'];
 const complaintColumn = learnedIntents.indexOf('complaint');
 const praiseColumn = learnedIntents.indexOf('praise');
 
@@ -218,7 +227,8 @@ export function foldOpinionModels(models: OpinionModels): LoadedOpinionModels {
     const row = rows.get(`cue:${cue}`);
     if (row !== undefined) faultToldRows.set(row, allowance);
   }
-  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows), faultToldRows };
+  const faultCueRows = new Set(faultCues.flatMap((cue) => rows.get(`cue:${cue}`) ?? []));
+  return { sentimentClasses: models.sentiment.classes as Sentiment[], bias, weights, vocabulary: vocabularyOf(rows), faultToldRows, faultCueRows };
 }
 
 function vocabularyOf(rows: ReadonlyMap<string, number>): FeatureVocabulary {
@@ -251,6 +261,8 @@ export interface PostReading {
   concedesPraise: boolean;
   /** Distinct products the post names (`IntentEvidence.productsNamed`). */
   productsNamed: number;
+  /** Praise said as the want of a fault (`SentimentReading.understatesPraise`). */
+  understatesPraise: boolean;
 }
 
 /**
@@ -265,8 +277,9 @@ export function readOpinionsOf(
   features: SentimentFeatures,
   ruleIntents: readonly Intent[],
   relevant: boolean,
-  // Features hold neither the turn of a sentence nor the names of products: unless told, a post concedes nothing and names none.
-  form: Pick<PostReading, 'concedesPraise' | 'productsNamed'> = { concedesPraise: false, productsNamed: 0 },
+  // Features hold neither the turn of a sentence, nor the names of products, nor praise said as the want of a fault:
+  // unless told, a post concedes nothing, names none and understates nothing.
+  form: Omit<PostReading, 'relevant' | 'ironic'> = { concedesPraise: false, productsNamed: 0, understatesPraise: false },
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   let words = 0;
@@ -301,12 +314,17 @@ function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], co
   return 0;
 }
 
+function hasFaultCue(models: LoadedOpinionModels, rows: FeatureRows): boolean {
+  for (const row of models.faultCueRows) if (rows.has(row)) return true;
+  return false;
+}
+
 /** `readOpinionsOf` for features already read as rows of the weight table (`featureRows`). */
 export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -325,8 +343,15 @@ export function readOpinionsOfRows(
   };
   const stance = stanceOf(0);
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The intents' allowances
-  // for the stance were chosen on the word model's reading, and keep it.
-  const sentiment = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
+  // for the stance were chosen on the word model's reading, and keep it, as they keep it where praise conceded before a
+  // turn, beside a stance cue of a fault ("Bel écran, bonnes couleurs, mais il s'éteint… Retour au magasin",
+  // "bellissima, ma … manca la versione web"), makes the post negative: the fault is the writer's point, whatever the
+  // praise weighs, but the praise is still said (the labelling rules call the positive half of a mixed post praise).
+  const concededFault = concedesPraise && hasFaultCue(models, rows);
+  const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
+  // Praise said as the want of a fault ("Ten years, maybe two outages. Can't complain.", "Rien à redire.") is the post's
+  // verdict, whatever its words weighed, unless the post marks irony. The intents keep the stance as read here too.
+  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && concededFault ? 'negative' : read;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];

@@ -32,6 +32,8 @@ export interface SentimentReading {
   afterTurn: number;
   /** The score of the cues before the last contrast word, in its sentence ("Stable, sure, but…"). */
   beforeTurn: number;
+  /** Praise said as the want of a fault (`understatedPraise`): "Can't complain.", "Rien à redire." */
+  understatesPraise: boolean;
 }
 
 /**
@@ -45,6 +47,28 @@ export interface SentimentReading {
 export function concedesPraise(reading: SentimentReading): boolean {
   return reading.beforeTurn > 0 && reading.afterTurn <= 0;
 }
+
+/**
+ * Praise said as the want of a fault, in eight languages: "can't complain",
+ * "no complaints", "not bad at all", "what more could you want", "kann mich
+ * nicht beklagen", "rien à redire", "nada que objetar", "nada a reclamar",
+ * "niente da dire", "niks op aan te merken", "nic dodać". The lexicons read
+ * their words one by one (a fault, a complaint, a negation), so read as
+ * nothing or as blame, but each is a whole verdict: the 20 posts of the
+ * training posts, the tune posts, the development sets and the 596 posts
+ * of commit 4746701 (never trained on) that say one are all labelled
+ * positive.
+ */
+const understatedPraise = new WordBoundedPattern([
+  "can't complain|cannot complain|no complaints|nothing to complain about|not bad at all|what more (?:could|can|do) (?:you|i|one) (?:want|ask for)",
+  'kann mich nicht beklagen|nichts zu meckern|keine beschwerden|was will man mehr|gar nicht (?:mal )?(?:so )?schlecht',
+  'rien à redire|rien à reprocher|pas mal du tout|que demander de plus',
+  'nada que objetar|nada que reprochar|no está nada mal|sin quejas|ninguna queja|qué más se puede pedir',
+  'nada a reclamar|sem queixas|nada mau|que mais se pode pedir',
+  'niente da dire|nulla da dire|niente male|nessuna lamentela|cosa chiedere di più',
+  'niks op aan te merken|niets op aan te merken|geen klachten|helemaal niet slecht|wat wil je nog meer',
+  'nic dodać|bez zastrzeżeń|nie mam zastrzeżeń|czego chcieć więcej|nie narzekam',
+].join('|'));
 
 /**
  * Written marks of irony, in the languages Earshot reads most: an eye-roll
@@ -66,18 +90,23 @@ const ironyMarks = unicodeWords(new RegExp(
   'u',
 ));
 
+/** Degree words that may stand before the praise of an ironic opening, in the nine languages. */
+const praiseDegree = String.raw`(?:(?:just|really|simply|absolutely|truly|so|ganz|echt|wirklich|einfach|vraiment|très|muy|realmente|molto|davvero|proprio|muito|heel|erg|naprawdę|bardzo) )?`;
+
 /**
  * A sentence thrown open by a word of praise and a comma ("Great, Parrot
  * ended support for the Anafi", "Wonderful, …", "Genial, muy útil", "Ótimo,
  * adoro"): praise said so, before the news, is said through the teeth. Every
  * such opening in the training posts, the tune posts and the development set
- * (25 of them, in five languages) is sarcasm.
+ * (25 of them, in five languages) is sarcasm. A degree word before the praise
+ * ("Just great, …", "Ganz toll, …", "Vraiment génial, …") or the Dutch "hoor"
+ * after it ("Fijn hoor, …") only says it louder.
  */
 const ironicOpening = new RegExp(
-  String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
+  String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?${praiseDegree}(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
     + String.raw`|super|toll|klasse|prima|genial|großartig|herrlich|wunderbar|perfekt|spitze|génial|parfait|formidable|magnifique|bravo|perfecto|estupendo|fantástico|maravilloso|excelente`
     + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk`
-    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo))\s*,`,
+    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo)(?: hoor)?)\s*,`,
   'u',
 );
 
@@ -333,8 +362,8 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  const prose = mayHoldCode(text) ? text.replace(codeSpans, ' ') : text;
-  for (const sentence of prose.replace(/’/g, "'").toLowerCase().match(sentenceEnd) ?? []) {
+  const prose = (mayHoldCode(text) ? text.replace(codeSpans, ' ') : text).replace(/’/g, "'").toLowerCase();
+  for (const sentence of prose.match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const first = cues.length;
@@ -385,7 +414,7 @@ export function readSentiment(
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
   if (turnCues >= 0) for (let c = turnSentenceCues; c < turnCues; c++) beforeTurn += cues[c].score;
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: understatedPraise.test(prose) };
 }
 
 /**

@@ -233,7 +233,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0 };
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false };
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
@@ -243,6 +243,45 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 2 }).intents).toEqual(['comparison']);
     expect(readOpinionsOf(models, plain, [], true, { ...none, productsNamed: 2 }).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
+  });
+
+  it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
+    // The sentiment model reads "screen" as positive; praise is found there at log-odds 1.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false };
+    const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
+    expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
+    // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
+    expect(readOpinionsOf(models, new Map([['w:screen', 1]]), [], true, conceded).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, fault, [], true, { ...conceded, concedesPraise: false }).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:screen', 1], ['cue:fault-question', 1]]), [], true, conceded).sentiment).toBe('positive');
+  });
+
+  it('read praise said as the want of a fault as the post’s verdict, in any language, unless the post marks irony', () => {
+    const understates = (text: string, language: string) => readSentiment(text, language, noWords).understatesPraise;
+    expect(understates("Ten years with the same provider, maybe two outages. Can't complain.", 'en')).toBe(true);
+    expect(understates('Vuelo puntual y tripulación amable. Nada que objetar.', 'es')).toBe(true);
+    expect(understates("Niente da dire, il supporto ha risposto in un'ora.", 'it')).toBe(true);
+    expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
+    expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
+    // The sentiment model reads "outages" as negative; the intents keep that stance.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:outages': [0, 1, 0], irony: [0, 0, 0] } },
+      // A complaint at log-odds -1.5: found in a post read negative (cut -0.5 - 1.5), as the intents read this one.
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const outages = new Map([['w:outages', 1]]);
+    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true };
+    expect(readOpinionsOf(models, outages, [], true, understated)).toEqual({ sentiment: 'positive', intents: ['complaint'] });
+    expect(readOpinionsOf(models, outages, [], true, { ...understated, understatesPraise: false }).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
   });
 
   it('tell praise conceded before a turn that brings none from praise the turn brings', () => {
@@ -272,6 +311,11 @@ describe('opinion models', () => {
     expect(opening('Oh good, they discontinued my lid colour. Thrilled.', 'en').cues.every((cue) => cue.score < 0)).toBe(true);
     expect(opening("Sure, let's all swim next to the warning signs. Brilliant plan.", 'en')).toMatchObject({ ironic: true, cues: [{ cue: 'brilliant', score: -4 }] });
     expect(opening('The support team replaced the lid in two days. Brilliant.', 'en')).toMatchObject({ ironic: false, cues: [{ cue: 'brilliant', score: 4 }] });
+    // A degree word before the praise, or the Dutch "hoor" after it, says it louder.
+    expect(opening('Just great, the printer driver update removed duplex printing.', 'en').ironic).toBe(true);
+    expect(opening('Ganz toll, der Anbieter erhöht den Preis und nennt das Optimierung.', 'de').ironic).toBe(true);
+    expect(opening('Fijn hoor, de app is na de update al mijn instellingen kwijt.', 'nl').ironic).toBe(true);
+    expect(opening('Just great to see the sync fixed.', 'en').ironic).toBe(false);
     // Praise that opens without a comma, or a comma later in the sentence, is praise.
     expect(opening('Great app, the sync is fast.', 'en').ironic).toBe(false);
     expect(opening('Soepel, goedkoop en de app werkt. Top!', 'nl').ironic).toBe(false);
