@@ -1,12 +1,18 @@
 import type { z } from 'zod';
 import type { Sql } from '../runtime/database.ts';
 
-/** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts). */
+/** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts) unless `status` says otherwise. */
 export interface ApiError {
   code: string;
   message: string;
   retryAfterSeconds?: number;
   field?: string | null;
+  /**
+   * Where one code covers two kinds of refusal that HTTP tells apart: an
+   * invitation link that names nothing is `invalid_token` 401, one whose
+   * invitation was answered or expired is `invalid_token` 410 Gone.
+   */
+  status?: number;
 }
 
 /**
