@@ -116,6 +116,14 @@ describe('invitations', () => {
     expect(cookies[0]).toMatch(/^earshot_session=\w+; HttpOnly; Path=\/; SameSite=Lax; Expires=[^;]+; Secure$/);
     const whoami = await earshot.rest('GET', '/v1/whoami', { headers: { cookie: cookies[0].split(';')[0] } });
     expect(whoami.body).toMatchObject({ workspace: { id: a.workspace.id }, auth: { kind: 'session' }, user: newUser });
+    // Signing out clears the cookies with the attributes that set them: Secure, as Earshot is on https.
+    const csrf = cookies[1].split(';')[0].split('=')[1];
+    const signedOut = await earshot.rest('POST', '/v1/auth/sign-out', { headers: { cookie: cookies.map((cookie) => cookie.split(';')[0]).join('; '), 'x-csrf-token': csrf } });
+    expect(signedOut.status).toBe(204);
+    expect(signedOut.headers.getSetCookie()).toEqual([
+      'earshot_session=; HttpOnly; Path=/; SameSite=Lax; Max-Age=0; Secure',
+      'earshot_csrf=; Path=/; SameSite=Lax; Max-Age=0; Secure',
+    ]);
 
     const members = (await earshot.rest('GET', '/v1/members', { key: a.key })).body.data;
     expect(members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([

@@ -153,11 +153,12 @@ export const sessionRoutes: GraphQLRoute[] = [
       401: unauthorizedResponse,
       403: { description: 'No `X-CSRF-Token` matching the `earshot_csrf` cookie, or not a session (`forbidden`)' },
     },
-    operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) }`,
+    operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) { secureCookies } }`,
     variables: ({ headers }) => ({ sessionToken: cookieSession(headers) }),
-    result: () => ({
+    result: (data) => ({
       status: 204,
-      headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: false }) },
+      // With the attributes that set them (Secure over https), so every browser takes them as the same cookies.
+      headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: data.signOut.secureCookies }) },
     }),
   },
 ];
