@@ -130,7 +130,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
-    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD')) return options.dashboard.serve(req, res, path);
+    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.serve(req, res, path)) return;
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);
