@@ -106,7 +106,7 @@ export async function signInWithPassword(ctx: SignInContext, input: unknown): Pr
 }
 
 /**
- * E-mails a single-use sign-in link to the address when a user has it;
+ * E-mails a single-use sign-in link to the address when a user of some workspace has it;
  * `link` makes the link from the token (default: the dashboard page that spends it).
  * Requests count per address asked for and per client address whether or
  * not a user has it, so neither the answer nor the limit tells.
@@ -120,7 +120,8 @@ export async function mailMagicLink(
   const settings = requireMailSettings(ctx.env);
   await claimAttempt(ctx.sql, signInLinkLimits(valid.email, ctx.clientAddress), 'Too many sign-in links asked for; try again later');
   const user = await findUserByEmail(ctx.sql, valid.email);
-  if (!user) return;
+  // A user left in no workspace (every membership removed) could not sign in with it: nothing is sent, as for an address no user has.
+  if (!user || !(await firstWorkspaceOf(ctx.sql, user.id))) return;
   const token = await insertMagicLink(ctx.sql, user.id);
   await sendMailNow(settings, { to: user.email, ...magicLinkMessage(link(token)) }, 'email', 'sign-in link');
 }
