@@ -68,6 +68,7 @@ export const invitationRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/members/invitations',
     operationId: 'inviteMember',
+    credentials: 'person',
     summary:
       'E-mails an invitation with a single-use link valid 7 days; needs a signed-in owner or admin. A pending invitation to the same address is replaced: its link stops working',
     tag: 'Members',
@@ -91,6 +92,7 @@ export const invitationRoutes: GraphQLRoute[] = [
     method: 'DELETE',
     path: '/v1/members/invitations/{id}',
     operationId: 'withdrawInvitation',
+    credentials: 'person',
     summary: 'Withdraws an invitation not yet answered (expired ones too); its link stops working. Needs a signed-in owner or admin',
     tag: 'Members',
     responses: {

@@ -108,6 +108,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'PUT',
     path: '/v1/auth/password',
     operationId: 'setPassword',
+    credentials: 'person',
     summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`); the user's other sessions end, this one stays",
     tag: 'Sign-in',
     body: setPasswordInput,
@@ -126,6 +127,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/auth/switch-workspace',
     operationId: 'switchWorkspace',
+    credentials: 'session',
     summary: "Moves the signed-in user to another of their workspaces: new cookies for it, the current session ended (needs `X-CSRF-Token`)",
     tag: 'Sign-in',
     body: z.strictObject({ workspaceId: z.string().min(1).max(100) }),
@@ -146,6 +148,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/auth/sign-out',
     operationId: 'signOut',
+    credentials: 'session',
     summary: 'Ends the session of the cookie at once and clears the cookies (needs `X-CSRF-Token`)',
     tag: 'Sign-in',
     responses: {
