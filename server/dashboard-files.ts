@@ -55,9 +55,11 @@ export interface DashboardFiles {
  * the client takes HTML (`text/html` or `*\/*` accepted, or no `Accept` at all)
  * and the path's last segment has no dot. A missing `/favicon.ico`, a
  * `/openapi.json` or a JSON client's guess at an API path is then a 404,
- * not the page with a 200.
+ * not the page with a 200. `/` is the dashboard's address (ARCHITECTURE
+ * "other surfaces") and answers the page whatever the client takes.
  */
 function isPageRoute(req: http.IncomingMessage, pathname: string): boolean {
+  if (pathname === '/') return true;
   const accept = req.headers.accept;
   const takesHtml = accept === undefined || /(^|,)\s*(text\/html|\*\/\*)\s*(;|,|$)/i.test(accept);
   return takesHtml && !pathname.startsWith('/assets/') && !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');

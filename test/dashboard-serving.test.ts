@@ -64,11 +64,12 @@ describe('the dashboard on the public port', () => {
       expect([route, response.status, response.headers.get('content-type')]).toEqual([route, 404, 'application/json; charset=utf-8']);
       expect((await response.json()).error).toMatchObject({ code: 'not_found', requestId: response.headers.get('x-request-id') });
     }
-    // A browser and a fetch with its default Accept (`*/*`) get the page of a route.
+    // A browser and a fetch with its default Accept (`*/*`) get the page of a route; `/` is the page for anyone.
     for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*', undefined]) {
       const response = await get('/team', accept ? { headers: { accept } } : {});
       expect([accept, response.status, response.headers.get('content-type')]).toEqual([accept, 200, 'text/html; charset=utf-8']);
     }
+    expect((await get('/', { headers: { accept: 'application/json' } })).status).toBe(200);
   });
 
   it('leaves the API paths to the APIs: unknown ones and other methods are the JSON 404 envelope, /graphql still answers', async () => {
