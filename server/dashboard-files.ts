@@ -60,6 +60,8 @@ export interface DashboardFiles {
  */
 function isPageRoute(req: http.IncomingMessage, pathname: string): boolean {
   if (pathname === '/') return true;
+  // A browser opening a page sends no credential header: a request with one is an API client's.
+  if (req.headers.authorization !== undefined) return false;
   const accept = req.headers.accept;
   const takesHtml = accept === undefined || /(^|,)\s*(text\/html|\*\/\*)\s*(;|,|$)/i.test(accept);
   return takesHtml && !pathname.startsWith('/assets/') && !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');

@@ -59,6 +59,10 @@ describe('the dashboard on the public port', () => {
       ['/health', 'application/json'],
       ['/api/v1/keywords', 'application/json'],
       ['/inbox', 'application/json'],
+      // The version is the path prefix (spec 9.1): another version is an API path, whatever the client takes.
+      ['/v2/keywords', '*/*'],
+      ['/V1/keywords', '*/*'],
+      ['/api/v1/keywords', '*/*'],
     ]) {
       const response = await get(route, { headers: { accept } });
       expect([route, response.status, response.headers.get('content-type')]).toEqual([route, 404, 'application/json; charset=utf-8']);
@@ -70,6 +74,9 @@ describe('the dashboard on the public port', () => {
       expect([accept, response.status, response.headers.get('content-type')]).toEqual([accept, 200, 'text/html; charset=utf-8']);
     }
     expect((await get('/', { headers: { accept: 'application/json' } })).status).toBe(200);
+    // A request with a credential header is an API client's, not a browser opening a page.
+    const keyed = await get('/keywords', { headers: { authorization: 'Bearer mk_live_x' } });
+    expect([keyed.status, keyed.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
   });
 
   it('leaves the API paths to the APIs: unknown ones and other methods are the JSON 404 envelope, /graphql still answers', async () => {
