@@ -60,6 +60,19 @@ const statusByCode: Record<string, number> = {
 
 export const statusForCode = (code: string): number => statusByCode[code] ?? 500;
 
+/** The HTTP status of a refusal: its own, where the domain gave one, else its code's. */
+export const statusOf = (error: ApiError): number => error.status ?? statusForCode(error.code);
+
+/**
+ * The status a domain error asks for beside its code (`extensions.httpStatus`),
+ * kept only when it is a client error: a code's usual status is the rule,
+ * this the documented exception.
+ */
+function requestedStatus(extensions: Record<string, unknown> | undefined): number | undefined {
+  const status = extensions?.httpStatus;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500 ? status : undefined;
+}
+
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({
@@ -168,11 +181,13 @@ export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
     return { code: 'validation_error', message: field ? `${field}: ${message}` : message, field };
   }
   if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
+    const status = requestedStatus(error.extensions);
     return {
       code,
       message: error.message,
       retryAfterSeconds: error.extensions?.retryAfterSeconds as number | undefined,
       field: error.extensions?.field as string | null | undefined,
+      ...(status !== undefined ? { status } : {}),
     };
   }
   if (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {

@@ -9,7 +9,7 @@ import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
 import type { Sql } from '../runtime/database.ts';
-import { type ApiError, apiErrorFromGraphQL, statusForCode } from './error-envelope.ts';
+import { type ApiError, apiErrorFromGraphQL, statusOf } from './error-envelope.ts';
 import {
   type ErrorDialect,
   type GraphQLRoute,
@@ -236,7 +236,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   const failure = (errors: ErrorDialect, error: ApiError, requestId: string, headers: Headers = new Headers()) => {
     // Spec part 7: `retryAfterSeconds` mirrors `Retry-After`.
     if (error.retryAfterSeconds !== undefined && !headers.has('retry-after')) headers.set('retry-after', String(error.retryAfterSeconds));
-    return json({ status: statusForCode(error.code), body: errors.body(error, requestId) }, requestId, headers);
+    return json({ status: statusOf(error), body: errors.body(error, requestId) }, requestId, headers);
   };
 
   const callGateway = async (request: Request, requestId: string, query: string, variables: Record<string, unknown>) => {

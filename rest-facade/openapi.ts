@@ -1,6 +1,6 @@
-import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject, type SecurityRequirementObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
-import { type ErrorDialect, readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
+import { readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -44,7 +44,55 @@ const answerHeaders = {
 type AnswerHeader = keyof typeof answerHeaders;
 const headerRefs = (names: AnswerHeader[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): OperationObject {
+/**
+ * The three credentials of spec 5.2 as security schemes: the API key, the
+ * OAuth token of an MCP sign-in (a bearer too, scoped `read` or `write`) and
+ * the dashboard session's cookie, which changes repeat in `X-CSRF-Token`.
+ */
+const securitySchemes = {
+  apiKey: { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' },
+  oauth: {
+    type: 'oauth2',
+    description: 'An access token of an OAuth 2.1 sign-in (PKCE, dynamic client registration at `/oauth/register`), sent as `Authorization: Bearer …`; the workspace is chosen at consent',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: '/oauth/authorize',
+        tokenUrl: '/oauth/token',
+        refreshUrl: '/oauth/token',
+        scopes: { read: 'GET requests only', write: 'Everything the signed-in person may do' },
+      },
+    },
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'earshot_session',
+    description: 'The dashboard session, set by the sign-in routes; a request that changes anything repeats the `earshot_csrf` cookie in `X-CSRF-Token`',
+  },
+} as const;
+
+type Credentials = 'any' | 'apiKey' | 'person' | 'session';
+
+/**
+ * The schemes a route takes, by its `credentials` (any of them when it names
+ * none); an OAuth token needs the `write` scope for anything but a GET (spec 5.5).
+ */
+function credentialSecurity(takes: Credentials, method = 'GET'): SecurityRequirementObject[] {
+  const oauth = { oauth: [method === 'GET' ? 'read' : 'write'] };
+  if (takes === 'any') return [{ apiKey: [] }, oauth, { session: [] }];
+  if (takes === 'person') return [oauth, { session: [] }];
+  return [takes === 'apiKey' ? { apiKey: [] } : { session: [] }];
+}
+
+/** The operation's own `security`, where it differs from the document's (`documented`, as a GET takes it). */
+function operationSecurity(route: Route, table: RouteTable, documented: Credentials) {
+  if (route.public) return { security: [] };
+  const takes = route.credentials ?? (table.apiKeyOnly ? 'apiKey' : 'any');
+  return takes === documented && route.method === 'GET' ? {} : { security: credentialSecurity(takes, route.method) };
+}
+
+function operationFor(route: Route, table: RouteTable, named: NamedSchemas, documented: Credentials): OperationObject {
+  const errors = table.errors;
   const errorRef = jsonSchema(errors.schema, 'output', named);
   const pathParams: ParameterObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
@@ -99,7 +147,7 @@ function operationFor(route: Route, errors: ErrorDialect, named: NamedSchemas): 
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
-    ...(route.public ? { security: [] } : {}),
+    ...operationSecurity(route, table, documented),
     parameters: [...pathParams, ...queryParams],
     ...(route.body
       ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: jsonSchema(route.body, 'input', named) } } } }
@@ -118,7 +166,9 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
     .addTitle('Earshot API')
     .addVersion('0.0.1')
     .addDescription(
-      'Keyword and brand mention tracking. Every endpoint except health and this document needs `Authorization: Bearer mk_live_…`. ' +
+      'Keyword and brand mention tracking. Every endpoint except health and this document needs a credential (see `security`): a workspace API key as `Authorization: Bearer mk_live_…`, ' +
+        'the access token of an OAuth sign-in as a bearer too, or the dashboard session cookie (a change made with it repeats the `earshot_csrf` cookie in `X-CSRF-Token`). ' +
+        'Changes to the team take a signed-in person, by OAuth token or session: an API key is 403 `forbidden` there. ' +
         'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`. ' +
         'Input is checked strictly: an unknown query parameter or body field is 400 `validation_error` naming it, and an id that cannot be one is 404 `not_found`. ' +
         'A request the HTTP parser cannot read gets the same envelope and a closed connection: 431 `headers_too_large` for a request line and headers over 16 KiB, ' +
@@ -130,17 +180,19 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
         'which the official `standardwebhooks` verifiers accept unmodified. Deduplicate on `id`: a retry resends the same id and bytes.\n\n' +
         'The routes tagged `Octolens compatibility` (`/compat/octolens/api/v2/...`) answer Octolens\'s API v2 request and response shapes on the same workspace, keys and rate limit; ' +
         'their errors are `{ error: { code, message, status } }` with upper-case codes, and their ids are integers given when an object is first shown.',
-    )
-    .addSecurityScheme('apiKey', { type: 'http', scheme: 'bearer', description: 'A workspace API key, `mk_live_…`' });
+    );
+  // A document of API-key tables alone (the compatibility API's own) names that scheme alone.
+  const documented: Credentials = tables.every((table) => table.apiKeyOnly) ? 'apiKey' : 'any';
+  for (const [name, scheme] of Object.entries(securitySchemes)) if (documented === 'any' || name === 'apiKey') builder.addSecurityScheme(name, scheme);
   const named: NamedSchemas = {};
   const document = builder.getSpec();
-  document.security = [{ apiKey: [] }];
+  document.security = credentialSecurity(documented);
   document.servers = [{ url: '/' }];
   for (const table of tables) {
     jsonSchema(table.errors.schema, 'output', named);
     for (const route of table.routes) {
       const item = (document.paths![route.path] ??= {});
-      (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, table.errors, named);
+      (item as Record<string, OperationObject>)[route.method.toLowerCase()] = operationFor(route, table, named, documented);
     }
   }
   for (const webhook of webhooks) {

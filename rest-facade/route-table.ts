@@ -58,6 +58,7 @@ const octolensTable: RouteTable = {
   routes: [...octolensRouteTable, octolensOpenApiRoute(() => (octolensOpenApiDocument ??= buildOpenApiDocument([octolensTable])))],
   errors: octolensErrors,
   budgetHeaders: octolensBudgetHeaders,
+  apiKeyOnly: true,
 };
 
 /** The tables the facade serves; the OpenAPI documents are generated from them and nothing else, once. */

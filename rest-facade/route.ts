@@ -1,12 +1,18 @@
 import type { z } from 'zod';
 import type { Sql } from '../runtime/database.ts';
 
-/** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts). */
+/** A refusal before it is put in a table's envelope; its status follows from `code` (error-envelope.ts) unless `status` says otherwise. */
 export interface ApiError {
   code: string;
   message: string;
   retryAfterSeconds?: number;
   field?: string | null;
+  /**
+   * Where one code covers two kinds of refusal that HTTP tells apart: an
+   * invitation link that names nothing is `invalid_token` 401, one whose
+   * invitation was answered or expired is `invalid_token` 410 Gone.
+   */
+  status?: number;
 }
 
 /**
@@ -67,6 +73,13 @@ interface RouteBase {
   tag: string;
   /** Public routes need no credential. */
   public?: boolean;
+  /**
+   * The credentials the route takes when not every kind does (spec 4.5, 5.8),
+   * for `openapi.json`; the subgraph enforces it. `person`: a signed-in
+   * person, by OAuth token or dashboard session, never an API key.
+   * `session`: the dashboard session alone (its own cookie is the subject).
+   */
+  credentials?: 'person' | 'session';
   body?: z.ZodType;
   /** A request without a body is read as sending `{}`: every field of `body` is optional (Octolens's mention list and export). */
   bodyOptional?: boolean;
@@ -152,6 +165,8 @@ export interface RouteTable {
   errors: ErrorDialect;
   /** Restates the rate-limit headers of every answer in another vendor's form; left out, they stay as the gateway wrote them. */
   budgetHeaders?: (headers: Headers) => void;
+  /** Its routes are described as taking a workspace API key as bearer alone (spec 4.8), not every credential of spec 5.2. */
+  apiKeyOnly?: boolean;
 }
 
 /** Whether `pathname` is the table's: under its prefix, or the prefix without its slash (a 404 in the table's own envelope). */

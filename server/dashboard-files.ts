@@ -41,8 +41,30 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 export interface DashboardFiles {
-  /** Answers a GET or HEAD for the dashboard: an asset, or `index.html` for any client-side route. */
-  serve(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void;
+  /**
+   * Answers a GET or HEAD for the dashboard: an asset, or `index.html` for a
+   * client-side route. False, with nothing sent, when the path is neither:
+   * the caller's 404 answers it.
+   */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): boolean;
+}
+
+/**
+ * Whether a path the build has no file for is a route of the app, as the
+ * history fallback of single-page apps judges it (connect-history-api-fallback):
+ * the client takes HTML (`text/html` or `*\/*` accepted, or no `Accept` at all)
+ * and the path's last segment has no dot. A missing `/favicon.ico`, a
+ * `/openapi.json` or a JSON client's guess at an API path is then a 404,
+ * not the page with a 200. `/` is the dashboard's address (ARCHITECTURE
+ * "other surfaces") and answers the page whatever the client takes.
+ */
+function isPageRoute(req: http.IncomingMessage, pathname: string): boolean {
+  if (pathname === '/') return true;
+  // A browser opening a page sends no credential header: a request with one is an API client's.
+  if (req.headers.authorization !== undefined) return false;
+  const accept = req.headers.accept;
+  const takesHtml = accept === undefined || /(^|,)\s*(text\/html|\*\/\*)\s*(;|,|$)/i.test(accept);
+  return takesHtml && !pathname.startsWith('/assets/') && !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');
 }
 
 /**
@@ -80,19 +102,18 @@ export async function loadDashboardFiles(dir = dashboardDistDir): Promise<Dashbo
     serve(req, res, pathname) {
       const file = files.get(pathname);
       // Built assets carry a content hash in their names: cached for a year, never revalidated.
-      if (pathname.startsWith('/assets/')) {
-        if (file) return send(req, res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-        return void res.end('Not found');
-      }
-      if (file && pathname !== '/index.html') return send(req, res, file, { 'cache-control': 'no-cache' });
-      // Every other path is a route of the app: the page decides what it shows.
-      send(req, res, index, {
-        'cache-control': 'no-cache',
-        'content-security-policy': contentSecurityPolicy,
-        'referrer-policy': 'same-origin',
-        'x-frame-options': 'DENY',
-      });
+      if (file && pathname.startsWith('/assets/')) send(req, res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
+      else if (file && pathname !== '/index.html') send(req, res, file, { 'cache-control': 'no-cache' });
+      // Any other page path is a route of the app: the page decides what it shows.
+      else if (file || isPageRoute(req, pathname)) {
+        send(req, res, index, {
+          'cache-control': 'no-cache',
+          'content-security-policy': contentSecurityPolicy,
+          'referrer-policy': 'same-origin',
+          'x-frame-options': 'DENY',
+        });
+      } else return false;
+      return true;
     },
   };
 }

@@ -14,10 +14,18 @@ import { answerUnparsableRequest } from './unparsable-request.ts';
 import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
 
 /** The first path segments of the APIs. */
-const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known']);
+const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known', 'api']);
 
-/** Paths that belong to the APIs, never to the dashboard (`/compat` and `/graphql/` as much as `/v1/…`): an unknown one is the envelope's 404, not the app's page. */
-const isApiPath = (path: string) => apiRoots.has(path.split('/')[1]);
+/**
+ * Paths that belong to the APIs, never to the dashboard (`/compat` and
+ * `/graphql/` as much as `/v1/…`), and those shaped like an API of another
+ * version (`/v2/…`, spec 9.1: the version is the path prefix): an unknown
+ * one is the envelope's 404, not the app's page.
+ */
+const isApiPath = (path: string) => {
+  const root = path.split('/')[1];
+  return apiRoots.has(root) || /^v\d+$/i.test(root);
+};
 
 /**
  * Whether a request (a graphql-ws upgrade, an MCP call) comes from a page of
@@ -130,7 +138,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
-    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD')) return options.dashboard.serve(req, res, path);
+    if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.serve(req, res, path)) return;
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);

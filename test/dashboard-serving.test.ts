@@ -46,8 +46,37 @@ describe('the dashboard on the public port', () => {
 
     const missing = await get('/assets/index-nothing.js');
     expect(missing.status).toBe(404);
-    expect(missing.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect((await get('/.vite/manifest.json')).headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(missing.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await missing.json()).error.code).toBe('not_found');
+    expect((await get('/.vite/manifest.json')).status).toBe(404);
+  });
+
+  it('answers a file the build does not have, or a client that takes no HTML, with the 404 envelope rather than the page', async () => {
+    for (const [route, accept] of [
+      ['/favicon.ico', 'image/avif,image/webp,*/*;q=0.8'],
+      ['/robots.txt', '*/*'],
+      ['/openapi.json', 'application/json'],
+      ['/health', 'application/json'],
+      ['/api/v1/keywords', 'application/json'],
+      ['/inbox', 'application/json'],
+      // The version is the path prefix (spec 9.1): another version is an API path, whatever the client takes.
+      ['/v2/keywords', '*/*'],
+      ['/V1/keywords', '*/*'],
+      ['/api/v1/keywords', '*/*'],
+    ]) {
+      const response = await get(route, { headers: { accept } });
+      expect([route, response.status, response.headers.get('content-type')]).toEqual([route, 404, 'application/json; charset=utf-8']);
+      expect((await response.json()).error).toMatchObject({ code: 'not_found', requestId: response.headers.get('x-request-id') });
+    }
+    // A browser and a fetch with its default Accept (`*/*`) get the page of a route; `/` is the page for anyone.
+    for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*', undefined]) {
+      const response = await get('/team', accept ? { headers: { accept } } : {});
+      expect([accept, response.status, response.headers.get('content-type')]).toEqual([accept, 200, 'text/html; charset=utf-8']);
+    }
+    expect((await get('/', { headers: { accept: 'application/json' } })).status).toBe(200);
+    // A request with a credential header is an API client's, not a browser opening a page.
+    const keyed = await get('/keywords', { headers: { authorization: 'Bearer mk_live_x' } });
+    expect([keyed.status, keyed.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
   });
 
   it('leaves the API paths to the APIs: unknown ones and other methods are the JSON 404 envelope, /graphql still answers', async () => {

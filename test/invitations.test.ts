@@ -116,6 +116,14 @@ describe('invitations', () => {
     expect(cookies[0]).toMatch(/^earshot_session=\w+; HttpOnly; Path=\/; SameSite=Lax; Expires=[^;]+; Secure$/);
     const whoami = await earshot.rest('GET', '/v1/whoami', { headers: { cookie: cookies[0].split(';')[0] } });
     expect(whoami.body).toMatchObject({ workspace: { id: a.workspace.id }, auth: { kind: 'session' }, user: newUser });
+    // Signing out clears the cookies with the attributes that set them: Secure, as Earshot is on https.
+    const csrf = cookies[1].split(';')[0].split('=')[1];
+    const signedOut = await earshot.rest('POST', '/v1/auth/sign-out', { headers: { cookie: cookies.map((cookie) => cookie.split(';')[0]).join('; '), 'x-csrf-token': csrf } });
+    expect(signedOut.status).toBe(204);
+    expect(signedOut.headers.getSetCookie()).toEqual([
+      'earshot_session=; HttpOnly; Path=/; SameSite=Lax; Max-Age=0; Secure',
+      'earshot_csrf=; Path=/; SameSite=Lax; Max-Age=0; Secure',
+    ]);
 
     const members = (await earshot.rest('GET', '/v1/members', { key: a.key })).body.data;
     expect(members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
@@ -126,12 +134,14 @@ describe('invitations', () => {
     ]);
     expect(await pending(a.key)).toEqual([]);
 
-    // The link works once; afterwards it still shows what became of it.
+    // The link works once; afterwards it still shows what became of it, and answering again is 410 Gone.
     const again = await accept(token);
-    expect(again.status).toBe(401);
+    expect(again.status).toBe(410);
     expect(again.body.error).toEqual({ code: 'invalid_token', message: 'This invitation was already accepted', requestId: again.headers.get('x-request-id') });
     expect(again.headers.getSetCookie()).toEqual([]);
-    expect((await decline(token)).body.error.code).toBe('invalid_token');
+    expect(again.headers.get('www-authenticate')).toBeNull();
+    const declinedLate = await decline(token);
+    expect([declinedLate.status, declinedLate.body.error.code]).toEqual([410, 'invalid_token']);
     expect((await view(token)).body.state).toBe('accepted');
     // Inviting a member now is refused.
     const member = await invite(a.people.owner.session, 'NEW.PERSON@example.com');
@@ -150,9 +160,11 @@ describe('invitations', () => {
     expect(declined.headers.getSetCookie()).toEqual([]);
     expect(await pending(a.key)).toEqual([]);
     expect((await earshot.rest('GET', '/v1/members', { key: a.key })).body.data).toHaveLength(3);
+    // No longer open: 410 Gone, not the 401 of a link that names nothing.
     const late = await accept(token);
-    expect(late.status).toBe(401);
+    expect(late.status).toBe(410);
     expect(late.body.error).toMatchObject({ code: 'invalid_token', message: 'This invitation was already declined' });
+    expect((await decline(token)).status).toBe(410);
     // Answered invitations are history: not withdrawable.
     expect((await earshot.rest('DELETE', `/v1/members/invitations/${sent.body.id}`, { headers: as(a.people.owner.session) })).status).toBe(404);
     const users = await earshot.sql`select 1 from users where email = 'nope@example.com'`;
@@ -187,7 +199,7 @@ describe('invitations', () => {
     expect(await pending(a.key)).toEqual([]);
     expect((await view(token)).body).toMatchObject({ state: 'expired', expiresAt: sent.body.expiresAt });
     const late = await accept(token);
-    expect(late.status).toBe(401);
+    expect(late.status).toBe(410);
     expect(late.body.error).toMatchObject({ code: 'invalid_token', message: 'This invitation has expired; ask for a new one' });
     expect((await earshot.rest('GET', '/v1/members', { key: a.key })).body.data).toHaveLength(3);
     expect((await earshot.rest('DELETE', `/v1/members/invitations/${other.body.id}`, { headers: as(a.people.admin.session) })).status).toBe(204);

@@ -67,14 +67,56 @@ describe('GET /v1/openapi.json', () => {
     for (const name of Object.keys(whoami['200'].headers)) expect(answer.headers.get(name)).not.toBeNull();
   });
 
-  it('marks exactly the public routes as needing no credential', () => {
+  it('names the three credentials of spec 5.2 and which each route takes: none when public, a person for team changes, the session for its own routes, a key on the compatibility API', () => {
+    expect(document.security).toEqual([{ apiKey: [] }, { oauth: ['read'] }, { session: [] }]);
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.oauth).toMatchObject({
+      type: 'oauth2',
+      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: { read: expect.any(String), write: expect.any(String) } } },
+    });
+    expect(document.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'earshot_session' });
+    const securityOf = (method: string, path: string) => document.paths[path][method].security;
+    const person = [{ oauth: ['write'] }, { session: [] }];
+    for (const [method, path] of [
+      ['post', '/v1/members/invitations'],
+      ['delete', '/v1/members/invitations/{id}'],
+      ['patch', '/v1/members/{id}'],
+      ['delete', '/v1/members/{id}'],
+      ['put', '/v1/auth/password'],
+      ['patch', '/v1/me/notifications'],
+    ]) {
+      expect([method, path, securityOf(method, path)]).toEqual([method, path, person]);
+    }
+    expect(securityOf('get', '/v1/me/notifications')).toEqual([{ oauth: ['read'] }, { session: [] }]);
+    expect(securityOf('post', '/v1/auth/sign-out')).toEqual([{ session: [] }]);
+    expect(securityOf('get', '/v1/members')).toBeUndefined();
+    expect(securityOf('post', '/v1/keywords')).toEqual([{ apiKey: [] }, { oauth: ['write'] }, { session: [] }]);
+    expect(securityOf('get', '/compat/octolens/api/v2/keywords')).toEqual([{ apiKey: [] }]);
     for (const route of allRoutes) {
       const operation = document.paths[route.path][route.method.toLowerCase()];
       expect(operation.operationId).toBe(route.operationId);
-      expect(operation.security).toEqual(route.public ? [] : undefined);
+      if (route.public) expect(operation.security).toEqual([]);
+      else expect(operation.security ?? document.security).not.toEqual([]);
     }
-    expect(document.security).toEqual([{ apiKey: [] }]);
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('refuses an API key on every route it documents as taking a signed-in person or the session alone (403 forbidden)', async () => {
+    const { apiKey } = await earshot.createWorkspace('Person routes');
+    const bodies: Record<string, unknown> = {
+      inviteMember: { email: 'someone@example.com' },
+      changeMemberRole: { role: 'member' },
+      setPassword: { newPassword: 'a long enough password' },
+      updateNotificationSettings: { ownerEmails: false },
+      switchWorkspace: { workspaceId: 'org_other' },
+    };
+    const personal = allRoutes.filter((route) => route.credentials);
+    expect(personal.map((route) => route.operationId).sort()).toEqual(
+      ['changeMemberRole', 'getNotificationSettings', 'inviteMember', 'removeMember', 'setPassword', 'signOut', 'switchWorkspace', 'updateNotificationSettings', 'withdrawInvitation'].sort(),
+    );
+    for (const route of personal) {
+      const refused = await earshot.rest(route.method, route.path.replace(/\{\w+\}/g, 'x'), { key: apiKey, body: bodies[route.operationId] });
+      expect([route.operationId, refused.status, refused.body.error.code]).toEqual([route.operationId, 403, 'forbidden']);
+    }
   });
 
   it('answers the routes it documents as public without a key', async () => {

@@ -72,6 +72,14 @@ describe('owner e-mails', () => {
     expect(low.from).toBe('Earshot <owners@earshot.example>');
     expect(low.text).toContain('Workspace: Owned events');
     expect(low.text).toContain('Balance: $1.16');
+    // Each links to the dashboard page that deals with it, under EARSHOT_PUBLIC_URL.
+    expect(low.text).toContain('Top up the wallet in Earshot: https://app.example/wallet\n');
+    expect(low.html).toContain('<a href="https://app.example/wallet">Top up the wallet in Earshot</a>');
+    const paused = first.find((mail) => mail.subject.startsWith('Tracking paused'))!;
+    expect(paused.text).toContain('Top up the wallet in Earshot: https://app.example/wallet\n');
+    const capped = first.find((mail) => mail.subject === 'Keyword “earshot” reached its cap')!;
+    expect(capped.text).toContain('Open the keyword in Earshot: https://app.example/keywords/kw_1\n');
+    expect(capped.html).toContain('<a href="https://app.example/keywords/kw_1">Open the keyword in Earshot</a>');
     const link = unsubscribeLinkOf(low);
     expect(low.headers['list-unsubscribe']).toBe(`<${link}>`);
     expect(low.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');

@@ -388,6 +388,18 @@ describe('magic-link sign-in', () => {
     expect(smtp.messages.length).toBe(before);
   });
 
+  it('sends nothing to a user removed from every workspace: such a link could only fail', async () => {
+    await findOrCreateUser(mailing.sql, { email: 'gone@example.com' });
+    const before = smtp.messages.length;
+    const sent = await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'gone@example.com' } });
+    expect([sent.status, sent.body]).toEqual([202, { sent: true }]);
+    // A link asked for by a member afterwards is sent, so the dispatcher had its chance with the first.
+    await provisionWorkspace(mailing.sql, 'Still here', { ownerEmail: 'here@example.com' });
+    await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'here@example.com' } });
+    await linkSentTo('here@example.com', 1);
+    expect(smtp.messages.slice(before).map((mail) => mail.envelope.to)).toEqual([['here@example.com']]);
+  });
+
   it('lets a user signed in by link set a first password, then change it only with the current one', async () => {
     const created = await provisionWorkspace(mailing.sql, 'Passwordless', { ownerEmail: 'lou@example.com' });
     await mailing.rest('POST', '/v1/auth/magic-link', { body: { email: 'lou@example.com' } });

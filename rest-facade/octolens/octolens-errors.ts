@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiError, ErrorDialect } from '../route.ts';
-import { statusForCode } from '../error-envelope.ts';
+import { statusOf } from '../error-envelope.ts';
 
 /**
  * Our codes that Octolens names differently (spec 4.8); every other code
@@ -37,7 +37,7 @@ function octolensErrorBody(error: ApiError) {
     error: {
       code,
       message: error.message,
-      status: statusForCode(error.code),
+      status: statusOf(error),
       ...(code === 'VALIDATION_ERROR' ? { details: error.field ? [{ path: error.field.split('.'), message: error.message }] : [] } : {}),
       ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
     },

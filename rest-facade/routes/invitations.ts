@@ -43,8 +43,9 @@ const receivedInvitationSchema = z
 
 const tokenBody = z.strictObject({ token: z.string().min(1).max(200).meta({ description: 'The `token` of the invitation link' }) });
 
-const invalidTokenResponse = {
-  description: 'The token names no invitation, or one withdrawn, replaced, already answered or expired (`invalid_token`; the message says which)',
+const unknownTokenResponse = { description: 'The token names no invitation, or one withdrawn or replaced (`invalid_token`)' };
+const closedInvitationResponse = {
+  description: 'The invitation is no longer open: already accepted, declined, or expired (`invalid_token`; the message says which). `GET /v1/invitation` still shows it',
 };
 const teamChangeRefused = 'an API key (`forbidden`: changes to the team are made by a signed-in person), a plain member (`forbidden`), or a cookie without its `X-CSRF-Token` (`forbidden`)';
 
@@ -67,6 +68,7 @@ export const invitationRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/members/invitations',
     operationId: 'inviteMember',
+    credentials: 'person',
     summary:
       'E-mails an invitation with a single-use link valid 7 days; needs a signed-in owner or admin. A pending invitation to the same address is replaced: its link stops working',
     tag: 'Members',
@@ -90,6 +92,7 @@ export const invitationRoutes: GraphQLRoute[] = [
     method: 'DELETE',
     path: '/v1/members/invitations/{id}',
     operationId: 'withdrawInvitation',
+    credentials: 'person',
     summary: 'Withdraws an invitation not yet answered (expired ones too); its link stops working. Needs a signed-in owner or admin',
     tag: 'Members',
     responses: {
@@ -114,7 +117,7 @@ export const invitationRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'The invitation', schema: receivedInvitationSchema },
       400: { description: '`token` is missing (`validation_error`)' },
-      401: { description: 'The token names no invitation, or one withdrawn or replaced (`invalid_token`)' },
+      401: unknownTokenResponse,
     },
     operation: `query ReceivedInvitation($token: String!) { receivedInvitation(token: $token) { ${receivedFields} } }`,
     variables: ({ query }) => ({ token: query.token }),
@@ -136,7 +139,8 @@ export const invitationRoutes: GraphQLRoute[] = [
         schema: z.object({ invitation: receivedInvitationSchema, ...sessionSchema.shape }).meta({ id: 'AcceptedInvitation' }),
       },
       400: invalidBodyResponse,
-      401: invalidTokenResponse,
+      401: unknownTokenResponse,
+      410: closedInvitationResponse,
       403: { description: 'Signed in with another address than the invited one (`forbidden`)' },
     },
     operation: `mutation AcceptInvitation($token: String!) { acceptInvitation(token: $token) { invitation { ${receivedFields} } session { ${signedInFields} } } }`,
@@ -154,7 +158,8 @@ export const invitationRoutes: GraphQLRoute[] = [
     responses: {
       200: { description: 'Declined', schema: receivedInvitationSchema },
       400: invalidBodyResponse,
-      401: invalidTokenResponse,
+      401: unknownTokenResponse,
+      410: closedInvitationResponse,
       403: { description: 'Signed in with another address than the invited one (`forbidden`)' },
     },
     operation: `mutation DeclineInvitation($token: String!) { declineInvitation(token: $token) { ${receivedFields} } }`,

@@ -34,6 +34,7 @@ export const memberRoutes: GraphQLRoute[] = [
     method: 'PATCH',
     path: '/v1/members/{id}',
     operationId: 'changeMemberRole',
+    credentials: 'person',
     summary: "Changes a member's role; needs a signed-in owner or admin, and a workspace keeps at least one owner",
     tag: 'Members',
     body: memberRoleInput,
@@ -56,6 +57,7 @@ export const memberRoutes: GraphQLRoute[] = [
     method: 'DELETE',
     path: '/v1/members/{id}',
     operationId: 'removeMember',
+    credentials: 'person',
     summary: 'Removes a member; needs a signed-in owner or admin, and a workspace keeps at least one owner',
     tag: 'Members',
     responses: {

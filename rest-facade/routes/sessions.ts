@@ -108,6 +108,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'PUT',
     path: '/v1/auth/password',
     operationId: 'setPassword',
+    credentials: 'person',
     summary: "Sets the signed-in user's password (needs `currentPassword` when there is one, and `X-CSRF-Token`); the user's other sessions end, this one stays",
     tag: 'Sign-in',
     body: setPasswordInput,
@@ -126,6 +127,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/auth/switch-workspace',
     operationId: 'switchWorkspace',
+    credentials: 'session',
     summary: "Moves the signed-in user to another of their workspaces: new cookies for it, the current session ended (needs `X-CSRF-Token`)",
     tag: 'Sign-in',
     body: z.strictObject({ workspaceId: z.string().min(1).max(100) }),
@@ -146,6 +148,7 @@ export const sessionRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/auth/sign-out',
     operationId: 'signOut',
+    credentials: 'session',
     summary: 'Ends the session of the cookie at once and clears the cookies (needs `X-CSRF-Token`)',
     tag: 'Sign-in',
     responses: {
@@ -153,11 +156,12 @@ export const sessionRoutes: GraphQLRoute[] = [
       401: unauthorizedResponse,
       403: { description: 'No `X-CSRF-Token` matching the `earshot_csrf` cookie, or not a session (`forbidden`)' },
     },
-    operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) }`,
+    operation: `mutation SignOut($sessionToken: String!) { signOut(sessionToken: $sessionToken) { secureCookies } }`,
     variables: ({ headers }) => ({ sessionToken: cookieSession(headers) }),
-    result: () => ({
+    result: (data) => ({
       status: 204,
-      headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: false }) },
+      // With the attributes that set them (Secure over https), so every browser takes them as the same cookies.
+      headers: { 'set-cookie': sessionCookies({ session: '', csrf: '' }, { expires: 'Max-Age=0', secure: data.signOut.secureCookies }) },
     }),
   },
 ];

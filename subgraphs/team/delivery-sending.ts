@@ -4,7 +4,7 @@ import type { Queryable } from '../../runtime/database.ts';
 import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
 import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, digestRunDelivered, recordDeliveryAttempt } from './delivery-store.ts';
 import { type ChannelRow, type ChannelTarget, openChannelHeaders, openChannelSecret } from './channel-store.ts';
-import type { Delivery, DeliveryEnvelope, DigestData } from './delivery-content.ts';
+import type { AccountEventData, ContentLink, Delivery, DeliveryEnvelope, DigestData } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
 import { IntegrationError } from './integration-error.ts';
 import { type MailSettings, mailSettings, type OutgoingMail, sharedMailer } from './mailer.ts';
@@ -153,10 +153,24 @@ async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, t
 }
 
 /**
+ * The dashboard page where an owner acts on an account event, under
+ * `EARSHOT_PUBLIC_URL`: the capped keyword's page, where its cap is raised,
+ * or the wallet, where a top-up resumes tracking.
+ */
+function dashboardLinkOf(envelope: DeliveryEnvelope<AccountEventData>, env: NodeJS.ProcessEnv): ContentLink {
+  const keywordId = (envelope.data.keyword as { id?: unknown } | undefined)?.id;
+  if (envelope.event === 'keyword.capped' && typeof keywordId === 'string') {
+    return { label: 'Open the keyword in Earshot', url: `${publicUrl(env)}/keywords/${encodeURIComponent(keywordId)}` };
+  }
+  return { label: 'Top up the wallet in Earshot', url: `${publicUrl(env)}/wallet` };
+}
+
+/**
  * One owner e-mail of an account event (spec 6.4, last line): it names the
- * workspace and carries the link that turns owner e-mails off, also as
- * `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058). The
- * delivery's id is its Message-ID, so a retry is the same message.
+ * workspace, links to the dashboard page that deals with it, and carries the
+ * link that turns owner e-mails off, also as `List-Unsubscribe` with
+ * one-click `List-Unsubscribe-Post` (RFC 8058). The delivery's id is its
+ * Message-ID, so a retry is the same message.
  */
 async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings): Promise<WebhookOutcome> {
   const mail = mailSettings(settings.env);
@@ -164,8 +178,10 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
   if (!delivery.userId || !delivery.userEmail) return refused('the owner has no address');
   const workspaceName = (await findWorkspace(sql, delivery.workspaceId))?.name ?? delivery.workspaceId;
   const link = await unsubscribeLink(sql, settings.secrets, settings.env, delivery.userId);
-  const message = emailMessage({ kind: 'event', envelope: JSON.parse(delivery.body) }, {
+  const envelope: DeliveryEnvelope<AccountEventData> = JSON.parse(delivery.body);
+  const message = emailMessage({ kind: 'event', envelope }, {
     workspaceName,
+    dashboardLink: dashboardLinkOf(envelope, settings.env),
     unsubscribe: { why: `You get this e-mail as an owner of “${workspaceName}” on Earshot.`, link },
   });
   return mailOutcome(

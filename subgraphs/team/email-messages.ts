@@ -1,4 +1,4 @@
-import { type Delivery, describeDelivery, excerpt, utc } from './delivery-content.ts';
+import { type ContentLink, type Delivery, describeDelivery, excerpt, utc } from './delivery-content.ts';
 import type { OutgoingMail } from './mailer.ts';
 
 /**
@@ -30,17 +30,23 @@ export type EmailMessage = Pick<OutgoingMail, 'subject' | 'text' | 'html'>;
 
 /**
  * `workspaceName` says which workspace a message is about, for people in
- * several (owner e-mails); `unsubscribe` adds why the reader gets it and
- * the link that stops it.
+ * several (owner e-mails); `dashboardLink` is the dashboard page where the
+ * reader acts on it (owner e-mails); `unsubscribe` adds why the reader gets
+ * it and the link that stops it.
  */
 export interface EmailMessageOptions {
   workspaceName?: string;
+  dashboardLink?: ContentLink;
   unsubscribe?: { why: string; link: string };
 }
 
 export function emailMessage(delivery: Delivery, options: EmailMessageOptions = {}): EmailMessage {
   const described = describeDelivery(delivery);
-  const content = options.workspaceName ? { ...described, facts: [{ label: 'Workspace', value: options.workspaceName }, ...described.facts] } : described;
+  const content = {
+    ...described,
+    facts: options.workspaceName ? [{ label: 'Workspace', value: options.workspaceName }, ...described.facts] : described.facts,
+    links: options.dashboardLink ? [...described.links, options.dashboardLink] : described.links,
+  };
   // A subject is one header line: no line breaks from a keyword or a post.
   const subject = excerpt(content.title, 200);
   const text: string[] = [content.title, ''];

@@ -133,16 +133,20 @@ export async function withdrawInvitation(sql: Sql, input: { workspaceId: string;
   }) as Promise<InvitationRow>;
 }
 
-/** Why a mailed token opens nothing (`invalid_token`): it is unknown (or withdrawn), answered, or expired. */
+/**
+ * Why a mailed token opens nothing (`invalid_token`): it is unknown (or
+ * withdrawn), answered, or expired. An answered or expired invitation is
+ * still there but no longer open: REST answers it 410 Gone rather than the
+ * 401 of a link that names nothing, so a client can tell the two apart.
+ */
 export const invalidInvitationToken = (state: Exclude<InvitationState, 'pending'> | 'unknown') =>
-  domainError(
-    'invalid_token',
-    state === 'unknown'
-      ? 'This invitation link is unknown or was withdrawn'
-      : state === 'expired'
-        ? 'This invitation has expired; ask for a new one'
-        : `This invitation was already ${state}`,
-  );
+  state === 'unknown'
+    ? domainError('invalid_token', 'This invitation link is unknown or was withdrawn')
+    : domainError(
+        'invalid_token',
+        state === 'expired' ? 'This invitation has expired; ask for a new one' : `This invitation was already ${state}`,
+        { httpStatus: 410 },
+      );
 
 /**
  * Answers the invitation a mailed token names, once: `accept` makes the

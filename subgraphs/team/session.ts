@@ -41,6 +41,12 @@ export class SignedInSession {
   @Field(() => ID) workspaceId!: string;
 }
 
+@ObjectType({ description: 'An ended dashboard session; the REST facade clears its cookies' })
+export class SignedOut {
+  @Field(() => Boolean, { description: 'Whether Earshot is served over https: the cookies that clear the session are `Secure`, as those that set it were' })
+  secureCookies!: boolean;
+}
+
 @InputType()
 export class MagicLinkInput {
   @Field(() => String) email!: string;
@@ -66,6 +72,9 @@ function magicLinkMessage(link: string): { subject: string; text: string; html: 
 /** What signing in needs of the subgraph's context; the OAuth sign-in page calls these functions with the same. */
 type SignInContext = Pick<SubgraphContext, 'sql' | 'env' | 'clientAddress'>;
 
+/** Whether the session cookies are `Secure`: when Earshot's public address is https (ARCHITECTURE "public address"). */
+const secureCookies = (ctx: Pick<SignInContext, 'env'>) => publicUrl(ctx.env).startsWith('https:');
+
 /** A new session for the user in the workspace: the tokens the REST facade turns into cookies. */
 export async function startSession(ctx: SignInContext, user: { id: string; email: string; name: string }, workspaceId: string): Promise<SignedInSession> {
   const session = await insertSession(ctx.sql, { userId: user.id, workspaceId });
@@ -73,7 +82,7 @@ export async function startSession(ctx: SignInContext, user: { id: string; email
     token: session.token,
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
-    secureCookies: publicUrl(ctx.env).startsWith('https:'),
+    secureCookies: secureCookies(ctx),
     user: { id: user.id, email: user.email, name: user.name },
     workspaceId,
   };
@@ -97,7 +106,7 @@ export async function signInWithPassword(ctx: SignInContext, input: unknown): Pr
 }
 
 /**
- * E-mails a single-use sign-in link to the address when a user has it;
+ * E-mails a single-use sign-in link to the address when a user of some workspace has it;
  * `link` makes the link from the token (default: the dashboard page that spends it).
  * Requests count per address asked for and per client address whether or
  * not a user has it, so neither the answer nor the limit tells.
@@ -111,7 +120,8 @@ export async function mailMagicLink(
   const settings = requireMailSettings(ctx.env);
   await claimAttempt(ctx.sql, signInLinkLimits(valid.email, ctx.clientAddress), 'Too many sign-in links asked for; try again later');
   const user = await findUserByEmail(ctx.sql, valid.email);
-  if (!user) return;
+  // A user left in no workspace (every membership removed) could not sign in with it: nothing is sent, as for an address no user has.
+  if (!user || !(await firstWorkspaceOf(ctx.sql, user.id))) return;
   const token = await insertMagicLink(ctx.sql, user.id);
   await sendMailNow(settings, { to: user.email, ...magicLinkMessage(link(token)) }, 'email', 'sign-in link');
 }
@@ -205,10 +215,10 @@ export class SessionResolver {
     return started;
   }
 
-  @Mutation(() => Boolean, { description: 'Ends the session the cookie names; it stops working at once' })
-  async signOut(@Arg('sessionToken', () => String) sessionToken: string, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+  @Mutation(() => SignedOut, { description: 'Ends the session the cookie names; it stops working at once' })
+  async signOut(@Arg('sessionToken', () => String) sessionToken: string, @Ctx() ctx: SubgraphContext): Promise<SignedOut> {
     const session = await ownSession(ctx, sessionToken, 'Only a signed-in session can sign itself out');
     await revokeSession(ctx.sql, session.id);
-    return true;
+    return { secureCookies: secureCookies(ctx) };
   }
 }
