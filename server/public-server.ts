@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
@@ -148,11 +148,24 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
         done(false, 403, 'Cross-site upgrade refused');
       },
     });
+    // Connections whose credential stopped working while they were subscribed.
+    const credentialEnded = new WeakSet<object>();
+    const graphqlWsOptions = getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage; socket: WebSocket }>(gateway, (ctx) => ({
+      connectionParams: ctx.connectionParams,
+      upgradeRequest: ctx.extra.request,
+      credentialEnded: () => credentialEnded.add(ctx),
+    }));
     wsServer = useServer(
-      getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
-        connectionParams: ctx.connectionParams,
-        upgradeRequest: ctx.extra.request,
-      })),
+      {
+        ...graphqlWsOptions,
+        // Every operation of a connection acts with its one credential: once that stopped working and the
+        // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
+        // credential is refused (4403 Forbidden), the complete message sent first.
+        onComplete(ctx, id) {
+          if (!credentialEnded.has(ctx) || Object.keys(ctx.subscriptions).some((other) => other !== id)) return;
+          setImmediate(() => ctx.extra.socket.close(4403, 'Forbidden: the credential stopped working'));
+        },
+      },
       wss,
     );
   }

@@ -232,6 +232,7 @@ export async function startEarshot(
             maxBodyBytes: config.maxBodyBytes,
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
+            onApiKeyChange: apiKeys!.onChange,
             countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
             keywordTerms,
             log,
