@@ -11,7 +11,7 @@ import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
-import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
+import { answerWithin, lateAnswerMessage, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
 
 /** The first path segments of the APIs. */
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known']);
@@ -64,6 +64,8 @@ export interface PublicServerOptions {
   publicOrigin?: string;
   /** The built dashboard, served at `/` and its client-side routes; without it those paths are 404. */
   dashboard?: DashboardFiles;
+  /** The database's last known status, which a request past its deadline is told the cause from. */
+  databaseStatus?: () => { up: boolean };
 }
 
 export interface PublicServer {
@@ -95,11 +97,12 @@ function withReasonPhrase(handler: (request: Request) => Promise<Response>): (re
  * HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
-  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
-  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, lateMcpResponse))) : undefined;
+  const late = (answer: (request: Request, message: string) => Response) => (request: Request) => answer(request, lateAnswerMessage(options.databaseStatus?.()));
+  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse))) : undefined;
+  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse)))) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
-    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))
+    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
     : undefined;
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = req.headers['x-request-id'] as string;
