@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
+import type { ExecutionResult, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
@@ -42,6 +43,24 @@ function refuseForeignMcpOrigin(req: http.IncomingMessage, res: http.ServerRespo
   const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
   res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: Origin ${req.headers.origin} is not Earshot's own` }, id: null }));
+}
+
+/**
+ * A result as graphql-ws sends it: without `extensions.http`, the status
+ * and headers GraphQL Yoga reads for an HTTP answer and drops from it. A
+ * socket has neither, and sent the field on (`"http":{"spec":true,"status":400}`
+ * beside a validation error) where the same error over HTTP carries none.
+ */
+function withoutHttpExtensions(result: ExecutionResult): FormattedExecutionResult | undefined {
+  if (!result.errors?.some((error) => error.extensions?.http !== undefined)) return undefined;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const { extensions, ...rest } = typeof error.toJSON === 'function' ? error.toJSON() : (error as GraphQLFormattedError);
+      const { http: _http, ...kept } = extensions ?? {};
+      return Object.keys(kept).length > 0 ? { ...rest, extensions: kept } : rest;
+    }),
+  };
 }
 
 /** How long a stopping server waits for requests in flight. */
@@ -161,6 +180,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     wsServer = useServer(
       {
         ...graphqlWsOptions,
+        onNext: (_ctx, _id, _payload, _args, result) => withoutHttpExtensions(result as ExecutionResult),
         // Every operation of a connection acts with its one credential: once that stopped working and the
         // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
         // credential is refused (4403 Forbidden), the complete message sent first.

@@ -153,7 +153,7 @@ describe('gateway over HTTP', () => {
     socket.close();
     expect(messages).toEqual([
       { type: 'connection_ack' },
-      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex', http: { status: 400 } } }] } },
+      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex' } }] } },
       { id: 'deep', type: 'complete' },
     ]);
     expect((await earshot.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
@@ -186,6 +186,17 @@ describe('gateway over HTTP', () => {
     expect(results).toEqual([refusal]);
     const overHttp = await earshot.graphql('on', {}, apiKey);
     expect(overHttp.body).toEqual(refusal);
+  });
+
+  // Over graphql-ws errors carried `extensions.http`, the status GraphQL Yoga reads for an HTTP answer and drops from it there.
+  it('sends an error over graphql-ws as over HTTP, without the HTTP status among its extensions', async () => {
+    const { apiKey } = await earshot.createWorkspace('Invalid over a socket');
+    const invalid = 'subscription { mentionDeleted { id } }';
+    const { results, ended } = collect(subscribe(apiKey), invalid);
+    expect(await ended).toEqual({});
+    const overHttp = await earshot.graphql(invalid, {}, apiKey);
+    expect(overHttp.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    expect(results).toEqual([overHttp.body]);
   });
 
   // Found by the GraphQL fuzz run: GraphQL Yoga answered these with an empty 406 or 415.
@@ -225,7 +236,7 @@ describe('gateway over HTTP', () => {
 });
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.
-const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized', http: { status: 401 } } }] });
+const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized' } }] });
 
 // Found by the GraphQL fuzz run: the runtime built its schema on the first HTTP request, so an operation over graphql-ws coming first failed.
 it('answers an operation over graphql-ws that comes before any over HTTP', async () => {
