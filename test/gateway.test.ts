@@ -42,11 +42,17 @@ describe('gateway over HTTP', () => {
     });
   });
 
-  it('refuses a request without a key, and with an unknown one, as unauthorized', async () => {
-    for (const key of [undefined, 'mk_live_unknown']) {
+  // RFC 9110 11.6.1: a 401 names its challenge; the REST API's did, /graphql's carried none.
+  it('refuses a request without a key, and with an unknown one, as unauthorized, with the REST API\'s challenge', async () => {
+    for (const [key, challenge] of [
+      [undefined, 'Bearer realm="earshot"'],
+      ['mk_live_unknown', 'Bearer realm="earshot", error="invalid_token"'],
+    ]) {
       const response = await earshot.graphql('{ whoami { workspace { id } } }', {}, key);
-      expect(response.status).toBe(401);
+      expect([response.status, response.headers.get('www-authenticate')]).toEqual([401, challenge]);
       expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized' } }] });
+      const rest = await earshot.rest('GET', '/v1/whoami', { key });
+      expect([rest.status, rest.headers.get('www-authenticate')]).toEqual([401, challenge]);
     }
   });
 
