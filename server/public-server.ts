@@ -85,6 +85,12 @@ export interface PublicServerOptions {
   dashboard?: DashboardFiles;
   /** The database's last known status, which a request past its deadline is told the cause from. */
   databaseStatus?: () => { up: boolean };
+  /**
+   * The largest graphql-ws message read (`EARSHOT_MAX_BODY_BYTES`, as an
+   * HTTP body): a larger one closes its connection with 1009 (Message Too
+   * Big). Default 1 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface PublicServer {
@@ -165,6 +171,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const wss = new WebSocketServer({
       server,
       path: '/graphql',
+      // The ws package reads messages of up to 100 MiB: a 30 MB operation ran where its HTTP body was refused 413.
+      maxPayload: options.maxMessageBytes ?? 1024 * 1024,
       verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
         if (!sessionCookie({ upgradeRequest: req }) || fromOwnOrigin(req, options.publicOrigin)) return done(true);
         done(false, 403, 'Cross-site upgrade refused');

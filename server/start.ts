@@ -295,6 +295,7 @@ export async function startEarshot(
       publicOrigin: config.publicOrigin,
       dashboard,
       databaseStatus: watch.status,
+      maxMessageBytes: config.maxBodyBytes,
     });
     stops.push(['public server', server.close]);
     if (gateway) await recordRoleAddress(sql, 'gateway', advertisedAddress(config.host, server.port));

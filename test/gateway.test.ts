@@ -106,7 +106,6 @@ describe('gateway over HTTP', () => {
     expect(await query(overflowing)).toEqual(refusal(expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/)));
     const { results, ended } = collect(subscribe(apiKey), overflowing);
     expect(await ended).toEqual({});
-    // graphql-ws has no status line: GraphQL Yoga's `http` extension, which HTTP answers drop, stays on the error there.
     expect(results).toEqual([
       { errors: [{ message: expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/), extensions: expect.objectContaining({ code: 'query_too_complex' }) }] },
     ]);
@@ -126,6 +125,17 @@ describe('gateway over HTTP', () => {
       status: 413,
       body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
     });
+    // graphql-ws read messages of up to 100 MiB (the ws package's default): the same operation, refused over HTTP, ran there.
+    const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: unknown[] = [];
+    socket.on('message', (message) => messages.push(JSON.parse(String(message))));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${apiKey}` } }));
+    await waitFor(() => messages.length === 1);
+    socket.send(JSON.stringify({ id: 'big', type: 'subscribe', payload: { query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } } }));
+    expect(await closed).toBe(1009);
+    expect(messages).toEqual([{ type: 'connection_ack' }]);
   });
 
   // Found by the fuzz run: JSON variables nested this deep passed the gateway's coercion (a channel's headers are JSON) and overflowed the subgraph's stack, answered 500.
