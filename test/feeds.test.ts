@@ -79,9 +79,12 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     try {
       const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Silent feeds', platforms: [] } });
       const started = Date.now();
-      const stalled = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${silent.url}/feed.xml` }] } });
+      // Three silent sites, read one after another, added up past the deadline too.
+      const feeds = [`${host.url}/feed.xml`, `${silent.url}/a.xml`, `${silent.url}/b.xml`, `${silent.url}/c.xml`].map((url) => ({ url }));
+      const stalled = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds } });
       expect(Date.now() - started).toBeLessThan(4_500);
-      expect([stalled.status, stalled.body.error]).toEqual([502, expect.objectContaining({ code: 'upstream_unavailable', field: 'feeds.0.url' })]);
+      expect([stalled.status, stalled.body.error]).toEqual([502, expect.objectContaining({ code: 'upstream_unavailable', field: 'feeds.1.url' })]);
+      expect((await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key })).body.feeds).toEqual([]);
     } finally {
       await silent.close();
     }
