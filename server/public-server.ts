@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
+import type { ExecutionResult, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
@@ -11,7 +12,7 @@ import { errorBody } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
-import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
+import { answerWithin, lateAnswerMessage, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
 
 /** The first path segments of the APIs. */
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known', 'api']);
@@ -52,6 +53,24 @@ function refuseForeignMcpOrigin(req: http.IncomingMessage, res: http.ServerRespo
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: Origin ${req.headers.origin} is not Earshot's own` }, id: null }));
 }
 
+/**
+ * A result as graphql-ws sends it: without `extensions.http`, the status
+ * and headers GraphQL Yoga reads for an HTTP answer and drops from it. A
+ * socket has neither, and sent the field on (`"http":{"spec":true,"status":400}`
+ * beside a validation error) where the same error over HTTP carries none.
+ */
+function withoutHttpExtensions(result: ExecutionResult): FormattedExecutionResult | undefined {
+  if (!result.errors?.some((error) => error.extensions?.http !== undefined)) return undefined;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const { extensions, ...rest } = typeof error.toJSON === 'function' ? error.toJSON() : (error as GraphQLFormattedError);
+      const { http: _http, ...kept } = extensions ?? {};
+      return Object.keys(kept).length > 0 ? { ...rest, extensions: kept } : rest;
+    }),
+  };
+}
+
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
 
@@ -72,6 +91,14 @@ export interface PublicServerOptions {
   publicOrigin?: string;
   /** The built dashboard, served at `/` and its client-side routes; without it those paths are 404. */
   dashboard?: DashboardFiles;
+  /** The database's last known status, which a request past its deadline is told the cause from. */
+  databaseStatus?: () => { up: boolean };
+  /**
+   * The largest graphql-ws message read (`EARSHOT_MAX_BODY_BYTES`, as an
+   * HTTP body): a larger one closes its connection with 1009 (Message Too
+   * Big). Default 1 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface PublicServer {
@@ -103,11 +130,12 @@ function withReasonPhrase(handler: (request: Request) => Promise<Response>): (re
  * HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
-  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, lateRestResponse)) : undefined;
-  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, lateMcpResponse))) : undefined;
+  const late = (answer: (request: Request, message: string) => Response) => (request: Request) => answer(request, lateAnswerMessage(options.databaseStatus?.()));
+  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse))) : undefined;
+  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse)))) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
-    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), lateGraphQLResponse))
+    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
     : undefined;
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = req.headers['x-request-id'] as string;
@@ -151,16 +179,32 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const wss = new WebSocketServer({
       server,
       path: '/graphql',
+      // The ws package reads messages of up to 100 MiB: a 30 MB operation ran where its HTTP body was refused 413.
+      maxPayload: options.maxMessageBytes ?? 1024 * 1024,
       verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
         if (!sessionCookie({ upgradeRequest: req }) || fromOwnOrigin(req, options.publicOrigin)) return done(true);
         done(false, 403, 'Cross-site upgrade refused');
       },
     });
+    // Connections whose credential stopped working while they were subscribed.
+    const credentialEnded = new WeakSet<object>();
+    const graphqlWsOptions = getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage; socket: WebSocket }>(gateway, (ctx) => ({
+      connectionParams: ctx.connectionParams,
+      upgradeRequest: ctx.extra.request,
+      credentialEnded: () => credentialEnded.add(ctx),
+    }));
     wsServer = useServer(
-      getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage }>(gateway, (ctx) => ({
-        connectionParams: ctx.connectionParams,
-        upgradeRequest: ctx.extra.request,
-      })),
+      {
+        ...graphqlWsOptions,
+        onNext: (_ctx, _id, _payload, _args, result) => withoutHttpExtensions(result as ExecutionResult),
+        // Every operation of a connection acts with its one credential: once that stopped working and the
+        // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
+        // credential is refused (4403 Forbidden), the complete message sent first.
+        onComplete(ctx, id) {
+          if (!credentialEnded.has(ctx) || Object.keys(ctx.subscriptions).some((other) => other !== id)) return;
+          setImmediate(() => ctx.extra.socket.close(4403, 'Forbidden: the credential stopped working'));
+        },
+      },
       wss,
     );
   }

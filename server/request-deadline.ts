@@ -13,7 +13,19 @@ import { errorsForPath } from '../rest-facade/route-table.ts';
  */
 export const requestDeadlineMs = 4500;
 
-const message = `No answer within ${requestDeadlineMs / 1000} s: the database is not answering; retry shortly`;
+/**
+ * What a request past its deadline is told, from the database's last known
+ * status: most often the database stopped answering, but a request may
+ * also run out of time with the database well (an outside service slow to
+ * answer, a process too busy), and saying "the database" then sends whoever
+ * reads it the wrong way. Without a status the cause is left unsaid.
+ */
+export function lateAnswerMessage(database?: { up: boolean }): string {
+  const late = `No answer within ${requestDeadlineMs / 1000} s`;
+  if (!database) return `${late}; retry shortly`;
+  if (!database.up) return `${late}: the database is not answering; retry shortly`;
+  return `${late}: the request took too long, though the database answers; retry shortly`;
+}
 
 /**
  * Bounds a request handler: a request it has not answered in time gets
@@ -41,7 +53,7 @@ const lateHeaders = (requestId: string) => ({
 });
 
 /** The REST answer to a request past its deadline: 503 `service_unavailable` in the envelope of the API it asked. */
-export function lateRestResponse(request: Request): Response {
+export function lateRestResponse(request: Request, message: string): Response {
   const requestId = requestIdFrom(request.headers.get('x-request-id'));
   const errors = errorsForPath(new URL(request.url).pathname);
   const body = errors.body({ code: 'service_unavailable', message, retryAfterSeconds: databaseRetryAfterSeconds }, requestId);
@@ -49,12 +61,12 @@ export function lateRestResponse(request: Request): Response {
 }
 
 /** The MCP answer to a request past its deadline: 503 with a JSON-RPC error. */
-export function lateMcpResponse(request: Request): Response {
+export function lateMcpResponse(request: Request, message: string): Response {
   return mcpServiceUnavailable(requestIdFrom(request.headers.get('x-request-id')), message);
 }
 
 /** The GraphQL answer to a request past its deadline: the same error as a GraphQL error, status 503. */
-export function lateGraphQLResponse(request: Request): Response {
+export function lateGraphQLResponse(request: Request, message: string): Response {
   const requestId = requestIdFrom(request.headers.get('x-request-id'));
   const errors = [{ message, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds } }];
   return new Response(JSON.stringify({ errors }), { status: 503, headers: lateHeaders(requestId) });

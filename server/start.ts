@@ -232,6 +232,7 @@ export async function startEarshot(
             maxBodyBytes: config.maxBodyBytes,
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
+            onApiKeyChange: apiKeys!.onChange,
             countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
             keywordTerms,
             log,
@@ -284,7 +285,18 @@ export async function startEarshot(
     }
     // The dashboard is served where the public API is: with the gateway, which it talks to.
     const dashboard = gateway ? await loadDashboardFiles() : undefined;
-    const server = await startPublicServer({ host: config.host, port: config.port, gateway, facade, mcp, oauth, publicOrigin: config.publicOrigin, dashboard });
+    const server = await startPublicServer({
+      host: config.host,
+      port: config.port,
+      gateway,
+      facade,
+      mcp,
+      oauth,
+      publicOrigin: config.publicOrigin,
+      dashboard,
+      databaseStatus: watch.status,
+      maxMessageBytes: config.maxBodyBytes,
+    });
     stops.push(['public server', server.close]);
     if (gateway) await recordRoleAddress(sql, 'gateway', advertisedAddress(config.host, server.port));
     log.info(`Earshot ${role} ready on port ${server.port}`, { url: server.url });

@@ -73,6 +73,23 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     expect(after.body.feeds).toEqual([]);
   });
 
+  // The check read a feed as a polling job does, three tries of 10 s: a site that never answered held the write past the request deadline, a 503.
+  it('answers 502 upstream_unavailable within the request deadline for a site that does not answer', async () => {
+    const silent = await startFakeServer(() => new Promise<null>(() => {}));
+    try {
+      const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Silent feeds', platforms: [] } });
+      const started = Date.now();
+      // Three silent sites, read one after another, added up past the deadline too.
+      const feeds = [`${host.url}/feed.xml`, `${silent.url}/a.xml`, `${silent.url}/b.xml`, `${silent.url}/c.xml`].map((url) => ({ url }));
+      const stalled = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds } });
+      expect(Date.now() - started).toBeLessThan(4_500);
+      expect([stalled.status, stalled.body.error]).toEqual([502, expect.objectContaining({ code: 'upstream_unavailable', field: 'feeds.1.url' })]);
+      expect((await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key })).body.feeds).toEqual([]);
+    } finally {
+      await silent.close();
+    }
+  });
+
   // A feed's ETag was saved as it was read, before its items were stored: when a later feed of the poll failed, the next poll got 304 and the items were lost.
   it("keeps a feed's new items when another feed of the keyword fails in the same poll", async () => {
     const second = await startFakeFeedHost({});

@@ -42,11 +42,17 @@ describe('gateway over HTTP', () => {
     });
   });
 
-  it('refuses a request without a key, and with an unknown one, as unauthorized', async () => {
-    for (const key of [undefined, 'mk_live_unknown']) {
+  // RFC 9110 11.6.1: a 401 names its challenge; the REST API's did, /graphql's carried none.
+  it('refuses a request without a key, and with an unknown one, as unauthorized, with the REST API\'s challenge', async () => {
+    for (const [key, challenge] of [
+      [undefined, 'Bearer realm="earshot"'],
+      ['mk_live_unknown', 'Bearer realm="earshot", error="invalid_token"'],
+    ]) {
       const response = await earshot.graphql('{ whoami { workspace { id } } }', {}, key);
-      expect(response.status).toBe(401);
+      expect([response.status, response.headers.get('www-authenticate')]).toEqual([401, challenge]);
       expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized' } }] });
+      const rest = await earshot.rest('GET', '/v1/whoami', { key });
+      expect([rest.status, rest.headers.get('www-authenticate')]).toEqual([401, challenge]);
     }
   });
 
@@ -100,7 +106,6 @@ describe('gateway over HTTP', () => {
     expect(await query(overflowing)).toEqual(refusal(expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/)));
     const { results, ended } = collect(subscribe(apiKey), overflowing);
     expect(await ended).toEqual({});
-    // graphql-ws has no status line: GraphQL Yoga's `http` extension, which HTTP answers drop, stays on the error there.
     expect(results).toEqual([
       { errors: [{ message: expect.stringMatching(/^(The document is nested too deeply to be read|Token limit of 2000 exceeded\.)$/), extensions: expect.objectContaining({ code: 'query_too_complex' }) }] },
     ]);
@@ -120,6 +125,17 @@ describe('gateway over HTTP', () => {
       status: 413,
       body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
     });
+    // graphql-ws read messages of up to 100 MiB (the ws package's default): the same operation, refused over HTTP, ran there.
+    const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: unknown[] = [];
+    socket.on('message', (message) => messages.push(JSON.parse(String(message))));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${apiKey}` } }));
+    await waitFor(() => messages.length === 1);
+    socket.send(JSON.stringify({ id: 'big', type: 'subscribe', payload: { query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } } }));
+    expect(await closed).toBe(1009);
+    expect(messages).toEqual([{ type: 'connection_ack' }]);
   });
 
   // Found by the fuzz run: JSON variables nested this deep passed the gateway's coercion (a channel's headers are JSON) and overflowed the subgraph's stack, answered 500.
@@ -153,7 +169,7 @@ describe('gateway over HTTP', () => {
     socket.close();
     expect(messages).toEqual([
       { type: 'connection_ack' },
-      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex', http: { status: 400 } } }] } },
+      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex' } }] } },
       { id: 'deep', type: 'complete' },
     ]);
     expect((await earshot.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
@@ -186,6 +202,17 @@ describe('gateway over HTTP', () => {
     expect(results).toEqual([refusal]);
     const overHttp = await earshot.graphql('on', {}, apiKey);
     expect(overHttp.body).toEqual(refusal);
+  });
+
+  // Over graphql-ws errors carried `extensions.http`, the status GraphQL Yoga reads for an HTTP answer and drops from it there.
+  it('sends an error over graphql-ws as over HTTP, without the HTTP status among its extensions', async () => {
+    const { apiKey } = await earshot.createWorkspace('Invalid over a socket');
+    const invalid = 'subscription { mentionDeleted { id } }';
+    const { results, ended } = collect(subscribe(apiKey), invalid);
+    expect(await ended).toEqual({});
+    const overHttp = await earshot.graphql(invalid, {}, apiKey);
+    expect(overHttp.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED' });
+    expect(results).toEqual([overHttp.body]);
   });
 
   // Found by the GraphQL fuzz run: GraphQL Yoga answered these with an empty 406 or 415.
@@ -225,7 +252,7 @@ describe('gateway over HTTP', () => {
 });
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.
-const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized', http: { status: 401 } } }] });
+const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized' } }] });
 
 // Found by the GraphQL fuzz run: the runtime built its schema on the first HTTP request, so an operation over graphql-ws coming first failed.
 it('answers an operation over graphql-ws that comes before any over HTTP', async () => {

@@ -290,7 +290,7 @@ describe('clients subscribing alike through one gateway', () => {
 
 describe('a credential that stops working', () => {
   // Spec 5.6 and 4.1: a revoked or expired key stops working; a subscription opened with one went on receiving mentions.
-  it('ends the subscriptions it opened at their next event, revoked or expired, and no other', async () => {
+  it('ends the subscriptions it opened, revoked or expired, and no other', async () => {
     const query = 'subscription { mentionCreated { id } }';
     const revoked = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'to revoke' } })).body;
     const expiring = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'short-lived', expiresAt: new Date(Date.now() + 4000).toISOString() } })).body;
@@ -300,7 +300,8 @@ describe('a credential that stops working', () => {
     for (const { results } of [cut, lapsed, kept]) await untilLive(results, () => announceNew(mine, [relevantReddit]));
     expect((await earshot.rest('DELETE', `/v1/api-keys/${revoked.id}`, { key: mine.key })).status).toBe(204);
     await sleep(Math.max(1100, Date.parse(expiring.expiresAt) - Date.now() + 100));
-    for (const { results } of [cut, lapsed, kept]) results.length = 0;
+    // The revoked and the expired ones ended then, without waiting for an event.
+    kept.results.length = 0;
 
     const [after] = await announceNew(mine, [relevantReddit]);
     await eventually(async () => kept.results.length, (count) => count > 0, 10_000);
@@ -308,6 +309,52 @@ describe('a credential that stops working', () => {
     expect(await cut.ended).toEqual({});
     expect(await lapsed.ended).toEqual({});
     expect([cut.results, lapsed.results, kept.results]).toEqual([stopped, stopped, [{ data: { mentionCreated: { id: after } } }]]);
+  });
+});
+
+/** A raw graphql-ws connection subscribed to `mentionCreated` with `key`: every message it received and how it closed. */
+async function rawSubscription(key: string) {
+  const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+  const messages: any[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    messages.push(message);
+    if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: 'live', type: 'subscribe', payload: { query: 'subscription { mentionCreated { id } }' } }));
+  });
+  await eventually(async () => messages.length, (count) => count > 0);
+  // The subscription reaches the subgraph a moment after the acknowledgement.
+  await sleep(500);
+  return { socket, messages, closed };
+}
+
+describe('a credential that stops working while nothing happens', () => {
+  // A revoked key's subscription stayed open and silent until a mention came, however long that took.
+  it('ends the subscription at once when its key is revoked, and closes the connection 4403', async () => {
+    const doomed = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'revoked while idle', scope: 'read' } })).body;
+    const live = await rawSubscription(doomed.key);
+    const revokedAt = Date.now();
+    expect((await earshot.rest('DELETE', `/v1/api-keys/${doomed.id}`, { key: mine.key })).status).toBe(204);
+    expect(await live.closed).toEqual({ code: 4403, reason: 'Forbidden: the credential stopped working' });
+    expect(Date.now() - revokedAt).toBeLessThan(3000);
+    expect(live.messages).toEqual([
+      { type: 'connection_ack' },
+      { id: 'live', type: 'next', payload: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'unauthorized' }) })] } },
+      { id: 'live', type: 'complete' },
+    ]);
+  });
+
+  it('ends it at its expiry, and leaves the subscriptions of other keys open', async () => {
+    const expiring = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'lapsing while idle', expiresAt: new Date(Date.now() + 2500).toISOString() } })).body;
+    const lapsing = await rawSubscription(expiring.key);
+    const kept = await rawSubscription(mine.key);
+    expect(await lapsing.closed).toEqual({ code: 4403, reason: 'Forbidden: the credential stopped working' });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiring.expiresAt));
+    expect(lapsing.messages.map((message) => message.type)).toEqual(['connection_ack', 'next', 'complete']);
+    expect(kept.messages).toEqual([{ type: 'connection_ack' }]);
+    expect(kept.socket.readyState).toBe(WebSocket.OPEN);
+    kept.socket.close();
   });
 });
 

@@ -6,7 +6,7 @@ import { requestDeadlineMs } from '../server/request-deadline.ts';
 
 describe('the public server', () => {
   it('answers a request its handler has not answered by the deadline with 503 service_unavailable and Retry-After', async () => {
-    const server = await startPublicServer({ host: '127.0.0.1', port: 0, facade: () => new Promise<Response>(() => {}) });
+    const server = await startPublicServer({ host: '127.0.0.1', port: 0, facade: () => new Promise<Response>(() => {}), databaseStatus: () => ({ up: false }) });
     try {
       const started = Date.now();
       const response = await fetch(`${server.url}/v1/whoami`, { headers: { 'x-request-id': 'stuck-request' } });
@@ -31,7 +31,7 @@ describe('the public server', () => {
   });
 
   it('answers an MCP request past the deadline with 503, Retry-After and a JSON-RPC error an MCP client reads', async () => {
-    const server = await startPublicServer({ host: '127.0.0.1', port: 0, mcp: () => new Promise<Response>(() => {}) });
+    const server = await startPublicServer({ host: '127.0.0.1', port: 0, mcp: () => new Promise<Response>(() => {}), databaseStatus: () => ({ up: false }) });
     try {
       const response = await fetch(`${server.url}/mcp`, {
         method: 'POST',
@@ -51,6 +51,27 @@ describe('the public server', () => {
           },
         },
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  // The answer said the database was not answering whatever kept the request, a slow outside service as much as a database away.
+  it('says the request took too long, not that the database is away, when the database answers', async () => {
+    const server = await startPublicServer({
+      host: '127.0.0.1',
+      port: 0,
+      facade: () => new Promise<Response>(() => {}),
+      mcp: () => new Promise<Response>(() => {}),
+      databaseStatus: () => ({ up: true }),
+    });
+    try {
+      const [rest, mcp] = await Promise.all([
+        fetch(`${server.url}/v1/keywords`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"term":"slow feed"}' }),
+        fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) }),
+      ]);
+      const message = 'No answer within 4.5 s: the request took too long, though the database answers; retry shortly';
+      expect([rest.status, (await rest.json()).error.message, mcp.status, (await mcp.json()).error.message]).toEqual([503, message, 503, message]);
     } finally {
       await server.close();
     }

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { getOperationAST, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
-import { bearerToken, sessionCookie } from '../request-state.ts';
+import { bearerChallenge, bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 import { selectsOnlyPublicRootFields } from './public-root-fields.ts';
 
@@ -61,8 +61,11 @@ function csrfTokenMatches(context: { request?: Request }, expected: string): boo
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-const unauthorized = (message: string) =>
-  createGraphQLError(message, { extensions: { code: 'unauthorized', http: { status: 401 } } });
+/** A 401 whose challenge says whether a credential was refused or none came (`credentialSent`). */
+const unauthorized = (message: string, credentialSent: boolean) =>
+  createGraphQLError(message, {
+    extensions: { code: 'unauthorized', http: { status: 401, headers: { 'www-authenticate': bearerChallenge(credentialSent) } } },
+  });
 
 /**
  * Authentication happens here, once per client operation: the bearer secret
@@ -87,7 +90,7 @@ export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
           extendContext({ auth: proven ? session.auth : null } as never);
           return;
         }
-        if (!session) throw unauthorized('The session has ended; sign in again');
+        if (!session) throw unauthorized('The session has ended; sign in again', true);
         if (!proven) {
           throw createGraphQLError('A change made with a session cookie must repeat the earshot_csrf cookie in X-CSRF-Token', {
             extensions: { code: 'forbidden', http: { status: 403 } },
@@ -100,9 +103,9 @@ export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
         extendContext({ auth: null } as never);
         return;
       }
-      if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"');
+      if (!token) throw unauthorized('Send an API key as "Authorization: Bearer mk_live_…"', (context as { request?: Request }).request?.headers.has('authorization') ?? false);
       const auth = await lookUpInDatabase(options.authenticate(token));
-      if (!auth) throw unauthorized('The API key or access token is invalid, expired or revoked');
+      if (!auth) throw unauthorized('The API key or access token is invalid, expired or revoked', true);
       extendContext({ auth } as never);
     },
   };

@@ -15,7 +15,32 @@ export interface LiveCredentialsOptions {
    * every event. Default 1 s.
    */
   recheckMs?: number;
+  /**
+   * Tells `listener` the id of each API key this process hears changed
+   * (revoked, its expiry or scope altered), or undefined when changes may
+   * have gone unheard; returns the function that stops it. A subscription
+   * of such a key looks its key up at once, so a revoke ends it without
+   * waiting for an event. Without it, only the periodic look-up does.
+   */
+  onApiKeyChange?(listener: (apiKeyId: string | undefined) => void): () => void;
+  /**
+   * Between events, how often a subscription looks its credential up
+   * anyway: OAuth tokens and sessions announce no change. Default 30 s.
+   */
+  watchMs?: number;
 }
+
+/**
+ * What the graphql-ws server puts on the context of each operation of a
+ * connection: called when the connection's credential stopped working, so
+ * that the connection is closed once its subscriptions have ended.
+ */
+export interface CredentialEndedListener {
+  credentialEnded?(): void;
+}
+
+/** setTimeout's longest delay; a longer one fires at once. */
+const longestTimerMs = 2 ** 31 - 1;
 
 const ended = () =>
   createGraphQLError('The API key, access token or session stopped working; subscribe again with a live one', {
@@ -27,16 +52,20 @@ const ended = () =>
  * revoked or expired key, a revoked or expired OAuth token, a session signed
  * out or whose user left): authentication ran once, when the client
  * subscribed, so without this a graphql-ws connection opened with a key kept
- * receiving mentions after the key was revoked. Before each event the
- * credential is checked, its expiry exactly and its revocation through the
- * same look-up the authentication plugin makes; a dead one gets one last
- * `unauthorized` error and the subscription completes.
+ * receiving mentions after the key was revoked. The credential is checked
+ * before each event, its expiry exactly and its revocation through the
+ * same look-up the authentication plugin makes, and between events too: at
+ * its expiry, as soon as its API key is announced changed, and every
+ * `watchMs` (a revoked key's subscription used to stay open, silent, until
+ * a mention came). A dead one gets one last `unauthorized` error, the
+ * subscription completes, and the connection is told (`credentialEnded`).
  */
 export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlugin {
   const recheckMs = options.recheckMs ?? 1000;
+  const watchMs = options.watchMs ?? 30_000;
   return {
     onSubscribe({ args }) {
-      const context = args.contextValue as unknown as EarshotGatewayContext & Parameters<typeof bearerToken>[0];
+      const context = args.contextValue as unknown as EarshotGatewayContext & Parameters<typeof bearerToken>[0] & CredentialEndedListener;
       const auth = context.auth;
       if (!auth) return;
       const token = bearerToken(context);
@@ -47,17 +76,30 @@ export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlug
           ? async () => (await options.authenticateSession!(session)) !== undefined
           : undefined;
       let checkedAt = Date.now();
-      const isLive = async () => {
+      const isLive = async (now = false) => {
         if (auth.expiresAt !== null && Date.now() >= Date.parse(auth.expiresAt)) return false;
-        if (!lookUp || Date.now() - checkedAt < recheckMs) return true;
+        if (!lookUp || (!now && Date.now() - checkedAt < recheckMs)) return true;
         const live = await lookUp();
         checkedAt = Date.now();
         return live;
       };
+      const watch = (check: () => void) => {
+        const timers = [setInterval(check, watchMs)];
+        const untilExpiry = auth.expiresAt === null ? undefined : Date.parse(auth.expiresAt) - Date.now();
+        if (untilExpiry !== undefined && untilExpiry <= longestTimerMs) timers.push(setTimeout(check, Math.max(0, untilExpiry)));
+        for (const timer of timers) timer.unref();
+        const stopHearing = options.onApiKeyChange?.((apiKeyId) => {
+          if (apiKeyId === undefined || apiKeyId === auth.apiKeyId) check();
+        });
+        return () => {
+          for (const timer of timers) clearTimeout(timer);
+          stopHearing?.();
+        };
+      };
       return {
         onSubscribeResult({ result, setResult }) {
           if (!isAsyncIterable(result)) return;
-          setResult(whileLive(result as AsyncIterable<ExecutionResult>, isLive));
+          setResult(whileLive(result as AsyncIterable<ExecutionResult>, isLive, watch, () => context.credentialEnded?.()));
         },
       };
     },
@@ -66,19 +108,38 @@ export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlug
 
 /**
  * The source's results while the credential lives, then one `unauthorized`
- * error and the end. Written as a plain iterator, not a generator: a
- * generator's `return()` waits for the pending `next()`, so a client that
- * unsubscribed would hold its upstream until the next event came.
+ * error and the end. `watch` calls its check whenever the credential may
+ * have died between events; it returns the function that stops watching.
+ * Written as a plain iterator, not a generator: a generator's `return()`
+ * waits for the pending `next()`, so a client that unsubscribed would hold
+ * its upstream until the next event came.
  */
-function whileLive(source: AsyncIterable<ExecutionResult>, isLive: () => Promise<boolean>): AsyncIterableIterator<ExecutionResult> {
+function whileLive(
+  source: AsyncIterable<ExecutionResult>,
+  isLive: (now?: boolean) => Promise<boolean>,
+  watch: (check: () => void) => () => void,
+  credentialEnded: () => void,
+): AsyncIterableIterator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let finished = false;
+  let died!: () => void;
+  const death = new Promise<'died'>((resolve) => (died = () => resolve('died')));
+  const stopWatching = watch(() => {
+    // A look-up the database cannot answer leaves the subscription as it is: the next check decides.
+    isLive(true).then((live) => live || died(), () => {});
+  });
   const finish = async (): Promise<IteratorResult<ExecutionResult>> => {
     if (!finished) {
       finished = true;
+      stopWatching();
       await iterator.return?.();
     }
     return { done: true, value: undefined };
+  };
+  const end = async (): Promise<IteratorResult<ExecutionResult>> => {
+    await finish();
+    credentialEnded();
+    return { done: false, value: { errors: [ended()] } };
   };
   return {
     [Symbol.asyncIterator]() {
@@ -86,15 +147,21 @@ function whileLive(source: AsyncIterable<ExecutionResult>, isLive: () => Promise
     },
     async next() {
       if (finished) return { done: true, value: undefined };
-      const next = await iterator.next();
+      let next: IteratorResult<ExecutionResult> | 'died';
+      try {
+        next = await Promise.race([iterator.next(), death]);
+      } catch (error) {
+        finished = true;
+        stopWatching();
+        throw error;
+      }
+      if (next === 'died') return end();
       if (next.done || finished) {
         finished = true;
+        stopWatching();
         return { done: true, value: undefined };
       }
-      if (!(await isLive())) {
-        await finish();
-        return { done: false, value: { errors: [ended()] } };
-      }
+      if (!(await isLive())) return end();
       return next;
     },
     return: finish,

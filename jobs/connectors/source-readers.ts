@@ -1,6 +1,6 @@
 import { FeedCheckFailure, type SourceReaders } from '../../subgraphs/source-readers.ts';
 import { PrivateAddressError } from '../../runtime/public-address.ts';
-import { retryableStatus, UpstreamError } from '../../runtime/upstream-http.ts';
+import { retryableStatus, UpstreamError, whileClientWaits } from '../../runtime/upstream-http.ts';
 import { reviewPageUrl, reviewSourceFromUrl } from './review-connectors.ts';
 import { createRssConnector, NotAFeedError } from './rss.ts';
 
@@ -12,7 +12,9 @@ import { createRssConnector, NotAFeedError } from './rss.ts';
  * and review links read by the review platforms.
  */
 export function connectorSourceReaders(env: NodeJS.ProcessEnv): SourceReaders {
-  const rss = createRssConnector(env);
+  // A client waits for this read: a polling job's three tries of 10 s ran past the request deadline, so a slow
+  // site was a 503 saying the request took too long instead of the 502 naming the feed (spec 7).
+  const rss = createRssConnector(env, { retry: whileClientWaits });
   return {
     async readFeed(url) {
       try {

@@ -20,6 +20,13 @@ export interface ApiKeyCacheOptions {
 export interface ApiKeyCache {
   /** As `authenticateApiKey`, answered from memory when the key was read within `maxAgeMs` and nothing said it changed. */
   authenticate(secret: string): Promise<AuthenticatedKey | undefined>;
+  /**
+   * Calls `listener` with a key's id whenever this process hears that the
+   * key changed (revoked, its expiry or scope altered, deleted), and with
+   * undefined when changes may have gone unheard (the listening connection
+   * came back); returns the function that stops it.
+   */
+  onChange(listener: (apiKeyId: string | undefined) => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -51,11 +58,16 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
+  const listeners = new Set<(apiKeyId: string | undefined) => void>();
   const changes = await listenForChanges(sql, changesChannel, {
     forget: (id) => {
       for (const [hash, entry] of entries) if (entry.key.id === id) entries.delete(hash);
+      for (const listener of listeners) listener(id);
     },
-    forgetAll: () => entries.clear(),
+    forgetAll: () => {
+      entries.clear();
+      for (const listener of listeners) listener(undefined);
+    },
   });
 
   return {
@@ -81,8 +93,13 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
       }
       return key;
     },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async stop() {
       await changes.stop();
+      listeners.clear();
       entries.clear();
     },
   };
