@@ -39,7 +39,21 @@ function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefin
   if (origin === undefined) return true;
   if (publicOrigin) return origin === publicOrigin;
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return origin === `${scheme}://${req.headers.host}`;
+  const reached = `${scheme}://${req.headers.host}`;
+  return origin === reached || sameLoopbackOrigin(origin, reached);
+}
+
+const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `http://localhost:4000` and `http://127.0.0.1:4000` are one server on this
+ * machine: a page opened under one name may call the other. Only loopback
+ * names count, so a rebound foreign name still differs.
+ */
+function sameLoopbackOrigin(origin: string, reached: string): boolean {
+  if (!URL.canParse(origin) || !URL.canParse(reached)) return false;
+  const [a, b] = [new URL(origin), new URL(reached)];
+  return a.protocol === b.protocol && a.port === b.port && loopbackHostnames.has(a.hostname) && loopbackHostnames.has(b.hostname);
 }
 
 /**

@@ -110,6 +110,10 @@ describe('the MCP tool server at /mcp', () => {
       body: { jsonrpc: '2.0', error: { code: -32000, message: "Forbidden: Origin https://rebound.example is not Earshot's own" }, id: null },
     });
     expect(await post(base)).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } } });
+    const port = new URL(base).port;
+    expect(await post(`http://localhost:${port}`)).toMatchObject({ status: 200, body: { result: { tools: expect.any(Array) } } });
+    expect((await post(`http://localhost:${Number(port) + 1}`)).status).toBe(403);
+    expect((await post(`http://localhost.rebound.example:${port}`)).status).toBe(403);
   });
 
   it('lists every tool to a write API key, each with a description and a JSON-schema input, and runs them on real data', async () => {
