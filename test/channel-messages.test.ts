@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Delivery, DigestData, MentionFields } from '../subgraphs/team/delivery-content.ts';
+import { type Delivery, type DigestData, type MentionFields, interactedNoteLine } from '../subgraphs/team/delivery-content.ts';
 import { confirmationEmail, emailMessage } from '../subgraphs/team/email-messages.ts';
 import { createMailer, type Mailer } from '../subgraphs/team/mailer.ts';
 import { exchangeSlackCode, postSlackMessage, type SlackBot, slackApp } from '../subgraphs/team/slack-api.ts';
-import { interactedNoteLine, slackMessage } from '../subgraphs/team/slack-messages.ts';
+import { slackMessage } from '../subgraphs/team/slack-messages.ts';
 import { sendTelegramMessage, type TelegramBot } from '../subgraphs/team/telegram-api.ts';
 import { telegramMessage } from '../subgraphs/team/telegram-messages.ts';
 import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
@@ -178,7 +178,7 @@ describe('Slack messages', () => {
   });
 
   it('writes the note line of an Interacted click', () => {
-    expect(interactedNoteLine({ name: 'grace' }, new Date('2026-11-25T04:05:09Z'))).toBe('Interacted in Slack by @grace, 2026-11-25 04:05 UTC');
+    expect(interactedNoteLine('Slack', '@grace', new Date('2026-11-25T04:05:09Z'))).toBe('Interacted in Slack by @grace, 2026-11-25 04:05 UTC');
   });
 });
 

@@ -122,6 +122,19 @@ export async function findChannelsByIds(sql: Queryable, ids: readonly string[]):
     select ${channelColumns(sql)} from channels where id = any(${sql.array(ids as string[])})`;
 }
 
+/**
+ * The workspaces with a Telegram channel posting to this chat, named by its
+ * numeric id or, for a public channel, by its @username (any case, as
+ * Telegram takes it).
+ */
+export async function workspacesOfTelegramChat(sql: Queryable, chat: { id: string; username: string | null }): Promise<string[]> {
+  const rows = await sql<{ workspaceId: string }[]>`
+    /* workspacesOfTelegramChat */
+    select distinct workspace_id from channels
+    where kind = 'telegram' and (target ->> 'chatId' = ${chat.id} or lower(target ->> 'chatId') = lower(${chat.username === null ? null : `@${chat.username}`}))`;
+  return rows.map((row) => row.workspaceId);
+}
+
 export async function listChannels(sql: Queryable, workspaceId: string): Promise<ChannelRow[]> {
   return sql<ChannelRow[]>`
     /* listChannels */

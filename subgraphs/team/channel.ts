@@ -25,6 +25,7 @@ import {
 import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { hashConfirmationToken } from './mailer.ts';
+import { connectTelegramButtons } from './telegram-interactions.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
 @ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`; for e-mail: `address` and `confirmed`' })
@@ -263,6 +264,7 @@ export class ChannelResolver {
   @Mutation(() => Channel, { description: 'Creates a channel; a webhook’s secret is shown in this response only' })
   async createChannel(@Arg('input', () => CreateChannelInput) input: CreateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const row = await createChannel(ctx.sql, ctx.secrets, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
+    if (row.kind === 'telegram') await connectTelegramButtons(ctx);
     return (await toChannels(ctx, [row]))[0];
   }
 
@@ -283,6 +285,7 @@ export class ChannelResolver {
       target: changedTarget(before, valid),
     });
     if (!row) throw notFound('Channel');
+    if (valid.chatId !== undefined) await connectTelegramButtons(ctx);
     return (await toChannels(ctx, [row]))[0];
   }
 

@@ -12,7 +12,7 @@ import { postSlackMessage, slackApiBase } from './slack-api.ts';
 import { findSlackConnection, openSlackBotToken, type SlackConnectionRow } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
-import { telegramMessage } from './telegram-messages.ts';
+import { telegramMessage, telegramReplyMarkup } from './telegram-messages.ts';
 import { unsubscribeLink } from './unsubscribe-links.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
 import { findWorkspace } from './workspace-store.ts';
@@ -97,9 +97,9 @@ async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>
   const bot = telegramBot(settings.env);
   if (!bot) return refused('Telegram is not configured on this install');
   if (!chatId) return refused('the channel has no chat to send to');
-  const message = telegramMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  const content = { kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery;
   try {
-    await sendTelegramMessage(bot, chatId, message, { timeoutMs: settings.timeoutMs });
+    await sendTelegramMessage(bot, chatId, telegramMessage(content), { timeoutMs: settings.timeoutMs, replyMarkup: telegramReplyMarkup(content) });
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);

@@ -58,8 +58,3 @@ export function slackMessage(delivery: Delivery): SlackMessage {
   blocks.push({ type: 'context', elements: [mrkdwn(escapeMrkdwn(excerpt(content.footer, 600)))] });
   return { text: escapeMrkdwn(content.title), blocks };
 }
-
-/** The line the Interacted button appends to the mention's note. */
-export function interactedNoteLine(user: { name: string }, at: Date): string {
-  return `Interacted in Slack by @${user.name}, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
