@@ -195,7 +195,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly (ChannelRo
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: openChannelHeaders(ctx.secrets, row), secret: row.secret ?? null, events: row.eventOrder, chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
+      config: { url: row.url, headers: openChannelHeaders(ctx.secrets, row), secret: row.secret ?? null, events: row.events.map((subscription) => subscription.name), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
