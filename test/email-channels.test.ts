@@ -105,6 +105,9 @@ describe('e-mail channels', () => {
     expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);
     const test = mailsTo('tests@acme.example').at(-1)!;
     expect(test.text).toContain('This is a test delivery from Earshot. Your channel is set up.');
+    // The delivery's id is the Message-ID: a retry of a send that did arrive is the same message to the reader.
+    const [logged] = await deliveryLog(id);
+    expect(test.messageId).toBe(`<${logged.id}@app.example>`);
   });
 
   it('retries a temporary SMTP refusal and fails a final one at once', async () => {

@@ -144,19 +144,26 @@ async function mailOutcome(settings: MailSettings, mail: OutgoingMail, timeoutMs
   }
 }
 
+/**
+ * A delivery's e-mail is one message however often it is tried: its id is
+ * the Message-ID, so a retry after a send that did arrive (an answer lost to
+ * a time-out) is a copy the reader's mail program folds into the first.
+ */
+const deliveryMessageId = (deliveryId: string, env: NodeJS.ProcessEnv) => `<${deliveryId}@${new URL(publicUrl(env)).hostname}>`;
+
 /** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
-async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
   const mail = mailSettings(settings.env);
   if (!mail) return refused('E-mail is not configured on this install');
   if (!target.address || !target.confirmed) return refused('the address has not been confirmed yet');
-  return mailOutcome(mail, { to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) }, settings.timeoutMs);
+  const message = emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  return mailOutcome(mail, { to: target.address, ...message, messageId: deliveryMessageId(delivery.id, settings.env) }, settings.timeoutMs);
 }
 
 /**
  * One owner e-mail of an account event (spec 6.4, last line): it names the
  * workspace and carries the link that turns owner e-mails off, also as
- * `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058). The
- * delivery's id is its Message-ID, so a retry is the same message.
+ * `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058).
  */
 async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, settings: DeliverySettings): Promise<WebhookOutcome> {
   const mail = mailSettings(settings.env);
@@ -173,7 +180,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
     {
       to: delivery.userEmail,
       ...message,
-      messageId: `<${delivery.id}@${new URL(publicUrl(settings.env)).hostname}>`,
+      messageId: deliveryMessageId(delivery.id, settings.env),
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     },
     settings.timeoutMs,
