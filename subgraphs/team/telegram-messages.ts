@@ -27,7 +27,7 @@ export function telegramMessage(delivery: Delivery): string {
   return lines.join('\n');
 }
 
-/** The `callback_data` of the Interacted button starts with this; the mention id follows (48 bytes in all, Telegram allows 64). */
+/** The `callback_data` of the Interacted button starts with this; the mention id follows (40 bytes in all; Telegram allows 64). */
 const interactedCallbackPrefix = 'interacted:';
 
 /** The mention an Interacted button's `callback_data` names; null for any other data. */
