@@ -8,7 +8,7 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { assertSendableUrl, createChannel } from './channel-commands.ts';
-import { deliveryLogFilter, foreignChannelField, updateChannelInput } from './channel-input.ts';
+import { channelOfKind, deliveryLogFilter, foreignChannelField, updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
   type ChannelTarget,
@@ -275,7 +275,7 @@ export class ChannelResolver {
     const valid = parseInput(updateChannelInput, present(input));
     const before = await ownChannel(ctx, id);
     const foreign = foreignChannelField(valid, before.kind);
-    if (foreign) throw domainError('validation_error', `${foreign}: is not taken by a ${before.kind} channel`, { field: foreign });
+    if (foreign) throw domainError('validation_error', `${foreign}: is not taken by ${channelOfKind(before.kind)}`, { field: foreign });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
     const row = await updateChannel(ctx.sql, ctx.secrets, before.workspaceId, before.id, {
       label: valid.label,
