@@ -233,4 +233,20 @@ describe('Telegram channels', () => {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({});
   });
+
+  it('points the bot’s webhook at the install again when a worker starts on an install with Telegram channels', async () => {
+    await telegramChannel('123456789');
+    const registrations = () => telegram.requests.filter((request) => request.path.endsWith('/setWebhook')).length;
+    const before = registrations();
+    const worker = await startTestEarshot(
+      { env: { EARSHOT_TELEGRAM_BOT_TOKEN: telegram.botToken, EARSHOT_UPSTREAM_TELEGRAM: telegram.url } },
+      { databaseUrl: earshot.databaseUrl, role: 'worker' },
+    );
+    try {
+      await eventually(async () => registrations(), (count) => count === before + 1);
+      expect(telegram.webhook).toMatchObject({ url: expect.stringMatching(/\/v1\/telegram\/updates$/), allowedUpdates: ['callback_query'] });
+    } finally {
+      await worker.stop();
+    }
+  });
 });

@@ -27,7 +27,7 @@ export const telegramRoutes: GraphQLRoute[] = [
     path: '/v1/telegram/updates',
     operationId: 'receiveTelegramUpdate',
     summary:
-      "The Telegram bot's webhook (registered with `setWebhook` when a Telegram channel is created or moved): a click on an alert's Interacted button marks every match of the post done and notes who clicked. Needs no API key: `X-Telegram-Bot-Api-Secret-Token` must carry the secret the webhook was registered with",
+      "The Telegram bot's webhook (registered with `setWebhook` when a Telegram channel is created or moved, and when a worker starts on an install with Telegram channels): a click on an alert's Interacted button marks every match of the post done and notes who clicked. Needs no API key: `X-Telegram-Bot-Api-Secret-Token` must carry the secret the webhook was registered with",
     tag: 'Channels',
     public: true,
     body: telegramUpdate,

@@ -136,6 +136,14 @@ export async function workspacesOfTelegramChat(sql: Queryable, chat: { id: strin
   return rows.map((row) => row.workspaceId);
 }
 
+/** Whether any workspace of the install has a Telegram channel. */
+export async function anyTelegramChannel(sql: Queryable): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    /* anyTelegramChannel */
+    select exists (select 1 from channels where kind = 'telegram') as found`;
+  return row.found;
+}
+
 export async function listChannels(sql: Queryable, workspaceId: string): Promise<ChannelRow[]> {
   return sql<ChannelRow[]>`
     /* listChannels */

@@ -35,6 +35,7 @@ export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { teamSealedColumns } from './sealed-columns.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
+export { connectTelegramButtonsAtStart } from './telegram-interactions.ts';
 export { closeSharedMailers } from './mailer.ts';
 export { magicLinkInput, mailMagicLink, passwordSignInInput, setPasswordInput, signInWithMagicLink, signInWithPassword } from './session.ts';
 export { authenticateSession } from './session-store.ts';

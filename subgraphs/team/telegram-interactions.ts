@@ -4,7 +4,8 @@ import { domainError } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
 import { markPostMentionsDone } from '../mentions/index.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { workspacesOfTelegramChat } from './channel-store.ts';
+import type { Queryable } from '../../runtime/database.ts';
+import { anyTelegramChannel, workspacesOfTelegramChat } from './channel-store.ts';
 import { interactedNoteLine } from './delivery-content.ts';
 import { onceWhileClientWaits } from '../../runtime/upstream-http.ts';
 import { parseTelegramCallback, registerTelegramWebhook, requireTelegramBot, telegramBot, verifyTelegramUpdate } from './telegram-api.ts';
@@ -60,6 +61,15 @@ export async function connectTelegramButtons(ctx: Pick<SubgraphContext, 'env' | 
       error: error instanceof Error ? error.message : String(error),
     });
   }
+}
+
+/**
+ * The same when a worker starts on an install with Telegram channels, so the
+ * buttons of channels made before (or before a change of EARSHOT_PUBLIC_URL)
+ * reach this install too.
+ */
+export async function connectTelegramButtonsAtStart(sql: Queryable, ctx: Pick<SubgraphContext, 'env' | 'log'>): Promise<void> {
+  if (telegramBot(ctx.env) && (await anyTelegramChannel(sql))) await connectTelegramButtons(ctx);
 }
 
 @Resolver()
