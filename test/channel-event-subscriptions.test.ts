@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => sql?.end());
 
-describe('webhook channel subscriptions as one ordered list (migration 067)', () => {
+describe('webhook channel subscriptions as one ordered list (migration 064)', () => {
   it('keeps every subscription, its time and the order it was given in, and drops the second column', async () => {
     const rows = await sql<{ id: string; events: unknown }[]>`select id, events from channels order by id`;
     expect(rows.map((row) => ({ ...row }))).toEqual([
