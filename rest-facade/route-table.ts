@@ -23,6 +23,7 @@ import { segmentRoutes } from './routes/segments.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { slackRoutes } from './routes/slack.ts';
+import { telegramRoutes } from './routes/telegram.ts';
 import { viewRoutes } from './routes/views.ts';
 import { workspaceSettingsRoutes } from './routes/workspace-settings.ts';
 
@@ -49,6 +50,7 @@ export const routeTable: Route[] = [
   ...viewRoutes,
   ...billingRoutes,
   ...slackRoutes,
+  ...telegramRoutes,
   ...channelRoutes,
   ...alertRoutes,
 ];

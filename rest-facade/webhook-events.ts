@@ -42,7 +42,10 @@ export const digestDataSchema = z
     needsAttention: z.array(mentionSchema).meta({ description: 'Buying intent, a question, a complaint or a negative sentiment; highest priority first, at most 100 (see `counts`)' }),
     rest: z.array(mentionSchema).meta({ description: 'Every other mention, highest priority first, at most 100. A mention is in exactly one list' }),
   })
-  .meta({ id: 'DigestData' });
+  .meta({
+    id: 'DigestData',
+    description: 'One per run (spec 6.3), sent even when the period holds no mention (`counts.total` 0, both lists empty), so a receiver can tell a quiet day from a missed digest',
+  });
 
 /** One request schema per account event, its `data` as spec 6.4 lists it. */
 const [firstAccountEvent, ...otherAccountEvents] = accountEventNames.map((name) =>

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Delivery, DigestData, MentionFields } from '../subgraphs/team/delivery-content.ts';
+import { type Delivery, type DigestData, type MentionFields, interactedNoteLine } from '../subgraphs/team/delivery-content.ts';
 import { confirmationEmail, emailMessage } from '../subgraphs/team/email-messages.ts';
 import { createMailer, type Mailer } from '../subgraphs/team/mailer.ts';
 import { exchangeSlackCode, postSlackMessage, type SlackBot, slackApp } from '../subgraphs/team/slack-api.ts';
-import { interactedNoteLine, slackMessage } from '../subgraphs/team/slack-messages.ts';
+import { slackMessage } from '../subgraphs/team/slack-messages.ts';
 import { sendTelegramMessage, type TelegramBot } from '../subgraphs/team/telegram-api.ts';
 import { telegramMessage } from '../subgraphs/team/telegram-messages.ts';
 import { type FakeSlack, startFakeSlack } from './fake-upstreams/slack.ts';
@@ -108,7 +108,7 @@ describe('Slack messages', () => {
       text: 'Question: “earshot” on Hacker News',
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: 'Question: “earshot” on Hacker News', emoji: true } },
-        { type: 'section', text: { type: 'mrkdwn', text: '>Is Earshot any good for tracking brand mentions? Thinking of switching.' } },
+        { type: 'rich_text', elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: 'Is Earshot any good for tracking brand mentions? Thinking of switching.' }] }] },
         {
           type: 'section',
           fields: [
@@ -134,16 +134,18 @@ describe('Slack messages', () => {
     expect(slack.messages.at(-1)!.blocks).toEqual(message.blocks);
   });
 
-  it('escapes mrkdwn control characters and keeps link targets whole', () => {
+  it('escapes mrkdwn control characters, and shows a post as written: no mrkdwn bold, italics or links made of it', async () => {
     const message = slackMessage(mentionDelivery(hostile, 'mention.matched'));
-    const text = JSON.stringify(message.blocks);
     expect(message.text).toBe('New mention: “a&lt;b&gt;&amp;c” on Hacker News');
     expect(message.blocks[1]).toEqual({
-      type: 'section',
-      text: { type: 'mrkdwn', text: '>Try &lt;script&gt;alert("x")&lt;/script&gt; &amp; compare *bold* _it_ &lt;https://evil.example|click&gt; &gt; quote' },
+      type: 'rich_text',
+      elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: 'Try <script>alert("x")</script> & compare *bold* _it_ <https://evil.example|click> > quote' }] }],
     });
-    expect(text).not.toContain('<script>');
-    expect(text).not.toContain('<https://evil.example');
+    const mrkdwnTexts = JSON.stringify(message.blocks.filter((block: any) => block.type !== 'rich_text'));
+    expect(mrkdwnTexts).not.toContain('<script>');
+    expect(mrkdwnTexts).not.toContain('*bold*');
+    await postSlackMessage(bot, 'C0ALERTS01', message);
+    expect(slack.messages.at(-1)!.blocks).toEqual(message.blocks);
   });
 
   it('has no Interacted button on digests, account events and tests, and stays within Block Kit limits', async () => {
@@ -154,31 +156,41 @@ describe('Slack messages', () => {
     }
     const huge = slackMessage(digest(200, 200, 'long & <words> '.repeat(40)));
     await postSlackMessage(bot, 'C0GENERAL1', huge);
-    const lists = huge.blocks.filter((block: any) => block.type === 'section' && block.text?.text.startsWith('*'));
-    expect(lists.map((block: any) => block.text.text.split('\n')[0])).toEqual(['*Needs attention (200)*', '*The rest (200)*']);
-    expect((lists[0] as any).text.text).toContain('…and 192 more');
+    const lists = huge.blocks.filter((block: any) => block.type === 'rich_text' && block.elements.length > 1);
+    expect(lists.map((block: any) => block.elements[0].elements[0].text)).toEqual(['Needs attention (200)', 'The rest (200)']);
+    expect((lists[0] as any).elements.at(-1)).toEqual({ type: 'rich_text_section', elements: [{ type: 'text', text: '…and 192 more' }] });
   });
 
   it('lists a digest’s two groups with links, and its splits', () => {
+    const item = (url: string, text: string) => ({
+      type: 'rich_text_section',
+      elements: [{ type: 'link', url, text }, { type: 'text', text: '  Reddit · “earshot” · 87/100' }],
+    });
     const message = slackMessage(digest(1, 2));
     expect(message.blocks).toEqual([
       { type: 'header', text: { type: 'plain_text', text: 'Daily digest: 3 mentions, 1 needing attention', emoji: true } },
       { type: 'section', text: { type: 'mrkdwn', text: '2026-11-24 to 2026-11-25' } },
       { type: 'section', fields: [{ type: 'mrkdwn', text: '*By platform*\nReddit 3' }, { type: 'mrkdwn', text: '*By keyword*\n“earshot” 3' }] },
-      { type: 'section', text: { type: 'mrkdwn', text: '*Needs attention (1)*\n• <https://reddit.com/r/x/n0|A post about Earshot n #0>  Reddit · “earshot” · 87/100' } },
       {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: '*The rest (2)*\n• <https://reddit.com/r/x/r0|A post about Earshot r #0>  Reddit · “earshot” · 87/100\n• <https://reddit.com/r/x/r1|A post about Earshot r #1>  Reddit · “earshot” · 87/100',
-        },
+        type: 'rich_text',
+        elements: [
+          { type: 'rich_text_section', elements: [{ type: 'text', text: 'Needs attention (1)', style: { bold: true } }] },
+          { type: 'rich_text_list', style: 'bullet', elements: [item('https://reddit.com/r/x/n0', 'A post about Earshot n #0')] },
+        ],
+      },
+      {
+        type: 'rich_text',
+        elements: [
+          { type: 'rich_text_section', elements: [{ type: 'text', text: 'The rest (2)', style: { bold: true } }] },
+          { type: 'rich_text_list', style: 'bullet', elements: [item('https://reddit.com/r/x/r0', 'A post about Earshot r #0'), item('https://reddit.com/r/x/r1', 'A post about Earshot r #1')] },
+        ],
       },
       { type: 'context', elements: [{ type: 'mrkdwn', text: 'Alert “Daily digest” · digest · dlv_01jd8x3m5c2v7q9r4t6w8y0z1b' }] },
     ]);
   });
 
   it('writes the note line of an Interacted click', () => {
-    expect(interactedNoteLine({ name: 'grace' }, new Date('2026-11-25T04:05:09Z'))).toBe('Interacted in Slack by @grace, 2026-11-25 04:05 UTC');
+    expect(interactedNoteLine('Slack', '@grace', new Date('2026-11-25T04:05:09Z'))).toBe('Interacted in Slack by @grace, 2026-11-25 04:05 UTC');
   });
 });
 

@@ -129,6 +129,18 @@ describe('digests', () => {
     expect(data.counts).toMatchObject({ total: 2, needsAttention: 1, rest: 1 });
   });
 
+  it('sends a run with nothing new as a digest of zero mentions, so a quiet day reads apart from a missed digest (spec 6.3: one digest per run)', async () => {
+    const { key, receiver, rule } = await workspaceWithDigest();
+    const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(run.body).toMatchObject({ mentions: 0, deliveryIds: [expect.stringMatching(/^dlv_/)] });
+    const [request] = await eventually(async () => receiver.received, (received) => received.length === 1);
+    expect(JSON.parse(request.body)).toMatchObject({
+      id: run.body.deliveryIds[0],
+      event: 'digest',
+      data: { counts: { total: 0, needsAttention: 0, rest: 0, byPlatform: [], byKeyword: [] }, needsAttention: [], rest: [] },
+    });
+  });
+
   it('answers not_a_digest for an instant rule', async () => {
     const { key } = await workspaceWithDigest();
     const instant = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Now' } })).body;

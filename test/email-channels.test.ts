@@ -105,6 +105,9 @@ describe('e-mail channels', () => {
     expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);
     const test = mailsTo('tests@acme.example').at(-1)!;
     expect(test.text).toContain('This is a test delivery from Earshot. Your channel is set up.');
+    // The delivery's id is the Message-ID: a retry of a send that did arrive is the same message to the reader.
+    const [logged] = await deliveryLog(id);
+    expect(test.messageId).toBe(`<${logged.id}@app.example>`);
   });
 
   it('retries a temporary SMTP refusal and fails a final one at once', async () => {
@@ -130,6 +133,10 @@ describe('e-mail channels', () => {
     const bad = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'address' });
+    const missing = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Inbox' } });
+    expect(missing.body.error).toMatchObject({ code: 'validation_error', field: 'address', message: 'address: is required for an e-mail channel' });
+    const foreign = await earshot.rest('PATCH', `/v1/channels/${inbox.id}`, { key, body: { chatId: '123456789' } });
+    expect(foreign.body.error).toMatchObject({ code: 'validation_error', field: 'chatId', message: 'chatId: is not taken by an e-mail channel' });
     smtp.refuseRecipient('nobody@acme.example', 550);
     const before = (await earshot.rest('GET', '/v1/channels', { key })).body.data.length;
     const unknown = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', address: 'nobody@acme.example' } });

@@ -132,6 +132,9 @@ describe('PUT /v1/slack/notifications', () => {
     const changed = await earshot.rest('PUT', '/v1/slack/notifications', { key: apiKey, body: { channelId: 'C0GENERAL1', channelName: 'general' } });
     expect(changed.status).toBe(200);
     expect(changed.body.notifications).toEqual({ channelId: 'C0GENERAL1', channelName: 'general', minRelevance: null, sources: [] });
+
+    const twice = await earshot.rest('PUT', '/v1/slack/notifications', { key: apiKey, body: { ...settings, sources: ['reddit', 'github', 'reddit'] } });
+    expect(twice.body.notifications.sources).toEqual(['reddit', 'github']);
   });
 
   it('answers 409 slack_not_connected before the workspace installs the app', async () => {

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrationError } from '../subgraphs/team/integration-error.ts';
-import { type TelegramBot, requireTelegramBot, sendTelegramMessage, telegramBot } from '../subgraphs/team/telegram-api.ts';
-import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
+import {
+  type TelegramBot,
+  parseTelegramCallback,
+  registerTelegramWebhook,
+  requireTelegramBot,
+  sendTelegramMessage,
+  telegramBot,
+  verifyTelegramUpdate,
+} from '../subgraphs/team/telegram-api.ts';
+import { type FakeTelegram, startFakeTelegram, telegramCallbackUpdate } from './fake-upstreams/telegram.ts';
 
 let telegram: FakeTelegram;
 let bot: TelegramBot;
@@ -78,5 +86,30 @@ describe('sendMessage', () => {
     const failure = await sendTelegramMessage({ ...bot, botToken: '1:wrong' }, '-1001234567890', 'hello').catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: '401', transient: false, status: 401 });
     expect(telegram.messages).toEqual([]);
+  });
+});
+
+describe('the bot webhook', () => {
+  it('registers the public updates address for button clicks only, with a secret the updates are checked against', async () => {
+    await registerTelegramWebhook(bot, { EARSHOT_PUBLIC_URL: 'https://earshot.example/' });
+    expect(telegram.webhook).toEqual({ url: 'https://earshot.example/v1/telegram/updates', secretToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), allowedUpdates: ['callback_query'] });
+    const secret = telegram.webhook!.secretToken!;
+    expect(verifyTelegramUpdate(bot, secret)).toBe(true);
+    for (const forged of [null, '', secret.slice(1), `${secret}x`]) expect(verifyTelegramUpdate(bot, forged)).toBe(false);
+    expect(verifyTelegramUpdate({ ...bot, botToken: '1:other' }, secret)).toBe(false);
+    const failure = await registerTelegramWebhook({ ...bot, botToken: '1:wrong' }, {}).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: '401', transient: false, message: 'telegram: setWebhook: Unauthorized' });
+  });
+
+  it('reads a button click from an update: who, in which chat, the data; nothing from other updates', () => {
+    const { body } = telegramCallbackUpdate('s', { data: 'interacted:mm_1', chat: { id: -100123, username: 'alerts' }, user: { id: 9, first_name: 'Grace' } });
+    expect(parseTelegramCallback(JSON.parse(body))).toEqual({
+      id: '4382bfdwdsb323b2d9',
+      user: { id: 9, name: 'Grace' },
+      chat: { id: '-100123', username: 'alerts' },
+      data: 'interacted:mm_1',
+    });
+    expect(parseTelegramCallback({ update_id: 1, message: { message_id: 1, chat: { id: 1 }, text: 'hi' } })).toBeNull();
+    expect(parseTelegramCallback(null)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
-import { type FakeTelegram, startFakeTelegram } from './fake-upstreams/telegram.ts';
+import { type FakeTelegram, startFakeTelegram, telegramCallbackUpdate } from './fake-upstreams/telegram.ts';
 import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
 
 let earshot: TestEarshot;
@@ -183,6 +183,70 @@ describe('Telegram channels', () => {
       const answer = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error).toMatchObject({ code: 'validation_error', field });
+    }
+  });
+
+  it('puts an Interacted button under a mention alert whose click, from the channel’s chat, marks every match of the post done and notes who clicked (spec 6.4)', async () => {
+    telegram.chats.add('424242');
+    const id = await telegramChannel('424242');
+    const go = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'cargo' } })).body.id;
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rust buttons', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    expect(telegram.webhook).toEqual({ url: expect.stringMatching(/\/v1\/telegram\/updates$/), secretToken: expect.stringMatching(/^[A-Za-z0-9_-]{20,256}$/), allowedUpdates: ['callback_query'] });
+    const updatesPath = new URL(telegram.webhook!.url).pathname;
+    const sent = telegram.messages.length;
+    const [rustMatch, cargoMatch] = await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[0], 'ferris'), keywordIds: [rust, go] }]);
+    const [message] = await eventually(async () => telegram.messages.slice(sent), (messages) => messages.length === 1);
+    expect(message.body.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Interacted', callback_data: `interacted:${rustMatch}` }]] });
+
+    const click = (secret: string, chat: { id: number; username?: string }) =>
+      fetch(earshot.url + updatesPath, { method: 'POST', ...telegramCallbackUpdate(secret, { data: `interacted:${rustMatch}`, chat, user: { id: 42, first_name: 'Grace', username: 'grace' } }) });
+    const status = async (mentionId: string) => (await earshot.rest('GET', `/v1/mentions/${mentionId}`, { key })).body;
+
+    for (const secret of ['', 'forged-secret']) {
+      const refused = await click(secret, { id: 424242 });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({ code: 'invalid_signature' });
+    }
+    // A chat no channel of the workspace posts to cannot close its mentions.
+    const elsewhere = await click(telegram.webhook!.secretToken!, { id: 999888777 });
+    expect(await elsewhere.json()).toEqual({ method: 'answerCallbackQuery', callback_query_id: expect.any(String), text: 'This mention is no longer tracked here' });
+    expect((await status(rustMatch)).status).toBe('open');
+
+    const answer = await click(telegram.webhook!.secretToken!, { id: 424242 });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ method: 'answerCallbackQuery', callback_query_id: '4382bfdwdsb323b2d9', text: 'Marked done' });
+    const clicked = await status(rustMatch);
+    expect(clicked.status).toBe('done');
+    expect(clicked.triage.note).toMatch(/^Interacted in Telegram by @grace, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await status(cargoMatch)).toMatchObject({ status: 'done', triage: { note: null } });
+    await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  it('answers an update that is not a button click without changing anything', async () => {
+    await telegramChannel('123456789');
+    const message = { update_id: 5, message: { message_id: 1, chat: { id: 123456789, type: 'private' }, date: 1, text: '/start' } };
+    const answer = await fetch(`${earshot.url}/v1/telegram/updates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': telegram.webhook!.secretToken! },
+      body: JSON.stringify(message),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({});
+  });
+
+  it('points the bot’s webhook at the install again when a worker starts on an install with Telegram channels', async () => {
+    await telegramChannel('123456789');
+    const registrations = () => telegram.requests.filter((request) => request.path.endsWith('/setWebhook')).length;
+    const before = registrations();
+    const worker = await startTestEarshot(
+      { env: { EARSHOT_TELEGRAM_BOT_TOKEN: telegram.botToken, EARSHOT_UPSTREAM_TELEGRAM: telegram.url } },
+      { databaseUrl: earshot.databaseUrl, role: 'worker' },
+    );
+    try {
+      await eventually(async () => registrations(), (count) => count === before + 1);
+      expect(telegram.webhook).toMatchObject({ url: expect.stringMatching(/\/v1\/telegram\/updates$/), allowedUpdates: ['callback_query'] });
+    } finally {
+      await worker.stop();
     }
   });
 });

@@ -1,4 +1,12 @@
-import { claimDueDeliveries, deliveriesDueChannel, deliverySettings, fanOutAccountEvents, runDueDigests, sendClaimedDelivery } from '../../subgraphs/team/index.ts';
+import {
+  claimDueDeliveries,
+  connectTelegramButtonsAtStart,
+  deliveriesDueChannel,
+  deliverySettings,
+  fanOutAccountEvents,
+  runDueDigests,
+  sendClaimedDelivery,
+} from '../../subgraphs/team/index.ts';
 import type { JobContext } from '../job-definition.ts';
 
 export interface DispatcherOptions {
@@ -22,6 +30,10 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
   const concurrency = options.concurrency ?? 256;
   const perLane = options.perLane ?? 32;
   const settings = deliverySettings(context.config.env, context.secrets);
+  // In the background: a start never waits on Telegram, and a refusal is logged where it is met.
+  void connectTelegramButtonsAtStart(context.sql, { env: context.config.env, log: context.log }).catch((error) =>
+    context.log.warn('could not check for Telegram channels at start', { error: String(error) }),
+  );
   const leaseSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
   const inFlight = new Map<string, number>();
   const sends = new Set<Promise<void>>();

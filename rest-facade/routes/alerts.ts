@@ -141,7 +141,8 @@ export const alertRoutes: GraphQLRoute[] = [
     method: 'POST',
     path: '/v1/alerts/{id}/run',
     operationId: 'runAlertRule',
-    summary: 'Runs an hourly, daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet; the next run starts here',
+    summary:
+      'Runs an hourly, daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet, sent even when that is nothing (a digest of zero mentions); the next run starts here',
     tag: 'Alerts',
     responses: {
       200: {

@@ -1,6 +1,7 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { listAccountEventsAfter } from '../billing/index.ts';
+import type { EventSubscription } from './channel-store.ts';
 import { envelopeBody } from './delivery-envelope.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-store.ts';
 import { mailSettings } from './mailer.ts';
@@ -64,15 +65,19 @@ export async function fanOutAccountEvents(sql: Sql, now: Date, env: NodeJS.Proce
       lastSeq = event.seq;
     }
     if (taken.length === 0) return 0;
-    const channels = await tx<{ id: string; workspaceId: string; events: Record<string, string> }[]>`
+    const channels = await tx<{ id: string; workspaceId: string; events: EventSubscription[] }[]>`
       /* subscribedChannels */
       select id, workspace_id, events from channels
-      where kind = 'webhook' and events <> '{}'::jsonb
+      where kind = 'webhook' and events <> '[]'::jsonb
         and workspace_id = any(${tx.array([...new Set(taken.map((event) => event.workspaceId))])})`;
     // One target per subscribed channel and per owner mailed, in recording order.
     const targets: { event: (typeof taken)[number]; channelId?: string; userId?: string }[] = taken.flatMap((event) =>
       channels
-        .filter((channel) => channel.workspaceId === event.workspaceId && channel.events[event.name] && new Date(channel.events[event.name]) <= event.createdAt)
+        .filter(
+          (channel) =>
+            channel.workspaceId === event.workspaceId &&
+            channel.events.some((subscription) => subscription.name === event.name && new Date(subscription.since) <= event.createdAt),
+        )
         .map((channel) => ({ event, channelId: channel.id })),
     );
     const mailed = taken.filter((event) => ownerEmailEvents.includes(event.name));

@@ -3,7 +3,7 @@ import type { Queryable } from '../../runtime/database.ts';
 import type { SecretBox } from '../../runtime/secret-box.ts';
 import { domainError } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
-import { createChannelInput } from './channel-input.ts';
+import { channelOfKind, createChannelInput } from './channel-input.ts';
 import { type ChannelWithNewSecret, insertChannel } from './channel-store.ts';
 import { confirmationEmail } from './email-messages.ts';
 import { emailConfirmationLink, newConfirmationToken, requireMailSettings, sendMailNow } from './mailer.ts';
@@ -23,7 +23,7 @@ export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Pr
 
 /** A field the kind needs, checked once the kind is known to be configured (so an unconfigured kind answers that first). */
 function requiredField<T>(value: T | undefined, field: string, kind: string): T {
-  if (value === undefined) throw domainError('validation_error', `${field}: is required for a ${kind} channel`, { field });
+  if (value === undefined) throw domainError('validation_error', `${field}: is required for ${channelOfKind(kind)}`, { field });
   return value;
 }
 

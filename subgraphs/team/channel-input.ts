@@ -55,6 +55,11 @@ export const channelFieldKinds = {
   address: ['email'],
 } as const;
 
+const kindNames: Record<(typeof channelKinds)[number], string> = { webhook: 'a webhook', slack: 'a Slack', telegram: 'a Telegram', email: 'an e-mail' };
+
+/** A channel of the kind as a message names it: "a Slack channel", "an e-mail channel". */
+export const channelOfKind = (kind: string): string => `${kindNames[kind as keyof typeof kindNames] ?? `a ${kind}`} channel`;
+
 /** The first field given that a channel of `kind` does not take. */
 export function foreignChannelField(input: Record<string, unknown>, kind: string): keyof typeof channelFieldKinds | undefined {
   return (Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]).find(
@@ -77,7 +82,7 @@ export const createChannelInput = z
   .superRefine((input, context) => {
     if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
     for (const field of Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]) {
-      if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by a ${input.kind} channel` });
+      if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by ${channelOfKind(input.kind)}` });
     }
   });
 

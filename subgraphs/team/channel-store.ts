@@ -16,14 +16,15 @@ export interface ChannelRow {
   sealedHeaders: string | null;
   /** A webhook's signing secret as stored, sealed for this channel alone: `openChannelSecret` reads it. */
   sealedSecret: string | null;
-  /** Account event name → when the channel subscribed to it. */
-  events: Record<string, string>;
-  /** The names of `events` in the order they were given (jsonb keeps an object's keys shortest first). */
-  eventOrder: string[];
+  /** The account events the channel receives, in the order they were given, each with when the channel subscribed to it. */
+  events: EventSubscription[];
   /** Where a Slack, Telegram or e-mail channel posts: `{ chatId }` for Telegram, `{ channelId, channelName }` for Slack; empty for a webhook. */
   target: ChannelTarget;
   createdAt: Date;
 }
+
+/** An account event a webhook channel receives; one recorded before `since` is not sent to it (spec 6.4). */
+export type EventSubscription = { name: string; since: string };
 
 // A type, not an interface, so it passes as JSON to the driver.
 export type ChannelTarget = {
@@ -47,7 +48,7 @@ export interface ChannelDeliveryStats {
 /** A row just given a new secret, which the response that made it shows once. */
 export type ChannelWithNewSecret = ChannelRow & { secret: string | null };
 
-const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers as sealed_headers, secret as sealed_secret, events, event_order, target, created_at`;
+const channelColumns = (sql: Queryable) => sql`id, workspace_id, kind, label, url, headers as sealed_headers, secret as sealed_secret, events, target, created_at`;
 
 /** A webhook's signing secret must be read back to sign, so it is sealed, not hashed (schema/045_sealed_secrets.sql). */
 export const channelSecretColumn: SealedColumn = { table: 'channels', column: 'secret', key: 'id', constraint: 'channels_secret_sealed' };
@@ -75,9 +76,9 @@ function newSealedSecret(secrets: SecretBox, channelId: string): { secret: strin
   return { secret, sealed: secrets.seal(secret, sealedOwner(channelSecretColumn, channelId)) };
 }
 
-/** The subscriptions after a change: names kept keep the time they were first subscribed, new ones start now. */
-export function subscriptionsOf(names: readonly string[], before: Record<string, string>, now: Date): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, before[name] ?? now.toISOString()]));
+/** The subscriptions after a change, in the order given: names kept keep the time they were first subscribed, new ones start now. */
+export function subscriptionsOf(names: readonly string[], before: readonly EventSubscription[], now: Date): EventSubscription[] {
+  return names.map((name) => ({ name, since: before.find((subscription) => subscription.name === name)?.since ?? now.toISOString() }));
 }
 
 /** A new channel; a webhook gets its signing secret, returned in clear this once. */
@@ -90,10 +91,10 @@ export async function insertChannel(
   const secret = input.kind === 'webhook' ? newSealedSecret(secrets, id) : null;
   const [row] = await sql<ChannelRow[]>`
     /* insertChannel */
-    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, event_order, target, created_at)
+    insert into channels (id, workspace_id, kind, label, url, headers, secret, events, target, created_at)
     values (${id}, ${input.workspaceId}, ${input.kind}, ${input.label}, ${input.url},
             ${sealHeaders(secrets, id, input.headers)}, ${secret?.sealed ?? null},
-            ${sql.json(subscriptionsOf(input.events, {}, input.now))}, ${sql.array(input.events)}, ${sql.json(input.target ?? {})}, ${input.now})
+            ${sql.json(subscriptionsOf(input.events, [], input.now))}, ${sql.json(input.target ?? {})}, ${input.now})
     returning ${channelColumns(sql)}`;
   return { ...row, secret: secret?.secret ?? null };
 }
@@ -122,6 +123,27 @@ export async function findChannelsByIds(sql: Queryable, ids: readonly string[]):
     select ${channelColumns(sql)} from channels where id = any(${sql.array(ids as string[])})`;
 }
 
+/**
+ * The workspaces with a Telegram channel posting to this chat, named by its
+ * numeric id or, for a public channel, by its @username (any case, as
+ * Telegram takes it).
+ */
+export async function workspacesOfTelegramChat(sql: Queryable, chat: { id: string; username: string | null }): Promise<string[]> {
+  const rows = await sql<{ workspaceId: string }[]>`
+    /* workspacesOfTelegramChat */
+    select distinct workspace_id from channels
+    where kind = 'telegram' and (target ->> 'chatId' = ${chat.id} or lower(target ->> 'chatId') = lower(${chat.username === null ? null : `@${chat.username}`}))`;
+  return rows.map((row) => row.workspaceId);
+}
+
+/** Whether any workspace of the install has a Telegram channel. */
+export async function anyTelegramChannel(sql: Queryable): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    /* anyTelegramChannel */
+    select exists (select 1 from channels where kind = 'telegram') as found`;
+  return row.found;
+}
+
 export async function listChannels(sql: Queryable, workspaceId: string): Promise<ChannelRow[]> {
   return sql<ChannelRow[]>`
     /* listChannels */
@@ -133,18 +155,14 @@ export async function updateChannel(
   secrets: SecretBox,
   workspaceId: string,
   id: string,
-  changes: { label?: string; url?: string; headers?: Record<string, string>; events?: Record<string, string>; target?: ChannelTarget },
+  changes: { label?: string; url?: string; headers?: Record<string, string>; events?: EventSubscription[]; target?: ChannelTarget },
 ): Promise<ChannelRow | undefined> {
   const values: Record<string, unknown> = {};
   if (changes.target !== undefined) values.target = sql.json(changes.target);
   if (changes.label !== undefined) values.label = changes.label;
   if (changes.url !== undefined) values.url = changes.url;
   if (changes.headers !== undefined) values.headers = sealHeaders(secrets, id, changes.headers);
-  if (changes.events !== undefined) {
-    values.events = sql.json(changes.events);
-    // An object's string keys keep the order they were set in: subscriptionsOf sets them in the order given.
-    values.event_order = sql.array(Object.keys(changes.events));
-  }
+  if (changes.events !== undefined) values.events = sql.json(changes.events);
   if (Object.keys(values).length === 0) return findChannel(sql, workspaceId, id);
   const [row] = await sql<ChannelRow[]>`
     /* updateChannel */

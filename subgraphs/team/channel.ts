@@ -8,7 +8,7 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { assertSendableUrl, createChannel } from './channel-commands.ts';
-import { deliveryLogFilter, foreignChannelField, updateChannelInput } from './channel-input.ts';
+import { channelOfKind, deliveryLogFilter, foreignChannelField, updateChannelInput } from './channel-input.ts';
 import {
   type ChannelRow,
   type ChannelTarget,
@@ -25,6 +25,7 @@ import {
 import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { hashConfirmationToken } from './mailer.ts';
+import { connectTelegramButtons } from './telegram-interactions.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
 @ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`; for e-mail: `address` and `confirmed`' })
@@ -194,7 +195,7 @@ export async function toChannels(ctx: SubgraphContext, rows: readonly (ChannelRo
       id: row.id,
       kind: row.kind,
       label: row.label,
-      config: { url: row.url, headers: openChannelHeaders(ctx.secrets, row), secret: row.secret ?? null, events: row.eventOrder, chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
+      config: { url: row.url, headers: openChannelHeaders(ctx.secrets, row), secret: row.secret ?? null, events: row.events.map((subscription) => subscription.name), chatId: row.target.chatId ?? null, channelId: row.target.channelId ?? null, channelName: row.target.channelName ?? null, address: row.target.address ?? null, confirmed: row.kind === 'email' ? row.target.confirmed === true : null },
       stats: {
         alerts: rules.get(row.id)?.alerts ?? 0,
         activeAlerts: rules.get(row.id)?.activeAlerts ?? 0,
@@ -263,6 +264,7 @@ export class ChannelResolver {
   @Mutation(() => Channel, { description: 'Creates a channel; a webhook’s secret is shown in this response only' })
   async createChannel(@Arg('input', () => CreateChannelInput) input: CreateChannelInput, @Ctx() ctx: SubgraphContext): Promise<Channel> {
     const row = await createChannel(ctx.sql, ctx.secrets, requireAuth(ctx).workspaceId, present(input), ctx.env, ctx.clock.now());
+    if (row.kind === 'telegram') await connectTelegramButtons(ctx);
     return (await toChannels(ctx, [row]))[0];
   }
 
@@ -273,7 +275,7 @@ export class ChannelResolver {
     const valid = parseInput(updateChannelInput, present(input));
     const before = await ownChannel(ctx, id);
     const foreign = foreignChannelField(valid, before.kind);
-    if (foreign) throw domainError('validation_error', `${foreign}: is not taken by a ${before.kind} channel`, { field: foreign });
+    if (foreign) throw domainError('validation_error', `${foreign}: is not taken by ${channelOfKind(before.kind)}`, { field: foreign });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
     const row = await updateChannel(ctx.sql, ctx.secrets, before.workspaceId, before.id, {
       label: valid.label,
@@ -283,6 +285,7 @@ export class ChannelResolver {
       target: changedTarget(before, valid),
     });
     if (!row) throw notFound('Channel');
+    if (valid.chatId !== undefined) await connectTelegramButtons(ctx);
     return (await toChannels(ctx, [row]))[0];
   }
 

@@ -115,6 +115,11 @@ export const utc = (iso: string): string => {
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 };
 
+/** The line an Interacted button appends to the mention's note (spec 6.4): in which chat app, who clicked, when. */
+export function interactedNoteLine(app: 'Slack' | 'Telegram', who: string, at: Date): string {
+  return `Interacted in ${app} by ${who}, ${utc(at.toISOString())}`;
+}
+
 const day = (iso: string): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import { postSlackMessage, slackApiBase } from './slack-api.ts';
 import { findSlackConnection, openSlackBotToken, type SlackConnectionRow } from './slack-connection-store.ts';
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
-import { telegramMessage } from './telegram-messages.ts';
+import { telegramMessage, telegramReplyMarkup } from './telegram-messages.ts';
 import { unsubscribeLink } from './unsubscribe-links.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
 import { findWorkspace } from './workspace-store.ts';
@@ -97,9 +97,9 @@ async function sendTelegramDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>
   const bot = telegramBot(settings.env);
   if (!bot) return refused('Telegram is not configured on this install');
   if (!chatId) return refused('the channel has no chat to send to');
-  const message = telegramMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  const content = { kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery;
   try {
-    await sendTelegramMessage(bot, chatId, message, { timeoutMs: settings.timeoutMs });
+    await sendTelegramMessage(bot, chatId, telegramMessage(content), { timeoutMs: settings.timeoutMs, replyMarkup: telegramReplyMarkup(content) });
     return { ok: true, status: 200 };
   } catch (error) {
     return integrationOutcome(error);
@@ -144,12 +144,20 @@ async function mailOutcome(settings: MailSettings, mail: OutgoingMail, timeoutMs
   }
 }
 
+/**
+ * A delivery's e-mail is one message however often it is tried: its id is
+ * the Message-ID, so a retry after a send that did arrive (an answer lost to
+ * a time-out) is a copy the reader's mail program folds into the first.
+ */
+const deliveryMessageId = (deliveryId: string, env: NodeJS.ProcessEnv) => `<${deliveryId}@${new URL(publicUrl(env)).hostname}>`;
+
 /** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
-async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
   const mail = mailSettings(settings.env);
   if (!mail) return refused('E-mail is not configured on this install');
   if (!target.address || !target.confirmed) return refused('the address has not been confirmed yet');
-  return mailOutcome(mail, { to: target.address, ...emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery) }, settings.timeoutMs);
+  const message = emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
+  return mailOutcome(mail, { to: target.address, ...message, messageId: deliveryMessageId(delivery.id, settings.env) }, settings.timeoutMs);
 }
 
 /**
@@ -189,7 +197,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
     {
       to: delivery.userEmail,
       ...message,
-      messageId: `<${delivery.id}@${new URL(publicUrl(settings.env)).hostname}>`,
+      messageId: deliveryMessageId(delivery.id, settings.env),
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     },
     settings.timeoutMs,

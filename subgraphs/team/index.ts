@@ -10,13 +10,14 @@ import { SessionResolver } from './session.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
+import { TelegramInteractionResolver } from './telegram-interactions.ts';
 import { WhoamiResolver, Workspace, resolveWorkspaceReference } from './workspace.ts';
 import { ConnectedAppResolver } from './connected-app.ts';
 
 /** The team subgraph: workspaces, members and invitations, sessions, API keys, OAuth grants, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver, TelegramInteractionResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
   });
@@ -34,6 +35,7 @@ export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { teamSealedColumns } from './sealed-columns.ts';
 export { enqueueMentionAlerts } from './mention-alerts.ts';
+export { connectTelegramButtonsAtStart } from './telegram-interactions.ts';
 export { closeSharedMailers } from './mailer.ts';
 export { magicLinkInput, mailMagicLink, passwordSignInInput, setPasswordInput, signInWithMagicLink, signInWithPassword } from './session.ts';
 export { authenticateSession } from './session-store.ts';

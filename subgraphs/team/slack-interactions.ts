@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { domainError } from '../domain-error.ts';
+import { interactedNoteLine } from './delivery-content.ts';
 import { markPostMentionsDone } from '../mentions/index.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseSlackInteraction, requireSlackApp, verifySlackRequest } from './slack-api.ts';
 import { workspacesOfSlackTeam } from './slack-connection-store.ts';
-import { interactedNoteLine } from './slack-messages.ts';
 
 @ObjectType()
 export class SlackInteractionReceipt {
@@ -32,7 +32,7 @@ export async function handleSlackInteraction(
   const interaction = parseSlackInteraction(request.body);
   if (!interaction) return [];
   const workspaceIds = await workspacesOfSlackTeam(ctx.sql, interaction.teamId);
-  const line = interactedNoteLine(interaction.user, now);
+  const line = interactedNoteLine('Slack', `@${interaction.user.name}`, now);
   const done: string[] = [];
   for (const mentionId of interaction.mentionIds) {
     for (const workspaceId of workspaceIds) done.push(...(await markPostMentionsDone(ctx.sql, workspaceId, mentionId, line)));

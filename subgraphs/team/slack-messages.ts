@@ -7,31 +7,30 @@ import { type SlackMessage, mentionInteractedAction } from './slack-api.ts';
  * mention alerts, the Interacted button (`mention_interacted`, value the
  * mention id) the interactivity endpoint acts on. Sizes stay inside Block
  * Kit's limits (header 150 characters, section text 3000, field 2000).
+ *
+ * Words from outside (a post, a digest's list of posts) go in `rich_text`
+ * blocks, whose text elements Slack shows as written: in mrkdwn a post's
+ * `*args`, `_private_` or `~/path~` would turn bold, italic or struck
+ * through, and mrkdwn has no escape for them.
  */
 
 /** Slack's mrkdwn has three control characters; everything else is literal. */
 const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** A URL inside `<url|label>`: `|` and angle brackets would end it early. */
-const linkTarget = (url: string): string => escapeMrkdwn(url.replace(/\|/g, '%7C').replace(/</g, '%3C').replace(/>/g, '%3E'));
-
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const plainText = (text: string, max: number) => ({ type: 'plain_text', text: excerpt(text, max), emoji: true });
+const richText = (elements: Record<string, unknown>[]) => ({ type: 'rich_text', elements });
+const literal = (text: string, style?: { bold: true }) => ({ type: 'text', text, ...(style ? { style } : {}) });
 
-const sectionTextLimit = 3000;
+/** Only web links become link elements (Slack refuses others); the words of any other stay text. */
+const linked = (url: string, text: string) => (/^https?:\/\//i.test(url) ? { type: 'link', url, text } : literal(text));
 
 function sectionBlocks(content: MessageContent): Record<string, unknown>[] {
   return content.sections.map((section) => {
-    let text = `*${escapeMrkdwn(section.heading)}*`;
-    let more = section.more;
-    for (const item of section.items) {
-      const line = `\n• <${linkTarget(item.url)}|${escapeMrkdwn(item.text)}>  ${escapeMrkdwn(item.detail)}`;
-      // Room is kept for the "and N more" line.
-      if (text.length + line.length > sectionTextLimit - 40) more++;
-      else text += line;
-    }
-    if (more) text += `\n…and ${more} more`;
-    return { type: 'section', text: mrkdwn(text) };
+    const items = section.items.map((item) => ({ type: 'rich_text_section', elements: [linked(item.url, item.text), literal(`  ${item.detail}`)] }));
+    const elements: Record<string, unknown>[] = [{ type: 'rich_text_section', elements: [literal(section.heading, { bold: true })] }, { type: 'rich_text_list', style: 'bullet', elements: items }];
+    if (section.more) elements.push({ type: 'rich_text_section', elements: [literal(`…and ${section.more} more`)] });
+    return richText(elements);
   });
 }
 
@@ -49,17 +48,11 @@ export function slackMessage(delivery: Delivery): SlackMessage {
   const content = describeDelivery(delivery);
   const blocks: Record<string, unknown>[] = [{ type: 'header', text: plainText(content.title, 150) }];
   if (content.intro) blocks.push({ type: 'section', text: mrkdwn(escapeMrkdwn(excerpt(content.intro, 600))) });
-  // Escaping at most quintuples a character (`&` → `&amp;`), so 600 characters stay under the section limit.
-  if (content.quote) blocks.push({ type: 'section', text: mrkdwn(`>${escapeMrkdwn(excerpt(content.quote, 590))}`) });
+  if (content.quote) blocks.push(richText([{ type: 'rich_text_quote', elements: [literal(excerpt(content.quote, 600))] }]));
   if (content.facts.length) {
     blocks.push({ type: 'section', fields: content.facts.slice(0, 10).map((fact) => mrkdwn(`*${escapeMrkdwn(fact.label)}*\n${escapeMrkdwn(excerpt(fact.value, 390))}`)) });
   }
   blocks.push(...sectionBlocks(content), ...buttons(content));
   blocks.push({ type: 'context', elements: [mrkdwn(escapeMrkdwn(excerpt(content.footer, 600)))] });
   return { text: escapeMrkdwn(content.title), blocks };
-}
-
-/** The line the Interacted button appends to the mention's note. */
-export function interactedNoteLine(user: { name: string }, at: Date): string {
-  return `Interacted in Slack by @${user.name}, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

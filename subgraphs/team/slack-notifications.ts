@@ -43,7 +43,8 @@ export const slackNotificationsInput = z.strictObject({
     .array(z.enum(platforms))
     .max(9, 'must name at most 9 platforms')
     .nullish()
-    .transform((value) => value ?? []),
+    // A platform named twice is one source, as an account event named twice is one subscription.
+    .transform((value) => [...new Set(value ?? [])]),
 });
 
 /** The connection as the API shows it: a workspace not connected has empty settings. */

@@ -1,4 +1,6 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { publicUrl } from '../../runtime/config.ts';
 import { type RetryPolicy, UpstreamError, requestUpstream, upstreamBase } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 import { IntegrationError } from './integration-error.ts';
@@ -30,11 +32,18 @@ export function requireTelegramBot(env: NodeJS.ProcessEnv): TelegramBot {
 
 const replySchema = z.object({
   ok: z.boolean(),
-  result: z.object({ message_id: z.number().int() }).loose().optional(),
+  result: z.unknown().optional(),
   error_code: z.number().int().optional(),
   description: z.string().optional(),
   parameters: z.object({ retry_after: z.number().optional(), migrate_to_chat_id: z.number().optional() }).optional(),
 });
+const sentMessageSchema = z.object({ message_id: z.number().int() }).loose();
+
+/** A Bot API call's HTTP status and its reply (null when garbled). */
+interface BotApiAnswer {
+  status: number;
+  reply: z.infer<typeof replySchema> | null;
+}
 
 function parseReply(text: string): z.infer<typeof replySchema> | null {
   try {
@@ -44,24 +53,24 @@ function parseReply(text: string): z.infer<typeof replySchema> | null {
   }
 }
 
+/** Buttons under a message (`InlineKeyboardMarkup`): rows of callback buttons, whose `callback_data` is 1 to 64 bytes. */
+export interface TelegramReplyMarkup {
+  inline_keyboard: { text: string; callback_data: string }[][];
+}
+
 /**
- * `sendMessage` with an HTML-formatted text (Telegram's HTML subset, the
- * caller escapes). Telegram names the wait of a 429 in the body
- * (`parameters.retry_after`); a 429 and any 5xx are transient, every other
- * refusal (400 chat not found, 403 bot blocked or kicked, 401 bad token)
- * permanent. One attempt by default: the caller (the delivery log) owns retries.
+ * One Bot API call. Telegram names the wait of a 429 in the body
+ * (`parameters.retry_after`); a 429, any 5xx and a network failure are
+ * transient `IntegrationError`s. One attempt by default: the caller owns retries.
  */
-export async function sendTelegramMessage(bot: TelegramBot, chatId: string, html: string, retry: RetryPolicy = {}): Promise<{ messageId: number }> {
-  // The token is part of the path; keep it out of every error message.
-  const where = 'sendMessage';
-  let response;
+async function callBotApi(bot: TelegramBot, method: string, payload: Record<string, unknown>, retry: RetryPolicy): Promise<BotApiAnswer> {
   try {
-    response = await requestUpstream({
+    const response = await requestUpstream({
       platform: 'telegram',
-      url: `${bot.apiBase}/bot${bot.botToken}/sendMessage`,
+      url: `${bot.apiBase}/bot${bot.botToken}/${method}`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ chat_id: chatId, text: html, parse_mode: 'HTML', disable_web_page_preview: true }),
+      body: JSON.stringify(payload),
       platformWaitMs: (answer) => {
         const seconds = answer.status === 429 ? parseReply(answer.text)?.parameters?.retry_after : undefined;
         return seconds === undefined ? undefined : seconds * 1000;
@@ -69,16 +78,103 @@ export async function sendTelegramMessage(bot: TelegramBot, chatId: string, html
       attempts: 1,
       ...retry,
     });
+    return { status: response.status, reply: parseReply(response.text) };
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
+    // The token is part of the path; keep it out of every error message.
     const reason = error.reason.replaceAll(bot.botToken, '<token>');
     const code = error.status ? String(error.status) : 'network_error';
-    throw new IntegrationError('telegram', `${where}: ${reason}`, true, code, { status: error.status, retryAfterSeconds: error.retryAfterSeconds });
+    throw new IntegrationError('telegram', `${method}: ${reason}`, true, code, { status: error.status, retryAfterSeconds: error.retryAfterSeconds });
   }
-  const reply = parseReply(response.text);
-  if (response.status >= 200 && response.status < 300 && reply?.ok && reply.result) return { messageId: reply.result.message_id };
-  const description = reply?.description ?? `HTTP ${response.status}`;
-  const code = String(reply?.error_code ?? response.status);
-  const transient = response.status >= 200 && response.status < 300; // a 2xx without a result: a garbled answer, worth another try
-  throw new IntegrationError('telegram', `${where}: ${description}`, transient, code, { status: response.status });
+}
+
+/**
+ * A call's answer that is not the success wanted: Telegram's refusal (400 chat
+ * not found, 403 bot blocked or kicked, 401 bad token) is permanent; a 2xx
+ * without the result, a garbled answer, is worth another try.
+ */
+function refusalOf(method: string, answer: BotApiAnswer): IntegrationError {
+  const description = answer.reply?.description ?? `HTTP ${answer.status}`;
+  const code = String(answer.reply?.error_code ?? answer.status);
+  const transient = answer.status >= 200 && answer.status < 300;
+  return new IntegrationError('telegram', `${method}: ${description}`, transient, code, { status: answer.status });
+}
+
+const succeeded = (answer: BotApiAnswer) => answer.status >= 200 && answer.status < 300 && answer.reply?.ok === true;
+
+/** `sendMessage` with an HTML-formatted text (Telegram's HTML subset, the caller escapes) and, when given, buttons under it. */
+export async function sendTelegramMessage(
+  bot: TelegramBot,
+  chatId: string,
+  html: string,
+  options: RetryPolicy & { replyMarkup?: TelegramReplyMarkup } = {},
+): Promise<{ messageId: number }> {
+  const { replyMarkup, ...retry } = options;
+  const payload = { chat_id: chatId, text: html, parse_mode: 'HTML', disable_web_page_preview: true, ...(replyMarkup ? { reply_markup: replyMarkup } : {}) };
+  const answer = await callBotApi(bot, 'sendMessage', payload, retry);
+  const sent = sentMessageSchema.safeParse(answer.reply?.result);
+  if (succeeded(answer) && sent.success) return { messageId: sent.data.message_id };
+  throw refusalOf('sendMessage', answer);
+}
+
+/**
+ * The `secret_token` the bot's webhook is registered with: Telegram sends it
+ * back in `X-Telegram-Bot-Api-Secret-Token` on every update, which is how an
+ * update is told from a forgery. Derived from the bot token, so every process
+ * of an install agrees on it without storing anything; 1 to 256 of `A-Z a-z 0-9 _ -`.
+ */
+export function telegramWebhookSecret(bot: TelegramBot): string {
+  return createHmac('sha256', bot.botToken).update('earshot telegram webhook').digest('base64url');
+}
+
+/** Whether an update carries the bot's webhook secret, compared in constant time. */
+export function verifyTelegramUpdate(bot: TelegramBot, secretHeader: string | null): boolean {
+  const expected = Buffer.from(telegramWebhookSecret(bot));
+  const given = Buffer.from(secretHeader ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Where Telegram posts the bot's updates: the public address of `POST /v1/telegram/updates`. */
+export const telegramWebhookUrl = (env: NodeJS.ProcessEnv): string => `${publicUrl(env)}/v1/telegram/updates`;
+
+/**
+ * `setWebhook`: Telegram posts button clicks (`callback_query`, the only
+ * update asked for) to `telegramWebhookUrl` with the secret. Telegram takes
+ * only HTTPS on ports 443, 80, 88 or 8443, so an install whose public
+ * address is not one of those gets its refusal here.
+ */
+export async function registerTelegramWebhook(bot: TelegramBot, env: NodeJS.ProcessEnv, retry: RetryPolicy = {}): Promise<void> {
+  const payload = { url: telegramWebhookUrl(env), secret_token: telegramWebhookSecret(bot), allowed_updates: ['callback_query'] };
+  const answer = await callBotApi(bot, 'setWebhook', payload, retry);
+  if (!succeeded(answer)) throw refusalOf('setWebhook', answer);
+}
+
+/** A click on a callback button, from an `Update`: who clicked, in which chat, and the button's data. */
+export interface TelegramCallback {
+  id: string;
+  user: { id: number; name: string };
+  chat: { id: string; username: string | null } | null;
+  data: string;
+}
+
+const updateSchema = z.object({
+  callback_query: z.object({
+    id: z.string(),
+    from: z.object({ id: z.number(), username: z.string().optional(), first_name: z.string() }),
+    message: z.object({ chat: z.object({ id: z.number(), username: z.string().optional() }) }).optional(),
+    data: z.string().optional(),
+  }),
+});
+
+/** The callback of an update; null for every other update (or a click on a game button, which carries no data). */
+export function parseTelegramCallback(update: unknown): TelegramCallback | null {
+  const parsed = updateSchema.safeParse(update);
+  if (!parsed.success || parsed.data.callback_query.data === undefined) return null;
+  const { id, from, message, data } = parsed.data.callback_query;
+  return {
+    id,
+    user: { id: from.id, name: from.username ? `@${from.username}` : from.first_name },
+    chat: message ? { id: String(message.chat.id), username: message.chat.username ?? null } : null,
+    data,
+  };
 }

@@ -1,4 +1,5 @@
 import { type Delivery, describeDelivery, excerpt } from './delivery-content.ts';
+import type { TelegramReplyMarkup } from './telegram-api.ts';
 
 /**
  * A delivery as a Telegram message in the Bot API's HTML parse mode: only
@@ -24,4 +25,18 @@ export function telegramMessage(delivery: Delivery): string {
   if (content.links.length) lines.push(content.links.map((target) => link(target.url, target.label)).join(' · '));
   lines.push(`<i>${escapeHtml(excerpt(content.footer, 300))}</i>`);
   return lines.join('\n');
+}
+
+/** The `callback_data` of the Interacted button starts with this; the mention id follows (40 bytes in all; Telegram allows 64). */
+const interactedCallbackPrefix = 'interacted:';
+
+/** The mention an Interacted button's `callback_data` names; null for any other data. */
+export function interactedMentionOf(callbackData: string): string | null {
+  return callbackData.startsWith(interactedCallbackPrefix) ? callbackData.slice(interactedCallbackPrefix.length) || null : null;
+}
+
+/** The buttons under a delivery's message: on instant mention alerts the Interacted button (spec 6.4), nothing on the rest. */
+export function telegramReplyMarkup(delivery: Delivery): TelegramReplyMarkup | undefined {
+  const mentionId = describeDelivery(delivery).interactedMentionId;
+  return mentionId ? { inline_keyboard: [[{ text: 'Interacted', callback_data: `${interactedCallbackPrefix}${mentionId}` }]] } : undefined;
 }

@@ -35,6 +35,25 @@ export interface PostedSlackMessage {
 
 const slackError = (error: string): FakeResponse => ({ body: { ok: false, error } });
 
+/** A `rich_text` block's elements: sections, quotes and lists of sections, holding text and links (text taken as written, never as mrkdwn). */
+function richTextProblem(elements: unknown): string | null {
+  const inline = (element: any) =>
+    (element?.type === 'text' && typeof element.text === 'string' && element.text.length >= 1) ||
+    (element?.type === 'link' && typeof element.url === 'string' && /^https?:\/\//.test(element.url) && (element.text === undefined || typeof element.text === 'string'));
+  const section = (element: any) => ['rich_text_section', 'rich_text_quote', 'rich_text_preformatted'].includes(element?.type) && Array.isArray(element.elements) && element.elements.every(inline);
+  if (!Array.isArray(elements) || elements.length < 1) return 'elements: at least one';
+  for (const element of elements as any[]) {
+    if (element?.type === 'rich_text_list') {
+      if (!['bullet', 'ordered'].includes(element.style) || !Array.isArray(element.elements) || !element.elements.every((item: any) => item?.type === 'rich_text_section' && section(item))) {
+        return 'elements: a rich_text_list holds rich_text_section items';
+      }
+    } else if (!section(element)) {
+      return 'elements: rich_text_section, rich_text_quote, rich_text_preformatted or rich_text_list of text and links';
+    }
+  }
+  return null;
+}
+
 /** The Block Kit rules Slack answers `invalid_blocks` for, as far as Earshot's messages use them. */
 function blockProblem(blocks: unknown): string | null {
   if (!Array.isArray(blocks)) return 'blocks must be an array';
@@ -61,6 +80,11 @@ function blockProblem(blocks: unknown): string | null {
         break;
       case 'divider':
         break;
+      case 'rich_text': {
+        const problem = richTextProblem(block.elements);
+        if (problem) return `${where}.${problem}`;
+        break;
+      }
       case 'actions':
         if (!Array.isArray(block.elements) || block.elements.length < 1 || block.elements.length > 25) return `${where}.elements: 1 to 25`;
         for (const element of block.elements) {

@@ -15,6 +15,8 @@ export interface FakeTelegram extends FakeUpstream {
   messages: SentTelegramMessage[];
   /** The user blocks the bot (or removes it from the group): sends there answer 403. */
   blockChat(chatId: string): void;
+  /** What the last `setWebhook` registered: where updates go, the secret they carry, the update kinds asked for. */
+  webhook: { url: string; secretToken: string | null; allowedUpdates: string[] | null } | null;
 }
 
 export interface SentTelegramMessage {
@@ -120,6 +122,8 @@ export async function startFakeTelegram(options: { retryAfterSeconds?: number } 
       return telegramError(400, `Bad Request: unsupported parse_mode`);
     }
     if ([...parsed.plainText].length > 4096) return telegramError(400, 'Bad Request: message is too long');
+    const markupProblem = body.reply_markup === undefined ? null : inlineKeyboardProblem(body.reply_markup);
+    if (markupProblem) return telegramError(400, `Bad Request: ${markupProblem}`);
     const messageId = nextMessageId++;
     messages.push({ chatId, messageId, html: body.text, plainText: parsed.plainText, links: parsed.links, body });
     return {
@@ -136,13 +140,24 @@ export async function startFakeTelegram(options: { retryAfterSeconds?: number } 
     };
   };
 
+  let webhook: FakeTelegram['webhook'] = null;
+  const setWebhook = (request: RecordedRequest): FakeResponse => {
+    const body = JSON.parse(request.body || '{}');
+    if (typeof body.url !== 'string' || !URL.canParse(body.url)) return telegramError(400, 'Bad Request: bad webhook: Failed to resolve host: Name or service not known');
+    if (body.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(body.secret_token)) return telegramError(400, 'Bad Request: secret token contains unallowed characters');
+    webhook = { url: body.url, secretToken: body.secret_token ?? null, allowedUpdates: body.allowed_updates ?? null };
+    return { body: { ok: true, result: true, description: 'Webhook was set' } };
+  };
+
   const upstream = await startFakeServer(
     (request) => {
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(request.path);
       if (!match) return null;
       if (match[1] !== botToken) return telegramError(401, 'Unauthorized');
-      if (match[2] !== 'sendMessage' || request.method !== 'POST') return telegramError(404, 'Not Found');
-      return sendMessage(request);
+      if (request.method !== 'POST') return telegramError(404, 'Not Found');
+      if (match[2] === 'sendMessage') return sendMessage(request);
+      if (match[2] === 'setWebhook') return setWebhook(request);
+      return telegramError(404, 'Not Found');
     },
     {
       retryAfterSeconds: options.retryAfterSeconds ?? 0,
@@ -158,5 +173,52 @@ export async function startFakeTelegram(options: { retryAfterSeconds?: number } 
     blockChat(chatId) {
       blocked.add(chatId);
     },
+    get webhook() {
+      return webhook;
+    },
   };
+}
+
+/** What the Bot API refuses in an `InlineKeyboardMarkup` of callback buttons. */
+function inlineKeyboardProblem(markup: any): string | null {
+  if (!markup || !Array.isArray(markup.inline_keyboard)) return "can't parse reply keyboard markup JSON object";
+  for (const row of markup.inline_keyboard) {
+    if (!Array.isArray(row)) return 'field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays';
+    for (const button of row) {
+      if (typeof button?.text !== 'string' || !button.text) return 'text buttons are unallowed in the inline keyboard';
+      if (button.callback_data !== undefined && (typeof button.callback_data !== 'string' || !button.callback_data || Buffer.byteLength(button.callback_data) > 64)) {
+        return 'BUTTON_DATA_INVALID';
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The update Telegram posts to the bot's webhook when `user` clicks the
+ * callback button carrying `data` under message `messageId` in `chat`,
+ * with the secret the webhook was registered with.
+ */
+export function telegramCallbackUpdate(
+  secretToken: string,
+  click: { data: string; chat: { id: number; username?: string }; messageId?: number; user?: { id: number; first_name: string; username?: string } },
+): { headers: Record<string, string>; body: string } {
+  const user = click.user ?? { id: 7001, first_name: 'Ada', username: 'ada' };
+  const update = {
+    update_id: 900_000_001,
+    callback_query: {
+      id: '4382bfdwdsb323b2d9',
+      from: { ...user, is_bot: false, language_code: 'en' },
+      message: {
+        message_id: click.messageId ?? 100,
+        from: { id: 1, is_bot: true, first_name: 'Earshot', username: 'earshot_bot' },
+        chat: { ...click.chat, type: click.chat.id < 0 ? 'supergroup' : 'private' },
+        date: Math.floor(Date.now() / 1000),
+        text: 'New mention',
+      },
+      chat_instance: '-8201357743232341',
+      data: click.data,
+    },
+  };
+  return { headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secretToken }, body: JSON.stringify(update) };
 }
