@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchPlatforms } from '../vocabulary/normalized-post.ts';
-import { routeTable } from '../rest-facade/route-table.ts';
+import { routeTable, routeTables } from '../rest-facade/route-table.ts';
 import { mentionFilterQuery } from '../subgraphs/mentions/index.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -202,11 +202,37 @@ describe('query parameters', () => {
     ['platforms=,', 'platforms', 'platforms: must name at least one'],
     ['status=closed', 'status', 'status: must be one of open, done, ignored'],
     ['relevant=maybe', 'relevant', 'relevant: must be one of true, false'],
-    ['limit=abc', 'limit', 'limit: must be a number'],
+    ['limit=abc', 'limit', 'limit: must be a whole number'],
     ['limit=0', 'limit', 'limit: must be at least 1'],
     ['limit=2.5', 'limit', 'limit: must be a whole number'],
+    // Decimal digits only: Number() would read these as 16, 10, 5, 5 and 0.
+    ['limit=0x10', 'limit', 'limit: must be a whole number'],
+    ['limit=1e1', 'limit', 'limit: must be a whole number'],
+    ['limit=%205', 'limit', 'limit: must be a whole number'],
+    ['limit=%2B5', 'limit', 'limit: must be a whole number'],
+    ['limit=', 'limit', 'limit: must be a whole number'],
   ])('refuses a bad value (%s) with 400 naming the parameter and what it takes', async (query, field, message) => {
     expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, { code: 'validation_error', field, message });
+  });
+
+  // Every number a query takes (page sizes, windows in days), on every route of both tables.
+  const numberParameters = ['limit', 'days', 'window'];
+  const numberRoutes = routeTables
+    .flatMap((table) => table.routes)
+    // The compatibility API's 501 routes take Octolens's parameters unread.
+    .filter((route) => route.method === 'GET' && !('operation' in route && route.operation.includes('FeatureCheck')))
+    .flatMap((route) => Object.keys(route.query?.shape ?? {}).filter((name) => numberParameters.includes(name)).map((name) => [route.path, name]));
+  it('has number parameters on the list routes to check', () => {
+    expect(numberRoutes.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['/v1/people', '/v1/people/{id}/activities', '/v1/keywords', '/v1/channels/{id}/deliveries', '/v1/keywords/{id}/health']),
+    );
+  });
+  it.each(numberRoutes)('%s refuses %s written other than in decimal digits (0x10, 1e1)', async (path, name) => {
+    for (const written of ['0x10', '1e1']) {
+      const response = await earshot.rest('GET', `${path.replace(/\{\w+\}/g, 'x')}?${name}=${written}`, { key });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.body)).toContain(`${name}: must be a whole number`);
+    }
   });
 
   it('takes the known filters with good values', async () => {
