@@ -7,6 +7,7 @@ import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput, withoutNullKeys } from '../validate-input.ts';
 import { analyticsBuckets, type AnalyticsBucket, analyticsDimensions, type AnalyticsQuery, countMentions } from './analytics-store.ts';
+import { checkFilterKeywords } from './mention-filter-lookups.ts';
 
 /** The most buckets one request may ask for: 41 days of hours, or more than two years of days. */
 export const maxAnalyticsBuckets = 1000;
@@ -175,11 +176,14 @@ export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRe
         platforms: t.arg.stringList(),
         relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included; null: every mention' }),
       },
-      resolve: (_root, args, ctx) => {
+      resolve: async (_root, args, ctx) => {
         // `relevant: null` asks for every mention; other keys sent as null are not sent.
         const { relevant, ...rest } = args;
         const input = { ...withoutNullKeys({ ...rest, keywordIds: rest.keywordIds?.map(String) }), ...(relevant === undefined ? {} : { relevant }) };
-        return mentionAnalytics(ctx.sql, requireAuth(ctx).workspaceId, input, ctx.clock.now());
+        const { workspaceId } = requireAuth(ctx);
+        // As the mention list: a keyword id of another workspace, or of none, is `not_found` rather than a count of nothing.
+        if (rest.keywordIds) await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, { keywordIds: rest.keywordIds.map(String) });
+        return mentionAnalytics(ctx.sql, workspaceId, input, ctx.clock.now());
       },
     }),
   );
