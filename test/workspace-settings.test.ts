@@ -27,7 +27,7 @@ describe('workspace filters over REST', () => {
     const patched = await earshot.rest('PATCH', '/v1/filters', {
       key,
       body: {
-        excludedTerms: ['  giveaway ', 'crypto*'],
+        excludedTerms: ['  giveaway ', 'crypto*', 'giveaway'],
         excludedAuthors: ['@Alice', 'https://www.reddit.com/user/Spammer/', 'https://x.com/SpamBot', 'u/spammer'],
         githubRepositories: ['https://github.com/Acme/Widget/issues/3', 'acme/widget.git', 'github.com/Other/Repo', 'x/y'],
         subreddits: { allowed: ['r/Rust', '/r/golang', 'rust', 'https://www.reddit.com/r/Node/', 'old.reddit.com/r/deno/comments/1abc/x'], denied: ['R/Spam'] },

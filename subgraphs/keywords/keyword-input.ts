@@ -47,7 +47,7 @@ export const excludedAuthorList = list(text(1, 500), 100)
     return uniqueList(canonical);
   });
 
-export const termList = list(text(1, 80), 50);
+export const termList = list(text(1, 80), 50).transform(uniqueList);
 
 const repositoryEvent = z.enum(['new', 'traction', 'stars', 'growth']);
 const platform = z.enum(searchPlatforms);
