@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { searchPlatforms } from '../vocabulary/normalized-post.ts';
 import { routeTable, routeTables } from '../rest-facade/route-table.ts';
 import { mentionFilterQuery } from '../subgraphs/mentions/index.ts';
@@ -233,6 +234,16 @@ describe('query parameters', () => {
       expect(response.status).toBe(400);
       expect(JSON.stringify(response.body)).toContain(`${name}: must be a whole number`);
     }
+  });
+
+  it('reads every number a query takes from decimal digits only, whatever its name', () => {
+    const numberParameters = routeTables
+      .flatMap((table) => table.routes)
+      .flatMap((route) => Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({ at: `${route.method} ${route.path} ${name}`, schema: schema as z.ZodType })))
+      .filter(({ schema }) => schema.safeParse('16').data === 16);
+    expect(numberParameters.length).toBeGreaterThan(8);
+    const takesOtherThanDigits = numberParameters.filter(({ schema }) => ['0x10', '1e1', ' 16', '+16', '16.0', ''].some((written) => schema.safeParse(written).success));
+    expect(takesOtherThanDigits.map(({ at }) => at)).toEqual([]);
   });
 
   it('takes the known filters with good values', async () => {
