@@ -290,7 +290,7 @@ describe('bodies', () => {
       message: 'matching.subreddits.deny: unknown field; matching.subreddits takes only, excluded',
     });
     for (const [method, path, takes] of [
-      ['POST', '/v1/groups', 'name, externalId, description'],
+      ['POST', '/v1/groups', 'name, externalId, description, context'],
       ['POST', '/v1/api-keys', 'name, scope, expiresAt'],
       ['PATCH', '/v1/company-profile', 'name, description, website, competitors, guidelines'],
       ['PUT', '/v1/billing/auto-recharge', 'enabled, thresholdCents, amountCents'],
