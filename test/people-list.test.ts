@@ -196,6 +196,16 @@ describe('segments', () => {
     expect((await earshot.rest('GET', `/v1/segments/${mine.body.id}`, { key: w.key })).body.filter).toEqual({ ownerIds: [w.memberId, 'none'] });
   });
 
+  it('takes a null filter as no filter, as a saved view does: everyone, and a PATCH with it clears the filter', async () => {
+    const created = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Everyone', filter: null } });
+    expect({ status: created.status, filter: created.body.filter }).toEqual({ status: 201, filter: {} });
+    const narrowed = await earshot.rest('PATCH', `/v1/segments/${created.body.id}`, { key: w.key, body: { filter: { automated: true } } });
+    expect(narrowed.body.filter).toEqual({ automated: true });
+    const cleared = await earshot.rest('PATCH', `/v1/segments/${created.body.id}`, { key: w.key, body: { filter: null } });
+    expect({ status: cleared.status, filter: cleared.body.filter }).toEqual({ status: 200, filter: {} });
+    expect(await listed(`?segmentId=${created.body.id}`)).toEqual(await listed(''));
+  });
+
   it('keeps segments to their workspace, and answers GraphQL the same', async () => {
     const other = await seedWorkspace(earshot, 'list-other');
     const theirs = await earshot.rest('POST', '/v1/segments', { key: other.key, body: { name: 'Customers', filter: { stages: ['customer'] } } });

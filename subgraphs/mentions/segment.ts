@@ -18,13 +18,13 @@ const segmentName = z
 /** POST /v1/segments: a name unique in the workspace whatever its case, and the people filter it saves. */
 export const segmentCreateInput = z.strictObject({
   name: segmentName.meta({ description: 'Unique in the workspace, whatever the case' }),
-  filter: peopleFilterInput.optional().meta({ description: 'The people list filters it saves; none: everyone' }),
+  filter: peopleFilterInput.nullable().optional().meta({ description: 'The people list filters it saves; none or null: everyone' }),
 });
 
 /** PATCH /v1/segments/{id}: omitted fields stay; `filter` is replaced whole. */
 export const segmentPatchInput = z.strictObject({
   name: segmentName.optional(),
-  filter: peopleFilterInput.optional().meta({ description: 'The whole new filter' }),
+  filter: peopleFilterInput.nullable().optional().meta({ description: 'The whole new filter; null filters nothing (everyone), as a saved view’s does' }),
 });
 
 /**
@@ -97,6 +97,8 @@ export function addSegmentType(builder: PothosBuilder, filterTypes: { PeopleFilt
 
   const asSent = (input: { name?: string | null; filter?: Record<string, unknown> | null }) => {
     const sent = withoutNullKeys(input);
+    // A null filter is sent on purpose: it clears the filter.
+    if (input.filter === null) return { ...sent, filter: null };
     return input.filter ? { ...sent, filter: withoutNullKeys(input.filter) } : sent;
   };
 
