@@ -24,11 +24,13 @@ export const booleanText = z.enum(['true', 'false']).transform((value) => value 
  * A whole number written in decimal digits only, from `min` to `max`. Not
  * `Number(text)`: that reads `0x10` as 16, `1e1` as 10, ` 5` as 5 and an
  * empty value as 0, so a typo would quietly become some other page size.
+ * Described to clients as the integer it is, not as the text it arrives in.
  */
 export const wholeNumberText = (min: number, max: number, message?: string) =>
   z
     .string()
-    .regex(/^\d{1,15}$/, message ?? 'must be a whole number')
+    .refine((text) => /^\d{1,15}$/.test(text), message ?? 'must be a whole number')
+    .meta({ type: 'integer', minimum: min, maximum: max })
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message));
 

@@ -67,6 +67,13 @@ describe('GET /v1/openapi.json', () => {
     for (const name of Object.keys(whoami['200'].headers)) expect(answer.headers.get(name)).not.toBeNull();
   });
 
+  it('describes a page size and a window in days as the integers they are, with their bounds', () => {
+    const parameter = (path: string, name: string) => document.paths[path].get.parameters.find((each: { name: string }) => each.name === name).schema;
+    expect(parameter('/v1/people', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 50)' });
+    expect(parameter('/v1/people/{id}/activities', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(parameter('/v1/keywords/{id}/health', 'days')).toMatchObject({ type: 'integer', minimum: 1, maximum: 90 });
+  });
+
   it('marks exactly the public routes as needing no credential', () => {
     for (const route of allRoutes) {
       const operation = document.paths[route.path][route.method.toLowerCase()];
