@@ -245,6 +245,9 @@ describe('GET /v1/analytics', () => {
     }
     const graphql = await earshot.graphql(`query($ids: [ID!]) { mentionAnalytics(by: "sentiment", keywordIds: $ids) { total } }`, { ids: [other.keywordId] }, w.key);
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'not_found', field: 'keywordIds' });
+    // A request that is bad in itself is refused as such before its keywords are looked up.
+    const backwards = await analytics(`by=sentiment&keywordIds=${other.keywordId}&since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z`);
+    expect({ status: backwards.status, code: backwards.body.error.code, field: backwards.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: 'since' });
   });
 
   it('writes verdicts through: a corrected sentiment counts as corrected, a relevance verdict moves a mention in or out', async () => {

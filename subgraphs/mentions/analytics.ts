@@ -103,7 +103,11 @@ export interface AnalyticsReport {
  * this is what was said, not what is left to read.
  */
 export async function mentionAnalytics(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<AnalyticsReport> {
-  const query = settleAnalyticsQuery(rawInput, now);
+  return reportAnalytics(sql, workspaceId, settleAnalyticsQuery(rawInput, now));
+}
+
+/** The counts of a settled request. */
+async function reportAnalytics(sql: Sql, workspaceId: string, query: AnalyticsQuery): Promise<AnalyticsReport> {
   const cells = await countMentions(sql, workspaceId, query);
   const starts = [...new Map(cells.map((cell) => [cell.start.getTime(), cell.start])).values()];
   const totals = new Map<number, number>();
@@ -181,9 +185,10 @@ export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRe
         const { relevant, ...rest } = args;
         const input = { ...withoutNullKeys({ ...rest, keywordIds: rest.keywordIds?.map(String) }), ...(relevant === undefined ? {} : { relevant }) };
         const { workspaceId } = requireAuth(ctx);
+        const query = settleAnalyticsQuery(input, ctx.clock.now());
         // As the mention list: a keyword id of another workspace, or of none, is `not_found` rather than a count of nothing.
-        if (rest.keywordIds) await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, { keywordIds: rest.keywordIds.map(String) });
-        return mentionAnalytics(ctx.sql, workspaceId, input, ctx.clock.now());
+        if (query.keywordIds) await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, { keywordIds: query.keywordIds });
+        return reportAnalytics(ctx.sql, workspaceId, query);
       },
     }),
   );
