@@ -231,6 +231,25 @@ describe('GET /v1/analytics', () => {
     expect({ status: withoutBy.status, code: withoutBy.body.error.code, field: withoutBy.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: 'by' });
   });
 
+  it('answers a keyword id of another workspace, or of none, 404 not_found naming keywordIds, as the mention list does', async () => {
+    const other = await seedWorkspace(earshot, 'analytics-keywords');
+    for (const id of [other.keywordId, 'kw_nothing']) {
+      for (const path of [`/v1/analytics?by=sentiment&keywordIds=${w.keywordId},${id}`, `/v1/mentions?keywordIds=${w.keywordId},${id}`]) {
+        const answer = await earshot.rest('GET', path, { key: w.key });
+        expect({ path, status: answer.status, error: answer.body.error }).toEqual({
+          path,
+          status: 404,
+          error: { code: 'not_found', field: 'keywordIds', message: `keywordIds: ${id} names no keyword of this workspace`, requestId: answer.headers.get('x-request-id') },
+        });
+      }
+    }
+    const graphql = await earshot.graphql(`query($ids: [ID!]) { mentionAnalytics(by: "sentiment", keywordIds: $ids) { total } }`, { ids: [other.keywordId] }, w.key);
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'not_found', field: 'keywordIds' });
+    // A request that is bad in itself is refused as such before its keywords are looked up.
+    const backwards = await analytics(`by=sentiment&keywordIds=${other.keywordId}&since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z`);
+    expect({ status: backwards.status, code: backwards.body.error.code, field: backwards.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: 'since' });
+  });
+
   it('writes verdicts through: a corrected sentiment counts as corrected, a relevance verdict moves a mention in or out', async () => {
     const range = 'by=sentiment&bucket=month&since=2026-03-01T00:00:00Z&until=2026-03-31T23:59:59Z';
     const series = async () => Object.fromEntries((await analytics(range)).body.series.map((s: { key: string; total: number }) => [s.key, s.total]));

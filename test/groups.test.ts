@@ -122,6 +122,25 @@ describe('groups over REST', () => {
     expect(await defaultGroupOf(key)).toEqual(renamed.body);
   });
 
+  it('takes context as another name for description, on create and PATCH, and the default group refuses it as default_group_context', async () => {
+    const key = await workspaceKey();
+    const created = await earshot.rest('POST', '/v1/groups', { key, body: { name: 'Rivals', context: 'Products we compete with' } });
+    expect({ status: created.status, description: created.body.description }).toEqual({ status: 201, description: 'Products we compete with' });
+    const patched = await earshot.rest('PATCH', `/v1/groups/${created.body.id}`, { key, body: { context: 'Rival products' } });
+    expect(patched.body).toEqual({ ...created.body, description: 'Rival products' });
+    const same = await earshot.rest('PATCH', `/v1/groups/${created.body.id}`, { key, body: { description: 'Both', context: 'Both' } });
+    expect(same.body.description).toBe('Both');
+    const cleared = await earshot.rest('PATCH', `/v1/groups/${created.body.id}`, { key, body: { context: null } });
+    expect(cleared.body.description).toBeNull();
+    const conflicting = await earshot.rest('PATCH', `/v1/groups/${created.body.id}`, { key, body: { description: 'One', context: 'Another' } });
+    expect({ status: conflicting.status, code: conflicting.body.error.code, field: conflicting.body.error.field }).toEqual({ status: 400, code: 'validation_error', field: 'context' });
+
+    const defaultGroup = await defaultGroupOf(key);
+    const refused = await earshot.rest('PATCH', `/v1/groups/${defaultGroup.id}`, { key, body: { context: 'Our product' } });
+    expect({ status: refused.status, code: refused.body.error.code, field: refused.body.error.field }).toEqual({ status: 409, code: 'default_group_context', field: 'context' });
+    expect(await defaultGroupOf(key)).toEqual(defaultGroup);
+  });
+
   it('moves a keyword between groups with groupId, and refuses a move onto a term the group tracks in any case', async () => {
     const key = await workspaceKey();
     const defaultGroup = await defaultGroupOf(key);

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { searchPlatforms } from '../vocabulary/normalized-post.ts';
-import { routeTable } from '../rest-facade/route-table.ts';
+import { routeTable, routeTables } from '../rest-facade/route-table.ts';
 import { mentionFilterQuery } from '../subgraphs/mentions/index.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -202,11 +203,47 @@ describe('query parameters', () => {
     ['platforms=,', 'platforms', 'platforms: must name at least one'],
     ['status=closed', 'status', 'status: must be one of open, done, ignored'],
     ['relevant=maybe', 'relevant', 'relevant: must be one of true, false'],
-    ['limit=abc', 'limit', 'limit: must be a number'],
+    ['limit=abc', 'limit', 'limit: must be a whole number'],
     ['limit=0', 'limit', 'limit: must be at least 1'],
     ['limit=2.5', 'limit', 'limit: must be a whole number'],
+    // Decimal digits only: Number() would read these as 16, 10, 5, 5 and 0.
+    ['limit=0x10', 'limit', 'limit: must be a whole number'],
+    ['limit=1e1', 'limit', 'limit: must be a whole number'],
+    ['limit=%205', 'limit', 'limit: must be a whole number'],
+    ['limit=%2B5', 'limit', 'limit: must be a whole number'],
+    ['limit=', 'limit', 'limit: must be a whole number'],
   ])('refuses a bad value (%s) with 400 naming the parameter and what it takes', async (query, field, message) => {
     expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, { code: 'validation_error', field, message });
+  });
+
+  // Every number a query takes (page sizes, windows in days), on every route of both tables.
+  const numberParameters = ['limit', 'days', 'window'];
+  const numberRoutes = routeTables
+    .flatMap((table) => table.routes)
+    // The compatibility API's 501 routes take Octolens's parameters unread.
+    .filter((route) => route.method === 'GET' && !('operation' in route && route.operation.includes('FeatureCheck')))
+    .flatMap((route) => Object.keys(route.query?.shape ?? {}).filter((name) => numberParameters.includes(name)).map((name) => [route.path, name]));
+  it('has number parameters on the list routes to check', () => {
+    expect(numberRoutes.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['/v1/people', '/v1/people/{id}/activities', '/v1/keywords', '/v1/channels/{id}/deliveries', '/v1/keywords/{id}/health']),
+    );
+  });
+  it.each(numberRoutes)('%s refuses %s written other than in decimal digits (0x10, 1e1)', async (path, name) => {
+    for (const written of ['0x10', '1e1']) {
+      const response = await earshot.rest('GET', `${path.replace(/\{\w+\}/g, 'x')}?${name}=${written}`, { key });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.body)).toContain(`${name}: must be a whole number`);
+    }
+  });
+
+  it('reads every number a query takes from decimal digits only, whatever its name', () => {
+    const numberParameters = routeTables
+      .flatMap((table) => table.routes)
+      .flatMap((route) => Object.entries(route.query?.shape ?? {}).map(([name, schema]) => ({ at: `${route.method} ${route.path} ${name}`, schema: schema as z.ZodType })))
+      .filter(({ schema }) => schema.safeParse('16').data === 16);
+    expect(numberParameters.length).toBeGreaterThan(8);
+    const takesOtherThanDigits = numberParameters.filter(({ schema }) => ['0x10', '1e1', ' 16', '+16', '16.0', ''].some((written) => schema.safeParse(written).success));
+    expect(takesOtherThanDigits.map(({ at }) => at)).toEqual([]);
   });
 
   it('takes the known filters with good values', async () => {
@@ -253,7 +290,7 @@ describe('bodies', () => {
       message: 'matching.subreddits.deny: unknown field; matching.subreddits takes only, excluded',
     });
     for (const [method, path, takes] of [
-      ['POST', '/v1/groups', 'name, externalId, description'],
+      ['POST', '/v1/groups', 'name, externalId, description, context'],
       ['POST', '/v1/api-keys', 'name, scope, expiresAt'],
       ['PATCH', '/v1/company-profile', 'name, description, website, competitors, guidelines'],
       ['PUT', '/v1/billing/auto-recharge', 'enabled, thresholdCents, amountCents'],

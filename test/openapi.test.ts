@@ -67,6 +67,13 @@ describe('GET /v1/openapi.json', () => {
     for (const name of Object.keys(whoami['200'].headers)) expect(answer.headers.get(name)).not.toBeNull();
   });
 
+  it('describes a page size and a window in days as the integers they are, with their bounds', () => {
+    const parameter = (path: string, name: string) => document.paths[path].get.parameters.find((each: { name: string }) => each.name === name).schema;
+    expect(parameter('/v1/people', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 50)' });
+    expect(parameter('/v1/people/{id}/activities', 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(parameter('/v1/keywords/{id}/health', 'days')).toMatchObject({ type: 'integer', minimum: 1, maximum: 90 });
+  });
+
   it('names the three credentials of spec 5.2 and which each route takes: none when public, a person for team changes, the session for its own routes, a key on the compatibility API', () => {
     expect(document.security).toEqual([{ apiKey: [] }, { oauth: ['read'] }, { session: [] }]);
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

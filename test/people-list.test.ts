@@ -172,10 +172,38 @@ describe('segments', () => {
       message: 'The filter holds 51 values; at most 50 in all its lists together',
       requestId: tooComplex.headers.get('x-request-id'),
     });
-    const fits = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Large', filter: { linkHosts: hosts, ownerIds: ownerIds.slice(1) } } });
+    // Its owners must be members, so the 50 values are mostly hosts.
+    const fitting = { linkHosts: Array.from({ length: 47 }, (_, n) => `h${n}.example`), ownerIds: [w.ownerId, w.memberId, 'none'] };
+    const fits = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Large', filter: fitting } });
     expect(fits.status).toBe(201);
     const badStage = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Bad', filter: { stages: ['won'] } } });
     expect(badStage.body.error).toMatchObject({ code: 'validation_error', field: 'filter.stages.0' });
+  });
+
+  it('refuses an owner who is no member of the workspace (400 invalid_member naming the item), on create and on PATCH', async () => {
+    const other = await seedWorkspace(earshot, 'list-stranger');
+    for (const stranger of [other.ownerId, 'usr_nobody']) {
+      const refused = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Theirs', filter: { ownerIds: ['none', w.memberId, stranger] } } });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: { error: { code: 'invalid_member', message: 'filter.ownerIds.2: not a member of this workspace', field: 'filter.ownerIds.2', requestId: refused.headers.get('x-request-id') } },
+      });
+    }
+    const mine = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Ours', filter: { ownerIds: [w.memberId, 'none'] } } });
+    expect(mine.status).toBe(201);
+    const patched = await earshot.rest('PATCH', `/v1/segments/${mine.body.id}`, { key: w.key, body: { filter: { ownerIds: [other.memberId] } } });
+    expect({ status: patched.status, code: patched.body.error?.code, field: patched.body.error?.field }).toEqual({ status: 400, code: 'invalid_member', field: 'filter.ownerIds.0' });
+    expect((await earshot.rest('GET', `/v1/segments/${mine.body.id}`, { key: w.key })).body.filter).toEqual({ ownerIds: [w.memberId, 'none'] });
+  });
+
+  it('takes a null filter as no filter, as a saved view does: everyone, and a PATCH with it clears the filter', async () => {
+    const created = await earshot.rest('POST', '/v1/segments', { key: w.key, body: { name: 'Everyone', filter: null } });
+    expect({ status: created.status, filter: created.body.filter }).toEqual({ status: 201, filter: {} });
+    const narrowed = await earshot.rest('PATCH', `/v1/segments/${created.body.id}`, { key: w.key, body: { filter: { automated: true } } });
+    expect(narrowed.body.filter).toEqual({ automated: true });
+    const cleared = await earshot.rest('PATCH', `/v1/segments/${created.body.id}`, { key: w.key, body: { filter: null } });
+    expect({ status: cleared.status, filter: cleared.body.filter }).toEqual({ status: 200, filter: {} });
+    expect(await listed(`?segmentId=${created.body.id}`)).toEqual(await listed(''));
   });
 
   it('keeps segments to their workspace, and answers GraphQL the same', async () => {

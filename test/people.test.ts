@@ -279,6 +279,14 @@ describe('outreach', () => {
     expect(released.body.outreach).toMatchObject({ owner: null, stage: 'customer' });
   });
 
+  it('reads a channel in any case or by the spec’s spelling (e-mail, X, LinkedIn) as its one name', async () => {
+    const id = await freshPerson('channel_names');
+    const written = ['e-mail', 'X', 'LinkedIn', ' Call ', 'Twitter', 'phone'];
+    const logged = [];
+    for (const channel of written) logged.push((await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel } })).body.channel);
+    expect(logged).toEqual(['email', 'x', 'linkedin', 'call', 'x', 'call']);
+  });
+
   it('refuses an activity in the future, of an unknown channel, or naming another person’s account', async () => {
     const id = await freshPerson('bad_activity');
     const future = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'email', occurredAt: '2999-01-01T00:00:00Z' } });

@@ -27,10 +27,10 @@ describe('workspace filters over REST', () => {
     const patched = await earshot.rest('PATCH', '/v1/filters', {
       key,
       body: {
-        excludedTerms: ['  giveaway ', 'crypto*'],
+        excludedTerms: ['  giveaway ', 'crypto*', 'giveaway'],
         excludedAuthors: ['@Alice', 'https://www.reddit.com/user/Spammer/', 'https://x.com/SpamBot', 'u/spammer'],
         githubRepositories: ['https://github.com/Acme/Widget/issues/3', 'acme/widget.git', 'github.com/Other/Repo', 'x/y'],
-        subreddits: { allowed: ['r/Rust', '/r/golang', 'rust'], denied: ['R/Spam'] },
+        subreddits: { allowed: ['r/Rust', '/r/golang', 'rust', 'https://www.reddit.com/r/Node/', 'old.reddit.com/r/deno/comments/1abc/x'], denied: ['R/Spam'] },
       },
     });
     expect(patched.status).toBe(200);
@@ -38,7 +38,7 @@ describe('workspace filters over REST', () => {
       excludedTerms: ['giveaway', 'crypto*'],
       excludedAuthors: ['@alice', 'reddit:spammer', 'x:spambot'],
       githubRepositories: ['acme/widget', 'other/repo', 'x/y'],
-      subreddits: { allowed: ['rust', 'golang'], denied: ['spam'] },
+      subreddits: { allowed: ['rust', 'golang', 'node', 'deno'], denied: ['spam'] },
       updatedAt: timestamp,
     });
     expect((await earshot.rest('GET', '/v1/filters', { key })).body).toEqual(patched.body);

@@ -57,6 +57,7 @@ export const analyticsRoutes: GraphQLRoute[] = [
         description: `An unknown query parameter or a bad value of one, \`since\` after \`until\`, or more than ${maxBuckets} buckets in the range (\`validation_error\`, with \`field\`)`,
       },
       401: unauthorizedResponse,
+      404: { description: 'A keyword id that is no keyword of this workspace (`not_found`, with `field` `keywordIds`)' },
     },
     operation: `query MentionAnalytics($by: String!, $bucket: String, $since: DateTime, $until: DateTime, $keywordIds: [ID!], $platforms: [String!], $relevant: Boolean) {
       mentionAnalytics(by: $by, bucket: $bucket, since: $since, until: $until, keywordIds: $keywordIds, platforms: $platforms, relevant: $relevant) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from '../../subgraphs/team/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
+import { pageLimit } from '../query-parameters.ts';
 
 const timestamp = z.iso.datetime();
 
@@ -209,7 +210,7 @@ export const channelRoutes: GraphQLRoute[] = [
     summary: "A channel's delivery log (spec 2.10), newest first, optionally only one `status` or `kind`. Pass `nextCursor` back as `cursor`",
     tag: 'Channels',
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      limit: pageLimit,
       cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page, with the same filters' }),
       ...deliveryLogFilter.shape,
     }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { notFoundResponse, unauthorizedResponse } from '../route-responses.ts';
+import { wholeNumberText } from '../query-parameters.ts';
 import { keywordSchema } from './keywords.ts';
 
 const count = z.number().int();
@@ -66,11 +67,7 @@ const keywordSuggestionSchema = z
   .meta({ id: 'KeywordSuggestion' });
 
 
-const windowDays = z.coerce
-  .number({ error: 'must be a whole number 1 to 90' })
-  .int('must be a whole number 1 to 90')
-  .min(1, 'must be a whole number 1 to 90')
-  .max(90, 'must be a whole number 1 to 90');
+const windowDays = wholeNumberText(1, 90, 'must be a whole number 1 to 90');
 
 /** What the service measured about a keyword: its health (spec 2.5) and suggested rule changes (2.6). */
 export const keywordInsightRoutes: GraphQLRoute[] = [

@@ -3,6 +3,7 @@ import { reviewPlatforms, searchPlatforms } from '../../vocabulary/normalized-po
 import { keywordCreateInput, keywordPatchInput } from '../../subgraphs/keywords/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
+import { pageLimit } from '../query-parameters.ts';
 import { keywordKinds } from '../../vocabulary/keyword-kinds.ts';
 
 /** Every field of the keyword record (spec 2.1), selected by every keyword route. */
@@ -105,7 +106,7 @@ export const keywordRoutes: GraphQLRoute[] = [
     summary: 'Keywords, oldest first, a page at a time: pass `nextCursor` back as `cursor`',
     tag: 'Keywords',
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      limit: pageLimit,
       cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page; a bad one is `invalid_cursor`' }),
       groupId: z.string().min(1).optional().meta({ description: 'Only keywords of this group' }),
     }),

@@ -15,6 +15,7 @@ import {
 } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute, RestRequest, StreamedRoute } from '../route.ts';
 import { notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
+import { pageLimit } from '../query-parameters.ts';
 
 /** Every field of the mention record (spec 2.4). */
 export const mentionFields = `
@@ -88,7 +89,7 @@ export const mentionRoutes: (GraphQLRoute | StreamedRoute)[] = [
       'List parameters are repeatable (`platforms=a&platforms=b`) or comma-separated. Pass `nextCursor` back as `cursor`',
     tag: 'Mentions',
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, 1 to 100 (default 50)' }),
+      limit: pageLimit,
       cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the page before, with the same `sort`' }),
       sort: z.enum(mentionSorts).optional().meta({ description: '`newest` (default): newest match first; `priority`: highest attention score first' }),
       ...mentionFilterQuery.shape,

@@ -19,7 +19,9 @@ const segmentSchema = z
 const segmentBody = (segment: any) => ({ ...segment, filter: Object.fromEntries(Object.entries(segment.filter).filter(([, value]) => value !== null)) });
 
 const segmentNotFound = notFoundResponse('segment');
-const badFilter = `${invalidBodyResponse.description}, or a filter of more than ${maxFilterValues} values in its lists together (\`filter_too_complex\`)`;
+const badFilter =
+  `${invalidBodyResponse.description}, an owner in \`ownerIds\` who is no member of this workspace (\`invalid_member\`, with \`field\`), ` +
+  `or a filter of more than ${maxFilterValues} values in its lists together (\`filter_too_complex\`)`;
 const duplicateSegment = { description: 'Another segment of the workspace has this name, whatever its case (`duplicate_segment`)' };
 
 export const segmentRoutes: GraphQLRoute[] = [

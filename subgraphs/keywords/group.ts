@@ -33,17 +33,39 @@ const description = z
   .nullable()
   .transform((value) => (value === null || value.trim() === '' ? null : value.trim()));
 
-/** POST /v1/groups. */
-export const groupCreateInput = z.strictObject({
+const groupFields = {
   name: groupName.meta({ description: 'Unique in the workspace, whatever the case' }),
   externalId: externalId.optional().meta({ description: 'Your own id for the group; unique in the workspace' }),
   description: description.optional().meta({
     description: 'Up to 1000 characters the classifier reads for every keyword of the group. Not on the default group: it reads the company profile',
   }),
-});
+  context: description.optional().meta({ description: 'Another name for `description`, as a keyword names the text the classifier reads for it' }),
+};
+
+/**
+ * `context` read as `description`: a keyword calls the text the classifier
+ * reads its `context`, and spec part 7 names the default group's refusal of
+ * one `default_group_context`, so a group takes the word too. Both sent
+ * must agree.
+ */
+function contextAsDescription<Input extends { description?: string | null; context?: string | null }>(input: Input, ctx: z.RefinementCtx) {
+  const { context, ...rest } = input;
+  if (context === undefined) return rest;
+  if (input.description !== undefined && input.description !== context) {
+    ctx.addIssue({ code: 'custom', message: 'names the description again, differently; send one of description and context', path: ['context'] });
+    return z.NEVER;
+  }
+  return { ...rest, description: context };
+}
+
+/** POST /v1/groups. */
+export const groupCreateInput = z.strictObject(groupFields).transform(contextAsDescription);
 
 /** PATCH /v1/groups/{id}: omitted fields stay, null clears `externalId` and `description`. */
-export const groupPatchInput = groupCreateInput.partial();
+export const groupPatchInput = z.strictObject(groupFields).partial().transform(contextAsDescription);
+
+/** The name the request gave the description by, for an error about it. */
+const descriptionField = (raw: unknown) => (typeof raw === 'object' && raw !== null && (raw as { context?: unknown }).context != null ? 'context' : 'description');
 
 export async function createGroup(sql: Sql, workspaceId: string, rawInput: unknown): Promise<GroupRow> {
   const input = parseInput(groupCreateInput, rawInput);
@@ -63,7 +85,7 @@ export async function patchGroup(sql: Sql, workspaceId: string, id: string, rawP
     throw domainError(
       'default_group_context',
       'The default group reads the company profile as its description; change the company profile, or give the keyword a context',
-      { field: 'description' },
+      { field: descriptionField(rawPatch) },
     );
   }
   try {
@@ -125,11 +147,11 @@ export function addGroupSchema(builder: PothosBuilder) {
   });
 
   const CreateGroupInput = builder.inputType('CreateGroupInput', {
-    fields: (t) => ({ name: t.string({ required: true }), externalId: t.string(), description: t.string() }),
+    fields: (t) => ({ name: t.string({ required: true }), externalId: t.string(), description: t.string(), context: t.string({ description: 'Another name for description' }) }),
   });
   const GroupPatchInput = builder.inputType('GroupPatchInput', {
     description: 'Omitted fields stay; null clears externalId and description',
-    fields: (t) => ({ name: t.string(), externalId: t.string(), description: t.string() }),
+    fields: (t) => ({ name: t.string(), externalId: t.string(), description: t.string(), context: t.string({ description: 'Another name for description' }) }),
   });
 
   builder.queryField('groups', (t) =>

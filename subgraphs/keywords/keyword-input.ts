@@ -20,9 +20,16 @@ export const termInput = z
   .refine(({ term }) => term.length >= 2 && term.length <= 80, 'must be 2 to 80 characters')
   .refine(({ term }) => !/[\r\n\t]/.test(term), 'must be one line');
 
-/** `r/Name`, `/r/name` or `name` → `name` (spec 2.1.3: stored bare and lowercase); a bare `r/` names no subreddit. */
+/** A subreddit's address as a browser shows it: `https://www.reddit.com/r/Name/…`, `old.reddit.com/r/name`. */
+const subredditAddress = /^(?:https?:\/\/)?(?:[a-z]+\.)?reddit\.com\/r\/([^/?#]*)/i;
+
+/**
+ * `r/Name`, `/r/name`, `name` or the subreddit's address → `name` (spec
+ * 2.1.3: stored bare and lowercase); a bare `r/` names no subreddit. An
+ * address kept whole would be a rule no post ever meets.
+ */
 const subredditName = text(1, 100)
-  .transform((name) => name.replace(/^\/?r\//i, '').toLowerCase())
+  .transform((name) => (subredditAddress.exec(name)?.[1] ?? name.replace(/^\/?r\//i, '')).toLowerCase())
   .refine((name) => name.length > 0, 'must name a subreddit after r/');
 export const subredditList = list(subredditName, 50).transform(uniqueList);
 
@@ -40,7 +47,7 @@ export const excludedAuthorList = list(text(1, 500), 100)
     return uniqueList(canonical);
   });
 
-export const termList = list(text(1, 80), 50);
+export const termList = list(text(1, 80), 50).transform(uniqueList);
 
 const repositoryEvent = z.enum(['new', 'traction', 'stars', 'growth']);
 const platform = z.enum(searchPlatforms);

@@ -7,6 +7,7 @@ import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput, withoutNullKeys } from '../validate-input.ts';
 import { analyticsBuckets, type AnalyticsBucket, analyticsDimensions, type AnalyticsQuery, countMentions } from './analytics-store.ts';
+import { checkFilterKeywords } from './mention-filter-lookups.ts';
 
 /** The most buckets one request may ask for: 41 days of hours, or more than two years of days. */
 export const maxAnalyticsBuckets = 1000;
@@ -102,7 +103,11 @@ export interface AnalyticsReport {
  * this is what was said, not what is left to read.
  */
 export async function mentionAnalytics(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<AnalyticsReport> {
-  const query = settleAnalyticsQuery(rawInput, now);
+  return reportAnalytics(sql, workspaceId, settleAnalyticsQuery(rawInput, now));
+}
+
+/** The counts of a settled request. */
+async function reportAnalytics(sql: Sql, workspaceId: string, query: AnalyticsQuery): Promise<AnalyticsReport> {
   const cells = await countMentions(sql, workspaceId, query);
   const starts = [...new Map(cells.map((cell) => [cell.start.getTime(), cell.start])).values()];
   const totals = new Map<number, number>();
@@ -175,11 +180,15 @@ export function addAnalyticsType(builder: PothosBuilder, Keyword: PothosObjectRe
         platforms: t.arg.stringList(),
         relevant: t.arg.boolean({ description: 'Default true: relevant only; false: the rest, unclassified included; null: every mention' }),
       },
-      resolve: (_root, args, ctx) => {
+      resolve: async (_root, args, ctx) => {
         // `relevant: null` asks for every mention; other keys sent as null are not sent.
         const { relevant, ...rest } = args;
         const input = { ...withoutNullKeys({ ...rest, keywordIds: rest.keywordIds?.map(String) }), ...(relevant === undefined ? {} : { relevant }) };
-        return mentionAnalytics(ctx.sql, requireAuth(ctx).workspaceId, input, ctx.clock.now());
+        const { workspaceId } = requireAuth(ctx);
+        const query = settleAnalyticsQuery(input, ctx.clock.now());
+        // As the mention list: a keyword id of another workspace, or of none, is `not_found` rather than a count of nothing.
+        if (query.keywordIds) await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, { keywordIds: query.keywordIds });
+        return reportAnalytics(ctx.sql, workspaceId, query);
       },
     }),
   );

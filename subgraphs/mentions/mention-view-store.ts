@@ -67,13 +67,15 @@ export async function listMentionViews(sql: Queryable, workspaceId: string): Pro
 }
 
 /**
- * Whether the user is a member of the workspace. Read from team's
+ * Which of the users are members of the workspace. Read from team's
  * `workspace_members` as the triage's foreign key reads it (migration 023):
- * a view's filter is JSON, which no foreign key can check.
+ * a view's or a segment's filter is JSON, which no foreign key can check.
  */
-export async function isWorkspaceMember(sql: Queryable, workspaceId: string, userId: string): Promise<boolean> {
-  const [row] = await sql`/* isWorkspaceMember */ select 1 from workspace_members where workspace_id = ${workspaceId} and user_id = ${userId}`;
-  return row !== undefined;
+export async function workspaceMembersAmong(sql: Queryable, workspaceId: string, userIds: readonly string[]): Promise<Set<string>> {
+  const rows = await sql<{ userId: string }[]>`
+    /* workspaceMembersAmong */
+    select user_id from workspace_members where workspace_id = ${workspaceId} and user_id = any(${sql.array([...userIds])})`;
+  return new Set(rows.map((row) => row.userId));
 }
 
 /** Deletes a view; whether there was one. */

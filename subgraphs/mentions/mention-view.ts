@@ -14,11 +14,11 @@ import {
   deleteMentionView,
   findMentionView,
   insertMentionView,
-  isWorkspaceMember,
   listMentionViews,
   type MentionViewRow,
   translateViewWriteError,
   updateMentionView,
+  workspaceMembersAmong,
 } from './mention-view-store.ts';
 
 const viewName = z
@@ -61,7 +61,7 @@ async function checkedViewFilter(sql: Sql, keywords: KeywordDirectory, workspace
   const filter = parseMentionFilter(raw, 'filter');
   if (filter.viewId !== undefined) throw domainError('validation_error', 'filter.viewId: a view cannot name another view', { field: 'filter.viewId' });
   await checkFilterKeywords(sql, keywords, workspaceId, filter, 'filter');
-  if (filter.assigneeId !== undefined && !(await isWorkspaceMember(sql, workspaceId, filter.assigneeId))) {
+  if (filter.assigneeId !== undefined && !(await workspaceMembersAmong(sql, workspaceId, [filter.assigneeId])).has(filter.assigneeId)) {
     throw domainError('invalid_assignee', 'filter.assigneeId: not a member of this workspace', { field: 'filter.assigneeId' });
   }
   if (filter.personId !== undefined && !(await findPerson(sql, workspaceId, filter.personId))) {

@@ -19,12 +19,22 @@ export const personPatchInput = z.strictObject({
 /** Ways a contact is made (spec 2.11.4). */
 export const activityChannels = ['email', 'x', 'linkedin', 'reddit', 'bluesky', 'github', 'slack', 'discord', 'call', 'meeting', 'other'] as const;
 
+/** Other names people give a channel: the spec writes "e-mail", "X" and "LinkedIn". */
+const channelAliases: Record<string, (typeof activityChannels)[number]> = { 'e-mail': 'email', mail: 'email', twitter: 'x', phone: 'call' };
+
+/** A channel as written, in any case or by another of its names, read as its one spelling. */
+const activityChannel = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  const written = value.trim().toLowerCase();
+  return channelAliases[written] ?? written;
+}, z.enum(activityChannels));
+
 /** How far ahead of the server's clock an `occurredAt` may be: clocks of callers drift. */
 const clockSkewMs = 5 * 60_000;
 
 /** POST /v1/people/{id}/activities. */
 export const personActivityInput = z.strictObject({
-  channel: z.enum(activityChannels),
+  channel: activityChannel.meta({ description: 'Any case; `e-mail` is `email`, `twitter` is `x`, `phone` is `call`' }),
   note: z.string().trim().max(1000, 'must be at most 1000 characters').optional().meta({ description: 'A short note, at most 1000 characters' }),
   occurredAt: timestampInput('must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z').optional().meta({ description: 'When the contact was made; default now' }),
   authorId: z.string().min(1).max(100).optional().meta({ description: "The account contacted (`aut_…`), one of the person's" }),

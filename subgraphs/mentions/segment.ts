@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Sql } from '../../runtime/database.ts';
-import { notFound } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput, withoutNullKeys } from '../validate-input.ts';
-import { type PeopleFilter, parsePeopleFilter, peopleFilterInput } from './person-filter.ts';
+import { workspaceMembersAmong } from './mention-view-store.ts';
+import { type PeopleFilter, parsePeopleFilter, peopleFilterInput, unowned } from './person-filter.ts';
 import { deleteSegment, findSegment, insertSegment, listSegments, type SegmentRow, translateSegmentWriteError, updateSegment } from './segment-store.ts';
 
 const segmentName = z
@@ -17,18 +18,36 @@ const segmentName = z
 /** POST /v1/segments: a name unique in the workspace whatever its case, and the people filter it saves. */
 export const segmentCreateInput = z.strictObject({
   name: segmentName.meta({ description: 'Unique in the workspace, whatever the case' }),
-  filter: peopleFilterInput.optional().meta({ description: 'The people list filters it saves; none: everyone' }),
+  filter: peopleFilterInput.nullable().optional().meta({ description: 'The people list filters it saves; none or null: everyone' }),
 });
 
 /** PATCH /v1/segments/{id}: omitted fields stay; `filter` is replaced whole. */
 export const segmentPatchInput = z.strictObject({
   name: segmentName.optional(),
-  filter: peopleFilterInput.optional().meta({ description: 'The whole new filter' }),
+  filter: peopleFilterInput.nullable().optional().meta({ description: 'The whole new filter; null filters nothing (everyone), as a saved view’s does' }),
 });
+
+/**
+ * A segment's filter checked as the list checks it, and naming owners of
+ * this workspace only: a segment is stored and shown back, so an owner who
+ * is no member is refused when it is saved (`invalid_member`, as on
+ * `PATCH /v1/people/{id}`), as a saved view refuses such an assignee.
+ */
+async function checkedSegmentFilter(sql: Sql, workspaceId: string, raw: unknown): Promise<PeopleFilter> {
+  const filter = parsePeopleFilter(raw);
+  const owners = (filter.ownerIds ?? []).filter((id) => id !== unowned);
+  if (owners.length === 0) return filter;
+  const members = await workspaceMembersAmong(sql, workspaceId, owners);
+  const stranger = filter.ownerIds!.findIndex((id) => id !== unowned && !members.has(id));
+  if (stranger >= 0) {
+    throw domainError('invalid_member', `filter.ownerIds.${stranger}: not a member of this workspace`, { field: `filter.ownerIds.${stranger}` });
+  }
+  return filter;
+}
 
 export async function createSegment(sql: Sql, workspaceId: string, rawInput: unknown, now: Date): Promise<SegmentRow> {
   const input = parseInput(segmentCreateInput, rawInput);
-  const filter = parsePeopleFilter(input.filter);
+  const filter = await checkedSegmentFilter(sql, workspaceId, input.filter);
   try {
     return await insertSegment(sql, workspaceId, { name: input.name, filter }, now);
   } catch (error) {
@@ -38,7 +57,7 @@ export async function createSegment(sql: Sql, workspaceId: string, rawInput: unk
 
 export async function patchSegment(sql: Sql, workspaceId: string, id: string, rawPatch: unknown, now: Date): Promise<SegmentRow> {
   const patch = parseInput(segmentPatchInput, rawPatch);
-  const filter = patch.filter === undefined ? undefined : parsePeopleFilter(patch.filter);
+  const filter = patch.filter === undefined ? undefined : await checkedSegmentFilter(sql, workspaceId, patch.filter);
   try {
     const updated = await updateSegment(sql, workspaceId, id, { name: patch.name, filter }, now);
     if (!updated) throw notFound('Segment');
@@ -78,6 +97,8 @@ export function addSegmentType(builder: PothosBuilder, filterTypes: { PeopleFilt
 
   const asSent = (input: { name?: string | null; filter?: Record<string, unknown> | null }) => {
     const sent = withoutNullKeys(input);
+    // A null filter is sent on purpose: it clears the filter.
+    if (input.filter === null) return { ...sent, filter: null };
     return input.filter ? { ...sent, filter: withoutNullKeys(input.filter) } : sent;
   };
 

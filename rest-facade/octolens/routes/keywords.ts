@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compatKeywordCreateInput, compatKeywordInput } from '../../../subgraphs/keywords/index.ts';
-import { booleanText } from '../../query-parameters.ts';
+import { booleanText, wholeNumberText } from '../../query-parameters.ts';
 import type { GraphQLRoute } from '../../route.ts';
 import { octolensKeyword, octolensKeywordFields, octolensKeywordSchema } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
@@ -178,11 +178,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
       withVolume: booleanText
         .optional()
         .meta({ description: 'true: the list with volumes, the default without `keywordId`; false without `keywordId`: `[{ keywordId, count }]` for each keyword with suggestions' }),
-      limit: z
-        .string()
-        .regex(/^\d+$/, 'must be an integer from 1 to 100')
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(suggestionPageMax))
+      limit: wholeNumberText(1, suggestionPageMax)
         .optional()
         .meta({ description: `The list with volumes: suggestions a page, 1 to ${suggestionPageMax}, default ${suggestionPageDefault}` }),
       cursor: suggestionCursor.optional().meta({ description: 'The list with volumes: `nextCursor` of the page before' }),
