@@ -1,6 +1,7 @@
 // The server adapter's own Response: sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
+import type { z } from 'zod';
 import type { InProcessCaller } from '../gateway/plugins/use-in-process-results.ts';
 import { bearerChallenge, sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
@@ -135,6 +136,10 @@ function inputError(problem: InputProblem): RequestRefusal {
  * more than once reaches the schema as the list of its values, which a
  * list parameter takes and any other refuses.
  */
+/** Whether a parameter refuses a list as such (`limit=5&limit=6`), rather than some item of it. */
+const takesOneValue = (schema: z.ZodType, values: string[]) =>
+  schema.safeParse(values, { reportInput: true }).error?.issues.some((issue) => issue.code === 'invalid_type' && issue.path.length === 0 && Array.isArray(issue.input)) ?? false;
+
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
   const taken = Object.keys(route.query?.shape ?? {});
   const values = new Map<string, string | string[]>();
@@ -147,6 +152,11 @@ function parseQuery(route: Route, query: URLSearchParams): Record<string, unknow
     values.set(name, seen === undefined ? value : [...[seen].flat(), value]);
   }
   if (!route.query) return {};
+  for (const [name, value] of values) {
+    if (Array.isArray(value) && takesOneValue(route.query.shape[name], value)) {
+      throw inputError({ field: name, message: `${name}: is given more than once; this parameter takes one value` });
+    }
+  }
   const checked = checkInput(route.query, Object.fromEntries(values));
   if (!checked.success) throw inputError(checked.problem);
   return checked.data as Record<string, unknown>;

@@ -212,6 +212,9 @@ describe('query parameters', () => {
     ['limit=%205', 'limit', 'limit: must be a whole number'],
     ['limit=%2B5', 'limit', 'limit: must be a whole number'],
     ['limit=', 'limit', 'limit: must be a whole number'],
+    // A one-value parameter repeated is named as such, not as "expected a string, got an array".
+    ['limit=5&limit=6', 'limit', 'limit: is given more than once; this parameter takes one value'],
+    ['cursor=a&cursor=b', 'cursor', 'cursor: is given more than once; this parameter takes one value'],
   ])('refuses a bad value (%s) with 400 naming the parameter and what it takes', async (query, field, message) => {
     expectEnvelope(await earshot.rest('GET', `/v1/mentions?${query}`, { key }), 400, { code: 'validation_error', field, message });
   });
@@ -247,7 +250,7 @@ describe('query parameters', () => {
   });
 
   it('takes the known filters with good values', async () => {
-    const response = await earshot.rest('GET', '/v1/mentions?platform=reddit&platforms=hackernews,%20rss&status=open&relevant=false&limit=5', { key });
+    const response = await earshot.rest('GET', '/v1/mentions?platform=reddit&platforms=hackernews,%20rss&platforms=github&status=open&relevant=false&limit=5', { key });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ data: [], nextCursor: null });
   });

@@ -346,7 +346,7 @@ describe('a credential that stops working while nothing happens', () => {
   });
 
   it('ends it at its expiry, and leaves the subscriptions of other keys open', async () => {
-    const expiring = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'lapsing while idle', expiresAt: new Date(Date.now() + 2500).toISOString() } })).body;
+    const expiring = (await earshot.rest('POST', '/v1/api-keys', { key: mine.key, body: { name: 'lapsing while idle', expiresAt: new Date(Date.now() + 4000).toISOString() } })).body;
     const lapsing = await rawSubscription(expiring.key);
     const kept = await rawSubscription(mine.key);
     expect(await lapsing.closed).toEqual({ code: 4403, reason: 'Forbidden: the credential stopped working' });

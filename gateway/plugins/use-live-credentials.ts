@@ -84,10 +84,14 @@ export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlug
         return live;
       };
       const watch = (check: () => void) => {
-        const timers = [setInterval(check, watchMs)];
-        const untilExpiry = auth.expiresAt === null ? undefined : Date.parse(auth.expiresAt) - Date.now();
-        if (untilExpiry !== undefined && untilExpiry <= longestTimerMs) timers.push(setTimeout(check, Math.max(0, untilExpiry)));
-        for (const timer of timers) timer.unref();
+        const timers = [setInterval(check, watchMs).unref()];
+        // A timer counts from the event loop's cached clock, which lags under load, so it may fire before the instant: it then waits out the rest.
+        const atExpiry = () => {
+          const untilExpiry = Date.parse(auth.expiresAt!) - Date.now();
+          if (untilExpiry <= 0) check();
+          else if (untilExpiry <= longestTimerMs) timers.push(setTimeout(atExpiry, untilExpiry).unref());
+        };
+        if (auth.expiresAt !== null) atExpiry();
         const stopHearing = options.onApiKeyChange?.((apiKeyId) => {
           if (apiKeyId === undefined || apiKeyId === auth.apiKeyId) check();
         });
