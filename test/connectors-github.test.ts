@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGitHubConnector } from '../jobs/connectors/github.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { UpstreamError } from '../runtime/upstream-http.ts';
-import type { FakeServerOptions, FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeServerOptions, type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type FakeGitHubFixtures, gitHubComment, gitHubIssue, gitHubRepository, startFakeGitHub } from './fake-upstreams/github.ts';
 
@@ -166,6 +166,24 @@ describe('GitHub connector', () => {
       },
     ]);
     expect(await connector.comments!({ externalId: repository.node_id, url: repository.html_url }, at(7), 2)).toEqual([]);
+  });
+
+  it('keeps the issues when repository search is not served, and maps items with only the fields the reference marks required', async () => {
+    // A proxy serving issue search alone, with the fields an issue may lack: no node_id, no body, a deleted author.
+    const fake = await startFakeServer((request) => request.path === '/search/issues'
+      ? { body: { items: [
+        { id: 3001, html_url: 'https://github.com/acme/widget/issues/5', title: 'Earshot hangs', user: { login: 'dev' }, created_at: '2025-03-01T05:00:00Z' },
+        { id: 3002, html_url: 'https://github.com/acme/widget/issues/6', title: 'Earshot again', body: null, user: null, created_at: '2025-03-01T06:00:00Z' },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createGitHubConnector({ EARSHOT_UPSTREAM_GITHUB: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => request.path).sort()).toEqual(['/search/issues', '/search/repositories']);
+    expect(page.posts.map((post) => [post.externalId, post.text, post.author])).toEqual([
+      ['3001', 'Earshot hangs', { platformId: 'dev', name: 'dev', handle: 'dev', url: 'https://github.com/dev', avatarUrl: null, followers: null }],
+      ['3002', 'Earshot again', { platformId: '10137', name: 'ghost', handle: 'ghost', url: 'https://github.com/ghost', avatarUrl: null, followers: null }],
+    ]);
+    expect(page.nextCursor).toBeNull();
   });
 
   // Comments, not search: search's two parallel requests would share out the faults between them.

@@ -1,9 +1,11 @@
 import type { GitHubIssue, GitHubIssueComment, GitHubRepository, GitHubUser } from '../../jobs/connectors/github.ts';
 import { type FakeServerOptions, type FakeUpstream, matchesSearch, pageOf, startFakeServer } from './fake-server.ts';
 
-export type GitHubIssueItem = GitHubIssue & Record<string, unknown>;
-export type GitHubRepositoryItem = GitHubRepository & Record<string, unknown>;
-export type GitHubCommentItem = GitHubIssueComment & Record<string, unknown> & { issue_url: string; updated_at: string };
+/** GitHub sends every field the connector may go without: a fixture has them all. */
+type Complete = { node_id: string; id: number };
+export type GitHubIssueItem = GitHubIssue & Complete & Record<string, unknown>;
+export type GitHubRepositoryItem = GitHubRepository & Complete & Record<string, unknown>;
+export type GitHubCommentItem = GitHubIssueComment & Complete & Record<string, unknown> & { issue_url: string; updated_at: string };
 
 const api = 'https://api.github.com';
 
