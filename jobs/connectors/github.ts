@@ -14,7 +14,8 @@ import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
-import { getUpstreamJson, UpstreamError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
+import { getUpstreamJson, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
+import { whenUpstreamFails } from './optional-call.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.iso.datetime({ offset: true });
@@ -143,10 +144,7 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
         cursor.repositories === null
           ? null
           : searchPage('/search/repositories', repositoryShape, { q: `${term} in:name,description,readme`, sort: 'updated', page: cursor.repositories, perPage, since: query.since }, (repository) => repository.updated_at)
-            .catch((error: unknown) => {
-              if (error instanceof UpstreamError) return null;
-              throw error;
-            }),
+            .catch(whenUpstreamFails(() => null)),
       ]);
       const next: SearchCursor = { issues: issues?.nextPage ?? null, repositories: repositories?.nextPage ?? null };
       return {
