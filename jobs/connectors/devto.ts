@@ -19,8 +19,8 @@ import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { htmlToText, joinTitleAndBody, linksInHtml, linksInText } from './post-text.ts';
 import { mayMentionTerm, pageSize } from './search-query.ts';
-import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
-import { whenUpstreamFails } from './optional-call.ts';
+import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
+import { pathWithFallback, whenUpstreamFails } from './optional-call.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const userShape = z.object({
@@ -82,21 +82,9 @@ export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, optio
     return parseUpstreamShape('devto', schema, body);
   };
 
-  /**
-   * `/api/articles/latest` lists by publication, newest first. A server
-   * without it (an older Forem, a proxy) is read at `/api/articles`, the
-   * list every Forem serves, from then on.
-   */
-  let latestPath = '/api/articles/latest';
-  const latestArticles = async (params: Record<string, string>) => {
-    try {
-      return await get(latestPath, z.array(articleSummaryShape), params);
-    } catch (error) {
-      if (!(error instanceof UpstreamError && error.status === 404 && latestPath !== '/api/articles')) throw error;
-      latestPath = '/api/articles';
-      return get(latestPath, z.array(articleSummaryShape), params);
-    }
-  };
+  /** `/api/articles/latest` lists by publication, newest first; a server without it is read at `/api/articles`, the list every Forem serves. */
+  const articleList = pathWithFallback('/api/articles/latest', '/api/articles');
+  const latestArticles = (params: Record<string, string>) => articleList((path) => get(path, z.array(articleSummaryShape), params));
 
   return {
     platform: 'devto',

@@ -12,3 +12,21 @@ export function whenUpstreamFails<T>(fallback: () => T): (error: unknown) => T {
     throw error;
   };
 }
+
+/**
+ * Reads at `preferred`; once a server answers 404 there (an older version
+ * of the API, a proxy serving only the other), reads at `fallback` from
+ * then on. Both paths must answer the same shape.
+ */
+export function pathWithFallback(preferred: string, fallback: string): <T>(read: (path: string) => Promise<T>) => Promise<T> {
+  let path = preferred;
+  return async (read) => {
+    try {
+      return await read(path);
+    } catch (error) {
+      if (!(error instanceof UpstreamError && error.status === 404 && path !== fallback)) throw error;
+      path = fallback;
+      return read(path);
+    }
+  };
+}
