@@ -1,6 +1,6 @@
 import { FeedCheckFailure, type SourceReaders } from '../../subgraphs/source-readers.ts';
 import { PrivateAddressError } from '../../runtime/public-address.ts';
-import { retryableStatus, UpstreamError } from '../../runtime/upstream-http.ts';
+import { retryableStatus, UpstreamError, whileClientWaits } from '../../runtime/upstream-http.ts';
 import { reviewPageUrl, reviewSourceFromUrl } from './review-connectors.ts';
 import { createRssConnector, NotAFeedError } from './rss.ts';
 
@@ -12,7 +12,8 @@ import { createRssConnector, NotAFeedError } from './rss.ts';
  * and review links read by the review platforms.
  */
 export function connectorSourceReaders(env: NodeJS.ProcessEnv): SourceReaders {
-  const rss = createRssConnector(env);
+  // The write waits on the check: a site asking for a wait or too slow is 502 inside the request deadline, not the deadline's 503.
+  const rss = createRssConnector(env, { retry: whileClientWaits });
   return {
     async readFeed(url) {
       try {
