@@ -152,6 +152,13 @@ describe('Bluesky Jetstream client', () => {
     expect(received[0].post.text).toBe('earshot update 1');
   });
 
+  it('takes a base address that already names the /subscribe endpoint', async () => {
+    const fake = await startFakeJetstream({ events: [numbered(1)] });
+    const { received } = await subscribe(fake, { env: { EARSHOT_UPSTREAM_JETSTREAM: `${fake.url}/subscribe` }, cursor: t0 });
+    await until(() => received.length === 1);
+    expect(fake.connections[0].get('wantedCollections')).toBe('app.bsky.feed.post');
+  });
+
   it('offers a post again when its handler fails, then carries on', async () => {
     const fake = await startFakeJetstream({ events: [1, 2, 3].map(numbered) });
     const offered: string[] = [];
