@@ -77,8 +77,7 @@ export interface JetstreamSubscription {
 const highWaterMark = 1000;
 
 export function startJetstream(options: JetstreamOptions): JetstreamSubscription {
-  // Jetstream's own docs name the whole endpoint (`wss://…/subscribe`); a base given that way is taken as meant.
-  const base = upstreamBase('jetstream', 'wss://jetstream2.us-east.bsky.network', options.env).replace(/\/subscribe\/?$/, '');
+  const base = upstreamBase('jetstream', 'wss://jetstream2.us-east.bsky.network', options.env, '/subscribe');
   const logger = options.logger ?? createLogger('silent');
   const overlapUs = options.overlapUs ?? 2_000_000;
   const initialBackoffMs = options.backoffMs ?? 1000;

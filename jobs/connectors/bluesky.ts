@@ -38,7 +38,7 @@ type ThreadViewPost = z.infer<typeof threadViewPost>;
 const searchMaximum = 100;
 
 export function createBlueskyConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('bluesky', 'https://public.api.bsky.app', env);
+  const base = upstreamBase('bluesky', 'https://public.api.bsky.app', env, '/xrpc');
 
   const xrpc = async <Schema extends z.ZodType>(method: string, schema: Schema, params: Record<string, string>): Promise<z.infer<Schema>> => {
     const url = new URL(`${base}/xrpc/${method}`);

@@ -73,7 +73,7 @@ export type ForemComment = z.infer<typeof commentShape>;
 const latestPageMaximum = 1000;
 
 export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('devto', 'https://dev.to', env);
+  const base = upstreamBase('devto', 'https://dev.to', env, '/api');
 
   const get = async <Schema extends z.ZodType>(path: string, schema: Schema, params: Record<string, string> = {}): Promise<z.infer<Schema>> => {
     const url = new URL(`${base}${path}`);

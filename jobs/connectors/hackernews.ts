@@ -52,7 +52,7 @@ const hitsPerPageMaximum = 1000;
 const itemUrl = (id: string | number) => `https://news.ycombinator.com/item?id=${id}`;
 
 export function createHackerNewsConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('hackernews', 'https://hn.algolia.com', env);
+  const base = upstreamBase('hackernews', 'https://hn.algolia.com', env, '/api/v1');
   // `search` takes the same parameters and answers the same hits, by relevance: the pages' time filters still bound it.
   const searchPath = pathWithFallback('/api/v1/search_by_date', '/api/v1/search');
 

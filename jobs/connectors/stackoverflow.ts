@@ -101,7 +101,7 @@ const nextUtcMidnight = () => {
 };
 
 export function createStackOverflowConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('stackoverflow', 'https://api.stackexchange.com', env);
+  const base = upstreamBase('stackoverflow', 'https://api.stackexchange.com', env, '/2.3');
   const key = env.EARSHOT_STACKEXCHANGE_KEY;
   const maxWaitMs = options.retry?.maxRetryAfterMs ?? 30_000;
   /** Per method (path with `{ids}`), the instant before which the API asked not to be called. */

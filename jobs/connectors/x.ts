@@ -71,7 +71,7 @@ function xRateLimitWaitMs(response: UpstreamResponse): number | undefined {
 }
 
 export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('x', 'https://api.twitter.com', env);
+  const base = upstreamBase('x', 'https://api.twitter.com', env, '/2');
   const token = env.EARSHOT_X_BEARER_TOKEN;
   const unconfigured = token ? undefined : new UpstreamConfigurationError('x', 'EARSHOT_X_BEARER_TOKEN', 'the X API answers no search without a bearer token');
 

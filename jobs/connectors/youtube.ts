@@ -103,7 +103,7 @@ function youTubeQuotaWaitMs(response: UpstreamResponse): number | undefined {
 }
 
 export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('youtube', 'https://www.googleapis.com', env);
+  const base = upstreamBase('youtube', 'https://www.googleapis.com', env, '/youtube/v3');
   const apiKey = env.EARSHOT_YOUTUBE_API_KEY;
   const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('youtube', 'EARSHOT_YOUTUBE_API_KEY', 'the YouTube Data API answers no call without an API key');
 
