@@ -86,7 +86,7 @@ describe('YouTube connector', () => {
     const fake = await startFakeServer((request) => request.path === '/youtube/v3/search'
       ? { body: { kind: 'youtube#searchListResponse', items: [
         { kind: 'youtube#searchResult', id: { kind: 'youtube#channel', channelId: 'UCother' } },
-        { kind: 'youtube#searchResult', id: { kind: 'youtube#video', videoId: 'vid00001' }, snippet: { publishedAt: '2025-03-01T02:00:00Z', channelId: 'UCabc', title: 'Earshot review', description: 'All about Earshot', channelTitle: 'Gina' } },
+        { kind: 'youtube#searchResult', id: { kind: 'youtube#video', videoId: 'vid00001' }, snippet: { publishedAt: '2025-03-01T02:00:00Z', channelId: 'UCabc', title: 'Earshot review &quot;2025&quot;', description: 'All about Earshot &amp; alerts', channelTitle: 'Gina' } },
       ] } }
       : null);
     fakes.push(fake);
@@ -97,7 +97,7 @@ describe('YouTube connector', () => {
       posts: [expect.objectContaining({
         externalId: 'vid00001',
         url: 'https://www.youtube.com/watch?v=vid00001',
-        text: 'Earshot review\n\nAll about Earshot',
+        text: 'Earshot review "2025"\n\nAll about Earshot & alerts',
         publishedAt: at(2),
         author: expect.objectContaining({ platformId: 'UCabc', name: 'Gina', url: 'https://www.youtube.com/channel/UCabc' }),
       })],

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
+import { decodeHtmlEntities, joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
@@ -210,12 +210,18 @@ function author(data: { author: string; author_fullname?: string | null }): Norm
   };
 }
 
+/**
+ * Text is decoded although `raw_json=1` asks for it as written: a server
+ * that ignores the parameter (an older API, a proxy) sends the legacy form
+ * with `&`, `<` and `>` escaped. Decoding costs only an entity a user typed
+ * literally.
+ */
 function linkToPost(link: RedditLinkData): NormalizedPost {
   return {
     platform: 'reddit',
     externalId: link.name,
     url: site + link.permalink,
-    text: joinTitleAndBody(link.title, link.selftext),
+    text: joinTitleAndBody(decodeHtmlEntities(link.title), decodeHtmlEntities(link.selftext)),
     publishedAt: new Date(link.created_utc * 1000),
     replyTo: null,
     links: uniqueLinks(link.is_self ? [] : [link.url_overridden_by_dest ?? link.url], linksInText(link.selftext)),
@@ -229,7 +235,7 @@ function commentToPost(comment: RedditCommentData, replyTo: string): NormalizedP
     platform: 'reddit',
     externalId: comment.name,
     url: site + comment.permalink,
-    text: comment.body.trim(),
+    text: decodeHtmlEntities(comment.body).trim(),
     publishedAt: new Date(comment.created_utc * 1000),
     replyTo,
     links: linksInText(comment.body),

@@ -137,7 +137,8 @@ export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, opt
       // Without this call (it failed, or a proxy does not serve it) the search's own snippets stand in: descriptions cut short, no languages.
       const videos = await get('videos', videoListResponse, { part: 'snippet', id: ids.join(','), maxResults: String(searchMaximum) })
         .then((list) => list.items)
-        .catch(whenUpstreamFails(() => results.flatMap(({ id, snippet }) => (snippet ? [{ id, snippet }] : []))));
+        // search.list escapes its snippets' title and description as HTML; videos.list does not.
+        .catch(whenUpstreamFails(() => results.flatMap(({ id, snippet }) => (snippet ? [{ id, snippet: { ...snippet, title: decodeHtmlEntities(snippet.title), description: decodeHtmlEntities(snippet.description) } }] : []))));
       const channelIds = [...new Set(videos.map((video) => video.snippet.channelId))];
       const channels = channelIds.length
         ? await get('channels', channelListResponse, { part: 'snippet,statistics', id: channelIds.join(','), maxResults: String(searchMaximum) })
