@@ -70,6 +70,7 @@ export type GitHubIssueComment = z.infer<typeof issueCommentShape>;
 /** Next page of each search; null once that search has nothing more within `since`. */
 interface SearchCursor {
   issues: number | null;
+  pullRequests: number | null;
   repositories: number | null;
 }
 
@@ -126,30 +127,36 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
     platform: 'github',
 
     /**
-     * Both searches page side by side; the cursor holds each one's next page.
+     * The three searches page side by side; the cursor holds each one's next page.
      * Issues and pull requests are the mentions; repositories only add star
      * observations, so a repository search that fails (refused, rate-limited,
      * not served by a proxy) leaves them out of this poll instead of losing
      * the issues found beside it.
      */
     async search(query: SearchQuery) {
-      const cursor: SearchCursor = query.cursor ? JSON.parse(query.cursor) : { issues: 1, repositories: 1 };
+      const cursor: SearchCursor = query.cursor ? JSON.parse(query.cursor) : { issues: 1, pullRequests: 1, repositories: 1 };
       const perPage = pageSize(query, perPageMaximum);
       const term = searchText(query);
       const sinceDay = query.since.toISOString().slice(0, 10);
-      const [issues, repositories] = await Promise.all([
-        cursor.issues === null
-          ? null
-          : searchPage('/search/issues', issueShape, { q: `${term} in:title,body created:>=${sinceDay}`, sort: 'created', page: cursor.issues, perPage, since: query.since }, (issue) => issue.created_at),
+      // Issue search answers 422 to a query naming neither kind ("Query must include 'is:issue' or 'is:pull-request'"), and one query is one kind.
+      const issueSearch = (kind: 'issue' | 'pull-request', page: number | null) => (page === null
+        ? null
+        : searchPage('/search/issues', issueShape, { q: `${term} is:${kind} in:title,body created:>=${sinceDay}`, sort: 'created', page, perPage, since: query.since }, (issue) => issue.created_at));
+      const [issues, pullRequests, repositories] = await Promise.all([
+        issueSearch('issue', cursor.issues),
+        issueSearch('pull-request', cursor.pullRequests),
         cursor.repositories === null
           ? null
           : searchPage('/search/repositories', repositoryShape, { q: `${term} in:name,description,readme`, sort: 'updated', page: cursor.repositories, perPage, since: query.since }, (repository) => repository.updated_at)
             .catch(whenUpstreamFails(() => null)),
       ]);
-      const next: SearchCursor = { issues: issues?.nextPage ?? null, repositories: repositories?.nextPage ?? null };
+      const next: SearchCursor = { issues: issues?.nextPage ?? null, pullRequests: pullRequests?.nextPage ?? null, repositories: repositories?.nextPage ?? null };
       return {
-        posts: [...(issues?.items.map(issueToPost) ?? []), ...(repositories?.items.map(repositoryToPost) ?? [])],
-        nextCursor: next.issues === null && next.repositories === null ? null : JSON.stringify(next),
+        posts: [...(issues?.items ?? []), ...(pullRequests?.items ?? [])]
+          .map(issueToPost)
+          .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())
+          .concat(repositories?.items.map(repositoryToPost) ?? []),
+        nextCursor: Object.values(next).every((page) => page === null) ? null : JSON.stringify(next),
       };
     },
 
