@@ -147,7 +147,14 @@ export async function getUpstreamJson<T>(options: UpstreamRequestOptions): Promi
   }
 }
 
-/** The base address of a platform's API: `EARSHOT_UPSTREAM_<PLATFORM>` or the real one. */
-export function upstreamBase(platform: string, realBase: string, env: NodeJS.ProcessEnv = process.env): string {
-  return (env[`EARSHOT_UPSTREAM_${platform.toUpperCase()}`] || realBase).replace(/\/+$/, '');
+/**
+ * The base address of a platform's API: `EARSHOT_UPSTREAM_<PLATFORM>` or the
+ * real one. `apiRoot` is the path a connector puts first on every call
+ * (`/2.3`, `/api/v1`); API references often write it into the base
+ * (`https://api.stackexchange.com/2.3`), so a base given that way is taken
+ * without it rather than doubling it.
+ */
+export function upstreamBase(platform: string, realBase: string, env: NodeJS.ProcessEnv = process.env, apiRoot?: string): string {
+  const base = (env[`EARSHOT_UPSTREAM_${platform.toUpperCase()}`] || realBase).replace(/\/+$/, '');
+  return apiRoot && base.endsWith(apiRoot) ? base.slice(0, -apiRoot.length) : base;
 }

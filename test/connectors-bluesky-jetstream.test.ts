@@ -141,6 +141,24 @@ describe('Bluesky Jetstream client', () => {
     expect(received).toEqual([]);
   });
 
+  it('replaces a connection that stays quiet after the first wait every time, so a post after long quiet comes at once', async () => {
+    const fake = await startFakeJetstream();
+    const { received } = await subscribe(fake, { idleTimeoutMs: 40, backoffMs: 20, maxBackoffMs: 10_000 });
+    // Doubling from 20 ms, eight quiet connections would leave the ninth more than five seconds away.
+    await until(() => fake.connections.length >= 9, 2000);
+    await fake.heardFromClients();
+    fake.publish(numbered(1));
+    await until(() => received.length === 1, 500);
+    expect(received[0].post.text).toBe('earshot update 1');
+  });
+
+  it('takes a base address that already names the /subscribe endpoint', async () => {
+    const fake = await startFakeJetstream({ events: [numbered(1)] });
+    const { received } = await subscribe(fake, { env: { EARSHOT_UPSTREAM_JETSTREAM: `${fake.url}/subscribe` }, cursor: t0 });
+    await until(() => received.length === 1);
+    expect(fake.connections[0].get('wantedCollections')).toBe('app.bsky.feed.post');
+  });
+
   it('offers a post again when its handler fails, then carries on', async () => {
     const fake = await startFakeJetstream({ events: [1, 2, 3].map(numbered) });
     const offered: string[] = [];

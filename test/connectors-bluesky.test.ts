@@ -3,7 +3,7 @@ import { createBlueskyConnector } from '../jobs/connectors/bluesky.ts';
 import type { BlueskyPostView } from '../jobs/connectors/bluesky.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { blueskyPost, startFakeBluesky } from './fake-upstreams/bluesky.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 
 const since = new Date('2025-03-01T00:00:00.000Z');
@@ -76,6 +76,32 @@ describe('Bluesky connector', () => {
         },
         launchPost,
       ] satisfies NormalizedPost[],
+    });
+  });
+
+  it('maps post views whose optional fields are null or absent (no cid, indexedAt, displayName, avatar, langs, facets)', async () => {
+    const fake = await startFakeServer((request) => request.path === '/xrpc/app.bsky.feed.searchPosts'
+      ? { body: { cursor: null, posts: [{
+        uri: 'at://did:plc:carol/app.bsky.feed.post/3kabc',
+        author: { did: 'did:plc:carol', handle: 'carol.example.com', displayName: null, avatar: null },
+        record: { $type: 'app.bsky.feed.post', text: 'Loving earshot', createdAt: '2025-03-01T00:30:00.000Z', langs: null, facets: null, reply: null, embed: null },
+      }] } }
+      : null);
+    fakes.push(fake);
+    const page = await createBlueskyConnector({ EARSHOT_UPSTREAM_BLUESKY: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page).toEqual({
+      nextCursor: null,
+      posts: [{
+        platform: 'bluesky',
+        externalId: 'at://did:plc:carol/app.bsky.feed.post/3kabc',
+        url: 'https://bsky.app/profile/carol.example.com/post/3kabc',
+        text: 'Loving earshot',
+        publishedAt: at(30),
+        replyTo: null,
+        links: [],
+        author: { platformId: 'did:plc:carol', name: 'carol.example.com', handle: 'carol.example.com', url: 'https://bsky.app/profile/carol.example.com', avatarUrl: null, followers: null, links: ['https://carol.example.com'] },
+        language: null,
+      }],
     });
   });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDevToConnector } from '../jobs/connectors/devto.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { type DevToArticle, devToArticle, devToComment, foremUser, startFakeDevTo } from './fake-upstreams/devto.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import type { ForemComment } from '../jobs/connectors/devto.ts';
 
@@ -63,6 +63,36 @@ describe('DEV connector', () => {
       },
       expect.objectContaining({ externalId: '2310002', text: 'Weekly roundup\n\nLots of tools.' }),
     ] satisfies NormalizedPost[]);
+  });
+
+  it('reads /api/articles where /api/articles/latest is not served, and maps listed articles it cannot read whole', async () => {
+    const listed = {
+      type_of: 'article',
+      id: 99,
+      title: 'Why I use Earshot',
+      description: 'Alerts without noise, see https://earshot.example',
+      url: 'https://dev.to/jo/why-99',
+      published_at: '2025-03-01T05:00:00Z',
+      tag_list: 'monitoring, saas',
+      user: { name: 'Jo', username: 'jo' },
+    };
+    const fake = await startFakeServer((request) => (request.path === '/api/articles' ? { body: [listed] } : null));
+    fakes.push(fake);
+    const connector = createDevToConnector({ EARSHOT_UPSTREAM_DEVTO: fake.url }, { retry: fastRetry });
+    const page = await connector.search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => request.path)).toEqual(['/api/articles/latest', '/api/articles', '/api/articles/99']);
+    expect(page.posts).toEqual([{
+      platform: 'devto',
+      externalId: '99',
+      url: 'https://dev.to/jo/why-99',
+      text: 'Why I use Earshot\n\nAlerts without noise, see https://earshot.example',
+      publishedAt: at(5),
+      replyTo: null,
+      links: ['https://earshot.example'],
+      author: { platformId: 'jo', name: 'Jo', handle: 'jo', url: 'https://dev.to/jo', avatarUrl: null, followers: null, links: [] },
+    }]);
+    await connector.search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.at(-2)?.path).toBe('/api/articles');
   });
 
   it('pages back through the feed until it passes since', async () => {

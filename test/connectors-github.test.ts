@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGitHubConnector } from '../jobs/connectors/github.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { UpstreamError } from '../runtime/upstream-http.ts';
-import type { FakeServerOptions, FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeServerOptions, type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type FakeGitHubFixtures, gitHubComment, gitHubIssue, gitHubRepository, startFakeGitHub } from './fake-upstreams/github.ts';
 
@@ -46,7 +46,10 @@ describe('GitHub connector', () => {
     await connector.search({ term: 'earshot', exactPhrase: false, since, limit: 100 });
     const byPath = Object.fromEntries(fake.requests.map((request) => [request.path, request]));
     expect(Object.keys(byPath).sort()).toEqual(['/search/issues', '/search/repositories']);
-    expect(Object.fromEntries(byPath['/search/issues'].query)).toEqual({ q: 'earshot in:title,body created:>=2025-03-01', sort: 'created', order: 'desc', per_page: '100', page: '1' });
+    expect(fake.requests.filter((request) => request.path === '/search/issues').map((request) => Object.fromEntries(request.query)).sort((a, b) => a.q.localeCompare(b.q))).toEqual([
+      { q: 'earshot is:issue in:title,body created:>=2025-03-01', sort: 'created', order: 'desc', per_page: '100', page: '1' },
+      { q: 'earshot is:pull-request in:title,body created:>=2025-03-01', sort: 'created', order: 'desc', per_page: '100', page: '1' },
+    ]);
     expect(Object.fromEntries(byPath['/search/repositories'].query)).toEqual({ q: 'earshot in:name,description,readme', sort: 'updated', order: 'desc', per_page: '100', page: '1' });
     expect(byPath['/search/issues'].headers).toMatchObject({ accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' });
     expect(byPath['/search/issues'].headers.authorization).toBeUndefined();
@@ -101,7 +104,7 @@ describe('GitHub connector', () => {
     });
   });
 
-  it('pages both searches side by side and stops each at since', async () => {
+  it('pages the searches side by side and stops each at since', async () => {
     const issues = [1, 2, 3, 4, 5].map((n) => gitHubIssue({ repo: 'acme/widget', number: n, title: `earshot ${n}`, createdAt: at(100 - n) }));
     const repositories = [
       ...[1, 2, 3].map((n) => gitHubRepository({ fullName: `acme/earshot-${n}`, stars: n, createdAt: at(-500), updatedAt: at(50 - n) })),
@@ -122,7 +125,7 @@ describe('GitHub connector', () => {
       'acme/widget/issues/5',
     ]);
     expect(fake.requests.map((request) => `${request.path} ${request.query.get('page')}`).sort()).toEqual([
-      '/search/issues 1', '/search/issues 2', '/search/issues 3', '/search/repositories 1', '/search/repositories 2',
+      '/search/issues 1', '/search/issues 1', '/search/issues 2', '/search/issues 3', '/search/repositories 1', '/search/repositories 2',
     ]);
   });
 
@@ -130,7 +133,8 @@ describe('GitHub connector', () => {
     const soon = await connectorWith({ issues: [issue] });
     soon.fake.failNext('rate-limit');
     expect((await soon.connector.search({ term: 'earshot', exactPhrase: false, since })).posts).toHaveLength(1);
-    expect(soon.fake.requests.filter((request) => request.path === '/search/issues')).toHaveLength(2);
+    // The issue and the pull-request search, one of them twice.
+    expect(soon.fake.requests.filter((request) => request.path === '/search/issues')).toHaveLength(3);
 
     const far = await connectorWith({ issues: [issue] }, {}, { retryAfterSeconds: 120 });
     far.fake.failNext('rate-limit');
@@ -166,6 +170,24 @@ describe('GitHub connector', () => {
       },
     ]);
     expect(await connector.comments!({ externalId: repository.node_id, url: repository.html_url }, at(7), 2)).toEqual([]);
+  });
+
+  it('keeps the issues when repository search is not served, and maps items with only the fields the reference marks required', async () => {
+    // A proxy serving issue search alone, with the fields an issue may lack: no node_id, no body, a deleted author.
+    const fake = await startFakeServer((request) => request.path === '/search/issues'
+      ? { body: { items: request.query.get('q')?.includes('is:pull-request') ? [] : [
+        { id: 3001, html_url: 'https://github.com/acme/widget/issues/5', title: 'Earshot hangs', user: { login: 'dev' }, created_at: '2025-03-01T05:00:00Z' },
+        { id: 3002, html_url: 'https://github.com/acme/widget/issues/6', title: 'Earshot again', body: null, user: null, created_at: '2025-03-01T06:00:00Z' },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createGitHubConnector({ EARSHOT_UPSTREAM_GITHUB: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => request.path).sort()).toEqual(['/search/issues', '/search/issues', '/search/repositories']);
+    expect(page.posts.map((post) => [post.externalId, post.text, post.author])).toEqual([
+      ['3002', 'Earshot again', { platformId: '10137', name: 'ghost', handle: 'ghost', url: 'https://github.com/ghost', avatarUrl: null, followers: null }],
+      ['3001', 'Earshot hangs', { platformId: 'dev', name: 'dev', handle: 'dev', url: 'https://github.com/dev', avatarUrl: null, followers: null }],
+    ]);
+    expect(page.nextCursor).toBeNull();
   });
 
   // Comments, not search: search's two parallel requests would share out the faults between them.

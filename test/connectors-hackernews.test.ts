@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHackerNewsConnector } from '../jobs/connectors/hackernews.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { hackerNewsComment, hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 
@@ -85,6 +85,17 @@ describe('Hacker News connector', () => {
         },
       ] satisfies NormalizedPost[],
     });
+  });
+
+  it('reads /api/v1/search where search_by_date is not served, and takes numeric ids', async () => {
+    const hit = { objectID: 4242, title: 'Show HN: Earshot', url: null, author: 'alice', created_at: '2025-03-01T01:00:00Z', story_text: null, comment_text: null, points: 3 };
+    const fake = await startFakeServer((request) => (request.path === '/api/v1/search' ? { body: { hits: [hit], nbHits: 1, page: 0, nbPages: 1, hitsPerPage: 20 } } : null));
+    fakes.push(fake);
+    const page = await createHackerNewsConnector({ EARSHOT_UPSTREAM_HACKERNEWS: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => request.path)).toEqual(['/api/v1/search_by_date', '/api/v1/search']);
+    expect(page.posts.map((post) => [post.externalId, post.url, post.text, post.publishedAt, post.author.name])).toEqual([
+      ['4242', 'https://news.ycombinator.com/item?id=4242', 'Show HN: Earshot', at(60), 'alice'],
+    ]);
   });
 
   it('pages back in time without losing or repeating hits, even within one second', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createRedditConnector } from '../jobs/connectors/reddit.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type FakeRedditFixtures, redditComment, redditPost, startFakeReddit } from './fake-upstreams/reddit.ts';
 
@@ -84,6 +84,21 @@ describe('Reddit connector', () => {
         },
       ] satisfies NormalizedPost[],
     });
+  });
+
+  it('maps a listing without kinds whose optional fields are null, its text escaped as without raw_json', async () => {
+    const created = hoursAgo(2);
+    const fake = await startFakeServer((request) => request.path === '/search.json'
+      ? { body: { data: { after: null, children: [{ data: {
+        id: 'abc12', title: 'Anyone using earshot &amp; alerts?', selftext: null, author: 'frank', author_fullname: null, subreddit: 'programming',
+        permalink: '/r/programming/comments/abc12/anyone_using/', url: 'https://earshot.example/', url_overridden_by_dest: null, is_self: false, created_utc: created.getTime() / 1000,
+      } }] } } }
+      : null);
+    fakes.push(fake);
+    const page = await createRedditConnector({ EARSHOT_UPSTREAM_REDDIT: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => [post.externalId, post.url, post.text, post.publishedAt, post.links, post.author.platformId])).toEqual([
+      ['t3_abc12', 'https://www.reddit.com/r/programming/comments/abc12/anyone_using/', 'Anyone using earshot & alerts?', created, ['https://earshot.example/'], 'frank'],
+    ]);
   });
 
   it('follows `after` until the listing ends, and stops at since', async () => {

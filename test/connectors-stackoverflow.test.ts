@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createStackOverflowConnector } from '../jobs/connectors/stackoverflow.ts';
 import { UpstreamError } from '../runtime/upstream-http.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import {
   type FakeStackOverflowFixtures,
@@ -77,6 +77,22 @@ describe('Stack Overflow connector', () => {
         },
       ] satisfies NormalizedPost[],
     });
+  });
+
+  it('maps questions of an answer made with the default filter: no body, no link, no quota fields', async () => {
+    const fake = await startFakeServer((request) => request.path === '/2.3/search/advanced'
+      ? { body: { items: [{ question_id: 7001, title: 'Earshot &amp; webhooks?', creation_date: since.getTime() / 1000 + 60, owner: { display_name: 'Erin', user_id: 77 } }] } }
+      : null);
+    fakes.push(fake);
+    const page = await createStackOverflowConnector({ EARSHOT_UPSTREAM_STACKOVERFLOW: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.nextCursor).toBeNull();
+    expect(page.posts).toEqual([expect.objectContaining({
+      externalId: '7001',
+      url: 'https://stackoverflow.com/q/7001',
+      text: 'Earshot & webhooks?',
+      links: [],
+      author: expect.objectContaining({ name: 'Erin', url: 'https://stackoverflow.com/users/77' }),
+    })]);
   });
 
   it('pages while has_more says so', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
 import { createXConnector } from '../jobs/connectors/x.ts';
-import type { FakeServerOptions, FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeServerOptions, type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { startFakeX, type XTweet, type XUser, xTweet, xUser } from './fake-upstreams/x.ts';
 
@@ -97,6 +97,28 @@ describe('X connector', () => {
     const [post] = (await connector.search({ term: 'earshot', exactPhrase: false, since })).posts;
     expect(post.text).toBe(longText.replace('https://t.co/LoNg0001', 'https://earshot.example/long').trim());
     expect(post.links).toEqual(['https://earshot.example/long']);
+  });
+
+  it('keeps a post whose author the answer does not include, and takes nulls and a missing meta', async () => {
+    const fake = await startFakeServer((request) => request.path === '/2/tweets/search/recent'
+      ? { body: { data: [{ id: '1790000000000000001', text: 'earshot is neat', author_id: '2244994945', created_at: hoursAgo(1).toISOString(), lang: null, entities: null }] } }
+      : null);
+    fakes.push(fake);
+    const page = await createXConnector({ EARSHOT_UPSTREAM_X: fake.url, EARSHOT_X_BEARER_TOKEN: 't' }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page).toEqual({
+      nextCursor: null,
+      posts: [{
+        platform: 'x',
+        externalId: '1790000000000000001',
+        url: 'https://x.com/i/web/status/1790000000000000001',
+        text: 'earshot is neat',
+        publishedAt: hoursAgo(1),
+        replyTo: null,
+        links: [],
+        author: { platformId: '2244994945', name: '2244994945', handle: '2244994945', url: 'https://x.com/i/user/2244994945', avatarUrl: null, followers: null },
+        language: null,
+      }],
+    });
   });
 
   it('follows next_token', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
 import { createYouTubeConnector } from '../jobs/connectors/youtube.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type FakeYouTubeFixtures, startFakeYouTube, youTubeChannel, youTubeCommentThread, youTubeVideo } from './fake-upstreams/youtube.ts';
 
@@ -79,6 +79,28 @@ describe('YouTube connector', () => {
           language: null,
         },
       ] satisfies NormalizedPost[],
+    });
+  });
+
+  it('maps search results from their own snippets when videos.list and channels.list are not served', async () => {
+    const fake = await startFakeServer((request) => request.path === '/youtube/v3/search'
+      ? { body: { kind: 'youtube#searchListResponse', items: [
+        { kind: 'youtube#searchResult', id: { kind: 'youtube#channel', channelId: 'UCother' } },
+        { kind: 'youtube#searchResult', id: { kind: 'youtube#video', videoId: 'vid00001' }, snippet: { publishedAt: '2025-03-01T02:00:00Z', channelId: 'UCabc', title: 'Earshot review &quot;2025&quot;', description: 'All about Earshot &amp; alerts', channelTitle: 'Gina' } },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createYouTubeConnector({ EARSHOT_UPSTREAM_YOUTUBE: fake.url, EARSHOT_YOUTUBE_API_KEY: 'k' }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(fake.requests.map((request) => request.path)).toEqual(['/youtube/v3/search', '/youtube/v3/videos', '/youtube/v3/channels']);
+    expect(page).toEqual({
+      nextCursor: null,
+      posts: [expect.objectContaining({
+        externalId: 'vid00001',
+        url: 'https://www.youtube.com/watch?v=vid00001',
+        text: 'Earshot review "2025"\n\nAll about Earshot & alerts',
+        publishedAt: at(2),
+        author: expect.objectContaining({ platformId: 'UCabc', name: 'Gina', url: 'https://www.youtube.com/channel/UCabc' }),
+      })],
     });
   });
 

@@ -6,6 +6,7 @@ import { startTestEarshot, type TestEarshot, eventually, allMentionsOf } from '.
 let earshot: TestEarshot;
 let host: FakeFeedHost;
 let failing: FakeUpstream;
+let rateLimited: FakeUpstream;
 let key: string;
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
@@ -28,6 +29,7 @@ beforeAll(async () => {
   host.routes['/blog'] = { page: pageAdvertising([{ href: '/feed.xml', type: 'application/rss+xml', title: 'Acme engineering' }]) };
   host.routes['/moved'] = { redirect: '/blog' };
   failing = await startFakeServer(() => ({ status: 503, body: 'down' }));
+  rateLimited = await startFakeServer(() => ({ status: 429, headers: { 'retry-after': '3' }, body: '' }));
   earshot = await startTestEarshot({ env: { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, pollIntervalSeconds: 1 });
   key = (await earshot.createWorkspace('Acme')).apiKey;
 });
@@ -35,6 +37,7 @@ afterAll(async () => {
   await earshot?.stop();
   await host?.close();
   await failing?.close();
+  await rateLimited?.close();
 });
 
 describe('feeds on a keyword (spec 2.1, 4.2)', () => {
@@ -88,6 +91,15 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     } finally {
       await silent.close();
     }
+  });
+
+  it('answers 502 at once, with the wait asked, for a feed whose site asks to come back later, instead of waiting into the request deadline', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme waits', platforms: [] } });
+    const started = Date.now();
+    const limited = await earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { feeds: [{ url: `${rateLimited.url}/feed.xml` }] } });
+    expect(limited.status).toBe(502);
+    expect(limited.body.error).toMatchObject({ code: 'upstream_unavailable', field: 'feeds.0.url' });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   // A feed's ETag was saved as it was read, before its items were stored: when a later feed of the poll failed, the next poll got 304 and the items were lost.

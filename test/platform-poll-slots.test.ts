@@ -47,10 +47,10 @@ describe('polls of one platform at once', () => {
     expect({ requests: hackerNews.requests.length, mostAtOnce: hackerNews.mostAtOnce() }).toEqual({ requests: 12, mostAtOnce: defaultConcurrentSearches });
   });
 
-  it('one GitHub poll at a time, its two searches (issues and repositories) side by side', async () => {
+  it('one GitHub poll at a time, its three searches (issues, pull requests, repositories) side by side', async () => {
     await queueTwelvePolls('github');
-    await eventually(async () => gitHub.requests.length, (count) => count === 24, 30_000);
-    expect({ requests: gitHub.requests.length, mostAtOnce: gitHub.mostAtOnce() }).toEqual({ requests: 24, mostAtOnce: 2 * concurrentSearchesPerPlatform.github! });
+    await eventually(async () => gitHub.requests.length, (count) => count === 36, 30_000);
+    expect({ requests: gitHub.requests.length, mostAtOnce: gitHub.mostAtOnce() }).toEqual({ requests: 36, mostAtOnce: 3 * concurrentSearchesPerPlatform.github! });
   }, 40_000);
 });
 

@@ -15,8 +15,12 @@
  * externalId (the at:// URI).
  *
  * Back-off: a connection that ends before one event was handled (refused,
- * dropped, silent, or its handler failing) doubles the wait before the next,
- * up to `maxBackoffMs`; one event handled resets it. Such failures are logged
+ * dropped, or its handler failing) doubles the wait before the next,
+ * up to `maxBackoffMs`; one event handled resets it. A connection that
+ * opened but stayed silent for `idleTimeoutMs` is replaced after the first
+ * wait, without doubling it: a quiet stream (a small instance, a relay
+ * between bursts) is not a failing one, and a wait grown to a minute would
+ * miss what it sends next. Such failures are logged
  * once per back-off step, so a Jetstream that stays down says so a handful of
  * times, not once a minute forever.
  */
@@ -73,7 +77,7 @@ export interface JetstreamSubscription {
 const highWaterMark = 1000;
 
 export function startJetstream(options: JetstreamOptions): JetstreamSubscription {
-  const base = upstreamBase('jetstream', 'wss://jetstream2.us-east.bsky.network', options.env);
+  const base = upstreamBase('jetstream', 'wss://jetstream2.us-east.bsky.network', options.env, '/subscribe');
   const logger = options.logger ?? createLogger('silent');
   const overlapUs = options.overlapUs ?? 2_000_000;
   const initialBackoffMs = options.backoffMs ?? 1000;
@@ -123,12 +127,15 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
     let handlerFailed = false;
     /** Whether this connection handled an event: only then was it a working one. */
     let handledOne = false;
+    /** Whether the connection opened and then went silent for `idleTimeoutMs`. */
+    let quiet = false;
     /** Why this connection ended, when we know. */
     let closeReason: string | null = null;
     const restartIdleTimer = () => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
         closeReason ??= `no event for ${idleTimeoutMs} ms`;
+        quiet = true;
         current.terminate();
       }, idleTimeoutMs);
     };
@@ -168,6 +175,11 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
       // Let queued events settle first, so the resume cursor is the last one handled.
       void processing.then(() => {
         if (stopped) return;
+        if (quiet && !handlerFailed) {
+          logger.debug('jetstream quiet; reconnecting', { reason: closeReason, inMs: initialBackoffMs, cursor: lastTimeUs });
+          reconnectTimer = setTimeout(connect, initialBackoffMs);
+          return;
+        }
         const waitMs = backoffMs;
         backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
         if (handledOne) {

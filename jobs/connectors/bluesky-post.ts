@@ -7,36 +7,41 @@ import { z } from 'zod';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInText, uniqueLinks } from './post-text.ts';
 
-const strongRef = z.object({ uri: z.string(), cid: z.string() });
+/** `com.atproto.repo.strongRef`: only the `uri` is read. */
+const strongRef = z.object({ uri: z.string(), cid: z.string().optional() });
 const external = z.object({ uri: z.string() });
 
-/** The lexicon's `app.bsky.feed.post` record: the fields Earshot reads. */
+/**
+ * The lexicon's `app.bsky.feed.post` record: the fields Earshot reads.
+ * Optional fields are taken absent or null alike: the lexicon leaves them
+ * out, but JSON written by other tools often sends null.
+ */
 export const blueskyPostRecord = z.object({
   $type: z.literal('app.bsky.feed.post').optional(),
   text: z.string(),
   /** Set by the writing client, so not always a valid date. */
   createdAt: z.string(),
-  langs: z.array(z.string()).optional(),
+  langs: z.array(z.string()).nullish(),
   facets: z.array(z.object({
     $type: z.string().optional(),
     index: z.object({ byteStart: z.number(), byteEnd: z.number() }),
     features: z.array(z.object({ $type: z.string(), uri: z.string().optional() })),
-  })).optional(),
-  reply: z.object({ root: strongRef, parent: strongRef }).optional(),
+  })).nullish(),
+  reply: z.object({ root: strongRef, parent: strongRef }).nullish(),
   /** A link card (`app.bsky.embed.external`), alone or beside a quoted post (`recordWithMedia`). */
   embed: z.object({
     $type: z.string(),
-    external: external.optional(),
-    media: z.object({ $type: z.string(), external: external.optional() }).optional(),
-  }).optional(),
+    external: external.nullish(),
+    media: z.object({ $type: z.string(), external: external.nullish() }).nullish(),
+  }).nullish(),
 });
 
 /** `app.bsky.actor.defs#profileViewBasic`: the fields Earshot reads. */
 export const blueskyProfileBasic = z.object({
   did: z.string(),
   handle: z.string(),
-  displayName: z.string().optional(),
-  avatar: z.string().optional(),
+  displayName: z.string().nullish(),
+  avatar: z.string().nullish(),
 });
 
 export type BlueskyPostRecord = z.infer<typeof blueskyPostRecord>;

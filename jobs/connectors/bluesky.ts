@@ -15,13 +15,13 @@ import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
-/** `app.bsky.feed.defs#postView`: the fields Earshot reads. */
+/** `app.bsky.feed.defs#postView`: the fields Earshot reads (`indexedAt` only dates a post whose own date is garbage). */
 const postView = z.object({
   uri: z.string(),
-  cid: z.string(),
+  cid: z.string().optional(),
   author: blueskyProfileBasic,
   record: blueskyPostRecord,
-  indexedAt: z.iso.datetime({ offset: true }),
+  indexedAt: z.string().optional(),
 });
 
 const threadViewType = 'app.bsky.feed.defs#threadViewPost';
@@ -29,7 +29,7 @@ const threadViewType = 'app.bsky.feed.defs#threadViewPost';
 const threadViewPost = z.object({ $type: z.literal(threadViewType), post: postView, replies: z.array(z.unknown()).optional() });
 const anyThreadNode = z.object({ $type: z.string() });
 
-const searchPostsOutput = z.object({ cursor: z.string().optional(), posts: z.array(postView) });
+const searchPostsOutput = z.object({ cursor: z.string().nullish(), posts: z.array(postView) });
 const getPostThreadOutput = z.object({ thread: z.unknown() });
 
 export type BlueskyPostView = z.infer<typeof postView>;
@@ -38,7 +38,7 @@ type ThreadViewPost = z.infer<typeof threadViewPost>;
 const searchMaximum = 100;
 
 export function createBlueskyConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('bluesky', 'https://public.api.bsky.app', env);
+  const base = upstreamBase('bluesky', 'https://public.api.bsky.app', env, '/xrpc');
 
   const xrpc = async <Schema extends z.ZodType>(method: string, schema: Schema, params: Record<string, string>): Promise<z.infer<Schema>> => {
     const url = new URL(`${base}/xrpc/${method}`);
@@ -92,5 +92,6 @@ function flattenReplies(thread: ThreadViewPost): BlueskyPostView[] {
 }
 
 function viewToPost(view: BlueskyPostView, urlOf?: (atUri: string) => string | undefined): NormalizedPost {
-  return blueskyRecordToPost(view.uri, view.record, blueskyAuthor(view.author), { receivedAt: new Date(view.indexedAt), urlOf });
+  const indexedAt = new Date(view.indexedAt ?? Number.NaN);
+  return blueskyRecordToPost(view.uri, view.record, blueskyAuthor(view.author), { receivedAt: Number.isNaN(indexedAt.getTime()) ? new Date() : indexedAt, urlOf });
 }

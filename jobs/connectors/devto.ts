@@ -17,32 +17,38 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
+import { htmlToText, joinTitleAndBody, linksInHtml, linksInText } from './post-text.ts';
 import { mayMentionTerm, pageSize } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
+import { pathWithFallback, whenUpstreamFails } from './optional-call.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const userShape = z.object({
-  name: z.string(),
+  name: z.string().nullish(),
   username: z.string(),
-  user_id: z.number(),
-  profile_image: z.string(),
+  user_id: z.union([z.number(), z.string()]).nullish(),
+  profile_image: z.string().nullish(),
   // What the profile links to; people are merged across platforms on these.
   website_url: z.string().nullish(),
   github_username: z.string().nullish(),
   twitter_username: z.string().nullish(),
 });
 
-/** An article of a list: no body. */
+/** `tag_list` is an array in lists and a comma-separated string on one article (`tags` the other way round). */
+const tagList = z.union([z.array(z.string()), z.string().transform((tags) => tags.split(',').map((tag) => tag.trim()).filter(Boolean))]);
+
+/** An article of a list: no body. `url` and `user` are read when the article itself cannot be. */
 const articleSummaryShape = z.object({
   id: z.number(),
   title: z.string(),
-  description: z.string(),
+  description: z.string().nullish(),
+  url: z.string().optional(),
   published_at: z.iso.datetime({ offset: true }),
-  tag_list: z.array(z.string()),
+  tag_list: tagList.nullish(),
+  user: userShape.optional(),
 });
 
-/** One article: its body, and (unlike the list) `tag_list` as a string, which is not read. */
+/** One article: its body. */
 const articleShape = z.object({
   id: z.number(),
   title: z.string(),
@@ -67,7 +73,7 @@ export type ForemComment = z.infer<typeof commentShape>;
 const latestPageMaximum = 1000;
 
 export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('devto', 'https://dev.to', env);
+  const base = upstreamBase('devto', 'https://dev.to', env, '/api');
 
   const get = async <Schema extends z.ZodType>(path: string, schema: Schema, params: Record<string, string> = {}): Promise<z.infer<Schema>> => {
     const url = new URL(`${base}${path}`);
@@ -76,18 +82,25 @@ export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, optio
     return parseUpstreamShape('devto', schema, body);
   };
 
+  /** `/api/articles/latest` lists by publication, newest first; a server without it is read at `/api/articles`, the list every Forem serves. */
+  const articleList = pathWithFallback('/api/articles/latest', '/api/articles');
+  const latestArticles = (params: Record<string, string>) => articleList((path) => get(path, z.array(articleSummaryShape), params));
+
   return {
     platform: 'devto',
 
     async search(query: SearchQuery) {
       const page = query.cursor ? Number(query.cursor) : 1;
       const perPage = pageSize(query, latestPageMaximum);
-      const articles = await get('/api/articles/latest', z.array(articleSummaryShape), { per_page: String(perPage), page: String(page) });
+      const articles = await latestArticles({ per_page: String(perPage), page: String(page) });
       const recent = articles.filter((article) => new Date(article.published_at) >= query.since);
-      const candidates = recent.filter((article) => mayMentionTerm([article.title, article.description, ...article.tag_list].join(' '), query));
-      const full = await Promise.all(candidates.map((article) => get(`/api/articles/${article.id}`, articleShape)));
+      const candidates = recent.filter((article) => mayMentionTerm([article.title, article.description ?? '', ...(article.tag_list ?? [])].join(' '), query));
+      // The whole article only adds its body: without it (the read failed) the list's title and description stand in.
+      const posts = await Promise.all(candidates.map((summary) => get(`/api/articles/${summary.id}`, articleShape)
+        .then((article) => articleToPost(article, htmlToText(article.body_html), linksInHtml(article.body_html)))
+        .catch(whenUpstreamFails(() => summaryToPost(summary)))));
       const more = articles.length === perPage && recent.length === articles.length;
-      return { posts: full.map(articleToPost), nextCursor: more ? String(page + 1) : null };
+      return { posts: posts.filter((post) => post !== null), nextCursor: more ? String(page + 1) : null };
     },
 
     /** The article's comment threads flattened, newest first. */
@@ -116,8 +129,8 @@ function flattenComments(comments: ForemComment[], parentUrl: string): Normalize
 
 function author(user: ForemUser): NormalizedAuthor {
   return {
-    platformId: String(user.user_id),
-    name: user.name,
+    platformId: String(user.user_id ?? user.username),
+    name: user.name || user.username,
     handle: user.username,
     url: `https://dev.to/${user.username}`,
     avatarUrl: user.profile_image || null,
@@ -130,17 +143,24 @@ function author(user: ForemUser): NormalizedAuthor {
   };
 }
 
-function articleToPost(article: z.infer<typeof articleShape>): NormalizedPost {
+/** An article with its body as text and links; the list's description stands in for a body that could not be read. */
+function articleToPost(article: Pick<z.infer<typeof articleShape>, 'id' | 'title' | 'url' | 'published_at' | 'user'>, body: string, links: string[]): NormalizedPost {
   return {
     platform: 'devto',
     externalId: String(article.id),
     url: article.url,
-    text: joinTitleAndBody(article.title, htmlToText(article.body_html)),
+    text: joinTitleAndBody(article.title, body),
     publishedAt: new Date(article.published_at),
     replyTo: null,
-    links: linksInHtml(article.body_html),
+    links,
     author: author(article.user),
   };
+}
+
+/** A listed article without its body; null when the list left out its address or author. */
+function summaryToPost(summary: z.infer<typeof articleSummaryShape>): NormalizedPost | null {
+  const { url, user, description } = summary;
+  return url && user ? articleToPost({ ...summary, url, user }, description ?? '', linksInText(description ?? '')) : null;
 }
 
 /** Comment codes are their own sequence, apart from article ids, hence the prefix. */

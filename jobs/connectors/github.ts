@@ -15,42 +15,52 @@ import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normaliz
 import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
+import { whenUpstreamFails } from './optional-call.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.iso.datetime({ offset: true });
 
-const userShape = z.object({ login: z.string(), id: z.number(), avatar_url: z.string(), html_url: z.string() });
+/** A numeric id, which a proxy or recording may hand over as a string. */
+const numericId = z.union([z.number(), z.string()]);
+
+/** `simple-user`: only `login` is read for sure; the rest is derived from it when missing. */
+const userShape = z.object({ login: z.string(), id: numericId.optional(), avatar_url: z.string().nullish(), html_url: z.string().nullish() });
+
+/**
+ * Every item carries `node_id` (the id mentions are stored under); an item
+ * without one falls back to its numeric `id`, then its address. `user` is
+ * null on issues and comments whose author deleted the account (GitHub
+ * shows them as "ghost").
+ */
+const itemIds = { node_id: z.string().nullish(), id: numericId.nullish(), html_url: z.string() };
 
 const issueShape = z.object({
-  node_id: z.string(),
-  html_url: z.string(),
+  ...itemIds,
   title: z.string(),
-  body: z.string().nullable(),
-  user: userShape,
+  body: z.string().nullish(),
+  user: userShape.nullish(),
   created_at: timestamp,
 });
 
 const repositoryShape = z.object({
-  node_id: z.string(),
+  ...itemIds,
   full_name: z.string(),
-  html_url: z.string(),
-  description: z.string().nullable(),
-  homepage: z.string().nullable(),
-  owner: userShape,
+  description: z.string().nullish(),
+  homepage: z.string().nullish(),
+  owner: userShape.nullish(),
   stargazers_count: z.number(),
   created_at: timestamp,
   updated_at: timestamp,
 });
 
 const issueCommentShape = z.object({
-  node_id: z.string(),
-  html_url: z.string(),
-  body: z.string(),
-  user: userShape,
+  ...itemIds,
+  body: z.string().nullish(),
+  user: userShape.nullish(),
   created_at: timestamp,
 });
 
-const searchResultShape = <Item extends z.ZodType>(item: Item) => z.object({ total_count: z.number(), items: z.array(item) });
+const searchResultShape = <Item extends z.ZodType>(item: Item) => z.object({ total_count: z.number().optional(), items: z.array(item) });
 
 export type GitHubUser = z.infer<typeof userShape>;
 export type GitHubIssue = z.infer<typeof issueShape>;
@@ -60,6 +70,7 @@ export type GitHubIssueComment = z.infer<typeof issueCommentShape>;
 /** Next page of each search; null once that search has nothing more within `since`. */
 interface SearchCursor {
   issues: number | null;
+  pullRequests: number | null;
   repositories: number | null;
 }
 
@@ -107,31 +118,45 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
     const { q, sort, page, perPage, since } = search;
     const result = await get(path, searchResultShape(item), { q, sort, order: 'desc', per_page: String(perPage), page: String(page) });
     const items = result.items.filter((item) => new Date(publishedAt(item)) >= since);
-    const more = items.length === result.items.length && result.items.length === perPage && page * perPage < Math.min(result.total_count, searchResultsCeiling);
+    const total = result.total_count ?? searchResultsCeiling;
+    const more = items.length === result.items.length && result.items.length === perPage && page * perPage < Math.min(total, searchResultsCeiling);
     return { items, nextPage: more ? page + 1 : null };
   }
 
   return {
     platform: 'github',
 
-    /** Both searches page side by side; the cursor holds each one's next page. */
+    /**
+     * The three searches page side by side; the cursor holds each one's next page.
+     * Issues and pull requests are the mentions; repositories only add star
+     * observations, so a repository search that fails (refused, rate-limited,
+     * not served by a proxy) leaves them out of this poll instead of losing
+     * the issues found beside it.
+     */
     async search(query: SearchQuery) {
-      const cursor: SearchCursor = query.cursor ? JSON.parse(query.cursor) : { issues: 1, repositories: 1 };
+      const cursor: SearchCursor = query.cursor ? JSON.parse(query.cursor) : { issues: 1, pullRequests: 1, repositories: 1 };
       const perPage = pageSize(query, perPageMaximum);
       const term = searchText(query);
       const sinceDay = query.since.toISOString().slice(0, 10);
-      const [issues, repositories] = await Promise.all([
-        cursor.issues === null
-          ? null
-          : searchPage('/search/issues', issueShape, { q: `${term} in:title,body created:>=${sinceDay}`, sort: 'created', page: cursor.issues, perPage, since: query.since }, (issue) => issue.created_at),
+      // Issue search answers 422 to a query naming neither kind ("Query must include 'is:issue' or 'is:pull-request'"), and one query is one kind.
+      const issueSearch = (kind: 'issue' | 'pull-request', page: number | null) => (page === null
+        ? null
+        : searchPage('/search/issues', issueShape, { q: `${term} is:${kind} in:title,body created:>=${sinceDay}`, sort: 'created', page, perPage, since: query.since }, (issue) => issue.created_at));
+      const [issues, pullRequests, repositories] = await Promise.all([
+        issueSearch('issue', cursor.issues),
+        issueSearch('pull-request', cursor.pullRequests),
         cursor.repositories === null
           ? null
-          : searchPage('/search/repositories', repositoryShape, { q: `${term} in:name,description,readme`, sort: 'updated', page: cursor.repositories, perPage, since: query.since }, (repository) => repository.updated_at),
+          : searchPage('/search/repositories', repositoryShape, { q: `${term} in:name,description,readme`, sort: 'updated', page: cursor.repositories, perPage, since: query.since }, (repository) => repository.updated_at)
+            .catch(whenUpstreamFails(() => null)),
       ]);
-      const next: SearchCursor = { issues: issues?.nextPage ?? null, repositories: repositories?.nextPage ?? null };
+      const next: SearchCursor = { issues: issues?.nextPage ?? null, pullRequests: pullRequests?.nextPage ?? null, repositories: repositories?.nextPage ?? null };
       return {
-        posts: [...(issues?.items.map(issueToPost) ?? []), ...(repositories?.items.map(repositoryToPost) ?? [])],
-        nextCursor: next.issues === null && next.repositories === null ? null : JSON.stringify(next),
+        posts: [...(issues?.items ?? []), ...(pullRequests?.items ?? [])]
+          .map(issueToPost)
+          .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime())
+          .concat(repositories?.items.map(repositoryToPost) ?? []),
+        nextCursor: Object.values(next).every((page) => page === null) ? null : JSON.stringify(next),
       };
     },
 
@@ -159,14 +184,22 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
   };
 }
 
-function author(account: GitHubUser): NormalizedAuthor {
-  return { platformId: String(account.id), name: account.login, handle: account.login, url: account.html_url, avatarUrl: account.avatar_url, followers: null };
+/** The account GitHub shows in place of a deleted one. */
+const ghost: GitHubUser = { login: 'ghost', id: 10137 };
+
+function author(account: GitHubUser | null | undefined): NormalizedAuthor {
+  const { login, id, html_url: url, avatar_url: avatarUrl } = account ?? ghost;
+  return { platformId: String(id ?? login), name: login, handle: login, url: url ?? `https://github.com/${login}`, avatarUrl: avatarUrl ?? null, followers: null };
+}
+
+function externalId(item: { node_id?: string | null; id?: number | string | null; html_url: string }): string {
+  return item.node_id ?? (item.id != null ? String(item.id) : item.html_url);
 }
 
 function issueToPost(issue: GitHubIssue): NormalizedPost {
   return {
     platform: 'github',
-    externalId: issue.node_id,
+    externalId: externalId(issue),
     url: issue.html_url,
     text: joinTitleAndBody(issue.title, issue.body),
     publishedAt: new Date(issue.created_at),
@@ -184,7 +217,7 @@ function issueToPost(issue: GitHubIssue): NormalizedPost {
 function repositoryToPost(repository: GitHubRepository): NormalizedPost {
   return {
     platform: 'github',
-    externalId: repository.node_id,
+    externalId: externalId(repository),
     url: repository.html_url,
     text: joinTitleAndBody(repository.full_name, repository.description),
     publishedAt: new Date(repository.updated_at),
@@ -204,12 +237,12 @@ function repositoryToPost(repository: GitHubRepository): NormalizedPost {
 function commentToPost(comment: GitHubIssueComment, issueUrl: string): NormalizedPost {
   return {
     platform: 'github',
-    externalId: comment.node_id,
+    externalId: externalId(comment),
     url: comment.html_url,
-    text: comment.body.trim(),
+    text: (comment.body ?? '').trim(),
     publishedAt: new Date(comment.created_at),
     replyTo: issueUrl,
-    links: linksInText(comment.body),
+    links: linksInText(comment.body ?? ''),
     author: author(comment.user),
   };
 }

@@ -12,6 +12,7 @@ import { htmlToText, joinTitleAndBody, linksInHtml, uniqueLinks } from './post-t
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
+import { pathWithFallback } from './optional-call.ts';
 
 /**
  * A story or comment hit of `search_by_date`: the fields Earshot reads.
@@ -30,7 +31,7 @@ const hitShape = z.preprocess(
     };
   },
   z.object({
-    objectID: z.string(),
+    objectID: z.union([z.string(), z.number().transform(String)]),
     created_at_i: z.number(),
     author: z.string(),
     _tags: z.array(z.string()),
@@ -38,7 +39,7 @@ const hitShape = z.preprocess(
     url: z.string().nullish(),
     story_text: z.string().nullish(),
     comment_text: z.string().nullish(),
-    parent_id: z.number().nullish(),
+    parent_id: z.union([z.number(), z.string()]).nullish(),
   }),
 );
 
@@ -51,13 +52,15 @@ const hitsPerPageMaximum = 1000;
 const itemUrl = (id: string | number) => `https://news.ycombinator.com/item?id=${id}`;
 
 export function createHackerNewsConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('hackernews', 'https://hn.algolia.com', env);
+  const base = upstreamBase('hackernews', 'https://hn.algolia.com', env, '/api/v1');
+  // `search` takes the same parameters and answers the same hits, by relevance: the pages' time filters still bound it.
+  const searchPath = pathWithFallback('/api/v1/search_by_date', '/api/v1/search');
 
-  const searchByDate = async (params: Record<string, string>) => {
-    const url = new URL(`${base}/api/v1/search_by_date`);
+  const searchByDate = (params: Record<string, string>) => searchPath(async (path) => {
+    const url = new URL(`${base}${path}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     return parseUpstreamShape('hackernews', searchResponse, await getUpstreamJson<unknown>({ platform: 'hackernews', url, ...options.retry }));
-  };
+  });
 
   return {
     platform: 'hackernews',

@@ -17,13 +17,14 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
+import { decodeHtmlEntities, joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
+/** A `Listing`; the kind is checked where sent (a trimmed recording may drop it). */
 const listingOf = <Child extends z.ZodType>(child: Child) =>
-  z.object({ kind: z.literal('Listing'), data: z.object({ after: z.string().nullish(), children: z.array(child) }) });
+  z.object({ kind: z.literal('Listing').optional(), data: z.object({ after: z.string().nullish(), children: z.array(child) }) });
 
 /**
  * A link (`t3`) thing's data: the fields Earshot reads. Reddit always sends
@@ -52,11 +53,11 @@ const linkData = z.preprocess(
     selftext: z.string(),
     is_self: z.boolean(),
     url: z.string(),
-    url_overridden_by_dest: z.string().optional(),
+    url_overridden_by_dest: z.string().nullish(),
     permalink: z.string(),
     subreddit: z.string(),
     author: z.string(),
-    author_fullname: z.string().optional(),
+    author_fullname: z.string().nullish(),
     created_utc: z.number(),
   }),
 );
@@ -70,12 +71,12 @@ const commentData = z.object({
   parent_id: z.string(),
   subreddit: z.string(),
   author: z.string(),
-  author_fullname: z.string().optional(),
+  author_fullname: z.string().nullish(),
   created_utc: z.number(),
-  replies: z.union([z.literal(''), listingOf(z.unknown())]),
+  replies: z.union([z.literal(''), listingOf(z.unknown())]).nullish(),
 });
 
-const linkThing = z.object({ kind: z.literal('t3'), data: linkData });
+const linkThing = z.object({ kind: z.literal('t3').optional(), data: linkData });
 /** `more` stands for comments the tree left out; sorted by new, the tree already holds the newest, so they are not fetched. */
 const commentOrMore = z.discriminatedUnion('kind', [z.object({ kind: z.literal('t1'), data: commentData }), z.object({ kind: z.literal('more') })]);
 
@@ -198,7 +199,7 @@ function flattenComments(things: z.infer<typeof commentOrMore>[]): RedditComment
   });
 }
 
-function author(data: { author: string; author_fullname?: string }): NormalizedPost['author'] {
+function author(data: { author: string; author_fullname?: string | null }): NormalizedPost['author'] {
   return {
     platformId: data.author_fullname ?? data.author,
     name: data.author,
@@ -209,12 +210,18 @@ function author(data: { author: string; author_fullname?: string }): NormalizedP
   };
 }
 
+/**
+ * Text is decoded although `raw_json=1` asks for it as written: a server
+ * that ignores the parameter (an older API, a proxy) sends the legacy form
+ * with `&`, `<` and `>` escaped. Decoding costs only an entity a user typed
+ * literally.
+ */
 function linkToPost(link: RedditLinkData): NormalizedPost {
   return {
     platform: 'reddit',
     externalId: link.name,
     url: site + link.permalink,
-    text: joinTitleAndBody(link.title, link.selftext),
+    text: joinTitleAndBody(decodeHtmlEntities(link.title), decodeHtmlEntities(link.selftext)),
     publishedAt: new Date(link.created_utc * 1000),
     replyTo: null,
     links: uniqueLinks(link.is_self ? [] : [link.url_overridden_by_dest ?? link.url], linksInText(link.selftext)),
@@ -228,7 +235,7 @@ function commentToPost(comment: RedditCommentData, replyTo: string): NormalizedP
     platform: 'reddit',
     externalId: comment.name,
     url: site + comment.permalink,
-    text: comment.body.trim(),
+    text: decodeHtmlEntities(comment.body).trim(),
     publishedAt: new Date(comment.created_utc * 1000),
     replyTo,
     links: linksInText(comment.body),

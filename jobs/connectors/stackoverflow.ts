@@ -31,11 +31,16 @@ const ownerShape = z.object({
   link: z.string().optional(),
 });
 
+/**
+ * `body` comes only with the `withbody` filter asked for; an answer made
+ * with the default filter (or a proxy's recording of one) still maps, to
+ * its title alone. The same goes for `link`, derived from the id.
+ */
 const questionShape = z.object({
   question_id: z.number(),
-  link: z.string(),
+  link: z.string().optional(),
   title: z.string(),
-  body: z.string(),
+  body: z.string().optional(),
   creation_date: z.number(),
   owner: ownerShape,
 });
@@ -43,7 +48,7 @@ const questionShape = z.object({
 const answerShape = z.object({
   answer_id: z.number(),
   question_id: z.number(),
-  body: z.string(),
+  body: z.string().optional(),
   creation_date: z.number(),
   owner: ownerShape,
 });
@@ -51,18 +56,18 @@ const answerShape = z.object({
 const commentShape = z.object({
   comment_id: z.number(),
   post_id: z.number(),
-  body: z.string(),
+  body: z.string().optional(),
   creation_date: z.number(),
   owner: ownerShape,
 });
 
-/** The common wrapper of every response. */
+/** The common wrapper of every response; a filter can leave out all but `items`. */
 const wrapperShape = <Item extends z.ZodType>(item: Item) =>
   z.object({
     items: z.array(item),
-    has_more: z.boolean(),
-    quota_max: z.number(),
-    quota_remaining: z.number(),
+    has_more: z.boolean().optional(),
+    quota_max: z.number().optional(),
+    quota_remaining: z.number().optional(),
     backoff: z.number().optional(),
   });
 
@@ -96,7 +101,7 @@ const nextUtcMidnight = () => {
 };
 
 export function createStackOverflowConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('stackoverflow', 'https://api.stackexchange.com', env);
+  const base = upstreamBase('stackoverflow', 'https://api.stackexchange.com', env, '/2.3');
   const key = env.EARSHOT_STACKEXCHANGE_KEY;
   const maxWaitMs = options.retry?.maxRetryAfterMs ?? 30_000;
   /** Per method (path with `{ids}`), the instant before which the API asked not to be called. */
@@ -183,11 +188,11 @@ function questionToPost(question: StackExchangeQuestion): NormalizedPost {
   return {
     platform: 'stackoverflow',
     externalId: String(question.question_id),
-    url: question.link,
-    text: joinTitleAndBody(decodeHtmlEntities(question.title), htmlToText(question.body)),
+    url: question.link ?? `${site}/q/${question.question_id}`,
+    text: joinTitleAndBody(decodeHtmlEntities(question.title), htmlToText(question.body ?? '')),
     publishedAt: new Date(question.creation_date * 1000),
     replyTo: null,
-    links: linksInHtml(question.body, site),
+    links: linksInHtml(question.body ?? '', site),
     author: author(question.owner),
   };
 }
@@ -197,10 +202,10 @@ function answerToPost(answer: StackExchangeAnswer, questionUrl: string): Normali
     platform: 'stackoverflow',
     externalId: String(answer.answer_id),
     url: answerUrl(answer.answer_id),
-    text: htmlToText(answer.body),
+    text: htmlToText(answer.body ?? ''),
     publishedAt: new Date(answer.creation_date * 1000),
     replyTo: questionUrl,
-    links: linksInHtml(answer.body, site),
+    links: linksInHtml(answer.body ?? '', site),
     author: author(answer.owner),
   };
 }
@@ -211,10 +216,10 @@ function commentToPost(comment: StackExchangeComment, questionUrl: string, paren
     platform: 'stackoverflow',
     externalId: `comment:${comment.comment_id}`,
     url: `${questionUrl}#comment${comment.comment_id}_${comment.post_id}`,
-    text: htmlToText(comment.body),
+    text: htmlToText(comment.body ?? ''),
     publishedAt: new Date(comment.creation_date * 1000),
     replyTo: parentUrl,
-    links: linksInHtml(comment.body, site),
+    links: linksInHtml(comment.body ?? '', site),
     author: author(comment.owner),
   };
 }

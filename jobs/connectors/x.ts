@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
-import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
+import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { decodeHtmlEntities, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
@@ -20,38 +20,41 @@ import { parseUpstreamShape } from './upstream-shape.ts';
 const urlEntity = z.object({
   start: z.number(),
   url: z.string(),
-  expanded_url: z.string().optional(),
-  unwound_url: z.string().optional(),
-  media_key: z.string().optional(),
+  expanded_url: z.string().nullish(),
+  unwound_url: z.string().nullish(),
+  media_key: z.string().nullish(),
 });
 
-const entities = z.object({ urls: z.array(urlEntity).optional() }).optional();
+const entities = z.object({ urls: z.array(urlEntity).nullish() }).nullish();
+
+/** Ids are strings in API v2; a number (as v1.1 sent) is taken as its decimal text. */
+const id = z.union([z.string(), z.number().transform(String)]);
 
 const tweet = z.object({
-  id: z.string(),
+  id,
   text: z.string(),
   created_at: z.iso.datetime({ offset: true }),
-  author_id: z.string(),
-  lang: z.string().optional(),
+  author_id: id,
+  lang: z.string().nullish(),
   entities,
-  note_tweet: z.object({ text: z.string(), entities }).optional(),
-  referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+  note_tweet: z.object({ text: z.string(), entities }).nullish(),
+  referenced_tweets: z.array(z.object({ type: z.string(), id })).nullish(),
 });
 
 const user = z.object({
-  id: z.string(),
+  id,
   name: z.string(),
   username: z.string(),
-  profile_image_url: z.string().optional(),
-  public_metrics: z.object({ followers_count: z.number() }).optional(),
+  profile_image_url: z.string().nullish(),
+  public_metrics: z.object({ followers_count: z.number() }).nullish(),
   // The profile's website (`url`) and the links in its bio, t.co addresses expanded here.
-  entities: z.object({ url: entities, description: entities }).optional(),
+  entities: z.object({ url: entities, description: entities }).nullish(),
 });
 
 const searchResponse = z.object({
-  data: z.array(tweet).optional(),
-  includes: z.object({ users: z.array(user).optional() }).optional(),
-  meta: z.object({ result_count: z.number(), next_token: z.string().optional() }),
+  data: z.array(tweet).nullish(),
+  includes: z.object({ users: z.array(user).nullish() }).nullish(),
+  meta: z.object({ next_token: z.string().nullish() }).nullish(),
 });
 
 type Tweet = z.infer<typeof tweet>;
@@ -68,7 +71,7 @@ function xRateLimitWaitMs(response: UpstreamResponse): number | undefined {
 }
 
 export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('x', 'https://api.twitter.com', env);
+  const base = upstreamBase('x', 'https://api.twitter.com', env, '/2');
   const token = env.EARSHOT_X_BEARER_TOKEN;
   const unconfigured = token ? undefined : new UpstreamConfigurationError('x', 'EARSHOT_X_BEARER_TOKEN', 'the X API answers no search without a bearer token');
 
@@ -101,11 +104,8 @@ export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: 
       });
       const result = parseUpstreamShape('x', searchResponse, body);
       const users = new Map((result.includes?.users ?? []).map((author) => [author.id, author]));
-      const posts = (result.data ?? []).flatMap((item) => {
-        const author = users.get(item.author_id);
-        return author ? [tweetToPost(item, author)] : [];
-      });
-      return { posts, nextCursor: result.meta.next_token ?? null };
+      const posts = (result.data ?? []).map((item) => tweetToPost(item, users.get(item.author_id)));
+      return { posts, nextCursor: result.meta?.next_token ?? null };
     },
   };
 }
@@ -114,8 +114,11 @@ export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: 
  * Long posts arrive cut at 280 characters with the whole in `note_tweet`.
  * Links are written as t.co addresses; the text gets the real address back
  * so matching sees the domain a post names. Attached media are not links.
+ * A post whose author the answer does not include (the expansion was
+ * dropped, the account went private) keeps its author's id alone, and the
+ * address X serves for any post by id.
  */
-function tweetToPost(item: Tweet, author: User): NormalizedPost {
+function tweetToPost(item: Tweet, author: User | undefined): NormalizedPost {
   const source = item.note_tweet ?? item;
   const written = [...(source.entities?.urls ?? [])].sort((a, b) => a.start - b.start).filter((entity) => !entity.media_key);
   let text = decodeHtmlEntities(source.text);
@@ -126,22 +129,30 @@ function tweetToPost(item: Tweet, author: User): NormalizedPost {
   return {
     platform: 'x',
     externalId: item.id,
-    url: `https://x.com/${author.username}/status/${item.id}`,
+    url: author ? `https://x.com/${author.username}/status/${item.id}` : `https://x.com/i/web/status/${item.id}`,
     text: text.trim(),
     publishedAt: new Date(item.created_at),
     replyTo: repliedTo ? `https://x.com/i/web/status/${repliedTo.id}` : null,
     links: uniqueLinks(written.map((entity) => entity.unwound_url ?? entity.expanded_url ?? entity.url)),
-    author: {
-      platformId: author.id,
-      name: author.name,
-      handle: author.username,
-      url: `https://x.com/${author.username}`,
-      avatarUrl: author.profile_image_url ?? null,
-      followers: author.public_metrics?.followers_count ?? null,
-      links: uniqueLinks(
-        [...(author.entities?.url?.urls ?? []), ...(author.entities?.description?.urls ?? [])].map((entity) => entity.unwound_url ?? entity.expanded_url ?? entity.url),
-      ),
-    },
-    language: primaryLanguage(item.lang),
+    author: author ? userToAuthor(author) : idOnlyAuthor(item.author_id),
+    language: primaryLanguage(item.lang ?? undefined),
   };
+}
+
+function userToAuthor(author: User): NormalizedAuthor {
+  return {
+    platformId: author.id,
+    name: author.name,
+    handle: author.username,
+    url: `https://x.com/${author.username}`,
+    avatarUrl: author.profile_image_url ?? null,
+    followers: author.public_metrics?.followers_count ?? null,
+    links: uniqueLinks(
+      [...(author.entities?.url?.urls ?? []), ...(author.entities?.description?.urls ?? [])].map((entity) => entity.unwound_url ?? entity.expanded_url ?? entity.url),
+    ),
+  };
+}
+
+function idOnlyAuthor(userId: string): NormalizedAuthor {
+  return { platformId: userId, name: userId, handle: userId, url: `https://x.com/i/user/${userId}`, avatarUrl: null, followers: null };
 }

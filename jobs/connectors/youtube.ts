@@ -17,27 +17,30 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { decodeHtmlEntities, joinTitleAndBody, linksInText } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
+import { whenUpstreamFails } from './optional-call.ts';
 import { parseUpstreamShape } from './upstream-shape.ts';
 
 const timestamp = z.iso.datetime({ offset: true });
 
+/** The snippet of `search.list` and of `videos.list` alike (the latter adds the languages and the whole description). */
+const videoSnippet = z.object({
+  publishedAt: timestamp,
+  channelId: z.string(),
+  channelTitle: z.string().optional(),
+  title: z.string(),
+  description: z.string().default(''),
+  defaultLanguage: z.string().optional(),
+  defaultAudioLanguage: z.string().optional(),
+});
+
+/** Results other than videos (a channel, a playlist) have no `videoId` and are passed over. */
 const searchListResponse = z.object({
-  nextPageToken: z.string().optional(),
-  items: z.array(z.object({ id: z.object({ videoId: z.string() }) })),
+  nextPageToken: z.string().nullish(),
+  items: z.array(z.object({ id: z.object({ videoId: z.string().optional() }), snippet: videoSnippet.optional() })),
 });
 
 const videoListResponse = z.object({
-  items: z.array(z.object({
-    id: z.string(),
-    snippet: z.object({
-      publishedAt: timestamp,
-      channelId: z.string(),
-      title: z.string(),
-      description: z.string(),
-      defaultLanguage: z.string().optional(),
-      defaultAudioLanguage: z.string().optional(),
-    }),
-  })),
+  items: z.array(z.object({ id: z.string(), snippet: videoSnippet })),
 });
 
 const channelListResponse = z.object({
@@ -100,7 +103,7 @@ function youTubeQuotaWaitMs(response: UpstreamResponse): number | undefined {
 }
 
 export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('youtube', 'https://www.googleapis.com', env);
+  const base = upstreamBase('youtube', 'https://www.googleapis.com', env, '/youtube/v3');
   const apiKey = env.EARSHOT_YOUTUBE_API_KEY;
   const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('youtube', 'EARSHOT_YOUTUBE_API_KEY', 'the YouTube Data API answers no call without an API key');
 
@@ -127,13 +130,20 @@ export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, opt
       };
       if (query.cursor) params.pageToken = query.cursor;
       const found = await get('search', searchListResponse, params);
-      const ids = found.items.map((item) => item.id.videoId);
+      const results = found.items.flatMap(({ id: { videoId }, snippet }) => (videoId ? [{ id: videoId, snippet }] : []));
+      const ids = results.map((result) => result.id);
       if (!ids.length) return { posts: [], nextCursor: null };
       // Videos made private or deleted since the search was indexed are missing here and dropped.
-      const videos = (await get('videos', videoListResponse, { part: 'snippet', id: ids.join(','), maxResults: String(searchMaximum) })).items;
+      // Without this call (it failed, or a proxy does not serve it) the search's own snippets stand in: descriptions cut short, no languages.
+      const videos = await get('videos', videoListResponse, { part: 'snippet', id: ids.join(','), maxResults: String(searchMaximum) })
+        .then((list) => list.items)
+        // search.list escapes its snippets' title and description as HTML; videos.list does not.
+        .catch(whenUpstreamFails(() => results.flatMap(({ id, snippet }) => (snippet ? [{ id, snippet: { ...snippet, title: decodeHtmlEntities(snippet.title), description: decodeHtmlEntities(snippet.description) } }] : []))));
       const channelIds = [...new Set(videos.map((video) => video.snippet.channelId))];
       const channels = channelIds.length
-        ? (await get('channels', channelListResponse, { part: 'snippet,statistics', id: channelIds.join(','), maxResults: String(searchMaximum) })).items
+        ? await get('channels', channelListResponse, { part: 'snippet,statistics', id: channelIds.join(','), maxResults: String(searchMaximum) })
+          .then((list) => list.items)
+          .catch(whenUpstreamFails((): Channel[] => []))
         : [];
       const channelById = new Map(channels.map((channel) => [channel.id, channel]));
       const videoById = new Map(videos.map((video) => [video.id, video]));
@@ -185,7 +195,7 @@ function videoToPost(video: Video, channel: Channel | undefined): NormalizedPost
     links: linksInText(snippet.description),
     author: {
       platformId: snippet.channelId,
-      name: channel?.snippet.title ?? snippet.channelId,
+      name: channel?.snippet.title ?? snippet.channelTitle ?? snippet.channelId,
       handle: handle ?? snippet.channelId,
       url: handle ? `https://www.youtube.com/@${handle}` : `https://www.youtube.com/channel/${snippet.channelId}`,
       avatarUrl: channel?.snippet.thumbnails?.default?.url ?? null,

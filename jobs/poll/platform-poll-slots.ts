@@ -9,7 +9,7 @@ import type { SearchPlatform } from '../../vocabulary/normalized-post.ts';
  * most; GitHub one, because its secondary rate limits count concurrent
  * requests (its guidance is to search one request at a time) and its search
  * allows 30 requests a minute (10 without a token), which a few polls of
- * five pages of two searches each spend. Per process: two workers run twice
+ * five pages of three searches each spend. Per process: two workers run twice
  * as many.
  */
 export const concurrentSearchesPerPlatform: Partial<Record<SearchPlatform, number>> = { github: 1 };

@@ -1,9 +1,11 @@
 import type { GitHubIssue, GitHubIssueComment, GitHubRepository, GitHubUser } from '../../jobs/connectors/github.ts';
 import { type FakeServerOptions, type FakeUpstream, matchesSearch, pageOf, startFakeServer } from './fake-server.ts';
 
-export type GitHubIssueItem = GitHubIssue & Record<string, unknown>;
-export type GitHubRepositoryItem = GitHubRepository & Record<string, unknown>;
-export type GitHubCommentItem = GitHubIssueComment & Record<string, unknown> & { issue_url: string; updated_at: string };
+/** GitHub sends every field the connector may go without: a fixture has them all. */
+type Complete = { node_id: string; id: number };
+export type GitHubIssueItem = GitHubIssue & Complete & Record<string, unknown>;
+export type GitHubRepositoryItem = GitHubRepository & Complete & Record<string, unknown>;
+export type GitHubCommentItem = GitHubIssueComment & Complete & Record<string, unknown> & { issue_url: string; updated_at: string };
 
 const api = 'https://api.github.com';
 
@@ -179,12 +181,15 @@ export function startFakeGitHub(fixtures: FakeGitHubFixtures, options: FakeServe
       const { text, qualifiers } = parseSearch(query.get('q') ?? '');
       if (!text) return unprocessable('The search is longer than 256 characters or has no terms.');
       const isIssues = request.path === '/search/issues';
+      const kind = qualifiers.get('is');
+      if (isIssues && kind !== 'issue' && kind !== 'pull-request') return { status: 422, body: { message: "Query must include 'is:issue' or 'is:pull-request'", documentation_url: 'https://docs.github.com/rest/search/search#search-issues-and-pull-requests', status: '422' } };
       const expectedSort = isIssues ? 'created' : 'updated';
       if (query.get('sort') !== expectedSort) return unprocessable(`fake: sort=${expectedSort} expected`);
       const fields = (qualifiers.get('in') ?? '').split(',');
       const createdFrom = qualifiers.get('created')?.replace(/^>=/, '');
       const items: Record<string, unknown>[] = isIssues
         ? (fixtures.issues ?? [])
+            .filter((issue) => ('pull_request' in issue) === (kind === 'pull-request'))
             .filter((issue) => !createdFrom || issue.created_at >= createdFrom)
             .filter((issue) => matchesSearch([fields.includes('title') ? issue.title : '', fields.includes('body') ? issue.body : ''].join(' '), text))
             .sort((a, b) => b.created_at.localeCompare(a.created_at))

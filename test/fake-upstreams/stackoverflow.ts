@@ -2,6 +2,9 @@ import type { StackExchangeAnswer, StackExchangeComment, StackExchangeOwner, Sta
 import { type FakeServerOptions, type FakeUpstream, matchesSearch, pageOf, startFakeServer } from './fake-server.ts';
 
 type Item<T> = T & Record<string, unknown>;
+/** The API sends a body with the `withbody` filter and a question's link always: a fixture has them. */
+type Post<T> = Item<T & { body: string }>;
+type Question = Post<StackExchangeQuestion & { link: string }>;
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -21,7 +24,7 @@ export function stackExchangeUser(displayName: string, userId?: number): Item<St
 }
 
 /** `title` and `body` as the API sends them: HTML with entities escaped. */
-export function stackOverflowQuestion(question: { id: number; title: string; body: string; createdAt: Date; owner?: Item<StackExchangeOwner>; tags?: string[] }): Item<StackExchangeQuestion> {
+export function stackOverflowQuestion(question: { id: number; title: string; body: string; createdAt: Date; owner?: Item<StackExchangeOwner>; tags?: string[] }): Question {
   return {
     tags: question.tags ?? ['javascript'],
     owner: question.owner ?? stackExchangeUser('Ada', 4242),
@@ -39,7 +42,7 @@ export function stackOverflowQuestion(question: { id: number; title: string; bod
   };
 }
 
-export function stackOverflowAnswer(answer: { id: number; questionId: number; body: string; createdAt: Date; owner?: Item<StackExchangeOwner> }): Item<StackExchangeAnswer> {
+export function stackOverflowAnswer(answer: { id: number; questionId: number; body: string; createdAt: Date; owner?: Item<StackExchangeOwner> }): Post<StackExchangeAnswer> {
   return {
     owner: answer.owner ?? stackExchangeUser('Grace', 5151),
     is_accepted: false,
@@ -53,7 +56,7 @@ export function stackOverflowAnswer(answer: { id: number; questionId: number; bo
   };
 }
 
-export function stackOverflowComment(comment: { id: number; postId: number; body: string; createdAt: Date; owner?: Item<StackExchangeOwner> }): Item<StackExchangeComment> {
+export function stackOverflowComment(comment: { id: number; postId: number; body: string; createdAt: Date; owner?: Item<StackExchangeOwner> }): Post<StackExchangeComment> {
   return {
     owner: comment.owner ?? stackExchangeUser('Linus', 6161),
     edited: false,
@@ -67,9 +70,9 @@ export function stackOverflowComment(comment: { id: number; postId: number; body
 }
 
 export interface FakeStackOverflowFixtures {
-  questions?: Item<StackExchangeQuestion>[];
-  answers?: Item<StackExchangeAnswer>[];
-  comments?: Item<StackExchangeComment>[];
+  questions?: Question[];
+  answers?: Post<StackExchangeAnswer>[];
+  comments?: Post<StackExchangeComment>[];
   /** Quota left before the first request; default 300 (or 10,000 with a key). */
   quotaRemaining?: number;
 }
