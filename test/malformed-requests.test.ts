@@ -172,6 +172,49 @@ describe('a NUL character in input', () => {
   });
 });
 
+// JSON's `\ud800` escape carries half of a UTF-16 pair, which jsonb refuses (a 500 where filters are stored) and text turns into U+FFFD.
+describe('a lone surrogate in input', () => {
+  const message = (field: string) => `${field}: must not contain lone surrogates (unpaired halves of UTF-16 pairs)`;
+
+  it('is 400 validation_error naming the body field, and nothing is stored or changed', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/views', { key, body: { name: 'Unpaired', filter: { q: 'a\ud800' } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.q',
+      message: message('filter.q'),
+    });
+    expectEnvelope(await earshot.rest('POST', '/v1/segments', { key, body: { name: 'Unpaired', filter: { ownerIds: ['\udc00'] } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.ownerIds.0',
+      message: message('filter.ownerIds.0'),
+    });
+    expectEnvelope(await earshot.rest('POST', '/v1/api-keys', { key, body: { name: '\ud800' } }), 400, { code: 'validation_error', field: 'name', message: message('name') });
+    expect((await earshot.rest('GET', '/v1/views', { key })).body.data).toEqual([]);
+    expect((await earshot.rest('GET', '/v1/segments', { key })).body.data).toEqual([]);
+
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rule', mode: 'instant', filter: { mutedAuthors: ['@kept'] } } })).body;
+    expectEnvelope(await earshot.rest('PATCH', `/v1/alerts/${rule.id}`, { key, body: { filter: { mutedAuthors: ['@a\udfffb'] } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.mutedAuthors.0',
+      message: message('filter.mutedAuthors.0'),
+    });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.id}`, { key })).body.filter).toEqual({ mutedAuthors: ['@kept'] });
+  });
+
+  it('leaves a whole pair alone', async () => {
+    const view = await earshot.rest('POST', '/v1/views', { key, body: { name: 'Paired \ud83d\ude00', filter: { q: '\ud83d\ude00' } } });
+    expect(view.status).toBe(201);
+    expect(view.body).toMatchObject({ name: 'Paired 😀', filter: { q: '😀' } });
+  });
+
+  it('is validation_error over GraphQL too, before any resolver runs', async () => {
+    const created = await earshot.graphql('mutation Create($input: CreateSegmentInput!) { createSegment(input: $input) { id } }', { input: { name: 'Unpaired', filter: { q: '\ud800' } } }, key);
+    expect(created.body.errors).toEqual([
+      expect.objectContaining({ message: message('input.filter.q'), extensions: expect.objectContaining({ code: 'validation_error', field: 'input.filter.q' }) }),
+    ]);
+    expect((await earshot.rest('GET', '/v1/segments', { key })).body.data).toEqual([]);
+  });
+});
+
 describe('query parameters', () => {
   const mentionParameters = ['limit', 'cursor', 'sort', ...Object.keys(mentionFilterQuery.shape)].join(', ');
 
