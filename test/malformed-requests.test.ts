@@ -434,6 +434,15 @@ describe('a request refused before it reaches the app', () => {
     expectRawEnvelope(await exchangeRaw(request), 400, 'validation_error');
   });
 
+  // Node answered both itself, with an empty body and no request id.
+  it('answers an HTTP/1.1 request without Host with 400, and an expectation it does not meet with 417, in the envelope', async () => {
+    const noHost = await exchangeRaw(`GET /v1/whoami HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expectRawEnvelope(noHost, 400, 'validation_error');
+    expect(noHost.body.error.message).toBe('An HTTP/1.1 request must carry a Host header');
+    const expectation = await exchangeRaw('POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nExpect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expectRawEnvelope(expectation, 417, 'expectation_failed');
+  });
+
   it('keeps serving well-formed requests afterwards', async () => {
     const response = await earshot.rest('GET', '/v1/health');
     expect(response.status).toBe(200);
