@@ -49,3 +49,13 @@ export function bearerToken(context: {
 export function sessionCookie(context: { request?: Request; upgradeRequest?: { headers: IncomingHttpHeaders } }): string | undefined {
   return cookieValue(context.request?.headers.get('cookie') ?? context.upgradeRequest?.headers.cookie, sessionCookieName);
 }
+
+/**
+ * The challenge a 401 carries (RFC 9110 11.6.1: a 401 must name one), in
+ * the bearer scheme's words (RFC 6750 3.1): `invalid_token` when a
+ * credential was sent and refused, no error code when none was.
+ */
+export function bearerChallenge(request: Request): string {
+  const sent = request.headers.get('authorization') !== null || sessionCookie({ request }) !== undefined;
+  return sent ? 'Bearer realm="earshot", error="invalid_token"' : 'Bearer realm="earshot"';
+}

@@ -2,7 +2,7 @@
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
 import type { InProcessCaller } from '../gateway/plugins/use-in-process-results.ts';
-import { sessionCookie } from '../gateway/request-state.ts';
+import { bearerChallenge, sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { maxJsonNesting, nestedDeeperThan } from '../runtime/json-nesting.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
@@ -206,16 +206,6 @@ export function ranksHtmlFirst(accept: string | null): boolean {
  * wherever it supports GET).
  */
 const routeMethod = (request: Request) => (request.method === 'HEAD' ? 'GET' : request.method);
-
-/**
- * The challenge a 401 carries (RFC 9110 11.6.1: a 401 must name one), in
- * the bearer scheme's words (RFC 6750 3.1): `invalid_token` when a
- * credential was sent and refused, no error code when none was.
- */
-function bearerChallenge(request: Request): string {
-  const sent = request.headers.get('authorization') !== null || sessionCookie({ request }) !== undefined;
-  return sent ? 'Bearer realm="earshot", error="invalid_token"' : 'Bearer realm="earshot"';
-}
 
 export function createFacade(options: FacadeOptions): (request: Request) => Promise<Response> {
   const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));

@@ -42,10 +42,14 @@ describe('gateway over HTTP', () => {
     });
   });
 
-  it('refuses a request without a key, and with an unknown one, as unauthorized', async () => {
-    for (const key of [undefined, 'mk_live_unknown']) {
+  it('refuses a request without a key, and with an unknown one, as unauthorized, naming the bearer challenge (RFC 9110 11.6.1)', async () => {
+    for (const [key, challenge] of [
+      [undefined, 'Bearer realm="earshot"'],
+      ['mk_live_unknown', 'Bearer realm="earshot", error="invalid_token"'],
+    ]) {
       const response = await earshot.graphql('{ whoami { workspace { id } } }', {}, key);
       expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
       expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized' } }] });
     }
   });

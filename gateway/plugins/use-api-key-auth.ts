@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { getOperationAST, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
-import { bearerToken, sessionCookie } from '../request-state.ts';
+import { bearerChallenge, bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 import { selectsOnlyPublicRootFields } from './public-root-fields.ts';
 
@@ -74,6 +74,10 @@ const unauthorized = (message: string) =>
 export function useApiKeyAuth(options: ApiKeyAuthOptions): GatewayPlugin {
   const publicFields = new Set(options.publicRootFields ?? []);
   return {
+    // A refusal over HTTP names its challenge, as the REST API's does.
+    onResponse({ request, response }) {
+      if (response.status === 401 && !response.headers.has('www-authenticate')) response.headers.set('www-authenticate', bearerChallenge(request));
+    },
     async onContextBuilding({ context, extendContext }) {
       const token = bearerToken(context as never);
       const params = (context as { params?: { query?: unknown; operationName?: unknown } }).params;
