@@ -16,8 +16,8 @@ import { answerWithin, lateGraphQLResponse, lateMcpResponse, lateRestResponse } 
 /** The first path segments of the APIs. */
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known']);
 
-/** Paths that belong to the APIs, never to the dashboard (`/compat` and `/graphql/` as much as `/v1/…`): an unknown one is the envelope's 404, not the app's page. */
-const isApiPath = (path: string) => apiRoots.has(path.split('/')[1]);
+/** Paths that belong to the APIs, never to the dashboard (`/compat`, `/graphql/` and `//v1//…` as much as `/v1/…`): an unknown one is the envelope's 404, not the app's page. */
+const isApiPath = (path: string) => apiRoots.has(path.split('/').find(Boolean) ?? '');
 
 /**
  * Whether a request (a graphql-ws upgrade, an MCP call) comes from a page of
@@ -132,6 +132,11 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       res.setHeader('connection', 'close');
       return refuse(req, res, { code: 'validation_error', message: 'An HTTP/1.1 request must carry a Host header', field: null });
+    }
+    // RFC 9112 3.2.2: a server must take a request target in absolute form (`GET http://host/v1/…`), as a proxy sends it.
+    if (/^https?:\/\//i.test(req.url ?? '') && URL.canParse(req.url!)) {
+      const target = new URL(req.url!);
+      req.url = target.pathname + target.search;
     }
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);

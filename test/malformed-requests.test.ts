@@ -385,12 +385,18 @@ interface RawResponse {
   body: any;
 }
 
-/** Sends bytes as they are, past any HTTP client's checks, and reads the answer until the server closes the connection. */
-function exchangeRaw(request: string): Promise<RawResponse> {
+/**
+ * Sends bytes as they are, past any HTTP client's checks, and reads the
+ * answer until the server closes the connection. Ending the sending side at
+ * once suits what the parser refuses; a request answered later must keep it
+ * open (and ask for `Connection: close`), since Node closes a connection
+ * whose client has ended.
+ */
+function exchangeRaw(request: string, endAtOnce = true): Promise<RawResponse> {
   const { port } = new URL(earshot.url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    const socket = net.connect(Number(port), '127.0.0.1', () => (endAtOnce ? socket.end(request) : socket.write(request)));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
@@ -441,6 +447,16 @@ describe('a request refused before it reaches the app', () => {
     expect(noHost.body.error.message).toBe('An HTTP/1.1 request must carry a Host header');
     const expectation = await exchangeRaw('POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nExpect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
     expectRawEnvelope(expectation, 417, 'expectation_failed');
+  });
+
+  it('routes a request target in absolute form as its path, and an API path with doubled slashes to the API, never to the dashboard', async () => {
+    const absolute = await exchangeRaw(`GET http://earshot.example/v1/whoami HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, false);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body.workspace.name).toBe('Malformed');
+    const doubled = await exchangeRaw(`GET //v1//whoami HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, false);
+    expect(doubled.status).toBe(404);
+    expect(doubled.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(doubled.body.error.code).toBe('not_found');
   });
 
   it('keeps serving well-formed requests afterwards', async () => {
