@@ -73,8 +73,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
 
   const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string, budget: Headers): Promise<CallToolResult> => {
     const route = routes.get(each.operationId)!;
-    // A lone surrogate has no UTF-8 form for encodeURIComponent (it throws): it becomes U+FFFD, as URLSearchParams makes it in the query.
-    const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent((request.params?.[name] ?? '').replace(/\p{Cs}/gu, '\uFFFD')));
+    // The arguments were checked already: no lone surrogate, which encodeURIComponent throws on, reaches here.
+    const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
     const search = searchParams(request.query).toString();
     const answer = await options.restApi(
       new Request(`http://mcp.internal${path}${search ? `?${search}` : ''}`, {

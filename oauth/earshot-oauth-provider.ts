@@ -24,6 +24,7 @@ import {
   revokeOAuthToken,
   scopeText,
 } from '../subgraphs/team/index.ts';
+import { unstorableText } from '../subgraphs/validate-input.ts';
 import { isOwnResource, oauthScopes } from './metadata.ts';
 
 export interface EarshotOAuthProviderOptions {
@@ -96,6 +97,9 @@ export function earshotOAuthProvider(options: EarshotOAuthProviderOptions): OAut
        * and the code flow is the only one.
        */
       async registerClient(client) {
+        // The metadata is stored as jsonb and its name as text, which hold no NUL character and jsonb no lone surrogate.
+        const unstorable = unstorableText(client);
+        if (unstorable) throw new InvalidClientMetadataError(`${unstorable.path.join('.')}: ${unstorable.problem}`);
         const { client_secret: _secret, client_secret_expires_at: _expiry, scope: asked, ...metadata } = client as OAuthClientInformationFull;
         // RFC 7591 2: the scope registered is what the client may ask for, so it names Earshot's scopes only.
         const scope = asked?.split(' ').filter((each) => oauthScopes.includes(each)).join(' ');

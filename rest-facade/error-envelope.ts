@@ -26,6 +26,7 @@ const statusByCode: Record<string, number> = {
   // Not in spec part 7's list: what Node's HTTP parser refuses before the facade sees the request.
   headers_too_large: 431,
   request_timeout: 408,
+  expectation_failed: 417,
   rate_limited: 429,
   duplicate_keyword: 409,
   duplicate_segment: 409,

@@ -172,7 +172,8 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
         'Errors are `{ error: { code, message, requestId } }`; every response carries `X-Request-Id`, authenticated ones `X-RateLimit-*`. ' +
         'Input is checked strictly: an unknown query parameter or body field is 400 `validation_error` naming it, and an id that cannot be one is 404 `not_found`. ' +
         'A request the HTTP parser cannot read gets the same envelope and a closed connection: 431 `headers_too_large` for a request line and headers over 16 KiB, ' +
-        '408 `request_timeout` for headers that did not arrive in time, 400 `validation_error` for anything else malformed (such as `Content-Length` beside chunked framing).\n\n' +
+        '408 `request_timeout` for headers that did not arrive in time, 417 `expectation_failed` for an `Expect` other than `100-continue`, ' +
+        '400 `validation_error` for anything else malformed (such as `Content-Length` beside chunked framing, or an HTTP/1.1 request without `Host`).\n\n' +
         'Webhook channels receive `POST` requests with a JSON envelope `{ id, event, createdAt, alert, data }` (see `webhooks`). Each is signed three ways with the channel secret: ' +
         '`X-Mentions-Signature`, the lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string (compare in constant time); ' +
         '`X-Mentions-Signature-V2`, `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<body>">` with the same key, which lets a receiver refuse replays; ' +

@@ -8,7 +8,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
-import { errorBody } from '../rest-facade/error-envelope.ts';
+import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
@@ -18,13 +18,13 @@ import { answerWithin, lateAnswerMessage, lateGraphQLResponse, lateMcpResponse, 
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known', 'api']);
 
 /**
- * Paths that belong to the APIs, never to the dashboard (`/compat` and
- * `/graphql/` as much as `/v1/…`), and those shaped like an API of another
- * version (`/v2/…`, spec 9.1: the version is the path prefix): an unknown
- * one is the envelope's 404, not the app's page.
+ * Paths that belong to the APIs, never to the dashboard (`/compat`,
+ * `/graphql/` and `//v1//…` as much as `/v1/…`), and those shaped like an
+ * API of another version (`/v2/…`, spec 9.1: the version is the path
+ * prefix): an unknown one is the envelope's 404, not the app's page.
  */
 const isApiPath = (path: string) => {
-  const root = path.split('/')[1];
+  const root = path.split('/').find(Boolean) ?? '';
   return apiRoots.has(root) || /^v\d+$/i.test(root);
 };
 
@@ -151,17 +151,20 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   const graphql = gateway
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
     : undefined;
-  const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError) => {
     const requestId = req.headers['x-request-id'] as string;
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify(errorBody({ code: 'not_found', message: `No route for ${req.method} ${req.url}` }, requestId)));
+    const body = JSON.stringify(errorBody(error, requestId));
+    res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
   };
+  const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => refuse(req, res, { code: 'not_found', message: `No route for ${req.method} ${req.url}` });
   // While the server stops, the requests still in flight and any that still
   // come on an open connection are answered with `Connection: close`, so
   // that no client sends another on a connection about to be cut.
   let stopping = false;
   const inFlight = new Set<http.ServerResponse>();
-  const server = http.createServer((req, res) => {
+  // Node answers a missing Host, and an Expect it does not know, itself with an empty body; here they are the envelope's.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     if (stopping) res.setHeader('connection', 'close');
     inFlight.add(res);
     res.once('close', () => {
@@ -175,6 +178,16 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
     req.headers['x-request-id'] = requestId;
     res.setHeader('x-request-id', requestId);
+    // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header.
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      res.setHeader('connection', 'close');
+      return refuse(req, res, { code: 'validation_error', message: 'An HTTP/1.1 request must carry a Host header', field: null });
+    }
+    // RFC 9112 3.2.2: a server must take a request target in absolute form (`GET http://host/v1/…`), as a proxy sends it.
+    if (/^https?:\/\//i.test(req.url ?? '') && URL.canParse(req.url!)) {
+      const target = new URL(req.url!);
+      req.url = target.pathname + target.search;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
@@ -184,6 +197,14 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     notFound(req, res);
   });
   server.on('clientError', answerUnparsableRequest);
+  // RFC 9110 10.1.1: an expectation other than 100-continue is answered 417.
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+    res.setHeader('x-request-id', requestId);
+    res.setHeader('connection', 'close');
+    req.headers['x-request-id'] = requestId;
+    refuse(req, res, { code: 'expectation_failed', message: `Expect: ${req.headers.expect} is not an expectation this server meets; only 100-continue is` });
+  });
 
   let wsServer: { dispose(): unknown } | undefined;
   if (gateway) {

@@ -15,7 +15,7 @@ import type { SecretBox } from '../runtime/secret-box.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import type { KeywordDirectory } from './keyword-directory.ts';
 import type { SourceReaders } from './source-readers.ts';
-import { nulCharacterError, refuseNulCharacters } from './nul-character-guard.ts';
+import { refuseUnstorableText, unstorableTextError } from './unstorable-text-guard.ts';
 import { compiledExecution, compiledExecutor } from './compiled-execution.ts';
 
 /** What every resolver of every subgraph receives. */
@@ -182,7 +182,7 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     introspection: true,
     formatError: formatDatabaseError,
     // Cache control is off: it wraps every field's resolver (a sixth of a mentions page's subgraph time) for hints nothing reads.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), refuseNulCharacters],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), refuseUnstorableText],
   });
   await apollo.start();
 
@@ -250,8 +250,8 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
     const operationName = request.operationName ?? null;
     const found = operationOf(request.query, operationName);
     const variables = request.variables ?? undefined;
-    // Refusals (not valid, a NUL character, variables it cannot take) are Apollo's to word.
-    if (!found || nulCharacterError(found.document, variables) || getVariableValues(schema, found.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 }).errors) {
+    // Refusals (not valid, a string that cannot be stored, variables it cannot take) are Apollo's to word.
+    if (!found || unstorableTextError(found.document, variables) || getVariableValues(schema, found.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 }).errors) {
       return (await executeWithApollo(request, context)).result;
     }
     try {
@@ -296,8 +296,8 @@ export async function serveSubgraph(options: SubgraphServerOptions): Promise<Run
       schema,
       onSubscribe: (_ctx, _id, payload) => {
         if (!verifySubgraphRequest(secret, payload)) return [unsigned()];
-        const nul = nulCharacterError(parse(payload.query), payload.variables ?? undefined);
-        return nul ? [nul] : undefined;
+        const unstorable = unstorableTextError(parse(payload.query), payload.variables ?? undefined);
+        return unstorable ? [unstorable] : undefined;
       },
       context: (_ctx, _id, payload) => contextFor(verifySubgraphRequest(secret, payload) as GatewayContext),
       // A subscription that lost the database (its start, or an event) says `service_unavailable`, as a query does.

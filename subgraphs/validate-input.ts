@@ -2,12 +2,26 @@ import type { z } from 'zod';
 import { domainError } from './domain-error.ts';
 
 /**
- * The path of the first string holding U+0000, which PostgreSQL text cannot
- * store. Walked with a list of its own rather than by recursion: a body
- * nested a hundred thousand levels deep fits in the body limit and would
- * overflow the call stack.
+ * Why a string cannot be stored, or null when it can: PostgreSQL text holds
+ * no U+0000, and a lone surrogate (half of a UTF-16 pair, which JSON's
+ * `\ud800` escape can carry) is refused by jsonb and would be turned into
+ * U+FFFD in text, so either would fail as an internal error or be stored
+ * altered. A surrogate pair is one code point under the `u` flag, so only
+ * unpaired halves match.
  */
-export function pathOfNulCharacter(value: unknown): string[] | null {
+export function unstorableTextProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (/\p{Cs}/u.test(text)) return 'must not contain lone surrogates (unpaired halves of UTF-16 pairs)';
+  return null;
+}
+
+/**
+ * The path of the first string that cannot be stored (see
+ * `unstorableTextProblem`) and what is wrong with it. Walked with a list of
+ * its own rather than by recursion: a body nested a hundred thousand levels
+ * deep fits in the body limit and would overflow the call stack.
+ */
+export function unstorableText(value: unknown): { path: string[]; problem: string } | null {
   // Each entry links to its parent, so no path is built until one is found.
   interface Step {
     value: unknown;
@@ -17,10 +31,11 @@ export function pathOfNulCharacter(value: unknown): string[] | null {
   const pending: Step[] = [{ value }];
   for (let step = pending.pop(); step; step = pending.pop()) {
     if (typeof step.value === 'string') {
-      if (!step.value.includes('\u0000')) continue;
+      const problem = unstorableTextProblem(step.value);
+      if (!problem) continue;
       const path: string[] = [];
       for (let at: Step | undefined = step; at?.parent; at = at.parent) path.unshift(at.key!);
-      return path;
+      return { path, problem };
     }
     if (step.value === null || typeof step.value !== 'object') continue;
     const entries = Object.entries(step.value);
@@ -108,10 +123,10 @@ export function checkInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
 ): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem } {
-  const nulPath = pathOfNulCharacter(input);
-  if (nulPath) {
-    const field = nulPath.join('.');
-    return { success: false, problem: { field: field || null, message: `${field ? `${field}: ` : ''}must not contain NUL characters` } };
+  const unstorable = unstorableText(input);
+  if (unstorable) {
+    const field = unstorable.path.join('.');
+    return { success: false, problem: { field: field || null, message: `${field ? `${field}: ` : ''}${unstorable.problem}` } };
   }
   const result = schema.safeParse(input, { error: plainMessage });
   if (result.success) return { success: true, data: result.data };

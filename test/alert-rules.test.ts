@@ -193,6 +193,17 @@ describe('alert rules', () => {
     expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toMatchObject({ mode: 'daily', event: 'digest' });
   });
 
+  // Found by a fuzz run: concurrent updates of one rule's channels failed with a duplicate key or a deadlock (500).
+  it('takes concurrent updates of one rule’s channels one after the other', async () => {
+    const second = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
+    const rule = await createRule({ name: 'Raced', channelIds: [channelId] });
+    const lists = Array.from({ length: 12 }, (_, index) => (index % 3 === 0 ? [channelId, second] : index % 3 === 1 ? [second] : [channelId]));
+    const answers = await Promise.all(lists.map((channelIds) => earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { channelIds } })));
+    expect(answers.map((answer) => answer.status)).toEqual(lists.map(() => 200));
+    const stored = (await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body.channelIds;
+    expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
+  });
+
   it('moves a rule to another preset event with that event\'s filter, keeping the keys the old preset did not bring (spec 6.2)', async () => {
     const rule = await createRule({ name: 'Unhappy', event: 'mention.negative', filter: { languages: ['en'] }, channelIds: [channelId] });
     expect(rule.body.filter).toEqual({ sentiments: ['negative'], languages: ['en'] });

@@ -249,6 +249,27 @@ describe('gateway over HTTP', () => {
       body: { errors: [{ message: expect.stringMatching(/^This answer can be sent as .*application\/json.* only: ask for one of them in Accept$/), extensions: { code: 'validation_error' } }] },
     });
   });
+
+  it('answers variables or extensions that are not JSON, in a query string or a form, with 400 BAD_REQUEST, not 500', async () => {
+    const { apiKey } = await earshot.createWorkspace('Unparsable parameters');
+    const send = async (search: string, form?: string) => {
+      const response = await fetch(`${earshot.url}/graphql${search}`, {
+        method: form === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', ...(form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+        body: form,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const refused = {
+      status: 400,
+      body: { errors: [{ message: expect.stringMatching(/^The variables or extensions parameter is not valid JSON: /), extensions: { code: 'BAD_REQUEST' } }] },
+    };
+    const query = new URLSearchParams({ query: '{ whoami { workspace { name } } }' });
+    expect(await send(`?${query}&variables=%7Bx`)).toEqual(refused);
+    expect(await send(`?${query}&extensions=not-json`)).toEqual(refused);
+    expect(await send('', `${query}&variables=%7Bx`)).toEqual(refused);
+    expect(await send(`?${query}&variables=%7B%7D`)).toEqual({ status: 200, body: { data: { whoami: { workspace: { name: 'Unparsable parameters' } } } } });
+  });
 });
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.

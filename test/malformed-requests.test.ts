@@ -173,6 +173,49 @@ describe('a NUL character in input', () => {
   });
 });
 
+// JSON's `\ud800` escape carries half of a UTF-16 pair, which jsonb refuses (a 500 where filters are stored) and text turns into U+FFFD.
+describe('a lone surrogate in input', () => {
+  const message = (field: string) => `${field}: must not contain lone surrogates (unpaired halves of UTF-16 pairs)`;
+
+  it('is 400 validation_error naming the body field, and nothing is stored or changed', async () => {
+    expectEnvelope(await earshot.rest('POST', '/v1/views', { key, body: { name: 'Unpaired', filter: { q: 'a\ud800' } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.q',
+      message: message('filter.q'),
+    });
+    expectEnvelope(await earshot.rest('POST', '/v1/segments', { key, body: { name: 'Unpaired', filter: { ownerIds: ['\udc00'] } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.ownerIds.0',
+      message: message('filter.ownerIds.0'),
+    });
+    expectEnvelope(await earshot.rest('POST', '/v1/api-keys', { key, body: { name: '\ud800' } }), 400, { code: 'validation_error', field: 'name', message: message('name') });
+    expect((await earshot.rest('GET', '/v1/views', { key })).body.data).toEqual([]);
+    expect((await earshot.rest('GET', '/v1/segments', { key })).body.data).toEqual([]);
+
+    const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rule', mode: 'instant', filter: { mutedAuthors: ['@kept'] } } })).body;
+    expectEnvelope(await earshot.rest('PATCH', `/v1/alerts/${rule.id}`, { key, body: { filter: { mutedAuthors: ['@a\udfffb'] } } }), 400, {
+      code: 'validation_error',
+      field: 'filter.mutedAuthors.0',
+      message: message('filter.mutedAuthors.0'),
+    });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.id}`, { key })).body.filter).toEqual({ mutedAuthors: ['@kept'] });
+  });
+
+  it('leaves a whole pair alone', async () => {
+    const view = await earshot.rest('POST', '/v1/views', { key, body: { name: 'Paired \ud83d\ude00', filter: { q: '\ud83d\ude00' } } });
+    expect(view.status).toBe(201);
+    expect(view.body).toMatchObject({ name: 'Paired 😀', filter: { q: '😀' } });
+  });
+
+  it('is validation_error over GraphQL too, before any resolver runs', async () => {
+    const created = await earshot.graphql('mutation Create($input: CreateSegmentInput!) { createSegment(input: $input) { id } }', { input: { name: 'Unpaired', filter: { q: '\ud800' } } }, key);
+    expect(created.body.errors).toEqual([
+      expect.objectContaining({ message: message('input.filter.q'), extensions: expect.objectContaining({ code: 'validation_error', field: 'input.filter.q' }) }),
+    ]);
+    expect((await earshot.rest('GET', '/v1/segments', { key })).body.data).toEqual([]);
+  });
+});
+
 describe('query parameters', () => {
   const mentionParameters = ['limit', 'cursor', 'sort', ...Object.keys(mentionFilterQuery.shape)].join(', ');
 
@@ -382,12 +425,18 @@ interface RawResponse {
   body: any;
 }
 
-/** Sends bytes as they are, past any HTTP client's checks, and reads the answer until the server closes the connection. */
-function exchangeRaw(request: string): Promise<RawResponse> {
+/**
+ * Sends bytes as they are, past any HTTP client's checks, and reads the
+ * answer until the server closes the connection. Ending the sending side at
+ * once suits what the parser refuses; a request answered later must keep it
+ * open (and ask for `Connection: close`), since Node closes a connection
+ * whose client has ended.
+ */
+function exchangeRaw(request: string, endAtOnce = true): Promise<RawResponse> {
   const { port } = new URL(earshot.url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+    const socket = net.connect(Number(port), '127.0.0.1', () => (endAtOnce ? socket.end(request) : socket.write(request)));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
@@ -429,6 +478,25 @@ describe('a request refused before it reaches the app', () => {
     ['a broken chunk size', 'POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
   ])('answers %s with 400 validation_error in the envelope', async (_label, request) => {
     expectRawEnvelope(await exchangeRaw(request), 400, 'validation_error');
+  });
+
+  // Node answered both itself, with an empty body and no request id.
+  it('answers an HTTP/1.1 request without Host with 400, and an expectation it does not meet with 417, in the envelope', async () => {
+    const noHost = await exchangeRaw(`GET /v1/whoami HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expectRawEnvelope(noHost, 400, 'validation_error');
+    expect(noHost.body.error.message).toBe('An HTTP/1.1 request must carry a Host header');
+    const expectation = await exchangeRaw('POST /v1/api-keys HTTP/1.1\r\nHost: earshot\r\nExpect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expectRawEnvelope(expectation, 417, 'expectation_failed');
+  });
+
+  it('routes a request target in absolute form as its path, and an API path with doubled slashes to the API, never to the dashboard', async () => {
+    const absolute = await exchangeRaw(`GET http://earshot.example/v1/whoami HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, false);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body.workspace.name).toBe('Malformed');
+    const doubled = await exchangeRaw(`GET //v1//whoami HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, false);
+    expect(doubled.status).toBe(404);
+    expect(doubled.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(doubled.body.error.code).toBe('not_found');
   });
 
   it('keeps serving well-formed requests afterwards', async () => {

@@ -249,8 +249,10 @@ describe('the MCP tool server at /mcp', () => {
     expect(await call(client, 'test_channel', { id: 'dest_nothing' })).toEqual({ error: expect.stringMatching(/^not_found: /) });
     expect(await call(client, 'list_channel_deliveries', { id: 'dest_nothing', status: 'failed' })).toEqual({ error: 'not_found: Channel not found' });
     expect(await call(client, 'list_channel_deliveries', { id: 'dest_nothing', status: 'sent' })).toEqual({ error: expect.stringMatching(/^validation_error: status: /) });
-    // Lone surrogates cannot be percent-encoded as UTF-8: an id of them is an id of no keyword, not a failure of ours.
-    expect(await call(client, 'get_keyword_health', { id: '\udc00\ud800', days: 87 })).toEqual({ error: expect.stringMatching(/^not_found: /) });
+    // Lone surrogates cannot be stored or percent-encoded as UTF-8: refused as a NUL character is, not a failure of ours.
+    expect(await call(client, 'get_keyword_health', { id: '\udc00\ud800', days: 87 })).toEqual({
+      error: 'validation_error: id: must not contain lone surrogates (unpaired halves of UTF-16 pairs)',
+    });
     // MCP spec (tools, error handling): an unknown tool is a protocol error, JSON-RPC invalid params, not a tool's result.
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: no_such_tool$/) });
     expect((await call(client, 'create_keyword', { term: 'earshot' })).data.term).toBe('earshot');

@@ -161,6 +161,23 @@ describe('discovery and registration', () => {
       body: { error: 'invalid_request', error_description: 'The request body could not be read' },
     });
   });
+
+  // A NUL character or a lone surrogate reached PostgreSQL and came back as the SDK's 500 server_error.
+  it('refuses metadata it cannot store with invalid_client_metadata, and takes a client_id holding NUL for an unknown client', async () => {
+    expect(await registerClient(base, { client_name: 'Assistant\u0000' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_client_metadata', error_description: 'client_name: must not contain NUL characters' },
+    });
+    expect(await registerClient(base, { redirect_uris: [`${redirectUri}/\ud800`] })).toEqual({
+      status: 400,
+      body: { error: 'invalid_client_metadata', error_description: 'redirect_uris.0: must not contain lone surrogates (unpaired halves of UTF-16 pairs)' },
+    });
+    const unknownClient = { error: 'invalid_client', error_description: 'Invalid client_id' };
+    const token = await tokenRequest(base, { grant_type: 'authorization_code', client_id: '\u0000', code: 'x', code_verifier: pkcePair().verifier });
+    expect({ status: token.status, body: token.body }).toEqual({ status: 400, body: unknownClient });
+    const authorize = await browse(authorizeUrl(base, { client_id: 'a\u0000b', code_challenge: pkcePair().challenge, state: 's' }));
+    expect({ status: authorize.status, body: JSON.parse(authorize.html) }).toEqual({ status: 400, body: unknownClient });
+  });
 });
 
 describe('the authorization-code flow with PKCE', () => {

@@ -24,6 +24,20 @@ function requestErrorsOf(thrown: unknown): GraphQLError[] | undefined {
   return errors.length > 0 && errors.every(isUncodedRequestError) ? errors : undefined;
 }
 
+type RequestParser = Parameters<Parameters<NonNullable<GatewayPlugin['onRequestParse']>>[0]['setRequestParser']>[0];
+
+/** A parser whose `JSON.parse` of a URL-encoded parameter failing is the client's malformed request, not an error of ours. */
+const withParametersRefused =
+  (parse: RequestParser): RequestParser =>
+  async (request) => {
+    try {
+      return await parse(request);
+    } catch (thrown) {
+      if (!(thrown instanceof SyntaxError)) throw thrown;
+      throw createGraphQLError(`The variables or extensions parameter is not valid JSON: ${thrown.message}`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+    }
+  };
+
 /**
  * Every GraphQL error a client gets carries `extensions.code` (spec part 7:
  * clients branch on codes). The query planner refuses variables it cannot
@@ -38,6 +52,11 @@ function requestErrorsOf(thrown: unknown): GraphQLError[] | undefined {
  *
  * A body of a type no parser reads is, in GraphQL Yoga, an empty 415; here
  * it is a 415 with a coded error saying which types are read.
+ *
+ * `variables` or `extensions` that are not JSON, in a GET's query string or
+ * a form body, made GraphQL Yoga's parser throw a bare `SyntaxError`, which
+ * it answers 500 "Unexpected error."; here it is a 400 `BAD_REQUEST`, as
+ * Yoga answers a JSON body that does not parse.
  *
  * A result the client's `Accept` header leaves no way to send (a
  * subscription asked for as `application/json`, anything asked for as
@@ -59,8 +78,12 @@ export function useCodedRequestErrors(): GatewayPlugin {
     };
   return {
     // Runs after GraphQL Yoga's own request parsers: a POST none of them matched is left without one.
-    onRequestParse({ request, requestParser }) {
-      if (requestParser || request.method !== 'POST') return;
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (requestParser) {
+        if (request.method === 'GET' || request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) setRequestParser(withParametersRefused(requestParser));
+        return;
+      }
+      if (request.method !== 'POST') return;
       throw createGraphQLError('The body must be JSON (Content-Type: application/json), a GraphQL document (application/graphql) or a form (application/x-www-form-urlencoded)', {
         extensions: { code: 'validation_error', http: { status: 415 } },
       });

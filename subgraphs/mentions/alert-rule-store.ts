@@ -83,15 +83,22 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
 export async function updateAlertRule(sql: Sql, workspaceId: string, id: string, rule: SettledAlertRule, channelsChanged: boolean): Promise<AlertRuleRow | undefined> {
   try {
     return await sql.begin(async (tx) => {
+      // The rule's row is locked first, so two updates of one rule queue up
+      // rather than each clearing the channel rows the other is about to
+      // write (a duplicate key) or taking the two tables' locks in opposite
+      // orders (a deadlock).
+      const [locked] = await tx`
+        /* lockAlertRule */
+        select id from alert_rules where id = ${id} and workspace_id = ${workspaceId} for update`;
+      if (!locked) return undefined;
       // The old channels go first: the rule's new mode is checked against the new list only.
       if (channelsChanged) await clearRuleChannels(tx, id);
-      const rows = await tx`
+      await tx`
         /* updateAlertRule */
         update alert_rules set name = ${rule.name}, mode = ${rule.mode}, event = ${rule.event}, filter = ${tx.json(rule.filter as never)},
           schedule_hour = ${rule.scheduleHour}, schedule_weekday = ${rule.scheduleWeekday}, enabled = ${rule.enabled},
           last_run_at = case when ${rule.mode} = 'instant' then null else coalesce(last_run_at, now()) end
-        where id = ${id} and workspace_id = ${workspaceId} returning id`;
-      if (rows.length === 0) return undefined;
+        where id = ${id} and workspace_id = ${workspaceId}`;
       if (channelsChanged) await insertRuleChannels(tx, workspaceId, id, rule.mode, rule.channelIds);
       return findAlertRule(tx, workspaceId, id);
     });

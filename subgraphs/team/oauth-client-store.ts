@@ -18,6 +18,8 @@ export async function insertOAuthClient(sql: Queryable, input: { id: string; nam
 }
 
 export async function findOAuthClient(sql: Queryable, id: string): Promise<OAuthClientRow | undefined> {
+  // Ids are UUIDs: one PostgreSQL text cannot hold (a `client_id=%00`) names no client, rather than failing the query.
+  if (id.includes('\u0000')) return undefined;
   const [row] = await sql<OAuthClientRow[]>`
     /* findOAuthClient */
     select id, name, metadata, created_at from oauth_clients where id = ${id}`;
