@@ -23,8 +23,8 @@ import {
   refreshOAuthTokens,
   revokeOAuthToken,
   scopeText,
+  unstorableText,
 } from '../subgraphs/team/index.ts';
-import { unstorableText } from '../subgraphs/validate-input.ts';
 import { isOwnResource, oauthScopes } from './metadata.ts';
 
 export interface EarshotOAuthProviderOptions {

@@ -43,6 +43,8 @@ export { invitationPagePath, inviteMemberInput } from './invitation.ts';
 export { memberRoleInput } from './member.ts';
 export { workspacesOfUser } from './member-store.ts';
 export { findOAuthClient, insertOAuthClient, type OAuthClientRow } from './oauth-client-store.ts';
+/** What the OAuth layer checks a client's metadata with before the team stores it: text PostgreSQL cannot hold. */
+export { unstorableText } from '../validate-input.ts';
 export {
   authenticateOAuthToken,
   codeChallengeFor,
