@@ -95,6 +95,17 @@ describe('DEV connector', () => {
     expect(fake.requests.at(-2)?.path).toBe('/api/articles');
   });
 
+  it('keeps the listed articles that parse and reads a published_at without an offset as UTC', async () => {
+    const listed = (id: number, fields: Record<string, unknown>) => ({ type_of: 'article', id, title: `Earshot ${id}`, url: `https://dev.to/jo/earshot-${id}`, tag_list: [], ...fields });
+    const fake = await startFakeServer((request) => (request.path === '/api/articles' ? { body: [
+      listed(98, { published_at: '2025-03-01T06:00:00Z' }),
+      listed(99, { published_at: '2025-03-01T05:00:00', user: { name: 'Jo', username: 'jo' } }),
+    ] } : null));
+    fakes.push(fake);
+    const page = await createDevToConnector({ EARSHOT_UPSTREAM_DEVTO: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => [post.externalId, post.publishedAt])).toEqual([['99', at(5)]]);
+  });
+
   it('pages back through the feed until it passes since', async () => {
     const articles = [1, 2, 3, 4, 5].map((n) => devToArticle({ id: n, title: `earshot ${n}`, bodyHtml: '<p>x</p>', publishedAt: at(10 - n) }));
     const old = devToArticle({ id: 6, title: 'earshot, old', bodyHtml: '<p>x</p>', publishedAt: at(-1) });

@@ -190,6 +190,18 @@ describe('GitHub connector', () => {
     expect(page.nextCursor).toBeNull();
   });
 
+  it('keeps the items of a page that parse (not one without a title) and reads a created_at without an offset as UTC', async () => {
+    const fake = await startFakeServer((request) => request.path === '/search/issues'
+      ? { body: { items: request.query.get('q')?.includes('is:pull-request') ? [] : [
+        { id: 3003, html_url: 'https://github.com/acme/widget/issues/7', user: { login: 'dev' }, created_at: '2025-03-01T07:00:00Z' },
+        { id: 3004, html_url: 'https://github.com/acme/widget/issues/8', title: 'Earshot, local time', user: { login: 'dev' }, created_at: '2025-03-01T06:30:00' },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createGitHubConnector({ EARSHOT_UPSTREAM_GITHUB: fake.url }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => [post.externalId, post.publishedAt.toISOString()])).toEqual([['3004', '2025-03-01T06:30:00.000Z']]);
+  });
+
   // Comments, not search: search's two parallel requests would share out the faults between them.
   itSurvivesUpstreamFaults(async () => {
     const { fake, connector } = await connectorWith({ issues: [issue], comments: [gitHubComment({ issue, id: 1, body: 'A comment', createdAt: at(1) })] });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createStackOverflowConnector } from '../jobs/connectors/stackoverflow.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { UpstreamError } from '../runtime/upstream-http.ts';
 import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
@@ -93,6 +94,32 @@ describe('Stack Overflow connector', () => {
       links: [],
       author: expect.objectContaining({ name: 'Erin', url: 'https://stackoverflow.com/users/77' }),
     })]);
+  });
+
+  it('keeps the questions of a page that parse, warns once of one without an owner, and still fails a page without items', async () => {
+    const ownerless: Partial<typeof question> = stackOverflowQuestion({ id: 79500002, title: 'Earshot without an owner', body: '<p>b</p>', createdAt: at(4) });
+    delete ownerless.owner;
+    const lines: string[] = [];
+    const fake = await startFakeStackOverflow({ questions: [ownerless as typeof question, question] });
+    fakes.push(fake);
+    const connector = createStackOverflowConnector({ EARSHOT_UPSTREAM_STACKOVERFLOW: fake.url }, { retry: fastRetry, logger: createLogger('warn', { write: (line) => lines.push(line) }) });
+    const page = await connector.search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => post.externalId)).toEqual(['79500001']);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({
+      level: 'warn',
+      platform: 'stackoverflow',
+      skipped: 1,
+      of: 2,
+      firstProblem: 'item 0: owner: Invalid input: expected object, received undefined',
+    })]);
+
+    const envelopeless = await startFakeServer((request) => request.path === '/2.3/search/advanced' ? { body: { has_more: false } } : null);
+    fakes.push(envelopeless);
+    const refused = await createStackOverflowConnector({ EARSHOT_UPSTREAM_STACKOVERFLOW: envelopeless.url }, { retry: fastRetry })
+      .search({ term: 'earshot', exactPhrase: false, since })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UpstreamError);
+    expect((refused as UpstreamError).reason).toMatch(/^unexpected response: items: /);
   });
 
   it('pages while has_more says so', async () => {

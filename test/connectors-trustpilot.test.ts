@@ -3,9 +3,9 @@ import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { createTrustpilotConnector } from '../jobs/connectors/trustpilot.ts';
 import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
-import { startFakeTrustpilot, type TrustpilotBusinessFixture, type TrustpilotReviewFixture } from './fake-upstreams/trustpilot.ts';
+import { startFakeTrustpilot, type TrustpilotBusinessFixture, type TrustpilotReviewFixture, trustpilotReview } from './fake-upstreams/trustpilot.ts';
 
 const since = new Date('2025-03-01T00:00:00Z');
 const at = (minutes: number) => new Date(since.getTime() + minutes * 60_000);
@@ -105,6 +105,22 @@ describe('Trustpilot connector', () => {
         language: 'fr',
       },
     ] satisfies NormalizedPost[]);
+  });
+
+  it('keeps the reviews of a page that parse and reads a createdAt without an offset as UTC', async () => {
+    const fake = await startFakeServer((request) => {
+      if (request.path === '/v1/business-units/find') return { body: { id: '4bdd5a7e00006400050a1b2c' } };
+      if (request.path.endsWith('/reviews')) {
+        return { body: { reviews: [
+          { id: '67c1a2b3d4e5f60718293a4c', stars: 4, createdAt: at(600).toISOString() },
+          { ...trustpilotReview(happy, business([happy])), createdAt: '2025-03-01T08:20:00' },
+        ] } };
+      }
+      return null;
+    });
+    fakes.push(fake);
+    const posts = await connectorFor(fake).reviews(source, since);
+    expect(posts.map((post) => [post.externalId, post.publishedAt.toISOString()])).toEqual([[happy.id, '2025-03-01T08:20:00.000Z']]);
   });
 
   it('pages while there is a next page and the reviews are newer than since', async () => {

@@ -121,6 +121,19 @@ describe('X connector', () => {
     });
   });
 
+  it('reads a created_at without an offset as UTC, and keeps the other posts of a page with one lacking its text', async () => {
+    const stamp = hoursAgo(1).toISOString().replace(/\.\d{3}Z$/, '');
+    const fake = await startFakeServer((request) => request.path === '/2/tweets/search/recent'
+      ? { body: { data: [
+        { id: '1790000000000000002', author_id: '2244994945', created_at: hoursAgo(2).toISOString() },
+        { id: '1790000000000000003', text: 'earshot at a local time', author_id: '2244994945', created_at: stamp },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createXConnector({ EARSHOT_UPSTREAM_X: fake.url, EARSHOT_X_BEARER_TOKEN: 't' }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => [post.externalId, post.publishedAt.toISOString()])).toEqual([['1790000000000000003', `${stamp}.000Z`]]);
+  });
+
   it('follows next_token', async () => {
     const tweets = Array.from({ length: 12 }, (_, n) => xTweet({ id: `18900000000000001${String(n).padStart(2, '0')}`, author: maker, text: `earshot ${n}`, createdAt: hoursAgo(n + 1) }));
     const { fake, connector } = await connectorWith(tweets, [maker]);

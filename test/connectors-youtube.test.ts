@@ -104,6 +104,18 @@ describe('YouTube connector', () => {
     });
   });
 
+  it('keeps the search results that parse and reads a publishedAt without an offset as UTC', async () => {
+    const fake = await startFakeServer((request) => request.path === '/youtube/v3/search'
+      ? { body: { kind: 'youtube#searchListResponse', items: [
+        { kind: 'youtube#searchResult', snippet: { publishedAt: '2025-03-01T03:00:00Z', channelId: 'UCabc', title: 'Earshot without an id', description: '', channelTitle: 'Gina' } },
+        { kind: 'youtube#searchResult', id: { kind: 'youtube#video', videoId: 'vid00002' }, snippet: { publishedAt: '2025-03-01T02:00:00', channelId: 'UCabc', title: 'Earshot at local time', description: '', channelTitle: 'Gina' } },
+      ] } }
+      : null);
+    fakes.push(fake);
+    const page = await createYouTubeConnector({ EARSHOT_UPSTREAM_YOUTUBE: fake.url, EARSHOT_YOUTUBE_API_KEY: 'k' }, { retry: fastRetry }).search({ term: 'earshot', exactPhrase: false, since });
+    expect(page.posts.map((post) => [post.externalId, post.publishedAt])).toEqual([['vid00002', at(2)]]);
+  });
+
   it('follows pageToken', async () => {
     const videos = [1, 2, 3].map((n) => youTubeVideo({ id: `vid${n}`, channel, title: `earshot ${n}`, description: 'd', publishedAt: at(10 - n) }));
     const { fake, connector } = await connectorWith({ videos, channels: [channel] });

@@ -26,7 +26,7 @@ async function readThread(mentionId: string, lastCheckedAt: Date | null, until: 
   const now = context.clock.now();
   if (!mention) return;
   const keyword = await findKeywordById(context.sql, mention.keywordId);
-  const connector = searchConnectorFor(mention.platform as SearchPlatform, context.config.env);
+  const connector = searchConnectorFor(mention.platform as SearchPlatform, context.config.env, { logger: context.log });
   if (!keyword?.commentsEnabled || !connector?.comments) {
     await recordThreadRead(context.sql, mentionId, now, null);
     return;

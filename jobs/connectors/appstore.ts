@@ -13,11 +13,11 @@ import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './conne
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 const label = z.object({ label: z.string() });
 const attributesLink = z.object({ attributes: z.object({ rel: z.string().optional(), href: z.string().optional() }) });
-const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([z.array(schema), schema]).optional();
+const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([upstreamItems(schema), schema]).optional();
 
 // Older feeds put the app itself first among the entries, without rating or author.
 const feedEntry = z.object({
@@ -71,7 +71,7 @@ export function createAppStoreConnector(env: NodeJS.ProcessEnv = process.env, op
           url: `${base}/${country}/rss/customerreviews/page=${page}/id=${encodeURIComponent(source.id)}/sortby=mostrecent/json`,
           ...options.retry,
         });
-        const { feed } = parseUpstreamShape('appstore', customerReviewsFeed, body);
+        const { feed } = parseUpstreamShape('appstore', customerReviewsFeed, body, options.logger);
         const reviews = [feed.entry ?? []].flat().flatMap((entry) => toPost(entry, source.id, country) ?? []);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
         const reachedSince = reviews.some((post) => post.publishedAt <= since);

@@ -13,7 +13,7 @@ import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 /** `app.bsky.feed.defs#postView`: the fields Earshot reads (`indexedAt` only dates a post whose own date is garbage). */
 const postView = z.object({
@@ -29,7 +29,7 @@ const threadViewType = 'app.bsky.feed.defs#threadViewPost';
 const threadViewPost = z.object({ $type: z.literal(threadViewType), post: postView, replies: z.array(z.unknown()).optional() });
 const anyThreadNode = z.object({ $type: z.string() });
 
-const searchPostsOutput = z.object({ cursor: z.string().nullish(), posts: z.array(postView) });
+const searchPostsOutput = z.object({ cursor: z.string().nullish(), posts: upstreamItems(postView) });
 const getPostThreadOutput = z.object({ thread: z.unknown() });
 
 export type BlueskyPostView = z.infer<typeof postView>;
@@ -43,7 +43,7 @@ export function createBlueskyConnector(env: NodeJS.ProcessEnv = process.env, opt
   const xrpc = async <Schema extends z.ZodType>(method: string, schema: Schema, params: Record<string, string>): Promise<z.infer<Schema>> => {
     const url = new URL(`${base}/xrpc/${method}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    return parseUpstreamShape('bluesky', schema, await getUpstreamJson<unknown>({ platform: 'bluesky', url, ...options.retry }));
+    return parseUpstreamShape('bluesky', schema, await getUpstreamJson<unknown>({ platform: 'bluesky', url, ...options.retry }), options.logger);
   };
 
   return {

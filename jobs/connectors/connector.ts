@@ -1,4 +1,5 @@
 import type { NormalizedPost, ReviewPlatform, SearchPlatform } from '../../vocabulary/normalized-post.ts';
+import type { Logger } from '../../runtime/logger.ts';
 import type { RetryPolicy, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 
 /** One search of a platform for a term, newest first. */
@@ -33,6 +34,8 @@ export interface SearchConnector {
 export interface ConnectorOptions {
   /** Retry policy of each upstream call; tests shorten the back-off. */
   retry?: RetryPolicy;
+  /** Hears of page items skipped for a missing field (`parseUpstreamShape`). */
+  logger?: Logger;
 }
 
 /** A search connector's factory: credentials and base address come from `env` (README.md lists the variables). */

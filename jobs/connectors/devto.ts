@@ -21,7 +21,7 @@ import { htmlToText, joinTitleAndBody, linksInHtml, linksInText } from './post-t
 import { mayMentionTerm, pageSize } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { pathWithFallback, whenUpstreamFails } from './optional-call.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
 const userShape = z.object({
   name: z.string().nullish(),
@@ -43,7 +43,7 @@ const articleSummaryShape = z.object({
   title: z.string(),
   description: z.string().nullish(),
   url: z.string().optional(),
-  published_at: z.iso.datetime({ offset: true }),
+  published_at: upstreamTimestamp,
   tag_list: tagList.nullish(),
   user: userShape.optional(),
 });
@@ -53,7 +53,7 @@ const articleShape = z.object({
   id: z.number(),
   title: z.string(),
   url: z.string(),
-  published_at: z.iso.datetime({ offset: true }),
+  published_at: upstreamTimestamp,
   body_html: z.string(),
   user: userShape,
 });
@@ -61,7 +61,7 @@ const articleShape = z.object({
 /** A comment and its replies; a deleted comment keeps its place without a user. */
 const commentShape = z.object({
   id_code: z.string(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: upstreamTimestamp,
   body_html: z.string(),
   user: userShape.optional(),
   children: z.array(z.unknown()),
@@ -79,12 +79,12 @@ export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, optio
     const url = new URL(`${base}${path}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     const body = await getUpstreamJson<unknown>({ platform: 'devto', url, headers: { accept: 'application/vnd.forem.api-v1+json' }, ...options.retry });
-    return parseUpstreamShape('devto', schema, body);
+    return parseUpstreamShape('devto', schema, body, options.logger);
   };
 
   /** `/api/articles/latest` lists by publication, newest first; a server without it is read at `/api/articles`, the list every Forem serves. */
   const articleList = pathWithFallback('/api/articles/latest', '/api/articles');
-  const latestArticles = (params: Record<string, string>) => articleList((path) => get(path, z.array(articleSummaryShape), params));
+  const latestArticles = (params: Record<string, string>) => articleList((path) => get(path, upstreamItems(articleSummaryShape), params));
 
   return {
     platform: 'devto',
@@ -105,7 +105,7 @@ export function createDevToConnector(env: NodeJS.ProcessEnv = process.env, optio
 
     /** The article's comment threads flattened, newest first. */
     async comments(post, since, limit) {
-      const threads = await get('/api/comments', z.array(commentShape), { a_id: post.externalId });
+      const threads = await get('/api/comments', upstreamItems(commentShape), { a_id: post.externalId });
       const flattened = flattenComments(threads, post.url);
       return flattened
         .filter((comment) => comment.publishedAt > since)
@@ -120,7 +120,7 @@ const commentUrl = (comment: ForemComment & { user: ForemUser }) => `https://dev
 /** A deleted comment is left out but its replies still count. Replies are checked level by level. */
 function flattenComments(comments: ForemComment[], parentUrl: string): NormalizedPost[] {
   return comments.flatMap((comment) => {
-    const replies = parseUpstreamShape('devto', z.array(commentShape), comment.children);
+    const replies = parseUpstreamShape('devto', upstreamItems(commentShape), comment.children);
     if (!comment.user) return flattenComments(replies, parentUrl);
     const withUser = { ...comment, user: comment.user };
     return [commentToPost(withUser, parentUrl), ...flattenComments(replies, commentUrl(withUser))];

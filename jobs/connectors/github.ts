@@ -16,9 +16,8 @@ import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { whenUpstreamFails } from './optional-call.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
-const timestamp = z.iso.datetime({ offset: true });
 
 /** A numeric id, which a proxy or recording may hand over as a string. */
 const numericId = z.union([z.number(), z.string()]);
@@ -39,7 +38,7 @@ const issueShape = z.object({
   title: z.string(),
   body: z.string().nullish(),
   user: userShape.nullish(),
-  created_at: timestamp,
+  created_at: upstreamTimestamp,
 });
 
 const repositoryShape = z.object({
@@ -49,18 +48,18 @@ const repositoryShape = z.object({
   homepage: z.string().nullish(),
   owner: userShape.nullish(),
   stargazers_count: z.number(),
-  created_at: timestamp,
-  updated_at: timestamp,
+  created_at: upstreamTimestamp,
+  updated_at: upstreamTimestamp,
 });
 
 const issueCommentShape = z.object({
   ...itemIds,
   body: z.string().nullish(),
   user: userShape.nullish(),
-  created_at: timestamp,
+  created_at: upstreamTimestamp,
 });
 
-const searchResultShape = <Item extends z.ZodType>(item: Item) => z.object({ total_count: z.number().optional(), items: z.array(item) });
+const searchResultShape = <Item extends z.ZodType>(item: Item) => z.object({ total_count: z.number().optional(), items: upstreamItems(item) });
 
 export type GitHubUser = z.infer<typeof userShape>;
 export type GitHubIssue = z.infer<typeof issueShape>;
@@ -105,7 +104,7 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
     const url = new URL(`${base}${path}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     const body = await getUpstreamJson<unknown>({ platform: 'github', url, headers, platformWaitMs: gitHubRateLimitWaitMs, ...options.retry });
-    return parseUpstreamShape('github', schema, body);
+    return parseUpstreamShape('github', schema, body, options.logger);
   };
 
   /** One page of a search, newest first, and the next page's number while results remain within `since`. */
@@ -167,7 +166,7 @@ export function createGitHubConnector(env: NodeJS.ProcessEnv = process.env, opti
       // The endpoint lists oldest first and `since` filters by last update, so read every page and pick the newest created.
       const comments: GitHubIssueComment[] = [];
       for (let page = 1; page <= commentPagesCeiling; page++) {
-        const batch = await get(`/repos/${owner}/${repo}/issues/${number}/comments`, z.array(issueCommentShape), {
+        const batch = await get(`/repos/${owner}/${repo}/issues/${number}/comments`, upstreamItems(issueCommentShape), {
           since: since.toISOString(),
           per_page: String(perPageMaximum),
           page: String(page),

@@ -27,7 +27,7 @@ import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
 const localizedText = z.object({ text: z.string(), languageCode: z.string().nullish() });
 
@@ -41,14 +41,14 @@ const placeReview = z.object({
     uri: z.string().nullish(),
     photoUri: z.string().nullish(),
   }).nullish(),
-  publishTime: z.iso.datetime({ offset: true }),
+  publishTime: upstreamTimestamp,
   googleMapsUri: z.string().nullish(),
 });
 
 const placeDetails = z.object({
   displayName: localizedText.nullish(),
   googleMapsUri: z.string().nullish(),
-  reviews: z.array(placeReview).optional(),
+  reviews: upstreamItems(placeReview).optional(),
 });
 
 const legacyPlaceDetails = z.object({
@@ -156,7 +156,7 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
         headers: { 'x-goog-api-key': key, 'x-goog-fieldmask': 'reviews,displayName,googleMapsUri' },
         ...options.retry,
       });
-      const place = parseUpstreamShape('googlemaps', placeDetails, body);
+      const place = parseUpstreamShape('googlemaps', placeDetails, body, options.logger);
       const placeUrl = place.googleMapsUri ?? pageOf(source.id);
       return (place.reviews ?? [])
         .map((review) => toPost(review, placeUrl))

@@ -35,7 +35,7 @@ import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
 import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 const timestamp = z.object({ seconds: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number) });
 
@@ -53,7 +53,7 @@ const playReview = z.object({
 });
 
 const reviewsPage = z.object({
-  reviews: z.array(playReview).optional(),
+  reviews: upstreamItems(playReview).optional(),
   tokenPagination: z.object({ nextPageToken: z.string().nullish() }).optional(),
 });
 
@@ -116,7 +116,7 @@ export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, 
           headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
           ...options.retry,
         });
-        const result = parseUpstreamShape('googleplay', reviewsPage, body);
+        const result = parseUpstreamShape('googleplay', reviewsPage, body, options.logger);
         const reviews = (result.reviews ?? []).flatMap((review) => toPost(review, source.id, language, country) ?? []);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
         token = result.tokenPagination?.nextPageToken ?? null;

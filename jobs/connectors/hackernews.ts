@@ -11,7 +11,7 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { htmlToText, joinTitleAndBody, linksInHtml, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 import { pathWithFallback } from './optional-call.ts';
 
 /**
@@ -43,7 +43,7 @@ const hitShape = z.preprocess(
   }),
 );
 
-const searchResponse = z.object({ hits: z.array(hitShape) });
+const searchResponse = z.object({ hits: upstreamItems(hitShape) });
 
 export type AlgoliaHackerNewsHit = z.output<typeof hitShape>;
 
@@ -59,7 +59,7 @@ export function createHackerNewsConnector(env: NodeJS.ProcessEnv = process.env, 
   const searchByDate = (params: Record<string, string>) => searchPath(async (path) => {
     const url = new URL(`${base}${path}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    return parseUpstreamShape('hackernews', searchResponse, await getUpstreamJson<unknown>({ platform: 'hackernews', url, ...options.retry }));
+    return parseUpstreamShape('hackernews', searchResponse, await getUpstreamJson<unknown>({ platform: 'hackernews', url, ...options.retry }), options.logger);
   });
 
   return {

@@ -20,11 +20,11 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { decodeHtmlEntities, joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 /** A `Listing`; the kind is checked where sent (a trimmed recording may drop it). */
 const listingOf = <Child extends z.ZodType>(child: Child) =>
-  z.object({ kind: z.literal('Listing').optional(), data: z.object({ after: z.string().nullish(), children: z.array(child) }) });
+  z.object({ kind: z.literal('Listing').optional(), data: z.object({ after: z.string().nullish(), children: upstreamItems(child) }) });
 
 /**
  * A link (`t3`) thing's data: the fields Earshot reads. Reddit always sends
@@ -194,7 +194,7 @@ export function createRedditConnector(env: NodeJS.ProcessEnv = process.env, opti
 function flattenComments(things: z.infer<typeof commentOrMore>[]): RedditCommentData[] {
   return things.flatMap((thing) => {
     if (thing.kind !== 't1') return [];
-    const replies = thing.data.replies ? parseUpstreamShape('reddit', z.array(commentOrMore), thing.data.replies.data.children) : [];
+    const replies = thing.data.replies ? parseUpstreamShape('reddit', upstreamItems(commentOrMore), thing.data.replies.data.children) : [];
     return [thing.data, ...flattenComments(replies)];
   });
 }

@@ -1,11 +1,11 @@
 import { createAppStoreConnector } from './appstore.ts';
-import type { ReviewConnector, ReviewSourceRef } from './connector.ts';
+import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { createGoogleMapsConnector } from './googlemaps.ts';
 import { createGooglePlayConnector } from './googleplay.ts';
 import type { ReviewPlatform } from '../../vocabulary/normalized-post.ts';
 import { createTrustpilotConnector } from './trustpilot.ts';
 
-const factories: Record<ReviewPlatform, (env: NodeJS.ProcessEnv) => ReviewConnector> = {
+const factories: Record<ReviewPlatform, (env: NodeJS.ProcessEnv, options?: ConnectorOptions) => ReviewConnector> = {
   appstore: createAppStoreConnector,
   googleplay: createGooglePlayConnector,
   trustpilot: createTrustpilotConnector,
@@ -13,8 +13,8 @@ const factories: Record<ReviewPlatform, (env: NodeJS.ProcessEnv) => ReviewConnec
 };
 
 /** The connector of a review platform. */
-export function reviewConnectorFor(platform: ReviewPlatform, env: NodeJS.ProcessEnv = process.env): ReviewConnector {
-  return factories[platform](env);
+export function reviewConnectorFor(platform: ReviewPlatform, env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): ReviewConnector {
+  return factories[platform](env, options);
 }
 
 /** The review source a page link names, asking each review platform in turn; null when none knows it. */

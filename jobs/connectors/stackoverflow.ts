@@ -21,7 +21,7 @@ import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normaliz
 import { decodeHtmlEntities, htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 /** `shallow_user`: `user_id` and `link` are missing for deleted accounts. */
 const ownerShape = z.object({
@@ -64,7 +64,7 @@ const commentShape = z.object({
 /** The common wrapper of every response; a filter can leave out all but `items`. */
 const wrapperShape = <Item extends z.ZodType>(item: Item) =>
   z.object({
-    items: z.array(item),
+    items: upstreamItems(item),
     has_more: z.boolean().optional(),
     quota_max: z.number().optional(),
     quota_remaining: z.number().optional(),
@@ -117,7 +117,7 @@ export function createStackOverflowConnector(env: NodeJS.ProcessEnv = process.en
     const url = new URL(`${base}/2.3${path}`);
     for (const [name, value] of Object.entries({ ...params, site: 'stackoverflow', filter: 'withbody', ...(key ? { key } : {}) })) url.searchParams.set(name, value);
     const body = await getUpstreamJson<unknown>({ platform: 'stackoverflow', url, platformWaitMs: stackExchangeThrottleWaitMs, ...options.retry });
-    const result = parseUpstreamShape('stackoverflow', wrapperShape(item), body);
+    const result = parseUpstreamShape('stackoverflow', wrapperShape(item), body, options.logger);
     if (result.backoff) pausedUntil.set(method, Date.now() + result.backoff * 1000);
     if (result.quota_remaining === 0) quotaSpentUntil = nextUtcMidnight();
     return result;

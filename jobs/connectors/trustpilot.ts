@@ -14,7 +14,7 @@ import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
 const businessUnit = z.object({ id: z.string().min(1) });
 
@@ -25,11 +25,11 @@ const trustpilotReview = z.object({
   title: z.string().nullish(),
   text: z.string().nullish(),
   language: z.string().nullish(),
-  createdAt: z.iso.datetime({ offset: true }),
+  createdAt: upstreamTimestamp,
 });
 
 const reviewsPage = z.object({
-  reviews: z.array(trustpilotReview),
+  reviews: upstreamItems(trustpilotReview),
   links: z.array(z.object({ rel: z.string() })).optional(),
 });
 
@@ -96,7 +96,7 @@ export function createTrustpilotConnector(env: NodeJS.ProcessEnv = process.env, 
         url.searchParams.set('orderBy', 'createdat.desc');
         url.searchParams.set('perPage', String(pageSize));
         url.searchParams.set('page', String(page));
-        const result = parseUpstreamShape('trustpilot', reviewsPage, await getJson(url));
+        const result = parseUpstreamShape('trustpilot', reviewsPage, await getJson(url), options.logger);
         const reviews = result.reviews.map(toPost);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
         const hasNextPage = result.links?.some((link) => link.rel === 'next-page') ?? false;

@@ -15,7 +15,7 @@ import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normaliz
 import { decodeHtmlEntities, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
 const urlEntity = z.object({
   start: z.number(),
@@ -33,7 +33,7 @@ const id = z.union([z.string(), z.number().transform(String)]);
 const tweet = z.object({
   id,
   text: z.string(),
-  created_at: z.iso.datetime({ offset: true }),
+  created_at: upstreamTimestamp,
   author_id: id,
   lang: z.string().nullish(),
   entities,
@@ -52,8 +52,8 @@ const user = z.object({
 });
 
 const searchResponse = z.object({
-  data: z.array(tweet).nullish(),
-  includes: z.object({ users: z.array(user).nullish() }).nullish(),
+  data: upstreamItems(tweet).nullish(),
+  includes: z.object({ users: upstreamItems(user).nullish() }).nullish(),
   meta: z.object({ next_token: z.string().nullish() }).nullish(),
 });
 
@@ -102,7 +102,7 @@ export function createXConnector(env: NodeJS.ProcessEnv = process.env, options: 
         platformWaitMs: xRateLimitWaitMs,
         ...options.retry,
       });
-      const result = parseUpstreamShape('x', searchResponse, body);
+      const result = parseUpstreamShape('x', searchResponse, body, options.logger);
       const users = new Map((result.includes?.users ?? []).map((author) => [author.id, author]));
       const posts = (result.data ?? []).map((item) => tweetToPost(item, users.get(item.author_id)));
       return { posts, nextCursor: result.meta?.next_token ?? null };

@@ -18,13 +18,12 @@ import { decodeHtmlEntities, joinTitleAndBody, linksInText } from './post-text.t
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { whenUpstreamFails } from './optional-call.ts';
-import { parseUpstreamShape } from './upstream-shape.ts';
+import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
-const timestamp = z.iso.datetime({ offset: true });
 
 /** The snippet of `search.list` and of `videos.list` alike (the latter adds the languages and the whole description). */
 const videoSnippet = z.object({
-  publishedAt: timestamp,
+  publishedAt: upstreamTimestamp,
   channelId: z.string(),
   channelTitle: z.string().optional(),
   title: z.string(),
@@ -36,15 +35,15 @@ const videoSnippet = z.object({
 /** Results other than videos (a channel, a playlist) have no `videoId` and are passed over. */
 const searchListResponse = z.object({
   nextPageToken: z.string().nullish(),
-  items: z.array(z.object({ id: z.object({ videoId: z.string().optional() }), snippet: videoSnippet.optional() })),
+  items: upstreamItems(z.object({ id: z.object({ videoId: z.string().optional() }), snippet: videoSnippet.optional() })),
 });
 
 const videoListResponse = z.object({
-  items: z.array(z.object({ id: z.string(), snippet: videoSnippet })),
+  items: upstreamItems(z.object({ id: z.string(), snippet: videoSnippet })),
 });
 
 const channelListResponse = z.object({
-  items: z.array(z.object({
+  items: upstreamItems(z.object({
     id: z.string(),
     snippet: z.object({
       title: z.string(),
@@ -65,13 +64,13 @@ const commentShape = z.object({
     authorChannelUrl: z.string().optional(),
     authorChannelId: z.object({ value: z.string() }).optional(),
     parentId: z.string().optional(),
-    publishedAt: timestamp,
+    publishedAt: upstreamTimestamp,
   }),
 });
 
 const commentThreadListResponse = z.object({
   nextPageToken: z.string().optional(),
-  items: z.array(z.object({
+  items: upstreamItems(z.object({
     snippet: z.object({ topLevelComment: commentShape }),
     replies: z.object({ comments: z.array(commentShape) }).optional(),
   })),
@@ -112,7 +111,7 @@ export function createYouTubeConnector(env: NodeJS.ProcessEnv = process.env, opt
     const url = new URL(`${base}/youtube/v3/${resource}`);
     for (const [name, value] of Object.entries({ ...params, key: apiKey })) url.searchParams.set(name, value);
     const body = await getUpstreamJson<unknown>({ platform: 'youtube', url, platformWaitMs: youTubeQuotaWaitMs, ...options.retry });
-    return parseUpstreamShape('youtube', schema, body);
+    return parseUpstreamShape('youtube', schema, body, options.logger);
   }
 
   return {

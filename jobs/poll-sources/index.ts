@@ -39,7 +39,7 @@ const reviewIntervalFactor = 288;
 /** Reviews of the keyword's own sources are its mentions whatever their words (spec 1.4). */
 async function readReviews(keyword: KeywordRow, platform: ReviewPlatform, since: Date, payload: SourcesPayload, context: JobContext): Promise<MatchablePost[]> {
   const posts: MatchablePost[] = [];
-  const connector = reviewConnectorFor(platform, context.config.env);
+  const connector = reviewConnectorFor(platform, context.config.env, { logger: context.log });
   for (const source of await listReviewSources(context.sql, [keyword.id])) {
     if (source.platform !== platform) continue;
     const storefronts = reviewStorefrontKeys(source);

@@ -34,7 +34,7 @@ export type PollPayload = z.output<typeof pollPayload>;
 const maxPages = 5;
 
 async function fetchSearch(platform: SearchPlatform, payload: PollPayload, context: JobContext): Promise<MatchablePost[]> {
-  const connector = searchConnectorFor(platform, context.config.env);
+  const connector = searchConnectorFor(platform, context.config.env, { logger: context.log });
   if (!connector) throw new UpstreamConfigurationError(platform, `EARSHOT_UPSTREAM_${platform.toUpperCase()}`, 'this platform has no connector yet');
   const posts: MatchablePost[] = [];
   let cursor: string | null = null;
