@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { AccessDeniedError, InvalidRequestError, InvalidScopeError, InvalidTargetError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
@@ -6,6 +6,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Sql } from '../runtime/database.ts';
+import { sameSecret } from '../runtime/same-secret.ts';
 import { cookieValue, sessionCookieName, sessionCookies } from '../runtime/session-cookies.ts';
 import {
   authenticateSession,
@@ -48,11 +49,9 @@ function authorizationRequest(source: Record<string, unknown>): Record<string, s
  */
 const signInCsrfCookie = 'earshot_oauth_csrf';
 
-function sameSecret(given: unknown, expected: string | undefined): boolean {
-  if (typeof given !== 'string' || !expected) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** A form field against the secret it must repeat: a missing field or a missing secret never matches. */
+function sameFormSecret(given: unknown, expected: string | undefined): boolean {
+  return typeof given === 'string' && !!expected && sameSecret(given, expected);
 }
 
 /** The code of a domain error (`extensions.code`), for the pages to word it. */
@@ -145,7 +144,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
         }),
       );
     if (form.decision === undefined) return consent();
-    if (!sameSecret(form.csrf, session.csrfToken)) {
+    if (!sameFormSecret(form.csrf, session.csrfToken)) {
       return sendPage(res, 403, messagePage('This form has expired', 'Nothing was allowed. Start again from the application.'));
     }
     if (form.decision !== 'allow') throw new AccessDeniedError('The user denied the request');
@@ -188,7 +187,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
   const readSignInForm = (req: Request, res: Response) => {
     const form: Record<string, unknown> = req.body ?? {};
     const request = authorizationRequest(Object.fromEntries(new URLSearchParams(typeof form.authorize === 'string' ? form.authorize : '')));
-    if (!sameSecret(form.csrf, cookieValue(req.headers.cookie, signInCsrfCookie))) {
+    if (!sameFormSecret(form.csrf, cookieValue(req.headers.cookie, signInCsrfCookie))) {
       sendPage(res, 403, messagePage('This form has expired', 'Start again from the application.'));
       return undefined;
     }

@@ -1,8 +1,8 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { timingSafeEqual } from 'node:crypto';
 import { createGraphQLError } from '@graphql-tools/utils';
 import { getOperationAST, parse } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
+import { sameSecret } from '../../runtime/same-secret.ts';
 import { bearerChallenge, bearerToken, sessionCookie } from '../request-state.ts';
 import { lookUpInDatabase } from '../service-unavailable.ts';
 import { selectsOnlyPublicRootFields } from './public-root-fields.ts';
@@ -56,9 +56,7 @@ function isMutation(params: { query?: unknown; operationName?: unknown } | undef
 }
 
 function csrfTokenMatches(context: { request?: Request }, expected: string): boolean {
-  const given = Buffer.from(context.request?.headers.get('x-csrf-token') ?? '');
-  const wanted = Buffer.from(expected);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+  return sameSecret(context.request?.headers.get('x-csrf-token') ?? '', expected);
 }
 
 /** A 401 whose challenge says whether a credential was refused or none came (`credentialSent`). */

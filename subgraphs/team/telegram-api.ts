@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
+import { sameSecret } from '../../runtime/same-secret.ts';
 import { type RetryPolicy, UpstreamError, requestUpstream, upstreamBase } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 import { IntegrationError } from './integration-error.ts';
@@ -129,9 +130,7 @@ export function telegramWebhookSecret(bot: TelegramBot): string {
 
 /** Whether an update carries the bot's webhook secret, compared in constant time. */
 export function verifyTelegramUpdate(bot: TelegramBot, secretHeader: string | null): boolean {
-  const expected = Buffer.from(telegramWebhookSecret(bot));
-  const given = Buffer.from(secretHeader ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(secretHeader ?? '', telegramWebhookSecret(bot));
 }
 
 /** Where Telegram posts the bot's updates: the public address of `POST /v1/telegram/updates`. */

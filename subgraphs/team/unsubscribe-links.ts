@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { publicUrl } from '../../runtime/config.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import type { SecretBox } from '../../runtime/secret-box.ts';
 import { deploymentSecret } from '../../runtime/gateway-secret.ts';
+import { sameSecret } from '../../runtime/same-secret.ts';
 
 /** The public route an owner e-mail's unsubscribe link and its `List-Unsubscribe` header name. */
 export const unsubscribePath = '/v1/me/notifications/unsubscribe';
@@ -27,7 +28,6 @@ export async function userOfUnsubscribeToken(sql: Queryable, secrets: SecretBox,
   const dot = token.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const userId = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1));
-  const expected = Buffer.from(signature(await deploymentSecret(sql, secrets, 'unsubscribe-links'), userId));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? userId : undefined;
+  const expected = signature(await deploymentSecret(sql, secrets, 'unsubscribe-links'), userId);
+  return sameSecret(token.slice(dot + 1), expected) ? userId : undefined;
 }
