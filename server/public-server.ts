@@ -85,6 +85,17 @@ function withoutHttpExtensions(result: ExecutionResult): FormattedExecutionResul
   };
 }
 
+/**
+ * One id per request, whichever part answers it (spec 4: every response
+ * carries X-Request-Id, the OAuth endpoints' and the dashboard's too): the
+ * inbound one when acceptable, else a new one the parts take as inbound.
+ */
+function stampRequestId(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+  req.headers['x-request-id'] = requestId;
+  res.setHeader('x-request-id', requestId);
+}
+
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
 
@@ -173,11 +184,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     });
     // Written over whatever the client sent, so no client can pass for another address.
     req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
-    // One id per request, whichever part answers it (spec 4: every response carries X-Request-Id, the OAuth
-    // endpoints' and the dashboard's too): the inbound one when acceptable, else a new one the parts take as inbound.
-    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
-    req.headers['x-request-id'] = requestId;
-    res.setHeader('x-request-id', requestId);
+    stampRequestId(req, res);
     // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header.
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       res.setHeader('connection', 'close');
@@ -199,10 +206,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   server.on('clientError', answerUnparsableRequest);
   // RFC 9110 10.1.1: an expectation other than 100-continue is answered 417.
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
-    res.setHeader('x-request-id', requestId);
+    stampRequestId(req, res);
     res.setHeader('connection', 'close');
-    req.headers['x-request-id'] = requestId;
     refuse(req, res, { code: 'expectation_failed', message: `Expect: ${req.headers.expect} is not an expectation this server meets; only 100-continue is` });
   });
 
