@@ -129,17 +129,17 @@ function inputError(problem: InputProblem): RequestRefusal {
   return new RequestRefusal({ code: 'validation_error', message: problem.message, field: problem.field });
 }
 
+/** Whether a parameter refuses a list as such (`limit=5&limit=6`), rather than some item of it. */
+const takesOneValue = (schema: z.ZodType, values: string[]) =>
+  schema.safeParse(values, { reportInput: true }).error?.issues.some((issue) => issue.code === 'invalid_type' && issue.path.length === 0 && Array.isArray(issue.input)) ?? false;
+
 /**
  * The query parameters as the route's `query` schema parses them. A
  * parameter the route does not take is refused rather than ignored: a
  * misspelt filter must not quietly widen the answer. A parameter given
  * more than once reaches the schema as the list of its values, which a
- * list parameter takes and any other refuses.
+ * list parameter takes; any other is refused as given more than once.
  */
-/** Whether a parameter refuses a list as such (`limit=5&limit=6`), rather than some item of it. */
-const takesOneValue = (schema: z.ZodType, values: string[]) =>
-  schema.safeParse(values, { reportInput: true }).error?.issues.some((issue) => issue.code === 'invalid_type' && issue.path.length === 0 && Array.isArray(issue.input)) ?? false;
-
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
   const taken = Object.keys(route.query?.shape ?? {});
   const values = new Map<string, string | string[]>();
