@@ -2,6 +2,7 @@ import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError, isAsyncIterable } from '@graphql-tools/utils';
 import type { ExecutionResult } from 'graphql';
 import type { RequestAuth } from '../../runtime/gateway-signature.ts';
+import { atInstant } from '../../runtime/instant-timer.ts';
 import { bearerToken, type EarshotGatewayContext, sessionCookie } from '../request-state.ts';
 
 export interface LiveCredentialsOptions {
@@ -38,9 +39,6 @@ export interface LiveCredentialsOptions {
 export interface CredentialEndedListener {
   credentialEnded?(): void;
 }
-
-/** setTimeout's longest delay; a longer one fires at once. */
-const longestTimerMs = 2 ** 31 - 1;
 
 const ended = () =>
   createGraphQLError('The API key, access token or session stopped working; subscribe again with a live one', {
@@ -84,19 +82,14 @@ export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlug
         return live;
       };
       const watch = (check: () => void) => {
-        const timers = [setInterval(check, watchMs).unref()];
-        // A timer counts from the event loop's cached clock, which lags under load, so it may fire before the instant: it then waits out the rest.
-        const atExpiry = () => {
-          const untilExpiry = Date.parse(auth.expiresAt!) - Date.now();
-          if (untilExpiry <= 0) check();
-          else if (untilExpiry <= longestTimerMs) timers.push(setTimeout(atExpiry, untilExpiry).unref());
-        };
-        if (auth.expiresAt !== null) atExpiry();
+        const interval = setInterval(check, watchMs).unref();
+        const cancelExpiry = auth.expiresAt === null ? undefined : atInstant(Date.parse(auth.expiresAt), check);
         const stopHearing = options.onApiKeyChange?.((apiKeyId) => {
           if (apiKeyId === undefined || apiKeyId === auth.apiKeyId) check();
         });
         return () => {
-          for (const timer of timers) clearTimeout(timer);
+          clearInterval(interval);
+          cancelExpiry?.();
           stopHearing?.();
         };
       };

@@ -7,6 +7,7 @@ import {
   runDueDigests,
   sendClaimedDelivery,
 } from '../../subgraphs/team/index.ts';
+import { atInstant } from '../../runtime/instant-timer.ts';
 import type { JobContext } from '../job-definition.ts';
 
 export interface DispatcherOptions {
@@ -91,17 +92,17 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
   };
 
   // A retry is claimed when it falls due, not at the first poll after: the poll would stretch every wait by up to its own period.
-  const retryTimers = new Set<NodeJS.Timeout>();
+  const retryTimers = new Set<() => void>();
   const wakeAt = (due: Date): void => {
-    const left = due.getTime() - context.clock.now().getTime();
-    if (left <= 0) return wake();
-    // A timer may fire a millisecond before the clock reaches `due` (it counts from the event loop's cached time): then it waits again.
-    const timer = setTimeout(() => {
-      retryTimers.delete(timer);
-      wakeAt(due);
-    }, left);
-    timer.unref();
-    retryTimers.add(timer);
+    const cancel = atInstant(
+      due.getTime(),
+      () => {
+        retryTimers.delete(cancel);
+        wake();
+      },
+      () => context.clock.now().getTime(),
+    );
+    retryTimers.add(cancel);
   };
 
   const listener = await context.sql.listen(deliveriesDueChannel, wake);
@@ -126,7 +127,7 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
     async stop() {
       stopped = true;
       clearInterval(timer);
-      for (const retry of retryTimers) clearTimeout(retry);
+      for (const cancel of retryTimers) cancel();
       while (ticking) await new Promise((resolve) => setTimeout(resolve, 20));
       await listener.unlisten();
       while (passing) await new Promise((resolve) => setTimeout(resolve, 20));
