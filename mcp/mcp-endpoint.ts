@@ -20,8 +20,8 @@ export interface McpEndpointOptions {
   restApi(request: Request): Promise<Response>;
   /** What a bearer secret (an API key or an OAuth access token) acts as, as the gateway resolves it; undefined when it is not live. */
   authenticate(secret: string): Promise<RequestAuth | undefined>;
-  /** The protected-resource metadata of `/mcp` (RFC 9728), named in the 401 challenge so clients find the authorization server. */
-  resourceMetadataUrl: string;
+  /** The protected-resource metadata of `/mcp` (RFC 9728) as the request's client finds it, named in the 401 challenge so clients find the authorization server. */
+  resourceMetadataUrl(request: Request): string;
   /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`); the SDK's transport answers a larger one 413 in a JSON-RPC error. */
   maxBodyBytes: number;
   log: Logger;
@@ -122,12 +122,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     return server;
   };
 
-  const unauthorized = (requestId: string, secretSent: boolean) => {
+  const unauthorized = (request: Request, requestId: string, secretSent: boolean) => {
+    const resourceMetadataUrl = options.resourceMetadataUrl(request);
     const message = secretSent ? 'The API key or access token is invalid, expired or revoked' : 'Send an API key or an OAuth access token as "Authorization: Bearer …"';
     // MCP authorization spec: a 401 names the resource metadata, where the client finds the authorization server.
     const challenge = secretSent
-      ? `Bearer error="invalid_token", error_description="${message}", resource_metadata="${options.resourceMetadataUrl}"`
-      : `Bearer resource_metadata="${options.resourceMetadataUrl}"`;
+      ? `Bearer error="invalid_token", error_description="${message}", resource_metadata="${resourceMetadataUrl}"`
+      : `Bearer resource_metadata="${resourceMetadataUrl}"`;
     return json(401, errorBody({ code: 'unauthorized', message }, requestId), { 'www-authenticate': challenge, 'x-request-id': requestId });
   };
 
@@ -141,7 +142,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       if (!isDatabaseUnavailable(error)) throw error;
       return mcpServiceUnavailable(requestId, databaseUnavailableMessage);
     }
-    if (!secret || !auth) return unauthorized(requestId, Boolean(secret));
+    if (!secret || !auth) return unauthorized(request, requestId, Boolean(secret));
     // Stateless: no stream for server-sent requests (GET) and no session to end (DELETE).
     if (request.method !== 'POST') {
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });

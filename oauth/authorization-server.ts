@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
@@ -14,7 +14,7 @@ import { requestIdFrom } from '../runtime/request-id.ts';
 import type { OAuthLifetimes } from '../subgraphs/team/index.ts';
 import { earshotOAuthProvider } from './earshot-oauth-provider.ts';
 import { oauthErrorAnswers, oauthFailure, publicClientIdentification } from './error-answers.ts';
-import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata } from './metadata.ts';
+import { authorizationServerMetadata, oauthPaths, protectedResourceMetadata, resourceBase } from './metadata.ts';
 import { createBrowserSteps } from './sign-in-and-consent.ts';
 
 export interface AuthorizationServerOptions {
@@ -31,6 +31,20 @@ export interface AuthorizationServerOptions {
 /** Client registrations one address may make an hour. */
 const registrationLimit = { windowMs: 3_600_000, max: 1_000 };
 
+/**
+ * A resource's RFC 9728 document, naming the resource where the request
+ * found it (`resourceBase`: the issuer, or a loopback alias of a loopback
+ * issuer); one SDK handler per name.
+ */
+function resourceMetadataHandler(issuer: string, resourcePath = ''): RequestHandler {
+  const handlers = new Map<string, RequestHandler>();
+  return (req, res, next) => {
+    const base = resourceBase(issuer, `${req.protocol}://${req.get('host')}`);
+    let handler = handlers.get(base);
+    if (!handler) handlers.set(base, (handler = metadataHandler(protectedResourceMetadata(issuer, resourcePath, base))));
+    handler(req, res, next);
+  };
+}
 
 /**
  * The OAuth 2.1 authorization server on the public port: RFC 8414 and RFC
@@ -54,8 +68,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const issuerPath = new URL(issuer).pathname.replace(/\/$/, '');
   for (const path of new Set([issuerPath, ''])) {
     app.use(oauthPaths.authorizationServerMetadata + path, metadataHandler(authorizationServerMetadata(issuer)));
-    app.use(`${oauthPaths.protectedResourceMetadata}${path}/mcp`, metadataHandler(protectedResourceMetadata(issuer, '/mcp')));
-    app.use(oauthPaths.protectedResourceMetadata + path, metadataHandler(protectedResourceMetadata(issuer)));
+    app.use(`${oauthPaths.protectedResourceMetadata}${path}/mcp`, resourceMetadataHandler(issuer, '/mcp'));
+    app.use(oauthPaths.protectedResourceMetadata + path, resourceMetadataHandler(issuer));
   }
   app.use('/oauth', (_req: Request, res: Response, next: NextFunction) => {
     if (options.databaseUp()) return next();

@@ -10,6 +10,7 @@ import {
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Clock } from '../runtime/clock.ts';
+import { loopbackHostnames } from '../runtime/loopback-origin.ts';
 import type { Sql } from '../runtime/database.ts';
 import {
   authenticateOAuthToken,
@@ -48,8 +49,6 @@ async function inProtocolTerms<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * Why a redirect URI cannot be registered, if it cannot: a code sent over
  * plain http to another host can be read on the way, so http is for the
@@ -61,7 +60,7 @@ function redirectUriProblem(uri: string): string | undefined {
   if (!URL.canParse(uri)) return 'is not a URL';
   const url = new URL(uri);
   if (uri.includes('#')) return 'must not have a fragment';
-  if (url.protocol === 'http:' && !loopbackHosts.has(url.hostname)) return 'must use https, or http on a loopback address only';
+  if (url.protocol === 'http:' && !loopbackHostnames.has(url.hostname)) return 'must use https, or http on a loopback address only';
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
+import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
@@ -41,19 +42,6 @@ function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefin
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const reached = `${scheme}://${req.headers.host}`;
   return origin === reached || sameLoopbackOrigin(origin, reached);
-}
-
-const loopbackHostnames = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * `http://localhost:4000` and `http://127.0.0.1:4000` are one server on this
- * machine: a page opened under one name may call the other. Only loopback
- * names count, so a rebound foreign name still differs.
- */
-function sameLoopbackOrigin(origin: string, reached: string): boolean {
-  if (!URL.canParse(origin) || !URL.canParse(reached)) return false;
-  const [a, b] = [new URL(origin), new URL(reached)];
-  return a.protocol === b.protocol && a.port === b.port && loopbackHostnames.has(a.hostname) && loopbackHostnames.has(b.hostname);
 }
 
 /**

@@ -2,7 +2,7 @@ import { createGateway } from '../gateway/gateway.ts';
 import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
-import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
+import { protectedResourceMetadataUrl, resourceBase } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
@@ -273,7 +273,7 @@ export async function startEarshot(
       ? createMcpEndpoint({
           restApi: facade,
           authenticate,
-          resourceMetadataUrl: protectedResourceMetadataUrl(publicUrl(config.env), '/mcp'),
+          resourceMetadataUrl: (request) => protectedResourceMetadataUrl(resourceBase(publicUrl(config.env), new URL(request.url).origin), '/mcp'),
           maxBodyBytes: config.maxBodyBytes,
           log,
         })

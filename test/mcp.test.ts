@@ -64,6 +64,23 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 const password = 'correct horse battery';
 
+/** An MCP client's OAuth side as the SDK asks for it, keeping everything in memory; the browser's part is the test's. */
+function memoryAuthProvider() {
+  const stored: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizationUrl?: URL } = {};
+  const provider: OAuthClientProvider = {
+    redirectUrl: redirectUri,
+    clientMetadata: { client_name: 'SDK test client', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    clientInformation: () => stored.client,
+    saveClientInformation: (client) => void (stored.client = client),
+    tokens: () => stored.tokens,
+    saveTokens: (tokens) => void (stored.tokens = tokens),
+    redirectToAuthorization: (url) => void (stored.authorizationUrl = url),
+    saveCodeVerifier: (verifier) => void (stored.verifier = verifier),
+    codeVerifier: () => stored.verifier!,
+  };
+  return { provider, stored };
+}
+
 describe('the MCP tool server at /mcp', () => {
   it('answers 401 with the challenge that leads a client to the authorization server', async () => {
     const post = (headers: Record<string, string>) =>
@@ -318,18 +335,7 @@ describe('the MCP tool server at /mcp', () => {
     await setUserPassword(earshot.sql, 'mo@example.com', password);
     const cookie = await signInCookie(base, 'mo@example.com', password);
 
-    const stored: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizationUrl?: URL } = {};
-    const provider: OAuthClientProvider = {
-      redirectUrl: redirectUri,
-      clientMetadata: { client_name: 'SDK test client', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
-      clientInformation: () => stored.client,
-      saveClientInformation: (client) => void (stored.client = client),
-      tokens: () => stored.tokens,
-      saveTokens: (tokens) => void (stored.tokens = tokens),
-      redirectToAuthorization: (url) => void (stored.authorizationUrl = url),
-      saveCodeVerifier: (verifier) => void (stored.verifier = verifier),
-      codeVerifier: () => stored.verifier!,
-    };
+    const { provider, stored } = memoryAuthProvider();
     const mcpUrl = new URL(`${base}/mcp`);
     const firstTransport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
     await expect(new Client({ name: 'earshot-test', version: '1.0.0' }).connect(firstTransport)).rejects.toThrow(UnauthorizedError);
@@ -395,5 +401,51 @@ describe('the MCP tool server at /mcp', () => {
     expect(Math.abs(Number(called.headers.get('x-ratelimit-reset')) - Number(before.get('x-ratelimit-reset')))).toBeLessThanOrEqual(5);
     // Listing the tools runs no route and spends nothing.
     expect((await post({ method: 'tools/list' })).headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+});
+
+describe('the MCP tool server without EARSHOT_PUBLIC_URL', () => {
+  let local: TestEarshot;
+  let port: number;
+  beforeAll(async () => {
+    // The contract's default public address, http://localhost:PORT, is the issuer; clients may be given the server as 127.0.0.1.
+    ({ earshot: local, port } = await startTestEarshotOnPort((free) => ({ env: { PORT: String(free) } })));
+  });
+  afterAll(async () => {
+    await local?.stop();
+  });
+
+  it('lets the SDK client sign in at http://127.0.0.1:PORT/mcp: the resource is named as the client reached it (RFC 9728 3.3), the issuer stays localhost', async () => {
+    const issuer = `http://localhost:${port}`;
+    const reached = `http://127.0.0.1:${port}`;
+    const created = await provisionWorkspace(local.sql, 'Loopback workspace', { ownerEmail: 'lo@example.com' });
+    await setUserPassword(local.sql, 'lo@example.com', password);
+    const cookie = await signInCookie(reached, 'lo@example.com', password);
+
+    const challenge = (at: string) => fetch(`${at}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((answer) => answer.headers.get('www-authenticate'));
+    expect(await challenge(reached)).toBe(`Bearer resource_metadata="${reached}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await challenge(issuer)).toBe(`Bearer resource_metadata="${issuer}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await (await fetch(`${reached}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${reached}/mcp`, authorization_servers: [issuer] });
+    expect(await (await fetch(`${reached}/.well-known/oauth-protected-resource`)).json()).toMatchObject({ resource: reached, authorization_servers: [issuer] });
+
+    const { provider, stored } = memoryAuthProvider();
+    const mcpUrl = new URL(`${reached}/mcp`);
+    const firstTransport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await expect(new Client({ name: 'earshot-test', version: '1.0.0' }).connect(firstTransport)).rejects.toThrow(UnauthorizedError);
+    expect(stored.authorizationUrl!.origin).toBe(issuer);
+    expect(stored.authorizationUrl!.searchParams.get('resource')).toBe(`${reached}/mcp`);
+    const redirect = await consent(reached, await browse(stored.authorizationUrl!.href, cookie), cookie, { workspaceId: created.workspace.id });
+    await firstTransport.finishAuth(redirect.get('code')!);
+
+    const client = new Client({ name: 'earshot-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    clients.push(client);
+    expect((await call(client, 'whoami')).data).toMatchObject({ workspace: created.workspace, auth: { kind: 'oauth', scope: 'write' } });
+
+    // Another host is no alias: its resource is refused at the authorization endpoint, as before.
+    const foreign = new URL(stored.authorizationUrl!);
+    foreign.searchParams.set('resource', `http://127.0.0.1:${port + 1}/mcp`);
+    const refused = await browse(foreign.href, cookie);
+    expect(new URL(refused.location!).searchParams.get('error')).toBe('invalid_target');
   });
 });
