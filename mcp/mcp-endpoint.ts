@@ -22,6 +22,8 @@ export interface McpEndpointOptions {
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   /** The protected-resource metadata of `/mcp` (RFC 9728) as the request's client finds it, named in the 401 challenge so clients find the authorization server. */
   resourceMetadataUrl(request: Request): string;
+  /** The scopes a client asks the authorization server for (RFC 6750 3 `scope`), named in the 401 challenge. */
+  scopes: readonly string[];
   /** The largest request body read (`EARSHOT_MAX_BODY_BYTES`); the SDK's transport answers a larger one 413 in a JSON-RPC error. */
   maxBodyBytes: number;
   log: Logger;
@@ -125,10 +127,10 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
   const unauthorized = (request: Request, requestId: string, secretSent: boolean) => {
     const resourceMetadataUrl = options.resourceMetadataUrl(request);
     const message = secretSent ? 'The API key or access token is invalid, expired or revoked' : 'Send an API key or an OAuth access token as "Authorization: Bearer …"';
-    // MCP authorization spec: a 401 names the resource metadata, where the client finds the authorization server.
-    const challenge = secretSent
-      ? `Bearer error="invalid_token", error_description="${message}", resource_metadata="${resourceMetadataUrl}"`
-      : `Bearer resource_metadata="${resourceMetadataUrl}"`;
+    // MCP authorization spec: a 401 names the resource metadata, where the client finds the authorization server, and
+    // (2025-11-25, SHOULD) the scopes to ask for, which a client takes before the metadata's scopes_supported.
+    const described = `scope="${options.scopes.join(' ')}", resource_metadata="${resourceMetadataUrl}"`;
+    const challenge = secretSent ? `Bearer error="invalid_token", error_description="${message}", ${described}` : `Bearer ${described}`;
     return json(401, errorBody({ code: 'unauthorized', message }, requestId), { 'www-authenticate': challenge, 'x-request-id': requestId });
   };
 

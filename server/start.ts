@@ -2,7 +2,7 @@ import { createGateway } from '../gateway/gateway.ts';
 import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
-import { protectedResourceMetadataUrl, resourceBase } from '../oauth/metadata.ts';
+import { oauthScopes, protectedResourceMetadataUrl, resourceBase } from '../oauth/metadata.ts';
 import { jobDefinitions } from '../jobs/index.ts';
 import type { SendJob } from '../runtime/send-job.ts';
 import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
@@ -274,6 +274,7 @@ export async function startEarshot(
           restApi: facade,
           authenticate,
           resourceMetadataUrl: (request) => protectedResourceMetadataUrl(resourceBase(publicUrl(config.env), new URL(request.url).origin), '/mcp'),
+          scopes: oauthScopes,
           maxBodyBytes: config.maxBodyBytes,
           log,
         })

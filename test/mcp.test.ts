@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,14 +94,16 @@ describe('the MCP tool server at /mcp', () => {
     const missing = await post({});
     expect(missing.status).toBe(401);
     expect(missing.statusText).toBe('Unauthorized');
-    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
+    // MCP authorization 2025-11-25: the challenge names the scopes to ask for (RFC 6750 3), as the SDK client reads them.
+    expect(missing.headers.get('www-authenticate')).toBe(`Bearer scope="read write", resource_metadata="${metadata}"`);
+    expect(extractWWWAuthenticateParams(missing)).toEqual({ resourceMetadataUrl: new URL(metadata), scope: 'read write' });
     expect(await missing.json()).toEqual({
       error: { code: 'unauthorized', message: 'Send an API key or an OAuth access token as "Authorization: Bearer …"', requestId: missing.headers.get('x-request-id') },
     });
     const invalid = await post({ authorization: 'Bearer oat_revoked_or_made_up' });
     expect(invalid.status).toBe(401);
     expect(invalid.headers.get('www-authenticate')).toBe(
-      `Bearer error="invalid_token", error_description="The API key or access token is invalid, expired or revoked", resource_metadata="${metadata}"`,
+      `Bearer error="invalid_token", error_description="The API key or access token is invalid, expired or revoked", scope="read write", resource_metadata="${metadata}"`,
     );
     expect((await invalid.json()).error.code).toBe('unauthorized');
     const { apiKey } = await earshot.createWorkspace();
@@ -423,8 +425,8 @@ describe('the MCP tool server without EARSHOT_PUBLIC_URL', () => {
     const cookie = await signInCookie(reached, 'lo@example.com', password);
 
     const challenge = (at: string) => fetch(`${at}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((answer) => answer.headers.get('www-authenticate'));
-    expect(await challenge(reached)).toBe(`Bearer resource_metadata="${reached}/.well-known/oauth-protected-resource/mcp"`);
-    expect(await challenge(issuer)).toBe(`Bearer resource_metadata="${issuer}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await challenge(reached)).toBe(`Bearer scope="read write", resource_metadata="${reached}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await challenge(issuer)).toBe(`Bearer scope="read write", resource_metadata="${issuer}/.well-known/oauth-protected-resource/mcp"`);
     expect(await (await fetch(`${reached}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${reached}/mcp`, authorization_servers: [issuer] });
     expect(await (await fetch(`${reached}/.well-known/oauth-protected-resource`)).json()).toMatchObject({ resource: reached, authorization_servers: [issuer] });
 
