@@ -56,6 +56,16 @@ async function connect(credential: string): Promise<Client> {
   return client;
 }
 
+/** The arguments of a tool's JSON Schema, nested ones and those of list items included, that have no description. */
+function undescribedArguments(schema: any, path: string): string[] {
+  const properties = Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => [
+    ...(property.description ? [] : [`${path}.${name}`]),
+    ...undescribedArguments(property, `${path}.${name}`),
+  ]);
+  const branches = [schema?.items, ...(schema?.anyOf ?? [])].filter(Boolean).flatMap((branch) => undescribedArguments(branch, path));
+  return [...properties, ...branches];
+}
+
 /** A tool's answer: its JSON, or its error text. */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: unknown };
@@ -144,6 +154,8 @@ describe('the MCP tool server at /mcp', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(30);
       expect(tool.inputSchema.type).toBe('object');
+      // A model fills the arguments from these words alone, the nested ones (a keyword's matching rules) as much.
+      expect(undescribedArguments(tool.inputSchema, tool.name)).toEqual([]);
       expect(tool.annotations).toMatchObject({ readOnlyHint: readTools.includes(tool.name), destructiveHint: false });
     }
     const search = tools.find((tool) => tool.name === 'search_mentions')!;

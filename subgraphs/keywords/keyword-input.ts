@@ -52,38 +52,61 @@ export const termList = list(text(1, 80), 50).transform(uniqueList);
 const repositoryEvent = z.enum(['new', 'traction', 'stars', 'growth']);
 const platform = z.enum(searchPlatforms);
 
+// The descriptions (spec 2.1.1 to 2.3, in short) reach the interface description and the MCP tools' argument schemas.
 const repositoriesPatch = z.strictObject({
-  events: list(repositoryEvent, 4).transform(uniqueList).optional(),
-  minStars: z.number().int('must be a whole number').min(0).max(1_000_000).nullable().optional(),
-  minWeeklyStars: z.number().int('must be a whole number').min(25).max(1_000_000).nullable().optional(),
+  events: list(repositoryEvent, 4)
+    .transform(uniqueList)
+    .optional()
+    .meta({ description: 'new (every newly seen repository), traction (first seen in 30 days, reached 10 stars), stars (a milestone past 100), growth (fast weekly gain); default traction, stars, growth' }),
+  minStars: z.number().int('must be a whole number').min(0).max(1_000_000).nullable().optional().meta({ description: 'Only repositories with at least this many stars; null: no minimum' }),
+  minWeeklyStars: z
+    .number()
+    .int('must be a whole number')
+    .min(25)
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .meta({ description: 'Only repositories that gained at least this many stars in the last week, for every event; null: no minimum' }),
 });
 
 const subredditsPatch = z.strictObject({
-  only: subredditList.optional(),
-  excluded: subredditList.optional(),
+  only: subredditList.optional().meta({ description: 'Only posts from these subreddits (r/name, name or a link); excluded is then ignored' }),
+  excluded: subredditList.optional().meta({ description: 'Never posts from these subreddits' }),
 });
 
 export const matchingPatch = z.strictObject({
-  requiredTerms: termList.optional(),
-  requiredMode: z.enum(['any', 'all']).optional(),
-  excludedTerms: termList.optional(),
-  excludedAuthors: excludedAuthorList.optional(),
-  caseSensitive: z.boolean().optional(),
-  exactPhrase: z.boolean().optional(),
-  subreddits: subredditsPatch.optional(),
-  repositories: repositoriesPatch.optional(),
+  requiredTerms: termList.optional().meta({ description: 'The post must also contain these (any or all, per requiredMode); empty: no requirement' }),
+  requiredMode: z.enum(['any', 'all']).optional().meta({ description: 'any: one required term suffices; all: every one must appear' }),
+  excludedTerms: termList.optional().meta({ description: 'A post containing any of these is dropped; a * at the start or end is a wildcard' }),
+  excludedAuthors: excludedAuthorList.optional().meta({ description: 'Authors whose posts are dropped: profile or post links, @handles, u/names, DIDs or display names' }),
+  caseSensitive: z.boolean().optional().meta({ description: 'Match the term in its exact case (default false)' }),
+  exactPhrase: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Match the term as written only (default false: a multi-word term also matches its words close together, kept when scored relevant)' }),
+  subreddits: subredditsPatch.optional().meta({ description: 'Reddit posts: from which subreddits' }),
+  repositories: repositoriesPatch.optional().meta({ description: 'Code-hosting repository events to keep' }),
 });
 
 export const capInput = z
   .strictObject({
-    mentions: z.number({ error: 'is required: a whole number 1 to 1,000,000' }).int('must be a whole number').min(1).max(1_000_000),
-    per: z.enum(['day', 'week', 'month']).nullish().transform((per) => per ?? 'month'),
+    mentions: z
+      .number({ error: 'is required: a whole number 1 to 1,000,000' })
+      .int('must be a whole number')
+      .min(1)
+      .max(1_000_000)
+      .meta({ description: 'Charged items (matched mentions and delivered comments) allowed per period' }),
+    per: z
+      .enum(['day', 'week', 'month'])
+      .nullish()
+      .transform((per) => per ?? 'month')
+      .meta({ description: 'The period, in UTC: day, week (from Monday) or month (the default)' }),
   })
   .nullable();
 
 export const commentsInput = z.strictObject({
-  enabled: z.boolean().optional(),
-  maxPerPost: z.number().int('must be a whole number').min(1).max(100).optional(),
+  enabled: z.boolean().optional().meta({ description: 'Read the comments under relevant mentions (default false); each delivered comment costs $0.008' }),
+  maxPerPost: z.number().int('must be a whole number').min(1).max(100).optional().meta({ description: 'At most this many comments read per thread, the newest (default 20)' }),
 });
 
 const countryCode = z
@@ -94,11 +117,17 @@ const countryCode = z
 /** One review source as written: a link, or a platform and id (spec 2.3). */
 export const reviewSourceInput = z
   .strictObject({
-    url: text(1, 500).optional(),
-    platform: z.enum(reviewPlatforms).optional(),
-    id: text(1, 200).optional(),
-    countries: z.array(countryCode).min(1, 'at least 1 item').max(20, 'at most 20 items').transform(uniqueList).optional(),
-    language: text(2, 10).optional(),
+    url: text(1, 500).optional().meta({ description: 'An App Store, Google Play, Trustpilot or Google Maps link' }),
+    platform: z.enum(reviewPlatforms).optional().meta({ description: 'The review site, with id instead of url' }),
+    id: text(1, 200).optional().meta({ description: "The product's id on that site, with platform" }),
+    countries: z
+      .array(countryCode)
+      .min(1, 'at least 1 item')
+      .max(20, 'at most 20 items')
+      .transform(uniqueList)
+      .optional()
+      .meta({ description: "Two-letter storefront codes, App Store and Google Play only (default the link's, else us)" }),
+    language: text(2, 10).optional().meta({ description: "The reviews' language, Google Play only (default the link's hl, else en)" }),
   })
   .superRefine((source, ctx) => {
     if (!source.url && !(source.platform && source.id)) {
@@ -106,7 +135,7 @@ export const reviewSourceInput = z
     }
   });
 
-export const feedInput = z.strictObject({ url: text(4, 500) });
+export const feedInput = z.strictObject({ url: text(4, 500).meta({ description: 'The RSS or Atom feed, or a page naming one' }) });
 
 const contextInput = z
   .string()
@@ -115,22 +144,30 @@ const contextInput = z
   .transform((value) => (value === null || value.trim() === '' ? null : value.trim()));
 
 /** The writable fields of a keyword (spec 4.2 PATCH body); every field optional. */
+const termDescription = { description: 'The term, 2 to 80 characters; in double quotes for an exact phrase' };
+
 export const keywordPatchInput = z.strictObject({
-  term: termInput.optional(),
-  kind: z.enum(keywordKinds).optional(),
-  muted: z.boolean().optional(),
-  platforms: z.array(platform).max(searchPlatforms.length).nullable().transform((items) => (items ? uniqueList(items) : null)).optional(),
-  context: contextInput.optional(),
-  matching: matchingPatch.optional(),
-  cap: capInput.optional(),
-  comments: commentsInput.optional(),
-  groupId: z.string().min(1).optional(),
-  reviewSources: z.array(reviewSourceInput).max(10, 'at most 10 review sources').optional(),
-  feeds: z.array(feedInput).max(20, 'at most 20 feeds').optional(),
+  term: termInput.optional().meta(termDescription),
+  kind: z.enum(keywordKinds).optional().meta({ description: 'brand, competitor or topic' }),
+  muted: z.boolean().optional().meta({ description: 'true pauses it (not polled or matched); false resumes it, balance permitting' }),
+  platforms: z
+    .array(platform)
+    .max(searchPlatforms.length)
+    .nullable()
+    .transform((items) => (items ? uniqueList(items) : null))
+    .optional()
+    .meta({ description: 'The search platforms to watch; null: every one; []: none (reviews and feeds only)' }),
+  context: contextInput.optional().meta({ description: 'At most 300 characters the classifier reads for this keyword only; null clears it' }),
+  matching: matchingPatch.optional().meta({ description: 'Rules a post must pass before it is stored, classified or billed' }),
+  cap: capInput.optional().meta({ description: 'A ceiling of charged items per period; null: no cap' }),
+  comments: commentsInput.optional().meta({ description: 'Reading the comment threads under relevant mentions' }),
+  groupId: z.string().min(1).optional().meta({ description: 'The group (grp_…) it belongs to; the default group when never given' }),
+  reviewSources: z.array(reviewSourceInput).max(10, 'at most 10 review sources').optional().meta({ description: 'Review pages to collect, each a url or a platform and id; replaces the list' }),
+  feeds: z.array(feedInput).max(20, 'at most 20 feeds').optional().meta({ description: 'RSS or Atom feeds to read; replaces the list' }),
 });
 
 /** POST /v1/keywords: `term` is required, everything else as PATCH. */
-export const keywordCreateInput = keywordPatchInput.extend({ term: termInput });
+export const keywordCreateInput = keywordPatchInput.extend({ term: termInput.meta(termDescription) });
 
 export type KeywordPatch = z.output<typeof keywordPatchInput>;
 export type KeywordCreate = z.output<typeof keywordCreateInput>;

@@ -12,7 +12,7 @@ export const maxTriageNoteLength = 2000;
 export const maxBulkMentions = 500;
 
 export const mentionPatchInput = z.strictObject({
-  status: z.enum(['open', 'done', 'ignored']).optional(),
+  status: z.enum(['open', 'done', 'ignored']).optional().meta({ description: 'open (new or reopened), done (handled) or ignored' }),
   assigneeId: z
     .string()
     .min(1, 'must not be empty')

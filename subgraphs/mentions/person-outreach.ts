@@ -12,7 +12,7 @@ import { findPerson, listPersonAccounts, lockPeople, type PersonRow, recordConta
 /** PATCH /v1/people/{id} (spec 3.5, 4.7): omitted fields stay; `ownerId` null leaves the person unowned. */
 export const personPatchInput = z.strictObject({
   ownerId: ownerId.nullable().optional().meta({ description: 'A member of this workspace (user id); null: nobody' }),
-  stage: z.enum(personStages).optional(),
+  stage: z.enum(personStages).optional().meta({ description: 'Where the outreach stands, from not_contacted to customer or not_a_fit' }),
   muted: z.boolean().optional().meta({ description: "true: the person's mentions are never delivered and stay out of lists unless asked for" }),
 });
 
