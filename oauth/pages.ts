@@ -41,7 +41,12 @@ const hiddenFields = (fields: Record<string, string>) =>
 
 const errorNotice = (error: string | undefined) => (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '');
 
-export interface SignInPage {
+/** Where the forms post: the issuer's path (`''` at the root), as a proxy's prefix, then the endpoint's. */
+interface FormsBase {
+  basePath: string;
+}
+
+export interface SignInPage extends FormsBase {
   clientName: string;
   /** The authorization request to come back to after signing in, as a query string. */
   authorize: string;
@@ -56,7 +61,7 @@ export function signInPage(view: SignInPage): string {
   const hidden = hiddenFields({ authorize: view.authorize, csrf: view.csrf });
   const email = escapeHtml(view.email ?? '');
   const passwordForm = `
-    <form method="post" action="/oauth/sign-in">${hidden}
+    <form method="post" action="${escapeHtml(view.basePath)}/oauth/sign-in">${hidden}
       <label for="email">E-mail address</label>
       <input id="email" name="email" type="email" autocomplete="username" required value="${email}">
       <label for="password">Password</label>
@@ -65,7 +70,7 @@ export function signInPage(view: SignInPage): string {
     </form>`;
   const magicLinkForm = view.magicLinks
     ? `
-    <form method="post" action="/oauth/magic-link">${hidden}
+    <form method="post" action="${escapeHtml(view.basePath)}/oauth/magic-link">${hidden}
       <h2>Or get a sign-in link by e-mail</h2>
       <label for="link-email">E-mail address</label>
       <input id="link-email" name="email" type="email" autocomplete="email" required value="${email}">
@@ -78,7 +83,7 @@ export function signInPage(view: SignInPage): string {
   );
 }
 
-export interface ConsentPage {
+export interface ConsentPage extends FormsBase {
   clientName: string;
   /** Where the browser goes after the answer: the host of the redirect URI, for the person to recognise. */
   redirectTo: string;
@@ -114,7 +119,7 @@ export function consentPage(view: ConsentPage): string {
     `<p>Signed in as <strong>${escapeHtml(view.userEmail)}</strong>. The application will act as you on the workspace you choose, until you disconnect it.</p>
     <p class="note">The name is the application's own; Earshot has not checked it. After you answer, your browser goes to <strong>${escapeHtml(view.redirectTo)}</strong>.</p>
     ${errorNotice(view.error)}
-    <form method="post" action="/oauth/authorize">${hiddenFields({ ...view.request, csrf: view.csrf })}
+    <form method="post" action="${escapeHtml(view.basePath)}/oauth/authorize">${hiddenFields({ ...view.request, csrf: view.csrf })}
       <label for="workspace">Workspace</label>
       <select id="workspace" name="workspace" required>${workspaceOptions}</select>
       <fieldset><legend>Access</legend>${scopeChoices}</fieldset>

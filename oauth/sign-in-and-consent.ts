@@ -81,6 +81,8 @@ function sendPage(res: Response, status: number, html: string): void {
 export function createBrowserSteps(options: BrowserStepsOptions) {
   const { sql, env, clock, issuer } = options;
   const secureCookies = issuer.startsWith('https:');
+  // An issuer with a path is Earshot behind a proxy's prefix: the browser reaches the forms, and sends their cookie, under it.
+  const basePath = new URL(issuer).pathname.replace(/\/$/, '');
   // The public server wrote the socket's address into this header, over whatever the client sent.
   const signInContext = (req: Request) => ({ sql, env, clientAddress: req.get(clientAddressHeader) || null });
 
@@ -94,12 +96,13 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
     let csrf = cookieValue(req.headers.cookie, signInCsrfCookie);
     if (!csrf) {
       csrf = randomBytes(32).toString('base64url');
-      res.append('set-cookie', `${signInCsrfCookie}=${csrf}; HttpOnly; Path=/oauth; SameSite=Lax${secureCookies ? '; Secure' : ''}`);
+      res.append('set-cookie', `${signInCsrfCookie}=${csrf}; HttpOnly; Path=${basePath}/oauth; SameSite=Lax${secureCookies ? '; Secure' : ''}`);
     }
     sendPage(
       res,
       view.status ?? 200,
       signInPage({
+        basePath,
         clientName: view.clientName,
         authorize: new URLSearchParams(view.request).toString(),
         csrf,
@@ -132,6 +135,7 @@ export function createBrowserSteps(options: BrowserStepsOptions) {
         res,
         status,
         consentPage({
+          basePath,
           clientName,
           redirectTo: new URL(params.redirectUri).host || params.redirectUri,
           userEmail: user?.email ?? '',

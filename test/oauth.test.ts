@@ -421,6 +421,43 @@ describe('sign-in and consent pages', () => {
     expect((await consent(base, consentPage, cookie, { workspaceId: created.workspace.id })).get('state')).toBe('keep me');
   });
 
+  it("signs a person in behind a proxy's prefix: the forms post under the issuer's path and their cookie is scoped to it", async () => {
+    // EARSHOT_PUBLIC_URL https://…/earshot with a proxy that strips /earshot: the browser only ever sees the prefixed paths.
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/earshot`;
+    const authorizationServer = createAuthorizationServer({ sql: earshot.sql, env: { EARSHOT_PUBLIC_URL: issuer }, clock, lifetimes: { accessTokenSeconds }, log: createLogger('silent'), databaseUp: () => true });
+    server.on('request', (req, res) => {
+      req.url = req.url!.replace(/^\/earshot(?=\/)/, '');
+      authorizationServer(req, res);
+    });
+    try {
+      const created = await ownedWorkspace('pi@example.com');
+      const clientId = (await registerClient(issuer)).body.client_id;
+      const { verifier, challenge } = pkcePair();
+      const signInPage = await browse(authorizeUrl(issuer, { client_id: clientId, code_challenge: challenge }));
+      expect(signInPage.html).toContain('<form method="post" action="/earshot/oauth/sign-in">');
+      expect(signInPage.headers.getSetCookie()).toEqual([expect.stringMatching(/^earshot_oauth_csrf=[\w-]{43}; HttpOnly; Path=\/earshot\/oauth; SameSite=Lax$/)]);
+      let cookie = cookieHeader(signInPage.headers);
+      const signedIn = await submitForm(`${issuer}/oauth/sign-in`, { ...hiddenFields(signInPage.html, '/earshot/oauth/sign-in'), email: 'pi@example.com', password }, cookie);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.location).toMatch(new RegExp(`^${issuer}/oauth/authorize\\?`));
+      cookie = cookieHeader(signedIn.headers, cookie);
+      const consentPage = await browse(signedIn.location!, cookie);
+      expect(consentPage.html).toContain('<form method="post" action="/earshot/oauth/authorize">');
+      const answered = await submitForm(
+        `${issuer}/oauth/authorize`,
+        { ...hiddenFields(consentPage.html, '/earshot/oauth/authorize'), workspace: created.workspace.id, grant_scope: 'read', decision: 'allow' },
+        cookie,
+      );
+      const code = new URL(answered.location!).searchParams.get('code')!;
+      const tokens = await tokenRequest(issuer, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri });
+      expect(tokens).toMatchObject({ status: 200, body: { scope: 'read' } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('signs a person in with an e-mailed link that comes back to the same request', async () => {
     const created = await ownedWorkspace('ed@example.com');
     const client = (await registerClient(base)).body.client_id;
