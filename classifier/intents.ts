@@ -88,13 +88,13 @@ const buyingPatterns = [
  */
 const wantStated = unicodeWords(new RegExp(
   [
-    String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|switch|migrate|upgrade)\b`,
-    String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?pay\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*`,
+    String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|sign up|switch|migrate|upgrade|move over)\b`,
+    String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?(?:pay|subscribe|order|buy)\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*|\bwhere (?:can|could|do) (?:i|we|you) (?:still )?(?:buy|order|get)\b`,
     String.raw`|\b(?:ich (?:will|möchte|würde gern)|wir (?:wollen|möchten)) (?:\S+ ){0,3}(?:kaufen|bestellen|wechseln|umsteigen|abonnieren)\b|\b(?:überlege|überlegen),? (?:\S+ ){0,3}(?:zu kaufen|zu wechseln|umzusteigen)\b|\bbevor (?:ich|wir) (?:\S+ ){0,3}(?:wechsle|wechseln|umsteige|kaufe)\b`,
-    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour)|\bavant de (?:migrer|passer à|changer|commander)`,
-    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a) (?:comprar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
+    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour|prendre l'abonnement)|\bavant de (?:migrer|passer à|changer|commander)`,
+    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a|me gustaría|nos gustaría) (?:comprar|pagar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
     String.raw`|\b(?:pensando em|quero|queremos|vou|vamos) (?:comprar|migrar|mudar|assinar|trocar)\w*|\bantes de (?:mudar|trocar)`,
-    String.raw`|\b(?:vorrei|voglio|vogliamo|sto pensando di|stiamo pensando di) (?:comprare|acquistare|passare a|migrare|abbonarmi|ordinare)|\bprima di (?:migrare|passare a)`,
+    String.raw`|\b(?:vorrei|voglio|vogliamo|sto per|stiamo per|sto pensando di|stiamo pensando di) (?:compr|acquist|passare a|migrare|abbonar|ordin)|\bprima di (?:migrare|passare a)`,
     String.raw`|\b(?:ik wil|wij willen|we willen|ik ga|ik denk erover) (?:\S+ ){0,3}(?:kopen|bestellen|overstappen|migreren)\b|\bvoordat (?:ik|we) (?:overstap|migreer)`,
     String.raw`|\b(?:chcę|chcemy|planuję|planujemy|zamierzam) (?:kupić|zamówić|przejść|przesiąść|zmienić)`,
   ].join(''),
