@@ -7,7 +7,7 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { detectIntents } from './intents.ts';
+import { detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
@@ -112,6 +112,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         concedesPraise: concedesPraise(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
+        saysComparison: saysComparison(input.post.text),
       });
   return {
     relevance: relevance.relevance,

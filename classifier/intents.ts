@@ -164,6 +164,25 @@ const namesWeighed = unicodeWords(/\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N
 const url = /\bhttps?:\/\/\S+/giu;
 
 /**
+ * One product set beside another, whichever wins, in words the rules above
+ * leave out: it beats, wins over or runs circles around the other ("7UP beat
+ * Sprite", "schlägt jede Fanta", "le gana por mucho"), they were tried side
+ * by side, one was replaced by or left for the other ("remplacé X par Y",
+ * "passé de Shimano à SRAM", "sono tornato alle…"), or a comparative stands
+ * a few words before its "than" ("got me further in three months than…").
+ * Read only by `saysComparison`: as a rule whose verdict the models learn
+ * from, these forms moved the sentiment model too (PERFORMANCE.md).
+ */
+const comparisonSaid = unicodeWords(
+  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*/u,
+);
+
+/** The post sets one product beside another in words the comparison rules leave out (`comparisonSaid`). */
+export function saysComparison(text: string): boolean {
+  return comparisonSaid.test(text.toLowerCase());
+}
+
+/**
  * One regex for a list of alternatives: a single scan of the text instead of
  * one per pattern. Patterns are written in lower case and run on lower-cased
  * text: case-insensitive Unicode matching costs five times as much.

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
+import { saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -233,7 +234,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false };
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false };
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
@@ -245,6 +246,30 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
   });
 
+  it('read a comparison said in words the rules leave out from lower log-odds, whichever side wins', () => {
+    for (const text of [
+      'Blind test at the office: the store brand beat the big one six votes to two.',
+      'Ce nouveau moulin pèse 200 g de plus que l’ancien.',
+      'Passé de Garmin à Polar cet été, aucun regret.',
+      'La versión vieja le gana por mucho a la nueva.',
+      'Wore both watches side by side for a week.',
+      'The refill got me further in two weeks than the old one did in a month.',
+    ]) expect(saysComparison(text), text).toBe(true);
+    expect(saysComparison('The new lamp is brighter and the app is easy.')).toBe(false);
+    expect(saysComparison('Other than the strap, it is fine.')).toBe(false);
+    // A comparison at log-odds -2.5: under its cut (0), over it once the form lowers the cut.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0] } });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: {} },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-5), comparison: yesNo(-2.5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const plain = new Map([['w:plain', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false };
+    expect(readOpinionsOf(models, plain, [], true, none).intents).toEqual([]);
+    expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
+  });
+
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
     // The sentiment model reads "screen" as positive; praise is found there at log-odds 1.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
@@ -253,7 +278,7 @@ describe('opinion models', () => {
       intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
-    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false };
+    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false };
     const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
     expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
     // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
@@ -278,7 +303,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const outages = new Map([['w:outages', 1]]);
-    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true };
+    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false };
     expect(readOpinionsOf(models, outages, [], true, understated)).toEqual({ sentiment: 'positive', intents: ['complaint'] });
     expect(readOpinionsOf(models, outages, [], true, { ...understated, understatesPraise: false }).sentiment).toBe('negative');
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
