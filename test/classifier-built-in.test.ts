@@ -216,5 +216,17 @@ describe('built-in classifier', () => {
       post('The price drop on the Rust book finally got me to buy it, chapter 4 is great.', rust),
     );
     expect([priceDrop, preisalarm, jobAlert, shopper].map((result) => result.automated)).toEqual([true, true, true, false]);
+    // Release notes headed by a version, a price beside the one it was, deal and "of the day" feeds; a person telling of
+    // a release or a price writes a sentence.
+    const [notes, whatsNew, wasPrice, deal, ofTheDay, user, buyer] = await classify(
+      post('Tablo 3.4.1: Fixed sync with shared boards. Minor performance improvements.', notion, tablo),
+      post("What's new in Tablo 2.1: boards open faster, bug fixes.", notion, tablo),
+      post('Rust in Action now $29.99 (was $49.99), lowest in 90 days', rust),
+      post('Daily deal: Rust for Rustaceans e-book $9.99 today only', rust),
+      post('Crate of the day: serde. Serialization for Rust.', rust),
+      post('Tablo 3.4 fixed the sync bug I reported, finally.', notion, tablo),
+      post('Got Rust in Action for $29.99 and it was worth every cent.', rust),
+    );
+    expect([notes, whatsNew, wasPrice, deal, ofTheDay, user, buyer].map((result) => result.automated)).toEqual([true, true, true, true, true, false, false]);
   });
 });
