@@ -215,6 +215,12 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
   }
+  // A name the user writes with a capital that is no English word ("Futura", "Planta") may still be a word of another
+  // language: written in lower case in a post in another language ("la futura ley", "uma planta nova"), it is that word.
+  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && language !== null && language !== 'en';
+  if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
+  }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });

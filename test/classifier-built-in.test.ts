@@ -91,6 +91,19 @@ describe('built-in classifier', () => {
     expect(word.relevance).toBeLessThan(40);
   });
 
+  it('reads a name that is no English word, written in lower case in a post in another language, as a word of that language', async () => {
+    const lamp: ClassifiedKeyword = { id: 'kw_sombra', term: 'Sombra', kind: 'topic', context: 'Sombra, the smart desk lamp and its app.', groupDescription: null };
+    const [named, word, englishNamed, englishLowerCase] = await classify(
+      post('Compré la lámpara Sombra para el escritorio y la app la apaga sola a medianoche.', lamp),
+      post('Compré la lámpara sombra para el escritorio y la app la apaga sola a medianoche.', lamp),
+      post('Got the Sombra lamp for my desk and the app switches it off at midnight.', lamp),
+      post('Got the sombra lamp for my desk and the app switches it off at midnight.', lamp),
+    );
+    // The same words, but for the lower case: a log-odds of 1 lower, and only in the other language.
+    expect(word.relevance).toBeLessThan(named.relevance - 5);
+    expect(englishLowerCase.relevance).toBe(englishNamed.relevance);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
