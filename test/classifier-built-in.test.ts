@@ -104,6 +104,15 @@ describe('built-in classifier', () => {
     expect(englishLowerCase.relevance).toBe(englishNamed.relevance);
   });
 
+  it('reads a capitalised word after a name the writer owns as the model of the thing owned, not another name', async () => {
+    const pack: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: 'Harbor, the maker of backpacks and travel bags.', groupDescription: null };
+    const [owned, named] = await classify(
+      post('My Harbor Summit has carried my laptop every day for three years.', pack),
+      post('The Harbor Summit has carried my laptop every day for three years.', pack),
+    );
+    expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
