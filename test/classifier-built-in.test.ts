@@ -208,6 +208,15 @@ describe('built-in classifier', () => {
     expect(news).toMatchObject({ sentiment: 'neutral', intents: [] });
   });
 
+  it('reads a post leaving the tracked product for another as negative, however it praises the other', async () => {
+    const [left, leftInPortuguese, joined] = await classify(
+      post('Moved the whole team from Notion to Coda in March. Love it, everything is faster and the tables are brilliant.', notion, tablo),
+      post('Troquei o Notion pelo Coda no mês passado. Adorei, tudo é mais rápido e as tabelas são ótimas.', notion, tablo),
+      post('Moved the whole team from Coda to Notion in March. Love it, everything is faster and the tables are brilliant.', notion, tablo),
+    );
+    expect([left.sentiment, leftInPortuguese.sentiment, joined.sentiment]).toEqual(['negative', 'negative', 'positive']);
+  });
+
   it('names the language of a post in ISO 639-1, and none for a word or two', async () => {
     const results = await classify(
       post('We moved every crate of the workspace to the 2024 edition of Rust this week.', rust),
