@@ -225,7 +225,7 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
   });
 
-  it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named', () => {
+  it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named or it is said in words the rules leave out', () => {
     // Each intent at log-odds -2, under its cut (-0.5 for complaints, 0 for comparisons).
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'cue:lacks': [0, 0], 'cue:fault-question': [0, 0], 'w:plain': [0, 0] } });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -244,9 +244,11 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 2 }).intents).toEqual(['comparison']);
     expect(readOpinionsOf(models, plain, [], true, { ...none, productsNamed: 2 }).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
+    // A comparison said in words the rules leave out (`saysComparison`) is found from log-odds 3 lower, rules or not.
+    expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
   });
 
-  it('read a comparison said in words the rules leave out from lower log-odds, whichever side wins', () => {
+  it('tell a comparison said in words the comparison rules leave out, whichever side wins', () => {
     for (const text of [
       'Blind test at the office: the store brand beat the big one six votes to two.',
       'Ce nouveau moulin pèse 200 g de plus que l’ancien.',
@@ -257,17 +259,6 @@ describe('opinion models', () => {
     ]) expect(saysComparison(text), text).toBe(true);
     expect(saysComparison('The new lamp is brighter and the app is easy.')).toBe(false);
     expect(saysComparison('Other than the strap, it is fine.')).toBe(false);
-    // A comparison at log-odds -2.5: under its cut (0), over it once the form lowers the cut.
-    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0] } });
-    const models = foldOpinionModels(withOneSentimentModel({
-      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: {} },
-      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-5), comparison: yesNo(-2.5) },
-      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    }));
-    const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false };
-    expect(readOpinionsOf(models, plain, [], true, none).intents).toEqual([]);
-    expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
   });
 
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
