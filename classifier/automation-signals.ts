@@ -52,6 +52,13 @@ const strongTextSignals: [name: string, pattern: RegExp][] = ([
   // Shop and ticket listings: "Tickets: …", "Back in stock: …", "Neu im Shop: …".
   ['listing template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:tickets|on sale now|now on sale|in stock|back in stock|just listed|new in (?:the )?shop|neu im shop|wieder (?:da|verfügbar|lieferbar)|nouveauté|en vente|billets|novedad|entradas|à venda|ingressos|nuovo arrivo|biglietti|nieuw binnen|nieuw in de winkel|bilety|nowość)\s*[:：]/u],
   ['promotion template', /\b(?:promo code|use code|referral link|with this link|airdrop|giveaway|claim free)\b/u],
+  // Release notes headed by the product and its version, then what changed: "Planta 4.8: Improved light meter…",
+  // "WHOOP 6.2.0: New stress monitor…", "What's new in Monarch 2.41: …". A person tells of a release in a sentence.
+  ['release template', /^\s*(?:what's new(?: in)?:? )?[^\n:.!?]{1,40}? v?\d+(?:\.\d+)+\S*\s*[:—–-]\s*(?:fixed|fixes|fix|improved|improvements|added|adds|new|removed|updated|bug fixes|faster|security)\b|^\s*what's new(?: in)?\b[^\n:]{0,40}\d+\.\d+[^\n:]{0,10}:/u],
+  // A price tracker's line: the price now beside the one it was ("now $52.46 (was $74.95)", "€399 (was €599)").
+  ['price template', /[$€£]\s?\d[\d.,]*\s?\(was [$€£]\s?\d|\d[\d.,]*\s?[€£$] \(was \d/u],
+  // Deal feeds and "… of the day" feeds: "Deal:", "Daily deal:", "Type deal:", "Font of the day:".
+  ['listing template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:(?:\w+ )?deals?|deal of the (?:day|week)|\w+ of the (?:day|week))\s*:/u],
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video)(?: on| from|\s*:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],

@@ -7,10 +7,11 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { detectIntents } from './intents.ts';
+import { detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
+import { leavesForAnother } from './leaving-posts.ts';
 import { reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
@@ -104,18 +105,24 @@ export function readPost(loaded: PostReaders, input: ClassificationInput, profil
  */
 export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
+  const relevant = relevance.relevance >= relevanceLine;
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
-        relevant: relevance.relevance >= relevanceLine,
+        relevant,
         ironic: evidence.reading.ironic,
         concedesPraise: concedesPraise(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
+        saysComparison: saysComparison(input.post.text),
       });
+  // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
+  // reads as praise, of the other one; its stance toward the product tracked is the leaving. The intents keep the stance
+  // as read (praise of the other is still said).
+  const sentiment = relevant && opinion.sentiment === 'positive' && leavesForAnother(input.post.text, profile.termPattern) ? 'negative' : opinion.sentiment;
   return {
     relevance: relevance.relevance,
-    sentiment: opinion.sentiment,
+    sentiment,
     intents: opinion.intents,
     automated,
     language,

@@ -88,13 +88,13 @@ const buyingPatterns = [
  */
 const wantStated = unicodeWords(new RegExp(
   [
-    String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|switch|migrate|upgrade)\b`,
-    String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?pay\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*`,
+    String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|sign up|switch|migrate|upgrade|move over)\b`,
+    String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?(?:pay|subscribe|order|buy)\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*|\bwhere (?:can|could|do) (?:i|we|you) (?:still )?(?:buy|order|get)\b`,
     String.raw`|\b(?:ich (?:will|möchte|würde gern)|wir (?:wollen|möchten)) (?:\S+ ){0,3}(?:kaufen|bestellen|wechseln|umsteigen|abonnieren)\b|\b(?:überlege|überlegen),? (?:\S+ ){0,3}(?:zu kaufen|zu wechseln|umzusteigen)\b|\bbevor (?:ich|wir) (?:\S+ ){0,3}(?:wechsle|wechseln|umsteige|kaufe)\b`,
-    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour)|\bavant de (?:migrer|passer à|changer|commander)`,
-    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a) (?:comprar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
+    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour|prendre l'abonnement)|\bavant de (?:migrer|passer à|changer|commander)`,
+    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a|me gustaría|nos gustaría) (?:comprar|pagar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
     String.raw`|\b(?:pensando em|quero|queremos|vou|vamos) (?:comprar|migrar|mudar|assinar|trocar)\w*|\bantes de (?:mudar|trocar)`,
-    String.raw`|\b(?:vorrei|voglio|vogliamo|sto pensando di|stiamo pensando di) (?:comprare|acquistare|passare a|migrare|abbonarmi|ordinare)|\bprima di (?:migrare|passare a)`,
+    String.raw`|\b(?:vorrei|voglio|vogliamo|sto per|stiamo per|sto pensando di|stiamo pensando di) (?:compr|acquist|passare a|migrare|abbonar|ordin)|\bprima di (?:migrare|passare a)`,
     String.raw`|\b(?:ik wil|wij willen|we willen|ik ga|ik denk erover) (?:\S+ ){0,3}(?:kopen|bestellen|overstappen|migreren)\b|\bvoordat (?:ik|we) (?:overstap|migreer)`,
     String.raw`|\b(?:chcę|chcemy|planuję|planujemy|zamierzam) (?:kupić|zamówić|przejść|przesiąść|zmienić)`,
   ].join(''),
@@ -162,6 +162,25 @@ const announcement = unicodeWords(/^\s*(?:\p{Extended_Pictographic}\s*)?(?:excit
 const namesWeighed = unicodeWords(/\b\p{Lu}[\p{L}\p{N}.+#-]*(?: \p{Lu}[\p{L}\p{N}.+#-]*)? (?:or|oder|ou|o|of|czy|vs\.?) \p{Lu}[\p{L}\p{N}.+#-]*[^.!]*[?？]/u);
 
 const url = /\bhttps?:\/\/\S+/giu;
+
+/**
+ * One product set beside another, whichever wins, in words the rules above
+ * leave out: it beats, wins over or runs circles around the other ("7UP beat
+ * Sprite", "schlägt jede Fanta", "le gana por mucho"), they were tried side
+ * by side, one was replaced by or left for the other ("remplacé X par Y",
+ * "passé de Shimano à SRAM", "sono tornato alle…"), or a comparative stands
+ * a few words before its "than" ("got me further in three months than…").
+ * Read only by `saysComparison`: as a rule whose verdict the models learn
+ * from, these forms moved the sentiment model too (PERFORMANCE.md).
+ */
+const comparisonSaid = unicodeWords(
+  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*/u,
+);
+
+/** The post sets one product beside another in words the comparison rules leave out (`comparisonSaid`). */
+export function saysComparison(text: string): boolean {
+  return comparisonSaid.test(text.toLowerCase());
+}
 
 /**
  * One regex for a list of alternatives: a single scan of the text instead of

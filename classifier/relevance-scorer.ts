@@ -111,6 +111,9 @@ function opensSentence(before: string): boolean {
 /** A capitalised word or two after the term, then a number: a product and its model. */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
 
+/** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
+const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
+
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
 const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
@@ -205,15 +208,23 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     // A name followed by a number is a product's model ("Bebop 2", "Fox 5"),
     // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
     // another name, but an English word there is ("Bugaboo Spire im August").
+    // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos"):
+    // what follows it is the model of the thing owned.
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
-      && (language !== 'de' || reader.isEnglishWord(next[1]))
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
     ) otherName = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
+  }
+  // A name the user writes with a capital that is no English word ("Futura", "Planta") may still be a word of another
+  // language: written in lower case in a post in another language ("la futura ley", "uma planta nova"), it is that word.
+  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && language !== null && language !== 'en';
+  if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {

@@ -91,6 +91,28 @@ describe('built-in classifier', () => {
     expect(word.relevance).toBeLessThan(40);
   });
 
+  it('reads a name that is no English word, written in lower case in a post in another language, as a word of that language', async () => {
+    const lamp: ClassifiedKeyword = { id: 'kw_sombra', term: 'Sombra', kind: 'topic', context: 'Sombra, the smart desk lamp and its app.', groupDescription: null };
+    const [named, word, englishNamed, englishLowerCase] = await classify(
+      post('Compré la lámpara Sombra para el escritorio y la app la apaga sola a medianoche.', lamp),
+      post('Compré la lámpara sombra para el escritorio y la app la apaga sola a medianoche.', lamp),
+      post('Got the Sombra lamp for my desk and the app switches it off at midnight.', lamp),
+      post('Got the sombra lamp for my desk and the app switches it off at midnight.', lamp),
+    );
+    // The same words, but for the lower case: a log-odds of 1 lower, and only in the other language.
+    expect(word.relevance).toBeLessThan(named.relevance - 5);
+    expect(englishLowerCase.relevance).toBe(englishNamed.relevance);
+  });
+
+  it('reads a capitalised word after a name the writer owns as the model of the thing owned, not another name', async () => {
+    const pack: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: 'Harbor, the maker of backpacks and travel bags.', groupDescription: null };
+    const [owned, named] = await classify(
+      post('My Harbor Summit has carried my laptop every day for three years.', pack),
+      post('The Harbor Summit has carried my laptop every day for three years.', pack),
+    );
+    expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
@@ -186,6 +208,15 @@ describe('built-in classifier', () => {
     expect(news).toMatchObject({ sentiment: 'neutral', intents: [] });
   });
 
+  it('reads a post leaving the tracked product for another as negative, however it praises the other', async () => {
+    const [left, leftInPortuguese, joined] = await classify(
+      post('Moved the whole team from Notion to Coda in March. Love it, everything is faster and the tables are brilliant.', notion, tablo),
+      post('Troquei o Notion pelo Coda no mês passado. Adorei, tudo é mais rápido e as tabelas são ótimas.', notion, tablo),
+      post('Moved the whole team from Coda to Notion in March. Love it, everything is faster and the tables are brilliant.', notion, tablo),
+    );
+    expect([left.sentiment, leftInPortuguese.sentiment, joined.sentiment]).toEqual(['negative', 'negative', 'positive']);
+  });
+
   it('names the language of a post in ISO 639-1, and none for a word or two', async () => {
     const results = await classify(
       post('We moved every crate of the workspace to the 2024 edition of Rust this week.', rust),
@@ -216,5 +247,17 @@ describe('built-in classifier', () => {
       post('The price drop on the Rust book finally got me to buy it, chapter 4 is great.', rust),
     );
     expect([priceDrop, preisalarm, jobAlert, shopper].map((result) => result.automated)).toEqual([true, true, true, false]);
+    // Release notes headed by a version, a price beside the one it was, deal and "of the day" feeds; a person telling of
+    // a release or a price writes a sentence.
+    const [notes, whatsNew, wasPrice, deal, ofTheDay, user, buyer] = await classify(
+      post('Tablo 3.4.1: Fixed sync with shared boards. Minor performance improvements.', notion, tablo),
+      post("What's new in Tablo 2.1: boards open faster, bug fixes.", notion, tablo),
+      post('Rust in Action now $29.99 (was $49.99), lowest in 90 days', rust),
+      post('Daily deal: Rust for Rustaceans e-book $9.99 today only', rust),
+      post('Crate of the day: serde. Serialization for Rust.', rust),
+      post('Tablo 3.4 fixed the sync bug I reported, finally.', notion, tablo),
+      post('Got Rust in Action for $29.99 and it was worth every cent.', rust),
+    );
+    expect([notes, whatsNew, wasPrice, deal, ofTheDay, user, buyer].map((result) => result.automated)).toEqual([true, true, true, true, true, false, false]);
   });
 });

@@ -35,6 +35,13 @@ describe('intents across languages', () => {
       ["L'anglais est-il accessible pour un niveau B2 ? Je pense l'acheter.", 'fr'],
       ['Alguém usa com Hotmail? Preciso saber antes de migrar o escritório.', 'pt'],
       ['Werkt de wachtrij op CarPlay? Wil weten voordat ik overstap.', 'nl'],
+      ['Does the kettle come in white? About to sign up for the descaling plan.', 'en'],
+      ["Does it ship to Canada? I'd order two if it does.", 'en'],
+      ['Where can I still buy the old charger?', 'en'],
+      ['¿Funciona con tarjetas europeas? Me gustaría pagarlo en euros.', 'es'],
+      ['Sto per comprare la versione da 40 litri: qualcuno la usa?', 'it'],
+      ['Vorrei acquistarlo, ma le taglie non sono chiare.', 'it'],
+      ["L'appli gère-t-elle deux comptes ? Je compte prendre l'abonnement annuel.", 'fr'],
     ]) {
       expect(intentsOf(text, language), text).toContain('buy_intent');
     }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
+import { saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -224,7 +225,7 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
   });
 
-  it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named', () => {
+  it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named or it is said in words the rules leave out', () => {
     // Each intent at log-odds -2, under its cut (-0.5 for complaints, 0 for comparisons).
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'cue:lacks': [0, 0], 'cue:fault-question': [0, 0], 'w:plain': [0, 0] } });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -233,7 +234,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false };
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false };
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
@@ -243,6 +244,21 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 2 }).intents).toEqual(['comparison']);
     expect(readOpinionsOf(models, plain, [], true, { ...none, productsNamed: 2 }).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
+    // A comparison said in words the rules leave out (`saysComparison`) is found from log-odds 3 lower, rules or not.
+    expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
+  });
+
+  it('tell a comparison said in words the comparison rules leave out, whichever side wins', () => {
+    for (const text of [
+      'Blind test at the office: the store brand beat the big one six votes to two.',
+      'Ce nouveau moulin pèse 200 g de plus que l’ancien.',
+      'Passé de Garmin à Polar cet été, aucun regret.',
+      'La versión vieja le gana por mucho a la nueva.',
+      'Wore both watches side by side for a week.',
+      'The refill got me further in two weeks than the old one did in a month.',
+    ]) expect(saysComparison(text), text).toBe(true);
+    expect(saysComparison('The new lamp is brighter and the app is easy.')).toBe(false);
+    expect(saysComparison('Other than the strap, it is fine.')).toBe(false);
   });
 
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
@@ -253,7 +269,7 @@ describe('opinion models', () => {
       intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
-    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false };
+    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false };
     const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
     expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
     // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
@@ -278,7 +294,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const outages = new Map([['w:outages', 1]]);
-    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true };
+    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false };
     expect(readOpinionsOf(models, outages, [], true, understated)).toEqual({ sentiment: 'positive', intents: ['complaint'] });
     expect(readOpinionsOf(models, outages, [], true, { ...understated, understatesPraise: false }).sentiment).toBe('negative');
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
