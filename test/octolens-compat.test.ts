@@ -94,6 +94,22 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     });
   });
 
+  it('bounds the keyword ids one filter names at 50 (spec 8): keyword, !keyword and every group together, on the list, the export and analytics', async () => {
+    const ids = (count: number, from = 1) => Array.from({ length: count }, (_, i) => from + i);
+    const wholeFilter = { details: [{ path: ['filters'], message: expect.stringContaining('at most 50') }] };
+    for (const path of ['/mentions', '/mentions/export']) {
+      expectOctolensError(await octolens(earshot, 'POST', path, key, { filters: { keyword: ids(30), '!keyword': ids(21, 100) } }), 400, 'VALIDATION_ERROR', wholeFilter);
+      const grouped = { keyword: ids(40), groups: [{ operator: 'OR', conditions: [{ keyword: ids(11, 100) }, { '!keyword': ids(5, 200) }] }] };
+      expectOctolensError(await octolens(earshot, 'POST', path, key, { filters: grouped }), 400, 'VALIDATION_ERROR', wholeFilter);
+      // 50 distinct ids, one of them named twice, is within the bound.
+      expect((await octolens(earshot, 'POST', path, key, { filters: { keyword: ids(30), '!keyword': [...ids(20, 100), 1] } })).status).toBe(200);
+    }
+    expectOctolensError(await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${ids(51).join(',')}`, key), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keywordIds'], message: expect.stringContaining('at most 50') }],
+    });
+    expect((await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${ids(50).join(',')}`, key)).status).toBe(200);
+  });
+
   it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
     const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
     expect(response.status).toBe(200);

@@ -14,8 +14,8 @@ import { RequestRefusal } from '../route.ts';
  * subgraph's.
  */
 
-/** At most this many keyword ids in one filter (spec 8); the subgraph checks it too. */
-const maxKeywordIds = 50;
+/** At most this many keyword ids in one filter (spec 8): in one list, and in the whole filter, groups included. The subgraph checks each list too. */
+export const maxKeywordIds = 50;
 
 const keywordIds = z
   .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number)]))
@@ -100,6 +100,12 @@ const operator = z
   .toUpperCase()
   .pipe(z.enum(['AND', 'OR'], { message: 'must be AND or OR' }));
 
+/** The distinct keyword ids a filter names, in `keyword` and `!keyword` at its top level and in every condition of its groups. */
+function namedKeywordIds(filters: { keyword?: number[]; '!keyword'?: number[]; groups?: { conditions: { keyword?: number[]; '!keyword'?: number[] }[] }[] }): number {
+  const conditions = [filters, ...(filters.groups ?? []).flatMap((group) => group.conditions)];
+  return new Set(conditions.flatMap((condition) => [...(condition.keyword ?? []), ...(condition['!keyword'] ?? [])])).size;
+}
+
 export const octolensMentionFilters = z
   .strictObject({
     ...octolensConditionFields,
@@ -115,10 +121,12 @@ export const octolensMentionFilters = z
       .refine((groups) => !groups || groups.reduce((all, group) => all + group.conditions.length, 0) <= maxConditions, `at most ${maxConditions} conditions in all groups together`)
       .meta({ description: `Advanced filters: groups of conditions, on top of the simple filters at this level; at most ${maxConditions} conditions in all` }),
   })
+  .refine((filters) => namedKeywordIds(filters) <= maxKeywordIds, `at most ${maxKeywordIds} keyword ids in the whole filter (keyword, !keyword and every group together)`)
   .meta({
     id: 'OctolensMentionFilters',
     description:
-      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too',
+      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too. ' +
+      `The whole filter names at most ${maxKeywordIds} distinct keyword ids`,
   });
 
 export const octolensMentionQuery = {
