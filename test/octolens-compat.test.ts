@@ -67,6 +67,27 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('answers a read key 403 FORBIDDEN on the writes of features it does not offer (spec 5.5: beyond GET a read key only lists and exports), and 501 to its GETs', async () => {
+    const reader = await readKeyOf(key);
+    for (const [method, path] of [
+      ['POST', '/notifications'],
+      ['PATCH', '/notifications/7'],
+      ['DELETE', '/feeds/7'],
+      ['POST', '/search'],
+      ['POST', '/ai/filter-wizard'],
+      ['POST', '/attention/7/dismiss'],
+      ['POST', '/org/upgrade-link'],
+    ]) {
+      expectOctolensError(await octolens(earshot, method, path, reader, {}), 403, 'FORBIDDEN');
+      expectOctolensError(await octolens(earshot, method, path, key, {}), 501, 'FEATURE_DISABLED');
+    }
+    expectOctolensError(await octolens(earshot, 'GET', '/notifications', reader), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', reader, { platforms: ['reddit'] }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', reader, { twitter: 'acme' }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/1', reader, { isSubReddit: true }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', reader, { filters: { bookmarked: true } }), 501, 'FEATURE_DISABLED');
+  });
+
   it('lists and exports with no body at all as with {}, every field of theirs being optional; other bodies are still needed', async () => {
     for (const path of ['/mentions', '/mentions/export']) {
       const bare = await octolens(earshot, 'POST', path, key);
