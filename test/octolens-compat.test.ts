@@ -131,6 +131,24 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     expect((await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${ids(50).join(',')}`, key)).status).toBe(200);
   });
 
+  it('takes any safe integer where Octolens takes an id: one it never gave names nothing, never a 400 naming its own operation’s variables', async () => {
+    const huge = 3_000_000_000;
+    for (const filters of [{ keyword: [huge] }, { keyword: [String(huge)] }, { groups: [{ operator: 'AND', conditions: [{ keyword: [Number.MAX_SAFE_INTEGER] }] }] }]) {
+      const list = await octolens(earshot, 'POST', '/mentions', key, { filters });
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.data).toEqual([]);
+    }
+    expect((await octolens(earshot, 'POST', '/mentions', key, { filters: { '!keyword': [huge] } })).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, { view: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { view: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { keywordId: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: -huge }), 404, 'NOT_FOUND');
+    const counted = await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${huge}`, key);
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(counted.body.data).toEqual([]);
+  });
+
   it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
     const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
     expect(response.status).toBe(200);

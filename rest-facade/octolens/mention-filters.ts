@@ -3,6 +3,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { type Platform, platforms } from '../../vocabulary/normalized-post.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import { RequestRefusal } from '../route.ts';
+import { givenIdOf } from './octolens-ids.ts';
 
 /**
  * Octolens's mention filters (its `POST /api/v2/mentions` body) and their
@@ -18,7 +19,7 @@ import { RequestRefusal } from '../route.ts';
 export const maxKeywordIds = 50;
 
 const keywordIds = z
-  .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number)]))
+  .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(Number)]).transform(givenIdOf))
   .max(maxKeywordIds, `at most ${maxKeywordIds} keyword ids`);
 const names = z.array(z.string());
 const sentimentNames = z.array(
@@ -130,7 +131,7 @@ export const octolensMentionFilters = z
   });
 
 export const octolensMentionQuery = {
-  view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
+  view: z.number().int().positive().transform(givenIdOf).optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
   includeEngagementMetrics: z.boolean().optional().meta({ description: 'false (default); true answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),
