@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
+import { seedMentions } from './mention-seeds.ts';
 import { drainWallet } from './seeds.ts';
 
 let earshot: TestEarshot;
@@ -147,6 +148,32 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     const counted = await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${huge}`, key);
     expect(counted.status, JSON.stringify(counted.body)).toBe(200);
     expect(counted.body.data).toEqual([]);
+  });
+
+  it('takes a mention’s own timestamp (YYYY-MM-DD HH:mm:ss.SSS, UTC) back as startDate and endDate, as ISO 8601 without an offset too', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace('Timestamps');
+    const created = await octolens(earshot, 'POST', '/keywords', apiKey, { keyword: 'kappa app' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspace.id}`;
+    const score = { relevance: 80, sentiment: 'neutral' as const };
+    await seedMentions(earshot.sql, workspace.id, [
+      { keywordId, publishedAt: new Date('2026-05-06T13:35:37.250Z'), score },
+      { keywordId, publishedAt: new Date('2026-05-06T13:35:38.000Z'), score },
+    ]);
+    const listed = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { keyword: [created.body.id] } });
+    const [newer, older] = listed.body.data;
+    expect([newer.timestamp, older.timestamp]).toEqual(['2026-05-06 13:35:38.000', '2026-05-06 13:35:37.250']);
+    const after = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: newer.timestamp } });
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(after.body.data.map((row: { id: number }) => row.id)).toEqual([newer.id]);
+    const upTo = await octolens(earshot, 'POST', '/mentions/export', apiKey, { filters: { endDate: older.timestamp } });
+    expect(upTo.body.data.map((row: { id: number }) => row.id)).toEqual([older.id]);
+    const noOffset = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: '2026-05-06T13:35:37.5', endDate: '2026-05-06 13:35:38.000000001' } });
+    expect(noOffset.body.data.map((row: { id: number }) => row.id)).toEqual([newer.id]);
+    for (const bad of ['2026-02-30 00:00:00', '2026-05-06 25:00:00', '2026-05-06 13:35', 'yesterday']) {
+      expectOctolensError(await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: bad } }), 400, 'VALIDATION_ERROR', {
+        details: [{ path: ['filters', 'startDate'], message: expect.stringContaining('ISO 8601') }],
+      });
+    }
   });
 
   it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {

@@ -57,8 +57,23 @@ const engagementThreshold = z.strictObject({
   operator: z.enum(['>=', '<=', '=', 'equals']).optional(),
   value: z.number().int().min(0),
 });
-/** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
-const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
+const badDate = 'must be ISO 8601 or a mention timestamp, such as 2026-01-15T00:00:00Z, 2026-01-15 08:30:00.000 or 2026-01-15';
+/**
+ * A mention's `timestamp` as the list shows it (`2026-05-06 13:35:37.000`,
+ * UTC), which Octolens's reference takes back wherever it takes a time:
+ * a space or `T`, up to nine fraction digits, an optional `Z` or offset.
+ * Read as the ISO 8601 instant it stands for.
+ */
+const octolensTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, badDate)
+  .transform((text) => {
+    const [, dateAndTime, offset] = /^(.{10}.\d{2}:\d{2}:\d{2}(?:\.\d+)?)(.*)$/.exec(text)!;
+    return `${dateAndTime.replace(' ', 'T')}${offset === '' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`;
+  })
+  .pipe(z.iso.datetime({ offset: true, message: badDate }));
+/** ISO 8601 with a time (no offset: UTC), a mention's `timestamp`, or a bare date (the whole UTC day). */
+const date = z.union([z.iso.datetime({ offset: true, message: badDate }), z.iso.date({ message: badDate }), octolensTime], { message: badDate });
 
 const octolensConditionFields = {
   source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
