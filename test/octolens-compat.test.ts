@@ -176,6 +176,20 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('shows the classifier’s own bucket as the feedback record’s originalRelevanceScore, whatever the verdict', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace('Feedback');
+    await octolens(earshot, 'POST', '/keywords', apiKey, { keyword: 'lambda db' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspace.id}`;
+    const [medium, high] = await seedMentions(earshot.sql, workspace.id, [
+      { keywordId, score: { relevance: 55, sentiment: 'neutral' } },
+      { keywordId, score: { relevance: 90, sentiment: 'neutral' } },
+    ]);
+    const relevant = await octolens(earshot, 'POST', '/feedback', apiKey, { sourceId: medium, feedbackType: 'RELEVANT', originalRelevanceScore: 2 });
+    expect(relevant.body).toMatchObject({ feedbackType: 'RELEVANT', originalRelevanceScore: 1 });
+    expect((await octolens(earshot, 'GET', `/mentions/${medium}`, apiKey)).body.relevanceScore).toBe(0);
+    expect((await octolens(earshot, 'POST', '/feedback', apiKey, { sourceId: high, feedbackType: 'NOT_RELEVANT' })).body).toMatchObject({ originalRelevanceScore: 0 });
+  });
+
   it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
     const response = await octolens(earshot, 'GET', '/openapi.json', undefined);
     expect(response.status).toBe(200);
