@@ -283,6 +283,25 @@ describe('keywords', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
   });
 
+  it('names the exclusion list the caller sent, wildcardExcludeWords or excludeWords, when our one list of excluded terms refuses an entry or their count', async () => {
+    const long = (prefix: string) => `${prefix}${'x'.repeat(80)}`;
+    const terms = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', excludeWords: 'jobs, hiring', wildcardExcludeWords: `spam*, ${long('*')}` }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords', '1'], message: expect.stringMatching(/^wildcardExcludeWords\.1: /) }],
+    });
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', wildcardExcludeWords: terms(51, '*w') }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords'], message: expect.stringMatching(/^wildcardExcludeWords: .*50/) }],
+    });
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', excludeWords: 'jobs, hiring' });
+    // The plain terms kept from the keyword come first in our list; the entry refused is the wildcard list's second.
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { wildcardExcludeWords: `*bot, ${long('x')}*` }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords', '1'], message: expect.stringMatching(/^wildcardExcludeWords\.1: /) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeWords: long('y') }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['excludeWords', '0'], message: expect.stringMatching(/^excludeWords\.0: /) }],
+    });
+  });
+
   it('answers a subreddit keyword (isSubReddit: true) 501 FEATURE_DISABLED and changes nothing', async () => {
     expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'r/nextjs', isSubReddit: true }), 501, 'FEATURE_DISABLED');
     const list = await octolens(earshot, 'GET', '/keywords', key);
