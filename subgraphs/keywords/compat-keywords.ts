@@ -91,7 +91,7 @@ function octolensExclusionField(field: string, input: CompatKeyword, current?: K
   const plain = excludedTermsOf(input, current)?.plain ?? 0;
   if (index) return Number(index[1]) < plain ? `excludeWords.${index[1]}${index[2]}` : `wildcardExcludeWords.${Number(index[1]) - plain}${index[2]}`;
   // The bound is on both lists together: name the one sent, plain terms when both were.
-  return input.excludeWords === undefined ? `wildcardExcludeWords${field.slice('matching.excludedTerms'.length)}` : `excludeWords${field.slice('matching.excludedTerms'.length)}`;
+  return `${input.excludeWords === undefined ? 'wildcardExcludeWords' : 'excludeWords'}${field.slice('matching.excludedTerms'.length)}`;
 }
 
 /** A refusal of the translated input, naming the field the caller sent. */

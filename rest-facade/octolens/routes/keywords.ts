@@ -6,7 +6,6 @@ import { givenIdOf, integerId } from '../octolens-ids.ts';
 import { octolensKeyword, octolensKeywordFields, octolensKeywordSchema } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
-
 const keywordNotFound = octolensNotFound('keyword');
 const subredditKeywordRefused = { description: '`isSubReddit: true`: subreddit keywords are not offered (`FEATURE_DISABLED`); nothing changed' };
 const integerIdNote = 'The keyword’s integer `id`; ids are given when a keyword is first shown and never change';
