@@ -98,8 +98,8 @@ const octolensConditionFields = {
     .meta({ description: 'Answers 501 `FEATURE_DISABLED`: engagement counters (likes, reposts, …) are not collected' }),
   minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
   maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
-  startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
-  endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+  startDate: date.optional().meta({ description: 'Published at or after: ISO 8601 (no offset: UTC), a mention’s `timestamp`, or a bare date (from its start, UTC)' }),
+  endDate: date.optional().meta({ description: 'Published at or before: ISO 8601 (no offset: UTC), a mention’s `timestamp`, or a bare date (to its end, UTC)' }),
 };
 
 const octolensCondition = z.strictObject(octolensConditionFields).meta({
