@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
+import { seedMentions } from './mention-seeds.ts';
 import { drainWallet } from './seeds.ts';
 
 let earshot: TestEarshot;
@@ -67,6 +68,27 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('answers a read key 403 FORBIDDEN on the writes of features it does not offer (spec 5.5: beyond GET a read key only lists and exports), and 501 to its GETs', async () => {
+    const reader = await readKeyOf(key);
+    for (const [method, path] of [
+      ['POST', '/notifications'],
+      ['PATCH', '/notifications/7'],
+      ['DELETE', '/feeds/7'],
+      ['POST', '/search'],
+      ['POST', '/ai/filter-wizard'],
+      ['POST', '/attention/7/dismiss'],
+      ['POST', '/org/upgrade-link'],
+    ]) {
+      expectOctolensError(await octolens(earshot, method, path, reader, {}), 403, 'FORBIDDEN');
+      expectOctolensError(await octolens(earshot, method, path, key, {}), 501, 'FEATURE_DISABLED');
+    }
+    expectOctolensError(await octolens(earshot, 'GET', '/notifications', reader), 501, 'FEATURE_DISABLED');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org', reader, { platforms: ['reddit'] }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/org/company', reader, { twitter: 'acme' }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/1', reader, { isSubReddit: true }), 403, 'FORBIDDEN');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', reader, { filters: { bookmarked: true } }), 501, 'FEATURE_DISABLED');
+  });
+
   it('lists and exports with no body at all as with {}, every field of theirs being optional; other bodies are still needed', async () => {
     for (const path of ['/mentions', '/mentions/export']) {
       const bare = await octolens(earshot, 'POST', path, key);
@@ -92,6 +114,80 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/1', key, { keyword: 42 }), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['keyword'], message: expect.any(String) }],
     });
+  });
+
+  it('bounds the keyword ids one filter names at 50 (spec 8): keyword, !keyword and every group together, on the list, the export and analytics', async () => {
+    const ids = (count: number, from = 1) => Array.from({ length: count }, (_, i) => from + i);
+    const wholeFilter = { details: [{ path: ['filters'], message: expect.stringContaining('at most 50') }] };
+    for (const path of ['/mentions', '/mentions/export']) {
+      expectOctolensError(await octolens(earshot, 'POST', path, key, { filters: { keyword: ids(30), '!keyword': ids(21, 100) } }), 400, 'VALIDATION_ERROR', wholeFilter);
+      const grouped = { keyword: ids(40), groups: [{ operator: 'OR', conditions: [{ keyword: ids(11, 100) }, { '!keyword': ids(5, 200) }] }] };
+      expectOctolensError(await octolens(earshot, 'POST', path, key, { filters: grouped }), 400, 'VALIDATION_ERROR', wholeFilter);
+      // 50 distinct ids, one of them named twice, is within the bound.
+      expect((await octolens(earshot, 'POST', path, key, { filters: { keyword: ids(30), '!keyword': [...ids(20, 100), 1] } })).status).toBe(200);
+    }
+    expectOctolensError(await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${ids(51).join(',')}`, key), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['keywordIds'], message: expect.stringContaining('at most 50') }],
+    });
+    expect((await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${ids(50).join(',')}`, key)).status).toBe(200);
+  });
+
+  it('takes any safe integer where Octolens takes an id: one it never gave names nothing, never a 400 naming its own operation’s variables', async () => {
+    const huge = 3_000_000_000;
+    for (const filters of [{ keyword: [huge] }, { keyword: [String(huge)] }, { groups: [{ operator: 'AND', conditions: [{ keyword: [Number.MAX_SAFE_INTEGER] }] }] }]) {
+      const list = await octolens(earshot, 'POST', '/mentions', key, { filters });
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.data).toEqual([]);
+    }
+    expect((await octolens(earshot, 'POST', '/mentions', key, { filters: { '!keyword': [huge] } })).status).toBe(200);
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions', key, { view: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/mentions/export', key, { view: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords/suggestions', key, { suggestionId: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { keywordId: huge }), 404, 'NOT_FOUND');
+    expectOctolensError(await octolens(earshot, 'DELETE', '/keywords/suggestions', key, { suggestionId: -huge }), 404, 'NOT_FOUND');
+    const counted = await octolens(earshot, 'GET', `/analytics/keywords?keywordIds=${huge}`, key);
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(counted.body.data).toEqual([]);
+  });
+
+  it('takes a mention’s own timestamp (YYYY-MM-DD HH:mm:ss.SSS, UTC) back as startDate and endDate, as ISO 8601 without an offset too', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace('Timestamps');
+    const created = await octolens(earshot, 'POST', '/keywords', apiKey, { keyword: 'kappa app' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspace.id}`;
+    const score = { relevance: 80, sentiment: 'neutral' as const };
+    await seedMentions(earshot.sql, workspace.id, [
+      { keywordId, publishedAt: new Date('2026-05-06T13:35:37.250Z'), score },
+      { keywordId, publishedAt: new Date('2026-05-06T13:35:38.000Z'), score },
+    ]);
+    const listed = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { keyword: [created.body.id] } });
+    const [newer, older] = listed.body.data;
+    expect([newer.timestamp, older.timestamp]).toEqual(['2026-05-06 13:35:38.000', '2026-05-06 13:35:37.250']);
+    const after = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: newer.timestamp } });
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(after.body.data.map((row: { id: number }) => row.id)).toEqual([newer.id]);
+    const upTo = await octolens(earshot, 'POST', '/mentions/export', apiKey, { filters: { endDate: older.timestamp } });
+    expect(upTo.body.data.map((row: { id: number }) => row.id)).toEqual([older.id]);
+    const noOffset = await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: '2026-05-06T13:35:37.5', endDate: '2026-05-06 13:35:38.000000001' } });
+    expect(noOffset.body.data.map((row: { id: number }) => row.id)).toEqual([newer.id]);
+    for (const bad of ['2026-02-30 00:00:00', '2026-05-06 25:00:00', '2026-05-06 13:35', 'yesterday']) {
+      expectOctolensError(await octolens(earshot, 'POST', '/mentions', apiKey, { filters: { startDate: bad } }), 400, 'VALIDATION_ERROR', {
+        details: [{ path: ['filters', 'startDate'], message: expect.stringContaining('ISO 8601') }],
+      });
+    }
+  });
+
+  it('shows the classifier’s own bucket as the feedback record’s originalRelevanceScore, whatever the verdict', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace('Feedback');
+    await octolens(earshot, 'POST', '/keywords', apiKey, { keyword: 'lambda db' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${workspace.id}`;
+    const [medium, high] = await seedMentions(earshot.sql, workspace.id, [
+      { keywordId, score: { relevance: 55, sentiment: 'neutral' } },
+      { keywordId, score: { relevance: 90, sentiment: 'neutral' } },
+    ]);
+    const relevant = await octolens(earshot, 'POST', '/feedback', apiKey, { sourceId: medium, feedbackType: 'RELEVANT', originalRelevanceScore: 2 });
+    expect(relevant.body).toMatchObject({ feedbackType: 'RELEVANT', originalRelevanceScore: 1 });
+    expect((await octolens(earshot, 'GET', `/mentions/${medium}`, apiKey)).body.relevanceScore).toBe(0);
+    expect((await octolens(earshot, 'POST', '/feedback', apiKey, { sourceId: high, feedbackType: 'NOT_RELEVANT' })).body).toMatchObject({ originalRelevanceScore: 0 });
   });
 
   it('describes itself at GET /api/v2/openapi.json, as Octolens does, with no key: its routes alone, OpenAPI 3.1', async () => {
@@ -185,6 +281,25 @@ describe('keywords', () => {
     });
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/999999', key, { context: 'x' }), 404, 'NOT_FOUND');
     expectOctolensError(await octolens(earshot, 'PATCH', '/keywords/kw_nope', key, { context: 'x' }), 404, 'NOT_FOUND');
+  });
+
+  it('names the exclusion list the caller sent, wildcardExcludeWords or excludeWords, when our one list of excluded terms refuses an entry or their count', async () => {
+    const long = (prefix: string) => `${prefix}${'x'.repeat(80)}`;
+    const terms = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(', ');
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', excludeWords: 'jobs, hiring', wildcardExcludeWords: `spam*, ${long('*')}` }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords', '1'], message: expect.stringMatching(/^wildcardExcludeWords\.1: /) }],
+    });
+    expectOctolensError(await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', wildcardExcludeWords: terms(51, '*w') }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords'], message: expect.stringMatching(/^wildcardExcludeWords: .*50/) }],
+    });
+    const created = await octolens(earshot, 'POST', '/keywords', key, { keyword: 'mu tools', excludeWords: 'jobs, hiring' });
+    // The plain terms kept from the keyword come first in our list; the entry refused is the wildcard list's second.
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { wildcardExcludeWords: `*bot, ${long('x')}*` }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['wildcardExcludeWords', '1'], message: expect.stringMatching(/^wildcardExcludeWords\.1: /) }],
+    });
+    expectOctolensError(await octolens(earshot, 'PATCH', `/keywords/${created.body.id}`, key, { excludeWords: long('y') }), 400, 'VALIDATION_ERROR', {
+      details: [{ path: ['excludeWords', '0'], message: expect.stringMatching(/^excludeWords\.0: /) }],
+    });
   });
 
   it('answers a subreddit keyword (isSubReddit: true) 501 FEATURE_DISABLED and changes nothing', async () => {

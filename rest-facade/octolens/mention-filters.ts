@@ -3,6 +3,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { type Platform, platforms } from '../../vocabulary/normalized-post.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import { RequestRefusal } from '../route.ts';
+import { givenIdOf } from './octolens-ids.ts';
 
 /**
  * Octolens's mention filters (its `POST /api/v2/mentions` body) and their
@@ -14,11 +15,11 @@ import { RequestRefusal } from '../route.ts';
  * subgraph's.
  */
 
-/** At most this many keyword ids in one filter (spec 8); the subgraph checks it too. */
-const maxKeywordIds = 50;
+/** At most this many keyword ids in one filter (spec 8): in one list, and in the whole filter, groups included. The subgraph checks each list too. */
+export const maxKeywordIds = 50;
 
 const keywordIds = z
-  .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number)]))
+  .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(Number)]).transform(givenIdOf))
   .max(maxKeywordIds, `at most ${maxKeywordIds} keyword ids`);
 const names = z.array(z.string());
 const sentimentNames = z.array(
@@ -56,8 +57,23 @@ const engagementThreshold = z.strictObject({
   operator: z.enum(['>=', '<=', '=', 'equals']).optional(),
   value: z.number().int().min(0),
 });
-/** ISO 8601 with a time and an offset, or a bare date (the whole UTC day). */
-const date = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { message: 'must be ISO 8601, such as 2026-01-15T00:00:00Z or 2026-01-15' });
+const badDate = 'must be ISO 8601 or a mention timestamp, such as 2026-01-15T00:00:00Z, 2026-01-15 08:30:00.000 or 2026-01-15';
+/**
+ * A mention's `timestamp` as the list shows it (`2026-05-06 13:35:37.000`,
+ * UTC), which Octolens's reference takes back wherever it takes a time:
+ * a space or `T`, up to nine fraction digits, an optional `Z` or offset.
+ * Read as the ISO 8601 instant it stands for.
+ */
+const octolensTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/, badDate)
+  .transform((text) => {
+    const [, dateAndTime, offset] = /^(.{10}.\d{2}:\d{2}:\d{2}(?:\.\d+)?)(.*)$/.exec(text)!;
+    return `${dateAndTime.replace(' ', 'T')}${offset === '' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`;
+  })
+  .pipe(z.iso.datetime({ offset: true, message: badDate }));
+/** ISO 8601 with a time (no offset: UTC), a mention's `timestamp`, or a bare date (the whole UTC day). */
+const date = z.union([z.iso.datetime({ offset: true, message: badDate }), z.iso.date({ message: badDate }), octolensTime], { message: badDate });
 
 const octolensConditionFields = {
   source: names.optional().meta({ description: "Platforms, in Octolens's names; names we do not collect match nothing" }),
@@ -82,8 +98,8 @@ const octolensConditionFields = {
     .meta({ description: 'Answers 501 `FEATURE_DISABLED`: engagement counters (likes, reposts, …) are not collected' }),
   minXFollowers: followers.optional().meta({ description: "At least this many followers: the author's count on the post's platform; unknown reach never matches" }),
   maxXFollowers: followers.optional().meta({ description: 'At most this many followers; unknown reach never matches' }),
-  startDate: date.optional().meta({ description: 'Published at or after (a bare date: from its start, UTC)' }),
-  endDate: date.optional().meta({ description: 'Published at or before (a bare date: to its end, UTC)' }),
+  startDate: date.optional().meta({ description: 'Published at or after: ISO 8601 (no offset: UTC), a mention’s `timestamp`, or a bare date (from its start, UTC)' }),
+  endDate: date.optional().meta({ description: 'Published at or before: ISO 8601 (no offset: UTC), a mention’s `timestamp`, or a bare date (to its end, UTC)' }),
 };
 
 const octolensCondition = z.strictObject(octolensConditionFields).meta({
@@ -100,6 +116,12 @@ const operator = z
   .toUpperCase()
   .pipe(z.enum(['AND', 'OR'], { message: 'must be AND or OR' }));
 
+/** The distinct keyword ids a filter names, in `keyword` and `!keyword` at its top level and in every condition of its groups. */
+function namedKeywordIds(filters: { keyword?: number[]; '!keyword'?: number[]; groups?: { conditions: { keyword?: number[]; '!keyword'?: number[] }[] }[] }): number {
+  const conditions = [filters, ...(filters.groups ?? []).flatMap((group) => group.conditions)];
+  return new Set(conditions.flatMap((condition) => [...(condition.keyword ?? []), ...(condition['!keyword'] ?? [])])).size;
+}
+
 export const octolensMentionFilters = z
   .strictObject({
     ...octolensConditionFields,
@@ -115,14 +137,16 @@ export const octolensMentionFilters = z
       .refine((groups) => !groups || groups.reduce((all, group) => all + group.conditions.length, 0) <= maxConditions, `at most ${maxConditions} conditions in all groups together`)
       .meta({ description: `Advanced filters: groups of conditions, on top of the simple filters at this level; at most ${maxConditions} conditions in all` }),
   })
+  .refine((filters) => namedKeywordIds(filters) <= maxKeywordIds, `at most ${maxKeywordIds} keyword ids in the whole filter (keyword, !keyword and every group together)`)
   .meta({
     id: 'OctolensMentionFilters',
     description:
-      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too',
+      'Simple filters combined with AND (a `!` prefix leaves the values out), or advanced ones: `operator` joining `groups`, each group joining its one-key `conditions` by its own `operator`; simple filters beside `groups` (dates, followers) apply too. ' +
+      `The whole filter names at most ${maxKeywordIds} distinct keyword ids`,
   });
 
 export const octolensMentionQuery = {
-  view: z.number().int().positive().optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
+  view: z.number().int().positive().transform(givenIdOf).optional().meta({ description: 'A saved view (`GET /views`): its filters apply too, and these narrow it further; an unknown id is `NOT_FOUND`' }),
   filters: octolensMentionFilters.optional(),
   includeAll: z.boolean().optional().meta({ description: 'true: every mention; false (default): relevant ones only (score 40 and up, or marked relevant)' }),
   includeEngagementMetrics: z.boolean().optional().meta({ description: 'false (default); true answers 501 `FEATURE_DISABLED`: engagement counters are not collected' }),

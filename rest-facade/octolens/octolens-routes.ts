@@ -21,7 +21,9 @@ const ignoredParameter = z
  * Routes of Octolens features Earshot does not offer: each still checks the
  * credential and counts against the rate limit like any request (its
  * operation asks the gateway nothing else), then answers 501
- * `FEATURE_DISABLED` (spec 4.8).
+ * `FEATURE_DISABLED` (spec 4.8). One that is not a GET asks as a mutation,
+ * so a `read` key gets 403 there as on every write (spec 5.5: a read key
+ * may only list and export beyond GET).
  */
 export function featureDisabledRoutes(feature: string, routes: { method: HttpMethod; path: string; operationId: string; query?: string[] }[]): GraphQLRoute[] {
   return routes.map(({ method, path, operationId, query }) => {
@@ -30,6 +32,7 @@ export function featureDisabledRoutes(feature: string, routes: { method: HttpMet
       501: { description: `Earshot does not offer ${feature} through this API (\`FEATURE_DISABLED\`)` },
     };
     if (path.includes('{')) responses[404] = { description: 'A path segment that cannot be an id (`NOT_FOUND`)' };
+    if (method !== 'GET') responses[403] = octolensReadOnly;
     return {
       method,
       path: `${octolensBase}${path}`,
@@ -39,7 +42,7 @@ export function featureDisabledRoutes(feature: string, routes: { method: HttpMet
       // The query parameters Octolens documents for the route are taken, so a real call is answered 501 rather than 400.
       ...(query ? { query: z.object(Object.fromEntries(query.map((name) => [name, ignoredParameter]))) } : {}),
       responses,
-      operation: 'query FeatureCheck { __typename }',
+      operation: `${method === 'GET' ? 'query' : 'mutation'} FeatureCheck { __typename }`,
       variables: () => ({}),
       result: () => ({ error: { code: 'feature_disabled', message: `Octolens ${feature} are not offered by this compatibility API` } }),
     };

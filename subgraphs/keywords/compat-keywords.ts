@@ -72,13 +72,35 @@ const octolensFieldNames: [ours: string, octolens: string][] = [
   ['kind', 'tag'],
 ];
 
+/**
+ * Octolens's two exclusion lists as our one (plain terms, then wildcard
+ * ones), when the input writes either; a list not sent keeps its entries
+ * from `current`. `plain` counts the first part, to tell apart where a
+ * refused entry came from.
+ */
+function excludedTermsOf(input: CompatKeyword, current?: KeywordRow): { terms: string[]; plain: number } | undefined {
+  if (input.excludeWords === undefined && input.wildcardExcludeWords === undefined) return undefined;
+  const kept = current?.excludedTerms ?? [];
+  const plain = input.excludeWords ?? kept.filter((term) => !isWildcardTerm(term));
+  return { terms: [...plain, ...(input.wildcardExcludeWords ?? kept.filter(isWildcardTerm))], plain: plain.length };
+}
+
+/** The Octolens field an excluded term of ours came from (`matching.excludedTerms.7` may be `wildcardExcludeWords.2`), or the whole lists'. */
+function octolensExclusionField(field: string, input: CompatKeyword, current?: KeywordRow): string {
+  const index = /^matching\.excludedTerms\.(\d+)(.*)$/.exec(field);
+  const plain = excludedTermsOf(input, current)?.plain ?? 0;
+  if (index) return Number(index[1]) < plain ? `excludeWords.${index[1]}${index[2]}` : `wildcardExcludeWords.${Number(index[1]) - plain}${index[2]}`;
+  // The bound is on both lists together: name the one sent, plain terms when both were.
+  return `${input.excludeWords === undefined ? 'wildcardExcludeWords' : 'excludeWords'}${field.slice('matching.excludedTerms'.length)}`;
+}
+
 /** A refusal of the translated input, naming the field the caller sent. */
-function inOctolensTerms(error: unknown): unknown {
+function inOctolensTerms(error: unknown, input: CompatKeyword, current?: KeywordRow): unknown {
   if (!(error instanceof GraphQLError) || typeof error.extensions.field !== 'string') return error;
   const field = error.extensions.field;
   const rename = octolensFieldNames.find(([ours]) => field === ours || field.startsWith(`${ours}.`));
   if (!rename) return error;
-  const renamed = rename[1] + field.slice(rename[0].length);
+  const renamed = rename[0] === 'matching.excludedTerms' ? octolensExclusionField(field, input, current) : rename[1] + field.slice(rename[0].length);
   const message = error.message.startsWith(`${field}:`) ? `${renamed}${error.message.slice(field.length)}` : error.message;
   return domainError(String(error.extensions.code), message, { field: renamed }, error);
 }
@@ -108,13 +130,8 @@ function keywordPatchOf(input: CompatKeyword, current?: KeywordRow): Record<stri
   if (input.additionalTermsAndOr !== undefined) matching.requiredMode = input.additionalTermsAndOr ? 'any' : 'all';
   if (input.caseSensitive !== undefined) matching.caseSensitive = input.caseSensitive;
   if (input.symbolSensitive !== undefined) matching.exactPhrase = input.symbolSensitive;
-  if (input.excludeWords !== undefined || input.wildcardExcludeWords !== undefined) {
-    const kept = current?.excludedTerms ?? [];
-    matching.excludedTerms = [
-      ...(input.excludeWords ?? kept.filter((term) => !isWildcardTerm(term))),
-      ...(input.wildcardExcludeWords ?? kept.filter(isWildcardTerm)),
-    ];
-  }
+  const excluded = excludedTermsOf(input, current);
+  if (excluded) matching.excludedTerms = excluded.terms;
   if (input.excludeAuthors !== undefined) matching.excludedAuthors = input.excludeAuthors;
   if (Object.keys(matching).length) patch.matching = matching;
   return patch;
@@ -155,7 +172,7 @@ async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
     // Octolens creates a keyword symbol-sensitive (an exact phrase) unless told otherwise.
     return { keyword: await startKeyword(ctx, keywordPatchOf({ symbolSensitive: true, ...input })), alreadyExisted: false };
   } catch (error) {
-    throw inOctolensTerms(error);
+    throw inOctolensTerms(error, input);
   }
 }
 
@@ -167,7 +184,7 @@ async function updateCompatKeyword(ctx: SubgraphContext, compatId: number, rawIn
     const { keyword } = await patchKeyword(ctx.sql, current.workspaceId, current.id, keywordPatchOf(input, current), ctx.clock.now(), ctx.sourceReaders);
     return keyword;
   } catch (error) {
-    throw inOctolensTerms(error);
+    throw inOctolensTerms(error, input, current);
   }
 }
 

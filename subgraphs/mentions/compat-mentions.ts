@@ -197,6 +197,11 @@ export function addCompatMentionSchema(
       fields: (t) => ({
         compatId: t.int({ description: 'Integer id of the record, one per mention', resolve: (f, _args, ctx) => compatIdOf(ctx, 'feedback', f.mention.id) }),
         relevant: t.exposeBoolean('relevant'),
+        originalRelevanceScore: t.int({
+          nullable: true,
+          description: "The classifier's own relevance bucket, the verdict aside (0 for 70 and up, 1 for 40 to 69, 2 below); null when it gave no score",
+          resolve: (f) => (f.mention.relevance === null ? null : relevanceBucket({ verdictRelevant: null, relevance: f.mention.relevance })),
+        }),
         workspaceId: t.id({ resolve: (f) => f.mention.workspaceId }),
         reason: t.string({ nullable: true, resolve: async (f, _args, ctx) => (await findCompatFeedbackNote(ctx.sql, f.mention.id))?.reason ?? null }),
         source: t.string({

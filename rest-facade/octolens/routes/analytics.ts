@@ -3,6 +3,8 @@ import { sentiments } from '../../../vocabulary/classification-values.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../../vocabulary/octolens-platforms.ts';
 import { repeatedOrCommaSeparated } from '../../query-parameters.ts';
 import type { GraphQLRoute, RestRequest, RouteResponse } from '../../route.ts';
+import { maxKeywordIds } from '../mention-filters.ts';
+import { integerId } from '../octolens-ids.ts';
 import { octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
 /** Octolens's sentiment labels, capitalised, in the order its distribution lists them. */
@@ -13,9 +15,10 @@ const windowEnd = (description: string) => z.iso.datetime().optional().meta({ de
 
 /** The narrowing every analytics route of Octolens takes. */
 const countedMentions = z.object({
-  keywordIds: repeatedOrCommaSeparated(z.string().regex(/^[1-9]\d{0,8}$/, 'must be an integer keyword id').transform(Number))
+  keywordIds: repeatedOrCommaSeparated(z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(integerId))
+    .refine((ids) => new Set(ids).size <= maxKeywordIds, `at most ${maxKeywordIds} keyword ids`)
     .optional()
-    .meta({ description: 'Integer keyword ids, the parameter repeated or comma-separated; ids naming no keyword count nothing' }),
+    .meta({ description: `Integer keyword ids, at most ${maxKeywordIds}, the parameter repeated or comma-separated; ids naming no keyword count nothing` }),
   startDate: windowEnd('Included; default 30 days before `endDate` (ISO 8601, UTC)'),
   endDate: windowEnd('Excluded; default now (ISO 8601, UTC); at most 365 days after `startDate`'),
   platforms: repeatedOrCommaSeparated(z.string().min(1).max(50))

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { compatKeywordCreateInput, compatKeywordInput } from '../../../subgraphs/keywords/index.ts';
 import { booleanText, wholeNumberText } from '../../query-parameters.ts';
 import type { GraphQLRoute } from '../../route.ts';
+import { givenIdOf, integerId } from '../octolens-ids.ts';
 import { octolensKeyword, octolensKeywordFields, octolensKeywordSchema } from '../octolens-records.ts';
 import { octolensBadBody, octolensBase, octolensNotFound, octolensReadOnly, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
-
-/** Integer ids in a path: anything else names nothing (404), as an id of ours that cannot be one does. */
-export const integerId = (text: string): number => (/^[1-9]\d{0,8}$/.test(text) ? Number(text) : 0);
 
 const keywordNotFound = octolensNotFound('keyword');
 const subredditKeywordRefused = { description: '`isSubReddit: true`: subreddit keywords are not offered (`FEATURE_DISABLED`); nothing changed' };
@@ -66,7 +64,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     }`,
     variables: ({ body }) => {
       const { suggestionId, keywordId } = body as { suggestionId?: number; keywordId?: number };
-      return { suggestionId: suggestionId ?? null, keywordId: keywordId ?? null };
+      return { suggestionId: suggestionId === undefined ? null : givenIdOf(suggestionId), keywordId: keywordId === undefined ? null : givenIdOf(keywordId) };
     },
     result: () => ({ status: 200, body: { success: true } }),
   },
@@ -294,7 +292,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     }`,
     variables: ({ body }) => {
       const { suggestionId, modifiedValue } = body as { suggestionId: number; modifiedValue?: string };
-      return { id: suggestionId, modifiedValue: modifiedValue ?? null };
+      return { id: givenIdOf(suggestionId), modifiedValue: modifiedValue ?? null };
     },
     result: (data) => {
       const keyword: Record<string, unknown> = octolensKeyword(data.compatAcceptKeywordSuggestion.keyword);

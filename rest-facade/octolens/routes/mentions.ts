@@ -34,7 +34,7 @@ const mentionUpdate = z.discriminatedUnion('action', [
     .meta({ description: 'A corrected sentiment' }),
 ]);
 
-const feedbackRecordFields = `id compatId keyword { compatId } post { platform publishedAt } compatFeedback { compatId relevant reason source createdAt workspaceId }`;
+const feedbackRecordFields = `id compatId keyword { compatId } post { platform publishedAt } compatFeedback { compatId relevant originalRelevanceScore reason source createdAt workspaceId }`;
 
 const feedbackSchema = z
   .object({
@@ -48,7 +48,11 @@ const feedbackSchema = z
     feedbackType: z.enum(['RELEVANT', 'NOT_RELEVANT']),
     feedbackReason: z.string().nullable(),
     feedbackSource: z.enum(['WEB', 'EMAIL', 'API', 'SLACK']),
-    originalRelevanceScore: z.null().meta({ description: 'Not kept: the classifier’s score stays on the mention' }),
+    originalRelevanceScore: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The classifier’s own bucket for the mention, the verdict aside (0 high, 1 medium, 2 low); null when it gave no score' }),
     createdBy: z.null().meta({ description: 'Not recorded' }),
     createdAt: z.string().nullable(),
   })
@@ -204,7 +208,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
       postId: z.number().int().optional(),
       feedbackReason: z.string().max(1_000).optional(),
       feedbackSource: z.enum(['WEB', 'EMAIL', 'API', 'SLACK']).optional().meta({ description: 'Default `API`' }),
-      originalRelevanceScore: z.number().int().optional().meta({ description: 'Accepted; the classifier’s own score is kept beside every verdict' }),
+      originalRelevanceScore: z.number().int().optional().meta({ description: 'Accepted; the record shows the classifier’s own bucket, kept beside every verdict' }),
     }),
     responses: {
       200: { description: 'The feedback record', schema: feedbackSchema },
@@ -235,7 +239,7 @@ export const octolensMentionRoutes: GraphQLRoute[] = [
           feedbackType: feedback.relevant ? 'RELEVANT' : 'NOT_RELEVANT',
           feedbackReason: feedback.reason,
           feedbackSource: feedback.source,
-          originalRelevanceScore: null,
+          originalRelevanceScore: feedback.originalRelevanceScore,
           createdBy: null,
           createdAt: feedback.createdAt,
         },
