@@ -425,6 +425,43 @@ describe('keywords', () => {
     expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.matching.excludedTerms).toEqual(['giveaway']);
     await page.close();
   });
+
+  it('adds, renames and deletes a group, shows a duplicate name refused, and offers the group to keywords', async () => {
+    const keyword = await newKeyword('grouped gadget');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    const groups = page.getByRole('region', { name: 'Groups', exact: true });
+    await groups.getByLabel('Group name').fill('Rivals');
+    await groups.getByLabel('Description', { exact: true }).fill('Products that compete with ours.');
+    await groups.getByRole('button', { name: 'Add group' }).click();
+    await groups.getByRole('rowheader', { name: 'Rivals' }).waitFor();
+    await groups.getByLabel('Group name').fill('rivals');
+    await groups.getByRole('button', { name: 'Add group' }).click();
+    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists (duplicate_group)');
+
+    await groups.getByRole('button', { name: 'Edit Rivals' }).click();
+    await groups.getByLabel('New name').fill('Competitors');
+    await groups.getByLabel('Group description').fill('');
+    await groups.getByRole('button', { name: 'Save group' }).click();
+    await groups.getByRole('rowheader', { name: 'Competitors' }).waitFor();
+    const group = (await api('GET', '/v1/groups')).body.data.find((item: { name: string }) => item.name === 'Competitors');
+    expect(group).toMatchObject({ description: null, isDefault: false });
+
+    // The new group is offered where a keyword picks its group.
+    await page.getByRole('link', { name: 'grouped gadget' }).click();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption({ label: 'Competitors' });
+    await page.getByRole('button', { name: 'Save 1 change' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.group.id).toBe(group.id);
+
+    // Deleting the group moves its keyword to the default group.
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await groups.getByRole('button', { name: 'Delete Competitors' }).click();
+    await groups.getByRole('rowheader', { name: 'Competitors' }).waitFor({ state: 'detached' });
+    expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.group.isDefault).toBe(true);
+    await page.close();
+  });
 });
 
 describe('people and analytics', () => {

@@ -11,6 +11,7 @@ import { PageHeader, Section } from '../../ui/page';
 import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
 import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
+import { GroupsSection } from './groups-section';
 
 const KeywordListDocument = graphql(`
   query KeywordList {
@@ -22,7 +23,7 @@ const KeywordListDocument = graphql(`
       }
       nextCursor
     }
-    groups { id name isDefault }
+    groups { id name isDefault description keywordCount }
   }
 `);
 
@@ -94,6 +95,7 @@ export default function KeywordsPage() {
           <p class="hint">It starts collecting at once, with a look-back over the last 30 days, at $5 a month charged daily.</p>
         </ActionForm>
       </Section>
+      {list.data && <GroupsSection groups={list.data.groups} onChanged={() => void list.refetch()} />}
     </>
   );
 }
