@@ -56,7 +56,7 @@ export function GroupsSection({ groups, onChanged }: { groups: Group[]; onChange
 
   return (
     <Section title="Groups">
-      <DataTable label="Groups" columns={['Group', { label: 'Keywords', number: true }, 'Description for the classifier', 'Actions']}>
+      <DataTable label="Groups of keywords" columns={['Group', { label: 'Keywords', number: true }, 'Description for the classifier', 'Actions']}>
         {groups.map((group) => (
           <tr key={group.id}>
             <th scope="row">
