@@ -165,6 +165,24 @@ describe('sign-in', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid, used or expired');
     await page.close();
   });
+
+  it('says so when the session ends mid-use, and returns to the page after signing in again', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await page.getByRole('region', { name: 'Groups', exact: true }).waitFor();
+    // The session ends under the open page, as at its expiry or a sign-out in another browser.
+    await earshot.sql`delete from sessions where user_id = ${owner.id}`;
+    await page.getByLabel('Term', { exact: true }).fill('after the session');
+    await page.getByRole('button', { name: 'Add keyword' }).click();
+
+    await page.waitForURL(/\/sign-in\?next=%2Fkeywords$/);
+    expect(await page.getByRole('status').textContent()).toBe('Your session has ended. Sign in again to go on where you were.');
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.close();
+  });
 });
 
 describe('inbox', () => {
