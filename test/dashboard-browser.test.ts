@@ -482,6 +482,22 @@ describe('keywords', () => {
   });
 });
 
+describe('wallet', () => {
+  it('asks for a top-up of dollars and cents, as any amount from $20 to $5,000 may be (spec 8)', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Wallet & usage' }).click();
+    await page.getByLabel('Amount in dollars').fill('20.50');
+    const [request] = await Promise.all([
+      page.waitForRequest((sent) => sent.url().endsWith('/graphql') && (sent.postData() ?? '').includes('startTopUp')),
+      page.getByRole('button', { name: 'Top up with Stripe' }).click(),
+    ]);
+    expect(request.postDataJSON().variables).toEqual({ input: { amountCents: 2050 } });
+    // This Earshot has no payment provider: the answer says so in the page.
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('(billing_not_configured)');
+    await page.close();
+  });
+});
+
 describe('people and analytics', () => {
   it("shows a mention's author as a person: logs a contact, which claims them, then changes the stage and the owner", async () => {
     const keyword = await newKeyword('outreach target');
