@@ -399,6 +399,28 @@ describe('inbox', () => {
     await expect.poll(() => page.locator('article.mention .mention-text').allTextContents()).toEqual(['Threaded post nobody answered']);
     await page.close();
   });
+
+  it("shows a mention's note, as a chat alert's Interacted button leaves it, and writes and clears it", async () => {
+    const keyword = await newKeyword('noted thing');
+    const mention = await scoredMention(keyword.id, 'Noted thing post worth a word', 80);
+    expect((await api('PATCH', `/v1/mentions/${mention}`, { note: 'Interacted by @dana in Slack' })).status).toBe(200);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const card = page.locator(`#mention-${mention}`);
+    await expect.poll(() => card.locator('.mention-note').textContent()).toBe('Note: Interacted by @dana in Slack');
+
+    await card.getByText('Edit the note').click();
+    await card.getByLabel('Note on this mention').fill('Interacted by @dana in Slack\nAnswered: pricing page sent.');
+    await card.getByRole('button', { name: 'Save the note' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${mention}`)).body.triage.note).toBe('Interacted by @dana in Slack\nAnswered: pricing page sent.');
+    await expect.poll(() => card.locator('.mention-note').textContent()).toBe('Note: Interacted by @dana in Slack\nAnswered: pricing page sent.');
+
+    await card.getByLabel('Note on this mention').fill('');
+    await card.getByRole('button', { name: 'Save the note' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${mention}`)).body.triage.note).toBeNull();
+    await expect.poll(() => card.locator('.mention-note').count()).toBe(0);
+    await page.close();
+  });
 });
 
 describe('keywords', () => {

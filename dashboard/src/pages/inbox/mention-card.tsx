@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ago, count, dateTime } from '../../ui/format';
+import { MentionNote } from './mention-note';
 import { PersonCard, stageLabels } from './person-card';
 import { ThreadComments } from './thread-comments';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
@@ -127,6 +128,7 @@ export function MentionCard({
           </select>
         </label>
       </div>
+      <MentionNote note={mention.triage.note ?? null} busy={busy} onSave={(note) => onTriage({ note })} />
       <details class="person" onToggle={(event) => setThreadOpen(event.currentTarget.open)}>
         <summary>Comments in the thread</summary>
         {threadOpen && <ThreadComments mentionId={mention.id} />}
