@@ -678,6 +678,25 @@ describe('alerts and channels', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/used|invalid/i);
     await page.close();
   });
+
+  it("names each alert rule's buttons after their rule, so those of two rules tell apart", async () => {
+    const channel = await api('POST', '/v1/channels', { kind: 'webhook', label: 'Rule hook', url: `${receiver.url}/rules` });
+    await api('POST', '/v1/alerts', { name: 'Angry users', event: 'mention.negative', channelIds: [channel.body.id] });
+    const digest = await api('POST', '/v1/alerts', { name: 'Evening digest', mode: 'daily', schedule: { hour: 18 }, channelIds: [channel.body.id] });
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/alerts`);
+    const rules = page.getByRole('table', { name: 'Alert rules' });
+    for (const name of ['Turn off Angry users', 'Test Angry users', 'Turn off Evening digest', 'Test Evening digest', 'Run now Evening digest']) {
+      await rules.getByRole('button', { name, exact: true }).waitFor();
+    }
+    expect(await rules.getByRole('button', { name: 'Run now Angry users' }).count()).toBe(0);
+    await rules.getByRole('button', { name: 'Turn off Evening digest', exact: true }).click();
+    await rules.getByRole('button', { name: 'Turn on Evening digest', exact: true }).waitFor();
+    const listed = (await api('GET', '/v1/alerts')).body.data;
+    expect(listed.find((rule: { id: string }) => rule.id === digest.body.id).enabled).toBe(false);
+    expect(listed.find((rule: { name: string }) => rule.name === 'Angry users').enabled).toBe(true);
+    await page.close();
+  });
 });
 
 describe('team', () => {
