@@ -26,6 +26,8 @@ let receiver: WebhookReceiver;
 let slack: FakeSlack;
 let workspace: { id: string; name: string };
 let apiKey: string;
+/** The key of ada's second workspace, "Side project". */
+let sideApiKey: string;
 let owner: { id: string; name: string };
 
 const password = 'correct horse battery';
@@ -59,7 +61,7 @@ beforeAll(async () => {
     },
   });
   const created = await provisionWorkspace(earshot.sql, 'Acme', { ownerEmail: 'ada@example.com' });
-  await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' });
+  sideApiKey = (await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' })).apiKey;
   await setUserPassword(earshot.sql, 'ada@example.com', password);
   workspace = created.workspace;
   apiKey = created.apiKey;
@@ -463,6 +465,26 @@ describe('keywords', () => {
     await suggestion.getByRole('button', { name: 'Apply: exclude terms giveaway' }).click();
     await page.getByText('Applied: giveaway.').waitFor();
     expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.matching.excludedTerms).toEqual(['giveaway']);
+    await page.close();
+  });
+
+  it('lists every keyword of a workspace that has more than a page of them', async () => {
+    // In the second workspace, so that the other tests' keyword lists stay short; with no platform, none is polled.
+    for (let n = 1; n <= 101; n++) {
+      const created = await earshot.rest('POST', '/v1/keywords', { key: sideApiKey, body: { term: `side keyword ${n}`, platforms: [] } });
+      expect(created.status).toBe(201);
+    }
+    const page = await signedInPage();
+    await Promise.all([page.waitForEvent('load'), page.getByLabel('Workspace').selectOption({ label: 'Side project' })]);
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    const rows = page.getByRole('table', { name: 'Keywords', exact: true }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    await page.getByRole('button', { name: 'Show more keywords' }).click();
+    await expect.poll(() => rows.count()).toBe(101);
+    const terms = await page.getByRole('table', { name: 'Keywords', exact: true }).locator('tbody th a').allTextContents();
+    expect(new Set(terms).size).toBe(101);
+    expect(await page.getByRole('button', { name: 'Show more keywords' }).count()).toBe(0);
     await page.close();
   });
 
