@@ -468,6 +468,22 @@ describe('keywords', () => {
     await page.close();
   });
 
+  it("gives the focus to a keyword page's title once the keyword has loaded, as to every page's title after a navigation", async () => {
+    await newKeyword('focus target');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keywords');
+    // The page first shows a loading title, then the keyword's own: the focus must follow it, not fall to the document.
+    await page.getByRole('link', { name: 'focus target' }).click();
+    await page.getByRole('heading', { name: 'focus target', level: 1 }).waitFor();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 focus target');
+    await page.goBack();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'focus target', level: 1 }).waitFor();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 focus target');
+    await page.close();
+  });
+
   it('lists every keyword of a workspace that has more than a page of them', async () => {
     // In the second workspace, so that the other tests' keyword lists stay short; with no platform, none is polled.
     for (let n = 1; n <= 101; n++) {
