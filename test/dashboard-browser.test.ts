@@ -484,11 +484,13 @@ describe('keywords', () => {
     await page.close();
   });
 
-  it('lists every keyword of a workspace that has more than a page of them', async () => {
+  it('lists and offers every keyword of a workspace that has more than a page of them', async () => {
     // In the second workspace, so that the other tests' keyword lists stay short; with no platform, none is polled.
+    let last = '';
     for (let n = 1; n <= 101; n++) {
       const created = await earshot.rest('POST', '/v1/keywords', { key: sideApiKey, body: { term: `side keyword ${n}`, platforms: [] } });
       expect(created.status).toBe(201);
+      last = created.body.id;
     }
     const page = await signedInPage();
     await Promise.all([page.waitForEvent('load'), page.getByLabel('Workspace').selectOption({ label: 'Side project' })]);
@@ -501,6 +503,14 @@ describe('keywords', () => {
     const terms = await page.getByRole('table', { name: 'Keywords', exact: true }).locator('tbody th a').allTextContents();
     expect(new Set(terms).size).toBe(101);
     expect(await page.getByRole('button', { name: 'Show more keywords' }).count()).toBe(0);
+
+    // The inbox's keyword filter and an alert rule's keywords offer the 101st too.
+    await page.goto(`${earshot.url}/inbox?keywords=${last}`);
+    const filter = page.getByRole('combobox', { name: 'Keyword', exact: true });
+    await expect.poll(() => filter.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('side keyword 101');
+    expect(await filter.locator('option').count()).toBe(102);
+    await page.getByRole('link', { name: 'Alerts & channels' }).click();
+    await page.getByRole('group', { name: 'Only these keywords (none: all)' }).getByLabel('side keyword 101', { exact: true }).waitFor();
     await page.close();
   });
 

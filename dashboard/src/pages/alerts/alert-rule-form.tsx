@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
+import { useKeywordChoices } from '../../api/keyword-choices';
 import { useAction } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
 import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
@@ -22,6 +23,7 @@ const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 type Mode = 'instant' | 'daily' | 'weekly';
 
 export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCreated(): void }) {
+  const { keywords, error: keywordsError } = useKeywordChoices();
   const [name, setName] = useState('');
   const [mode, setMode] = useState<Mode>('instant');
   const [event, setEvent] = useState<(typeof instantEvents)[number][0]>('mention.matched');
@@ -62,10 +64,10 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         <TextField label="Minimum relevance" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="Blank: the preset's, or none" />
       </div>
       <CheckboxGroup legend="Send to" options={data.channels.map((channel) => [channel.id, `${channel.label} (${channel.kind})`] as [string, string])} value={channelIds} onChange={setChannelIds} />
-      {data.keywords.nodes.length > 0 && (
-        <CheckboxGroup legend="Only these keywords (none: all)" options={data.keywords.nodes.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
+      {keywords && keywords.length > 0 && (
+        <CheckboxGroup legend="Only these keywords (none: all)" options={keywords.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
       )}
-      <ErrorNotice error={create.error} />
+      <ErrorNotice error={keywordsError ?? create.error} />
       <button type="submit" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create rule'}
       </button>
