@@ -727,12 +727,17 @@ describe('alerts and channels', () => {
     await page.close();
   });
 
-  it("names each alert rule's buttons after their rule, so those of two rules tell apart", async () => {
+  it("creates a rule, saying so, and names each rule's buttons after it, so those of two rules tell apart", async () => {
     const channel = await api('POST', '/v1/channels', { kind: 'webhook', label: 'Rule hook', url: `${receiver.url}/rules` });
-    await api('POST', '/v1/alerts', { name: 'Angry users', event: 'mention.negative', channelIds: [channel.body.id] });
     const digest = await api('POST', '/v1/alerts', { name: 'Evening digest', mode: 'daily', schedule: { hour: 18 }, channelIds: [channel.body.id] });
     const page = await signedInPage();
     await page.goto(`${earshot.url}/alerts`);
+    await page.getByLabel('Rule name').fill('Angry users');
+    await page.getByLabel('Which mentions').selectOption({ label: 'Negative' });
+    await page.getByRole('group', { name: 'Send to' }).getByLabel('Rule hook (webhook)').check();
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rule “Angry users” created.' }).waitFor();
+    expect((await api('GET', '/v1/alerts')).body.data).toContainEqual(expect.objectContaining({ name: 'Angry users', event: 'mention.negative', channelIds: [channel.body.id] }));
     const rules = page.getByRole('table', { name: 'Alert rules' });
     for (const name of ['Turn off Angry users', 'Test Angry users', 'Turn off Evening digest', 'Test Evening digest', 'Run now Evening digest']) {
       await rules.getByRole('button', { name, exact: true }).waitFor();
