@@ -582,7 +582,7 @@ describe('people and analytics', () => {
 
     // The first contact a member logs claims the unowned person for them and moves it to contacted (spec 3.5.2).
     await card.getByLabel('Channel').selectOption('linkedin');
-    await card.getByLabel('Note').fill('Said hello on LinkedIn');
+    await card.getByLabel('Note', { exact: true }).fill('Said hello on LinkedIn');
     await card.getByRole('button', { name: 'Log contact' }).click();
     await card.getByText('Said hello on LinkedIn').waitFor();
     await expect.poll(() => card.getByLabel('Outreach stage').inputValue()).toBe('contacted');
