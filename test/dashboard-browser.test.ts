@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
@@ -202,6 +202,34 @@ describe('inbox', () => {
     expect(await first.getByText('New', { exact: true }).count()).toBe(1);
     expect(await first.getByText('Scoring…').count()).toBe(1);
     expect(await first.locator('.keyword-chip').textContent()).toBe('live feed');
+    await page.close();
+  });
+
+  it('reads the list again when the live connection comes back, so a mention stored while it was down shows', async () => {
+    const keyword = await newKeyword('dropped wire');
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    // Every live connection goes through the test, which can drop it as a restart or a lost network would.
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      socket.connectToServer();
+      sockets.push(socket);
+    });
+    await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `Before the drop, take ${attempt}`),
+    );
+    const opened = sockets.length;
+
+    await sockets.at(-1)!.close({ code: 1012, reason: 'service restart' });
+    const missed = await scoredMention(keyword.id, 'Stored while the connection was down', 80);
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(opened + 1);
+    // The list read again is the server's: the scored mention missed meanwhile is in it.
+    await page.locator(`#mention-${missed}`).waitFor({ timeout: 10_000 });
+    expect(await page.locator(`#mention-${missed} .mention-text`).textContent()).toBe('Stored while the connection was down');
     await page.close();
   });
 

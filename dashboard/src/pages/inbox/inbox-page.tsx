@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useKeywordChoices } from '../../api/keyword-choices';
-import { subscribe } from '../../api/live-updates';
+import { onReconnected, subscribe } from '../../api/live-updates';
 import { useQuery } from '../../api/use-query';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ErrorNotice, Loading } from '../../ui/notice';
@@ -84,6 +84,10 @@ export default function InboxPage() {
       timers.current.forEach(clearTimeout);
     };
   }, [replace]);
+
+  // Mentions stored while the live connection was down never arrive over it: the list is read again once it is back.
+  const { refetch } = page;
+  useEffect(() => onReconnected(() => void refetch()), [refetch]);
 
   const triage = useCallback(
     async (id: string, patch: MentionPatchInput) => {
