@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
@@ -26,6 +26,8 @@ let receiver: WebhookReceiver;
 let slack: FakeSlack;
 let workspace: { id: string; name: string };
 let apiKey: string;
+/** The key of ada's second workspace, "Side project". */
+let sideApiKey: string;
 let owner: { id: string; name: string };
 
 const password = 'correct horse battery';
@@ -59,7 +61,7 @@ beforeAll(async () => {
     },
   });
   const created = await provisionWorkspace(earshot.sql, 'Acme', { ownerEmail: 'ada@example.com' });
-  await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' });
+  sideApiKey = (await provisionWorkspace(earshot.sql, 'Side project', { ownerEmail: 'ada@example.com' })).apiKey;
   await setUserPassword(earshot.sql, 'ada@example.com', password);
   workspace = created.workspace;
   apiKey = created.apiKey;
@@ -165,6 +167,24 @@ describe('sign-in', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid, used or expired');
     await page.close();
   });
+
+  it('says so when the session ends mid-use, and returns to the page after signing in again', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await page.getByRole('region', { name: 'Groups', exact: true }).waitFor();
+    // The session ends under the open page, as at its expiry or a sign-out in another browser.
+    await earshot.sql`delete from sessions where user_id = ${owner.id}`;
+    await page.getByLabel('Term', { exact: true }).fill('after the session');
+    await page.getByRole('button', { name: 'Add keyword' }).click();
+
+    await page.waitForURL(/\/sign-in\?next=%2Fkeywords$/);
+    expect(await page.getByRole('status').textContent()).toBe('Your session has ended. Sign in again to go on where you were.');
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.close();
+  });
 });
 
 describe('inbox', () => {
@@ -182,6 +202,34 @@ describe('inbox', () => {
     expect(await first.getByText('New', { exact: true }).count()).toBe(1);
     expect(await first.getByText('Scoring…').count()).toBe(1);
     expect(await first.locator('.keyword-chip').textContent()).toBe('live feed');
+    await page.close();
+  });
+
+  it('reads the list again when the live connection comes back, so a mention stored while it was down shows', async () => {
+    const keyword = await newKeyword('dropped wire');
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    // Every live connection goes through the test, which can drop it as a restart or a lost network would.
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      socket.connectToServer();
+      sockets.push(socket);
+    });
+    await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `Before the drop, take ${attempt}`),
+    );
+    const opened = sockets.length;
+
+    await sockets.at(-1)!.close({ code: 1012, reason: 'service restart' });
+    const missed = await scoredMention(keyword.id, 'Stored while the connection was down', 80);
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(opened + 1);
+    // The list read again is the server's: the scored mention missed meanwhile is in it.
+    await page.locator(`#mention-${missed}`).waitFor({ timeout: 10_000 });
+    expect(await page.locator(`#mention-${missed} .mention-text`).textContent()).toBe('Stored while the connection was down');
     await page.close();
   });
 
@@ -381,6 +429,28 @@ describe('inbox', () => {
     await expect.poll(() => page.locator('article.mention .mention-text').allTextContents()).toEqual(['Threaded post nobody answered']);
     await page.close();
   });
+
+  it("shows a mention's note, as a chat alert's Interacted button leaves it, and writes and clears it", async () => {
+    const keyword = await newKeyword('noted thing');
+    const mention = await scoredMention(keyword.id, 'Noted thing post worth a word', 80);
+    expect((await api('PATCH', `/v1/mentions/${mention}`, { note: 'Interacted by @dana in Slack' })).status).toBe(200);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const card = page.locator(`#mention-${mention}`);
+    await expect.poll(() => card.locator('.mention-note').textContent()).toBe('Note: Interacted by @dana in Slack');
+
+    await card.getByText('Edit the note').click();
+    await card.getByLabel('Note on this mention').fill('Interacted by @dana in Slack\nAnswered: pricing page sent.');
+    await card.getByRole('button', { name: 'Save the note' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${mention}`)).body.triage.note).toBe('Interacted by @dana in Slack\nAnswered: pricing page sent.');
+    await expect.poll(() => card.locator('.mention-note').textContent()).toBe('Note: Interacted by @dana in Slack\nAnswered: pricing page sent.');
+
+    await card.getByLabel('Note on this mention').fill('');
+    await card.getByRole('button', { name: 'Save the note' }).click();
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${mention}`)).body.triage.note).toBeNull();
+    await expect.poll(() => card.locator('.mention-note').count()).toBe(0);
+    await page.close();
+  });
 });
 
 describe('keywords', () => {
@@ -425,6 +495,105 @@ describe('keywords', () => {
     expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.matching.excludedTerms).toEqual(['giveaway']);
     await page.close();
   });
+
+  it("gives the focus to a keyword page's title once the keyword has loaded, as to every page's title after a navigation", async () => {
+    await newKeyword('focus target');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keywords');
+    // The page first shows a loading title, then the keyword's own: the focus must follow it, not fall to the document.
+    await page.getByRole('link', { name: 'focus target' }).click();
+    await page.getByRole('heading', { name: 'focus target', level: 1 }).waitFor();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 focus target');
+    await page.goBack();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'focus target', level: 1 }).waitFor();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 focus target');
+    await page.close();
+  });
+
+  it('lists and offers every keyword of a workspace that has more than a page of them', async () => {
+    // In the second workspace, so that the other tests' keyword lists stay short; with no platform, none is polled.
+    let last = '';
+    for (let n = 1; n <= 101; n++) {
+      const created = await earshot.rest('POST', '/v1/keywords', { key: sideApiKey, body: { term: `side keyword ${n}`, platforms: [] } });
+      expect(created.status).toBe(201);
+      last = created.body.id;
+    }
+    const page = await signedInPage();
+    await Promise.all([page.waitForEvent('load'), page.getByLabel('Workspace').selectOption({ label: 'Side project' })]);
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    const rows = page.getByRole('table', { name: 'Keywords', exact: true }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    await page.getByRole('button', { name: 'Show more keywords' }).click();
+    await expect.poll(() => rows.count()).toBe(101);
+    const terms = await page.getByRole('table', { name: 'Keywords', exact: true }).locator('tbody th a').allTextContents();
+    expect(new Set(terms).size).toBe(101);
+    expect(await page.getByRole('button', { name: 'Show more keywords' }).count()).toBe(0);
+
+    // The inbox's keyword filter and an alert rule's keywords offer the 101st too.
+    await page.goto(`${earshot.url}/inbox?keywords=${last}`);
+    const filter = page.getByRole('combobox', { name: 'Keyword', exact: true });
+    await expect.poll(() => filter.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe('side keyword 101');
+    expect(await filter.locator('option').count()).toBe(102);
+    await page.getByRole('link', { name: 'Alerts & channels' }).click();
+    await page.getByRole('group', { name: 'Only these keywords (none: all)' }).getByLabel('side keyword 101', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('adds, renames and deletes a group, shows a duplicate name refused, and offers the group to keywords', async () => {
+    const keyword = await newKeyword('grouped gadget');
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    const groups = page.getByRole('region', { name: 'Groups', exact: true });
+    await groups.getByLabel('Group name').fill('Rivals');
+    await groups.getByLabel('Description', { exact: true }).fill('Products that compete with ours.');
+    await groups.getByRole('button', { name: 'Add group' }).click();
+    await groups.getByRole('rowheader', { name: 'Rivals' }).waitFor();
+    await groups.getByLabel('Group name').fill('rivals');
+    await groups.getByRole('button', { name: 'Add group' }).click();
+    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists (duplicate_group)');
+
+    await groups.getByRole('button', { name: 'Edit Rivals' }).click();
+    await groups.getByLabel('New name').fill('Competitors');
+    await groups.getByLabel('Group description').fill('');
+    await groups.getByRole('button', { name: 'Save group' }).click();
+    await groups.getByRole('rowheader', { name: 'Competitors' }).waitFor();
+    const group = (await api('GET', '/v1/groups')).body.data.find((item: { name: string }) => item.name === 'Competitors');
+    expect(group).toMatchObject({ description: null, isDefault: false });
+
+    // The new group is offered where a keyword picks its group.
+    await page.getByRole('link', { name: 'grouped gadget' }).click();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption({ label: 'Competitors' });
+    await page.getByRole('button', { name: 'Save 1 change' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.group.id).toBe(group.id);
+
+    // Deleting the group moves its keyword to the default group.
+    await page.getByRole('link', { name: 'Keywords' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await groups.getByRole('button', { name: 'Delete Competitors' }).click();
+    await groups.getByRole('rowheader', { name: 'Competitors' }).waitFor({ state: 'detached' });
+    expect((await api('GET', `/v1/keywords/${keyword.id}`)).body.group.isDefault).toBe(true);
+    await page.close();
+  });
+});
+
+describe('wallet', () => {
+  it('asks for a top-up of dollars and cents, as any amount from $20 to $5,000 may be (spec 8)', async () => {
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'Wallet & usage' }).click();
+    await page.getByLabel('Amount in dollars').fill('20.50');
+    const [request] = await Promise.all([
+      page.waitForRequest((sent) => sent.url().endsWith('/graphql') && (sent.postData() ?? '').includes('startTopUp')),
+      page.getByRole('button', { name: 'Top up with Stripe' }).click(),
+    ]);
+    expect(request.postDataJSON().variables).toEqual({ input: { amountCents: 2050 } });
+    // This Earshot has no payment provider: the answer says so in the page.
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('(billing_not_configured)');
+    await page.close();
+  });
 });
 
 describe('people and analytics', () => {
@@ -441,7 +610,7 @@ describe('people and analytics', () => {
 
     // The first contact a member logs claims the unowned person for them and moves it to contacted (spec 3.5.2).
     await card.getByLabel('Channel').selectOption('linkedin');
-    await card.getByLabel('Note').fill('Said hello on LinkedIn');
+    await card.getByLabel('Note', { exact: true }).fill('Said hello on LinkedIn');
     await card.getByRole('button', { name: 'Log contact' }).click();
     await card.getByText('Said hello on LinkedIn').waitFor();
     await expect.poll(() => card.getByLabel('Outreach stage').inputValue()).toBe('contacted');
@@ -583,6 +752,30 @@ describe('alerts and channels', () => {
     // Opened again, the page says the link is used up.
     await page.reload();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/used|invalid/i);
+    await page.close();
+  });
+
+  it("creates a rule, saying so, and names each rule's buttons after it, so those of two rules tell apart", async () => {
+    const channel = await api('POST', '/v1/channels', { kind: 'webhook', label: 'Rule hook', url: `${receiver.url}/rules` });
+    const digest = await api('POST', '/v1/alerts', { name: 'Evening digest', mode: 'daily', schedule: { hour: 18 }, channelIds: [channel.body.id] });
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/alerts`);
+    await page.getByLabel('Rule name').fill('Angry users');
+    await page.getByLabel('Which mentions').selectOption({ label: 'Negative' });
+    await page.getByRole('group', { name: 'Send to' }).getByLabel('Rule hook (webhook)').check();
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rule “Angry users” created.' }).waitFor();
+    expect((await api('GET', '/v1/alerts')).body.data).toContainEqual(expect.objectContaining({ name: 'Angry users', event: 'mention.negative', channelIds: [channel.body.id] }));
+    const rules = page.getByRole('table', { name: 'Alert rules' });
+    for (const name of ['Turn off Angry users', 'Test Angry users', 'Turn off Evening digest', 'Test Evening digest', 'Run now Evening digest']) {
+      await rules.getByRole('button', { name, exact: true }).waitFor();
+    }
+    expect(await rules.getByRole('button', { name: 'Run now Angry users' }).count()).toBe(0);
+    await rules.getByRole('button', { name: 'Turn off Evening digest', exact: true }).click();
+    await rules.getByRole('button', { name: 'Turn on Evening digest', exact: true }).waitFor();
+    const listed = (await api('GET', '/v1/alerts')).body.data;
+    expect(listed.find((rule: { id: string }) => rule.id === digest.body.id).enabled).toBe(false);
+    expect(listed.find((rule: { name: string }) => rule.name === 'Angry users').enabled).toBe(true);
     await page.close();
   });
 });

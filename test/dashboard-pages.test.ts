@@ -125,6 +125,18 @@ async function accessibilityViolations(page: Page): Promise<{ id: string; nodes:
   });
 }
 
+/**
+ * The page's headings in document order that come more than one level below
+ * the heading before them (an h3 straight under an h1): a screen reader's
+ * outline of the page then has a hole.
+ */
+async function skippedHeadingLevels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const headings = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')];
+    return headings.filter((heading, at) => at > 0 && Number(heading.tagName[1]) > Number(headings[at - 1].tagName[1]) + 1).map((heading) => `${heading.tagName}: ${heading.textContent}`);
+  });
+}
+
 async function capture(page: Page, name: string) {
   if (!screenshotDir) return;
   await mkdir(screenshotDir, { recursive: true });
@@ -152,6 +164,7 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     await page.locator('.loading').waitFor({ state: 'detached' });
     expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await skippedHeadingLevels(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);

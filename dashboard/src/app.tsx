@@ -24,7 +24,8 @@ export function App() {
   );
 }
 
-type SessionState = { state: 'checking' } | { state: 'signed-out' } | { state: 'failed'; error: unknown } | { state: 'signed-in'; session: SessionInfo };
+/** `ended`: the session was over when a request found it so (expired, signed out elsewhere, the user removed), not signed out here. */
+type SessionState = { state: 'checking' } | { state: 'signed-out'; ended?: boolean } | { state: 'failed'; error: unknown } | { state: 'signed-in'; session: SessionInfo };
 
 function Root() {
   const { path, url, query, route } = useLocation();
@@ -36,14 +37,14 @@ function Root() {
     try {
       setSession({ state: 'signed-in', session: (await execute(ShellDocument)).whoami });
     } catch (error) {
-      setSession(error instanceof ApiError && error.code === 'unauthorized' ? { state: 'signed-out' } : { state: 'failed', error });
+      setSession(error instanceof ApiError && error.code === 'unauthorized' ? { state: 'signed-out', ended: true } : { state: 'failed', error });
     }
   };
   useEffect(() => {
     void load();
     return onSignedOut(() => {
       closeLiveUpdates();
-      setSession({ state: 'signed-out' });
+      setSession({ state: 'signed-out', ended: true });
     });
   }, []);
 
@@ -62,7 +63,7 @@ function Root() {
     route(next, true);
   };
 
-  if (path === '/sign-in') return <SignInPage onSignedIn={signedIn} />;
+  if (path === '/sign-in') return <SignInPage onSignedIn={signedIn} sessionEnded={session.state === 'signed-out' && session.ended} />;
   if (path === '/sign-in/link') return <MagicLinkPage token={query.token ?? ''} onSignedIn={signedIn} />;
   if (path === '/invitation') return <InvitationPage token={query.token ?? ''} onAccepted={signedIn} />;
   // The links opened from an e-mail or from Slack (the REST routes' browser pages), which carry their own credential.

@@ -2,12 +2,26 @@ import { type Client, createClient } from 'graphql-ws/client';
 import type { TypedDocumentString } from '../graphql/graphql';
 
 let client: Client | undefined;
+const reconnectedListeners = new Set<() => void>();
+
+/**
+ * Called each time the connection comes back after a drop (a restart, a lost
+ * network): what was sent meanwhile never arrives, so a page that lists live
+ * data reads it again.
+ */
+export function onReconnected(listener: () => void): () => void {
+  reconnectedListeners.add(listener);
+  return () => reconnectedListeners.delete(listener);
+}
+
+/** Waits before another try: 1, 2, 4, 8 s, then every 10 s, each plus up to a second so that many pages do not come back at once. */
+const retryWait = (retries: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** retries, 10_000) + Math.random() * 1000));
 
 /**
  * One graphql-ws connection to `/graphql` for the whole app, opened on the
  * first subscription. The browser sends the session cookie with the upgrade;
  * the server accepts it only from Earshot's own origin. Dropped connections
- * are retried.
+ * are retried, and `onReconnected` listeners told when one is back.
  */
 function liveClient(): Client {
   client ??= createClient({
@@ -15,6 +29,12 @@ function liveClient(): Client {
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: () => true,
+    retryWait,
+    on: {
+      connected: (_socket, _payload, wasRetry) => {
+        if (wasRetry) for (const listener of reconnectedListeners) listener();
+      },
+    },
   });
   return client;
 }

@@ -41,6 +41,8 @@ export function TextField(
     autoComplete?: string;
     min?: number;
     max?: number;
+    /** A number field's granularity; the browser's default, 1, refuses fractions. */
+    step?: number;
     maxLength?: number;
     name?: string;
     onChange?(value: string): void;
@@ -59,6 +61,7 @@ export function TextField(
         autoComplete={props.autoComplete}
         min={props.min}
         max={props.max}
+        step={props.step}
         maxLength={props.maxLength}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy(id, props)}

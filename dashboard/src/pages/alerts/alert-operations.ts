@@ -20,7 +20,6 @@ export const AlertsPageDocument = graphql(`
       filter { minRelevance keywordIds }
       lastRunAt
     }
-    keywords(first: 100) { nodes { id term } }
   }
 `);
 

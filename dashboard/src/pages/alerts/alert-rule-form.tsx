@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
+import { useKeywordChoices } from '../../api/keyword-choices';
 import { useAction } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
 import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
-import { ErrorNotice } from '../../ui/notice';
+import { ErrorNotice, Notice } from '../../ui/notice';
 import { CreateAlertRuleDocument } from './alert-operations';
 import { ActionForm } from '../../ui/action-form';
 
@@ -22,6 +23,7 @@ const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 type Mode = 'instant' | 'daily' | 'weekly';
 
 export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCreated(): void }) {
+  const { keywords, error: keywordsError } = useKeywordChoices();
   const [name, setName] = useState('');
   const [mode, setMode] = useState<Mode>('instant');
   const [event, setEvent] = useState<(typeof instantEvents)[number][0]>('mention.matched');
@@ -30,7 +32,9 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
   const [channelIds, setChannelIds] = useState<string[]>([]);
   const [keywordIds, setKeywordIds] = useState<string[]>([]);
   const [minRelevance, setMinRelevance] = useState('');
+  const [created, setCreated] = useState<string>();
   const create = useAction(async () => {
+    setCreated(undefined);
     await execute(CreateAlertRuleDocument, {
       input: {
         name,
@@ -40,6 +44,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         filter: { ...(keywordIds.length ? { keywordIds } : {}), ...(minRelevance ? { minRelevance: Number(minRelevance) } : {}) },
       },
     });
+    setCreated(name);
     setName('');
     onCreated();
   });
@@ -61,11 +66,16 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         {mode === 'weekly' && <SelectField label="Weekday" value={weekday} options={weekdays.map((day) => [day, day] as [string, string])} onChange={setWeekday} />}
         <TextField label="Minimum relevance" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="Blank: the preset's, or none" />
       </div>
-      <CheckboxGroup legend="Send to" options={data.channels.map((channel) => [channel.id, `${channel.label} (${channel.kind})`] as [string, string])} value={channelIds} onChange={setChannelIds} />
-      {data.keywords.nodes.length > 0 && (
-        <CheckboxGroup legend="Only these keywords (none: all)" options={data.keywords.nodes.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
+      {data.channels.length === 0 ? (
+        <p class="hint">A rule sends to channels: create one above first.</p>
+      ) : (
+        <CheckboxGroup legend="Send to" options={data.channels.map((channel) => [channel.id, `${channel.label} (${channel.kind})`] as [string, string])} value={channelIds} onChange={setChannelIds} />
       )}
-      <ErrorNotice error={create.error} />
+      {keywords && keywords.length > 0 && (
+        <CheckboxGroup legend="Only these keywords (none: all)" options={keywords.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
+      )}
+      <ErrorNotice error={keywordsError ?? create.error} />
+      {created && <Notice tone="success">Rule “{created}” created.</Notice>}
       <button type="submit" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create rule'}
       </button>

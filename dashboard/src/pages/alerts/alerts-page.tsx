@@ -71,13 +71,14 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
       <td class="actions">
         <button type="button" class="secondary" disabled={toggle.busy} onClick={() => void toggle.run()}>
           {rule.enabled ? 'Turn off' : 'Turn on'}
+          <span class="visually-hidden"> {rule.name}</span>
         </button>
         <button type="button" class="secondary" disabled={test.busy} onClick={() => void test.run()}>
-          Test
+          Test<span class="visually-hidden"> {rule.name}</span>
         </button>
         {rule.mode !== 'instant' && (
           <button type="button" class="secondary" disabled={run.busy} onClick={() => void run.run()}>
-            Run now
+            Run now<span class="visually-hidden"> {rule.name}</span>
           </button>
         )}
         <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>

@@ -1,4 +1,5 @@
 import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables, MentionFilter, MentionSort } from '../../graphql/graphql';
+import type { KeywordChoice } from '../../api/keyword-choices';
 import { CommitField, SelectField } from '../../ui/fields';
 import { intents, sentiments } from '../../../../vocabulary/classification-values.ts';
 import { platformNames } from '../../../../vocabulary/platform-names.ts';
@@ -197,11 +198,21 @@ const moreFields: { field: GenericField; label: string; hint?: string; options?:
 
 const shown = (value: unknown) => (value === undefined || value === null ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
-export function InboxFilterBar({ filters, choices, onChange }: { filters: InboxFilters; choices: InboxChoicesQuery | undefined; onChange(filters: InboxFilters): void }) {
+export function InboxFilterBar({
+  filters,
+  choices,
+  keywords,
+  onChange,
+}: {
+  filters: InboxFilters;
+  choices: InboxChoicesQuery | undefined;
+  keywords: KeywordChoice[] | undefined;
+  onChange(filters: InboxFilters): void;
+}) {
   const { filter } = filters;
   const set = (change: Partial<ListFilter>) => onChange({ ...filters, filter: { ...filter, ...change } });
   const setField = (field: GenericField, typed: string) => set({ [field]: readParameter(kinds[field], kinds[field] === 'list' ? list(typed).join(',') : typed.trim()) });
-  const keywordOptions = [['', 'All keywords'], ...(choices?.keywords.nodes ?? []).map((keyword) => [keyword.id, keyword.term] as const)] as const;
+  const keywordOptions = [['', 'All keywords'], ...(keywords ?? []).map((keyword) => [keyword.id, keyword.term] as const)] as const;
   const alertOptions = [['', 'Any'], ...(choices?.alertRules ?? []).map((rule) => [rule.id, rule.name] as const)] as const;
   const memberOptions = [['', 'Anyone or nobody'], ...(choices?.members ?? []).map((member) => [member.id, member.name] as const)] as const;
   const extra = moreFields.filter(({ field }) => shown(filter[field]) !== '').length;

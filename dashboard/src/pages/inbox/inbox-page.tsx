@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
-import { subscribe } from '../../api/live-updates';
+import { useKeywordChoices } from '../../api/keyword-choices';
+import { onReconnected, subscribe } from '../../api/live-updates';
 import { useQuery } from '../../api/use-query';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ErrorNotice, Loading } from '../../ui/notice';
@@ -22,6 +23,7 @@ export default function InboxPage() {
   const variables = queryVariables(filters);
   const page = useQuery(InboxMentionsDocument, variables);
   const choices = useQuery(InboxChoicesDocument, {});
+  const keywordChoices = useKeywordChoices();
   const [mentions, setMentions] = useState<InboxMentionFragment[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [fresh, setFresh] = useState<Set<string>>(new Set());
@@ -82,6 +84,10 @@ export default function InboxPage() {
       timers.current.forEach(clearTimeout);
     };
   }, [replace]);
+
+  // Mentions stored while the live connection was down never arrive over it: the list is read again once it is back.
+  const { refetch } = page;
+  useEffect(() => onReconnected(() => void refetch()), [refetch]);
 
   const triage = useCallback(
     async (id: string, patch: MentionPatchInput) => {
@@ -193,11 +199,11 @@ export default function InboxPage() {
         <ShortcutList />
       </PageHeader>
       <SavedViews filters={filters} onApply={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
-      <InboxFilterBar filters={filters} choices={choices.data} onChange={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
+      <InboxFilterBar filters={filters} choices={choices.data} keywords={keywordChoices.keywords} onChange={(next: InboxFilters) => route(`/inbox${filtersToSearch(next)}`)} />
       <p class="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <ErrorNotice error={error ?? page.error} />
+      <ErrorNotice error={error ?? page.error ?? keywordChoices.error} />
       <div class="bulk-bar" role="toolbar" aria-label="Selected mentions" hidden={shown.length === 0}>
         <label class="checkbox">
           <input

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
 import { ago, count, dateTime } from '../../ui/format';
+import { MentionNote } from './mention-note';
 import { PersonCard, stageLabels } from './person-card';
 import { ThreadComments } from './thread-comments';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
@@ -51,10 +52,11 @@ export function MentionCard({
     >
       <div class="mention-head">
         <input type="checkbox" checked={selected} aria-label={`Select the mention by ${mention.author.name}`} onChange={(event) => onSelect(event.currentTarget.checked)} />
-        <h3 id={headingId}>
+        {/* Level 2: the page's h1 is the inbox, and nothing stands between. */}
+        <h2 id={headingId}>
           <span class="platform">{platformName(mention.post.platform)}</span> · {mention.author.name}
           {mention.author.handle && mention.author.handle !== mention.author.name && <span class="muted"> @{mention.author.handle}</span>}
-        </h3>
+        </h2>
         <span class="keyword-chip">{mention.keyword.term}</span>
         {fresh && <span class="chip chip-new">New</span>}
       </div>
@@ -127,6 +129,7 @@ export function MentionCard({
           </select>
         </label>
       </div>
+      <MentionNote note={mention.triage.note ?? null} busy={busy} onSave={(note) => onTriage({ note })} />
       <details class="person" onToggle={(event) => setThreadOpen(event.currentTarget.open)}>
         <summary>Comments in the thread</summary>
         {threadOpen && <ThreadComments mentionId={mention.id} />}

@@ -60,7 +60,6 @@ export const BulkTriageDocument = graphql(`
 
 export const InboxChoicesDocument = graphql(`
   query InboxChoices {
-    keywords(first: 100) { nodes { id term } }
     alertRules { id name }
     members { id name }
   }

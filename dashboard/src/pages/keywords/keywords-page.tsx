@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
-import type { KeywordKind } from '../../graphql/graphql';
+import type { KeywordKind, KeywordListQuery } from '../../graphql/graphql';
 import { SelectField, TextField } from '../../ui/fields';
 import { count, money, percent } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
@@ -11,10 +11,11 @@ import { PageHeader, Section } from '../../ui/page';
 import { HealthChip, kindOptions, noiseShare } from './keyword-labels';
 import { DataTable } from '../../ui/data-table';
 import { ActionForm } from '../../ui/action-form';
+import { GroupsSection } from './groups-section';
 
 const KeywordListDocument = graphql(`
-  query KeywordList {
-    keywords(first: 100) {
+  query KeywordList($after: String) {
+    keywords(first: 100, after: $after) {
       nodes {
         ...KeywordRunState
         cap { mentions per used }
@@ -22,7 +23,7 @@ const KeywordListDocument = graphql(`
       }
       nextCursor
     }
-    groups { id name isDefault }
+    groups { id name isDefault description keywordCount }
   }
 `);
 
@@ -39,6 +40,15 @@ export default function KeywordsPage() {
   const [term, setTerm] = useState('');
   const [kind, setKind] = useState<KeywordKind>('brand');
   const [groupId, setGroupId] = useState('');
+  // Pages after the first, read on request; a new answer to the first page starts the list again.
+  const [later, setLater] = useState<KeywordListQuery['keywords']>();
+  useEffect(() => setLater(undefined), [list.data]);
+  const nextCursor = later ? later.nextCursor : list.data?.keywords.nextCursor;
+  const showMore = useAction(async () => {
+    const { keywords } = await execute(KeywordListDocument, { after: nextCursor });
+    setLater((shown) => ({ nodes: [...(shown?.nodes ?? []), ...keywords.nodes], nextCursor: keywords.nextCursor }));
+  });
+  const keywords = [...(list.data?.keywords.nodes ?? []), ...(later?.nodes ?? [])];
   const create = useAction(async () => {
     const { createKeyword } = await execute(CreateKeywordDocument, { input: { term, kind, groupId: groupId || undefined } });
     route(`/keywords/${createKeyword.id}`);
@@ -50,11 +60,11 @@ export default function KeywordsPage() {
       <ErrorNotice error={list.error} />
       {!list.data ? (
         <Loading label="Loading keywords" />
-      ) : list.data.keywords.nodes.length === 0 ? (
+      ) : keywords.length === 0 ? (
         <p class="empty">No keywords yet: add the first one below.</p>
       ) : (
         <DataTable label="Keywords" columns={['Keyword', 'Group', 'Health', { label: 'Noise (14 days)', number: true }, { label: 'This month', number: true }, { label: 'Cap', number: true }, { label: 'Cost this month', number: true }]}>
-          {list.data.keywords.nodes.map((keyword) => {
+          {keywords.map((keyword) => {
             const noise = noiseShare(keyword.stats.noise);
             return (
               <tr key={keyword.id}>
@@ -75,6 +85,12 @@ export default function KeywordsPage() {
           })}
         </DataTable>
       )}
+      {nextCursor && (
+        <button type="button" class="secondary load-more" disabled={showMore.busy} onClick={() => void showMore.run()}>
+          {showMore.busy ? 'Loading…' : 'Show more keywords'}
+        </button>
+      )}
+      <ErrorNotice error={showMore.error} />
       <Section title="Add a keyword">
         <ActionForm onSubmit={() => void create.run()}>
           <div class="grid-2">
@@ -94,6 +110,7 @@ export default function KeywordsPage() {
           <p class="hint">It starts collecting at once, with a look-back over the last 30 days, at $5 a month charged daily.</p>
         </ActionForm>
       </Section>
+      {list.data && <GroupsSection groups={list.data.groups} onChanged={() => void list.refetch()} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { PageHeader } from '../../ui/page';
 import { ActionForm } from '../../ui/action-form';
 
 /** Sign-in by password or by an e-mailed link (README "Dashboard sessions"). */
-export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
+export function SignInPage({ onSignedIn, sessionEnded }: { onSignedIn(): Promise<void>; sessionEnded?: boolean }) {
   const [method, setMethod] = useState<'password' | 'link'>('password');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -26,6 +26,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
       <div class="card sign-in-card">
         <p class="brand">Earshot</p>
         <PageHeader title="Sign in" />
+        {sessionEnded && <Notice tone="warning">Your session has ended. Sign in again to go on where you were.</Notice>}
         <div class="segmented" role="group" aria-label="How to sign in">
           <button type="button" aria-pressed={method === 'password'} onClick={() => setMethod('password')}>
             Password

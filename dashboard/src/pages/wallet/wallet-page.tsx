@@ -146,6 +146,7 @@ export default function WalletPage() {
             type="number"
             min={bounds.minCents / 100}
             max={bounds.maxCents / 100}
+            step={0.01}
             required
             value={amount}
             onInput={setAmount}
