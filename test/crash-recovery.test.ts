@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { billingTickQueue } from '../jobs/billing-tick/index.ts';
 import { z } from 'zod';
@@ -15,12 +18,14 @@ import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { countOf, createTestDatabase, eventually, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
+import { killStartedServices, npmStart, serviceSettings } from './service-process.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 
 const pools: Sql[] = [];
 const upstreams: FakeUpstream[] = [];
 afterEach(async () => {
   await stopRunningServices();
+  await killStartedServices();
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
@@ -236,4 +241,29 @@ describe('midnights missed while no worker ran', () => {
       await again.stop();
     }
   });
+});
+
+describe('a very first npm start killed while it makes its database', () => {
+  it('leaves nothing the next npm start trips on: that one makes the database again and serves', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    try {
+      const first = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+      // initdb has begun writing the cluster, and no credentials are kept yet.
+      await until(async () => {
+        const entries = await readdir(dataDir).catch(() => [] as string[]);
+        return entries.some((entry) => entry.startsWith('pg') && existsSync(path.join(dataDir, entry, 'PG_VERSION')));
+      }, 60_000);
+      expect(existsSync(path.join(dataDir, 'connection.json'))).toBe(false);
+      process.kill(-first.child.pid!, 'SIGKILL');
+      await first.exited;
+
+      const second = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+      expect(await second.ready).toMatchObject({ message: `Earshot all ready on port ${port}` });
+      expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await remove();
+    }
+  }, 120_000);
 });
