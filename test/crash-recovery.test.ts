@@ -20,10 +20,16 @@ import { countOf, createTestDatabase, eventually, startTestEarshot, testSecrets,
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 import { killStartedServices, npmStart, serviceSettings } from './service-process.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
+import { createAlertRule } from '../subgraphs/mentions/index.ts';
+import { createChannel } from '../subgraphs/team/index.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 const pools: Sql[] = [];
 const upstreams: FakeUpstream[] = [];
+const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   await stopRunningServices();
   await killStartedServices();
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
@@ -150,6 +156,48 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     expect(await countOf(sql`select count(*)::int as n from mentions`)).toBe(hits.length);
     expect(await countOf(sql`select count(*)::int as n from job_workers`)).toBe(1);
     await expectBooksBalanced(sql);
+  });
+});
+
+describe('a webhook delivery under way at kill -9', { timeout: 180_000 }, () => {
+  it('counts the attempt the kill cut short: sent again under the same id as attempt 2, and failed rather than sent a sixth time when it was the fifth', async () => {
+    const { url, sql } = await database();
+    const { workspaceId } = await watchedTerm(sql, 'Numbatix');
+    const hackerNews = await startFakeHackerNews({ hits: storiesNaming('Numbatix', 1, 30_000) });
+    upstreams.push(hackerNews);
+    const [patient, failing] = [await startWebhookReceiver(), await startWebhookReceiver()];
+    receivers.push(patient, failing);
+    const hold = { status: 200, delayMs: 600_000 };
+    // The first answers nothing until the kill; the second fails four times, then answers nothing. The 20 s time-out outlasts the four failures, so both wait at the kill.
+    patient.answerNext(hold);
+    failing.answerNext({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, hold);
+    const channelIds: string[] = [];
+    for (const receiver of [patient, failing]) {
+      const channel = await createChannel(sql, testSecrets, workspaceId, { kind: 'webhook', url: receiver.url }, { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, new Date());
+      channelIds.push(channel.id);
+    }
+    await createAlertRule(sql, keywordDirectory, workspaceId, { name: 'Every mention', channelIds }, new Date());
+    const env = { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_RETRY_DELAY_S: '1', EARSHOT_WEBHOOK_TIMEOUT_MS: '20000' };
+
+    const first = await startService(url, env);
+    await until(async () => patient.received.length === 1 && failing.received.length === 5, 90_000);
+    await stopService(first.child, 'SIGKILL');
+
+    await startService(url, env);
+    const settled = await eventually(
+      () => sql<{ channelId: string; status: string; attempts: number; attemptLog: { status: number | null; error: string | null }[] }[]>`
+        select channel_id, status, attempts, attempt_log from deliveries order by array_position(${channelIds}::text[], channel_id)`,
+      (rows) => rows.length === 2 && rows.every((row) => row.status !== 'pending'),
+      90_000,
+    );
+    const cutShort = { status: null, error: 'no answer recorded: the sending process stopped during this attempt' };
+    expect(settled.map(({ status, attempts, attemptLog }) => ({ status, attempts, attemptLog: attemptLog.map(({ status, error }) => ({ status, error })) }))).toEqual([
+      { status: 'delivered', attempts: 2, attemptLog: [cutShort, { status: 200, error: null }] },
+      { status: 'failed', attempts: 5, attemptLog: [...Array(4).fill({ status: 500, error: 'HTTP 500' }), cutShort] },
+    ]);
+    expect(failing.received).toHaveLength(5);
+    const ids = (receiver: WebhookReceiver) => new Set(receiver.received.map((request) => request.headers['webhook-id']));
+    expect([ids(patient).size, ids(failing).size]).toEqual([1, 1]);
   });
 });
 
