@@ -16,7 +16,7 @@ import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { countOf, createTestDatabase, eventually, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
+import { countOf, createTestDatabase, eventually, patiently, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
 import { killStartedServices, npmStart, serviceSettings } from './service-process.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
@@ -198,6 +198,56 @@ describe('a webhook delivery under way at kill -9', { timeout: 180_000 }, () => 
     expect(failing.received).toHaveLength(5);
     const ids = (receiver: WebhookReceiver) => new Set(receiver.received.map((request) => request.headers['webhook-id']));
     expect([ids(patient).size, ids(failing).size]).toEqual([1, 1]);
+  });
+});
+
+describe('a keyword created just before kill -9', { timeout: 180_000 }, () => {
+  it('gets its look-back whenever it exists: the job commits with the keyword, never after it', async () => {
+    const { url, sql } = await database();
+    const { workspaceId, apiKey } = await newWorkspace(sql, 'Crash test');
+    await creditWalletByOperator(sql, { workspaceId, cents: 50_000, at: new Date() });
+    // Three days old: only a look-back reaches it.
+    const hackerNews = await startFakeHackerNews({ hits: [hackerNewsStory({ id: 40_001, title: 'Ask HN: is Dingotron worth it for a small team?', createdAt: minutesAgo(3 * 24 * 60) })] });
+    upstreams.push(hackerNews);
+    const env = { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url };
+    const create = (serviceUrl: string) =>
+      fetch(`${serviceUrl}/v1/keywords`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ term: 'Dingotron', platforms: ['hackernews'] }),
+      });
+    const keywordIds = async () => (await sql<{ id: string }[]>`select id from keywords where term = 'Dingotron'`).map((row) => row.id);
+
+    const first = await startService(url, env);
+    // No job can be written while this lock is held: the create waits at its look-back, wherever that is sent.
+    let release!: () => void;
+    const locker = connect(url, { max: 1 });
+    pools.push(locker);
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const holding = locker.begin(async (tx) => {
+      await tx`lock table pgboss.job in share mode`;
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await lockHeld;
+    create(first.url).catch(() => undefined);
+    const postedAt = Date.now();
+    await until(async () => (await keywordIds()).length > 0 || Date.now() - postedAt > 10_000, 30_000);
+    await stopService(first.child, 'SIGKILL');
+    release();
+    await holding;
+
+    const second = await startService(url, env);
+    // The client got no answer: it asks again when the keyword is not there.
+    if ((await keywordIds()).length === 0) expect((await patiently(() => create(second.url), 60_000)).status).toBe(201);
+    const [keywordId] = await keywordIds();
+    const stored = await eventually(
+      () => sql<{ n: number }[]>`select count(*)::int as n from mentions where keyword_id = ${keywordId}`,
+      ([row]) => row.n === 1,
+      90_000,
+    );
+    expect(stored[0].n).toBe(1);
   });
 });
 
