@@ -200,7 +200,11 @@ async function initialiseCluster(dataDir: string, connection: ConnectionFile, lo
     onLog: (message) => log.debug('postgres', { message: String(message).trim() }),
     onError: (error) => log.debug('postgres', { error: String(error).trim() }),
   }).initialise();
-  await rename(stagingDir, pgDir);
+  // Another process that made its own at the same moment may have won: its cluster stays, this one goes.
+  await rename(stagingDir, pgDir).catch(async (error) => {
+    await rm(stagingDir, { recursive: true, force: true });
+    throw error;
+  });
   await writeFile(path.join(dataDir, 'connection.json'), JSON.stringify(connection), { mode: 0o600 });
 }
 
