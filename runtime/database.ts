@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { DatabaseWatch } from './database-availability.ts';
 import { randomBase62 } from './ids.ts';
 import type { Logger } from './logger.ts';
-import { runningPostmaster, startPostmaster, supervisePostmaster } from './postmaster.ts';
+import { isAlive, runningPostmaster, startPostmaster, supervisePostmaster } from './postmaster.ts';
 
 export type Sql = postgres.Sql<{}>;
 /** A postgres.js handle that is either the pool or a transaction: store functions take either. */
@@ -165,6 +165,49 @@ export function holdsEmbeddedDatabase(dataDir: string): boolean {
   return existsSync(path.join(dataDir, 'pg', 'PG_VERSION')) && existsSync(path.join(dataDir, 'connection.json'));
 }
 
+/** Where a process makes a new cluster before it becomes `pg`: its own, so a CLI command and the server starting at once never share one. */
+const stagingPrefix = 'pg.initialising-';
+
+/**
+ * Makes the cluster of `dataDir` so that a first start killed at any moment
+ * leaves nothing a second start trips on: initdb writes into a staging
+ * directory of this process, which becomes `pg` only once complete, and the
+ * credentials are written after. What an interrupted first start left (a
+ * staging directory of a process gone, a `pg` without its credentials,
+ * which nothing can sign in to) is cleared or moved aside, never started.
+ */
+async function initialiseCluster(dataDir: string, connection: ConnectionFile, log: Logger): Promise<void> {
+  const pgDir = path.join(dataDir, 'pg');
+  for (const entry of await readdir(dataDir)) {
+    const owner = entry.startsWith(stagingPrefix) ? Number(entry.slice(stagingPrefix.length)) : undefined;
+    if (owner !== undefined && (owner === process.pid || !isAlive(owner))) await rm(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+  if (existsSync(pgDir)) {
+    const aside = path.join(dataDir, `pg.incomplete-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    await rename(pgDir, aside);
+    log.warn('moved aside a database directory left without its credentials by an interrupted first start', { moved: aside });
+  }
+  const stagingDir = path.join(dataDir, `${stagingPrefix}${process.pid}`);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  await new EmbeddedPostgres({
+    databaseDir: stagingDir,
+    port: connection.port,
+    user: connection.user,
+    password: connection.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (message) => log.debug('postgres', { message: String(message).trim() }),
+    onError: (error) => log.debug('postgres', { error: String(error).trim() }),
+  }).initialise();
+  // Another process that made its own at the same moment may have won: its cluster stays, this one goes.
+  await rename(stagingDir, pgDir).catch(async (error) => {
+    await rm(stagingDir, { recursive: true, force: true });
+    throw error;
+  });
+  await writeFile(path.join(dataDir, 'connection.json'), JSON.stringify(connection), { mode: 0o600 });
+}
+
 /**
  * Starts (or finds) the embedded PostgreSQL under `dataDir`: the server and
  * the CLI share it, so whoever comes second connects to the running one
@@ -219,22 +262,7 @@ export async function startEmbeddedDatabase(
   }
 
   const port = await freePort();
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: stored.user,
-    password: stored.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: true,
-    onLog: (message) => log.debug('postgres', { message: String(message).trim() }),
-    onError: (error) => log.debug('postgres', { error: String(error).trim() }),
-  });
-  if (!initialised) {
-    await server.initialise();
-    await writeFile(connectionFile, JSON.stringify({ ...stored, port }), { mode: 0o600 });
-  }
+  if (!initialised) await initialiseCluster(dataDir, { ...stored, port }, log);
   const postmaster = await startPostmaster({ pgDir, port, flags, ownSession: options.server }, log);
   const admin = connect(`postgres://${stored.user}:${stored.password}@127.0.0.1:${port}/postgres`, { max: 1 });
   try {

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { billingTickQueue } from '../jobs/billing-tick/index.ts';
 import { z } from 'zod';
@@ -13,14 +16,22 @@ import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { countOf, createTestDatabase, eventually, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
+import { countOf, createTestDatabase, eventually, patiently, startTestEarshot, testSecrets, testSecretsEnv } from './harness.ts';
 import { startService, stopRunningServices, stopService } from './killable-service.ts';
+import { killStartedServices, npmStart, serviceSettings } from './service-process.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
+import { createAlertRule } from '../subgraphs/mentions/index.ts';
+import { createChannel } from '../subgraphs/team/index.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 const pools: Sql[] = [];
 const upstreams: FakeUpstream[] = [];
+const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   await stopRunningServices();
+  await killStartedServices();
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
@@ -148,6 +159,98 @@ describe('after kill -9', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a webhook delivery under way at kill -9', { timeout: 180_000 }, () => {
+  it('counts the attempt the kill cut short: sent again under the same id as attempt 2, and failed rather than sent a sixth time when it was the fifth', async () => {
+    const { url, sql } = await database();
+    const { workspaceId } = await watchedTerm(sql, 'Numbatix');
+    const hackerNews = await startFakeHackerNews({ hits: storiesNaming('Numbatix', 1, 30_000) });
+    upstreams.push(hackerNews);
+    const [patient, failing] = [await startWebhookReceiver(), await startWebhookReceiver()];
+    receivers.push(patient, failing);
+    const hold = { status: 200, delayMs: 600_000 };
+    // The first answers nothing until the kill; the second fails four times, then answers nothing. The 20 s time-out outlasts the four failures, so both wait at the kill.
+    patient.answerNext(hold);
+    failing.answerNext({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, hold);
+    const channelIds: string[] = [];
+    for (const receiver of [patient, failing]) {
+      const channel = await createChannel(sql, testSecrets, workspaceId, { kind: 'webhook', url: receiver.url }, { EARSHOT_ALLOW_PRIVATE_URLS: '1' }, new Date());
+      channelIds.push(channel.id);
+    }
+    await createAlertRule(sql, keywordDirectory, workspaceId, { name: 'Every mention', channelIds }, new Date());
+    const env = { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_RETRY_DELAY_S: '1', EARSHOT_WEBHOOK_TIMEOUT_MS: '20000' };
+
+    const first = await startService(url, env);
+    await until(async () => patient.received.length === 1 && failing.received.length === 5, 90_000);
+    await stopService(first.child, 'SIGKILL');
+
+    await startService(url, env);
+    const settled = await eventually(
+      () => sql<{ channelId: string; status: string; attempts: number; attemptLog: { status: number | null; error: string | null }[] }[]>`
+        select channel_id, status, attempts, attempt_log from deliveries order by array_position(${channelIds}::text[], channel_id)`,
+      (rows) => rows.length === 2 && rows.every((row) => row.status !== 'pending'),
+      90_000,
+    );
+    const cutShort = { status: null, error: 'no answer recorded: the sending process stopped during this attempt' };
+    expect(settled.map(({ status, attempts, attemptLog }) => ({ status, attempts, attemptLog: attemptLog.map(({ status, error }) => ({ status, error })) }))).toEqual([
+      { status: 'delivered', attempts: 2, attemptLog: [cutShort, { status: 200, error: null }] },
+      { status: 'failed', attempts: 5, attemptLog: [...Array(4).fill({ status: 500, error: 'HTTP 500' }), cutShort] },
+    ]);
+    expect(failing.received).toHaveLength(5);
+    const ids = (receiver: WebhookReceiver) => new Set(receiver.received.map((request) => request.headers['webhook-id']));
+    expect([ids(patient).size, ids(failing).size]).toEqual([1, 1]);
+  });
+});
+
+describe('a keyword created just before kill -9', { timeout: 180_000 }, () => {
+  it('gets its look-back whenever it exists: the job commits with the keyword, never after it', async () => {
+    const { url, sql } = await database();
+    const { workspaceId, apiKey } = await newWorkspace(sql, 'Crash test');
+    await creditWalletByOperator(sql, { workspaceId, cents: 50_000, at: new Date() });
+    // Three days old: only a look-back reaches it.
+    const hackerNews = await startFakeHackerNews({ hits: [hackerNewsStory({ id: 40_001, title: 'Ask HN: is Dingotron worth it for a small team?', createdAt: minutesAgo(3 * 24 * 60) })] });
+    upstreams.push(hackerNews);
+    const env = { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url };
+    const create = (serviceUrl: string) =>
+      fetch(`${serviceUrl}/v1/keywords`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ term: 'Dingotron', platforms: ['hackernews'] }),
+      });
+    const keywordIds = async () => (await sql<{ id: string }[]>`select id from keywords where term = 'Dingotron'`).map((row) => row.id);
+
+    const first = await startService(url, env);
+    // No job can be written while this lock is held: the create waits at its look-back, wherever that is sent.
+    let release!: () => void;
+    const locker = connect(url, { max: 1 });
+    pools.push(locker);
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const holding = locker.begin(async (tx) => {
+      await tx`lock table pgboss.job in share mode`;
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await lockHeld;
+    create(first.url).catch(() => undefined);
+    const postedAt = Date.now();
+    await until(async () => (await keywordIds()).length > 0 || Date.now() - postedAt > 10_000, 30_000);
+    await stopService(first.child, 'SIGKILL');
+    release();
+    await holding;
+
+    const second = await startService(url, env);
+    // The client got no answer: it asks again when the keyword is not there.
+    if ((await keywordIds()).length === 0) expect((await patiently(() => create(second.url), 60_000)).status).toBe(201);
+    const [keywordId] = await keywordIds();
+    const stored = await eventually(
+      () => sql<{ n: number }[]>`select count(*)::int as n from mentions where keyword_id = ${keywordId}`,
+      ([row]) => row.n === 1,
+      90_000,
+    );
+    expect(stored[0].n).toBe(1);
+  });
+});
+
 describe('a job running when its process stops', () => {
   it('goes back to the queue unstarted when the stop closes its connections under it, spending none of its retries', async () => {
     const { url, sql: checked } = await database();
@@ -236,4 +339,29 @@ describe('midnights missed while no worker ran', () => {
       await again.stop();
     }
   });
+});
+
+describe('a very first npm start killed while it makes its database', () => {
+  it('leaves nothing the next npm start trips on: that one makes the database again and serves', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    try {
+      const first = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+      // initdb has begun writing the cluster, and no credentials are kept yet.
+      await until(async () => {
+        const entries = await readdir(dataDir).catch(() => [] as string[]);
+        return entries.some((entry) => entry.startsWith('pg') && existsSync(path.join(dataDir, entry, 'PG_VERSION')));
+      }, 60_000);
+      expect(existsSync(path.join(dataDir, 'connection.json'))).toBe(false);
+      process.kill(-first.child.pid!, 'SIGKILL');
+      await first.exited;
+
+      const second = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+      expect(await second.ready).toMatchObject({ message: `Earshot all ready on port ${port}` });
+      expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await remove();
+    }
+  }, 120_000);
 });

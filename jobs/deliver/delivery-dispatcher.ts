@@ -1,4 +1,5 @@
 import {
+  attemptLimitOf,
   claimDueDeliveries,
   connectTelegramButtonsAtStart,
   deliveriesDueChannel,
@@ -50,6 +51,7 @@ export async function startDeliveryDispatcher(context: JobContext, options: Disp
       limit: concurrency - sends.size,
       perLane,
       busyLanes: busy,
+      attemptLimit: attemptLimitOf,
     });
     for (const delivery of claimed) {
       inFlight.set(delivery.lane, (inFlight.get(delivery.lane) ?? 0) + 1);

@@ -1,4 +1,5 @@
 import type { Sql } from '../../runtime/database.ts';
+import type postgres from 'postgres';
 import { applyCapChange, walletCoversAnotherDay } from '../billing/index.ts';
 import { removeKeywordFromAlertRules } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
@@ -51,6 +52,13 @@ export interface KeywordWrite {
   added: NewSources;
 }
 
+/**
+ * The jobs a write starts (a look-back), sent in its transaction so that
+ * they exist exactly when the write commits: a process killed between a
+ * commit and a send after it would lose them for good.
+ */
+export type JobsOfWrite = (tx: postgres.TransactionSql<{}>, write: KeywordWrite) => Promise<unknown>;
+
 async function saveSources(
   sql: Sql,
   keywordId: string,
@@ -82,8 +90,8 @@ async function saveSources(
  * Creates a keyword in its group (the default one unless named); 409 when
  * the group tracks the term. With `start` (a keyword started through the
  * API) its poll rows are written, first due at `firstPollAt`, so its
- * `polling` shows what it watches from the start and a look-back lost to a
- * crash still leaves it polled, and a keyword the wallet cannot cover a day
+ * `polling` shows what it watches from the start, its look-back (`jobs`)
+ * is sent with it, and a keyword the wallet cannot cover a day
  * of on top of the running ones starts paused for balance (3.2: a keyword
  * runs only while the balance covers one more day of every running
  * keyword), to start with the others paused for balance at the top-up that
@@ -95,7 +103,7 @@ export async function createKeyword(
   workspaceId: string,
   rawInput: unknown,
   readers: SourceReaders,
-  start?: { now: Date; firstPollAt: Date },
+  start?: { now: Date; firstPollAt: Date; jobs: JobsOfWrite },
 ): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
   const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
@@ -106,6 +114,7 @@ export async function createKeyword(
       const keyword = await insertKeyword(tx, workspaceId, settings);
       const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
       if (start) await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.firstPollAt);
+      await start?.jobs(tx, { keyword, added });
       return { keyword, added };
     })) as KeywordWrite;
   } catch (error) {
@@ -126,6 +135,7 @@ export async function patchKeyword(
   rawPatch: unknown,
   now: Date,
   readers: SourceReaders,
+  jobs?: JobsOfWrite,
 ): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
@@ -168,6 +178,7 @@ export async function patchKeyword(
       const added = await saveSources(tx as unknown as Sql, id, feeds, patch, readers);
       // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
       await syncKeywordPolls(tx, id, searchPlatforms, now);
+      await jobs?.(tx, { keyword: updated, added });
       return { keyword: updated, added };
     })) as KeywordWrite;
     // This process's requests read the new term from here on, not only once the notification arrives.

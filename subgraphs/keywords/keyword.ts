@@ -6,7 +6,7 @@ import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { findGroup } from './group-store.ts';
-import { createKeyword, groupNotFound, patchKeyword, removeKeyword } from './keyword-commands.ts';
+import { createKeyword, groupNotFound, type JobsOfWrite, patchKeyword, removeKeyword } from './keyword-commands.ts';
 import type { KeywordEnums } from './keyword-graphql-enums.ts';
 import { isNoisy } from './keyword-health.ts';
 import { judgeHealthInWindow } from './keyword-health-report.ts';
@@ -32,8 +32,8 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
   // The look-back is the first poll; the regular ones follow an interval later.
   const now = ctx.clock.now();
   const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
-  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, { now, firstPollAt });
-  await ctx.sendJob('lookback', { keywordId: keyword.id });
+  const lookback: JobsOfWrite = (tx, { keyword }) => ctx.sendJob('lookback', { keywordId: keyword.id }, { transaction: tx });
+  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, { now, firstPollAt, jobs: lookback });
   return keyword;
 }
 
@@ -319,11 +319,14 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
       resolve: async (_root, args, ctx) => {
         const now = ctx.clock.now();
-        const { keyword, added } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.sourceReaders);
         const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
         // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
-        if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, userAwaited);
-        if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, userAwaited);
+        const sourceLookbacks: JobsOfWrite = async (tx, { keyword, added }) => {
+          const options = { ...userAwaited, transaction: tx };
+          if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, options);
+          if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, options);
+        };
+        const { keyword } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.sourceReaders, sourceLookbacks);
         return keyword;
       },
     }),

@@ -2,7 +2,7 @@ import { publicUrl, readConfig } from '../../runtime/config.ts';
 import { findMentionsByIds, findMutedMentionIds, markMentionsDelivered } from '../mentions/index.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { SealedSecretError, type SecretBox } from '../../runtime/secret-box.ts';
-import { type AttemptResult, type ClaimedDelivery, type DeliveryRow, digestRunDelivered, recordDeliveryAttempt } from './delivery-store.ts';
+import { type AttemptResult, type ClaimedDelivery, type DeliveryKind, type DeliveryRow, digestRunDelivered, recordDeliveryAttempt } from './delivery-store.ts';
 import { type ChannelRow, type ChannelTarget, openChannelHeaders, openChannelSecret } from './channel-store.ts';
 import type { AccountEventData, ContentLink, Delivery, DeliveryEnvelope, DigestData } from './delivery-content.ts';
 import { emailMessage } from './email-messages.ts';
@@ -19,7 +19,10 @@ import { findWorkspace } from './workspace-store.ts';
 import { signatureHeaders } from './webhook-signature.ts';
 
 /** Attempts of an instant or account-event delivery in all (spec 3.4, 8). */
-export const maxDeliveryAttempts = 5;
+const maxDeliveryAttempts = 5;
+
+/** Attempts a delivery of `kind` gets in all: a test is sent once, while its caller waits; a digest's window (`giveUpAt`) bounds it instead. */
+export const attemptLimitOf = (kind: DeliveryKind): number => (kind === 'test' ? 1 : maxDeliveryAttempts);
 
 export interface DeliverySettings {
   retryDelaySeconds: number;
@@ -225,12 +228,12 @@ export function sendChannelDelivery(
  * endpoint's `Retry-After`) while attempts (instant, account events) or
  * the digest window last; anything else fails it now.
  */
-export function attemptResult(delivery: Pick<DeliveryRow, 'kind' | 'attempts' | 'giveUpAt'>, outcome: WebhookOutcome, at: Date, retryDelaySeconds: number, maxAttempts = maxDeliveryAttempts): AttemptResult {
+export function attemptResult(delivery: Pick<DeliveryRow, 'kind' | 'attempts' | 'giveUpAt'>, outcome: WebhookOutcome, at: Date, retryDelaySeconds: number): AttemptResult {
   const attempt = { at: at.toISOString(), status: outcome.status, error: outcome.ok ? null : outcome.error };
   if (outcome.ok) return { status: 'delivered', attempt };
   if (!outcome.retryable) return { status: 'failed', attempt };
   const retryAt = new Date(at.getTime() + 1000 * (outcome.retryAfterSeconds ?? retryDelaySeconds));
-  const attemptsLeft = delivery.giveUpAt ? retryAt < delivery.giveUpAt : delivery.attempts + 1 < maxAttempts;
+  const attemptsLeft = delivery.giveUpAt ? retryAt < delivery.giveUpAt : delivery.attempts + 1 < attemptLimitOf(delivery.kind);
   return attemptsLeft ? { status: 'pending', attempt, retryAt } : { status: 'failed', attempt };
 }
 

@@ -58,6 +58,8 @@ export interface NewDelivery {
   giveUpAt?: Date | null;
   /** When the first attempt is due; default now. A test send leases its row at once so no dispatcher takes it. */
   nextAttemptAt?: Date;
+  /** When an attempt began that its sender makes itself, outside any dispatcher (a test send); default none. */
+  attemptStartedAt?: Date | null;
 }
 
 /**
@@ -100,9 +102,9 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
   const rows = await sql<{ id: string }[]>`
     /* insertDeliveries */
     insert into deliveries (id, workspace_id, channel_id, user_id, slack_notifications, kind, event, body, alert_id, alert_name, mention_id,
-                            mention_summary, account_event_id, digest_period, give_up_at, next_attempt_at, created_at)
+                            mention_summary, account_event_id, digest_period, give_up_at, next_attempt_at, attempt_started_at, created_at)
     select t.id, t.workspace_id, t.channel_id, t.user_id, t.slack_notifications, t.kind, t.event, t.body, t.alert_id, t.alert_name, t.mention_id,
-           t.mention_summary, t.account_event_id, t.digest_period, t.give_up_at, t.next_attempt_at, ${now}
+           t.mention_summary, t.account_event_id, t.digest_period, t.give_up_at, t.next_attempt_at, t.attempt_started_at, ${now}
     from unnest(${sql.array(column((d) => d.id))}::text[], ${sql.array(column((d) => d.workspaceId))}::text[],
                 ${sql.array(column((d) => d.channelId ?? null))}::text[], ${sql.array(column((d) => d.userId ?? null))}::text[],
                 ${sql.array(column((d) => d.slackNotifications ?? false))}::boolean[], ${sql.array(column((d) => d.kind))}::text[],
@@ -113,9 +115,10 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
                 ${sql.array(column((d) => d.accountEventId ?? null))}::text[],
                 ${sql.array(column((d) => d.digestPeriod?.toISOString() ?? null))}::timestamptz[],
                 ${sql.array(column((d) => d.giveUpAt?.toISOString() ?? null))}::timestamptz[],
-                ${sql.array(column((d) => (d.nextAttemptAt ?? now).toISOString()))}::timestamptz[])
+                ${sql.array(column((d) => (d.nextAttemptAt ?? now).toISOString()))}::timestamptz[],
+                ${sql.array(column((d) => d.attemptStartedAt?.toISOString() ?? null))}::timestamptz[])
          as t(id, workspace_id, channel_id, user_id, slack_notifications, kind, event, body, alert_id, alert_name, mention_id, mention_summary,
-              account_event_id, digest_period, give_up_at, next_attempt_at)
+              account_event_id, digest_period, give_up_at, next_attempt_at, attempt_started_at)
     on conflict do nothing
     returning id`;
   if (rows.length) await sql`/* announceDeliveriesDue */ select pg_notify(${deliveriesDueChannel}, '')`;
@@ -125,20 +128,28 @@ export async function insertDeliveries(sql: Queryable, deliveries: readonly NewD
 /** The destination a delivery's sends are bounded by: its channel, its owner, or the workspace's Slack notifications. */
 const laneOf = (sql: Queryable, alias: string) => sql`coalesce(${sql(alias)}.channel_id, ${sql(alias)}.user_id, 'slack:' || ${sql(alias)}.workspace_id)`;
 
+/** What the log says of an attempt whose sender died before its outcome was recorded. */
+export const interruptedAttemptError = 'no answer recorded: the sending process stopped during this attempt';
+
 /**
  * Claims due pending deliveries for one dispatcher: at most `perLane` of a
  * destination, none of a lane in `busyLanes` (this dispatcher's own sends
  * still under way), so a slow or dead endpoint holds only its own
  * deliveries. A claimed row is leased by moving `next_attempt_at` past the
- * send's time limit: a dispatcher that dies mid-send leaves it pending, due
- * again when the lease ends. Rows come in the order they were enqueued,
- * the order they are sent in: an UPDATE's rows come in no set order.
+ * send's time limit and marked with the attempt's start: a dispatcher that
+ * dies mid-send leaves it pending, due again when the lease ends, and the
+ * claim then logs and counts the interrupted attempt (it may have reached
+ * the endpoint), failing the delivery rather than sending it again once
+ * that was the last one `attemptLimit` (or the digest's window) allows.
+ * Rows come in the order they were enqueued, the order they are sent in:
+ * an UPDATE's rows come in no set order.
  */
 export async function claimDueDeliveries(
   sql: Queryable,
-  options: { now: Date; leaseSeconds: number; limit: number; perLane: number; busyLanes: readonly string[] },
+  options: { now: Date; leaseSeconds: number; limit: number; perLane: number; busyLanes: readonly string[]; attemptLimit: (kind: DeliveryKind) => number },
 ): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
+  const kinds: DeliveryKind[] = ['mention', 'digest', 'event', 'test'];
   return sql<ClaimedDelivery[]>`
     /* claimDueDeliveries */
     with ranked as (
@@ -147,19 +158,31 @@ export async function claimDueDeliveries(
       where status = 'pending' and next_attempt_at <= ${options.now}
         and ${laneOf(sql, 'deliveries')} <> all(${sql.array(options.busyLanes as string[])}::text[])
     ), due as (
-      select d.id, d.channel_id, d.user_id from deliveries d join ranked r on r.id = d.id
+      select d.id, d.channel_id, d.user_id, d.attempt_started_at as interrupted_at,
+             d.attempt_started_at is not null
+               and coalesce(d.give_up_at <= ${options.now}, d.attempts + 1 >= l.attempt_limit) as exhausted
+      from deliveries d join ranked r on r.id = d.id
+        join unnest(${sql.array(kinds)}::text[], ${sql.array(kinds.map(options.attemptLimit))}::int[]) as l(kind, attempt_limit) on l.kind = d.kind
       where r.n <= ${options.perLane} and d.status = 'pending' and d.next_attempt_at <= ${options.now}
       order by d.next_attempt_at, d.created_at, d.id
       limit ${options.limit}
       for update of d skip locked
     ), claimed as (
-      update deliveries d set next_attempt_at = ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds})
+      update deliveries d set
+        attempts = d.attempts + (due.interrupted_at is not null)::int,
+        attempt_log = d.attempt_log || case when due.interrupted_at is null then '[]'::jsonb else jsonb_build_array(jsonb_build_object(
+          'at', to_char(due.interrupted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'status', null, 'error', ${interruptedAttemptError}::text)) end,
+        error = case when due.interrupted_at is null then d.error else ${interruptedAttemptError} end,
+        status = case when due.exhausted then 'failed' else 'pending' end,
+        attempt_started_at = case when due.exhausted then null else ${options.now}::timestamptz end,
+        next_attempt_at = case when due.exhausted then ${options.now}::timestamptz
+                               else ${options.now}::timestamptz + make_interval(secs => ${options.leaseSeconds}) end
       from due left join channels c on c.id = due.channel_id left join users u on u.id = due.user_id
       where d.id = due.id
       returning ${deliveryColumns(sql)}, ${laneOf(sql, 'd')} as lane, c.kind as channel_kind, c.url as channel_url,
                 c.headers as channel_sealed_headers, c.secret as channel_sealed_secret, coalesce(c.target, '{}') as channel_target, u.email as user_email
     )
-    select * from claimed order by created_at, id`;
+    select * from claimed where status = 'pending' order by created_at, id`;
 }
 
 /** A delivery's next state after an attempt: delivered, due again at `retryAt`, or failed for good. */
@@ -178,6 +201,7 @@ export async function recordDeliveryAttempt(sql: Queryable, id: string, result: 
       attempt_log = attempt_log || ${sql.json([attempt as never])},
       error = ${attempt.error},
       sent_at = ${result.status === 'delivered' ? attempt.at : null},
+      attempt_started_at = null,
       next_attempt_at = ${result.status === 'pending' ? result.retryAt : attempt.at}
     where id = ${id} and status = 'pending'
     returning ${deliveryColumns(sql, 'deliveries')}`;

@@ -30,7 +30,7 @@ export { createApiKeyInput } from './api-key.ts';
 export { createChannel } from './channel-commands.ts';
 export { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from './channel-input.ts';
 export { fanOutAccountEvents } from './account-event-deliveries.ts';
-export { deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
+export { attemptLimitOf, deliverySettings, sendClaimedDelivery } from './delivery-sending.ts';
 export { claimDueDeliveries, deliveriesDueChannel } from './delivery-store.ts';
 export { runDueDigests } from './digests.ts';
 export { teamSealedColumns } from './sealed-columns.ts';

@@ -34,16 +34,16 @@ export async function sendTestDeliveries(sql: Queryable, channels: readonly Chan
       const createdAt = now();
       const id = newId('dlv');
       const body = envelopeBody({ id, event: 'test', createdAt, alert, data: { message: testMessage } });
-      // Leased for longer than the send may take, so no dispatcher takes it meanwhile.
+      // Leased for longer than the send may take, so no dispatcher takes it meanwhile; marked as under way, so that should this process die, the dispatcher records the attempt rather than sends it again.
       const lease = new Date(createdAt.getTime() + settings.timeoutMs + 60_000);
       await insertDeliveries(
         sql,
-        [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease }],
+        [{ id, workspaceId: channel.workspaceId, channelId: channel.id, kind: 'test', event: 'test', body, alertId: alert?.id ?? null, alertName: alert?.name ?? null, nextAttemptAt: lease, attemptStartedAt: createdAt }],
         createdAt,
       );
       const sending = (async () => {
         const outcome = await sendChannelDelivery(sql, { id, kind: 'test', body }, channel, settings, now());
-        await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds, 1));
+        await recordDeliveryAttempt(sql, id, attemptResult({ kind: 'test', attempts: 0, giveUpAt: null }, outcome, now(), settings.retryDelaySeconds));
         return outcome;
       })();
       const outcome = await valueWithin(sending, testSendWaitMs);
