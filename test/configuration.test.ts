@@ -19,6 +19,8 @@ describe('the environment', () => {
       EARSHOT_SUBGRAPH_TEAM_URL: '  ',
     };
     expect(readConfig(addresses).env).toEqual(addresses);
+    // Timing knobs exist so tests need not wait real minutes; a test may want less than a second.
+    expect(readConfig({ EARSHOT_POLL_INTERVAL_S: '0.5', EARSHOT_RETRY_DELAY_S: '.25' })).toMatchObject({ pollIntervalSeconds: 0.5, retryDelaySeconds: 0.25 });
   });
 
   it('refuses a value it cannot use, naming the variable', () => {
@@ -26,6 +28,7 @@ describe('the environment', () => {
       [{ PORT: 'abc' }, /^PORT must be a non-negative integer, got "abc"$/],
       [{ PORT: '70000' }, /^PORT must be a TCP port, 0 to 65535, got "70000"$/],
       [{ EARSHOT_RETRY_DELAY_S: '-1' }, /^EARSHOT_RETRY_DELAY_S must be/],
+      [{ EARSHOT_POLL_INTERVAL_S: '5m' }, /^EARSHOT_POLL_INTERVAL_S must be a non-negative number of seconds, got "5m"$/],
       [{ EARSHOT_PUBLIC_URL: 'earshot.example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'ftp://example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'https://example.com/?x=1' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
