@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createBlueskyConnector } from '../jobs/connectors/bluesky.ts';
 import { createDevToConnector } from '../jobs/connectors/devto.ts';
 import { createHackerNewsConnector } from '../jobs/connectors/hackernews.ts';
+import { createNewsConnector } from '../jobs/connectors/news.ts';
 import { createStackOverflowConnector } from '../jobs/connectors/stackoverflow.ts';
 import { createXConnector } from '../jobs/connectors/x.ts';
 import { createYouTubeConnector } from '../jobs/connectors/youtube.ts';
@@ -26,10 +27,11 @@ const cases: [string, SearchConnectorFactory, string, string, Record<string, str
   ['x', createXConnector, '/2', '/2/tweets/search/recent', { EARSHOT_X_BEARER_TOKEN: 't' }],
   ['bluesky', createBlueskyConnector, '/xrpc', '/xrpc/app.bsky.feed.searchPosts', {}],
   ['devto', createDevToConnector, '/api', '/api/articles/latest', {}],
+  ['news', createNewsConnector, '/rss', '/rss/search', {}],
 ];
 
 describe('a base address that already holds the API root', () => {
-  it.each(cases)('%s: takes %s off the end of the base instead of doubling it', async (platform, create, root, path, env) => {
+  it.each(cases)('%s: takes the API root off the end of the base instead of doubling it', async (platform, create, root, path, env) => {
     const fake = await startFakeServer(() => null);
     fakes.push(fake);
     const connector = create({ [`EARSHOT_UPSTREAM_${platform.toUpperCase()}`]: `${fake.url}${root}/`, ...env }, { retry: fastRetry });
