@@ -120,8 +120,10 @@ process.on('uncaughtException', (error) => {
 const portTaken = (error: unknown): error is NodeJS.ErrnoException & { port: number } =>
   error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
 
-await starting.catch((error: unknown) => {
+const running = await starting.catch((error: unknown) => {
   if (portTaken(error)) log.error(`Earshot cannot start: port ${error.port} is already in use by another process`);
   else log.error('Earshot did not start', { error: stackOf(error) });
   process.exit(1);
 });
+// The log's ready line is on stderr with every other; a supervisor that watches only stdout for it finds it there too.
+if (running) process.stdout.write(`Earshot ${role} ready${running.url ? ` on ${running.url}` : ''}\n`);
