@@ -116,7 +116,14 @@ process.on('uncaughtException', (error) => {
   void stopAndExit(1);
 });
 
-await starting.catch((error: unknown) => {
-  log.error('Earshot did not start', { error: stackOf(error) });
+/** A port another process holds is the operator's to fix, as a bad variable is: said in one line, without a stack. */
+const portTaken = (error: unknown): error is NodeJS.ErrnoException & { port: number } =>
+  error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+
+const running = await starting.catch((error: unknown) => {
+  if (portTaken(error)) log.error(`Earshot cannot start: port ${error.port} is already in use by another process`);
+  else log.error('Earshot did not start', { error: stackOf(error) });
   process.exit(1);
 });
+// The log's ready line is on stderr with every other; a supervisor that watches only stdout for it finds it there too.
+if (running) process.stdout.write(`Earshot ${role} ready${running.url ? ` on ${running.url}` : ''}\n`);

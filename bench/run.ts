@@ -28,6 +28,12 @@ const titleOf = (benchmark: Benchmark) => benchmark.name.split(':')[0].toLowerCa
 const picks = (word: string, benchmark: Benchmark) =>
   benchmarks.some((any) => titleOf(any) === word) ? titleOf(benchmark) === word : titleOf(benchmark).includes(word);
 const selected = wanted.length ? benchmarks.filter((benchmark) => wanted.some((word) => picks(word, benchmark))) : benchmarks;
+// A word that picks nothing is a typo: said before a database starts, with the titles to pick from, rather than a run of nothing.
+const unmatched = wanted.filter((word) => !benchmarks.some((benchmark) => picks(word, benchmark)));
+if (unmatched.length) {
+  console.error(`npm run bench: no benchmark title contains ${unmatched.map((word) => `"${word}"`).join(', ')}; the titles are:\n${benchmarks.map((benchmark) => `  ${benchmark.name}`).join('\n')}`);
+  process.exit(2);
+}
 
 // Numbers from a busy machine mean little; say how busy it was.
 const [loadAverage] = os.loadavg();

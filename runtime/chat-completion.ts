@@ -111,5 +111,13 @@ export async function requestStructuredAnswer(settings: ChatCompletionSettings, 
   const message = completion.choices[0].message;
   if (message.refusal) return { ok: false, error: `classifier refused: ${message.refusal}` };
   if (!message.content) return { ok: false, error: 'classifier answer is empty' };
-  return { ok: true, content: message.content };
+  return { ok: true, content: withoutCodeFence(message.content) };
+}
+
+/**
+ * The JSON of an answer a server wrapped in a Markdown code fence: OpenAI-compatible servers that ignore
+ * `response_format` (several local ones do) let the model write ```json … ``` around it.
+ */
+function withoutCodeFence(content: string): string {
+  return /^\s*```[a-z]*\s*\n([\s\S]*?)\n\s*```\s*$/i.exec(content)?.[1] ?? content;
 }

@@ -36,6 +36,14 @@ export interface EarshotConfig {
   env: NodeJS.ProcessEnv;
 }
 
+/** A number of seconds, fractions allowed: a test may want a knob shorter than a second. */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw.trim())) throw new Error(`${name} must be a non-negative number of seconds, got "${raw}"`);
+  return Number(raw);
+}
+
 export const subgraphNames = ['keywords', 'mentions', 'billing', 'team'] as const;
 export type SubgraphName = (typeof subgraphNames)[number];
 
@@ -137,8 +145,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     subgraphUrls,
     gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
     logLevel: logLevel(env),
-    pollIntervalSeconds: integer(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
-    retryDelaySeconds: integer(env, 'EARSHOT_RETRY_DELAY_S', 30),
+    pollIntervalSeconds: seconds(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
+    retryDelaySeconds: seconds(env, 'EARSHOT_RETRY_DELAY_S', 30),
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',

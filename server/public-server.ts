@@ -199,6 +199,16 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     refuse(req, res, { code: 'expectation_failed', message: `Expect: ${req.headers.expect} is not an expectation this server meets; only 100-continue is` });
   });
 
+  // A port already taken fails the start (and so stops what started before it) instead of waiting for ever.
+  // It is bound before graphql-ws joins the server, which would print its own stack of the same failure.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
   let wsServer: { dispose(): unknown } | undefined;
   if (gateway) {
     // A browser sends the session cookie with any page's upgrade; a page of
@@ -237,14 +247,6 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     );
   }
 
-  // A port already taken fails the start (and so stops what started before it) instead of waiting for ever.
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -150,6 +150,12 @@ describe('LLM classifier', () => {
     ]);
   });
 
+  it('reads an answer a server that ignores response_format wrapped in a Markdown code fence', async () => {
+    const fake = await fakeAnswering((request) => completion(`\`\`\`json\n${JSON.stringify({ classifications: postsIn(request).map((post) => item(post.id)) }, null, 2)}\n\`\`\``));
+    const outcomes = await createLlmClassifier({ baseUrl: fake.baseUrl, apiKey }).classifyBatch([input('mm_1', 'Notion is slow today')]);
+    expect(outcomes).toMatchObject([{ mentionId: 'mm_1', ok: true, classification: { relevance: 82, sentiment: 'negative' } }]);
+  });
+
   it('fails every post as retryable when the key is refused', async () => {
     const fake = await fakeAnswering(() => completion('{}'));
     const outcomes = await createLlmClassifier({ baseUrl: fake.baseUrl, apiKey: 'sk-wrong' }).classifyBatch([input('mm_1', 'Notion')]);

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../runtime/config.ts';
@@ -19,6 +22,8 @@ describe('the environment', () => {
       EARSHOT_SUBGRAPH_TEAM_URL: '  ',
     };
     expect(readConfig(addresses).env).toEqual(addresses);
+    // Timing knobs exist so tests need not wait real minutes; a test may want less than a second.
+    expect(readConfig({ EARSHOT_POLL_INTERVAL_S: '0.5', EARSHOT_RETRY_DELAY_S: '.25' })).toMatchObject({ pollIntervalSeconds: 0.5, retryDelaySeconds: 0.25 });
   });
 
   it('refuses a value it cannot use, naming the variable', () => {
@@ -26,6 +31,7 @@ describe('the environment', () => {
       [{ PORT: 'abc' }, /^PORT must be a non-negative integer, got "abc"$/],
       [{ PORT: '70000' }, /^PORT must be a TCP port, 0 to 65535, got "70000"$/],
       [{ EARSHOT_RETRY_DELAY_S: '-1' }, /^EARSHOT_RETRY_DELAY_S must be/],
+      [{ EARSHOT_POLL_INTERVAL_S: '5m' }, /^EARSHOT_POLL_INTERVAL_S must be a non-negative number of seconds, got "5m"$/],
       [{ EARSHOT_PUBLIC_URL: 'earshot.example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'ftp://example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'https://example.com/?x=1' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
@@ -54,4 +60,29 @@ describe('the environment', () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({ level: 'error', message: expect.stringMatching(/^Earshot cannot start: EARSHOT_PUBLIC_URL must be/) });
   }, 60_000);
+
+  it('ends npm start with exit code 1 and one error line naming the port when PORT is taken', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    const dataDir = path.join(os.tmpdir(), `earshot-port-taken-${process.pid}`);
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, PORT: String(port), EARSHOT_DATA_DIR: dataDir, EARSHOT_BLUESKY_LIVE: '0', EARSHOT_LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      const lines = output.trim().split('\n');
+      expect(lines, output).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toMatchObject({ level: 'error', message: `Earshot cannot start: port ${port} is already in use by another process` });
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

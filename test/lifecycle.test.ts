@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { subgraphNames } from '../runtime/config.ts';
 import { freePort } from '../runtime/database.ts';
 import { createTestDatabase, recordingLogger, startTestEarshot, type TestEarshot, testSecretsEnv } from './harness.ts';
@@ -23,6 +23,8 @@ describe('npm start', () => {
     const earshot = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
 
     expect(await earshot.ready).toMatchObject({ level: 'info', message: `Earshot all ready on port ${port}` });
+    // For a supervisor that watches stdout rather than the log on stderr.
+    await vi.waitFor(() => expect(earshot.stdout()).toContain(`Earshot all ready on http://127.0.0.1:${port}\n`));
     const health = await fetch(`http://127.0.0.1:${port}/v1/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', version: '0.0.1', time: expect.any(String) });

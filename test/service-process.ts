@@ -16,6 +16,7 @@ export interface ServiceProcess {
   ready: Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
   stderr(): string;
+  stdout(): string;
   /** Every JSON log line so far. */
   logLines(): Record<string, any>[];
 }
@@ -31,10 +32,12 @@ export function npmStart(args: string[], env: Record<string, string>): ServicePr
     cwd: repoRoot,
     // The live Bluesky stream would reach the real network from a test.
     env: { ...inherited, EARSHOT_BLUESKY_LIVE: '0', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let stderr = '';
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logLines = () =>
     stderr
@@ -53,7 +56,7 @@ export function npmStart(args: string[], env: Record<string, string>): ServicePr
   });
   // Whoever awaits `ready` sees the failure; an unawaited one must not fail the run on its own.
   ready.catch(() => {});
-  const service = { child, ready, exited, stderr: () => stderr, logLines };
+  const service = { child, ready, exited, stderr: () => stderr, stdout: () => stdout, logLines };
   started.push({ service, dataDir: env.EARSHOT_DATA_DIR });
   return service;
 }

@@ -99,8 +99,8 @@ const pageOf = (id: string) => {
 };
 
 export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): ReviewConnector {
-  const base = upstreamBase('googlemaps', 'https://places.googleapis.com', env);
-  const legacyBase = upstreamBase('googlemaps_legacy', upstreamBase('googlemaps', 'https://maps.googleapis.com', env), env);
+  const base = upstreamBase('googlemaps', 'https://places.googleapis.com', env, '/v1');
+  const legacyBase = upstreamBase('googlemaps_legacy', upstreamBase('googlemaps', 'https://maps.googleapis.com', env, '/v1'), env, '/maps/api');
   const apiKey = env.EARSHOT_GOOGLE_MAPS_API_KEY;
   const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('googlemaps', 'EARSHOT_GOOGLE_MAPS_API_KEY', 'the Places API answers only requests with an API key');
   // A cid's Place ID is stable enough to look up once per process.

@@ -22,7 +22,7 @@ import { requestUpstream, upstreamBase, UpstreamError } from '../../runtime/upst
 const itemsMaximum = 100;
 
 export function createNewsConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): SearchConnector {
-  const base = upstreamBase('news', 'https://news.google.com', env);
+  const base = upstreamBase('news', 'https://news.google.com', env, '/rss');
 
   return {
     platform: 'news',

@@ -41,7 +41,7 @@ const pagesMaximum = 50;
 const reviewPage = (domain: string) => `https://www.trustpilot.com/review/${domain}`;
 
 export function createTrustpilotConnector(env: NodeJS.ProcessEnv = process.env, options: ConnectorOptions = {}): ReviewConnector {
-  const base = upstreamBase('trustpilot', 'https://api.trustpilot.com', env);
+  const base = upstreamBase('trustpilot', 'https://api.trustpilot.com', env, '/v1');
   const apiKey = env.EARSHOT_TRUSTPILOT_API_KEY;
   const unconfigured = apiKey ? undefined : new UpstreamConfigurationError('trustpilot', 'EARSHOT_TRUSTPILOT_API_KEY', 'the Trustpilot API answers only requests with an API key');
   // A domain's business unit does not change; finding it once per process saves a call per poll.

@@ -26,7 +26,7 @@ export function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | null {
   const secretKey = env.EARSHOT_STRIPE_SECRET_KEY;
   if (!secretKey) return null;
   return {
-    apiBase: upstreamBase('stripe', 'https://api.stripe.com', env),
+    apiBase: upstreamBase('stripe', 'https://api.stripe.com', env, '/v1'),
     secretKey,
     publicUrl: publicUrl(env),
   };

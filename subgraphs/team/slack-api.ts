@@ -37,7 +37,7 @@ export const slackBotScopes = ['chat:write', 'chat:write.public', 'channels:read
 
 export const slackRedirectPath = '/v1/slack/oauth/callback';
 
-export const slackApiBase = (env: NodeJS.ProcessEnv): string => upstreamBase('slack', 'https://slack.com', env);
+export const slackApiBase = (env: NodeJS.ProcessEnv): string => upstreamBase('slack', 'https://slack.com', env, '/api');
 
 /** The Slack app of this install, or null when one of its credentials is not set. */
 export function slackApp(env: NodeJS.ProcessEnv): SlackApp | null {
