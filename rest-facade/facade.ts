@@ -234,8 +234,8 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));
   const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
 
-  const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
-    const headers = new Headers(extra);
+  // `headers`: what the answer carries already (the gateway's budget headers), a set of this request's own, completed here.
+  const json = (result: RestResult, requestId: string, headers: Headers = new Headers()) => {
     headers.set('x-request-id', requestId);
     for (const [name, value] of Object.entries(result.headers ?? {})) {
       if (Array.isArray(value)) for (const each of value) headers.append(name, each);

@@ -1,4 +1,5 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { inProcessRequest } from '../gateway/plugins/use-in-process-caller.ts';
 import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
@@ -244,14 +245,12 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        // The operation goes as the object (use-in-process-caller.ts), by the method GraphQL over HTTP allows it; a
+        // The operation goes with the request as the object (use-in-process-caller.ts), by the method GraphQL over HTTP allows it; a
         // POST says JSON, as its body would, so the gateway's request parsers match it as before and then read none.
-        gatewayFetch = async (operation, headers, caller) =>
-          gateway.fetch(
-            'http://gateway/graphql',
-            operation.query.startsWith('query') ? { method: 'GET', headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
-            caller,
-          );
+        gatewayFetch = async (operation, headers, caller) => {
+          const init = operation.query.startsWith('query') ? { method: 'GET', headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } };
+          return gateway.handleRequest(inProcessRequest(new gateway.fetchAPI.Request('http://gateway/graphql', init), caller), {});
+        };
       } else {
         const gatewayUrl = config.gatewayUrl ?? (await roleAddresses(sql, ['gateway'], log, options.signal)).gateway;
         const target = new URL('/graphql', gatewayUrl);

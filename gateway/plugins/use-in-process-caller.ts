@@ -9,7 +9,7 @@ export interface GraphQLOperation {
 
 /**
  * What a caller in the gateway's own process (the REST facade of the
- * all-in-one role) passes as the server context of its request: the
+ * all-in-one role) attaches to its request (`inProcessRequest`): the
  * operation as the object, and a callback that takes a result that
  * succeeded as the object, so neither is written to text for the other
  * side to parse back.
@@ -19,11 +19,22 @@ export interface InProcessCaller {
   takeResult(result: ExecutionResult): void;
 }
 
-const isInProcessCaller = (context: unknown): context is InProcessCaller =>
-  typeof (context as Partial<InProcessCaller> | undefined)?.takeResult === 'function';
+/**
+ * The callers of requests made in this process, by request. Not the server
+ * context: the server adapter copies a context it is given property by
+ * property onto a new object, which then stays slow to read and extend for
+ * every plugin of the request.
+ */
+const callers = new WeakMap<Request, InProcessCaller>();
+
+/** Marks a request the caller hands the gateway (its `handleRequest`) as made in this process: `caller` gives the operation and takes the result. */
+export function inProcessRequest(request: Request, caller: InProcessCaller): Request {
+  callers.set(request, caller);
+  return request;
+}
 
 /**
- * An in-process caller's operation is read from its server context rather
+ * An in-process caller's operation is read from the caller rather
  * than from a query string or a JSON body: no URL to encode and parse back,
  * no variables as text. The request still carries the method and headers
  * (credential, request id), which the other plugins read as from any client.
@@ -37,18 +48,18 @@ const isInProcessCaller = (context: unknown): context is InProcessCaller =>
 export function useInProcessCaller(): GatewayPlugin {
   return {
     // Runs after GraphQL Yoga's own request parsers, whichever of them matched.
-    onRequestParse({ serverContext, setRequestParser }) {
-      if (!isInProcessCaller(serverContext)) return;
-      const { operation } = serverContext;
-      setRequestParser(() => operation);
+    onRequestParse({ request, setRequestParser }) {
+      const caller = callers.get(request);
+      if (caller) setRequestParser(() => caller.operation);
     },
-    onResultProcess({ result, serverContext, setResultProcessor }) {
-      if (!isInProcessCaller(serverContext) || isAsyncIterable(result) || Array.isArray(result)) return;
+    onResultProcess({ request, result, setResultProcessor }) {
+      const caller = callers.get(request);
+      if (!caller || isAsyncIterable(result) || Array.isArray(result)) return;
       const single = result as ExecutionResult;
       if (single.errors?.length || single.extensions) return;
       setResultProcessor(
         (_result, fetchAPI) => {
-          serverContext.takeResult(single);
+          caller.takeResult(single);
           return new fetchAPI.Response(null, { status: 200 });
         },
         'application/json',
