@@ -15,7 +15,7 @@ import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useInProcessOperations } from './plugins/use-in-process-operations.ts';
-import { useInProcessResults } from './plugins/use-in-process-results.ts';
+import { useInProcessCaller } from './plugins/use-in-process-caller.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useUnreachableSubgraphs } from './plugins/use-unreachable-subgraphs.ts';
@@ -60,7 +60,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * in-process subgraph, coded errors, request limits, authentication, rate
  * limit, read-only keys, in-process subgraphs, signed subgraph requests,
  * unreachable subgraphs as 503s, keyword terms from memory, subscription
- * errors, results handed to an in-process caller, shared subscriptions.
+ * errors, an in-process caller's operation and results as objects, shared
+ * subscriptions.
  */
 export async function createGateway(options: GatewayOptions): Promise<GatewayRuntime> {
   const supergraph = await readFile(supergraphPath, 'utf8');
@@ -113,7 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       // After the signature: a request it answers from memory is neither signed nor sent; one it does not goes the way chosen before.
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
       useSubscriptionErrors(),
-      useInProcessResults(),
+      useInProcessCaller(),
       useSharedSubscriptions(),
     ],
   });

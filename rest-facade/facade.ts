@@ -2,7 +2,7 @@
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
 import type { z } from 'zod';
-import type { InProcessCaller } from '../gateway/plugins/use-in-process-results.ts';
+import type { GraphQLOperation, InProcessCaller } from '../gateway/plugins/use-in-process-caller.ts';
 import { bearerChallenge, sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { maxJsonNesting, nestedDeeperThan } from '../runtime/json-nesting.ts';
@@ -30,18 +30,13 @@ import {
 } from './route.ts';
 
 /**
- * Sends one GraphQL request to the gateway's `/graphql` (in-process or over
- * HTTP) and returns its HTTP response: `search` is the query string of a GET
- * (with its leading `?`), empty for a POST. It takes the request's parts
- * rather than a Request so the in-process gateway builds its own, cheaper one;
- * the in-process gateway also hands a successful result to `caller` as the
- * object, with no body to parse (an HTTP gateway ignores it).
+ * Sends one GraphQL operation to the gateway's `/graphql` (in-process or
+ * over HTTP, `gatewayHttpRequest`) with these headers and returns its HTTP
+ * response. The in-process gateway takes the operation from `caller` as
+ * the object, and hands a successful result to it the same way, with no
+ * body to parse (an HTTP gateway ignores it).
  */
-export type GatewayFetch = (
-  search: string,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-  caller: InProcessCaller,
-) => Promise<Response>;
+export type GatewayFetch = (operation: GraphQLOperation, headers: Record<string, string>, caller: InProcessCaller) => Promise<Response>;
 
 type GraphQLPayload = { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 
@@ -72,6 +67,21 @@ interface CompiledTable {
 
 /** Longest query string the facade sends the gateway in a GET; proxies commonly allow 8 KiB of request line. */
 const maxQueryStringLength = 4096;
+
+/**
+ * How an operation travels to a gateway over HTTP: short queries as GETs
+ * (GraphQL over HTTP allows it): without a body the gateway has no request
+ * stream to read, which is a good part of its cost for a small query. Long
+ * ones and mutations as POSTs, clear of URL limits. `search` is the query
+ * string with its leading `?`, empty for a POST.
+ */
+export function gatewayHttpRequest(operation: GraphQLOperation, headers: Record<string, string>): { search: string; init: RequestInit } {
+  const { query, variables } = operation;
+  const search = query.startsWith('query') ? `?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : '';
+  return search && search.length <= maxQueryStringLength
+    ? { search, init: { method: 'GET', headers } }
+    : { search: '', init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) } };
+}
 
 /** The budget headers of the request rate (spec part 8), passed on from the gateway's answer. */
 export const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
@@ -224,8 +234,8 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   const tables: CompiledTable[] = options.tables.map((table) => ({ ...table, routes: table.routes.map(compile) }));
   const tableFor = (pathname: string) => tables.find((table) => tableServes(table, pathname)) ?? tables[0];
 
-  const json = (result: RestResult, requestId: string, extra: Headers = new Headers()) => {
-    const headers = new Headers(extra);
+  // `headers`: what the answer carries already (the gateway's budget headers), a set of this request's own, completed here.
+  const json = (result: RestResult, requestId: string, headers: Headers = new Headers()) => {
     headers.set('x-request-id', requestId);
     for (const [name, value] of Object.entries(result.headers ?? {})) {
       if (Array.isArray(value)) for (const each of value) headers.append(name, each);
@@ -250,16 +260,11 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       const value = request.headers.get(name);
       if (value) headers[name] = value;
     }
-    // Short queries travel as GETs (GraphQL over HTTP allows it): without a
-    // body the gateway has no request stream to read, which is a good part of
-    // its cost for a small query. Long ones stay POSTs, clear of URL limits.
-    const search = query.startsWith('query') ? `?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}` : '';
     let taken: GraphQLPayload | undefined;
-    const caller: InProcessCaller = { takeResult: (result) => (taken = result as GraphQLPayload) };
-    const response =
-      search && search.length <= maxQueryStringLength
-        ? await options.gatewayFetch(search, { method: 'GET', headers }, caller)
-        : await options.gatewayFetch('', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) }, caller);
+    // The variables as the gateway would read them from text: a key whose value is undefined is absent, not null.
+    const operation = { query, variables: JSON.parse(JSON.stringify(variables)) };
+    const caller: InProcessCaller = { operation, takeResult: (result) => (taken = result as GraphQLPayload) };
+    const response = await options.gatewayFetch(operation, headers, caller);
     const passOn = new Headers();
     for (const name of rateLimitHeaders) {
       const value = response.headers.get(name);

@@ -1,4 +1,5 @@
 import { createGateway } from '../gateway/gateway.ts';
+import { inProcessRequest } from '../gateway/plugins/use-in-process-caller.ts';
 import { unreachablePartResponse } from '../gateway/service-unavailable.ts';
 import { createMcpEndpoint } from '../mcp/mcp-endpoint.ts';
 import { createAuthorizationServer } from '../oauth/authorization-server.ts';
@@ -12,7 +13,7 @@ import { startJobQueue } from '../jobs/job-queue.ts';
 import { startBlueskyLive } from '../jobs/live/bluesky-live.ts';
 import { startPollScheduler } from '../jobs/poll/poll-scheduler.ts';
 import { startDeliveryDispatcher } from '../jobs/deliver/delivery-dispatcher.ts';
-import { createFacade, type GatewayFetch } from '../rest-facade/facade.ts';
+import { createFacade, type GatewayFetch, gatewayHttpRequest } from '../rest-facade/facade.ts';
 import { routeTables } from '../rest-facade/route-table.ts';
 import { keywordDirectory, startKeywordTermCache } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type RunningSubgraph } from '../subgraphs/subgraph-server.ts';
@@ -244,11 +245,19 @@ export async function startEarshot(
     if (role === 'all' || role === 'facade') {
       let gatewayFetch: GatewayFetch;
       if (gateway) {
-        gatewayFetch = async (search, init, caller) => gateway.fetch(`http://gateway/graphql${search}`, init, caller);
+        // The operation goes with the request as the object (use-in-process-caller.ts), by the method GraphQL over HTTP allows it; a
+        // POST says JSON, as its body would, so the gateway's request parsers match it as before and then read none.
+        gatewayFetch = async (operation, headers, caller) => {
+          const init = operation.query.startsWith('query') ? { method: 'GET', headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } };
+          return gateway.handleRequest(inProcessRequest(new gateway.fetchAPI.Request('http://gateway/graphql', init), caller), {});
+        };
       } else {
         const gatewayUrl = config.gatewayUrl ?? (await roleAddresses(sql, ['gateway'], log, options.signal)).gateway;
         const target = new URL('/graphql', gatewayUrl);
-        gatewayFetch = (search, init) => fetch(`${target}${search}`, init).catch(() => unreachablePartResponse('The gateway'));
+        gatewayFetch = (operation, headers) => {
+          const { search, init } = gatewayHttpRequest(operation, headers);
+          return fetch(`${target}${search}`, init).catch(() => unreachablePartResponse('The gateway'));
+        };
       }
       // A download holds its connection while the client reads; a pool of its own keeps downloads from starving requests.
       const streamSql = await connectWithArrayTypes(database.url, { watch, statementTimeoutMs: requestStatementTimeoutMs, max: downloadConnections });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * A single-use token mailed in a link (sign-in links, e-mail confirmations,
@@ -11,4 +11,4 @@ export const newSecretToken = (): string => randomBytes(32).toString('base64url'
  * OAuth code or token): its SHA-256. Each carries at least 256 random bits,
  * so a slow hash would buy nothing, and a leaked table opens nothing.
  */
-export const hashSecretToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+export const hashSecretToken = (token: string): Buffer => hash('sha256', token, 'buffer');
