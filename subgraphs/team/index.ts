@@ -26,6 +26,7 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey, type AuthenticatedKey } from './api-key-store.ts';
 export { type ApiKeyCache, startApiKeyCache } from './api-key-cache.ts';
+export { type UserCredentialChanges, watchUserCredentials } from './user-credential-changes.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { createChannel } from './channel-commands.ts';
 export { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from './channel-input.ts';
