@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanLink, scannedUnspent } from './link-scanners.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
@@ -80,6 +81,15 @@ describe('e-mail channels', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'validation_error', field: 'token' });
     await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
+  });
+
+  // A mail scanner's HEAD confirmed the channel before its reader saw the mail.
+  it('spends the confirmation link on neither a HEAD nor a prefetch', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Scanned', address: 'scanned@acme.example' } });
+    const path = confirmationPath('scanned@acme.example');
+    expect(await scanLink(`${earshot.url}${path}`)).toEqual(scannedUnspent);
+    expect((await earshot.rest('GET', `/v1/channels/${created.body.id}`, { key })).body.config.confirmed).toBe(false);
+    expect((await earshot.rest('GET', path)).body).toEqual({ confirmed: true, channelId: created.body.id, address: 'scanned@acme.example' });
   });
 
   it('sends a browser opening the link to the dashboard page, spending nothing, and answers API clients in JSON', async () => {

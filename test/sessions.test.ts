@@ -7,6 +7,7 @@ import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { scanLink, scannedUnspent } from './link-scanners.ts';
 import { collect, endedByCredential, newMention, rawSubscription, seedKeyword, storeUntilDelivered } from './live-mentions.ts';
 
 let earshot: TestEarshot;
@@ -399,6 +400,8 @@ describe('magic-link sign-in', () => {
     const link = await linkSentTo('joy@example.com', 1);
     const stored = await mailing.sql`select * from magic_links`;
     expect(JSON.stringify(stored)).not.toContain(link.searchParams.get('token'));
+    // A mail scanner's HEAD or a preview's prefetch of the verifying call spends nothing.
+    expect(await scanLink(`${mailing.url}/v1/auth/magic-link/verify${link.search}`)).toEqual(scannedUnspent);
 
     const opened = await follow(link);
     expect(opened.status).toBe(200);
