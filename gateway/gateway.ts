@@ -56,7 +56,7 @@ export interface GatewayOptions {
 }
 
 /** Root fields that authenticate their callers themselves (a provider's signature, a token in the link, a password). */
-const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.receiveTelegramUpdate', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'];
+const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.receiveTelegramUpdate', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails', 'Mutation.unsubscribeEmailChannel'];
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the

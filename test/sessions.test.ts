@@ -383,6 +383,8 @@ describe('magic-link sign-in', () => {
     const mails = await eventually(async () => smtp.messages.filter((mail) => mail.to.includes(to)), (found) => found.length >= count);
     const mail = mails[count - 1];
     expect(mail.subject).toBe('Your Earshot sign-in link');
+    // A transactional mail: no List-Unsubscribe.
+    expect(mail.headers['list-unsubscribe']).toBeUndefined();
     const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
     expect(link).toMatch(/^https:\/\/app\.example\/sign-in\/link\?token=[\w-]{43}$/);
     expect(mail.html).toContain(`href="${link}"`);
