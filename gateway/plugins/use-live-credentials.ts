@@ -126,10 +126,13 @@ function whileLive(
   let finished = false;
   let died!: () => void;
   const death = new Promise<'died'>((resolve) => (died = () => resolve('died')));
-  const stopWatching = watch(() => {
+  const check = () => {
     // A look-up the database cannot answer leaves the subscription as it is: the next check decides.
     isLive(true).then((live) => live || died(), () => {});
-  });
+  };
+  const stopWatching = watch(check);
+  // A change announced after the credential was authenticated but before the watch began went unheard.
+  check();
   const finish = async (): Promise<IteratorResult<ExecutionResult>> => {
     if (!finished) {
       finished = true;
