@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
-import { ApiKeyResolver } from './api-key.ts';
+import { ApiKeyResolver, resolveApiKeyReference } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
 import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
@@ -19,7 +19,7 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
     resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver, TelegramInteractionResolver],
     orphanedTypes: [Workspace],
-    referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
+    referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference }, ApiKey: { __resolveReference: resolveApiKeyReference } },
   });
 }
 
