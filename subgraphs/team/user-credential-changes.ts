@@ -1,7 +1,7 @@
 import { ChangeHearers, listenForChanges } from '../../runtime/announced-changes.ts';
 import type { Sql } from '../../runtime/database.ts';
 
-/** The channel migration 069's triggers notify with a user's id when a session, access token, grant or membership of theirs changes. */
+/** The channel migration 066's triggers notify with a user's id when a session, access token, grant or membership of theirs changes. */
 const changesChannel = 'user_credential_changes';
 
 export interface UserCredentialChanges {
