@@ -43,8 +43,12 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   authenticate(secret: string): Promise<RequestAuth | undefined>;
   authenticateSession(token: string): Promise<{ auth: RequestAuth; csrfToken: string } | undefined>;
-  /** Announces each API key that changed (the API key cache's `onChange`), so a revoked key's subscriptions end at once. */
-  onApiKeyChange?(listener: (apiKeyId: string | undefined) => void): () => void;
+  /**
+   * Announces the holder of each credential that changed: an API key's id
+   * (the API key cache's `onChange`) or a user's id (a session, access token,
+   * grant or membership of theirs), so the subscriptions it opened end at once.
+   */
+  onCredentialChange?(listener: (holderId: string | undefined) => void): () => void;
   countRequests(workspaceId: string, requests: number): Promise<{ used: number; windowStart: Date }>;
   /** Keyword terms the keywords subgraph answered, which a page of mentions is named from (none: every page asks). */
   keywordTerms?: KeywordTermCache;
@@ -52,7 +56,7 @@ export interface GatewayOptions {
 }
 
 /** Root fields that authenticate their callers themselves (a provider's signature, a token in the link, a password). */
-const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.receiveTelegramUpdate', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails'];
+const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSlackInstall', 'Mutation.receiveSlackInteraction', 'Mutation.receiveTelegramUpdate', 'Mutation.signInWithPassword', 'Mutation.sendMagicLink', 'Mutation.signInWithMagicLink', 'Mutation.confirmEmailChannel', 'Query.receivedInvitation', 'Mutation.acceptInvitation', 'Mutation.declineInvitation', 'Mutation.unsubscribeOwnerEmails', 'Mutation.unsubscribeEmailChannel'];
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
@@ -104,7 +108,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
         authenticateSession: options.authenticateSession,
         publicRootFields,
       }),
-      useLiveCredentials({ authenticate: options.authenticate, authenticateSession: options.authenticateSession, onApiKeyChange: options.onApiKeyChange }),
+      useLiveCredentials({ authenticate: options.authenticate, authenticateSession: options.authenticateSession, onCredentialChange: options.onCredentialChange }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
       useReadOnlyKeys({ publicRootFields }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),

@@ -12,9 +12,11 @@ import { checkInput, type InputProblem } from '../subgraphs/validate-input.ts';
 import type { Sql } from '../runtime/database.ts';
 import { type ApiError, apiErrorFromGraphQL, statusOf } from './error-envelope.ts';
 import {
+  changesStateOnGet,
   type ErrorDialect,
   type GraphQLRoute,
   isGraphQLRoute,
+  isPrefetch,
   isStreamedRoute,
   readsBody,
   RequestRefusal,
@@ -393,6 +395,16 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
         return failure(table.errors, problem.error ?? error.apiError, requestId, problem.headers);
       }
 
+      if (changesStateOnGet(route)) {
+        // A HEAD is answered as the GET would be, its query checked, without spending the link.
+        if (request.method === 'HEAD') {
+          return new Response(null, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId } });
+        }
+        // Declined as browsers expect a prefetch to be (a non-2xx answer is not kept): the person's own click then follows the link.
+        if (isPrefetch(request.headers)) {
+          return failure(table.errors, { code: 'prefetch_declined', message: 'This link changes something when followed; it is not prefetched. Open it to follow it', status: 503 }, requestId, new Headers({ 'cache-control': 'no-store' }));
+        }
+      }
       if (isStreamedRoute(route)) return await runStreamedRoute(route, table.errors, request, variables, requestId);
       if (isGraphQLRoute(route)) return await runGraphQLRoute(route, table.errors, request, restRequest, variables);
       return json(await route.handle(restRequest, options.service), requestId);

@@ -1,6 +1,6 @@
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type SchemaObject, type SecurityRequirementObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
-import { readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
+import { changesStateOnGet, readsBody, type Route, type RouteTable, usesGateway } from './route.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** Schemas named with `.meta({ id })`, shared by every operation as `#/components/schemas/<id>`. */
@@ -127,6 +127,11 @@ function operationFor(route: Route, table: RouteTable, named: NamedSchemas, docu
     };
   }
   const shared = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
+  if (changesStateOnGet(route)) {
+    responses['503'] = shared(
+      'A prefetch (`Sec-Purpose: prefetch`, `Purpose: prefetch`, `X-Purpose: preview`, `X-Moz: prefetch`) is declined with `prefetch_declined` and the link is not spent; a `HEAD` answers 200 with the headers a `GET` would send, its query checked, and does nothing either. Also `service_unavailable` while the database is down',
+    );
+  }
   responses['400'] ??= shared(errors.shared.badQuery);
   if (readsBody(route)) responses['413'] ??= shared(errors.shared.payloadTooLarge);
   // The gateway judges a credential that is sent even where none is needed.

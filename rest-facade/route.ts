@@ -143,6 +143,18 @@ export const isGraphQLRoute = (route: Route): route is GraphQLRoute => 'operatio
 /** Whether the route runs a GraphQL operation on the gateway (and so may meet a lost database there). */
 export const usesGateway = (route: Route): route is GraphQLRoute | StreamedRoute => 'operation' in route;
 
+/**
+ * A link Earshot mails or hands out that changes state when followed (an
+ * e-mail channel's confirmation, an unsubscribe link, a magic link): a GET
+ * running a mutation. Mail scanners and link previews follow links too, with
+ * HEAD or with a prefetch GET, and must not spend them.
+ */
+export const changesStateOnGet = (route: Route): route is GraphQLRoute => route.method === 'GET' && isGraphQLRoute(route) && /^\s*mutation\b/.test(route.operation);
+
+/** A speculative GET (a browser's prefetch, a link preview), not a person following the link (Fetch's `Sec-Purpose`, the older `Purpose` and `X-Purpose`, Firefox's `X-Moz`). */
+export const isPrefetch = (headers: Headers): boolean =>
+  [headers.get('sec-purpose'), headers.get('purpose'), headers.get('x-purpose'), headers.get('x-moz')].some((value) => value !== null && /\b(prefetch|preview)\b/i.test(value));
+
 /** Whether the facade reads a request body for the route (up to the largest it takes, else `payload_too_large`): every method but GET, and DELETE only when it takes one. */
 export const readsBody = (route: Route): boolean => route.method !== 'GET' && !(route.method === 'DELETE' && !route.body);
 

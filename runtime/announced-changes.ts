@@ -14,6 +14,25 @@ export interface AnnouncedChanges {
   stop(): Promise<void>;
 }
 
+/** Whoever asked to hear of announced changes: told a row's id, or undefined when changes may have gone unheard. */
+export class ChangeHearers {
+  private readonly hearers = new Set<(id: string | undefined) => void>();
+
+  /** Adds `hearer`; returns the function that removes it. */
+  add(hearer: (id: string | undefined) => void): () => void {
+    this.hearers.add(hearer);
+    return () => this.hearers.delete(hearer);
+  }
+
+  tell(id: string | undefined): void {
+    for (const hearer of this.hearers) hearer(id);
+  }
+
+  clear(): void {
+    this.hearers.clear();
+  }
+}
+
 /** The listeners of this process by channel: a change committed here reaches them before its response leaves, not only when the notification arrives. */
 const processListeners = new Map<string, Set<(id: string) => void>>();
 

@@ -10,6 +10,7 @@ import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
+import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
@@ -84,6 +85,17 @@ function stampRequestId(req: http.IncomingMessage, res: http.ServerResponse): vo
   res.setHeader('x-request-id', requestId);
 }
 
+/**
+ * Whether the request carries `Authorization` more than once: Node keeps
+ * the first and drops the others, so a request with two credentials acted
+ * silently with the first. Read from the raw header list, which keeps them all.
+ */
+function repeatsAuthorization(req: http.IncomingMessage): boolean {
+  let sent = 0;
+  for (let at = 0; at < req.rawHeaders.length; at += 2) if (req.rawHeaders[at].toLowerCase() === 'authorization') sent++;
+  return sent > 1;
+}
+
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
 
@@ -150,9 +162,9 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   const graphql = gateway
     ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
     : undefined;
-  const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError) => {
+  const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError, envelope: (error: ApiError, requestId: string) => unknown = errorBody) => {
     const requestId = req.headers['x-request-id'] as string;
-    const body = JSON.stringify(errorBody(error, requestId));
+    const body = JSON.stringify(envelope(error, requestId));
     res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
@@ -184,6 +196,10 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
       req.url = target.pathname + target.search;
     }
     const path = (req.url ?? '/').split('?')[0];
+    if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
+      const error = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
+      return refuse(req, res, error, path.startsWith('/compat/') ? octolensErrors.body : errorBody);
+    }
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));

@@ -26,6 +26,7 @@ import {
   countWorkspaceRequest,
   startApiKeyCache,
   teamSealedColumns,
+  watchUserCredentials,
 } from '../subgraphs/team/index.ts';
 import { type EarshotConfig, publicUrl, type SubgraphName, subgraphNames } from '../runtime/config.ts';
 import { connect, connectWithArrayTypes, type EmbeddedDatabase, type Sql, startEmbeddedDatabase } from '../runtime/database.ts';
@@ -222,6 +223,8 @@ export async function startEarshot(
     if (apiKeys) stops.push(['API key cache', apiKeys.stop]);
     const keywordTerms = role === 'all' || role === 'gateway' ? await startKeywordTermCache(requestSql) : undefined;
     if (keywordTerms) stops.push(['keyword term cache', keywordTerms.stop]);
+    const userCredentials = role === 'all' || role === 'gateway' ? await watchUserCredentials(requestSql) : undefined;
+    if (userCredentials) stops.push(['user credential changes', userCredentials.stop]);
     const authenticate = (token: string) => authenticateWith(requestSql, (secret) => apiKeys!.authenticate(secret), token, clock);
     const gateway =
       role === 'all' || role === 'gateway'
@@ -233,7 +236,14 @@ export async function startEarshot(
             maxBodyBytes: config.maxBodyBytes,
             authenticate,
             authenticateSession: (token) => authenticateSessionWith(requestSql, token),
-            onApiKeyChange: apiKeys!.onChange,
+            onCredentialChange: (listener) => {
+              const stopKeys = apiKeys!.onChange(listener);
+              const stopUsers = userCredentials!.onChange(listener);
+              return () => {
+                stopKeys();
+                stopUsers();
+              };
+            },
             countRequests: (workspaceId, requests) => countWorkspaceRequest(requestSql, workspaceId, requests),
             keywordTerms,
             log,

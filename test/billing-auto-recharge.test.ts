@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../runtime/clock.ts';
 import { recordDueAutoRecharges } from '../subgraphs/billing/auto-recharge-due.ts';
+import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { lockWallets } from '../subgraphs/billing/wallet-store.ts';
@@ -393,6 +394,33 @@ describe('auto-recharge', () => {
       'keyword.resumed',
       'wallet.resumed',
     ]);
+    expect(await ledgerBalanceMismatches(earshot.sql)).toEqual([]);
+  });
+
+  // A recharge's credit opened a new try: with the threshold far above the amount, every charge after it recharged again.
+  it('recharges once per fall under a threshold the amount cannot reach, and again only after a credit lifts the balance to it', async () => {
+    const { workspaceId, apiKey, keyword, customer } = await rechargingWorkspace();
+    const farAbove = { enabled: true, thresholdCents: 50_000, amountCents: 2000 };
+    expect((await earshot.rest('PUT', '/v1/billing/auto-recharge', { key: apiKey, body: farAbove })).status).toBe(200);
+    expect((await settled(workspaceId)).map((order) => order.status)).toEqual(['credited']);
+    expect(await walletView(apiKey)).toMatchObject({ balanceCents: 2501, autoRecharge: { ...farAbove, state: 'ready' } });
+
+    // Still $475 under the threshold: charge after charge and the next day's tick recharge nothing.
+    for (let charge = 0; charge < 3; charge++) await chargeMentions(earshot.sql, keyword, 1, clock.now());
+    await chargeDailyKeywordFees(earshot.sql, '2028-03-11');
+    expect(await autoRecharges(workspaceId)).toHaveLength(1);
+    expect(paymentIntentRequests(customer)).toHaveLength(1);
+
+    // A credit that brings the balance to the threshold ends the wait; the next fall under it recharges once.
+    const left = (await wallet(earshot.sql, workspaceId)).balanceFifteenths;
+    await creditWalletByOperator(earshot.sql, { workspaceId, cents: Math.ceil((farAbove.thresholdCents * 15 - left) / 15), at: clock.now() });
+    expect(await autoRecharges(workspaceId)).toHaveLength(1);
+    await chargeMentions(earshot.sql, keyword, 2, clock.now());
+    expect((await settled(workspaceId, 2)).map((order) => order.status)).toEqual(['credited', 'credited']);
+    await chargeMentions(earshot.sql, keyword, 2, clock.now());
+    expect(await autoRecharges(workspaceId)).toHaveLength(2);
+    expect(paymentIntentRequests(customer)).toHaveLength(2);
+    expect(await topUpCredits(workspaceId)).toEqual([2000, 2000]);
     expect(await ledgerBalanceMismatches(earshot.sql)).toEqual([]);
   });
 

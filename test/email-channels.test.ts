@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanLink, scannedUnspent } from './link-scanners.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { redditPost, relevantRustPosts, rustContext, storeAndScore } from './scored-mentions.ts';
@@ -82,6 +83,15 @@ describe('e-mail channels', () => {
     await earshot.rest('DELETE', `/v1/alerts/${rule.id}`, { key });
   });
 
+  // A mail scanner's HEAD confirmed the channel before its reader saw the mail.
+  it('spends the confirmation link on neither a HEAD nor a prefetch', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Scanned', address: 'scanned@acme.example' } });
+    const path = confirmationPath('scanned@acme.example');
+    expect(await scanLink(`${earshot.url}${path}`)).toEqual(scannedUnspent);
+    expect((await earshot.rest('GET', `/v1/channels/${created.body.id}`, { key })).body.config.confirmed).toBe(false);
+    expect((await earshot.rest('GET', path)).body).toEqual({ confirmed: true, channelId: created.body.id, address: 'scanned@acme.example' });
+  });
+
   it('sends a browser opening the link to the dashboard page, spending nothing, and answers API clients in JSON', async () => {
     const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Negotiated', address: 'negotiated@acme.example' } });
     const path = confirmationPath('negotiated@acme.example');
@@ -108,6 +118,27 @@ describe('e-mail channels', () => {
     // The delivery's id is the Message-ID: a retry of a send that did arrive is the same message to the reader.
     const [logged] = await deliveryLog(id);
     expect(test.messageId).toBe(`<${logged.id}@app.example>`);
+  });
+
+  // Channel e-mails carried no unsubscribe link at all: Gmail and Yahoo require a one-click one of bulk senders (RFC 8058).
+  it('carries the one-click List-Unsubscribe of its channel on channel e-mails, not on the confirmation; a POST of it stops the channel with no credential', async () => {
+    const id = await confirmedChannel('leaving@acme.example');
+    expect(mailsTo('leaving@acme.example')[0].headers['list-unsubscribe']).toBeUndefined();
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);
+    const sent = mailsTo('leaving@acme.example').at(-1)!;
+    const [, link, path] = /^<(https:\/\/app\.example(\/v1\/channels\/email\/unsubscribe\?token=[^>]+))>$/.exec(sent.headers['list-unsubscribe'])!;
+    expect(sent.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(sent.html).toContain(`href="${link}"`);
+
+    const oneClick = await fetch(`${earshot.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const unsubscribed = { unsubscribed: true, channelId: id, address: 'leaving@acme.example' };
+    expect({ status: oneClick.status, body: await oneClick.json() }).toEqual({ status: 200, body: unsubscribed });
+    expect((await earshot.rest('GET', `/v1/channels/${id}`, { key })).body.config.confirmed).toBe(false);
+    expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: false, error: 'the address unsubscribed from these e-mails' }]);
+    expect(mailsTo('leaving@acme.example')).toHaveLength(2);
+    // The link keeps working, and a forged one names nothing.
+    expect((await earshot.rest('GET', path)).body).toEqual(unsubscribed);
+    expect((await earshot.rest('GET', `/v1/channels/email/unsubscribe?token=${id}.forged`)).body.error.code).toBe('invalid_token');
   });
 
   it('retries a temporary SMTP refusal and fails a final one at once', async () => {

@@ -89,6 +89,8 @@ describe('invitations', () => {
 
     const mail = (await eventually(async () => smtp.messages.filter((m) => m.envelope.to.includes('new.person@example.com')), (found) => found.length === 1))[0];
     expect(mail.subject).toBe('owner.life invited you to Team life on Earshot');
+    // A transactional mail: no List-Unsubscribe.
+    expect(mail.headers['list-unsubscribe']).toBeUndefined();
     expect(mail.from).toBe('Earshot <team@earshot.example>');
     expect(mail.text).toContain('as an admin');
     const token = await mailedToken('new.person@example.com');

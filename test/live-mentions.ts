@@ -1,5 +1,6 @@
 import type { Client } from 'graphql-ws';
 import { expect } from 'vitest';
+import WebSocket from 'ws';
 import { announceMentionsCreated, type MentionRow, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { TestEarshot } from './harness.ts';
 
@@ -66,3 +67,35 @@ export async function newMention(earshot: TestEarshot, workspaceId: string, keyw
   await announceMentionsCreated(earshot.sql, [mention]);
   return mention;
 }
+
+/**
+ * A raw graphql-ws connection subscribed to `mentionCreated`: every message
+ * it received and how it closed. `bearer` goes in the connection parameters;
+ * `headers` on the upgrade request (a browser's cookie and Origin).
+ */
+export async function rawSubscription(earshot: TestEarshot, credential: { bearer?: string; headers?: Record<string, string> }) {
+  const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: credential.headers });
+  const messages: any[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const payload = credential.bearer ? { authorization: `Bearer ${credential.bearer}` } : {};
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload })));
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    messages.push(message);
+    if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: 'live', type: 'subscribe', payload: { query: 'subscription { mentionCreated { id } }' } }));
+  });
+  await waitFor(() => messages.length > 0);
+  // The subscription reaches the subgraph a moment after the acknowledgement.
+  await sleep(500);
+  return { socket, messages, closed };
+}
+
+/** What a subscription's connection receives when its credential stops working: the ending error, the complete, then close 4403. */
+export const endedByCredential = {
+  messages: [
+    { type: 'connection_ack' },
+    { id: 'live', type: 'next', payload: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'unauthorized' }) })] } },
+    { id: 'live', type: 'complete' },
+  ],
+  closed: { code: 4403, reason: 'Forbidden: the credential stopped working' },
+};

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -502,5 +503,46 @@ describe('a request refused before it reaches the app', () => {
   it('keeps serving well-formed requests afterwards', async () => {
     const response = await earshot.rest('GET', '/v1/health');
     expect(response.status).toBe(200);
+  });
+});
+
+/** A request sent with each header as given, a list sent as that many header lines (fetch would join them into one). */
+function sendRaw(method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${earshot.url}${path}`, { method, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text ? JSON.parse(text) : null }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('two Authorization headers', () => {
+  // Node keeps the first of several and drops the rest: the request acted silently with the first credential.
+  it('are 400 validation_error on /v1, /compat, /graphql and /mcp, each in its envelope', async () => {
+    const authorization = [`Bearer ${key}`, 'Bearer mk_live_someone_else'];
+    const message = 'Send one Authorization header: this request carries several';
+    const answers = [
+      await sendRaw('GET', '/v1/whoami', { authorization }),
+      await sendRaw('POST', '/graphql', { authorization, 'content-type': 'application/json' }, JSON.stringify({ query: '{ whoami { workspace { id } } }' })),
+      await sendRaw('POST', '/mcp', { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
+    ];
+    for (const answer of answers) {
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { error: { code: 'validation_error', message, field: null, requestId: answer.headers['x-request-id'] } } });
+    }
+    const compat = await sendRaw('GET', '/compat/octolens/api/v2/keywords', { authorization });
+    expect({ status: compat.status, body: compat.body }).toEqual({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message, status: 400, details: [] } } });
+    // One is taken as before.
+    expect((await sendRaw('GET', '/v1/whoami', { authorization: authorization[0] })).status).toBe(200);
+  });
+
+  // Spec 4 honours one inbound id of 8 to 64 URL-safe characters; two are no such id, so the answer names a fresh one, as for any malformed id.
+  it('leave two X-Request-Id headers unhonoured rather than refused: the answer carries a fresh id', async () => {
+    const answer = await sendRaw('GET', '/v1/whoami', { authorization: `Bearer ${key}`, 'x-request-id': ['first-id-0001', 'second-id-0002'] });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+    expect(['first-id-0001', 'second-id-0002']).not.toContain(answer.headers['x-request-id']);
   });
 });

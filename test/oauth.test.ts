@@ -11,6 +11,7 @@ import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { startTestEarshotOnPort, type TestEarshot } from './harness.ts';
+import { endedByCredential, rawSubscription } from './live-mentions.ts';
 import {
   authorizedTokens,
   authorizeUrl,
@@ -310,6 +311,34 @@ describe('the authorization-code flow with PKCE', () => {
     expect(await revoke(renewed.body.refresh_token)).toEqual({ status: 200, body: {} });
     expect((await earshot.rest('GET', '/v1/whoami', { key: renewed.body.access_token })).status).toBe(401);
     expect(await tokenRequest(base, { grant_type: 'refresh_token', client_id: tokens.clientId, refresh_token: renewed.body.refresh_token })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  // A token's subscription noticed a revocation only at the next periodic look-up, up to 30 s later.
+  it('ends the live subscription of an access token at once when the token, its grant or its user\'s membership goes', async () => {
+    const created = await ownedWorkspace('dot@example.com');
+    const cookie = await signInCookie(base, 'dot@example.com', password);
+    const signedIn = { cookie, 'x-csrf-token': /earshot_csrf=([^;]+)/.exec(cookie)![1] };
+    const ended = async (token: string, end: () => Promise<number>) => {
+      const live = await rawSubscription(earshot, { bearer: token });
+      const endedAt = Date.now();
+      expect(await end()).toBeLessThan(300);
+      expect(await live.closed).toEqual(endedByCredential.closed);
+      expect(Date.now() - endedAt).toBeLessThan(3000);
+      expect(live.messages).toEqual(endedByCredential.messages);
+    };
+    const revoked = await authorizedTokens(base, { cookie, workspaceId: created.workspace.id });
+    await ended(revoked.access_token, async () =>
+      (await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: revoked.clientId, token: revoked.access_token }) })).status,
+    );
+    const disconnected = await authorizedTokens(base, { cookie, workspaceId: created.workspace.id });
+    const [app] = (await earshot.sql<{ id: string }[]>`select id from oauth_grants where client_id = ${disconnected.clientId}`);
+    await ended(disconnected.access_token, async () => (await earshot.rest('DELETE', `/v1/connected-apps/${app.id}`, { headers: signedIn })).status);
+
+    const member = await findOrCreateUser(earshot.sql, { email: 'dot-member@example.com' });
+    await addMember(earshot.sql, { workspaceId: created.workspace.id, userId: member.id, role: 'member' });
+    await setUserPassword(earshot.sql, 'dot-member@example.com', password);
+    const memberTokens = await authorizedTokens(base, { cookie: await signInCookie(base, 'dot-member@example.com', password), workspaceId: created.workspace.id });
+    await ended(memberTokens.access_token, async () => (await earshot.rest('DELETE', `/v1/members/${member.id}`, { headers: signedIn })).status);
   });
 
   it('takes PKCE with S256 only, known scopes and registered redirect URIs, and tells the client how it failed', async () => {

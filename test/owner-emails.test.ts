@@ -3,11 +3,12 @@ import { type AccountEventName, recordAccountEvent } from '../subgraphs/billing/
 import { fanOutAccountEvents } from '../subgraphs/team/account-event-deliveries.ts';
 import { addMember } from '../subgraphs/team/member-store.ts';
 import { insertSession } from '../subgraphs/team/session-store.ts';
-import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
+import { findNotificationSettings, findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { scanLink, scannedUnspent } from './link-scanners.ts';
 
 const env = { EARSHOT_SMTP_URL: '', EARSHOT_MAIL_FROM: 'Earshot <owners@earshot.example>', EARSHOT_PUBLIC_URL: 'https://app.example', EARSHOT_RETRY_DELAY_S: '1' };
 let smtp: FakeSmtp;
@@ -120,6 +121,9 @@ describe('owner e-mails', () => {
     const [mail] = await waitForMails('first.unsubscribe@example.com', 1);
     const link = new URL(unsubscribeLinkOf(mail));
     expect(link.pathname).toBe('/v1/me/notifications/unsubscribe');
+    // A mail scanner's HEAD or a preview's prefetch unsubscribes nobody.
+    expect(await scanLink(`${earshot.url}${link.pathname}${link.search}`)).toEqual(scannedUnspent);
+    expect(await findNotificationSettings(earshot.sql, team.first.id)).toEqual({ email: 'first.unsubscribe@example.com', ownerEmails: true });
 
     // What a mail program does with List-Unsubscribe-Post.
     const oneClick = await fetch(`${earshot.url}${link.pathname}${link.search}`, {

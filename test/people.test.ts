@@ -212,7 +212,7 @@ describe('outreach', () => {
       authorId: null,
       channel: 'email',
       note: 'Intro sent',
-      madeBy: { userId: a.memberId, apiKeyId: null },
+      madeBy: { userId: a.memberId, apiKeyId: null, apiKey: null },
       occurredAt: '2026-05-03T07:30:00.000Z',
       createdAt: isoTime,
     });
@@ -230,8 +230,13 @@ describe('outreach', () => {
 
   it('an activity logged with an API key is made by the key, claims nobody, and still moves the person to contacted', async () => {
     const id = await freshPerson('by_key');
-    const logged = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: a.key, body: { channel: 'linkedin' } });
-    expect(logged.body.madeBy).toEqual({ userId: null, apiKeyId: expect.stringMatching(/^key_/) });
+    // The key is named by its id and name, not only its id, and still after it is revoked.
+    const crm = (await earshot.rest('POST', '/v1/api-keys', { key: a.key, body: { name: 'CRM sync' } })).body;
+    const logged = await earshot.rest('POST', `/v1/people/${id}/activities`, { key: crm.key, body: { channel: 'linkedin' } });
+    const madeByKey = { userId: null, apiKeyId: crm.id, apiKey: { id: crm.id, name: 'CRM sync' } };
+    expect(logged.body.madeBy).toEqual(madeByKey);
+    expect((await earshot.rest('DELETE', `/v1/api-keys/${crm.id}`, { key: a.key })).status).toBe(204);
+    expect((await earshot.rest('GET', `/v1/people/${id}/activities`, { key: a.key })).body.data.map((activity: any) => activity.madeBy)).toEqual([madeByKey]);
     expect(logged.body.note).toBe('');
     expect((await getPerson(a.key, id)).body.outreach).toMatchObject({ owner: null, stage: 'contacted' });
     const session = await sessionHeaders(earshot, a.ownerId, a.workspaceId);

@@ -7,7 +7,8 @@ import { findOrCreateUser } from '../subgraphs/team/user-store.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { type FakeSmtp, startFakeSmtp } from './fake-upstreams/smtp.ts';
 import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
-import { collect, newMention, seedKeyword, storeUntilDelivered } from './live-mentions.ts';
+import { scanLink, scannedUnspent } from './link-scanners.ts';
+import { collect, endedByCredential, newMention, rawSubscription, seedKeyword, storeUntilDelivered } from './live-mentions.ts';
 
 let earshot: TestEarshot;
 
@@ -319,6 +320,52 @@ describe('graphql-ws with the session cookie', () => {
   });
 });
 
+describe('a live subscription of a session that ends', () => {
+  // A session's subscription noticed its end only at the next periodic look-up, up to 30 s later.
+  it('ends at once when the session signs out: unauthorized, complete, close 4403', async () => {
+    await ownedWorkspace('una@example.com');
+    const signedIn = await signIn('una@example.com');
+    const live = await rawSubscription(earshot, { headers: { cookie: `earshot_session=${signedIn.session}`, origin: earshot.url } });
+    const signedOutAt = Date.now();
+    expect((await earshot.rest('POST', '/v1/auth/sign-out', { headers: withSession(signedIn) })).status).toBe(204);
+    expect(await live.closed).toEqual(endedByCredential.closed);
+    expect(Date.now() - signedOutAt).toBeLessThan(3000);
+    expect(live.messages).toEqual(endedByCredential.messages);
+  });
+
+  it("ends at once when its user is removed from the workspace, and leaves the remover's open", async () => {
+    const created = await ownedWorkspace('vic@example.com');
+    const member = await findOrCreateUser(earshot.sql, { email: 'vic-member@example.com' });
+    await addMember(earshot.sql, { workspaceId: created.workspace.id, userId: member.id, role: 'member' });
+    await setUserPassword(earshot.sql, 'vic-member@example.com', password);
+    const memberSession = await signIn('vic-member@example.com');
+    const ownerSession = await signIn('vic@example.com');
+    const removed = await rawSubscription(earshot, { headers: { cookie: `earshot_session=${memberSession.session}`, origin: earshot.url } });
+    const kept = await rawSubscription(earshot, { headers: { cookie: `earshot_session=${ownerSession.session}`, origin: earshot.url } });
+    const removedAt = Date.now();
+    expect((await earshot.rest('DELETE', `/v1/members/${member.id}`, { headers: withSession(ownerSession) })).status).toBe(204);
+    expect(await removed.closed).toEqual(endedByCredential.closed);
+    expect(Date.now() - removedAt).toBeLessThan(3000);
+    expect(removed.messages).toEqual(endedByCredential.messages);
+    expect(kept.messages).toEqual([{ type: 'connection_ack' }]);
+    expect(kept.socket.readyState).toBe(WebSocket.OPEN);
+    kept.socket.close();
+  });
+
+  it('ends at its expiry', async () => {
+    await ownedWorkspace('wes@example.com');
+    const signedIn = await signIn('wes@example.com');
+    const [{ expiresAt }] = await earshot.sql<{ expiresAt: Date }[]>`
+      update sessions set expires_at = now() + interval '3 seconds'
+      where user_id = (select id from users where email = 'wes@example.com') returning expires_at`;
+    const live = await rawSubscription(earshot, { headers: { cookie: `earshot_session=${signedIn.session}`, origin: earshot.url } });
+    expect(await live.closed).toEqual(endedByCredential.closed);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
+    expect(Date.now() - expiresAt.getTime()).toBeLessThan(3000);
+    expect(live.messages).toEqual(endedByCredential.messages);
+  });
+});
+
 describe('magic-link sign-in', () => {
   let smtp: FakeSmtp;
   let mailing: TestEarshot;
@@ -336,6 +383,8 @@ describe('magic-link sign-in', () => {
     const mails = await eventually(async () => smtp.messages.filter((mail) => mail.to.includes(to)), (found) => found.length >= count);
     const mail = mails[count - 1];
     expect(mail.subject).toBe('Your Earshot sign-in link');
+    // A transactional mail: no List-Unsubscribe.
+    expect(mail.headers['list-unsubscribe']).toBeUndefined();
     const link = /https:\/\/app\.example\S+/.exec(mail.text ?? '')?.[0];
     expect(link).toMatch(/^https:\/\/app\.example\/sign-in\/link\?token=[\w-]{43}$/);
     expect(mail.html).toContain(`href="${link}"`);
@@ -353,6 +402,8 @@ describe('magic-link sign-in', () => {
     const link = await linkSentTo('joy@example.com', 1);
     const stored = await mailing.sql`select * from magic_links`;
     expect(JSON.stringify(stored)).not.toContain(link.searchParams.get('token'));
+    // A mail scanner's HEAD or a preview's prefetch of the verifying call spends nothing.
+    expect(await scanLink(`${mailing.url}/v1/auth/magic-link/verify${link.search}`)).toEqual(scannedUnspent);
 
     const opened = await follow(link);
     expect(opened.status).toBe(200);

@@ -17,16 +17,18 @@ export interface LiveCredentialsOptions {
    */
   recheckMs?: number;
   /**
-   * Tells `listener` the id of each API key this process hears changed
-   * (revoked, its expiry or scope altered), or undefined when changes may
+   * Tells `listener` the holder of each credential this process hears
+   * changed: an API key's id (revoked, its expiry or scope altered) or a
+   * user's id (a session of theirs signed out or ended, an access token or
+   * grant revoked, their membership ended), or undefined when changes may
    * have gone unheard; returns the function that stops it. A subscription
-   * of such a key looks its key up at once, so a revoke ends it without
-   * waiting for an event. Without it, only the periodic look-up does.
+   * of that key or user looks its credential up at once, so a revoke ends
+   * it without waiting for an event. Without it, only the periodic look-up does.
    */
-  onApiKeyChange?(listener: (apiKeyId: string | undefined) => void): () => void;
+  onCredentialChange?(listener: (holderId: string | undefined) => void): () => void;
   /**
    * Between events, how often a subscription looks its credential up
-   * anyway: OAuth tokens and sessions announce no change. Default 30 s.
+   * anyway: the backstop should a change notification be lost. Default 30 s.
    */
   watchMs?: number;
 }
@@ -53,7 +55,8 @@ const ended = () =>
  * receiving mentions after the key was revoked. The credential is checked
  * before each event, its expiry exactly and its revocation through the
  * same look-up the authentication plugin makes, and between events too: at
- * its expiry, as soon as its API key is announced changed, and every
+ * its expiry, as soon as its API key or its user's credentials are
+ * announced changed, and every
  * `watchMs` (a revoked key's subscription used to stay open, silent, until
  * a mention came). A dead one gets one last `unauthorized` error, the
  * subscription completes, and the connection is told (`credentialEnded`).
@@ -84,8 +87,10 @@ export function useLiveCredentials(options: LiveCredentialsOptions): GatewayPlug
       const watch = (check: () => void) => {
         const interval = setInterval(check, watchMs).unref();
         const cancelExpiry = auth.expiresAt === null ? undefined : atInstant(Date.parse(auth.expiresAt), check);
-        const stopHearing = options.onApiKeyChange?.((apiKeyId) => {
-          if (apiKeyId === undefined || apiKeyId === auth.apiKeyId) check();
+        // An API key's subscriptions hear of their key; a token's or session's, of their user.
+        const holderId = auth.apiKeyId ?? auth.userId;
+        const stopHearing = options.onCredentialChange?.((changed) => {
+          if (changed === undefined || changed === holderId) check();
         });
         return () => {
           clearInterval(interval);
@@ -121,10 +126,13 @@ function whileLive(
   let finished = false;
   let died!: () => void;
   const death = new Promise<'died'>((resolve) => (died = () => resolve('died')));
-  const stopWatching = watch(() => {
+  const check = () => {
     // A look-up the database cannot answer leaves the subscription as it is: the next check decides.
     isLive(true).then((live) => live || died(), () => {});
-  });
+  };
+  const stopWatching = watch(check);
+  // A change announced after the credential was authenticated but before the watch began went unheard.
+  check();
   const finish = async (): Promise<IteratorResult<ExecutionResult>> => {
     if (!finished) {
       finished = true;

@@ -187,7 +187,7 @@ export const billingRoutes: GraphQLRoute[] = [
     path: '/v1/billing/auto-recharge',
     operationId: 'updateAutoRecharge',
     summary:
-      'Stores the auto-recharge settings (threshold and amount are required when enabled); a recharge that failed may then be tried again, at once when the wallet is under the threshold with a card saved; returns the wallet',
+      'Stores the auto-recharge settings (threshold and amount are required when enabled); a recharge that failed may then be tried again, at once when the wallet is under the threshold with a card saved; returns the wallet. One recharge per fall under the threshold, never a series: an amount that leaves the effective balance still under the threshold (a $20 amount under a $500 threshold) is charged once, and the next recharge waits until a credit (a top-up) brings the balance back to the threshold or above, or until the settings or the card change. The amount is integer cents, charged once per recharge (Stripe idempotency key).',
     tag: 'Billing',
     body: autoRechargeInput,
     responses: {

@@ -97,6 +97,32 @@ export const channelRoutes: GraphQLRoute[] = [
     variables: ({ query }) => ({ token: query.token }),
     result: (data) => ({ status: 200, body: data.confirmEmailChannel }),
   },
+  ...(['GET', 'POST'] as const).map(
+    (method): GraphQLRoute => ({
+      method,
+      path: '/v1/channels/email/unsubscribe',
+      operationId: method === 'GET' ? 'unsubscribeEmailChannelByLink' : 'unsubscribeEmailChannel',
+      summary:
+        method === 'GET'
+          ? "The unsubscribe link of an e-mail channel's mails (alerts, digests, account events), opened by its reader: nothing more is sent to the address. Needs no key (the link is signed); it keeps working however old the mail is"
+          : "One-click unsubscribe (RFC 8058): the address of a channel e-mail's `List-Unsubscribe` header, which mail programs POST `List-Unsubscribe=One-Click` to, with no other credential. Nothing more is sent to the address",
+      tag: 'Channels',
+      public: true,
+      query: z.object({ token: z.string().min(1).max(300).meta({ description: 'The `token` of the unsubscribe link' }) }),
+      ...(method === 'POST' ? { rawBody: z.object({ 'List-Unsubscribe': z.literal('One-Click').optional() }) } : {}),
+      responses: {
+        200: {
+          description: 'The channel sends nothing more to its address (its `config.confirmed` is false); a new e-mail channel asks for a confirmation again',
+          schema: z.object({ unsubscribed: z.literal(true), channelId: z.string(), address: z.string() }).meta({ id: 'EmailUnsubscription' }),
+        },
+        400: { description: '`token` is missing (`validation_error`)' },
+        401: { description: 'The link is not one Earshot signed, or its channel is gone (`invalid_token`)' },
+      },
+      operation: `mutation UnsubscribeEmailChannel($token: String!) { unsubscribeEmailChannel(token: $token) { unsubscribed channelId address } }`,
+      variables: ({ query }) => ({ token: query.token }),
+      result: (data) => ({ status: 200, body: data.unsubscribeEmailChannel }),
+    }),
+  ),
   {
     method: 'POST',
     path: '/v1/channels',

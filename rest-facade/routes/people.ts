@@ -67,7 +67,7 @@ const personSchema = z
   })
   .meta({ id: 'Person' });
 
-const activityFields = 'id personId authorId channel note madeBy { userId apiKeyId } occurredAt createdAt';
+const activityFields = 'id personId authorId channel note madeBy { userId apiKeyId apiKey { id name } } occurredAt createdAt';
 
 const activitySchema = z
   .object({
@@ -77,7 +77,14 @@ const activitySchema = z
     channel: z.enum(activityChannels),
     note: z.string(),
     madeBy: z
-      .object({ userId: z.string().nullable(), apiKeyId: z.string().nullable() })
+      .object({
+        userId: z.string().nullable(),
+        apiKeyId: z.string().nullable(),
+        apiKey: z
+          .object({ id: z.string(), name: z.string() })
+          .nullable()
+          .meta({ description: 'The API key it was logged with, by its id and name (a revoked key still named); null when a signed-in user logged it' }),
+      })
       .meta({ description: 'The signed-in user who logged it, or the API key (which stands for no one: `userId` null)' }),
     occurredAt: timestamp,
     createdAt: timestamp,

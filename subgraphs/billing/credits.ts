@@ -1,6 +1,7 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { domainError, notFound } from '../domain-error.ts';
+import { settleAutoRechargeFall } from './auto-recharge-due.ts';
 import { applyOwnCaps } from './cap-transitions.ts';
 import { type CreditKind, insertCredit } from './ledger-store.ts';
 import { centsOf, fifteenthsPerCent } from './prices.ts';
@@ -15,6 +16,8 @@ export interface WalletCredit {
   /** Names what is credited (`top_up:<order id>`): the same key is credited once. */
   idempotencyKey: string;
   at: Date;
+  /** Paid by an auto-recharge: when it leaves the wallet under the threshold, no other comes due until a credit lifts it there. */
+  byAutoRecharge?: boolean;
 }
 
 /**
@@ -22,7 +25,8 @@ export interface WalletCredit {
  * A credit opens a new epoch for wallet.low, ends the welcome credit (each
  * keyword gets its own cap back, 2.1.1), and resumes the keywords paused for
  * balance when it covers a day of every keyword (3.2). Keywords paused by
- * the noise brake stay paused (3.1).
+ * the noise brake stay paused (3.1). An auto-recharge's credit that leaves
+ * the wallet under its threshold holds off the next (settleAutoRechargeFall).
  */
 export async function creditWallet(tx: Queryable, credit: WalletCredit): Promise<{ credited: boolean; keywordsResumed: number }> {
   const wallet = await lockWallet(tx, credit.workspaceId);
@@ -32,7 +36,9 @@ export async function creditWallet(tx: Queryable, credit: WalletCredit): Promise
   if (!credited) return { credited: false, keywordsResumed: 0 };
   await openCreditEpoch(tx, credit.workspaceId, fifteenths);
   if (wallet.onWelcomeCredit) await applyOwnCaps(tx, credit.workspaceId, credit.at);
-  return { credited: true, keywordsResumed: await resumeWalletIfCovered(tx, credit.workspaceId, credit.at) };
+  const keywordsResumed = await resumeWalletIfCovered(tx, credit.workspaceId, credit.at);
+  await settleAutoRechargeFall(tx, credit.workspaceId, credit.byAutoRecharge ?? false, credit.at);
+  return { credited: true, keywordsResumed };
 }
 
 /** An operator's credit of a self-hosted install, at most $100,000 at once. */

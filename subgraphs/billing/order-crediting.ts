@@ -33,7 +33,7 @@ export async function creditPaidOrder(sql: Sql, orderId: string, paid: ProviderP
       throw orderNotCredited(order, `the provider reports ${paid.amountCents} ${paid.currency} paid, not ${order.amountCents} usd`);
     }
     if (paid.paymentIntentId) await attachPaymentIntent(tx, order.id, paid.paymentIntentId);
-    await creditWallet(tx, { workspaceId: order.workspaceId, kind: 'top_up', cents: order.amountCents, idempotencyKey: topUpCreditKey(order.id), at: now });
+    await creditWallet(tx, { workspaceId: order.workspaceId, kind: 'top_up', cents: order.amountCents, idempotencyKey: topUpCreditKey(order.id), at: now, byAutoRecharge: order.source === 'auto_recharge' });
     return (await settleTopUpOrder(tx, order.id, 'credited', now))!;
   })) as TopUpOrderRow;
 }

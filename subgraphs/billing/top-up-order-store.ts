@@ -110,6 +110,7 @@ export async function insertDueAutoRecharges(sql: Queryable, due: readonly { wor
                 ${sql.array(due.map((wallet) => wallet.idempotencyKey))}::text[]) as due(id, workspace_id, idempotency_key)
     join wallets w on w.workspace_id = due.workspace_id
     where w.auto_recharge_enabled and w.auto_recharge_amount_cents is not null and w.stripe_payment_method_id is not null
+      and not w.auto_recharge_awaiting_rise
     on conflict do nothing
     returning id`;
   if (rows.length) await sql`/* announceAutoRechargesDue */ select pg_notify(${autoRechargesDueChannel}, '')`;

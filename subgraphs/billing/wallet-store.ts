@@ -24,6 +24,8 @@ export interface WalletRow {
   stripePaymentMethodId: string | null;
   /** Bumped by each change the user makes to auto-recharge: a new try after a failed one. */
   autoRechargeRevision: number;
+  /** An auto-recharge's credit left the effective balance under the threshold: none follows until a credit lifts it to the threshold (schema/070). */
+  autoRechargeAwaitingRise: boolean;
   createdAt: Date;
 }
 
@@ -32,7 +34,7 @@ const walletColumns = (sql: Queryable) => sql`
   workspace_id, on_welcome_credit, balance_fifteenths::float8 as balance_fifteenths, credit_epoch,
   last_credit_fifteenths::float8 as last_credit_fifteenths, low_recorded_epoch, settled_through::text as settled_through,
   auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents,
-  stripe_customer_id, stripe_payment_method_id, auto_recharge_revision, created_at`;
+  stripe_customer_id, stripe_payment_method_id, auto_recharge_revision, auto_recharge_awaiting_rise, created_at`;
 
 /** Opens the workspace's wallet with its welcome credit, the first credit epoch; a second call changes nothing. */
 export async function openWallet(sql: Queryable, workspaceId: string): Promise<void> {
@@ -175,7 +177,7 @@ export interface AutoRechargeSettings {
   amountCents: number | null;
 }
 
-/** Stores the settings; a new revision, so a recharge that failed may be tried again. */
+/** Stores the settings; a new revision, so a recharge that failed may be tried again, and one may follow a recharge that left the wallet under the threshold. */
 export async function updateAutoRecharge(sql: Queryable, workspaceId: string, settings: AutoRechargeSettings): Promise<void> {
   await sql`
     /* updateAutoRecharge */
@@ -183,7 +185,8 @@ export async function updateAutoRecharge(sql: Queryable, workspaceId: string, se
       auto_recharge_enabled = ${settings.enabled},
       auto_recharge_threshold_cents = ${settings.thresholdCents},
       auto_recharge_amount_cents = ${settings.amountCents},
-      auto_recharge_revision = auto_recharge_revision + 1
+      auto_recharge_revision = auto_recharge_revision + 1,
+      auto_recharge_awaiting_rise = false
     where workspace_id = ${workspaceId}`;
 }
 
@@ -209,7 +212,7 @@ export interface CardOnFile {
 /**
  * Saves the card a setup session left for the workspace's customer; a card
  * other than the one saved is a new revision (a recharge that failed may be
- * tried again). False when the workspace's customer is not that one.
+ * tried again, and one may follow a recharge that left the wallet under the threshold). False when the workspace's customer is not that one.
  */
 export async function saveCard(
   sql: Queryable,
@@ -222,12 +225,20 @@ export async function saveCard(
     /* saveCard */
     update wallets set
       auto_recharge_revision = auto_recharge_revision + (stripe_payment_method_id is distinct from ${card.paymentMethodId})::int,
+      auto_recharge_awaiting_rise = auto_recharge_awaiting_rise and stripe_payment_method_id is not distinct from ${card.paymentMethodId},
       stripe_payment_method_id = ${card.paymentMethodId},
       card_brand = ${card.brand}, card_last4 = ${card.last4}, card_exp_month = ${card.expMonth}, card_exp_year = ${card.expYear},
       card_saved_at = case when stripe_payment_method_id is distinct from ${card.paymentMethodId} then ${at} else card_saved_at end
     where workspace_id = ${workspaceId} and stripe_customer_id = ${customerId}
     returning workspace_id`;
   return rows.length > 0;
+}
+
+/** Whether an auto-recharge waits for the balance to be back at its threshold before another may come due. */
+export async function setAutoRechargeAwaitingRise(sql: Queryable, workspaceId: string, awaiting: boolean): Promise<void> {
+  await sql`
+    /* setAutoRechargeAwaitingRise */
+    update wallets set auto_recharge_awaiting_rise = ${awaiting} where workspace_id = ${workspaceId}`;
 }
 
 export async function findCardOnFile(sql: Queryable, workspaceId: string): Promise<CardOnFile | null> {

@@ -65,7 +65,7 @@ export enum AutoRechargeState {
 registerEnumType(AutoRechargeState, {
   name: 'AutoRechargeState',
   description:
-    '`off`: not enabled; `needs_card`: enabled, no card saved yet; `ready`: recharges when the effective balance falls under the threshold; `charging`: a recharge is with Stripe; `failed`: the last recharge failed and none is tried again until a top-up, a new card or new settings',
+    '`off`: not enabled; `needs_card`: enabled, no card saved yet; `ready`: recharges when the effective balance falls under the threshold (after a recharge that left it under, only once it has been back at the threshold or above); `charging`: a recharge is with Stripe; `failed`: the last recharge failed and none is tried again until a top-up, a new card or new settings',
 });
 
 @ObjectType({ description: 'The card auto-recharge charges, as its owner recognises it; its number stays with Stripe' })
@@ -91,7 +91,7 @@ export class AutoRechargeAttempt {
 
 @ObjectType({
   description:
-    'Tops the wallet up with the saved card when the effective balance falls under the threshold: one try per credit, then none until a top-up, a new card or new settings',
+    'Tops the wallet up with the saved card when the effective balance falls under the threshold: one recharge per fall under it (a recharge that leaves the balance under the threshold is not followed by another until a credit brings it back to the threshold or above), one try per credit, then none until a top-up, a new card or new settings',
 })
 export class AutoRecharge {
   @Field(() => Boolean) enabled!: boolean;

@@ -78,11 +78,21 @@ export function addPersonType(builder: PothosBuilder, Mention: PothosObjectRef<M
     }),
   });
 
+  const ApiKeyRef = builder
+    .externalRef('ApiKey', builder.keyDirective(builder.selection<{ id: string }>('id'), false))
+    .implement({ fields: (t) => ({ id: t.exposeID('id') }) });
+
   const ActivityMaker = builder.objectRef<PersonActivityRow>('ActivityMaker').implement({
     description: 'Who logged an activity: a signed-in user, or an API key (which stands for no one)',
     fields: (t) => ({
       userId: t.exposeID('userId', { nullable: true }),
       apiKeyId: t.exposeID('apiKeyId', { nullable: true }),
+      apiKey: t.field({
+        type: ApiKeyRef,
+        nullable: true,
+        description: 'The API key it was logged with, named as the team lists it (revoked keys too); null for a signed-in user',
+        resolve: (activity) => (activity.apiKeyId ? { id: activity.apiKeyId } : null),
+      }),
     }),
   });
 

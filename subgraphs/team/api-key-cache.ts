@@ -1,4 +1,4 @@
-import { announceChangeInProcess, listenForChanges } from '../../runtime/announced-changes.ts';
+import { announceChangeInProcess, ChangeHearers, listenForChanges } from '../../runtime/announced-changes.ts';
 import type { Sql } from '../../runtime/database.ts';
 import { type AuthenticatedKey, authenticateApiKey, lastUseResolutionMs, recordApiKeyUse } from './api-key-store.ts';
 import { hashSecretToken } from './secret-token.ts';
@@ -58,15 +58,15 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
-  const listeners = new Set<(apiKeyId: string | undefined) => void>();
+  const hearers = new ChangeHearers();
   const changes = await listenForChanges(sql, changesChannel, {
     forget: (id) => {
       for (const [hash, entry] of entries) if (entry.key.id === id) entries.delete(hash);
-      for (const listener of listeners) listener(id);
+      hearers.tell(id);
     },
     forgetAll: () => {
       entries.clear();
-      for (const listener of listeners) listener(undefined);
+      hearers.tell(undefined);
     },
   });
 
@@ -93,13 +93,10 @@ export async function startApiKeyCache(sql: Sql, options: ApiKeyCacheOptions = {
       }
       return key;
     },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: (listener) => hearers.add(listener),
     async stop() {
       await changes.stop();
-      listeners.clear();
+      hearers.clear();
       entries.clear();
     },
   };

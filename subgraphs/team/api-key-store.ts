@@ -55,6 +55,16 @@ export async function listApiKeys(sql: Queryable, workspaceId: string): Promise<
     order by id`;
 }
 
+/** One key of the workspace, revoked or not: an activity it logged still names it after a revoke. */
+export async function findApiKey(sql: Queryable, workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await sql<ApiKeyRow[]>`
+    /* findApiKey */
+    select id, workspace_id, name, prefix, scope, created_at, last_used_at, expires_at
+    from api_keys
+    where id = ${id} and workspace_id = ${workspaceId}`;
+  return row;
+}
+
 export async function revokeApiKey(sql: Queryable, workspaceId: string, id: string): Promise<ApiKeyRow | undefined> {
   const [row] = await sql<ApiKeyRow[]>`
     /* revokeApiKey */

@@ -7,7 +7,7 @@ import type { SubgraphContext } from '../subgraph-server.ts';
 import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
 import { forgetApiKeyInProcess } from './api-key-cache.ts';
-import { type ApiKeyRow, insertApiKey, listApiKeys, revokeApiKey } from './api-key-store.ts';
+import { type ApiKeyRow, findApiKey, insertApiKey, listApiKeys, revokeApiKey } from './api-key-store.ts';
 
 export enum ApiKeyScope {
   read = 'read',
@@ -46,6 +46,12 @@ export const createApiKeyInput = z.strictObject({
 });
 
 const toApiKey = (row: ApiKeyRow & { key?: string }): ApiKey => ({ ...row, scope: row.scope as ApiKeyScope, key: row.key ?? null });
+
+/** A key another subgraph names (the key that logged an activity): only the caller's workspace's, revoked ones included. */
+export async function resolveApiKeyReference(ref: { id: string }, ctx: SubgraphContext): Promise<ApiKey | null> {
+  const row = await findApiKey(ctx.sql, requireAuth(ctx).workspaceId, ref.id);
+  return row ? toApiKey(row) : null;
+}
 
 @Resolver(() => ApiKey)
 export class ApiKeyResolver {

@@ -36,6 +36,8 @@ export type ChannelTarget = {
   address?: string;
   confirmed?: boolean;
   confirmationTokenHash?: string;
+  /** E-mail: the address's owner followed the unsubscribe link of one of its mails; nothing more is sent to it. */
+  unsubscribed?: boolean;
 };
 
 export interface ChannelDeliveryStats {
@@ -105,6 +107,16 @@ export async function confirmEmailChannel(sql: Queryable, tokenHash: string): Pr
     /* confirmEmailChannel */
     update channels set target = (target - 'confirmationTokenHash') || '{"confirmed": true}'::jsonb
     where kind = 'email' and target ->> 'confirmationTokenHash' = ${tokenHash}
+    returning ${channelColumns(sql)}`;
+  return row;
+}
+
+/** Stops an e-mail channel's mails for good at its address's request (an unsubscribe link); again changes nothing. */
+export async function unsubscribeEmailChannel(sql: Queryable, id: string): Promise<ChannelRow | undefined> {
+  const [row] = await sql<ChannelRow[]>`
+    /* unsubscribeEmailChannel */
+    update channels set target = (target - 'confirmationTokenHash') || '{"confirmed": false, "unsubscribed": true}'::jsonb
+    where kind = 'email' and id = ${id}
     returning ${channelColumns(sql)}`;
   return row;
 }

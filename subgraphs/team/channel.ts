@@ -20,12 +20,14 @@ import {
   openChannelHeaders,
   rotateChannelSecret,
   subscriptionsOf,
+  unsubscribeEmailChannel,
   updateChannel,
 } from './channel-store.ts';
 import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { hashConfirmationToken } from './mailer.ts';
 import { connectTelegramButtons } from './telegram-interactions.ts';
+import { channelOfUnsubscribeToken } from './unsubscribe-links.ts';
 import { sendTestDeliveries } from './test-sends.ts';
 
 @ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`; for e-mail: `address` and `confirmed`' })
@@ -220,8 +222,25 @@ export class EmailConfirmation {
   @Field(() => String) address!: string;
 }
 
+@ObjectType()
+export class EmailUnsubscription {
+  @Field(() => Boolean) unsubscribed!: boolean;
+  @Field(() => ID) channelId!: string;
+  @Field(() => String) address!: string;
+}
+
 @Resolver(() => Channel)
 export class ChannelResolver {
+  @Mutation(() => EmailUnsubscription, {
+    description: "Stops an e-mail channel's mails with the token of the unsubscribe link they carry. Needs no API key (the signed token is the credential); the link keeps working, and again changes nothing",
+  })
+  async unsubscribeEmailChannel(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<EmailUnsubscription> {
+    const channelId = await channelOfUnsubscribeToken(ctx.sql, ctx.secrets, token);
+    const row = channelId ? await unsubscribeEmailChannel(ctx.sql, channelId) : undefined;
+    if (!row) throw domainError('invalid_token', 'This unsubscribe link is not valid');
+    return { unsubscribed: true, channelId: row.id, address: row.target.address ?? '' };
+  }
+
   @Mutation(() => EmailConfirmation, { description: 'Confirms an e-mail channel with the token of the link mailed to it. Needs no API key (the token is the credential); a token works once' })
   async confirmEmailChannel(@Arg('token', () => String) token: string, @Ctx() ctx: SubgraphContext): Promise<EmailConfirmation> {
     const row = await confirmEmailChannel(ctx.sql, hashConfirmationToken(token));

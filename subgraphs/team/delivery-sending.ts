@@ -13,7 +13,7 @@ import { findSlackConnection, openSlackBotToken, type SlackConnectionRow } from 
 import { slackMessage } from './slack-messages.ts';
 import { sendTelegramMessage, telegramBot } from './telegram-api.ts';
 import { telegramMessage, telegramReplyMarkup } from './telegram-messages.ts';
-import { unsubscribeLink } from './unsubscribe-links.ts';
+import { emailChannelUnsubscribeLink, listUnsubscribeHeaders, unsubscribeLink } from './unsubscribe-links.ts';
 import { postWebhook, type WebhookOutcome } from './webhook-sender.ts';
 import { findWorkspace } from './workspace-store.ts';
 import { signatureHeaders } from './webhook-signature.ts';
@@ -154,13 +154,33 @@ async function mailOutcome(settings: MailSettings, mail: OutgoingMail, timeoutMs
  */
 const deliveryMessageId = (deliveryId: string, env: NodeJS.ProcessEnv) => `<${deliveryId}@${new URL(publicUrl(env)).hostname}>`;
 
-/** One e-mail of a delivery; an address not confirmed yet gets nothing but its confirmation. */
-async function sendEmailDelivery(delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>, target: ChannelTarget, settings: DeliverySettings): Promise<WebhookOutcome> {
+/**
+ * One e-mail of a delivery; an address not confirmed yet gets nothing but
+ * its confirmation, and one that unsubscribed nothing. Alerts, digests and
+ * account events are bulk mail: each carries the channel's unsubscribe link,
+ * also as `List-Unsubscribe` with one-click `List-Unsubscribe-Post`
+ * (RFC 8058, which Gmail and Yahoo require of bulk senders).
+ */
+async function sendEmailDelivery(
+  sql: Queryable,
+  delivery: Pick<DeliveryRow, 'id' | 'kind' | 'body'>,
+  channelId: string,
+  target: ChannelTarget,
+  settings: DeliverySettings,
+): Promise<WebhookOutcome> {
   const mail = mailSettings(settings.env);
   if (!mail) return refused('E-mail is not configured on this install');
+  if (target.unsubscribed) return refused('the address unsubscribed from these e-mails');
   if (!target.address || !target.confirmed) return refused('the address has not been confirmed yet');
-  const message = emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery);
-  return mailOutcome(mail, { to: target.address, ...message, messageId: deliveryMessageId(delivery.id, settings.env) }, settings.timeoutMs);
+  const link = await emailChannelUnsubscribeLink(sql, settings.secrets, settings.env, channelId);
+  const message = emailMessage({ kind: delivery.kind, envelope: JSON.parse(delivery.body) } as Delivery, {
+    unsubscribe: { why: 'You get this e-mail because this address was confirmed for Earshot alerts.', link },
+  });
+  return mailOutcome(
+    mail,
+    { to: target.address, ...message, messageId: deliveryMessageId(delivery.id, settings.env), headers: listUnsubscribeHeaders(link) },
+    settings.timeoutMs,
+  );
 }
 
 /**
@@ -201,7 +221,7 @@ async function sendOwnerEmail(sql: Queryable, delivery: ClaimedDelivery, setting
       to: delivery.userEmail,
       ...message,
       messageId: deliveryMessageId(delivery.id, settings.env),
-      headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: listUnsubscribeHeaders(link),
     },
     settings.timeoutMs,
   );
@@ -217,7 +237,7 @@ export function sendChannelDelivery(
 ): Promise<WebhookOutcome> {
   if (channel.kind === 'webhook') return sendWebhookDelivery(delivery, channel, settings, at);
   if (channel.kind === 'slack') return sendSlackDelivery(sql, delivery, channel.workspaceId, () => channel.target.channelId, settings);
-  if (channel.kind === 'email') return sendEmailDelivery(delivery, channel.target, settings);
+  if (channel.kind === 'email') return sendEmailDelivery(sql, delivery, channel.id, channel.target, settings);
   if (channel.kind === 'telegram') return sendTelegramDelivery(delivery, channel.target.chatId, settings);
   return Promise.resolve(refused(`${channel.kind} channels are not connected yet`));
 }

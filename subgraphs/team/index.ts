@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphQLSubgraph } from '../type-graphql-subgraph.ts';
 import { AlertRuleSendResolver } from './alert-rule-sends.ts';
-import { ApiKeyResolver } from './api-key.ts';
+import { ApiKeyResolver, resolveApiKeyReference } from './api-key.ts';
 import { ChannelResolver } from './channel.ts';
 import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
@@ -19,13 +19,14 @@ export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
     resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver, TelegramInteractionResolver],
     orphanedTypes: [Workspace],
-    referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference } },
+    referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference }, ApiKey: { __resolveReference: resolveApiKeyReference } },
   });
 }
 
 // The domain functions other parts of Earshot use; nothing outside this folder imports its other files.
 export { authenticateApiKey, type AuthenticatedKey } from './api-key-store.ts';
 export { type ApiKeyCache, startApiKeyCache } from './api-key-cache.ts';
+export { type UserCredentialChanges, watchUserCredentials } from './user-credential-changes.ts';
 export { createApiKeyInput } from './api-key.ts';
 export { createChannel } from './channel-commands.ts';
 export { channelKinds, createChannelInput, deliveryLogFilter, updateChannelInput } from './channel-input.ts';

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { domainError } from '../domain-error.ts';
-import { interactedNoteLine } from './delivery-content.ts';
-import { markPostMentionsDone } from '../mentions/index.ts';
+import { recordInteractedClick } from './interacted-button.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseSlackInteraction, requireSlackApp, verifySlackRequest } from './slack-api.ts';
 import { workspacesOfSlackTeam } from './slack-connection-store.ts';
@@ -31,13 +30,13 @@ export async function handleSlackInteraction(
   }
   const interaction = parseSlackInteraction(request.body);
   if (!interaction) return [];
-  const workspaceIds = await workspacesOfSlackTeam(ctx.sql, interaction.teamId);
-  const line = interactedNoteLine('Slack', `@${interaction.user.name}`, now);
-  const done: string[] = [];
-  for (const mentionId of interaction.mentionIds) {
-    for (const workspaceId of workspaceIds) done.push(...(await markPostMentionsDone(ctx.sql, workspaceId, mentionId, line)));
-  }
-  return done;
+  return recordInteractedClick(ctx.sql, {
+    app: 'Slack',
+    who: `@${interaction.user.name}`,
+    at: now,
+    workspaceIds: await workspacesOfSlackTeam(ctx.sql, interaction.teamId),
+    mentionIds: interaction.mentionIds,
+  });
 }
 
 @Resolver()

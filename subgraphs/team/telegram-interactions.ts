@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { domainError } from '../domain-error.ts';
 import { JsonScalar } from '../json-scalar.ts';
-import { markPostMentionsDone } from '../mentions/index.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { anyTelegramChannel, workspacesOfTelegramChat } from './channel-store.ts';
-import { interactedNoteLine } from './delivery-content.ts';
+import { recordInteractedClick } from './interacted-button.ts';
 import { onceWhileClientWaits } from '../../runtime/upstream-http.ts';
 import { parseTelegramCallback, registerTelegramWebhook, requireTelegramBot, telegramBot, verifyTelegramUpdate } from './telegram-api.ts';
 import { interactedMentionOf } from './telegram-messages.ts';
@@ -39,9 +38,13 @@ export async function handleTelegramUpdate(
   if (!callback) return { callbackQueryId: null, notice: null, mentionsDone: [] };
   const mentionId = interactedMentionOf(callback.data);
   if (!mentionId || !callback.chat) return { callbackQueryId: callback.id, notice: null, mentionsDone: [] };
-  const line = interactedNoteLine('Telegram', callback.user.name, ctx.clock.now());
-  const done: string[] = [];
-  for (const workspaceId of await workspacesOfTelegramChat(ctx.sql, callback.chat)) done.push(...(await markPostMentionsDone(ctx.sql, workspaceId, mentionId, line)));
+  const done = await recordInteractedClick(ctx.sql, {
+    app: 'Telegram',
+    who: callback.user.name,
+    at: ctx.clock.now(),
+    workspaceIds: await workspacesOfTelegramChat(ctx.sql, callback.chat),
+    mentionIds: [mentionId],
+  });
   return { callbackQueryId: callback.id, notice: done.length ? 'Marked done' : 'This mention is no longer tracked here', mentionsDone: done };
 }
 
