@@ -617,7 +617,7 @@ describe('people and analytics', () => {
     await expect.poll(() => card.getByLabel('Owner').inputValue()).toBe(owner.id);
     expect(await card.locator('.activity-log li').first().textContent()).toContain(`LinkedIn · ${owner.name}`);
     expect((await api('GET', `/v1/people/${personId}/activities`)).body.data).toEqual([
-      expect.objectContaining({ channel: 'linkedin', note: 'Said hello on LinkedIn', madeBy: { userId: owner.id, apiKeyId: null } }),
+      expect.objectContaining({ channel: 'linkedin', note: 'Said hello on LinkedIn', madeBy: { userId: owner.id, apiKeyId: null, apiKey: null } }),
     ]);
     expect((await person()).outreach).toMatchObject({ owner: owner.id, stage: 'contacted' });
 

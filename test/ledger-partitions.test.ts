@@ -38,6 +38,8 @@ const snapshot = async () => ({
 });
 
 let before: Awaited<ReturnType<typeof snapshot>>;
+/** Read as migration 056 left it: later migrations add columns that are not the conversion's doing. */
+let converted: Awaited<ReturnType<typeof snapshot>>;
 const balance = async (workspaceId: string) =>
   (await sql<{ balance: number }[]>`select balance_fifteenths::float8 as balance from wallets where workspace_id = ${workspaceId}`)[0].balance;
 const partitionOf = async (id: string) => (await sql<{ partition: string }[]>`select tableoid::regclass::text as partition from ledger_entries where id = ${id}`)[0]?.partition;
@@ -48,6 +50,8 @@ beforeAll(async () => {
   await migrate(sql, { through: '053_mentions_by_month.sql' });
   await seedBeforeLedgerMonths();
   before = await snapshot();
+  await migrate(sql, { through: '056_ledger_by_month.sql' });
+  converted = await snapshot();
   await migrate(sql);
 });
 afterAll(() => sql?.end());
@@ -55,7 +59,7 @@ afterAll(() => sql?.end());
 describe('the ledger by month (migration 056)', () => {
   it('converts a ledger without losing a row or moving a balance, each entry in the month of its time and its key kept', async () => {
     expect(before.ledger).toHaveLength(2 + workspaces.length * times.length * 4);
-    expect(await snapshot()).toEqual(before);
+    expect(converted).toEqual(before);
     expect(await ledgerBalanceMismatches(sql)).toEqual([]);
     for (const { id, occurredAt } of before.ledger) expect(await partitionOf(id)).toBe(month(occurredAt));
     const keys = await sql`select idempotency_key, entry_id, workspace_id from ledger_idempotency_keys order by entry_id`;

@@ -70,6 +70,8 @@ const snapshot = async () => ({
 });
 
 let before: Awaited<ReturnType<typeof snapshot>>;
+/** Read as migration 053 left it: later migrations add columns that are not the conversion's doing. */
+let converted: Awaited<ReturnType<typeof snapshot>>;
 
 beforeAll(async () => {
   url = await createTestDatabase({ empty: true });
@@ -77,13 +79,15 @@ beforeAll(async () => {
   await migrate(sql, { through: '052_mentions_by_language.sql' });
   await seedBeforePartitions();
   before = await snapshot();
+  await migrate(sql, { through: '053_mentions_by_month.sql' });
+  converted = await snapshot();
   await migrate(sql);
 });
 afterAll(() => sql?.end());
 
 describe('mentions by month (migration 053)', () => {
   it('converts a database without losing a row or moving a balance, each mention in the month of its match', async () => {
-    const after = await snapshot();
+    const after = converted;
     // The one change: a publication later than its match is counted at the match.
     const published = (rows: typeof before.mentions) => rows.map((row) => ({ ...row, publishedAt: new Date(Math.min(row.publishedAt.getTime(), row.createdAt.getTime())) }));
     expect(after.mentions).toEqual(published(before.mentions));
