@@ -96,6 +96,8 @@ function repeatsAuthorization(req: http.IncomingMessage): boolean {
   return sent > 1;
 }
 
+const severalAuthorizations: ApiError = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
+
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
 
@@ -197,8 +199,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     }
     const path = (req.url ?? '/').split('?')[0];
     if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
-      const error = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
-      return refuse(req, res, error, path.startsWith('/compat/') ? octolensErrors.body : errorBody);
+      return refuse(req, res, severalAuthorizations, path.startsWith('/compat/') ? octolensErrors.body : errorBody);
     }
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
@@ -235,7 +236,16 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
       path: '/graphql',
       // The ws package reads messages of up to 100 MiB: a 30 MB operation ran where its HTTP body was refused 413.
       maxPayload: options.maxMessageBytes ?? 1024 * 1024,
-      verifyClient: ({ req }: { req: http.IncomingMessage }, done: (ok: boolean, status?: number, reason?: string) => void) => {
+      verifyClient: (
+        { req }: { req: http.IncomingMessage },
+        done: (ok: boolean, status?: number, reason?: string, headers?: Record<string, string>) => void,
+      ) => {
+        // Refused as the same request over HTTP is, before the protocol switches: the subscription would act with the first credential.
+        if (repeatsAuthorization(req)) {
+          const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
+          const body = JSON.stringify(errorBody(severalAuthorizations, requestId));
+          return done(false, statusForCode(severalAuthorizations.code), body, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId });
+        }
         if (!sessionCookie({ upgradeRequest: req }) || fromOwnOrigin(req, options.publicOrigin)) return done(true);
         done(false, 403, 'Cross-site upgrade refused');
       },

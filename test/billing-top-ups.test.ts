@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../runtime/clock.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
+import { createCheckoutSession, stripeSettings } from '../subgraphs/billing/stripe-checkout.ts';
+import { insertTopUpOrder } from '../subgraphs/billing/top-up-order-store.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
@@ -103,6 +105,29 @@ describe('POST /v1/billing/top-ups', () => {
     expect(response.status).toBe(502);
     expect(response.body.error).toMatchObject({ code: 'upstream_unavailable' });
   }, 15_000);
+
+  it('takes over the order of a request whose process died after Stripe made its session, with that session and no second', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    // What the dead process left: the order saved, its session made at Stripe, the session never saved on the order.
+    const orphan = await insertTopUpOrder(earshot.sql, { workspaceId: workspace.id, amountCents: 4000, at: clock.now(), leaseUntil: new Date(clock.now().getTime() + 10_000) });
+    const back = (outcome: string) => `https://app.example/?top_up=${orphan.id}&status=${outcome}`;
+    const settings = stripeSettings({ ...stripeEnv(stripe, webhookSecret), EARSHOT_PUBLIC_URL: 'https://app.example' })!;
+    const made = await createCheckoutSession(settings, { id: orphan.id, workspaceId: workspace.id, amountCents: 4000, successUrl: back('paid'), cancelUrl: back('cancelled') });
+
+    const started = clock.now();
+    try {
+      clock.advance(30_000);
+      const retry = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 4000 } });
+      expect(retry.status).toBe(201);
+      expect(retry.body).toMatchObject({ id: orphan.id, status: 'pending', checkoutUrl: made.url });
+      expect([...stripe.sessions.values()].filter((session) => session.client_reference_id === orphan.id)).toHaveLength(1);
+      // A later top-up of the same amount is a new order: the taken-over one has its checkout now.
+      const next = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 4000 } });
+      expect(next.body.id).not.toBe(orphan.id);
+    } finally {
+      clock.set(started);
+    }
+  });
 });
 
 describe("Stripe's webhook", () => {

@@ -538,6 +538,39 @@ describe('two Authorization headers', () => {
     expect((await sendRaw('GET', '/v1/whoami', { authorization: authorization[0] })).status).toBe(200);
   });
 
+  it('are 400 validation_error on a WebSocket upgrade to /graphql, in the envelope, before the protocol switches', async () => {
+    const upgrade = (authorization: string | string[]) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const headers: Record<string, string | string[]> = {
+          authorization,
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-protocol': 'graphql-transport-ws',
+        };
+        const request = http.request(`${earshot.url}/graphql`, { headers });
+        request.on('upgrade', (response, socket) => {
+          socket.destroy();
+          resolve({ status: response.statusCode!, headers: response.headers, body: '' });
+        });
+        request.on('response', (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    const refused = await upgrade([`Bearer ${key}`, 'Bearer mk_live_someone_else']);
+    expect({ status: refused.status, body: JSON.parse(refused.body) }).toEqual({
+      status: 400,
+      body: { error: { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null, requestId: refused.headers['x-request-id'] } },
+    });
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await upgrade(`Bearer ${key}`)).status).toBe(101);
+  });
+
   // Spec 4 honours one inbound id of 8 to 64 URL-safe characters; two are no such id, so the answer names a fresh one, as for any malformed id.
   it('leave two X-Request-Id headers unhonoured rather than refused: the answer carries a fresh id', async () => {
     const answer = await sendRaw('GET', '/v1/whoami', { authorization: `Bearer ${key}`, 'x-request-id': ['first-id-0001', 'second-id-0002'] });

@@ -7,6 +7,7 @@ import { topUpBounds } from './prices.ts';
 import { askStripe, type CheckoutSession, createCheckoutSession, requireStripe, retrieveCheckoutSession } from './stripe-checkout.ts';
 import {
   attachCheckoutSession,
+  claimUnstartedTopUpOrder,
   findTopUpOrder,
   findTopUpOrderById,
   insertTopUpOrder,
@@ -37,16 +38,28 @@ export interface TopUpContext {
   now: Date;
 }
 
+/** How long a request holds its order while Stripe makes the session: past its two 1.5 s tries, it is gone. */
+const checkoutCallHoldMs = 10_000;
+/** Stripe keeps an idempotency key's answer at least 24 hours; an older unstarted order is left alone. */
+const stripeIdempotencyMs = 24 * 3_600_000;
+
 /**
  * Starts a top-up: a pending order and its Stripe Checkout Session, whose
  * URL the payer opens. The wallet is credited when the provider's webhook
- * (or a confirmation) says the order was paid.
+ * (or a confirmation) says the order was paid. The order is saved before
+ * Stripe is asked, so one whose process died before the session was saved
+ * on it is taken over by the next request for the same amount.
  */
 export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: string, rawInput: unknown): Promise<TopUpOrderRow> {
   // A bad amount is the caller's to fix whether or not a provider is configured.
   const input = parseInput(topUpInput, rawInput);
   const settings = requireStripe(env);
-  const order = await insertTopUpOrder(sql, { workspaceId, amountCents: input.amountCents, at: now });
+  const leaseUntil = new Date(now.getTime() + checkoutCallHoldMs);
+  // A retry of a request whose process died around the call to Stripe takes its order over, and the order id
+  // as idempotency key makes Stripe answer with the session it made then rather than a second one.
+  const order =
+    (await claimUnstartedTopUpOrder(sql, { workspaceId, amountCents: input.amountCents, since: new Date(now.getTime() - stripeIdempotencyMs), now, leaseUntil })) ??
+    (await insertTopUpOrder(sql, { workspaceId, amountCents: input.amountCents, at: now, leaseUntil }));
   const back = (outcome: string) => `${settings.publicUrl}/?top_up=${order.id}&status=${outcome}`;
   try {
     const session = await askStripe(() =>

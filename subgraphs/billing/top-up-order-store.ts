@@ -30,11 +30,37 @@ export interface TopUpOrderRow {
   creditedAt: Date | null;
 }
 
-export async function insertTopUpOrder(sql: Queryable, order: { workspaceId: string; amountCents: number; at: Date }): Promise<TopUpOrderRow> {
+/** A checkout order, held by the request that made it (`leaseUntil`) while it asks Stripe for the session. */
+export async function insertTopUpOrder(sql: Queryable, order: { workspaceId: string; amountCents: number; at: Date; leaseUntil: Date }): Promise<TopUpOrderRow> {
   const [row] = await sql<TopUpOrderRow[]>`
     /* insertTopUpOrder */
-    insert into top_up_orders (id, workspace_id, amount_cents, created_at)
-    values (${newId('top')}, ${order.workspaceId}, ${order.amountCents}, ${order.at})
+    insert into top_up_orders (id, workspace_id, amount_cents, created_at, lease_until)
+    values (${newId('top')}, ${order.workspaceId}, ${order.amountCents}, ${order.at}, ${order.leaseUntil})
+    returning *`;
+  return row;
+}
+
+/**
+ * Takes over the workspace's oldest checkout order of `amountCents` that
+ * never got its session although its request's hold ran out (the process
+ * died around the call to Stripe), made after `since`; undefined when there
+ * is none. The taker holds it until `leaseUntil`.
+ */
+export async function claimUnstartedTopUpOrder(
+  sql: Queryable,
+  order: { workspaceId: string; amountCents: number; since: Date; now: Date; leaseUntil: Date },
+): Promise<TopUpOrderRow | undefined> {
+  const [row] = await sql<TopUpOrderRow[]>`
+    /* claimUnstartedTopUpOrder */
+    update top_up_orders set lease_until = ${order.leaseUntil}
+    where id = (
+      select id from top_up_orders
+      where workspace_id = ${order.workspaceId} and source = 'checkout' and status = 'pending' and checkout_session_id is null
+        and amount_cents = ${order.amountCents} and created_at > ${order.since} and (lease_until is null or lease_until <= ${order.now})
+      order by created_at, id
+      limit 1
+      for update skip locked
+    )
     returning *`;
   return row;
 }
