@@ -677,10 +677,16 @@ describe('alerts and channels', () => {
     const channels = (await api('GET', '/v1/channels')).body.data;
     expect(channels).toEqual([expect.objectContaining({ label: 'Ops hook', kind: 'webhook', config: expect.objectContaining({ url: `${receiver.url}/earshot`, events: ['wallet.low'] }) })]);
 
+    const rule = await api('POST', '/v1/alerts', { name: 'Ops only', channelIds: [channels[0].id], enabled: false });
+    expect(rule.status).toBe(200);
     await page.getByRole('link', { name: 'Ops hook' }).click();
     const log = page.getByRole('table', { name: 'Deliveries, newest first' });
     await log.waitFor();
-    expect(await log.locator('tbody tr').first().textContent()).toContain('delivered');
+    // The chip says the status; nothing beside it repeats it, and counts of one read in the singular.
+    const delivery = log.locator('tbody tr').first();
+    expect(await delivery.locator('td').nth(3).textContent()).toBe('delivered');
+    expect(await delivery.locator('summary').textContent()).toBe('1 attempt');
+    await page.getByText('used by 1 rule (0 on)').waitFor();
     await page.close();
   });
   it("connects Slack through its OAuth page, lands on the dashboard's page, then sets Slack notifications and a Slack channel's settings", async () => {

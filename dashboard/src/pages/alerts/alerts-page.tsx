@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
-import { ago, count } from '../../ui/format';
+import { ago, count, counted } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm } from './alert-rule-form';
@@ -51,7 +51,7 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
   const test = useAction(async () => setOutcomes((await execute(TestAlertRuleDocument, { id: rule.id })).testAlertRule.outcomes));
   const run = useAction(async () => {
     const { runAlertRule } = await execute(RunAlertRuleDocument, { id: rule.id });
-    setResult(`Digest of ${runAlertRule.mentions} mentions sent to ${runAlertRule.deliveryIds.length} channels`);
+    setResult(`Digest of ${counted(runAlertRule.mentions, 'mention')} sent to ${counted(runAlertRule.deliveryIds.length, 'channel')}`);
   });
   const remove = useAction(async () => {
     if (!confirm(`Delete the rule “${rule.name}”?`)) return;

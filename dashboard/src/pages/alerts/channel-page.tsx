@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { ChannelPageQuery } from '../../graphql/graphql';
-import { count, dateTime } from '../../ui/format';
+import { counted, dateTime } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
@@ -17,9 +17,10 @@ type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
 /** Instant deliveries are tried up to 5 times about 30 seconds apart (spec 3.4); digests for up to 6 hours. */
 const instantAttempts = 5;
 
-function retryState(delivery: Delivery): string {
-  if (delivery.status === 'delivered') return `delivered${delivery.attempts > 1 ? ` on attempt ${delivery.attempts}` : ''}`;
-  if (delivery.status === 'failed') return `failed after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
+/** What the status chip beside it does not already say: the attempt it took, or where the retries stand; null when nothing is left to say. */
+function retryState(delivery: Delivery): string | null {
+  if (delivery.status === 'delivered') return delivery.attempts > 1 ? `on attempt ${delivery.attempts}` : null;
+  if (delivery.status === 'failed') return `after ${counted(delivery.attempts, 'attempt')}`;
   if (delivery.attempts === 0) return 'waiting to be sent';
   return delivery.kind === 'digest' ? `retrying (attempt ${delivery.attempts})` : `retrying (attempt ${delivery.attempts} of ${instantAttempts})`;
 }
@@ -27,6 +28,7 @@ function retryState(delivery: Delivery): string {
 const statusTone: Record<string, string> = { delivered: 'chip-good', failed: 'chip-bad', pending: 'chip-warn' };
 
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  const retry = retryState(delivery);
   return (
     <tr>
       <td>{dateTime(delivery.createdAt)}</td>
@@ -46,13 +48,13 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       </td>
       <td>
         <span class={`chip ${statusTone[delivery.status] ?? ''}`}>{delivery.status}</span>
-        <div class="muted">{retryState(delivery)}</div>
+        {retry && <div class="muted">{retry}</div>}
       </td>
       <td class="wrap">
         {delivery.error ?? ''}
         {delivery.attemptLog.length > 0 && (
           <details>
-            <summary>{count(delivery.attemptLog.length)} attempts</summary>
+            <summary>{counted(delivery.attemptLog.length, 'attempt')}</summary>
             <ol>
               {delivery.attemptLog.map((attempt) => (
                 <li key={attempt.at}>
@@ -109,7 +111,7 @@ export default function ChannelPage({ id }: { id: string }) {
         </button>
       </PageHeader>
       <p>
-        <a href="/alerts">All channels</a> · {channel.kind} to {destination(channel)} · used by {channel.stats.alerts} rules ({channel.stats.activeAlerts} on)
+        <a href="/alerts">All channels</a> · {channel.kind} to {destination(channel)} · used by {counted(channel.stats.alerts, 'rule')} ({channel.stats.activeAlerts} on)
       </p>
       {channel.config.events.length > 0 && <p class="muted">Account events: {channel.config.events.join(', ')}</p>}
       {[test.error, rotate.error, remove.error].map((error, index) => (

@@ -3,6 +3,7 @@ import { useAction } from '../../api/use-query';
 import type { CapPeriod, KeywordKind, KeywordPatchInput, KeywordSettingsFragment, Platform, RepositoryEvent, RequiredMode } from '../../graphql/graphql';
 import { Checkbox, CheckboxGroup, LinesField, SelectField, TextArea, TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
+import { counted } from '../../ui/format';
 import { Section } from '../../ui/page';
 import { searchPlatforms } from '../../../../vocabulary/normalized-post.ts';
 import { platformNames } from '../../../../vocabulary/platform-names.ts';
@@ -266,7 +267,7 @@ export function KeywordEditor({
 
       <div class="form-actions sticky-actions">
         <button type="submit" disabled={save.busy || changedCount === 0}>
-          {save.busy ? 'Saving…' : changedCount ? `Save ${changedCount} change${changedCount === 1 ? '' : 's'}` : 'No changes'}
+          {save.busy ? 'Saving…' : changedCount ? `Save ${counted(changedCount, 'change')}` : 'No changes'}
         </button>
         <button type="button" class="secondary" disabled={changedCount === 0} onClick={() => setForm(formOf(keyword))}>
           Discard

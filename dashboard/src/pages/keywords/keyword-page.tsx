@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { KeywordPatchInput } from '../../graphql/graphql';
-import { count, date, money, percent } from '../../ui/format';
+import { count, date, money, percent, counted } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
@@ -52,7 +52,7 @@ export default function KeywordPage({ id }: { id: string }) {
         ]}
       />
 
-      <Section title={`Health over ${health.window.days} days`} id="health">
+      <Section title={`Health over ${counted(health.window.days, 'day')}`} id="health">
         <p>
           <span class="chip">{health.status}</span> {health.reasons[0]}
         </p>

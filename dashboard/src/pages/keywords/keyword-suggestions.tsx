@@ -1,6 +1,6 @@
 import { useAction } from '../../api/use-query';
 import type { KeywordPageQuery } from '../../graphql/graphql';
-import { count, money, percent } from '../../ui/format';
+import { count, money, percent, counted } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 
 type Suggestion = KeywordPageQuery['keywordSuggestions'][number];
@@ -21,11 +21,11 @@ export function effectText(effect: NonNullable<Suggestion['effect']>): string {
   const keptRelevant = sample.relevant - sample.relevantRemoved;
   const noiseAfter = keptNoise + keptRelevant ? keptNoise / (keptNoise + keptRelevant) : 0;
   return [
-    `Removes ${count(effect.noiseRemoved)} noisy ${effect.noiseRemoved === 1 ? 'match' : 'matches'}`,
+    `Removes ${counted(effect.noiseRemoved, 'noisy match', 'noisy matches')}`,
     `and ${count(effect.relevantRemoved)} relevant`,
     `(noise ${percent(noiseBefore)} → ${percent(noiseAfter)}),`,
     `saving ${money(effect.centsSaved)} over the last 30 days`,
-    effect.exact ? '(measured on every scored match).' : `(estimated from the newest ${count(sample.noise + sample.relevant)} scored matches).`,
+    effect.exact ? '(measured on every scored match).' : `(estimated from the newest ${counted(sample.noise + sample.relevant, 'scored match', 'scored matches')}).`,
   ].join(' ');
 }
 

@@ -6,7 +6,7 @@ import { graphql } from '../../graphql';
 import type { WalletPageQuery } from '../../graphql/graphql';
 import { DailyChart } from '../../ui/daily-chart';
 import { TextField } from '../../ui/fields';
-import { count, dateTime, money } from '../../ui/format';
+import { count, dateTime, money, counted } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { DataTable } from '../../ui/data-table';
@@ -134,8 +134,8 @@ export default function WalletPage() {
         ]}
       />
       <p class="muted">
-        {count(wallet.activeKeywords)} keywords running, {count(wallet.pausedKeywords)} paused for balance, {count(wallet.cappedKeywords)} at their cap, {count(wallet.mutedKeywords)} muted.
-        {wallet.onWelcomeCredit && ` On the ${money(wallet.welcomeCredit.cents)} welcome credit: at most ${wallet.welcomeCredit.capMentions} mentions per keyword a month until the first top-up.`}
+        {counted(wallet.activeKeywords, 'keyword')} running, {count(wallet.pausedKeywords)} paused for balance, {count(wallet.cappedKeywords)} at their cap, {count(wallet.mutedKeywords)} muted.
+        {wallet.onWelcomeCredit && ` On the ${money(wallet.welcomeCredit.cents)} welcome credit: at most ${counted(wallet.welcomeCredit.capMentions, 'mention')} per keyword a month until the first top-up.`}
         {wallet.lastTopUp && ` Last credit ${money(wallet.lastTopUp.amountCents)} on ${dateTime(wallet.lastTopUp.creditedAt)}.`}
       </p>
 
