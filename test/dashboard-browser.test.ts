@@ -2,6 +2,7 @@ import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { recordPollError } from '../subgraphs/keywords/index.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import type { Sentiment } from '../vocabulary/classification-values.ts';
@@ -475,6 +476,22 @@ describe('keywords', () => {
     expect(saved.cap).toMatchObject({ welcome: true, own: 500, ownPer: 'week' });
     expect(saved.platforms).toEqual(['hackernews', 'reddit']);
     expect(await page.getByRole('button', { name: 'No changes' }).isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it("shows on a keyword's page the platform whose last poll failed, with the error and when", async () => {
+    const keyword = await newKeyword('polled', { platforms: ['hackernews', 'reddit'] });
+    const failedAt = new Date(Date.now() - 2 * 3_600_000);
+    await recordPollError(earshot.sql, { platform: 'reddit', keywordIds: [keyword.id], error: 'Reddit answered 403: blocked', now: failedAt });
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/keywords/${keyword.id}`);
+    const polling = page.getByRole('region', { name: 'Polling' });
+    await polling.getByRole('status').filter({ hasText: 'The last poll of Reddit failed' }).waitFor();
+    const reddit = polling.getByRole('row', { name: /^Reddit/ });
+    expect(await reddit.locator('td').last().textContent()).toContain('Reddit answered 403: blocked');
+    expect(await reddit.locator('td time').last().getAttribute('datetime')).toBe(failedAt.toISOString());
+    expect(await reddit.locator('td').last().textContent()).toContain('2 hours ago');
+    expect(await polling.getByRole('row', { name: /^Hacker News/ }).locator('td').last().textContent()).toBe('—');
     await page.close();
   });
 

@@ -11,6 +11,7 @@ import { KeywordEditor } from './keyword-editor';
 import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
 import { HealthChip } from './keyword-labels';
 import { SuggestionCard } from './keyword-suggestions';
+import { PollingSection } from './polling-section';
 import { DataTable } from '../../ui/data-table';
 import { Figures } from '../../ui/figures';
 
@@ -88,6 +89,8 @@ export default function KeywordPage({ id }: { id: string }) {
           </DataTable>
         )}
       </Section>
+
+      <PollingSection polling={keyword.polling} />
 
       <Section title="Suggestions" id="suggestions">
         {applied && <Notice tone="success">Applied: {applied}.</Notice>}
