@@ -834,4 +834,18 @@ describe('team', () => {
     await page.getByText('This invitation is accepted: it can no longer be answered.').waitFor();
     await page.close();
   });
+  it("clears an action's notice once the next action starts: an invitation withdrawn no longer says it was sent", async () => {
+    const page = await signedInPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${earshot.url}/team`);
+    await page.getByLabel('E-mail address to invite').fill('cyd@example.com');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    const sent = page.getByText('Invitation sent to cyd@example.com');
+    await sent.waitFor();
+    await page.getByRole('button', { name: 'Withdraw the invitation to cyd@example.com' }).click();
+    await page.getByRole('button', { name: 'Withdraw the invitation to cyd@example.com' }).waitFor({ state: 'detached' });
+    expect(await sent.count()).toBe(0);
+    expect((await api('GET', '/v1/members/invitations')).body.data.map((invitation: { email: string }) => invitation.email)).not.toContain('cyd@example.com');
+    await page.close();
+  });
 });

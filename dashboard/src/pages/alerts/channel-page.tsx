@@ -8,7 +8,7 @@ import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
-import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { destination, TestOutcomes } from './channel-labels';
 import { ChannelSettingsForm } from './channel-settings-form';
 import { DataTable } from '../../ui/data-table';
 
@@ -75,11 +75,11 @@ export default function ChannelPage({ id }: { id: string }) {
   const [after, setAfter] = useState<string>();
   const page = useQuery(ChannelPageDocument, { id, after });
   const { route } = useLocation();
-  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
   const [secret, setSecret] = useState<string | null>();
   const test = useAction(async () => {
-    setOutcomes((await execute(TestChannelDocument, { id })).testChannel.outcomes);
+    const { outcomes } = (await execute(TestChannelDocument, { id })).testChannel;
     await page.refetch();
+    return outcomes;
   });
   const rotate = useAction(async () => {
     if (!confirm('Make a new signing secret? The old one stops verifying at once.')) return;
@@ -117,7 +117,7 @@ export default function ChannelPage({ id }: { id: string }) {
       {[test.error, rotate.error, remove.error].map((error, index) => (
         <ErrorNotice key={index} error={error} />
       ))}
-      {outcomes && <TestOutcomes outcomes={outcomes} />}
+      {test.outcome && <TestOutcomes outcomes={test.outcome} />}
       {secret && (
         <Notice tone="success">
           The new signing secret, shown only now: <code class="secret">{secret}</code>

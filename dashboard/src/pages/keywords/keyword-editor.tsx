@@ -141,16 +141,14 @@ export function KeywordEditor({
   onSave(patch: KeywordPatchInput): Promise<void>;
 }) {
   const [form, setForm] = useState(() => formOf(keyword));
-  const [saved, setSaved] = useState(false);
   useEffect(() => setForm(formOf(keyword)), [keyword]);
   const changes = changedSettings(formOf(keyword), form);
   const save = useAction(async () => {
-    setSaved(false);
     await onSave(changes);
-    setSaved(true);
+    return 'saved';
   });
   const set = (change: Partial<KeywordForm>) => {
-    setSaved(false);
+    save.reset();
     setForm((current) => ({ ...current, ...change }));
   };
   const setMatching = (change: Partial<KeywordForm['matching']>) => set({ matching: { ...form.matching, ...change } });
@@ -272,7 +270,7 @@ export function KeywordEditor({
         <button type="button" class="secondary" disabled={changedCount === 0} onClick={() => setForm(formOf(keyword))}>
           Discard
         </button>
-        {saved && <Notice tone="success">Saved.</Notice>}
+        {save.outcome && <Notice tone="success">Saved.</Notice>}
       </div>
       <ErrorNotice error={save.error} title="Not saved" />
     </ActionForm>

@@ -82,11 +82,10 @@ function CostCells({ cost }: { cost: WalletPageQuery['usageBreakdown']['totals']
 
 /** Stripe Checkout sends the payer back to `/?top_up=…&status=paid|cancelled`; the shell forwards it here. */
 function TopUpReturn({ orderId, status, onCredited }: { orderId: string; status: string; onCredited(): void }) {
-  const [outcome, setOutcome] = useState<string>();
   const confirm = useAction(async () => {
     const { confirmTopUp } = await execute(ConfirmTopUpDocument, { id: orderId });
-    setOutcome(`${money(confirmTopUp.amountCents)} was added to the wallet.`);
     onCredited();
+    return `${money(confirmTopUp.amountCents)} was added to the wallet.`;
   });
   const asked = useRef(false);
   useEffect(() => {
@@ -95,9 +94,10 @@ function TopUpReturn({ orderId, status, onCredited }: { orderId: string; status:
     void confirm.run();
   }, [orderId, status]);
   if (status !== 'paid') return <Notice tone="warning">The top-up was cancelled; nothing was charged.</Notice>;
-  if (outcome) return <Notice tone="success">{outcome}</Notice>;
+  if (confirm.outcome) return <Notice tone="success">{confirm.outcome}</Notice>;
   if (confirm.error) return <ErrorNotice error={confirm.error} title="The payment is not credited yet" />;
-  return <Loading label="Confirming the payment" />;
+  // Before the confirmation runs, and after a later action cleared what it said.
+  return confirm.busy || !asked.current ? <Loading label="Confirming the payment" /> : null;
 }
 
 /** Balance, days left, burn, daily spend and matches, the per-keyword breakdown by month, and top-ups through Stripe Checkout (spec 2.11, 4.4). */
