@@ -2,6 +2,7 @@ import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { recordPollError } from '../subgraphs/keywords/index.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import type { Sentiment } from '../vocabulary/classification-values.ts';
@@ -478,6 +479,22 @@ describe('keywords', () => {
     await page.close();
   });
 
+  it("shows on a keyword's page the platform whose last poll failed, with the error and when", async () => {
+    const keyword = await newKeyword('polled', { platforms: ['hackernews', 'reddit'] });
+    const failedAt = new Date(Date.now() - 2 * 3_600_000);
+    await recordPollError(earshot.sql, { platform: 'reddit', keywordIds: [keyword.id], error: 'Reddit answered 403: blocked', now: failedAt });
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/keywords/${keyword.id}`);
+    const polling = page.getByRole('region', { name: 'Polling' });
+    await polling.getByRole('status').filter({ hasText: 'The last poll of Reddit failed' }).waitFor();
+    const reddit = polling.getByRole('row', { name: /^Reddit/ });
+    expect(await reddit.locator('td').last().textContent()).toContain('Reddit answered 403: blocked');
+    expect(await reddit.locator('td time').last().getAttribute('datetime')).toBe(failedAt.toISOString());
+    expect(await reddit.locator('td').last().textContent()).toContain('2 hours ago');
+    expect(await polling.getByRole('row', { name: /^Hacker News/ }).locator('td').last().textContent()).toBe('—');
+    await page.close();
+  });
+
   it('applies a suggestion in one click after showing its measured effect', async () => {
     const keyword = await newKeyword('Gizmo');
     for (let n = 0; n < 10; n++) await scoredMention(keyword.id, `Gizmo giveaway number ${n} lorem${n}`, 10);
@@ -677,10 +694,16 @@ describe('alerts and channels', () => {
     const channels = (await api('GET', '/v1/channels')).body.data;
     expect(channels).toEqual([expect.objectContaining({ label: 'Ops hook', kind: 'webhook', config: expect.objectContaining({ url: `${receiver.url}/earshot`, events: ['wallet.low'] }) })]);
 
+    const rule = await api('POST', '/v1/alerts', { name: 'Ops only', channelIds: [channels[0].id], enabled: false });
+    expect(rule.status).toBe(200);
     await page.getByRole('link', { name: 'Ops hook' }).click();
     const log = page.getByRole('table', { name: 'Deliveries, newest first' });
     await log.waitFor();
-    expect(await log.locator('tbody tr').first().textContent()).toContain('delivered');
+    // The chip says the status; nothing beside it repeats it, and counts of one read in the singular.
+    const delivery = log.locator('tbody tr').first();
+    expect(await delivery.locator('td').nth(3).textContent()).toBe('delivered');
+    expect(await delivery.locator('summary').textContent()).toBe('1 attempt');
+    await page.getByText('used by 1 rule (0 on)').waitFor();
     await page.close();
   });
   it("connects Slack through its OAuth page, lands on the dashboard's page, then sets Slack notifications and a Slack channel's settings", async () => {
@@ -809,6 +832,20 @@ describe('team', () => {
     expect(members.body.data.map((member: { email: string; role: string }) => [member.email, member.role])).toContainEqual(['bea@example.com', 'admin']);
     await page.goto(`${earshot.url}${link.pathname}${link.search}`);
     await page.getByText('This invitation is accepted: it can no longer be answered.').waitFor();
+    await page.close();
+  });
+  it("clears an action's notice once the next action starts: an invitation withdrawn no longer says it was sent", async () => {
+    const page = await signedInPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${earshot.url}/team`);
+    await page.getByLabel('E-mail address to invite').fill('cyd@example.com');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    const sent = page.getByText('Invitation sent to cyd@example.com');
+    await sent.waitFor();
+    await page.getByRole('button', { name: 'Withdraw the invitation to cyd@example.com' }).click();
+    await page.getByRole('button', { name: 'Withdraw the invitation to cyd@example.com' }).waitFor({ state: 'detached' });
+    expect(await sent.count()).toBe(0);
+    expect((await api('GET', '/v1/members/invitations')).body.data.map((invitation: { email: string }) => invitation.email)).not.toContain('cyd@example.com');
     await page.close();
   });
 });

@@ -41,31 +41,45 @@ export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V
   return { data, error, loading, refetch: run, setData };
 }
 
-export interface ActionState<A extends unknown[]> {
+export interface ActionState<A extends unknown[], R = unknown> {
   run(...args: A): Promise<void>;
   busy: boolean;
   error: unknown;
+  /** What the action answered, for its success notice; undefined once another action starts. */
+  outcome: R | undefined;
   reset(): void;
 }
 
-/** A user action (a mutation and what follows it) with its busy and error state, for buttons and forms. */
-export function useAction<A extends unknown[]>(action: (...args: A) => Promise<unknown>): ActionState<A> {
+/**
+ * Clears every action's outcome and error: a person starting an action no
+ * longer reads what an earlier one said (an "Invitation sent" after the
+ * invitation was withdrawn), only, when it ends, what this one says.
+ */
+const outcomeClearers = new Set<() => void>();
+
+/** A user action (a mutation and what follows it) with its busy state and its outcome or error, for buttons and forms. */
+export function useAction<A extends unknown[], R = unknown>(action: (...args: A) => Promise<R>): ActionState<A, R> {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const [settled, setSettled] = useState<{ outcome?: R; error?: unknown }>({});
   const current = useRef(action);
   current.current = action;
+  useEffect(() => {
+    const clear = () => setSettled({});
+    outcomeClearers.add(clear);
+    return () => void outcomeClearers.delete(clear);
+  }, []);
   const run = useCallback(async (...args: A) => {
+    for (const clear of outcomeClearers) clear();
     setBusy(true);
-    setError(undefined);
     try {
-      await current.current(...args);
+      setSettled({ outcome: await current.current(...args) });
     } catch (failure) {
-      setError(failure);
+      setSettled({ error: failure });
     } finally {
       setBusy(false);
     }
   }, []);
-  return { run, busy, error, reset: () => setError(undefined) };
+  return { run, busy, error: settled.error, outcome: settled.outcome, reset: () => setSettled({}) };
 }
 
 /** A user action run once, when the page first shows (a link's page spending its token), however often it renders. */

@@ -1,5 +1,5 @@
 import { LeftAxis, niceTop } from './chart-axis';
-import { count, money } from './format';
+import { count, money, counted } from './format';
 import { DataTable } from './data-table';
 
 export interface ChartDay {
@@ -29,7 +29,7 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
   const line = days.map((day, index) => `${index ? 'L' : 'M'}${(x(index) + slot / 2).toFixed(1)},${yMatches(day.matches).toFixed(1)}`).join(' ');
   const totalSpent = days.reduce((sum, day) => sum + day.spentCents, 0);
   const totalMatches = days.reduce((sum, day) => sum + day.matches, 0);
-  const label = `${title}: ${money(totalSpent)} spent and ${count(totalMatches)} matches over ${days.length} days`;
+  const label = `${title}: ${money(totalSpent)} spent and ${counted(totalMatches, 'match', 'matches')} over ${counted(days.length, 'day')}`;
   return (
     <figure class="daily-chart">
       <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
@@ -43,7 +43,7 @@ export function DailyChart({ days, title }: { days: ChartDay[]; title: string })
         {days.map((day, index) => (
           <rect key={day.day} class="bar" x={x(index) + slot * 0.15} width={slot * 0.7} y={ySpend(day.spentCents)} height={pad.top + plotHeight - ySpend(day.spentCents)}>
             <title>
-              {day.day}: {money(day.spentCents)}, {count(day.matches)} matches
+              {day.day}: {money(day.spentCents)}, {counted(day.matches, 'match', 'matches')}
             </title>
           </rect>
         ))}

@@ -7,6 +7,13 @@ export const money = (cents: number): string => dollars.format(cents / 100);
 export const count = (value: number): string => counts.format(value);
 export const percent = (share: number): string => percents.format(share);
 
+const plurals = new Intl.PluralRules('en-US');
+
+/** A count with its noun in the right number: "1 attempt", "2 attempts"; `many` for nouns not made plural by an s. */
+export function counted(value: number, one: string, many = `${one}s`): string {
+  return `${count(value)} ${plurals.select(value) === 'one' ? one : many}`;
+}
+
 export function dateTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

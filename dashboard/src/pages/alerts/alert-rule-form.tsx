@@ -32,9 +32,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
   const [channelIds, setChannelIds] = useState<string[]>([]);
   const [keywordIds, setKeywordIds] = useState<string[]>([]);
   const [minRelevance, setMinRelevance] = useState('');
-  const [created, setCreated] = useState<string>();
   const create = useAction(async () => {
-    setCreated(undefined);
     await execute(CreateAlertRuleDocument, {
       input: {
         name,
@@ -44,9 +42,9 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         filter: { ...(keywordIds.length ? { keywordIds } : {}), ...(minRelevance ? { minRelevance: Number(minRelevance) } : {}) },
       },
     });
-    setCreated(name);
     setName('');
     onCreated();
+    return name;
   });
   return (
     <ActionForm onSubmit={() => void create.run()}>
@@ -75,7 +73,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         <CheckboxGroup legend="Only these keywords (none: all)" options={keywords.map((keyword) => [keyword.id, keyword.term] as [string, string])} value={keywordIds} onChange={setKeywordIds} />
       )}
       <ErrorNotice error={keywordsError ?? create.error} />
-      {created && <Notice tone="success">Rule “{created}” created.</Notice>}
+      {create.outcome && <Notice tone="success">Rule “{create.outcome}” created.</Notice>}
       <button type="submit" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create rule'}
       </button>

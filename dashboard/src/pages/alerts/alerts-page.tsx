@@ -1,14 +1,13 @@
-import { useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
-import { ago, count } from '../../ui/format';
+import { ago, count, counted } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
-import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { destination, TestOutcomes } from './channel-labels';
 import { SlackSection } from './slack-section';
 import { DataTable } from '../../ui/data-table';
 
@@ -16,8 +15,7 @@ type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];
 
 function ChannelRow({ channel }: { channel: Channel }) {
-  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
-  const test = useAction(async () => setOutcomes((await execute(TestChannelDocument, { id: channel.id })).testChannel.outcomes));
+  const test = useAction(async () => (await execute(TestChannelDocument, { id: channel.id })).testChannel.outcomes);
   return (
     <tr>
       <th scope="row">
@@ -35,23 +33,21 @@ function ChannelRow({ channel }: { channel: Channel }) {
           {test.busy ? 'Sending…' : <>Send a test<span class="visually-hidden"> to {channel.label}</span></>}
         </button>
         <ErrorNotice error={test.error} />
-        {outcomes && <TestOutcomes outcomes={outcomes} />}
+        {test.outcome && <TestOutcomes outcomes={test.outcome} />}
       </td>
     </tr>
   );
 }
 
 function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[]; onChanged(): void }) {
-  const [result, setResult] = useState<string>();
-  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
   const toggle = useAction(async () => {
     await execute(UpdateAlertRuleDocument, { id: rule.id, input: { enabled: !rule.enabled } });
     onChanged();
   });
-  const test = useAction(async () => setOutcomes((await execute(TestAlertRuleDocument, { id: rule.id })).testAlertRule.outcomes));
+  const test = useAction(async () => (await execute(TestAlertRuleDocument, { id: rule.id })).testAlertRule.outcomes);
   const run = useAction(async () => {
     const { runAlertRule } = await execute(RunAlertRuleDocument, { id: rule.id });
-    setResult(`Digest of ${runAlertRule.mentions} mentions sent to ${runAlertRule.deliveryIds.length} channels`);
+    return `Digest of ${counted(runAlertRule.mentions, 'mention')} sent to ${counted(runAlertRule.deliveryIds.length, 'channel')}`;
   });
   const remove = useAction(async () => {
     if (!confirm(`Delete the rule “${rule.name}”?`)) return;
@@ -87,8 +83,8 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
         {[toggle.error, test.error, run.error, remove.error].map((error, index) => (
           <ErrorNotice key={index} error={error} />
         ))}
-        {outcomes && <TestOutcomes outcomes={outcomes} />}
-        {result && <p role="status">{result}</p>}
+        {test.outcome && <TestOutcomes outcomes={test.outcome} />}
+        {run.outcome && <p role="status">{run.outcome}</p>}
       </td>
     </tr>
   );

@@ -3,12 +3,12 @@ import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { ChannelPageQuery } from '../../graphql/graphql';
-import { count, dateTime } from '../../ui/format';
+import { counted, dateTime } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { ChannelPageDocument, DeleteChannelDocument, RotateChannelSecretDocument, TestChannelDocument } from './alert-operations';
-import { destination, type TestOutcome, TestOutcomes } from './channel-labels';
+import { destination, TestOutcomes } from './channel-labels';
 import { ChannelSettingsForm } from './channel-settings-form';
 import { DataTable } from '../../ui/data-table';
 
@@ -17,9 +17,10 @@ type Delivery = ChannelPageQuery['channelDeliveries']['nodes'][number];
 /** Instant deliveries are tried up to 5 times about 30 seconds apart (spec 3.4); digests for up to 6 hours. */
 const instantAttempts = 5;
 
-function retryState(delivery: Delivery): string {
-  if (delivery.status === 'delivered') return `delivered${delivery.attempts > 1 ? ` on attempt ${delivery.attempts}` : ''}`;
-  if (delivery.status === 'failed') return `failed after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
+/** What the status chip beside it does not already say: the attempt it took, or where the retries stand; null when nothing is left to say. */
+function retryState(delivery: Delivery): string | null {
+  if (delivery.status === 'delivered') return delivery.attempts > 1 ? `on attempt ${delivery.attempts}` : null;
+  if (delivery.status === 'failed') return `after ${counted(delivery.attempts, 'attempt')}`;
   if (delivery.attempts === 0) return 'waiting to be sent';
   return delivery.kind === 'digest' ? `retrying (attempt ${delivery.attempts})` : `retrying (attempt ${delivery.attempts} of ${instantAttempts})`;
 }
@@ -27,6 +28,7 @@ function retryState(delivery: Delivery): string {
 const statusTone: Record<string, string> = { delivered: 'chip-good', failed: 'chip-bad', pending: 'chip-warn' };
 
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  const retry = retryState(delivery);
   return (
     <tr>
       <td>{dateTime(delivery.createdAt)}</td>
@@ -46,13 +48,13 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       </td>
       <td>
         <span class={`chip ${statusTone[delivery.status] ?? ''}`}>{delivery.status}</span>
-        <div class="muted">{retryState(delivery)}</div>
+        {retry && <div class="muted">{retry}</div>}
       </td>
       <td class="wrap">
         {delivery.error ?? ''}
         {delivery.attemptLog.length > 0 && (
           <details>
-            <summary>{count(delivery.attemptLog.length)} attempts</summary>
+            <summary>{counted(delivery.attemptLog.length, 'attempt')}</summary>
             <ol>
               {delivery.attemptLog.map((attempt) => (
                 <li key={attempt.at}>
@@ -73,11 +75,11 @@ export default function ChannelPage({ id }: { id: string }) {
   const [after, setAfter] = useState<string>();
   const page = useQuery(ChannelPageDocument, { id, after });
   const { route } = useLocation();
-  const [outcomes, setOutcomes] = useState<TestOutcome[]>();
   const [secret, setSecret] = useState<string | null>();
   const test = useAction(async () => {
-    setOutcomes((await execute(TestChannelDocument, { id })).testChannel.outcomes);
+    const { outcomes } = (await execute(TestChannelDocument, { id })).testChannel;
     await page.refetch();
+    return outcomes;
   });
   const rotate = useAction(async () => {
     if (!confirm('Make a new signing secret? The old one stops verifying at once.')) return;
@@ -109,13 +111,13 @@ export default function ChannelPage({ id }: { id: string }) {
         </button>
       </PageHeader>
       <p>
-        <a href="/alerts">All channels</a> · {channel.kind} to {destination(channel)} · used by {channel.stats.alerts} rules ({channel.stats.activeAlerts} on)
+        <a href="/alerts">All channels</a> · {channel.kind} to {destination(channel)} · used by {counted(channel.stats.alerts, 'rule')} ({channel.stats.activeAlerts} on)
       </p>
       {channel.config.events.length > 0 && <p class="muted">Account events: {channel.config.events.join(', ')}</p>}
       {[test.error, rotate.error, remove.error].map((error, index) => (
         <ErrorNotice key={index} error={error} />
       ))}
-      {outcomes && <TestOutcomes outcomes={outcomes} />}
+      {test.outcome && <TestOutcomes outcomes={test.outcome} />}
       {secret && (
         <Notice tone="success">
           The new signing secret, shown only now: <code class="secret">{secret}</code>

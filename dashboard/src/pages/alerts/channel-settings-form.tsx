@@ -30,9 +30,8 @@ export function ChannelSettingsForm({ channel, onSaved }: { channel: Channel; on
     channelName: config.channelName ?? '',
   };
   const [form, setForm] = useState(start);
-  const [saved, setSaved] = useState(false);
   const set = (change: Partial<typeof start>) => {
-    setSaved(false);
+    save.reset();
     setForm((current) => ({ ...current, ...change }));
   };
   const kindFields: Record<string, (keyof typeof start)[]> = { webhook: ['url', 'headers', 'events'], telegram: ['chatId'], slack: ['channelId', 'channelName'], email: [] };
@@ -45,8 +44,8 @@ export function ChannelSettingsForm({ channel, onSaved }: { channel: Channel; on
       else input[field] = form[field].trim();
     }
     await execute(UpdateChannelDocument, { id: channel.id, input });
-    setSaved(true);
     onSaved();
+    return 'saved';
   });
   return (
     <ActionForm onSubmit={() => void save.run()}>
@@ -69,7 +68,7 @@ export function ChannelSettingsForm({ channel, onSaved }: { channel: Channel; on
       )}
       {channel.kind === 'email' && <p class="muted">The address {config.address} is confirmed once and cannot change; add another channel for another address.</p>}
       <ErrorNotice error={save.error} />
-      {saved && <Notice tone="success">Channel settings saved.</Notice>}
+      {save.outcome && <Notice tone="success">Channel settings saved.</Notice>}
       <button type="submit" disabled={save.busy || changed.length === 0}>
         {changed.length === 0 ? 'No changes' : `Save ${changed.length} ${changed.length === 1 ? 'change' : 'changes'}`}
       </button>

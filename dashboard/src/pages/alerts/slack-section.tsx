@@ -54,13 +54,11 @@ function SlackNotificationsForm({ notifications, onSaved }: { notifications: Sla
   const [channelName, setChannelName] = useState(notifications.channelName);
   const [minRelevance, setMinRelevance] = useState(notifications.minRelevance === null || notifications.minRelevance === undefined ? '' : String(notifications.minRelevance));
   const [sources, setSources] = useState<string[]>(notifications.sources);
-  const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
-    setSaved(false);
     const input = { channelId: channelId.trim(), channelName: channelName.trim(), minRelevance: minRelevance === '' ? null : Number(minRelevance), sources };
     const { updateSlackNotifications } = await execute(UpdateSlackNotificationsDocument, { input });
     onSaved(updateSlackNotifications);
-    setSaved(true);
+    return 'saved';
   });
 
   return (
@@ -73,7 +71,7 @@ function SlackNotificationsForm({ notifications, onSaved }: { notifications: Sla
       </div>
       <CheckboxGroup legend="Platforms notified about (none ticked: all)" options={platformOptions} value={sources} onChange={setSources} />
       <ErrorNotice error={save.error} />
-      {saved && <Notice tone="success">Slack notifications saved.</Notice>}
+      {save.outcome && <Notice tone="success">Slack notifications saved.</Notice>}
       <button type="submit" disabled={save.busy}>
         {save.busy ? 'Saving…' : 'Save Slack notifications'}
       </button>

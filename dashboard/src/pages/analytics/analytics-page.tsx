@@ -6,7 +6,7 @@ import type { AnalyticsPageQuery } from '../../graphql/graphql';
 import { DataTable } from '../../ui/data-table';
 import { SelectField, TextField } from '../../ui/fields';
 import { Figures } from '../../ui/figures';
-import { count } from '../../ui/format';
+import { count, counted } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
@@ -124,7 +124,7 @@ function chartSeries(by: Dimension, series: Series[]): ChartSeries[] {
   if (rest.length) {
     shown.push({
       key: 'other',
-      label: `${rest.length} others`,
+      label: `${counted(rest.length, 'other')}`,
       color: otherColor,
       counts: rest[0].points.map((_, index) => rest.reduce((sum, each) => sum + each.points[index].count, 0)),
     });
@@ -190,7 +190,7 @@ export default function AnalyticsPage() {
                   buckets={starts}
                   bucketLabel={label}
                   series={series}
-                  summary={`${count(report.total)} mentions by ${byLabel}: ${series.map((each) => `${each.label} ${count(each.counts.reduce((sum, n) => sum + n, 0))}`).join(', ')}`}
+                  summary={`${counted(report.total, 'mention')} by ${byLabel}: ${series.map((each) => `${each.label} ${count(each.counts.reduce((sum, n) => sum + n, 0))}`).join(', ')}`}
                 />
                 <ul class="legend" aria-label="Series">
                   {series.map((each) => (

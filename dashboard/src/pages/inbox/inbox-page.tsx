@@ -5,6 +5,7 @@ import { useKeywordChoices } from '../../api/keyword-choices';
 import { onReconnected, subscribe } from '../../api/live-updates';
 import { useQuery } from '../../api/use-query';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
+import { counted } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
 import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions, staysListed } from './inbox-filters';
@@ -115,7 +116,7 @@ export default function InboxPage() {
     try {
       const { updateMentions } = await execute(BulkTriageDocument, { ids, changes: patch });
       for (const mention of updateMentions) replace(mention, staysListed(mention, filtersRef.current));
-      setAnnouncement(`${updateMentions.length} mentions updated`);
+      setAnnouncement(`${counted(updateMentions.length, 'mention')} updated`);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -225,10 +226,10 @@ export default function InboxPage() {
         <button type="button" class="secondary" disabled={!selected.size} onClick={() => void triageSelected({ relevant: false })}>
           Not relevant
         </button>
-        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'assign', ids: [...selected], subject: `${selected.size} mentions` })}>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'assign', ids: [...selected], subject: counted(selected.size, 'mention') })}>
           Assign…
         </button>
-        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'snooze', ids: [...selected], subject: `${selected.size} mentions` })}>
+        <button type="button" class="secondary" disabled={!selected.size} onClick={() => setPicker({ kind: 'snooze', ids: [...selected], subject: counted(selected.size, 'mention') })}>
           Snooze…
         </button>
       </div>

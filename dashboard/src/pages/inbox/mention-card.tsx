@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
-import { ago, count, dateTime } from '../../ui/format';
+import { ago, counted, dateTime } from '../../ui/format';
 import { MentionNote } from './mention-note';
 import { PersonCard, stageLabels } from './person-card';
 import { ThreadComments } from './thread-comments';
@@ -64,7 +64,7 @@ export function MentionCard({
         <time dateTime={mention.post.publishedAt} title={dateTime(mention.post.publishedAt)}>
           {ago(mention.post.publishedAt)}
         </time>
-        {mention.author.followers > 0 && <> · {count(mention.author.followers)} followers</>}
+        {mention.author.followers > 0 && <> · {counted(mention.author.followers, 'follower')}</>}
         {mention.post.replyTo && <> · reply</>}
         {' · '}
         {classification?.relevance == null ? (

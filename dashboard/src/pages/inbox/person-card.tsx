@@ -4,7 +4,7 @@ import { useAction, useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
 import { ActionForm } from '../../ui/action-form';
 import { SelectField, TextArea } from '../../ui/fields';
-import { count, dateTime } from '../../ui/format';
+import { count, dateTime, counted } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 
@@ -101,7 +101,7 @@ export function PersonCard({ personId }: { personId: string }) {
           </span>
         ))}
         {' · '}
-        {count(person.mentions.total)} {person.mentions.total === 1 ? 'mention' : 'mentions'} here, {count(person.mentions.relevant)} relevant
+        {counted(person.mentions.total, 'mention')} here, {count(person.mentions.relevant)} relevant
         {person.muted && <span class="chip chip-warn">Muted</span>}
       </p>
       <div class="person-outreach">

@@ -3,6 +3,7 @@ import { useAction } from '../../api/use-query';
 import type { CapPeriod, KeywordKind, KeywordPatchInput, KeywordSettingsFragment, Platform, RepositoryEvent, RequiredMode } from '../../graphql/graphql';
 import { Checkbox, CheckboxGroup, LinesField, SelectField, TextArea, TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
+import { counted } from '../../ui/format';
 import { Section } from '../../ui/page';
 import { searchPlatforms } from '../../../../vocabulary/normalized-post.ts';
 import { platformNames } from '../../../../vocabulary/platform-names.ts';
@@ -140,16 +141,14 @@ export function KeywordEditor({
   onSave(patch: KeywordPatchInput): Promise<void>;
 }) {
   const [form, setForm] = useState(() => formOf(keyword));
-  const [saved, setSaved] = useState(false);
   useEffect(() => setForm(formOf(keyword)), [keyword]);
   const changes = changedSettings(formOf(keyword), form);
   const save = useAction(async () => {
-    setSaved(false);
     await onSave(changes);
-    setSaved(true);
+    return 'saved';
   });
   const set = (change: Partial<KeywordForm>) => {
-    setSaved(false);
+    save.reset();
     setForm((current) => ({ ...current, ...change }));
   };
   const setMatching = (change: Partial<KeywordForm['matching']>) => set({ matching: { ...form.matching, ...change } });
@@ -266,12 +265,12 @@ export function KeywordEditor({
 
       <div class="form-actions sticky-actions">
         <button type="submit" disabled={save.busy || changedCount === 0}>
-          {save.busy ? 'Saving…' : changedCount ? `Save ${changedCount} change${changedCount === 1 ? '' : 's'}` : 'No changes'}
+          {save.busy ? 'Saving…' : changedCount ? `Save ${counted(changedCount, 'change')}` : 'No changes'}
         </button>
         <button type="button" class="secondary" disabled={changedCount === 0} onClick={() => setForm(formOf(keyword))}>
           Discard
         </button>
-        {saved && <Notice tone="success">Saved.</Notice>}
+        {save.outcome && <Notice tone="success">Saved.</Notice>}
       </div>
       <ErrorNotice error={save.error} title="Not saved" />
     </ActionForm>

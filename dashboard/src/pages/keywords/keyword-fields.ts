@@ -40,7 +40,10 @@ export const KeywordSettingsFields = graphql(`
 
 export const KeywordPageDocument = graphql(`
   query KeywordPage($id: ID!) {
-    keyword(id: $id) { ...KeywordSettings }
+    keyword(id: $id) {
+      ...KeywordSettings
+      polling { platform lastPolledAt emptyPolls lastError lastErrorAt }
+    }
     groups { id name }
     keywordHealth(id: $id, days: 30) {
       status

@@ -1,16 +1,16 @@
-import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { KeywordPatchInput } from '../../graphql/graphql';
-import { count, date, money, percent } from '../../ui/format';
+import { count, date, money, percent, counted } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 import { KeywordEditor } from './keyword-editor';
 import { DeleteKeywordDocument, KeywordPageDocument, UpdateKeywordDocument } from './keyword-fields';
 import { HealthChip } from './keyword-labels';
-import { SuggestionCard } from './keyword-suggestions';
+import { type Suggestion, SuggestionCard } from './keyword-suggestions';
+import { PollingSection } from './polling-section';
 import { DataTable } from '../../ui/data-table';
 import { Figures } from '../../ui/figures';
 
@@ -18,7 +18,6 @@ import { Figures } from '../../ui/figures';
 export default function KeywordPage({ id }: { id: string }) {
   const page = useQuery(KeywordPageDocument, { id });
   const { route } = useLocation();
-  const [applied, setApplied] = useState<string>();
   const remove = useAction(async () => {
     if (!confirm('Delete this keyword and its mentions? What was charged stays in the ledger.')) return;
     await execute(DeleteKeywordDocument, { id });
@@ -29,6 +28,10 @@ export default function KeywordPage({ id }: { id: string }) {
     await execute(UpdateKeywordDocument, { id, input: patch });
     await page.refetch();
   };
+  const apply = useAction(async (suggestion: Suggestion) => {
+    await save(suggestion.patch as KeywordPatchInput);
+    return suggestion.values.join(', ');
+  });
 
   if (!page.data) {
     return <PageLoading title="Keyword" error={page.error} label="Loading the keyword" />;
@@ -52,7 +55,7 @@ export default function KeywordPage({ id }: { id: string }) {
         ]}
       />
 
-      <Section title={`Health over ${health.window.days} days`} id="health">
+      <Section title={`Health over ${counted(health.window.days, 'day')}`} id="health">
         <p>
           <span class="chip">{health.status}</span> {health.reasons[0]}
         </p>
@@ -89,8 +92,11 @@ export default function KeywordPage({ id }: { id: string }) {
         )}
       </Section>
 
+      <PollingSection polling={keyword.polling} />
+
       <Section title="Suggestions" id="suggestions">
-        {applied && <Notice tone="success">Applied: {applied}.</Notice>}
+        <ErrorNotice error={apply.error} />
+        {apply.outcome && <Notice tone="success">Applied: {apply.outcome}.</Notice>}
         {suggestions.length === 0 ? (
           <p class="empty">No suggestions: nothing measurable would cut this keyword's noise.</p>
         ) : (
@@ -98,10 +104,8 @@ export default function KeywordPage({ id }: { id: string }) {
             <SuggestionCard
               key={`${suggestion.type}:${suggestion.values.join(',')}`}
               suggestion={suggestion}
-              onApply={async () => {
-                await save(suggestion.patch as KeywordPatchInput);
-                setApplied(suggestion.values.join(', '));
-              }}
+              applying={apply.busy}
+              onApply={() => void apply.run(suggestion)}
             />
           ))
         )}

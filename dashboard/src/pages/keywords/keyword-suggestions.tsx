@@ -1,9 +1,7 @@
-import { useAction } from '../../api/use-query';
 import type { KeywordPageQuery } from '../../graphql/graphql';
-import { count, money, percent } from '../../ui/format';
-import { ErrorNotice } from '../../ui/notice';
+import { count, money, percent, counted } from '../../ui/format';
 
-type Suggestion = KeywordPageQuery['keywordSuggestions'][number];
+export type Suggestion = KeywordPageQuery['keywordSuggestions'][number];
 
 const titles: Record<Suggestion['type'], string> = {
   excluded_terms: 'Exclude terms',
@@ -21,16 +19,16 @@ export function effectText(effect: NonNullable<Suggestion['effect']>): string {
   const keptRelevant = sample.relevant - sample.relevantRemoved;
   const noiseAfter = keptNoise + keptRelevant ? keptNoise / (keptNoise + keptRelevant) : 0;
   return [
-    `Removes ${count(effect.noiseRemoved)} noisy ${effect.noiseRemoved === 1 ? 'match' : 'matches'}`,
+    `Removes ${counted(effect.noiseRemoved, 'noisy match', 'noisy matches')}`,
     `and ${count(effect.relevantRemoved)} relevant`,
     `(noise ${percent(noiseBefore)} → ${percent(noiseAfter)}),`,
     `saving ${money(effect.centsSaved)} over the last 30 days`,
-    effect.exact ? '(measured on every scored match).' : `(estimated from the newest ${count(sample.noise + sample.relevant)} scored matches).`,
+    effect.exact ? '(measured on every scored match).' : `(estimated from the newest ${counted(sample.noise + sample.relevant, 'scored match', 'scored matches')}).`,
   ].join(' ');
 }
 
-export function SuggestionCard({ suggestion, onApply }: { suggestion: Suggestion; onApply(): Promise<void> }) {
-  const apply = useAction(onApply);
+/** One suggestion with its button; the page runs the apply and says how it went, as the card may be gone once applied. */
+export function SuggestionCard({ suggestion, applying, onApply }: { suggestion: Suggestion; applying: boolean; onApply(): void }) {
   const headingId = `suggestion-${suggestion.type}-${suggestion.values.join('-')}`.replace(/\W+/g, '-');
   return (
     <article class="suggestion" aria-labelledby={headingId}>
@@ -44,9 +42,8 @@ export function SuggestionCard({ suggestion, onApply }: { suggestion: Suggestion
         <summary>The exact change</summary>
         <pre class="secret">{JSON.stringify(suggestion.patch, null, 2)}</pre>
       </details>
-      <ErrorNotice error={apply.error} />
-      <button type="button" disabled={apply.busy} onClick={() => void apply.run()}>
-        {apply.busy ? 'Applying…' : `Apply: ${titles[suggestion.type].toLowerCase()} ${suggestion.values.join(', ')}`}
+      <button type="button" disabled={applying} onClick={onApply}>
+        {applying ? 'Applying…' : `Apply: ${titles[suggestion.type].toLowerCase()} ${suggestion.values.join(', ')}`}
       </button>
     </article>
   );

@@ -27,13 +27,11 @@ const WithdrawInvitationDocument = graphql(`
 export function InvitationsSection({ invitations, canManage, isOwner, onChanged }: { invitations: TeamPageQuery['invitations']; canManage: boolean; isOwner: boolean; onChanged(): void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('member');
-  const [sentTo, setSentTo] = useState<string>();
   const invite = useAction(async () => {
-    setSentTo(undefined);
     const { inviteMember } = await execute(InviteMemberDocument, { input: { email, role } });
-    setSentTo(inviteMember.email);
     setEmail('');
     onChanged();
+    return inviteMember.email;
   });
   const withdraw = useAction(async (id: string, address: string) => {
     if (!confirm(`Withdraw the invitation to ${address}? Its link stops working.`)) return;
@@ -71,7 +69,7 @@ export function InvitationsSection({ invitations, canManage, isOwner, onChanged 
             <SelectField label="Role on joining" value={role} options={isOwner ? memberRoles : memberRoles.filter(([value]) => value !== 'owner')} onChange={setRole} hint="Only an owner may invite an owner" />
           </div>
           <ErrorNotice error={invite.error} />
-          {sentTo && <Notice tone="success">Invitation sent to {sentTo}. The link in it works for 7 days.</Notice>}
+          {invite.outcome && <Notice tone="success">Invitation sent to {invite.outcome}. The link in it works for 7 days.</Notice>}
           <button type="submit" disabled={invite.busy}>
             {invite.busy ? 'Sending…' : 'Send invitation'}
           </button>

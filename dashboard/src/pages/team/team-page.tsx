@@ -165,13 +165,11 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
 function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [done, setDone] = useState(false);
   const save = useAction(async () => {
-    setDone(false);
     await execute(SetPasswordDocument, { input: { currentPassword: current || undefined, newPassword: next } });
     setCurrent('');
     setNext('');
-    setDone(true);
+    return 'saved';
   });
   return (
     <Section title="Your password">
@@ -181,7 +179,7 @@ function PasswordForm() {
           <TextField label="New password" type="password" autoComplete="new-password" required value={next} onInput={setNext} hint="At least 10 characters" />
         </div>
         <ErrorNotice error={save.error} />
-        {done && <Notice tone="success">Password saved.</Notice>}
+        {save.outcome && <Notice tone="success">Password saved.</Notice>}
         <button type="submit" disabled={save.busy}>
           Set password
         </button>

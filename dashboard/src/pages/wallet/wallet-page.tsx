@@ -6,7 +6,7 @@ import { graphql } from '../../graphql';
 import type { WalletPageQuery } from '../../graphql/graphql';
 import { DailyChart } from '../../ui/daily-chart';
 import { TextField } from '../../ui/fields';
-import { count, dateTime, money } from '../../ui/format';
+import { count, dateTime, money, counted } from '../../ui/format';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { DataTable } from '../../ui/data-table';
@@ -82,11 +82,10 @@ function CostCells({ cost }: { cost: WalletPageQuery['usageBreakdown']['totals']
 
 /** Stripe Checkout sends the payer back to `/?top_up=…&status=paid|cancelled`; the shell forwards it here. */
 function TopUpReturn({ orderId, status, onCredited }: { orderId: string; status: string; onCredited(): void }) {
-  const [outcome, setOutcome] = useState<string>();
   const confirm = useAction(async () => {
     const { confirmTopUp } = await execute(ConfirmTopUpDocument, { id: orderId });
-    setOutcome(`${money(confirmTopUp.amountCents)} was added to the wallet.`);
     onCredited();
+    return `${money(confirmTopUp.amountCents)} was added to the wallet.`;
   });
   const asked = useRef(false);
   useEffect(() => {
@@ -95,9 +94,10 @@ function TopUpReturn({ orderId, status, onCredited }: { orderId: string; status:
     void confirm.run();
   }, [orderId, status]);
   if (status !== 'paid') return <Notice tone="warning">The top-up was cancelled; nothing was charged.</Notice>;
-  if (outcome) return <Notice tone="success">{outcome}</Notice>;
+  if (confirm.outcome) return <Notice tone="success">{confirm.outcome}</Notice>;
   if (confirm.error) return <ErrorNotice error={confirm.error} title="The payment is not credited yet" />;
-  return <Loading label="Confirming the payment" />;
+  // Before the confirmation runs, and after a later action cleared what it said.
+  return confirm.busy || !asked.current ? <Loading label="Confirming the payment" /> : null;
 }
 
 /** Balance, days left, burn, daily spend and matches, the per-keyword breakdown by month, and top-ups through Stripe Checkout (spec 2.11, 4.4). */
@@ -134,8 +134,8 @@ export default function WalletPage() {
         ]}
       />
       <p class="muted">
-        {count(wallet.activeKeywords)} keywords running, {count(wallet.pausedKeywords)} paused for balance, {count(wallet.cappedKeywords)} at their cap, {count(wallet.mutedKeywords)} muted.
-        {wallet.onWelcomeCredit && ` On the ${money(wallet.welcomeCredit.cents)} welcome credit: at most ${wallet.welcomeCredit.capMentions} mentions per keyword a month until the first top-up.`}
+        {counted(wallet.activeKeywords, 'keyword')} running, {count(wallet.pausedKeywords)} paused for balance, {count(wallet.cappedKeywords)} at their cap, {count(wallet.mutedKeywords)} muted.
+        {wallet.onWelcomeCredit && ` On the ${money(wallet.welcomeCredit.cents)} welcome credit: at most ${counted(wallet.welcomeCredit.capMentions, 'mention')} per keyword a month until the first top-up.`}
         {wallet.lastTopUp && ` Last credit ${money(wallet.lastTopUp.amountCents)} on ${dateTime(wallet.lastTopUp.creditedAt)}.`}
       </p>
 
