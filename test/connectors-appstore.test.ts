@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAppStoreConnector } from '../jobs/connectors/appstore.ts';
 import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { type AppStoreFixtures, type AppStoreReviewFixture, startFakeAppStore } from './fake-upstreams/appstore.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type AppStoreFixtures, type AppStoreReviewFixture, appStoreEntry, startFakeAppStore } from './fake-upstreams/appstore.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 
 const since = new Date('2025-03-01T00:00:00Z');
@@ -45,7 +45,18 @@ describe('App Store connector', () => {
   it('reads the storefront feed of the source, most recent first', async () => {
     const { fake, connector } = await connectorWith({ [appId]: { gb: [praise] } });
     await connector.reviews(source, since);
-    expect(fake.requests.map((request) => request.path)).toEqual([`/gb/rss/customerreviews/page=1/id=${appId}/sortby=mostrecent/json`]);
+    expect(fake.requests.map((request) => request.path)).toEqual([`/gb/rss/customerreviews/id=${appId}/sortby=mostrecent/json`]);
+  });
+
+  it('reads the first page at the address Apple publishes the feed at, which names no page', async () => {
+    // Written from the feed's published address alone: nothing answers `page=1/`.
+    const fake = await startFakeServer((request) => {
+      if (request.path !== `/gb/rss/customerreviews/id=${appId}/sortby=mostrecent/json`) return null;
+      return { body: { feed: { author: { name: { label: 'iTunes Store' } }, entry: appStoreEntry(praise, appId, 'gb') } } };
+    });
+    fakes.push(fake);
+    const posts = await createAppStoreConnector({ EARSHOT_UPSTREAM_APPSTORE: fake.url }, { retry: fastRetry }).reviews(source, since);
+    expect(posts.map((post) => [post.externalId, post.rating, post.author.name])).toEqual([[praise.id, 5, praise.authorName]]);
   });
 
   it('maps reviews to normalized posts with their rating', async () => {
@@ -106,7 +117,7 @@ describe('App Store connector', () => {
     const posts = await connector.reviews(source, since);
     expect(posts).toHaveLength(100);
     expect(posts.map((post) => post.externalId)).toEqual(reviews.slice(0, 100).map((review) => review.id));
-    expect(fake.requests.map((request) => request.path.split('/')[4])).toEqual(['page=1', 'page=2', 'page=3']);
+    expect(fake.requests.map((request) => request.path.split('/')[4])).toEqual([`id=${appId}`, 'page=2', 'page=3']);
   });
 
   it('stops at the last page the feed names', async () => {

@@ -1,8 +1,11 @@
 /**
  * App Store reviews from Apple's public customer-reviews feed, one storefront
  * per call (spec 2.3: each country is its own poll):
- * `GET {base}/{country}/rss/customerreviews/page={n}/id={appId}/sortby=mostrecent/json`.
- * Apple serves at most 10 pages of 50 reviews, newest first.
+ * `GET {base}/{country}/rss/customerreviews/id={appId}/sortby=mostrecent/json`,
+ * the address Apple publishes the feed at, then
+ * `GET {base}/{country}/rss/customerreviews/page={n}/id={appId}/sortby=mostrecent/json`
+ * for the pages after the first. Apple serves at most 10 pages of 50
+ * reviews, newest first.
  *
  * Environment:
  * - `EARSHOT_UPSTREAM_APPSTORE`: base address, default `https://itunes.apple.com`.
@@ -39,6 +42,7 @@ const customerReviewsFeed = z.object({
 type FeedEntry = z.infer<typeof feedEntry>;
 
 const pagesMaximum = 10;
+const pageSize = 50;
 const defaultCountry = 'us';
 
 const appPage = (appId: string, country: string) => `https://apps.apple.com/${country}/app/id${appId}`;
@@ -68,14 +72,17 @@ export function createAppStoreConnector(env: NodeJS.ProcessEnv = process.env, op
       for (let page = 1; page <= pagesMaximum; page++) {
         const body = await getUpstreamJson<unknown>({
           platform: 'appstore',
-          url: `${base}/${country}/rss/customerreviews/page=${page}/id=${encodeURIComponent(source.id)}/sortby=mostrecent/json`,
+          url: `${base}/${country}/rss/customerreviews/${page > 1 ? `page=${page}/` : ''}id=${encodeURIComponent(source.id)}/sortby=mostrecent/json`,
           ...options.retry,
         });
         const { feed } = parseUpstreamShape('appstore', customerReviewsFeed, body, options.logger);
-        const reviews = [feed.entry ?? []].flat().flatMap((entry) => toPost(entry, source.id, country) ?? []);
+        const entries = [feed.entry ?? []].flat();
+        const reviews = entries.flatMap((entry) => toPost(entry, source.id, country) ?? []);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
         const reachedSince = reviews.some((post) => post.publishedAt <= since);
-        if (reviews.length === 0 || reachedSince || page >= lastPage(feed.link)) break;
+        // Only the last page is short, so a feed that names no `last` link still ends there.
+        const lastOfFeed = entries.length < pageSize || page >= lastPage(feed.link);
+        if (reviews.length === 0 || reachedSince || lastOfFeed) break;
       }
       return posts.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
     },

@@ -49,16 +49,17 @@ function feedLink(country: string, appId: string, page: number, rel: string) {
 
 /**
  * Apple's customer-reviews feed: 50 reviews a page, newest first, at most 10
- * pages (deeper pages answer 400 as Apple does). A single review comes as an
+ * pages (deeper pages answer 400 as Apple does); an address without
+ * `page={n}/` is the first page, as at Apple. A single review comes as an
  * object rather than a one-item array, and an app without reviews has no
  * `entry` at all, as in the real feed.
  */
 export function startFakeAppStore(fixtures: AppStoreFixtures, options: FakeServerOptions = {}): Promise<FakeUpstream> {
   return startFakeServer((request) => {
-    const match = /^\/([a-z]{2})\/rss\/customerreviews\/page=(\d+)\/id=(\d+)\/sortby=mostrecent\/json$/.exec(request.path);
+    const match = /^\/([a-z]{2})\/rss\/customerreviews\/(?:page=(\d+)\/)?id=(\d+)\/sortby=mostrecent\/json$/.exec(request.path);
     if (request.method !== 'GET' || !match) return null;
     const [, country, pageText, appId] = match;
-    const page = Number(pageText);
+    const page = Number(pageText ?? 1);
     if (page < 1 || page > pageDepth) {
       return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'CustomerReviews RSS page depth is limited to 10' };
     }
