@@ -136,6 +136,21 @@ describe('Trustpilot connector', () => {
     expect(few.requests.slice(1).map((request) => request.query.get('page'))).toEqual(['1', '2']);
   });
 
+  it('pages on a full page when the answer has no next-page link', async () => {
+    // Written from Trustpilot's reference, whose response shows page links only as `<Description of the relation>`.
+    const reviews = Array.from({ length: 150 }, (_, n) => trustpilotReview({ ...happy, id: `r${String(n).padStart(3, '0')}`, createdAt: at(2000 - 10 * n) }, business([happy])));
+    const fake = await startFakeServer((request) => {
+      if (request.path === '/v1/business-units/find') return { body: { id: '4bdd5a7e00006400050a1b2c', displayName: 'Earshot', name: { identifying: 'earshot.example', referring: ['earshot.example'] } } };
+      if (!request.path.endsWith('/reviews')) return null;
+      const page = Number(request.query.get('page') ?? 1);
+      const perPage = Number(request.query.get('perPage') ?? 20);
+      return { body: { links: [], reviews: reviews.slice((page - 1) * perPage, page * perPage) } };
+    });
+    fakes.push(fake);
+    expect(await connectorFor(fake).reviews(source, since)).toHaveLength(150);
+    expect(fake.requests.slice(1).map((request) => request.query.get('page'))).toEqual(['1', '2']);
+  });
+
   it('names the domain when Trustpilot knows no such business', async () => {
     const connector = connectorFor(await fakeWith([happy]));
     const failure = await connector.reviews({ ...source, id: 'unknown.example' }, since).catch((error: unknown) => error);

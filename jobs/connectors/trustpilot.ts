@@ -99,7 +99,9 @@ export function createTrustpilotConnector(env: NodeJS.ProcessEnv = process.env, 
         const result = parseUpstreamShape('trustpilot', reviewsPage, await getJson(url), options.logger);
         const reviews = result.reviews.map(toPost);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
-        const hasNextPage = result.links?.some((link) => link.rel === 'next-page') ?? false;
+        // Trustpilot's reference shows page links only as placeholders; a full page is as sure a sign
+        // of more, and a page past the last answers an empty list.
+        const hasNextPage = result.links?.some((link) => link.rel === 'next-page') || result.reviews.length === pageSize;
         if (!hasNextPage || reviews.length === 0 || reviews.some((post) => post.publishedAt <= since)) break;
       }
       return posts.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
