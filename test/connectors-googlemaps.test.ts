@@ -48,8 +48,8 @@ afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
-async function connectorWith(places: PlaceFixture[]) {
-  const fake = await startFakeGoogleMaps({ places, apiKey });
+async function connectorWith(places: PlaceFixture[], legacyOnly = false) {
+  const fake = await startFakeGoogleMaps({ places, apiKey, legacyOnly });
   fakes.push(fake);
   return { fake, connector: createGoogleMapsConnector({ EARSHOT_UPSTREAM_GOOGLEMAPS: fake.url, EARSHOT_GOOGLE_MAPS_API_KEY: apiKey }, { retry: fastRetry }) };
 }
@@ -129,6 +129,55 @@ describe('Google Maps connector', () => {
     const failure = await connector.reviews({ ...source, id: 'cid:123' }, since).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamError);
     expect((failure as Error).message).toBe('googlemaps: cid 123 resolves to no place: NOT_FOUND');
+  });
+
+  describe('on a server with only the legacy Places API', () => {
+    it('reads the newest reviews of legacy Place Details, as written', async () => {
+      const { fake, connector } = await connectorWith([place], true);
+      const posts = await connector.reviews(source, since);
+      expect(fake.requests.map((request) => request.path)).toEqual([`/v1/places/${placeId}`, '/maps/api/place/details/json']);
+      expect(Object.fromEntries(fake.requests[1].query)).toEqual({
+        place_id: placeId, fields: 'reviews,name,url', reviews_sort: 'newest', reviews_no_translations: 'true', key: apiKey,
+      });
+      // Author, text as written, time, rating and language as Places API (New) gives them; the link is the place's.
+      const { connector: current } = await connectorWith([place]);
+      const withoutIdAndLink = (all: NormalizedPost[]) => all.map(({ externalId, url, ...post }) => post);
+      expect(withoutIdAndLink(posts)).toEqual(withoutIdAndLink(await current.reviews(source, since)));
+      expect(posts.map((post) => [post.text, post.url])).toEqual([
+        ['Waited forty minutes.', `https://maps.google.com/?cid=${cid}`],
+        ['Personal muy amable, y siguen lo que dicen los clientes: https://earshot.example', `https://maps.google.com/?cid=${cid}`],
+      ]);
+    });
+
+    it('names a review the same on every poll, and each review apart', async () => {
+      const { connector } = await connectorWith([place], true);
+      const ids = (await connector.reviews(source, since)).map((post) => post.externalId);
+      expect(new Set(ids).size).toBe(2);
+      ids.forEach((id) => expect(id).toMatch(new RegExp(`^places/${placeId}/reviews/[A-Za-z0-9_-]+$`)));
+      expect((await connector.reviews(source, since)).map((post) => post.externalId)).toEqual(ids);
+    });
+
+    it('asks in the source language', async () => {
+      const { fake, connector } = await connectorWith([place], true);
+      await connector.reviews({ ...source, language: 'es' }, since);
+      expect(fake.requests[1].query.get('language')).toBe('es');
+    });
+
+    it('fails plainly for a place Google does not know', async () => {
+      const { connector } = await connectorWith([place], true);
+      const failure = await connector.reviews({ ...source, id: 'ChIJunknownPlaceId00000' }, since).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(UpstreamError);
+      expect((failure as Error).message).toBe('googlemaps: place ChIJunknownPlaceId00000 is unknown: NOT_FOUND');
+    });
+  });
+
+  it('keeps the 404 of a server that serves neither Places API', async () => {
+    const fake = await startFakeGoogleMaps({ places: [], apiKey, legacyOnly: true });
+    fakes.push(fake);
+    const connector = createGoogleMapsConnector({ EARSHOT_UPSTREAM_GOOGLEMAPS: `${fake.url}/elsewhere`, EARSHOT_GOOGLE_MAPS_API_KEY: apiKey }, { retry: fastRetry });
+    const failure = await connector.reviews(source, since).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 404 });
+    expect(fake.requests.map((request) => request.path)).toEqual([`/elsewhere/v1/places/${placeId}`, '/elsewhere/maps/api/place/details/json']);
   });
 
   it('needs its API key', async () => {

@@ -4,6 +4,13 @@
  * Google returns at most five reviews a call, chosen by relevance, with no
  * paging: each poll keeps those newer than `since`.
  *
+ * A server that answers 404 or 400 there (one serving only the legacy Places
+ * API) is asked the legacy Place Details endpoint instead:
+ * `GET {legacyBase}/maps/api/place/details/json?place_id=…&fields=reviews,name,url&reviews_sort=newest`,
+ * its `result.reviews[]` carrying `author_name`, `author_url`, `rating`,
+ * `text` and `time` (Unix seconds) but no review id: one is made from the
+ * place, the author and the time, which a review keeps across polls.
+ *
  * Source ids (spec 2.3 "Place ID or cid"):
  * - a Place ID (`ChIJ…`), from a bare id, `place_id:` / `query_place_id=` in a
  *   maps link, or derived from the feature id `0x…:0x…` a full maps link
@@ -21,6 +28,7 @@
  *   else `https://maps.googleapis.com`.
  * - `EARSHOT_GOOGLE_MAPS_API_KEY`: the API key. Required.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
@@ -51,13 +59,33 @@ const placeDetails = z.object({
   reviews: upstreamItems(placeReview).optional(),
 });
 
-const legacyPlaceDetails = z.object({
+const legacyPlaceDetails = <Result extends z.ZodType>(result: Result) => z.object({
   status: z.string(),
-  result: z.object({ place_id: z.string().min(1) }).optional(),
+  result: result.optional(),
   error_message: z.string().optional(),
 });
 
+const legacyPlaceId = z.object({ place_id: z.string().min(1) });
+
+const legacyReview = z.object({
+  author_name: z.string(),
+  author_url: z.string().nullish(),
+  profile_photo_url: z.string().nullish(),
+  rating: z.number().min(1).max(5),
+  text: z.string().nullish(),
+  time: z.number(),
+  language: z.string().nullish(),
+  original_language: z.string().nullish(),
+});
+
+const legacyPlace = z.object({
+  name: z.string().nullish(),
+  url: z.string().nullish(),
+  reviews: upstreamItems(legacyReview).optional(),
+});
+
 type PlaceReview = z.infer<typeof placeReview>;
+type LegacyReview = z.infer<typeof legacyReview>;
 
 const placeIdPattern = /^[A-Za-z0-9_-]{16,}$/;
 // Alone, without a link to vouch for it, only text that opens like a Place ID's protobuf (field 1, 2, 3 or 4) is taken for one.
@@ -111,19 +139,45 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
     return apiKey;
   }
 
+  /** Legacy Place Details; any status but OK is the failure `unknown` names. */
+  async function legacyDetails<Result extends z.ZodType>(params: Record<string, string>, result: Result, unknown: string): Promise<z.infer<Result>> {
+    const url = new URL(`${legacyBase}/maps/api/place/details/json`);
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    url.searchParams.set('key', requireKey());
+    const body = await getUpstreamJson<unknown>({ platform: 'googlemaps', url, ...options.retry });
+    const answer = parseUpstreamShape('googlemaps', legacyPlaceDetails(result), body, options.logger);
+    if (answer.status !== 'OK' || !answer.result) {
+      throw new UpstreamError('googlemaps', `${unknown}: ${answer.status}${answer.error_message ? ` (${answer.error_message})` : ''}`);
+    }
+    return answer.result;
+  }
+
   async function placeIdOfCid(cid: string): Promise<string> {
     const known = placeIdsByCid.get(cid);
     if (known) return known;
-    const url = new URL(`${legacyBase}/maps/api/place/details/json`);
-    url.searchParams.set('cid', cid);
-    url.searchParams.set('fields', 'place_id');
-    url.searchParams.set('key', requireKey());
-    const answer = parseUpstreamShape('googlemaps', legacyPlaceDetails, await getUpstreamJson<unknown>({ platform: 'googlemaps', url, ...options.retry }));
-    if (answer.status !== 'OK' || !answer.result) {
-      throw new UpstreamError('googlemaps', `cid ${cid} resolves to no place: ${answer.status}${answer.error_message ? ` (${answer.error_message})` : ''}`);
-    }
-    placeIdsByCid.set(cid, answer.result.place_id);
-    return answer.result.place_id;
+    const { place_id: placeId } = await legacyDetails({ cid, fields: 'place_id' }, legacyPlaceId, `cid ${cid} resolves to no place`);
+    placeIdsByCid.set(cid, placeId);
+    return placeId;
+  }
+
+  async function placeReviews(placeId: string, source: ReviewSourceRef): Promise<NormalizedPost[]> {
+    const body = await getUpstreamJson<unknown>({
+      platform: 'googlemaps',
+      url: `${base}/v1/places/${encodeURIComponent(placeId)}`,
+      headers: { 'x-goog-api-key': requireKey(), 'x-goog-fieldmask': 'reviews,displayName,googleMapsUri' },
+      ...options.retry,
+    });
+    const place = parseUpstreamShape('googlemaps', placeDetails, body, options.logger);
+    const placeUrl = place.googleMapsUri ?? pageOf(source.id);
+    return (place.reviews ?? []).map((review) => toPost(review, placeUrl));
+  }
+
+  async function legacyPlaceReviews(placeId: string, source: ReviewSourceRef): Promise<NormalizedPost[]> {
+    const params: Record<string, string> = { place_id: placeId, fields: 'reviews,name,url', reviews_sort: 'newest', reviews_no_translations: 'true' };
+    if (source.language) params.language = source.language;
+    const place = await legacyDetails(params, legacyPlace, `place ${placeId} is unknown`);
+    const placeUrl = place.url ?? pageOf(source.id);
+    return (place.reviews ?? []).map((review) => legacyToPost(review, placeId, placeUrl));
   }
 
   return {
@@ -147,19 +201,17 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
     pageUrl: (source) => pageOf(source.id),
 
     async reviews(source: ReviewSourceRef, since: Date) {
-      const key = requireKey();
+      requireKey();
       const cid = cidPattern.exec(source.id)?.[1];
       const placeId = cid ? await placeIdOfCid(cid) : source.id;
-      const body = await getUpstreamJson<unknown>({
-        platform: 'googlemaps',
-        url: `${base}/v1/places/${encodeURIComponent(placeId)}`,
-        headers: { 'x-goog-api-key': key, 'x-goog-fieldmask': 'reviews,displayName,googleMapsUri' },
-        ...options.retry,
+      const posts = await placeReviews(placeId, source).catch(async (error: unknown) => {
+        if (!(error instanceof UpstreamError && (error.status === 404 || error.status === 400))) throw error;
+        // Only an answer of the legacy API replaces the first failure: a server serving neither path keeps its 404.
+        return legacyPlaceReviews(placeId, source).catch((legacyError: unknown) => {
+          throw legacyError instanceof UpstreamError && legacyError.status !== undefined ? error : legacyError;
+        });
       });
-      const place = parseUpstreamShape('googlemaps', placeDetails, body, options.logger);
-      const placeUrl = place.googleMapsUri ?? pageOf(source.id);
-      return (place.reviews ?? [])
-        .map((review) => toPost(review, placeUrl))
+      return posts
         .filter((post) => post.publishedAt > since)
         .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
     },
@@ -191,5 +243,32 @@ function toPost(review: PlaceReview, placeUrl: string): NormalizedPost {
     },
     rating: review.rating,
     language: primaryLanguage(written?.languageCode),
+  };
+}
+
+/** A legacy review has no id: the place, the author and the second it was written name it. */
+function legacyToPost(review: LegacyReview, placeId: string, placeUrl: string): NormalizedPost {
+  const body = review.text ?? '';
+  const author = review.author_url || review.author_name;
+  const contributorId = review.author_url && /\/contrib\/(\d+)/.exec(review.author_url)?.[1];
+  const reviewId = createHash('sha256').update(`${placeId}\n${author}\n${review.time}`).digest('base64url').slice(0, 27);
+  return {
+    platform: 'googlemaps',
+    externalId: `places/${placeId}/reviews/${reviewId}`,
+    url: placeUrl,
+    text: body.trim(),
+    publishedAt: new Date(review.time * 1000),
+    replyTo: null,
+    links: linksInText(body),
+    author: {
+      platformId: contributorId || author,
+      name: review.author_name,
+      handle: review.author_name,
+      url: review.author_url ?? placeUrl,
+      avatarUrl: review.profile_photo_url ?? null,
+      followers: null,
+    },
+    rating: review.rating,
+    language: primaryLanguage(review.original_language ?? review.language),
   };
 }

@@ -26,6 +26,8 @@ export interface PlaceFixture {
 export interface GoogleMapsFakeOptions extends FakeServerOptions {
   places: PlaceFixture[];
   apiKey: string;
+  /** Serve only the legacy Places API, as a server predating Places API (New) does. */
+  legacyOnly?: boolean;
 }
 
 const relativeTime = (date: Date) => `${Math.max(1, Math.round((Date.now() - date.getTime()) / 86_400_000))} days ago`;
@@ -52,12 +54,30 @@ export function placeReview(place: PlaceFixture, review: PlaceReviewFixture) {
   };
 }
 
+/** A `result.reviews[]` item of legacy Place Details, as written (`reviews_no_translations=true`). */
+export function legacyPlaceReview(review: PlaceReviewFixture) {
+  const written = review.originalText ?? { text: review.text, languageCode: review.languageCode ?? 'en' };
+  return {
+    author_name: review.authorName,
+    author_url: `https://www.google.com/maps/contrib/${review.contributorId}/reviews`,
+    language: written.languageCode,
+    original_language: written.languageCode,
+    profile_photo_url: review.photoUri ?? `https://lh3.googleusercontent.com/a-/ALV-UjX${review.contributorId}=s128-c0x00000000-cc-rp-mo`,
+    rating: review.rating,
+    relative_time_description: relativeTime(review.publishTime),
+    text: written.text,
+    time: Math.floor(review.publishTime.getTime() / 1000),
+    translated: false,
+  };
+}
+
 const googleError = (code: number, status: string, message: string) => ({ status: code, body: { error: { code, message, status } } });
 
 /**
  * Places API (New) Place Details, answering only the fields of the
  * `X-Goog-FieldMask` (which the real API requires), and the legacy Place
- * Details JSON endpoint's `cid` look-up, both keyed.
+ * Details JSON endpoint: a `cid` look-up, or a `place_id`'s reviews (at
+ * most five, newest first under `reviews_sort=newest`), both keyed.
  */
 export function startFakeGoogleMaps(options: GoogleMapsFakeOptions): Promise<FakeUpstream> {
   return startFakeServer((request) => {
@@ -66,12 +86,23 @@ export function startFakeGoogleMaps(options: GoogleMapsFakeOptions): Promise<Fak
       if (request.query.get('key') !== options.apiKey) {
         return { body: { error_message: 'The provided API key is invalid.', html_attributions: [], status: 'REQUEST_DENIED' } };
       }
-      const place = options.places.find((candidate) => candidate.cid === request.query.get('cid'));
+      const placeId = request.query.get('place_id');
+      const place = options.places.find((candidate) => (placeId ? candidate.placeId === placeId : candidate.cid === request.query.get('cid')));
       if (!place) return { body: { html_attributions: [], status: 'NOT_FOUND' } };
-      return { body: { html_attributions: [], result: { place_id: place.placeId }, status: 'OK' } };
+      if (!placeId) return { body: { html_attributions: [], result: { place_id: place.placeId }, status: 'OK' } };
+      const order = request.query.get('reviews_sort') === 'newest'
+        ? (a: PlaceReviewFixture, b: PlaceReviewFixture) => b.publishTime.getTime() - a.publishTime.getTime()
+        : (a: PlaceReviewFixture, b: PlaceReviewFixture) => b.rating - a.rating;
+      const fields: Record<string, unknown> = {
+        name: place.displayName,
+        url: `https://maps.google.com/?cid=${place.cid}`,
+        reviews: [...place.reviews].sort(order).slice(0, 5).map(legacyPlaceReview),
+      };
+      const wanted = (request.query.get('fields') ?? '').split(',');
+      return { body: { html_attributions: [], result: Object.fromEntries(Object.entries(fields).filter(([field]) => wanted.includes(field))), status: 'OK' } };
     }
     const details = /^\/v1\/places\/([^/]+)$/.exec(request.path);
-    if (!details) return null;
+    if (!details || options.legacyOnly) return null;
     if (request.headers['x-goog-api-key'] !== options.apiKey) {
       return googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
     }
