@@ -90,6 +90,34 @@ describe('Google Play connector (reviews provider)', () => {
     expect(fake.requests.map((request) => request.query.get('token'))).toEqual([null, '4', '8']);
   });
 
+  describe('on a server with only the Developer API', () => {
+    it('reads reviews.list at its own path, without a storefront, page by page', async () => {
+      const reviews = Array.from({ length: 6 }, (_, n): GooglePlayReviewFixture => ({ ...untitled, reviewId: `gp:r${n}`, lastModified: at(100 - 30 * n) }));
+      const { fake, connector } = await connectorWith({ apps: { [packageName]: [titled, ...reviews] }, pageSize: 3, developerApi: true });
+      const posts = await connector.reviews(source, since);
+      expect(posts.map((post) => post.externalId)).toEqual(['gp:AOqpTOHq1x2y3z', 'gp:r0', 'gp:r1', 'gp:r2', 'gp:r3']);
+      const developerPath = `/androidpublisher/v3/applications/${packageName}/reviews`;
+      expect(fake.requests.map((request) => request.path)).toEqual([`/v1/apps/${packageName}/reviews`, developerPath, developerPath]);
+      expect(Object.fromEntries(fake.requests[1].query)).toEqual({ maxResults: '100', translationLanguage: 'de' });
+      expect(fake.requests[2].query.get('token')).toBe('3');
+    });
+
+    it('maps a review as the provider contract does, as written rather than translated', async () => {
+      const { fake, connector: developer } = await connectorWith({ apps: { [packageName]: [untitled, titled] }, developerApi: true });
+      const { connector: provider } = await connectorWith({ apps: { [packageName]: [untitled, titled] } });
+      const inEnglish: ReviewSourceRef = { ...source, language: 'en' };
+      expect(await developer.reviews(inEnglish, since)).toEqual(await provider.reviews(inEnglish, since));
+      expect(fake.requests[1].query.get('translationLanguage')).toBe('en');
+    });
+
+    it('keeps the provider\'s 404 for a package neither knows', async () => {
+      const { fake, connector } = await connectorWith({ apps: {}, developerApi: true });
+      const failure = await connector.reviews(source, since).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ status: 404 });
+      expect(fake.requests).toHaveLength(2);
+    });
+  });
+
   it('reports a provider that is not configured, without calling anything', async () => {
     const connector = createGooglePlayConnector({}, { retry: fastRetry });
     const failure = await connector.reviews(source, since).catch((error: unknown) => error);

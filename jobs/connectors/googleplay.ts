@@ -24,6 +24,11 @@
  * Reviews come newest first (by `lastModified`). As in the Developer API, a
  * review written with a separate title has title and body joined by a tab.
  *
+ * A server that answers 404 there is asked the Developer API's own path,
+ * `GET {base}/androidpublisher/v3/applications/{packageName}/reviews?maxResults=100[&token=…]&translationLanguage={language}`,
+ * which has no storefront; a translated review keeps its words as written in
+ * `userComment.originalText`.
+ *
  * Environment:
  * - `EARSHOT_UPSTREAM_GOOGLEPLAY`: the provider's base address. Required;
  *   without it `reviews` fails with `UpstreamConfigurationError`.
@@ -34,7 +39,7 @@ import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './conne
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { joinTitleAndBody, linksInText } from './post-text.ts';
-import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
+import { getUpstreamJson, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
 const timestamp = z.object({ seconds: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number) });
@@ -45,6 +50,7 @@ const playReview = z.object({
   comments: z.array(z.object({
     userComment: z.object({
       text: z.string(),
+      originalText: z.string().nullish(),
       starRating: z.number().int().min(1).max(5),
       lastModified: timestamp,
       reviewerLanguage: z.string().nullish(),
@@ -58,6 +64,10 @@ const reviewsPage = z.object({
 });
 
 type PlayReview = z.infer<typeof playReview>;
+type ReviewsPage = z.infer<typeof reviewsPage>;
+
+/** The provider contract, or the Developer API's `reviews.list` answering the same shape. */
+type ReviewsApi = 'provider' | 'developer';
 
 const pagesMaximum = 20;
 const defaultLanguage = 'en';
@@ -102,21 +112,40 @@ export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, 
       if (!base) throw unconfigured;
       const language = source.language ?? defaultLanguage;
       const country = source.country ?? defaultCountry;
-      const posts: NormalizedPost[] = [];
-      let token: string | null = null;
-      for (let page = 1; page <= pagesMaximum; page++) {
-        const url = new URL(`${base}/v1/apps/${encodeURIComponent(source.id)}/reviews`);
-        url.searchParams.set('hl', language);
-        url.searchParams.set('gl', country);
+
+      async function readPage(api: ReviewsApi, token: string | null): Promise<ReviewsPage> {
+        const url = api === 'provider'
+          ? new URL(`${base}/v1/apps/${encodeURIComponent(source.id)}/reviews`)
+          : new URL(`${base}/androidpublisher/v3/applications/${encodeURIComponent(source.id)}/reviews`);
+        if (api === 'provider') {
+          url.searchParams.set('hl', language);
+          url.searchParams.set('gl', country);
+        }
         url.searchParams.set('maxResults', '100');
         if (token) url.searchParams.set('token', token);
+        if (api === 'developer') url.searchParams.set('translationLanguage', language);
         const body = await getUpstreamJson<unknown>({
           platform: 'googleplay',
           url,
           headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
           ...options.retry,
         });
-        const result = parseUpstreamShape('googleplay', reviewsPage, body, options.logger);
+        return parseUpstreamShape('googleplay', reviewsPage, body, options.logger);
+      }
+
+      // Decided per call, not for good: a provider also answers 404 for a package it does not know.
+      let api: ReviewsApi = 'provider';
+      const firstPage = await readPage(api, null).catch(async (error: unknown) => {
+        if (!(error instanceof UpstreamError && error.status === 404)) throw error;
+        api = 'developer';
+        return readPage(api, null).catch((developerError: unknown) => {
+          throw developerError instanceof UpstreamError && developerError.status === 404 ? error : developerError;
+        });
+      });
+      const posts: NormalizedPost[] = [];
+      let token: string | null = null;
+      for (let page = 1; page <= pagesMaximum; page++) {
+        const result: ReviewsPage = page === 1 ? firstPage : await readPage(api, token);
         const reviews = (result.reviews ?? []).flatMap((review) => toPost(review, source.id, language, country) ?? []);
         posts.push(...reviews.filter((post) => post.publishedAt > since));
         token = result.tokenPagination?.nextPageToken ?? null;
@@ -130,9 +159,11 @@ export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, 
 function toPost(review: PlayReview, packageName: string, language: string, country: string): NormalizedPost | null {
   const comment = review.comments.find((entry) => entry.userComment)?.userComment;
   if (!comment) return null;
-  const tab = comment.text.indexOf('\t');
-  const title = tab >= 0 ? comment.text.slice(0, tab) : null;
-  const body = comment.text.slice(tab + 1);
+  // Asked for a translation, the Developer API keeps the words as written in `originalText`.
+  const written = comment.originalText ?? comment.text;
+  const tab = written.indexOf('\t');
+  const title = tab >= 0 ? written.slice(0, tab) : null;
+  const body = written.slice(tab + 1);
   const reviewUrl = appPage(packageName, language, country);
   reviewUrl.searchParams.set('reviewId', review.reviewId);
   // Play shows no reviewer profiles or ids; the display name is all there is.
@@ -144,7 +175,7 @@ function toPost(review: PlayReview, packageName: string, language: string, count
     text: joinTitleAndBody(title, body),
     publishedAt: new Date(comment.lastModified.seconds * 1000),
     replyTo: null,
-    links: linksInText(comment.text),
+    links: linksInText(written),
     author: { platformId: name, name, handle: name, url: reviewUrl.href, avatarUrl: null, followers: null },
     rating: comment.starRating,
     language: primaryLanguage(comment.reviewerLanguage),

@@ -18,22 +18,32 @@ export interface GooglePlayFakeOptions extends FakeServerOptions {
   pageSize?: number;
   /** When set, requests must carry `Authorization: Bearer {apiKey}`. */
   apiKey?: string;
+  /** Serve the Play Developer API's path (no `hl`/`gl`) instead of the provider contract's. */
+  developerApi?: boolean;
 }
 
 const seconds = (date: Date) => ({ seconds: String(Math.floor(date.getTime() / 1000)), nanos: (date.getTime() % 1000) * 1_000_000 });
 
-/** One review as the provider contract of googleplay.ts sends it (Developer API `reviews.list` fields). */
-export function googlePlayReview(review: GooglePlayReviewFixture) {
+/**
+ * One review as the provider contract of googleplay.ts sends it (Developer
+ * API `reviews.list` fields). Asked for a `translationLanguage` other than
+ * the reviewer's, the Developer API sends a translation as `text` and the
+ * review as written as `originalText`.
+ */
+export function googlePlayReview(review: GooglePlayReviewFixture, translationLanguage?: string | null) {
+  const language = review.reviewerLanguage ?? 'en';
+  const translated = translationLanguage && translationLanguage !== language.split(/[-_]/)[0];
   return {
     reviewId: review.reviewId,
     authorName: review.authorName,
     comments: [
       {
         userComment: {
-          text: review.text,
+          text: translated ? `(${translationLanguage}) ${review.text}` : review.text,
+          ...(translated ? { originalText: review.text } : {}),
           lastModified: seconds(review.lastModified),
           starRating: review.starRating,
-          reviewerLanguage: review.reviewerLanguage ?? 'en',
+          reviewerLanguage: language,
           device: 'a52sxq',
           androidOsVersion: 34,
           appVersionCode: 4021,
@@ -48,17 +58,22 @@ export function googlePlayReview(review: GooglePlayReviewFixture) {
   };
 }
 
-/** The Google Play reviews provider of googleplay.ts: token pages, newest first. */
+/**
+ * The Google Play reviews provider of googleplay.ts, or with `developerApi`
+ * the Developer API's `reviews.list`: token pages, newest first.
+ */
 export function startFakeGooglePlay(options: GooglePlayFakeOptions): Promise<FakeUpstream> {
+  const path = options.developerApi ? /^\/androidpublisher\/v3\/applications\/([^/]+)\/reviews$/ : /^\/v1\/apps\/([^/]+)\/reviews$/;
   return startFakeServer((request) => {
-    const match = /^\/v1\/apps\/([^/]+)\/reviews$/.exec(request.path);
+    const match = path.exec(request.path);
     if (request.method !== 'GET' || !match) return null;
     if (options.apiKey && request.headers.authorization !== `Bearer ${options.apiKey}`) {
       return { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } } };
     }
     const { query } = request;
     const maxResults = Number(query.get('maxResults') ?? 10);
-    if (!query.get('hl') || !/^[a-z]{2}$/.test(query.get('gl') ?? '') || !(maxResults >= 1 && maxResults <= 100)) {
+    const storefrontMissing = !options.developerApi && (!query.get('hl') || !/^[a-z]{2}$/.test(query.get('gl') ?? ''));
+    if (storefrontMissing || !(maxResults >= 1 && maxResults <= 100)) {
       return { status: 400, body: { error: { code: 400, message: 'hl, a two-letter gl and maxResults 1 to 100 are required', status: 'INVALID_ARGUMENT' } } };
     }
     const reviews = options.apps[decodeURIComponent(match[1])];
@@ -70,7 +85,7 @@ export function startFakeGooglePlay(options: GooglePlayFakeOptions): Promise<Fak
     const next = start + size < newestFirst.length ? String(start + size) : null;
     return {
       body: {
-        reviews: page.map(googlePlayReview),
+        reviews: page.map((review) => googlePlayReview(review, options.developerApi ? query.get('translationLanguage') : null)),
         ...(next ? { tokenPagination: { nextPageToken: next } } : {}),
       },
     };
