@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordPollOutcome } from '../subgraphs/keywords/index.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import { startFakeYouTube } from './fake-upstreams/youtube.ts';
@@ -122,6 +123,21 @@ describe('polling you can see', () => {
     expect({ status: response.status, polling: response.body.polling }).toEqual({ status: 201, polling: unpolled });
     expect((await pollingOf(response.body.id)).map((entry: { platform: string }) => entry.platform)).toEqual(['hackernews']);
     expect((await earshot.rest('DELETE', `/v1/keywords/${response.body.id}`, { key })).status).toBe(204);
+  });
+
+  // With 32 doublings at most, a quiet keyword on a 2 s base was polled once a 64 s, and a post took over a minute to show.
+  it('backs empty polls off to 32 base intervals, but to 30 s at most when the base is shorter', async () => {
+    const keywordId = await createKeyword('Quiet for long', ['youtube']);
+    const waitAfterQuietPolls = async (baseIntervalSeconds: number) => {
+      await earshot.sql`update keyword_polls set empty_polls = 10 where keyword_id = ${keywordId}`;
+      const now = new Date();
+      await recordPollOutcome(earshot.sql, { platform: 'youtube', keywordIdsWithFinds: [], keywordIds: [keywordId], now, baseIntervalSeconds });
+      const [poll] = await earshot.sql<{ nextPollAt: Date }[]>`select next_poll_at from keyword_polls where keyword_id = ${keywordId}`;
+      return (poll.nextPollAt.getTime() - now.getTime()) / 1000;
+    };
+    expect(await waitAfterQuietPolls(2)).toBe(30);
+    expect(await waitAfterQuietPolls(0.5)).toBe(16);
+    expect(await waitAfterQuietPolls(300)).toBe(9600);
   });
 
   it('polls a platform once a restart brings its credentials', async () => {

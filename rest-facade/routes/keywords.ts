@@ -84,7 +84,7 @@ export const keywordSchema = z
       z.object({
         platform: z.string(),
         lastPolledAt: timestamp.nullable().meta({ description: 'The last poll that read the platform; a failed poll does not move it, because the next poll reads from here' }),
-        emptyPolls: count.meta({ description: 'Polls in a row that found nothing; each doubles the wait, up to 32 times' }),
+        emptyPolls: count.meta({ description: 'Polls in a row that found nothing; each doubles the wait, up to 32 base intervals (30 s at most when the base interval is under 30 s)' }),
         lastError: z.string().nullable().meta({
           description: 'Why the last poll failed (each failure in a row doubles the wait), or why the platform is not polled (a setting the server lacks); null once a poll succeeds',
           example: 'EARSHOT_YOUTUBE_API_KEY is not set; the YouTube Data API answers no call without an API key',

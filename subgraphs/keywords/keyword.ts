@@ -224,7 +224,7 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
         nullable: true,
         description: 'The last poll that read the platform; a failed poll does not move it, because the next poll reads from here',
       }),
-      emptyPolls: t.exposeInt('emptyPolls', { description: 'Polls in a row that found nothing; each doubles the wait, up to 32 times' }),
+      emptyPolls: t.exposeInt('emptyPolls', { description: 'Polls in a row that found nothing; each doubles the wait, up to 32 base intervals (30 s at most when the base interval is under 30 s)' }),
       lastError: t.exposeString('lastError', {
         nullable: true,
         description: 'Why the last poll failed (each failure in a row doubles the wait), or why the platform is not polled (a setting the server lacks); null once a poll succeeds',

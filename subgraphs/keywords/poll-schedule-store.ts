@@ -21,6 +21,19 @@ export interface DueSourcePoll {
 const sourcePlatforms = ['appstore', 'googleplay', 'trustpilot', 'googlemaps', 'rss'];
 /** Empty or failed polls in a row double the wait up to this many times (32 base intervals). */
 const backoffDoublings = 5;
+/**
+ * The longest wait empty polls back off to when the base interval is under
+ * it. Intervals that short are set by tests and demos, which expect a post
+ * within about a minute of its publication: 32 intervals of 2 s would be
+ * over a minute.
+ */
+const shortIntervalCeilingSeconds = 30;
+
+/** The longest wait between empty polls: 32 base intervals, but 30 s at most for a base interval under 30 s. */
+export function emptyPollCeilingSeconds(baseIntervalSeconds: number): number {
+  const doubled = baseIntervalSeconds * 2 ** backoffDoublings;
+  return baseIntervalSeconds < shortIntervalCeilingSeconds ? Math.min(doubled, shortIntervalCeilingSeconds) : doubled;
+}
 
 /**
  * Takes the polls due now for active keywords and leases them for
@@ -73,9 +86,9 @@ export async function claimDuePolls(
 
 /**
  * Records a poll that ran: a keyword that found something polls again after
- * the base interval; each empty poll in a row doubles it, up to 32 times
- * (spec 2.1 `polling.emptyPolls`). It clears the last error and the run of
- * failures.
+ * the base interval; each empty poll in a row doubles it, up to
+ * `emptyPollCeilingSeconds` (spec 2.1 `polling.emptyPolls`). It clears the
+ * last error and the run of failures.
  */
 export async function recordPollOutcome(
   sql: Queryable,
@@ -89,8 +102,9 @@ export async function recordPollOutcome(
       last_error_at = null,
       failed_polls = 0,
       empty_polls = case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end,
-      next_poll_at = ${outcome.now}::timestamptz + make_interval(secs => ${outcome.baseIntervalSeconds} *
-        power(2, least(case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end, ${backoffDoublings})))
+      next_poll_at = ${outcome.now}::timestamptz + make_interval(secs => least(${outcome.baseIntervalSeconds} *
+        power(2, least(case when keyword_id = any(${sql.array(outcome.keywordIdsWithFinds as string[])}) then 0 else empty_polls + 1 end, ${backoffDoublings})),
+        ${emptyPollCeilingSeconds(outcome.baseIntervalSeconds)}))
     where platform = ${outcome.platform} and keyword_id = any(${sql.array(outcome.keywordIds as string[])})`;
 }
 
