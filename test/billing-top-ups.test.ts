@@ -284,6 +284,36 @@ describe('without a payment provider', () => {
   });
 });
 
+// The operating contract names EARSHOT_UPSTREAM_STRIPE as Stripe's one setting: with it alone, top-ups answered 501 billing_not_configured.
+describe('with only EARSHOT_UPSTREAM_STRIPE set', () => {
+  it('starts top-ups there, and credits from an unsigned webhook only what Stripe itself says was paid', async () => {
+    const anyKeyStripe = await startFakeStripe('sk_test_earshot');
+    const named = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: anyKeyStripe.url } }, { databaseUrl: earshot.databaseUrl, clock });
+    try {
+      const { apiKey } = await named.createWorkspace();
+      const topUp = await named.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000 } });
+      expect(topUp).toMatchObject({ status: 201, body: { status: 'pending', checkoutUrl: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//) } });
+      const session = [...anyKeyStripe.sessions.values()].find((candidate) => candidate.client_reference_id === topUp.body.id)!;
+      const unsigned = (type: string, object: Record<string, any>) =>
+        named.rest('POST', '/v1/billing/stripe/webhook', { body: signedStripeEvent('whsec_a_secret_earshot_never_saw', type, object, clock.now()).body });
+
+      // The body says paid; Stripe does not.
+      const claimed = await unsigned('checkout.session.completed', { ...session, payment_status: 'paid', status: 'complete' });
+      expect(claimed.body).toEqual({ received: true, orderId: topUp.body.id, status: 'pending' });
+      const forged = await unsigned('checkout.session.completed', { ...session, id: 'cs_test_made_up', payment_status: 'paid' });
+      expect(forged).toMatchObject({ status: 400, body: { error: { code: 'invalid_signature' } } });
+      expect((await named.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.balanceCents).toBe(580);
+
+      anyKeyStripe.pay(session.id);
+      expect((await unsigned('checkout.session.completed', { id: session.id })).body).toEqual({ received: true, orderId: topUp.body.id, status: 'credited' });
+      expect((await named.rest('GET', '/v1/billing/wallet', { key: apiKey })).body).toMatchObject({ balanceCents: 2580, onWelcomeCredit: false });
+    } finally {
+      await named.stop();
+      await anyKeyStripe.close();
+    }
+  });
+});
+
 describe('the gateway', () => {
   it('runs the webhook mutation without an API key, and nothing else', async () => {
     const event = signedStripeEvent(webhookSecret, 'customer.created', { id: 'cus_1' }, clock.now());

@@ -281,15 +281,15 @@ export const billingRoutes: GraphQLRoute[] = [
     path: '/v1/billing/stripe/webhook',
     operationId: 'receiveStripeWebhook',
     summary:
-      "Stripe's webhook endpoint (register it for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`, `checkout.session.expired`, `payment_intent.succeeded`, `payment_intent.payment_failed` and `payment_intent.processing`). Needs no API key: the `Stripe-Signature` header is checked over the raw body with EARSHOT_STRIPE_WEBHOOK_SECRET. A paid order (a top-up or an auto-recharge) is credited exactly once however often Stripe delivers it; a completed setup session saves the card for auto-recharge",
+      "Stripe's webhook endpoint (register it for `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`, `checkout.session.expired`, `payment_intent.succeeded`, `payment_intent.payment_failed` and `payment_intent.processing`). Needs no API key: the `Stripe-Signature` header is checked over the raw body with EARSHOT_STRIPE_WEBHOOK_SECRET; without that secret, a Checkout Session event is settled from the session as Stripe's API answers it, never from the body, and PaymentIntent events are ignored. A paid order (a top-up or an auto-recharge) is credited exactly once however often Stripe delivers it; a completed setup session saves the card for auto-recharge",
     tag: 'Billing',
     public: true,
     body: stripeEventBody,
     responses: {
       200: { description: 'Received; other events and other sessions are acknowledged and ignored', schema: webhookReceiptSchema },
-      400: { description: 'The signature does not match or is older than five minutes (`invalid_signature`), or the body is not an event (`validation_error`)' },
+      400: { description: 'The signature does not match or is older than five minutes, or, unsigned, the event names a session Stripe does not know (`invalid_signature`); or the body is not an event (`validation_error`)' },
       409: { description: "The paid amount is not the order's (`order_not_credited`); Stripe retries and shows the failure" },
-      501: { description: 'EARSHOT_STRIPE_WEBHOOK_SECRET is not set (`webhook_not_configured`)' },
+      501: { description: 'Neither EARSHOT_STRIPE_WEBHOOK_SECRET nor a payment provider is set (`webhook_not_configured`)' },
       502: { description: 'Stripe did not answer when asked which card a setup session saved (`upstream_unavailable`); Stripe retries the event' },
     },
     operation: `mutation ReceiveStripeWebhook($payload: String!, $signature: String) {

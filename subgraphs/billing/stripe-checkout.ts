@@ -10,8 +10,12 @@ import { domainError } from '../domain-error.ts';
  * for auto-recharge, and the signed webhook events that report them
  * (PaymentIntents and Customers are in stripe-payment-intents.ts).
  *
- * - `EARSHOT_STRIPE_SECRET_KEY`: the secret API key; without it top-ups are `billing_not_configured`.
- * - `EARSHOT_STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret (`whsec_…`); without it the webhook is `webhook_not_configured`.
+ * - `EARSHOT_STRIPE_SECRET_KEY`: the secret API key; without it, and without
+ *   `EARSHOT_UPSTREAM_STRIPE`, top-ups are `billing_not_configured`.
+ * - `EARSHOT_STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret (`whsec_…`);
+ *   without it a webhook event is believed only as Stripe's API tells it
+ *   (stripe-webhook.ts), and without a provider either the webhook is
+ *   `webhook_not_configured`.
  * - `EARSHOT_UPSTREAM_STRIPE`: API base, default `https://api.stripe.com`.
  * - `EARSHOT_PUBLIC_URL`: where the checkout page sends the payer back when the
  *   caller names no URLs; default `http://localhost:$PORT`.
@@ -22,8 +26,16 @@ export interface StripeSettings {
   publicUrl: string;
 }
 
+/**
+ * The key sent to a Stripe-compatible server named by `EARSHOT_UPSTREAM_STRIPE`
+ * when no secret key is set: the operating contract names the API base as
+ * Stripe's only setting, and local test servers (Stripe's own stripe-mock
+ * among them) take any test-mode key.
+ */
+const keyForNamedServer = 'sk_test_earshot';
+
 export function stripeSettings(env: NodeJS.ProcessEnv): StripeSettings | null {
-  const secretKey = env.EARSHOT_STRIPE_SECRET_KEY;
+  const secretKey = env.EARSHOT_STRIPE_SECRET_KEY?.trim() || (env.EARSHOT_UPSTREAM_STRIPE?.trim() ? keyForNamedServer : null);
   if (!secretKey) return null;
   return {
     apiBase: upstreamBase('stripe', 'https://api.stripe.com', env, '/v1'),
