@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { startFakeBluesky } from './fake-upstreams/bluesky.ts';
+import { blueskyPost, startFakeBluesky } from './fake-upstreams/bluesky.ts';
 import { type FakeJetstream, jetstreamPostEvent, startFakeJetstream } from './fake-upstreams/jetstream.ts';
 import { createTestDatabase, startTestEarshot, type TestEarshot, eventually, allMentionsOf } from './harness.ts';
 
@@ -62,5 +62,28 @@ describe('Bluesky live stream', () => {
       'Trying Earshot for our launch',
     ]);
     expect(jetstream.connections.at(-1)?.get('cursor')).not.toBeNull();
+  });
+
+  // Bluesky was searched only by a new keyword's look-back: with Jetstream out of reach, a later post never arrived.
+  it('searches Bluesky at each poll interval while Jetstream cannot be reached', async () => {
+    const posts: ReturnType<typeof blueskyPost>[] = [];
+    const searchOnly = await startFakeBluesky({ posts });
+    const earshot = await startTestEarshot(
+      { blueskyLive: true, pollIntervalSeconds: 1, env: { EARSHOT_UPSTREAM_JETSTREAM: 'ws://127.0.0.1:9', EARSHOT_UPSTREAM_BLUESKY: searchOnly.url } },
+      { databaseUrl: await createTestDatabase() },
+    );
+    running.push(earshot);
+    try {
+      const { apiKey: key } = await earshot.createWorkspace('Acme');
+      const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Stand-in', platforms: ['bluesky'] } });
+      await eventually(async () => searchOnly.requests.length, (count) => count >= 1);
+      posts.push(blueskyPost({ author: { did: 'did:plc:bob000000000000000000000', handle: 'bob.bsky.social' }, rkey: '3kbbb1', text: 'Stand-in found us while the stream was down', createdAt: new Date() }));
+      const found = await eventually(() => allMentionsOf(earshot, key, keyword.body.id), (mentions) => mentions.length === 1, 15_000);
+      expect(found.map((mention: { post: { text: string } }) => mention.post.text)).toEqual(['Stand-in found us while the stream was down']);
+    } finally {
+      await earshot.stop();
+      running.splice(running.indexOf(earshot), 1);
+      await searchOnly.close();
+    }
   });
 });

@@ -69,6 +69,8 @@ export interface JetstreamOptions {
 export interface JetstreamSubscription {
   /** The `time_us` of the last event handled, or the starting cursor. */
   cursor(): number | null;
+  /** Whether the last connection ended before handling an event (the stream cannot be reached), until one handles an event. */
+  failing(): boolean;
   /** Closes the stream, waits for the post in hand and reports the cursor a last time. */
   stop(): Promise<void>;
 }
@@ -226,6 +228,7 @@ export function startJetstream(options: JetstreamOptions): JetstreamSubscription
 
   return {
     cursor: () => lastTimeUs,
+    failing: () => failedConnections > 0,
     async stop() {
       stopped = true;
       clearInterval(cursorTimer);
