@@ -2,6 +2,7 @@ import { createMatcher, type KeywordMatchRules, loadActiveMatchRules, type Match
 import { findStreamCursor, saveStreamCursor } from '../../subgraphs/mentions/index.ts';
 import { startJetstream } from '../connectors/bluesky-jetstream.ts';
 import { ingestPosts } from '../ingest-posts.ts';
+import { runPoll } from '../poll/index.ts';
 import type { JobContext } from '../job-definition.ts';
 
 const cursorName = 'bluesky-jetstream';
@@ -70,19 +71,28 @@ export async function startBlueskyLive(context: JobContext): Promise<{ stop(): P
     const lastSeen = stream.cursor();
     const from = searchedUntil ?? (lastSeen !== null ? new Date(lastSeen / 1000) : startedAt);
     const since = new Date(from.getTime() - searchOverlapMs).toISOString();
-    for (const search of searchesOf(activeRules)) {
-      await context.send('poll', { platform: 'bluesky', ...search, since, lookback: false });
-    }
+    // Run here rather than queued, so a round slower than the interval delays the next instead of piling up behind it.
+    await Promise.all(searchesOf(activeRules).map((search) => runPoll({ platform: 'bluesky', ...search, since, lookback: false }, context)));
     searchedUntil = now;
   };
-  const searchTimer = setInterval(
-    () => void searchWhileDown().catch((error) => context.log.error('bluesky search while the stream is down failed', { error: String(error) })),
-    Math.max(1000, context.config.pollIntervalSeconds * 1000),
-  );
+  let stopped = false;
+  let searchTimer: NodeJS.Timeout | undefined;
+  let searching: Promise<void> = Promise.resolve();
+  const searchAfterAnInterval = () => {
+    if (stopped) return;
+    searchTimer = setTimeout(() => {
+      searching = searchWhileDown()
+        .catch((error) => context.log.error('bluesky search while the stream is down failed', { error: String(error) }))
+        .finally(searchAfterAnInterval);
+    }, Math.max(1000, context.config.pollIntervalSeconds * 1000));
+  };
+  searchAfterAnInterval();
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      clearInterval(searchTimer);
+      clearTimeout(searchTimer);
+      await searching;
       await stream.stop();
     },
   };
