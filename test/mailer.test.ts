@@ -73,6 +73,23 @@ describe('sendMail over SMTP', () => {
     await closeSharedMailers();
   });
 
+  // Every message failed with "certificate has expired" when the server offered STARTTLS with smtp-server's built-in certificate.
+  it('upgrades an smtp:// connection to STARTTLS without checking the certificate, and checks it with requireTLS=true', async () => {
+    const withTls = await startFakeSmtp({ startTls: true });
+    const opportunistic = createMailer({ smtpUrl: withTls.url, from: 'e@x.y' }, { timeoutMs: 2000 });
+    const required = createMailer({ smtpUrl: `${withTls.url}?requireTLS=true`, from: 'e@x.y' }, { timeoutMs: 2000 });
+    try {
+      await opportunistic.sendMail({ to: 'ops@customer.example', subject: 'Over TLS', text: 't', html: '<p>t</p>' });
+      expect(withTls.messages.map((mail) => mail.subject)).toEqual(['Over TLS']);
+      await expect(required.sendMail({ to: 'ops@customer.example', subject: 'Checked', text: 't', html: '<p>t</p>' })).rejects.toThrow(/certificate/);
+      expect(withTls.messages).toHaveLength(1);
+    } finally {
+      opportunistic.close();
+      required.close();
+      await withTls.close();
+    }
+  });
+
   it('fails permanently when the server refuses the mailbox with 550', async () => {
     smtp.refuseRecipient('gone@customer.example');
     const failure = await mailer.sendMail({ to: 'gone@customer.example', subject: 's', text: 't', html: '<p>t</p>' }).catch((error: unknown) => error);

@@ -68,6 +68,21 @@ function classifyMailFailure(error: unknown): IntegrationError {
 }
 
 /**
+ * Whether TLS on this server is opportunistic: an `smtp://` address without
+ * `requireTLS=true` upgrades when the server offers STARTTLS and goes on in
+ * clear when it does not. Its certificate is then not checked (RFC 7435):
+ * whoever could forge one could as well strip the STARTTLS offer, and the
+ * self-signed certificates of local relays and test servers (smtp-server's
+ * built-in one among them) otherwise failed every message.
+ * `smtps://`, `requireTLS=true` or `tls.rejectUnauthorized=true` in the
+ * address keep the check.
+ */
+function opportunisticTls(smtpUrl: string): boolean {
+  const url = new URL(smtpUrl);
+  return url.protocol === 'smtp:' && url.searchParams.get('requireTLS') !== 'true';
+}
+
+/**
  * A mailer over a pool of SMTP connections (nodemailer's `pool`): messages
  * reuse open connections, at most 5 at once and 100 messages each, instead
  * of a connection (and its greeting, TLS and AUTH) per message.
@@ -75,7 +90,17 @@ function classifyMailFailure(error: unknown): IntegrationError {
 export function createMailer(settings: MailSettings, options: { timeoutMs?: number } = {}): Mailer {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const transport = nodemailer.createTransport(
-    { url: settings.smtpUrl, pool: true, maxConnections: 5, maxMessages: 100, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs * 3 },
+    {
+      url: settings.smtpUrl,
+      pool: true,
+      maxConnections: 5,
+      maxMessages: 100,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs * 3,
+      // Options in the address's query win over these.
+      ...(opportunisticTls(settings.smtpUrl) ? { tls: { rejectUnauthorized: false } } : {}),
+    },
     { from: settings.from },
   );
   return {

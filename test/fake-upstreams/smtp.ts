@@ -111,7 +111,8 @@ export function parseMail(raw: string, envelope: ReceivedMail['envelope']): Rece
   };
 }
 
-export async function startFakeSmtp(): Promise<FakeSmtp> {
+/** `startTls` offers STARTTLS with smtp-server's built-in self-signed certificate, as that server does unless told not to. */
+export async function startFakeSmtp(options: { startTls?: boolean } = {}): Promise<FakeSmtp> {
   const user = 'earshot';
   const pass = randomBytes(9).toString('base64url');
   const messages: ReceivedMail[] = [];
@@ -119,8 +120,8 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   let connections = 0;
 
   const server = new SMTPServer({
-    // Loopback only, so no TLS: nodemailer sends AUTH in clear when the server offers no STARTTLS.
-    disabledCommands: ['STARTTLS'],
+    // Loopback only, so no TLS unless asked: nodemailer sends AUTH in clear when the server offers no STARTTLS.
+    disabledCommands: options.startTls ? [] : ['STARTTLS'],
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
