@@ -78,8 +78,9 @@ function classifyMailFailure(error: unknown): IntegrationError {
  * address keep the check.
  */
 function opportunisticTls(smtpUrl: string): boolean {
-  const url = new URL(smtpUrl);
-  return url.protocol === 'smtp:' && url.searchParams.get('requireTLS') !== 'true';
+  // Read as nodemailer reads it: a password need not be URL-escaped there, so the address may not parse as a WHATWG URL.
+  const query = new URLSearchParams(smtpUrl.includes('?') ? smtpUrl.slice(smtpUrl.indexOf('?') + 1) : '');
+  return /^smtp:/i.test(smtpUrl) && query.get('requireTLS') !== 'true';
 }
 
 /**
