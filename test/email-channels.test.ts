@@ -110,6 +110,22 @@ describe('e-mail channels', () => {
     expect(confirmed.body).toEqual({ confirmed: true, channelId: created.body.id, address: 'negotiated@acme.example' });
   });
 
+  // The spec's channel body (4.6) names `url` and no address field: `url: "mailto:…"` answered "must be an http or https URL".
+  it('takes its address as a mailto: url, and refuses one on another kind or beside an address', async () => {
+    const created = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'email', label: 'Mailto', url: 'mailto:press%2Bearshot@acme.example' } });
+    expect(created.status).toBe(200);
+    expect(created.body.config).toMatchObject({ url: null, address: 'press+earshot@acme.example', confirmed: false });
+    expect(mailsTo('press+earshot@acme.example').map((mail) => mail.subject)).toEqual(['Confirm Earshot alerts to this address']);
+    for (const [body, message] of [
+      [{ kind: 'webhook', url: 'mailto:ops@acme.example' }, 'url: must be an http or https URL'],
+      [{ kind: 'email', url: 'mailto:ops@acme.example', address: 'ops@acme.example' }, 'url: names the address a second time: give address or a mailto: url'],
+      [{ kind: 'email', url: 'mailto:not an address' }, 'url: must be a mailto: link to one e-mail address'],
+    ] as const) {
+      const refused = await earshot.rest('POST', '/v1/channels', { key, body });
+      expect({ status: refused.status, error: refused.body.error }, JSON.stringify(body)).toMatchObject({ status: 400, error: { code: 'validation_error', field: 'url', message } });
+    }
+  });
+
   it('takes a test send once confirmed', async () => {
     const id = await confirmedChannel('tests@acme.example');
     expect((await earshot.rest('POST', `/v1/channels/${id}/test`, { key })).body.outcomes).toEqual([{ channelId: id, ok: true, error: null }]);

@@ -67,10 +67,24 @@ export function foreignChannelField(input: Record<string, unknown>, kind: string
   );
 }
 
+/**
+ * A `mailto:` link's address. The spec's channel body (4.6) names `url` and no
+ * field of its own for an address, so an e-mail channel also takes its
+ * address as `url: "mailto:…"`.
+ */
+const mailtoAddress = (value: string): string | null => {
+  const match = /^mailto:([^?]*)/i.exec(value);
+  return match ? decodeURIComponent(match[1]) : null;
+};
+const mailtoOrHttpUrl = z
+  .string()
+  .max(2000, 'must be at most 2000 characters long')
+  .refine((value) => mailtoAddress(value) !== null || (URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)), 'must be an http or https URL, or a mailto: link for an e-mail channel');
+
 export const createChannelInput = z
   .strictObject({
     kind: z.enum(channelKinds),
-    url: url.optional(),
+    url: mailtoOrHttpUrl.optional().meta({ description: 'For `webhook`: where deliveries are posted. For `email`, `mailto:<address>` may stand for `address`' }),
     label: label.optional(),
     headers: headers.optional(),
     events: events.optional(),
@@ -81,9 +95,20 @@ export const createChannelInput = z
   })
   .superRefine((input, context) => {
     if (input.kind === 'webhook' && input.url === undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'is required for a webhook' });
+    const mailto = input.url === undefined ? null : mailtoAddress(input.url);
+    if (mailto !== null) {
+      if (input.kind !== 'email') context.addIssue({ code: 'custom', path: ['url'], message: 'must be an http or https URL' });
+      else if (input.address !== undefined) context.addIssue({ code: 'custom', path: ['url'], message: 'names the address a second time: give address or a mailto: url' });
+      else if (!address.safeParse(mailto).success) context.addIssue({ code: 'custom', path: ['url'], message: 'must be a mailto: link to one e-mail address' });
+    }
     for (const field of Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]) {
+      if (field === 'url' && mailto !== null) continue;
       if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by ${channelOfKind(input.kind)}` });
     }
+  })
+  .transform((input) => {
+    const mailto = input.url === undefined ? null : mailtoAddress(input.url);
+    return mailto === null ? input : { ...input, url: undefined, address: mailto };
   });
 
 /** A channel's changes: a webhook's URL, headers and events, a Telegram channel's chat, a Slack channel's channel; an e-mail address is confirmed once and not changed. */
