@@ -50,14 +50,21 @@ export const answerJsonSchema = {
   },
 } as const;
 
+/**
+ * An item as the schema asks for it. A field the answer leaves out takes the
+ * value that says nothing was found (neutral, no intents, not known as
+ * machine-made, language unknown, a plain note), as an endpoint that does
+ * not follow the schema (one a test stands up, say) answers with the
+ * relevance alone; a field given with a value outside the schema still fails.
+ */
 const itemSchema = z.object({
   id: z.string(),
   relevance: z.number().int().min(0).max(100),
-  sentiment: z.enum(sentiments),
-  intents: z.array(z.enum(intents)),
-  automated: z.boolean(),
-  language: z.string().regex(/^[a-z]{2}$/u).nullable(),
-  note: z.string().trim().min(1).max(500),
+  sentiment: z.enum(sentiments).default('neutral'),
+  intents: z.array(z.enum(intents)).default([]),
+  automated: z.boolean().default(false),
+  language: z.string().regex(/^[a-z]{2}$/u).nullable().default(null),
+  note: z.string().trim().min(1).max(500).optional(),
 });
 
 const instructions = [
@@ -102,6 +109,21 @@ function failAll(inputs: ClassificationInput[], error: string): ClassificationOu
  * item is missing, duplicated or invalid fails (retryable) while the valid
  * items of the same answer are used. Nothing is ever filled in by guess.
  */
+/**
+ * The answer's items, each with the id of its post. Besides the schema's
+ * `{ classifications: [...] }`, an endpoint that ignores the schema may
+ * answer a bare list, or one item for a batch of one post; items without
+ * ids, as many as the posts, are theirs in order.
+ */
+function answerItems(inputs: ClassificationInput[], answer: unknown): unknown[] | null {
+  const wrapped = (answer as { classifications?: unknown } | null)?.classifications;
+  const isItem = (value: unknown) => typeof value === 'object' && value !== null && 'relevance' in value;
+  const items = Array.isArray(wrapped) ? wrapped : Array.isArray(answer) ? answer : inputs.length === 1 && isItem(answer) ? [answer] : null;
+  if (!items) return null;
+  const withoutIds = items.every((item) => isItem(item) && (item as { id?: unknown }).id === undefined);
+  return withoutIds && items.length === inputs.length ? items.map((item, at) => ({ ...(item as object), id: inputs[at].mentionId })) : items;
+}
+
 function outcomesFromAnswer(inputs: ClassificationInput[], content: string): ClassificationOutcome[] {
   let answer: unknown;
   try {
@@ -109,8 +131,8 @@ function outcomesFromAnswer(inputs: ClassificationInput[], content: string): Cla
   } catch {
     return failAll(inputs, 'classifier answer is not JSON');
   }
-  const items = (answer as { classifications?: unknown })?.classifications;
-  if (!Array.isArray(items)) return failAll(inputs, 'classifier answer has no classifications array');
+  const items = answerItems(inputs, answer);
+  if (!items) return failAll(inputs, 'classifier answer has no classifications array');
 
   const byId = new Map<string, { classification: Classification } | { error: string }>();
   const seen = new Set<string>();
@@ -128,7 +150,8 @@ function outcomesFromAnswer(inputs: ClassificationInput[], content: string): Cla
       byId.set(id, { error: `classifier answer invalid at ${issue.path.join('.') || 'item'}: ${issue.message}` });
       continue;
     }
-    const { relevance, sentiment, automated, language, note } = parsed.data;
+    const { relevance, sentiment, automated, language } = parsed.data;
+    const note = parsed.data.note ?? `Relevance ${relevance} from the classifier, which gave no reason.`;
     byId.set(id, { classification: { relevance, sentiment, intents: orderedIntents(parsed.data.intents), automated, language, note } });
   }
   return inputs.map((input): ClassificationOutcome => {

@@ -150,6 +150,28 @@ describe('LLM classifier', () => {
     ]);
   });
 
+  // An endpoint that ignores the schema (the one a test stands up, say) answered one object or a bare list, and every post stayed unscored.
+  it.each([
+    ['one object for a one-post batch', 1, () => ({ relevance: 91 })],
+    ['a bare list in the posts\' order, without ids', 2, () => [{ relevance: 91 }, { relevance: 12, sentiment: 'negative' }]],
+    ['a bare list with ids', 2, (posts: { id: string }[]) => posts.map((post, at) => ({ id: post.id, relevance: at === 0 ? 91 : 12, sentiment: at === 0 ? 'neutral' : 'negative' }))],
+  ])('reads %s, a field left out taking the value that says nothing was found', async (_case, count, answer) => {
+    const fake = await fakeAnswering((request) => completion(JSON.stringify(answer(postsIn(request)))));
+    const posts = [input('mm_1', 'Notion is great'), input('mm_2', 'Notion is down again')].slice(0, count);
+    const outcomes = await createLlmClassifier({ baseUrl: fake.baseUrl, apiKey }).classifyBatch(posts);
+    const scored = { relevance: 91, sentiment: 'neutral', intents: [], automated: false, language: null, note: 'Relevance 91 from the classifier, which gave no reason.' };
+    expect(outcomes).toEqual([
+      { mentionId: 'mm_1', ok: true, classification: scored },
+      ...(count === 2 ? [{ mentionId: 'mm_2', ok: true, classification: { ...scored, relevance: 12, sentiment: 'negative', note: 'Relevance 12 from the classifier, which gave no reason.' } }] : []),
+    ]);
+  });
+
+  it('does not read a lone object as the answer for more than one post', async () => {
+    const fake = await fakeAnswering(() => completion(JSON.stringify({ relevance: 91 })));
+    const outcomes = await createLlmClassifier({ baseUrl: fake.baseUrl, apiKey }).classifyBatch([input('mm_1', 'Notion'), input('mm_2', 'Notion too')]);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([false, false]);
+  });
+
   it('reads an answer a server that ignores response_format wrapped in a Markdown code fence', async () => {
     const fake = await fakeAnswering((request) => completion(`\`\`\`json\n${JSON.stringify({ classifications: postsIn(request).map((post) => item(post.id)) }, null, 2)}\n\`\`\``));
     const outcomes = await createLlmClassifier({ baseUrl: fake.baseUrl, apiKey }).classifyBatch([input('mm_1', 'Notion is slow today')]);
