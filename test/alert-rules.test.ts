@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -202,6 +202,34 @@ describe('alert rules', () => {
     expect(answers.map((answer) => answer.status)).toEqual(lists.map(() => 200));
     const stored = (await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body.channelIds;
     expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
+  });
+
+  // Found by a parallel probe: an update clearing a rule's channel rows and then checking its channels, and the
+  // delete of one of those channels (which holds the channel, then deletes the rule's row for it) waited for each
+  // other: deadlock, 500. Here the update is held on its first channel until the delete has started.
+  it('takes a rule update and the delete of one of its channels at once', async () => {
+    const [first, second] = await Promise.all(
+      [1, 2].map(async () => (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id as string),
+    );
+    const rule = await createRule({ name: 'Raced by a delete', channelIds: [first, second] });
+    const waiting = (count: number) =>
+      eventually(
+        async () => (await earshot.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].n,
+        (n) => n >= count,
+        10_000,
+      );
+    const { update, remove } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from channels where id = ${first} for update`;
+      const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { channelIds: [first, second] } });
+      await waiting(1);
+      const remove = earshot.rest('DELETE', `/v1/channels/${second}`, { key });
+      // The delete either waits too or, with nothing of the update's to wait for, is done.
+      await Promise.race([remove, waiting(2)]);
+      return { update, remove };
+    });
+    expect((await remove).status).toBe(204);
+    expect(await update).toMatchObject({ status: 404, body: { error: { code: 'unknown_channel' } } });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body.channelIds).toEqual([first]);
   });
 
   it('moves a rule to another preset event with that event\'s filter, keeping the keys the old preset did not bring (spec 6.2)', async () => {

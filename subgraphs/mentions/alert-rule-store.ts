@@ -42,6 +42,22 @@ export function translateAlertRuleWriteError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Holds the channels a rule is about to name (key share, in id order)
+ * before its old channel rows go: a channel's delete holds the channel and
+ * then deletes every rule's row for it, so an update that cleared those
+ * rows first and reached the channel after waited for the delete while the
+ * delete waited for it (a deadlock). A channel deleted meanwhile is simply
+ * not found, and the new rows then name an unknown channel.
+ */
+async function holdNamedChannels(sql: Queryable, workspaceId: string, channelIds: readonly string[]): Promise<void> {
+  if (channelIds.length === 0) return;
+  await sql`
+    /* holdAlertRuleChannels */
+    select id from channels where workspace_id = ${workspaceId} and id = any(${sql.array(channelIds as string[])})
+    order by id for key share`;
+}
+
 async function clearRuleChannels(sql: Queryable, ruleId: string): Promise<void> {
   await sql`/* clearAlertRuleChannels */ delete from alert_rule_channels where rule_id = ${ruleId}`;
 }
@@ -92,7 +108,10 @@ export async function updateAlertRule(sql: Sql, workspaceId: string, id: string,
         select id from alert_rules where id = ${id} and workspace_id = ${workspaceId} for update`;
       if (!locked) return undefined;
       // The old channels go first: the rule's new mode is checked against the new list only.
-      if (channelsChanged) await clearRuleChannels(tx, id);
+      if (channelsChanged) {
+        await holdNamedChannels(tx, workspaceId, rule.channelIds);
+        await clearRuleChannels(tx, id);
+      }
       await tx`
         /* updateAlertRule */
         update alert_rules set name = ${rule.name}, mode = ${rule.mode}, event = ${rule.event}, filter = ${tx.json(rule.filter as never)},
