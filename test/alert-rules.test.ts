@@ -260,6 +260,34 @@ describe('alert rules', () => {
     expect(onlyAAfter).toMatchObject({ channelIds: [], filter: { keywordIds: [] }, enabled: false });
   });
 
+  // Found by a parallel probe: a rule update checked its keywords, a delete of one then left every rule, and the
+  // update wrote the deleted keyword into the rule, which stayed enabled. Here the update is held on the rule's row.
+  it('leaves no deleted keyword in a rule updated while the keyword is deleted', async () => {
+    const kept = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Kept while racing' } })).body.id;
+    const doomed = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Deleted while racing' } })).body.id;
+    const rule = await createRule({ name: 'Raced by a keyword delete', channelIds: [channelId], filter: { keywordIds: [kept] } });
+    const waiting = (count: number) =>
+      eventually(
+        async () => (await earshot.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].n,
+        (n) => n >= count,
+        10_000,
+      );
+    const { update, remove } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from alert_rules where id = ${rule.body.id} for update`;
+      const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { filter: { keywordIds: [doomed] } } });
+      await waiting(1);
+      const remove = earshot.rest('DELETE', `/v1/keywords/${doomed}`, { key });
+      await Promise.race([remove, waiting(2)]);
+      return { update, remove };
+    });
+    expect((await remove).status).toBe(204);
+    const updated = await update;
+    const stored = (await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body;
+    expect(stored.filter.keywordIds ?? []).not.toContain(doomed);
+    if (updated.status === 200) expect(stored).toMatchObject({ filter: { keywordIds: [] }, enabled: false });
+    else expect(updated).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+  });
+
   it('lists the mentions a rule sends with GET /v1/mentions?alertId=', async () => {
     const keywordId = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Gamma' } })).body.id;
     const post = (id: string, handle: string, links: string[]): NormalizedPost => ({

@@ -79,9 +79,13 @@ async function insertRuleChannels(sql: Queryable, workspaceId: string, ruleId: s
     from unnest(${sql.array(channelIds as string[])}::text[]) with ordinality as t(channel_id, position)`;
 }
 
-export async function insertAlertRule(sql: Sql, workspaceId: string, rule: SettledAlertRule, now: Date): Promise<AlertRuleRow> {
+/** `check` runs first in the write's transaction, before anything is locked or written, so what it holds is held first. */
+type WriteCheck = (tx: Queryable) => Promise<void>;
+
+export async function insertAlertRule(sql: Sql, workspaceId: string, rule: SettledAlertRule, now: Date, check: WriteCheck): Promise<AlertRuleRow> {
   try {
     return await sql.begin(async (tx) => {
+      await check(tx);
       const id = newId('feed');
       await tx`
         /* insertAlertRule */
@@ -96,9 +100,17 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
   }
 }
 
-export async function updateAlertRule(sql: Sql, workspaceId: string, id: string, rule: SettledAlertRule, channelsChanged: boolean): Promise<AlertRuleRow | undefined> {
+export async function updateAlertRule(
+  sql: Sql,
+  workspaceId: string,
+  id: string,
+  rule: SettledAlertRule,
+  channelsChanged: boolean,
+  check: WriteCheck,
+): Promise<AlertRuleRow | undefined> {
   try {
     return await sql.begin(async (tx) => {
+      await check(tx);
       // The rule's row is locked first, so two updates of one rule queue up
       // rather than each clearing the channel rows the other is about to
       // write (a duplicate key) or taking the two tables' locks in opposite
