@@ -247,6 +247,14 @@ describe('keywords', () => {
     expect(list.body.data.filter((keyword: { keyword: string }) => keyword.keyword.toLowerCase() === 'acme corp')).toHaveLength(1);
   });
 
+  // Found by a parallel probe: all but the first of requests sent at once answered 409 ITEM_EXISTS instead of the keyword.
+  it('returns the one keyword with alreadyExisted to every other create of a term sent at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => octolens(earshot, 'POST', '/keywords', key, { keyword: 'simultaneous term' })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.body.alreadyExisted === false)).toHaveLength(1);
+  });
+
   it('lists every keyword by term in the recorded shape, Octolens’s platform names included', async () => {
     await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta widgets', platforms: ['twitter', 'dev', 'hackernews'], tag: 'competitor' });
     await octolens(earshot, 'POST', '/keywords', key, { keyword: 'beta tools' });

@@ -172,6 +172,10 @@ async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
     // Octolens creates a keyword symbol-sensitive (an exact phrase) unless told otherwise.
     return { keyword: await startKeyword(ctx, keywordPatchOf({ symbolSensitive: true, ...input })), alreadyExisted: false };
   } catch (error) {
+    // A create of the same term sent at the same time won: the term is tracked now, answered as if it had been before.
+    const raced = !allowDuplicate && error instanceof GraphQLError && error.extensions.code === 'duplicate_keyword';
+    const existingNow = raced ? await findKeywordByTerm(ctx.sql, workspaceId, term) : undefined;
+    if (existingNow) return { keyword: existingNow, alreadyExisted: true };
     throw inOctolensTerms(error, input);
   }
 }
