@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -212,19 +212,13 @@ describe('alert rules', () => {
       [1, 2].map(async () => (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id as string),
     );
     const rule = await createRule({ name: 'Raced by a delete', channelIds: [first, second] });
-    const waiting = (count: number) =>
-      eventually(
-        async () => (await earshot.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].n,
-        (n) => n >= count,
-        10_000,
-      );
     const { update, remove } = await earshot.sql.begin(async (tx) => {
       await tx`select id from channels where id = ${first} for update`;
       const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { channelIds: [first, second] } });
-      await waiting(1);
+      await waitersOnLocks(earshot.sql, 1);
       const remove = earshot.rest('DELETE', `/v1/channels/${second}`, { key });
       // The delete either waits too or, with nothing of the update's to wait for, is done.
-      await Promise.race([remove, waiting(2)]);
+      await Promise.race([remove, waitersOnLocks(earshot.sql, 2)]);
       return { update, remove };
     });
     expect((await remove).status).toBe(204);
@@ -266,18 +260,12 @@ describe('alert rules', () => {
     const kept = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Kept while racing' } })).body.id;
     const doomed = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Deleted while racing' } })).body.id;
     const rule = await createRule({ name: 'Raced by a keyword delete', channelIds: [channelId], filter: { keywordIds: [kept] } });
-    const waiting = (count: number) =>
-      eventually(
-        async () => (await earshot.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].n,
-        (n) => n >= count,
-        10_000,
-      );
     const { update, remove } = await earshot.sql.begin(async (tx) => {
       await tx`select id from alert_rules where id = ${rule.body.id} for update`;
       const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { filter: { keywordIds: [doomed] } } });
-      await waiting(1);
+      await waitersOnLocks(earshot.sql, 1);
       const remove = earshot.rest('DELETE', `/v1/keywords/${doomed}`, { key });
-      await Promise.race([remove, waiting(2)]);
+      await Promise.race([remove, waitersOnLocks(earshot.sql, 2)]);
       return { update, remove };
     });
     expect((await remove).status).toBe(204);

@@ -529,14 +529,18 @@ export interface MentionChanges {
 }
 
 /** The mentions of the workspace among `ids`, locked for a change, with what the verdict rule reads. */
-export async function lockMentionsForTriage(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<Map<string, { relevance: number | null }>> {
-  const rows = await sql<{ id: string; relevance: number | null }[]>`
+export async function lockMentionsForTriage(
+  sql: Queryable,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, { relevance: number | null; status: MentionRow['status'] }>> {
+  const rows = await sql<{ id: string; relevance: number | null; status: MentionRow['status'] }[]>`
     /* lockMentionsForTriage */
-    select id, relevance from mentions
+    select id, relevance, status from mentions
     where id = any(${sql.array(ids as string[])}) and workspace_id = ${workspaceId}
     order by id
     for update`;
-  return new Map(rows.map((row) => [row.id, { relevance: row.relevance }]));
+  return new Map(rows.map((row) => [row.id, { relevance: row.relevance, status: row.status }]));
 }
 
 /**
