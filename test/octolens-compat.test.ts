@@ -371,6 +371,18 @@ describe('keywords', () => {
     expect(usage.body.keywords.count).toBeGreaterThanOrEqual(usage.body.keywords.limit);
   });
 
+  // Found by a parallel probe: each create checked the wallet before the others committed, so all were created.
+  it('creates one of keywords sent at once on a wallet covering one more, 402 QUOTA_EXCEEDED for the others', async () => {
+    const poor = await earshot.createWorkspace('Poor at once');
+    await octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: 'first term' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${poor.workspace.id}`;
+    await drainWallet(earshot.sql, poor.workspace.id, keywordId, 1);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: `raced term ${index}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402, 402, 402]);
+    for (const answer of answers.filter((answer) => answer.status === 402)) expectOctolensError(answer, 402, 'QUOTA_EXCEEDED');
+    expect((await octolens(earshot, 'GET', '/keywords', poor.apiKey)).body.data).toHaveLength(2);
+  });
+
   it('lets a read key list but not change (403 FORBIDDEN)', async () => {
     const reader = await readKeyOf(key);
     expect((await octolens(earshot, 'GET', '/keywords', reader)).status).toBe(200);
