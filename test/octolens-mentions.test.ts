@@ -158,13 +158,14 @@ describe('the mention list', () => {
   // the mention done. Here both flips are held on the mention's row until each has read it.
   it('flips engaged once per request when flips are sent at once', async () => {
     const [[id]] = await seed([keywords.acme.id], [90]);
-    const flips = await earshot.sql.begin(async (tx) => {
+    const { flips } = await earshot.sql.begin(async (tx) => {
       await tx`select id from mentions where id = ${id} for update`;
-      const flips = [1, 2].map(() => octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'engage' }));
+      const flips = Promise.all([1, 2].map(() => octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'engage' })));
       await waitersOnLocks(earshot.sql, 2);
-      return flips;
+      // Handed out in an object: a promise returned from the transaction would be awaited before it commits.
+      return { flips };
     });
-    expect((await Promise.all(flips)).map((flip) => flip.status)).toEqual([200, 200]);
+    expect((await flips).map((flip) => flip.status)).toEqual([200, 200]);
     expect((await shown(id)).engaged).toBe(false);
   });
 
