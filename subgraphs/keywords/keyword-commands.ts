@@ -156,15 +156,15 @@ export async function patchKeyword(
       if (patch.muted === false || patch.platforms !== undefined || patch.context !== undefined || patch.matching !== undefined) {
         await lockWallet(tx, workspaceId);
       }
+      // The group named is held before the keyword, the order a group's delete takes them in (the group, then
+      // its keywords to move): held after, a delete holding the group waited for this keyword and this for the group.
+      const groupId = patch.groupId === undefined ? undefined : await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
       const current = await findKeywordForUpdate(tx, workspaceId, id);
       if (!current) throw notFound('Keyword');
       term ||= current.term;
       const plan = planKeywordPatch(current, patch);
       const changes: Partial<KeywordSettings> = { ...plan.changes };
-      if (patch.groupId !== undefined) {
-        const groupId = await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
-        if (groupId !== current.groupId) changes.groupId = groupId;
-      }
+      if (groupId !== undefined && groupId !== current.groupId) changes.groupId = groupId;
       // A mute asked for while paused takes the pause over: the user's mute outlasts a top-up and a noise resume.
       if (patch.muted === true && (!current.muted || current.pausedForBalance || current.pausedForNoise)) {
         Object.assign(changes, { muted: true, pausedForBalance: false, pausedForNoise: false });
