@@ -204,6 +204,24 @@ describe('alert rules', () => {
     expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
   });
 
+  // Found by a parallel probe: updates of different fields sent at once each wrote the rule as read before its
+  // lock, so each undid the others (omitted fields are untouched, spec 4.2's PATCH rule). Both are held on the row here.
+  it('keeps every field of updates sent at once, each applied to the rule as the one before left it', async () => {
+    const second = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
+    const rule = await createRule({ name: 'Before', channelIds: [channelId] });
+    const { updates } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from alert_rules where id = ${rule.body.id} for update`;
+      const updates = Promise.all(
+        [{ name: 'After' }, { filter: { minRelevance: 77 } }, { channelIds: [second] }].map((body) => earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body })),
+      );
+      await waitersOnLocks(earshot.sql, 3);
+      // Handed out in an object: a promise returned from the transaction would be awaited before it commits.
+      return { updates };
+    });
+    expect((await updates).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toMatchObject({ name: 'After', filter: { minRelevance: 77 }, channelIds: [second] });
+  });
+
   // Found by a parallel probe: an update clearing a rule's channel rows and then checking its channels, and the
   // delete of one of those channels (which holds the channel, then deletes the rule's row for it) waited for each
   // other: deadlock, 500. Here the update is held on its first channel until the delete has started.

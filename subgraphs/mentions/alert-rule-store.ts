@@ -100,11 +100,16 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
   }
 }
 
+/**
+ * Updates a rule to what `settle` makes of it as it stands once locked, so
+ * updates sent at once apply one after the other, none writing back fields
+ * another has just changed; undefined when the rule is gone.
+ */
 export async function updateAlertRule(
   sql: Sql,
   workspaceId: string,
   id: string,
-  rule: SettledAlertRule,
+  settle: (current: AlertRuleRow) => SettledAlertRule,
   channelsChanged: boolean,
   check: WriteCheck,
 ): Promise<AlertRuleRow | undefined> {
@@ -115,10 +120,9 @@ export async function updateAlertRule(
       // rather than each clearing the channel rows the other is about to
       // write (a duplicate key) or taking the two tables' locks in opposite
       // orders (a deadlock).
-      const [locked] = await tx`
-        /* lockAlertRule */
-        select id from alert_rules where id = ${id} and workspace_id = ${workspaceId} for update`;
-      if (!locked) return undefined;
+      const current = await lockAlertRule(tx, workspaceId, id, true);
+      if (!current) return undefined;
+      const rule = settle(current);
       // The old channels go first: the rule's new mode is checked against the new list only.
       if (channelsChanged) {
         await holdNamedChannels(tx, workspaceId, rule.channelIds);
