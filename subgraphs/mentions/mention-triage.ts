@@ -4,7 +4,7 @@ import type { Sql } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
-import { findMentionsByIds, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
+import { findMentionsByIds, holdAssignee, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
 
 /** Longest triage note; longer notes belong in the team's own tools. */
 export const maxTriageNoteLength = 2000;
@@ -52,6 +52,7 @@ type Naming = (position: number) => { field?: string; prefix: string };
 async function triage(sql: Sql, workspaceId: string, ids: readonly string[], patch: MentionPatch, naming: Naming): Promise<MentionRow[]> {
   const givesVerdict = (patch.relevant !== undefined && patch.relevant !== null) || (patch.sentiment !== undefined && patch.sentiment !== null);
   await sql.begin(async (tx) => {
+    if (patch.assigneeId) await holdAssignee(tx, workspaceId, patch.assigneeId);
     const found = await lockMentionsForTriage(tx, workspaceId, ids);
     for (const [position, id] of ids.entries()) {
       const { field, prefix } = naming(position);
