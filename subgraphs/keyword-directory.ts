@@ -13,8 +13,13 @@ import type { Queryable } from '../runtime/database.ts';
  * caller's transaction or snapshot.
  */
 export interface KeywordDirectory {
-  /** The ids among `ids` that name no keyword of the workspace (another workspace's, or none at all). */
-  idsOutsideWorkspace(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * The ids among `ids` that name no keyword of the workspace (another
+   * workspace's, or none at all). With `hold`, the keywords found cannot be
+   * deleted until the caller's transaction ends, so what it writes naming
+   * them is written before a delete that would have to forget them.
+   */
+  idsOutsideWorkspace(sql: Queryable, workspaceId: string, ids: readonly string[], options?: { hold?: boolean }): Promise<string[]>;
   /** The term of each keyword of the workspace, by id. */
   termsOfWorkspace(sql: Queryable, workspaceId: string): Promise<Map<string, string>>;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -204,6 +204,46 @@ describe('alert rules', () => {
     expect(lists.map((list) => JSON.stringify(list))).toContain(JSON.stringify(stored));
   });
 
+  // Found by a parallel probe: updates of different fields sent at once each wrote the rule as read before its
+  // lock, so each undid the others (omitted fields are untouched, spec 4.2's PATCH rule). Both are held on the row here.
+  it('keeps every field of updates sent at once, each applied to the rule as the one before left it', async () => {
+    const second = (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id;
+    const rule = await createRule({ name: 'Before', channelIds: [channelId] });
+    const { updates } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from alert_rules where id = ${rule.body.id} for update`;
+      const updates = Promise.all(
+        [{ name: 'After' }, { filter: { minRelevance: 77 } }, { channelIds: [second] }].map((body) => earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body })),
+      );
+      await waitersOnLocks(earshot.sql, 3);
+      // Handed out in an object: a promise returned from the transaction would be awaited before it commits.
+      return { updates };
+    });
+    expect((await updates).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body).toMatchObject({ name: 'After', filter: { minRelevance: 77 }, channelIds: [second] });
+  });
+
+  // Found by a parallel probe: an update clearing a rule's channel rows and then checking its channels, and the
+  // delete of one of those channels (which holds the channel, then deletes the rule's row for it) waited for each
+  // other: deadlock, 500. Here the update is held on its first channel until the delete has started.
+  it('takes a rule update and the delete of one of its channels at once', async () => {
+    const [first, second] = await Promise.all(
+      [1, 2].map(async () => (await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: receiver.url } })).body.id as string),
+    );
+    const rule = await createRule({ name: 'Raced by a delete', channelIds: [first, second] });
+    const { update, remove } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from channels where id = ${first} for update`;
+      const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { channelIds: [first, second] } });
+      await waitersOnLocks(earshot.sql, 1);
+      const remove = earshot.rest('DELETE', `/v1/channels/${second}`, { key });
+      // The delete either waits too or, with nothing of the update's to wait for, is done.
+      await Promise.race([remove, waitersOnLocks(earshot.sql, 2)]);
+      return { update, remove };
+    });
+    expect((await remove).status).toBe(204);
+    expect(await update).toMatchObject({ status: 404, body: { error: { code: 'unknown_channel' } } });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body.channelIds).toEqual([first]);
+  });
+
   it('moves a rule to another preset event with that event\'s filter, keeping the keys the old preset did not bring (spec 6.2)', async () => {
     const rule = await createRule({ name: 'Unhappy', event: 'mention.negative', filter: { languages: ['en'] }, channelIds: [channelId] });
     expect(rule.body.filter).toEqual({ sentiments: ['negative'], languages: ['en'] });
@@ -230,6 +270,28 @@ describe('alert rules', () => {
     expect(bothAfter).toMatchObject({ channelIds: [channelId], filter: { keywordIds: [keywordB] }, enabled: true });
     const onlyAAfter = (await earshot.rest('GET', `/v1/alerts/${onlyA.body.id}`, { key })).body;
     expect(onlyAAfter).toMatchObject({ channelIds: [], filter: { keywordIds: [] }, enabled: false });
+  });
+
+  // Found by a parallel probe: a rule update checked its keywords, a delete of one then left every rule, and the
+  // update wrote the deleted keyword into the rule, which stayed enabled. Here the update is held on the rule's row.
+  it('leaves no deleted keyword in a rule updated while the keyword is deleted', async () => {
+    const kept = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Kept while racing' } })).body.id;
+    const doomed = (await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Deleted while racing' } })).body.id;
+    const rule = await createRule({ name: 'Raced by a keyword delete', channelIds: [channelId], filter: { keywordIds: [kept] } });
+    const { update, remove } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from alert_rules where id = ${rule.body.id} for update`;
+      const update = earshot.rest('PATCH', `/v1/alerts/${rule.body.id}`, { key, body: { filter: { keywordIds: [doomed] } } });
+      await waitersOnLocks(earshot.sql, 1);
+      const remove = earshot.rest('DELETE', `/v1/keywords/${doomed}`, { key });
+      await Promise.race([remove, waitersOnLocks(earshot.sql, 2)]);
+      return { update, remove };
+    });
+    expect((await remove).status).toBe(204);
+    const updated = await update;
+    const stored = (await earshot.rest('GET', `/v1/alerts/${rule.body.id}`, { key })).body;
+    expect(stored.filter.keywordIds ?? []).not.toContain(doomed);
+    if (updated.status === 200) expect(stored).toMatchObject({ filter: { keywordIds: [] }, enabled: false });
+    else expect(updated).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
   });
 
   it('lists the mentions a rule sends with GET /v1/mentions?alertId=', async () => {

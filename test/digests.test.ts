@@ -3,7 +3,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { insertChannel } from '../subgraphs/team/channel-store.ts';
-import { eventually, startTestEarshot, type TestEarshot } from './harness.ts';
+import { eventually, startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 import { signatureMatches, startWebhookReceiver, type WebhookReceiver } from './fake-upstreams/webhook-receiver.ts';
 
 let earshot: TestEarshot;
@@ -95,6 +95,25 @@ describe('digests', () => {
 
     const again = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
+  });
+
+  // Found by a parallel probe: a run that waited for the rule behind a later run went back in time, ending before
+  // it began and setting the rule's last run back, so the run after it sent that span's mentions a second time.
+  it('run now behind a later run covers nothing and leaves the last run where the later one put it', async () => {
+    const { key, rule } = await workspaceWithDigest();
+    const later = new Date(Date.now() + 60_000);
+    const { running } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from alert_rules where id = ${rule.id} for update`;
+      const running = earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+      await waitersOnLocks(earshot.sql, 1);
+      await tx`update alert_rules set last_run_at = ${later} where id = ${rule.id}`;
+      // Handed out in an object: a promise returned from the transaction would be awaited before it commits.
+      return { running };
+    });
+    const run = await running;
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({ alertId: rule.id, from: later.toISOString(), to: later.toISOString(), mentions: 0, deliveryIds: [] });
+    expect((await earshot.rest('GET', `/v1/alerts/${rule.id}`, { key })).body.lastRunAt).toBe(later.toISOString());
   });
 
   it('leaves out a mention snoozed until later, as the rule feed does, and lists it once it woke (spec 3.3)', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparableKeyword } from './comparable-keyword.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 
 let earshot: TestEarshot;
 
@@ -204,6 +204,27 @@ describe('groups over REST', () => {
     expect(created.status).toBe(404);
     expect(created.body.error).toMatchObject({ code: 'not_found', field: 'groupId' });
     expect((await earshot.rest('GET', '/v1/keywords', { key })).body.data).toEqual([]);
+  });
+
+  // Found by a parallel probe: a keyword PATCH naming its group held the keyword and then waited for the group,
+  // which the group's delete held while waiting to move that keyword (deadlock, 500 to one of them). Here both
+  // are held up on the keyword until each has started.
+  it('takes a keyword PATCH naming its group and the delete of that group at once', async () => {
+    const key = await workspaceKey();
+    const group = await earshot.rest('POST', '/v1/groups', { key, body: { name: 'Raced' } });
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', groupId: group.body.id } });
+    const { patch, remove } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from keywords where id = ${keyword.body.id} for update`;
+      const patch = earshot.rest('PATCH', `/v1/keywords/${keyword.body.id}`, { key, body: { term: 'acme corp', groupId: group.body.id } });
+      await waitersOnLocks(earshot.sql, 1);
+      const remove = earshot.rest('DELETE', `/v1/groups/${group.body.id}`, { key });
+      await Promise.race([remove, waitersOnLocks(earshot.sql, 2)]);
+      return { patch, remove };
+    });
+    expect((await patch).status).toBe(200);
+    expect((await remove).status).toBe(204);
+    const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
+    expect(after.body).toMatchObject({ term: 'acme corp', group: { isDefault: true } });
   });
 
   it('deletes a group and moves its keywords, settings kept, to the default group', async () => {

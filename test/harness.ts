@@ -133,6 +133,15 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
+/** Waits until at least `count` connections of this database wait for a lock: a request a test holds up has reached the row it holds. */
+export async function waitersOnLocks(sql: Sql, count: number): Promise<number> {
+  return eventually(
+    () => countOf(sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`),
+    (n) => n >= count,
+    10_000,
+  );
+}
+
 /**
  * A request asked again while it answers 503, as its Retry-After says: on a
  * machine shared by several test runs a request can outlast the request

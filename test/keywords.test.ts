@@ -482,6 +482,30 @@ describe('keyword run state (spec 3.1)', () => {
     expect(noiseRuleChange.body.matching.excludedTerms).toEqual(['jobs']);
   });
 
+  // Found by a parallel probe: each create counted the running keywords before the others committed, so all ran.
+  it('starts one of keywords created at once on a wallet covering one more, the others paused for balance', async () => {
+    const { apiKey, workspace: { id: workspaceId } } = await workspace();
+    const first = await createKeyword(apiKey, { term: 'acme' });
+    await drainWallet(earshot.sql, workspaceId, first.id, 1);
+    const created = await Promise.all(Array.from({ length: 8 }, (_, index) => createKeyword(apiKey, { term: `raced ${index}` })));
+    expect(created.filter((keyword) => !keyword.muted)).toHaveLength(1);
+    expect(created.filter((keyword) => keyword.pausedForBalance)).toHaveLength(7);
+    const wallet = await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey });
+    expect(wallet.body).toMatchObject({ activeKeywords: 2, pausedKeywords: 7 });
+    expect(wallet.body.nextDayCents).toBeLessThanOrEqual(wallet.body.effectiveCents);
+  });
+
+  it('unmutes one of two keywords unmuted at once on a wallet covering one more, answering 402 insufficient_balance to the other', async () => {
+    const { apiKey, workspace: { id: workspaceId } } = await workspace();
+    const keywords = [await createKeyword(apiKey, { term: 'acme' }), await createKeyword(apiKey, { term: 'widget' })];
+    await pauseRunningKeywordsForBalance(earshot.sql, [workspaceId]);
+    await drainWallet(earshot.sql, workspaceId, keywords[0].id, 1);
+    const answers = await Promise.all(keywords.map((keyword) => earshot.rest('PATCH', `/v1/keywords/${keyword.id}`, { key: apiKey, body: { muted: false } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
+    const wallet = await earshot.rest('GET', '/v1/billing/wallet', { key: apiKey });
+    expect(wallet.body).toMatchObject({ activeKeywords: 1, pausedKeywords: 1 });
+  });
+
   it('starts a keyword the wallet cannot cover a day of paused for balance, the others running, and the top-up that covers it starts it', async () => {
     const { apiKey, workspace: { id: workspaceId } } = await workspace();
     const covered = await createKeyword(apiKey, { term: 'acme' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { addMember, removeMember } from '../subgraphs/team/member-store.ts';
+import { startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 import { seedMentions } from './mention-seeds.ts';
 
 /** Triage of one mention and of many (spec 3.3, 4.3): status, assignee, snooze, note, verdicts. */
@@ -55,6 +56,31 @@ describe('PATCH /v1/mentions/{id}', () => {
     expect((await earshot.rest('PATCH', `/v1/mentions/${id}`, { key, body: { assigneeId: leaver.owner!.id } })).status).toBe(200);
     await earshot.sql`delete from workspace_members where workspace_id = ${workspaceId} and user_id = ${leaver.owner!.id}`;
     expect((await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.triage.assignee).toBeNull();
+  });
+
+  // Found by a parallel probe: a bulk change assigning mentions to a member, one of them assigned to that member
+  // already, held the mentions and waited for the member, whose removal held the member while waiting to unassign
+  // that mention (deadlock, 500).
+  it('answers a bulk assignment to a member removed at the same time, the member removed and the mentions unassigned', async () => {
+    const leaver = await provisionWorkspace(earshot.sql, 'Raced leaver home', { ownerEmail: 'raced-leaver@triage.example' });
+    await addMember(earshot.sql, { workspaceId, userId: leaver.owner!.id, role: 'member' });
+    const ids = await scored(2);
+    expect((await earshot.rest('PATCH', `/v1/mentions/${ids[0]}`, { key, body: { assigneeId: leaver.owner!.id } })).status).toBe(200);
+    const { patch, removal } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from mentions where id = any(${ids}) for update`;
+      const patch = earshot.rest('POST', '/v1/mentions/bulk', { key, body: { ids, changes: { assigneeId: leaver.owner!.id } } });
+      await waitersOnLocks(earshot.sql, 1);
+      const removal = removeMember(earshot.sql, { workspaceId, actorUserId: ownerId, memberId: leaver.owner!.id }).then(
+        () => 'removed',
+        (failure: Error) => failure.message,
+      );
+      await Promise.race([removal, waitersOnLocks(earshot.sql, 2)]);
+      return { patch, removal };
+    });
+    expect(await removal).toBe('removed');
+    const patched = await patch;
+    if (patched.status !== 200) expect(patched.body).toMatchObject({ error: { code: 'invalid_assignee' } });
+    for (const id of ids) expect((await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.triage.assignee).toBeNull();
   });
 
   it('snoozes a mention out of the list until it wakes, and keeps a note', async () => {

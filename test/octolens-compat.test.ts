@@ -247,6 +247,14 @@ describe('keywords', () => {
     expect(list.body.data.filter((keyword: { keyword: string }) => keyword.keyword.toLowerCase() === 'acme corp')).toHaveLength(1);
   });
 
+  // Found by a parallel probe: all but the first of requests sent at once answered 409 ITEM_EXISTS instead of the keyword.
+  it('returns the one keyword with alreadyExisted to every other create of a term sent at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => octolens(earshot, 'POST', '/keywords', key, { keyword: 'simultaneous term' })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.body.alreadyExisted === false)).toHaveLength(1);
+  });
+
   it('lists every keyword by term in the recorded shape, Octolens’s platform names included', async () => {
     await octolens(earshot, 'POST', '/keywords', key, { keyword: 'zeta widgets', platforms: ['twitter', 'dev', 'hackernews'], tag: 'competitor' });
     await octolens(earshot, 'POST', '/keywords', key, { keyword: 'beta tools' });
@@ -361,6 +369,18 @@ describe('keywords', () => {
     expect(list.body.data.map((keyword: { keyword: string }) => keyword.keyword)).toEqual(['first term']);
     const usage = await octolens(earshot, 'GET', '/org/usage', poor.apiKey);
     expect(usage.body.keywords.count).toBeGreaterThanOrEqual(usage.body.keywords.limit);
+  });
+
+  // Found by a parallel probe: each create checked the wallet before the others committed, so all were created.
+  it('creates one of keywords sent at once on a wallet covering one more, 402 QUOTA_EXCEEDED for the others', async () => {
+    const poor = await earshot.createWorkspace('Poor at once');
+    await octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: 'first term' });
+    const [{ id: keywordId }] = await earshot.sql<{ id: string }[]>`select id from keywords where workspace_id = ${poor.workspace.id}`;
+    await drainWallet(earshot.sql, poor.workspace.id, keywordId, 1);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => octolens(earshot, 'POST', '/keywords', poor.apiKey, { keyword: `raced term ${index}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402, 402, 402]);
+    for (const answer of answers.filter((answer) => answer.status === 402)) expectOctolensError(answer, 402, 'QUOTA_EXCEEDED');
+    expect((await octolens(earshot, 'GET', '/keywords', poor.apiKey)).body.data).toHaveLength(2);
   });
 
   it('lets a read key list but not change (403 FORBIDDEN)', async () => {

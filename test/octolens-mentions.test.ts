@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markClassificationFailed, saveClassification, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { patiently, startTestEarshot, type TestEarshot } from './harness.ts';
+import { patiently, startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 import { seedMentions } from './mention-seeds.ts';
 import { expectOctolensError, expectOctolensShape, octolens, octolensFixture } from './octolens-shapes.ts';
 
@@ -152,6 +152,21 @@ describe('the mention list', () => {
     });
     const [[unscored]] = await seed([keywords.beta.id], [null]);
     expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${unscored}`, key, { action: 'relevance', relevance: 0 }), 409, 'CLASSIFICATION_PENDING');
+  });
+
+  // Found by a parallel probe: flips sent at once read the same state and wrote the same flip, so two flips left
+  // the mention done. Here both flips are held on the mention's row until each has read it.
+  it('flips engaged once per request when flips are sent at once', async () => {
+    const [[id]] = await seed([keywords.acme.id], [90]);
+    const { flips } = await earshot.sql.begin(async (tx) => {
+      await tx`select id from mentions where id = ${id} for update`;
+      const flips = Promise.all([1, 2].map(() => octolens(earshot, 'PATCH', `/mentions/${id}`, key, { action: 'engage' })));
+      await waitersOnLocks(earshot.sql, 2);
+      // Handed out in an object: a promise returned from the transaction would be awaited before it commits.
+      return { flips };
+    });
+    expect((await flips).map((flip) => flip.status)).toEqual([200, 200]);
+    expect((await shown(id)).engaged).toBe(false);
   });
 
   it('flips engaged (a mention marked done), corrects the sentiment, and shows one mention in the recorded shape', async () => {

@@ -30,7 +30,7 @@ export { chargedKeys, chargesPerDay, insertItemCharges, itemChargesBetween, make
 export { centsOf, chargedItemFifteenths, fifteenthsPerCent, keywordDayFifteenths, welcomeCap, welcomeCreditCents } from './prices.ts';
 export { topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';
-export { isOnWelcomeCredit, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
+export { isOnWelcomeCredit, lockWallet, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
 export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';
 export { autoRechargeInput, cardSetupInput, runDueAutoRecharges } from './auto-recharge.ts';
 export { autoRechargesDueChannel } from './top-up-order-store.ts';

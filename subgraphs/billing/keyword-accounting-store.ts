@@ -5,6 +5,7 @@ import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { monthBounds } from './keyword-cost-store.ts';
 import { insertKeyedLedgerEntries, keyedLedgerEntries } from './ledger-store.ts';
 import { keywordDayFifteenths, welcomeCap } from './prices.ts';
+import { lockWallet } from './wallet-store.ts';
 
 /**
  * Keyword accounting: the one module whose SQL billing shares with the
@@ -205,9 +206,15 @@ export async function insertKeywordDayCharges(sql: Queryable, workspaceIds: read
  * Whether the effective balance covers one more day of every running keyword
  * plus `extraKeywords` about to run (spec 3.1: unmuting and noise resumes
  * need it). Keyword days the tick has not yet charged today are pending and
- * do not count as balance.
+ * do not count as balance. In a transaction the wallet stays locked, taken
+ * in a statement of its own: keywords started or resumed at once then count
+ * one after the other, each seeing the ones before it, where one statement
+ * would count from a snapshot taken before it waited. A caller holding a
+ * keyword row locks the wallet before it (`lockWallet`), the order money
+ * moves in.
  */
 export async function walletCoversAnotherDay(sql: Queryable, workspaceId: string, extraKeywords: number, now: Date): Promise<boolean> {
+  await lockWallet(sql, workspaceId);
   const today = billingDayOf(now);
   const todayStart = startOfBillingDay(today);
   const [row] = await sql<{ covers: boolean }[]>`

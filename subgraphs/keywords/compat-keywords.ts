@@ -2,7 +2,6 @@ import { GraphQLError } from 'graphql';
 import { z } from 'zod';
 import { searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
-import { walletCoversAnotherDay } from '../billing/index.ts';
 import { compatIdOf, objectOfCompatId } from '../mentions/index.ts';
 import { domainError } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
@@ -165,13 +164,14 @@ async function createCompatKeyword(ctx: SubgraphContext, rawInput: unknown): Pro
     throw domainError('item_exists', `"${existing.term}" is tracked already, and a workspace tracks a term once`, { field: 'keyword' });
   }
   if (existing) return { keyword: existing, alreadyExisted: true };
-  if (!(await walletCoversAnotherDay(ctx.sql, workspaceId, 1, ctx.clock.now()))) {
-    throw domainError('quota_exceeded', 'The wallet cannot pay a day of one more keyword; top up first');
-  }
   try {
     // Octolens creates a keyword symbol-sensitive (an exact phrase) unless told otherwise.
-    return { keyword: await startKeyword(ctx, keywordPatchOf({ symbolSensitive: true, ...input })), alreadyExisted: false };
+    return { keyword: await startKeyword(ctx, keywordPatchOf({ symbolSensitive: true, ...input }), { refuseShortWallet: true }), alreadyExisted: false };
   } catch (error) {
+    // A create of the same term sent at the same time won: the term is tracked now, answered as if it had been before.
+    const raced = !allowDuplicate && error instanceof GraphQLError && error.extensions.code === 'duplicate_keyword';
+    const existingNow = raced ? await findKeywordByTerm(ctx.sql, workspaceId, term) : undefined;
+    if (existingNow) return { keyword: existingNow, alreadyExisted: true };
     throw inOctolensTerms(error, input);
   }
 }

@@ -1,6 +1,6 @@
 import type { Sql } from '../../runtime/database.ts';
 import type postgres from 'postgres';
-import { applyCapChange, walletCoversAnotherDay } from '../billing/index.ts';
+import { applyCapChange, lockWallet, walletCoversAnotherDay } from '../billing/index.ts';
 import { removeKeywordFromAlertRules } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
@@ -103,14 +103,17 @@ export async function createKeyword(
   workspaceId: string,
   rawInput: unknown,
   readers: SourceReaders,
-  start?: { now: Date; firstPollAt: Date; jobs: JobsOfWrite },
+  start?: { now: Date; firstPollAt: Date; jobs: JobsOfWrite; refuseShortWallet?: boolean },
 ): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
   const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
   try {
     return (await sql.begin(async (tx) => {
       const settings = settingsForNewKeyword(input, await groupIdFor(tx as unknown as Sql, workspaceId, input.groupId));
-      if (start && !settings.muted && !(await walletCoversAnotherDay(tx, workspaceId, 1, start.now))) Object.assign(settings, { muted: true, pausedForBalance: true });
+      if (start && !settings.muted && !(await walletCoversAnotherDay(tx, workspaceId, 1, start.now))) {
+        if (start.refuseShortWallet) throw domainError('quota_exceeded', 'The wallet cannot pay a day of one more keyword; top up first');
+        Object.assign(settings, { muted: true, pausedForBalance: true });
+      }
       const keyword = await insertKeyword(tx, workspaceId, settings);
       const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
       if (start) await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.firstPollAt);
@@ -148,15 +151,20 @@ export async function patchKeyword(
   }
   try {
     const written = (await sql.begin(async (tx) => {
+      // A patch that may resume the keyword counts the wallet's running keywords: the wallet is taken before the
+      // keyword, as money moves (wallet, then keyword), so the daily tick pausing keywords never waits on this one.
+      if (patch.muted === false || patch.platforms !== undefined || patch.context !== undefined || patch.matching !== undefined) {
+        await lockWallet(tx, workspaceId);
+      }
+      // The group named is held before the keyword, the order a group's delete takes them in (the group, then
+      // its keywords to move): held after, a delete holding the group waited for this keyword and this for the group.
+      const groupId = patch.groupId === undefined ? undefined : await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
       const current = await findKeywordForUpdate(tx, workspaceId, id);
       if (!current) throw notFound('Keyword');
       term ||= current.term;
       const plan = planKeywordPatch(current, patch);
       const changes: Partial<KeywordSettings> = { ...plan.changes };
-      if (patch.groupId !== undefined) {
-        const groupId = await groupIdFor(tx as unknown as Sql, workspaceId, patch.groupId);
-        if (groupId !== current.groupId) changes.groupId = groupId;
-      }
+      if (groupId !== undefined && groupId !== current.groupId) changes.groupId = groupId;
       // A mute asked for while paused takes the pause over: the user's mute outlasts a top-up and a noise resume.
       if (patch.muted === true && (!current.muted || current.pausedForBalance || current.pausedForNoise)) {
         Object.assign(changes, { muted: true, pausedForBalance: false, pausedForNoise: false });

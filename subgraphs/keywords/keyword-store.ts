@@ -147,13 +147,15 @@ export async function findKeywordsByIdsAnyWorkspace(sql: Queryable, ids: readonl
 }
 
 /** The ids among `ids` that name no keyword of the workspace: the mentions subgraph's check of a filter's keywords (KeywordDirectory). */
-export async function keywordIdsOutsideWorkspace(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<string[]> {
+export async function keywordIdsOutsideWorkspace(sql: Queryable, workspaceId: string, ids: readonly string[], options: { hold?: boolean } = {}): Promise<string[]> {
   if (ids.length === 0) return [];
+  // Held in id order, so two holders never wait for each other in a circle.
   const rows = await sql<{ id: string }[]>`
-    /* keywordIdsOutsideWorkspace */
-    select t.id from unnest(${sql.array(ids as string[])}::text[]) as t(id)
-    where not exists (select 1 from keywords k where k.id = t.id and k.workspace_id = ${workspaceId})`;
-  return rows.map((row) => row.id);
+    /* keywordIdsOfWorkspace */
+    select id from keywords where workspace_id = ${workspaceId} and id = any(${sql.array(ids as string[])})
+    order by id ${options.hold ? sql`for key share` : sql``}`;
+  const found = new Set(rows.map((row) => row.id));
+  return ids.filter((id) => !found.has(id));
 }
 
 /** The term of each keyword of the workspace by id: the mentions subgraph's CSV export (KeywordDirectory). */

@@ -27,13 +27,18 @@ export async function loadKeyword(ctx: SubgraphContext, id: string): Promise<Key
   return keyword;
 }
 
-/** Creates a keyword and starts its 30-day look-back (spec 4.2). */
-export async function startKeyword(ctx: SubgraphContext, rawInput: unknown): Promise<KeywordRow> {
+/**
+ * Creates a keyword and starts its 30-day look-back (spec 4.2). One the
+ * wallet cannot cover a day of starts paused for balance, or with
+ * `refuseShortWallet` is not created (`quota_exceeded`).
+ */
+export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, options: { refuseShortWallet?: boolean } = {}): Promise<KeywordRow> {
   // The look-back is the first poll; the regular ones follow an interval later.
   const now = ctx.clock.now();
   const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
   const lookback: JobsOfWrite = (tx, { keyword }) => ctx.sendJob('lookback', { keywordId: keyword.id }, { transaction: tx });
-  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, { now, firstPollAt, jobs: lookback });
+  const start = { now, firstPollAt, jobs: lookback, ...options };
+  const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, start);
   return keyword;
 }
 

@@ -42,6 +42,22 @@ export function translateAlertRuleWriteError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Holds the channels a rule is about to name (key share, in id order)
+ * before its old channel rows go: a channel's delete holds the channel and
+ * then deletes every rule's row for it, so an update that cleared those
+ * rows first and reached the channel after waited for the delete while the
+ * delete waited for it (a deadlock). A channel deleted meanwhile is simply
+ * not found, and the new rows then name an unknown channel.
+ */
+async function holdNamedChannels(sql: Queryable, workspaceId: string, channelIds: readonly string[]): Promise<void> {
+  if (channelIds.length === 0) return;
+  await sql`
+    /* holdAlertRuleChannels */
+    select id from channels where workspace_id = ${workspaceId} and id = any(${sql.array(channelIds as string[])})
+    order by id for key share`;
+}
+
 async function clearRuleChannels(sql: Queryable, ruleId: string): Promise<void> {
   await sql`/* clearAlertRuleChannels */ delete from alert_rule_channels where rule_id = ${ruleId}`;
 }
@@ -63,9 +79,13 @@ async function insertRuleChannels(sql: Queryable, workspaceId: string, ruleId: s
     from unnest(${sql.array(channelIds as string[])}::text[]) with ordinality as t(channel_id, position)`;
 }
 
-export async function insertAlertRule(sql: Sql, workspaceId: string, rule: SettledAlertRule, now: Date): Promise<AlertRuleRow> {
+/** `check` runs first in the write's transaction, before anything is locked or written, so what it holds is held first. */
+type WriteCheck = (tx: Queryable) => Promise<void>;
+
+export async function insertAlertRule(sql: Sql, workspaceId: string, rule: SettledAlertRule, now: Date, check: WriteCheck): Promise<AlertRuleRow> {
   try {
     return await sql.begin(async (tx) => {
+      await check(tx);
       const id = newId('feed');
       await tx`
         /* insertAlertRule */
@@ -80,19 +100,34 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
   }
 }
 
-export async function updateAlertRule(sql: Sql, workspaceId: string, id: string, rule: SettledAlertRule, channelsChanged: boolean): Promise<AlertRuleRow | undefined> {
+/**
+ * Updates a rule to what `settle` makes of it as it stands once locked, so
+ * updates sent at once apply one after the other, none writing back fields
+ * another has just changed; undefined when the rule is gone.
+ */
+export async function updateAlertRule(
+  sql: Sql,
+  workspaceId: string,
+  id: string,
+  settle: (current: AlertRuleRow) => SettledAlertRule,
+  channelsChanged: boolean,
+  check: WriteCheck,
+): Promise<AlertRuleRow | undefined> {
   try {
     return await sql.begin(async (tx) => {
+      await check(tx);
       // The rule's row is locked first, so two updates of one rule queue up
       // rather than each clearing the channel rows the other is about to
       // write (a duplicate key) or taking the two tables' locks in opposite
       // orders (a deadlock).
-      const [locked] = await tx`
-        /* lockAlertRule */
-        select id from alert_rules where id = ${id} and workspace_id = ${workspaceId} for update`;
-      if (!locked) return undefined;
+      const current = await lockAlertRule(tx, workspaceId, id, true);
+      if (!current) return undefined;
+      const rule = settle(current);
       // The old channels go first: the rule's new mode is checked against the new list only.
-      if (channelsChanged) await clearRuleChannels(tx, id);
+      if (channelsChanged) {
+        await holdNamedChannels(tx, workspaceId, rule.channelIds);
+        await clearRuleChannels(tx, id);
+      }
       await tx`
         /* updateAlertRule */
         update alert_rules set name = ${rule.name}, mode = ${rule.mode}, event = ${rule.event}, filter = ${tx.json(rule.filter as never)},

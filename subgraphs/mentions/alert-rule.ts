@@ -1,9 +1,9 @@
-import type { Sql } from '../../runtime/database.ts';
+import type { Queryable, Sql } from '../../runtime/database.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosTypes } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import { parseInput } from '../validate-input.ts';
-import { type AlertFilter, createAlertRuleInput, type SettledAlertRule, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
+import { type AlertFilter, createAlertRuleInput, settleAlertRule, updateAlertRuleInput, weekdays } from './alert-rule-input.ts';
 import type { KeywordDirectory } from '../keyword-directory.ts';
 import { WeekdayScalar } from './weekday-scalar.ts';
 import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, listAlertRules, updateAlertRule } from './alert-rule-store.ts';
@@ -11,17 +11,24 @@ import { type AlertRuleRow, deleteAlertRule, findAlertRule, insertAlertRule, lis
 /**
  * A rule filters by keywords of its own workspace only (spec 5.3): an id of
  * another workspace's keyword, or of none, is `not_found` on the field, as
- * a `groupId` of another workspace is when creating a keyword.
+ * a `groupId` of another workspace is when creating a keyword. It runs in
+ * the rule's write, before the rule is locked, and holds the keywords the
+ * request names until it commits: a keyword deleted meanwhile would
+ * otherwise be written into the rule after its delete had made every rule
+ * forget it (spec 4.2). Ids the rule already had need no hold: a delete
+ * forgets them in the rule's row, after this write if it came first.
  */
-async function checkFilterKeywords(sql: Sql, keywords: KeywordDirectory, workspaceId: string, rule: SettledAlertRule): Promise<SettledAlertRule> {
-  const unknown = await keywords.idsOutsideWorkspace(sql, workspaceId, rule.filter.keywordIds ?? []);
-  if (unknown.length) throw domainError('not_found', `filter.keywordIds: ${unknown[0]} names no keyword of this workspace`, { field: 'filter.keywordIds' });
-  return rule;
-}
+const filterKeywordsCheck =
+  (keywords: KeywordDirectory, workspaceId: string, keywordIds: readonly string[]) =>
+  async (tx: Queryable): Promise<void> => {
+    const unknown = await keywords.idsOutsideWorkspace(tx, workspaceId, keywordIds, { hold: true });
+    if (unknown.length) throw domainError('not_found', `filter.keywordIds: ${unknown[0]} names no keyword of this workspace`, { field: 'filter.keywordIds' });
+  };
 
 /** Creates a rule from a POST /v1/alerts body, every default applied. */
 export async function createAlertRule(sql: Sql, keywords: KeywordDirectory, workspaceId: string, rawInput: unknown, now: Date): Promise<AlertRuleRow> {
-  return insertAlertRule(sql, workspaceId, await checkFilterKeywords(sql, keywords, workspaceId, settleAlertRule(parseInput(createAlertRuleInput, rawInput))), now);
+  const rule = settleAlertRule(parseInput(createAlertRuleInput, rawInput));
+  return insertAlertRule(sql, workspaceId, rule, now, filterKeywordsCheck(keywords, workspaceId, rule.filter.keywordIds ?? []));
 }
 
 export function addAlertRuleType(builder: PothosBuilder) {
@@ -123,10 +130,14 @@ export function addAlertRuleType(builder: PothosBuilder) {
       resolve: async (_root, args, ctx) => {
         const workspaceId = requireAuth(ctx).workspaceId;
         const valid = parseInput(updateAlertRuleInput, args.input);
-        const before = await findAlertRule(ctx.sql, workspaceId, String(args.id));
-        if (!before) throw notFound('Alert rule');
-        const settled = await checkFilterKeywords(ctx.sql, ctx.keywordDirectory, workspaceId, settleAlertRule(valid, before));
-        const updated = await updateAlertRule(ctx.sql, workspaceId, before.id, settled, valid.channelIds !== undefined);
+        const updated = await updateAlertRule(
+          ctx.sql,
+          workspaceId,
+          String(args.id),
+          (current) => settleAlertRule(valid, current),
+          valid.channelIds !== undefined,
+          filterKeywordsCheck(ctx.keywordDirectory, workspaceId, valid.filter?.keywordIds ?? []),
+        );
         if (!updated) throw notFound('Alert rule');
         return updated;
       },

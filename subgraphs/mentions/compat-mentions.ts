@@ -13,7 +13,7 @@ import { readMentionFilter } from './mention-filter-lookups.ts';
 import { mentionFilterSql, type NestedCondition } from './mention-filter.ts';
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
 import type { MentionViewRow } from './mention-view-store.ts';
-import { patchMention } from './mention-triage.ts';
+import { patchMention, toggleMentionDone } from './mention-triage.ts';
 import { relevanceBucket, relevanceBucketSql } from './relevance.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
@@ -364,7 +364,7 @@ export function addCompatMentionSchema(
       args: { id: t.arg.id({ required: true }) },
       resolve: async (_root, args, ctx) => {
         const mention = await mentionOfWorkspace(ctx, String(args.id));
-        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { status: mention.status === 'done' ? 'open' : 'done' });
+        return toggleMentionDone(ctx.sql, requireAuth(ctx).workspaceId, mention.id);
       },
     }),
   );

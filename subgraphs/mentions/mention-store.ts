@@ -528,15 +528,33 @@ export interface MentionChanges {
   triageNote?: string | null;
 }
 
+/**
+ * Holds the member a triage change assigns mentions to, before the mentions
+ * are locked: removing a member holds the member and then unassigns their
+ * mentions (the foreign key of migration 023), so a change that locked a
+ * mention of theirs first and reached the member after waited for the
+ * removal while the removal waited for it (a deadlock). Read as that key
+ * reads `workspace_members`; a removed member is then simply not there.
+ */
+export async function holdAssignee(sql: Queryable, workspaceId: string, userId: string): Promise<void> {
+  await sql`
+    /* holdAssignee */
+    select user_id from workspace_members where workspace_id = ${workspaceId} and user_id = ${userId} for key share`;
+}
+
 /** The mentions of the workspace among `ids`, locked for a change, with what the verdict rule reads. */
-export async function lockMentionsForTriage(sql: Queryable, workspaceId: string, ids: readonly string[]): Promise<Map<string, { relevance: number | null }>> {
-  const rows = await sql<{ id: string; relevance: number | null }[]>`
+export async function lockMentionsForTriage(
+  sql: Queryable,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, { relevance: number | null; status: MentionRow['status'] }>> {
+  const rows = await sql<{ id: string; relevance: number | null; status: MentionRow['status'] }[]>`
     /* lockMentionsForTriage */
-    select id, relevance from mentions
+    select id, relevance, status from mentions
     where id = any(${sql.array(ids as string[])}) and workspace_id = ${workspaceId}
     order by id
     for update`;
-  return new Map(rows.map((row) => [row.id, { relevance: row.relevance }]));
+  return new Map(rows.map((row) => [row.id, { relevance: row.relevance, status: row.status }]));
 }
 
 /**

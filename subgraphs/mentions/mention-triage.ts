@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { sentiments } from '../../vocabulary/classification-values.ts';
 import type { Sql } from '../../runtime/database.ts';
-import { domainError } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { timestampInput } from '../storable-instant.ts';
 import { parseInput } from '../validate-input.ts';
-import { findMentionsByIds, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
+import { findMentionsByIds, holdAssignee, lockMentionsForTriage, type MentionRow, updateMentions } from './mention-store.ts';
 
 /** Longest triage note; longer notes belong in the team's own tools. */
 export const maxTriageNoteLength = 2000;
@@ -52,6 +52,7 @@ type Naming = (position: number) => { field?: string; prefix: string };
 async function triage(sql: Sql, workspaceId: string, ids: readonly string[], patch: MentionPatch, naming: Naming): Promise<MentionRow[]> {
   const givesVerdict = (patch.relevant !== undefined && patch.relevant !== null) || (patch.sentiment !== undefined && patch.sentiment !== null);
   await sql.begin(async (tx) => {
+    if (patch.assigneeId) await holdAssignee(tx, workspaceId, patch.assigneeId);
     const found = await lockMentionsForTriage(tx, workspaceId, ids);
     for (const [position, id] of ids.entries()) {
       const { field, prefix } = naming(position);
@@ -78,6 +79,21 @@ async function triage(sql: Sql, workspaceId: string, ids: readonly string[], pat
 export async function patchMention(sql: Sql, workspaceId: string, id: string, rawPatch: unknown): Promise<MentionRow> {
   const patch = parseInput(mentionPatchInput, rawPatch);
   const [mention] = await triage(sql, workspaceId, [id], patch, () => ({ prefix: '' }));
+  return mention;
+}
+
+/**
+ * Flips a mention between done and open (the compatibility API's engaged
+ * flag), deciding on the locked row: flips sent at once each flip, where
+ * deciding on an earlier read made them all write the same state.
+ */
+export async function toggleMentionDone(sql: Sql, workspaceId: string, id: string): Promise<MentionRow> {
+  await sql.begin(async (tx) => {
+    const mention = (await lockMentionsForTriage(tx, workspaceId, [id])).get(id);
+    if (!mention) throw notFound('Mention');
+    await updateMentions(tx, workspaceId, [id], { status: mention.status === 'done' ? 'open' : 'done' });
+  });
+  const [mention] = await findMentionsByIds(sql, [id]);
   return mention;
 }
 

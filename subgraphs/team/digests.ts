@@ -75,6 +75,9 @@ export async function runDigest(sql: Sql, workspaceId: string, ruleId: string, n
     const rule = await lockAlertRule(tx, workspaceId, ruleId, !onlyIfDue);
     if (!rule || rule.mode === 'instant' || (onlyIfDue && nextDigestRun(rule) > now)) return undefined;
     const period = { from: rule.lastRunAt ?? rule.createdAt, to: now };
+    // A run that waited here behind one started after it has nothing left to send: going back in time, it would
+    // end before it began and set the last run back, so the next run sent that span's mentions again.
+    if (period.to <= period.from) return { alertId: rule.id, from: period.from, to: period.from, mentions: 0, deliveryIds: [] };
     const mentions = await findDigestMentions(tx, workspaceId, rule.filter, period);
     const terms = new Map((await findKeywordsByIdsAnyWorkspace(tx, [...new Set(mentions.map((m) => m.keywordId))])).map((k) => [k.id, k.term]));
     const data = digestData(rule, period, mentions, terms);
