@@ -31,7 +31,7 @@ async function workspaceWithDigest(rule: Record<string, unknown> = {}) {
   expect(digest.status).toBe(200);
   const mention = async (
     keywordId: string,
-    options: { platform?: 'reddit' | 'hackernews'; handle?: string; sentiment?: 'positive' | 'negative' | 'neutral'; intents?: Intent[]; relevance?: number },
+    options: { platform?: 'reddit' | 'hackernews'; handle?: string; sentiment?: 'positive' | 'negative' | 'neutral'; intents?: Intent[]; relevance?: number; scoredAt?: Date },
   ) => {
     const id = `d${++sequence}`;
     const handle = options.handle ?? `user${sequence}`;
@@ -44,7 +44,7 @@ async function workspaceWithDigest(rule: Record<string, unknown> = {}) {
       earshot.sql,
       stored.id,
       { relevance: options.relevance ?? 80, sentiment: options.sentiment ?? 'neutral', intents: options.intents ?? [], automated: false, language: 'en', note: '', priority: sequence },
-      new Date(),
+      options.scoredAt ?? new Date(),
     );
     return stored.id;
   };
@@ -65,7 +65,9 @@ describe('digests', () => {
 
     const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(run.status).toBe(200);
-    expect(run.body).toEqual({ alertId: rule.id, from: rule.lastRunAt, to: expect.any(String), mentions: 5, deliveryIds: [expect.stringMatching(/^dlv_/)] });
+    expect(rule.lastRunAt).toBeNull();
+    expect(run.body).toEqual({ alertId: rule.id, from: expect.any(String), to: expect.any(String), mentions: 5, deliveryIds: [expect.stringMatching(/^dlv_/)] });
+    expect(Date.parse(run.body.to) - Date.parse(run.body.from)).toBe(24 * 3_600_000);
     await eventually(async () => receiver.received.length, (n) => n >= 1);
     const [request] = receiver.received;
     expect(signatureMatches(request, channel.config.secret)).toBe(true);
@@ -95,6 +97,22 @@ describe('digests', () => {
 
     const again = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
     expect(again.body).toMatchObject({ from: run.body.to, mentions: 0 });
+  });
+
+  // Found by a probe: a digest rule made after the day's mentions sent an empty first digest, covering only the
+  // minutes since the rule was made.
+  it("a rule's first run covers the period before it (a day for a daily rule), later runs what came since the last", async () => {
+    const { key, receiver, rule, keywords, mention } = await workspaceWithDigest();
+    const hour = 3_600_000;
+    const yesterday = await mention(keywords[0].id, { scoredAt: new Date(Date.now() - 2 * hour) });
+    await mention(keywords[0].id, { scoredAt: new Date(Date.now() - 25 * hour) });
+    const first = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(first.body, JSON.stringify(first.body)).toMatchObject({ mentions: 1 });
+    expect(Date.now() - Date.parse(first.body.from)).toBeGreaterThanOrEqual(24 * hour);
+    const [delivered] = await eventually(async () => receiver.received, (received) => received.length === 1);
+    expect(JSON.parse(delivered.body).data.rest.map((m: { id: string }) => m.id)).toEqual([yesterday]);
+    const second = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    expect(second.body).toMatchObject({ from: first.body.to, mentions: 0 });
   });
 
   // Found by a parallel probe: a run that waited for the rule behind a later run went back in time, ending before

@@ -151,8 +151,10 @@ describe('Telegram channels', () => {
   it('sends a digest the digest job built: its counts, splits and lists as a message', async () => {
     telegram.chats.add('777000111');
     const id = await telegramChannel('777000111');
-    // A new rule's first run covers what was scored since it was made.
     const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Rust hourly', mode: 'hourly', channelIds: [id], filter: { keywordIds: [rust] } } })).body;
+    // A rule's first run covers the hour before it, which holds the other tests' Rust mentions; the run after covers what came since.
+    await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });
+    await eventually(async () => deliveryLog(id), (log) => log[0]?.status === 'delivered');
     await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[1], 'crab'), keywordIds: [rust] }]);
     const sent = telegram.messages.length;
     const run = await earshot.rest('POST', `/v1/alerts/${rule.id}/run`, { key });

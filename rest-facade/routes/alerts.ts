@@ -142,7 +142,7 @@ export const alertRoutes: GraphQLRoute[] = [
     path: '/v1/alerts/{id}/run',
     operationId: 'runAlertRule',
     summary:
-      'Runs an hourly, daily or weekly rule now: one digest (event `digest`) per channel of what it has not sent yet, sent even when that is nothing (a digest of zero mentions); the next run starts here',
+      'Runs an hourly, daily or weekly rule now: one digest (event `digest`) per channel of what was scored since its last run (a first run: the hour, day or week before it), sent even when that is nothing (a digest of zero mentions); the next run starts here',
     tag: 'Alerts',
     responses: {
       200: {

@@ -91,7 +91,7 @@ export async function insertAlertRule(sql: Sql, workspaceId: string, rule: Settl
         /* insertAlertRule */
         insert into alert_rules (id, workspace_id, name, mode, event, filter, schedule_hour, schedule_weekday, enabled, last_run_at, created_at)
         values (${id}, ${workspaceId}, ${rule.name}, ${rule.mode}, ${rule.event}, ${tx.json(rule.filter as never)},
-                ${rule.scheduleHour}, ${rule.scheduleWeekday}, ${rule.enabled}, ${rule.mode === 'instant' ? null : now}, ${now})`;
+                ${rule.scheduleHour}, ${rule.scheduleWeekday}, ${rule.enabled}, null, ${now})`;
       await insertRuleChannels(tx, workspaceId, id, rule.mode, rule.channelIds);
       return (await findAlertRule(tx, workspaceId, id))!;
     });
@@ -132,7 +132,7 @@ export async function updateAlertRule(
         /* updateAlertRule */
         update alert_rules set name = ${rule.name}, mode = ${rule.mode}, event = ${rule.event}, filter = ${tx.json(rule.filter as never)},
           schedule_hour = ${rule.scheduleHour}, schedule_weekday = ${rule.scheduleWeekday}, enabled = ${rule.enabled},
-          last_run_at = case when ${rule.mode} = 'instant' then null else coalesce(last_run_at, now()) end
+          last_run_at = case when ${rule.mode} = 'instant' then null when mode = 'instant' then now() else last_run_at end
         where id = ${id} and workspace_id = ${workspaceId}`;
       if (channelsChanged) await insertRuleChannels(tx, workspaceId, id, rule.mode, rule.channelIds);
       return findAlertRule(tx, workspaceId, id);

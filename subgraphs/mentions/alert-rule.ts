@@ -65,7 +65,7 @@ export function addAlertRuleType(builder: PothosBuilder) {
       channelIds: t.exposeIDList('channelIds'),
       schedule: t.field({ type: AlertSchedule, nullable: true, description: 'Daily and weekly digests only', resolve: (r) => (r.scheduleHour === null ? null : r) }),
       enabled: t.exposeBoolean('enabled'),
-      lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'Digests: the end of the period the last run covered' }),
+      lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'Digests: the end of the period the last run covered; null before the first run, which covers the hour, day or week before it' }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
     }),
   });

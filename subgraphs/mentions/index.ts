@@ -30,7 +30,7 @@ export { type CompatKind } from './compat-id-store.ts';
 export { compatIdOf, objectOfCompatId, objectsOfCompatIds } from './compat-ids.ts';
 export { createAlertRuleInput, updateAlertRuleInput } from './alert-rule-input.ts';
 export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules, listInstantAlertRules, lockAlertRule, recordDigestRun, removeKeywordFromAlertRules } from './alert-rule-store.ts';
-export { nextDigestRun } from './digest-schedule.ts';
+export { digestSpanStart, nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, recordThreadRead, removeComment, storeComment, threadCommentExternalIds } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
 export { type KeywordMatchCounts, type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchCounts, keywordMatchCountsOfWindows, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';

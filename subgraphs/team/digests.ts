@@ -1,7 +1,7 @@
 import type { Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { findKeywordsByIdsAnyWorkspace } from '../keywords/index.ts';
-import { type AlertRuleRow, findDigestMentions, listDueDigestRules, lockAlertRule, type MentionRow, mentionRecord, nextDigestRun, recordDigestRun } from '../mentions/index.ts';
+import { type AlertRuleRow, digestSpanStart, findDigestMentions, listDueDigestRules, lockAlertRule, type MentionRow, mentionRecord, nextDigestRun, recordDigestRun } from '../mentions/index.ts';
 import { envelopeBody } from './delivery-envelope.ts';
 import { insertDeliveries } from './delivery-store.ts';
 
@@ -65,16 +65,16 @@ export interface DigestRun {
 }
 
 /**
- * Runs a digest rule now: the mentions scored since its last run, one
- * delivery per channel, and the run recorded so the next one starts here,
- * in one transaction holding the rule (two workers never send one run
- * twice). `onlyIfDue` is the scheduler's: a rule another worker just ran is left alone.
+ * Runs a digest rule now: the mentions scored since its last run (a first
+ * run: one period back), one delivery per channel, and the run recorded so
+ * the next one starts here, in one transaction holding the rule (two
+ * workers never send one run twice). `onlyIfDue` is the scheduler's: a rule another worker just ran is left alone.
  */
 export async function runDigest(sql: Sql, workspaceId: string, ruleId: string, now: Date, onlyIfDue: boolean): Promise<DigestRun | undefined> {
   return sql.begin(async (tx) => {
     const rule = await lockAlertRule(tx, workspaceId, ruleId, !onlyIfDue);
     if (!rule || rule.mode === 'instant' || (onlyIfDue && nextDigestRun(rule) > now)) return undefined;
-    const period = { from: rule.lastRunAt ?? rule.createdAt, to: now };
+    const period = { from: digestSpanStart(rule, now), to: now };
     // A run that waited here behind one started after it has nothing left to send: going back in time, it would
     // end before it began and set the last run back, so the next run sent that span's mentions again.
     if (period.to <= period.from) return { alertId: rule.id, from: period.from, to: period.from, mentions: 0, deliveryIds: [] };
