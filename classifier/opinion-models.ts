@@ -151,6 +151,21 @@ const neutralComplaintLogOdds = 1;
 const ruleFoundBuyingAllowance = 1;
 
 /**
+ * A question that weighs two options ("Monarch or YNAB? I care more about
+ * net worth", "Osprey Talon 22 or Deuter Speed Lite 21 for day hikes?")
+ * asks which to adopt, which the labelling rules of eval/README.md call
+ * buy intent: 45 of the 62 such posts of the three development sets are.
+ * The tune posts, on which the model learned, label fewer so (31 of 56),
+ * and the rules leave it to the model (weighing two names as buying found
+ * as many wrong as right, issue 19's twelfth pass); the allowance of buying
+ * the rules find lets the form count without deciding alone. Chosen on the
+ * development sets (buy intent F1 0.74 → 0.80, 0.81 → 0.85, 0.63 → 0.68)
+ * with the holdout of rounds 1 and 2 not lower (0.750 → 0.765); at 1.5 or
+ * 2 round 1 lost a post.
+ */
+const asksToChoose = (ruleIntents: readonly Intent[]) => ruleIntents.includes('question') && ruleIntents.includes('comparison');
+
+/**
  * A complaint is found from log-odds this much lower in a post that
  * concedes praise before a turn that brings none (`concedesPraise`): the
  * turn's clause tells the fault ("…but next to Hyprland it feels like
@@ -324,7 +339,7 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
  * comparison of two named products or said in words the rules leave out.
  */
 function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'ironic' | 'understatesPraise'>, faultTold: number): number {
-  if (intent === 'buy_intent') return ruleIntents.includes(intent) ? ruleFoundBuyingAllowance : 0;
+  if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold;
   if (intent === 'comparison') {
     return (form.productsNamed >= 2 && ruleIntents.includes(intent) ? twoProductsComparisonAllowance : 0) + (form.saysComparison ? comparisonSaidAllowance : 0);
