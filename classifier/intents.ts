@@ -168,13 +168,17 @@ const url = /\bhttps?:\/\/\S+/giu;
  * leave out: it beats, wins over or runs circles around the other ("7UP beat
  * Sprite", "schlägt jede Fanta", "le gana por mucho"), they were tried side
  * by side, one was replaced by or left for the other ("remplacé X par Y",
- * "passé de Shimano à SRAM", "sono tornato alle…"), or a comparative stands
- * a few words before its "than" ("got me further in three months than…").
+ * "passé de Shimano à SRAM", "sono tornato alle…", "swapped the old router
+ * for a mesh kit", "upgraded from"), several were tried ("tried both"), or a
+ * comparative stands a few words before its "than" ("got me further in three
+ * months than…", "lichter dan de oude", "più leggero del vecchio"). "Went
+ * from X to Y" stays out: it tells of figures far more than of products
+ * ("p99 went from 480ms to 90ms").
  * Read only by `saysComparison`: as a rule whose verdict the models learn
  * from, these forms moved the sentiment model too (PERFORMANCE.md).
  */
 const comparisonSaid = unicodeWords(
-  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*/u,
+  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*|\bupgraded from\b|\bswapped(?: \S+){1,4} for\b|\btried (?:both|all three|the alternatives)\b|\b\w{3,}er dan\b|\bpiù \w+ (?:del|dello|della|dei|degli|delle)\b/u,
 );
 
 /** The post sets one product beside another in words the comparison rules leave out (`comparisonSaid`). */
