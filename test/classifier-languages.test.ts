@@ -63,6 +63,17 @@ describe('opinion words across languages', () => {
     expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);
   });
 
+  it('reads praise that trails off in doubt, or kindness thanked where none was done, as sarcasm', () => {
+    expect(readSentiment('Renewed without a claim and the price went up 31%. Loyalty pays, apparently.', 'en', noWords)).toMatchObject({ ironic: true, score: -3 });
+    expect(readSentiment('Timer ran all weekend: 61 hours on the invoice. client was thrilled, I\'m sure', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('The kettle died after 14 months and they offered a 15% code. Very generous of them.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('Lovely of the shop to send the sofa with no legs.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('Le service client a raccroché. Très sympa de leur part.', 'fr', noWords).ironic).toBe(true);
+    // Doubt about something that praises nothing, and kindness itself, are no irony.
+    expect(readSentiment('The parcel left the depot, apparently.', 'en', noWords).ironic).toBe(false);
+    expect(readSentiment('A kind man at the shop fixed the tap for free.', 'en', noWords).ironic).toBe(false);
+  });
+
   it('takes back praise said right before "until", and not "until now" or an earlier shout-out', () => {
     expect(readSentiment('The lamp is fine until you need it dimmed.', 'en', noWords).score).toBeLessThan(0);
     expect(readSentiment('Die Lampe ist toll, bis man sie dimmen will.', 'de', noWords).score).toBeLessThan(0);
