@@ -42,12 +42,20 @@ describe('intents across languages', () => {
       ['Sto per comprare la versione da 40 litri: qualcuno la usa?', 'it'],
       ['Vorrei acquistarlo, ma le taglie non sono chiare.', 'it'],
       ["L'appli gère-t-elle deux comptes ? Je compte prendre l'abonnement annuel.", 'fr'],
+      ['Quelqu’un a fait un sinistre chez eux ? Je pense souscrire pour ma location.', 'fr'],
+      ['Estoy pensando en pasar todo el estudio a la app nueva.', 'es'],
+      ['Funderar på att köpa en ny kvarn till jul.', 'sv'],
+      ['Ska byta från Outlook på Macen. Är den värd prenumerationen?', 'sv'],
+      ['The bulb died after 8 months. Switching to LED, done with halide.', 'en'],
+      ['Le comparateur trouve 60 € de moins ailleurs. Je change.', 'fr'],
     ]) {
       expect(intentsOf(text, language), text).toContain('buy_intent');
     }
     // Wanting something that is no purchase, and a note to check code before an upgrade, are not.
     expect(intentsOf('I want to understand how the queue works.', 'en')).not.toContain('buy_intent');
     expect(intentsOf('Check your FFI code before upgrading.', 'en')).not.toContain('buy_intent');
+    // What one should buy, said of anyone, is no want of the writer's.
+    expect(intentsOf('Hur vet man vilken storlek man ska köpa?', 'sv')).not.toContain('buy_intent');
   });
 });
 
