@@ -12,7 +12,7 @@ import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { leavesForAnother } from './leaving-posts.ts';
-import { reportsRatherThanOpines } from './reporting-posts.ts';
+import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
@@ -115,6 +115,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         saysComparison: saysComparison(input.post.text),
+        reportsBug: reportsBug(input.post.text),
       });
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving. The intents keep the stance

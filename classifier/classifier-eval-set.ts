@@ -40,6 +40,13 @@ export const developmentTechSetPath = new URL('../eval/development-tech.jsonl', 
  * and 5.
  */
 export const developmentEverydaySetPath = new URL('../eval/development-everyday.jsonl', import.meta.url);
+/**
+ * The development set of app categories (round 8): apps and services named
+ * by everyday words (a calendar, travel search, a camera app, a dating app,
+ * a VPN, an insurer…), written to exercise opinion reading (sarcasm, mixed
+ * posts, plain-word complaints and praise); tuned on like rounds 4, 5 and 7.
+ */
+export const developmentAppsSetPath = new URL('../eval/development-apps.jsonl', import.meta.url);
 
 const labelledPostSchema = z.object({
   id: z.string().min(1),
@@ -54,12 +61,13 @@ const labelledPostSchema = z.object({
    * annotators who saw neither the classifier nor the holdout, to widen both
    * parts; 3: the round-3 holdout; 4: the development set of unseen
    * categories; 5: the development set of technical categories; 6: the
-   * round-6 holdout; 7: the development set of everyday categories. `npm run
-   * eval` reports each round apart.
+   * round-6 holdout; 7: the development set of everyday categories; 8: the
+   * development set of app categories. `npm run eval` reports each round
+   * apart.
    */
-  round: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7)]).default(1),
+  round: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(1),
   keyword: z.object({ term: z.string().min(2).max(80), kind: z.enum(keywordKinds), context: z.string().max(300).nullable() }),
-  // Round 7 writes a company as its name and description alone: what it leaves out, it has none of.
+  // Rounds 7 and 8 write a company as its name and description alone: what they leave out, it has none of.
   company: z
     .object({
       name: z.string().nullable(),
@@ -105,19 +113,20 @@ export async function readFreshHoldout(round: FreshHoldoutRound): Promise<Labell
   return posts;
 }
 
-async function readDevelopmentRound(path: URL, round: 4 | 5 | 7): Promise<LabelledPost[]> {
+async function readDevelopmentRound(path: URL, round: 4 | 5 | 7 | 8): Promise<LabelledPost[]> {
   const posts = await readLabelledPosts(path);
   const misplaced = posts.find((post) => post.split !== 'development' || post.round !== round);
   if (misplaced) throw new Error(`${path.pathname.split('/').at(-1)}: ${misplaced.id} is not a round-${round} development-set post`);
   return posts;
 }
 
-/** Rounds 4, 5 and 7: the development sets, tuned on, never trained on. */
+/** Rounds 4, 5, 7 and 8: the development sets, tuned on, never trained on. */
 export async function readDevelopmentSet(): Promise<LabelledPost[]> {
   const rounds = await Promise.all([
     readDevelopmentRound(developmentSetPath, 4),
     readDevelopmentRound(developmentTechSetPath, 5),
     readDevelopmentRound(developmentEverydaySetPath, 7),
+    readDevelopmentRound(developmentAppsSetPath, 8),
   ]);
   return rounds.flat();
 }

@@ -83,7 +83,9 @@ const buyingPatterns = [
  * A want to acquire or to move told in the first person, however the post
  * is put ("I'm thinking of switching from Chrome", "before I migrate the
  * office", "je pense l'acheter", "quiero comprarla", "we'd pay for it if…",
- * "ready to order this week"): the writer is about to choose, which is
+ * "ready to order this week", "je pense souscrire", "funderar på att
+ * köpa"), or a switch decided now ("Switching to LED, done with halide.",
+ * "Je change.", "Ich wechsle."): the writer is about to choose, which is
  * buying whatever the product.
  */
 const wantStated = unicodeWords(new RegExp(
@@ -91,12 +93,15 @@ const wantStated = unicodeWords(new RegExp(
     String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|sign up|switch|migrate|upgrade|move over)\b`,
     String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?(?:pay|subscribe|order|buy)\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*|\bwhere (?:can|could|do) (?:i|we|you) (?:still )?(?:buy|order|get)\b`,
     String.raw`|\b(?:ich (?:will|möchte|würde gern)|wir (?:wollen|möchten)) (?:\S+ ){0,3}(?:kaufen|bestellen|wechseln|umsteigen|abonnieren)\b|\b(?:überlege|überlegen),? (?:\S+ ){0,3}(?:zu kaufen|zu wechseln|umzusteigen)\b|\bbevor (?:ich|wir) (?:\S+ ){0,3}(?:wechsle|wechseln|umsteige|kaufe)\b`,
-    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|changer pour|prendre l'abonnement)|\bavant de (?:migrer|passer à|changer|commander)`,
-    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a|me gustaría|nos gustaría) (?:comprar|pagar|pasarme|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
+    String.raw`|\bje (?:voudrais|veux|vais|compte|pense|pensais) (?:l'|les? |la )?(?:acheter|commander|passer (?:à|sur|chez)|migrer|m'abonner|souscrire|changer pour|prendre l'abonnement)|\bavant de (?:migrer|passer à|changer|commander|m'abonner|souscrire)`,
+    String.raw`|\b(?:pensando en|quiero|queremos|voy a|vamos a|me gustaría|nos gustaría) (?:comprar|pagar|pasar|cambiarme|migrar|suscribirme|pedir)\w*|\bantes de (?:migrar|cambiarme|pasarme|cambiar)`,
     String.raw`|\b(?:pensando em|quero|queremos|vou|vamos) (?:comprar|migrar|mudar|assinar|trocar)\w*|\bantes de (?:mudar|trocar)`,
     String.raw`|\b(?:vorrei|voglio|vogliamo|sto per|stiamo per|sto pensando di|stiamo pensando di) (?:compr|acquist|passare a|migrare|abbonar|ordin)|\bprima di (?:migrare|passare a)`,
     String.raw`|\b(?:ik wil|wij willen|we willen|ik ga|ik denk erover) (?:\S+ ){0,3}(?:kopen|bestellen|overstappen|migreren)\b|\bvoordat (?:ik|we) (?:overstap|migreer)`,
     String.raw`|\b(?:chcę|chcemy|planuję|planujemy|zamierzam) (?:kupić|zamówić|przejść|przesiąść|zmienić)`,
+    String.raw`|(?:\b(?:funderar på att|tänker|jag ska|vi ska|jag vill|vi vill|planerar att)|(?:^|[.!?]\s*)ska) (?:köpa|byta|beställa|prenumerera|teckna|skaffa)\b`,
+    // A switch decided now, told in the present: "Switching to LED, done with halide.", "Je change.", "Ich wechsle."
+    String.raw`|(?:^|[.!?:]\s*)switching (?:over )?to\b|\b(?:i'm|we're|i am|we are) switching (?:over )?to\b|\bje change(?: de \p{L}+| pour \p{L}+)?\s*[.!]|\bich wechsle\b`,
   ].join(''),
   'u',
 ));
@@ -168,13 +173,17 @@ const url = /\bhttps?:\/\/\S+/giu;
  * leave out: it beats, wins over or runs circles around the other ("7UP beat
  * Sprite", "schlägt jede Fanta", "le gana por mucho"), they were tried side
  * by side, one was replaced by or left for the other ("remplacé X par Y",
- * "passé de Shimano à SRAM", "sono tornato alle…"), or a comparative stands
- * a few words before its "than" ("got me further in three months than…").
+ * "passé de Shimano à SRAM", "sono tornato alle…", "swapped the old router
+ * for a mesh kit", "upgraded from"), several were tried ("tried both"), or a
+ * comparative stands a few words before its "than" ("got me further in three
+ * months than…", "lichter dan de oude", "più leggero del vecchio"). "Went
+ * from X to Y" stays out: it tells of figures far more than of products
+ * ("p99 went from 480ms to 90ms").
  * Read only by `saysComparison`: as a rule whose verdict the models learn
  * from, these forms moved the sentiment model too (PERFORMANCE.md).
  */
 const comparisonSaid = unicodeWords(
-  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*/u,
+  /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*|\bupgraded from\b|\bswapped(?: \S+){1,4} for\b|\btried (?:both|all three|the alternatives)\b|\b\w{3,}er dan\b|\bpiù \w+ (?:del|dello|della|dei|degli|delle)\b/u,
 );
 
 /** The post sets one product beside another in words the comparison rules leave out (`comparisonSaid`). */

@@ -12,6 +12,19 @@ const releaseAnnouncement = unicodeWords(/\b(?:v\d|\d)\d*\.\d+(?:\.\d+)? (?:is o
 const bugReport = unicodeWords(/^\s*(?:\[bug\]|bug:|bug report\b)|\bsteps to reproduce\b|\brepro(?:duction)? (?:repo|steps|case)\b|\bexpected\b[^.]*\.\s*actual\b/u);
 
 /**
+ * What a bug report attaches or says of its test, the template or not:
+ * "Minimal repro attached", "Logs attached", "same behaviour", "repro
+ * sandbox linked", "reproduzierbar", "reproductible".
+ */
+const bugEvidence = unicodeWords(/\b(?:minimal )?repro(?:duction)? (?:attached|linked|below|sandbox|in the)\b|\blogs? (?:attached|below)\b|\bstack ?trace (?:attached|below)\b|\bsame behaviou?r\b|\breproduc(?:ed|ible) (?:in|on|with)\b|\breproduzierbar\b|\breproductible\b|\breproducible\b|\briproducibile\b|\breproduceerbaar\b/u);
+
+/** A bug report, by its template or by what it attaches: a fault told, however calm its words. */
+export function reportsBug(text: string): boolean {
+  const lower = text.toLowerCase();
+  return bugReport.test(lower) || bugEvidence.test(lower);
+}
+
+/**
  * Posts that report rather than opine: news headlines, job ads, release
  * announcements and bug reports. Their kind words belong to the genre ("help us keep
  * startups' money safe", "best chance this year to spot…", "a pile of newly

@@ -74,8 +74,11 @@ const understatedPraise = new WordBoundedPattern([
  * Written marks of irony, in the languages Earshot reads most: an eye-roll
  * emoji, "/s", a stock phrase ("just what my commute needed", "sure, let's
  * all…"), praise for what nobody enjoys (waiting, paying, being put on
- * hold), or a praise word thrown before "another" or "again" ("great,
- * another outage", "super, schon wieder", "génial, encore").
+ * hold), a praise word thrown before "another" or "again" ("great,
+ * another outage", "super, schon wieder", "génial, encore"), or kindness
+ * thanked where none was done ("very generous of them", "lovely of the
+ * shop to send…", "sympa de leur part"; both such posts of the
+ * labelled sets and the 596 posts of commit 4746701 are negative).
  */
 const ironyMarks = unicodeWords(new RegExp(
   [
@@ -85,6 +88,8 @@ const ironyMarks = unicodeWords(new RegExp(
     String.raw`|\b(?:love|adore|enjoy)s? (?:\w+ )?(?:waiting|paying|being charged|getting charged|being (?:put )?on hold|sitting on hold|being ignored|getting ignored)\b|\bnothing says \w+(?: \w+)? like\b`,
     String.raw`|\bj'adore (?:attendre|payer|être ignoré)|\bme encanta (?:esperar|pagar)|\badoro (?:esperar|pagar|aspettare|pagare)|\bich liebe es,? (?:\w+ )?zu (?:warten|zahlen|bezahlen)|\bik hou (?:ervan|van) (?:om )?(?:te )?(?:wachten|betalen)|\buwielbiam (?:czekać|płacić)`,
     String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|\bno (?:pięknie|świetnie|ładnie)\b`,
+    // Kindness thanked where none was done: "very generous of them", "lovely of the shop to send…", "sympa de leur part".
+    String.raw`|\b(?:generous|kind|nice|thoughtful|considerate|sweet|lovely|classy) of (?:them|him|her|you|the \w+ to)\b|\b(?:sympa|gentil|aimable|généreux) de (?:leur|sa|ta|votre) part|\b(?:amable|generoso) de (?:su|tu) parte|\b(?:nett|großzügig) von (?:ihnen|euch|denen|dir)\b|\b(?:gentile|generoso) da parte (?:loro|sua|tua)|\b(?:aardig|gul) van (?:ze|hen|jullie)\b|\b(?:gentil|generoso) da parte (?:deles|dele|dela)|\bmiło z (?:ich|jego|jej) strony`,
     String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)\b`,
   ].join(''),
   'u',
@@ -127,6 +132,13 @@ const curtCloserWords = 3;
  * to the sentence's own question, "Worth it? Sure.", is no such closer).
  */
 const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
+
+/**
+ * A closing sentence whose praise trails off in doubt ("Loyalty pays,
+ * apparently.", "client was thrilled, I'm sure", "…is a choice, I suppose"):
+ * the writer does not stand behind the praise.
+ */
+const disbeliefTail = /,\s*(?:i'm sure|i am sure|apparently|i suppose|supposedly|allegedly|paraît-il|parait-il|angeblich|al parecer|pelo visto|a quanto pare|blijkbaar|podobno)[.!…]*\s*$/u;
 
 /** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
 const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
@@ -402,6 +414,10 @@ export function readSentiment(
   // "Oh good, they discontinued my lid colour. Thrilled.": a curt sentence
   // of praise closing a post already marked ironic is the same sarcasm.
   if (ironic && sentences > 1 && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords) {
+    turnPraiseAgainst(cues, closerCues);
+  }
+  if (disbeliefTail.test(closer) && praiseCount(cues, closerCues) > 0) {
+    ironic = true;
     turnPraiseAgainst(cues, closerCues);
   }
   if (sentences > 1 && !isQuestion(beforeCloser) && disbeliefCloser.test(closer)) {

@@ -42,12 +42,20 @@ describe('intents across languages', () => {
       ['Sto per comprare la versione da 40 litri: qualcuno la usa?', 'it'],
       ['Vorrei acquistarlo, ma le taglie non sono chiare.', 'it'],
       ["L'appli gère-t-elle deux comptes ? Je compte prendre l'abonnement annuel.", 'fr'],
+      ['Quelqu’un a fait un sinistre chez eux ? Je pense souscrire pour ma location.', 'fr'],
+      ['Estoy pensando en pasar todo el estudio a la app nueva.', 'es'],
+      ['Funderar på att köpa en ny kvarn till jul.', 'sv'],
+      ['Ska byta från Outlook på Macen. Är den värd prenumerationen?', 'sv'],
+      ['The bulb died after 8 months. Switching to LED, done with halide.', 'en'],
+      ['Le comparateur trouve 60 € de moins ailleurs. Je change.', 'fr'],
     ]) {
       expect(intentsOf(text, language), text).toContain('buy_intent');
     }
     // Wanting something that is no purchase, and a note to check code before an upgrade, are not.
     expect(intentsOf('I want to understand how the queue works.', 'en')).not.toContain('buy_intent');
     expect(intentsOf('Check your FFI code before upgrading.', 'en')).not.toContain('buy_intent');
+    // What one should buy, said of anyone, is no want of the writer's.
+    expect(intentsOf('Hur vet man vilken storlek man ska köpa?', 'sv')).not.toContain('buy_intent');
   });
 });
 
@@ -61,6 +69,17 @@ describe('opinion words across languages', () => {
   it('reads a lone closing word of disbelief as sarcasm, but not as the answer to a question', () => {
     expect(readSentiment('Transmission shudder at 40k miles. Dealer says it is great. Sure.', 'en', noWords)).toMatchObject({ ironic: true, cues: [{ cue: 'great', score: -3 }] });
     expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);
+  });
+
+  it('reads praise that trails off in doubt, or kindness thanked where none was done, as sarcasm', () => {
+    expect(readSentiment('Renewed without a claim and the price went up 31%. Loyalty pays, apparently.', 'en', noWords)).toMatchObject({ ironic: true, score: -3 });
+    expect(readSentiment('Timer ran all weekend: 61 hours on the invoice. client was thrilled, I\'m sure', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('The kettle died after 14 months and they offered a 15% code. Very generous of them.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('Lovely of the shop to send the sofa with no legs.', 'en', noWords).ironic).toBe(true);
+    expect(readSentiment('Le service client a raccroché. Très sympa de leur part.', 'fr', noWords).ironic).toBe(true);
+    // Doubt about something that praises nothing, and kindness itself, are no irony.
+    expect(readSentiment('The parcel left the depot, apparently.', 'en', noWords).ironic).toBe(false);
+    expect(readSentiment('A kind man at the shop fixed the tap for free.', 'en', noWords).ironic).toBe(false);
   });
 
   it('takes back praise said right before "until", and not "until now" or an earlier shout-out', () => {

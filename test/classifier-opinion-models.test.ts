@@ -9,6 +9,7 @@ import { featureRows, sentimentFeatures } from '../classifier/sentiment-features
 import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
+import { reportsBug } from '../classifier/reporting-posts.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -212,7 +213,7 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, mostlyKnown, [], true).sentiment).toBe('neutral');
   });
 
-  it('read buy intent the rules also find from lower log-odds, and no other intent so', () => {
+  it('read buy intent the rules also find, or a question weighing two options, from lower log-odds, and no other intent so', () => {
     // "order" leans to buying and to comparing at the same log-odds (-0.5), under the cut of 0 for both.
     const yesNo = (order: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:order': [0, order] } });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -223,6 +224,9 @@ describe('opinion models', () => {
     const order = new Map([['w:order', 1]]);
     expect(readOpinionsOf(models, order, [], true).intents).toEqual([]);
     expect(readOpinionsOf(models, order, ['buy_intent', 'comparison'], true).intents).toEqual(['buy_intent']);
+    // A question weighing two options asks which to adopt: buying from the same lower log-odds, the rules' buying or not.
+    expect(readOpinionsOf(models, order, ['question', 'comparison'], true).intents).toEqual(['buy_intent', 'question']);
+    expect(readOpinionsOf(models, order, ['question'], true).intents).toEqual(['question']);
   });
 
   it('read a complaint from lower log-odds after praise conceded before a turn, or where a fault is told, and a comparison where two products are named or it is said in words the rules leave out', () => {
@@ -234,10 +238,12 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false };
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false };
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
+    // A bug report ("Minimal repro attached") tells a fault however calm its words.
+    expect(readOpinionsOf(models, plain, [], true, { ...none, reportsBug: true }).intents).toEqual(['complaint']);
     // A question that complains lowers the cut by less: not enough at -2.
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:fault-question', 1]]), [], true, none).intents).toEqual([]);
     // Two products named weigh them where the rules find the comparison too, and only there.
@@ -256,9 +262,27 @@ describe('opinion models', () => {
       'La versión vieja le gana por mucho a la nueva.',
       'Wore both watches side by side for a week.',
       'The refill got me further in two weeks than the old one did in a month.',
+      'Swapped the old router for a mesh kit. Signal in every room now.',
+      'Tried both meal plans at the gym café; the cheaper one is the better food.',
+      'De nieuwe stofzuiger is lichter dan de oude en zuigt beter.',
+      'Il nuovo aspirapolvere è più leggero del vecchio.',
     ]) expect(saysComparison(text), text).toBe(true);
     expect(saysComparison('The new lamp is brighter and the app is easy.')).toBe(false);
     expect(saysComparison('Other than the strap, it is fine.')).toBe(false);
+    // Figures that went from one value to another are no products weighed.
+    expect(saysComparison('Our p99 went from 480ms to 90ms after the upgrade.')).toBe(false);
+  });
+
+  it('tell a bug report by its template or by what it attaches, and no other post', () => {
+    for (const text of [
+      'Bug: the export drops the last row.',
+      'The renderer segfaults when tiling on the GPU backend. Minimal repro attached.',
+      'After sleep the tunnel reports "connected" but DNS queries time out. Logs attached.',
+      'The server drops connections after exactly 60 seconds, proxy timeout set to 300s, same behaviour.',
+      'Nach dem Login wird der Token nicht gespeichert. Reproduzierbar ab Version 1.8.2.',
+    ]) expect(reportsBug(text), text).toBe(true);
+    expect(reportsBug('The app crashes every time I open it and support never answers.')).toBe(false);
+    expect(reportsBug('Our bug reports finally show severity at the top.')).toBe(false);
   });
 
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
@@ -269,7 +293,7 @@ describe('opinion models', () => {
       intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
-    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false };
+    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false };
     const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
     expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
     // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
@@ -294,7 +318,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const outages = new Map([['w:outages', 1]]);
-    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false };
+    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false, reportsBug: false };
     expect(readOpinionsOf(models, outages, [], true, understated)).toEqual({ sentiment: 'positive', intents: ['complaint'] });
     expect(readOpinionsOf(models, outages, [], true, { ...understated, understatesPraise: false }).sentiment).toBe('negative');
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
