@@ -38,7 +38,7 @@ import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText } from './post-text.ts';
+import { titledText, linksInText } from './post-text.ts';
 import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 import { readWithFallback } from './optional-call.ts';
@@ -174,7 +174,7 @@ function toPost(review: PlayReview, packageName: string, language: string, count
     platform: 'googleplay',
     externalId: review.reviewId,
     url: reviewUrl.href,
-    text: joinTitleAndBody(title, body),
+    ...titledText(title, body),
     publishedAt: new Date(comment.lastModified.seconds * 1000),
     replyTo: null,
     links: linksInText(written),
