@@ -224,7 +224,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   let stopping = false;
   const inFlight = new Set<http.ServerResponse>();
   // Node answers a missing Host, and an Expect it does not know, itself with an empty body; here they are the envelope's.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+  const answerRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('connection', 'close');
     inFlight.add(res);
     res.once('close', () => {
@@ -239,7 +239,8 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
     if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.serve(req, res, path)) return;
     notFound(req, res);
-  });
+  };
+  const server = http.createServer({ requireHostHeader: false }, answerRequest);
   server.on('clientError', answerUnparsableRequest);
   // RFC 9110 10.1.1: an expectation other than 100-continue is answered 417.
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -275,6 +276,12 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const { path, refusal } = admit(req, answer);
     const refuseUpgrade = (error: ApiError) => refuse(req, answer, error, envelopeFor(path));
     if (refusal) return refuseUpgrade(refusal);
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      // RFC 9110 7.8: a server may ignore an Upgrade it does not offer (`h2c`, as curl --http2 asks): a request
+      // without a body, which Node has read whole, is answered over HTTP/1.1; one with a body is refused.
+      if (req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0) return answerRequest(req, answer);
+      return refuseUpgrade({ code: 'validation_error', message: `Upgrade: ${req.headers.upgrade} is not a protocol this server switches to; send the request without it`, field: null });
+    }
     if (!wss || path !== '/graphql') return refuseUpgrade({ code: 'not_found', message: `No WebSocket endpoint at ${path}: only /graphql takes an upgrade` });
     // A browser sends the session cookie with any page's upgrade; a page of another site must not
     // subscribe as the signed-in user, so an upgrade carrying the cookie from a foreign Origin is refused.

@@ -633,4 +633,23 @@ describe('a refused WebSocket upgrade', () => {
     expect(key.body.error.message).toBe('Not a WebSocket handshake this server takes: Missing or invalid Sec-WebSocket-Key header');
     expect(key.headers['sec-websocket-version']).toBeUndefined();
   });
+
+  // RFC 9110 7.8: a server may ignore an Upgrade it does not offer. curl --http2 asks for h2c on every plain-HTTP request.
+  it('is no refusal for another protocol on a request without a body, which is answered over HTTP/1.1', async () => {
+    const h2c = { upgrade: 'h2c', connection: 'Upgrade, HTTP2-Settings', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA', authorization: `Bearer ${key}` };
+    const served = await upgrade('/v1/whoami', h2c);
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.body).workspace).toMatchObject({ name: 'Malformed' });
+    const withBody = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${earshot.url}/graphql`, { method: 'POST', headers: { ...h2c, 'content-type': 'application/json' } });
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify({ query: '{ whoami { workspace { name } } }' }));
+    });
+    expect({ status: withBody.status, code: JSON.parse(withBody.body).error.code }).toEqual({ status: 400, code: 'validation_error' });
+  });
 });
