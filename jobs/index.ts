@@ -3,6 +3,7 @@ import { capPeriodsQueue } from './cap-periods/index.ts';
 import { commentsQueue } from './comments/index.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { lookbackQueue } from './lookback/index.ts';
+import { orphanedTopUpsQueue } from './orphaned-top-ups/index.ts';
 import { pollSourcesQueue } from './poll-sources/index.ts';
 import { pollQueue } from './poll/index.ts';
 import { scoreQueue } from './score/index.ts';
@@ -16,4 +17,5 @@ export const jobDefinitions: JobDefinition<any>[] = [
   commentsQueue,
   billingTickQueue,
   capPeriodsQueue,
+  orphanedTopUpsQueue,
 ];

@@ -137,8 +137,9 @@ async function readBody(request: Request, maxBytes: number, parseJson: boolean):
   return { value, raw };
 }
 
-function inputError(problem: InputProblem): RequestRefusal {
-  return new RequestRefusal({ code: 'validation_error', message: problem.message, field: problem.field });
+/** The input's problems as one refusal, led by the first. */
+function inputError(problems: InputProblem[]): RequestRefusal {
+  return new RequestRefusal({ code: 'validation_error', message: problems[0].message, field: problems[0].field, problems });
 }
 
 /** Whether a parameter refuses a list as such (`limit=5&limit=6`), rather than some item of it. */
@@ -151,26 +152,34 @@ const takesOneValue = (schema: z.ZodType, values: string[]) =>
  * misspelt filter must not quietly widen the answer. A parameter given
  * more than once reaches the schema as the list of its values, which a
  * list parameter takes; any other is refused as given more than once.
+ * Every problem is reported, unknown parameters first.
  */
 function parseQuery(route: Route, query: URLSearchParams): Record<string, unknown> {
   const taken = Object.keys(route.query?.shape ?? {});
+  const takes = taken.length ? `this route takes ${taken.join(', ')}` : 'this route takes none';
+  const problems: InputProblem[] = [];
   const values = new Map<string, string | string[]>();
   for (const [name, value] of query) {
     if (!taken.includes(name)) {
-      const takes = taken.length ? `this route takes ${taken.join(', ')}` : 'this route takes none';
-      throw inputError({ field: name, message: `${name}: unknown query parameter; ${takes}` });
+      if (!problems.some((problem) => problem.field === name)) problems.push({ field: name, message: `${name}: unknown query parameter; ${takes}` });
+      continue;
     }
     const seen = values.get(name);
     values.set(name, seen === undefined ? value : [...[seen].flat(), value]);
   }
-  if (!route.query) return {};
+  if (!route.query) {
+    if (problems.length) throw inputError(problems);
+    return {};
+  }
   for (const [name, value] of values) {
     if (Array.isArray(value) && takesOneValue(route.query.shape[name], value)) {
-      throw inputError({ field: name, message: `${name}: is given more than once; this parameter takes one value` });
+      problems.push({ field: name, message: `${name}: is given more than once; this parameter takes one value` });
+      values.delete(name);
     }
   }
   const checked = checkInput(route.query, Object.fromEntries(values));
-  if (!checked.success) throw inputError(checked.problem);
+  if (!checked.success) throw inputError([...problems, ...checked.problems]);
+  if (problems.length) throw inputError(problems);
   return checked.data as Record<string, unknown>;
 }
 
@@ -384,7 +393,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
           // would wrap a lone string into the list it stands for). The
           // subgraph gets the body as sent and parses it itself.
           const checked = checkInput(route.body, body);
-          if (!checked.success) throw inputError(checked.problem);
+          if (!checked.success) throw inputError(checked.problems);
         }
         restRequest = { params, query, body, rawBody, headers: request.headers, requestId };
         if (usesGateway(route)) variables = route.variables(restRequest);

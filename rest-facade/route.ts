@@ -8,6 +8,11 @@ export interface ApiError {
   retryAfterSeconds?: number;
   field?: string | null;
   /**
+   * Every problem found in the input, the first being the refusal's own
+   * `field` and `message`; only Octolens's envelope lists them (`details`).
+   */
+  problems?: { field: string | null; message: string }[];
+  /**
    * Where one code covers two kinds of refusal that HTTP tells apart: an
    * invitation link that names nothing is `invalid_token` 401, one whose
    * invitation was answered or expired is `invalid_token` 410 Gone.

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { ExecutionResult, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
@@ -98,6 +99,52 @@ function repeatsAuthorization(req: http.IncomingMessage): boolean {
 
 const severalAuthorizations: ApiError = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
 
+/** The envelope a refusal is written in: Octolens's under `/compat/`, spec 7's everywhere else. */
+const envelopeFor = (path: string): ((error: ApiError, requestId: string) => unknown) => (path.startsWith('/compat/') ? octolensErrors.body : errorBody);
+
+/**
+ * What every request is checked for before it is routed, an upgrade's as
+ * much as any other's: its request id stamped, its target read in absolute
+ * form too (RFC 9112 3.2.2: a server must take `GET http://host/v1/…`, as a
+ * proxy sends it), its Host (RFC 9112 3.2: an HTTP/1.1 request without one
+ * is a 400) and its credential sent once on an API path.
+ */
+function admit(req: http.IncomingMessage, res: http.ServerResponse): { path: string; refusal?: ApiError } {
+  // Written over whatever the client sent, so no client can pass for another address.
+  req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
+  stampRequestId(req, res);
+  if (/^https?:\/\//i.test(req.url ?? '') && URL.canParse(req.url!)) {
+    const target = new URL(req.url!);
+    req.url = target.pathname + target.search;
+  }
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.headers.host === undefined && req.httpVersion === '1.1') {
+    res.setHeader('connection', 'close');
+    return { path, refusal: { code: 'validation_error', message: 'An HTTP/1.1 request must carry a Host header', field: null } };
+  }
+  if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
+    return { path, refusal: severalAuthorizations };
+  }
+  return { path };
+}
+
+/**
+ * A response on the socket of an upgrade request, for which Node makes
+ * none: a refused upgrade is answered as any request is, in the envelope
+ * with its X-Request-Id, and the connection closes after it.
+ */
+function responseOnUpgradeSocket(req: http.IncomingMessage, socket: Duplex): http.ServerResponse {
+  const res = new http.ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.once('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.once('finish', () => socket.destroy());
+    socket.end();
+  });
+  return res;
+}
+
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
 
@@ -167,7 +214,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError, envelope: (error: ApiError, requestId: string) => unknown = errorBody) => {
     const requestId = req.headers['x-request-id'] as string;
     const body = JSON.stringify(envelope(error, requestId));
-    res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
     res.end(body);
   };
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => refuse(req, res, { code: 'not_found', message: `No route for ${req.method} ${req.url}` });
@@ -177,37 +224,23 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   let stopping = false;
   const inFlight = new Set<http.ServerResponse>();
   // Node answers a missing Host, and an Expect it does not know, itself with an empty body; here they are the envelope's.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+  const answerRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('connection', 'close');
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
       if (stopping) server.closeIdleConnections();
     });
-    // Written over whatever the client sent, so no client can pass for another address.
-    req.headers[clientAddressHeader] = req.socket.remoteAddress ?? '';
-    stampRequestId(req, res);
-    // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header.
-    if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      res.setHeader('connection', 'close');
-      return refuse(req, res, { code: 'validation_error', message: 'An HTTP/1.1 request must carry a Host header', field: null });
-    }
-    // RFC 9112 3.2.2: a server must take a request target in absolute form (`GET http://host/v1/…`), as a proxy sends it.
-    if (/^https?:\/\//i.test(req.url ?? '') && URL.canParse(req.url!)) {
-      const target = new URL(req.url!);
-      req.url = target.pathname + target.search;
-    }
-    const path = (req.url ?? '/').split('?')[0];
-    if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
-      return refuse(req, res, severalAuthorizations, path.startsWith('/compat/') ? octolensErrors.body : errorBody);
-    }
+    const { path, refusal } = admit(req, res);
+    if (refusal) return refuse(req, res, refusal, envelopeFor(path));
     if (graphql && path === '/graphql') return void graphql(req, res);
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
     if (options.dashboard && !isApiPath(path) && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.serve(req, res, path)) return;
     notFound(req, res);
-  });
+  };
+  const server = http.createServer({ requireHostHeader: false }, answerRequest);
   server.on('clientError', answerUnparsableRequest);
   // RFC 9110 10.1.1: an expectation other than 100-continue is answered 417.
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -227,29 +260,46 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   });
 
   let wsServer: { dispose(): unknown } | undefined;
-  if (gateway) {
-    // A browser sends the session cookie with any page's upgrade; a page of
-    // another site must not subscribe as the signed-in user, so an upgrade
-    // carrying the cookie from a foreign Origin is refused before it opens.
-    const wss = new WebSocketServer({
-      server,
-      path: '/graphql',
-      // The ws package reads messages of up to 100 MiB: a 30 MB operation ran where its HTTP body was refused 413.
-      maxPayload: options.maxMessageBytes ?? 1024 * 1024,
-      verifyClient: (
-        { req }: { req: http.IncomingMessage },
-        done: (ok: boolean, status?: number, reason?: string, headers?: Record<string, string>) => void,
-      ) => {
-        // Refused as the same request over HTTP is, before the protocol switches: the subscription would act with the first credential.
-        if (repeatsAuthorization(req)) {
-          const requestId = requestIdFrom(req.headers['x-request-id'] as string | undefined);
-          const body = JSON.stringify(errorBody(severalAuthorizations, requestId));
-          return done(false, statusForCode(severalAuthorizations.code), body, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId });
-        }
-        if (!sessionCookie({ upgradeRequest: req }) || fromOwnOrigin(req, options.publicOrigin)) return done(true);
-        done(false, 403, 'Cross-site upgrade refused');
-      },
-    });
+  // Node hands every request asking to switch protocols to this listener, whatever its path, and
+  // the ws package answers the upgrades it refuses in plain text: each refusal is the envelope here.
+  const wss = gateway
+    ? new WebSocketServer({
+        noServer: true,
+        // The ws package reads messages of up to 100 MiB: a 30 MB operation ran where its HTTP body was refused 413.
+        maxPayload: options.maxMessageBytes ?? 1024 * 1024,
+      })
+    : undefined;
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node leaves the socket of an upgrade without an error listener: a client gone mid-answer must not stop the server.
+    socket.on('error', () => socket.destroy());
+    const answer = responseOnUpgradeSocket(req, socket);
+    const { path, refusal } = admit(req, answer);
+    const refuseUpgrade = (error: ApiError) => refuse(req, answer, error, envelopeFor(path));
+    if (refusal) return refuseUpgrade(refusal);
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      // RFC 9110 7.8: a server may ignore an Upgrade it does not offer (`h2c`, as curl --http2 asks): a request
+      // without a body, which Node has read whole, is answered over HTTP/1.1; one with a body is refused.
+      if (req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0) return answerRequest(req, answer);
+      return refuseUpgrade({ code: 'validation_error', message: `Upgrade: ${req.headers.upgrade} is not a protocol this server switches to; send the request without it`, field: null });
+    }
+    if (!wss || path !== '/graphql') return refuseUpgrade({ code: 'not_found', message: `No WebSocket endpoint at ${path}: only /graphql takes an upgrade` });
+    // A browser sends the session cookie with any page's upgrade; a page of another site must not
+    // subscribe as the signed-in user, so an upgrade carrying the cookie from a foreign Origin is refused.
+    if (sessionCookie({ upgradeRequest: req }) && !fromOwnOrigin(req, options.publicOrigin)) {
+      return refuseUpgrade({ code: 'forbidden', message: `Cross-site upgrade refused: a page of ${req.headers.origin} may not subscribe with the session cookie` });
+    }
+    answer.detachSocket(socket as Socket);
+    wss.handleUpgrade(req, socket, head, (webSocket) => wss.emit('connection', webSocket, req));
+  });
+  // A handshake the ws package cannot take (no GET, no Sec-WebSocket-Key, an unknown version…).
+  wss?.on('wsClientError', (error: Error, socket: Duplex, req: http.IncomingMessage) => {
+    const res = responseOnUpgradeSocket(req, socket);
+    const version = req.headers['sec-websocket-version'];
+    // RFC 6455 4.4: a refused version is answered with the versions the server speaks.
+    if (version !== '13' && version !== '8') res.setHeader('sec-websocket-version', '13, 8');
+    refuse(req, res, { code: 'validation_error', message: `Not a WebSocket handshake this server takes: ${error.message}`, field: null });
+  });
+  if (wss && gateway) {
     // Connections whose credential stopped working while they were subscribed.
     const credentialEnded = new WeakSet<object>();
     const graphqlWsOptions = getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage; socket: WebSocket }>(gateway, (ctx) => ({

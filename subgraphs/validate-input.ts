@@ -111,29 +111,37 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-/** An unknown field is reported before anything else: it is most often a misspelling of the field another issue misses. */
-const firstIssue = (issues: z.core.$ZodIssue[]) => issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0];
+/** A zod issue as an `InputProblem`: each unknown key is one, named by its own path. */
+function problemsOf(issue: z.core.$ZodIssue): InputProblem[] {
+  const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+  return paths.map((path) => {
+    const field = path.map(String).join('.');
+    return { field: field || null, message: field ? `${field}: ${issue.message}` : issue.message };
+  });
+}
 
 /**
- * Checks input against its schema; the first problem is one `InputProblem`
+ * Checks input against its schema; each problem is one `InputProblem`
  * naming the field, worded the same for REST bodies, query parameters and
- * GraphQL inputs.
+ * GraphQL inputs. `problem` is the one an answer leads with: an unknown
+ * field before anything else, since it is most often a misspelling of the
+ * field another problem misses.
  */
 export function checkInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
-): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem } {
+): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem; problems: InputProblem[] } {
   const unstorable = unstorableText(input);
   if (unstorable) {
     const field = unstorable.path.join('.');
-    return { success: false, problem: { field: field || null, message: `${field ? `${field}: ` : ''}${unstorable.problem}` } };
+    const problem = { field: field || null, message: `${field ? `${field}: ` : ''}${unstorable.problem}` };
+    return { success: false, problem, problems: [problem] };
   }
   const result = schema.safeParse(input, { error: plainMessage });
   if (result.success) return { success: true, data: result.data };
-  const issue = firstIssue(result.error.issues);
-  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
-  const field = path.map(String).join('.');
-  return { success: false, problem: { field: field || null, message: field ? `${field}: ${issue.message}` : issue.message } };
+  const unknownFirst = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+  const problems = unknownFirst.flatMap(problemsOf);
+  return { success: false, problem: problems[0], problems };
 }
 
 /**

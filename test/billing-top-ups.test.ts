@@ -5,9 +5,12 @@ import { manualClock } from '../runtime/clock.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { createCheckoutSession, stripeSettings } from '../subgraphs/billing/stripe-checkout.ts';
 import { insertTopUpOrder } from '../subgraphs/billing/top-up-order-store.ts';
+import { jobDefinitions } from '../jobs/index.ts';
+import { orphanedTopUpsQueue } from '../jobs/orphaned-top-ups/index.ts';
+import { createLogger } from '../runtime/logger.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
-import { startTestEarshot, type TestEarshot } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
 const clock = manualClock(new Date('2028-03-10T12:00:00.000Z'));
@@ -127,6 +130,46 @@ describe('POST /v1/billing/top-ups', () => {
     } finally {
       clock.set(started);
     }
+  });
+});
+
+describe('a top-up whose process died before its checkout session was saved', () => {
+  const hour = 3_600_000;
+  const sweep = () =>
+    orphanedTopUpsQueue.handle([{}], { sql: earshot.sql, clock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null });
+  const statusOf = async (key: string, id: string) => (await earshot.rest('GET', `/v1/billing/top-ups/${id}`, { key })).body.status;
+
+  // Such an order stayed pending for ever unless the same workspace retried the same amount within 24 hours.
+  it('fails once no retry may take it over (24 hours), leaving younger ones and started ones pending', async () => {
+    const { apiKey, workspace } = await earshot.createWorkspace();
+    const started = clock.now();
+    const orphanAt = (at: Date) => insertTopUpOrder(earshot.sql, { workspaceId: workspace.id, amountCents: 3000, at, leaseUntil: new Date(at.getTime() + 10_000) });
+    try {
+      const old = await orphanAt(started);
+      const young = await orphanAt(new Date(started.getTime() + 2 * hour));
+      const { order: paying } = await startTopUp(apiKey, 3000);
+      clock.set(new Date(started.getTime() + 24 * hour - 1));
+      await sweep();
+      expect(await statusOf(apiKey, old.id)).toBe('pending');
+      clock.set(new Date(started.getTime() + 25 * hour));
+      await sweep();
+      expect({ old: await statusOf(apiKey, old.id), young: await statusOf(apiKey, young.id), paying: await statusOf(apiKey, paying.id) }).toEqual({
+        old: 'failed',
+        young: 'pending',
+        paying: 'pending',
+      });
+      // What is failed stays failed: a retry of the amount takes over the younger order, never the failed one.
+      const retry = await earshot.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 3000 } });
+      expect(retry.body).toMatchObject({ id: young.id, status: 'pending' });
+      expect(await statusOf(apiKey, old.id)).toBe('failed');
+    } finally {
+      clock.set(started);
+    }
+  });
+
+  it('is looked for every hour by a pg-boss queue', () => {
+    expect(jobDefinitions).toContain(orphanedTopUpsQueue);
+    expect(orphanedTopUpsQueue.schedule).toEqual({ cron: '0 * * * *', payload: {} });
   });
 });
 

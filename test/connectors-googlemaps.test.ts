@@ -3,7 +3,7 @@ import type { ReviewSourceRef } from '../jobs/connectors/connector.ts';
 import { createGoogleMapsConnector, placeIdFromFeatureId } from '../jobs/connectors/googlemaps.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { UpstreamConfigurationError, UpstreamError } from '../runtime/upstream-http.ts';
-import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
+import { type FakeUpstream, startFakeServer } from './fake-upstreams/fake-server.ts';
 import { fastRetry, itSurvivesUpstreamFaults } from './fake-upstreams/fault-cases.ts';
 import { type PlaceFixture, type PlaceReviewFixture, startFakeGoogleMaps } from './fake-upstreams/googlemaps.ts';
 
@@ -178,6 +178,17 @@ describe('Google Maps connector', () => {
     const failure = await connector.reviews(source, since).catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 404 });
     expect(fake.requests.map((request) => request.path)).toEqual([`/elsewhere/v1/places/${placeId}`, '/elsewhere/maps/api/place/details/json']);
+  });
+
+  // Only the legacy API's refusal (404, 400) means the server serves neither: its 503 is a failure of its own, which a later poll may get past.
+  it('tells the 5xx of legacy Place Details rather than the 404 of Places API (New)', async () => {
+    const fake = await startFakeServer((request) => (request.path.startsWith('/v1/places/') ? null : { status: 503, body: { error: 'unavailable' } }));
+    fakes.push(fake);
+    const connector = createGoogleMapsConnector({ EARSHOT_UPSTREAM_GOOGLEMAPS: fake.url, EARSHOT_GOOGLE_MAPS_API_KEY: apiKey }, { retry: fastRetry });
+    const failure = await connector.reviews(source, since).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UpstreamError);
+    expect(failure).toMatchObject({ status: 503 });
+    expect(fake.requests.map((request) => request.path)).toEqual([`/v1/places/${placeId}`, ...Array(fastRetry.attempts).fill('/maps/api/place/details/json')]);
   });
 
   it('needs its API key', async () => {

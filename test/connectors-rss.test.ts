@@ -66,11 +66,12 @@ const feedAsAuthor = (feedUrl: string) => ({
   avatarUrl: null,
   followers: null,
 });
-const launchPost = (author: NormalizedPost['author'], text = 'Earshot 2.0 & what changed\n\nReviews from the App Store now arrive with ratings.\n\nRead the docs or https://earshot.example/changelog.'): NormalizedPost => ({
+const launchPost = (author: NormalizedPost['author'], title = 'Earshot 2.0 & what changed'): NormalizedPost => ({
   platform: 'rss',
   externalId: 'https://blog.earshot.example/?p=412',
   url: 'https://blog.earshot.example/2025/03/launch/',
-  text,
+  text: `${title}\n\nReviews from the App Store now arrive with ratings.\n\nRead the docs or https://earshot.example/changelog.`,
+  title,
   publishedAt: new Date('2025-03-03T09:30:00Z'),
   replyTo: null,
   links: ['https://apps.apple.com/us/app/id1459969523', 'https://blog.earshot.example/docs/reviews', 'https://earshot.example/changelog'],
@@ -82,6 +83,7 @@ const digestPost = (author: NormalizedPost['author']): NormalizedPost => ({
   externalId: 'https://blog.earshot.example/?p=398',
   url: 'https://blog.earshot.example/2025/02/digest/',
   text: 'February digest\n\nTen things we shipped.',
+  title: 'February digest',
   publishedAt: new Date('2025-02-27T16:00:00Z'),
   replyTo: null,
   links: [],
@@ -151,7 +153,7 @@ describe('RSS connector', () => {
       title: 'The Earshot Blog',
       posts: [
         // JSON Feed titles are plain text, so an entity stays as written.
-        launchPost({ ...blogAuthor, avatarUrl: 'https://blog.earshot.example/ada.png' }, 'Earshot 2.0 &amp; what changed\n\nReviews from the App Store now arrive with ratings.\n\nRead the docs or https://earshot.example/changelog.'),
+        launchPost({ ...blogAuthor, avatarUrl: 'https://blog.earshot.example/ada.png' }, 'Earshot 2.0 &amp; what changed'),
         digestPost(feedAsAuthor(feedUrl)),
       ],
       validators: { etag: expect.any(String), lastModified: null },

@@ -64,6 +64,7 @@ describe('Stack Overflow connector', () => {
           externalId: '79500001',
           url: 'https://stackoverflow.com/questions/79500001/why-does-earshots-webhook-send-dlv-ids-twice',
           text: 'Why does Earshot\'s webhook send "dlv_" ids twice?\n\nI followed the docs & got:\n\ndlv_1 <- twice\n\nSee also https://gist.example.com/x',
+          title: 'Why does Earshot\'s webhook send "dlv_" ids twice?',
           publishedAt: at(3),
           replyTo: null,
           links: ['https://earshot.example/docs/webhooks', 'https://gist.example.com/x'],

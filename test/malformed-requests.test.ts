@@ -519,6 +519,32 @@ function sendRaw(method: string, path: string, headers: Record<string, string | 
   });
 }
 
+/** A WebSocket upgrade request as a graphql-ws client sends it, with these headers over or beside its own: the answer, or 101 when the protocol switched. */
+function upgrade(path: string, extra: Record<string, string | string[]>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const headers: Record<string, string | string[]> = {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-protocol': 'graphql-transport-ws',
+      ...extra,
+    };
+    const request = http.request(`${earshot.url}${path}`, { headers });
+    request.on('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve({ status: response.statusCode!, headers: response.headers, body: '' });
+    });
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 describe('two Authorization headers', () => {
   // Node keeps the first of several and drops the rest: the request acted silently with the first credential.
   it('are 400 validation_error on /v1, /compat, /graphql and /mcp, each in its envelope', async () => {
@@ -539,36 +565,13 @@ describe('two Authorization headers', () => {
   });
 
   it('are 400 validation_error on a WebSocket upgrade to /graphql, in the envelope, before the protocol switches', async () => {
-    const upgrade = (authorization: string | string[]) =>
-      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-        const headers: Record<string, string | string[]> = {
-          authorization,
-          connection: 'Upgrade',
-          upgrade: 'websocket',
-          'sec-websocket-version': '13',
-          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-          'sec-websocket-protocol': 'graphql-transport-ws',
-        };
-        const request = http.request(`${earshot.url}/graphql`, { headers });
-        request.on('upgrade', (response, socket) => {
-          socket.destroy();
-          resolve({ status: response.statusCode!, headers: response.headers, body: '' });
-        });
-        request.on('response', (response) => {
-          let text = '';
-          response.on('data', (chunk) => (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
-        });
-        request.on('error', reject);
-        request.end();
-      });
-    const refused = await upgrade([`Bearer ${key}`, 'Bearer mk_live_someone_else']);
+    const refused = await upgrade('/graphql', { authorization: [`Bearer ${key}`, 'Bearer mk_live_someone_else'] });
     expect({ status: refused.status, body: JSON.parse(refused.body) }).toEqual({
       status: 400,
       body: { error: { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null, requestId: refused.headers['x-request-id'] } },
     });
     expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect((await upgrade(`Bearer ${key}`)).status).toBe(101);
+    expect((await upgrade('/graphql', { authorization: `Bearer ${key}` })).status).toBe(101);
   });
 
   // Spec 4 honours one inbound id of 8 to 64 URL-safe characters; two are no such id, so the answer names a fresh one, as for any malformed id.
@@ -577,5 +580,76 @@ describe('two Authorization headers', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
     expect(['first-id-0001', 'second-id-0002']).not.toContain(answer.headers['x-request-id']);
+  });
+});
+
+// The ws package answered the upgrades it refused itself, in plain text (`403 Cross-site upgrade refused`,
+// `400 Bad Request` for another path, `400 Missing or invalid Sec-WebSocket-Version header`).
+describe('a refused WebSocket upgrade', () => {
+  const refusal = async (path: string, extra: Record<string, string | string[]>) => {
+    const answer = await upgrade(path, extra);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers.connection).toBe('close');
+    return { status: answer.status, headers: answer.headers, body: JSON.parse(answer.body) };
+  };
+
+  it('is 403 forbidden in the envelope when a page of another site sends the session cookie', async () => {
+    const crossSite = await refusal('/graphql', { cookie: 'earshot_session=anything', origin: 'https://evil.example', 'x-request-id': 'cross-site-0001' });
+    expect(crossSite).toEqual({
+      status: 403,
+      headers: expect.objectContaining({ 'x-request-id': 'cross-site-0001' }),
+      body: { error: { code: 'forbidden', message: expect.stringContaining('https://evil.example'), requestId: 'cross-site-0001' } },
+    });
+    expect((await upgrade('/graphql', { cookie: 'earshot_session=anything', origin: earshot.url })).status).toBe(101);
+  });
+
+  it('is 404 not_found in the envelope at a path other than /graphql, in Octolens\'s under /compat', async () => {
+    const elsewhere = await refusal('/v1/whoami', { authorization: `Bearer ${key}` });
+    expect(elsewhere).toEqual({
+      status: 404,
+      headers: expect.anything(),
+      body: { error: { code: 'not_found', message: 'No WebSocket endpoint at /v1/whoami: only /graphql takes an upgrade', requestId: elsewhere.headers['x-request-id'] } },
+    });
+    const compat = await refusal('/compat/octolens/api/v2/mentions', {});
+    expect(compat.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No WebSocket endpoint at /compat/octolens/api/v2/mentions: only /graphql takes an upgrade', status: 404 } });
+  });
+
+  it('is 400 validation_error in the envelope for a handshake the server cannot take, naming the versions it speaks', async () => {
+    const version = await refusal('/graphql', { 'sec-websocket-version': '7' });
+    expect(version).toEqual({
+      status: 400,
+      headers: expect.objectContaining({ 'sec-websocket-version': '13, 8' }),
+      body: {
+        error: {
+          code: 'validation_error',
+          message: 'Not a WebSocket handshake this server takes: Missing or invalid Sec-WebSocket-Version header',
+          field: null,
+          requestId: version.headers['x-request-id'],
+        },
+      },
+    });
+    const key = await refusal('/graphql', { 'sec-websocket-key': 'short' });
+    expect(key.status).toBe(400);
+    expect(key.body.error.message).toBe('Not a WebSocket handshake this server takes: Missing or invalid Sec-WebSocket-Key header');
+    expect(key.headers['sec-websocket-version']).toBeUndefined();
+  });
+
+  // RFC 9110 7.8: a server may ignore an Upgrade it does not offer. curl --http2 asks for h2c on every plain-HTTP request.
+  it('is no refusal for another protocol on a request without a body, which is answered over HTTP/1.1', async () => {
+    const h2c = { upgrade: 'h2c', connection: 'Upgrade, HTTP2-Settings', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA', authorization: `Bearer ${key}` };
+    const served = await upgrade('/v1/whoami', h2c);
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.body).workspace).toMatchObject({ name: 'Malformed' });
+    const withBody = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${earshot.url}/graphql`, { method: 'POST', headers: { ...h2c, 'content-type': 'application/json' } });
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify({ query: '{ whoami { workspace { name } } }' }));
+    });
+    expect({ status: withBody.status, code: JSON.parse(withBody.body).error.code }).toEqual({ status: 400, code: 'validation_error' });
   });
 });

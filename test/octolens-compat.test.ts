@@ -116,6 +116,29 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     });
   });
 
+  // Octolens's reference: VALIDATION_ERROR "responses include a `details` array with per-field issues". Only the first was listed.
+  it('lists every problem of the input in `details`, the message being the first one', async () => {
+    const body = await octolens(earshot, 'POST', '/mentions', key, { includeAll: 'yes', limit: 1000, sortBy: 'date', cursor: 7 });
+    expectOctolensError(body, 400, 'VALIDATION_ERROR', {
+      details: [
+        { path: ['sortBy'], message: expect.stringMatching(/^sortBy: unknown field/) },
+        { path: ['includeAll'], message: 'includeAll: expected true or false, got a string' },
+        { path: ['limit'], message: expect.stringMatching(/^limit: /) },
+        { path: ['cursor'], message: 'cursor: expected a string, got a number' },
+      ],
+    });
+    expect(body.body.error.message).toBe(body.body.error.details[0].message);
+    const query = await octolens(earshot, 'GET', '/analytics/sentiment?bucket=day&window=7&sentiment=happy', key);
+    expectOctolensError(query, 400, 'VALIDATION_ERROR', {
+      details: [
+        { path: ['bucket'], message: expect.stringContaining('bucket: unknown query parameter') },
+        { path: ['window'], message: expect.stringContaining('window: unknown query parameter') },
+        { path: ['sentiment', '0'], message: expect.stringMatching(/^sentiment\.0: /) },
+      ],
+    });
+    expect(query.body.error.message).toBe(query.body.error.details[0].message);
+  });
+
   it('bounds the keyword ids one filter names at 50 (spec 8): keyword, !keyword and every group together, on the list, the export and analytics', async () => {
     const ids = (count: number, from = 1) => Array.from({ length: count }, (_, i) => from + i);
     const wholeFilter = { details: [{ path: ['filters'], message: expect.stringContaining('at most 50') }] };

@@ -63,6 +63,30 @@ beforeAll(async () => {
 });
 afterAll(() => earshot?.stop());
 
+describe('a mention\'s title', () => {
+  // Octolens's reference: `title` is the post title, null for platforms that have none. It was always null.
+  it('is the title of a post that has one, the body then being the text after it, and null for one without', async () => {
+    const titled = { ...post('Is acme worth it?\n\nWe compared it with a homegrown script.'), title: 'Is acme worth it?' };
+    const headlineOnly = { ...post('Acme open-sources its matcher'), title: 'Acme open-sources its matcher' };
+    const untitled = post('acme is great', 'x');
+    const rows = await storeMatchedPosts(
+      earshot.sql,
+      [titled, headlineOnly, untitled].map((item) => ({ post: item, matches: [{ keywordId: keywords.acme.id, workspaceId, fuzzy: false }] })),
+    );
+    const of = async (item: NormalizedPost) => {
+      const { title, body } = await shown(rows.find((row) => row.externalId === item.externalId)!.id);
+      return { title, body };
+    };
+    expect(await of(titled)).toEqual({ title: 'Is acme worth it?', body: 'We compared it with a homegrown script.' });
+    expect(await of(headlineOnly)).toEqual({ title: 'Acme open-sources its matcher', body: '' });
+    expect(await of(untitled)).toEqual({ title: null, body: 'acme is great' });
+    // The REST API's record keeps its text whole and names no title (spec 2.4).
+    const record = await earshot.rest('GET', `/v1/mentions/${rows.find((row) => row.externalId === titled.externalId)!.id}`, { key });
+    expect(record.body.post).toEqual(expect.objectContaining({ text: 'Is acme worth it?\n\nWe compared it with a homegrown script.' }));
+    expect(record.body.post).not.toHaveProperty('title');
+  });
+});
+
 describe('the mention list', () => {
   it('answers in the recorded shape, one row per keyword a post matched', async () => {
     const [[forAcme, forBeta]] = await seed([keywords.acme.id, keywords.beta.id], [85]);

@@ -51,6 +51,8 @@ export interface NormalizedPost {
   url: string;
   /** Title and body joined by a blank line where the platform has both. */
   text: string;
+  /** The title, where the platform gives the item one (a story, an issue, a video, a review's headline); `text` holds it too. */
+  title?: string | null;
   publishedAt: Date;
   /** Address of the post this one answers; null for a top-level post. */
   replyTo: string | null;

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText } from './post-text.ts';
+import { titledText, linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
 
@@ -108,7 +108,7 @@ function toPost(entry: FeedEntry, appId: string, country: string): NormalizedPos
     externalId: entry.id.label,
     // Apple gives reviews no address of their own; the fragment keeps each one distinct on the app's review list.
     url: `${appPage(appId, country)}?see-all=reviews#review-${entry.id.label}`,
-    text: joinTitleAndBody(entry.title?.label, body),
+    ...titledText(entry.title?.label, body),
     publishedAt,
     replyTo: null,
     links: linksInText(body),

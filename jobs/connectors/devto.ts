@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { htmlToText, joinTitleAndBody, linksInHtml, linksInText } from './post-text.ts';
+import { htmlToText, titledText, linksInHtml, linksInText } from './post-text.ts';
 import { mayMentionTerm, pageSize } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { pathWithFallback, whenUpstreamFails } from './optional-call.ts';
@@ -149,7 +149,7 @@ function articleToPost(article: Pick<z.infer<typeof articleShape>, 'id' | 'title
     platform: 'devto',
     externalId: String(article.id),
     url: article.url,
-    text: joinTitleAndBody(article.title, body),
+    ...titledText(article.title, body),
     publishedAt: new Date(article.published_at),
     replyTo: null,
     links,

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
+import { titledText, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { whenUpstreamFails } from './optional-call.ts';
@@ -200,7 +200,7 @@ function issueToPost(issue: GitHubIssue): NormalizedPost {
     platform: 'github',
     externalId: externalId(issue),
     url: issue.html_url,
-    text: joinTitleAndBody(issue.title, issue.body),
+    ...titledText(issue.title, issue.body),
     publishedAt: new Date(issue.created_at),
     replyTo: null,
     links: linksInText(issue.body ?? ''),
@@ -218,7 +218,7 @@ function repositoryToPost(repository: GitHubRepository): NormalizedPost {
     platform: 'github',
     externalId: externalId(repository),
     url: repository.html_url,
-    text: joinTitleAndBody(repository.full_name, repository.description),
+    ...titledText(repository.full_name, repository.description),
     publishedAt: new Date(repository.updated_at),
     replyTo: null,
     links: uniqueLinks(/^https?:\/\//i.test(repository.homepage ?? '') ? [repository.homepage] : [], linksInText(repository.description ?? '')),

@@ -9,7 +9,9 @@
  * `GET {legacyBase}/maps/api/place/details/json?place_id=…&fields=reviews,name,url&reviews_sort=newest`,
  * its `result.reviews[]` carrying `author_name`, `author_url`, `rating`,
  * `text` and `time` (Unix seconds) but no review id: one is made from the
- * place, the author and the time, which a review keeps across polls.
+ * place, the author and the time, which a review keeps across polls. A
+ * server refusing that too (404, 400) serves neither API and its first
+ * refusal is told; any other failure of the legacy read (a 5xx) is told as it is.
  *
  * Source ids (spec 2.3 "Place ID or cid"):
  * - a Place ID (`ChIJ…`), from a bare id, `place_id:` / `query_place_id=` in a
@@ -36,6 +38,7 @@ import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
 import { linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
+import { readWithFallback } from './optional-call.ts';
 
 const localizedText = z.object({ text: z.string(), languageCode: z.string().nullish() });
 
@@ -204,13 +207,7 @@ export function createGoogleMapsConnector(env: NodeJS.ProcessEnv = process.env, 
       requireKey();
       const cid = cidPattern.exec(source.id)?.[1];
       const placeId = cid ? await placeIdOfCid(cid) : source.id;
-      const posts = await placeReviews(placeId, source).catch(async (error: unknown) => {
-        if (!(error instanceof UpstreamError && (error.status === 404 || error.status === 400))) throw error;
-        // Only an answer of the legacy API replaces the first failure: a server serving neither path keeps its 404.
-        return legacyPlaceReviews(placeId, source).catch((legacyError: unknown) => {
-          throw legacyError instanceof UpstreamError && legacyError.status !== undefined ? error : legacyError;
-        });
-      });
+      const posts = await readWithFallback(() => placeReviews(placeId, source), () => legacyPlaceReviews(placeId, source), [404, 400]);
       return posts
         .filter((post) => post.publishedAt > since)
         .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());

@@ -38,9 +38,10 @@ import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText } from './post-text.ts';
-import { getUpstreamJson, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
+import { titledText, linksInText } from './post-text.ts';
+import { getUpstreamJson, UpstreamConfigurationError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
+import { readWithFallback } from './optional-call.ts';
 
 const timestamp = z.object({ seconds: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform(Number) });
 
@@ -135,13 +136,14 @@ export function createGooglePlayConnector(env: NodeJS.ProcessEnv = process.env, 
 
       // Decided per call, not for good: a provider also answers 404 for a package it does not know.
       let api: ReviewsApi = 'provider';
-      const firstPage = await readPage(api, null).catch(async (error: unknown) => {
-        if (!(error instanceof UpstreamError && error.status === 404)) throw error;
-        api = 'developer';
-        return readPage(api, null).catch((developerError: unknown) => {
-          throw developerError instanceof UpstreamError && developerError.status === 404 ? error : developerError;
-        });
-      });
+      const firstPage = await readWithFallback(
+        () => readPage(api, null),
+        () => {
+          api = 'developer';
+          return readPage(api, null);
+        },
+        [404],
+      );
       const posts: NormalizedPost[] = [];
       let token: string | null = null;
       for (let page = 1; page <= pagesMaximum; page++) {
@@ -172,7 +174,7 @@ function toPost(review: PlayReview, packageName: string, language: string, count
     platform: 'googleplay',
     externalId: review.reviewId,
     url: reviewUrl.href,
-    text: joinTitleAndBody(title, body),
+    ...titledText(title, body),
     publishedAt: new Date(comment.lastModified.seconds * 1000),
     replyTo: null,
     links: linksInText(written),

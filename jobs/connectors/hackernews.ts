@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { htmlToText, joinTitleAndBody, linksInHtml, uniqueLinks } from './post-text.ts';
+import { htmlToText, titledText, linksInHtml, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
@@ -131,7 +131,7 @@ function toPost(hit: AlgoliaHackerNewsHit): NormalizedPost {
     platform: 'hackernews',
     externalId: hit.objectID,
     url: itemUrl(hit.objectID),
-    text: joinTitleAndBody(isComment ? null : hit.title, htmlToText(bodyHtml)),
+    ...titledText(isComment ? null : hit.title, htmlToText(bodyHtml)),
     publishedAt: new Date(hit.created_at_i * 1000),
     replyTo: isComment && hit.parent_id != null ? itemUrl(hit.parent_id) : null,
     links: uniqueLinks(isComment ? [] : [hit.url], linksInHtml(bodyHtml)),

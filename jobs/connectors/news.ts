@@ -15,7 +15,7 @@ import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector
 import { parseFeedDocument, type FeedEntry } from './feed-document.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { linksInHtml } from './post-text.ts';
+import { linksInHtml, titledText } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { requestUpstream, upstreamBase, UpstreamError } from '../../runtime/upstream-http.ts';
 
@@ -73,7 +73,7 @@ function toPost(entry: FeedEntry, feedLanguage: string | null): NormalizedPost |
     platform: 'news',
     externalId: entry.id ?? entry.link,
     url: entry.link,
-    text: headline(entry.title, publication),
+    ...titledText(headline(entry.title, publication), null),
     publishedAt: entry.publishedAt,
     replyTo: null,
     links: linksInHtml(entry.bodyHtml ?? '', entry.link),

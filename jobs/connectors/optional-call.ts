@@ -30,3 +30,22 @@ export function pathWithFallback(preferred: string, fallback: string): <T>(read:
     }
   };
 }
+
+/**
+ * Reads with `preferred`; when the server answers one of `statuses` there
+ * (an API it does not serve), reads with `fallback` instead. When the
+ * fallback is refused with one of those statuses too, the server serves
+ * neither and the first refusal is the one told; any other failure of the
+ * fallback (a 5xx, a broken body, no answer) is its own and is told as it is.
+ */
+export async function readWithFallback<T>(preferred: () => Promise<T>, fallback: () => Promise<T>, statuses: readonly number[]): Promise<T> {
+  const refusedWith = (error: unknown) => error instanceof UpstreamError && error.status !== undefined && statuses.includes(error.status);
+  try {
+    return await preferred();
+  } catch (error) {
+    if (!refusedWith(error)) throw error;
+    return fallback().catch((fallbackError: unknown) => {
+      throw refusedWith(fallbackError) ? error : fallbackError;
+    });
+  }
+}

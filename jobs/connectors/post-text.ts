@@ -103,7 +103,8 @@ export function uniqueLinks(...lists: ReadonlyArray<string | null | undefined>[]
   return [...new Set(lists.flat().filter((link): link is string => !!link))];
 }
 
-/** A post's `text`: title and body joined by a blank line where both exist (NormalizedPost.text). */
-export function joinTitleAndBody(title: string | null | undefined, body: string | null | undefined): string {
-  return [title?.trim(), body?.trim()].filter((part) => !!part).join('\n\n');
+/** A post's `title`, and its `text`: title and body joined by a blank line where both exist (NormalizedPost). */
+export function titledText(title: string | null | undefined, body: string | null | undefined): { title: string | null; text: string } {
+  const heading = title?.trim() || null;
+  return { title: heading, text: [heading, body?.trim()].filter((part) => !!part).join('\n\n') };
 }

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { decodeHtmlEntities, joinTitleAndBody, linksInText, uniqueLinks } from './post-text.ts';
+import { decodeHtmlEntities, titledText, linksInText, uniqueLinks } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
@@ -221,7 +221,7 @@ function linkToPost(link: RedditLinkData): NormalizedPost {
     platform: 'reddit',
     externalId: link.name,
     url: site + link.permalink,
-    text: joinTitleAndBody(decodeHtmlEntities(link.title), decodeHtmlEntities(link.selftext)),
+    ...titledText(decodeHtmlEntities(link.title), decodeHtmlEntities(link.selftext)),
     publishedAt: new Date(link.created_utc * 1000),
     replyTo: null,
     links: uniqueLinks(link.is_self ? [] : [link.url_overridden_by_dest ?? link.url], linksInText(link.selftext)),

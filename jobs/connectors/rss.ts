@@ -19,7 +19,7 @@ import { advertisedFeeds, looksLikeHtml } from './feed-discovery.ts';
 import { parseFeedDocument, type FeedDocument, type FeedEntry } from './feed-document.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
+import { htmlToText, titledText, linksInHtml } from './post-text.ts';
 import { assertPublicHttpUrl, PrivateAddressError, type HostLookup } from '../../runtime/public-address.ts';
 import { requestUpstream, UpstreamError, type UpstreamResponse } from '../../runtime/upstream-http.ts';
 
@@ -136,13 +136,14 @@ function toPosts(document: FeedDocument, feedUrl: string, seenAt: Date): Normali
 
 function toPost(entry: FeedEntry, document: FeedDocument, feedUrl: string, seenAt: Date): NormalizedPost {
   const body = entry.bodyHtml ?? '';
-  const text = joinTitleAndBody(entry.title, htmlToText(body));
+  const { title, text } = titledText(entry.title, htmlToText(body));
   const url = entry.link ?? document.siteUrl ?? feedUrl;
   return {
     platform: 'rss',
     externalId: entry.id ?? entry.link ?? createHash('sha256').update(`${feedUrl}\n${text}`).digest('hex').slice(0, 32),
     url,
     text,
+    title,
     publishedAt: entry.publishedAt ?? seenAt,
     replyTo: null,
     links: linksInHtml(body, url),

@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import type { NormalizedAuthor, NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { decodeHtmlEntities, htmlToText, joinTitleAndBody, linksInHtml } from './post-text.ts';
+import { decodeHtmlEntities, htmlToText, titledText, linksInHtml } from './post-text.ts';
 import { pageSize, searchText, unixSeconds } from './search-query.ts';
 import { getUpstreamJson, UpstreamError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems } from './upstream-shape.ts';
@@ -189,7 +189,7 @@ function questionToPost(question: StackExchangeQuestion): NormalizedPost {
     platform: 'stackoverflow',
     externalId: String(question.question_id),
     url: question.link ?? `${site}/q/${question.question_id}`,
-    text: joinTitleAndBody(decodeHtmlEntities(question.title), htmlToText(question.body ?? '')),
+    ...titledText(decodeHtmlEntities(question.title), htmlToText(question.body ?? '')),
     publishedAt: new Date(question.creation_date * 1000),
     replyTo: null,
     links: linksInHtml(question.body ?? '', site),

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { ConnectorOptions, ReviewConnector, ReviewSourceRef } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { joinTitleAndBody, linksInText } from './post-text.ts';
+import { titledText, linksInText } from './post-text.ts';
 import { getUpstreamJson, upstreamBase, UpstreamConfigurationError, UpstreamError } from '../../runtime/upstream-http.ts';
 import { parseUpstreamShape, upstreamItems, upstreamTimestamp } from './upstream-shape.ts';
 
@@ -115,7 +115,7 @@ function toPost(review: TrustpilotReview): NormalizedPost {
     platform: 'trustpilot',
     externalId: review.id,
     url: `https://www.trustpilot.com/reviews/${review.id}`,
-    text: joinTitleAndBody(review.title, body),
+    ...titledText(review.title, body),
     publishedAt: new Date(review.createdAt),
     replyTo: null,
     links: linksInText(body),

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ConnectorOptions, SearchConnector, SearchQuery } from './connector.ts';
 import { primaryLanguage } from './language-tag.ts';
 import type { NormalizedPost } from '../../vocabulary/normalized-post.ts';
-import { decodeHtmlEntities, joinTitleAndBody, linksInText } from './post-text.ts';
+import { decodeHtmlEntities, titledText, linksInText } from './post-text.ts';
 import { pageSize, searchText } from './search-query.ts';
 import { getUpstreamJson, UpstreamConfigurationError, type UpstreamResponse, upstreamBase } from '../../runtime/upstream-http.ts';
 import { whenUpstreamFails } from './optional-call.ts';
@@ -188,7 +188,7 @@ function videoToPost(video: Video, channel: Channel | undefined): NormalizedPost
     platform: 'youtube',
     externalId: video.id,
     url: videoUrl(video.id),
-    text: joinTitleAndBody(snippet.title, snippet.description),
+    ...titledText(snippet.title, snippet.description),
     publishedAt: new Date(snippet.publishedAt),
     replyTo: null,
     links: linksInText(snippet.description),

@@ -25,11 +25,17 @@ export const octolensErrorSchema = z
       details: z
         .array(z.object({ path: z.array(z.string()), message: z.string() }))
         .optional()
-        .meta({ description: 'On `VALIDATION_ERROR`: the input that was refused, `path` naming it' }),
+        .meta({ description: 'On `VALIDATION_ERROR`: every problem found in the input, the first being `message`; `path` names the field (empty for the whole input)' }),
       retryAfterSeconds: z.number().int().optional().meta({ description: 'On `RATE_LIMITED`: mirrors `Retry-After`' }),
     }),
   })
   .meta({ id: 'OctolensError' });
+
+/** Every problem of a refused input, each with the path of its field (empty for the whole input). */
+function validationDetails(error: ApiError) {
+  const problems = error.problems ?? (error.field ? [{ field: error.field, message: error.message }] : []);
+  return problems.map((problem) => ({ path: problem.field ? problem.field.split('.') : [], message: problem.message }));
+}
 
 function octolensErrorBody(error: ApiError) {
   const code = octolensCode(error.code);
@@ -38,7 +44,7 @@ function octolensErrorBody(error: ApiError) {
       code,
       message: error.message,
       status: statusOf(error),
-      ...(code === 'VALIDATION_ERROR' ? { details: error.field ? [{ path: error.field.split('.'), message: error.message }] : [] } : {}),
+      ...(code === 'VALIDATION_ERROR' ? { details: validationDetails(error) } : {}),
       ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
     },
   };
@@ -49,7 +55,7 @@ export const octolensErrors: ErrorDialect = {
   body: octolensErrorBody,
   schema: octolensErrorSchema,
   shared: {
-    badQuery: 'A query parameter the route does not take, or a bad value of one (`VALIDATION_ERROR`, `details` naming it)',
+    badQuery: 'A query parameter the route does not take, or a bad value of one (`VALIDATION_ERROR`, `details` naming each problem)',
     payloadTooLarge: 'The body is larger than the largest a request may send, 1 MiB by default (`PAYLOAD_TOO_LARGE`)',
     deadCredential: 'The route needs no credential, but the one sent is invalid, expired or revoked (`UNAUTHORIZED`)',
     rateLimited: 'Over the workspace budget of 600 requests a minute, shared with `/v1` and MCP (`RATE_LIMITED`, with `Retry-After`)',

@@ -14,13 +14,16 @@ import { octolensPlatformName } from '../../vocabulary/octolens-platforms.ts';
 /** Octolens's timestamps: `YYYY-MM-DD HH:mm:ss.SSS` in UTC, no `Z`. */
 export const octolensTimestamp = (iso: string): string => new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
 
+/** A post's text holds its title, a blank line, then its body (NormalizedPost.text): the body alone, as Octolens gives it beside `title`. */
+const bodyAfterTitle = (text: string, title: string | null): string => (title && text.startsWith(title) ? text.slice(title.length).replace(/^\n\n/, '') : text);
+
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const commaJoined = (items: string[]) => (items.length ? items.join(', ') : null);
 
 export const octolensMentionFields = `
   id compatId status relevant compatRelevanceScore compatAuthorFollowers
   keyword { compatId term }
-  post { platform url text publishedAt replyTo }
+  post { platform url text title publishedAt replyTo }
   author { name handle url avatarUrl }
   classification { sentiment intents language note }
   compatFeedback { relevant }`;
@@ -30,8 +33,8 @@ export const octolensMentionSchema = z
     id: z.number().int().meta({ description: 'Integer id, given when first shown and stable; `postId` of the update route' }),
     sourceId: z.string().meta({ description: 'Our mention id (`mm_…`): the path of the get and update routes', example: 'mm_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
     url: z.string(),
-    title: z.null().meta({ description: 'Always null: posts are stored as one text' }),
-    body: z.string(),
+    title: z.string().nullable().meta({ description: "The post's title; null for platforms without titles (posts, comments, reviews without a headline) and for posts stored before titles were kept" }),
+    body: z.string().meta({ description: 'The text after the title; the whole text when there is no title' }),
     source: z.string().meta({ description: "The platform in Octolens's names (`twitter`, `dev`, `reddit`, …)" }),
     timestamp: z.string().meta({ description: 'Published at, `YYYY-MM-DD HH:mm:ss.SSS` in UTC', example: '2026-05-06 13:35:37.000' }),
     author: z.string().nullable(),
@@ -58,8 +61,8 @@ export function octolensMention(m: Record<string, any>): z.output<typeof octolen
     id: m.compatId,
     sourceId: m.id,
     url: m.post.url,
-    title: null,
-    body: m.post.text,
+    title: m.post.title,
+    body: bodyAfterTitle(m.post.text, m.post.title),
     source: octolensPlatformName(m.post.platform),
     timestamp: octolensTimestamp(m.post.publishedAt),
     author: m.author.handle || null,

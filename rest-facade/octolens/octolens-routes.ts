@@ -9,7 +9,7 @@ export const octolensTag = 'Octolens compatibility';
 /** The refusals every compatibility route shares, worded with Octolens's codes. */
 export const octolensUnauthorized: RouteResponse = { description: 'Missing, invalid, expired or revoked key (`UNAUTHORIZED`)' };
 export const octolensReadOnly: RouteResponse = { description: 'A `read` key tried to change something (`FORBIDDEN`)' };
-export const octolensBadBody: RouteResponse = { description: 'A field is unknown, of the wrong type or breaks its rule (`VALIDATION_ERROR`, `details` naming it)' };
+export const octolensBadBody: RouteResponse = { description: 'A field is unknown, of the wrong type or breaks its rule (`VALIDATION_ERROR`, `details` naming each problem)' };
 export const octolensNotFound = (what: string): RouteResponse => ({ description: `No such ${what} in this workspace (\`NOT_FOUND\`)` });
 
 const ignoredParameter = z

@@ -116,7 +116,9 @@ const topUpSchema = z
     id: z.string().meta({ example: 'top_01jd8x3m5c2v7q9r4t6w8y0z1a' }),
     amountCents: cents,
     status: z.enum(['pending', 'credited', 'expired', 'failed']).meta({
-      description: '`pending` until paid; `credited` once the wallet got the money (exactly once); `expired` or `failed` when the checkout ended unpaid',
+      description:
+        '`pending` until paid; `credited` once the wallet got the money (exactly once); `expired` or `failed` when the checkout ended unpaid. ' +
+        'An order whose checkout never started (`checkoutUrl` null: the request making it failed midway) is `failed` at most 25 hours after it was made, once no retry of the same amount can take it over (24 hours)',
     }),
     checkoutUrl: z.string().nullable().meta({ description: "Stripe's checkout page: send the payer there" }),
     createdAt: timestamp,

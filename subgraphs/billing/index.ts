@@ -28,7 +28,7 @@ export { type KeywordMonthCost, chargedItemsSince, keywordMonthCosts, monthOf, w
 // The ledger's reads and charge, also timed by the partitions benchmark beside the table as it was.
 export { chargedKeys, chargesPerDay, insertItemCharges, itemChargesBetween, makeLedgerMonths, newestPaidCredit } from './ledger-store.ts';
 export { centsOf, chargedItemFifteenths, fifteenthsPerCent, keywordDayFifteenths, welcomeCap, welcomeCreditCents } from './prices.ts';
-export { topUpInput } from './top-up-checkout.ts';
+export { failOrphanedTopUps, topUpInput } from './top-up-checkout.ts';
 export { usageBreakdownInput } from './wallet-report.ts';
 export { isOnWelcomeCredit, lockWallet, openWallet, workspacesOnWelcomeCredit } from './wallet-store.ts';
 export { type KeywordRef, walletCoversAnotherDay } from './keyword-accounting-store.ts';

@@ -8,6 +8,7 @@ import { askStripe, type CheckoutSession, createCheckoutSession, requireStripe, 
 import {
   attachCheckoutSession,
   claimUnstartedTopUpOrder,
+  failUnstartedTopUpOrders,
   findTopUpOrder,
   findTopUpOrderById,
   insertTopUpOrder,
@@ -40,7 +41,11 @@ export interface TopUpContext {
 
 /** How long a request holds its order while Stripe makes the session: past its two 1.5 s tries, it is gone. */
 const checkoutCallHoldMs = 10_000;
-/** Stripe keeps an idempotency key's answer at least 24 hours; an older unstarted order is left alone. */
+/**
+ * Stripe keeps an idempotency key's answer at least 24 hours, and a Checkout
+ * Session expires after 24 hours by default: an unstarted order older than
+ * that is taken over by no retry, and fails (`failOrphanedTopUps`).
+ */
 const stripeIdempotencyMs = 24 * 3_600_000;
 
 /**
@@ -76,6 +81,15 @@ export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: s
     await settleTopUpOrder(sql, order.id, 'failed', now);
     throw error;
   }
+}
+
+/**
+ * Fails the checkout orders whose process died before their session was
+ * saved and that no retry may take over any more (made over 24 hours ago),
+ * so no billing view shows them pending for ever. Returns how many.
+ */
+export function failOrphanedTopUps(sql: Sql, now: Date): Promise<number> {
+  return failUnstartedTopUpOrders(sql, { madeBy: new Date(now.getTime() - stripeIdempotencyMs), now });
 }
 
 export async function findWorkspaceTopUp(sql: Sql, workspaceId: string, orderId: string): Promise<TopUpOrderRow> {

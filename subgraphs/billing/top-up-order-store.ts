@@ -65,6 +65,22 @@ export async function claimUnstartedTopUpOrder(
   return row;
 }
 
+/**
+ * Fails every checkout order made at or before `madeBy` that never got its
+ * session and that no request holds: the process that made it died around
+ * the call to Stripe, and no retry may take it over any more. Returns how
+ * many were failed.
+ */
+export async function failUnstartedTopUpOrders(sql: Queryable, orders: { madeBy: Date; now: Date }): Promise<number> {
+  const rows = await sql`
+    /* failUnstartedTopUpOrders */
+    update top_up_orders set status = 'failed', failed_at = ${orders.now}, lease_until = null
+    where source = 'checkout' and status = 'pending' and checkout_session_id is null
+      and created_at <= ${orders.madeBy} and (lease_until is null or lease_until <= ${orders.now})
+    returning id`;
+  return rows.length;
+}
+
 export async function attachCheckoutSession(sql: Queryable, id: string, session: { id: string; url: string }): Promise<TopUpOrderRow> {
   const [row] = await sql<TopUpOrderRow[]>`
     /* attachCheckoutSession */

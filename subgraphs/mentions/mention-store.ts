@@ -29,6 +29,8 @@ export interface MentionRow {
   externalId: string;
   url: string;
   text: string;
+  /** Where the platform gives the post one; `text` holds it too. */
+  title: string | null;
   publishedAt: Date;
   replyTo: string | null;
   links: string[];
@@ -70,7 +72,7 @@ export const mentionUpdatedChannel = 'earshot_mention_updated';
 /** The columns of MentionRow, over `mentions m join posts p join authors a`. */
 export const mentionColumns = (sql: Queryable) => sql`
   m.id, m.workspace_id, m.keyword_id, m.post_id, m.status, m.fuzzy, m.delivered, m.priority, m.created_at,
-  p.platform, p.external_id, p.url, p.text, p.published_at, p.reply_to, p.links, p.subreddit,
+  p.platform, p.external_id, p.url, p.text, p.title, p.published_at, p.reply_to, p.links, p.subreddit,
   a.id as author_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
   a.avatar_url as author_avatar_url, a.followers as author_followers, a.tags as author_tags,
   m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
@@ -88,18 +90,19 @@ const authorKey = (post: NormalizedPost) => `${post.platform}\u0000${post.author
 
 /**
  * The batch as storing its posts one after another would leave them: a post
- * seen twice keeps its first fields and author but its last text, and takes
- * the keywords of both; an author seen twice keeps the last fields and the
+ * seen twice keeps its first fields and author but its last text and title,
+ * and takes the keywords of both; an author seen twice keeps the last fields and the
  * last follower count and profile links known. One row each, because one upsert statement
  * cannot touch a row twice.
  */
 function mergeRepeats(items: readonly MatchedPost[]) {
-  const posts = new Map<string, { post: NormalizedPost; text: string; matches: Map<string, PostMatch> }>();
+  const posts = new Map<string, { post: NormalizedPost; text: string; title: string | null; matches: Map<string, PostMatch> }>();
   const authors = new Map<string, NormalizedPost['author'] & { platform: string }>();
   for (const { post, matches } of items) {
     if (matches.length === 0) continue;
-    const seen = posts.get(postKey(post)) ?? { post, text: post.text, matches: new Map<string, PostMatch>() };
+    const seen = posts.get(postKey(post)) ?? { post, text: post.text, title: null, matches: new Map<string, PostMatch>() };
     seen.text = post.text;
+    seen.title = post.title ?? seen.title;
     for (const match of matches) if (!seen.matches.has(match.keywordId)) seen.matches.set(match.keywordId, match);
     posts.set(postKey(post), seen);
     const before = authors.get(authorKey(post));
@@ -221,24 +224,25 @@ export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly 
   const created = await sql<{ id: string; postId: string; authorId: string }[]>`
     /* storeMatchedPosts */
     with post as (
-      insert into posts (id, platform, external_id, url, text, published_at, reply_to, links, author_id, subreddit, rating)
-      select t.id, t.platform, t.external_id, t.url, t.text, t.published_at, t.reply_to,
+      insert into posts (id, platform, external_id, url, text, title, published_at, reply_to, links, author_id, subreddit, rating)
+      select t.id, t.platform, t.external_id, t.url, t.text, t.title, t.published_at, t.reply_to,
              array(select jsonb_array_elements_text(t.links)), author.id, t.subreddit, t.rating
       from unnest(${sql.array(posts.map(() => newId('pst')))}::text[],
                   ${sql.array(posts.map(({ post }) => post.platform))}::text[],
                   ${sql.array(posts.map(({ post }) => post.externalId))}::text[],
                   ${sql.array(posts.map(({ post }) => post.url))}::text[],
                   ${sql.array(posts.map(({ text }) => text))}::text[],
+                  ${sql.array(posts.map(({ title }) => title))}::text[],
                   ${sql.array(posts.map(({ post }) => post.publishedAt.toISOString()))}::timestamptz[],
                   ${sql.array(posts.map(({ post }) => post.replyTo))}::text[],
                   ${sql.array(posts.map(({ post }) => JSON.stringify(post.links)))}::jsonb[],
                   ${sql.array(posts.map(({ post }) => post.author.platformId))}::text[],
                   ${sql.array(posts.map(({ post }) => post.subreddit ?? null))}::text[],
                   ${sql.array(posts.map(({ post }) => post.rating ?? null))}::smallint[])
-             as t(id, platform, external_id, url, text, published_at, reply_to, links, author_platform_id, subreddit, rating)
+             as t(id, platform, external_id, url, text, title, published_at, reply_to, links, author_platform_id, subreddit, rating)
       join authors author on author.platform = t.platform and author.platform_id = t.author_platform_id
       order by t.platform, t.external_id
-      on conflict (platform, external_id) do update set text = excluded.text
+      on conflict (platform, external_id) do update set text = excluded.text, title = coalesce(excluded.title, posts.title)
       returning id, platform, external_id, published_at, author_id
     ), matched as (
       select t.id, t.workspace_id, t.keyword_id, post.id as post_id, post.author_id, t.fuzzy, post.published_at, post.platform,
