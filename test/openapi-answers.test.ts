@@ -1,0 +1,230 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalValue, resolveSchema, type SchemaContext } from './fuzz/schema-arbitraries.ts';
+import { type ApiOperation, catalogueIds, type IdCatalogue, isPublicOperation, kindOf, operationsOf, pathParametersOf, withoutCredentials } from './id-catalogue.ts';
+import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
+
+/**
+ * What `openapi.json` says is what comes (spec 9.1, and the compatibility
+ * API's own document): each document's schemas are JSON Schema 2020-12 whose
+ * references resolve, every answer to a request built from an operation's
+ * own schemas (a success or a refusal, whatever its status) matches the
+ * response documented for that status, formats included, and carries the
+ * headers that response names; a request the document calls valid is not
+ * refused for its shape, and one it calls invalid is.
+ */
+
+let configured: ConfiguredEarshot;
+let seeded: SeededWorkspace;
+let known: IdCatalogue;
+const documents: Record<'v1' | 'compat', any> = { v1: undefined, compat: undefined };
+
+beforeAll(async () => {
+  configured = await startConfiguredEarshot({ rateLimitPerMinute: 100_000_000 });
+  seeded = await seedEveryObject(configured, 'Described');
+  documents.v1 = (await configured.earshot.rest('GET', '/v1/openapi.json')).body;
+  documents.compat = (await configured.earshot.rest('GET', '/compat/octolens/api/v2/openapi.json')).body;
+  known = withoutCredentials(await catalogueIds(documents.v1, (method, path, body) => configured.earshot.rest(method, path, { key: seeded.apiKey, body })));
+}, 240_000);
+afterAll(() => configured?.stop());
+
+/** A JSON Schema 2020-12 validator holding the whole document, so that `#/components/...` references resolve. */
+function validatorOf(document: any, name: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajvFormats.default(ajv);
+  ajv.addSchema({ ...document, $id: name });
+  const rebased = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rebased);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' && inner.startsWith('#') ? `${name}${inner}` : rebased(inner)]));
+  };
+  const compiled = new Map<unknown, ValidateFunction>();
+  return (schema: unknown): ValidateFunction => {
+    if (!compiled.has(schema)) compiled.set(schema, ajv.compile(rebased(schema) as object));
+    return compiled.get(schema)!;
+  };
+}
+
+const documentNames = ['v1', 'compat'] as const;
+const validators = () => Object.fromEntries(documentNames.map((name) => [name, validatorOf(documents[name], name)])) as Record<(typeof documentNames)[number], ReturnType<typeof validatorOf>>;
+const ownOperations = (name: (typeof documentNames)[number]) => operationsOf(documents[name]).filter(({ path }) => (name === 'compat') === path.startsWith('/compat/'));
+
+/** The ids a path or body field of this name takes, by the kind its name says; every id when it names none. */
+const prefixOfName: [RegExp, string][] = [
+  [/keyword/i, 'kw'],
+  [/mention|sourceId/i, 'mm'],
+  [/channel/i, 'dest'],
+  [/group/i, 'grp'],
+  [/alert/i, 'feed'],
+  [/view/i, 'view'],
+  [/segment/i, 'seg'],
+  [/person|people/i, 'per'],
+  [/assignee|owner|member|user/i, 'usr'],
+  [/workspace/i, 'org'],
+];
+function idsNamed(name: string): (string | number)[] {
+  const prefix = prefixOfName.find(([pattern]) => pattern.test(name))?.[1];
+  const matching = known.ids.filter((id) => kindOf(id) === prefix);
+  return matching.length ? matching : known.ids;
+}
+
+/** The ids to try in a path: integers on the compatibility API, else ids of the kind the path's last named segment says. */
+function pathIds(path: string): (string | number)[] {
+  if (path.startsWith('/compat/')) return known.integerIds;
+  const segments = path.split('/').filter((segment) => segment && !segment.startsWith('{'));
+  const owner = path.endsWith('}') ? segments.at(-1)! : segments.at(-2)!;
+  return idsNamed(owner);
+}
+
+const context = (document: any): SchemaContext => ({ components: document.components.schemas, idsFor: idsNamed });
+
+/** An example with every property present, built as `minimalValue` builds the required ones. */
+function fullValue(rawSchema: unknown, schemas: SchemaContext, name?: string, depth = 0): unknown {
+  const schema = resolveSchema(rawSchema as Record<string, any>, schemas);
+  const options: any[] | undefined = schema.anyOf ?? schema.oneOf;
+  if ('const' in schema || schema.enum || depth > 5) return minimalValue(schema, schemas, name);
+  if (options?.every((option) => option.type || option.$ref)) return fullValue(options.find((option) => option.type !== 'null') ?? options[0], schemas, name, depth);
+  if (schema.type === 'object' || schema.properties) {
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([field, property]) => [field, fullValue(property, schemas, field, depth + 1)]));
+  }
+  if (schema.type === 'array') return [fullValue(schema.items, schemas, name, depth + 1)];
+  return minimalValue(schema, schemas, name);
+}
+
+function credentialFor(document: any, operation: any, method: string): Record<string, string> {
+  const security: Record<string, unknown>[] = operation.security ?? document.security;
+  if (security.length === 0) return {};
+  if (security.some((scheme) => 'apiKey' in scheme)) return { authorization: `Bearer ${seeded.apiKey}` };
+  return { cookie: seeded.session.cookie, ...(method === 'get' ? {} : { 'x-csrf-token': seeded.session.csrfToken }) };
+}
+
+/** Headers that tell a client something (its budget, when to retry, how to authenticate): sent only where documented. */
+const answerHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'www-authenticate'];
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** Sends a request and returns, beside the answer, every way the answer differs from what the operation documents. */
+async function sendAndCompare(
+  validate: ReturnType<typeof validatorOf>,
+  { method, operation }: ApiOperation,
+  path: string,
+  options: { headers: Record<string, string>; body?: unknown },
+): Promise<{ answer: Answer; differences: string[] }> {
+  const response = await fetch(configured.earshot.url + path, {
+    method: method.toUpperCase(),
+    headers: { ...options.headers, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  const where = `${method.toUpperCase()} ${path} → ${response.status}`;
+  const differences: string[] = [];
+  const documented = operation.responses[String(response.status)];
+  if (!documented) return { answer: { status: response.status, text }, differences: [`${where}: status not documented (${text.slice(0, 200)})`] };
+  const described = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase());
+  for (const name of described) if (response.headers.get(name) === null) differences.push(`${where}: no ${name} header`);
+  for (const name of answerHeaders) if (response.headers.get(name) !== null && !described.includes(name)) differences.push(`${where}: ${name} sent, not documented`);
+  // Media types compare without their parameters (`; charset=utf-8`), as OpenAPI matches them.
+  const essence = (mediaType: string) => mediaType.split(';')[0].trim();
+  const mediaType = essence(response.headers.get('content-type') ?? '');
+  const content = documented.content as Record<string, { schema: unknown }> | undefined;
+  const media = Object.entries(content ?? {}).find(([type]) => essence(type) === mediaType)?.[1];
+  if (!content) {
+    if (text) differences.push(`${where}: a body where none is documented`);
+  } else if (!media) {
+    differences.push(`${where}: ${mediaType} where ${Object.keys(content)} is documented`);
+  } else if (mediaType === 'application/json') {
+    const check = validate(media.schema);
+    if (!check(JSON.parse(text))) differences.push(`${where}: ${JSON.stringify(check.errors!.slice(0, 3))} in ${text.slice(0, 300)}`);
+  }
+  return { answer: { status: response.status, text }, differences };
+}
+
+const filledPath = (path: string, id: string | number | undefined, otherIds: (name: string) => string | number) =>
+  pathParametersOf(path).reduce((filled, name, index) => filled.replace(`{${name}}`, encodeURIComponent(String(index === 0 && id !== undefined ? id : otherIds(name)))), path);
+
+const queryString = (operation: any, schemas: SchemaContext, which: 'all' | 'required') => {
+  const parameters = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'query' && parameter.name !== 'cursor' && (which === 'all' || parameter.required));
+  const text = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+  const search = new URLSearchParams(parameters.map((parameter: any) => [parameter.name, text(fullValue(parameter.schema, schemas, parameter.name))]));
+  return search.size ? `?${search}` : '';
+};
+
+describe('openapi.json against the running service', () => {
+  it('is JSON Schema 2020-12 throughout: every schema compiles and every $ref resolves, in both documents', async () => {
+    const problems: string[] = [];
+    for (const name of documentNames) {
+      const validate = validatorOf(documents[name], name);
+      const schemas: [string, unknown][] = Object.keys(documents[name].components.schemas).map((id) => [`components.schemas.${id}`, { $ref: `#/components/schemas/${id}` }]);
+      for (const { path, method, operation } of operationsOf(documents[name])) {
+        for (const parameter of operation.parameters ?? []) schemas.push([`${method} ${path} parameter ${parameter.name}`, parameter.schema]);
+        for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${type}`, (media as any).schema]);
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          for (const [type, media] of Object.entries(response.content ?? {})) schemas.push([`${method} ${path} ${status} ${type}`, (media as any).schema]);
+        }
+      }
+      for (const [where, schema] of schemas) {
+        try {
+          validate(schema);
+        } catch (error) {
+          problems.push(`${name}: ${where}: ${(error as Error).message}`);
+        }
+        // Compiling is synchronous: the event loop turns between schemas, so idle connections close on time rather than all at once.
+        await new Promise(setImmediate);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('answers every read as documented, for every id of the kind it takes and without a credential', async () => {
+    const differences: string[] = [];
+    const validate = validators();
+    for (const name of documentNames) {
+      const schemas = context(documents[name]);
+      for (const entry of ownOperations(name).filter(({ method }) => method === 'get')) {
+        const headers = credentialFor(documents[name], entry.operation, 'get');
+        const ids = pathParametersOf(entry.path).length ? pathIds(entry.path) : [undefined];
+        for (const id of ids) {
+          const path = filledPath(entry.path, id, (parameter) => idsNamed(parameter)[0]);
+          for (const which of ['all', 'required'] as const) differences.push(...(await sendAndCompare(validate[name], entry, path + queryString(entry.operation, schemas, which), { headers })).differences);
+        }
+        if (!isPublicOperation(entry)) differences.push(...(await sendAndCompare(validate[name], entry, filledPath(entry.path, 'x', () => 'x'), { headers: {} })).differences);
+      }
+    }
+    expect(differences).toEqual([]);
+  }, 120_000);
+
+  it('answers every change as documented, with every field and with the required ones only; a required field left out is 400 validation_error', async () => {
+    const differences: string[] = [];
+    const validate = validators();
+    // Deletions late and the session's own routes last, so that the session and key the run sends still work.
+    const order = (entry: ApiOperation) => (entry.path.endsWith('/sign-out') ? 4 : entry.path.endsWith('/switch-workspace') ? 3 : entry.method === 'delete' ? 2 : 1);
+    for (const name of documentNames) {
+      const schemas = context(documents[name]);
+      const changes = ownOperations(name).filter(({ method }) => method !== 'get').sort((a, b) => order(a) - order(b));
+      for (const entry of changes) {
+        const headers = credentialFor(documents[name], entry.operation, entry.method);
+        const [firstId] = pathParametersOf(entry.path).length ? pathIds(entry.path).filter((id) => id !== seeded.owner.id) : [undefined];
+        const path = filledPath(entry.path, firstId, (parameter) => idsNamed(parameter)[0]) + queryString(entry.operation, schemas, 'all');
+        const bodySchema = entry.operation.requestBody?.content?.['application/json']?.schema;
+        if (!bodySchema) {
+          differences.push(...(await sendAndCompare(validate[name], entry, path, { headers })).differences);
+          continue;
+        }
+        const required = minimalValue(bodySchema, schemas) as Record<string, unknown>;
+        // Refusals first: a valid workspace switch ends the session the run sends.
+        for (const field of resolveSchema(bodySchema, schemas).required ?? []) {
+          const { [field]: _left, ...rest } = required;
+          const { answer, differences: more } = await sendAndCompare(validate[name], entry, path, { headers, body: rest });
+          differences.push(...more);
+          if (answer.status !== 400 || !/"validation_error"|"VALIDATION_ERROR"/.test(answer.text)) differences.push(`${entry.method} ${path} without ${field}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        }
+        for (const body of [fullValue(bodySchema, schemas), required]) differences.push(...(await sendAndCompare(validate[name], entry, path, { headers, body })).differences);
+      }
+    }
+    expect(differences).toEqual([]);
+  }, 180_000);
+});
