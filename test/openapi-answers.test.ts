@@ -197,6 +197,68 @@ describe('openapi.json against the running service', () => {
     expect(differences).toEqual([]);
   }, 120_000);
 
+  /** A request written by hand, for the document and the service to judge alike. */
+  interface Judged {
+    document: (typeof documentNames)[number];
+    method: string;
+    path: string;
+    query?: Record<string, string>;
+    body?: unknown;
+  }
+
+  /** Whether the document takes the request's query parameters and body, and what the service answers it. */
+  async function judge(validate: ReturnType<typeof validators>, request: Judged): Promise<{ documented: string[]; status: number; text: string }> {
+    const document = documents[request.document];
+    const operation = document.paths[request.path][request.method];
+    const documented: string[] = [];
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      const parameter = operation.parameters.find((each: any) => each.name === name && each.in === 'query');
+      const check = validate[request.document](parameter.schema);
+      if (!check(value)) documented.push(`query ${name}: ${JSON.stringify(check.errors![0])}`);
+    }
+    if (request.body !== undefined) {
+      const check = validate[request.document](operation.requestBody.content['application/json'].schema);
+      if (!check(request.body)) documented.push(`body: ${JSON.stringify(check.errors![0])}`);
+    }
+    const search = new URLSearchParams(request.query).toString();
+    const { answer } = await sendAndCompare(validate[request.document], { path: request.path, method: request.method, operation }, `${filledPath(request.path, pathIds(request.path)[0], (name) => idsNamed(name)[0])}${search ? `?${search}` : ''}`, {
+      headers: credentialFor(document, operation, request.method),
+      body: request.body,
+    });
+    return { documented, ...answer };
+  }
+
+  it('describes the formats the service checks: a request the document refuses is 400, and its well-formed twin is taken by both', async () => {
+    const validate = validators();
+    const pairs: [string, Judged, Judged][] = [
+      ['an e-mail address', { document: 'v1', method: 'post', path: '/v1/members/invitations', body: { email: 'not-an-address' } }, { document: 'v1', method: 'post', path: '/v1/members/invitations', body: { email: 'new.person@example.com' } }],
+      ['a webhook address', { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'webhook', url: 'hooks.example.com/in' } }, { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'webhook', url: 'https://93.184.215.14/in' } }],
+      ['another kind\'s field', { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'webhook', url: 'https://93.184.215.14/in', chatId: '-100123' } }, { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'webhook', url: 'https://93.184.215.14/in', label: 'In' } }],
+      ['the field a kind needs', { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'email' } }, { document: 'v1', method: 'post', path: '/v1/channels', body: { kind: 'email', address: 'alerts@example.com' } }],
+      ['a feed address', { document: 'v1', method: 'patch', path: '/v1/keywords/{id}', body: { feeds: [{ url: 'not a feed' }] } }, { document: 'v1', method: 'patch', path: '/v1/keywords/{id}', body: { feeds: [] } }],
+      ['a review source', { document: 'v1', method: 'patch', path: '/v1/keywords/{id}', body: { reviewSources: [{ countries: ['us'] }] } }, { document: 'v1', method: 'patch', path: '/v1/keywords/{id}', body: { reviewSources: [] } }],
+      ['a repository', { document: 'v1', method: 'patch', path: '/v1/filters', body: { githubRepositories: ['not a repository'] } }, { document: 'v1', method: 'patch', path: '/v1/filters', body: { githubRepositories: ['acme/widget', 'https://github.com/Acme/Gadget'] } }],
+      ['a link host', { document: 'v1', method: 'post', path: '/v1/segments', body: { name: 'Hosts', filter: { linkHosts: ['not a host!'] } } }, { document: 'v1', method: 'post', path: '/v1/segments', body: { name: 'Hosts', filter: { linkHosts: ['docs.example.com'] } } }],
+      ['a weekday', { document: 'v1', method: 'post', path: '/v1/alerts', body: { name: 'Weekly', mode: 'weekly', schedule: { weekday: 'someday' } } }, { document: 'v1', method: 'post', path: '/v1/alerts', body: { name: 'Weekly', mode: 'weekly', schedule: { weekday: 'Monday' } } }],
+      ['a list of stages', { document: 'v1', method: 'get', path: '/v1/people', query: { stages: 'contacted,lost' } }, { document: 'v1', method: 'get', path: '/v1/people', query: { stages: 'contacted,replied' } }],
+      ['an instant', { document: 'v1', method: 'get', path: '/v1/mentions', query: { since: 'yesterday' } }, { document: 'v1', method: 'get', path: '/v1/mentions', query: { since: '2026-01-15', until: '2026-12-01T10:00:00Z' } }],
+      ['a sentiment in any case', { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { sentiment: ['sad'] } } }, { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { sentiment: ['POSITIVE', 'negative'] } } }],
+      ['a relevance bucket', { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { relevance: [5] } } }, { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { relevance: [0, '2'] } } }],
+      ['how groups join', { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { operator: 'XOR', groups: [] } } }, { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/mentions', body: { filters: { operator: 'or', groups: [] } } }],
+      ['sentiments as a query', { document: 'compat', method: 'get', path: '/compat/octolens/api/v2/analytics/sentiment', query: { sentiment: 'POSITIVE,sad' } }, { document: 'compat', method: 'get', path: '/compat/octolens/api/v2/analytics/sentiment', query: { sentiment: 'POSITIVE,Negative' } }],
+      ['one suggestion or one keyword', { document: 'compat', method: 'delete', path: '/compat/octolens/api/v2/keywords/suggestions', body: {} }, { document: 'compat', method: 'delete', path: '/compat/octolens/api/v2/keywords/suggestions', body: { keywordId: 1 } }],
+      ['a platform name', { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/keywords', body: { keyword: 'Widgetry', platforms: ['myspace'] } }, { document: 'compat', method: 'post', path: '/compat/octolens/api/v2/keywords', body: { keyword: 'Widgetry', platforms: ['twitter', 'dev', 'reddit'] } }],
+    ];
+    const wrong: string[] = [];
+    for (const [what, refused, taken] of pairs) {
+      const bad = await judge(validate, refused);
+      if (!bad.documented.length || bad.status !== 400) wrong.push(`${what}, refused: document ${bad.documented.length ? 'refuses' : 'takes'} it, service ${bad.status} ${bad.text.slice(0, 150)}`);
+      const good = await judge(validate, taken);
+      if (good.documented.length || good.status >= 300) wrong.push(`${what}, taken: document ${good.documented.join('; ') || 'takes it'}, service ${good.status} ${good.text.slice(0, 150)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
   it('answers every change as documented, with every field and with the required ones only; a required field left out is 400 validation_error', async () => {
     const differences: string[] = [];
     const validate = validators();

@@ -24,7 +24,8 @@ const events = z
 const url = z
   .string()
   .max(2000, 'must be at most 2000 characters long')
-  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL');
+  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL')
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 // A chat's numeric id (negative for groups and channels) or a public channel's @username, as the Bot API takes `chat_id`.
 const chatId = z
   .string()
@@ -67,6 +68,16 @@ export function foreignChannelField(input: Record<string, unknown>, kind: string
   );
 }
 
+/** The field a channel of each kind cannot do without (channel-commands.ts asks for it once the kind is known to be configured). */
+const neededField = { webhook: 'url', slack: 'channelId', telegram: 'chatId', email: 'address' } as const satisfies Record<(typeof channelKinds)[number], keyof typeof channelFieldKinds>;
+
+/** The body as `openapi.json` shows it: one shape per kind, with the field it needs and no other kind's fields. */
+const bodyOfEachKind = channelKinds.map((kind) => ({
+  properties: { kind: { const: kind } },
+  required: ['kind', neededField[kind]],
+  propertyNames: { enum: ['kind', 'label', ...Object.entries(channelFieldKinds).flatMap(([field, kinds]) => ((kinds as readonly string[]).includes(kind) ? [field] : []))] },
+}));
+
 export const createChannelInput = z
   .strictObject({
     kind: z.enum(channelKinds),
@@ -84,7 +95,8 @@ export const createChannelInput = z
     for (const field of Object.keys(channelFieldKinds) as (keyof typeof channelFieldKinds)[]) {
       if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by ${channelOfKind(input.kind)}` });
     }
-  });
+  })
+  .meta({ oneOf: bodyOfEachKind });
 
 /** A channel's changes: a webhook's URL, headers and events, a Telegram channel's chat, a Slack channel's channel; an e-mail address is confirmed once and not changed. */
 export const updateChannelInput = z.strictObject({
