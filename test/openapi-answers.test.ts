@@ -146,12 +146,27 @@ async function sendAndCompare(
 const filledPath = (path: string, id: string | number | undefined, otherIds: (name: string) => string | number) =>
   pathParametersOf(path).reduce((filled, name, index) => filled.replace(`{${name}}`, encodeURIComponent(String(index === 0 && id !== undefined ? id : otherIds(name)))), path);
 
-const queryString = (operation: any, schemas: SchemaContext, which: 'all' | 'required') => {
-  const parameters = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'query' && parameter.name !== 'cursor' && (which === 'all' || parameter.required));
+const queryString = (operation: any, schemas: SchemaContext, which: 'all' | 'required', leftOut?: string) => {
+  const parameters = (operation.parameters ?? []).filter(
+    (parameter: any) => parameter.in === 'query' && parameter.name !== 'cursor' && parameter.name !== leftOut && (which === 'all' || parameter.required),
+  );
   const text = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
   const search = new URLSearchParams(parameters.map((parameter: any) => [parameter.name, text(fullValue(parameter.schema, schemas, parameter.name))]));
   return search.size ? `?${search}` : '';
 };
+
+const isValidationRefusal = (answer: Answer) => answer.status === 400 && /"validation_error"|"VALIDATION_ERROR"/.test(answer.text);
+
+/** Each required query parameter left out in turn: a 400 `validation_error`, answered as documented. */
+async function withoutEachRequiredParameter(validate: ReturnType<typeof validatorOf>, entry: ApiOperation, path: string, schemas: SchemaContext, headers: Record<string, string>) {
+  const differences: string[] = [];
+  for (const parameter of (entry.operation.parameters ?? []).filter((each: any) => each.in === 'query' && each.required)) {
+    const { answer, differences: more } = await sendAndCompare(validate, entry, path + queryString(entry.operation, schemas, 'required', parameter.name), { headers });
+    differences.push(...more);
+    if (!isValidationRefusal(answer)) differences.push(`${entry.method} ${path} without ${parameter.name}: ${answer.status} ${answer.text.slice(0, 200)}`);
+  }
+  return differences;
+}
 
 describe('openapi.json against the running service', () => {
   it('is JSON Schema 2020-12 throughout: every schema compiles and every $ref resolves, in both documents', async () => {
@@ -179,7 +194,7 @@ describe('openapi.json against the running service', () => {
     expect(problems).toEqual([]);
   });
 
-  it('answers every read as documented, for every id of the kind it takes and without a credential', async () => {
+  it('answers every read as documented, for every id of the kind it takes, without a credential, and without a required parameter (400 validation_error)', async () => {
     const differences: string[] = [];
     const validate = validators();
     for (const name of documentNames) {
@@ -191,6 +206,7 @@ describe('openapi.json against the running service', () => {
           const path = filledPath(entry.path, id, (parameter) => idsNamed(parameter)[0]);
           for (const which of ['all', 'required'] as const) differences.push(...(await sendAndCompare(validate[name], entry, path + queryString(entry.operation, schemas, which), { headers })).differences);
         }
+        differences.push(...(await withoutEachRequiredParameter(validate[name], entry, filledPath(entry.path, ids[0], (parameter) => idsNamed(parameter)[0]), schemas, headers)));
         if (!isPublicOperation(entry)) differences.push(...(await sendAndCompare(validate[name], entry, filledPath(entry.path, 'x', () => 'x'), { headers: {} })).differences);
       }
     }
@@ -259,7 +275,7 @@ describe('openapi.json against the running service', () => {
     expect(wrong).toEqual([]);
   }, 60_000);
 
-  it('answers every change as documented, with every field and with the required ones only; a required field left out is 400 validation_error', async () => {
+  it('answers every change as documented, with every field and with the required ones only; a required field or parameter left out is 400 validation_error', async () => {
     const differences: string[] = [];
     const validate = validators();
     // Deletions late and the session's own routes last, so that the session and key the run sends still work.
@@ -270,6 +286,7 @@ describe('openapi.json against the running service', () => {
       for (const entry of changes) {
         const headers = credentialFor(documents[name], entry.operation, entry.method);
         const [firstId] = pathParametersOf(entry.path).length ? pathIds(entry.path).filter((id) => id !== seeded.owner.id) : [undefined];
+        differences.push(...(await withoutEachRequiredParameter(validate[name], entry, filledPath(entry.path, firstId, (parameter) => idsNamed(parameter)[0]), schemas, headers)));
         const path = filledPath(entry.path, firstId, (parameter) => idsNamed(parameter)[0]) + queryString(entry.operation, schemas, 'all');
         const bodySchema = entry.operation.requestBody?.content?.['application/json']?.schema;
         if (!bodySchema) {
@@ -282,7 +299,7 @@ describe('openapi.json against the running service', () => {
           const { [field]: _left, ...rest } = required;
           const { answer, differences: more } = await sendAndCompare(validate[name], entry, path, { headers, body: rest });
           differences.push(...more);
-          if (answer.status !== 400 || !/"validation_error"|"VALIDATION_ERROR"/.test(answer.text)) differences.push(`${entry.method} ${path} without ${field}: ${answer.status} ${answer.text.slice(0, 200)}`);
+          if (!isValidationRefusal(answer)) differences.push(`${entry.method} ${path} without ${field}: ${answer.status} ${answer.text.slice(0, 200)}`);
         }
         for (const body of [fullValue(bodySchema, schemas), required]) differences.push(...(await sendAndCompare(validate[name], entry, path, { headers, body })).differences);
       }
