@@ -1,8 +1,10 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalValue, resolveSchema, type SchemaContext } from './fuzz/schema-arbitraries.ts';
 import { type ApiOperation, catalogueIds, type IdCatalogue, isPublicOperation, kindOf, operationsOf, pathParametersOf, withoutCredentials } from './id-catalogue.ts';
+import { redditPost } from './scored-mentions.ts';
 import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
 
 /**
@@ -26,6 +28,11 @@ beforeAll(async () => {
   documents.v1 = (await configured.earshot.rest('GET', '/v1/openapi.json')).body;
   documents.compat = (await configured.earshot.rest('GET', '/compat/octolens/api/v2/openapi.json')).body;
   known = withoutCredentials(await catalogueIds(documents.v1, (method, path, body) => configured.earshot.rest(method, path, { key: seeded.apiKey, body })));
+  // A mention not scored yet (classification null) with links, which no list of relevant mentions shows.
+  const [unscored] = await storeMatchedPosts(configured.earshot.sql, [
+    { post: { ...redditPost('Not scored yet: zq and its docs'), links: ['https://docs.example.com/zq'] }, matches: [{ keywordId: seeded.keywordIds[0], workspaceId: seeded.workspaceId, fuzzy: false }] },
+  ]);
+  known.ids.push(unscored.id);
 }, 240_000);
 afterAll(() => configured?.stop());
 
