@@ -40,6 +40,7 @@ const answerHeaders = {
   'X-RateLimit-Remaining': "Requests left in the workspace's current minute",
   'X-RateLimit-Reset': 'When the current minute ends: seconds from now on /v1, the Unix time in seconds on the compatibility API (as Octolens gives it)',
   'Retry-After': 'Seconds to wait before trying again (mirrored by `retryAfterSeconds` in the error envelope)',
+  'WWW-Authenticate': '`Bearer realm="earshot"`, with `error="invalid_token"` when a credential (or a link\'s token) was sent and refused',
 } as const;
 type AnswerHeader = keyof typeof answerHeaders;
 const headerRefs = (names: AnswerHeader[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
@@ -139,14 +140,16 @@ function operationFor(route: Route, table: RouteTable, named: NamedSchemas, docu
   if (!route.public) responses['429'] ??= shared(errors.shared.rateLimited);
   if (usesGateway(route)) responses['503'] ??= shared(errors.shared.unavailable);
   responses['500'] ??= shared(errors.shared.internal);
-  // A request the gateway counted carries the budget; 429 and 503 say when to come back.
+  // A request the gateway counted carries the budget; 429, 502 and 503 say when to come back.
   const counted: AnswerHeader[] = route.public || !usesGateway(route) ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
   for (const [status, response] of Object.entries(responses)) {
-    const retry: AnswerHeader[] = status === '429' || status === '503' ? ['Retry-After'] : [];
+    const retry: AnswerHeader[] = ['429', '502', '503'].includes(status) ? ['Retry-After'] : [];
+    // The facade challenges on every 401, a refused link token included (RFC 6750 3).
+    const challenge: AnswerHeader[] = status === '401' ? ['WWW-Authenticate'] : [];
     const described = response as { headers?: Record<string, unknown> };
     // Not counted: a request refused before its credential was read, or one the database or a fault stopped before.
     const budget = ['401', '500', '503'].includes(status) ? [] : counted;
-    described.headers = { ...headerRefs(['X-Request-Id', ...budget, ...retry]), ...described.headers };
+    described.headers = { ...headerRefs(['X-Request-Id', ...budget, ...retry, ...challenge]), ...described.headers };
   }
   return {
     operationId: route.operationId,
@@ -212,6 +215,6 @@ export function buildOpenApiDocument(tables: RouteTable[], webhooks: WebhookEven
     });
   }
   for (const [id, schema] of Object.entries(named)) builder.addSchema(id, schema);
-  for (const [name, description] of Object.entries(answerHeaders)) builder.addHeader(name, { description, schema: { type: name === 'X-Request-Id' ? 'string' : 'integer' } });
+  for (const [name, description] of Object.entries(answerHeaders)) builder.addHeader(name, { description, schema: { type: name.startsWith('X-RateLimit') || name === 'Retry-After' ? 'integer' : 'string' } });
   return document;
 }

@@ -6,18 +6,6 @@ import { z } from 'zod';
  * its parameter (and its position in a list, `stages.1`).
  */
 
-const entriesOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
-
-/**
- * A list sent as the parameter repeated (`a=1&a=2`, how OpenAPI sends an
- * array in a query), comma-separated, or both, each item checked by `item`.
- */
-export const repeatedOrCommaSeparated = <Item extends z.ZodType<unknown, string>>(item: Item) =>
-  z
-    .union([z.string(), z.array(z.string())])
-    .transform((value) => [value].flat().flatMap(entriesOf))
-    .pipe(z.array(item).min(1, 'must name at least one'));
-
 export const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /**

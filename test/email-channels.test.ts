@@ -207,6 +207,8 @@ describe('e-mail channels', () => {
         const answer = await mailless.rest('POST', '/v1/channels', { key: apiKey, body: { kind: 'email', address: 'team@acme.example' } });
         expect(Date.now() - started).toBeLessThan(4500);
         expect({ status: answer.status, code: answer.body.error?.code }, JSON.stringify(answer.body)).toEqual({ status: 502, code: 'upstream_unavailable' });
+        // Retryable, so it says when to come back (spec 7), in the envelope and the header alike.
+        expect([answer.body.error.retryAfterSeconds, answer.headers.get('retry-after')]).toEqual([60, '60']);
         expect((await mailless.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
       } finally {
         await mailless.stop();

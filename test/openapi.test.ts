@@ -49,7 +49,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('describes the headers answers carry: X-Request-Id on every one, X-RateLimit-* where the request was counted, Retry-After on 429 and 503', async () => {
-    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'WWW-Authenticate', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
     const whoami = document.paths['/v1/whoami'].get.responses;
     expect(Object.keys(whoami['200'].headers).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
     expect(Object.keys(whoami['429'].headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);

@@ -15,3 +15,6 @@ export function searchPlatformOfOctolensName(name: string): SearchPlatform | und
 
 /** Every search platform under its Octolens name: what a keyword on every platform lists. */
 export const octolensSearchPlatforms = searchPlatforms.map(octolensPlatformName);
+
+/** Every name `searchPlatformOfOctolensName` reads: Octolens's, and ours where they differ. */
+export const octolensSearchPlatformNames = [...new Set([...octolensSearchPlatforms, ...searchPlatforms])];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { type Platform, platforms } from '../../vocabulary/normalized-post.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
+import { anyCasePattern } from '../../subgraphs/any-case-pattern.ts';
 import { RequestRefusal } from '../route.ts';
 import { givenIdOf } from './octolens-ids.ts';
 
@@ -22,21 +23,22 @@ const keywordIds = z
   .array(z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(Number)]).transform(givenIdOf))
   .max(maxKeywordIds, `at most ${maxKeywordIds} keyword ids`);
 const names = z.array(z.string());
-const sentimentNames = z.array(
+/** A sentiment in any case (Octolens writes them upper case, we lower case), described to clients as the pattern it must match. */
+export const sentimentInAnyCase = (message: string) =>
   z
     .string()
+    .regex(new RegExp(anyCasePattern(sentiments)), message)
     .toLowerCase()
-    .pipe(z.enum(sentiments, { message: 'must be positive, neutral or negative' })),
-);
+    .pipe(z.enum(sentiments, { message }));
+const sentimentNames = z.array(sentimentInAnyCase('must be positive, neutral or negative'));
 const languageCodes = z.array(
   z
     .string()
     .toLowerCase()
     .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as en'),
 );
-const buckets = z.array(
-  z.union([z.number().int(), z.string().regex(/^\d$/, 'must be 0, 1 or 2').transform(Number)]).pipe(z.number().int().min(0, 'must be 0, 1 or 2').max(2, 'must be 0, 1 or 2')),
-);
+const badBucket = 'must be 0, 1 or 2';
+const buckets = z.array(z.union([z.number().int(badBucket).min(0, badBucket).max(2, badBucket), z.string().regex(/^[0-2]$/, badBucket).transform(Number)], { message: badBucket }));
 const postTypes = z.array(z.enum(['top-level', 'reply']));
 /**
  * Octolens takes any safe integer here (its own example sends 2^52 - 1);
@@ -113,6 +115,7 @@ const maxConditions = 50;
 /** `AND` or `OR`, any case. */
 const operator = z
   .string()
+  .regex(new RegExp(anyCasePattern(['AND', 'OR'])), 'must be AND or OR')
   .toUpperCase()
   .pipe(z.enum(['AND', 'OR'], { message: 'must be AND or OR' }));
 

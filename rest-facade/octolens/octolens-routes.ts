@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { GraphQLRoute, HttpMethod, LocalRoute, RouteResponse } from '../route.ts';
+import { openApiDocumentResponse } from '../route-responses.ts';
 
 /** Every path of the compatibility API begins here (spec 4.8: only `/api/v2` exists). */
 export const octolensBase = '/compat/octolens/api/v2';
@@ -71,6 +72,6 @@ export const octolensOpenApiRoute = (document: () => unknown): LocalRoute => ({
   summary: 'The compatibility routes described in OpenAPI 3.1, as Octolens serves its own at this path; needs no credential',
   tag: octolensTag,
   public: true,
-  responses: { 200: { description: 'The OpenAPI document of the compatibility routes' } },
+  responses: { 200: openApiDocumentResponse('The OpenAPI document of the compatibility routes') },
   handle: () => ({ status: 200, body: document() }),
 });

@@ -3,7 +3,7 @@ import { platforms } from '../../vocabulary/normalized-post.ts';
 import { analyticsBuckets as buckets, analyticsDimensions as dimensions, instantParameter, maxAnalyticsBuckets as maxBuckets } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { unauthorizedResponse } from '../route-responses.ts';
-import { repeatedOrCommaSeparated } from '../query-parameters.ts';
+import { queryList } from '../../subgraphs/query-list.ts';
 
 const pointSchema = z.object({ start: z.iso.datetime().meta({ description: 'Where the bucket starts (UTC)' }), count: z.number().int() });
 
@@ -44,8 +44,8 @@ export const analyticsRoutes: GraphQLRoute[] = [
         description: 'Published at or after (ISO 8601 or epoch ms); default 24 hours, 30 days, 12 weeks or 12 months before `until`, after the bucket',
       }),
       until: instantParameter('end').optional().meta({ description: 'Published at or before (ISO 8601 or epoch ms; a date alone means through its end, UTC); default now' }),
-      keywordIds: repeatedOrCommaSeparated(z.string().min(1).max(100)).optional().meta({ description: 'Keyword ids, repeated or comma-separated' }),
-      platforms: repeatedOrCommaSeparated(z.enum(platforms)).optional().meta({ description: 'Platforms, repeated or comma-separated' }),
+      keywordIds: queryList(z.string().min(1).max(100)).optional().meta({ description: 'Keyword ids, repeated or comma-separated' }),
+      platforms: queryList(z.enum(platforms)).optional().meta({ description: 'Platforms, repeated or comma-separated' }),
       relevant: z
         .enum(['true', 'false', 'all'])
         .optional()

@@ -137,6 +137,7 @@ export const channelRoutes: GraphQLRoute[] = [
       403: readOnlyKeyResponse,
       409: { description: '`slack_not_connected`: a Slack channel for a workspace that has not installed the Slack app' },
       501: { description: 'A kind this server is not connected to (`slack_not_configured`, `telegram_not_configured`, `email_not_configured`)' },
+      502: { description: "An `email` channel's confirmation could not be sent: the mail server could not be reached or refused for now (`upstream_unavailable`); nothing was stored" },
     },
     operation: `mutation CreateChannel($input: CreateChannelInput!) { createChannel(input: $input) { ${channelFields} } }`,
     variables: ({ body }) => ({ input: body }),

@@ -97,6 +97,8 @@ export const keywordSchema = z
   .meta({ id: 'Keyword' });
 
 const duplicate = { description: 'The group already tracks this term (`duplicate_keyword`)' };
+// Spec 4.2: a feed added is checked now; spec 7: a failing upstream is 502.
+const feedSiteDown = { description: "A feed added did not answer when checked (`upstream_unavailable`, with `field` naming it and `retryAfterSeconds`); nothing was changed" };
 
 export const keywordRoutes: GraphQLRoute[] = [
   {
@@ -143,6 +145,7 @@ export const keywordRoutes: GraphQLRoute[] = [
       403: readOnlyKeyResponse,
       404: { description: '`groupId` names no group of this workspace (`not_found`, with `field`)' },
       409: duplicate,
+      502: feedSiteDown,
     },
     operation: `mutation CreateKeyword($input: CreateKeywordInput!) { createKeyword(input: $input) { ${keywordFields} } }`,
     variables: ({ body }) => ({ input: body }),
@@ -174,6 +177,7 @@ export const keywordRoutes: GraphQLRoute[] = [
       403: readOnlyKeyResponse,
       404: notFoundResponse('keyword'),
       409: { description: 'Rename or group move onto a term the group already tracks (`duplicate_keyword`)' },
+      502: feedSiteDown,
     },
     operation: `mutation UpdateKeyword($id: ID!, $input: KeywordPatchInput!) { updateKeyword(id: $id, input: $input) { ${keywordFields} } }`,
     variables: ({ params, body }) => ({ id: params.id, input: body }),

@@ -13,7 +13,8 @@ import {
 } from '../../subgraphs/mentions/index.ts';
 import type { GraphQLRoute } from '../route.ts';
 import { invalidBodyResponse, notFoundResponse, readOnlyKeyResponse, unauthorizedResponse } from '../route-responses.ts';
-import { booleanText, pageQuery, repeatedOrCommaSeparated } from '../query-parameters.ts';
+import { queryList } from '../../subgraphs/query-list.ts';
+import { booleanText, pageQuery } from '../query-parameters.ts';
 
 const timestamp = z.iso.datetime();
 
@@ -96,9 +97,9 @@ const writeResponses = { 401: unauthorizedResponse, 403: readOnlyKeyResponse, 40
 
 /** The people list's filter parameters (spec 4.7), read from the query string. */
 const peopleFilterQuery = {
-  linkHosts: repeatedOrCommaSeparated(linkHost).optional().meta({ description: "Hosts, repeated or comma-separated: people whose profiles link to one of them or a subdomain (`www.` ignored)" }),
-  stages: repeatedOrCommaSeparated(z.enum(personStages)).optional().meta({ description: 'Outreach stages, repeated or comma-separated' }),
-  ownerIds: repeatedOrCommaSeparated(ownerId).optional().meta({ description: 'Member user ids, repeated or comma-separated; `none` for unowned people' }),
+  linkHosts: queryList(linkHost).optional().meta({ description: "Hosts, repeated or comma-separated: people whose profiles link to one of them or a subdomain (`www.` ignored)" }),
+  stages: queryList(z.enum(personStages)).optional().meta({ description: 'Outreach stages, repeated or comma-separated' }),
+  ownerIds: queryList(ownerId).optional().meta({ description: 'Member user ids, repeated or comma-separated; `none` for unowned people' }),
   automated: booleanText.optional().meta({ description: 'true: people most of whose classified posts here are machine-made; false: the rest' }),
   q: personSearch.optional().meta({ description: 'A piece of a name or handle of one of their accounts, any case' }),
 };

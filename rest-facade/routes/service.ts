@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { databaseRetryAfterSeconds } from '../../runtime/database-availability.ts';
 import { errorBody } from '../error-envelope.ts';
 import type { LocalRoute } from '../route.ts';
+import { openApiDocumentResponse } from '../route-responses.ts';
 
 const healthSchema = z
   .object({ status: z.literal('ok'), version: z.string(), time: z.iso.datetime() })
@@ -40,7 +41,7 @@ export const serviceRoutes = (document: () => unknown): LocalRoute[] => [
     summary: 'This API described in OpenAPI 3.1; needs no credential',
     tag: 'Service',
     public: true,
-    responses: { 200: { description: 'The OpenAPI document' } },
+    responses: { 200: openApiDocumentResponse('The OpenAPI document') },
     handle: () => ({ status: 200, body: document() }),
   },
 ];

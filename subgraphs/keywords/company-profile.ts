@@ -18,6 +18,8 @@ const website = z
   .string()
   .trim()
   .max(500, 'must be at most 500 characters')
+  // Described as the addresses it takes: a host with a dot, an optional http(s) scheme and path, or '' (which clears it, as null does).
+  .meta({ pattern: '^(?:(?:[Hh][Tt][Tt][Pp][Ss]?://)?[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[/?#]\\S*)?)?$' })
   .nullable()
   .transform((value, ctx) => {
     if (value === null || value === '') return null;

@@ -128,7 +128,7 @@ export function addCompatKeywordSuggestionSchema(builder: PothosBuilder, Keyword
       args: { suggestionId: t.arg.int(), keywordId: t.arg.int() },
       resolve: async (_root, { suggestionId, keywordId }, ctx) => {
         if ([suggestionId, keywordId].filter((id) => id !== null && id !== undefined).length !== 1) {
-          throw domainError('validation_error', 'suggestionId: send either suggestionId or keywordId, not both', { field: 'suggestionId' });
+          throw domainError('validation_error', 'suggestionId: send one of suggestionId and keywordId, not both or neither', { field: 'suggestionId' });
         }
         const rejected =
           suggestionId != null ? [await listedSuggestion(ctx, suggestionId)] : await compatSuggestionsOf(ctx, await keywordOfCompatId(ctx, keywordId!));

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { z } from 'zod';
-import { searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
+import { octolensSearchPlatformNames, searchPlatformOfOctolensName } from '../../vocabulary/octolens-platforms.ts';
 import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 import { compatIdOf, objectOfCompatId } from '../mentions/index.ts';
 import { domainError } from '../domain-error.ts';
@@ -39,7 +39,7 @@ export const compatKeywordInput = z.strictObject({
   additionalTermsAndOr: z.boolean().optional().meta({ description: 'true: any one of the additional terms (default); false: all of them' }),
   caseSensitive: z.boolean().optional(),
   symbolSensitive: z.boolean().optional().meta({ description: 'true (the default on create): the words of a multi-word term must appear together, as written (exact phrase)' }),
-  platforms: z.array(z.string()).min(1, 'must name at least one platform').optional().meta({ description: "Octolens's platform names (`twitter`, `dev`, `reddit`, …)" }),
+  platforms: z.array(z.string().meta({ enum: octolensSearchPlatformNames })).min(1, 'must name at least one platform').optional().meta({ description: "Octolens's platform names (`twitter`, `dev`, `reddit`, …)" }),
   excludeWords: commaSeparated.optional().meta({ description: 'Comma-separated terms that drop a post' }),
   wildcardExcludeWords: commaSeparated.optional().meta({ description: 'Comma-separated exclusions with `*` at either end' }),
   excludeAuthors: commaSeparated.optional().meta({ description: 'Comma-separated handles, names or profile links whose posts are dropped (at most 100)' }),

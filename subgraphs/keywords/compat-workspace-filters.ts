@@ -67,12 +67,25 @@ export const compatFilterValuesInput = z.strictObject({
 
 const filterList = z.array(z.string()).optional();
 
+/**
+ * The workspace filter list a compatibility list is written to, as JSON
+ * Schema (its bounds and entry formats), so that `openapi.json` shows what
+ * is checked: the list is read as a string array here and checked there.
+ */
+function describedAs(workspaceList: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(workspaceList, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
+  const { description: _description, ...array } = schema.anyOf?.find((option: { type?: string }) => option.type === 'array') ?? schema;
+  return array;
+}
+const workspaceLists = workspaceFiltersPatchInput.shape;
+const workspaceSubreddits = workspaceLists.subreddits.unwrap().shape;
+
 export const compatWorkspaceFiltersInput = z.strictObject({
-  negativeKeywords: filterList.meta({ description: 'Terms that drop a post for every keyword (at most 50, each 1 to 80 characters)' }),
-  negativeAuthors: filterList.meta({ description: 'Handles, names or profile links whose posts are dropped (at most 100)' }),
-  negativeSubreddits: filterList.meta({ description: 'Subreddits whose posts are dropped (`r/` optional; at most 50)' }),
-  positiveSubreddits: filterList.meta({ description: 'When non-empty, Reddit posts only from these (at most 50)' }),
-  negativeRepos: filterList.meta({ description: '`owner/repo` names whose GitHub items are dropped (at most 100)' }),
+  negativeKeywords: filterList.meta({ description: 'Terms that drop a post for every keyword (at most 50, each 1 to 80 characters)', ...describedAs(workspaceLists.excludedTerms) }),
+  negativeAuthors: filterList.meta({ description: 'Handles, names or profile links whose posts are dropped (at most 100)', ...describedAs(workspaceLists.excludedAuthors) }),
+  negativeSubreddits: filterList.meta({ description: 'Subreddits whose posts are dropped (`r/` optional; at most 50)', ...describedAs(workspaceSubreddits.denied) }),
+  positiveSubreddits: filterList.meta({ description: 'When non-empty, Reddit posts only from these (at most 50)', ...describedAs(workspaceSubreddits.allowed) }),
+  negativeRepos: filterList.meta({ description: '`owner/repo` names whose GitHub items are dropped (at most 100)', ...describedAs(workspaceLists.githubRepositories) }),
   confirmClear: z.boolean().optional().meta({ description: 'Needed to empty a list that holds values with `[]`' }),
 });
 

@@ -117,7 +117,7 @@ const countryCode = z
 /** One review source as written: a link, or a platform and id (spec 2.3). */
 export const reviewSourceInput = z
   .strictObject({
-    url: text(1, 500).optional().meta({ description: 'An App Store, Google Play, Trustpilot or Google Maps link' }),
+    url: text(1, 500).optional().meta({ description: 'An App Store, Google Play, Trustpilot or Google Maps link', format: 'uri' }),
     platform: z.enum(reviewPlatforms).optional().meta({ description: 'The review site, with id instead of url' }),
     id: text(1, 200).optional().meta({ description: "The product's id on that site, with platform" }),
     countries: z
@@ -133,9 +133,10 @@ export const reviewSourceInput = z
     if (!source.url && !(source.platform && source.id)) {
       ctx.addIssue({ code: 'custom', message: 'give a url, or a platform and an id' });
     }
-  });
+  })
+  .meta({ anyOf: [{ required: ['url'] }, { required: ['platform', 'id'] }] });
 
-export const feedInput = z.strictObject({ url: text(4, 500).meta({ description: 'The RSS or Atom feed, or a page naming one' }) });
+export const feedInput = z.strictObject({ url: text(4, 500).meta({ description: 'The RSS or Atom feed, or a page naming one', format: 'uri' }) });
 
 const contextInput = z
   .string()

@@ -26,8 +26,11 @@ function canonicalRepository(entry: string): string | null {
   return `${owner}/${repository}`.toLowerCase();
 }
 
+/** The entries described to clients: `owner/repo`, or the repository's github.com address (a `.git` or deeper path is read too). */
+const describedRepository = '^(?:(?:https?://)?(?:www\\.)?github\\.com/)?[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$';
+
 const githubRepositoryList = z
-  .array(z.string().trim().min(1, 'must be 1 to 300 characters').max(300, 'must be 1 to 300 characters'))
+  .array(z.string().trim().min(1, 'must be 1 to 300 characters').max(300, 'must be 1 to 300 characters').meta({ pattern: describedRepository }))
   .max(100, 'at most 100 items')
   .nullable()
   .transform((entries, ctx) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import { accountEventNames } from '../billing/index.ts';
+import { anyCasePattern } from '../any-case-pattern.ts';
 import { domainError } from '../domain-error.ts';
 import { isoLanguage, linkHost } from './mention-filter.ts';
 
@@ -52,7 +53,10 @@ const weekday = z
     if (!day) ctx.addIssue({ code: 'custom', message: weekdayProblem });
     return day ?? z.NEVER;
   })
-  .meta({ description: 'Weekly rules: the day it is sent, `monday` … `sunday` (any case), or 0 to 7 (0 and 7 Sunday, 1 Monday)' });
+  .meta({
+    description: 'Weekly rules: the day it is sent, `monday` … `sunday` (any case), or 0 to 7 (0 and 7 Sunday, 1 Monday)',
+    anyOf: [{ type: 'string', pattern: anyCasePattern(weekdays) }, { type: 'integer', minimum: 0, maximum: 7 }],
+  });
 
 const schedule = z.strictObject({
   hour: z

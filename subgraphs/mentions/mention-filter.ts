@@ -4,6 +4,7 @@ import { intents, sentiments } from '../../vocabulary/classification-values.ts';
 import { platforms } from '../../vocabulary/normalized-post.ts';
 import type { Queryable } from '../../runtime/database.ts';
 import { domainError } from '../domain-error.ts';
+import { queryList } from '../query-list.ts';
 import { isStorableInstant } from '../storable-instant.ts';
 import { checkInput } from '../validate-input.ts';
 import { relevantSql } from './relevance.ts';
@@ -62,11 +63,6 @@ interface FilterParameter<Value, Resolved> {
 
 const parameter = <Value, Resolved = Value>(definition: FilterParameter<Value, Resolved>) => definition;
 
-/** A list parameter: repeatable (`?platforms=a&platforms=b`) or comma-separated, or both. */
-const splitList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean));
-
 const unique = <Item>(values: Item[]) => [...new Set(values)];
 
 function one<Value extends string>(item: z.ZodType<Value>, graphql: 'ID' | 'String' = 'String'): ParameterKind<Value> {
@@ -77,7 +73,7 @@ function list<Value extends string>(item: z.ZodType<Value>, graphql: 'ID' | 'Str
   return {
     graphql: graphql === 'ID' ? '[ID!]' : '[String!]',
     input: z.array(item).transform(unique),
-    query: splitList.pipe(z.array(item as z.ZodType<Value, string>).min(1, 'must name at least one')),
+    query: queryList(item as z.ZodType<Value, string>),
     list: true,
   };
 }
@@ -130,7 +126,11 @@ function writtenInstantOf(text: string, dateMeans: 'start' | 'end'): Date | unde
 const instantMessage = 'must be an ISO 8601 timestamp with an offset such as 2026-11-20T10:00:00Z, a date such as 2026-11-20, or epoch milliseconds';
 
 /** A query parameter's instant as text, as the list's `since` (`start`) or `until` (`end`) reads it. */
-export const instantText = (dateMeans: 'start' | 'end') => z.string().refine((value) => instantOf(value, dateMeans) !== undefined, { message: instantMessage });
+export const instantText = (dateMeans: 'start' | 'end') =>
+  z
+    .string()
+    .refine((value) => instantOf(value, dateMeans) !== undefined, { message: instantMessage })
+    .meta({ anyOf: [{ format: 'date-time' }, { format: 'date' }, { pattern: '^\\d{1,15}$' }] });
 
 /** The same, read into its instant. */
 export const instantParameter = (dateMeans: 'start' | 'end') => instantText(dateMeans).transform((value) => instantOf(value, dateMeans)!);
@@ -149,7 +149,8 @@ export const linkHost = z
   .trim()
   .toLowerCase()
   .transform((host) => host.replace(/^www\./, ''))
-  .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'must be a host name such as github.com'));
+  .pipe(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'must be a host name such as github.com'))
+  .meta({ format: 'hostname' });
 export const isoLanguage = language;
 
 /** An author as people write one: a name, a handle (`@ann`, `u/ann`), a profile URL, or Earshot's own `aut_…` id. */

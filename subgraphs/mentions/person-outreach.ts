@@ -36,7 +36,7 @@ const clockSkewMs = 5 * 60_000;
 export const personActivityInput = z.strictObject({
   channel: activityChannel.meta({ description: 'Any case; `e-mail` is `email`, `twitter` is `x`, `phone` is `call`' }),
   note: z.string().trim().max(1000, 'must be at most 1000 characters').optional().meta({ description: 'A short note, at most 1000 characters' }),
-  occurredAt: timestampInput('must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z').optional().meta({ description: 'When the contact was made; default now' }),
+  occurredAt: timestampInput('must be an ISO 8601 timestamp such as 2026-11-20T10:00:00Z').optional().meta({ description: 'When the contact was made, not in the future; default now' }),
   authorId: z.string().min(1).max(100).optional().meta({ description: "The account contacted (`aut_…`), one of the person's" }),
 });
 

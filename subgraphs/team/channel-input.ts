@@ -24,7 +24,8 @@ const events = z
 const url = z
   .string()
   .max(2000, 'must be at most 2000 characters long')
-  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL');
+  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http or https URL')
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 // A chat's numeric id (negative for groups and channels) or a public channel's @username, as the Bot API takes `chat_id`.
 const chatId = z
   .string()
@@ -79,7 +80,17 @@ const mailtoAddress = (value: string): string | null => {
 const mailtoOrHttpUrl = z
   .string()
   .max(2000, 'must be at most 2000 characters long')
-  .refine((value) => mailtoAddress(value) !== null || (URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)), 'must be an http or https URL, or a mailto: link for an e-mail channel');
+  .refine((value) => mailtoAddress(value) !== null || (URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)), 'must be an http or https URL, or a mailto: link for an e-mail channel')
+  .meta({ format: 'uri', pattern: '^([Hh][Tt][Tt][Pp][Ss]?://|[Mm][Aa][Ii][Ll][Tt][Oo]:)' });
+/** The field a channel of each kind cannot do without (channel-commands.ts asks for it once the kind is known to be configured). */
+const neededField = { webhook: 'url', slack: 'channelId', telegram: 'chatId', email: 'address' } as const satisfies Record<(typeof channelKinds)[number], keyof typeof channelFieldKinds>;
+
+/** The body as `openapi.json` shows it: one shape per kind, with the field it needs and no other kind's fields; an e-mail channel's address may come as a `mailto:` url. */
+const bodyOfEachKind = channelKinds.map((kind) => {
+  const fields = ['kind', 'label', ...Object.entries(channelFieldKinds).flatMap(([field, kinds]) => ((kinds as readonly string[]).includes(kind) ? [field] : []))];
+  if (kind !== 'email') return { properties: { kind: { const: kind } }, required: ['kind', neededField[kind]], propertyNames: { enum: fields } };
+  return { properties: { kind: { const: kind } }, required: ['kind'], oneOf: [{ required: ['address'] }, { required: ['url'] }], propertyNames: { enum: [...fields, 'url'] } };
+});
 
 export const createChannelInput = z
   .strictObject({
@@ -106,6 +117,7 @@ export const createChannelInput = z
       if (foreignChannelField({ [field]: input[field] }, input.kind)) context.addIssue({ code: 'custom', path: [field], message: `is not taken by ${channelOfKind(input.kind)}` });
     }
   })
+  .meta({ oneOf: bodyOfEachKind })
   .transform((input) => {
     const mailto = input.url === undefined ? null : mailtoAddress(input.url);
     return mailto === null ? input : { ...input, url: undefined, address: mailto };

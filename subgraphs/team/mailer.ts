@@ -145,6 +145,7 @@ export async function closeSharedMailers(): Promise<void> {
  * server that takes the connection and stays silent must be given up first.
  */
 const requestMailTimeoutMs = 3000;
+const mailRetryAfterSeconds = 60;
 
 /**
  * Sends one message while a request waits for it (a channel's confirmation,
@@ -158,7 +159,8 @@ export async function sendMailNow(settings: MailSettings, mail: OutgoingMail, fi
   } catch (error) {
     if (!(error instanceof IntegrationError)) throw error;
     if (!error.transient && /^5\d\d$/.test(error.code)) throw domainError('validation_error', `${field}: the mail server refused it (${error.message})`, { field }, error);
-    throw domainError('upstream_unavailable', `The ${what} could not be sent: ${error.message}`, {}, error);
+    // Retryable, so it says when to come back (spec 7: `retryAfterSeconds` on retryable errors, mirrored by `Retry-After`).
+    throw domainError('upstream_unavailable', `The ${what} could not be sent: ${error.message}`, { retryAfterSeconds: mailRetryAfterSeconds }, error);
   }
 }
 

@@ -30,6 +30,28 @@ export function resolveSchema(schema: JsonSchema | undefined, context: SchemaCon
   return schema;
 }
 
+/**
+ * The alternatives of an `anyOf` or `oneOf`, each a whole schema. Options
+ * beside a `type` or `properties` of their own only narrow that base (a
+ * channel's kinds, each with the field it needs and no other kind's fields):
+ * each is merged into it, its `propertyNames` keeping the properties it names.
+ */
+function alternativesOf(schema: JsonSchema): JsonSchema[] | undefined {
+  const options: JsonSchema[] | undefined = schema.anyOf ?? schema.oneOf;
+  if (!options || !(schema.type || schema.properties)) return options;
+  const { anyOf: _anyOf, oneOf: _oneOf, ...base } = schema;
+  return options.map((option) => {
+    const allowed: string[] | undefined = option.propertyNames?.enum;
+    const properties = { ...base.properties, ...option.properties };
+    return {
+      ...base,
+      ...option,
+      properties: allowed ? Object.fromEntries(Object.entries(properties).filter(([name]) => allowed.includes(name))) : properties,
+      required: [...new Set([...(base.required ?? []), ...(option.required ?? [])])],
+    };
+  });
+}
+
 export const isIdName = (name: string | undefined) => !!name && /(^id$|Id$|Ids$|^sourceId$)/.test(name);
 
 function typesOf(schema: JsonSchema): string[] {
@@ -104,7 +126,7 @@ export function validValue(rawSchema: JsonSchema | undefined, context: SchemaCon
   const schema = resolveSchema(rawSchema, context);
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
-  const options = schema.anyOf ?? schema.oneOf;
+  const options = alternativesOf(schema);
   if (options) return fc.oneof(...options.map((option: JsonSchema) => validValue(option, context, name, depth)));
   if (depth > 6) return fc.constant(null);
   const arbitraries = typesOf(schema).map((type): fc.Arbitrary<unknown> => {
@@ -223,7 +245,7 @@ export function minimalValue(rawSchema: JsonSchema | undefined, context: SchemaC
   const schema = resolveSchema(rawSchema, context);
   if ('const' in schema) return schema.const;
   if (schema.enum) return schema.enum[0];
-  const options: JsonSchema[] | undefined = schema.anyOf ?? schema.oneOf;
+  const options = alternativesOf(schema);
   if (options) return minimalValue(options.find((option) => resolveSchema(option, context).type !== 'null') ?? options[0], context, name);
   const type = typesOf(schema).find((each) => each !== 'null') ?? typesOf(schema)[0];
   switch (type) {
@@ -263,7 +285,7 @@ export type JsonIdSlot = string[];
 export function jsonIdSlots(rawSchema: JsonSchema | undefined, context: SchemaContext, path: string[] = [], depth = 0): JsonIdSlot[] {
   const schema = resolveSchema(rawSchema, context);
   if (depth > 4) return [];
-  const options: JsonSchema[] = schema.anyOf ?? schema.oneOf ?? [];
+  const options = alternativesOf(schema) ?? [];
   if (options.length) return [...new Map(options.flatMap((option) => jsonIdSlots(option, context, path, depth)).map((slot) => [slot.join('.'), slot])).values()];
   if (typesOf(schema).includes('array')) return jsonIdSlots(schema.items, context, [...path, '[]'], depth + 1);
   return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, property]) => {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { sentiments } from '../../../vocabulary/classification-values.ts';
 import { octolensPlatformName, searchPlatformOfOctolensName } from '../../../vocabulary/octolens-platforms.ts';
-import { repeatedOrCommaSeparated } from '../../query-parameters.ts';
+import { queryList } from '../../../subgraphs/query-list.ts';
 import type { GraphQLRoute, RestRequest, RouteResponse } from '../../route.ts';
-import { maxKeywordIds } from '../mention-filters.ts';
+import { maxKeywordIds, sentimentInAnyCase } from '../mention-filters.ts';
 import { integerId } from '../octolens-ids.ts';
 import { octolensBase, octolensTag, octolensUnauthorized } from '../octolens-routes.ts';
 
@@ -15,20 +14,20 @@ const windowEnd = (description: string) => z.iso.datetime().optional().meta({ de
 
 /** The narrowing every analytics route of Octolens takes. */
 const countedMentions = z.object({
-  keywordIds: repeatedOrCommaSeparated(z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(integerId))
+  keywordIds: queryList(z.string().regex(/^[1-9]\d*$/, 'must be an integer keyword id').transform(integerId))
     .refine((ids) => new Set(ids).size <= maxKeywordIds, `at most ${maxKeywordIds} keyword ids`)
     .optional()
     .meta({ description: `Integer keyword ids, at most ${maxKeywordIds}, the parameter repeated or comma-separated; ids naming no keyword count nothing` }),
   startDate: windowEnd('Included; default 30 days before `endDate` (ISO 8601, UTC)'),
   endDate: windowEnd('Excluded; default now (ISO 8601, UTC); at most 365 days after `startDate`'),
-  platforms: repeatedOrCommaSeparated(z.string().min(1).max(50))
+  platforms: queryList(z.string().min(1).max(50))
     .optional()
     .meta({ description: "Platforms in Octolens's names, the parameter repeated or comma-separated (`twitter`, `dev`, …); one Earshot does not watch counts nothing" }),
   tag: z.string().min(1).max(100).optional().meta({ description: 'Only mentions with this tag (an intent `GET /tags` lists); another tag counts nothing' }),
-  sentiment: repeatedOrCommaSeparated(z.string().toLowerCase().pipe(z.enum(sentiments, { message: 'must be POSITIVE, NEUTRAL or NEGATIVE' })))
+  sentiment: queryList(sentimentInAnyCase('must be POSITIVE, NEUTRAL or NEGATIVE'))
     .optional()
     .meta({ description: '`POSITIVE`, `NEUTRAL`, `NEGATIVE` (any case), the parameter repeated or comma-separated; a corrected sentiment counts as corrected' }),
-  relevance: repeatedOrCommaSeparated(z.enum(['0', '1', '2'], { message: 'must be 0, 1 or 2' }).transform(Number))
+  relevance: queryList(z.enum(['0', '1', '2'], { message: 'must be 0, 1 or 2' }).transform(Number))
     .optional()
     .meta({ description: 'Relevance buckets: 0 (70 and up), 1 (40 to 69), 2 (below, or not scored); default 0 and 1, the relevant mentions' }),
 });

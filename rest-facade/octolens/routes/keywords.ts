@@ -51,7 +51,7 @@ export const octolensKeywordRoutes: GraphQLRoute[] = [
     body: z.strictObject({
       suggestionId: z.number().int().optional().meta({ description: 'One suggestion to dismiss' }),
       keywordId: z.number().int().optional().meta({ description: 'A keyword whose listed suggestions are all dismissed' }),
-    }),
+    }).meta({ oneOf: [{ required: ['suggestionId'] }, { required: ['keywordId'] }] }),
     responses: {
       200: { description: 'Dismissed', schema: z.object({ success: z.literal(true) }).meta({ id: 'OctolensRejectedSuggestions' }) },
       400: { description: `${octolensBadBody.description}; neither or both of \`suggestionId\` and \`keywordId\`` },
