@@ -37,6 +37,11 @@ export interface SenseProfile {
    * distinctive it looks to the word tables.
    */
   otherSensesRuledOut: boolean;
+  /**
+   * Nothing names the sense: no context, group description, company profile
+   * or product. The user has said only that the term is tracked.
+   */
+  senseUnstated: boolean;
   /** A single common English word: how it is written (a capital, lower case) tells the name from the word. */
   commonWord: boolean;
   /** The sense in word-vector space, which reads how near a post's words lie to it. */
@@ -258,6 +263,7 @@ export function buildSenseProfile(
     termWords,
     ambiguous: commonWord || (single && meaning.usuallyMeansOtherThing),
     otherSensesRuledOut: offSenseWords.size > 0,
+    senseUnstated: descriptions.length === 0 && products.length === 0 && senseDomains.size === 0,
     commonWord,
     meaning,
     commonPhrase: !single && /^\p{Lu}/u.test(term) && wordsOf(term).every((word) => readers.english.isEnglishWord(word)),
