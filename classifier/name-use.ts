@@ -13,7 +13,7 @@ export type NameUse = 'name' | 'word' | null;
 
 /** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|like|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /**
@@ -27,7 +27,12 @@ const productPartAfter = unicodeWords(
 
 /** "Acme is a great tool", "earshot was the best app": the name said to be a product. */
 const saidToBeProduct = unicodeWords(
-  /^[ \t]+(?:is|was|has been|seems|looks)[ \t]+(?:a|an|the|my|our)[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:app|tool|software|service|platform|product|company|startup|brand|alternative)\b/iu,
+  /^[ \t]+(?:is|was|has been|seems|looks)[ \t]+(?:a|an|the|my|our)[ \t]+(?:[\p{L}-]+[ \t]+){0,3}(?:app|tool|software|service|platform|product|company|startup|brand|alternative)\b/iu,
+);
+
+/** "Canvas is down again", "Orbit keeps crashing": an outage or a fault, which befalls a service or an app. */
+const failingAfter = unicodeWords(
+  /^[ \t]+(?:(?:is|was|has been|seems|went|goes|keeps)[ \t]+(?:down|offline|broken|crashing|glitching|lagging|freezing|logging me out)|(?:is|was)[ \t]+not[ \t]+(?:working|loading|syncing)|(?:down|crashed|crashes|won['’]t[ \t]+(?:load|open|sync)|not[ \t]+(?:working|loading|syncing))\b)/iu,
 );
 
 /** Legal forms of a company: the name beside them is the company's, not part of another name. */
@@ -54,5 +59,6 @@ export function nameUseAt(text: string, index: number, found: string, capitalise
   if (useBefore.test(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
-  return capitalisedMidSentence ? 'name' : null;
+  // Weaker than a determiner: "the anchor went down with the ship".
+  return capitalisedMidSentence || failingAfter.test(after) ? 'name' : null;
 }

@@ -58,6 +58,8 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Marble', 'The new Marble release finally adds dark mode'),
       post('Harbor', "Harbor's pricing page is confusing, what does a seat cost?"),
       post('Thicket', 'Cancelled Thicket today, the sync kept breaking', 'x', 'competitor'),
+      post('Anchor', 'Anchor is the easiest podcast hosting service around'),
+      post('Canvas', 'canvas down again?? cant submit my assignment'),
       post('Pebble', 'Crashes every time I open it after the last update.', 'appstore'),
     ]);
     expect(scored.filter(({ relevance }) => relevance < relevanceLine)).toEqual([]);
@@ -72,6 +74,8 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Beacon', 'The lighthouse beacon was visible for miles.'),
       post('Sprout', 'Every sprout in the garden came up after the rain.'),
       post('Harbor', 'Harbor Freight has a sale on drills this weekend.'),
+      post('Anchor', 'The anchor went down with the ship.'),
+      post('Sage', 'He was a sage advisor to three presidents.'),
     ]);
     expect(scored.filter(({ relevance }) => relevance >= relevanceLine)).toEqual([]);
   });
