@@ -7,13 +7,14 @@ import { unicodeWords } from './unicode-word-boundaries.ts';
  * the word itself ("out of earshot", "the acme of", "a paper lantern").
  * Where the user said nothing of the sense, this is the only evidence there
  * is; the cues are of how English writes any name of a product or company,
- * so they list no product.
+ * so they list no product. A capital alone (`capitalised`) says less than
+ * the words around the name: places and events are capitalised too.
  */
-export type NameUse = 'name' | 'word' | null;
+export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
 /** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /**
@@ -60,5 +61,6 @@ export function nameUseAt(text: string, index: number, found: string, capitalise
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
   // Weaker than a determiner: "the anchor went down with the ship".
-  return capitalisedMidSentence || failingAfter.test(after) ? 'name' : null;
+  if (failingAfter.test(after)) return 'name';
+  return capitalisedMidSentence ? 'capitalised' : null;
 }

@@ -96,6 +96,7 @@ const weights = {
    * unless another sense shows, and one using it as the everyday word is not.
    */
   usedAsName: 0.9,
+  capitalisedAsName: 0.6,
   usedAsWord: -1.0,
   /** A review on a review platform's page of the brand, where nothing names the sense. */
   reviewOfBrand: 1.5,
@@ -278,20 +279,25 @@ function titleCased(text: string): boolean {
  */
 function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  const capitalsSayName = language !== 'de' && !titleCased(post.text);
+  // Asked only of a capital mid-sentence: counted then.
+  let title: boolean | undefined;
   let asName = 0;
+  let capitalised = 0;
   let asWord = 0;
   for (const occurrence of occurrences.slice(0, 3)) {
     const first = occurrence.text.charAt(0);
-    const capitalisedMidSentence = capitalsSayName && first !== first.toLowerCase() && !opensSentence(post.text.slice(0, occurrence.index));
+    const capitalisedMidSentence = language !== 'de' && first !== first.toLowerCase() && !opensSentence(post.text.slice(0, occurrence.index))
+      && !(title ??= titleCased(post.text));
     const use = nameUseAt(post.text, occurrence.index, occurrence.text, capitalisedMidSentence);
     // Lower case where the user wrote a capital is the word, unless the words around it use it as a name ("pebble is a solid app").
     const lowerCaseOfName = profile.writtenAsName && first !== first.toUpperCase();
     if (use === 'name') asName++;
+    else if (use === 'capitalised') capitalised++;
     else if (use === 'word' || lowerCaseOfName) asWord++;
   }
-  if (asWord > 0 && asWord >= asName) evidence.push({ weight: weights.usedAsWord, reason: `"${profile.term.toLowerCase()}" used as the everyday word` });
+  if (asWord > 0 && asWord >= asName + capitalised) evidence.push({ weight: weights.usedAsWord, reason: `"${profile.term.toLowerCase()}" used as the everyday word` });
   else if (asName > 0) evidence.push({ weight: weights.usedAsName, reason: `"${profile.term}" used as a name, and nothing names another sense` });
+  else if (capitalised > 0) evidence.push({ weight: weights.capitalisedAsName, reason: `"${profile.term}" capitalised as a name, and nothing names another sense` });
   if (post.platform && (reviewPlatforms as readonly string[]).includes(post.platform)) {
     evidence.push({ weight: weights.reviewOfBrand, reason: `a review on ${post.platform}` });
   }

@@ -76,6 +76,7 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Harbor', 'Harbor Freight has a sale on drills this weekend.'),
       post('Anchor', 'The anchor went down with the ship.'),
       post('Sage', 'He was a sage advisor to three presidents.'),
+      post('Harbor', 'We walked along the Harbor at sunset and watched the boats come in.'),
     ]);
     expect(scored.filter(({ relevance }) => relevance >= relevanceLine)).toEqual([]);
   });
