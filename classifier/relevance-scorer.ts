@@ -5,10 +5,13 @@ import { glossedWords } from './word-glossary.ts';
 import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
+import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
+import { companyForm, nameUseAt } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
   links: string[];
+  platform?: Platform;
 }
 
 export interface RelevanceEvidence {
@@ -87,6 +90,16 @@ const weights = {
   handleOrHashtag: 0.5,
   productWord: 0.3,
   productWordCap: 0.9,
+  /**
+   * Where nothing names the sense, the user has said only that the term is
+   * a brand's or a competitor's name: a post using it as a name is about it
+   * unless another sense shows, and one using it as the everyday word is not.
+   */
+  usedAsName: 0.9,
+  capitalisedAsName: 0.6,
+  usedAsWord: -1.0,
+  /** A review on a review platform's page of the brand, where nothing names the sense. */
+  reviewOfBrand: 1.5,
   /** Per unit of the post's summed word leanings (`SenseMeaning.read`), each word's leaning a cosine difference of at most 0.3. */
   meaningLeaning: 1.5,
   meaningCap: 2.5,
@@ -170,7 +183,15 @@ function isKnownName(profile: SenseProfile, word: string) {
  * capitalised word next to it that the profile does not know makes it part
  * of another name ("Usain Bolt", "Taylor Swift", "Apollo Hospitals").
  */
-function writingEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader, language: string | null): RelevanceEvidence[] {
+function writingEvidence(
+  profile: SenseProfile,
+  text: string,
+  occurrences: Occurrence[],
+  reader: EnglishReader,
+  language: string | null,
+  /** The post's use of the term is read by `unstatedSenseEvidence`, which weighs lower case against the words around it. */
+  useReadElsewhere: boolean,
+): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   let asName = 0;
   let asWord = 0;
@@ -212,9 +233,11 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     // what follows it is the model of the thing owned.
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
+    // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
+      && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherName = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
@@ -230,7 +253,7 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });
     } else if (asWord > 0 && asWord >= asName) {
-      evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
+      if (!useReadElsewhere) evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
@@ -239,6 +262,44 @@ function writingEvidence(profile: SenseProfile, text: string, occurrences: Occur
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
+  }
+  return evidence;
+}
+
+/** Most words capitalised: a title, where a capital says nothing of a name. */
+function titleCased(text: string): boolean {
+  const words = text.match(/\p{L}{3,}/gu) ?? [];
+  return words.length >= 3 && words.filter((word) => /^\p{Lu}/u.test(word)).length / words.length > 0.6;
+}
+
+/**
+ * Where nothing names the sense of a brand's or competitor's name that is
+ * also an everyday word, how the post uses it (`nameUseAt`): as a name, as
+ * the word, or, said only by a review platform, of the brand's page.
+ */
+function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+  const evidence: RelevanceEvidence[] = [];
+  // Asked only of a capital mid-sentence: counted then.
+  let title: boolean | undefined;
+  let asName = 0;
+  let capitalised = 0;
+  let asWord = 0;
+  for (const occurrence of occurrences.slice(0, 3)) {
+    const first = occurrence.text.charAt(0);
+    const capitalisedMidSentence = language !== 'de' && first !== first.toLowerCase() && !opensSentence(post.text.slice(0, occurrence.index))
+      && !(title ??= titleCased(post.text));
+    const use = nameUseAt(post.text, occurrence.index, occurrence.text, capitalisedMidSentence);
+    // Lower case where the user wrote a capital is the word, unless the words around it use it as a name ("pebble is a solid app").
+    const lowerCaseOfName = profile.writtenAsName && first !== first.toUpperCase();
+    if (use === 'name') asName++;
+    else if (use === 'capitalised') capitalised++;
+    else if (use === 'word' || lowerCaseOfName) asWord++;
+  }
+  if (asWord > 0 && asWord >= asName + capitalised) evidence.push({ weight: weights.usedAsWord, reason: `"${profile.term.toLowerCase()}" used as the everyday word` });
+  else if (asName > 0) evidence.push({ weight: weights.usedAsName, reason: `"${profile.term}" used as a name, and nothing names another sense` });
+  else if (capitalised > 0) evidence.push({ weight: weights.capitalisedAsName, reason: `"${profile.term}" capitalised as a name, and nothing names another sense` });
+  if (post.platform && (reviewPlatforms as readonly string[]).includes(post.platform)) {
+    evidence.push({ weight: weights.reviewOfBrand, reason: `a review on ${post.platform}` });
   }
   return evidence;
 }
@@ -403,7 +464,9 @@ export function scoreRelevance(
     evidence.push({ weight: profile.commonWord ? weights.ambiguousTerm : weights.nameOfOtherThing, reason: `"${profile.term}" usually means something else (${listWords(profile.meaning.usualMeaning)})` });
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
-  evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language));
+  const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
+  evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
+  if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));

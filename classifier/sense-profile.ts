@@ -37,6 +37,11 @@ export interface SenseProfile {
    * distinctive it looks to the word tables.
    */
   otherSensesRuledOut: boolean;
+  /**
+   * Nothing names the sense: no context, group description, company profile
+   * or product. The user has said only that the term is tracked.
+   */
+  senseUnstated: boolean;
   /** A single common English word: how it is written (a capital, lower case) tells the name from the word. */
   commonWord: boolean;
   /** The sense in word-vector space, which reads how near a post's words lie to it. */
@@ -102,6 +107,15 @@ export function hostOf(address: string): string | null {
     return null;
   }
 }
+
+/**
+ * The sense of a brand's or competitor's name when the user describes
+ * none: words of any product or company, against which the term's own
+ * vector ("harbour, bay" for "harbor") stands for its everyday meaning, so
+ * "boats" and "sunset" lean a post away from the brand and "registry" and
+ * "pricing" toward it.
+ */
+const anyProductOrCompany = 'app software service product company platform customers pricing subscription startup brand website';
 
 /**
  * Clauses that rule senses out start at a negative marker ("Not corrosion",
@@ -242,11 +256,14 @@ export function buildSenseProfile(
 
   const single = wordsOf(term).length === 1;
   const commonWord = single && readers.english.isEnglishWord(term);
+  const senseUnstated = descriptions.length === 0 && products.length === 0 && senseDomains.size === 0;
+  // Where nothing names a brand's or competitor's sense, a product or company is all it is known to be.
+  const nameOfProduct = senseUnstated && keyword.kind !== 'topic';
   // Names of products stay out of the meaning: their vectors are those of other things ("Ramp", "Uber").
   const meaning = new SenseMeaning(readers.vectors, {
     termWords: new Set(wordsOf(term)),
     term: single ? term.toLowerCase() : null,
-    senseWords: wordsOf(senseText.join(' ')),
+    senseWords: nameOfProduct ? wordsOf(anyProductOrCompany) : wordsOf(senseText.join(' ')),
     offSenseWords: wordsOf(offSenseText.join(' ')),
   });
   const ruledOutNames = namesBeside(term, offSenseText.join(' '), senseText.join(' '));
@@ -256,8 +273,10 @@ export function buildSenseProfile(
     termPattern: wholeWordPattern(term, true),
     termSequence: wordsOf(term).map(foldWord),
     termWords,
-    ambiguous: commonWord || (single && meaning.usuallyMeansOtherThing),
+    // A name read against any product's words is not thereby another thing's: only a description can say that.
+    ambiguous: commonWord || (single && !nameOfProduct && meaning.usuallyMeansOtherThing),
     otherSensesRuledOut: offSenseWords.size > 0,
+    senseUnstated,
     commonWord,
     meaning,
     commonPhrase: !single && /^\p{Lu}/u.test(term) && wordsOf(term).every((word) => readers.english.isEnglishWord(word)),

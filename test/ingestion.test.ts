@@ -18,6 +18,8 @@ beforeAll(async () => {
       hackerNewsStory({ id: 103, title: 'Earshot spam giveaway, click here', createdAt: daysAgo(2) }),
       hackerNewsStory({ id: 104, title: 'An old post about Earshot', createdAt: daysAgo(45) }),
       hackerNewsStory({ id: 105, title: 'Nothing to see here', createdAt: daysAgo(1) }),
+      hackerNewsStory({ id: 106, title: 'Just tried Acme for our team, works great', createdAt: daysAgo(1) }),
+      hackerNewsStory({ id: 107, title: 'The summit was the acme of the whole trip', createdAt: daysAgo(1) }),
     ],
   });
   earshot = await startTestEarshot({ env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url }, pollIntervalSeconds: 1 });
@@ -66,5 +68,20 @@ describe('keyword → look-back → poll → mentions', () => {
     const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     expect(after.body.stats.mentions).toBe(2);
     expect(after.body.polling).toEqual([{ platform: 'hackernews', lastPolledAt: expect.any(String), emptyPolls: expect.any(Number), lastError: null, lastErrorAt: null }]);
+  });
+
+  it('lists a post that uses an everyday-word brand as a name as relevant when the keyword says nothing of its sense', async () => {
+    const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'Acme', platforms: ['hackernews'] } });
+    expect(keyword.status).toBe(201);
+
+    const all = await eventually(
+      () => allMentionsOf(earshot, key, keyword.body.id),
+      (mentions) => mentions.length === 2 && mentions.every((mention: { classification: unknown }) => mention.classification !== null),
+    );
+    const listed = await earshot.rest('GET', `/v1/mentions?keywordId=${keyword.body.id}`, { key });
+    expect(all).toHaveLength(2);
+    expect(listed.body.data.map((mention: { post: { url: string }; relevant: boolean }) => ({ url: mention.post.url, relevant: mention.relevant }))).toEqual([
+      { url: 'https://news.ycombinator.com/item?id=106', relevant: true },
+    ]);
   });
 });

@@ -1,0 +1,66 @@
+import { unicodeWords } from './unicode-word-boundaries.ts';
+
+/**
+ * How a post uses a term that is also an everyday word, read from the words
+ * right around it: as the name of something people use, buy and compare
+ * ("just tried Acme", "Acme support", "Acme vs Globex", "Acme Corp"), or as
+ * the word itself ("out of earshot", "the acme of", "a paper lantern").
+ * Where the user said nothing of the sense, this is the only evidence there
+ * is; the cues are of how English writes any name of a product or company,
+ * so they list no product. A capital alone (`capitalised`) says less than
+ * the words around the name: places and events are capitalised too.
+ */
+export type NameUse = 'name' | 'capitalised' | 'word' | null;
+
+/** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"). */
+const useBefore = unicodeWords(
+  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
+);
+
+/**
+ * What follows a product's or a company's name: its parts and the people
+ * around it ("Acme support", "Acme's pricing"), a legal form ("Acme Corp"),
+ * another product it is weighed against ("Acme vs Globex").
+ */
+const productPartAfter = unicodeWords(
+  /^(?:'s|’s)?[ \t]+(?:app|apps|tool|software|service|platform|product|products|account|accounts|login|pricing|price|prices|plan|plans|subscription|support|team|customer|customers|users|release|update|updates|version|api|sdk|dashboard|integration|integrations|extension|plugin|feature|features|docs|inc|corp|corporation|ltd|llc|gmbh|labs|technologies|hq|vs\.?|versus)\b/iu,
+);
+
+/** "Acme is a great tool", "earshot was the best app": the name said to be a product. */
+const saidToBeProduct = unicodeWords(
+  /^[ \t]+(?:is|was|has been|seems|looks)[ \t]+(?:a|an|the|my|our)[ \t]+(?:[\p{L}-]+[ \t]+){0,3}(?:app|tool|software|service|platform|product|company|startup|brand|alternative)\b/iu,
+);
+
+/** "Canvas is down again", "Orbit keeps crashing": an outage or a fault, which befalls a service or an app. */
+const failingAfter = unicodeWords(
+  /^[ \t]+(?:(?:is|was|has been|seems|went|goes|keeps)[ \t]+(?:down|offline|broken|crashing|glitching|lagging|freezing|logging me out)|(?:is|was)[ \t]+not[ \t]+(?:working|loading|syncing)|(?:down|crashed|crashes|won['’]t[ \t]+(?:load|open|sync)|not[ \t]+(?:working|loading|syncing))\b)/iu,
+);
+
+/** Legal forms of a company: the name beside them is the company's, not part of another name. */
+export const companyForm = /^(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|Labs|Technologies|HQ)\.?$/u;
+
+/**
+ * A word that makes the everyday word a common noun or an idiom right
+ * before it ("out of earshot", "within earshot", "the acme", "a lantern",
+ * "this notion"), or "of" right after it ("the acme of").
+ */
+const determinerBefore = unicodeWords(
+  /\b(?:[Oo]f|[Ww]ithin|[Aa]n?|[Tt]he|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ee]very|[Ee]ach|[Ss]ome|[Aa]ny|[Nn]o|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Ss]uch)[ \t]+(?:[\p{Ll}-]+[ \t]+)?$/u,
+);
+const ofAfter = /^[ \t]+of\b/u;
+
+/**
+ * How one occurrence of the term is used. `capitalisedMidSentence`: the
+ * occurrence is written with a capital where a sentence does not open,
+ * in a language that capitalises only names.
+ */
+export function nameUseAt(text: string, index: number, found: string, capitalisedMidSentence: boolean): NameUse {
+  const before = text.slice(Math.max(0, index - 60), index);
+  const after = text.slice(index + found.length, index + found.length + 80);
+  if (useBefore.test(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
+  const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
+  if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
+  // Weaker than a determiner: "the anchor went down with the ship".
+  if (failingAfter.test(after)) return 'name';
+  return capitalisedMidSentence ? 'capitalised' : null;
+}
