@@ -3,7 +3,8 @@ import { unicodeWords } from './unicode-word-boundaries.ts';
 /**
  * How a post uses a term that is also an everyday word, read from the words
  * right around it: as the name of something people use, buy and compare
- * ("just tried Acme", "Acme support", "Acme vs Globex", "Acme Corp"), or as
+ * ("just tried Acme", "Acme support", "Acme vs Globex", "Acme Corp", "Acme is
+ * great"), or as
  * the word itself ("out of earshot", "the acme of", "a paper lantern").
  * Where the user said nothing of the sense, this is the only evidence there
  * is; the cues are of how English writes any name of a product or company,
@@ -36,6 +37,15 @@ const failingAfter = unicodeWords(
   /^[ \t]+(?:(?:is|was|has been|seems|went|goes|keeps)[ \t]+(?:down|offline|broken|crashing|glitching|lagging|freezing|logging me out)|(?:is|was)[ \t]+not[ \t]+(?:working|loading|syncing)|(?:down|crashed|crashes|won['’]t[ \t]+(?:load|open|sync)|not[ \t]+(?:working|loading|syncing))\b)/iu,
 );
 
+/**
+ * "Acme is great", "Pebble was so buggy", "Quill is worth it": a verdict on
+ * the name itself, as people give products. Read after the determiner test,
+ * so "the sage is great" stays the word.
+ */
+const judgedAfter = unicodeWords(
+  /^[ \t]+(?:is|was|has been|seems|looks|feels)[ \t]+(?:(?:so|really|absolutely|totally|pretty|just|honestly|still)[ \t]+)?(?:great|amazing|awesome|excellent|fantastic|brilliant|incredible|terrible|awful|horrible|useless|garbage|trash|buggy|slow|overpriced|worth it|the best|the worst)\b/iu,
+);
+
 /** Legal forms of a company: the name beside them is the company's, not part of another name. */
 export const companyForm = /^(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|Labs|Technologies|HQ)\.?$/u;
 
@@ -61,6 +71,6 @@ export function nameUseAt(text: string, index: number, found: string, capitalise
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
   // Weaker than a determiner: "the anchor went down with the ship".
-  if (failingAfter.test(after)) return 'name';
+  if (failingAfter.test(after) || judgedAfter.test(after)) return 'name';
   return capitalisedMidSentence ? 'capitalised' : null;
 }

@@ -60,6 +60,9 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Thicket', 'Cancelled Thicket today, the sync kept breaking', 'x', 'competitor'),
       post('Anchor', 'Anchor is the easiest podcast hosting service around'),
       post('Canvas', 'canvas down again?? cant submit my assignment'),
+      post('Acme', 'Acme is great'),
+      post('Acme', 'Acme is terrible, support never replies'),
+      post('Quill', 'Quill is honestly worth it for freelancers'),
       post('Pebble', 'Crashes every time I open it after the last update.', 'appstore'),
     ]);
     expect(scored.filter(({ relevance }) => relevance < relevanceLine)).toEqual([]);
@@ -76,6 +79,7 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Harbor', 'Harbor Freight has a sale on drills this weekend.'),
       post('Anchor', 'The anchor went down with the ship.'),
       post('Sage', 'He was a sage advisor to three presidents.'),
+      post('Sage', 'The sage is great in this stuffing recipe.'),
       post('Harbor', 'We walked along the Harbor at sunset and watched the boats come in.'),
     ]);
     expect(scored.filter(({ relevance }) => relevance >= relevanceLine)).toEqual([]);
