@@ -350,7 +350,7 @@ describe('a database that fails a subscription', () => {
     await locker`lock table mentions in access exclusive mode`;
     await announceMentionsCreated(earshot.sql, ids.map((id) => ({ id, workspaceId: mine.workspaceId })));
     const [waiting] = await eventually(
-      () => earshot.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%mentions m%' and pid <> pg_backend_pid()`,
+      () => earshot.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%/* loadAnnouncedMentions */%' and pid <> pg_backend_pid()`,
       (rows) => rows.length > 0,
     );
     await earshot.sql`select pg_terminate_backend(${waiting.pid})`;
