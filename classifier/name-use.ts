@@ -13,9 +13,9 @@ import { unicodeWords } from './unicode-word-boundaries.ts';
  */
 export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
-/** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"). */
+/** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"), and a launch's heading ("Show HN:", "Introducing"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /**
@@ -46,6 +46,11 @@ const judgedAfter = unicodeWords(
   /^[ \t]+(?:is|was|has been|seems|looks|feels)[ \t]+(?:(?:so|really|absolutely|totally|pretty|just|honestly|still)[ \t]+)?(?:great|amazing|awesome|excellent|fantastic|brilliant|incredible|terrible|awful|horrible|useless|garbage|trash|buggy|slow|overpriced|worth it|the best|the worst)\b/iu,
 );
 
+/** "Acme raises $10M", "Acme launched v2", "Acme rocks": what a company or a product does, said right after its name. */
+const companyActsAfter = unicodeWords(
+  /^[ \t]+(?:raise[sd]|launch(?:es|ed)|announce[sd]|release[sd]|ship(?:s|ped)|acquire[sd]|rocks|sucks)\b/iu,
+);
+
 /** Legal forms of a company: the name beside them is the company's, not part of another name. */
 export const companyForm = /^(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|Labs|Technologies|HQ)\.?$/u;
 
@@ -71,6 +76,6 @@ export function nameUseAt(text: string, index: number, found: string, capitalise
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
   // Weaker than a determiner: "the anchor went down with the ship".
-  if (failingAfter.test(after) || judgedAfter.test(after)) return 'name';
+  if (failingAfter.test(after) || judgedAfter.test(after) || companyActsAfter.test(after)) return 'name';
   return capitalisedMidSentence ? 'capitalised' : null;
 }

@@ -63,6 +63,9 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Acme', 'Acme is great'),
       post('Acme', 'Acme is terrible, support never replies'),
       post('Quill', 'Quill is honestly worth it for freelancers'),
+      post('Acme', 'Show HN: Acme – a faster way to ship', 'hackernews'),
+      post('Acme', 'Acme raises $10M Series A', 'news'),
+      post('Acme', 'Acme rocks!', 'x'),
       post('Pebble', 'Crashes every time I open it after the last update.', 'appstore'),
     ]);
     expect(scored.filter(({ relevance }) => relevance < relevanceLine)).toEqual([]);
@@ -80,6 +83,7 @@ describe('built-in classifier, a keyword with nothing that names its sense', () 
       post('Anchor', 'The anchor went down with the ship.'),
       post('Sage', 'He was a sage advisor to three presidents.'),
       post('Sage', 'The sage is great in this stuffing recipe.'),
+      post('Anchor', 'The anchor released its grip on the seabed.'),
       post('Harbor', 'We walked along the Harbor at sunset and watched the boats come in.'),
     ]);
     expect(scored.filter(({ relevance }) => relevance >= relevanceLine)).toEqual([]);
