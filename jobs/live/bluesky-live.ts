@@ -1,4 +1,4 @@
-import { createMatcher, type KeywordMatchRules, loadActiveMatchRules, type Matcher } from '../../subgraphs/keywords/index.ts';
+import { createMatcher, type KeywordMatchRules, loadActiveMatchRules, type Matcher, searchKey } from '../../subgraphs/keywords/index.ts';
 import { findStreamCursor, saveStreamCursor } from '../../subgraphs/mentions/index.ts';
 import { startJetstream } from '../connectors/bluesky-jetstream.ts';
 import { ingestPosts } from '../ingest-posts.ts';
@@ -16,7 +16,7 @@ const searchOverlapMs = 3_600_000;
 function searchesOf(rules: readonly KeywordMatchRules[]): { term: string; exactPhrase: boolean; keywordIds: string[] }[] {
   const searches = new Map<string, { term: string; exactPhrase: boolean; keywordIds: string[] }>();
   for (const rule of rules) {
-    const key = `${rule.term.toLowerCase()}\u0000${rule.exactPhrase}`;
+    const key = searchKey('bluesky', rule.term, rule.exactPhrase);
     const search = searches.get(key) ?? { term: rule.term, exactPhrase: rule.exactPhrase, keywordIds: [] };
     search.keywordIds.push(rule.keywordId);
     searches.set(key, search);

@@ -58,6 +58,7 @@ export {
   recordPollFailure,
   recordPollOutcome,
   recordUnpolledPlatforms,
+  searchKey,
   syncKeywordPolls,
 } from './poll-schedule-store.ts';
 export { workspaceFiltersPatchInput } from './workspace-filters.ts';

@@ -35,6 +35,9 @@ export function emptyPollCeilingSeconds(baseIntervalSeconds: number): number {
   return baseIntervalSeconds < shortIntervalCeilingSeconds ? Math.min(doubled, shortIntervalCeilingSeconds) : doubled;
 }
 
+/** One upstream search serves every keyword of a platform with the same term, in any case, and the same phrase setting. */
+export const searchKey = (platform: string, term: string, exactPhrase: boolean) => `${platform}\u0000${term.toLowerCase()}\u0000${exactPhrase}`;
+
 /**
  * Takes the polls due now for active keywords and leases them for
  * `leaseSeconds` (a crashed poll is simply due again then). Searches are
@@ -72,7 +75,7 @@ export async function claimDuePolls(
       sources.push({ keywordId: poll.keywordId, platform: poll.platform, lastPolledAt: poll.lastPolledAt });
       continue;
     }
-    const key = `${poll.platform}\u0000${poll.term.toLowerCase()}\u0000${poll.exactPhrase}`;
+    const key = searchKey(poll.platform, poll.term, poll.exactPhrase);
     const search = searches.get(key);
     if (!search) {
       searches.set(key, { platform: poll.platform, term: poll.term, exactPhrase: poll.exactPhrase, keywordIds: [poll.keywordId], lastPolledAt: poll.lastPolledAt });
