@@ -113,7 +113,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
       const args = params.arguments ?? {};
       const checked = checkInput(called.input, args);
-      if (!checked.success) return toolError({ code: 'validation_error', message: checked.problem.message });
+      if (!checked.success) return toolError({ code: 'validation_error', message: checked.problems[0].message });
       try {
         return await runTool(called, called.request(args as never), secret, requestId, budget);
       } catch (error) {

@@ -123,25 +123,24 @@ function problemsOf(issue: z.core.$ZodIssue): InputProblem[] {
 /**
  * Checks input against its schema; each problem is one `InputProblem`
  * naming the field, worded the same for REST bodies, query parameters and
- * GraphQL inputs. `problem` is the one an answer leads with: an unknown
+ * GraphQL inputs. The first is the one an answer leads with: an unknown
  * field before anything else, since it is most often a misspelling of the
  * field another problem misses.
  */
 export function checkInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
-): { success: true; data: z.output<Schema> } | { success: false; problem: InputProblem; problems: InputProblem[] } {
+): { success: true; data: z.output<Schema> } | { success: false; problems: [InputProblem, ...InputProblem[]] } {
   const unstorable = unstorableText(input);
   if (unstorable) {
     const field = unstorable.path.join('.');
-    const problem = { field: field || null, message: `${field ? `${field}: ` : ''}${unstorable.problem}` };
-    return { success: false, problem, problems: [problem] };
+    return { success: false, problems: [{ field: field || null, message: `${field ? `${field}: ` : ''}${unstorable.problem}` }] };
   }
   const result = schema.safeParse(input, { error: plainMessage });
   if (result.success) return { success: true, data: result.data };
   const unknownFirst = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-  const problems = unknownFirst.flatMap(problemsOf);
-  return { success: false, problem: problems[0], problems };
+  const [first, ...rest] = unknownFirst.flatMap(problemsOf);
+  return { success: false, problems: [first, ...rest] };
 }
 
 /**
@@ -150,7 +149,7 @@ export function checkInput<Schema extends z.ZodType>(
  */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const checked = checkInput(schema, input);
-  if (!checked.success) throw domainError('validation_error', checked.problem.message, { field: checked.problem.field });
+  if (!checked.success) throw domainError('validation_error', checked.problems[0].message, { field: checked.problems[0].field });
   return checked.data;
 }
 

@@ -462,7 +462,7 @@ export function parseMentionFilter(raw: unknown, at?: string): MentionFilter {
   checkFilterSize(raw, at);
   const checked = checkInput(mentionFilterInput, raw);
   if (!checked.success) {
-    const { field, message } = checked.problem;
+    const { field, message } = checked.problems[0];
     throw domainError('validation_error', at ? (field ? `${at}.${message}` : `${at}: ${message}`) : message, { field: fieldAt(at, field) });
   }
   const parsed = checked.data as Record<string, unknown>;
