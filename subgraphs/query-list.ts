@@ -1,11 +1,5 @@
 import { z } from 'zod';
 
-/**
- * A list query parameter: the parameter repeated (`a=1&a=2`, how OpenAPI
- * sends an array in a query), comma-separated, or both, each entry checked
- * by `item`. Shared by the mention filters and the facade's own list routes.
- */
-
 const entriesOf = (value: string | string[]) =>
   [value]
     .flat()
@@ -35,6 +29,11 @@ function listDescription(item: z.ZodType): Record<string, unknown> {
   return { anyOf: [text, { type: 'array', items: entry }] };
 }
 
+/**
+ * A list query parameter: the parameter repeated (`a=1&a=2`, how OpenAPI
+ * sends an array in a query), comma-separated, or both, each entry checked
+ * by `item`. Shared by the mention filters and the facade's own list routes.
+ */
 export const queryList = <Item extends z.ZodType<unknown, string>>(item: Item) =>
   z
     .union([z.string(), z.array(z.string())])
