@@ -60,8 +60,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, client address, operations answered by one
- * in-process subgraph, coded errors, request limits, authentication, rate
+ * list of plugins: client address, operations answered by one in-process
+ * subgraph, coded errors, request limits, request id, authentication, rate
  * limit, read-only keys, in-process subgraphs, signed subgraph requests,
  * unreachable subgraphs as 503s, keyword terms from memory, subscription
  * errors, an in-process caller's operation and results as objects, shared
@@ -96,12 +96,13 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     // Earshot's own plugin gives the request id (useRequestId below); the runtime's would make a second one and a child logger per request.
     requestId: false,
     plugins: () => [
-      useRequestId(),
       useClientAddress(),
       // Before the plugins that wrap execution: it sets the execute function they wrap.
       useInProcessOperations(inProcessByName),
       useCodedRequestErrors(),
       ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
+      // After the plugins that remake errors while results are processed (a 406 refusal, a limit's status): theirs get the id too.
+      useRequestId(),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,

@@ -10,6 +10,7 @@ import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
+import { withRequestId } from '../gateway/plugins/use-request-id.ts';
 import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
 import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
@@ -305,12 +306,18 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const graphqlWsOptions = getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage; socket: WebSocket }>(gateway, (ctx) => ({
       connectionParams: ctx.connectionParams,
       upgradeRequest: ctx.extra.request,
+      // Before validation, which runs ahead of the gateway's context building, so that its errors carry an id too.
+      requestId: requestIdFrom(undefined),
       credentialEnded: () => credentialEnded.add(ctx),
     }));
     wsServer = useServer(
       {
         ...graphqlWsOptions,
-        onNext: (_ctx, _id, _payload, _args, result) => withoutHttpExtensions(result as ExecutionResult),
+        onNext: (_ctx, _id, _payload, args, result) => {
+          const requestId = (args.contextValue as { requestId?: string } | undefined)?.requestId;
+          const stamped = requestId ? withRequestId(result as ExecutionResult, requestId) : (result as ExecutionResult);
+          return withoutHttpExtensions(stamped) ?? (stamped === result ? undefined : stamped);
+        },
         // Every operation of a connection acts with its one credential: once that stopped working and the
         // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
         // credential is refused (4403 Forbidden), the complete message sent first.

@@ -282,7 +282,7 @@ describe('graphql-ws with the session cookie', () => {
     const mutation = collect(sameSite.client, 'mutation { createApiKey(input: { name: "Over the socket" }) { id } }');
     expect(await mutation.ended).toEqual({});
     expect(mutation.results).toEqual([
-      { errors: [{ message: expect.stringContaining('X-CSRF-Token'), extensions: { code: 'forbidden' } }] },
+      { errors: [{ message: expect.stringContaining('X-CSRF-Token'), extensions: { code: 'forbidden', requestId: expect.stringMatching(/^req_/) } }] },
     ]);
   });
 
@@ -294,7 +294,7 @@ describe('graphql-ws with the session cookie', () => {
     const events = collect(client, mentionCreated);
     expect(await events.ended).toEqual({});
     expect(events.results).toEqual([
-      { errors: [{ message: 'The session has ended; sign in again', extensions: { code: 'unauthorized' } }] },
+      { errors: [{ message: 'The session has ended; sign in again', extensions: { code: 'unauthorized', requestId: expect.stringMatching(/^req_/) } }] },
     ]);
   });
 
