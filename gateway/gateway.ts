@@ -90,6 +90,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     unifiedGraphHandler,
     transportEntries,
     graphqlEndpoint: '/graphql',
+    // Pages of other sites may call with a bearer credential and read what a client reads; never with the cookie (the public server refuses those).
+    cors: { credentials: false, exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] },
     landingPage: false,
     graphiql: false,
     logging: options.log ? 'error' : false,

@@ -48,6 +48,26 @@ function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefin
 }
 
 /**
+ * Whether a request to `/graphql` (HTTP or a graphql-ws upgrade) would act
+ * with the session cookie for a page of another site: the cookie is its only credential (a bearer header
+ * wins over it) and its `Origin` is not Earshot's own. SameSite=Lax keeps
+ * the cookie off most of those, but not off a page of the same site on
+ * another port or subdomain, which CORS would then let read the answer and,
+ * with the CSRF cookie it can read too, make changes.
+ */
+const crossSiteSession = (req: http.IncomingMessage, publicOrigin: string | undefined): boolean =>
+  req.headers.authorization === undefined && sessionCookie({ upgradeRequest: req }) !== undefined && !fromOwnOrigin(req, publicOrigin);
+
+/** A cross-site request with the session cookie, refused as GraphQL errors are written (403 `forbidden`). */
+function refuseCrossSiteSession(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const requestId = req.headers['x-request-id'] as string;
+  const message = `Cross-site request refused: a page of ${req.headers.origin} may not act with the session cookie; send an API key or access token as a bearer`;
+  const body = JSON.stringify({ errors: [{ message, extensions: { code: 'forbidden', requestId } }] });
+  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+  res.end(body);
+}
+
+/**
  * MCP Streamable HTTP transport: a server validates `Origin` against DNS
  * rebinding and answers a present, invalid one 403, with a JSON-RPC error
  * that has no id.
@@ -234,7 +254,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     });
     const { path, refusal } = admit(req, res);
     if (refusal) return refuse(req, res, refusal, envelopeFor(path));
-    if (graphql && path === '/graphql') return void graphql(req, res);
+    if (graphql && path === '/graphql') return void (crossSiteSession(req, options.publicOrigin) ? refuseCrossSiteSession(req, res) : graphql(req, res));
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
@@ -286,7 +306,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (!wss || path !== '/graphql') return refuseUpgrade({ code: 'not_found', message: `No WebSocket endpoint at ${path}: only /graphql takes an upgrade` });
     // A browser sends the session cookie with any page's upgrade; a page of another site must not
     // subscribe as the signed-in user, so an upgrade carrying the cookie from a foreign Origin is refused.
-    if (sessionCookie({ upgradeRequest: req }) && !fromOwnOrigin(req, options.publicOrigin)) {
+    if (crossSiteSession(req, options.publicOrigin)) {
       return refuseUpgrade({ code: 'forbidden', message: `Cross-site upgrade refused: a page of ${req.headers.origin} may not subscribe with the session cookie` });
     }
     answer.detachSocket(socket as Socket);
