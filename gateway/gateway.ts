@@ -13,6 +13,7 @@ import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
 import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
+import { useRetryLaterStatus } from './plugins/use-retry-later-status.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useInProcessOperations } from './plugins/use-in-process-operations.ts';
 import { useInProcessCaller } from './plugins/use-in-process-caller.ts';
@@ -62,8 +63,8 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
  * list of plugins: client address, operations answered by one in-process
  * subgraph, coded errors, request limits, request id, authentication, rate
- * limit, read-only keys, in-process subgraphs, signed subgraph requests,
- * unreachable subgraphs as 503s, keyword terms from memory, subscription
+ * limit, 429 and 503 for retry-later errors of subgraphs, read-only keys,
+ * in-process subgraphs, signed subgraph requests, unreachable subgraphs as 503s, keyword terms from memory, subscription
  * errors, an in-process caller's operation and results as objects, shared
  * subscriptions.
  */
@@ -113,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       }),
       useLiveCredentials({ authenticate: options.authenticate, authenticateSession: options.authenticateSession, onCredentialChange: options.onCredentialChange }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
+      useRetryLaterStatus(),
       useReadOnlyKeys({ publicRootFields }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       // After the in-process subgraphs: it signs each request as the executor they chose sends it.
