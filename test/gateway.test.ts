@@ -88,21 +88,33 @@ describe('gateway over HTTP', () => {
   });
 
   // Found by the GraphQL fuzz run: graphql-js words a variable it cannot coerce without a code.
-  it('codes a variable of the wrong type validation_error, over HTTP and graphql-ws', async () => {
+  it('codes a variable of the wrong type validation_error naming the input field as REST does, over HTTP and graphql-ws', async () => {
     const { apiKey } = await earshot.createWorkspace('Coded');
     const query = 'query ($id: ID!, $days: Int) { keywordHealth(id: $id, days: $days) { status } }';
     const variables = { id: true, days: 2 ** 31 };
     const response = await earshot.graphql(query, variables, apiKey);
     expect(response.body).toEqual({
       errors: [
-        { message: 'Variable "$id" got invalid value true; ID cannot represent value: true', locations: [{ line: 1, column: 8 }], extensions: coded('validation_error') },
+        { message: 'Variable "$id" got invalid value true; ID cannot represent value: true', locations: [{ line: 1, column: 8 }], extensions: { ...coded('validation_error'), field: null } },
         {
           message: 'Variable "$days" got invalid value 2147483648; Int cannot represent non 32-bit signed integer value: 2147483648',
           locations: [{ line: 1, column: 18 }],
-          extensions: coded('validation_error'),
+          extensions: { ...coded('validation_error'), field: null },
         },
       ],
     });
+    // The field inside an input variable, named as the REST envelope names it for the same body.
+    const create = 'mutation ($input: CreateKeywordInput!) { createKeyword(input: $input) { id } }';
+    for (const [input, field] of [
+      [{ term: 'acme', cap: { mentions: 1.5 } }, 'cap.mentions'],
+      [{ term: 'acme', nope: 1 }, 'nope'],
+      [{ term: 'acme', platforms: ['hackernews', 'myspace'] }, 'platforms.1'],
+    ] as const) {
+      const overGraphQL = await earshot.graphql(create, { input }, apiKey);
+      const overRest = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: input });
+      expect(overGraphQL.body.errors.map((error: { extensions: unknown }) => error.extensions)).toEqual([{ ...coded('validation_error'), field }]);
+      expect(overRest.body.error).toMatchObject({ code: 'validation_error', field });
+    }
     const overWebSocket = await new Promise<unknown[]>((resolve) => {
       const seen: unknown[] = [];
       subscribe(apiKey).subscribe(
@@ -111,7 +123,7 @@ describe('gateway over HTTP', () => {
       );
     });
     expect(overWebSocket).toEqual([
-      { errors: [{ message: 'Variable "$n" got invalid value "one"; Int cannot represent non-integer value: "one"', locations: [{ line: 1, column: 8 }], extensions: coded('validation_error') }] },
+      { errors: [{ message: 'Variable "$n" got invalid value "one"; Int cannot represent non-integer value: "one"', locations: [{ line: 1, column: 8 }], extensions: { ...coded('validation_error'), field: null } }] },
     ]);
   });
 
