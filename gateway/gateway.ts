@@ -13,6 +13,7 @@ import { useCodedRequestErrors } from './plugins/use-coded-request-errors.ts';
 import { defaultOperationLimits, useRequestLimits } from './plugins/use-request-limits.ts';
 import { useRateLimit } from './plugins/use-rate-limit.ts';
 import { useReadOnlyKeys } from './plugins/use-read-only-keys.ts';
+import { useRetryLaterStatus } from './plugins/use-retry-later-status.ts';
 import { type InProcessSubgraph, useInProcessSubgraphs } from './plugins/use-in-process-subgraphs.ts';
 import { useInProcessOperations } from './plugins/use-in-process-operations.ts';
 import { useInProcessCaller } from './plugins/use-in-process-caller.ts';
@@ -60,10 +61,10 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
 
 /**
  * The Hive Gateway runtime over the committed supergraph. Its setup is the
- * list of plugins: request id, client address, operations answered by one
- * in-process subgraph, coded errors, request limits, authentication, rate
- * limit, read-only keys, in-process subgraphs, signed subgraph requests,
- * unreachable subgraphs as 503s, keyword terms from memory, subscription
+ * list of plugins: client address, operations answered by one in-process
+ * subgraph, coded errors, request limits, request id, authentication, rate
+ * limit, 429 and 503 for retry-later errors of subgraphs, read-only keys,
+ * in-process subgraphs, signed subgraph requests, unreachable subgraphs as 503s, keyword terms from memory, subscription
  * errors, an in-process caller's operation and results as objects, shared
  * subscriptions.
  */
@@ -90,18 +91,21 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     unifiedGraphHandler,
     transportEntries,
     graphqlEndpoint: '/graphql',
+    // Pages of other sites may call with a bearer credential and read what a client reads; never with the cookie (the public server refuses those).
+    cors: { credentials: false, exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] },
     landingPage: false,
     graphiql: false,
     logging: options.log ? 'error' : false,
     // Earshot's own plugin gives the request id (useRequestId below); the runtime's would make a second one and a child logger per request.
     requestId: false,
     plugins: () => [
-      useRequestId(),
       useClientAddress(),
       // Before the plugins that wrap execution: it sets the execute function they wrap.
       useInProcessOperations(inProcessByName),
       useCodedRequestErrors(),
       ...useRequestLimits({ maxBodyBytes: options.maxBodyBytes, ...defaultOperationLimits }),
+      // After the plugins that remake errors while results are processed (a 406 refusal, a limit's status): theirs get the id too.
+      useRequestId(),
       // The billing subgraph checks the provider's signature on its webhook itself.
       useApiKeyAuth({
         authenticate: options.authenticate,
@@ -110,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       }),
       useLiveCredentials({ authenticate: options.authenticate, authenticateSession: options.authenticateSession, onCredentialChange: options.onCredentialChange }),
       useRateLimit({ limitPerMinute: options.rateLimitPerMinute, countRequests: options.countRequests }),
+      useRetryLaterStatus(),
       useReadOnlyKeys({ publicRootFields }),
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       // After the in-process subgraphs: it signs each request as the executor they chose sends it.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { variableCoercion } from '../gateway/variable-coercion.ts';
 import type { ApiError, ErrorDialect } from './route.ts';
 
 export type { ApiError } from './route.ts';
@@ -171,15 +172,10 @@ function plainCoercionReason(reason: string): string {
 export function apiErrorFromGraphQL(error: GraphQLErrorShape): ApiError {
   const code = error.extensions?.code;
   // Before the code: the gateway codes these `validation_error` for GraphQL clients; REST callers read them reworded about their JSON.
-  const coercion = /^Variable "\$\w+" got invalid value .*?(?: at "\w+\.([^"]+)")?; (.*)$/s.exec(error.message);
+  const coercion = variableCoercion(error.message);
   if (coercion) {
-    const [, at, reason] = coercion;
-    const named = /^Field "([^"]+)"/.exec(reason)?.[1];
-    // GraphQL writes list positions as `[1]`; validation errors name them `.1`, as the subgraphs do.
-    const path = at?.replace(/\[(\d+)\]/g, '.$1');
-    const field = path ? (named && !path.endsWith(named) ? `${path}.${named}` : path) : (named ?? null);
-    const message = plainCoercionReason(reason);
-    return { code: 'validation_error', message: field ? `${field}: ${message}` : message, field };
+    const message = plainCoercionReason(coercion.reason);
+    return { code: 'validation_error', message: coercion.field ? `${coercion.field}: ${message}` : message, field: coercion.field };
   }
   if (typeof code === 'string' && /^[a-z_]+$/.test(code)) {
     const status = requestedStatus(error.extensions);

@@ -10,6 +10,7 @@ import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
+import { withRequestId } from '../gateway/plugins/use-request-id.ts';
 import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
 import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
@@ -44,6 +45,26 @@ function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefin
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const reached = `${scheme}://${req.headers.host}`;
   return origin === reached || sameLoopbackOrigin(origin, reached);
+}
+
+/**
+ * Whether a request to `/graphql` (HTTP or a graphql-ws upgrade) would act
+ * with the session cookie for a page of another site: the cookie is its only credential (a bearer header
+ * wins over it) and its `Origin` is not Earshot's own. SameSite=Lax keeps
+ * the cookie off most of those, but not off a page of the same site on
+ * another port or subdomain, which CORS would then let read the answer and,
+ * with the CSRF cookie it can read too, make changes.
+ */
+const crossSiteSession = (req: http.IncomingMessage, publicOrigin: string | undefined): boolean =>
+  req.headers.authorization === undefined && sessionCookie({ upgradeRequest: req }) !== undefined && !fromOwnOrigin(req, publicOrigin);
+
+/** A cross-site request with the session cookie, refused as GraphQL errors are written (403 `forbidden`). */
+function refuseCrossSiteSession(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const requestId = req.headers['x-request-id'] as string;
+  const message = `Cross-site request refused: a page of ${req.headers.origin} may not act with the session cookie; send an API key or access token as a bearer`;
+  const body = JSON.stringify({ errors: [{ message, extensions: { code: 'forbidden', requestId } }] });
+  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+  res.end(body);
 }
 
 /**
@@ -233,7 +254,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     });
     const { path, refusal } = admit(req, res);
     if (refusal) return refuse(req, res, refusal, envelopeFor(path));
-    if (graphql && path === '/graphql') return void graphql(req, res);
+    if (graphql && path === '/graphql') return void (crossSiteSession(req, options.publicOrigin) ? refuseCrossSiteSession(req, res) : graphql(req, res));
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
@@ -285,7 +306,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     if (!wss || path !== '/graphql') return refuseUpgrade({ code: 'not_found', message: `No WebSocket endpoint at ${path}: only /graphql takes an upgrade` });
     // A browser sends the session cookie with any page's upgrade; a page of another site must not
     // subscribe as the signed-in user, so an upgrade carrying the cookie from a foreign Origin is refused.
-    if (sessionCookie({ upgradeRequest: req }) && !fromOwnOrigin(req, options.publicOrigin)) {
+    if (crossSiteSession(req, options.publicOrigin)) {
       return refuseUpgrade({ code: 'forbidden', message: `Cross-site upgrade refused: a page of ${req.headers.origin} may not subscribe with the session cookie` });
     }
     answer.detachSocket(socket as Socket);
@@ -305,12 +326,18 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     const graphqlWsOptions = getGraphQLWSOptions<Record<string, unknown>, { request: http.IncomingMessage; socket: WebSocket }>(gateway, (ctx) => ({
       connectionParams: ctx.connectionParams,
       upgradeRequest: ctx.extra.request,
+      // Before validation, which runs ahead of the gateway's context building, so that its errors carry an id too.
+      requestId: requestIdFrom(undefined),
       credentialEnded: () => credentialEnded.add(ctx),
     }));
     wsServer = useServer(
       {
         ...graphqlWsOptions,
-        onNext: (_ctx, _id, _payload, _args, result) => withoutHttpExtensions(result as ExecutionResult),
+        onNext: (_ctx, _id, _payload, args, result) => {
+          const requestId = (args.contextValue as { requestId?: string } | undefined)?.requestId;
+          const stamped = requestId ? withRequestId(result as ExecutionResult, requestId) : (result as ExecutionResult);
+          return withoutHttpExtensions(stamped) ?? (stamped === result ? undefined : stamped);
+        },
         // Every operation of a connection acts with its one credential: once that stopped working and the
         // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
         // credential is refused (4403 Forbidden), the complete message sent first.

@@ -68,6 +68,6 @@ export function lateMcpResponse(request: Request, message: string): Response {
 /** The GraphQL answer to a request past its deadline: the same error as a GraphQL error, status 503. */
 export function lateGraphQLResponse(request: Request, message: string): Response {
   const requestId = requestIdFrom(request.headers.get('x-request-id'));
-  const errors = [{ message, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds } }];
+  const errors = [{ message, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds, requestId } }];
   return new Response(JSON.stringify({ errors }), { status: 503, headers: lateHeaders(requestId) });
 }

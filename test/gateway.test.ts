@@ -20,6 +20,9 @@ afterAll(async () => {
   await earshot?.stop();
 });
 
+/** An error's extensions: its code and the request id every GraphQL error carries, as the REST envelope does (spec 7). */
+const coded = (code: string) => ({ code, requestId: expect.stringMatching(/^req_\w+$/) });
+
 const mentionCreated = 'subscription { mentionCreated { id post { text } keyword { id term } } }';
 
 function subscribe(key: string): Client {
@@ -50,28 +53,68 @@ describe('gateway over HTTP', () => {
     ]) {
       const response = await earshot.graphql('{ whoami { workspace { id } } }', {}, key);
       expect([response.status, response.headers.get('www-authenticate')]).toEqual([401, challenge]);
-      expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'unauthorized' } }] });
+      expect(response.body).toEqual({ errors: [{ message: expect.any(String), extensions: coded('unauthorized') }] });
       const rest = await earshot.rest('GET', '/v1/whoami', { key });
       expect([rest.status, rest.headers.get('www-authenticate')]).toEqual([401, challenge]);
     }
   });
 
+  // Spec 7: an error's `requestId` equals X-Request-Id. The REST envelope carried it; the same failure over /graphql did not.
+  it('puts the request id on every error, as the REST envelope does: the X-Request-Id sent or given, over HTTP and graphql-ws', async () => {
+    const { apiKey } = await earshot.createWorkspace('Request ids');
+    const ask = async (query: string, headers: Record<string, string>) => {
+      const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+      return { header: response.headers.get('x-request-id'), errors: (await response.json()).errors as { extensions: Record<string, unknown> }[] };
+    };
+    const bearer = { authorization: `Bearer ${apiKey}` };
+    const sentId = { 'x-request-id': 'probe-0001-abcdef' };
+    for (const [query, headers, code] of [
+      ['{ keyword(id: "kw_nothing") { id } }', { ...bearer, ...sentId }, 'not_found'],
+      ['{ keyword(id: "kw_nothing") { id } }', bearer, 'not_found'],
+      ['{ whoami { workspace { id } } }', { authorization: 'Bearer mk_live_unknown' }, 'unauthorized'],
+      ['{ whoami { nothing } }', bearer, 'GRAPHQL_VALIDATION_FAILED'],
+      ['{ whoami', bearer, 'GRAPHQL_PARSE_FAILED'],
+    ] as const) {
+      const { header, errors } = await ask(query, headers);
+      expect(errors.map((error) => error.extensions), query).toEqual([expect.objectContaining({ code, requestId: header })]);
+      if ('x-request-id' in headers) expect(header).toBe(sentId['x-request-id']);
+    }
+    const rest = await earshot.rest('GET', '/v1/keywords/kw_nothing', { key: apiKey, headers: sentId });
+    expect(rest.body.error).toMatchObject({ code: 'not_found', requestId: sentId['x-request-id'] });
+
+    const { results, ended } = collect(subscribe(apiKey), '{ keyword(id: "kw_nothing") { id } }');
+    expect(await ended).toEqual({});
+    expect(results).toEqual([{ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'not_found', requestId: expect.stringMatching(/^req_\w+$/) }) })] }]);
+  });
+
   // Found by the GraphQL fuzz run: graphql-js words a variable it cannot coerce without a code.
-  it('codes a variable of the wrong type validation_error, over HTTP and graphql-ws', async () => {
+  it('codes a variable of the wrong type validation_error naming the input field as REST does, over HTTP and graphql-ws', async () => {
     const { apiKey } = await earshot.createWorkspace('Coded');
     const query = 'query ($id: ID!, $days: Int) { keywordHealth(id: $id, days: $days) { status } }';
     const variables = { id: true, days: 2 ** 31 };
     const response = await earshot.graphql(query, variables, apiKey);
     expect(response.body).toEqual({
       errors: [
-        { message: 'Variable "$id" got invalid value true; ID cannot represent value: true', locations: [{ line: 1, column: 8 }], extensions: { code: 'validation_error' } },
+        { message: 'Variable "$id" got invalid value true; ID cannot represent value: true', locations: [{ line: 1, column: 8 }], extensions: { ...coded('validation_error'), field: null } },
         {
           message: 'Variable "$days" got invalid value 2147483648; Int cannot represent non 32-bit signed integer value: 2147483648',
           locations: [{ line: 1, column: 18 }],
-          extensions: { code: 'validation_error' },
+          extensions: { ...coded('validation_error'), field: null },
         },
       ],
     });
+    // The field inside an input variable, named as the REST envelope names it for the same body.
+    const create = 'mutation ($input: CreateKeywordInput!) { createKeyword(input: $input) { id } }';
+    for (const [input, field] of [
+      [{ term: 'acme', cap: { mentions: 1.5 } }, 'cap.mentions'],
+      [{ term: 'acme', nope: 1 }, 'nope'],
+      [{ term: 'acme', platforms: ['hackernews', 'myspace'] }, 'platforms.1'],
+    ] as const) {
+      const overGraphQL = await earshot.graphql(create, { input }, apiKey);
+      const overRest = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: input });
+      expect(overGraphQL.body.errors.map((error: { extensions: unknown }) => error.extensions)).toEqual([{ ...coded('validation_error'), field }]);
+      expect(overRest.body.error).toMatchObject({ code: 'validation_error', field });
+    }
     const overWebSocket = await new Promise<unknown[]>((resolve) => {
       const seen: unknown[] = [];
       subscribe(apiKey).subscribe(
@@ -80,7 +123,7 @@ describe('gateway over HTTP', () => {
       );
     });
     expect(overWebSocket).toEqual([
-      { errors: [{ message: 'Variable "$n" got invalid value "one"; Int cannot represent non-integer value: "one"', locations: [{ line: 1, column: 8 }], extensions: { code: 'validation_error' } }] },
+      { errors: [{ message: 'Variable "$n" got invalid value "one"; Int cannot represent non-integer value: "one"', locations: [{ line: 1, column: 8 }], extensions: { ...coded('validation_error'), field: null } }] },
     ]);
   });
 
@@ -90,7 +133,7 @@ describe('gateway over HTTP', () => {
       const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
       return { status: response.status, body: await response.json() };
     };
-    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: coded('query_too_complex') }] } });
     const query = (text: string) => ask(JSON.stringify({ query: text }));
     const nested = (levels: number) => `{ __type(name: "Query") { ${'fields { type { '.repeat(levels)}name${' } }'.repeat(levels)} } }`;
     expect(await query(nested(7))).toEqual(refusal('Query depth limit of 15 exceeded, found 16.'));
@@ -111,7 +154,7 @@ describe('gateway over HTTP', () => {
     ]);
     expect(await ask(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }))).toEqual({
       status: 413,
-      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
+      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: coded('payload_too_large') }] },
     });
     // Without a declared length (chunked), the body is counted as it is read.
     const padded = new TextEncoder().encode(JSON.stringify({ query: '{ whoami { __typename } }', variables: { padding: 'x'.repeat(1_048_576) } }));
@@ -123,7 +166,7 @@ describe('gateway over HTTP', () => {
     } as RequestInit);
     expect({ status: chunked.status, body: await chunked.json() }).toEqual({
       status: 413,
-      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: { code: 'payload_too_large' } }] },
+      body: { errors: [{ message: 'The body exceeds 1048576 bytes', extensions: coded('payload_too_large') }] },
     });
     // graphql-ws read messages of up to 100 MiB (the ws package's default): the same operation, refused over HTTP, ran there.
     const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
@@ -148,7 +191,7 @@ describe('gateway over HTTP', () => {
       const response = await fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
       return { status: response.status, body: await response.json() };
     };
-    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: { code: 'query_too_complex' } }] } });
+    const refusal = (message: unknown) => ({ status: 400, body: { errors: [{ message, extensions: coded('query_too_complex') }] } });
     expect(await ask(createChannel(nestedObject(20_000)))).toEqual(refusal('The variables are nested deeper than 32 levels'));
     expect(await ask(JSON.stringify({ query: `${'{ a '.repeat(20_000)}${'}'.repeat(20_000)}` }))).toEqual(refusal('Token limit of 2000 exceeded.'));
     // Within the limit the operation runs: the subgraph refuses headers that are not strings.
@@ -169,7 +212,7 @@ describe('gateway over HTTP', () => {
     socket.close();
     expect(messages).toEqual([
       { type: 'connection_ack' },
-      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: { code: 'query_too_complex' } }] } },
+      { id: 'deep', type: 'next', payload: { errors: [{ message: 'The variables are nested deeper than 32 levels', extensions: coded('query_too_complex') }] } },
       { id: 'deep', type: 'complete' },
     ]);
     expect((await earshot.rest('GET', '/v1/channels', { key: apiKey })).body.data).toEqual([]);
@@ -196,7 +239,7 @@ describe('gateway over HTTP', () => {
   // Found by the GraphQL fuzz run: over graphql-ws a document that does not parse came back without a code.
   it('codes a document that does not parse GRAPHQL_PARSE_FAILED over graphql-ws as over HTTP', async () => {
     const { apiKey } = await earshot.createWorkspace('Unparsable');
-    const refusal = { errors: [{ message: 'Syntax Error: Unexpected Name "on".', locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+    const refusal = { errors: [{ message: 'Syntax Error: Unexpected Name "on".', locations: [{ line: 1, column: 1 }], extensions: coded('GRAPHQL_PARSE_FAILED') }] };
     const { results, ended } = collect(subscribe(apiKey), 'on');
     expect(await ended).toEqual({});
     expect(results).toEqual([refusal]);
@@ -211,8 +254,9 @@ describe('gateway over HTTP', () => {
     const { results, ended } = collect(subscribe(apiKey), invalid);
     expect(await ended).toEqual({});
     const overHttp = await earshot.graphql(invalid, {}, apiKey);
-    expect(overHttp.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_VALIDATION_FAILED' });
-    expect(results).toEqual([overHttp.body]);
+    expect(overHttp.body.errors[0].extensions).toEqual(coded('GRAPHQL_VALIDATION_FAILED'));
+    // Each operation has its own request id.
+    expect(results).toEqual([{ errors: [{ ...overHttp.body.errors[0], extensions: coded('GRAPHQL_VALIDATION_FAILED') }] }]);
   });
 
   // Found by the GraphQL fuzz run: GraphQL Yoga answered these with an empty 406 or 415.
@@ -233,7 +277,7 @@ describe('gateway over HTTP', () => {
         errors: [
           {
             message: 'The body must be JSON (Content-Type: application/json), a GraphQL document (application/graphql) or a form (application/x-www-form-urlencoded)',
-            extensions: { code: 'validation_error' },
+            extensions: coded('validation_error'),
           },
         ],
       },
@@ -241,12 +285,12 @@ describe('gateway over HTTP', () => {
     expect(await ask('subscription { mentionCreated { id } }', 'application/json')).toEqual({
       status: 406,
       type: 'application/json; charset=utf-8',
-      body: { errors: [{ message: 'This answer can be sent as text/event-stream only: ask for one of them in Accept', extensions: { code: 'validation_error' } }] },
+      body: { errors: [{ message: 'This answer can be sent as text/event-stream only: ask for one of them in Accept', extensions: coded('validation_error') }] },
     });
     expect(await ask('{ whoami { workspace { id } } }', 'text/html')).toEqual({
       status: 406,
       type: 'application/json; charset=utf-8',
-      body: { errors: [{ message: expect.stringMatching(/^This answer can be sent as .*application\/json.* only: ask for one of them in Accept$/), extensions: { code: 'validation_error' } }] },
+      body: { errors: [{ message: expect.stringMatching(/^This answer can be sent as .*application\/json.* only: ask for one of them in Accept$/), extensions: coded('validation_error') }] },
     });
   });
 
@@ -262,7 +306,7 @@ describe('gateway over HTTP', () => {
     };
     const refused = {
       status: 400,
-      body: { errors: [{ message: expect.stringMatching(/^The variables or extensions parameter is not valid JSON: /), extensions: { code: 'BAD_REQUEST' } }] },
+      body: { errors: [{ message: expect.stringMatching(/^The variables or extensions parameter is not valid JSON: /), extensions: coded('BAD_REQUEST') }] },
     };
     const query = new URLSearchParams({ query: '{ whoami { workspace { name } } }' });
     expect(await send(`?${query}&variables=%7Bx`)).toEqual(refused);
@@ -273,7 +317,7 @@ describe('gateway over HTTP', () => {
 });
 
 // graphql-ws has no status line: the refusal is the subscription's only result, then it completes.
-const refusal = (message: unknown) => ({ errors: [{ message, extensions: { code: 'unauthorized' } }] });
+const refusal = (message: unknown) => ({ errors: [{ message, extensions: coded('unauthorized') }] });
 
 // Found by the GraphQL fuzz run: the runtime built its schema on the first HTTP request, so an operation over graphql-ws coming first failed.
 it('answers an operation over graphql-ws that comes before any over HTTP', async () => {

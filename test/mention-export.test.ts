@@ -171,6 +171,10 @@ describe('GET /v1/mentions/export.csv', () => {
           error: { code: 'rate_limited', message: expect.stringContaining('6 exports a minute'), requestId: expect.any(String), retryAfterSeconds: retryAfter },
         });
       }
+      // The same refusal over /graphql: 429 with Retry-After, as the workspace rate limit answers there (it was 200 without the header).
+      const overGraphQL = await earshot.graphql('{ mentionExport { __typename } }', {}, apiKey);
+      expect(overGraphQL.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'rate_limited', retryAfterSeconds: expect.any(Number) }) })]);
+      expect([overGraphQL.status, Number(overGraphQL.headers.get('retry-after'))]).toEqual([429, overGraphQL.body.errors[0].extensions.retryAfterSeconds]);
       // Another workspace's exports are its own; and lists are not exports.
       expect((await download('/v1/mentions/export.csv', neighbour.apiKey, second)).status).toBe(200);
       expect((await earshot.rest('GET', '/v1/mentions', { key: apiKey })).status).toBe(200);

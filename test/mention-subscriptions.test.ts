@@ -152,7 +152,7 @@ describe('mentionCreated(filter:)', () => {
     const listed = await earshot.graphql('{ mentions(filter: { platforms: ["myspace"] }) { nextCursor } }', {}, mine.key);
     const { message, extensions } = listed.body.errors[0];
     expect(extensions).toMatchObject({ code: 'validation_error', field: 'platforms.0' });
-    expect(refused.results).toEqual([{ data: { mentionCreated: null }, errors: [{ message, path: ['mentionCreated'], extensions }] }]);
+    expect(refused.results).toEqual([{ data: { mentionCreated: null }, errors: [{ message, path: ['mentionCreated'], extensions: { ...extensions, requestId: expect.stringMatching(/^req_/) } }] }]);
   });
 });
 
@@ -359,7 +359,7 @@ describe('a database that fails a subscription', () => {
 
     expect(await created.ended).toEqual({});
     expect(created.results).toEqual([
-      { data: { mentionCreated: null }, errors: [{ message: 'The database is not available; retry shortly', path: ['mentionCreated'], extensions: { code: 'service_unavailable', retryAfterSeconds: 5, serviceName: 'mentions' } }] },
+      { data: { mentionCreated: null }, errors: [{ message: 'The database is not available; retry shortly', path: ['mentionCreated'], extensions: { code: 'service_unavailable', retryAfterSeconds: 5, serviceName: 'mentions', requestId: expect.stringMatching(/^req_/) } }] },
     ]);
   });
 });

@@ -86,7 +86,7 @@ describe('rate limit', () => {
     expect(overGraphQL.body.errors).toEqual([
       {
         message: expect.any(String),
-        extensions: { code: 'rate_limited', retryAfterSeconds: Number(overGraphQL.headers.get('retry-after')) },
+        extensions: { code: 'rate_limited', retryAfterSeconds: Number(overGraphQL.headers.get('retry-after')), requestId: overGraphQL.headers.get('x-request-id') },
       },
     ]);
     expect((await earshot.sql`select name from api_keys where name = 'Too late'`).length).toBe(0);

@@ -232,6 +232,50 @@ describe('workspace switching', () => {
   });
 });
 
+describe('/graphql over HTTP with the session cookie', () => {
+  const post = (headers: Record<string, string>, body: string, contentType = 'application/json') =>
+    fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
+  const createKey = JSON.stringify({ query: 'mutation { createApiKey(input: { name: "From a page" }) { id } }' });
+  const whoami = JSON.stringify({ query: '{ whoami { auth { kind } } }' });
+
+  // CORS answered every Origin with Access-Control-Allow-Credentials: a page of the same site on another
+  // port (which the SameSite cookie reaches, and which reads the CSRF cookie) could read and change the workspace.
+  it('refuses a page of another origin that acts with the cookie (403 forbidden), even with the CSRF header, and takes its own pages', async () => {
+    const created = await ownedWorkspace('rex@example.com');
+    const signedIn = await signIn('rex@example.com');
+    const foreign = { origin: 'http://localhost:3000' };
+    for (const body of [whoami, createKey]) {
+      const refused = await post({ ...withSession(signedIn), ...foreign }, body);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(await refused.json()).toEqual({
+        errors: [{ message: expect.stringContaining('Cross-site request refused'), extensions: { code: 'forbidden', requestId: refused.headers.get('x-request-id') } }],
+      });
+    }
+    expect(await earshot.sql`select 1 from api_keys where name = 'From a page'`).toHaveLength(0);
+
+    const ownPage = await post({ ...withSession(signedIn), origin: earshot.url }, whoami);
+    expect(await ownPage.json()).toEqual({ data: { whoami: { auth: { kind: 'session' } } } });
+    // A bearer credential from any page is a client's own: answered, readable, with no credentialed CORS.
+    const bearer = await post({ authorization: `Bearer ${created.apiKey}`, cookie: `earshot_session=${signedIn.session}`, ...foreign }, whoami);
+    expect(await bearer.json()).toEqual({ data: { whoami: { auth: { kind: 'api_key' } } } });
+    expect([bearer.headers.get('access-control-allow-origin'), bearer.headers.get('access-control-allow-credentials')]).toEqual([foreign.origin, null]);
+  });
+
+  it('runs no mutation a form or a link can send with the cookie: text/plain, form-encoded without the CSRF header, GET', async () => {
+    await ownedWorkspace('sol@example.com');
+    const signedIn = await signIn('sol@example.com');
+    const cookie = { cookie: `earshot_session=${signedIn.session}; earshot_csrf=${signedIn.csrf}` };
+    const asText = await post(cookie, createKey, 'text/plain');
+    expect(asText.status).toBe(415);
+    const asForm = await post(cookie, `query=${encodeURIComponent('mutation { createApiKey(input: { name: "From a page" }) { id } }')}`, 'application/x-www-form-urlencoded');
+    expect([asForm.status, (await asForm.json()).errors[0].extensions.code]).toEqual([403, 'forbidden']);
+    const asLink = await fetch(`${earshot.url}/graphql?query=${encodeURIComponent('mutation { createApiKey(input: { name: "From a page" }) { id } }')}`, { headers: withSession(signedIn) });
+    expect(asLink.status).toBe(405);
+    expect(await earshot.sql`select 1 from api_keys where name = 'From a page'`).toHaveLength(0);
+  });
+});
+
 describe('graphql-ws with the session cookie', () => {
   const clients: Client[] = [];
   afterAll(() => Promise.all(clients.map((client) => client.dispose())));
@@ -282,7 +326,7 @@ describe('graphql-ws with the session cookie', () => {
     const mutation = collect(sameSite.client, 'mutation { createApiKey(input: { name: "Over the socket" }) { id } }');
     expect(await mutation.ended).toEqual({});
     expect(mutation.results).toEqual([
-      { errors: [{ message: expect.stringContaining('X-CSRF-Token'), extensions: { code: 'forbidden' } }] },
+      { errors: [{ message: expect.stringContaining('X-CSRF-Token'), extensions: { code: 'forbidden', requestId: expect.stringMatching(/^req_/) } }] },
     ]);
   });
 
@@ -294,7 +338,7 @@ describe('graphql-ws with the session cookie', () => {
     const events = collect(client, mentionCreated);
     expect(await events.ended).toEqual({});
     expect(events.results).toEqual([
-      { errors: [{ message: 'The session has ended; sign in again', extensions: { code: 'unauthorized' } }] },
+      { errors: [{ message: 'The session has ended; sign in again', extensions: { code: 'unauthorized', requestId: expect.stringMatching(/^req_/) } }] },
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { variableCoercion } from '../variable-coercion.ts';
 
 const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -9,14 +10,20 @@ const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown
 const isUncodedRequestError = (error: unknown): error is GraphQLError =>
   error instanceof Error && 'extensions' in error && !(error as GraphQLError).extensions?.code && !(error as GraphQLError).path;
 
-const coded = (error: GraphQLError, code: string) =>
+const coded = (error: GraphQLError, code: string, more: Record<string, unknown> = {}) =>
   createGraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     originalError: error.originalError ?? undefined,
-    extensions: { ...error.extensions, code },
+    extensions: { ...error.extensions, code, ...more },
   });
+
+/** A refused variable as a validation error naming the input field, as the subgraphs' own validation errors and the REST envelope name it. */
+const refusedInput = (error: GraphQLError) => {
+  const coercion = variableCoercion(error.message);
+  return coded(error, 'validation_error', coercion ? { field: coercion.field } : {});
+};
 
 /** The uncoded request errors a thrown value stands for (one error, or several in an `AggregateError`); undefined for anything else. */
 function requestErrorsOf(thrown: unknown): GraphQLError[] | undefined {
@@ -44,8 +51,9 @@ const withParametersRefused =
  * coerce (a string where an `Int` belongs, a missing required input field)
  * by throwing graphql-js's errors, which have neither a code nor a path:
  * such a request is the caller's input, so it is answered as a result whose
- * errors say `validation_error`, over HTTP and graphql-ws alike. Errors of
- * fields (with a path) keep what the subgraphs gave them.
+ * errors say `validation_error` and name the input `field` (as the REST
+ * envelope and the subgraphs' own checks do), over HTTP and graphql-ws
+ * alike. Errors of fields (with a path) keep what the subgraphs gave them.
  *
  * A document that does not parse is `GRAPHQL_PARSE_FAILED` over HTTP
  * (GraphQL Yoga codes it there, for requests only); over graphql-ws too.
@@ -73,7 +81,7 @@ export function useCodedRequestErrors(): GatewayPlugin {
       } catch (thrown) {
         const errors = requestErrorsOf(thrown);
         if (!errors) throw thrown;
-        return { errors: errors.map((error) => coded(error, 'validation_error')) };
+        return { errors: errors.map(refusedInput) };
       }
     };
   return {

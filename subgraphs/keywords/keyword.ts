@@ -106,34 +106,45 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
   const GroupRef = builder.objectRef<{ id: string; name: string; externalId: string | null; isDefault: boolean }>('GroupRef').implement({
     description: 'The group a keyword belongs to (spec 2.2)',
     fields: (t) => ({
-      id: t.exposeID('id'),
+      id: t.exposeID('id', { description: 'Format `grp_...`' }),
       name: t.exposeString('name'),
-      externalId: t.exposeString('externalId', { nullable: true }),
-      isDefault: t.exposeBoolean('isDefault'),
+      externalId: t.exposeString('externalId', { nullable: true, description: "The caller's own id" }),
+      isDefault: t.exposeBoolean('isDefault', { description: 'The workspace default group, where a keyword lands when no group is named' }),
     }),
   });
 
   const KeywordCap = builder.objectRef<CapView>('KeywordCap').implement({
     description: 'Charged items allowed per period (spec 2.1.1)',
     fields: (t) => ({
-      mentions: t.exposeInt('mentions'),
-      per: t.field({ type: enums.CapPeriod, resolve: (cap) => cap.per }),
-      used: t.exposeInt('used'),
-      welcome: t.exposeBoolean('welcome'),
-      own: t.exposeInt('own', { nullable: true }),
-      ownPer: t.field({ type: enums.CapPeriod, nullable: true, resolve: (cap) => cap.ownPer }),
-      resumesAt: t.expose('resumesAt', { type: 'DateTime', nullable: true }),
+      mentions: t.exposeInt('mentions', {
+        description: 'Charged items allowed per period, 1 to 1,000,000: matched mentions plus thread comments delivered under them, relevant or not, the look-back included',
+      }),
+      per: t.field({ type: enums.CapPeriod, description: 'Default `month`. UTC periods: day from 00:00, week from Monday 00:00, the calendar month', resolve: (cap) => cap.per }),
+      used: t.exposeInt('used', { description: 'Charged items in the current period; the keyword pauses when it reaches `mentions`' }),
+      welcome: t.exposeBoolean('welcome', {
+        description: 'Set by the service: a workspace on its welcome credit collects at most 200 mentions per keyword per month. The first top-up removes it',
+      }),
+      own: t.exposeInt('own', {
+        nullable: true,
+        description: "The user's own cap. With `welcome` true, the cap the keyword gets back at the first top-up (null for none); otherwise equals `mentions`",
+      }),
+      ownPer: t.field({ type: enums.CapPeriod, nullable: true, description: 'Period of `own` (null when `own` is null); with `welcome` false, equals `per`', resolve: (cap) => cap.ownPer }),
+      resumesAt: t.expose('resumesAt', { type: 'DateTime', nullable: true, description: 'While `pausedForCap`: when the next period starts; null otherwise' }),
     }),
   });
 
   const KeywordComments = builder.objectRef<{ enabled: boolean; maxPerPost: number }>('KeywordComments').implement({
-    fields: (t) => ({ enabled: t.exposeBoolean('enabled'), maxPerPost: t.exposeInt('maxPerPost') }),
+    description: 'Thread comments read under every mention scored relevant (spec 2.1.2); each delivered comment is charged',
+    fields: (t) => ({
+      enabled: t.exposeBoolean('enabled', { description: 'Default false' }),
+      maxPerPost: t.exposeInt('maxPerPost', { description: 'The newest comments read per thread, 1 to 100 (default 20)' }),
+    }),
   });
 
   const KeywordFeed = builder.objectRef<{ url: string; title: string | null; connectedAt: Date }>('KeywordFeed').implement({
     fields: (t) => ({
       url: t.exposeString('url', { description: 'The feed after redirects' }),
-      title: t.exposeString('title', { nullable: true }),
+      title: t.exposeString('title', { nullable: true, description: "The feed's title; null when it has none" }),
       connectedAt: t.expose('connectedAt', { type: 'DateTime', description: 'Nothing published before it is a live mention' }),
     }),
   });
@@ -145,35 +156,46 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
       fields: (t) => ({
         platform: t.field({ type: enums.ReviewPlatform, resolve: (source) => source.platform }),
         id: t.exposeString('sourceId', { description: 'App id, package name, company domain, Place ID or cid' }),
-        url: t.exposeString('url'),
-        countries: t.exposeStringList('countries'),
-        language: t.exposeString('language', { nullable: true }),
-        connectedAt: t.expose('connectedAt', { type: 'DateTime' }),
+        url: t.exposeString('url', { description: 'The review page' }),
+        countries: t.exposeStringList('countries', { description: 'Lowercase two-letter storefront codes; empty for `trustpilot` and `googlemaps`' }),
+        language: t.exposeString('language', { nullable: true, description: 'Review language for `googleplay`; null elsewhere' }),
+        connectedAt: t.expose('connectedAt', { type: 'DateTime', description: 'When collection started' }),
       }),
     });
 
   const Subreddits = builder.objectRef<{ only: string[]; excluded: string[] }>('SubredditRules').implement({
-    fields: (t) => ({ only: t.exposeStringList('only'), excluded: t.exposeStringList('excluded') }),
+    description: 'Subreddit lists, stored bare and lowercase; the workspace filters still apply',
+    fields: (t) => ({
+      only: t.exposeStringList('only', { description: 'When non-empty, posts from these subreddits only, and `excluded` is ignored' }),
+      excluded: t.exposeStringList('excluded', { description: 'Posts from these subreddits are dropped' }),
+    }),
   });
   const Repositories = builder
     .objectRef<{ events: string[]; minStars: number | null; minWeeklyStars: number | null }>('RepositoryRules')
     .implement({
+      description: 'Code-hosting repository events (spec 2.1.3); an event outside the rule is dropped before storage and never billed',
       fields: (t) => ({
-        events: t.field({ type: [enums.RepositoryEvent], resolve: (rules) => rules.events as never }),
-        minStars: t.exposeInt('minStars', { nullable: true }),
-        minWeeklyStars: t.exposeInt('minWeeklyStars', { nullable: true }),
+        events: t.field({ type: [enums.RepositoryEvent], description: 'Default `traction`, `stars`, `growth`; empty means none', resolve: (rules) => rules.events as never }),
+        minStars: t.exposeInt('minStars', { nullable: true, description: '0 to 1,000,000, or null for none' }),
+        minWeeklyStars: t.exposeInt('minWeeklyStars', {
+          nullable: true,
+          description: '25 to 1,000,000, or null: applies to every event, and a repository whose last week is unknown does not pass',
+        }),
       }),
     });
 
   const KeywordMatching = builder.objectRef<KeywordRow>('KeywordMatching').implement({
     description: 'Matching rules (spec 2.1.3)',
     fields: (t) => ({
-      requiredTerms: t.exposeStringList('requiredTerms'),
-      requiredMode: t.field({ type: enums.RequiredMode, resolve: (k) => k.requiredMode }),
-      excludedTerms: t.exposeStringList('excludedTerms'),
-      excludedAuthors: t.exposeStringList('excludedAuthors'),
-      caseSensitive: t.exposeBoolean('caseSensitive'),
-      exactPhrase: t.exposeBoolean('exactPhrase'),
+      requiredTerms: t.exposeStringList('requiredTerms', { description: 'The post must also contain them (any or all per `requiredMode`); empty means no requirement' }),
+      requiredMode: t.field({ type: enums.RequiredMode, description: '`any`: at least one required term appears; `all`: every one appears', resolve: (k) => k.requiredMode }),
+      excludedTerms: t.exposeStringList('excludedTerms', { description: 'A post containing any is dropped; a `*` at the start or end of an entry is a wildcard' }),
+      excludedAuthors: t.exposeStringList('excludedAuthors', { description: 'Profile or post links, @handles, u/names, DIDs or display names, in canonical form' }),
+      caseSensitive: t.exposeBoolean('caseSensitive', { description: 'Default false' }),
+      exactPhrase: t.exposeBoolean('exactPhrase', {
+        description:
+          'Default false. When false a multi-word keyword also matches its words close together in any order, with plurals and spelling variants; such a match is kept and billed only when scored relevant',
+      }),
       subreddits: t.field({ type: Subreddits, resolve: (k) => ({ only: k.subredditsOnly, excluded: k.subredditsExcluded }) }),
       repositories: t.field({
         type: Repositories,
@@ -185,37 +207,48 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
   const KeywordCost = builder.objectRef<KeywordStatsView['cost']>('KeywordCost').implement({
     description: "This calendar month's cost at list price, equal to the keyword's usage breakdown row",
     fields: (t) => ({
-      keywordDays: t.exposeInt('keywordDays'),
-      keywordCents: t.exposeInt('keywordCents'),
+      keywordDays: t.exposeInt('keywordDays', { description: 'Days charged this month (0 for a keyword created today until the next daily tick)' }),
+      keywordCents: t.exposeInt('keywordCents', { description: 'Keyword days at 500/30 cents a day, rounded once' }),
       billableMentions: t.exposeInt('billableMentions'),
-      mentionCents: t.exposeInt('mentionCents'),
+      mentionCents: t.exposeInt('mentionCents', { description: 'Billable mentions at 0.8 cents each, rounded once' }),
       billableComments: t.exposeInt('billableComments'),
-      commentCents: t.exposeInt('commentCents'),
-      totalCents: t.exposeInt('totalCents'),
+      commentCents: t.exposeInt('commentCents', { description: 'Billable comments at 0.8 cents each, rounded once' }),
+      totalCents: t.exposeInt('totalCents', { description: 'The sum of the three cents figures' }),
     }),
   });
 
   const KeywordStats = builder.objectRef<KeywordStatsView>('KeywordStats').implement({
     description: 'Counts over real matches and charges (spec 2.1.4)',
     fields: (t) => ({
-      mentions: t.exposeInt('mentions'),
-      relevant: t.exposeInt('relevant'),
-      last7d: t.exposeInt('last7d'),
-      thisMonth: t.exposeInt('thisMonth'),
-      lastMentionAt: t.expose('lastMentionAt', { type: 'DateTime', nullable: true }),
+      mentions: t.exposeInt('mentions', { description: 'Every match ever, relevant or not (the number billing counts)' }),
+      relevant: t.exposeInt('relevant', { description: 'Matches scored at or above the relevance threshold (40)' }),
+      last7d: t.exposeInt('last7d', { description: 'Matches published in the last 7 days' }),
+      thisMonth: t.exposeInt('thisMonth', { description: 'Matches this calendar month (UTC) plus delivered thread comments: the count a cap compares against' }),
+      lastMentionAt: t.expose('lastMentionAt', { type: 'DateTime', nullable: true, description: 'Newest matched post' }),
       feedback: t.field({
         type: builder.objectRef<{ relevant: number; notRelevant: number }>('KeywordFeedbackCounts').implement({
+          description: 'User verdicts on the keyword’s mentions',
           fields: (f) => ({ relevant: f.exposeInt('relevant'), notRelevant: f.exposeInt('notRelevant') }),
         }),
         resolve: (stats) => stats.feedback,
       }),
       noise: t.field({
         type: builder.objectRef<{ scored: number; relevant: number; noisy: boolean }>('KeywordNoise').implement({
-          fields: (f) => ({ scored: f.exposeInt('scored'), relevant: f.exposeInt('relevant'), noisy: f.exposeBoolean('noisy') }),
+          description: 'Over the last 14 days by match time',
+          fields: (f) => ({
+            scored: f.exposeInt('scored'),
+            relevant: f.exposeInt('relevant'),
+            noisy: f.exposeBoolean('noisy', { description: 'True at 20 or more scored matches with under 30% relevant' }),
+          }),
         }),
         resolve: (stats) => stats.noise,
       }),
-      health: t.field({ type: enums.HealthStatus, resolve: (stats) => stats.health }),
+      health: t.field({
+        type: enums.HealthStatus,
+        description:
+          'Judged over 14 days, on matches since the last change of matching rules, platforms or context (or unmute) inside them: `paused` if muted; `capped` if at cap; `noisy` at 20 or more scored matches and under 30% relevant; `new` if under 7 days old and not noisy, or changed in the last 7 days with under 20 scored matches since; `quiet` if 7 days or older with nothing relevant; else `healthy`',
+        resolve: (stats) => stats.health,
+      }),
       cost: t.field({ type: KeywordCost, resolve: (stats) => stats.cost }),
     }),
   });
@@ -241,26 +274,40 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
   const Keyword = builder.objectRef<KeywordRow>('Keyword').implement({
     description: 'A tracked term (spec 2.1)',
     fields: (t) => ({
-      id: t.exposeID('id'),
-      term: t.exposeString('term'),
-      kind: t.field({ type: enums.KeywordKind, resolve: (k) => k.kind }),
-      muted: t.exposeBoolean('muted'),
-      pausedForBalance: t.exposeBoolean('pausedForBalance'),
-      pausedForNoise: t.exposeBoolean('pausedForNoise'),
-      pausedForCap: t.exposeBoolean('pausedForCap'),
-      cap: t.field({ type: KeywordCap, nullable: true, resolve: (k, _args, ctx) => effectiveCap(k, ctx) }),
+      id: t.exposeID('id', { description: 'Format `kw_...`' }),
+      term: t.exposeString('term', { description: '2 to 80 characters on write; a term sent in double quotes sets `matching.exactPhrase`' }),
+      kind: t.field({ type: enums.KeywordKind, description: 'Can be changed after creation', resolve: (k) => k.kind }),
+      muted: t.exposeBoolean('muted', {
+        description: 'Not polled or matched. Set by the user, by the wallet (`pausedForBalance`) or by the noise brake (`pausedForNoise`); a keyword at its cap is not muted',
+      }),
+      pausedForBalance: t.exposeBoolean('pausedForBalance', { description: 'Muted by the wallet for lack of balance; a top-up resumes it, and unmuting by hand needs balance too' }),
+      pausedForNoise: t.exposeBoolean('pausedForNoise', {
+        description:
+          'Muted by the noise brake (welcome credit, at least 20 scored matches, under 30% relevant). A change of required or excluded terms, platforms or context, or unmuting, resumes it; a top-up does not',
+      }),
+      pausedForCap: t.exposeBoolean('pausedForCap', {
+        description: 'At its mention cap: not matched until the next period starts (UTC) or the cap is raised. Not muted; keeps its daily keyword charge',
+      }),
+      cap: t.field({ type: KeywordCap, nullable: true, description: 'Null means no cap', resolve: (k, _args, ctx) => effectiveCap(k, ctx) }),
       comments: t.field({ type: KeywordComments, resolve: (k) => ({ enabled: k.commentsEnabled, maxPerPost: k.commentsMaxPerPost }) }),
       group: t.field({
         type: GroupRef,
         resolve: async (k, _args, ctx) => (await keywordLoaders(ctx).group.load(k.groupId))!,
       }),
-      platforms: t.field({ type: [enums.Platform], nullable: true, resolve: (k) => k.platforms as never }),
-      feeds: t.field({ type: [KeywordFeed], resolve: (k, _args, ctx) => keywordLoaders(ctx).feeds.load(k.id) }),
+      platforms: t.field({ type: [enums.Platform], nullable: true, description: 'Null means every search platform; `[]` means none (reviews only)', resolve: (k) => k.platforms as never }),
+      feeds: t.field({ type: [KeywordFeed], description: 'RSS or Atom feeds read for the keyword', resolve: (k, _args, ctx) => keywordLoaders(ctx).feeds.load(k.id) }),
       reviewSources: t.field({ type: [ReviewSource], resolve: (k, _args, ctx) => keywordLoaders(ctx).reviewSources.load(k.id) }),
-      context: t.exposeString('context', { nullable: true }),
+      context: t.exposeString('context', {
+        nullable: true,
+        description: "At most 300 characters: a sentence the classifier reads for this keyword only, on top of the company profile or the group's description",
+      }),
       matching: t.field({ type: KeywordMatching, resolve: (k) => k }),
       stats: t.field({ type: KeywordStats, resolve: (k, _args, ctx) => keywordStats(k, ctx) }),
-      polling: t.field({ type: [KeywordPolling], resolve: (k, _args, ctx) => keywordLoaders(ctx).polls.load(k.id) }),
+      polling: t.field({
+        type: [KeywordPolling],
+        description: 'Per platform polled on a schedule; live feeds (`bluesky`) have no entry',
+        resolve: (k, _args, ctx) => keywordLoaders(ctx).polls.load(k.id),
+      }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
       updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the keyword’s settings last changed (its creation until then)' }),
     }),

@@ -35,15 +35,15 @@ export function addAlertRuleType(builder: PothosBuilder) {
   const AlertFilterType = builder.objectRef<AlertFilter>('AlertFilter').implement({
     description: 'Which relevant open mentions a rule sends; a null key does not filter',
     fields: (t) => ({
-      sentiments: t.stringList({ nullable: true, resolve: (f) => f.sentiments ?? null }),
-      intents: t.stringList({ nullable: true, resolve: (f) => f.intents ?? null }),
-      minRelevance: t.int({ nullable: true, resolve: (f) => f.minRelevance ?? null }),
-      languages: t.stringList({ nullable: true, resolve: (f) => f.languages ?? null }),
-      automated: t.boolean({ nullable: true, resolve: (f) => f.automated ?? null }),
-      linkHosts: t.stringList({ nullable: true, resolve: (f) => f.linkHosts ?? null }),
-      keywordIds: t.stringList({ nullable: true, resolve: (f) => f.keywordIds ?? null }),
+      sentiments: t.stringList({ nullable: true, description: 'Any of `positive`, `negative`, `neutral`', resolve: (f) => f.sentiments ?? null }),
+      intents: t.stringList({ nullable: true, description: 'Any of `buy_intent`, `question`, `complaint`, `praise`, `comparison`', resolve: (f) => f.intents ?? null }),
+      minRelevance: t.int({ nullable: true, description: 'At least this score, 0 to 100', resolve: (f) => f.minRelevance ?? null }),
+      languages: t.stringList({ nullable: true, description: 'ISO 639-1 codes', resolve: (f) => f.languages ?? null }),
+      automated: t.boolean({ nullable: true, description: 'true: machine-made posts only; false: the rest', resolve: (f) => f.automated ?? null }),
+      linkHosts: t.stringList({ nullable: true, description: 'Posts linking to one of these hosts or a subdomain of one', resolve: (f) => f.linkHosts ?? null }),
+      keywordIds: t.stringList({ nullable: true, description: 'Mentions of these keywords only', resolve: (f) => f.keywordIds ?? null }),
       platforms: t.stringList({ nullable: true, resolve: (f) => f.platforms ?? null }),
-      mutedAuthors: t.stringList({ nullable: true, resolve: (f) => f.mutedAuthors ?? null }),
+      mutedAuthors: t.stringList({ nullable: true, description: 'Authors whose mentions the rule never sends', resolve: (f) => f.mutedAuthors ?? null }),
     }),
   });
 
@@ -57,12 +57,14 @@ export function addAlertRuleType(builder: PothosBuilder) {
   const AlertRule = builder.objectRef<AlertRuleRow>('AlertRule').implement({
     description: 'Sends matching mentions to channels, instantly or as an hourly, daily or weekly digest (spec 2.9)',
     fields: (t) => ({
-      id: t.exposeID('id'),
+      id: t.exposeID('id', { description: 'Format `feed_...`' }),
       name: t.exposeString('name'),
       mode: t.exposeString('mode', { description: '`instant`, `hourly`, `daily` or `weekly`; an hourly digest cannot go to an e-mail channel' }),
-      event: t.exposeString('event'),
+      event: t.exposeString('event', {
+        description: 'Lowercase name of up to 60 characters in dotted segments; default `mention.matched` for instant rules and `digest` for digests',
+      }),
       filter: t.field({ type: AlertFilterType, resolve: (r) => r.filter }),
-      channelIds: t.exposeIDList('channelIds'),
+      channelIds: t.exposeIDList('channelIds', { description: 'The channels it sends to' }),
       schedule: t.field({ type: AlertSchedule, nullable: true, description: 'Daily and weekly digests only', resolve: (r) => (r.scheduleHour === null ? null : r) }),
       enabled: t.exposeBoolean('enabled'),
       lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'Digests: the end of the period the last run covered; null before the first run, which covers the hour, day or week before it' }),

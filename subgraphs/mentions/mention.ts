@@ -43,7 +43,7 @@ export function addMentionType(builder: PothosBuilder) {
   const Post = builder.objectRef<ReturnType<typeof postRecord> & { title: string | null }>('Post').implement({
     description: 'The matched post as published on its platform',
     fields: (t) => ({
-      platform: t.exposeString('platform'),
+      platform: t.exposeString('platform', { description: 'One of the 12 search platforms, the 4 review platforms, or `rss`' }),
       url: t.exposeString('url'),
       text: t.exposeString('text'),
       title: t.exposeString('title', {
@@ -59,19 +59,20 @@ export function addMentionType(builder: PothosBuilder) {
   const Author = builder.objectRef<ReturnType<typeof authorRecord>>('Author').implement({
     description: 'The platform account that wrote the post, stored once per account',
     fields: (t) => ({
-      id: t.exposeID('id'),
+      id: t.exposeID('id', { description: 'Format `aut_...`' }),
       name: t.exposeString('name'),
       handle: t.exposeString('handle'),
-      url: t.exposeString('url'),
+      url: t.exposeString('url', { description: 'The profile page' }),
       avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
       followers: t.exposeInt('followers'),
-      tags: t.exposeStringList('tags'),
+      tags: t.exposeStringList('tags', { description: 'Tags of the author, exact and case-sensitive' }),
     }),
   });
 
   const ClassificationOriginal = builder
     .objectRef<{ relevant: boolean; sentiment: string | null }>('ClassificationOriginal')
     .implement({
+      description: "The classifier's own values, before the user's verdict",
       fields: (t) => ({ relevant: t.exposeBoolean('relevant'), sentiment: t.exposeString('sentiment', { nullable: true }) }),
     });
 
@@ -79,8 +80,8 @@ export function addMentionType(builder: PothosBuilder) {
   const ClassificationFeedback = builder.objectRef<Feedback>('ClassificationFeedback').implement({
     description: "A user's verdict; `original` holds the classifier's own values",
     fields: (t) => ({
-      relevant: t.exposeBoolean('relevant', { nullable: true }),
-      sentiment: t.exposeString('sentiment', { nullable: true }),
+      relevant: t.exposeBoolean('relevant', { nullable: true, description: "The user's relevance verdict; null when they gave none" }),
+      sentiment: t.exposeString('sentiment', { nullable: true, description: "The user's corrected sentiment; null when they gave none" }),
       original: t.field({ type: ClassificationOriginal, resolve: (f) => f.original }),
     }),
   });
@@ -89,21 +90,22 @@ export function addMentionType(builder: PothosBuilder) {
   const Classification = builder.objectRef<ClassificationShape>('Classification').implement({
     description: "The classifier's judgement (spec 2.4), with the user's corrections written through",
     fields: (t) => ({
-      relevance: t.exposeInt('relevance', { nullable: true }),
-      sentiment: t.exposeString('sentiment', { nullable: true }),
-      intents: t.exposeStringList('intents'),
-      automated: t.exposeBoolean('automated'),
-      language: t.exposeString('language', { nullable: true }),
+      relevance: t.exposeInt('relevance', { nullable: true, description: '0 to 100, relevant at 40 or more; null when scoring failed' }),
+      sentiment: t.exposeString('sentiment', { nullable: true, description: '`positive`, `negative` or `neutral`' }),
+      intents: t.exposeStringList('intents', { description: 'Of `buy_intent`, `question`, `complaint`, `praise`, `comparison`' }),
+      automated: t.exposeBoolean('automated', { description: 'Machine-made post; false for mentions judged before the flag existed' }),
+      language: t.exposeString('language', { nullable: true, description: 'ISO 639-1; null for a mention classified before the field existed' }),
       note: t.exposeString('note', { nullable: true }),
-      failed: t.exposeBoolean('failed'),
-      feedback: t.field({ type: ClassificationFeedback, nullable: true, resolve: (c) => c.feedback }),
+      failed: t.exposeBoolean('failed', { description: 'The classifier failed to score it' }),
+      feedback: t.field({ type: ClassificationFeedback, nullable: true, description: "Null, or the user's verdict", resolve: (c) => c.feedback }),
     }),
   });
 
   const Triage = builder.objectRef<ReturnType<typeof triageRecord>>('Triage').implement({
+    description: 'Who handles the mention and when it comes back',
     fields: (t) => ({
-      assignee: t.exposeString('assignee', { nullable: true }),
-      snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
+      assignee: t.exposeString('assignee', { nullable: true, description: 'The workspace member user id it is assigned to' }),
+      snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true, description: 'While in the future the mention stays out of lists unless `snoozed` is asked for' }),
       note: t.exposeString('note', { nullable: true }),
     }),
   });
@@ -128,15 +130,15 @@ export function addMentionType(builder: PothosBuilder) {
   const Mention = builder.objectRef<MentionRow>('Mention').implement({
     description: 'A post matched by one keyword (spec 2.4)',
     fields: (t) => ({
-      id: t.exposeID('id'),
-      status: t.exposeString('status'),
-      relevant: t.boolean({ resolve: isRelevant }),
-      delivered: t.exposeBoolean('delivered'),
-      priority: t.exposeFloat('priority'),
-      keyword: t.field({ type: KeywordRef, resolve: (m) => ({ id: m.keywordId }) }),
+      id: t.exposeID('id', { description: 'Format `mm_...`' }),
+      status: t.exposeString('status', { description: '`open` on creation; `done` or `ignored`. Ignored and done mentions are never delivered' }),
+      relevant: t.boolean({ description: "Scored at or above 40, or the user's verdict where they gave one", resolve: isRelevant }),
+      delivered: t.exposeBoolean('delivered', { description: 'Sent by an alert rule to a channel' }),
+      priority: t.exposeFloat('priority', { description: 'Attention score; the list can sort by it' }),
+      keyword: t.field({ type: KeywordRef, description: 'The keyword that matched (`id`, `term`)', resolve: (m) => ({ id: m.keywordId }) }),
       post: t.field({ type: Post, resolve: (m) => ({ ...postRecord(m), title: m.title }) }),
       author: t.field({ type: Author, resolve: authorRecord }),
-      classification: t.field({ type: Classification, nullable: true, resolve: classificationRecord }),
+      classification: t.field({ type: Classification, nullable: true, description: 'Null until the classifier has scored it or failed to', resolve: classificationRecord }),
       triage: t.field({ type: Triage, resolve: triageRecord }),
       comments: t.field({
         type: [Comment],

@@ -32,11 +32,11 @@ import { sendTestDeliveries } from './test-sends.ts';
 
 @ObjectType({ description: 'How a channel is reached. For a webhook: `url`, `headers`, `secret` (shown only on creation and rotation) and the account `events` it receives; for Telegram: `chatId`; for Slack: `channelId` and `channelName`; for e-mail: `address` and `confirmed`' })
 export class ChannelConfig {
-  @Field(() => String, { nullable: true }) url!: string | null;
+  @Field(() => String, { nullable: true, description: 'Webhook: the address every delivery is POSTed to' }) url!: string | null;
   @Field(() => JsonScalar, { description: 'Header name → value, sent verbatim; the service’s own headers win on a clash' }) headers!: Record<string, string>;
   @Field(() => String, { nullable: true, description: '`whsec_…`; present only in the responses that create the channel or rotate its secret' })
   secret!: string | null;
-  @Field(() => [String]) events!: string[];
+  @Field(() => [String], { description: 'Webhook: the account event names it receives; empty when none' }) events!: string[];
   @Field(() => String, { nullable: true, description: 'Telegram: the chat the bot posts to' }) chatId!: string | null;
   @Field(() => String, { nullable: true, description: 'Slack: the id of the channel posted to' }) channelId!: string | null;
   @Field(() => String, { nullable: true, description: 'Slack: that channel’s name' }) channelName!: string | null;
@@ -55,13 +55,13 @@ export class DeliveryCounts {
 export class ChannelStats {
   @Field(() => Int, { description: 'Alert rules sending to this channel' }) alerts!: number;
   @Field(() => Int, { description: 'Of those, the enabled ones' }) activeAlerts!: number;
-  @Field(() => Date, { nullable: true }) lastDeliveryAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'The newest delivery; null before the first' }) lastDeliveryAt!: Date | null;
   @Field(() => DeliveryCounts, { description: 'Deliveries of the last 7 days, and how many of them failed' }) last7d!: DeliveryCounts;
 }
 
 @ObjectType({ description: 'Where alerts and account events are delivered (spec 2.8)' })
 export class Channel {
-  @Field(() => ID) id!: string;
+  @Field(() => ID, { description: 'Format `dest_...`' }) id!: string;
   @Field(() => String, { description: '`webhook`, `slack`, `telegram` or `email`' }) kind!: string;
   @Field(() => String) label!: string;
   @Field(() => ChannelConfig) config!: ChannelConfig;

@@ -35,10 +35,10 @@ export class User {
 
 @ObjectType({ description: 'The credential behind the request' })
 export class AuthInfo {
-  @Field(() => AuthKind) kind!: AuthKind;
-  @Field(() => ApiKeyScope) scope!: ApiKeyScope;
-  @Field(() => ID, { nullable: true }) apiKeyId!: string | null;
-  @Field(() => Date, { nullable: true }) expiresAt!: Date | null;
+  @Field(() => AuthKind, { description: '`api_key`, `oauth` (an access token of an MCP sign-in) or `session` (the dashboard)' }) kind!: AuthKind;
+  @Field(() => ApiKeyScope, { description: '`read` credentials may only read' }) scope!: ApiKeyScope;
+  @Field(() => ID, { nullable: true, description: 'The API key’s id; null for other credentials' }) apiKeyId!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the credential stops working; null when it does not expire' }) expiresAt!: Date | null;
 }
 
 @ObjectType({ description: 'A workspace the signed-in user belongs to, for switching to it' })
