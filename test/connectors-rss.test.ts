@@ -50,14 +50,16 @@ async function feedHost(routes: (base: string) => Record<string, FeedHostRoute>)
 
 const connector = (env: NodeJS.ProcessEnv = allowPrivate, lookup?: HostLookup) => createRssConnector(env, { retry: fastRetry, now: () => seenAt, lookup });
 
-const blogAuthor = {
-  platformId: 'https://blog.earshot.example/author/ada/',
+/** What a feed names on another site than its own host is its own: qualified by its address, so no other feed's followers see it. */
+const offHost = (feedUrl: string, reference: string) => `${feedUrl} ${reference}`;
+const blogAuthor = (feedUrl: string) => ({
+  platformId: offHost(feedUrl, 'https://blog.earshot.example/author/ada/'),
   name: 'Ada Byrne',
   handle: 'Ada Byrne',
   url: 'https://blog.earshot.example/author/ada/',
   avatarUrl: null,
   followers: null,
-};
+});
 const feedAsAuthor = (feedUrl: string) => ({
   platformId: feedUrl,
   name: 'The Earshot Blog',
@@ -66,9 +68,9 @@ const feedAsAuthor = (feedUrl: string) => ({
   avatarUrl: null,
   followers: null,
 });
-const launchPost = (author: NormalizedPost['author'], title = 'Earshot 2.0 & what changed'): NormalizedPost => ({
+const launchPost = (feedUrl: string, author: NormalizedPost['author'], title = 'Earshot 2.0 & what changed'): NormalizedPost => ({
   platform: 'rss',
-  externalId: 'https://blog.earshot.example/?p=412',
+  externalId: offHost(feedUrl, 'https://blog.earshot.example/?p=412'),
   url: 'https://blog.earshot.example/2025/03/launch/',
   text: `${title}\n\nReviews from the App Store now arrive with ratings.\n\nRead the docs or https://earshot.example/changelog.`,
   title,
@@ -78,9 +80,9 @@ const launchPost = (author: NormalizedPost['author'], title = 'Earshot 2.0 & wha
   author,
   language: 'en',
 });
-const digestPost = (author: NormalizedPost['author']): NormalizedPost => ({
+const digestPost = (feedUrl: string, author: NormalizedPost['author']): NormalizedPost => ({
   platform: 'rss',
-  externalId: 'https://blog.earshot.example/?p=398',
+  externalId: offHost(feedUrl, 'https://blog.earshot.example/?p=398'),
   url: 'https://blog.earshot.example/2025/02/digest/',
   text: 'February digest\n\nTen things we shipped.',
   title: 'February digest',
@@ -101,7 +103,7 @@ describe('RSS connector', () => {
       status: 'fetched',
       url: feedUrl,
       title: 'The Earshot Blog',
-      posts: [launchPost(adaOnTheBlog), digestPost(feedAsAuthor(feedUrl))],
+      posts: [launchPost(feedUrl, adaOnTheBlog), digestPost(feedUrl, feedAsAuthor(feedUrl))],
       validators: { etag: expect.stringMatching(/^"[0-9a-f]{16}"$/), lastModified: null },
     });
     expect(host.requests[0].headers.accept).toMatch(/application\/rss\+xml/);
@@ -123,8 +125,8 @@ describe('RSS connector', () => {
       url: feedUrl,
       title: 'The Earshot Blog',
       posts: [
-        { ...launchPost(blogAuthor), url: onHost('/2025/03/launch/'), links: ['https://apps.apple.com/us/app/id1459969523', onHost('/docs/reviews'), 'https://earshot.example/changelog'] },
-        { ...digestPost(feedAsAuthor(feedUrl)), url: onHost('/2025/02/digest/') },
+        { ...launchPost(feedUrl, blogAuthor(feedUrl)), url: onHost('/2025/03/launch/'), links: ['https://apps.apple.com/us/app/id1459969523', onHost('/docs/reviews'), 'https://earshot.example/changelog'] },
+        { ...digestPost(feedUrl, feedAsAuthor(feedUrl)), url: onHost('/2025/02/digest/') },
       ],
       validators: { etag: expect.any(String), lastModified: null },
     });
@@ -153,11 +155,24 @@ describe('RSS connector', () => {
       title: 'The Earshot Blog',
       posts: [
         // JSON Feed titles are plain text, so an entity stays as written.
-        launchPost({ ...blogAuthor, avatarUrl: 'https://blog.earshot.example/ada.png' }, 'Earshot 2.0 &amp; what changed'),
-        digestPost(feedAsAuthor(feedUrl)),
+        launchPost(feedUrl, { ...blogAuthor(feedUrl), avatarUrl: 'https://blog.earshot.example/ada.png' }, 'Earshot 2.0 &amp; what changed'),
+        digestPost(feedUrl, feedAsAuthor(feedUrl)),
       ],
       validators: { etag: expect.any(String), lastModified: null },
     });
+  });
+
+  it("keeps the ids and author links on the feed's own host as they are: one post and one author however many follow the feed", async () => {
+    const host = await feedHost((base) => ({
+      '/atom.xml': {
+        feed: atomDocument({ ...fixture(base), items: [{ ...launch, id: `${base}/?p=412`, author: { name: 'Ada Byrne', url: `${base}/author/ada/` } }] }),
+        contentType: 'application/atom+xml',
+      },
+    }));
+    const result = await connector().read(`${host.url}/atom.xml`);
+    expect(result.status === 'fetched' && result.posts.map(({ externalId, author }) => ({ externalId, author: author.platformId }))).toEqual([
+      { externalId: `${host.url}/?p=412`, author: `${host.url}/author/ada/` },
+    ]);
   });
 
   it('dates an undated item when it is first seen', async () => {

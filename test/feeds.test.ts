@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeUpstream } from './fake-upstreams/fake-server.ts';
-import { type FakeFeedHost, pageAdvertising, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
-import { startTestEarshot, type TestEarshot, eventually, allMentionsOf } from './harness.ts';
+import { atomDocument, type FakeFeedHost, type FeedItemFixture, pageAdvertising, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
+import { startTestEarshot, type TestEarshot, eventually, allMentionsOf, patiently } from './harness.ts';
 
 let earshot: TestEarshot;
 let host: FakeFeedHost;
@@ -185,6 +185,48 @@ describe('feeds on a keyword (spec 2.1, 4.2)', () => {
     await eventually(all, (found) => found.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await all()).map((mention: { post: { url: string } }) => mention.post.url)).toEqual([`${host.url}/filtered/review`]);
+  });
+
+  it("never lets one workspace's feed rewrite the posts and authors another's mentions show: an entry id or author link another site names is that feed's own", async () => {
+    const site = await startFakeFeedHost({});
+    const forger = await startFakeFeedHost({});
+    try {
+      const entry = (html: string, author: string): FeedItemFixture => ({
+        id: `${site.url}/posts/launch`,
+        url: `${site.url}/posts/launch`,
+        title: 'Zebrafeed launch',
+        html,
+        publishedAt: daysAgo(1),
+        author: { name: author, url: `${site.url}/about` },
+      });
+      const feedAt = (host: FakeFeedHost, item: FeedItemFixture) => ({
+        feed: atomDocument({ title: 'News', siteUrl: host.url, feedUrl: `${host.url}/atom.xml`, items: [item] }),
+        contentType: 'application/atom+xml',
+      });
+      site.routes['/atom.xml'] = feedAt(site, entry('<p>Zebrafeed 2.0 ships today with offline sync.</p>', 'Bea Writer'));
+      forger.routes['/atom.xml'] = feedAt(forger, entry('<p>Zebrafeed is shutting down, move your data to evil.example now.</p>', 'Zebrafeed Security Team'));
+      const follow = async (apiKey: string, host: FakeFeedHost) => {
+        // Asked again after a 503 of a loaded machine, the keyword may be there already (409): it is the workspace's only one.
+        await patiently(() => earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'Zebrafeed', platforms: [], feeds: [{ url: `${host.url}/atom.xml` }] } }));
+        const [keyword] = (await patiently(() => earshot.rest('GET', '/v1/keywords', { key: apiKey }))).body.data;
+        expect(keyword.feeds).toEqual([expect.objectContaining({ url: `${host.url}/atom.xml` })]);
+        const [mention] = await eventually(() => allMentionsOf(earshot, apiKey, keyword.id), (found) => found.length === 1);
+        return mention;
+      };
+      const victim = (await earshot.createWorkspace('Feed reader')).apiKey;
+      const theirs = await follow(victim, site);
+      const ours = await follow((await earshot.createWorkspace('Feed forger')).apiKey, forger);
+
+      expect(ours.post.text).toContain('shutting down');
+      expect(ours.author.name).toBe('Zebrafeed Security Team');
+      const after = (await earshot.rest('GET', `/v1/mentions/${theirs.id}`, { key: victim })).body;
+      expect({ text: after.post.text, author: after.author }).toEqual({ text: theirs.post.text, author: theirs.author });
+      expect(after.post.text).toContain('offline sync');
+      expect(after.author.name).toBe('Bea Writer');
+    } finally {
+      await site.close();
+      await forger.close();
+    }
   });
 
   it('refuses a feed on a private address unless private URLs are allowed', async () => {

@@ -2,7 +2,7 @@ import { getNamedType, isNonNullType } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idSlots, minimalInput, operationFor, type RootField, rootFields, selectionFor, variablesWithSlot } from './fuzz/graphql-operations.ts';
 import { isIdName, type JsonSchema, jsonIdSlots, minimalValue, resolveSchema, type SchemaContext, withIdAt } from './fuzz/schema-arbitraries.ts';
-import { type ApiOperation, type Caller, catalogueIds, inParallel, isPublicOperation, onePerKind, operationsOf } from './id-catalogue.ts';
+import { type ApiOperation, type Caller, catalogueIds, inParallel, isPublicOperation, kindOf, onePerKind, operationsOf } from './id-catalogue.ts';
 import { collect, newMention, storeUntilDelivered } from './live-mentions.ts';
 import { type ConfiguredEarshot, type SeededWorkspace, seedEveryObject, startConfiguredEarshot } from './workspace-with-everything.ts';
 import { patiently } from './harness.ts';
@@ -25,7 +25,9 @@ import { jobsSettled, workspaceRows } from './workspace-rows.ts';
  * empty); a GraphQL field answers `not_found` or nothing. No answer holds
  * the victim's marker (in every name and term of theirs) or any id of
  * theirs but the one sent, which only an error message may repeat; none is
- * a 5xx; and after it all the victim's stored rows are exactly as they were.
+ * a 5xx; a refusal reads exactly as the refusal of a made-up id of the same
+ * kind (nothing tells whether the victim's exists); and after it all the
+ * victim's stored rows are exactly as they were.
  */
 
 let configured: ConfiguredEarshot;
@@ -138,8 +140,21 @@ interface RestProbe {
   /** Where the victim's id went. */
   slot: string;
   probed: string | number;
-  path: string;
-  body: unknown;
+  /** The request with an id in the slot: the victim's, or a made-up one of the same kind. */
+  request(id: string | number): { path: string; body: unknown };
+}
+
+/**
+ * An id of the same kind as `id` that names nothing anywhere: what the
+ * victim's id must be answered like, so that no answer tells whether an id
+ * of another workspace exists (spec 5.3).
+ */
+const madeUpLike = (id: string | number): string | number => (typeof id === 'number' ? 987_654_321 : `${kindOf(id)}_01aaaaaaaaaaaaaaaaaaaaaaaa`);
+
+/** An answer with the id it was asked about (and its request id) left out, to compare with another's. */
+function withoutId(answer: { status: number; body: any }, id: string | number): string {
+  const text = JSON.stringify({ status: answer.status, body: answer.body }, (key, value) => (key === 'requestId' ? undefined : value));
+  return typeof id === 'number' ? text.replace(new RegExp(`(?<![\\d.])${id}(?![\\d.])`, 'g'), '<id>') : text.replaceAll(id, '<id>');
 }
 
 /** The victim's ids a slot of this schema takes: the compatibility API's integers where it takes digits, else one public id of each kind. */
@@ -165,29 +180,38 @@ async function restProbes(): Promise<{ probes: RestProbe[]; unreached: string[] 
   const unreached: string[] = [];
   for (const entry of operationsOf(document).filter((each) => !isPublicOperation(each))) {
     const parameters: any[] = entry.operation.parameters ?? [];
-    const [pathParameter] = parameters.filter((parameter) => parameter.in === 'path');
-    const fill = (id: string | number) => entry.path.replace(/\{\w+\}/, encodeURIComponent(String(id)));
+    const [pathParameter, ...laterPathParameters] = parameters.filter((parameter) => parameter.in === 'path');
+    const fill = (...ids: (string | number)[]) => ids.reduce<string>((path, id) => path.replace(/\{\w+\}/, encodeURIComponent(String(id))), entry.path);
     // Path parameters are plain strings in the document, integer ids of the compatibility API included: each takes every kind.
     for (const probed of pathParameter ? victimProbes : []) {
-      probes.push({ entry, slot: `path ${pathParameter.name}`, probed, path: fill(probed), body: minimalBody(entry) });
+      probes.push({ entry, slot: `path ${pathParameter.name}`, probed, request: (id) => ({ path: fill(id), body: minimalBody(entry) }) });
     }
     const querySlots = parameters.filter((parameter) => parameter.in === 'query' && isIdName(parameter.name));
     const bodySchema = bodySchemaOf(entry);
     const bodySlots = jsonIdSlots(bodySchema, context()).filter((slot) => !foreignIdFields.has(slot.join('.')));
-    if (!querySlots.length && !bodySlots.length) continue;
+    if (!querySlots.length && !bodySlots.length && !laterPathParameters.length) continue;
     const own = pathParameter ? await ownIdFor(entry) : undefined;
     if (pathParameter && own === undefined) {
       unreached.push(`${entry.method.toUpperCase()} ${entry.path}`);
       continue;
     }
+    // A record of the victim's under the prober's own (an activity of theirs under a person of the prober's).
+    for (const [position, parameter] of laterPathParameters.entries()) {
+      for (const probed of victimProbes) {
+        const filler = (id: string | number) => [own!, ...laterPathParameters.map((_, index) => (index === position ? id : madeUpLike(id)))];
+        probes.push({ entry, slot: `path ${parameter.name}`, probed, request: (id) => ({ path: fill(...filler(id)), body: minimalBody(entry) }) });
+      }
+    }
     const path = own === undefined ? entry.path : fill(own);
     for (const parameter of querySlots) {
       for (const probed of victimIdsFor(parameter.schema)) {
-        probes.push({ entry, slot: `query ${parameter.name}`, probed, path: `${path}?${new URLSearchParams({ [parameter.name]: String(probed) })}`, body: minimalBody(entry) });
+        probes.push({ entry, slot: `query ${parameter.name}`, probed, request: (id) => ({ path: `${path}?${new URLSearchParams({ [parameter.name]: String(id) })}`, body: minimalBody(entry) }) });
       }
     }
     for (const slot of bodySlots) {
-      for (const probed of victimIdsFor(schemaAt(bodySchema, slot))) probes.push({ entry, slot: `body ${slot.join('.')}`, probed, path, body: withIdAt(minimalBody(entry), slot, probed) });
+      for (const probed of victimIdsFor(schemaAt(bodySchema, slot))) {
+        probes.push({ entry, slot: `body ${slot.join('.')}`, probed, request: (id) => ({ path, body: withIdAt(minimalBody(entry), slot, id) }) });
+      }
     }
   }
   return { probes, unreached };
@@ -195,7 +219,8 @@ async function restProbes(): Promise<{ probes: RestProbe[]; unreached: string[] 
 
 async function sendRestProbe(probe: RestProbe): Promise<void> {
   const { entry, slot, probed } = probe;
-  const answer = await asOwner(prober)(entry.method.toUpperCase(), probe.path, probe.body);
+  const send = (id: string | number) => asOwner(prober)(entry.method.toUpperCase(), probe.request(id).path, probe.request(id).body);
+  const answer = await send(probed);
   const compat = entry.path.startsWith('/compat/');
   const code = answer.body?.error?.code;
   const where = `${entry.method.toUpperCase()} ${entry.path} (${slot} = ${probed}) → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`;
@@ -204,6 +229,12 @@ async function sendRestProbe(probe: RestProbe): Promise<void> {
   if (answer.status >= 500 && !featureDisabled) findings.push(`a failure of ours: ${where}`);
   if (slot.startsWith('path') && answer.status !== 404 && !featureDisabled) findings.push(`not 404: ${where}`);
   for (const leak of leaks(withoutSavedFilters(answer.body), probed)) findings.push(`${leak}: ${where}`);
+  // A refusal of theirs must read as the refusal of an id nobody has (a count of exports a minute aside, which moves between the two).
+  if (answer.status >= 400 && answer.status !== 429) {
+    const madeUp = madeUpLike(probed);
+    const unknown = await send(madeUp);
+    if (unknown.status !== 429 && withoutId(unknown, madeUp) !== withoutId(answer, probed)) findings.push(`not as an unknown id (${withoutId(unknown, madeUp).slice(0, 300)}): ${where}`);
+  }
 }
 
 // ---- GraphQL: every root field with an id among its arguments ----
@@ -262,16 +293,23 @@ async function probeField(root: RootField): Promise<void> {
     // Another required `id` of the field (an update's) names the prober's own record, so the slot probed is what decides.
     const others = slots.filter((other) => other !== slot && other.path.length === 1 && other.path[0] === 'id');
     const own = others.length ? await ownIdOfType(getNamedType(root.field.type).name) : undefined;
+    const variablesWith = (id: string | number) => ({ ...variablesWithSlot(root.field, slot, id), ...(own === undefined ? {} : { id: own }) });
     for (const probed of victimProbes.filter((id) => (slot.kind === 'Int' ? typeof id === 'number' : typeof id === 'string'))) {
-      let variables = variablesWithSlot(root.field, slot, probed);
-      if (own !== undefined) variables = { ...variables, id: own };
-      const answer = await graphqlAsProber(query, variables);
+      const answer = await graphqlAsProber(query, variablesWith(probed));
       const where = `${root.kind} ${root.field.name} (${slot.path.join('.')} = ${probed}) → ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
       const codes: string[] = (answer.body.errors ?? []).map((error: any) => error.extensions?.code);
       count(`graphql ${codes.length ? codes.join(',') : isEmpty(answer.body.data?.[root.field.name]) ? 'empty' : 'data'}`);
       if (answer.status >= 500 || codes.some((code) => typeof code !== 'string' || code === 'internal_error')) findings.push(`a failure of ours: ${where}`);
       if (!codes.length && !isEmpty(answer.body.data?.[root.field.name]) && !leavesOwnRecords(root, slot.path)) findings.push(`neither not_found nor empty: ${where}`);
       for (const leak of leaks(withoutSavedFilters(answer.body), probed)) findings.push(`${leak}: ${where}`);
+      if (codes.length && !codes.includes('rate_limited')) {
+        const madeUp = madeUpLike(probed);
+        const unknown = await graphqlAsProber(query, variablesWith(madeUp));
+        const unknownCodes: string[] = (unknown.body.errors ?? []).map((error: any) => error.extensions?.code);
+        if (!unknownCodes.includes('rate_limited') && withoutId(unknown, madeUp) !== withoutId(answer, probed)) {
+          findings.push(`not as an unknown id (${withoutId(unknown, madeUp).slice(0, 300)}): ${where}`);
+        }
+      }
     }
   }
 }

@@ -110,6 +110,28 @@ describe('password sign-in and sessions', () => {
     expect(keyCreated.status).toBe(200);
   });
 
+
+  it("lets no page of another origin read /graphql with the session cookie, while a bearer call from it stays open", async () => {
+    const created = await ownedWorkspace('cora@example.com');
+    const signedIn = await signIn('cora@example.com');
+    // Same site, other origin: a browser sends the SameSite=Lax cookie along, so only CORS keeps the answer from the page.
+    const origin = 'http://localhost:1';
+    const graphql = (headers: Record<string, string>) =>
+      fetch(`${earshot.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin, ...headers }, body: JSON.stringify({ query: '{ whoami { workspace { id } } }' }) });
+
+    const preflight = await fetch(`${earshot.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-csrf-token' },
+    });
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const withCookie = await graphql({ cookie: `earshot_session=${signedIn.session}` });
+    expect((await withCookie.json()).data.whoami.workspace.id).toBe(created.workspace.id);
+    expect(withCookie.headers.get('access-control-allow-credentials')).toBeNull();
+
+    const withKey = await graphql({ authorization: `Bearer ${created.apiKey}` });
+    expect(withKey.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(withKey.headers.get('access-control-allow-credentials')).toBeNull();
+  });
   it('signs out: the session stops working at once and the cookies are cleared', async () => {
     await ownedWorkspace('di@example.com');
     const signedIn = await signIn('di@example.com');

@@ -140,7 +140,7 @@ function toPost(entry: FeedEntry, document: FeedDocument, feedUrl: string, seenA
   const url = entry.link ?? document.siteUrl ?? feedUrl;
   return {
     platform: 'rss',
-    externalId: entry.id ?? entry.link ?? createHash('sha256').update(`${feedUrl}\n${text}`).digest('hex').slice(0, 32),
+    externalId: entry.id ?? entry.link ? feedKey(entry.id ?? entry.link!, feedUrl) : createHash('sha256').update(`${feedUrl}\n${text}`).digest('hex').slice(0, 32),
     url,
     text,
     title,
@@ -152,6 +152,20 @@ function toPost(entry: FeedEntry, document: FeedDocument, feedUrl: string, seenA
   };
 }
 
+/**
+ * The key an entry id or an author's link stores a post or an author under.
+ * Posts and authors are stored once for every workspace, and a stored one
+ * takes the text and names of its latest read; but a feed says what it
+ * likes, so any workspace's feed could name an entry or an author link of
+ * another site and rewrite what that site's followers see. A feed speaks as
+ * itself only for addresses on its own host (its final address, after
+ * redirects); anything else it names is its own, qualified by its address.
+ */
+function feedKey(reference: string, feedUrl: string): string {
+  const onFeedHost = URL.canParse(reference) && new URL(reference).host === new URL(feedUrl).host;
+  return onFeedHost ? reference : `${feedUrl} ${reference}`;
+}
+
 /** The entry's author, else the feed's, else the feed itself speaking under its title. */
 function authorOf(entry: FeedEntry, document: FeedDocument, feedUrl: string): NormalizedAuthor {
   const host = new URL(feedUrl).host;
@@ -159,7 +173,7 @@ function authorOf(entry: FeedEntry, document: FeedDocument, feedUrl: string): No
   if (person) {
     return {
       // Names are unique only within a site, so a name without a profile link is qualified by the feed's host.
-      platformId: person.url ?? `${host}/${person.name}`,
+      platformId: person.url ? feedKey(person.url, feedUrl) : `${host}/${person.name}`,
       name: person.name,
       handle: person.name,
       url: person.url ?? document.siteUrl ?? feedUrl,

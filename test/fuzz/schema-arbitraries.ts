@@ -52,7 +52,7 @@ function alternativesOf(schema: JsonSchema): JsonSchema[] | undefined {
   });
 }
 
-export const isIdName = (name: string | undefined) => !!name && /(^id$|Id$|Ids$|^sourceId$)/.test(name);
+export const isIdName = (name: string | undefined) => !!name && /(^ids?$|Id$|Ids$|^sourceId$)/.test(name);
 
 function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type;
