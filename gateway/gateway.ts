@@ -91,14 +91,13 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
     unifiedGraphHandler,
     transportEntries,
     graphqlEndpoint: '/graphql',
-    // Pages of other sites may call with a bearer credential and read what a client reads; never with the cookie (the public server refuses those).
+    // A page of any origin may call with a bearer credential of its own and read what a client reads, but may never
+    // read an answer the browser's session cookie bought: the runtime's default allowed credentials for every origin it
+    // echoed, so a page of another origin of the same site (another port, a sibling subdomain) could read the signed-in
+    // person's workspace. The public server also refuses such cookie requests outright.
     cors: { credentials: false, exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] },
     landingPage: false,
     graphiql: false,
-    // A page of any origin may call with a bearer credential of its own, but may never read an answer the browser's
-    // session cookie bought: the runtime's default allowed credentials for every origin it echoed, so a page of another
-    // origin of the same site (another port, a sibling subdomain) could read the signed-in person's workspace.
-    cors: { credentials: false },
     logging: options.log ? 'error' : false,
     // Earshot's own plugin gives the request id (useRequestId below); the runtime's would make a second one and a child logger per request.
     requestId: false,
