@@ -74,6 +74,7 @@ const weights = {
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
   versionNumber: 0.8,
+  productTier: 0.5,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
   senseCap: 2.6,
@@ -123,6 +124,14 @@ function opensSentence(before: string): boolean {
 
 /** A capitalised word or two after the term, then a number: a product and its model. */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
+
+/**
+ * A tier or edition of a product right after its name, alone or after a
+ * model's capitalised word or two ("Drops Premium", "Castro Plus", "Ring
+ * Battery Pro", "WHOOP One"): people name the plans and editions of what
+ * they buy so, whatever it is.
+ */
+const tierAfterName = /^(?:'s|’s)?(?:[ \t]+\p{Lu}[\p{L}\p{N}]*){0,2}[ \t]+(?:Pro|Plus|Premium|Max|Mini|Ultra|Lite|One|Go|Air|Free|Classic|Zero|Unlimited|Edition|Essentials|Prime|Gold|Basic|Standard|Deluxe|Studio|Elite|Sport|Original|XL|SE)(?![\p{L}\p{N}])/u;
 
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
@@ -197,6 +206,7 @@ function writingEvidence(
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
+  let productLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
   const mostlyCapitals = () => {
@@ -233,9 +243,11 @@ function writingEvidence(
     // what follows it is the model of the thing owned.
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
+    const tier = tierAfterName.test(after);
+    if (tier) productLine = true;
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
-      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !tier
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherName = true;
@@ -258,6 +270,7 @@ function writingEvidence(
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
   }
+  if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {

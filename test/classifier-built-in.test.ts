@@ -113,6 +113,19 @@ describe('built-in classifier', () => {
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
   });
 
+  it('reads a tier or edition after a name as the product named, not another name', async () => {
+    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
+    const [tier, modelTier, otherName] = await classify(
+      post('Is Pebble Premium worth it just for the streak reminders?', app),
+      post('Pebble Family Plus finally lets my kids share one streak board.', app),
+      post('Is Pebble Creek worth it just for the streak reminders?', app),
+    );
+    expect(tier.relevance).toBeGreaterThanOrEqual(40);
+    expect(modelTier.relevance).toBeGreaterThanOrEqual(40);
+    expect(tier.note).toContain('tier or edition');
+    expect(otherName.relevance).toBeLessThan(tier.relevance - 15);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
