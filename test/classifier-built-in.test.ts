@@ -126,6 +126,17 @@ describe('built-in classifier', () => {
     expect(otherName.relevance).toBeLessThan(tier.relevance - 15);
   });
 
+  it('reads the kinds a context rules out by name ("other products named…", "the adjective") as no sense of their own', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_lantern', term: 'Lantern', kind: 'topic', context: 'Lantern, the budgeting app for freelancers. Not lanterns as lamps, the adjective, or other products and brands named Lantern.', groupDescription: null };
+    const [product, lamp] = await classify(
+      post('Every budgeting product I tried before Lantern wanted my bank password. This one just reads a CSV of my invoices.', budget),
+      post('Which brand of camping lantern lasts longest on one charge?', budget),
+    );
+    expect(product.relevance).toBeGreaterThanOrEqual(40);
+    expect(product.note).not.toContain('excluded sense');
+    expect(lamp.relevance).toBeLessThan(40);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
