@@ -75,6 +75,7 @@ const weights = {
   partOfOtherName: -1.2,
   versionNumber: 0.8,
   productTier: 0.5,
+  listedBesideName: 0.5,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
   senseCap: 2.6,
@@ -317,6 +318,31 @@ function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occur
   return evidence;
 }
 
+/** A list or a choice joining two names: "X vs Y", "X or Y", "X, Y and Z", "X czy Y", "X ou Y". */
+const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+(\p{Lu}[\p{L}\p{N}]+)/u;
+const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
+
+/**
+ * The term listed or weighed beside another name that is no English word
+ * ("Parrot vs Skydio", "Harvest, Xero and Asana", "Vivaldi czy Floorp"):
+ * people list products beside the products they compete with.
+ */
+function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader): RelevanceEvidence[] {
+  for (const occurrence of occurrences.slice(0, 3)) {
+    const after = joinedNameAfter.exec(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 40));
+    const start = Math.max(0, occurrence.index - 40);
+    const found = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    // A capital that opens a sentence ("Génial, Alfred…") is no name.
+    const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
+    for (const name of [after?.[1], before?.[1]]) {
+      if (name && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+        return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
+      }
+    }
+  }
+  return [];
+}
+
 type WordKind = 'sense' | 'offSense' | 'related' | 'product' | 'none';
 
 /** Which of the profile's vocabularies a folded word belongs to, the first that has it. */
@@ -480,6 +506,7 @@ export function scoreRelevance(
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
+  if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));

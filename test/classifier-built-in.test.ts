@@ -137,6 +137,21 @@ describe('built-in classifier', () => {
     expect(lamp.relevance).toBeLessThan(40);
   });
 
+  it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
+    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
+    const [weighed, listed, polish, word] = await classify(
+      post('Pebble vs Streakly for someone who keeps forgetting to stretch?', app),
+      post('Our team tried Streakly, Habitica and Pebble this spring.', app),
+      post('Pebble czy Streakly na nowy telefon?', app),
+      post('Pebble and sand everywhere after the storm.', app),
+    );
+    expect(weighed.relevance).toBeGreaterThanOrEqual(40);
+    expect(weighed.note).toContain('listed beside Streakly');
+    expect(listed.note).toContain('listed beside');
+    expect(polish.note).toContain('listed beside Streakly');
+    expect(word.note).not.toContain('listed beside');
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
