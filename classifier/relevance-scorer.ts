@@ -30,9 +30,11 @@ export interface RelevanceReading {
 
 /**
  * Words that show a name is used for a product or a company, whatever the
- * product: people write about its price, plan, app, support, releases and
- * users, and of software, whatever it does, about installing, configuring,
- * extending, syncing and exporting it and its crashes and bugs. They weigh least of all readings and never decide alone.
+ * product: people write about its price, plan, membership, trial, app,
+ * support, releases and users, the model they ordered, had delivered or
+ * reviewed and the shop it came from, in any language, and of software,
+ * whatever it does, about installing, configuring, extending, syncing and
+ * exporting it and its crashes and bugs. They weigh least of all readings and never decide alone.
  */
 const productVocabulary = new Set(
   contentWordsOf(`app apps pricing price plan plans tier subscription support account accounts user users customer customers
@@ -46,7 +48,11 @@ const productVocabulary = new Set(
   buy bought purchase purchased warranty refund refunded returned shipping recall recalled discontinued lineup
   gekauft kaufen garantie kundenservice abo acheté acheter achat remboursement abonnement compré comprar garantía
   suscripción reembolso comprei garantia assinatura comprato comprare garanzia abbonamento rimborso gekocht kopen
-  klantenservice 購入 保証 返品`),
+  klantenservice 購入 保証 返品
+  premium membership memberships paywall firmware subscribers subscribed subscribe unsubscribe renew renewal renewed trial
+  review reviews order ordered webshop checkout delivered model models
+  mitgliedschaft abonniert bestellt bestellung modell commandé commande boutique modèle pedido tienda modelo encomenda loja
+  ordinato negozio modello besteld bestelling winkel`),
 );
 
 /**

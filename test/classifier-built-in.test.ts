@@ -152,6 +152,16 @@ describe('built-in classifier', () => {
     expect(word.note).not.toContain('listed beside');
   });
 
+  it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
+    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
+    const [membership, order] = await classify(
+      post('Cancelled my Pebble membership after the trial ended.', app),
+      post('Pebble: bestellt im Webshop, das Modell kam nie an.', app),
+    );
+    expect(membership.note).toMatch(/product talk \([^)]*membership/);
+    expect(order.note).toMatch(/product talk \([^)]*(?:bestellt|webshop|modell)/);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
