@@ -140,6 +140,19 @@ const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?
  */
 const tierAfterName = /^(?:'s|’s)?(?:[ \t]+\p{Lu}[\p{L}\p{N}]*){0,2}[ \t]+(?:Pro|Plus|Premium|Max|Mini|Ultra|Lite|One|Go|Air|Free|Classic|Zero|Unlimited|Edition|Essentials|Prime|Gold|Basic|Standard|Deluxe|Studio|Elite|Sport|Original|XL|SE)(?![\p{L}\p{N}])/u;
 
+/**
+ * A word of plain Latin letters that is no English word and that general
+ * text never uses (not in the vector table: "Packout", "Vintera",
+ * "Lymonade"): a name coined for a product's model, written right after
+ * its maker's name. Surnames, places and words of other languages are in
+ * the table ("Hitchcock", "Valley", "Nebula"); a possessive before it
+ * ("Castro's Taqueria") makes it a business of a person's name, and is read
+ * as before.
+ */
+function coinedName(profile: SenseProfile, reader: EnglishReader, word: string): boolean {
+  return /^[A-Za-z]+$/u.test(word) && !reader.isEnglishWord(word) && !profile.meaning.knows(word.toLowerCase());
+}
+
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
 
@@ -247,7 +260,8 @@ function writingEvidence(
     // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
     // another name, but an English word there is ("Bugaboo Spire im August").
     // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos"):
-    // what follows it is the model of the thing owned.
+    // what follows it is the model of the thing owned; nor one a model's coined
+    // name follows ("Milwaukee Packout").
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
     const tier = tierAfterName.test(after);
@@ -256,6 +270,7 @@ function writingEvidence(
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !tier
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
+      && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherName = true;
   }

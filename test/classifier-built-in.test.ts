@@ -162,6 +162,17 @@ describe('built-in classifier', () => {
     expect(order.note).toMatch(/product talk \([^)]*(?:bestellt|webshop|modell)/);
   });
 
+  it('reads a coined word right after a maker\'s name as its model\'s name, and a word of general text there as another name', async () => {
+    const pack: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: 'Harbor, the maker of backpacks and travel bags. Not harbours for boats or places named Harbor.', groupDescription: null };
+    const [model, place] = await classify(
+      post('Harbor Trekzo straps are worth it: three winters of commuting and not one broken buckle.', pack),
+      post('Harbor Valley straps are worth it: three winters of commuting and not one broken buckle.', pack),
+    );
+    expect(model.relevance).toBeGreaterThanOrEqual(40);
+    expect(model.note).not.toContain('part of another name');
+    expect(place.relevance).toBeLessThan(40);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));
