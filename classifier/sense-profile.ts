@@ -135,11 +135,11 @@ const sentenceBreak = /(?<=[.;!?])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:e\.g|i\.e|vs|
 
 /**
  * Words naming a kind of thing or a use of language rather than a sense:
- * "other products named Kayak", "software named lemonade", "the adjective
- * audible", "the word planta". Ruled out, they would rule out every post
+ * "other products named Kayak", "the Fellow meeting-notes app", "the
+ * adjective audible", "the word planta". Ruled out, they would rule out every post
  * about a product or a word; the rest of the clause says which.
  */
-const kindWords = new Set(contentWordsOf('product products brand brands company companies business businesses project projects thing things use uses word words meaning meanings adjective verb noun'));
+const kindWords = new Set(contentWordsOf('app apps product products brand brands company companies business businesses project projects thing things use uses word words meaning meanings adjective verb noun'));
 
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';

@@ -135,6 +135,9 @@ describe('built-in classifier', () => {
     expect(product.relevance).toBeGreaterThanOrEqual(40);
     expect(product.note).not.toContain('excluded sense');
     expect(lamp.relevance).toBeLessThan(40);
+    const kettles: ClassifiedKeyword = { id: 'kw_brewer', term: 'Brewer', kind: 'brand', context: 'Brewer, the maker of coffee kettles and grinders. Not people who brew beer, or the Brewer meeting-notes app.', groupDescription: null };
+    const [app] = await classify(post('The Brewer app no longer finds my kettle since the last update. Reinstalled it twice.', kettles));
+    expect(app.relevance).toBeGreaterThanOrEqual(40);
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
