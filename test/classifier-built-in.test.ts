@@ -12,6 +12,13 @@ const rust: ClassifiedKeyword = {
   groupDescription: null,
 };
 const notion: ClassifiedKeyword = { id: 'kw_notion', term: 'Notion', kind: 'competitor', context: 'Notion, the notes and wiki app (notion.so)', groupDescription: null };
+const pebble: ClassifiedKeyword = {
+  id: 'kw_pebble',
+  term: 'Pebble',
+  kind: 'topic',
+  context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.',
+  groupDescription: null,
+};
 const tablo: CompanyProfile = {
   name: 'Tablo',
   description: 'Collaborative docs and wiki workspace for small teams',
@@ -114,11 +121,10 @@ describe('built-in classifier', () => {
   });
 
   it('reads a tier or edition after a name as the product named, not another name', async () => {
-    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
     const [tier, modelTier, otherName] = await classify(
-      post('Is Pebble Premium worth it just for the streak reminders?', app),
-      post('Pebble Family Plus finally lets my kids share one streak board.', app),
-      post('Is Pebble Creek worth it just for the streak reminders?', app),
+      post('Is Pebble Premium worth it just for the streak reminders?', pebble),
+      post('Pebble Family Plus finally lets my kids share one streak board.', pebble),
+      post('Is Pebble Creek worth it just for the streak reminders?', pebble),
     );
     expect(tier.relevance).toBeGreaterThanOrEqual(40);
     expect(modelTier.relevance).toBeGreaterThanOrEqual(40);
@@ -141,12 +147,11 @@ describe('built-in classifier', () => {
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
-    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
     const [weighed, listed, polish, word] = await classify(
-      post('Pebble vs Streakly for someone who keeps forgetting to stretch?', app),
-      post('Our team tried Streakly, Habitica and Pebble this spring.', app),
-      post('Pebble czy Streakly na nowy telefon?', app),
-      post('Pebble and sand everywhere after the storm.', app),
+      post('Pebble vs Streakly for someone who keeps forgetting to stretch?', pebble),
+      post('Our team tried Streakly, Habitica and Pebble this spring.', pebble),
+      post('Pebble czy Streakly na nowy telefon?', pebble),
+      post('Pebble and sand everywhere after the storm.', pebble),
     );
     expect(weighed.relevance).toBeGreaterThanOrEqual(40);
     expect(weighed.note).toContain('listed beside Streakly');
@@ -156,10 +161,9 @@ describe('built-in classifier', () => {
   });
 
   it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
-    const app: ClassifiedKeyword = { id: 'kw_pebble', term: 'Pebble', kind: 'topic', context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.', groupDescription: null };
     const [membership, order] = await classify(
-      post('Cancelled my Pebble membership after the trial ended.', app),
-      post('Pebble: bestellt im Webshop, das Modell kam nie an.', app),
+      post('Cancelled my Pebble membership after the trial ended.', pebble),
+      post('Pebble: bestellt im Webshop, das Modell kam nie an.', pebble),
     );
     expect(membership.note).toMatch(/product talk \([^)]*membership/);
     expect(order.note).toMatch(/product talk \([^)]*(?:bestellt|webshop|modell)/);
