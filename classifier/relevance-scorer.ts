@@ -30,9 +30,11 @@ export interface RelevanceReading {
 
 /**
  * Words that show a name is used for a product or a company, whatever the
- * product: people write about its price, plan, app, support, releases and
- * users, and of software, whatever it does, about installing, configuring,
- * extending, syncing and exporting it and its crashes and bugs. They weigh least of all readings and never decide alone.
+ * product: people write about its price, plan, membership, trial, app,
+ * support, releases and users, the model they ordered, had delivered or
+ * reviewed and the shop it came from, in any language, and of software,
+ * whatever it does, about installing, configuring, extending, syncing and
+ * exporting it and its crashes and bugs. They weigh least of all readings and never decide alone.
  */
 const productVocabulary = new Set(
   contentWordsOf(`app apps pricing price plan plans tier subscription support account accounts user users customer customers
@@ -46,7 +48,11 @@ const productVocabulary = new Set(
   buy bought purchase purchased warranty refund refunded returned shipping recall recalled discontinued lineup
   gekauft kaufen garantie kundenservice abo acheté acheter achat remboursement abonnement compré comprar garantía
   suscripción reembolso comprei garantia assinatura comprato comprare garanzia abbonamento rimborso gekocht kopen
-  klantenservice 購入 保証 返品`),
+  klantenservice 購入 保証 返品
+  premium membership memberships paywall firmware subscribers subscribed subscribe unsubscribe renew renewal renewed trial
+  review reviews order ordered webshop checkout delivered model models
+  mitgliedschaft abonniert bestellt bestellung modell commandé commande boutique modèle pedido tienda modelo encomenda loja
+  ordinato negozio modello besteld bestelling winkel`),
 );
 
 /**
@@ -74,6 +80,8 @@ const weights = {
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
   versionNumber: 0.8,
+  productTier: 0.5,
+  listedBesideName: 0.5,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
   senseCap: 2.6,
@@ -123,6 +131,27 @@ function opensSentence(before: string): boolean {
 
 /** A capitalised word or two after the term, then a number: a product and its model. */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
+
+/**
+ * A tier or edition of a product right after its name, alone or after a
+ * model's capitalised word or two ("Drops Premium", "Castro Plus", "Ring
+ * Battery Pro", "WHOOP One"): people name the plans and editions of what
+ * they buy so, whatever it is.
+ */
+const tierAfterName = /^(?:'s|’s)?(?:[ \t]+\p{Lu}[\p{L}\p{N}]*){0,2}[ \t]+(?:Pro|Plus|Premium|Max|Mini|Ultra|Lite|One|Go|Air|Free|Classic|Zero|Unlimited|Edition|Essentials|Prime|Gold|Basic|Standard|Deluxe|Studio|Elite|Sport|Original|XL|SE)(?![\p{L}\p{N}])/u;
+
+/**
+ * A word of plain Latin letters that is no English word and that general
+ * text never uses (not in the vector table: "Packout", "Vintera",
+ * "Lymonade"): a name coined for a product's model, written right after
+ * its maker's name. Surnames, places and words of other languages are in
+ * the table ("Hitchcock", "Valley", "Nebula"); a possessive before it
+ * ("Castro's Taqueria") makes it a business of a person's name, and is read
+ * as before.
+ */
+function coinedName(profile: SenseProfile, reader: EnglishReader, word: string): boolean {
+  return /^[A-Za-z]+$/u.test(word) && !reader.isEnglishWord(word) && !profile.meaning.knows(word.toLowerCase());
+}
 
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
@@ -197,6 +226,7 @@ function writingEvidence(
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
+  let productLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
   const mostlyCapitals = () => {
@@ -230,13 +260,17 @@ function writingEvidence(
     // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
     // another name, but an English word there is ("Bugaboo Spire im August").
     // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos"):
-    // what follows it is the model of the thing owned.
+    // what follows it is the model of the thing owned; nor one a model's coined
+    // name follows ("Milwaukee Packout").
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
+    const tier = tierAfterName.test(after);
+    if (tier) productLine = true;
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
-      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !tier
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
+      && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherName = true;
   }
@@ -258,6 +292,7 @@ function writingEvidence(
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
   }
+  if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
@@ -302,6 +337,31 @@ function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occur
     evidence.push({ weight: weights.reviewOfBrand, reason: `a review on ${post.platform}` });
   }
   return evidence;
+}
+
+/** A list or a choice joining two names: "X vs Y", "X or Y", "X, Y and Z", "X czy Y", "X ou Y". */
+const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+(\p{Lu}[\p{L}\p{N}]+)/u;
+const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
+
+/**
+ * The term listed or weighed beside another name that is no English word
+ * ("Parrot vs Skydio", "Harvest, Xero and Asana", "Vivaldi czy Floorp"):
+ * people list products beside the products they compete with.
+ */
+function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader): RelevanceEvidence[] {
+  for (const occurrence of occurrences.slice(0, 3)) {
+    const after = joinedNameAfter.exec(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 40));
+    const start = Math.max(0, occurrence.index - 40);
+    const found = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    // A capital that opens a sentence ("Génial, Alfred…") is no name.
+    const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
+    for (const name of [after?.[1], before?.[1]]) {
+      if (name && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+        return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
+      }
+    }
+  }
+  return [];
 }
 
 type WordKind = 'sense' | 'offSense' | 'related' | 'product' | 'none';
@@ -467,6 +527,7 @@ export function scoreRelevance(
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
+  if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));

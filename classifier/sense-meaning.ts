@@ -96,6 +96,11 @@ export class SenseMeaning {
     this.usualMeaning = this.termAffinity !== null && this.termAffinity < otherSenseAffinity ? this.nearestWords(term, 3) : [];
   }
 
+  /** The word is in the vector table: general text uses it. */
+  knows(word: string): boolean {
+    return this.vectors.idOf(word) >= 0;
+  }
+
   /** The term is mostly used for something else than the sense in general text. */
   get usuallyMeansOtherThing(): boolean {
     return this.usualMeaning.length > 0;

@@ -133,6 +133,14 @@ const offSenseMarker = unicodeWords(/\b(?:not|no|never|exclude|excluding|ignore|
  */
 const sentenceBreak = /(?<=[.;!?])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:e\.g|i\.e|vs|Inc|Ltd|Co|Corp|Dr|Mr|Mrs|Ms|St|Jr|Sr)\.)\s+|\n+/u;
 
+/**
+ * Words naming a kind of thing or a use of language rather than a sense:
+ * "other products named Kayak", "the Fellow meeting-notes app", "the
+ * adjective audible", "the word planta". Ruled out, they would rule out every post
+ * about a product or a word; the rest of the clause says which.
+ */
+const kindWords = new Set(contentWordsOf('app apps product products brand brands company companies business businesses project projects thing things use uses word words meaning meanings adjective verb noun'));
+
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';
   let offSense = '';
@@ -236,6 +244,7 @@ export function buildSenseProfile(
     senseWords.delete(word);
     offSenseWords.delete(word);
   }
+  for (const word of kindWords) offSenseWords.delete(word);
 
   const products: NamedProduct[] = [];
   const named = new Set<string>([term.toLowerCase()]);
@@ -264,7 +273,7 @@ export function buildSenseProfile(
     termWords: new Set(wordsOf(term)),
     term: single ? term.toLowerCase() : null,
     senseWords: nameOfProduct ? wordsOf(anyProductOrCompany) : wordsOf(senseText.join(' ')),
-    offSenseWords: wordsOf(offSenseText.join(' ')),
+    offSenseWords: wordsOf(offSenseText.join(' ')).filter((word) => !kindWords.has(foldWord(word))),
   });
   const ruledOutNames = namesBeside(term, offSenseText.join(' '), senseText.join(' '));
   const termHandle = escapeForPattern(term.toLowerCase().replace(/\s+/gu, ''));

@@ -12,6 +12,13 @@ const rust: ClassifiedKeyword = {
   groupDescription: null,
 };
 const notion: ClassifiedKeyword = { id: 'kw_notion', term: 'Notion', kind: 'competitor', context: 'Notion, the notes and wiki app (notion.so)', groupDescription: null };
+const pebble: ClassifiedKeyword = {
+  id: 'kw_pebble',
+  term: 'Pebble',
+  kind: 'topic',
+  context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.',
+  groupDescription: null,
+};
 const tablo: CompanyProfile = {
   name: 'Tablo',
   description: 'Collaborative docs and wiki workspace for small teams',
@@ -111,6 +118,66 @@ describe('built-in classifier', () => {
       post('The Harbor Summit has carried my laptop every day for three years.', pack),
     );
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
+  });
+
+  it('reads a tier or edition after a name as the product named, not another name', async () => {
+    const [tier, modelTier, otherName] = await classify(
+      post('Is Pebble Premium worth it just for the streak reminders?', pebble),
+      post('Pebble Family Plus finally lets my kids share one streak board.', pebble),
+      post('Is Pebble Creek worth it just for the streak reminders?', pebble),
+    );
+    expect(tier.relevance).toBeGreaterThanOrEqual(40);
+    expect(modelTier.relevance).toBeGreaterThanOrEqual(40);
+    expect(tier.note).toContain('tier or edition');
+    expect(otherName.relevance).toBeLessThan(tier.relevance - 15);
+  });
+
+  it('reads the kinds a context rules out by name ("other products named…", "the adjective") as no sense of their own', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_lantern', term: 'Lantern', kind: 'topic', context: 'Lantern, the budgeting app for freelancers. Not lanterns as lamps, the adjective, or other products and brands named Lantern.', groupDescription: null };
+    const [product, lamp] = await classify(
+      post('Every budgeting product I tried before Lantern wanted my bank password. This one just reads a CSV of my invoices.', budget),
+      post('Which brand of camping lantern lasts longest on one charge?', budget),
+    );
+    expect(product.relevance).toBeGreaterThanOrEqual(40);
+    expect(product.note).not.toContain('excluded sense');
+    expect(lamp.relevance).toBeLessThan(40);
+    const kettles: ClassifiedKeyword = { id: 'kw_brewer', term: 'Brewer', kind: 'brand', context: 'Brewer, the maker of coffee kettles and grinders. Not people who brew beer, or the Brewer meeting-notes app.', groupDescription: null };
+    const [app] = await classify(post('The Brewer app no longer finds my kettle since the last update. Reinstalled it twice.', kettles));
+    expect(app.relevance).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
+    const [weighed, listed, polish, word] = await classify(
+      post('Pebble vs Streakly for someone who keeps forgetting to stretch?', pebble),
+      post('Our team tried Streakly, Habitica and Pebble this spring.', pebble),
+      post('Pebble czy Streakly na nowy telefon?', pebble),
+      post('Pebble and sand everywhere after the storm.', pebble),
+    );
+    expect(weighed.relevance).toBeGreaterThanOrEqual(40);
+    expect(weighed.note).toContain('listed beside Streakly');
+    expect(listed.note).toContain('listed beside');
+    expect(polish.note).toContain('listed beside Streakly');
+    expect(word.note).not.toContain('listed beside');
+  });
+
+  it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
+    const [membership, order] = await classify(
+      post('Cancelled my Pebble membership after the trial ended.', pebble),
+      post('Pebble: bestellt im Webshop, das Modell kam nie an.', pebble),
+    );
+    expect(membership.note).toMatch(/product talk \([^)]*membership/);
+    expect(order.note).toMatch(/product talk \([^)]*(?:bestellt|webshop|modell)/);
+  });
+
+  it('reads a coined word right after a maker\'s name as its model\'s name, and a word of general text there as another name', async () => {
+    const pack: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: 'Harbor, the maker of backpacks and travel bags. Not harbours for boats or places named Harbor.', groupDescription: null };
+    const [model, place] = await classify(
+      post('Harbor Trekzo straps are worth it: three winters of commuting and not one broken buckle.', pack),
+      post('Harbor Valley straps are worth it: three winters of commuting and not one broken buckle.', pack),
+    );
+    expect(model.relevance).toBeGreaterThanOrEqual(40);
+    expect(model.note).not.toContain('part of another name');
+    expect(place.relevance).toBeLessThan(40);
   });
 
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
