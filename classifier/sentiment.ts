@@ -32,7 +32,12 @@ export interface SentimentReading {
   afterTurn: number;
   /** The score of the cues before the last contrast word, in its sentence ("Stable, sure, but…"). */
   beforeTurn: number;
-  /** Praise said as the want of a fault (`understatedPraise`): "Can't complain.", "Rien à redire." */
+  /**
+   * Praise said as the want of a fault: a stock phrase (`understatedPraise`,
+   * "Can't complain.", "Rien à redire.") or a fault counted and found absent
+   * (`deniedOutright`, "zero downtime", "not a single crash", "inte ett enda
+   * avbrott").
+   */
   understatesPraise: boolean;
 }
 
@@ -220,6 +225,34 @@ const wordScorers = new Map(
 );
 
 /**
+ * "Zero", in the languages Earshot reads: said of a fault ("zero downtime",
+ * "zéro stress", "null Probleme"), it says the fault never came.
+ */
+const zeroWords: ReadonlySet<string> = new Set(['zero', 'zéro', 'cero', 'null', 'nul', 'noll']);
+/**
+ * The word that makes a negation "not even one" ("not a single", "kein
+ * einziger", "pas un seul", "ni un solo", "nem um único", "neanche un
+ * singolo", "geen enkele", "ani jednego", "inte ett enda"): it stands
+ * between the negation and what it denies, beyond the two words a negation
+ * reaches, and says the thing denied was counted and never came.
+ */
+const noneQuantifiers: ReadonlySet<string> = new Set([
+  'single', 'one', 'einzige', 'einziger', 'einzigen', 'einziges', 'seul', 'seule', 'solo', 'sola', 'único', 'única', 'singolo',
+  'singola', 'enkele', 'jeden', 'jednego', 'jednej', 'jedna', 'enda',
+]);
+
+/**
+ * Whether the opinion word at `cursor` is counted and found absent: "zero
+ * crashes", "not a single outage", "inte ett enda avbrott". A fault so denied
+ * is praise, where a fault merely negated ("no refund") is nothing.
+ */
+function deniedOutright(scorer: WordScorer, tokens: readonly string[], cursor: number): boolean {
+  const before = tokens[cursor - 1];
+  if (zeroWords.has(before)) return true;
+  return noneQuantifiers.has(before) && (scorer.negators.has(tokens[cursor - 2]) || scorer.negators.has(tokens[cursor - 3]));
+}
+
+/**
  * The score of the opinion word at `cursor`: a degree word right before it
  * weighs it up or down, and a negation up to two words before it turns it
  * (`negated`), so that "not fast" and "nicht schnell" both count against.
@@ -340,6 +373,7 @@ export function readSentiment(
   const inflected = inflectedEntries.get(lexiconLanguage);
   const cues: OpinionCue[] = [];
   let ironic = false;
+  let deniesFault = false;
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
@@ -368,6 +402,7 @@ export function readSentiment(
       // "stupid powerful", "belachelijk goed", "brutal gut": a word of blame
       // right before a word of praise is only its degree.
       if (label < 0 && scorer.intensifiers.has(cue) && (scorer.labels.get(tokens[cursor + 1]) ?? 0) > 0) continue;
+      if (label < 0 && deniedOutright(scorer, tokens, cursor)) deniesFault = true;
       const score = wordScore(scorer, tokens, cursor, label);
       if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
     }
@@ -434,7 +469,7 @@ export function readSentiment(
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
   if (turnCues >= 0) for (let c = turnSentenceCues; c < turnCues; c++) beforeTurn += cues[c].score;
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: understatedPraise.test(prose) };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose) };
 }
 
 /**

@@ -309,6 +309,16 @@ describe('opinion models', () => {
     expect(understates("Niente da dire, il supporto ha risposto in un'ora.", 'it')).toBe(true);
     expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
     expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
+    // A fault counted and found absent: "zero", or a negation with "a single", "ein einziger", "un seul", "ett enda".
+    expect(understates('Two winters on the heat pump, zero outages.', 'en')).toBe(true);
+    expect(understates('Moved 30 repos over the weekend and not a single crash.', 'en')).toBe(true);
+    expect(understates('Seit März kein einziger Absturz, auch nicht im Winter.', 'de')).toBe(true);
+    expect(understates("Trois mois d'utilisation et pas un seul bug.", 'fr')).toBe(true);
+    expect(understates('Ett år med laddboxen och inte ett enda fel.', 'sv')).toBe(true);
+    // A fault merely negated, or a good thing counted absent, is no praise.
+    expect(understates('No refund, no reply, no crash report either.', 'en')).toBe(false);
+    expect(understates('Three tickets and zero helpful answers.', 'en')).toBe(false);
+    expect(understates('Not a single good photo from the whole trip.', 'en')).toBe(false);
     // The sentiment model reads "outages" as negative; the intents keep that stance.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
