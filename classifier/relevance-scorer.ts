@@ -123,6 +123,12 @@ function opensSentence(before: string): boolean {
 
 /** A capitalised word or two after the term, then a number: a product and its model. */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
+/**
+ * An edition of a product after its name, a word or two on ("Kayak Pro",
+ * "Drops Premium", "Ring Battery Pro", "Notion Plus"): brands name their
+ * tiers and models so, and the name is the brand's, not part of another.
+ */
+const editionAfterName = /^[ \t]+(?:\p{Lu}[\p{L}\p{N}]*[ \t]+)?(?:Pro|Premium|Plus|Max|Mini|Lite|Ultra|Business|Enterprise|Teams?|Family|Unlimited|Basic|Standard|Starter|Deluxe|Edition)\b/u;
 
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
@@ -235,7 +241,7 @@ function writingEvidence(
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
-      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after)
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !editionAfterName.test(after)
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherName = true;
