@@ -39,6 +39,8 @@ export interface SentimentReading {
    * avbrott").
    */
   understatesPraise: boolean;
+  /** A curt closing sentence of praise after a body that blames and praises nothing ("…charged twice. Brilliant."). */
+  curtPraiseAfterBlame: boolean;
 }
 
 /**
@@ -465,11 +467,18 @@ export function readSentiment(
   }
   let closing = 0;
   for (let c = closerCues; c < cues.length; c++) closing += cues[c].score;
+  let bodyBlames = false;
+  let bodyPraises = false;
+  for (let c = 0; c < closerCues; c++) {
+    if (cues[c].score < 0) bodyBlames = true;
+    else if (cues[c].score > 0) bodyPraises = true;
+  }
+  const curtPraiseAfterBlame = sentences > 1 && closing > 0 && bodyBlames && !bodyPraises && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords;
   let afterTurn = 0;
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
   if (turnCues >= 0) for (let c = turnSentenceCues; c < turnCues; c++) beforeTurn += cues[c].score;
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose) };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose), curtPraiseAfterBlame };
 }
 
 /**
