@@ -93,6 +93,20 @@ function withOneSentimentModel(models: Omit<OpinionModels, 'unfamiliarSentiment'
   return { ...models, unfamiliarSentiment: models.sentiment };
 }
 
+/**
+ * Folded models whose sentiment reads the given weights and that find praise
+ * at log-odds 1 and no other learned intent, for the turns of a positive
+ * post's sentiment.
+ */
+function praisingModels(sentimentWeights: Record<string, number[]>) {
+  const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+  return foldOpinionModels(withOneSentimentModel({
+    sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: sentimentWeights },
+    intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
+    training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+  }));
+}
+
 /** The most probable class of a bag of words: argmax of bias plus the words' weights. */
 function predictClass(model: LogisticModel, text: string): string {
   const scores = [...model.bias];
@@ -287,12 +301,7 @@ describe('opinion models', () => {
 
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
     // The sentiment model reads "screen" as positive; praise is found there at log-odds 1.
-    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
-    const models = foldOpinionModels(withOneSentimentModel({
-      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] } },
-      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
-      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    }));
+    const models = praisingModels({ 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] });
     const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
     expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
@@ -307,15 +316,12 @@ describe('opinion models', () => {
     expect(closesCurtly('The blender jar cracked in week two and the refund is still pending. Brilliant.', 'en')).toBe(true);
     expect(closesCurtly('Der Akku ist nach drei Monaten kaputt, Ersatz kostet 90 €. Super.', 'de')).toBe(true);
     // Praise in the body, a closer of more than three words, or a question: not curt praise after blame.
-    expect(closesCurtly('Lovely shop, but the blender jar cracked in week two. Brilliant.', 'en')).toBe(false);
-    expect(closesCurtly('The blender jar cracked in week two. They replaced it the next day, brilliant service.', 'en')).toBe(false);
-    expect(closesCurtly('The blender jar cracked in week two. Brilliant?', 'en')).toBe(false);
-    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
-    const models = foldOpinionModels(withOneSentimentModel({
-      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:brilliant': [1, 0, 0], 'cue:broke': [0, 0, 0], 'cue:fault-question': [0, 0, 0] } },
-      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
-      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    }));
+    for (const text of [
+      'Lovely shop, but the blender jar cracked in week two. Brilliant.',
+      'The blender jar cracked in week two. They replaced it the next day, brilliant service.',
+      'The blender jar cracked in week two. Brilliant?',
+    ]) expect(closesCurtly(text, 'en'), text).toBe(false);
+    const models = praisingModels({ 'w:brilliant': [1, 0, 0], 'cue:broke': [0, 0, 0], 'cue:fault-question': [0, 0, 0] });
     const curt = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: true };
     expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:broke', 1]]), [], true, curt).sentiment).toBe('negative');
     // Without a stance cue of a fault (a fault put right reads so too), or without the curt closer, the reading stands.
@@ -331,15 +337,17 @@ describe('opinion models', () => {
     expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
     expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
     // A fault counted and found absent: "zero", or a negation with "a single", "ein einziger", "un seul", "ett enda".
-    expect(understates('Two winters on the heat pump, zero outages.', 'en')).toBe(true);
-    expect(understates('Moved 30 repos over the weekend and not a single crash.', 'en')).toBe(true);
-    expect(understates('Seit März kein einziger Absturz, auch nicht im Winter.', 'de')).toBe(true);
-    expect(understates("Trois mois d'utilisation et pas un seul bug.", 'fr')).toBe(true);
-    expect(understates('Ett år med laddboxen och inte ett enda fel.', 'sv')).toBe(true);
+    for (const [text, language] of [
+      ['Two winters on the heat pump, zero outages.', 'en'],
+      ['Moved 30 repos over the weekend and not a single crash.', 'en'],
+      ['Seit März kein einziger Absturz, auch nicht im Winter.', 'de'],
+      ["Trois mois d'utilisation et pas un seul bug.", 'fr'],
+      ['Ett år med laddboxen och inte ett enda fel.', 'sv'],
+    ]) expect(understates(text, language), text).toBe(true);
     // A fault merely negated, or a good thing counted absent, is no praise.
-    expect(understates('No refund, no reply, no crash report either.', 'en')).toBe(false);
-    expect(understates('Three tickets and zero helpful answers.', 'en')).toBe(false);
-    expect(understates('Not a single good photo from the whole trip.', 'en')).toBe(false);
+    for (const text of ['No refund, no reply, no crash report either.', 'Three tickets and zero helpful answers.', 'Not a single good photo from the whole trip.']) {
+      expect(understates(text, 'en'), text).toBe(false);
+    }
     // The sentiment model reads "outages" as negative; the intents keep that stance.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
