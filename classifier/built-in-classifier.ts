@@ -114,6 +114,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         concedesPraise: concedesPraise(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
+        curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
         saysComparison: saysComparison(input.post.text),
         reportsBug: reportsBug(input.post.text),
       });

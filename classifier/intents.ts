@@ -14,7 +14,7 @@ export interface IntentEvidence {
 }
 
 // Patterns span the languages Earshot reads most (en, de, fr, es, pt, it, nl, pl,
-// ja); a post is matched against all of them because its language is itself
+// sv, ja); a post is matched against all of them because its language is itself
 // a guess and the patterns of one language rarely fire on another.
 
 /** A question asked without a question mark: a sentence that opens like one. */
@@ -24,7 +24,8 @@ const questionOpening = unicodeWords(new RegExp(
     String.raw`|(?:does|has|is) any(?:one|body)|any(?:one|body) (?:know|tried|use|using|else|have|here)|is there|are there`,
     String.raw`|can (?:i|you|someone|we)|should (?:i|we)|any (?:recommendations|suggestions|tips|ideas|advice)`,
     String.raw`|weiß jemand|kennt jemand|hat jemand|gibt es|quelqu'un|est-ce que|alguien|alguém|qualcuno|weet iemand|heeft iemand`,
-    String.raw`|czy (?:ktoś|warto|jest|są|da się|można|to)|ktoś (?:wie|używa|próbował|ma)|jak (?:to|mogę|można)|dlaczego|co (?:polecacie|wybrać|myślicie))`,
+    String.raw`|czy (?:ktoś|warto|jest|są|da się|można|to)|ktoś (?:wie|używa|próbował|ma)|jak (?:to|mogę|można)|dlaczego|co (?:polecacie|wybrać|myślicie)`,
+    String.raw`|någon som|vet någon|har någon|finns det|hur (?:gör|kan|får|vet)|varför|är det (?:värt|sant|normalt))`,
   ].join(''),
   'mu',
 ));
@@ -54,13 +55,14 @@ const problemPatterns = [
   /\bnão (?:funciona|chegou|carrega)\b|\bainda não\b/u,
   /\bnon (?:funziona|va|carica)\b|\bancora non\b/u,
   /\bwerkt niet\b|\bnog steeds (?:niet|geen)\b|\bdoet het niet\b/u,
+  /\b(?:fungerar|funkar|fungerade|funkade) inte\b|\bfortfarande (?:inte|ingen|inget)\b|\bgår inte att\b|\bkraschar\b/u,
   /\bnie działa\b|\b(?:nadal|wciąż|dalej) nie\b|\bzawiesza się|\bprzesta\p{L}* działać/u,
   /\bneeds? (?:a |an )?better\b/u,
   /\b(?:bill|bills|costs?|prices?|invoice)\b[^.!?]*\b(?:tripled|doubled|went up|increased|skyrocketed|exploded)\b/u,
   /(?:できない|動かない|落ちる|不具合|遅くなる)/u,
 ];
 
-const praisePatterns = unicodeWords(/\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?<!nie )\bpolecam\b|\b(?:świetn|genialn|rewelac)\p{L}*|(?:最高|便利|すごい|快適)/u);
+const praisePatterns = unicodeWords(/\b(?:love|loving|amazing|awesome|excellent|impressed|incredible|fantastic|brilliant|game changer|just works|so good|kudos|thanks?|thank you|shout ?out|highly recommend|recommend(?:ed)?|worth (?:it|every)|can't go back|never going back|great (?:job|read|work)|best \w+ (?:ever|i've)|exactly what (?:\w+ ){0,3}(?:needed|wanted)|what i've (?:always )?wanted|super|génial|genial|excelente|recomendo|recomiendo|consiglio|consigliat\w*|geweldig|aanrader|toll|großartig)\b|(?<!nie )\bpolecam\b|\b(?:świetn|genialn|rewelac)\p{L}*|\b(?:älskar|rekommenderar|toppen|suverän\p{L}*|klockren\p{L}*)\b|(?:最高|便利|すごい|快適)/u);
 
 /** Seeking, weighing or about to acquire a product: counts alone. */
 const buyingPatterns = [
@@ -124,6 +126,7 @@ const comparisonPatterns = [
   /\b(?:meglio|peggio|più \w+) (?:di|che)\b|\binvece di\b|\brispetto a\b/u,
   /\b(?:beter|slechter|goedkoper|sneller|duurder) dan\b|\bin plaats van\b/u,
   /\b(?:lepsz|gorsz|tańsz|szybsz|droższ|wolniejsz|prostsz|wygodniejsz)\p{L}* (?:niż|od)\b|\bzamiast\b|\bw porównaniu\b|\bprzesiad\p{L}* się|\bprzesz(?:edłem|łam) (?:z|na)\b/u,
+  /\b(?:bättre|sämre|billigare|snabbare|dyrare|enklare|lugnare|långsammare) än\b|\bistället för\b|\bjämfört med\b|\bbytt?e? (?:från|till|ut)\b/u,
   /(?:より|と比べ|比較|戻れない)/u,
   // "unlike X", "im Gegensatz zu", "contrairement à": one product set against another, whichever wins.
   /\bunlike\b|\bim gegensatz zu\b|\bcontrairement (?:à|au|aux)\b|\ba diferencia de\b|\bao contrário d[oa]\b|\ba differenza d\p{L}*|\bin tegenstelling tot\b|\bw przeciwieństwie do\b|とは違/u,

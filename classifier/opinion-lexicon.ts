@@ -172,6 +172,19 @@ export const opinionLexicons: Record<string, Record<string, number>> = {
     'strata czasu': -3, 'strata pieniędzy': -3, 'wyrzucone pieniądze': -3, 'brak odpowiedzi': -2, 'zawiesza się': -2,
     'wywala się': -2, 'za drogi': -2, 'za drogie': -2, 'za droga': -2, 'szkoda pieniędzy': -3, 'szkoda kasy': -3,
   },
+  sv: {
+    bra: 2, bättre: 1, bäst: 3, bästa: 3, perfekt: 3, underbar: 3, fantastisk: 3, toppen: 3, grym: 3, grymt: 3, suverän: 3,
+    utmärkt: 3, härlig: 2, fin: 2, snygg: 2, smidig: 2, snabb: 1, enkel: 2, lätt: 1, prisvärd: 2, pålitlig: 2, stabil: 2,
+    trygg: 2, nöjd: 2, glad: 2, älskar: 3, gillar: 2, tack: 2, rekommenderar: 3, rekommendera: 2, 'värd pengarna': 2, 'värt pengarna': 2,
+    'litar på': 2, 'funkar klockrent': 3, klockren: 3, imponerad: 3, imponerande: 3, gullig: 2, mysig: 2, skön: 2, lugn: 1,
+    dålig: -2, sämre: -1, sämst: -3, värst: -3, usel: -3, urdålig: -3, kass: -2, skräp: -3, värdelös: -3, katastrof: -3,
+    långsam: -2, seg: -2, dyr: -1, 'för dyr': -2, 'för dyrt': -2, överprisad: -3, trasig: -2, sönder: -2, 'gick sönder': -2,
+    krånglig: -2, buggig: -2, krånglar: -2, kraschar: -2, hänger: -1, avbrott: -1, problem: -1, fel: -1, tyvärr: -1, synd: -1,
+    besviken: -2, besvikelse: -2, irriterande: -2, jobbig: -2, hatar: -3, 'fungerar inte': -2, 'fungerade inte': -2, 'funkar inte': -2,
+    'funkade inte': -2, 'inte värt': -2, slöseri: -3, bedrägeri: -3, skandal: -3, 'aldrig mer': -3, 'i sjön': -2, skrattretande: -2,
+    oanvändbar: -3, opålitlig: -2, instabil: -2, frustrerande: -2, tråkig: -2, förstörd: -2, förstört: -2, förstörde: -2,
+    'utan problem': 2, 'inga problem': 2,
+  },
   et: { hea: 2, suurepärane: 3, kiire: 1, halb: -2, aeglane: -2, kallis: -2 },
 };
 
@@ -205,6 +218,7 @@ export const negators: Record<string, ReadonlySet<string>> = {
   it: new Set(['non', 'mai', 'senza', 'né']),
   nl: new Set(['niet', 'geen', 'nooit', 'zonder']),
   pl: new Set(['nie', 'nigdy', 'bez', 'ani', 'żaden', 'żadna', 'żadne']),
+  sv: new Set(['inte', 'aldrig', 'ingen', 'inget', 'inga', 'utan', 'ej']),
   et: new Set(['ei', 'pole']),
 };
 
@@ -227,6 +241,7 @@ export const intensifiers: Record<string, ReadonlySet<string>> = {
   it: new Set(['molto', 'davvero', 'super', 'troppo', 'veramente', 'estremamente', 'terribilmente', 'assurdamente', 'pazzescamente']),
   nl: new Set(['heel', 'erg', 'echt', 'zeer', 'enorm', 'hartstikke', 'belachelijk', 'bizar', 'vet', 'ziek', 'waanzinnig']),
   pl: new Set(['bardzo', 'naprawdę', 'mega', 'super', 'niesamowicie', 'strasznie', 'totalnie', 'zbyt']),
+  sv: new Set(['mycket', 'väldigt', 'riktigt', 'verkligen', 'otroligt', 'helt', 'sjukt', 'extremt', 'supersjukt', 'jätte']),
   ja: new Set(['とても', 'すごく', 'めっちゃ', '本当に', '超', 'かなり']),
 };
 
@@ -240,5 +255,6 @@ export const diminishers: Record<string, ReadonlySet<string>> = {
   it: new Set(['poco', 'leggermente', 'abbastanza', 'piuttosto']),
   nl: new Set(['beetje', 'wat', 'vrij', 'nogal', 'redelijk']),
   pl: new Set(['trochę', 'nieco', 'dość', 'lekko', 'raczej']),
+  sv: new Set(['lite', 'ganska', 'något', 'rätt', 'smått']),
   ja: new Set(['少し', 'ちょっと', 'やや']),
 };

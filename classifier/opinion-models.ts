@@ -306,6 +306,8 @@ export interface PostReading {
   productsNamed: number;
   /** Praise said as the want of a fault (`SentimentReading.understatesPraise`). */
   understatesPraise: boolean;
+  /** A curt closing sentence of praise after a body that blames and praises nothing (`SentimentReading.curtPraiseAfterBlame`). */
+  curtPraiseAfterBlame: boolean;
   /** One product set beside another in words the comparison rules leave out (`saysComparison`). */
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
@@ -325,8 +327,9 @@ export function readOpinionsOf(
   ruleIntents: readonly Intent[],
   relevant: boolean,
   // Features hold neither the turn of a sentence, nor the names of products, nor praise said as the want of a fault, nor
-  // the comparisons the rules leave out: unless told, a post concedes nothing, names none, understates nothing and weighs nothing.
-  form: Omit<PostReading, 'relevant' | 'ironic'> = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false },
+  // the comparisons the rules leave out, nor where a curt word of praise closes: unless told, a post concedes nothing,
+  // names none, understates nothing, weighs nothing and closes on no curt praise.
+  form: Omit<PostReading, 'relevant' | 'ironic'> = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false },
 ): { sentiment: Sentiment; intents: Intent[] } {
   const rows: FeatureRows = new Map();
   let words = 0;
@@ -354,7 +357,7 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
  * find too, a complaint after conceded praise or where a fault is told, a
  * comparison of two named products or said in words the rules leave out.
  */
-function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'ironic' | 'understatesPraise'>, faultTold: number): number {
+function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'ironic' | 'understatesPraise' | 'curtPraiseAfterBlame'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0);
   if (intent === 'comparison') {
@@ -373,7 +376,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -400,7 +403,11 @@ export function readOpinionsOfRows(
   const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
   // Praise said as the want of a fault ("Ten years, maybe two outages. Can't complain.", "Rien à redire.") is the post's
   // verdict, whatever its words weighed, unless the post marks irony. The intents keep the stance as read here too.
-  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && concededFault ? 'negative' : read;
+  // A curt closing word of praise after a body that blames, praises nothing and tells a fault by a stance cue ("The
+  // igniter died after 14 months and they want $60 for the part. Nice.") is sarcasm: of the 13 such posts of the
+  // training corpora, the tune posts and the development sets, 10 are negative. Without the fault cue the sets part ways
+  // (23 negative, 13 positive: a fault put right, "…card replaced next day. Honestly impressed."), and dev unseen lost three.
+  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];

@@ -32,8 +32,15 @@ export interface SentimentReading {
   afterTurn: number;
   /** The score of the cues before the last contrast word, in its sentence ("Stable, sure, but…"). */
   beforeTurn: number;
-  /** Praise said as the want of a fault (`understatedPraise`): "Can't complain.", "Rien à redire." */
+  /**
+   * Praise said as the want of a fault: a stock phrase (`understatedPraise`,
+   * "Can't complain.", "Rien à redire.") or a fault counted and found absent
+   * (`deniedOutright`, "zero downtime", "not a single crash", "inte ett enda
+   * avbrott").
+   */
   understatesPraise: boolean;
+  /** A curt closing sentence of praise after a body that blames and praises nothing ("…charged twice. Brilliant."). */
+  curtPraiseAfterBlame: boolean;
 }
 
 /**
@@ -49,7 +56,7 @@ export function concedesPraise(reading: SentimentReading): boolean {
 }
 
 /**
- * Praise said as the want of a fault, in eight languages: "can't complain",
+ * Praise said as the want of a fault, in nine languages: "can't complain",
  * "no complaints", "not bad at all", "what more could you want", "kann mich
  * nicht beklagen", "rien à redire", "nada que objetar", "nada a reclamar",
  * "niente da dire", "niks op aan te merken", "nic dodać". The lexicons read
@@ -68,6 +75,7 @@ const understatedPraise = new WordBoundedPattern([
   'niente da dire|nulla da dire|niente male|nessuna lamentela|cosa chiedere di più',
   'niks op aan te merken|niets op aan te merken|geen klachten|helemaal niet slecht|wat wil je nog meer',
   'nic dodać|bez zastrzeżeń|nie mam zastrzeżeń|czego chcieć więcej|nie narzekam',
+  'kan inte klaga|inget att klaga på|inga klagomål|inte alls dåligt|inget att anmärka på|vad mer kan man begära',
 ].join('|'));
 
 /**
@@ -87,16 +95,16 @@ const ironyMarks = unicodeWords(new RegExp(
     // Praise for what nobody enjoys: "love waiting 10 minutes for a build", "j'adore attendre", "nothing says quality like…".
     String.raw`|\b(?:love|adore|enjoy)s? (?:\w+ )?(?:waiting|paying|being charged|getting charged|being (?:put )?on hold|sitting on hold|being ignored|getting ignored)\b|\bnothing says \w+(?: \w+)? like\b`,
     String.raw`|\bj'adore (?:attendre|payer|être ignoré)|\bme encanta (?:esperar|pagar)|\badoro (?:esperar|pagar|aspettare|pagare)|\bich liebe es,? (?:\w+ )?zu (?:warten|zahlen|bezahlen)|\bik hou (?:ervan|van) (?:om )?(?:te )?(?:wachten|betalen)|\buwielbiam (?:czekać|płacić)`,
-    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|\bno (?:pięknie|świetnie|ładnie)\b`,
+    String.raw`|\b(?:oh|ah) (?:great|good|joy|nice|wonderful|perfect|lovely)\b|\b(?:oh|ah),? yes,? (?:another|more|the)\b|\bdzięki za nic|\btack för inget|\bno (?:pięknie|świetnie|ładnie)\b`,
     // Kindness thanked where none was done: "very generous of them", "lovely of the shop to send…", "sympa de leur part".
-    String.raw`|\b(?:generous|kind|nice|thoughtful|considerate|sweet|lovely|classy) of (?:them|him|her|you|the \w+ to)\b|\b(?:sympa|gentil|aimable|généreux) de (?:leur|sa|ta|votre) part|\b(?:amable|generoso) de (?:su|tu) parte|\b(?:nett|großzügig) von (?:ihnen|euch|denen|dir)\b|\b(?:gentile|generoso) da parte (?:loro|sua|tua)|\b(?:aardig|gul) van (?:ze|hen|jullie)\b|\b(?:gentil|generoso) da parte (?:deles|dele|dela)|\bmiło z (?:ich|jego|jej) strony`,
-    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*)\b`,
+    String.raw`|\b(?:generous|kind|nice|thoughtful|considerate|sweet|lovely|classy) of (?:them|him|her|you|the \w+ to)\b|\b(?:sympa|gentil|aimable|généreux) de (?:leur|sa|ta|votre) part|\b(?:amable|generoso) de (?:su|tu) parte|\b(?:nett|großzügig) von (?:ihnen|euch|denen|dir)\b|\b(?:gentile|generoso) da parte (?:loro|sua|tua)|\b(?:aardig|gul) van (?:ze|hen|jullie)\b|\b(?:gentil|generoso) da parte (?:deles|dele|dela)|\bmiło z (?:ich|jego|jej) strony|\b(?:snällt|generöst|vänligt) av (?:dem|honom|henne|er)\b`,
+    String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale|toppen|underbart|härligt|kanon)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*|igen|en till|ännu en|ännu ett)\b`,
   ].join(''),
   'u',
 ));
 
-/** Degree words that may stand before the praise of an ironic opening, in the nine languages. */
-const praiseDegree = String.raw`(?:(?:just|really|simply|absolutely|truly|so|ganz|echt|wirklich|einfach|vraiment|très|muy|realmente|molto|davvero|proprio|muito|heel|erg|naprawdę|bardzo) )?`;
+/** Degree words that may stand before the praise of an ironic opening, in the ten languages. */
+const praiseDegree = String.raw`(?:(?:just|really|simply|absolutely|truly|so|ganz|echt|wirklich|einfach|vraiment|très|muy|realmente|molto|davvero|proprio|muito|heel|erg|naprawdę|bardzo|verkligen|riktigt) )?`;
 
 /**
  * A sentence thrown open by a word of praise and a comma ("Great, Parrot
@@ -111,7 +119,7 @@ const ironicOpening = new RegExp(
   String.raw`^\s*(?:(?:oh|ah|well),? (?:good|joy)|(?:(?:oh|ah|well),? )?${praiseDegree}(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|amazing|excellent|splendid|superb|terrific|cool|yay`
     + String.raw`|super|toll|klasse|prima|genial|großartig|herrlich|wunderbar|perfekt|spitze|génial|parfait|formidable|magnifique|bravo|perfecto|estupendo|fantástico|maravilloso|excelente`
     + String.raw`|ótimo|perfeito|maravilha|perfetto|ottimo|fantastico|benissimo|meraviglioso|splendido|geweldig|fijn|prachtig|heerlijk`
-    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo)(?: hoor)?)\s*,`,
+    + String.raw`|świetnie|pięknie|cudownie|wspaniale|rewelacja|brawo|toppen|underbart|härligt|fantastiskt|grymt|kanon|strålande|utmärkt)(?: hoor)?)\s*,`,
   'u',
 );
 
@@ -120,7 +128,7 @@ const ironicOpening = new RegExp(
  * drive": a sentence opened by loving how something goes that names nothing
  * good (no word of praise but the love) loves what it complains of.
  */
-const lovesHow = unicodeWords(/^\s*(?:(?:i|gotta|got to|you gotta|just|really) )?love (?:how|it when|the way)\b|^\s*j'adore (?:comment|quand|la façon dont)\b|^\s*(?:me encanta|adoro) (?:cómo|como|cuando|quando|come)\b|^\s*ich liebe es,? (?:wie|wenn)\b|^\s*ik hou ervan (?:hoe|als)\b|^\s*uwielbiam,? (?:jak|kiedy|gdy)\b/u);
+const lovesHow = unicodeWords(/^\s*(?:(?:i|gotta|got to|you gotta|just|really) )?love (?:how|it when|the way)\b|^\s*j'adore (?:comment|quand|la façon dont)\b|^\s*(?:me encanta|adoro) (?:cómo|como|cuando|quando|come)\b|^\s*ich liebe es,? (?:wie|wenn)\b|^\s*ik hou ervan (?:hoe|als)\b|^\s*uwielbiam,? (?:jak|kiedy|gdy)\b|^\s*(?:jag )?älskar (?:hur|när)\b/u);
 
 /** A closing sentence this short ("Thrilled.", "Stellar platform.") after a sentence marked ironic carries on the irony. */
 const curtCloserWords = 3;
@@ -131,14 +139,14 @@ const curtCloserWords = 3;
  * every word of praise before it: nobody ends sincere praise so (an answer
  * to the sentence's own question, "Worth it? Sure.", is no such closer).
  */
-const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne)[.!…]*\s*$/u;
+const disbeliefCloser = /^\s*(?:sure|right|riight+|touching|classy|sí,? claro|claro|bien sûr|c'est ça|na klar|klar doch|ja klar|certo|com certeza|tuurlijk|jasne|jo visst|visst)[.!…]*\s*$/u;
 
 /**
  * A closing sentence whose praise trails off in doubt ("Loyalty pays,
  * apparently.", "client was thrilled, I'm sure", "…is a choice, I suppose"):
  * the writer does not stand behind the praise.
  */
-const disbeliefTail = /,\s*(?:i'm sure|i am sure|apparently|i suppose|supposedly|allegedly|paraît-il|parait-il|angeblich|al parecer|pelo visto|a quanto pare|blijkbaar|podobno)[.!…]*\s*$/u;
+const disbeliefTail = /,\s*(?:i'm sure|i am sure|apparently|i suppose|supposedly|allegedly|paraît-il|parait-il|angeblich|al parecer|pelo visto|a quanto pare|blijkbaar|podobno|tydligen)[.!…]*\s*$/u;
 
 /** The last three words before "until", where the praise it takes back stands ("is great right up", "ist toll,"). */
 const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}$/u;
@@ -146,9 +154,12 @@ const lastWordsBeforeUntil = /(?:[\p{L}\p{M}\p{N}'’]+[^\p{L}\p{M}\p{N}]+){0,3}
  * "Great until you need a debugger", "toll, bis man eine andere Karte hat",
  * "parfait jusqu'à ce que…": praise said before "until" is taken back by
  * what follows ("until now", "bis jetzt", "jusqu'ici" are "so far", and no
- * turn).
+ * turn). In Swedish "till" is "to" ("rekommenderar den till alla"), so a
+ * Swedish post reads its "tills" alone.
  */
 const praiseUntil = unicodeWords(/\b(?:until|till|bis (?!jetzt|dato|heute|morgen|bald|dahin|zum|zur|\d)|jusqu'(?!ici|à présent|à maintenant)|hasta que|até (?:que|você|precisar)|finché|finchè|fino a quando|totdat|tot je|dopóki|aż (?:trzeba|się))/u);
+
+const swedishUntil = unicodeWords(/\btills\b/u);
 
 /** Turns every praising cue from `first` on against: praise said in irony, or taken back. */
 function turnPraiseAgainst(cues: OpinionCue[], first: number): void {
@@ -214,6 +225,34 @@ const wordScorers = new Map(
     return [language, scorer] as const;
   }),
 );
+
+/**
+ * "Zero", in the languages Earshot reads: said of a fault ("zero downtime",
+ * "zéro stress", "null Probleme"), it says the fault never came.
+ */
+const zeroWords: ReadonlySet<string> = new Set(['zero', 'zéro', 'cero', 'null', 'nul', 'noll']);
+/**
+ * The word that makes a negation "not even one" ("not a single", "kein
+ * einziger", "pas un seul", "ni un solo", "nem um único", "neanche un
+ * singolo", "geen enkele", "ani jednego", "inte ett enda"): it stands
+ * between the negation and what it denies, beyond the two words a negation
+ * reaches, and says the thing denied was counted and never came.
+ */
+const noneQuantifiers: ReadonlySet<string> = new Set([
+  'single', 'one', 'einzige', 'einziger', 'einzigen', 'einziges', 'seul', 'seule', 'solo', 'sola', 'único', 'única', 'singolo',
+  'singola', 'enkele', 'jeden', 'jednego', 'jednej', 'jedna', 'enda',
+]);
+
+/**
+ * Whether the opinion word at `cursor` is counted and found absent: "zero
+ * crashes", "not a single outage", "inte ett enda avbrott". A fault so denied
+ * is praise, where a fault merely negated ("no refund") is nothing.
+ */
+function deniedOutright(scorer: WordScorer, tokens: readonly string[], cursor: number): boolean {
+  const before = tokens[cursor - 1];
+  if (zeroWords.has(before)) return true;
+  return noneQuantifiers.has(before) && (scorer.negators.has(tokens[cursor - 2]) || scorer.negators.has(tokens[cursor - 3]));
+}
 
 /**
  * The score of the opinion word at `cursor`: a degree word right before it
@@ -336,6 +375,7 @@ export function readSentiment(
   const inflected = inflectedEntries.get(lexiconLanguage);
   const cues: OpinionCue[] = [];
   let ironic = false;
+  let deniesFault = false;
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
@@ -364,6 +404,7 @@ export function readSentiment(
       // "stupid powerful", "belachelijk goed", "brutal gut": a word of blame
       // right before a word of praise is only its degree.
       if (label < 0 && scorer.intensifiers.has(cue) && (scorer.labels.get(tokens[cursor + 1]) ?? 0) > 0) continue;
+      if (label < 0 && deniedOutright(scorer, tokens, cursor)) deniesFault = true;
       const score = wordScore(scorer, tokens, cursor, label);
       if (score !== 0) cues.push({ cue, score: weight * score, aboutProducts: cue in productEntries });
     }
@@ -382,7 +423,7 @@ export function readSentiment(
     // Most sentences hold no contrast word at all: only those are split into words to find it.
     const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
     const turn = words.findIndex((word) => contrastWords.has(word));
-    const until = turn <= 0 ? sentence.search(praiseUntil) : -1;
+    const until = turn <= 0 ? sentence.search(lexiconLanguage === 'sv' ? swedishUntil : praiseUntil) : -1;
     if (until > 0) {
       // Only the praise right before "until" is its subject ("fine until…"), not a shout-out earlier in the sentence.
       const conceded = sentence.slice(0, until).search(lastWordsBeforeUntil);
@@ -426,11 +467,18 @@ export function readSentiment(
   }
   let closing = 0;
   for (let c = closerCues; c < cues.length; c++) closing += cues[c].score;
+  let bodyBlames = false;
+  let bodyPraises = false;
+  for (let c = 0; c < closerCues; c++) {
+    if (cues[c].score < 0) bodyBlames = true;
+    else if (cues[c].score > 0) bodyPraises = true;
+  }
+  const curtPraiseAfterBlame = sentences > 1 && closing > 0 && bodyBlames && !bodyPraises && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords;
   let afterTurn = 0;
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
   if (turnCues >= 0) for (let c = turnSentenceCues; c < turnCues; c++) beforeTurn += cues[c].score;
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: understatedPraise.test(prose) };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose), curtPraiseAfterBlame };
 }
 
 /**

@@ -180,6 +180,17 @@ describe('built-in classifier', () => {
     expect(place.relevance).toBeLessThan(40);
   });
 
+  it('reads an edition after the name as the brand’s own tier or model, not another name', async () => {
+    const maps: ClassifiedKeyword = { id: 'kw_compass', term: 'Compass', kind: 'topic', context: 'Compass, the hiking map and route planning app.', groupDescription: null };
+    const [edition, model, otherName] = await classify(
+      post('Paid for Compass Premium to get the offline maps for the trip.', maps),
+      post('Paid for Compass Trail Pro to get the offline maps for the trip.', maps),
+      post('Paid for Compass Greenway to get the offline maps for the trip.', maps),
+    );
+    expect(edition.relevance).toBeGreaterThan(otherName.relevance + 5);
+    expect(model.relevance).toBeGreaterThan(otherName.relevance + 5);
+  });
+
   it('reads a context clause ruling senses out to its end, past the initials of a name', async () => {
     const ledger: ClassifiedKeyword = { id: 'kw_walden', term: 'Walden', kind: 'topic', context: "Walden, the budgeting app for couples. Not H. D. Thoreau's book, the pond, camping trips or cabins in the woods.", groupDescription: null };
     const [book] = await classify(post('Reading Walden by the pond on a camping trip, a cabin in the woods and a good book.', ledger));

@@ -25,6 +25,30 @@ describe('the classifier in Polish, the ninth language it reads', () => {
   });
 });
 
+describe('the classifier in Swedish, the tenth language it reads', () => {
+  it('reads opinions, negations, irony, stance cues and intents of Swedish posts', async () => {
+    const loaded = await loadPostReaders();
+    expect(detectLanguage(loaded.languageDetector, 'Appen fungerar inte igen efter uppdateringen, tredje gången den här veckan.')).toBe('sv');
+    expect(cuesOf('Verkligen smidig kvarn, rekommenderar.', 'sv')).toEqual([['rekommenderar', 3], ['smidig', 2 * 1.3]]);
+    expect(cuesOf('Lådan var inte bra och skärmen gick sönder.', 'sv')).toEqual([['gick sönder', -2], ['bra', -0.75 * 2]]);
+    // Inflected forms read as their entry: "dåliga", "trasiga".
+    expect(readSentiment('Dåliga batterier, trasiga knappar.', 'sv', noWords).score).toBeLessThan(0);
+    expect(readSentiment('Toppen, appen kraschar igen.', 'sv', noWords)).toMatchObject({ ironic: true });
+    expect(readSentiment('Tack för inget, tre veckor utan lampa.', 'sv', noWords).ironic).toBe(true);
+    expect(readSentiment('Snällt av dem att stänga butiken en timme tidigare.', 'sv', noWords).ironic).toBe(true);
+    expect(readSentiment('Två år med samma hörlurar. Inget att klaga på.', 'sv', noWords).understatesPraise).toBe(true);
+    expect(stanceCues('lampan gick sönder igen, varför händer det här?')).toEqual(['again', 'broke', 'fault-question']);
+    expect(stanceCues('skickade tillbaka den, för dyr för det den gör')).toEqual(['sent-back', 'too-much']);
+    // The first time is no fault come back.
+    expect(stanceCues('första gången jag provade')).toEqual([]);
+    const intentsOf = (text: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, 'sv', noWords), productsNamed: 0 });
+    expect(intentsOf('Appen fungerar inte sedan i morse och supporten svarar inte.')).toContain('complaint');
+    expect(intentsOf('Älskar den nya kameran, rekommenderar den till alla.')).toContain('praise');
+    expect(intentsOf('Bytte från Tibber till Greenely och appen är mycket enklare än förut.')).toContain('comparison');
+    expect(intentsOf('Vet någon om den går att koppla till två telefoner')).toContain('question');
+  });
+});
+
 describe('intents across languages', () => {
   it('reads a want to acquire or to move told in the first person as buy intent, in any language', () => {
     const intentsOf = (text: string, language: string) => detectIntents({ text, platform: 'x', opinion: readSentiment(text, language, noWords), productsNamed: 0 });

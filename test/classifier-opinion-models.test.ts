@@ -93,6 +93,20 @@ function withOneSentimentModel(models: Omit<OpinionModels, 'unfamiliarSentiment'
   return { ...models, unfamiliarSentiment: models.sentiment };
 }
 
+/**
+ * Folded models whose sentiment reads the given weights and that find praise
+ * at log-odds 1 and no other learned intent, for the turns of a positive
+ * post's sentiment.
+ */
+function praisingModels(sentimentWeights: Record<string, number[]>) {
+  const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+  return foldOpinionModels(withOneSentimentModel({
+    sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: sentimentWeights },
+    intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
+    training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+  }));
+}
+
 /** The most probable class of a bag of words: argmax of bias plus the words' weights. */
 function predictClass(model: LogisticModel, text: string): string {
   const scores = [...model.bias];
@@ -238,7 +252,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const plain = new Map([['w:plain', 1]]);
-    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false };
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
@@ -287,19 +301,32 @@ describe('opinion models', () => {
 
   it('read a positive post as negative where it concedes praise before a turn beside a stance cue of a fault, and its intents as before', () => {
     // The sentiment model reads "screen" as positive; praise is found there at log-odds 1.
-    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
-    const models = foldOpinionModels(withOneSentimentModel({
-      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] } },
-      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(1), comparison: yesNo(-5) },
-      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
-    }));
-    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false };
+    const models = praisingModels({ 'w:screen': [1, 0, 0], 'cue:sent-back': [0, 0, 0], 'cue:fault-question': [0, 0, 0] });
+    const conceded = { concedesPraise: true, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     const fault = new Map([['w:screen', 1], ['cue:sent-back', 1]]);
     expect(readOpinionsOf(models, fault, [], true, conceded)).toEqual({ sentiment: 'negative', intents: ['praise'] });
     // Neither the concession alone, nor the fault alone, nor a question that complains turns the post.
     expect(readOpinionsOf(models, new Map([['w:screen', 1]]), [], true, conceded).sentiment).toBe('positive');
     expect(readOpinionsOf(models, fault, [], true, { ...conceded, concedesPraise: false }).sentiment).toBe('positive');
     expect(readOpinionsOf(models, new Map([['w:screen', 1], ['cue:fault-question', 1]]), [], true, conceded).sentiment).toBe('positive');
+  });
+
+  it('read a curt closing word of praise after a body that blames, praises nothing and tells a fault as sarcasm', () => {
+    const closesCurtly = (text: string, language: string) => readSentiment(text, language, noWords).curtPraiseAfterBlame;
+    expect(closesCurtly('The blender jar cracked in week two and the refund is still pending. Brilliant.', 'en')).toBe(true);
+    expect(closesCurtly('Der Akku ist nach drei Monaten kaputt, Ersatz kostet 90 €. Super.', 'de')).toBe(true);
+    // Praise in the body, a closer of more than three words, or a question: not curt praise after blame.
+    for (const text of [
+      'Lovely shop, but the blender jar cracked in week two. Brilliant.',
+      'The blender jar cracked in week two. They replaced it the next day, brilliant service.',
+      'The blender jar cracked in week two. Brilliant?',
+    ]) expect(closesCurtly(text, 'en'), text).toBe(false);
+    const models = praisingModels({ 'w:brilliant': [1, 0, 0], 'cue:broke': [0, 0, 0], 'cue:fault-question': [0, 0, 0] });
+    const curt = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: true };
+    expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:broke', 1]]), [], true, curt).sentiment).toBe('negative');
+    // Without a stance cue of a fault (a fault put right reads so too), or without the curt closer, the reading stands.
+    expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:fault-question', 1]]), [], true, curt).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:broke', 1]]), [], true, { ...curt, curtPraiseAfterBlame: false }).sentiment).toBe('positive');
   });
 
   it('read praise said as the want of a fault as the post’s verdict, in any language, unless the post marks irony', () => {
@@ -309,6 +336,18 @@ describe('opinion models', () => {
     expect(understates("Niente da dire, il supporto ha risposto in un'ora.", 'it')).toBe(true);
     expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
     expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
+    // A fault counted and found absent: "zero", or a negation with "a single", "ein einziger", "un seul", "ett enda".
+    for (const [text, language] of [
+      ['Two winters on the heat pump, zero outages.', 'en'],
+      ['Moved 30 repos over the weekend and not a single crash.', 'en'],
+      ['Seit März kein einziger Absturz, auch nicht im Winter.', 'de'],
+      ["Trois mois d'utilisation et pas un seul bug.", 'fr'],
+      ['Ett år med laddboxen och inte ett enda fel.', 'sv'],
+    ]) expect(understates(text, language), text).toBe(true);
+    // A fault merely negated, or a good thing counted absent, is no praise.
+    for (const text of ['No refund, no reply, no crash report either.', 'Three tickets and zero helpful answers.', 'Not a single good photo from the whole trip.']) {
+      expect(understates(text, 'en'), text).toBe(false);
+    }
     // The sentiment model reads "outages" as negative; the intents keep that stance.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -318,7 +357,7 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     const outages = new Map([['w:outages', 1]]);
-    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false, reportsBug: false };
+    const understated = { concedesPraise: false, productsNamed: 0, understatesPraise: true, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, outages, [], true, understated)).toEqual({ sentiment: 'positive', intents: ['complaint'] });
     expect(readOpinionsOf(models, outages, [], true, { ...understated, understatesPraise: false }).sentiment).toBe('negative');
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
