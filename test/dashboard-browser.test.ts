@@ -1,7 +1,7 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
-import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { announceMentionsCreated, saveClassification, storeMatchedPost, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { recordPollError } from '../subgraphs/keywords/index.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
@@ -203,6 +203,43 @@ describe('inbox', () => {
     expect(await first.getByText('New', { exact: true }).count()).toBe(1);
     expect(await first.getByText('Scoring…').count()).toBe(1);
     expect(await first.locator('.keyword-chip').textContent()).toBe('live feed');
+    await page.close();
+  });
+
+  it("puts mentions that arrive live together in the list's order, newest post first, whatever order they are announced in", async () => {
+    const keyword = await newKeyword('one poll');
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `An earlier poll, take ${attempt}`),
+    );
+    const before = await cards.count();
+    // One poll stores its posts together (one match time, ids in publication order) and announces them at once.
+    const minute = 60_000;
+    const posts = ['Posted three minutes ago', 'Posted two minutes ago', 'Posted a minute ago'].map((text, at) => ({
+      post: { ...hackerNewsPost(`${text} about one poll`), publishedAt: new Date(Date.now() - (3 - at) * minute) },
+      matches: [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }],
+    }));
+    const stored = await storeMatchedPosts(earshot.sql, posts);
+    await announceMentionsCreated(earshot.sql, [...stored].reverse());
+    await expect.poll(() => cards.count()).toBe(before + 3);
+    const shown = (await cards.locator('.mention-text').allTextContents()).slice(0, 3);
+    expect(shown).toEqual(['Posted a minute ago about one poll', 'Posted two minutes ago about one poll', 'Posted three minutes ago about one poll']);
+    await page.close();
+  });
+
+  it('tells a workspace that tracks no keyword yet to add one, linking to the Keywords page', async () => {
+    await provisionWorkspace(earshot.sql, 'First day', { ownerEmail: 'newcomer@example.com' });
+    await setUserPassword(earshot.sql, 'newcomer@example.com', password);
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await signInWithPassword(page, earshot.url, 'newcomer@example.com', password);
+    await page.getByText('No keywords are tracked yet.').waitFor();
+    expect(await page.getByText('No mentions match these filters').count()).toBe(0);
+    await page.getByRole('link', { name: 'Add your first keyword' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
     await page.close();
   });
 

@@ -236,6 +236,10 @@ export default function InboxPage() {
       {picker && <TriagePicker request={picker} members={members} onPick={(patch) => pick(picker, patch)} onClose={() => setPicker(undefined)} />}
       {page.loading && !page.data ? (
         <Loading label="Loading mentions" />
+      ) : shown.length === 0 && keywordChoices.keywords?.length === 0 ? (
+        <p class="empty">
+          No keywords are tracked yet. <a href="/keywords">Add your first keyword</a> and its mentions appear here as they are found.
+        </p>
       ) : shown.length === 0 ? (
         <p class="empty">No mentions match these filters. New ones appear here as they are found.</p>
       ) : (
