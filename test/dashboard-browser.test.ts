@@ -332,14 +332,17 @@ describe('inbox', () => {
     await page.getByLabel('Keyword').selectOption({ label: 'viewed keyword' });
     await page.getByLabel('Sort').selectOption('priority');
     await page.waitForURL(new RegExp(`/inbox\\?keywords=${kept.id}&sort=priority$`));
+    // The name field takes the keyboard as it opens, and the view selector takes it back once the view is saved.
     await page.getByRole('button', { name: 'Save as a new view' }).click();
-    await page.getByLabel('Name of the new view').fill('Viewed, by priority');
-    await page.getByRole('button', { name: 'Save the view' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Name of the new view').getAttribute('id'));
+    await page.keyboard.type('Viewed, by priority');
+    await page.keyboard.press('Enter');
     await expect.poll(async () => (await api('GET', '/v1/views')).body.data.map((view: { name: string }) => view.name)).toEqual(['Pelicans', 'Viewed, by priority']);
     const saved = (await api('GET', '/v1/views')).body.data[1];
     expect(saved).toMatchObject({ sort: 'priority', filter: { keywordIds: [kept.id], status: 'open', relevant: true, snoozed: false } });
     await page.waitForURL(new RegExp(`/inbox\\?view=${saved.id}&keywords=${kept.id}&sort=priority$`));
     await expect.poll(() => page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Viewed, by priority');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Saved view').getAttribute('id'));
 
     // The API's view: its filters go into the URL, the hidden ones shown under "More filters".
     await page.getByLabel('Saved view').selectOption({ label: 'Pelicans' });
