@@ -137,6 +137,19 @@ async function skippedHeadingLevels(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Table cells laid out as something else than table cells (a flex cell ends
+ * short of its row, and its border with it): each by its table's label and
+ * its text.
+ */
+async function cellsOutOfTheirRows(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('td, th')]
+      .filter((cell) => getComputedStyle(cell).display !== 'table-cell')
+      .map((cell) => `${cell.closest('[aria-label]')?.getAttribute('aria-label') ?? 'table'}: ${cell.textContent?.trim()}`),
+  );
+}
+
 async function capture(page: Page, name: string) {
   if (!screenshotDir) return;
   await mkdir(screenshotDir, { recursive: true });
@@ -165,6 +178,7 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     await page.locator('.loading').waitFor({ state: 'detached' });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await skippedHeadingLevels(page)).toEqual([]);
+    expect(await cellsOutOfTheirRows(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);
