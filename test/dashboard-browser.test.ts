@@ -515,7 +515,10 @@ describe('keywords', () => {
     // On the welcome credit the cap written is the user's own, applied from the first top-up (spec 2.1.1).
     expect(saved.cap).toMatchObject({ welcome: true, own: 500, ownPer: 'week' });
     expect(saved.platforms).toEqual(['hackernews', 'reddit']);
-    expect(await page.getByRole('button', { name: 'No changes' }).isDisabled()).toBe(true);
+    // The button says there is nothing more to save, and keeps the keyboard it had.
+    const noChanges = page.getByRole('button', { name: 'No changes' });
+    expect(await noChanges.getAttribute('aria-disabled')).toBe('true');
+    expect(await noChanges.evaluate((button) => button === document.activeElement)).toBe(true);
     await page.close();
   });
 
@@ -726,9 +729,18 @@ describe('alerts and channels', () => {
     await page.getByRole('button', { name: 'Create channel' }).click();
     const secret = await page.getByLabel('Signing secret').textContent();
     expect(secret).toMatch(/^whsec_/);
+    // Disabled while it ran, the button takes the keyboard back, where it was left at the page's start.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Create channel');
 
     await page.getByRole('button', { name: 'Send a test to Ops hook' }).click();
     await page.getByText('Test delivered').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Send a test to Ops hook');
+    // The test is a delivery: the channel's row counts it at once.
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Ops hook' }) });
+    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual([expect.any(String), '1', 'just now', expect.stringContaining('Send a test')]);
+    // The form starts blank for the next channel.
+    expect(await page.getByLabel('Webhook URL').inputValue()).toBe('');
+    expect(await page.getByLabel('wallet.low').isChecked()).toBe(false);
     const [test] = receiver.bodies().filter((body) => body.event === 'test');
     expect(test).toMatchObject({ event: 'test', data: { message: expect.any(String) } });
     const channels = (await api('GET', '/v1/channels')).body.data;

@@ -14,8 +14,13 @@ import { DataTable } from '../../ui/data-table';
 type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];
 
-function ChannelRow({ channel }: { channel: Channel }) {
-  const test = useAction(async () => (await execute(TestChannelDocument, { id: channel.id })).testChannel.outcomes);
+function ChannelRow({ channel, onTested }: { channel: Channel; onTested(): void }) {
+  // A test send is a delivery (spec 4.6): the row's count and last delivery are read again after it.
+  const test = useAction(async () => {
+    const { outcomes } = (await execute(TestChannelDocument, { id: channel.id })).testChannel;
+    onTested();
+    return outcomes;
+  });
   return (
     <tr>
       <th scope="row">
@@ -106,7 +111,7 @@ export default function AlertsPage() {
         ) : (
           <DataTable label="Channels" columns={['Channel', 'Delivers to', { label: 'Last 7 days', number: true }, 'Last delivery', 'Test']}>
             {channels.map((channel) => (
-              <ChannelRow key={channel.id} channel={channel} />
+              <ChannelRow key={channel.id} channel={channel} onTested={() => void page.refetch()} />
             ))}
           </DataTable>
         )}
