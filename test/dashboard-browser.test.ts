@@ -846,6 +846,10 @@ describe('alerts and channels', () => {
       await rules.getByRole('button', { name, exact: true }).waitFor();
     }
     expect(await rules.getByRole('button', { name: 'Run now Angry users' }).count()).toBe(0);
+    // The rule reads as it was chosen, and the form starts again from its defaults.
+    expect(await rules.getByRole('row').filter({ hasText: 'Angry users' }).getByRole('cell').first().textContent()).toBe('instantly: Negative');
+    expect(await page.getByRole('group', { name: 'Send to' }).getByLabel('Rule hook (webhook)').isChecked()).toBe(false);
+    expect(await page.getByLabel('Which mentions').inputValue()).toBe('mention.matched');
     await rules.getByRole('button', { name: 'Turn off Evening digest', exact: true }).click();
     await rules.getByRole('button', { name: 'Turn on Evening digest', exact: true }).waitFor();
     const listed = (await api('GET', '/v1/alerts')).body.data;

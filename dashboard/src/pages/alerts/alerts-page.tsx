@@ -4,7 +4,7 @@ import type { AlertsPageQuery } from '../../graphql/graphql';
 import { ago, count, counted } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
-import { AlertRuleForm } from './alert-rule-form';
+import { AlertRuleForm, instantEvents } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, TestOutcomes } from './channel-labels';
@@ -60,7 +60,7 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
     onChanged();
   });
   const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
-  const when = rule.mode === 'instant' ? `instantly: ${rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
+  const when = rule.mode === 'instant' ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
   return (
     <tr>
       <th scope="row">
