@@ -860,6 +860,37 @@ describe('alerts and channels', () => {
 });
 
 describe('team', () => {
+  it("creates an API key shown once, expiring as the chosen day starts in the person's own time zone, and revokes it", async () => {
+    // West of Greenwich, where midnight UTC is still the day before.
+    const western = await openBrowser({ timezoneId: 'America/Los_Angeles' });
+    try {
+      const page = await western.newPage();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/team`);
+      await page.getByLabel('Key name').fill('Reporting');
+      await page.getByLabel('Scope').selectOption('read');
+      await page.getByLabel('Expires on (optional)').fill('2027-01-31');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const shown = await page.getByLabel('The new API key').textContent();
+      const keys = (await api('GET', '/v1/api-keys')).body.data;
+      const created = keys.find((key: { name: string }) => key.name === 'Reporting');
+      expect(created).toMatchObject({ scope: 'read', expiresAt: '2027-01-31T08:00:00.000Z' });
+      expect(shown).toContain(created.prefix);
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Reporting' }) });
+      await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('Jan 31, 2027');
+      // The form starts again from its defaults.
+      expect(await page.getByLabel('Scope').inputValue()).toBe('write');
+      expect(await page.getByLabel('Expires on (optional)').inputValue()).toBe('');
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: 'Revoke Reporting' }).click();
+      await expect.poll(() => row.count()).toBe(0);
+      expect((await api('GET', '/v1/api-keys')).body.data.map((key: { name: string }) => key.name)).not.toContain('Reporting');
+    } finally {
+      await western.close();
+    }
+  });
+
   it('invites a teammate, who opens the mailed link signed out, accepts and lands in the workspace', async () => {
     const page = await signedInPage();
     await page.getByRole('link', { name: 'Team' }).click();

@@ -107,10 +107,13 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const create = useAction(async () => {
     const { createApiKey } = await execute(CreateApiKeyDocument, {
-      input: { name, scope, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T00:00:00Z`).toISOString() } : {}) },
+      // The day chosen is the person's own, as the list shows it: midnight UTC showed as the day before west of Greenwich.
+      input: { name, scope, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T00:00:00`).toISOString() } : {}) },
     });
     setCreated({ name: createApiKey.name, key: createApiKey.key ?? '' });
     setName('');
+    setScope('write');
+    setExpiresOn('');
     onChanged();
   });
   const revoke = useAction(async (id: string, keyName: string) => {
@@ -143,7 +146,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
         <div class="grid-2">
           <TextField label="Key name" required value={name} onInput={setName} />
           <SelectField label="Scope" value={scope} options={[['write', 'Read and write'], ['read', 'Read only (GET)']] as [ApiKeyScope, string][]} onChange={setScope} />
-          <TextField label="Expires on (optional)" type="date" value={expiresOn} onInput={setExpiresOn} />
+          <TextField label="Expires on (optional)" type="date" value={expiresOn} onInput={setExpiresOn} hint="It stops working as this day starts, in your time zone" />
         </div>
         <ErrorNotice error={create.error} />
         {created && (
