@@ -150,6 +150,25 @@ async function cellsOutOfTheirRows(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Table cells of running text squeezed narrower than ten characters, so
+ * that their words break letter by letter ("Quillpa / d crashe / d"): a
+ * table on a phone scrolls sideways in its region rather than that.
+ */
+async function squeezedTextCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('td')]
+      .map((cell) => {
+        // The cell's own words: a control's name or a hidden label is not text laid out in the cell's width.
+        const words = cell.cloneNode(true) as HTMLElement;
+        words.querySelectorAll('button, select, input, textarea, label, .visually-hidden').forEach((control) => control.remove());
+        return { cell, text: (words.textContent ?? '').trim() };
+      })
+      .filter(({ cell, text }) => text.length > 20 && cell.getBoundingClientRect().width < 10 * parseFloat(getComputedStyle(cell).fontSize))
+      .map(({ cell, text }) => `${cell.closest('[aria-label]')?.getAttribute('aria-label') ?? 'table'}: ${text}`),
+  );
+}
+
 async function capture(page: Page, name: string) {
   if (!screenshotDir) return;
   await mkdir(screenshotDir, { recursive: true });
@@ -179,6 +198,7 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await skippedHeadingLevels(page)).toEqual([]);
     expect(await cellsOutOfTheirRows(page)).toEqual([]);
+    expect(await squeezedTextCells(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);

@@ -31,7 +31,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retry = retryState(delivery);
   return (
     <tr>
-      <td>{dateTime(delivery.createdAt)}</td>
+      <td class="nowrap">{dateTime(delivery.createdAt)}</td>
       <td>
         {delivery.kind}
         {delivery.event && <div class="muted">{delivery.event}</div>}
