@@ -243,6 +243,23 @@ describe('inbox', () => {
     await page.close();
   });
 
+  it('loads the next page of mentions on request and gives the keyboard to the first one loaded', async () => {
+    const keyword = await newKeyword('long list');
+    const ids: string[] = [];
+    for (let n = 1; n <= 52; n++) ids.push(await scoredMention(keyword.id, `Long list post ${n}`, 70));
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await expect.poll(() => cards.count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => cards.count()).toBe(52);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    // Newest first: the page after the first 50 holds the two stored first; the keyboard is on the newer of them.
+    expect(await cards.locator('.mention-text').allTextContents()).toEqual(ids.map((_, at) => `Long list post ${52 - at}`));
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`mention-${ids[1]}`);
+    await page.close();
+  });
+
   it('reads the list again when the live connection comes back, so a mention stored while it was down shows', async () => {
     const keyword = await newKeyword('dropped wire');
     const page = await browser.newPage();

@@ -35,6 +35,7 @@ export default function InboxPage() {
   const [error, setError] = useState<unknown>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [picker, setPicker] = useState<PickerRequest>();
+  const [focusNext, setFocusNext] = useState<string>();
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
   const shownRef = useRef<InboxMentionFragment[]>([]);
@@ -162,6 +163,13 @@ export default function InboxPage() {
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  useEffect(() => {
+    if (!focusNext) return;
+    setFocusNext(undefined);
+    setCurrentId(focusNext);
+    document.getElementById(`mention-${focusNext}`)?.focus();
+  }, [focusNext]);
+
   // A closed picker gives the keyboard back to the mention it acted on (or the one after it).
   useEffect(() => {
     if (!picker && currentId) document.getElementById(`mention-${currentId}`)?.focus();
@@ -185,8 +193,11 @@ export default function InboxPage() {
     setLoadingMore(true);
     try {
       const { mentions: more } = await execute(InboxMentionsDocument, { ...variables, after: cursor });
+      const added = more.nodes.filter((mention) => !shownRef.current.some((item) => item.id === mention.id));
       setMentions((list) => [...list, ...more.nodes.filter((mention) => !list.some((item) => item.id === mention.id))]);
       setCursor(more.nextCursor ?? null);
+      // The keyboard goes on to the first mention loaded, where reading goes on (the button goes away after the last page).
+      if (added[0]) setFocusNext(added[0].id);
     } catch (failure) {
       setError(failure);
     } finally {
