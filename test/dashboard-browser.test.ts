@@ -1,7 +1,7 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
-import { announceMentionsCreated, saveClassification, storeMatchedPost, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
+import { announceMentionsCreated, announceMentionsUpdated, saveClassification, storeMatchedPost, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { recordPollError } from '../subgraphs/keywords/index.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
@@ -203,6 +203,34 @@ describe('inbox', () => {
     expect(await first.getByText('New', { exact: true }).count()).toBe(1);
     expect(await first.getByText('Scoring…').count()).toBe(1);
     expect(await first.locator('.keyword-chip').textContent()).toBe('live feed');
+    await page.close();
+  });
+
+  it('shows the score of a mention that arrived unscored as it comes over the live connection, and a teammate\'s triage, without reading mentions one by one', async () => {
+    const keyword = await newKeyword('scored live');
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const readsOfOne: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && /query InboxMention\b/.test(request.postData() ?? '')) readsOfOne.push(request.url());
+    });
+    const cards = page.locator('article.mention');
+    // The last one stored is the one delivered (those before it went out before the subscription was live).
+    const mention = (await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `Scored over the wire, take ${attempt}`),
+    )).at(-1)!;
+    const card = page.locator(`#mention-${mention.id}`);
+    await card.getByText('Scoring…').waitFor();
+    await saveClassification(earshot.sql, mention.id, { relevance: 88, sentiment: 'positive', intents: [], automated: false, language: 'en', note: '', priority: 0.88 }, new Date());
+    await announceMentionsUpdated(earshot.sql, [mention]);
+    await card.getByText('Relevance 88').waitFor({ timeout: 5_000 });
+    expect(await card.getByText('Scoring…').count()).toBe(0);
+
+    // A teammate marks it done elsewhere: it leaves the open view here.
+    expect((await api('PATCH', `/v1/mentions/${mention.id}`, { status: 'done' })).status).toBe(200);
+    await card.waitFor({ state: 'detached', timeout: 5_000 });
+    expect(readsOfOne).toEqual([]);
     await page.close();
   });
 
