@@ -169,6 +169,19 @@ async function squeezedTextCells(page: Page): Promise<string[]> {
   );
 }
 
+/** A chart's labels drawn under 9 px once its SVG is scaled to the screen. */
+async function unreadableChartLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<SVGTextElement>('svg.chart text')]
+      .filter((text) => {
+        const chart = text.ownerSVGElement!;
+        const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+        return parseFloat(getComputedStyle(text).fontSize) * scale < 9;
+      })
+      .map((text) => `${text.ownerSVGElement!.getAttribute('aria-label')?.slice(0, 40)}: ${text.textContent}`),
+  );
+}
+
 async function capture(page: Page, name: string) {
   if (!screenshotDir) return;
   await mkdir(screenshotDir, { recursive: true });
@@ -199,6 +212,7 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     expect(await skippedHeadingLevels(page)).toEqual([]);
     expect(await cellsOutOfTheirRows(page)).toEqual([]);
     expect(await squeezedTextCells(page)).toEqual([]);
+    expect(await unreadableChartLabels(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);
