@@ -907,6 +907,20 @@ describe('alerts and channels', () => {
 });
 
 describe('team', () => {
+  it("names the account in the password form, for password managers, and leaves the browser's console quiet on the team page", async () => {
+    const page = await signedInPage();
+    const console: string[] = [];
+    page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+    await page.goto(`${earshot.url}/team`);
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Set password' }).waitFor();
+    expect(await page.locator('input[autocomplete="username"]').inputValue()).toBe('ada@example.com');
+    // Chrome reports a password form without one when it parses the form.
+    await page.waitForTimeout(300);
+    expect(console).toEqual([]);
+    await page.close();
+  });
+
   it("creates an API key shown once, expiring as the chosen day starts in the person's own time zone, and revokes it", async () => {
     // West of Greenwich, where midnight UTC is still the day before.
     const western = await openBrowser({ timezoneId: 'America/Los_Angeles' });

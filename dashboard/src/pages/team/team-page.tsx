@@ -165,7 +165,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   );
 }
 
-function PasswordForm() {
+function PasswordForm({ email }: { email: string | undefined }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const save = useAction(async () => {
@@ -177,6 +177,8 @@ function PasswordForm() {
   return (
     <Section title="Your password">
       <ActionForm onSubmit={() => void save.run()}>
+        {/* The account the password is for, for password managers (and browsers, which ask a password form for one). */}
+        <input type="email" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
         <div class="grid-2">
           <TextField label="Current password" type="password" autoComplete="current-password" value={current} onInput={setCurrent} hint="Leave blank if you sign in by e-mailed link only" />
           <TextField label="New password" type="password" autoComplete="new-password" required value={next} onInput={setNext} hint="At least 10 characters" />
@@ -214,7 +216,7 @@ export default function TeamPage() {
       <InvitationsSection invitations={page.data.invitations} canManage={canManage} isOwner={role === 'owner'} onChanged={() => void page.refetch()} />
       <ApiKeys keys={page.data.apiKeys} onChanged={() => void page.refetch()} />
       <ConnectedAppsSection apps={page.data.connectedApps} canManage={canManage} myUserId={session.user?.id} onChanged={() => void page.refetch()} />
-      <PasswordForm />
+      <PasswordForm email={session.user?.email} />
     </>
   );
 }
