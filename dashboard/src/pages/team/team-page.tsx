@@ -165,7 +165,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   );
 }
 
-function PasswordForm({ email }: { email: string | undefined }) {
+function PasswordForm({ email }: { email: string | null | undefined }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const save = useAction(async () => {
