@@ -27,13 +27,14 @@ export interface TestBrowser {
 }
 
 /** Headless Chromium with a fresh profile of its own, quiet: no first-run, sync, update or background traffic. */
-export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+export async function openBrowser(options: { viewport?: { width: number; height: number }; timezoneId?: string } = {}): Promise<TestBrowser> {
   await ensureChromium();
   const profile = await mkdtemp(path.join(os.tmpdir(), 'earshot-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     viewport: options.viewport ?? { width: 1280, height: 860 },
+    timezoneId: options.timezoneId,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   return {

@@ -1,7 +1,7 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeComment } from '../subgraphs/mentions/comment-store.ts';
-import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
+import { announceMentionsCreated, announceMentionsUpdated, saveClassification, storeMatchedPost, storeMatchedPosts } from '../subgraphs/mentions/mention-store.ts';
 import { recordPollError } from '../subgraphs/keywords/index.ts';
 import { setUserPassword } from '../subgraphs/team/user-password.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
@@ -206,6 +206,90 @@ describe('inbox', () => {
     await page.close();
   });
 
+  it('shows the score of a mention that arrived unscored as it comes over the live connection, and a teammate\'s triage, without reading mentions one by one', async () => {
+    const keyword = await newKeyword('scored live');
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const readsOfOne: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && /query InboxMention\b/.test(request.postData() ?? '')) readsOfOne.push(request.url());
+    });
+    const cards = page.locator('article.mention');
+    // The last one stored is the one delivered (those before it went out before the subscription was live).
+    const mention = (await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `Scored over the wire, take ${attempt}`),
+    )).at(-1)!;
+    const card = page.locator(`#mention-${mention.id}`);
+    await card.getByText('Scoring…').waitFor();
+    await saveClassification(earshot.sql, mention.id, { relevance: 88, sentiment: 'positive', intents: [], automated: false, language: 'en', note: '', priority: 0.88 }, new Date());
+    await announceMentionsUpdated(earshot.sql, [mention]);
+    await card.getByText('Relevance 88').waitFor({ timeout: 5_000 });
+    expect(await card.getByText('Scoring…').count()).toBe(0);
+
+    // A teammate marks it done elsewhere: it leaves the open view here.
+    expect((await api('PATCH', `/v1/mentions/${mention.id}`, { status: 'done' })).status).toBe(200);
+    await card.waitFor({ state: 'detached', timeout: 5_000 });
+    expect(readsOfOne).toEqual([]);
+    await page.close();
+  });
+
+  it("puts mentions that arrive live together in the list's order, newest post first, whatever order they are announced in", async () => {
+    const keyword = await newKeyword('one poll');
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await storeUntilDelivered(
+      async () => (await cards.count()) > 0,
+      (attempt) => newMention(earshot, workspace.id, keyword, `An earlier poll, take ${attempt}`),
+    );
+    const before = await cards.count();
+    // One poll stores its posts together (one match time, ids in publication order) and announces them at once.
+    const minute = 60_000;
+    const posts = ['Posted three minutes ago', 'Posted two minutes ago', 'Posted a minute ago'].map((text, at) => ({
+      post: { ...hackerNewsPost(`${text} about one poll`), publishedAt: new Date(Date.now() - (3 - at) * minute) },
+      matches: [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }],
+    }));
+    const stored = await storeMatchedPosts(earshot.sql, posts);
+    await announceMentionsCreated(earshot.sql, [...stored].reverse());
+    await expect.poll(() => cards.count()).toBe(before + 3);
+    const shown = (await cards.locator('.mention-text').allTextContents()).slice(0, 3);
+    expect(shown).toEqual(['Posted a minute ago about one poll', 'Posted two minutes ago about one poll', 'Posted three minutes ago about one poll']);
+    await page.close();
+  });
+
+  it('tells a workspace that tracks no keyword yet to add one, linking to the Keywords page', async () => {
+    await provisionWorkspace(earshot.sql, 'First day', { ownerEmail: 'newcomer@example.com' });
+    await setUserPassword(earshot.sql, 'newcomer@example.com', password);
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await signInWithPassword(page, earshot.url, 'newcomer@example.com', password);
+    await page.getByText('No keywords are tracked yet.').waitFor();
+    expect(await page.getByText('No mentions match these filters').count()).toBe(0);
+    await page.getByRole('link', { name: 'Add your first keyword' }).click();
+    await page.getByRole('heading', { name: 'Keywords', level: 1 }).waitFor();
+    await page.close();
+  });
+
+  it('loads the next page of mentions on request and gives the keyboard to the first one loaded', async () => {
+    const keyword = await newKeyword('long list');
+    const ids: string[] = [];
+    for (let n = 1; n <= 52; n++) ids.push(await scoredMention(keyword.id, `Long list post ${n}`, 70));
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const cards = page.locator('article.mention');
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(52);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    // Newest first: the page after the first 50 holds the two stored first; the keyboard is on the newer of them.
+    expect(await cards.locator('.mention-text').allTextContents()).toEqual(ids.map((_, at) => `Long list post ${52 - at}`));
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`mention-${ids[1]}`);
+    await page.close();
+    // Its mentions go with it, so that the workspace's counts the other tests read stay as they were.
+    expect((await api('DELETE', `/v1/keywords/${keyword.id}`)).status).toBeLessThan(300);
+  });
+
   it('reads the list again when the live connection comes back, so a mention stored while it was down shows', async () => {
     const keyword = await newKeyword('dropped wire');
     const page = await browser.newPage();
@@ -295,14 +379,17 @@ describe('inbox', () => {
     await page.getByLabel('Keyword').selectOption({ label: 'viewed keyword' });
     await page.getByLabel('Sort').selectOption('priority');
     await page.waitForURL(new RegExp(`/inbox\\?keywords=${kept.id}&sort=priority$`));
+    // The name field takes the keyboard as it opens, and the view selector takes it back once the view is saved.
     await page.getByRole('button', { name: 'Save as a new view' }).click();
-    await page.getByLabel('Name of the new view').fill('Viewed, by priority');
-    await page.getByRole('button', { name: 'Save the view' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Name of the new view').getAttribute('id'));
+    await page.keyboard.type('Viewed, by priority');
+    await page.keyboard.press('Enter');
     await expect.poll(async () => (await api('GET', '/v1/views')).body.data.map((view: { name: string }) => view.name)).toEqual(['Pelicans', 'Viewed, by priority']);
     const saved = (await api('GET', '/v1/views')).body.data[1];
     expect(saved).toMatchObject({ sort: 'priority', filter: { keywordIds: [kept.id], status: 'open', relevant: true, snoozed: false } });
     await page.waitForURL(new RegExp(`/inbox\\?view=${saved.id}&keywords=${kept.id}&sort=priority$`));
     await expect.poll(() => page.getByLabel('Saved view').locator('option:checked').textContent()).toBe('Viewed, by priority');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel('Saved view').getAttribute('id'));
 
     // The API's view: its filters go into the URL, the hidden ones shown under "More filters".
     await page.getByLabel('Saved view').selectOption({ label: 'Pelicans' });
@@ -475,7 +562,10 @@ describe('keywords', () => {
     // On the welcome credit the cap written is the user's own, applied from the first top-up (spec 2.1.1).
     expect(saved.cap).toMatchObject({ welcome: true, own: 500, ownPer: 'week' });
     expect(saved.platforms).toEqual(['hackernews', 'reddit']);
-    expect(await page.getByRole('button', { name: 'No changes' }).isDisabled()).toBe(true);
+    // The button says there is nothing more to save, and keeps the keyboard it had.
+    const noChanges = page.getByRole('button', { name: 'No changes' });
+    expect(await noChanges.getAttribute('aria-disabled')).toBe('true');
+    expect(await noChanges.evaluate((button) => button === document.activeElement)).toBe(true);
     await page.close();
   });
 
@@ -686,9 +776,18 @@ describe('alerts and channels', () => {
     await page.getByRole('button', { name: 'Create channel' }).click();
     const secret = await page.getByLabel('Signing secret').textContent();
     expect(secret).toMatch(/^whsec_/);
+    // Disabled while it ran, the button takes the keyboard back, where it was left at the page's start.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Create channel');
 
     await page.getByRole('button', { name: 'Send a test to Ops hook' }).click();
     await page.getByText('Test delivered').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Send a test to Ops hook');
+    // The test is a delivery: the channel's row counts it at once.
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Ops hook' }) });
+    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual([expect.any(String), '1', 'just now', expect.stringContaining('Send a test')]);
+    // The form starts blank for the next channel.
+    expect(await page.getByLabel('Webhook URL').inputValue()).toBe('');
+    expect(await page.getByLabel('wallet.low').isChecked()).toBe(false);
     const [test] = receiver.bodies().filter((body) => body.event === 'test');
     expect(test).toMatchObject({ event: 'test', data: { message: expect.any(String) } });
     const channels = (await api('GET', '/v1/channels')).body.data;
@@ -794,6 +893,10 @@ describe('alerts and channels', () => {
       await rules.getByRole('button', { name, exact: true }).waitFor();
     }
     expect(await rules.getByRole('button', { name: 'Run now Angry users' }).count()).toBe(0);
+    // The rule reads as it was chosen, and the form starts again from its defaults.
+    expect(await rules.getByRole('row').filter({ hasText: 'Angry users' }).getByRole('cell').first().textContent()).toBe('instantly: Negative');
+    expect(await page.getByRole('group', { name: 'Send to' }).getByLabel('Rule hook (webhook)').isChecked()).toBe(false);
+    expect(await page.getByLabel('Which mentions').inputValue()).toBe('mention.matched');
     await rules.getByRole('button', { name: 'Turn off Evening digest', exact: true }).click();
     await rules.getByRole('button', { name: 'Turn on Evening digest', exact: true }).waitFor();
     const listed = (await api('GET', '/v1/alerts')).body.data;
@@ -804,6 +907,51 @@ describe('alerts and channels', () => {
 });
 
 describe('team', () => {
+  it("names the account in the password form, for password managers, and leaves the browser's console quiet on the team page", async () => {
+    const page = await signedInPage();
+    const console: string[] = [];
+    page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+    await page.goto(`${earshot.url}/team`);
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Set password' }).waitFor();
+    expect(await page.locator('input[autocomplete="username"]').inputValue()).toBe('ada@example.com');
+    // Chrome reports a password form without one when it parses the form.
+    await page.waitForTimeout(300);
+    expect(console).toEqual([]);
+    await page.close();
+  });
+
+  it("creates an API key shown once, expiring as the chosen day starts in the person's own time zone, and revokes it", async () => {
+    // West of Greenwich, where midnight UTC is still the day before.
+    const western = await openBrowser({ timezoneId: 'America/Los_Angeles' });
+    try {
+      const page = await western.newPage();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/team`);
+      await page.getByLabel('Key name').fill('Reporting');
+      await page.getByLabel('Scope').selectOption('read');
+      await page.getByLabel('Expires on (optional)').fill('2027-01-31');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const shown = await page.getByLabel('The new API key').textContent();
+      const keys = (await api('GET', '/v1/api-keys')).body.data;
+      const created = keys.find((key: { name: string }) => key.name === 'Reporting');
+      expect(created).toMatchObject({ scope: 'read', expiresAt: '2027-01-31T08:00:00.000Z' });
+      expect(shown).toContain(created.prefix);
+      const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Reporting' }) });
+      await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe('Jan 31, 2027');
+      // The form starts again from its defaults.
+      expect(await page.getByLabel('Scope').inputValue()).toBe('write');
+      expect(await page.getByLabel('Expires on (optional)').inputValue()).toBe('');
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await row.getByRole('button', { name: 'Revoke Reporting' }).click();
+      await expect.poll(() => row.count()).toBe(0);
+      expect((await api('GET', '/v1/api-keys')).body.data.map((key: { name: string }) => key.name)).not.toContain('Reporting');
+    } finally {
+      await western.close();
+    }
+  });
+
   it('invites a teammate, who opens the mailed link signed out, accepts and lands in the workspace', async () => {
     const page = await signedInPage();
     await page.getByRole('link', { name: 'Team' }).click();

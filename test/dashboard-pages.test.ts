@@ -137,6 +137,51 @@ async function skippedHeadingLevels(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Table cells laid out as something else than table cells (a flex cell ends
+ * short of its row, and its border with it): each by its table's label and
+ * its text.
+ */
+async function cellsOutOfTheirRows(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('td, th')]
+      .filter((cell) => getComputedStyle(cell).display !== 'table-cell')
+      .map((cell) => `${cell.closest('[aria-label]')?.getAttribute('aria-label') ?? 'table'}: ${cell.textContent?.trim()}`),
+  );
+}
+
+/**
+ * Table cells of running text squeezed narrower than ten characters, so
+ * that their words break letter by letter ("Quillpa / d crashe / d"): a
+ * table on a phone scrolls sideways in its region rather than that.
+ */
+async function squeezedTextCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('td')]
+      .map((cell) => {
+        // The cell's own words: a control's name or a hidden label is not text laid out in the cell's width.
+        const words = cell.cloneNode(true) as HTMLElement;
+        words.querySelectorAll('button, select, input, textarea, label, .visually-hidden').forEach((control) => control.remove());
+        return { cell, text: (words.textContent ?? '').trim() };
+      })
+      .filter(({ cell, text }) => text.length > 20 && cell.getBoundingClientRect().width < 10 * parseFloat(getComputedStyle(cell).fontSize))
+      .map(({ cell, text }) => `${cell.closest('[aria-label]')?.getAttribute('aria-label') ?? 'table'}: ${text}`),
+  );
+}
+
+/** A chart's labels drawn under 9 px once its SVG is scaled to the screen. */
+async function unreadableChartLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<SVGTextElement>('svg.chart text')]
+      .filter((text) => {
+        const chart = text.ownerSVGElement!;
+        const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+        return parseFloat(getComputedStyle(text).fontSize) * scale < 9;
+      })
+      .map((text) => `${text.ownerSVGElement!.getAttribute('aria-label')?.slice(0, 40)}: ${text.textContent}`),
+  );
+}
+
 async function capture(page: Page, name: string) {
   if (!screenshotDir) return;
   await mkdir(screenshotDir, { recursive: true });
@@ -165,6 +210,9 @@ describe.each(Object.entries(widths))('the dashboard at %s width', (widthName, v
     await page.locator('.loading').waitFor({ state: 'detached' });
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await skippedHeadingLevels(page)).toEqual([]);
+    expect(await cellsOutOfTheirRows(page)).toEqual([]);
+    expect(await squeezedTextCells(page)).toEqual([]);
+    expect(await unreadableChartLabels(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await capture(page, `${name}-${widthName}`);

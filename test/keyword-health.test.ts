@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NormalizedPost, Platform } from '../vocabulary/normalized-post.ts';
 import { manualClock } from '../runtime/clock.ts';
 import { setPausedForCap } from '../subgraphs/billing/keyword-accounting-store.ts';
+import { judgeKeywordHealth } from '../subgraphs/keywords/keyword-health.ts';
 import { markClassificationFailed, saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import { startTestEarshot, type TestEarshot, unreachableUpstreams } from './harness.ts';
 
@@ -78,6 +79,17 @@ afterAll(() => earshot?.stop());
 // Keywords are created now (real time) and judged ten days later, past the week a new keyword is `new`.
 beforeEach(() => clock.set(new Date(Date.now() + 10 * day)));
 
+describe("a new keyword's first reason", () => {
+  it('says how old it is in words a person reads: today, 1 day ago, 3 days ago', () => {
+    const now = new Date('2026-11-28T19:30:00Z');
+    const reason = (ageMs: number) =>
+      judgeKeywordHealth({ muted: false, pausedForBalance: false, pausedForNoise: false, pausedForCap: false, createdAt: new Date(now.getTime() - ageMs), judgedSince: null, relevant: 0, filtered: 0, windowDays: 30, now }).reasons[0];
+    expect(reason(60_000)).toBe('New: created today; judged after a week.');
+    expect(reason(day + 60_000)).toBe('New: created 1 day ago; judged after a week.');
+    expect(reason(3 * day)).toBe('New: created 3 days ago; judged after a week.');
+  });
+});
+
 describe('GET /v1/keywords/{id}/health', () => {
   it('answers the spec 2.5 record over the last 30 days by default', async () => {
     const keyword = await newKeyword(await newWorkspace(), 'Acme');
@@ -97,8 +109,8 @@ describe('GET /v1/keywords/{id}/health', () => {
       reasons: [
         'Healthy: 2 of 3 scored matches were relevant (67%).',
         '2 relevant and 1 filtered matches in the window.',
-        'Most filtered matches came from reddit: 1 of 1.',
-        '2 match(es) not scored yet.',
+        'Most filtered matches came from Reddit: 1 of 1.',
+        '2 matches not scored yet.',
       ],
       stats: {
         matches: 5,
@@ -173,7 +185,7 @@ describe('GET /v1/keywords/{id}/health', () => {
       await seedMatches(keyword, times(3, { relevance: 80 }));
       const response = await health(keyword);
       expect(response.body.status).toBe('new');
-      expect(response.body.reasons[0]).toBe('New: created 2 day(s) ago; judged after a week.');
+      expect(response.body.reasons[0]).toBe('New: created 2 days ago; judged after a week.');
       expect(await statsHealth(keyword)).toBe('new');
     });
 
@@ -234,9 +246,9 @@ describe('GET /v1/keywords/{id}/health', () => {
     const changed = await health(keyword);
     expect(changed.body.status).toBe('new');
     expect(changed.body.reasons).toEqual([
-      'New rules: changed 0 day(s) ago with 0 scored matches since.',
-      `Judged on matches since ${changedAt.toISOString()}, when its rules last changed.`,
-      'Most filtered matches came from hackernews: 18 of 18.',
+      'New rules: changed today with 0 scored matches since.',
+      `Judged on matches since ${changedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, when its rules last changed.`,
+      'Most filtered matches came from Hacker News: 18 of 18.',
     ]);
     // The counts still cover the whole window; only the status reads from the change.
     expect(changed.body.stats).toMatchObject({ matches: 20, relevant: 2, filtered: 18, judgedSince: changedAt.toISOString() });

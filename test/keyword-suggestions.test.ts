@@ -129,7 +129,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'excluded_terms',
           values: ['giveaway'],
-          why: 'Excluding "giveaway" would have dropped 11 scored match(es) of the last 30 days: 10 noise, 1 relevant; about $0.08 of noise saved.',
+          why: 'Excluding "giveaway" would have dropped 11 scored matches of the last 30 days: 10 noise, 1 relevant; about $0.08 of noise saved.',
           patch: { matching: { excludedTerms: ['spam', 'giveaway'] } },
           effect: { noiseRemoved: 10, relevantRemoved: 1, centsSaved: 8, sample: { ...sample, noiseRemoved: 10, relevantRemoved: 1 }, exact: true },
           source: 'rules',
@@ -137,7 +137,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'excluded_authors',
           values: ['reddit:dealbot'],
-          why: 'Excluding the author reddit:dealbot would have dropped 4 scored match(es) of the last 30 days: all noise; about $0.03 of noise saved.',
+          why: 'Excluding the author reddit:dealbot would have dropped 4 scored matches of the last 30 days: all noise; about $0.03 of noise saved.',
           patch: { matching: { excludedAuthors: ['reddit:dealbot'] } },
           effect: { noiseRemoved: 4, relevantRemoved: 0, centsSaved: 3, sample: { ...sample, noiseRemoved: 4, relevantRemoved: 0 }, exact: true },
           source: 'rules',
@@ -145,7 +145,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'platforms',
           values: ['youtube'],
-          why: 'Every scored match from youtube was noise: dropping the platform would have removed 3 scored match(es) of the last 30 days; about $0.02 of noise saved.',
+          why: 'Every scored match from YouTube was noise: dropping the platform would have removed 3 scored matches of the last 30 days; about $0.02 of noise saved.',
           patch: { platforms: searchPlatforms.filter((platform) => platform !== 'youtube') },
           effect: { noiseRemoved: 3, relevantRemoved: 0, centsSaved: 2, sample: { ...sample, noiseRemoved: 3, relevantRemoved: 0 }, exact: true },
           source: 'rules',
@@ -180,7 +180,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'required_terms',
           values: ['deploy', 'latency'],
-          why: 'Requiring any of "deploy" or "latency" would have dropped 8 scored match(es) of the last 30 days: all noise; about $0.06 of noise saved.',
+          why: 'Requiring any of "deploy" or "latency" would have dropped 8 scored matches of the last 30 days: all noise; about $0.06 of noise saved.',
           patch: { matching: { requiredTerms: ['deploy', 'latency'] } },
           effect: { noiseRemoved: 8, relevantRemoved: 0, centsSaved: 6, sample: { ...sample, noiseRemoved: 8, relevantRemoved: 0 }, exact: true },
           source: 'rules',
@@ -188,7 +188,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'excluded_terms',
           values: ['launch'],
-          why: 'Excluding "launch" would have dropped 5 scored match(es) of the last 30 days: all noise; about $0.04 of noise saved.',
+          why: 'Excluding "launch" would have dropped 5 scored matches of the last 30 days: all noise; about $0.04 of noise saved.',
           patch: { matching: { excludedTerms: ['launch'] } },
           effect: { noiseRemoved: 5, relevantRemoved: 0, centsSaved: 4, sample: { ...sample, noiseRemoved: 5, relevantRemoved: 0 }, exact: true },
           source: 'rules',
@@ -196,7 +196,7 @@ describe('GET /v1/keywords/{id}/suggestions', () => {
         {
           type: 'excluded_terms',
           values: ['gum'],
-          why: 'Excluding "gum" would have dropped 3 scored match(es) of the last 30 days: all noise; about $0.02 of noise saved.',
+          why: 'Excluding "gum" would have dropped 3 scored matches of the last 30 days: all noise; about $0.02 of noise saved.',
           patch: { matching: { excludedTerms: ['gum'] } },
           effect: { noiseRemoved: 3, relevantRemoved: 0, centsSaved: 2, sample: { ...sample, noiseRemoved: 3, relevantRemoved: 0 }, exact: true },
           source: 'rules',
@@ -301,7 +301,7 @@ describe('suggestRuleChanges', () => {
       {
         type: 'required_terms',
         values: ['pipeline', 'cluster'],
-        why: 'Requiring any of "pipeline" or "cluster" would have dropped 10 scored match(es) of the last 30 days: 9 noise, 1 relevant; about $0.07 of noise saved.',
+        why: 'Requiring any of "pipeline" or "cluster" would have dropped 10 scored matches of the last 30 days: 9 noise, 1 relevant; about $0.07 of noise saved.',
         patch: { matching: { requiredTerms: ['pipeline', 'cluster'] } },
         effect: { noiseRemoved: 9, relevantRemoved: 1, centsSaved: 7, sample: { noiseRemoved: 9, noise: 9, relevantRemoved: 1, relevant: 10 }, exact: true },
         source: 'rules',
@@ -422,7 +422,7 @@ describe('suggestions of a language model (EARSHOT_CLASSIFIER_URL)', () => {
       {
         type: 'excluded_terms',
         values: ['satellite', 'sky'],
-        why: 'Posts about satellites are about space, not the product. Applied as is, it would have dropped 5 scored match(es) of the last 30 days: all noise; about $0.04 of noise saved.',
+        why: 'Posts about satellites are about space, not the product. Applied as is, it would have dropped 5 scored matches of the last 30 days: all noise; about $0.04 of noise saved.',
         patch: { matching: { excludedTerms: ['satellite', 'sky'] } },
         effect: { noiseRemoved: 5, relevantRemoved: 0, centsSaved: 4, sample: { ...sample, noiseRemoved: 5, relevantRemoved: 0 }, exact: true },
         source: 'ai',
@@ -430,7 +430,7 @@ describe('suggestions of a language model (EARSHOT_CLASSIFIER_URL)', () => {
       {
         type: 'required_terms',
         values: ['deploy', 'latency', 'uptime'],
-        why: 'Relevant posts are about running services. Applied as is, it would have dropped 8 scored match(es) of the last 30 days: all noise; about $0.06 of noise saved.',
+        why: 'Relevant posts are about running services. Applied as is, it would have dropped 8 scored matches of the last 30 days: all noise; about $0.06 of noise saved.',
         patch: { matching: { requiredTerms: ['deploy', 'latency', 'uptime'] } },
         effect: { noiseRemoved: 8, relevantRemoved: 0, centsSaved: 6, sample: { ...sample, noiseRemoved: 8, relevantRemoved: 0 }, exact: true },
         source: 'ai',

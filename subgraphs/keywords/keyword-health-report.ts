@@ -1,3 +1,4 @@
+import { platformName } from '../../vocabulary/platform-names.ts';
 import { keywordPlatformWindowCounts, workspaceMatchCount } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
@@ -64,13 +65,14 @@ function healthWindow(now: Date, days: number) {
 
 function contextReasons(stats: KeywordHealthReport['stats']): string[] {
   const reasons: string[] = [];
-  if (stats.judgedSince) reasons.push(`Judged on matches since ${stats.judgedSince.toISOString()}, when its rules last changed.`);
+  // Read by people as they are (the dashboard shows them): a UTC minute and a platform's name, not an ISO instant and an id.
+  if (stats.judgedSince) reasons.push(`Judged on matches since ${stats.judgedSince.toISOString().slice(0, 16).replace('T', ' ')} UTC, when its rules last changed.`);
   const noisiest = stats.byPlatform.reduce<(typeof stats.byPlatform)[number] | null>(
     (worst, platform) => (platform.filtered > (worst?.filtered ?? 0) ? platform : worst),
     null,
   );
-  if (noisiest) reasons.push(`Most filtered matches came from ${noisiest.platform}: ${noisiest.filtered} of ${stats.filtered}.`);
-  if (stats.unscored > 0) reasons.push(`${stats.unscored} match(es) not scored yet.`);
+  if (noisiest) reasons.push(`Most filtered matches came from ${platformName(noisiest.platform)}: ${noisiest.filtered} of ${stats.filtered}.`);
+  if (stats.unscored > 0) reasons.push(`${stats.unscored} ${stats.unscored === 1 ? 'match' : 'matches'} not scored yet.`);
   return reasons;
 }
 

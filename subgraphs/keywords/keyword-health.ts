@@ -22,6 +22,12 @@ export const noiseRelevantShare = 0.3;
 export const isNoisy = (relevant: number, filtered: number) =>
   relevant + filtered >= noiseMinScored && relevant / (relevant + filtered) < noiseRelevantShare;
 
+/** "today", "1 day ago", "3 days ago": the reasons are read by people (the dashboard shows them as they are). */
+function daysAgo(days: number): string {
+  const whole = Math.floor(days);
+  return whole === 0 ? 'today' : whole === 1 ? '1 day ago' : `${whole} days ago`;
+}
+
 /**
  * The health rule of spec 2.1.4, in its order: paused, capped, noisy, new,
  * quiet, healthy. The first reason explains the status.
@@ -52,8 +58,8 @@ export function judgeKeywordHealth(input: HealthInput): { status: HealthStatus; 
     status = 'new';
     reasons.push(
       ageDays < 7
-        ? `New: created ${Math.floor(ageDays)} day(s) ago; judged after a week.`
-        : `New rules: changed ${Math.floor((input.now.getTime() - input.judgedSince!.getTime()) / day)} day(s) ago with ${scored} scored matches since.`,
+        ? `New: created ${daysAgo(ageDays)}; judged after a week.`
+        : `New rules: changed ${daysAgo((input.now.getTime() - input.judgedSince!.getTime()) / day)} with ${scored} scored matches since.`,
     );
   } else if (input.relevant === 0) {
     status = 'quiet';

@@ -1,5 +1,6 @@
 import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
+import { platformName } from '../../vocabulary/platform-names.ts';
 import { stopWords } from '../../vocabulary/stop-words.ts';
 import { centsOf, chargedItemFifteenths } from '../billing/index.ts';
 import { canonicalAuthor } from './matching/author-identity.ts';
@@ -340,7 +341,7 @@ const quotedList = (values: readonly string[], joiner: 'or' | 'and') =>
 function effectInWords(effect: SuggestionEffect, days: number) {
   const removed = effect.noiseRemoved + effect.relevantRemoved;
   return {
-    scope: `${removed} scored match(es) of the last ${days} days${effect.exact ? '' : ' (estimated from the newest)'}`,
+    scope: `${removed} scored ${removed === 1 ? 'match' : 'matches'} of the last ${days} days${effect.exact ? '' : ' (estimated from the newest)'}`,
     split: effect.relevantRemoved === 0 ? 'all noise' : `${effect.noiseRemoved} noise, ${effect.relevantRemoved} relevant`,
     saving: `about ${dollars(effect.centsSaved)} of noise saved`,
   };
@@ -356,7 +357,7 @@ function explain(candidate: Candidate, effect: SuggestionEffect, days: number): 
     case 'required_terms':
       return `Requiring ${candidate.values.length > 1 ? 'any of ' : ''}${quotedList(candidate.values, 'or')} would have dropped ${scope}: ${split}; ${saving}.`;
     default:
-      return `Every scored match from ${candidate.values[0]} was noise: dropping the platform would have removed ${scope}; ${saving}.`;
+      return `Every scored match from ${platformName(candidate.values[0])} was noise: dropping the platform would have removed ${scope}; ${saving}.`;
   }
 }
 

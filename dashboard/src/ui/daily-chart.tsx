@@ -10,7 +10,7 @@ export interface ChartDay {
 
 const width = 720;
 const height = 220;
-const pad = { top: 12, right: 44, bottom: 28, left: 52 };
+const pad = { top: 16, right: 60, bottom: 32, left: 76 };
 
 /**
  * Daily spend as bars (left axis, dollars) and matches as a line (right

@@ -9,7 +9,7 @@ import { CreateAlertRuleDocument } from './alert-operations';
 import { ActionForm } from '../../ui/action-form';
 
 /** The instant rules' preset events (spec 6.2): each brings its filter. */
-const instantEvents = [
+export const instantEvents = [
   ['mention.matched', 'Every relevant mention'],
   ['mention.high_relevance', 'Relevance 80 or more'],
   ['mention.negative', 'Negative'],
@@ -42,7 +42,15 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         filter: { ...(keywordIds.length ? { keywordIds } : {}), ...(minRelevance ? { minRelevance: Number(minRelevance) } : {}) },
       },
     });
+    // The next rule starts from the defaults: channels and keywords left ticked went unnoticed into it.
     setName('');
+    setMode('instant');
+    setEvent('mention.matched');
+    setHour('9');
+    setWeekday('monday');
+    setChannelIds([]);
+    setKeywordIds([]);
+    setMinRelevance('');
     onCreated();
     return name;
   });

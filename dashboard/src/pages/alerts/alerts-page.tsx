@@ -4,7 +4,7 @@ import type { AlertsPageQuery } from '../../graphql/graphql';
 import { ago, count, counted } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
-import { AlertRuleForm } from './alert-rule-form';
+import { AlertRuleForm, instantEvents } from './alert-rule-form';
 import { AlertsPageDocument, DeleteAlertRuleDocument, RunAlertRuleDocument, TestAlertRuleDocument, TestChannelDocument, UpdateAlertRuleDocument } from './alert-operations';
 import { ChannelForm } from './channel-form';
 import { destination, TestOutcomes } from './channel-labels';
@@ -14,8 +14,13 @@ import { DataTable } from '../../ui/data-table';
 type Channel = AlertsPageQuery['channels'][number];
 type Rule = AlertsPageQuery['alertRules'][number];
 
-function ChannelRow({ channel }: { channel: Channel }) {
-  const test = useAction(async () => (await execute(TestChannelDocument, { id: channel.id })).testChannel.outcomes);
+function ChannelRow({ channel, onTested }: { channel: Channel; onTested(): void }) {
+  // A test send is a delivery (spec 4.6): the row's count and last delivery are read again after it.
+  const test = useAction(async () => {
+    const { outcomes } = (await execute(TestChannelDocument, { id: channel.id })).testChannel;
+    onTested();
+    return outcomes;
+  });
   return (
     <tr>
       <th scope="row">
@@ -55,7 +60,7 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
     onChanged();
   });
   const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
-  const when = rule.mode === 'instant' ? `instantly: ${rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
+  const when = rule.mode === 'instant' ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
   return (
     <tr>
       <th scope="row">
@@ -106,7 +111,7 @@ export default function AlertsPage() {
         ) : (
           <DataTable label="Channels" columns={['Channel', 'Delivers to', { label: 'Last 7 days', number: true }, 'Last delivery', 'Test']}>
             {channels.map((channel) => (
-              <ChannelRow key={channel.id} channel={channel} />
+              <ChannelRow key={channel.id} channel={channel} onTested={() => void page.refetch()} />
             ))}
           </DataTable>
         )}

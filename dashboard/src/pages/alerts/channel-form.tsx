@@ -27,8 +27,14 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
     }[kind];
     const { createChannel } = await execute(CreateChannelDocument, { input: { kind, label: label || undefined, ...byKind } });
     setCreated({ label: createChannel.label, secret: createChannel.config.secret });
+    // The next channel starts blank, whatever its kind: an e-mail address or chat id left in place read as still to be sent.
     setLabel('');
     setUrl('');
+    setEvents([]);
+    setChatId('');
+    setSlackChannelId('');
+    setSlackChannelName('');
+    setAddress('');
     onCreated();
   });
 

@@ -31,7 +31,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const retry = retryState(delivery);
   return (
     <tr>
-      <td>{dateTime(delivery.createdAt)}</td>
+      <td class="nowrap">{dateTime(delivery.createdAt)}</td>
       <td>
         {delivery.kind}
         {delivery.event && <div class="muted">{delivery.event}</div>}
@@ -130,7 +130,7 @@ export default function ChannelPage({ id }: { id: string }) {
         {channelDeliveries.nodes.length === 0 ? (
           <p class="empty">Nothing was delivered to this channel yet.</p>
         ) : (
-          <DataTable label="Deliveries, newest first" columns={['Created', 'What', 'Mention', 'Status', 'Last error']}>
+          <DataTable label="Deliveries, newest first" columns={['Created', 'What', 'Mention', 'Status', 'Error and attempts']}>
             {channelDeliveries.nodes.map((delivery) => (
               <DeliveryRow key={delivery.id} delivery={delivery} />
             ))}

@@ -11,7 +11,7 @@ export interface ChartSeries {
 
 const width = 720;
 const height = 240;
-const pad = { top: 12, right: 12, bottom: 28, left: 44 };
+const pad = { top: 16, right: 12, bottom: 32, left: 76 };
 
 /**
  * Counts per bucket as stacked bars, one colour per series, drawn as SVG

@@ -160,13 +160,18 @@ export function staysListed(mention: InboxMentionFragment, { filter }: InboxFilt
   return true;
 }
 
+/** Newer first by match time, then by id, as the server breaks ties (its ids ascend in publication order within one poll). */
+const newerFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
 /**
- * The list's order. The server pages in the order asked for; sorting by
- * priority here again keeps that order (the sort is stable) and puts a
- * mention that arrived live where its priority belongs.
+ * The list's order, the server's (newest match first, or by priority):
+ * mentions that arrive live take their place in it, whatever order they are
+ * announced in; the mentions of one poll are announced together, and put
+ * first as they came they listed the oldest post on top of "Newest first".
  */
-export function sortMentions<T extends { priority: number }>(mentions: T[], sort: MentionSort): T[] {
-  return sort === 'priority' ? [...mentions].sort((a, b) => b.priority - a.priority) : mentions;
+export function sortMentions<T extends { priority: number; createdAt: string; id: string }>(mentions: T[], sort: MentionSort): T[] {
+  return [...mentions].sort((a, b) => (sort === 'priority' ? b.priority - a.priority : 0) || newerFirst(a, b));
 }
 
 const flagOptions = (yes: string, no: string) => [['', 'Either'], ['true', yes], ['false', no]] as const;

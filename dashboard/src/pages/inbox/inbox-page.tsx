@@ -11,12 +11,17 @@ import { PageHeader } from '../../ui/page';
 import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions, staysListed } from './inbox-filters';
 import { pickerKeys, ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
 import { MentionCard } from './mention-card';
-import { BulkTriageDocument, InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, TriageMentionDocument } from './mention-fields';
+import { BulkTriageDocument, InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, LiveMentionUpdatesDocument, TriageMentionDocument } from './mention-fields';
 import { SavedViews } from './saved-views';
 import { type PickerRequest, TriagePicker } from './triage-picker';
 
-/** When a mention that arrived unscored is read again for its score. */
-const rescoreDelaysMs = [3_000, 8_000, 20_000, 60_000];
+/**
+ * When a mention that arrived unscored is read again for its score, if its
+ * score has not come over the live connection by then (a drop, a missed
+ * event): a poll of a hundred posts read each one again, a hundred requests
+ * at once, when the scores come as events anyway.
+ */
+const rescoreDelaysMs = [8_000, 20_000, 60_000];
 
 export default function InboxPage() {
   const { query, route } = useLocation();
@@ -35,6 +40,7 @@ export default function InboxPage() {
   const [error, setError] = useState<unknown>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [picker, setPicker] = useState<PickerRequest>();
+  const [focusNext, setFocusNext] = useState<string>();
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
   const shownRef = useRef<InboxMentionFragment[]>([]);
@@ -63,6 +69,8 @@ export default function InboxPage() {
       if (attempt >= rescoreDelaysMs.length) return;
       timers.current.push(
         setTimeout(async () => {
+          const shown = shownRef.current.find((item) => item.id === id);
+          if (!shown || shown.classification?.relevance != null || shown.classification?.failed) return;
           try {
             const { mention } = await execute(InboxMentionDocument, { id });
             if (mention.classification?.relevance == null && !mention.classification?.failed) return rescore(id, attempt + 1);
@@ -80,8 +88,16 @@ export default function InboxPage() {
       setAnnouncement(`New mention on ${mentionCreated.post.platform} for ${mentionCreated.keyword.term}`);
       if (mentionCreated.classification?.relevance == null) rescore(mentionCreated.id, 0);
     });
+    // A listed mention changed anywhere (scored, or triaged by a teammate) is replaced where it is, or leaves the view it no longer fits.
+    const stopUpdates = subscribe(LiveMentionUpdatesDocument, ({ mentionUpdated }) => {
+      const shown = mentionUpdated && shownRef.current.find((item) => item.id === mentionUpdated.id);
+      if (!mentionUpdated || !shown) return;
+      const scoredNow = shown.classification?.relevance == null && mentionUpdated.classification?.relevance != null;
+      replace(mentionUpdated, scoredNow ? arrivalFits(mentionUpdated, filtersRef.current) : staysListed(mentionUpdated, filtersRef.current));
+    });
     return () => {
       stop();
+      stopUpdates();
       timers.current.forEach(clearTimeout);
     };
   }, [replace]);
@@ -162,6 +178,13 @@ export default function InboxPage() {
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  useEffect(() => {
+    if (!focusNext) return;
+    setFocusNext(undefined);
+    setCurrentId(focusNext);
+    document.getElementById(`mention-${focusNext}`)?.focus();
+  }, [focusNext]);
+
   // A closed picker gives the keyboard back to the mention it acted on (or the one after it).
   useEffect(() => {
     if (!picker && currentId) document.getElementById(`mention-${currentId}`)?.focus();
@@ -185,8 +208,11 @@ export default function InboxPage() {
     setLoadingMore(true);
     try {
       const { mentions: more } = await execute(InboxMentionsDocument, { ...variables, after: cursor });
+      const added = more.nodes.filter((mention) => !shownRef.current.some((item) => item.id === mention.id));
       setMentions((list) => [...list, ...more.nodes.filter((mention) => !list.some((item) => item.id === mention.id))]);
       setCursor(more.nextCursor ?? null);
+      // The keyboard goes on to the first mention loaded, where reading goes on (the button goes away after the last page).
+      if (added[0]) setFocusNext(added[0].id);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -236,6 +262,10 @@ export default function InboxPage() {
       {picker && <TriagePicker request={picker} members={members} onPick={(patch) => pick(picker, patch)} onClose={() => setPicker(undefined)} />}
       {page.loading && !page.data ? (
         <Loading label="Loading mentions" />
+      ) : shown.length === 0 && keywordChoices.keywords?.length === 0 ? (
+        <p class="empty">
+          No keywords are tracked yet. <a href="/keywords">Add your first keyword</a> and its mentions appear here as they are found.
+        </p>
       ) : shown.length === 0 ? (
         <p class="empty">No mentions match these filters. New ones appear here as they are found.</p>
       ) : (

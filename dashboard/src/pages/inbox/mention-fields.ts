@@ -46,6 +46,12 @@ export const LiveMentionsDocument = graphql(`
   }
 `);
 
+export const LiveMentionUpdatesDocument = graphql(`
+  subscription LiveMentionUpdates {
+    mentionUpdated { ...InboxMention }
+  }
+`);
+
 export const TriageMentionDocument = graphql(`
   mutation TriageMention($id: ID!, $input: MentionPatchInput!) {
     updateMention(id: $id, input: $input) { ...InboxMention }

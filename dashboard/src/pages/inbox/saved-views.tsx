@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
@@ -57,6 +57,14 @@ export function SavedViews({ filters, onApply }: { filters: InboxFilters; onAppl
   const views = useQuery(SavedViewsDocument, {});
   const [naming, setNaming] = useState<'new' | 'rename'>();
   const [name, setName] = useState('');
+  const group = useRef<HTMLDivElement>(null);
+  // The name field takes the keyboard when it opens; the view selector takes it back when it closes, as the field under it is gone.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (naming) group.current?.querySelector<HTMLInputElement>('.saved-view-name input')?.focus();
+    else if (opened.current) group.current?.querySelector<HTMLSelectElement>('select')?.focus();
+    opened.current = !!naming;
+  }, [naming]);
   const current = views.data?.mentionViews.find((view) => view.id === filters.viewId);
   const changed = current ? !sameFilters(asFilters(current), filters) : false;
 
@@ -91,7 +99,7 @@ export function SavedViews({ filters, onApply }: { filters: InboxFilters; onAppl
   const options = [['', 'None'], ...(views.data?.mentionViews ?? []).map((view) => [view.id, view.name] as const)] as const;
 
   return (
-    <div class="saved-views" role="group" aria-label="Views of the inbox">
+    <div class="saved-views" ref={group} role="group" aria-label="Views of the inbox">
       <SelectField
         label="Saved view"
         value={current?.id ?? ''}

@@ -155,7 +155,7 @@ export function KeywordEditor({
   const changedCount = Object.keys(changes).length;
 
   return (
-    <ActionForm class="keyword-editor" onSubmit={() => void save.run()}>
+    <ActionForm class="keyword-editor" onSubmit={() => changedCount > 0 && void save.run()}>
       <Section title="Keyword">
         <div class="grid-2">
           <TextField label="Term" required value={form.term} onInput={(term) => set({ term })} hint='Renaming tracks the new term from now on, without a look-back. "Double quotes" make it an exact phrase.' />
@@ -264,7 +264,8 @@ export function KeywordEditor({
       </Section>
 
       <div class="form-actions sticky-actions">
-        <button type="submit" disabled={save.busy || changedCount === 0}>
+        {/* Not disabled when there is nothing to save (only while saving), so that it keeps the keyboard after a save. */}
+        <button type="submit" disabled={save.busy} aria-disabled={changedCount === 0}>
           {save.busy ? 'Saving…' : changedCount ? `Save ${counted(changedCount, 'change')}` : 'No changes'}
         </button>
         <button type="button" class="secondary" disabled={changedCount === 0} onClick={() => setForm(formOf(keyword))}>

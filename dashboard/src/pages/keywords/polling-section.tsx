@@ -38,7 +38,7 @@ export function PollingSection({ polling }: { polling: Polling[] }) {
             {polling.map((entry) => (
               <tr key={entry.platform}>
                 <th scope="row">{platformName(entry.platform)}</th>
-                <td>{entry.lastPolledAt ? when(entry.lastPolledAt) : 'Not yet'}</td>
+                <td class="wrap">{entry.lastPolledAt ? when(entry.lastPolledAt) : 'Not yet'}</td>
                 <td class="number">{count(entry.emptyPolls)}</td>
                 <td class="wrap">
                   {entry.lastError ? (

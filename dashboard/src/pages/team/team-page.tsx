@@ -107,10 +107,13 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const create = useAction(async () => {
     const { createApiKey } = await execute(CreateApiKeyDocument, {
-      input: { name, scope, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T00:00:00Z`).toISOString() } : {}) },
+      // The day chosen is the person's own, as the list shows it: midnight UTC showed as the day before west of Greenwich.
+      input: { name, scope, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T00:00:00`).toISOString() } : {}) },
     });
     setCreated({ name: createApiKey.name, key: createApiKey.key ?? '' });
     setName('');
+    setScope('write');
+    setExpiresOn('');
     onChanged();
   });
   const revoke = useAction(async (id: string, keyName: string) => {
@@ -143,7 +146,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
         <div class="grid-2">
           <TextField label="Key name" required value={name} onInput={setName} />
           <SelectField label="Scope" value={scope} options={[['write', 'Read and write'], ['read', 'Read only (GET)']] as [ApiKeyScope, string][]} onChange={setScope} />
-          <TextField label="Expires on (optional)" type="date" value={expiresOn} onInput={setExpiresOn} />
+          <TextField label="Expires on (optional)" type="date" value={expiresOn} onInput={setExpiresOn} hint="It stops working as this day starts, in your time zone" />
         </div>
         <ErrorNotice error={create.error} />
         {created && (
@@ -162,7 +165,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
   );
 }
 
-function PasswordForm() {
+function PasswordForm({ email }: { email: string | null | undefined }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const save = useAction(async () => {
@@ -174,6 +177,8 @@ function PasswordForm() {
   return (
     <Section title="Your password">
       <ActionForm onSubmit={() => void save.run()}>
+        {/* The account the password is for, for password managers (and browsers, which ask a password form for one). */}
+        <input type="email" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
         <div class="grid-2">
           <TextField label="Current password" type="password" autoComplete="current-password" value={current} onInput={setCurrent} hint="Leave blank if you sign in by e-mailed link only" />
           <TextField label="New password" type="password" autoComplete="new-password" required value={next} onInput={setNext} hint="At least 10 characters" />
@@ -211,7 +216,7 @@ export default function TeamPage() {
       <InvitationsSection invitations={page.data.invitations} canManage={canManage} isOwner={role === 'owner'} onChanged={() => void page.refetch()} />
       <ApiKeys keys={page.data.apiKeys} onChanged={() => void page.refetch()} />
       <ConnectedAppsSection apps={page.data.connectedApps} canManage={canManage} myUserId={session.user?.id} onChanged={() => void page.refetch()} />
-      <PasswordForm />
+      <PasswordForm email={session.user?.email} />
     </>
   );
 }
