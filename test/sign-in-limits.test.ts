@@ -58,8 +58,33 @@ describe('sign-in limits per client address', () => {
       select subject, sum(attempts)::int as attempts from sign_in_attempts group by subject order by subject`;
     expect(counts).toEqual([
       { subject: 'sign-in:account:guess@example.com', attempts: 10 },
+      { subject: 'sign-in:account:guess@example.com:from:127.0.0.1', attempts: 10 },
       { subject: 'sign-in:address:127.0.0.1', attempts: 30 },
     ]);
+  }, 60_000);
+
+  // Counted per account alone, ten wrong tries by a stranger locked the owner out of password sign-in for 15 minutes.
+  it("keeps a stranger's failures at an account from locking its owner out: 10 per account from one address, 100 from everywhere", async () => {
+    // The test before counted this file's own address out.
+    await earshot.sql`delete from sign_in_attempts where subject = 'sign-in:address:127.0.0.1'`;
+    await provisionWorkspace(earshot.sql, 'Targeted', { ownerEmail: 'targeted@example.com' });
+    await setUserPassword(earshot.sql, 'targeted@example.com', password);
+    const strangers = ['203.0.113.9', '2001:db8:7:1::5'];
+    for (const stranger of strangers) {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await countAttempt(earshot.sql, [
+          { subject: 'sign-in:account:targeted@example.com', limit: 100 },
+          { subject: `sign-in:account:targeted@example.com:from:${addressSubject(stranger)}`, limit: 10 },
+        ]);
+      }
+    }
+    expect((await signIn('targeted@example.com', password)).status).toBe(200);
+
+    // Guessing from many addresses still meets a ceiling on the account itself.
+    for (let earlier = 0; earlier < 80; earlier++) await countAttempt(earshot.sql, [{ subject: 'sign-in:account:targeted@example.com', limit: 100 }]);
+    const guessedOut = await signIn('targeted@example.com', password);
+    expect(guessedOut.status).toBe(429);
+    expect(guessedOut.body.error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: expect.any(Number) });
   }, 60_000);
 
   it('limits sign-in links: 5 per address asked for, 20 per client address, every request counted whether or not a user has it', async () => {

@@ -57,7 +57,7 @@ export const sessionRoutes: GraphQLRoute[] = [
       400: invalidBodyResponse,
       401: { description: 'Wrong e-mail address or password, or no membership in that workspace (`unauthorized`)' },
       429: {
-        description: '10 failed sign-ins for this account, or 30 from this client address, within 15 minutes (`rate_limited`, with `Retry-After`); even a right password waits',
+        description: '10 failed sign-ins for this account from this client address, 100 for this account from anywhere, or 30 from this client address, within 15 minutes (`rate_limited`, with `Retry-After`); even a right password waits',
       },
     },
     operation: `mutation SignInWithPassword($input: PasswordSignInInput!) {

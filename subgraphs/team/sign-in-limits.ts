@@ -5,13 +5,16 @@ import { type AttemptLimit, attemptsBlockedFor, countAttempt, uncountAttempt } f
 import { normaliseEmail } from './user-store.ts';
 
 /**
- * Ceilings per 15-minute window. Failed sign-ins (a wrong password, here or
- * when changing it) stop guessing at one account and, from one address,
- * across many; an office behind one address gets three times an account's
- * allowance. Sign-in links asked for keep anyone from flooding a mailbox or
- * the mail server.
+ * Ceilings per 15-minute window. Failed sign-ins stop guessing at one
+ * account from one address, at many accounts from one address (an office
+ * behind one address gets three times an account's allowance), and, far
+ * higher, at one account from everywhere. Counted per account alone, ten
+ * wrong tries by anyone would lock the owner out of password sign-in for
+ * a quarter of an hour: the pair keeps a stranger's guesses from costing
+ * the owner their own tries. Sign-in links asked for keep anyone from
+ * flooding a mailbox or the mail server.
  */
-const failedSignIns = { perAccount: 10, perAddress: 30 };
+const failedSignIns = { perAccountFromAddress: 10, perAccount: 100, perAddress: 30 };
 const signInLinks = { perAccount: 5, perAddress: 20 };
 
 /**
@@ -30,15 +33,26 @@ export function addressSubject(address: string): string {
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-function limitsOf(kind: string, ceilings: { perAccount: number; perAddress: number }, email: string, clientAddress: string | null): AttemptLimit[] {
+const accountSubject = (kind: string, email: string) => `${kind}:account:${normaliseEmail(email)}`;
+const addressLimit = (kind: string, clientAddress: string, limit: number): AttemptLimit => ({ subject: `${kind}:address:${addressSubject(clientAddress)}`, limit });
+
+/** Without a client address (a caller inside the process), an account has only its own-address allowance. */
+export function failedSignInLimits(email: string, clientAddress: string | null): AttemptLimit[] {
+  const account = accountSubject('sign-in', email);
+  if (!clientAddress) return [{ subject: account, limit: failedSignIns.perAccountFromAddress }];
   return [
-    { subject: `${kind}:account:${normaliseEmail(email)}`, limit: ceilings.perAccount },
-    ...(clientAddress ? [{ subject: `${kind}:address:${addressSubject(clientAddress)}`, limit: ceilings.perAddress }] : []),
+    { subject: account, limit: failedSignIns.perAccount },
+    { subject: `${account}:from:${addressSubject(clientAddress)}`, limit: failedSignIns.perAccountFromAddress },
+    addressLimit('sign-in', clientAddress, failedSignIns.perAddress),
   ];
 }
 
-export const failedSignInLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in', failedSignIns, email, clientAddress);
-export const signInLinkLimits = (email: string, clientAddress: string | null) => limitsOf('sign-in-link', signInLinks, email, clientAddress);
+export function signInLinkLimits(email: string, clientAddress: string | null): AttemptLimit[] {
+  return [
+    { subject: accountSubject('sign-in-link', email), limit: signInLinks.perAccount },
+    ...(clientAddress ? [addressLimit('sign-in-link', clientAddress, signInLinks.perAddress)] : []),
+  ];
+}
 
 /**
  * Counts an attempt before it is made, and refuses it (`429 rate_limited`
