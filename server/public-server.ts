@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
-import type { ExecutionResult, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
+import { type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
@@ -144,6 +144,22 @@ function responseOnUpgradeSocket(req: http.IncomingMessage, socket: Duplex): htt
   });
   return res;
 }
+
+/**
+ * Operations one graphql-ws connection may have running at once (README
+ * "Limits"). The dashboard holds a handful; each subscription with its own
+ * variables holds a subscription to the subgraphs, some 100 kB, so ten
+ * thousand subscribed at once on one socket took 1.8 GB and left every other
+ * request unanswered for half a minute. One over the limit is refused alone,
+ * with an error message for its id; the connection and its others go on.
+ */
+const maxOperationsPerConnection = 100;
+
+const tooManyOperations = () => [
+  new GraphQLError(`This connection already runs ${maxOperationsPerConnection} operations, the most one may; complete one, or open another connection`, {
+    extensions: { code: 'too_many_operations' },
+  }),
+];
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -310,6 +326,9 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     wsServer = useServer(
       {
         ...graphqlWsOptions,
+        // The operation being subscribed is among the connection's already, its id taken.
+        onSubscribe: (ctx, id, payload) =>
+          Object.keys(ctx.subscriptions).length > maxOperationsPerConnection ? tooManyOperations() : graphqlWsOptions.onSubscribe!(ctx, id, payload),
         onNext: (_ctx, _id, _payload, _args, result) => withoutHttpExtensions(result as ExecutionResult),
         // Every operation of a connection acts with its one credential: once that stopped working and the
         // connection's last subscription was told so, the connection is closed as graphql-ws closes one whose
