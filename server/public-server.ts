@@ -10,7 +10,7 @@ import { isOAuthPath } from '../oauth/metadata.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
-import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
+import { type ApiError, errorBody, statusOf } from '../rest-facade/error-envelope.ts';
 import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
@@ -99,6 +99,20 @@ function repeatsAuthorization(req: http.IncomingMessage): boolean {
 
 const severalAuthorizations: ApiError = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
 
+/** The paths whose bodies Earshot's own parsers read: the OAuth endpoints' form parser decodes content codings itself. */
+const readsBodyItself = (path: string) => path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/');
+
+/**
+ * The content coding of a request's body when it is one the API does not
+ * decode (RFC 9110 8.4), or undefined: read as it came, a gzip body was
+ * "not valid JSON", and a plain body that only claimed gzip was acted on.
+ */
+function unreadCoding(req: http.IncomingMessage): string | undefined {
+  const coding = req.headers['content-encoding']?.trim().toLowerCase();
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return coding && coding !== 'identity' && hasBody ? coding : undefined;
+}
+
 /** The envelope a refusal is written in: Octolens's under `/compat/`, spec 7's everywhere else. */
 const envelopeFor = (path: string): ((error: ApiError, requestId: string) => unknown) => (path.startsWith('/compat/') ? octolensErrors.body : errorBody);
 
@@ -124,6 +138,12 @@ function admit(req: http.IncomingMessage, res: http.ServerResponse): { path: str
   }
   if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
     return { path, refusal: severalAuthorizations };
+  }
+  const coding = unreadCoding(req);
+  if (coding !== undefined && readsBodyItself(path)) {
+    // RFC 9110 15.5.16: a 415 for a content coding names the codings the server takes.
+    res.setHeader('accept-encoding', 'identity');
+    return { path, refusal: { code: 'validation_error', status: 415, message: `Content-Encoding: ${coding} is not decoded here: send the body as it is, without a content coding`, field: null } };
   }
   return { path };
 }
@@ -230,7 +250,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
   const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError, envelope: (error: ApiError, requestId: string) => unknown = errorBody) => {
     const requestId = req.headers['x-request-id'] as string;
     const body = JSON.stringify(envelope(error, requestId));
-    res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+    res.writeHead(statusOf(error), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
     res.end(body);
   };
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => refuse(req, res, { code: 'not_found', message: `No route for ${req.method} ${req.url}` });
