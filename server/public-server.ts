@@ -15,7 +15,15 @@ import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
-import { answerWithin, lateAnswerMessage, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
+import {
+  answerWithin,
+  bodyStillArriving,
+  bodyTimeoutResponse,
+  lateAnswerMessage,
+  lateGraphQLResponse,
+  lateMcpResponse,
+  lateRestResponse,
+} from './request-deadline.ts';
 
 /** The first path segments of the APIs. */
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known', 'api']);
@@ -223,9 +231,9 @@ export interface PublicServer {
  * carry none, so their lines ended bare (`HTTP/1.1 401 `) where every other
  * answer of the port names its status.
  */
-function withReasonPhrase(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const response = await handler(request);
+function withReasonPhrase<Context extends unknown[]>(handler: (request: Request, ...context: Context) => Promise<Response>): (request: Request, ...context: Context) => Promise<Response> {
+  return async (request, ...context) => {
+    const response = await handler(request, ...context);
     if (response.statusText || !http.STATUS_CODES[response.status]) return response;
     return new Response(response.body, { status: response.status, statusText: http.STATUS_CODES[response.status], headers: response.headers });
   };
@@ -240,12 +248,15 @@ function withReasonPhrase(handler: (request: Request) => Promise<Response>): (re
  * HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
-  const late = (answer: (request: Request, message: string) => Response) => (request: Request) => answer(request, lateAnswerMessage(options.databaseStatus?.()));
-  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse))) : undefined;
-  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse)))) : undefined;
+  const late =
+    (answer: (request: Request, message: string) => Response, api: 'rest' | 'graphql' | 'mcp') =>
+    (request: Request, ...context: unknown[]) =>
+      bodyStillArriving(context) ? bodyTimeoutResponse(request, api) : answer(request, lateAnswerMessage(options.databaseStatus?.()));
+  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse, 'rest'))) : undefined;
+  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse, 'mcp')))) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
-    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
+    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse, 'graphql')))
     : undefined;
   const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError, envelope: (error: ApiError, requestId: string) => unknown = errorBody) => {
     const requestId = req.headers['x-request-id'] as string;

@@ -546,6 +546,34 @@ function upgrade(path: string, extra: Record<string, string | string[]>) {
   });
 }
 
+describe('a body that does not arrive', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await earshot.createWorkspace('Slow body')).apiKey;
+  });
+  // It was answered at the request deadline with 503 service_unavailable and Retry-After: the service blamed, the client told to send it again.
+  it('is 408 request_timeout at the deadline on /v1, /compat, /graphql and /mcp, each in its envelope, and the connection closes', async () => {
+    const declared = (path: string, accept = 'application/json') =>
+      exchangeRaw(`POST ${path} HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: ${accept}\r\nContent-Length: 5\r\n\r\n`, false);
+    const [rest, compat, graphql, mcp] = await Promise.all([
+      declared('/v1/groups'),
+      declared('/compat/octolens/api/v2/keywords'),
+      declared('/graphql'),
+      declared('/mcp', 'application/json, text/event-stream'),
+    ]);
+    const message = 'The request body did not arrive within 4.5 s of its headers';
+    expectRawEnvelope(rest, 408, 'request_timeout');
+    expect(rest.body.error.message).toBe(message);
+    expect({ status: compat.status, body: compat.body }).toEqual({ status: 408, body: { error: { code: 'REQUEST_TIMEOUT', message, status: 408 } } });
+    expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 408, body: { errors: [{ message, extensions: { code: 'request_timeout' } }] } });
+    expect({ status: mcp.status, body: mcp.body }).toEqual({
+      status: 408,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { code: 'request_timeout', requestId: mcp.headers['x-request-id'] } } },
+    });
+    for (const answer of [compat, graphql, mcp]) expect(answer.headers.connection).toBe('close');
+  });
+});
+
 describe('two Authorization headers', () => {
   // Node keeps the first of several and drops the rest: the request acted silently with the first credential.
   it('are 400 validation_error on /v1, /compat, /graphql and /mcp, each in its envelope', async () => {
