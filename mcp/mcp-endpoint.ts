@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -6,6 +7,7 @@ import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
 import { rateLimitHeaders } from '../rest-facade/facade.ts';
 import type { Route } from '../rest-facade/route.ts';
 import { routeTable } from '../rest-facade/route-table.ts';
+import { readBoundedBody } from '../runtime/bounded-body.ts';
 import { databaseUnavailableMessage, isDatabaseUnavailable } from '../runtime/database-availability.ts';
 import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -49,6 +51,28 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
 }
 
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
+
+/**
+ * The request with its body read, or JSON-RPC's parse error when the body is
+ * not UTF-8: the SDK's transport decodes it leniently, so bytes that are not
+ * UTF-8 in a tool's arguments were stored as U+FFFD. Such a body is no JSON
+ * (RFC 8259 8.1). A body over the limit, or cut off, goes on as read, for
+ * the transport to refuse as it does.
+ */
+async function utf8Checked(request: Request, maxBytes: number, requestId: string): Promise<Request | Response> {
+  if (!request.body) return request;
+  let read: { bytes: Buffer; whole: boolean };
+  try {
+    read = await readBoundedBody(request, maxBytes);
+  } catch {
+    return json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body was cut off or badly framed' }, id: null }, { 'x-request-id': requestId });
+  }
+  if (read.whole && !isUtf8(read.bytes)) {
+    return json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, { 'x-request-id': requestId });
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal });
+}
+
 
 /**
  * `/mcp`: the MCP tool server over the official SDK's Streamable HTTP
@@ -149,12 +173,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     if (request.method !== 'POST') {
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
     }
+    const checked = await utf8Checked(request, options.maxBodyBytes, requestId);
+    if (checked instanceof Response) return checked;
     const budget = new Headers();
     const server = serverFor(auth, secret, requestId, budget);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(checked);
       response.headers.set('x-request-id', requestId);
       for (const [name, value] of budget) response.headers.set(name, value);
       return response;

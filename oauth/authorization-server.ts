@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type http from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
@@ -46,6 +47,11 @@ function resourceMetadataHandler(issuer: string, resourcePath = ''): RequestHand
   };
 }
 
+/** A body parser's check that the bytes are UTF-8, failing the read as the client's (400) where they are not. */
+function refuseNonUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('The body is not valid UTF-8'), { status: 400, description: 'The request body is not valid UTF-8: send JSON encoded as UTF-8' });
+}
+
 /**
  * The OAuth 2.1 authorization server on the public port: RFC 8414 and RFC
  * 9728 metadata, dynamic client registration (RFC 7591), the authorization
@@ -84,6 +90,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   // stores a row for anyone who asks, keeps one wide enough for every client behind one address.
   app.use(oauthPaths.authorize, authorizationHandler({ provider, rateLimit: false }));
   app.use(oauthPaths.token, tokenHandler({ provider, rateLimit: false }));
+  // The registration handler's own JSON parser decodes leniently: a client_name with bytes that are not UTF-8 was stored
+  // with U+FFFD. JSON is UTF-8 (RFC 8259 8.1); read here first, the handler's parser finds the body read already.
+  app.use(oauthPaths.register, express.json({ verify: refuseNonUtf8 }));
   app.use(oauthPaths.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit: registrationLimit }));
   app.use(oauthPaths.revoke, revocationHandler({ provider, rateLimit: false }));
   app.use(browser.routes);
@@ -99,7 +108,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // The body parsers' refusals (a body over their limit, malformed JSON or form) are the client's: OAuth's invalid_request with their status.
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return oauthFailure(res, status, 'invalid_request', status === 413 ? 'The request body is too large' : 'The request body could not be read');
+      const described = (error as { description?: unknown }).description;
+      const description = typeof described === 'string' ? described : status === 413 ? 'The request body is too large' : 'The request body could not be read';
+      return oauthFailure(res, status, 'invalid_request', description);
     }
     log.error('OAuth request failed', { path: req.path, error: error instanceof Error ? error.stack : String(error) });
     oauthFailure(res, 500, 'server_error', 'Something went wrong on our side');

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 // The server adapter's own Response: sent from its string body, without the
 // web-stream machinery a native Response needs.
 import { Response } from '@whatwg-node/server';
@@ -5,6 +6,7 @@ import type { z } from 'zod';
 import type { GraphQLOperation, InProcessCaller } from '../gateway/plugins/use-in-process-caller.ts';
 import { bearerChallenge, sessionCookie } from '../gateway/request-state.ts';
 import { clientAddressHeader } from '../runtime/client-address.ts';
+import { readBoundedBody } from '../runtime/bounded-body.ts';
 import { maxJsonNesting, nestedDeeperThan } from '../runtime/json-nesting.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -103,29 +105,14 @@ function compile(route: Route): CompiledRoute {
  * format (Slack signs form-encoded requests).
  */
 async function readBody(request: Request, maxBytes: number, parseJson: boolean): Promise<{ value: unknown; raw: string | undefined }> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new RequestRefusal({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
-  // A chunked body declares no length: stop reading at the limit rather than
-  // buffer whatever arrives. The reader is released, not cancelled, because
-  // cancelling destroys the socket before the 413 can be sent.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  // A body cut off or badly chunked fails the read: the caller's fault, not ours.
-  const nextChunk = () =>
-    reader?.read().catch(() => {
-      throw new RequestRefusal({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
-    });
-  for (let read = await nextChunk(); read && !read.done; read = await nextChunk()) {
-    size += read.value.byteLength;
-    if (size > maxBytes) {
-      reader!.releaseLock();
-      throw new RequestRefusal({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
-    }
-    chunks.push(read.value);
-  }
-  if (size === 0) return { value: undefined, raw: undefined };
-  const raw = new TextDecoder().decode(Buffer.concat(chunks));
+  const { bytes, whole } = await readBoundedBody(request, maxBytes).catch(() => {
+    throw new RequestRefusal({ code: 'validation_error', message: 'The body was cut off or badly framed', field: null });
+  });
+  if (!whole) throw new RequestRefusal({ code: 'payload_too_large', message: `The body exceeds ${maxBytes} bytes` });
+  if (bytes.length === 0) return { value: undefined, raw: undefined };
+  // Decoded leniently, bytes that are not UTF-8 (a Latin-1 "é") were stored as U+FFFD; JSON is UTF-8 (RFC 8259 8.1), and so are the forms signed webhooks send.
+  if (!isUtf8(bytes)) throw new RequestRefusal({ code: 'validation_error', message: 'The body is not valid UTF-8: send JSON encoded as UTF-8', field: null });
+  const raw = new TextDecoder().decode(bytes);
   if (!parseJson) return { value: undefined, raw };
   let value: unknown;
   try {

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getGraphQLWSOptions, type GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { createServerAdapter } from '@whatwg-node/server';
-import type { ExecutionResult, FormattedExecutionResult, GraphQLFormattedError } from 'graphql';
+import { type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isOAuthPath } from '../oauth/metadata.ts';
@@ -11,12 +11,20 @@ import { clientAddressHeader } from '../runtime/client-address.ts';
 import { sameLoopbackOrigin } from '../runtime/loopback-origin.ts';
 import { sessionCookie } from '../gateway/request-state.ts';
 import { withRequestId } from '../gateway/plugins/use-request-id.ts';
-import { type ApiError, errorBody, statusForCode } from '../rest-facade/error-envelope.ts';
+import { type ApiError, errorBody, statusOf } from '../rest-facade/error-envelope.ts';
 import { octolensErrors } from '../rest-facade/octolens/octolens-errors.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import type { DashboardFiles } from './dashboard-files.ts';
 import { answerUnparsableRequest } from './unparsable-request.ts';
-import { answerWithin, lateAnswerMessage, lateGraphQLResponse, lateMcpResponse, lateRestResponse } from './request-deadline.ts';
+import {
+  answerWithin,
+  bodyStillArriving,
+  bodyTimeoutResponse,
+  lateAnswerMessage,
+  lateGraphQLResponse,
+  lateMcpResponse,
+  lateRestResponse,
+} from './request-deadline.ts';
 
 /** The first path segments of the APIs. */
 const apiRoots: ReadonlySet<string> = new Set(['graphql', 'v1', 'compat', 'mcp', 'oauth', '.well-known', 'api']);
@@ -120,6 +128,20 @@ function repeatsAuthorization(req: http.IncomingMessage): boolean {
 
 const severalAuthorizations: ApiError = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
 
+/** The paths whose bodies Earshot's own parsers read: the OAuth endpoints' form parser decodes content codings itself. */
+const readsBodyItself = (path: string) => path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/');
+
+/**
+ * The content coding of a request's body when it is one the API does not
+ * decode (RFC 9110 8.4), or undefined: read as it came, a gzip body was
+ * "not valid JSON", and a plain body that only claimed gzip was acted on.
+ */
+function unreadCoding(req: http.IncomingMessage): string | undefined {
+  const coding = req.headers['content-encoding']?.trim().toLowerCase();
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return coding && coding !== 'identity' && hasBody ? coding : undefined;
+}
+
 /** The envelope a refusal is written in: Octolens's under `/compat/`, spec 7's everywhere else. */
 const envelopeFor = (path: string): ((error: ApiError, requestId: string) => unknown) => (path.startsWith('/compat/') ? octolensErrors.body : errorBody);
 
@@ -146,6 +168,12 @@ function admit(req: http.IncomingMessage, res: http.ServerResponse): { path: str
   if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
     return { path, refusal: severalAuthorizations };
   }
+  const coding = unreadCoding(req);
+  if (coding !== undefined && readsBodyItself(path)) {
+    // RFC 9110 15.5.16: a 415 for a content coding names the codings the server takes.
+    res.setHeader('accept-encoding', 'identity');
+    return { path, refusal: { code: 'validation_error', status: 415, message: `Content-Encoding: ${coding} is not decoded here: send the body as it is, without a content coding`, field: null } };
+  }
   return { path };
 }
 
@@ -165,6 +193,22 @@ function responseOnUpgradeSocket(req: http.IncomingMessage, socket: Duplex): htt
   });
   return res;
 }
+
+/**
+ * Operations one graphql-ws connection may have running at once (README
+ * "Limits"). The dashboard holds a handful; each subscription with its own
+ * variables holds a subscription to the subgraphs, some 100 kB, so ten
+ * thousand subscribed at once on one socket took 1.8 GB and left every other
+ * request unanswered for half a minute. One over the limit is refused alone,
+ * with an error message for its id; the connection and its others go on.
+ */
+const maxOperationsPerConnection = 100;
+
+const tooManyOperations = () => [
+  new GraphQLError(`This connection already runs ${maxOperationsPerConnection} operations, the most one may; complete one, or open another connection`, {
+    extensions: { code: 'too_many_operations' },
+  }),
+];
 
 /** How long a stopping server waits for requests in flight. */
 const drainSeconds = 5;
@@ -208,9 +252,9 @@ export interface PublicServer {
  * carry none, so their lines ended bare (`HTTP/1.1 401 `) where every other
  * answer of the port names its status.
  */
-function withReasonPhrase(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const response = await handler(request);
+function withReasonPhrase<Context extends unknown[]>(handler: (request: Request, ...context: Context) => Promise<Response>): (request: Request, ...context: Context) => Promise<Response> {
+  return async (request, ...context) => {
+    const response = await handler(request, ...context);
     if (response.statusText || !http.STATUS_CODES[response.status]) return response;
     return new Response(response.body, { status: response.status, statusText: http.STATUS_CODES[response.status], headers: response.headers });
   };
@@ -225,17 +269,20 @@ function withReasonPhrase(handler: (request: Request) => Promise<Response>): (re
  * HTTP request is answered within the request deadline.
  */
 export async function startPublicServer(options: PublicServerOptions): Promise<PublicServer> {
-  const late = (answer: (request: Request, message: string) => Response) => (request: Request) => answer(request, lateAnswerMessage(options.databaseStatus?.()));
-  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse))) : undefined;
-  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse)))) : undefined;
+  const late =
+    (answer: (request: Request, message: string) => Response, api: 'rest' | 'graphql' | 'mcp') =>
+    (request: Request, ...context: unknown[]) =>
+      bodyStillArriving(context) ? bodyTimeoutResponse(request, api) : answer(request, lateAnswerMessage(options.databaseStatus?.()));
+  const facade = options.facade ? createServerAdapter(answerWithin(options.facade, late(lateRestResponse, 'rest'))) : undefined;
+  const mcp = options.mcp ? createServerAdapter(withReasonPhrase(answerWithin(options.mcp, late(lateMcpResponse, 'mcp')))) : undefined;
   const gateway = options.gateway;
   const graphql = gateway
-    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse)))
+    ? createServerAdapter(answerWithin((request: Request, context: object) => gateway.handle(request, context), late(lateGraphQLResponse, 'graphql')))
     : undefined;
   const refuse = (req: http.IncomingMessage, res: http.ServerResponse, error: ApiError, envelope: (error: ApiError, requestId: string) => unknown = errorBody) => {
     const requestId = req.headers['x-request-id'] as string;
     const body = JSON.stringify(envelope(error, requestId));
-    res.writeHead(statusForCode(error.code), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+    res.writeHead(statusOf(error), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
     res.end(body);
   };
   const notFound = (req: http.IncomingMessage, res: http.ServerResponse) => refuse(req, res, { code: 'not_found', message: `No route for ${req.method} ${req.url}` });
@@ -333,6 +380,9 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     wsServer = useServer(
       {
         ...graphqlWsOptions,
+        // The operation being subscribed is among the connection's already, its id taken.
+        onSubscribe: (ctx, id, payload) =>
+          Object.keys(ctx.subscriptions).length > maxOperationsPerConnection ? tooManyOperations() : graphqlWsOptions.onSubscribe!(ctx, id, payload),
         onNext: (_ctx, _id, _payload, args, result) => {
           const requestId = (args.contextValue as { requestId?: string } | undefined)?.requestId;
           const stamped = requestId ? withRequestId(result as ExecutionResult, requestId) : (result as ExecutionResult);

@@ -29,16 +29,16 @@ export function lateAnswerMessage(database?: { up: boolean }): string {
 
 /**
  * Bounds a request handler: a request it has not answered in time gets
- * `late(request)`, and what the handler answers after that is dropped.
+ * `late(request, ...context)`, and what the handler answers after that is dropped.
  */
 export function answerWithin<Context extends unknown[]>(
   handler: (request: Request, ...context: Context) => Promise<Response> | Response,
-  late: (request: Request) => Response,
+  late: (request: Request, ...context: Context) => Response,
   ms = requestDeadlineMs,
 ): (request: Request, ...context: Context) => Promise<Response> {
   return (request, ...context) =>
     new Promise((resolve, reject) => {
-      const deadline = setTimeout(() => resolve(late(request)), ms);
+      const deadline = setTimeout(() => resolve(late(request, ...context)), ms);
       Promise.resolve()
         .then(() => handler(request, ...context))
         .then(resolve, reject)
@@ -70,4 +70,27 @@ export function lateGraphQLResponse(request: Request, message: string): Response
   const requestId = requestIdFrom(request.headers.get('x-request-id'));
   const errors = [{ message, extensions: { code: 'service_unavailable', retryAfterSeconds: databaseRetryAfterSeconds, requestId } }];
   return new Response(JSON.stringify({ errors }), { status: 503, headers: lateHeaders(requestId) });
+}
+
+/**
+ * Whether the request's body was still arriving (the server adapter's
+ * context holds Node's request): a client that declared a body and did not
+ * send it in time is answered 408 `request_timeout`, its own delay, where a
+ * 503 would have blamed the service and told it to send the same again.
+ */
+export const bodyStillArriving = (context: unknown[]): boolean => (context[0] as { req?: { complete?: boolean } } | undefined)?.req?.complete === false;
+
+export const bodyTimeoutMessage = `The request body did not arrive within ${requestDeadlineMs / 1000} s of its headers`;
+
+/** The answer to a request whose body did not arrive in time: 408 `request_timeout` in the envelope of the API it asked. */
+export function bodyTimeoutResponse(request: Request, api: 'rest' | 'graphql' | 'mcp'): Response {
+  const requestId = requestIdFrom(request.headers.get('x-request-id'));
+  const error = { code: 'request_timeout', message: bodyTimeoutMessage };
+  const body =
+    api === 'rest'
+      ? errorsForPath(new URL(request.url).pathname).body(error, requestId)
+      : api === 'graphql'
+        ? { errors: [{ message: error.message, extensions: { code: error.code } }] }
+        : { jsonrpc: '2.0', id: null, error: { code: -32000, message: error.message, data: { code: error.code, requestId } } };
+  return new Response(JSON.stringify(body), { status: 408, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'x-request-id': requestId } });
 }

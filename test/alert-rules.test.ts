@@ -142,6 +142,15 @@ describe('alert rules', () => {
     expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'validation_error', field: 'event' } });
   });
 
+  it('takes a custom event named like a member of every JavaScript object as any other name, on create and on change', async () => {
+    const created = await createRule({ name: 'Named constructor', event: 'constructor' });
+    expect({ status: created.status, body: created.body }).toMatchObject({ status: 200, body: { mode: 'instant', event: 'constructor', filter: {} } });
+    const moved = await earshot.rest('PATCH', `/v1/alerts/${created.body.id}`, { key, body: { event: 'mention.negative' } });
+    expect(moved.body).toMatchObject({ event: 'mention.negative', filter: { sentiments: ['negative'] } });
+    const back = await earshot.rest('PATCH', `/v1/alerts/${created.body.id}`, { key, body: { event: 'constructor' } });
+    expect({ status: back.status, body: back.body }).toMatchObject({ status: 200, body: { mode: 'instant', event: 'constructor', filter: {} } });
+  });
+
   it('keeps other workspaces out: their channels are unknown, their rules not found', async () => {
     const other = await earshot.createWorkspace('Other');
     const theirs = await createRule({ name: 'Mine?', channelIds: [channelId] }, other.apiKey);

@@ -289,6 +289,10 @@ describe('e-mail messages', () => {
     expect(html).toContain('<p>Open post</p>');
   });
 
+  it('titles a mention sent under a custom event as a new mention, whatever its name', () => {
+    for (const event of ['acme.hot', 'constructor']) expect(emailMessage(mentionDelivery(mentionRecord(), event)).subject).toMatch(/^New mention: /);
+  });
+
   it('says what each account event means', () => {
     for (const [event, data, title, intro] of accountEvents) {
       const message = emailMessage({ kind: 'event', envelope: envelope(event, data, null) });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { searchPlatforms } from '../vocabulary/normalized-post.ts';
@@ -507,7 +508,7 @@ describe('a request refused before it reaches the app', () => {
 });
 
 /** A request sent with each header as given, a list sent as that many header lines (fetch would join them into one). */
-function sendRaw(method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+function sendRaw(method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
     const request = http.request(`${earshot.url}${path}`, { method, headers }, (response) => {
       let text = '';
@@ -544,6 +545,34 @@ function upgrade(path: string, extra: Record<string, string | string[]>) {
     request.end();
   });
 }
+
+describe('a body that does not arrive', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await earshot.createWorkspace('Slow body')).apiKey;
+  });
+  // It was answered at the request deadline with 503 service_unavailable and Retry-After: the service blamed, the client told to send it again.
+  it('is 408 request_timeout at the deadline on /v1, /compat, /graphql and /mcp, each in its envelope, and the connection closes', async () => {
+    const declared = (path: string, accept = 'application/json') =>
+      exchangeRaw(`POST ${path} HTTP/1.1\r\nHost: earshot\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: ${accept}\r\nContent-Length: 5\r\n\r\n`, false);
+    const [rest, compat, graphql, mcp] = await Promise.all([
+      declared('/v1/groups'),
+      declared('/compat/octolens/api/v2/keywords'),
+      declared('/graphql'),
+      declared('/mcp', 'application/json, text/event-stream'),
+    ]);
+    const message = 'The request body did not arrive within 4.5 s of its headers';
+    expectRawEnvelope(rest, 408, 'request_timeout');
+    expect(rest.body.error.message).toBe(message);
+    expect({ status: compat.status, body: compat.body }).toEqual({ status: 408, body: { error: { code: 'REQUEST_TIMEOUT', message, status: 408 } } });
+    expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 408, body: { errors: [{ message, extensions: { code: 'request_timeout' } }] } });
+    expect({ status: mcp.status, body: mcp.body }).toEqual({
+      status: 408,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { code: 'request_timeout', requestId: mcp.headers['x-request-id'] } } },
+    });
+    for (const answer of [compat, graphql, mcp]) expect(answer.headers.connection).toBe('close');
+  });
+});
 
 describe('two Authorization headers', () => {
   // Node keeps the first of several and drops the rest: the request acted silently with the first credential.
@@ -651,5 +680,90 @@ describe('a refused WebSocket upgrade', () => {
       request.end(JSON.stringify({ query: '{ whoami { workspace { name } } }' }));
     });
     expect({ status: withBody.status, code: JSON.parse(withBody.body).error.code }).toEqual({ status: 400, code: 'validation_error' });
+  });
+});
+
+describe('a body that is not UTF-8', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await earshot.createWorkspace('Not UTF-8')).apiKey;
+  });
+  // "Café" in Latin-1, as a client sends it that declares `charset=latin1` or none: read leniently, it was stored as "Caf\uFFFD".
+  const latin1 = (json: string) => Buffer.from(json, 'latin1');
+  const jsonHeaders = () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=latin1' });
+
+  it('is 400 validation_error on /v1, /compat and /graphql, and nothing is stored', async () => {
+    const rest = await sendRaw('POST', '/v1/groups', jsonHeaders(), latin1('{"name":"Café Latin"}'));
+    expect({ status: rest.status, body: rest.body }).toEqual({
+      status: 400,
+      body: { error: { code: 'validation_error', message: 'The body is not valid UTF-8: send JSON encoded as UTF-8', field: null, requestId: rest.headers['x-request-id'] } },
+    });
+    const compat = await sendRaw('POST', '/compat/octolens/api/v2/keywords', jsonHeaders(), latin1('{"keyword":"Café Compat"}'));
+    expect({ status: compat.status, code: compat.body.error.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    const graphql = await sendRaw(
+      'POST',
+      '/graphql',
+      { ...jsonHeaders(), accept: 'application/graphql-response+json' },
+      latin1(JSON.stringify({ query: 'mutation { createGroup(input: { name: "Café GraphQL" }) { id } }' })),
+    );
+    expect({ status: graphql.status, body: graphql.body }).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'The body is not valid UTF-8: send it encoded as UTF-8', extensions: { code: 'validation_error' } }] },
+    });
+    const groups = await earshot.rest('GET', '/v1/groups', { key });
+    expect(groups.body.data.map((group: { name: string }) => group.name).filter((name: string) => name.startsWith('Caf'))).toEqual([]);
+    const keywords = await earshot.rest('GET', '/v1/keywords', { key });
+    expect(keywords.body.data.filter((keyword: { term: string }) => keyword.term.startsWith('Caf'))).toEqual([]);
+    // The same words in UTF-8 are taken.
+    const taken = await sendRaw('POST', '/v1/groups', { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, Buffer.from('{"name":"Café UTF-8"}'));
+    expect({ status: taken.status, name: taken.body.name }).toEqual({ status: 201, name: 'Café UTF-8' });
+  });
+
+  it("is JSON-RPC's parse error on /mcp, and the OAuth registration's invalid_request, and nothing is stored", async () => {
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_keyword', arguments: { term: 'Café MCP' } } };
+    const mcp = await sendRaw('POST', '/mcp', { ...jsonHeaders(), accept: 'application/json, text/event-stream' }, latin1(JSON.stringify(call)));
+    expect({ status: mcp.status, body: mcp.body }).toEqual({ status: 400, body: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null } });
+    const keywords = await earshot.rest('GET', '/v1/keywords', { key });
+    expect(keywords.body.data.filter((keyword: { term: string }) => keyword.term.startsWith('Caf'))).toEqual([]);
+    const registered = await sendRaw('POST', '/oauth/register', { 'content-type': 'application/json' }, latin1('{"redirect_uris":["http://127.0.0.1:9/cb"],"client_name":"Café"}'));
+    expect({ status: registered.status, body: registered.body }).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'The request body is not valid UTF-8: send JSON encoded as UTF-8' },
+    });
+  });
+});
+
+describe('a body in a content coding', () => {
+  let key: string;
+  beforeAll(async () => {
+    key = (await earshot.createWorkspace('Content coding')).apiKey;
+  });
+  // Read as it came: a gzip body was "not valid JSON", and a plain body that only claimed to be gzip was acted on.
+  it('is 415 with Accept-Encoding: identity on /v1, /compat, /graphql and /mcp, each in its envelope, and nothing is stored', async () => {
+    const message = 'Content-Encoding: gzip is not decoded here: send the body as it is, without a content coding';
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const answers = [
+      await sendRaw('POST', '/v1/groups', headers, JSON.stringify({ name: 'Claimed gzip' })),
+      await sendRaw('POST', '/v1/groups', headers, gzipSync(JSON.stringify({ name: 'Real gzip' }))),
+      await sendRaw('POST', '/graphql', headers, JSON.stringify({ query: 'mutation { createGroup(input: { name: "Claimed gzip GraphQL" }) { id } }' })),
+      await sendRaw('POST', '/mcp', { ...headers, accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
+    ];
+    for (const answer of answers) {
+      expect({ status: answer.status, acceptEncoding: answer.headers['accept-encoding'], body: answer.body }).toEqual({
+        status: 415,
+        acceptEncoding: 'identity',
+        body: { error: { code: 'validation_error', message, field: null, requestId: answer.headers['x-request-id'] } },
+      });
+    }
+    const compat = await sendRaw('POST', '/compat/octolens/api/v2/keywords', { ...headers, 'content-encoding': 'GZip' }, JSON.stringify({ keyword: 'claimedgzip' }));
+    expect({ status: compat.status, body: compat.body }).toEqual({
+      status: 415,
+      body: { error: { code: 'VALIDATION_ERROR', message, status: 415, details: [] } },
+    });
+    const groups = await earshot.rest('GET', '/v1/groups', { key });
+    expect(groups.body.data.map((group: { name: string }) => group.name).filter((name: string) => name.includes('gzip'))).toEqual([]);
+    // identity is no coding at all.
+    const plain = await sendRaw('POST', '/v1/groups', { ...headers, 'content-encoding': 'identity' }, JSON.stringify({ name: 'Identity coded' }));
+    expect(plain.status).toBe(201);
   });
 });

@@ -264,6 +264,36 @@ describe('many subscribers in one process', () => {
   });
 });
 
+describe('one connection subscribing without end', () => {
+  // Ten thousand subscriptions with their own filters on one socket took 1.8 GB and left other requests unanswered for half a minute.
+  it('runs 100 operations at once; the next is refused alone with an error for its id, and taken again once one completes', async () => {
+    const socket = new WebSocket(`${earshot.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: any[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${mine.key}` } }));
+    await eventually(async () => messages.length, (count) => count === 1);
+    const subscribe = (id: string, minRelevance: number) =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription($f: MentionFilter) { mentionCreated(filter: $f) { id } }', variables: { f: { minRelevance } } } }));
+    for (let index = 0; index <= 100; index++) subscribe(`s${index}`, index);
+    await eventually(async () => messages.length, (count) => count === 2);
+    await sleep(500);
+    expect(messages).toEqual([
+      { type: 'connection_ack' },
+      {
+        id: 's100',
+        type: 'error',
+        payload: [{ message: 'This connection already runs 100 operations, the most one may; complete one, or open another connection', extensions: { code: 'too_many_operations' } }],
+      },
+    ]);
+    socket.send(JSON.stringify({ id: 's0', type: 'complete' }));
+    socket.send(JSON.stringify({ id: 'q', type: 'subscribe', payload: { query: '{ whoami { workspace { id } } }' } }));
+    await eventually(async () => messages.length, (count) => count === 4);
+    expect(messages.slice(2)).toEqual([{ id: 'q', type: 'next', payload: { data: { whoami: { workspace: { id: mine.workspaceId } } } } }, { id: 'q', type: 'complete' }]);
+    socket.close();
+  });
+});
+
 describe('clients subscribing alike through one gateway', () => {
   it('each get every event of the subscription they share, and one leaving ends it for no other', async () => {
     const query = 'subscription { mentionCreated { id keyword { term } } }';

@@ -189,6 +189,8 @@ describe('company profile over REST', () => {
     ['a website of 501 characters', { website: `https://acme.com/${'p'.repeat(484)}` }, 'website'],
     ['a website that is no web address', { website: 'not a site' }, 'website'],
     ['a website on another scheme', { website: 'ftp://acme.com' }, 'website'],
+    ['a website that is a number, which a URL reads as an IPv4 address', { website: '1' }, 'website'],
+    ['a website of numbers that a URL reads as another IPv4 address', { website: 'https://1.2' }, 'website'],
     ['51 competitors', { competitors: items(51, (i) => `c${i}`) }, 'competitors'],
     ['a competitor of 101 characters', { competitors: ['c'.repeat(101)] }, 'competitors.0'],
     ['an empty competitor', { competitors: [''] }, 'competitors.0'],

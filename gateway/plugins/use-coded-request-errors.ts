@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { ExecutionResult, GraphQLError } from 'graphql';
@@ -46,6 +47,20 @@ const withParametersRefused =
   };
 
 /**
+ * A parser that reads a POST body only as UTF-8: GraphQL Yoga decodes it
+ * leniently, so bytes that are not UTF-8 (a Latin-1 "é" in an argument)
+ * reached the subgraphs as U+FFFD and were stored so. JSON is UTF-8 (RFC
+ * 8259 8.1), and so is a GraphQL document (GraphQL over HTTP).
+ */
+const withUtf8Body =
+  (parse: RequestParser): RequestParser =>
+  async (request) => {
+    const body = Buffer.from(await request.arrayBuffer());
+    if (!isUtf8(body)) throw createGraphQLError('The body is not valid UTF-8: send it encoded as UTF-8', { extensions: { code: 'validation_error', http: { status: 400 } } });
+    return parse(new Request(request.url, { method: request.method, headers: request.headers, body }));
+  };
+
+/**
  * Every GraphQL error a client gets carries `extensions.code` (spec part 7:
  * clients branch on codes). The query planner refuses variables it cannot
  * coerce (a string where an `Int` belongs, a missing required input field)
@@ -60,6 +75,8 @@ const withParametersRefused =
  *
  * A body of a type no parser reads is, in GraphQL Yoga, an empty 415; here
  * it is a 415 with a coded error saying which types are read.
+ *
+ * A POST body that is not UTF-8 is a 400 `validation_error`.
  *
  * `variables` or `extensions` that are not JSON, in a GET's query string or
  * a form body, made GraphQL Yoga's parser throw a bare `SyntaxError`, which
@@ -88,7 +105,9 @@ export function useCodedRequestErrors(): GatewayPlugin {
     // Runs after GraphQL Yoga's own request parsers: a POST none of them matched is left without one.
     onRequestParse({ request, requestParser, setRequestParser }) {
       if (requestParser) {
-        if (request.method === 'GET' || request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) setRequestParser(withParametersRefused(requestParser));
+        const parser = request.method === 'POST' ? withUtf8Body(requestParser) : requestParser;
+        if (request.method === 'GET' || request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) setRequestParser(withParametersRefused(parser));
+        else if (parser !== requestParser) setRequestParser(parser);
         return;
       }
       if (request.method !== 'POST') return;

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { z } from 'zod';
 import type { Sql } from '../../runtime/database.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
@@ -31,7 +32,9 @@ const website = z
       ctx.addIssue({ code: 'custom', message: 'must be a web address such as https://acme.com' });
       return z.NEVER;
     }
-    if (!url.hostname.includes('.') || url.username || url.password) {
+    // The host as written: the URL parser reads a number as an IPv4 address, so "1" became https://0.0.0.1.
+    const written = withScheme.replace(/^https?:\/\//i, '').split(/[/?#:]/)[0].toLowerCase();
+    if (!url.hostname.includes('.') || url.username || url.password || (isIPv4(url.hostname) && url.hostname !== written)) {
       ctx.addIssue({ code: 'custom', message: 'must be a web address such as https://acme.com' });
       return z.NEVER;
     }

@@ -105,7 +105,7 @@ export const updateAlertRuleInput = z.strictObject({
 });
 
 /** The preset events of spec 6.2: the mode and filter an event name brings when the rule does not say otherwise. */
-export const alertPresets: Record<string, { mode: AlertMode; filter: AlertFilter }> = {
+const alertPresets: Record<string, { mode: AlertMode; filter: AlertFilter }> = {
   'mention.matched': { mode: 'instant', filter: {} },
   'mention.high_relevance': { mode: 'instant', filter: { minRelevance: 80 } },
   'mention.negative': { mode: 'instant', filter: { sentiments: ['negative'] } },
@@ -124,6 +124,13 @@ export const alertPresets: Record<string, { mode: AlertMode; filter: AlertFilter
  * every receiver that branches on `event`.
  */
 const serviceEvents = new Set<string>(['test', ...accountEventNames]);
+
+/**
+ * The preset an event name brings, if any: looked up among the table's own
+ * names only, since `constructor` is a well-formed custom event name that
+ * an indexed read answers with `Object`.
+ */
+const presetOf = (event: string) => (Object.hasOwn(alertPresets, event) ? alertPresets[event] : undefined);
 
 const sendsDigests = (mode: AlertMode) => mode !== 'instant';
 
@@ -177,7 +184,7 @@ export interface SettledAlertRule {
  * with its filter).
  */
 function presetKeysDropped(before: SettledAlertRule, event: string | undefined): AlertFilter {
-  const old = event !== undefined && event !== before.event ? alertPresets[before.event] : undefined;
+  const old = event !== undefined && event !== before.event ? presetOf(before.event) : undefined;
   if (!old) return before.filter;
   return Object.fromEntries(Object.entries(before.filter).filter(([key]) => !(key in old.filter))) as AlertFilter;
 }
@@ -191,7 +198,7 @@ function presetKeysDropped(before: SettledAlertRule, event: string | undefined):
  * (UTC) and takes no schedule.
  */
 export function settleAlertRule(input: z.output<typeof updateAlertRuleInput>, before?: SettledAlertRule): SettledAlertRule {
-  const preset = input.event ? alertPresets[input.event] : undefined;
+  const preset = input.event ? presetOf(input.event) : undefined;
   const mode = input.mode ?? (input.event && preset ? preset.mode : modeForEvent(input.event, before?.mode ?? 'instant'));
   const event = input.event ?? (before && before.mode === mode ? before.event : mode === 'instant' ? 'mention.matched' : 'digest');
   const filter =

@@ -154,7 +154,8 @@ function mentionFacts(mention: MentionFields): MessageContent['facts'] {
 
 function describeMention(envelope: DeliveryEnvelope<MentionFields>): MessageContent {
   const mention = envelope.data;
-  const what = mentionEventTitles[envelope.event] ?? 'New mention';
+  // The table's own names only: a rule may be named `constructor`, which an indexed read answers with `Object`.
+  const what = Object.hasOwn(mentionEventTitles, envelope.event) ? mentionEventTitles[envelope.event] : 'New mention';
   return {
     title: `${what}: “${mention.keyword.term}” on ${platformName(mention.post.platform)}`,
     intro: null,
