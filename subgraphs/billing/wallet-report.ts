@@ -22,12 +22,16 @@ import { findWallet, type WalletRow } from './wallet-store.ts';
 
 const day = 86_400_000;
 
-/** The wallet in full (spec 2.11, 4.4). */
-export interface WalletReport extends WalletFigures {
+/** What the wallet row and its figures tell: the wallet but for its last top-up, auto-recharge and month's cost. */
+export interface WalletSummary extends WalletFigures {
   onWelcomeCredit: boolean;
   welcomeCredit: { cents: number; active: boolean; capMentions: number; capPer: 'month' };
-  lastTopUp: { amountCents: number; creditedAt: Date; source: 'stripe' | 'operator'; orderId: string | null } | null;
   topUpBounds: { minCents: number; maxCents: number };
+}
+
+/** The wallet in full (spec 2.11, 4.4). */
+export interface WalletReport extends WalletSummary {
+  lastTopUp: { amountCents: number; creditedAt: Date; source: 'stripe' | 'operator'; orderId: string | null } | null;
   autoRecharge: AutoRechargeReport;
   thisMonth: KeywordMonthCost;
 }
@@ -67,6 +71,27 @@ function figuresOf([wallet, counts, lastWeek]: Awaited<ReturnType<typeof readWal
   return { wallet, figures: walletFigures(walletStateOf(wallet, counts, now), lastWeek.fifteenths) };
 }
 
+function summaryOf(walletParts: Awaited<ReturnType<typeof readWalletFigures>>, now: Date): { wallet: WalletRow; summary: WalletSummary } {
+  const { wallet, figures } = figuresOf(walletParts, now);
+  return {
+    wallet,
+    summary: {
+      ...figures,
+      onWelcomeCredit: wallet.onWelcomeCredit,
+      welcomeCredit: { cents: welcomeCreditCents, active: wallet.onWelcomeCredit, capMentions: welcomeCap.mentions, capPer: welcomeCap.per },
+      topUpBounds: { ...topUpBounds },
+    },
+  };
+}
+
+/**
+ * The wallet without its last top-up, auto-recharge and month's cost: three
+ * statements in one round trip, where the whole report takes seven.
+ */
+export async function loadWalletSummary(sql: Queryable, workspaceId: string, now: Date): Promise<WalletSummary> {
+  return summaryOf(await onOneConnection(sql, (connection) => readWalletFigures(connection, workspaceId, now)), now).summary;
+}
+
 /** Every read of the report is started at once on one connection: one round trip (issue 18). */
 export async function loadWalletReport(sql: Queryable, workspaceId: string, now: Date): Promise<WalletReport> {
   const [walletParts, credit, thisMonth, autoRechargeParts] = await onOneConnection(sql, (connection) =>
@@ -77,16 +102,8 @@ export async function loadWalletReport(sql: Queryable, workspaceId: string, now:
       readAutoRechargeParts(connection, workspaceId),
     ]),
   );
-  const { wallet, figures } = figuresOf(walletParts, now);
-  return {
-    ...figures,
-    onWelcomeCredit: wallet.onWelcomeCredit,
-    welcomeCredit: { cents: welcomeCreditCents, active: wallet.onWelcomeCredit, capMentions: welcomeCap.mentions, capPer: welcomeCap.per },
-    lastTopUp: lastTopUpOf(credit),
-    topUpBounds: { ...topUpBounds },
-    autoRecharge: autoRechargeReport(wallet, autoRechargeParts),
-    thisMonth,
-  };
+  const { wallet, summary } = summaryOf(walletParts, now);
+  return { ...summary, lastTopUp: lastTopUpOf(credit), autoRecharge: autoRechargeReport(wallet, autoRechargeParts), thisMonth };
 }
 
 /** The short form of `GET /v1/usage`. */
