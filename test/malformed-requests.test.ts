@@ -708,7 +708,7 @@ describe('a body that is not UTF-8', () => {
     );
     expect({ status: graphql.status, body: graphql.body }).toEqual({
       status: 400,
-      body: { errors: [{ message: 'The body is not valid UTF-8: send it encoded as UTF-8', extensions: { code: 'validation_error' } }] },
+      body: { errors: [{ message: 'The body is not valid UTF-8: send it encoded as UTF-8', extensions: { code: 'validation_error', requestId: graphql.headers['x-request-id'] } }] },
     });
     const groups = await earshot.rest('GET', '/v1/groups', { key });
     expect(groups.body.data.map((group: { name: string }) => group.name).filter((name: string) => name.startsWith('Caf'))).toEqual([]);
