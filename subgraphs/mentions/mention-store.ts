@@ -395,7 +395,7 @@ function limitInText(sql: Queryable, limit: number) {
  * `after`. The conditions are the whole of what a list shows: the list's
  * defaults are the caller's. Newest match first, it reads a few months at a
  * time, from the cursor's (or this month) back, until the page is full; by
- * priority or by post time, every month at once.
+ * priority or by post time, or naming link hosts, every month at once.
  */
 export async function listMentionsPage(
   sql: Queryable,
@@ -418,7 +418,9 @@ export async function listMentionsPage(
         : after.sort === 'published'
           ? sql`and (m.published_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`
           : sql`and (m.created_at, m.id) < (${after.at}::text::timestamptz, ${after.id})`;
-  const everyMonth = page.sort !== 'newest';
+  // A link host is rare: read month by month, each month's range of its (workspace, match time) index looks cheaper
+  // to the planner than the posts' link index, and a page took 148 ms at 1,000,000 mentions; read at once, 22 ms.
+  const everyMonth = page.sort !== 'newest' || (page.filter.linkHosts?.length ?? 0) > 0;
   const windows: MonthWindow[] = everyMonth ? [{ since: null, before: null }] : newestFirstWindows(after ? new Date(after.at) : null, new Date());
   const rows: ListedMention[] = [];
   for (const { since, before } of windows) {
