@@ -66,14 +66,14 @@ function fromOwnOrigin(req: http.IncomingMessage, publicOrigin: string | undefin
 const crossSiteSession = (req: http.IncomingMessage, publicOrigin: string | undefined): boolean =>
   req.headers.authorization === undefined && sessionCookie({ upgradeRequest: req }) !== undefined && !fromOwnOrigin(req, publicOrigin);
 
-/** A cross-site request with the session cookie, refused as GraphQL errors are written (403 `forbidden`). */
-function refuseCrossSiteSession(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const requestId = req.headers['x-request-id'] as string;
-  const message = `Cross-site request refused: a page of ${req.headers.origin} may not act with the session cookie; send an API key or access token as a bearer`;
-  const body = JSON.stringify({ errors: [{ message, extensions: { code: 'forbidden', requestId } }] });
-  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
-  res.end(body);
-}
+/** The refusal of a cross-site request with the session cookie (403 `forbidden`). */
+const crossSiteSessionRefusal = (req: http.IncomingMessage): ApiError => ({
+  code: 'forbidden',
+  message: `Cross-site request refused: a page of ${req.headers.origin} may not act with the session cookie; send an API key or access token as a bearer`,
+});
+
+/** A refusal written as GraphQL writes errors, for the clients of `/graphql`. */
+const graphqlErrorsBody = (error: ApiError, requestId: string) => ({ errors: [{ message: error.message, extensions: { code: error.code, requestId } }] });
 
 /**
  * MCP Streamable HTTP transport: a server validates `Origin` against DNS
@@ -128,8 +128,12 @@ function repeatsAuthorization(req: http.IncomingMessage): boolean {
 
 const severalAuthorizations: ApiError = { code: 'validation_error', message: 'Send one Authorization header: this request carries several', field: null };
 
-/** The paths whose bodies Earshot's own parsers read: the OAuth endpoints' form parser decodes content codings itself. */
-const readsBodyItself = (path: string) => path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/');
+/**
+ * The paths of the APIs whose requests Earshot's own code reads: the OAuth
+ * endpoints' library reads its requests itself (their credentials, and the
+ * content codings of its form bodies).
+ */
+const readsRequestItself = (path: string) => path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/');
 
 /**
  * The content coding of a request's body when it is one the API does not
@@ -165,11 +169,11 @@ function admit(req: http.IncomingMessage, res: http.ServerResponse): { path: str
     res.setHeader('connection', 'close');
     return { path, refusal: { code: 'validation_error', message: 'An HTTP/1.1 request must carry a Host header', field: null } };
   }
-  if (repeatsAuthorization(req) && (path === '/graphql' || path === '/mcp' || path.startsWith('/v1/') || path.startsWith('/compat/'))) {
+  if (repeatsAuthorization(req) && readsRequestItself(path)) {
     return { path, refusal: severalAuthorizations };
   }
   const coding = unreadCoding(req);
-  if (coding !== undefined && readsBodyItself(path)) {
+  if (coding !== undefined && readsRequestItself(path)) {
     // RFC 9110 15.5.16: a 415 for a content coding names the codings the server takes.
     res.setHeader('accept-encoding', 'identity');
     return { path, refusal: { code: 'validation_error', status: 415, message: `Content-Encoding: ${coding} is not decoded here: send the body as it is, without a content coding`, field: null } };
@@ -301,7 +305,7 @@ export async function startPublicServer(options: PublicServerOptions): Promise<P
     });
     const { path, refusal } = admit(req, res);
     if (refusal) return refuse(req, res, refusal, envelopeFor(path));
-    if (graphql && path === '/graphql') return void (crossSiteSession(req, options.publicOrigin) ? refuseCrossSiteSession(req, res) : graphql(req, res));
+    if (graphql && path === '/graphql') return void (crossSiteSession(req, options.publicOrigin) ? refuse(req, res, crossSiteSessionRefusal(req), graphqlErrorsBody) : graphql(req, res));
     if (facade && (path.startsWith('/v1/') || path.startsWith('/compat/'))) return void facade(req, res);
     if (mcp && path === '/mcp') return void (fromOwnOrigin(req, options.publicOrigin) ? mcp(req, res) : refuseForeignMcpOrigin(req, res));
     if (options.oauth && isOAuthPath(path)) return options.oauth(req, res);
