@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { withExtensions } from '../error-extensions.ts';
 import { variableCoercion } from '../variable-coercion.ts';
 
 const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown> =>
@@ -11,14 +12,7 @@ const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<unknown
 const isUncodedRequestError = (error: unknown): error is GraphQLError =>
   error instanceof Error && 'extensions' in error && !(error as GraphQLError).extensions?.code && !(error as GraphQLError).path;
 
-const coded = (error: GraphQLError, code: string, more: Record<string, unknown> = {}) =>
-  createGraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    originalError: error.originalError ?? undefined,
-    extensions: { ...error.extensions, code, ...more },
-  });
+const coded = (error: GraphQLError, code: string, more: Record<string, unknown> = {}) => withExtensions(error, { code, ...more });
 
 /** A refused variable as a validation error naming the input field, as the subgraphs' own validation errors and the REST envelope name it. */
 const refusedInput = (error: GraphQLError) => {

@@ -1,23 +1,11 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { mapAsyncIterator } from '@graphql-tools/utils';
+import { isAsyncIterable, mapAsyncIterator } from '@graphql-tools/utils';
 import { type ExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { requestIdFrom } from '../../runtime/request-id.ts';
+import { withExtensions } from '../error-extensions.ts';
 
-const isAsyncIterable = (value: unknown): value is AsyncIterableIterator<ExecutionResult> =>
-  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-
-function withRequestIdOn(error: GraphQLError | GraphQLFormattedError, requestId: string): GraphQLError | GraphQLFormattedError {
-  const extensions = { ...error.extensions, requestId };
-  if (!(error instanceof GraphQLError)) return { ...error, extensions };
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError ?? undefined,
-    extensions,
-  });
-}
+const withRequestIdOn = (error: GraphQLError | GraphQLFormattedError, requestId: string): GraphQLError | GraphQLFormattedError =>
+  error instanceof GraphQLError ? withExtensions(error, { requestId }) : { ...error, extensions: { ...error.extensions, requestId } };
 
 /**
  * The result with `extensions.requestId` on each of its errors, as the REST
@@ -54,7 +42,7 @@ export function useRequestId(): GatewayPlugin {
     },
     onResultProcess({ request, result, setResult }) {
       const requestId = idOf(request);
-      if (isAsyncIterable(result)) setResult(mapAsyncIterator(result, (each) => withRequestId(each, requestId)) as never);
+      if (isAsyncIterable<ExecutionResult>(result)) setResult(mapAsyncIterator(result, (each) => withRequestId(each, requestId)) as never);
       else if (Array.isArray(result)) setResult(result.map((each) => withRequestId(each, requestId)) as never);
       else if ((result as ExecutionResult).errors?.length) setResult(withRequestId(result as ExecutionResult, requestId) as never);
     },

@@ -1,6 +1,7 @@
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { createGraphQLError } from '@graphql-tools/utils';
+import { isAsyncIterable } from '@graphql-tools/utils';
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import { withExtensions } from '../error-extensions.ts';
 
 /** The codes a client should retry after a wait, and the HTTP status each is answered with (spec 7: 429 with Retry-After). */
 const retryLaterStatus: Record<string, number> = { rate_limited: 429, service_unavailable: 503 };
@@ -21,7 +22,7 @@ const retryAfterOf = (error: GraphQLError): number | undefined => {
 export function useRetryLaterStatus(): GatewayPlugin {
   return {
     onResultProcess({ result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
+      if (Array.isArray(result) || isAsyncIterable(result)) return;
       const single = result as ExecutionResult;
       if (single.data != null || !single.errors?.length) return;
       const waits = single.errors.map(retryAfterOf).filter((seconds): seconds is number => seconds !== undefined);
@@ -32,14 +33,7 @@ export function useRetryLaterStatus(): GatewayPlugin {
         errors: single.errors.map((error) => {
           const status = retryAfterOf(error) === undefined ? undefined : retryLaterStatus[error.extensions.code as string];
           if (status === undefined) return error;
-          return createGraphQLError(error.message, {
-            nodes: error.nodes,
-            source: error.source,
-            positions: error.positions,
-            path: error.path,
-            originalError: error.originalError ?? undefined,
-            extensions: { ...error.extensions, http: { status, headers: { 'retry-after': retryAfter } } },
-          });
+          return withExtensions(error, { http: { status, headers: { 'retry-after': retryAfter } } });
         }),
       });
     },
