@@ -90,7 +90,7 @@ export function bodyTimeoutResponse(request: Request, api: 'rest' | 'graphql' | 
     api === 'rest'
       ? errorsForPath(new URL(request.url).pathname).body(error, requestId)
       : api === 'graphql'
-        ? { errors: [{ message: error.message, extensions: { code: error.code } }] }
+        ? { errors: [{ message: error.message, extensions: { code: error.code, requestId } }] }
         : { jsonrpc: '2.0', id: null, error: { code: -32000, message: error.message, data: { code: error.code, requestId } } };
   return new Response(JSON.stringify(body), { status: 408, headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'x-request-id': requestId } });
 }

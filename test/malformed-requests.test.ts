@@ -565,7 +565,7 @@ describe('a body that does not arrive', () => {
     expectRawEnvelope(rest, 408, 'request_timeout');
     expect(rest.body.error.message).toBe(message);
     expect({ status: compat.status, body: compat.body }).toEqual({ status: 408, body: { error: { code: 'REQUEST_TIMEOUT', message, status: 408 } } });
-    expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 408, body: { errors: [{ message, extensions: { code: 'request_timeout' } }] } });
+    expect({ status: graphql.status, body: graphql.body }).toEqual({ status: 408, body: { errors: [{ message, extensions: { code: 'request_timeout', requestId: graphql.headers['x-request-id'] } }] } });
     expect({ status: mcp.status, body: mcp.body }).toEqual({
       status: 408,
       body: { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { code: 'request_timeout', requestId: mcp.headers['x-request-id'] } } },
