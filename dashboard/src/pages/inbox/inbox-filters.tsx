@@ -1,4 +1,4 @@
-import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables, MentionFilter, MentionSort } from '../../graphql/graphql';
+import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables, MentionFilter, MentionPatchInput, MentionSort } from '../../graphql/graphql';
 import type { KeywordChoice } from '../../api/keyword-choices';
 import { CommitField, SelectField } from '../../ui/fields';
 import { intents, sentiments } from '../../../../vocabulary/classification-values.ts';
@@ -149,15 +149,25 @@ export function arrivalFits(mention: InboxMentionFragment, { filter }: InboxFilt
 
 /**
  * Whether a mention stays listed after a triage answer: a status change, a
- * snooze or an assignment can take it out of the filtered view, as the
- * server's list would.
+ * relevance verdict, a snooze or an assignment can take it out of the
+ * filtered view, as the server's list would.
  */
 export function staysListed(mention: InboxMentionFragment, { filter }: InboxFilters): boolean {
   if (filter.status && mention.status !== filter.status) return false;
+  // An unscored mention without a verdict is listed as it arrived (arrivalFits) until its score says.
+  const judged = mention.classification?.relevance != null || mention.classification?.feedback?.relevant != null;
+  if (judged && filter.relevant !== undefined && filter.relevant !== null && mention.relevant !== filter.relevant) return false;
   const snoozed = !!mention.triage.snoozedUntil && Date.parse(mention.triage.snoozedUntil) > Date.now();
   if (filter.snoozed !== undefined && filter.snoozed !== null && snoozed !== filter.snoozed) return false;
   if (filter.assigneeId && mention.triage.assignee !== filter.assigneeId) return false;
   return true;
+}
+
+/** Whether a triage patch will take the mention out of the filtered view, judged before the answer comes (the keyboard moves on at once). */
+export function takesOut(mention: InboxMentionFragment, patch: MentionPatchInput, filters: InboxFilters): boolean {
+  const { relevant } = filters.filter;
+  if (typeof patch.relevant === 'boolean' && relevant !== undefined && relevant !== null && patch.relevant !== relevant) return true;
+  return !staysListed({ ...mention, status: patch.status ?? mention.status }, filters);
 }
 
 /** Newer first by match time, then by id, as the server breaks ties (its ids ascend in publication order within one poll). */
