@@ -661,7 +661,9 @@ describe('keywords', () => {
     await groups.getByRole('rowheader', { name: 'Rivals' }).waitFor();
     await groups.getByLabel('Group name').fill('rivals');
     await groups.getByRole('button', { name: 'Add group' }).click();
-    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists (duplicate_group)');
+    // The API's message in words; its code is for programs, kept out of the text.
+    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists');
+    expect(await groups.getByRole('alert').getAttribute('data-code')).toBe('duplicate_group');
 
     await groups.getByRole('button', { name: 'Edit Rivals' }).click();
     await groups.getByLabel('New name').fill('Competitors');
@@ -698,8 +700,13 @@ describe('wallet', () => {
       page.getByRole('button', { name: 'Top up with Stripe' }).click(),
     ]);
     expect(request.postDataJSON().variables).toEqual({ input: { amountCents: 2050 } });
-    // This Earshot has no payment provider: the answer says so in the page.
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('(billing_not_configured)');
+    // This Earshot has no payment provider: the answer says so in the page, in words, without the code.
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('No payment provider is configured on this install');
+    expect(await page.getByRole('alert').textContent()).not.toContain('billing_not_configured');
+    // A failure with no message of the API's says a plain sentence for its code.
+    await page.route('**/graphql', (route) => route.abort());
+    await page.getByRole('button', { name: 'Top up with Stripe' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Earshot could not be reached. Check the connection and try again.');
     await page.close();
   });
 });
