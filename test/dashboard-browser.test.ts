@@ -491,6 +491,28 @@ describe('inbox', () => {
     for (const id of [third, fourth]) expect(Date.parse((await api('GET', `/v1/mentions/${id}`)).body.triage.snoozedUntil)).toBeGreaterThan(Date.now());
     await page.close();
   });
+  it('keeps "how long ago" current as time passes, without reading the list again', async () => {
+    const keyword = await newKeyword('ticking clock');
+    const mention = await scoredMention(keyword.id, 'Ticking clock post', 80);
+    const page = await browser.newPage();
+    await page.context().clearCookies();
+    await page.clock.install();
+    await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const when = page.locator(`#mention-${mention} .mention-meta time`);
+    await expect.poll(() => when.textContent()).toBe('just now');
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql')) reads.push(request.postData() ?? '');
+    });
+    await page.clock.fastForward('05:00');
+    await expect.poll(() => when.textContent()).toBe('5 minutes ago');
+    await page.clock.fastForward('01:00');
+    await expect.poll(() => when.textContent()).toBe('6 minutes ago');
+    expect(reads).toEqual([]);
+    await page.close();
+  });
+
   it("shows a mention's thread comments, newest first, when the thread is opened", async () => {
     const keyword = await newKeyword('threaded');
     const mentionId = await scoredMention(keyword.id, 'Threaded post with replies', 90);

@@ -1,7 +1,8 @@
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
-import { ago, count, counted } from '../../ui/format';
+import { count, counted } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm, instantEvents } from './alert-rule-form';
@@ -32,7 +33,7 @@ function ChannelRow({ channel, onTested }: { channel: Channel; onTested(): void 
         {count(channel.stats.last7d.total)}
         {channel.stats.last7d.failed > 0 && <span class="chip chip-bad">{channel.stats.last7d.failed} failed</span>}
       </td>
-      <td>{channel.stats.lastDeliveryAt ? ago(channel.stats.lastDeliveryAt) : 'never'}</td>
+      <td>{channel.stats.lastDeliveryAt ? <RelativeTime iso={channel.stats.lastDeliveryAt} /> : 'never'}</td>
       <td>
         <button type="button" class="secondary" disabled={test.busy} onClick={() => void test.run()}>
           {test.busy ? 'Sending…' : <>Send a test<span class="visually-hidden"> to {channel.label}</span></>}
