@@ -765,6 +765,52 @@ describe('people and analytics', () => {
     await page.close();
   });
 
+  it('lists people on their page, filtered in the URL, with their outreach, which their card changes in place', async () => {
+    const keyword = await newKeyword('people page');
+    const personOf = async (handle: string) => {
+      const [mention] = await storeMatchedPost(earshot.sql, hackerNewsPost(`People page post by ${handle}`, handle), [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }]);
+      await saveClassification(earshot.sql, mention.id, { relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: '', priority: 0.8 }, new Date());
+      return (await earshot.graphql('query ($id: ID!) { mention(id: $id) { person { id } } }', { id: mention.id }, apiKey)).body.data.mention.person.id as string;
+    };
+    const alice = await personOf('ppl_alice');
+    const bob = await personOf('ppl_bob');
+    // Alice has been written to and is ada's; bob is nobody's and not contacted.
+    expect((await api('POST', `/v1/people/${alice}/activities`, { channel: 'email', note: 'Wrote to alice' })).status).toBeLessThan(300);
+    expect((await api('PATCH', `/v1/people/${alice}`, { ownerId: owner.id, stage: 'contacted' })).status).toBe(200);
+
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'People', exact: true }).click();
+    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+    const names = () => page.locator('article.mention h2').allTextContents();
+    await page.getByLabel('Search').fill('ppl_');
+    await page.getByLabel('Search').press('Enter');
+    await page.waitForURL(/\/people\?q=ppl_$/);
+    await expect.poll(names).toEqual(['ppl_bob', 'ppl_alice']);
+    const aliceRow = page.locator(`#person-${alice}`);
+    expect(await aliceRow.locator('.mention-meta').nth(1).textContent()).toMatch(new RegExp(`^1 mention, 1 relevant · last just now · Owned by ${owner.name} · last contact just now$`));
+
+    await page.getByLabel('Outreach stage').selectOption('contacted');
+    await page.waitForURL(/\/people\?q=ppl_&stage=contacted$/);
+    await expect.poll(names).toEqual(['ppl_alice']);
+    await page.getByLabel('Outreach stage').selectOption('');
+    await page.getByLabel('Owner').selectOption({ label: 'Nobody' });
+    await page.waitForURL(/\/people\?q=ppl_&owner=none$/);
+    await expect.poll(names).toEqual(['ppl_bob']);
+
+    // The person card opens in place; a stage chosen there shows on the row at once.
+    const bobRow = page.locator(`#person-${bob}`);
+    await bobRow.getByText('Outreach with ppl_bob: Not contacted').click();
+    await bobRow.getByLabel('Outreach stage').selectOption('replied');
+    await expect.poll(async () => (await api('GET', `/v1/people/${bob}`)).body.outreach.stage).toBe('replied');
+    await expect.poll(() => bobRow.locator('.chip-status').textContent()).toBe('Replied');
+    await bobRow.getByText('Outreach with ppl_bob: Replied').waitFor();
+
+    await bobRow.getByRole('link', { name: 'Their relevant mentions by ppl_bob' }).click();
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await expect.poll(() => page.locator('article.mention .mention-text').allTextContents()).toEqual(['People page post by ppl_bob']);
+    await page.close();
+  });
+
   it('counts mentions on the analytics page as the API does, the view kept in the URL', async () => {
     const keyword = await newKeyword('counted');
     for (const sentiment of ['positive', 'positive', 'negative'] as const) await scoredMention(keyword.id, `Counted ${sentiment}`, 90, sentiment);
