@@ -513,6 +513,33 @@ describe('inbox', () => {
     await page.close();
   });
 
+  it('filters by publication day with date pickers, sending the day as the list takes it', async () => {
+    const keyword = await newKeyword('dated posts');
+    const store = async (text: string, daysAgo: number) => {
+      const [mention] = await storeMatchedPost(earshot.sql, { ...hackerNewsPost(text), publishedAt: new Date(Date.now() - daysAgo * 86_400_000) }, [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }]);
+      await saveClassification(earshot.sql, mention.id, { relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: '', priority: 0.8 }, new Date());
+    };
+    await store('Dated post of last week', 7);
+    await store('Dated post of today', 0);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const texts = () => page.locator('article.mention .mention-text').allTextContents();
+    await expect.poll(texts).toEqual(['Dated post of today', 'Dated post of last week']);
+    await page.getByText('More filters').click();
+    const until = page.getByLabel('Published until');
+    expect(await until.getAttribute('type')).toBe('date');
+    expect(await page.getByLabel('Published since').getAttribute('type')).toBe('date');
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await until.fill(threeDaysAgo);
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}&until=${threeDaysAgo}$`));
+    await expect.poll(texts).toEqual(['Dated post of last week']);
+    // A bookmark holding a time keeps it, in a text field that can show it.
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}&since=${threeDaysAgo}T12:00:00Z`);
+    await expect.poll(texts).toEqual(['Dated post of today']);
+    expect(await page.getByLabel('Published since').inputValue()).toBe(`${threeDaysAgo}T12:00:00Z`);
+    await page.close();
+  });
+
   it("shows a mention's thread comments, newest first, when the thread is opened", async () => {
     const keyword = await newKeyword('threaded');
     const mentionId = await scoredMention(keyword.id, 'Threaded post with replies', 90);

@@ -21,7 +21,8 @@ export interface InboxFilters {
 /** The filters a saved view can hold: every one of the list's but `viewId` (a view names no other view). */
 export type ListFilter = Omit<MentionFilter, 'viewId'>;
 
-type Kind = 'list' | 'text' | 'flag' | 'count';
+/** `day`: a UTC date, `YYYY-MM-DD`, as a date input gives it (the list also takes a time, which a bookmark may hold). */
+type Kind = 'list' | 'text' | 'flag' | 'count' | 'day';
 type GenericField = Exclude<keyof ListFilter, 'status' | 'relevant' | 'snoozed'>;
 
 /** Each generic filter's kind, in the order of the URL's parameters; the type makes it name every filter. */
@@ -55,8 +56,8 @@ const kinds: { [field in GenericField]: Kind } = {
   notLinkHosts: 'list',
   languages: 'list',
   notLanguages: 'list',
-  since: 'text',
-  until: 'text',
+  since: 'day',
+  until: 'day',
 };
 const genericFields = Object.keys(kinds) as GenericField[];
 const parameterNames: Partial<Record<GenericField, string>> = { keywordIds: 'keywords', alertId: 'alert' };
@@ -206,10 +207,18 @@ const moreFields: { field: GenericField; label: string; hint?: string; options?:
   { field: 'linkHosts', label: 'Linking to hosts' },
   { field: 'notLinkHosts', label: 'Not linking to hosts' },
   { field: 'notPlatforms', label: 'Not these platforms' },
-  { field: 'since', label: 'Published since', hint: 'ISO 8601 date or time' },
-  { field: 'until', label: 'Published until', hint: 'ISO 8601 date or time' },
+  { field: 'since', label: 'Published since (UTC)', hint: 'From the start of the day' },
+  { field: 'until', label: 'Published until (UTC)', hint: 'Through the end of the day' },
   { field: 'personId', label: 'Person id' },
 ];
+
+const plainDay = (value: string) => value === '' || /^\d{4}-\d\d-\d\d$/.test(value);
+
+/** A field's input type: a day's a date picker, unless the URL holds a time for it, which only text can show. */
+function inputType(field: GenericField, value: string): 'number' | 'date' | 'text' {
+  if (kinds[field] === 'count') return 'number';
+  return kinds[field] === 'day' && plainDay(value) ? 'date' : 'text';
+}
 
 const shown = (value: unknown) => (value === undefined || value === null ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
@@ -273,7 +282,7 @@ export function InboxFilterBar({
                 key={field}
                 label={label}
                 hint={hint ?? (kinds[field] === 'list' ? 'Comma-separated' : undefined)}
-                type={kinds[field] === 'count' ? 'number' : 'text'}
+                type={inputType(field, shown(filter[field]))}
                 min={kinds[field] === 'count' ? 0 : undefined}
                 value={shown(filter[field])}
                 onCommit={(typed) => setField(field, typed)}
