@@ -1009,6 +1009,32 @@ describe('alerts and channels', () => {
   });
 });
 
+describe('time zones', () => {
+  it("shows times in the viewer's own zone, named, and a digest's UTC hour with what it is there", async () => {
+    const channel = await api('POST', '/v1/channels', { kind: 'webhook', label: 'Zone hook', url: `${receiver.url}/zones` });
+    await api('POST', '/v1/alerts', { name: 'Western digest', mode: 'daily', schedule: { hour: 18 }, channelIds: [channel.body.id] });
+    const keyword = await newKeyword('zoned');
+    const mention = await scoredMention(keyword.id, 'Zoned post', 80);
+    // West of Greenwich: 18:00 UTC is 10 or 11 in the morning, Pacific time.
+    const western = await openBrowser({ timezoneId: 'America/Los_Angeles' });
+    try {
+      const page = await western.newPage();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+      expect(await page.locator(`#mention-${mention} .mention-meta time`).getAttribute('title')).toMatch(/^\w{3} \d+, \d{4}, \d+:\d\d\s[AP]M P[SD]T$/);
+
+      await page.goto(`${earshot.url}/alerts`);
+      const rule = page.getByRole('table', { name: 'Alert rules' }).getByRole('row').filter({ hasText: 'Western digest' });
+      await expect.poll(() => rule.getByRole('cell').first().textContent()).toMatch(/^daily at 18:00 UTC \(1[01]:00\sAM P[SD]T here\)$/);
+      await page.getByLabel('When').selectOption('daily');
+      await page.getByLabel('Hour (UTC)').fill('2');
+      await expect.poll(() => page.getByText(/^2:00 UTC is/).textContent()).toMatch(/^2:00 UTC is [67]:00\sPM P[SD]T here$/);
+    } finally {
+      await western.close();
+    }
+  });
+});
+
 describe('team', () => {
   it("names the account in the password form, for password managers, and leaves the browser's console quiet on the team page", async () => {
     const page = await signedInPage();

@@ -1,7 +1,7 @@
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
-import { count, counted } from '../../ui/format';
+import { count, counted, utcScheduleHere } from '../../ui/format';
 import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
@@ -61,7 +61,12 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
     onChanged();
   });
   const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
-  const when = rule.mode === 'instant' ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
+  // A digest made without an hour runs at 09:00 UTC (README, alert rules).
+  const hour = rule.schedule?.hour ?? 9;
+  const when =
+    rule.mode === 'instant'
+      ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}`
+      : `${rule.mode} at ${hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''} (${utcScheduleHere(hour, rule.schedule?.weekday)} here)`;
   return (
     <tr>
       <th scope="row">
