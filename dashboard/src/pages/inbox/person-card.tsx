@@ -63,6 +63,23 @@ type Channel = keyof typeof channelLabels;
 
 const nobody = '';
 
+/** A person's accounts, each a link to its profile: "Hacker News @dana · Reddit @dana_r". */
+export function AccountLinks({ accounts }: { accounts: readonly { id: string; platform: string; handle: string; url: string }[] }) {
+  return (
+    <>
+      {accounts.map((account, index) => (
+        <span key={account.id}>
+          {index > 0 && ' · '}
+          <a href={account.url} target="_blank" rel="noopener noreferrer">
+            {platformName(account.platform)} @{account.handle}
+            <span class="visually-hidden"> (new tab)</span>
+          </a>
+        </span>
+      ))}
+    </>
+  );
+}
+
 /**
  * The author of a mention as a person (their accounts merged across
  * platforms): outreach stage and owner, changed as soon as they are chosen,
@@ -97,15 +114,7 @@ export function PersonCard({ personId, onOutreach }: { personId: string; onOutre
   return (
     <div class="person-card">
       <p class="muted">
-        {person.accounts.map((account, index) => (
-          <span key={account.id}>
-            {index > 0 && ' · '}
-            <a href={account.url} target="_blank" rel="noopener noreferrer">
-              {platformName(account.platform)} @{account.handle}
-              <span class="visually-hidden"> (new tab)</span>
-            </a>
-          </span>
-        ))}
+        <AccountLinks accounts={person.accounts} />
         {' · '}
         {counted(person.mentions.total, 'mention')} here, {count(person.mentions.relevant)} relevant
         {person.muted && <span class="chip chip-warn">Muted</span>}

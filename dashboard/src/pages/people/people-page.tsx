@@ -8,8 +8,7 @@ import { count, counted } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
 import { RelativeTime } from '../../ui/relative-time';
-import { PersonCard, stageLabels } from '../inbox/person-card';
-import { platformName } from '../../../../vocabulary/platform-names.ts';
+import { AccountLinks, PersonCard, stageLabels } from '../inbox/person-card';
 import { filtersFromQuery, filtersToSearch, PeopleFilterBar, queryVariables } from './people-filters';
 
 const PeopleDocument = graphql(`
@@ -111,15 +110,7 @@ function PersonRow({ person, ownerName, onOutreach }: { person: Person; ownerNam
         {person.automated && <span class="chip">Machine-made</span>}
       </div>
       <p class="mention-meta">
-        {person.accounts.map((account, index) => (
-          <span key={account.id}>
-            {index > 0 && ' · '}
-            <a href={account.url} target="_blank" rel="noopener noreferrer">
-              {platformName(account.platform)} @{account.handle}
-              <span class="visually-hidden"> (new tab)</span>
-            </a>
-          </span>
-        ))}
+        <AccountLinks accounts={person.accounts} />
       </p>
       <p class="mention-meta">
         {counted(person.mentions.total, 'mention')}, {count(person.mentions.relevant)} relevant
