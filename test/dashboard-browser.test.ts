@@ -494,23 +494,27 @@ describe('inbox', () => {
   it('keeps "how long ago" current as time passes, without reading the list again', async () => {
     const keyword = await newKeyword('ticking clock');
     const mention = await scoredMention(keyword.id, 'Ticking clock post', 80);
-    const page = await browser.newPage();
-    await page.context().clearCookies();
-    await page.clock.install();
-    await signInWithPassword(page, earshot.url, 'ada@example.com', password);
-    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
-    const when = page.locator(`#mention-${mention} .mention-meta time`);
-    await expect.poll(() => when.textContent()).toBe('just now');
-    const reads: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/graphql')) reads.push(request.postData() ?? '');
-    });
-    await page.clock.fastForward('05:00');
-    await expect.poll(() => when.textContent()).toBe('5 minutes ago');
-    await page.clock.fastForward('01:00');
-    await expect.poll(() => when.textContent()).toBe('6 minutes ago');
-    expect(reads).toEqual([]);
-    await page.close();
+    // A browser of its own: the clock moved here is its context's, every page's in it.
+    const ticking = await openBrowser();
+    try {
+      const page = await ticking.newPage();
+      await page.clock.install();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+      const when = page.locator(`#mention-${mention} .mention-meta time`);
+      await expect.poll(() => when.textContent()).toBe('just now');
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/graphql')) reads.push(request.postData() ?? '');
+      });
+      await page.clock.fastForward('05:00');
+      await expect.poll(() => when.textContent()).toBe('5 minutes ago');
+      await page.clock.fastForward('01:00');
+      await expect.poll(() => when.textContent()).toBe('6 minutes ago');
+      expect(reads).toEqual([]);
+    } finally {
+      await ticking.close();
+    }
   });
 
   it('filters by publication day with date pickers, sending the day as the list takes it', async () => {

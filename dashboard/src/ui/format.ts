@@ -30,13 +30,15 @@ const utcWeekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'fr
 
 /**
  * A digest's UTC hour (and weekday) in the reader's own time, by its next
- * run: "10:00 AM PST", "Sunday 6:00 PM PDT". The schedule itself stays in
+ * run: "10:00 AM PST", "Sunday 6:00 PM PDT"; undefined where the reader's
+ * time is UTC then, which says nothing more. The schedule itself stays in
  * UTC, as the API keeps it.
  */
-export function utcScheduleHere(hour: number, weekday?: string | null, now = new Date()): string {
+export function utcScheduleHere(hour: number, weekday?: string | null, now = new Date()): string | undefined {
   const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour));
   const day = weekday ? utcWeekdays.indexOf(weekday) : -1;
   if (day >= 0) at.setUTCDate(at.getUTCDate() + ((day - at.getUTCDay() + 7) % 7));
+  if (at.getTimezoneOffset() === 0) return undefined;
   return at.toLocaleString(undefined, { ...(day >= 0 ? { weekday: 'long' } : {}), hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 }
 

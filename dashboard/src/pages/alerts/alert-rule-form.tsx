@@ -55,6 +55,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
     onCreated();
     return name;
   });
+  const here = /^\d+$/.test(hour) && Number(hour) <= 23 ? utcScheduleHere(Number(hour), mode === 'weekly' ? weekday : null) : undefined;
   return (
     <ActionForm onSubmit={() => void create.run()}>
       <div class="grid-2">
@@ -76,7 +77,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
             required
             value={hour}
             onInput={setHour}
-            hint={/^\d+$/.test(hour) && Number(hour) <= 23 ? `${hour}:00 UTC is ${utcScheduleHere(Number(hour), mode === 'weekly' ? weekday : null)} here` : undefined}
+            hint={here && `${hour}:00 UTC is ${here} here`}
           />
         )}
         {mode === 'weekly' && <SelectField label="Weekday" value={weekday} options={weekdays.map((day) => [day, day] as [string, string])} onChange={setWeekday} />}

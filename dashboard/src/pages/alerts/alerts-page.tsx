@@ -63,17 +63,18 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
   const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
   // A digest made without an hour runs at 09:00 UTC (README, alert rules).
   const hour = rule.schedule?.hour ?? 9;
+  const here = utcScheduleHere(hour, rule.schedule?.weekday);
   const when =
     rule.mode === 'instant'
       ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}`
-      : `${rule.mode} at ${hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''} (${utcScheduleHere(hour, rule.schedule?.weekday)} here)`;
+      : `${rule.mode} at ${hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}${here ? ` (${here} here)` : ''}`;
   return (
     <tr>
       <th scope="row">
         {rule.name}
         {!rule.enabled && <span class="chip">off</span>}
       </th>
-      <td>{when}</td>
+      <td class="wrap">{when}</td>
       <td>{names.join(', ') || 'no channel'}</td>
       <td class="actions">
         <button type="button" class="secondary" disabled={toggle.busy} onClick={() => void toggle.run()}>
