@@ -338,19 +338,20 @@ describe('inbox', () => {
     await expect.poll(texts).toEqual(['Triage target second post', 'Triage target third post', 'Triage target fourth post']);
     expect((await api('GET', `/v1/mentions/${first}`)).body.status).toBe('done');
 
-    // n: not relevant; 3: sentiment corrected to negative, on the mention the keyboard moved to.
-    await page.keyboard.press('n');
+    // 3: sentiment corrected to negative, on the mention the keyboard moved to; n: not relevant, which takes it out of
+    // the relevant view at once, as the server's list would, and hands the keyboard to the next one.
     await page.keyboard.press('3');
-    await expect.poll(async () => (await api('GET', `/v1/mentions/${second}`)).body.classification?.feedback).toMatchObject({ relevant: false, sentiment: 'negative' });
-    const secondCard = page.locator(`#mention-${second}`);
-    await expect.poll(() => secondCard.getByRole('button', { name: 'Not relevant' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(async () => (await api('GET', `/v1/mentions/${second}`)).body.classification?.feedback?.sentiment).toBe('negative');
+    await page.keyboard.press('n');
+    await expect.poll(texts).toEqual(['Triage target third post', 'Triage target fourth post']);
+    expect((await api('GET', `/v1/mentions/${second}`)).body.classification?.feedback).toMatchObject({ relevant: false, sentiment: 'negative' });
+    await expect.poll(() => page.locator('article.mention.current .mention-text').textContent()).toBe('Triage target third post');
 
     // Buttons do the same: Relevant on the third.
     await page.locator(`#mention-${third}`).getByRole('button', { name: 'Relevant', exact: true }).click();
     await expect.poll(async () => (await api('GET', `/v1/mentions/${third}`)).body.classification?.feedback?.relevant).toBe(true);
 
-    // The view comes back from its URL on a reload, the verdict written through (not relevant: out of the relevant view);
-    // a selection is ignored at once.
+    // The view comes back from its URL on a reload, the verdict written through; a selection is ignored at once.
     await page.reload();
     await expect.poll(texts).toEqual(['Triage target third post', 'Triage target fourth post']);
     await page.getByLabel('Select all').check();
@@ -490,6 +491,59 @@ describe('inbox', () => {
     for (const id of [third, fourth]) expect(Date.parse((await api('GET', `/v1/mentions/${id}`)).body.triage.snoozedUntil)).toBeGreaterThan(Date.now());
     await page.close();
   });
+  it('keeps "how long ago" current as time passes, without reading the list again', async () => {
+    const keyword = await newKeyword('ticking clock');
+    const mention = await scoredMention(keyword.id, 'Ticking clock post', 80);
+    // A browser of its own: the clock moved here is its context's, every page's in it.
+    const ticking = await openBrowser();
+    try {
+      const page = await ticking.newPage();
+      await page.clock.install();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+      const when = page.locator(`#mention-${mention} .mention-meta time`);
+      await expect.poll(() => when.textContent()).toBe('just now');
+      const reads: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/graphql')) reads.push(request.postData() ?? '');
+      });
+      await page.clock.fastForward('05:00');
+      await expect.poll(() => when.textContent()).toBe('5 minutes ago');
+      await page.clock.fastForward('01:00');
+      await expect.poll(() => when.textContent()).toBe('6 minutes ago');
+      expect(reads).toEqual([]);
+    } finally {
+      await ticking.close();
+    }
+  });
+
+  it('filters by publication day with date pickers, sending the day as the list takes it', async () => {
+    const keyword = await newKeyword('dated posts');
+    const store = async (text: string, daysAgo: number) => {
+      const [mention] = await storeMatchedPost(earshot.sql, { ...hackerNewsPost(text), publishedAt: new Date(Date.now() - daysAgo * 86_400_000) }, [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }]);
+      await saveClassification(earshot.sql, mention.id, { relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: '', priority: 0.8 }, new Date());
+    };
+    await store('Dated post of last week', 7);
+    await store('Dated post of today', 0);
+    const page = await signedInPage();
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+    const texts = () => page.locator('article.mention .mention-text').allTextContents();
+    await expect.poll(texts).toEqual(['Dated post of today', 'Dated post of last week']);
+    await page.getByText('More filters').click();
+    const until = page.getByLabel('Published until');
+    expect(await until.getAttribute('type')).toBe('date');
+    expect(await page.getByLabel('Published since').getAttribute('type')).toBe('date');
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await until.fill(threeDaysAgo);
+    await page.waitForURL(new RegExp(`/inbox\\?keywords=${keyword.id}&until=${threeDaysAgo}$`));
+    await expect.poll(texts).toEqual(['Dated post of last week']);
+    // A bookmark holding a time keeps it, in a text field that can show it.
+    await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}&since=${threeDaysAgo}T12:00:00Z`);
+    await expect.poll(texts).toEqual(['Dated post of today']);
+    expect(await page.getByLabel('Published since').inputValue()).toBe(`${threeDaysAgo}T12:00:00Z`);
+    await page.close();
+  });
+
   it("shows a mention's thread comments, newest first, when the thread is opened", async () => {
     const keyword = await newKeyword('threaded');
     const mentionId = await scoredMention(keyword.id, 'Threaded post with replies', 90);
@@ -660,7 +714,9 @@ describe('keywords', () => {
     await groups.getByRole('rowheader', { name: 'Rivals' }).waitFor();
     await groups.getByLabel('Group name').fill('rivals');
     await groups.getByRole('button', { name: 'Add group' }).click();
-    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists (duplicate_group)');
+    // The API's message in words; its code is for programs, kept out of the text.
+    await expect.poll(() => groups.getByRole('alert').textContent()).toBe('A group named "rivals" already exists');
+    expect(await groups.getByRole('alert').getAttribute('data-code')).toBe('duplicate_group');
 
     await groups.getByRole('button', { name: 'Edit Rivals' }).click();
     await groups.getByLabel('New name').fill('Competitors');
@@ -697,8 +753,13 @@ describe('wallet', () => {
       page.getByRole('button', { name: 'Top up with Stripe' }).click(),
     ]);
     expect(request.postDataJSON().variables).toEqual({ input: { amountCents: 2050 } });
-    // This Earshot has no payment provider: the answer says so in the page.
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('(billing_not_configured)');
+    // This Earshot has no payment provider: the answer says so in the page, in words, without the code.
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('No payment provider is configured on this install');
+    expect(await page.getByRole('alert').textContent()).not.toContain('billing_not_configured');
+    // A failure with no message of the API's says a plain sentence for its code.
+    await page.route('**/graphql', (route) => route.abort());
+    await page.getByRole('button', { name: 'Top up with Stripe' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Earshot could not be reached. Check the connection and try again.');
     await page.close();
   });
 });
@@ -732,6 +793,52 @@ describe('people and analytics', () => {
     await expect.poll(async () => (await person()).outreach.stage).toBe('replied');
     await card.getByLabel('Owner').selectOption({ label: 'Nobody' });
     await expect.poll(async () => (await person()).outreach.owner).toBeNull();
+    await page.close();
+  });
+
+  it('lists people on their page, filtered in the URL, with their outreach, which their card changes in place', async () => {
+    const keyword = await newKeyword('people page');
+    const personOf = async (handle: string) => {
+      const [mention] = await storeMatchedPost(earshot.sql, hackerNewsPost(`People page post by ${handle}`, handle), [{ keywordId: keyword.id, workspaceId: workspace.id, fuzzy: false }]);
+      await saveClassification(earshot.sql, mention.id, { relevance: 80, sentiment: 'neutral', intents: [], automated: false, language: 'en', note: '', priority: 0.8 }, new Date());
+      return (await earshot.graphql('query ($id: ID!) { mention(id: $id) { person { id } } }', { id: mention.id }, apiKey)).body.data.mention.person.id as string;
+    };
+    const alice = await personOf('ppl_alice');
+    const bob = await personOf('ppl_bob');
+    // Alice has been written to and is ada's; bob is nobody's and not contacted.
+    expect((await api('POST', `/v1/people/${alice}/activities`, { channel: 'email', note: 'Wrote to alice' })).status).toBeLessThan(300);
+    expect((await api('PATCH', `/v1/people/${alice}`, { ownerId: owner.id, stage: 'contacted' })).status).toBe(200);
+
+    const page = await signedInPage();
+    await page.getByRole('link', { name: 'People', exact: true }).click();
+    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+    const names = () => page.locator('article.mention h2').allTextContents();
+    await page.getByLabel('Search').fill('ppl_');
+    await page.getByLabel('Search').press('Enter');
+    await page.waitForURL(/\/people\?q=ppl_$/);
+    await expect.poll(names).toEqual(['ppl_bob', 'ppl_alice']);
+    const aliceRow = page.locator(`#person-${alice}`);
+    expect(await aliceRow.locator('.mention-meta').nth(1).textContent()).toMatch(new RegExp(`^1 mention, 1 relevant · last just now · Owned by ${owner.name} · last contact just now$`));
+
+    await page.getByLabel('Outreach stage').selectOption('contacted');
+    await page.waitForURL(/\/people\?q=ppl_&stage=contacted$/);
+    await expect.poll(names).toEqual(['ppl_alice']);
+    await page.getByLabel('Outreach stage').selectOption('');
+    await page.getByLabel('Owner').selectOption({ label: 'Nobody' });
+    await page.waitForURL(/\/people\?q=ppl_&owner=none$/);
+    await expect.poll(names).toEqual(['ppl_bob']);
+
+    // The person card opens in place; a stage chosen there shows on the row at once.
+    const bobRow = page.locator(`#person-${bob}`);
+    await bobRow.getByText('Outreach with ppl_bob: Not contacted').click();
+    await bobRow.getByLabel('Outreach stage').selectOption('replied');
+    await expect.poll(async () => (await api('GET', `/v1/people/${bob}`)).body.outreach.stage).toBe('replied');
+    await expect.poll(() => bobRow.locator('.chip-status').textContent()).toBe('Replied');
+    await bobRow.getByText('Outreach with ppl_bob: Replied').waitFor();
+
+    await bobRow.getByRole('link', { name: 'Their relevant mentions by ppl_bob' }).click();
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await expect.poll(() => page.locator('article.mention .mention-text').allTextContents()).toEqual(['People page post by ppl_bob']);
     await page.close();
   });
 
@@ -903,6 +1010,32 @@ describe('alerts and channels', () => {
     expect(listed.find((rule: { id: string }) => rule.id === digest.body.id).enabled).toBe(false);
     expect(listed.find((rule: { name: string }) => rule.name === 'Angry users').enabled).toBe(true);
     await page.close();
+  });
+});
+
+describe('time zones', () => {
+  it("shows times in the viewer's own zone, named, and a digest's UTC hour with what it is there", async () => {
+    const channel = await api('POST', '/v1/channels', { kind: 'webhook', label: 'Zone hook', url: `${receiver.url}/zones` });
+    await api('POST', '/v1/alerts', { name: 'Western digest', mode: 'daily', schedule: { hour: 18 }, channelIds: [channel.body.id] });
+    const keyword = await newKeyword('zoned');
+    const mention = await scoredMention(keyword.id, 'Zoned post', 80);
+    // West of Greenwich: 18:00 UTC is 10 or 11 in the morning, Pacific time.
+    const western = await openBrowser({ timezoneId: 'America/Los_Angeles' });
+    try {
+      const page = await western.newPage();
+      await signInWithPassword(page, earshot.url, 'ada@example.com', password);
+      await page.goto(`${earshot.url}/inbox?keywords=${keyword.id}`);
+      expect(await page.locator(`#mention-${mention} .mention-meta time`).getAttribute('title')).toMatch(/^\w{3} \d+, \d{4}, \d+:\d\d\s[AP]M P[SD]T$/);
+
+      await page.goto(`${earshot.url}/alerts`);
+      const rule = page.getByRole('table', { name: 'Alert rules' }).getByRole('row').filter({ hasText: 'Western digest' });
+      await expect.poll(() => rule.getByRole('cell').first().textContent()).toMatch(/^daily at 18:00 UTC \(1[01]:00\sAM P[SD]T here\)$/);
+      await page.getByLabel('When').selectOption('daily');
+      await page.getByLabel('Hour (UTC)').fill('2');
+      await expect.poll(() => page.getByText(/^2:00 UTC is/).textContent()).toMatch(/^2:00 UTC is [67]:00\sPM P[SD]T here$/);
+    } finally {
+      await western.close();
+    }
   });
 });
 

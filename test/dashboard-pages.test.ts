@@ -105,6 +105,7 @@ afterAll(async () => {
 
 const pages: { name: string; path: string; heading: string }[] = [
   { name: 'inbox', path: '/inbox?sort=priority', heading: 'Inbox' },
+  { name: 'people', path: '/people', heading: 'People' },
   { name: 'keywords', path: '/keywords', heading: 'Keywords' },
   { name: 'keyword', path: '/keywords/:Earshot', heading: 'Earshot' },
   { name: 'analytics', path: '/analytics?by=platform', heading: 'Analytics' },

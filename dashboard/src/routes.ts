@@ -14,6 +14,7 @@ export interface PageRoute {
 
 export const pageRoutes: PageRoute[] = [
   { path: '/inbox', label: 'Inbox', component: lazy(() => import('./pages/inbox/inbox-page')) },
+  { path: '/people', label: 'People', component: lazy(() => import('./pages/people/people-page')) },
   { path: '/keywords', label: 'Keywords', component: lazy(() => import('./pages/keywords/keywords-page')) },
   { path: '/keywords/:id', component: lazy(() => import('./pages/keywords/keyword-page')) },
   { path: '/analytics', label: 'Analytics', component: lazy(() => import('./pages/analytics/analytics-page')) },

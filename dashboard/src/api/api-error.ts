@@ -21,5 +21,3 @@ export function onSignedOut(listener: () => void): () => void {
 export function notifySignedOut(): void {
   for (const listener of signedOutListeners) listener();
 }
-
-export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -29,7 +29,7 @@ export async function execute<R, V>(document: TypedDocumentString<R, V>, ...[var
       body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
     });
   } catch {
-    throw new ApiError('network_error', 'Earshot could not be reached; check the connection and try again', 0);
+    throw new ApiError('network_error', '', 0);
   }
   const body = (await response.json().catch(() => ({}))) as {
     data?: R | null;
@@ -41,6 +41,6 @@ export async function execute<R, V>(document: TypedDocumentString<R, V>, ...[var
     if (error.code === 'unauthorized') notifySignedOut();
     throw error;
   }
-  if (!body.data) throw new ApiError('internal_error', `Earshot answered ${response.status} without data`, response.status);
+  if (!body.data) throw new ApiError('internal_error', '', response.status);
   return body.data;
 }

@@ -18,13 +18,13 @@ async function authRequest(method: 'GET' | 'POST', path: string, body?: unknown)
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError('network_error', 'Earshot could not be reached; check the connection and try again', 0);
+    throw new ApiError('network_error', '', 0);
   }
   const text = await response.text();
   const parsed = text ? (JSON.parse(text) as { error?: { code: string; message: string; field?: string } }) : undefined;
   if (!response.ok) {
     const error = parsed?.error;
-    throw new ApiError(error?.code ?? 'internal_error', error?.message ?? `Earshot answered ${response.status}`, response.status, error?.field);
+    throw new ApiError(error?.code ?? 'internal_error', error?.message ?? '', response.status, error?.field);
   }
   return parsed;
 }

@@ -1,4 +1,9 @@
-/** How figures read on every page: money from integer cents (spec 1.10), counts, dates in the reader's locale. */
+/**
+ * How figures read on every page: money from integer cents (spec 1.10),
+ * counts, dates and times in the reader's locale and time zone (a time of day
+ * names its zone, since a few things are kept in UTC: digest hours, billing
+ * periods, analytics buckets, which say so where they show).
+ */
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const counts = new Intl.NumberFormat('en-US');
 const percents = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
@@ -14,8 +19,27 @@ export function counted(value: number, one: string, many = `${one}s`): string {
   return `${count(value)} ${plurals.select(value) === 'one' ? one : many}`;
 }
 
+const localDateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+
+/** "Nov 28, 2026, 3:40 PM PST": in the reader's zone, named. */
 export function dateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return localDateTime.format(new Date(iso));
+}
+
+const utcWeekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/**
+ * A digest's UTC hour (and weekday) in the reader's own time, by its next
+ * run: "10:00 AM PST", "Sunday 6:00 PM PDT"; undefined where the reader's
+ * time is UTC then, which says nothing more. The schedule itself stays in
+ * UTC, as the API keeps it.
+ */
+export function utcScheduleHere(hour: number, weekday?: string | null, now = new Date()): string | undefined {
+  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour));
+  const day = weekday ? utcWeekdays.indexOf(weekday) : -1;
+  if (day >= 0) at.setUTCDate(at.getUTCDate() + ((day - at.getUTCDay() + 7) % 7));
+  if (at.getTimezoneOffset() === 0) return undefined;
+  return at.toLocaleString(undefined, { ...(day >= 0 ? { weekday: 'long' } : {}), hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 }
 
 export function date(iso: string): string {

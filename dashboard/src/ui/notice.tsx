@@ -1,15 +1,14 @@
 import type { ComponentChildren } from 'preact';
-import { ApiError, errorMessage } from '../api/api-error';
+import { ApiError } from '../api/api-error';
+import { errorSentence } from '../api/error-sentences';
 
-/** A failure, announced to screen readers as it appears. */
+/** A failure in words, announced to screen readers as it appears; its code stays in `data-code`, for support, out of the text. */
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
-  const code = error instanceof ApiError ? error.code : undefined;
   return (
-    <div class="notice notice-error" role="alert">
+    <div class="notice notice-error" role="alert" data-code={error instanceof ApiError ? error.code : undefined}>
       {title && <strong>{title}: </strong>}
-      {errorMessage(error)}
-      {code && <span class="code"> ({code})</span>}
+      {errorSentence(error)}
     </div>
   );
 }

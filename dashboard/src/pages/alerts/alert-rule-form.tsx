@@ -4,6 +4,7 @@ import { useKeywordChoices } from '../../api/keyword-choices';
 import { useAction } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
 import { CheckboxGroup, SelectField, TextField } from '../../ui/fields';
+import { utcScheduleHere } from '../../ui/format';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { CreateAlertRuleDocument } from './alert-operations';
 import { ActionForm } from '../../ui/action-form';
@@ -54,6 +55,7 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
     onCreated();
     return name;
   });
+  const here = /^\d+$/.test(hour) && Number(hour) <= 23 ? utcScheduleHere(Number(hour), mode === 'weekly' ? weekday : null) : undefined;
   return (
     <ActionForm onSubmit={() => void create.run()}>
       <div class="grid-2">
@@ -67,7 +69,16 @@ export function AlertRuleForm({ data, onCreated }: { data: AlertsPageQuery; onCr
         {mode === 'instant' ? (
           <SelectField label="Which mentions" value={event} options={instantEvents} onChange={setEvent} />
         ) : (
-          <TextField label="Hour (UTC)" type="number" min={0} max={23} required value={hour} onInput={setHour} />
+          <TextField
+            label="Hour (UTC)"
+            type="number"
+            min={0}
+            max={23}
+            required
+            value={hour}
+            onInput={setHour}
+            hint={here && `${hour}:00 UTC is ${here} here`}
+          />
         )}
         {mode === 'weekly' && <SelectField label="Weekday" value={weekday} options={weekdays.map((day) => [day, day] as [string, string])} onChange={setWeekday} />}
         <TextField label="Minimum relevance" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="Blank: the preset's, or none" />

@@ -1,7 +1,8 @@
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import type { AlertsPageQuery } from '../../graphql/graphql';
-import { ago, count, counted } from '../../ui/format';
+import { count, counted, utcScheduleHere } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { AlertRuleForm, instantEvents } from './alert-rule-form';
@@ -32,7 +33,7 @@ function ChannelRow({ channel, onTested }: { channel: Channel; onTested(): void 
         {count(channel.stats.last7d.total)}
         {channel.stats.last7d.failed > 0 && <span class="chip chip-bad">{channel.stats.last7d.failed} failed</span>}
       </td>
-      <td>{channel.stats.lastDeliveryAt ? ago(channel.stats.lastDeliveryAt) : 'never'}</td>
+      <td>{channel.stats.lastDeliveryAt ? <RelativeTime iso={channel.stats.lastDeliveryAt} /> : 'never'}</td>
       <td>
         <button type="button" class="secondary" disabled={test.busy} onClick={() => void test.run()}>
           {test.busy ? 'Sending…' : <>Send a test<span class="visually-hidden"> to {channel.label}</span></>}
@@ -60,14 +61,20 @@ function RuleRow({ rule, channels, onChanged }: { rule: Rule; channels: Channel[
     onChanged();
   });
   const names = rule.channelIds.map((id) => channels.find((channel) => channel.id === id)?.label ?? id);
-  const when = rule.mode === 'instant' ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}` : `${rule.mode} at ${rule.schedule?.hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}`;
+  // A digest made without an hour runs at 09:00 UTC (README, alert rules).
+  const hour = rule.schedule?.hour ?? 9;
+  const here = utcScheduleHere(hour, rule.schedule?.weekday);
+  const when =
+    rule.mode === 'instant'
+      ? `instantly: ${instantEvents.find(([event]) => event === rule.event)?.[1] ?? rule.event}`
+      : `${rule.mode} at ${hour}:00 UTC${rule.schedule?.weekday ? ` on ${rule.schedule.weekday}` : ''}${here ? ` (${here} here)` : ''}`;
   return (
     <tr>
       <th scope="row">
         {rule.name}
         {!rule.enabled && <span class="chip">off</span>}
       </th>
-      <td>{when}</td>
+      <td class="wrap">{when}</td>
       <td>{names.join(', ') || 'no channel'}</td>
       <td class="actions">
         <button type="button" class="secondary" disabled={toggle.busy} onClick={() => void toggle.run()}>

@@ -180,7 +180,7 @@ export default function AnalyticsPage() {
           />
           <section class="card" aria-labelledby="analytics-chart-heading">
             <h2 id="analytics-chart-heading">
-              Mentions by {byLabel}, {label(starts[0])} to {label(starts[starts.length - 1])}
+              Mentions by {byLabel}, {label(starts[0])} to {label(starts[starts.length - 1])} (UTC)
             </h2>
             {report.total === 0 ? (
               <p class="empty">No mentions in this range.</p>

@@ -1,4 +1,4 @@
-import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables, MentionFilter, MentionSort } from '../../graphql/graphql';
+import type { InboxChoicesQuery, InboxMentionFragment, InboxMentionsQueryVariables, MentionFilter, MentionPatchInput, MentionSort } from '../../graphql/graphql';
 import type { KeywordChoice } from '../../api/keyword-choices';
 import { CommitField, SelectField } from '../../ui/fields';
 import { intents, sentiments } from '../../../../vocabulary/classification-values.ts';
@@ -21,7 +21,8 @@ export interface InboxFilters {
 /** The filters a saved view can hold: every one of the list's but `viewId` (a view names no other view). */
 export type ListFilter = Omit<MentionFilter, 'viewId'>;
 
-type Kind = 'list' | 'text' | 'flag' | 'count';
+/** `day`: a UTC date, `YYYY-MM-DD`, as a date input gives it (the list also takes a time, which a bookmark may hold). */
+type Kind = 'list' | 'text' | 'flag' | 'count' | 'day';
 type GenericField = Exclude<keyof ListFilter, 'status' | 'relevant' | 'snoozed'>;
 
 /** Each generic filter's kind, in the order of the URL's parameters; the type makes it name every filter. */
@@ -55,8 +56,8 @@ const kinds: { [field in GenericField]: Kind } = {
   notLinkHosts: 'list',
   languages: 'list',
   notLanguages: 'list',
-  since: 'text',
-  until: 'text',
+  since: 'day',
+  until: 'day',
 };
 const genericFields = Object.keys(kinds) as GenericField[];
 const parameterNames: Partial<Record<GenericField, string>> = { keywordIds: 'keywords', alertId: 'alert' };
@@ -149,15 +150,25 @@ export function arrivalFits(mention: InboxMentionFragment, { filter }: InboxFilt
 
 /**
  * Whether a mention stays listed after a triage answer: a status change, a
- * snooze or an assignment can take it out of the filtered view, as the
- * server's list would.
+ * relevance verdict, a snooze or an assignment can take it out of the
+ * filtered view, as the server's list would.
  */
 export function staysListed(mention: InboxMentionFragment, { filter }: InboxFilters): boolean {
   if (filter.status && mention.status !== filter.status) return false;
+  // An unscored mention without a verdict is listed as it arrived (arrivalFits) until its score says.
+  const judged = mention.classification?.relevance != null || mention.classification?.feedback?.relevant != null;
+  if (judged && filter.relevant !== undefined && filter.relevant !== null && mention.relevant !== filter.relevant) return false;
   const snoozed = !!mention.triage.snoozedUntil && Date.parse(mention.triage.snoozedUntil) > Date.now();
   if (filter.snoozed !== undefined && filter.snoozed !== null && snoozed !== filter.snoozed) return false;
   if (filter.assigneeId && mention.triage.assignee !== filter.assigneeId) return false;
   return true;
+}
+
+/** Whether a triage patch will take the mention out of the filtered view, judged before the answer comes (the keyboard moves on at once). */
+export function takesOut(mention: InboxMentionFragment, patch: MentionPatchInput, filters: InboxFilters): boolean {
+  const { relevant } = filters.filter;
+  if (typeof patch.relevant === 'boolean' && relevant !== undefined && relevant !== null && patch.relevant !== relevant) return true;
+  return !staysListed({ ...mention, status: patch.status ?? mention.status }, filters);
 }
 
 /** Newer first by match time, then by id, as the server breaks ties (its ids ascend in publication order within one poll). */
@@ -196,10 +207,18 @@ const moreFields: { field: GenericField; label: string; hint?: string; options?:
   { field: 'linkHosts', label: 'Linking to hosts' },
   { field: 'notLinkHosts', label: 'Not linking to hosts' },
   { field: 'notPlatforms', label: 'Not these platforms' },
-  { field: 'since', label: 'Published since', hint: 'ISO 8601 date or time' },
-  { field: 'until', label: 'Published until', hint: 'ISO 8601 date or time' },
+  { field: 'since', label: 'Published since (UTC)', hint: 'From the start of the day' },
+  { field: 'until', label: 'Published until (UTC)', hint: 'Through the end of the day' },
   { field: 'personId', label: 'Person id' },
 ];
+
+const plainDay = (value: string) => value === '' || /^\d{4}-\d\d-\d\d$/.test(value);
+
+/** A field's input type: a day's a date picker, unless the URL holds a time for it, which only text can show. */
+function inputType(field: GenericField, value: string): 'number' | 'date' | 'text' {
+  if (kinds[field] === 'count') return 'number';
+  return kinds[field] === 'day' && plainDay(value) ? 'date' : 'text';
+}
 
 const shown = (value: unknown) => (value === undefined || value === null ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
@@ -263,7 +282,7 @@ export function InboxFilterBar({
                 key={field}
                 label={label}
                 hint={hint ?? (kinds[field] === 'list' ? 'Comma-separated' : undefined)}
-                type={kinds[field] === 'count' ? 'number' : 'text'}
+                type={inputType(field, shown(filter[field]))}
                 min={kinds[field] === 'count' ? 0 : undefined}
                 value={shown(filter[field])}
                 onCommit={(typed) => setField(field, typed)}

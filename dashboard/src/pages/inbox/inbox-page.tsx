@@ -8,7 +8,7 @@ import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/grap
 import { counted } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { PageHeader } from '../../ui/page';
-import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions, staysListed } from './inbox-filters';
+import { arrivalFits, filtersFromQuery, filtersToSearch, InboxFilterBar, type InboxFilters, queryVariables, sortMentions, staysListed, takesOut } from './inbox-filters';
 import { pickerKeys, ShortcutList, triageKeys, typingIn } from './inbox-shortcuts';
 import { MentionCard } from './mention-card';
 import { BulkTriageDocument, InboxChoicesDocument, InboxMentionDocument, InboxMentionsDocument, LiveMentionsDocument, LiveMentionUpdatesDocument, TriageMentionDocument } from './mention-fields';
@@ -170,7 +170,7 @@ export default function InboxPage() {
         void triage(mention.id, patch);
         // A mention about to leave the view hands the keyboard on at once, so the next key acts on the next mention.
         const next = shown[currentIndex + 1] ?? shown[currentIndex - 1];
-        if (next && patch.status && !staysListed({ ...mention, status: patch.status }, filters)) setCurrentId(next.id);
+        if (next && takesOut(mention, patch, filters)) setCurrentId(next.id);
       } else return;
       event.preventDefault();
     };

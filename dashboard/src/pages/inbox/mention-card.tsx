@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { InboxMentionFragment, MentionPatchInput } from '../../graphql/graphql';
-import { ago, counted, dateTime } from '../../ui/format';
+import { counted, dateTime } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { MentionNote } from './mention-note';
 import { PersonCard, stageLabels } from './person-card';
 import { ThreadComments } from './thread-comments';
@@ -61,9 +62,7 @@ export function MentionCard({
         {fresh && <span class="chip chip-new">New</span>}
       </div>
       <p class="mention-meta">
-        <time dateTime={mention.post.publishedAt} title={dateTime(mention.post.publishedAt)}>
-          {ago(mention.post.publishedAt)}
-        </time>
+        <RelativeTime iso={mention.post.publishedAt} />
         {mention.author.followers > 0 && <> · {counted(mention.author.followers, 'follower')}</>}
         {mention.post.replyTo && <> · reply</>}
         {' · '}

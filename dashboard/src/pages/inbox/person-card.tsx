@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { execute } from '../../api/graphql-client';
 import { useAction, useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
@@ -63,15 +63,38 @@ type Channel = keyof typeof channelLabels;
 
 const nobody = '';
 
+/** A person's accounts, each a link to its profile: "Hacker News @dana · Reddit @dana_r". */
+export function AccountLinks({ accounts }: { accounts: readonly { id: string; platform: string; handle: string; url: string }[] }) {
+  return (
+    <>
+      {accounts.map((account, index) => (
+        <span key={account.id}>
+          {index > 0 && ' · '}
+          <a href={account.url} target="_blank" rel="noopener noreferrer">
+            {platformName(account.platform)} @{account.handle}
+            <span class="visually-hidden"> (new tab)</span>
+          </a>
+        </span>
+      ))}
+    </>
+  );
+}
+
 /**
  * The author of a mention as a person (their accounts merged across
  * platforms): outreach stage and owner, changed as soon as they are chosen,
  * the contacts logged with them, and a form to log another. Logging the
  * first contact claims an unowned person for the signed-in user and moves
- * them to contacted (spec 3.5.2), so the card is read again after it.
+ * them to contacted (spec 3.5.2), so the card is read again after it;
+ * `onOutreach` hears each outreach the card comes to show.
  */
-export function PersonCard({ personId }: { personId: string }) {
+export function PersonCard({ personId, onOutreach }: { personId: string; onOutreach?(outreach: { owner?: string | null; stage: string; lastContactAt?: string | null }): void }) {
   const card = useQuery(PersonCardDocument, { id: personId });
+  // A list showing the person's outreach (the people page) follows what the card changed.
+  const outreach = card.data?.person.outreach;
+  useEffect(() => {
+    if (outreach) onOutreach?.(outreach);
+  }, [outreach]);
   const [channel, setChannel] = useState<Channel>('email');
   const [note, setNote] = useState('');
   const change = useAction(async (input: { stage?: Stage; ownerId?: string | null }) => {
@@ -91,15 +114,7 @@ export function PersonCard({ personId }: { personId: string }) {
   return (
     <div class="person-card">
       <p class="muted">
-        {person.accounts.map((account, index) => (
-          <span key={account.id}>
-            {index > 0 && ' · '}
-            <a href={account.url} target="_blank" rel="noopener noreferrer">
-              {platformName(account.platform)} @{account.handle}
-              <span class="visually-hidden"> (new tab)</span>
-            </a>
-          </span>
-        ))}
+        <AccountLinks accounts={person.accounts} />
         {' · '}
         {counted(person.mentions.total, 'mention')} here, {count(person.mentions.relevant)} relevant
         {person.muted && <span class="chip chip-warn">Muted</span>}

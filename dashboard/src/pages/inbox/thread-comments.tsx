@@ -1,6 +1,6 @@
 import { useQuery } from '../../api/use-query';
 import { graphql } from '../../graphql';
-import { ago, dateTime } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice, Loading } from '../../ui/notice';
 
 const ThreadCommentsDocument = graphql(`
@@ -28,9 +28,7 @@ export function ThreadComments({ mentionId }: { mentionId: string }) {
             </a>
             {' · '}
             <a href={comment.url} target="_blank" rel="noopener noreferrer">
-              <time dateTime={comment.publishedAt} title={dateTime(comment.publishedAt)}>
-                {ago(comment.publishedAt)}
-              </time>
+              <RelativeTime iso={comment.publishedAt} />
             </a>
           </p>
           <p>{comment.text}</p>

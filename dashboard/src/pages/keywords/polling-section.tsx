@@ -2,16 +2,18 @@ import type { KeywordPageQuery } from '../../graphql/graphql';
 import { DataTable } from '../../ui/data-table';
 import { ago, count, dateTime } from '../../ui/format';
 import { Notice } from '../../ui/notice';
+import { useNow } from '../../ui/relative-time';
 import { Section } from '../../ui/page';
 import { platformName } from '../../../../vocabulary/platform-names.ts';
 
 type Polling = KeywordPageQuery['keyword']['polling'][number];
 
-/** When a platform was last read or last failed: "Nov 28, 2026, 3:40 PM (2 hours ago)". */
-function when(iso: string) {
+/** When a platform was last read or last failed: "Nov 28, 2026, 3:40 PM (2 hours ago)", the part in brackets kept current. */
+function When({ iso }: { iso: string }) {
+  const now = useNow();
   return (
     <time dateTime={iso}>
-      {dateTime(iso)} ({ago(iso)})
+      {dateTime(iso)} ({ago(iso, now)})
     </time>
   );
 }
@@ -38,12 +40,12 @@ export function PollingSection({ polling }: { polling: Polling[] }) {
             {polling.map((entry) => (
               <tr key={entry.platform}>
                 <th scope="row">{platformName(entry.platform)}</th>
-                <td class="wrap">{entry.lastPolledAt ? when(entry.lastPolledAt) : 'Not yet'}</td>
+                <td class="wrap">{entry.lastPolledAt ? <When iso={entry.lastPolledAt} /> : 'Not yet'}</td>
                 <td class="number">{count(entry.emptyPolls)}</td>
                 <td class="wrap">
                   {entry.lastError ? (
                     <>
-                      {entry.lastErrorAt && <div>{when(entry.lastErrorAt)}</div>}
+                      {entry.lastErrorAt && <div><When iso={entry.lastErrorAt} /></div>}
                       <div class="muted">{entry.lastError}</div>
                     </>
                   ) : (

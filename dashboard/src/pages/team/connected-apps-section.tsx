@@ -3,7 +3,8 @@ import { useAction } from '../../api/use-query';
 import { graphql } from '../../graphql';
 import type { TeamPageQuery } from '../../graphql/graphql';
 import { DataTable } from '../../ui/data-table';
-import { ago, date } from '../../ui/format';
+import { date } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice } from '../../ui/notice';
 import { Section } from '../../ui/page';
 
@@ -37,7 +38,7 @@ export function ConnectedAppsSection({ apps, canManage, myUserId, onChanged }: {
                 <td>{app.user.email}</td>
                 <td>{app.scope === 'read' ? 'Read only' : 'Read and write'}</td>
                 <td>{date(app.connectedAt)}</td>
-                <td>{app.lastUsedAt ? ago(app.lastUsedAt) : 'never'}</td>
+                <td>{app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'never'}</td>
                 <td>
                   {(canManage || app.user.id === myUserId) && (
                     <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.run(app.id, name)}>

@@ -5,7 +5,8 @@ import { graphql } from '../../graphql';
 import type { ApiKeyScope, MemberRole, TeamPageQuery } from '../../graphql/graphql';
 import { useRole, useSession } from '../../session';
 import { SelectField, TextField } from '../../ui/fields';
-import { ago, date } from '../../ui/format';
+import { date } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { PageHeader, PageLoading, Section } from '../../ui/page';
 import { DataTable } from '../../ui/data-table';
@@ -131,7 +132,7 @@ function ApiKeys({ keys, onChanged }: { keys: TeamPageQuery['apiKeys']; onChange
               <code>{key.prefix}…</code>
             </td>
             <td>{key.scope}</td>
-            <td>{key.lastUsedAt ? ago(key.lastUsedAt) : 'never'}</td>
+            <td>{key.lastUsedAt ? <RelativeTime iso={key.lastUsedAt} /> : 'never'}</td>
             <td>{key.expiresAt ? date(key.expiresAt) : 'never'}</td>
             <td>
               <button type="button" class="danger" disabled={revoke.busy} onClick={() => void revoke.run(key.id, key.name)}>

@@ -160,12 +160,12 @@ export default function WalletPage() {
       </Section>
 
       <Section title="Daily spend and matches, last 30 days">
-        <DailyChart days={usageDays} title="Daily spend and matches" />
+        <DailyChart days={usageDays} title="Daily spend and matches (UTC days)" />
       </Section>
 
       <Section title="Cost by keyword">
         <label class="inline-select">
-          <span>Month</span>
+          <span>Month (UTC)</span>
           <select value={month} onChange={(event) => setMonth(event.currentTarget.value)}>
             {recentMonths().map((value) => (
               <option key={value} value={value}>
