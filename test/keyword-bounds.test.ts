@@ -47,6 +47,10 @@ const bounds: Bound[] = [
   inside('term of 80 characters', { term: 't'.repeat(80) }, (k) => k.term, 't'.repeat(80)),
   inside('quoted term of 80 characters inside its quotes', { term: `"${'q'.repeat(80)}"` }, (k) => [k.term, k.matching.exactPhrase], ['q'.repeat(80), true]),
   outside('term of 1 character', { term: 'a' }, 'term'),
+  // A character is a code point: an emoji (two UTF-16 units) counts once, as in every other bound.
+  inside('term of 80 characters outside the BMP', { term: '🦊'.repeat(80) }, (k) => k.term, '🦊'.repeat(80)),
+  outside('term of 81 characters outside the BMP', { term: '🦊'.repeat(81) }, 'term'),
+  outside('term of 1 character outside the BMP', { term: '🦊' }, 'term'),
   outside('term of 81 characters', { term: 't'.repeat(81) }, 'term'),
   inside('context of 300 characters', { context: 'c'.repeat(300) }, (k) => k.context, 'c'.repeat(300)),
   outside('context of 301 characters', { context: 'c'.repeat(301) }, 'context'),

@@ -482,6 +482,20 @@ describe('keyword run state (spec 3.1)', () => {
     expect(noiseRuleChange.body.matching.excludedTerms).toEqual(['jobs']);
   });
 
+  // A mute takes a pause over, so a mute then an unmute started a keyword the wallet had paused, past the 402 above.
+  it('answers 402 insufficient_balance to unmuting a keyword muted by hand when the wallet cannot cover a day', async () => {
+    const { apiKey, workspace: { id: workspaceId } } = await workspace();
+    const keyword = await createKeyword(apiKey, { term: 'acme' });
+    await pauseRunningKeywordsForBalance(earshot.sql, [workspaceId]);
+    await drainWallet(earshot.sql, workspaceId, keyword.id);
+    const muted = await patchKeyword(apiKey, keyword.id, { muted: true });
+    expect(runState(muted.body)).toEqual({ ...running, muted: true });
+    const refused = await patchKeyword(apiKey, keyword.id, { muted: false });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.code).toBe('insufficient_balance');
+    expect(runState(await getKeyword(apiKey, keyword.id))).toEqual({ ...running, muted: true });
+  });
+
   // Found by a parallel probe: each create counted the running keywords before the others committed, so all ran.
   it('starts one of keywords created at once on a wallet covering one more, the others paused for balance', async () => {
     const { apiKey, workspace: { id: workspaceId } } = await workspace();

@@ -177,6 +177,9 @@ describe('GET /v1/mentions filters (spec 4.3)', () => {
       ['until=2026-01-10', 'A'],
       [`since=${encodeURIComponent('2026-03-05T13:00+0100')}`, 'D H'],
       [`since=${encodeURIComponent('2026-03-05T13:01+01')}`, 'D'],
+      // A `+` left unencoded arrives as a space, which can only be the offset's sign.
+      ['since=2026-03-05T14:00:00+02:00', 'D H'],
+      ['since=2026-03-05T14:01+02', 'D'],
       ['platforms=reddit,hackernews&sentiments=negative&minFollowers=5', 'B E'],
     ];
     const failures: string[] = [];

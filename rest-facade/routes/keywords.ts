@@ -173,7 +173,7 @@ export const keywordRoutes: GraphQLRoute[] = [
       200: { description: 'The keyword after the change', schema: keywordSchema },
       400: invalidBodyResponse,
       401: unauthorizedResponse,
-      402: { description: 'Unmuting a keyword paused for balance needs balance (`insufficient_balance`)' },
+      402: { description: 'Unmuting a keyword needs the wallet to cover a day of it on top of the running ones (`insufficient_balance`)' },
       403: readOnlyKeyResponse,
       404: notFoundResponse('keyword'),
       409: { description: 'Rename or group move onto a term the group already tracks (`duplicate_keyword`)' },

@@ -128,7 +128,7 @@ export async function createKeyword(
 /**
  * Applies a PATCH (spec 4.2) in one transaction: a failed PATCH changes
  * nothing. Unmuting clears every pause but needs the wallet to cover a day
- * when the keyword was paused for balance; a change of terms, platforms or
+ * of one more running keyword (3.2); a change of terms, platforms or
  * context resumes a keyword paused for noise when the wallet covers a day.
  */
 export async function patchKeyword(
@@ -169,9 +169,10 @@ export async function patchKeyword(
       if (patch.muted === true && (!current.muted || current.pausedForBalance || current.pausedForNoise)) {
         Object.assign(changes, { muted: true, pausedForBalance: false, pausedForNoise: false });
       }
+      // Every unmute needs the day covered, a keyword muted by hand too: a mute takes a pause over, so checking
+      // only paused keywords let a mute then an unmute start a keyword the wallet had paused for balance.
       if (patch.muted === false && current.muted) {
-        const paused = current.pausedForBalance || current.pausedForNoise;
-        if (paused && !(await walletCoversAnotherDay(tx, workspaceId, 1, now))) {
+        if (!(await walletCoversAnotherDay(tx, workspaceId, 1, now))) {
           throw domainError('insufficient_balance', 'The wallet cannot cover another day of this keyword; top up first');
         }
         Object.assign(changes, { muted: false, pausedForBalance: false, pausedForNoise: false, judgedSince: now });

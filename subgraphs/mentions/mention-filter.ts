@@ -100,9 +100,10 @@ function count(min: number, max: number): ParameterKind<number> {
  * `T10:00+02:00`, `+0200`, `+02`) or a calendar date, which means the whole
  * UTC day (`since` from its start, `until` through its end); or milliseconds
  * since the epoch. A time without an offset is refused: whose clock it means
- * is unknown.
+ * is unknown. A space before the offset is its `+`: a query string written by
+ * hand (`?since=2026-11-20T10:00:00+02:00`) decodes an unencoded `+` as a space.
  */
-const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/;
+const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+ -]\d{2}(?::?\d{2})?))?$/;
 
 function instantOf(text: string, dateMeans: 'start' | 'end'): Date | undefined {
   const instant = writtenInstantOf(text, dateMeans);
@@ -118,7 +119,7 @@ function writtenInstantOf(text: string, dateMeans: 'start' | 'end'): Date | unde
   if (Number.isNaN(dayStart.getTime()) || dayStart.toISOString().slice(0, 10) !== `${year}-${month}-${day}`) return undefined;
   if (hour === undefined) return dateMeans === 'start' ? dayStart : new Date(dayStart.getTime() + 86_400_000 - 1);
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const zone = offset === 'Z' ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(3).replace(':', '') || '00'}`;
+  const zone = offset === 'Z' ? 'Z' : `${offset.slice(0, 3).replace(' ', '+')}:${offset.slice(3).replace(':', '') || '00'}`;
   if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return undefined;
   return new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${zone}`);
 }
