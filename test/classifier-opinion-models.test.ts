@@ -329,6 +329,25 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:broke', 1]]), [], true, { ...curt, curtPraiseAfterBlame: false }).sentiment).toBe('positive');
   });
 
+  it('read a closing sentence that only exclaims a word of praise, after a body that praises nothing, as thrown at the body', () => {
+    const exclaims = (text: string, language: string) => readSentiment(text, language, noWords).exclaimsAtBody;
+    for (const [text, language] of [
+      ['The kettle lid snapped off in week two and the shop wants the receipt I never got. Brilliant.', 'en'],
+      ['Le train est resté bloqué deux heures en pleine voie. Vraiment génial !', 'fr'],
+      ['Der Aufzug ist seit Montag kaputt. Wunderbar.', 'de'],
+      ['El paquete llegó abierto y sin la mitad. Genial.', 'es'],
+      ['De bezorger liet het pakket bij de buren, die op vakantie zijn. Heerlijk hoor.', 'nl'],
+    ]) expect(exclaims(text, language), text).toBe(true);
+    // Praise in the body, a closer naming what it praises or saying how the writer feels, one sentence, or a question: no such exclamation.
+    for (const text of [
+      'Lovely staff, but the kettle lid snapped off in week two. Brilliant.',
+      'The band played the whole album. Brilliant night.',
+      'The kettle lid snapped off and they sent a new one the next day. Impressed.',
+      'Brilliant.',
+      'The kettle lid snapped off in week two. Brilliant?',
+    ]) expect(exclaims(text, 'en'), text).toBe(false);
+  });
+
   it('read praise said as the want of a fault as the post’s verdict, in any language, unless the post marks irony', () => {
     const understates = (text: string, language: string) => readSentiment(text, language, noWords).understatesPraise;
     expect(understates("Ten years with the same provider, maybe two outages. Can't complain.", 'en')).toBe(true);
