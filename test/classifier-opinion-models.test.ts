@@ -227,6 +227,20 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, mostlyKnown, [], true).sentiment).toBe('neutral');
   });
 
+  it('read the praise of a post most of whose words the models never learned by the stance of the model its sentiment comes from, and its complaints by the word model', () => {
+    // The word model reads the post as neutral, the unfamiliar posts' model as positive from the lexicon's praise.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'w:known': [0, 0, 0.5], 'lex:praise': [0.5, 0, 0] } },
+      unfamiliarSentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'lex:praise': [3, 0, 0] } },
+      // Praise at log-odds -1: found in a positive post about the tracked sense (cut 0 - 2), not in a neutral one (cut 0).
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    });
+    expect(readOpinionsOf(models, new Map([['w:known', 1], ['lex:praise', 1]]), [], true)).toEqual({ sentiment: 'neutral', intents: [] });
+    expect(readOpinionsOf(models, new Map([['w:known', 1], ['w:zorbing', 1], ['w:flumpy', 1], ['lex:praise', 1]]), [], true)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+  });
+
   it('read buy intent the rules also find, or a question weighing two options, from lower log-odds, and no other intent so', () => {
     // "order" leans to buying and to comparing at the same log-odds (-0.5), under the cut of 0 for both.
     const yesNo = (order: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:order': [0, order] } });
