@@ -110,7 +110,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
         relevant,
-        ironic: evidence.reading.ironic,
+        ironic: evidence.reading.ironic || evidence.reading.exclaimsAtBody,
         concedesPraise: concedesPraise(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,

@@ -394,8 +394,11 @@ export function readOpinionsOfRows(
     return ironic || plainComplaint ? 'negative' : read;
   };
   const stance = stanceOf(0);
-  // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The intents' allowances
-  // for the stance were chosen on the word model's reading, and keep it, as they keep it where praise conceded before a
+  // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The complaint's
+  // allowance for the stance was chosen on the word model's reading, and keeps it; praise, the positive stance said of
+  // something, takes the stance from the model the sentiment comes from, which on a field the word model never saw
+  // reads it better (praise recall on the development sets of unseen categories 0.70 → 0.74, of apps 0.52 → 0.56).
+  // Both keep the stance as read where praise conceded before a
   // turn, beside a stance cue of a fault ("Bel écran, bonnes couleurs, mais il s'éteint… Retour au magasin",
   // "bellissima, ma … manca la versione web"), makes the post negative: the fault is the writer's point, whatever the
   // praise weighs, but the praise is still said (the labelling rules call the positive half of a mixed post praise).
@@ -413,7 +416,7 @@ export function readOpinionsOfRows(
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, stance, relevant) - allowance) found.push(intent);
+    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -286,6 +286,16 @@ describe('built-in classifier', () => {
     expect(news).toMatchObject({ sentiment: 'neutral', intents: [] });
   });
 
+  it('reads a closing word of praise exclaimed at a body that praises nothing as sarcasm, in any language', async () => {
+    const [exported, billed, synced, sincere] = await classify(
+      post('Wrote the whole handbook in Notion and it still will not export the toggles to PDF. Brilliant.', notion, tablo),
+      post('Notion hat mir den Jahresplan zweimal abgebucht, der Support schickt einen Link zur FAQ. Wunderbar.', notion, tablo),
+      post('Notion a encore perdu la moitié de ma page hors ligne. Génial.', notion, tablo),
+      post('Notion templates saved my semester, the best tool I have used. Brilliant.', notion, tablo),
+    );
+    expect([exported.sentiment, billed.sentiment, synced.sentiment, sincere.sentiment]).toEqual(['negative', 'negative', 'negative', 'positive']);
+  });
+
   it('reads a post leaving the tracked product for another as negative, however it praises the other', async () => {
     const [left, leftInPortuguese, joined] = await classify(
       post('Moved the whole team from Notion to Coda in March. Love it, everything is faster and the tables are brilliant.', notion, tablo),

@@ -227,6 +227,20 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, mostlyKnown, [], true).sentiment).toBe('neutral');
   });
 
+  it('read the praise of a post most of whose words the models never learned by the stance of the model its sentiment comes from, and its complaints by the word model', () => {
+    // The word model reads the post as neutral, the unfamiliar posts' model as positive from the lexicon's praise.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'w:known': [0, 0, 0.5], 'lex:praise': [0.5, 0, 0] } },
+      unfamiliarSentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { 'lex:praise': [3, 0, 0] } },
+      // Praise at log-odds -1: found in a positive post about the tracked sense (cut 0 - 2), not in a neutral one (cut 0).
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    });
+    expect(readOpinionsOf(models, new Map([['w:known', 1], ['lex:praise', 1]]), [], true)).toEqual({ sentiment: 'neutral', intents: [] });
+    expect(readOpinionsOf(models, new Map([['w:known', 1], ['w:zorbing', 1], ['w:flumpy', 1], ['lex:praise', 1]]), [], true)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+  });
+
   it('read buy intent the rules also find, or a question weighing two options, from lower log-odds, and no other intent so', () => {
     // "order" leans to buying and to comparing at the same log-odds (-0.5), under the cut of 0 for both.
     const yesNo = (order: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:order': [0, order] } });
@@ -327,6 +341,25 @@ describe('opinion models', () => {
     // Without a stance cue of a fault (a fault put right reads so too), or without the curt closer, the reading stands.
     expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:fault-question', 1]]), [], true, curt).sentiment).toBe('positive');
     expect(readOpinionsOf(models, new Map([['w:brilliant', 1], ['cue:broke', 1]]), [], true, { ...curt, curtPraiseAfterBlame: false }).sentiment).toBe('positive');
+  });
+
+  it('read a closing sentence that only exclaims a word of praise, after a body that praises nothing, as thrown at the body', () => {
+    const exclaims = (text: string, language: string) => readSentiment(text, language, noWords).exclaimsAtBody;
+    for (const [text, language] of [
+      ['The kettle lid snapped off in week two and the shop wants the receipt I never got. Brilliant.', 'en'],
+      ['Le train est resté bloqué deux heures en pleine voie. Vraiment génial !', 'fr'],
+      ['Der Aufzug ist seit Montag kaputt. Wunderbar.', 'de'],
+      ['El paquete llegó abierto y sin la mitad. Genial.', 'es'],
+      ['De bezorger liet het pakket bij de buren, die op vakantie zijn. Heerlijk hoor.', 'nl'],
+    ]) expect(exclaims(text, language), text).toBe(true);
+    // Praise in the body, a closer naming what it praises or saying how the writer feels, one sentence, or a question: no such exclamation.
+    for (const text of [
+      'Lovely staff, but the kettle lid snapped off in week two. Brilliant.',
+      'The band played the whole album. Brilliant night.',
+      'The kettle lid snapped off and they sent a new one the next day. Impressed.',
+      'Brilliant.',
+      'The kettle lid snapped off in week two. Brilliant?',
+    ]) expect(exclaims(text, 'en'), text).toBe(false);
   });
 
   it('read praise said as the want of a fault as the post’s verdict, in any language, unless the post marks irony', () => {
