@@ -65,6 +65,12 @@ describe('channels', () => {
     }
   });
 
+  it('says what is wrong with a header name, as its schema words it', async () => {
+    const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: 'https://example.com', headers: { 'X Team': 'growth' } } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'validation_error', field: 'headers.X Team', message: 'headers.X Team: must be an HTTP header name of 1 to 100 characters' });
+  });
+
   it('answers the not-yet-connected kinds with their own code', async () => {
     for (const kind of ['slack', 'telegram', 'email']) {
       const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind, label: kind } });
