@@ -64,6 +64,8 @@ const expectedNames: Record<string, string> = {
   number: 'a number',
   boolean: 'true or false',
   object: 'an object',
+  // A JSON object of names to values, which zod calls a record.
+  record: 'an object',
   array: 'an array',
   string: 'a string',
   null: 'null',

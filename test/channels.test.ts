@@ -69,6 +69,8 @@ describe('channels', () => {
     const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: 'https://example.com', headers: { 'X Team': 'growth' } } });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'validation_error', field: 'headers.X Team', message: 'headers.X Team: must be an HTTP header name of 1 to 100 characters' });
+    const nothing = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: 'https://example.com', headers: null } });
+    expect(nothing.body.error).toMatchObject({ code: 'validation_error', field: 'headers', message: 'headers: expected an object, got null' });
   });
 
   it('answers the not-yet-connected kinds with their own code', async () => {
