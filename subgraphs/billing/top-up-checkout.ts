@@ -10,7 +10,7 @@ import {
   claimUnstartedTopUpOrder,
   failUnstartedTopUpOrders,
   findTopUpOrder,
-  findTopUpOrderById,
+  findTopUpOrderByCheckoutSession,
   insertTopUpOrder,
   settleTopUpOrder,
   type TopUpOrderRow,
@@ -114,7 +114,7 @@ export async function confirmTopUp({ sql, env, now }: TopUpContext, workspaceId:
   throw orderNotCredited(order, session.status === 'expired' ? 'its checkout expired unpaid' : 'it has not been paid yet');
 }
 
-const paidBy = (session: CheckoutSession) => ({ amountCents: session.amount_total, currency: session.currency });
+const paidBy = (session: CheckoutSession) => ({ amountCents: session.amount_total ?? null, currency: session.currency ?? null });
 
 /** What a provider event did to a top-up order; nulls for an event about anything else. */
 export interface OrderEventOutcome {
@@ -131,9 +131,8 @@ export const ignoredEvent: OrderEventOutcome = { orderId: null, status: null };
  * Sessions that are not Earshot's orders are ignored.
  */
 export async function settleOrderFromCheckoutEvent(sql: Sql, type: string, session: CheckoutSession, now: Date): Promise<OrderEventOutcome> {
-  if (!session.client_reference_id) return ignoredEvent;
-  const order = await findTopUpOrderById(sql, session.client_reference_id);
-  if (!order || order.checkoutSessionId !== session.id) return ignoredEvent;
+  const order = await findTopUpOrderByCheckoutSession(sql, session.id);
+  if (!order) return ignoredEvent;
   const paid = (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') && session.payment_status === 'paid';
   if (paid) return { orderId: order.id, status: (await creditPaidOrder(sql, order.id, paidBy(session), now)).status };
   const settledAs = type === 'checkout.session.expired' ? 'expired' : type === 'checkout.session.async_payment_failed' ? 'failed' : null;
