@@ -361,7 +361,7 @@ describe('with only EARSHOT_UPSTREAM_STRIPE set', () => {
 // A Stripe-compatible server need not send every field Stripe does: one that answered a session without payment_status,
 // amount_total, currency or client_reference_id made POST /v1/billing/top-ups a 500 internal_error.
 describe('a Stripe-compatible server that answers sessions sparingly', () => {
-  it('starts top-ups with it and credits the order its signed event names by session alone; an answer that is no session is 502', async () => {
+  it('starts top-ups with it and credits the order its signed event names by session alone; an answer that is no session, or another order\'s, is 502', async () => {
     const sessions = new Map<string, { paid: boolean }>();
     const sparse = await startFakeServer((request) => {
       if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
@@ -390,6 +390,18 @@ describe('a Stripe-compatible server that answers sessions sparingly', () => {
       expect((await sparing.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.balanceCents).toBe(580 + 2000 + 3000);
 
       sessions.clear();
+      const sameSession = await startFakeServer((request) => (request.method === 'POST' ? { body: { id: 'cs_test_fixture', url: 'https://checkout.stripe.com/c/pay/cs_test_fixture' } } : null));
+      const fixtureStripe = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: sameSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
+      try {
+        const { apiKey: fixtureKey } = await fixtureStripe.createWorkspace();
+        expect((await fixtureStripe.rest('POST', '/v1/billing/top-ups', { key: fixtureKey, body: { amountCents: 2000 } })).status).toBe(201);
+        const second = await fixtureStripe.rest('POST', '/v1/billing/top-ups', { key: fixtureKey, body: { amountCents: 4000 } });
+        expect(second).toMatchObject({ status: 502, body: { error: { code: 'upstream_unavailable' } } });
+      } finally {
+        await fixtureStripe.stop();
+        await sameSession.close();
+      }
+
       const noSession = await startFakeServer((request) => (request.method === 'POST' ? { body: { object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/x' } } : null));
       const unanswered = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: noSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
       try {

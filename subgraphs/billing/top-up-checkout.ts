@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../../runtime/database.ts';
-import { notFound } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { creditPaidOrder, orderNotCredited } from './order-crediting.ts';
 import { topUpBounds } from './prices.ts';
@@ -76,6 +76,11 @@ export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: s
         cancelUrl: input.cancelUrl ?? back('cancelled'),
       }),
     );
+    // A session is one order's: a Stripe-compatible server answering every request with the same session (stripe-mock's fixture) is failing this one.
+    const holder = await findTopUpOrderByCheckoutSession(sql, session.id);
+    if (holder && holder.id !== order.id) {
+      throw domainError('upstream_unavailable', `The payment provider answered with the checkout session of another top-up (${session.id})`, { retryAfterSeconds: 30 });
+    }
     return await attachCheckoutSession(sql, order.id, session);
   } catch (error) {
     await settleTopUpOrder(sql, order.id, 'failed', now);
