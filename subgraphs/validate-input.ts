@@ -64,6 +64,8 @@ const expectedNames: Record<string, string> = {
   number: 'a number',
   boolean: 'true or false',
   object: 'an object',
+  // A JSON object of names to values, which zod calls a record.
+  record: 'an object',
   array: 'an array',
   string: 'a string',
   null: 'null',
@@ -111,12 +113,17 @@ function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-/** A zod issue as an `InputProblem`: each unknown key is one, named by its own path. */
+/**
+ * A zod issue as an `InputProblem`: each unknown key is one, named by its own
+ * path. A record key its key schema refuses comes wrapped in zod's bare
+ * "Invalid key in record": the key schema's own words say what a key must be.
+ */
 function problemsOf(issue: z.core.$ZodIssue): InputProblem[] {
   const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+  const message = issue.code === 'invalid_key' && issue.issues[0] ? issue.issues[0].message : issue.message;
   return paths.map((path) => {
     const field = path.map(String).join('.');
-    return { field: field || null, message: field ? `${field}: ${issue.message}` : issue.message };
+    return { field: field || null, message: field ? `${field}: ${message}` : message };
   });
 }
 

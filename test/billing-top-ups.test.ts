@@ -10,6 +10,7 @@ import { orphanedTopUpsQueue } from '../jobs/orphaned-top-ups/index.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
+import { startFakeServer } from './fake-upstreams/fake-server.ts';
 import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
@@ -353,6 +354,67 @@ describe('with only EARSHOT_UPSTREAM_STRIPE set', () => {
     } finally {
       await named.stop();
       await anyKeyStripe.close();
+    }
+  });
+});
+
+// A Stripe-compatible server need not send every field Stripe does: one that answered a session without payment_status,
+// amount_total, currency or client_reference_id made POST /v1/billing/top-ups a 500 internal_error.
+describe('a Stripe-compatible server that answers sessions sparingly', () => {
+  it('starts top-ups with it and credits the order its signed event names by session alone; an answer that is no session, or another order\'s, is 502', async () => {
+    const sessions = new Map<string, { paid: boolean }>();
+    const sparse = await startFakeServer((request) => {
+      if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
+        const id = `cs_test_sparse${sessions.size + 1}`;
+        sessions.set(id, { paid: false });
+        return { body: { id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, status: 'open' } };
+      }
+      const id = request.path.match(/^\/v1\/checkout\/sessions\/([\w-]+)$/)?.[1];
+      const session = id && sessions.get(id);
+      if (request.method === 'GET' && session) return { body: { id, object: 'checkout.session', status: session.paid ? 'complete' : 'open', payment_status: session.paid ? 'paid' : 'unpaid' } };
+      return null;
+    });
+    const secret = 'whsec_sparse';
+    const sparing = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: sparse.url, EARSHOT_STRIPE_WEBHOOK_SECRET: secret } }, { databaseUrl: earshot.databaseUrl, clock });
+    try {
+      const { apiKey } = await sparing.createWorkspace();
+      const byEvent = await sparing.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 2000 } });
+      expect(byEvent).toMatchObject({ status: 201, body: { status: 'pending', checkoutUrl: 'https://checkout.stripe.com/c/pay/cs_test_sparse1' } });
+      const event = signedStripeEvent(secret, 'checkout.session.completed', { id: 'cs_test_sparse1', object: 'checkout.session', status: 'complete', payment_status: 'paid' }, clock.now());
+      const delivered = await sparing.rest('POST', '/v1/billing/stripe/webhook', { body: event.body, headers: { 'stripe-signature': event.signature } });
+      expect(delivered.body).toEqual({ received: true, orderId: byEvent.body.id, status: 'credited' });
+
+      const byConfirmation = await sparing.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents: 3000 } });
+      sessions.get('cs_test_sparse2')!.paid = true;
+      expect(await sparing.rest('POST', `/v1/billing/top-ups/${byConfirmation.body.id}/confirm`, { key: apiKey })).toMatchObject({ status: 200, body: { status: 'credited' } });
+      expect((await sparing.rest('GET', '/v1/billing/wallet', { key: apiKey })).body.balanceCents).toBe(580 + 2000 + 3000);
+
+      sessions.clear();
+      const sameSession = await startFakeServer((request) => (request.method === 'POST' ? { body: { id: 'cs_test_fixture', url: 'https://checkout.stripe.com/c/pay/cs_test_fixture' } } : null));
+      const fixtureStripe = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: sameSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
+      try {
+        const { apiKey: fixtureKey } = await fixtureStripe.createWorkspace();
+        expect((await fixtureStripe.rest('POST', '/v1/billing/top-ups', { key: fixtureKey, body: { amountCents: 2000 } })).status).toBe(201);
+        const second = await fixtureStripe.rest('POST', '/v1/billing/top-ups', { key: fixtureKey, body: { amountCents: 4000 } });
+        expect(second).toMatchObject({ status: 502, body: { error: { code: 'upstream_unavailable' } } });
+      } finally {
+        await fixtureStripe.stop();
+        await sameSession.close();
+      }
+
+      const noSession = await startFakeServer((request) => (request.method === 'POST' ? { body: { object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/x' } } : null));
+      const unanswered = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: noSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
+      try {
+        const { apiKey: otherKey } = await unanswered.createWorkspace();
+        const refused = await unanswered.rest('POST', '/v1/billing/top-ups', { key: otherKey, body: { amountCents: 2000 } });
+        expect(refused).toMatchObject({ status: 502, body: { error: { code: 'upstream_unavailable' } } });
+      } finally {
+        await unanswered.stop();
+        await noSession.close();
+      }
+    } finally {
+      await sparing.stop();
+      await sparse.close();
     }
   });
 });

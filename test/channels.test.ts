@@ -65,6 +65,14 @@ describe('channels', () => {
     }
   });
 
+  it('says what is wrong with a header name, as its schema words it', async () => {
+    const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: 'https://example.com', headers: { 'X Team': 'growth' } } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'validation_error', field: 'headers.X Team', message: 'headers.X Team: must be an HTTP header name of 1 to 100 characters' });
+    const nothing = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'webhook', url: 'https://example.com', headers: null } });
+    expect(nothing.body.error).toMatchObject({ code: 'validation_error', field: 'headers', message: 'headers: expected an object, got null' });
+  });
+
   it('answers the not-yet-connected kinds with their own code', async () => {
     for (const kind of ['slack', 'telegram', 'email']) {
       const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind, label: kind } });

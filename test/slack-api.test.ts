@@ -11,6 +11,7 @@ import {
   verifySlackRequest,
 } from '../subgraphs/team/slack-api.ts';
 import { IntegrationError } from '../subgraphs/team/integration-error.ts';
+import { startFakeServer } from './fake-upstreams/fake-server.ts';
 import { type FakeSlack, slackInteractionRequest, startFakeSlack } from './fake-upstreams/slack.ts';
 
 const message = {
@@ -174,6 +175,23 @@ describe('chat.postMessage', () => {
     const botToken = await install();
     const tooLong = { text: 'x', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }] };
     await expect(postSlackMessage({ apiBase: app.apiBase, botToken }, 'C0ALERTS01', tooLong)).rejects.toMatchObject({ code: 'invalid_blocks', transient: false });
+  });
+});
+
+describe('a Slack-compatible server that answers sparingly', () => {
+  it('installs from a token and a team alone, and takes ok: true as the post', async () => {
+    const sparse = await startFakeServer((request) => {
+      if (request.path === '/api/oauth.v2.access') return { body: { ok: true, access_token: 'xoxb-sparse', team: { id: 'T0SPARSE01', name: 'Sparse' } } };
+      if (request.path === '/api/chat.postMessage') return { body: { ok: true } };
+      return null;
+    });
+    try {
+      const sparing = { ...app, apiBase: sparse.url };
+      expect(await exchangeSlackCode(sparing, 'code-1')).toEqual({ botToken: 'xoxb-sparse', botUserId: '', appId: '', team: { id: 'T0SPARSE01', name: 'Sparse' }, scopes: [] });
+      expect(await postSlackMessage({ apiBase: sparing.apiBase, botToken: 'xoxb-sparse' }, 'C0ALERTS01', message)).toEqual({ channel: 'C0ALERTS01', ts: null });
+    } finally {
+      await sparse.close();
+    }
   });
 });
 

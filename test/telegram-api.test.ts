@@ -9,6 +9,7 @@ import {
   telegramBot,
   verifyTelegramUpdate,
 } from '../subgraphs/team/telegram-api.ts';
+import { startFakeServer } from './fake-upstreams/fake-server.ts';
 import { type FakeTelegram, startFakeTelegram, telegramCallbackUpdate } from './fake-upstreams/telegram.ts';
 
 let telegram: FakeTelegram;
@@ -46,6 +47,15 @@ describe('sendMessage', () => {
       },
     ]);
     expect(telegram.requests[0].path).toBe(`/bot${telegram.botToken}/sendMessage`);
+  });
+
+  it('takes ok: true as the message sent from a Bot-API-compatible server that answers no Message', async () => {
+    const sparse = await startFakeServer((request) => (request.path.endsWith('/sendMessage') ? { body: { ok: true } } : null));
+    try {
+      expect(await sendTelegramMessage({ apiBase: sparse.url, botToken: bot.botToken }, '123456789', 'hello')).toEqual({ messageId: null });
+    } finally {
+      await sparse.close();
+    }
   });
 
   it('maps a 429 to a transient failure with the retry_after Telegram names in its body', async () => {

@@ -20,7 +20,7 @@ export interface ProviderPayment {
  * Credits a paid order exactly once, whoever reports the payment first (a
  * webhook, a retry of it, a confirmation, the provider's own answer to an
  * auto-recharge): the order row is locked and the ledger holds one credit
- * per order id. A payment of another amount or currency is refused.
+ * per order id. A payment reported in another amount or currency is refused.
  */
 export async function creditPaidOrder(sql: Sql, orderId: string, paid: ProviderPayment, now: Date): Promise<TopUpOrderRow> {
   return (await sql.begin(async (tx) => {
@@ -29,7 +29,8 @@ export async function creditPaidOrder(sql: Sql, orderId: string, paid: ProviderP
     await lockWallet(tx, (await findTopUpOrderById(tx, orderId))!.workspaceId);
     const order = (await lockTopUpOrder(tx, orderId))!;
     if (order.status === 'credited') return order;
-    if (paid.amountCents !== order.amountCents || paid.currency?.toLowerCase() !== 'usd') {
+    // Null is a report that says nothing of it (Stripe always says; a Stripe-compatible server may not): the session was made for the order's amount in usd.
+    if ((paid.amountCents !== null && paid.amountCents !== order.amountCents) || (paid.currency !== null && paid.currency.toLowerCase() !== 'usd')) {
       throw orderNotCredited(order, `the provider reports ${paid.amountCents} ${paid.currency} paid, not ${order.amountCents} usd`);
     }
     if (paid.paymentIntentId) await attachPaymentIntent(tx, order.id, paid.paymentIntentId);

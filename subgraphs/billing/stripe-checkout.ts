@@ -65,20 +65,32 @@ export async function askStripe<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The fields of a Checkout Session that top-ups and card setups read. */
+/**
+ * The fields of a Checkout Session that top-ups and card setups read. Only
+ * `id` is needed of every answer: Stripe sends the others always, and a
+ * Stripe-compatible server that leaves one out has said nothing about it (a
+ * session whose payment it does not report is not paid).
+ */
 export const checkoutSessionSchema = z.object({
   id: z.string(),
   mode: z.enum(['payment', 'setup', 'subscription']).optional(),
   url: z.string().nullable().optional(),
   status: z.enum(['open', 'complete', 'expired']).nullable().optional(),
-  payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
-  amount_total: z.number().int().nullable(),
-  currency: z.string().nullable(),
-  client_reference_id: z.string().nullable(),
+  payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']).optional(),
+  amount_total: z.number().int().nullable().optional(),
+  currency: z.string().nullable().optional(),
+  client_reference_id: z.string().nullable().optional(),
   customer: z.string().nullable().optional(),
   setup_intent: z.string().nullable().optional(),
   expires_at: z.number().int().optional(),
 });
+
+/** A Checkout Session as Stripe answered it; an answer that is none is Stripe failing (`upstream_unavailable` to a caller), never an internal error. */
+function checkoutSessionOf(answer: unknown): CheckoutSession {
+  const session = checkoutSessionSchema.safeParse(answer);
+  if (!session.success) throw new UpstreamError('stripe', `answered something that is not a Checkout Session: ${session.error.issues[0].message}`);
+  return session.data;
+}
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 
 export const stripeHeaders = (settings: StripeSettings) => ({
@@ -95,7 +107,7 @@ export const stripeFormHeaders = (settings: StripeSettings, idempotencyKey: stri
 
 /** `POST /v1/checkout/sessions`, form-encoded as Stripe takes it; a retry with the same idempotency key makes no second session. */
 async function postCheckoutSession(settings: StripeSettings, form: URLSearchParams, idempotencyKey: string): Promise<CheckoutSession & { url: string }> {
-  const session = checkoutSessionSchema.parse(
+  const session = checkoutSessionOf(
     await getUpstreamJson<unknown>({
       platform: 'stripe',
       url: `${settings.apiBase}/v1/checkout/sessions`,
@@ -105,7 +117,7 @@ async function postCheckoutSession(settings: StripeSettings, form: URLSearchPara
       ...whileClientWaits,
     }),
   );
-  if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
+  if (!session.url) throw new UpstreamError('stripe', 'answered a Checkout Session without a url');
   return { ...session, url: session.url };
 }
 
@@ -157,7 +169,7 @@ export async function createSetupCheckoutSession(
 
 /** `GET /v1/checkout/sessions/{id}`: whether the order was paid, when its webhook has not (yet) said so. */
 export async function retrieveCheckoutSession(settings: StripeSettings, sessionId: string): Promise<CheckoutSession> {
-  return checkoutSessionSchema.parse(
+  return checkoutSessionOf(
     await getUpstreamJson<unknown>({
       platform: 'stripe',
       url: `${settings.apiBase}/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../../runtime/database.ts';
-import { notFound } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import { parseInput } from '../validate-input.ts';
 import { creditPaidOrder, orderNotCredited } from './order-crediting.ts';
 import { topUpBounds } from './prices.ts';
@@ -10,7 +10,7 @@ import {
   claimUnstartedTopUpOrder,
   failUnstartedTopUpOrders,
   findTopUpOrder,
-  findTopUpOrderById,
+  findTopUpOrderByCheckoutSession,
   insertTopUpOrder,
   settleTopUpOrder,
   type TopUpOrderRow,
@@ -76,6 +76,11 @@ export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: s
         cancelUrl: input.cancelUrl ?? back('cancelled'),
       }),
     );
+    // A session is one order's: a Stripe-compatible server answering every request with the same session (stripe-mock's fixture) is failing this one.
+    const holder = await findTopUpOrderByCheckoutSession(sql, session.id);
+    if (holder && holder.id !== order.id) {
+      throw domainError('upstream_unavailable', `The payment provider answered with the checkout session of another top-up (${session.id})`, { retryAfterSeconds: 30 });
+    }
     return await attachCheckoutSession(sql, order.id, session);
   } catch (error) {
     await settleTopUpOrder(sql, order.id, 'failed', now);
@@ -114,7 +119,7 @@ export async function confirmTopUp({ sql, env, now }: TopUpContext, workspaceId:
   throw orderNotCredited(order, session.status === 'expired' ? 'its checkout expired unpaid' : 'it has not been paid yet');
 }
 
-const paidBy = (session: CheckoutSession) => ({ amountCents: session.amount_total, currency: session.currency });
+const paidBy = (session: CheckoutSession) => ({ amountCents: session.amount_total ?? null, currency: session.currency ?? null });
 
 /** What a provider event did to a top-up order; nulls for an event about anything else. */
 export interface OrderEventOutcome {
@@ -131,9 +136,8 @@ export const ignoredEvent: OrderEventOutcome = { orderId: null, status: null };
  * Sessions that are not Earshot's orders are ignored.
  */
 export async function settleOrderFromCheckoutEvent(sql: Sql, type: string, session: CheckoutSession, now: Date): Promise<OrderEventOutcome> {
-  if (!session.client_reference_id) return ignoredEvent;
-  const order = await findTopUpOrderById(sql, session.client_reference_id);
-  if (!order || order.checkoutSessionId !== session.id) return ignoredEvent;
+  const order = await findTopUpOrderByCheckoutSession(sql, session.id);
+  if (!order) return ignoredEvent;
   const paid = (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') && session.payment_status === 'paid';
   if (paid) return { orderId: order.id, status: (await creditPaidOrder(sql, order.id, paidBy(session), now)).status };
   const settledAs = type === 'checkout.session.expired' ? 'expired' : type === 'checkout.session.async_payment_failed' ? 'failed' : null;

@@ -115,6 +115,14 @@ export async function findTopUpOrderById(sql: Queryable, id: string): Promise<To
   return row;
 }
 
+/** The order a Checkout Session was made for: the provider's events name the session, which names one order at most. */
+export async function findTopUpOrderByCheckoutSession(sql: Queryable, checkoutSessionId: string): Promise<TopUpOrderRow | undefined> {
+  const [row] = await sql<TopUpOrderRow[]>`
+    /* findTopUpOrderByCheckoutSession */
+    select * from top_up_orders where checkout_session_id = ${checkoutSessionId}`;
+  return row;
+}
+
 /** Locks an order for crediting: the webhook and a confirmation racing each other take turns. */
 export async function lockTopUpOrder(sql: Queryable, id: string): Promise<TopUpOrderRow | undefined> {
   const [row] = await sql<TopUpOrderRow[]>`

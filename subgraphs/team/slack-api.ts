@@ -122,18 +122,21 @@ function replyFields<Schema extends z.ZodType>(method: string, schema: Schema, r
 
 export interface SlackInstall {
   botToken: string;
+  /** Empty when the answer did not name it (kept for the record only). */
   botUserId: string;
+  /** Empty when the answer did not name it (kept for the record only). */
   appId: string;
   team: { id: string; name: string };
   scopes: string[];
 }
 
+// Only the token and the team are needed: Slack sends the rest always, a Slack-compatible server may leave it out.
 const oauthAccessSchema = z.object({
   access_token: z.string(),
-  token_type: z.literal('bot'),
-  scope: z.string(),
-  bot_user_id: z.string(),
-  app_id: z.string(),
+  token_type: z.literal('bot').optional(),
+  scope: z.string().optional(),
+  bot_user_id: z.string().optional(),
+  app_id: z.string().optional(),
   team: z.object({ id: z.string(), name: z.string() }),
 });
 
@@ -158,10 +161,10 @@ export async function exchangeSlackCode(app: SlackApp, code: string, retry: Retr
   const install = replyFields('oauth.v2.access', oauthAccessSchema, reply);
   return {
     botToken: install.access_token,
-    botUserId: install.bot_user_id,
-    appId: install.app_id,
+    botUserId: install.bot_user_id ?? '',
+    appId: install.app_id ?? '',
     team: install.team,
-    scopes: install.scope.split(',').filter(Boolean),
+    scopes: (install.scope ?? '').split(',').filter(Boolean),
   };
 }
 
@@ -171,10 +174,11 @@ export interface SlackMessage {
   blocks: Record<string, unknown>[];
 }
 
-const postedSchema = z.object({ channel: z.string(), ts: z.string() });
+// `ok: true` is the post; Slack also names the channel and the message, which a Slack-compatible server may leave out.
+const postedSchema = z.object({ channel: z.string().optional(), ts: z.string().optional() });
 
-/** `chat.postMessage` to a channel id; answers the channel and the message's `ts` (its id within the channel). */
-export async function postSlackMessage(bot: SlackBot, channel: string, message: SlackMessage, retry: RetryPolicy = {}): Promise<{ channel: string; ts: string }> {
+/** `chat.postMessage` to a channel id; answers the channel and the message's `ts` (its id within the channel; null when the answer did not name it). */
+export async function postSlackMessage(bot: SlackBot, channel: string, message: SlackMessage, retry: RetryPolicy = {}): Promise<{ channel: string; ts: string | null }> {
   const reply = await callSlack(
     bot.apiBase,
     'chat.postMessage',
@@ -185,7 +189,8 @@ export async function postSlackMessage(bot: SlackBot, channel: string, message: 
     },
     retry,
   );
-  return replyFields('chat.postMessage', postedSchema, reply);
+  const posted = replyFields('chat.postMessage', postedSchema, reply);
+  return { channel: posted.channel ?? channel, ts: posted.ts ?? null };
 }
 
 /** Slack's tolerance for the signed timestamp, against replays. */

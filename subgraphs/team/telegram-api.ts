@@ -38,6 +38,7 @@ const replySchema = z.object({
   description: z.string().optional(),
   parameters: z.object({ retry_after: z.number().optional(), migrate_to_chat_id: z.number().optional() }).optional(),
 });
+// `ok: true` is the message sent; Telegram also answers the Message, which a Bot-API-compatible server may leave out.
 const sentMessageSchema = z.object({ message_id: z.number().int() }).loose();
 
 /** A Bot API call's HTTP status and its reply (null when garbled). */
@@ -109,13 +110,13 @@ export async function sendTelegramMessage(
   chatId: string,
   html: string,
   options: RetryPolicy & { replyMarkup?: TelegramReplyMarkup } = {},
-): Promise<{ messageId: number }> {
+): Promise<{ messageId: number | null }> {
   const { replyMarkup, ...retry } = options;
   const payload = { chat_id: chatId, text: html, parse_mode: 'HTML', disable_web_page_preview: true, ...(replyMarkup ? { reply_markup: replyMarkup } : {}) };
   const answer = await callBotApi(bot, 'sendMessage', payload, retry);
+  if (!succeeded(answer)) throw refusalOf('sendMessage', answer);
   const sent = sentMessageSchema.safeParse(answer.reply?.result);
-  if (succeeded(answer) && sent.success) return { messageId: sent.data.message_id };
-  throw refusalOf('sendMessage', answer);
+  return { messageId: sent.success ? sent.data.message_id : null };
 }
 
 /**
