@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, nameUseAt } from './name-use.ts';
+import { companyForm, nameUseAt, ownedOrSubject } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -76,6 +76,8 @@ const weights = {
   distinctiveTermOtherSensesRuledOut: 0,
   termMissing: -1.2,
   writtenAsName: 0.3,
+  /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
+  ownedOrSubject: 0.3,
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
@@ -297,6 +299,19 @@ function writingEvidence(
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
+  }
+  return evidence;
+}
+
+/**
+ * For a term that is also an everyday word: the name of a thing owned or a
+ * sentence's bare subject (`ownedOrSubject`), as English writes a name and
+ * not the word.
+ */
+function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
+  const evidence: RelevanceEvidence[] = [];
+  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index))))) {
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned or a sentence's subject, as a name` });
   }
   return evidence;
 }
@@ -525,6 +540,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
+  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose));
   evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));

@@ -120,6 +120,20 @@ describe('built-in classifier', () => {
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
   });
 
+  it('reads a common word owned or opening a sentence as its bare subject as a name, and with an article as the word', async () => {
+    const [subject, owned, article, modifier] = await classify(
+      post('Pebble has been on my home screen for two years.', pebble),
+      post('Opened my Pebble streaks this morning, forty days in a row.', pebble),
+      post('The pebble has been on my desk for two years.', pebble),
+      post('Pebble beaches on my home coast for two years.', pebble),
+    );
+    expect(subject.note).toContain("a sentence's subject");
+    expect(owned.note).toContain("a sentence's subject");
+    expect(article.note).not.toContain("a sentence's subject");
+    expect(modifier.note).not.toContain("a sentence's subject");
+    expect(subject.relevance).toBeGreaterThan(modifier.relevance);
+  });
+
   it('reads a tier or edition after a name as the product named, not another name', async () => {
     const [tier, modelTier, otherName] = await classify(
       post('Is Pebble Premium worth it just for the streak reminders?', pebble),
