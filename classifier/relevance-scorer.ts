@@ -158,6 +158,14 @@ function coinedName(profile: SenseProfile, reader: EnglishReader, word: string):
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
 
+/**
+ * A title or a kinship word before a name makes it a person's ("Dr. Weber",
+ * "Grandpa Alfred", "Coach Weber", "Herr Weber", "Onkel Alfred"), in the
+ * languages the classifier reads; written with a capital, as titles before
+ * a name are.
+ */
+const personTitleBefore = /(?<![\p{L}\p{N}])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Uncle|Aunt|Auntie|Grandpa|Grandma|Granny|Sir|Dame|President|Senator|Congressman|Congresswoman|Governor|Mayor|Judge|Detective|Sergeant|DJ|Herr|Frau|Onkel|Tante|Opa|Oma|Monsieur|Madame|Mme|Oncle|Tonton|Papi|Mamie|Señor|Señora|Sr|Sra|Doña|Tío|Tía|Senhor|Senhora|Tio|Tia|Signor|Signora|Zio|Zia|Nonno|Nonna|Meneer|Mevrouw|Oom|Wujek|Ciocia)\.?[ \t]+$/u;
+
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
 const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
@@ -252,7 +260,8 @@ function writingEvidence(
     else if (!atSentenceStart && language !== 'de') asName++;
 
     const previous = previousWord(before);
-    if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
+    if (personTitleBefore.test(before.slice(-16))) otherName = true;
+    else if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
       // At the start of an English sentence every word is capitalised; only
       // one that is no English word ("Usain", "Freddie") is a name there.
       const previousAtStart = opensSentence(before.slice(0, previous.index));
