@@ -76,6 +76,13 @@ const weights = {
   distinctiveTermOtherSensesRuledOut: 0,
   termMissing: -1.2,
   writtenAsName: 0.3,
+  /**
+   * A common word the user writes as a name, capitalised wherever the post
+   * has it and nowhere in lower case: at a sentence's start too, where the
+   * capital alone says nothing, the word's own lower case is missing from
+   * the post.
+   */
+  capitalisedThroughout: 0.2,
   /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
   ownedOrSubject: 0.3,
   writtenAsCommonWord: -1.0,
@@ -188,6 +195,8 @@ interface Occurrence {
   text: string;
 }
 
+const capitalised = (occurrence: Occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase();
+
 /**
  * The term's occurrences in running text. Occurrences inside an address, a
  * handle, a hashtag or an identifier (`apple/swift`, `#notion`,
@@ -225,12 +234,15 @@ function isKnownName(profile: SenseProfile, word: string) {
 function writingEvidence(
   profile: SenseProfile,
   text: string,
-  occurrences: Occurrence[],
+  found: { all: Occurrence[]; prose: Occurrence[] },
   reader: EnglishReader,
   language: string | null,
   /** The post's use of the term is read by `unstatedSenseEvidence`, which weighs lower case against the words around it. */
   useReadElsewhere: boolean,
+  /** A capitalised common word in a post in another language is a name there already (`nameInOtherLanguage`). */
+  nameInOtherLanguage: boolean,
 ): RelevanceEvidence[] {
+  const occurrences = found.prose;
   const evidence: RelevanceEvidence[] = [];
   let asName = 0;
   let asWord = 0;
@@ -301,6 +313,10 @@ function writingEvidence(
       if (!useReadElsewhere) evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
+    }
+    // A capital the other name explains ("Taylor Swift") says nothing of this one.
+    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && occurrences.some(capitalised) && found.all.every(capitalised)) {
+      evidence.push({ weight: weights.capitalisedThroughout, reason: `"${profile.term}" capitalised wherever it occurs` });
     }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
@@ -550,7 +566,7 @@ export function scoreRelevance(
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
   if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose));
-  evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
+  evidence.push(...writingEvidence(profile, post.text, occurrences, reader, language, senseUnstated, nameInOtherLanguage));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);

@@ -134,6 +134,17 @@ describe('built-in classifier', () => {
     expect(subject.relevance).toBeGreaterThan(modifier.relevance);
   });
 
+  it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name', async () => {
+    const [capitalised, lowerCaseToo] = await classify(
+      post('Pebble streaks reset at midnight since the update.', pebble),
+      post('Pebble streaks reset at midnight since the update, says the pebble on my desk.', pebble),
+    );
+    expect(capitalised.note).toContain('"Pebble" capitalised wherever it occurs');
+    expect(capitalised.relevance).toBeGreaterThanOrEqual(40);
+    expect(lowerCaseToo.note).not.toContain('capitalised wherever it occurs');
+    expect(lowerCaseToo.relevance).toBeLessThan(40);
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [person, german, product] = await classify(
       post('Dr. Pebble at the downtown clinic is the first dentist who listens. Highly recommend.', pebble),
