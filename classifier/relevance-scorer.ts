@@ -491,9 +491,20 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
   return evidence;
 }
 
-/** How near the post's words lie to the sense, against the term's other meanings, in word-vector space. */
+/**
+ * Words of product talk: where a context rules out a sense in such words
+ * ("price or sales drops", "the pay-TV channel"), the vectors would lean
+ * every post pricing or paying for the product toward that sense.
+ */
+const isProductWord = (word: string) => productVocabulary.has(foldWord(word));
+
+/**
+ * How near the post's words lie to the sense, against the term's other
+ * meanings, in word-vector space. Product talk leans toward the sense or
+ * not at all (`isProductWord`).
+ */
 function meaningEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
-  const reading = profile.meaning.read(words, profile.termWords);
+  const reading = profile.meaning.read(words, profile.termWords, isProductWord);
   const weight = Math.max(-weights.meaningCap, Math.min(weights.meaningCap, weights.meaningLeaning * reading.leaning));
   if (weight > 0 && reading.toward.length > 0) return [{ weight, reason: `words near the sense (${listWords(reading.toward)})` }];
   if (weight < 0 && reading.away.length > 0) return [{ weight, reason: `words of another sense (${listWords(reading.away)})` }];

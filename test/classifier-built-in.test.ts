@@ -145,6 +145,16 @@ describe('built-in classifier', () => {
     expect(lowerCaseToo.relevance).toBeLessThan(40);
   });
 
+  it('reads product talk as the product\'s, never as a sense the context rules out in like words', async () => {
+    const lessons: ClassifiedKeyword = { id: 'kw_glint', term: 'Glint', kind: 'topic', context: 'Glint, the language-learning app with five-minute lessons. Not price or sales cuts, sneaker releases, or the glint of light.', groupDescription: null };
+    const [paid, premium] = await classify(
+      post('glint: paid for premium, still stuck on the same deck', lessons),
+      post('Paid for Glint Premium for a year and the Korean course still has no grammar notes.', lessons),
+    );
+    expect(paid.note).not.toMatch(/words of another sense \([^)]*premium/);
+    expect(premium.relevance).toBeGreaterThanOrEqual(60);
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [person, german, product] = await classify(
       post('Dr. Pebble at the downtown clinic is the first dentist who listens. Highly recommend.', pebble),
