@@ -396,7 +396,7 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
     const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
     for (const name of [after?.[1], before?.[1]]) {
-      if (name && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+      if (name && /\p{L}.*\p{L}/u.test(name) && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }
     }

@@ -194,17 +194,20 @@ describe('built-in classifier', () => {
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
-    const [weighed, listed, polish, word] = await classify(
+    const [weighed, listed, polish, word, code] = await classify(
       post('Pebble vs Streakly for someone who keeps forgetting to stretch?', pebble),
       post('Our team tried Streakly, Habitica and Pebble this spring.', pebble),
       post('Pebble czy Streakly na nowy telefon?', pebble),
       post('Pebble and sand everywhere after the storm.', pebble),
+      // A code of a letter and digits ("S1", "V2") names no peer.
+      post('Rewatching the show: season S1 and Pebble Cohle still hit hard.', pebble),
     );
     expect(weighed.relevance).toBeGreaterThanOrEqual(40);
     expect(weighed.note).toContain('listed beside Streakly');
     expect(listed.note).toContain('listed beside');
     expect(polish.note).toContain('listed beside Streakly');
     expect(word.note).not.toContain('listed beside');
+    expect(code.note).not.toContain('listed beside');
   });
 
   it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
