@@ -78,9 +78,9 @@ const weights = {
   writtenAsName: 0.3,
   /**
    * A common word the user writes as a name, capitalised wherever the post
-   * has it and nowhere in lower case: at a sentence's start too, where the
-   * capital alone says nothing, the word's own lower case is missing from
-   * the post.
+   * has it and nowhere in lower case, where the context rules other senses
+   * out: at a sentence's start too, where the capital alone says nothing,
+   * the word's own lower case is missing from the post.
    */
   capitalisedThroughout: 0.2,
   /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
@@ -314,8 +314,11 @@ function writingEvidence(
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
-    // A capital the other name explains ("Taylor Swift") says nothing of this one.
-    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && occurrences.some(capitalised) && found.all.every(capitalised)) {
+    // A capital the other name explains ("Taylor Swift") says nothing of this one. Nor does one where the context
+    // names no sense it rules out: there another product of the same name is as likely (a bank's "Mercury" beside
+    // the insurer's and the outboard's), where a context listing the senses it excludes has named those a capital
+    // could stand for.
+    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
       evidence.push({ weight: weights.capitalisedThroughout, reason: `"${profile.term}" capitalised wherever it occurs` });
     }
   }

@@ -134,7 +134,7 @@ describe('built-in classifier', () => {
     expect(subject.relevance).toBeGreaterThan(modifier.relevance);
   });
 
-  it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name', async () => {
+  it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
       post('Pebble streaks reset at midnight since the update, says the pebble on my desk.', pebble),
@@ -143,6 +143,9 @@ describe('built-in classifier', () => {
     expect(capitalised.relevance).toBeGreaterThanOrEqual(40);
     expect(lowerCaseToo.note).not.toContain('capitalised wherever it occurs');
     expect(lowerCaseToo.relevance).toBeLessThan(40);
+    // Where the context rules no sense out, another product of the same name is as likely: the capital says no more.
+    const [noSenseRuledOut] = await classify(post('Notion templates reset at midnight since the update.', notion));
+    expect(noSenseRuledOut.note).not.toContain('capitalised wherever it occurs');
   });
 
   it('reads product talk as the product\'s, never as a sense the context rules out in like words', async () => {
