@@ -159,15 +159,16 @@ describe('built-in classifier', () => {
   });
 
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
-    const [person, german, product] = await classify(
+    const [product, ...people] = await classify(
+      post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
       post('Dr. Pebble at the downtown clinic is the first dentist who listens. Highly recommend.', pebble),
       post('Onkel Pebble hat beim Familienfest wieder über Politik geredet.', pebble),
-      post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
     );
-    expect(person.note).toContain('part of another name');
-    expect(german.note).toContain('part of another name');
     expect(product.note).not.toContain('part of another name');
-    expect(person.relevance).toBeLessThan(product.relevance - 10);
+    for (const person of people) {
+      expect(person.note).toContain('part of another name');
+      expect(person.relevance).toBeLessThan(product.relevance - 10);
+    }
   });
 
   it('reads a tier or edition after a name as the product named, not another name', async () => {
