@@ -64,6 +64,33 @@ const determinerBefore = unicodeWords(
 );
 const ofAfter = /^[ \t]+of\b/u;
 
+/** "my Osprey Atmos", "our old Nook": a possessive, and an adjective or none, right before the name. */
+const ownedBefore = unicodeWords(/\b(?:[Mm]y|[Oo]ur|[Yy]our)[ \t]+(?:\p{Ll}+[ \t]+)?$/u);
+
+/**
+ * What follows a bare subject: an auxiliary, a modal, an adverb or a verb
+ * in the past ("Sway has been…", "Whoop caught…", "Tide shrank…" is read by
+ * the auxiliary alone: irregular pasts are too many to list).
+ */
+const verbAfterSubject = unicodeWords(
+  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said)\b|\p{Ll}+ed\b)/u,
+);
+
+/**
+ * The name of a thing owned ("my Whoop strap", "our Linear workspace") or
+ * the bare subject of a sentence ("Sway has been my daily driver", "Notion
+ * went down", "Whoop caught that I was getting sick"): where a common word
+ * opens a sentence with no article and a verb follows, it is a name (or a
+ * mass noun, which the post's other words then tell apart). Read for any
+ * term that is also an everyday word; a capital at a sentence's start says
+ * nothing by itself.
+ */
+export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean): boolean {
+  if (found.charAt(0) === found.charAt(0).toLowerCase()) return false;
+  if (ownedBefore.test(text.slice(Math.max(0, index - 30), index))) return true;
+  return atSentenceStart && verbAfterSubject.test(text.slice(index + found.length, index + found.length + 30));
+}
+
 /**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,

@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, nameUseAt } from './name-use.ts';
+import { companyForm, nameUseAt, ownedOrSubject } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -76,6 +76,15 @@ const weights = {
   distinctiveTermOtherSensesRuledOut: 0,
   termMissing: -1.2,
   writtenAsName: 0.3,
+  /**
+   * A common word the user writes as a name, capitalised wherever the post
+   * has it and nowhere in lower case, where the context rules other senses
+   * out: at a sentence's start too, where the capital alone says nothing,
+   * the word's own lower case is missing from the post.
+   */
+  capitalisedThroughout: 0.2,
+  /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
+  ownedOrSubject: 0.3,
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
@@ -156,6 +165,14 @@ function coinedName(profile: SenseProfile, reader: EnglishReader, word: string):
 /** A possessive before a name: "my", "our", "mein", "mon", "mi", "meu", "mio", "mijn", "mój"… */
 const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{L}*|mon|ma|mes|notre|nos|ton|ta|mi|mis|nuestr\p{L}*|meu|minha|meus|minhas|nosso|nossa|mio|mia|miei|mie|nostr\p{L}*|mijn|onze|mój|moja|moje|mojego|nasz\p{L}*)$/iu;
 
+/**
+ * A title or a kinship word before a name makes it a person's ("Dr. Weber",
+ * "Grandpa Alfred", "Coach Weber", "Herr Weber", "Onkel Alfred"), in the
+ * languages the classifier reads; written with a capital, as titles before
+ * a name are.
+ */
+const personTitleBefore = /(?<![\p{L}\p{N}])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Uncle|Aunt|Auntie|Grandpa|Grandma|Granny|Sir|Dame|President|Senator|Congressman|Congresswoman|Governor|Mayor|Judge|Detective|Sergeant|DJ|Herr|Frau|Onkel|Tante|Opa|Oma|Monsieur|Madame|Mme|Oncle|Tonton|Papi|Mamie|Señor|Señora|Sr|Sra|Doña|Tío|Tía|Senhor|Senhora|Tio|Tia|Signor|Signora|Zio|Zia|Nonno|Nonna|Meneer|Mevrouw|Oom|Wujek|Ciocia)\.?[ \t]+$/u;
+
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
 const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
@@ -177,6 +194,8 @@ interface Occurrence {
   index: number;
   text: string;
 }
+
+const capitalised = (occurrence: Occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase();
 
 /**
  * The term's occurrences in running text. Occurrences inside an address, a
@@ -215,12 +234,15 @@ function isKnownName(profile: SenseProfile, word: string) {
 function writingEvidence(
   profile: SenseProfile,
   text: string,
-  occurrences: Occurrence[],
+  found: { all: Occurrence[]; prose: Occurrence[] },
   reader: EnglishReader,
   language: string | null,
   /** The post's use of the term is read by `unstatedSenseEvidence`, which weighs lower case against the words around it. */
   useReadElsewhere: boolean,
+  /** A capitalised common word in a post in another language is a name there already (`nameInOtherLanguage`). */
+  nameInOtherLanguage: boolean,
 ): RelevanceEvidence[] {
+  const occurrences = found.prose;
   const evidence: RelevanceEvidence[] = [];
   let asName = 0;
   let asWord = 0;
@@ -250,7 +272,8 @@ function writingEvidence(
     else if (!atSentenceStart && language !== 'de') asName++;
 
     const previous = previousWord(before);
-    if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
+    if (personTitleBefore.test(before.slice(-16))) otherName = true;
+    else if (previous && /^\p{Lu}\p{Ll}/u.test(previous.word) && !isKnownName(profile, previous.word)) {
       // At the start of an English sentence every word is capitalised; only
       // one that is no English word ("Usain", "Freddie") is a name there.
       const previousAtStart = opensSentence(before.slice(0, previous.index));
@@ -291,12 +314,32 @@ function writingEvidence(
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
+    // A capital the other name explains ("Taylor Swift") says nothing of this one. Nor does one where the context
+    // names no sense it rules out: there another product of the same name is as likely (a bank's "Mercury" beside
+    // the insurer's and the outboard's), where a context listing the senses it excludes has named those a capital
+    // could stand for.
+    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
+      evidence.push({ weight: weights.capitalisedThroughout, reason: `"${profile.term}" capitalised wherever it occurs` });
+    }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
+  }
+  return evidence;
+}
+
+/**
+ * For a term that is also an everyday word: the name of a thing owned or a
+ * sentence's bare subject (`ownedOrSubject`), as English writes a name and
+ * not the word.
+ */
+function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
+  const evidence: RelevanceEvidence[] = [];
+  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index))))) {
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned or a sentence's subject, as a name` });
   }
   return evidence;
 }
@@ -356,7 +399,7 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
     const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
     for (const name of [after?.[1], before?.[1]]) {
-      if (name && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+      if (name && /\p{L}.*\p{L}/u.test(name) && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }
     }
@@ -451,9 +494,20 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
   return evidence;
 }
 
-/** How near the post's words lie to the sense, against the term's other meanings, in word-vector space. */
+/**
+ * Words of product talk: where a context rules out a sense in such words
+ * ("price or sales drops", "the pay-TV channel"), the vectors would lean
+ * every post pricing or paying for the product toward that sense.
+ */
+const isProductWord = (word: string) => productVocabulary.has(foldWord(word));
+
+/**
+ * How near the post's words lie to the sense, against the term's other
+ * meanings, in word-vector space. Product talk leans toward the sense or
+ * not at all (`isProductWord`).
+ */
 function meaningEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
-  const reading = profile.meaning.read(words, profile.termWords);
+  const reading = profile.meaning.read(words, profile.termWords, isProductWord);
   const weight = Math.max(-weights.meaningCap, Math.min(weights.meaningCap, weights.meaningLeaning * reading.leaning));
   if (weight > 0 && reading.toward.length > 0) return [{ weight, reason: `words near the sense (${listWords(reading.toward)})` }];
   if (weight < 0 && reading.away.length > 0) return [{ weight, reason: `words of another sense (${listWords(reading.away)})` }];
@@ -525,7 +579,8 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
-  evidence.push(...writingEvidence(profile, post.text, occurrences.prose, reader, language, senseUnstated));
+  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose));
+  evidence.push(...writingEvidence(profile, post.text, occurrences, reader, language, senseUnstated, nameInOtherLanguage));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);

