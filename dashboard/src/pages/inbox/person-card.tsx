@@ -134,7 +134,7 @@ export function PersonCard({ personId, onOutreach }: { personId: string; onOutre
         />
       </div>
       <ErrorNotice error={change.error} title="Not saved" />
-      <h4>Contacts</h4>
+      <h3>Contacts</h3>
       {person.activities.nodes.length === 0 ? (
         <p class="empty">No contact logged yet.</p>
       ) : (
