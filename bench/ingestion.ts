@@ -11,7 +11,6 @@ import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import { databaseBackendCpuSeconds } from './database-cpu.ts';
 import { countStatements, trackStatements } from './statement-counts.ts';
-import { recycleWalSegments } from './wal-segments.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 
 const workspaces = 20;
@@ -121,9 +120,6 @@ async function bareInsertWorker(sql: Sql) {
 /** Rounds of each contender, alternated so both see the tables at the same sizes and the machine at the same load. */
 const rounds = 3;
 
-/** WAL the timed rounds write, and more (6-11 kB a stored mention, `pg_walinspect`): all of it in recycled segments. */
-const timedWalMegabytes = 320;
-
 interface Measured {
   mentions: number;
   seconds: number;
@@ -188,7 +184,6 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
     const bare = await bareInsertWorker(sql);
     await ingest(take(warmUpPosts));
     await bare(take(warmUpPosts));
-    await recycleWalSegments(environment.adminUrl, timedWalMegabytes);
     const ingested: Measured[] = [];
     const baseline: Measured[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -234,7 +229,6 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
         `${rounds} rounds of ${posts.toLocaleString('en')} posts (after ${warmUpPosts} untimed), each matching one of ${benchTerms.length} keywords in ${workspaces} funded workspaces, ` +
         `ingested by one worker, alternated round by round with the baseline on posts of its own in the same database. ` +
         `CPU µs are per stored mention, the worker's (Node) and its PostgreSQL backends'; statements per mention counted by pg_stat_statements over one more run of 1,000 posts each (BEGIN among them, COMMIT not). ` +
-        `The timed rounds write their WAL into recycled segment files (${timedWalMegabytes} MB of WAL written and checkpointed first), as a server past its first checkpoints does. ` +
         `Wall time moves with the machine's load far more than CPU time does.`,
       columns: ['stored mentions', 'seconds', 'mentions/s', 'Node CPU µs', 'PostgreSQL CPU µs', 'mentions per CPU second', 'statements per mention'],
       rows: [
