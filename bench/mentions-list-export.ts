@@ -150,7 +150,7 @@ const listCases: ListCase[] = [
   {
     label: '`linkHosts=docs.rs&minFollowers=1000`',
     query: 'linkHosts=docs.rs&minFollowers=1000',
-    bare: (sql, ws) => listStatement(sql, ws, sql`p.link_domains && '{docs.rs}'::text[] and a.followers >= 1000`),
+    bare: (sql, ws) => listStatement(sql, ws, sql`cardinality(p.link_domains) > 0 and p.link_domains && '{docs.rs}'::text[] and a.followers >= 1000`),
   },
   {
     label: '`sentiments=negative&intents=complaint,question&languages=de&notPlatforms=reddit`',

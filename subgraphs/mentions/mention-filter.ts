@@ -180,8 +180,11 @@ function authorIsOneOf(sql: Queryable, references: readonly string[]): Fragment 
 
 // `posts.link_domains` holds every link's host and each domain above it
 // (`docs.github.com`, `github.com`, `com`), computed by the database from
-// `links` (migration 023), so a host matches itself and its subdomains.
-const linksToOneOf = (sql: Queryable, hosts: readonly string[]) => sql`p.link_domains && ${sql.array(hosts as string[])}::text[]`;
+// `links` (migration 023), so a host matches itself and its subdomains. Its
+// index holds only posts with links (069): the condition says so, or
+// PostgreSQL could not read it.
+const linksToOneOf = (sql: Queryable, hosts: readonly string[]) =>
+  sql`(cardinality(p.link_domains) > 0 and p.link_domains && ${sql.array(hosts as string[])}::text[])`;
 
 /**
  * Whether the mention is by a muted person of its workspace: such mentions
