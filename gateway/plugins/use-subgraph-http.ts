@@ -1,9 +1,6 @@
 import http from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 
-/** The connections to the subgraphs, kept open between requests as the global agent keeps them. */
-const subgraphAgent = new http.Agent({ keepAlive: true });
-
 /**
  * A subgraph's answer as the HTTP executor reads it: its status, headers
  * and text (`@graphql-tools/executor-http` reads nothing else of a JSON
@@ -39,7 +36,8 @@ class SubgraphAnswer {
  */
 function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal | undefined): Promise<SubgraphAnswer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: subgraphAgent, signal });
+    // Node's global agent, as the runtime's fetch used: it keeps connections open, and closes one idle a second before the subgraph's announced keep-alive timeout (an agent without a timeout of its own ignores that hint, and reused a connection as the subgraph closed it: ECONNRESET, answered 503).
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal });
     request.once('error', reject);
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
@@ -53,7 +51,7 @@ function post(url: string, headers: Record<string, string>, body: string, signal
 
 /**
  * Queries and mutations go to a subgraph at an `http:` address over
- * `node:http` with a keep-alive agent, and its answer comes back as its
+ * `node:http` (its global agent, which keeps connections open), and its answer comes back as its
  * text: the Fetch API stack (`@whatwg-node/node-fetch`) made a request
  * object, a URL, a body, a stream piped through a `PassThrough` and a
  * response object for each, on every subgraph fetch. Anything else (an
