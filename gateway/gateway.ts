@@ -20,6 +20,7 @@ import { useInProcessCaller } from './plugins/use-in-process-caller.ts';
 import { useKeywordTermCache } from './plugins/use-keyword-term-cache.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useUnreachableSubgraphs } from './plugins/use-unreachable-subgraphs.ts';
+import { useSubgraphHttp } from './plugins/use-subgraph-http.ts';
 import { useSignedSubgraphRequests } from './plugins/use-signed-subgraph-requests.ts';
 import { useSharedSubscriptions } from './plugins/use-shared-subscriptions.ts';
 import { useSubscriptionErrors } from './plugins/use-subscription-errors.ts';
@@ -64,7 +65,7 @@ const publicRootFields = ['Mutation.receiveStripeWebhook', 'Mutation.completeSla
  * list of plugins: client address, operations answered by one in-process
  * subgraph, coded errors, request limits, request id, authentication, rate
  * limit, 429 and 503 for retry-later errors of subgraphs, read-only keys,
- * in-process subgraphs, signed subgraph requests, unreachable subgraphs as 503s, keyword terms from memory, subscription
+ * in-process subgraphs, signed subgraph requests, subgraph fetches over node:http, unreachable subgraphs as 503s, keyword terms from memory, subscription
  * errors, an in-process caller's operation and results as objects, shared
  * subscriptions.
  */
@@ -122,6 +123,8 @@ export async function createGateway(options: GatewayOptions): Promise<GatewayRun
       useInProcessSubgraphs(options.inProcessSubgraphs ?? {}),
       // After the in-process subgraphs: it signs each request as the executor they chose sends it.
       useSignedSubgraphRequests({ secret: options.secret }),
+      // Before the unreachable subgraphs: it wraps the fetch this one chose.
+      useSubgraphHttp(),
       useUnreachableSubgraphs(),
       // After the signature: a request it answers from memory is neither signed nor sent; one it does not goes the way chosen before.
       ...(options.keywordTerms ? [useKeywordTermCache(options.keywordTerms)] : []),
