@@ -8,18 +8,22 @@
  */
 export function keepFocusOnBusyControls(root: Node = document.body): void {
   let waiting: HTMLElement | null = null;
+  let lastFocused: EventTarget | null = null;
   document.addEventListener('focusin', (event) => {
+    lastFocused = event.target;
     if (event.target !== waiting) waiting = null;
   });
+  const focusIsNowhere = () => !document.activeElement || document.activeElement === document.body;
   new MutationObserver((changes) => {
     for (const { target } of changes) {
       const control = target as HTMLButtonElement;
-      // Observed before the browser moves the focus away, so the control disabled is still the focused one.
-      if (control.disabled && control === document.activeElement) waiting = control;
+      // Some Chromium versions move the focus away as the attribute is set, before this observer runs:
+      // the control last focused, with the focus nowhere now, is the one the browser took it from.
+      const hadFocus = control === document.activeElement || (control === lastFocused && focusIsNowhere());
+      if (control.disabled && hadFocus) waiting = control;
       else if (control === waiting && !control.disabled) {
         waiting = null;
-        const active = document.activeElement;
-        if (control.isConnected && (!active || active === document.body)) control.focus();
+        if (control.isConnected && focusIsNowhere()) control.focus();
       }
     }
   }).observe(root, { subtree: true, attributes: true, attributeFilter: ['disabled'] });
