@@ -311,10 +311,19 @@ describe('the MCP tool server at /mcp', () => {
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
       expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: expect.stringMatching(new RegExp(`^MCP error -32602: Invalid ${method} request: `)) } } });
     }
-    // Params that are not an object at all are not a JSON-RPC request: the transport refuses the message.
-    for (const params of [['whoami'], null]) {
-      expect(await send(params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } });
+    // Params that are not an object at all make no MCP request: JSON-RPC 2.0 calls JSON that is no request object -32600, -32700 being JSON that does not parse.
+    const invalidRequest = { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } } };
+    for (const params of [['whoami'], null]) expect(await send(params)).toEqual(invalidRequest);
+    const post = (body: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    for (const body of ['{"hello":1}', '42', '"ping"', '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+      expect(await post(body)).toEqual(invalidRequest);
     }
+    expect(await post('{"jsonrpc":')).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } } });
     expect(await send({ name: 'whoami', arguments: { padding: 'x'.repeat(1_048_576) } })).toEqual({
       status: 413,
       body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 1048576 bytes' } },
