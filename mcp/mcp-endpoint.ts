@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, JSONRPCMessageSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, JSONRPCMessageSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
@@ -13,7 +13,7 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { checkInput } from '../subgraphs/validate-input.ts';
-import { ParamsCheckingServer } from './params-checking-server.ts';
+import { invalidParams, ParamsCheckingServer } from './params-checking-server.ts';
 import { mcpServiceUnavailable } from './service-unavailable.ts';
 import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
 
@@ -146,13 +146,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
       // MCP spec, pagination: an invalid cursor is invalid params. The list is one page and gives no cursor, so every cursor is one.
-      if (params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: the tool list is one page and gives no cursor');
+      if (params?.cursor !== undefined) throw invalidParams('Invalid cursor: the tool list is one page and gives no cursor');
       return { tools: listed.filter((each) => visible.has(each.name)) };
     });
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
       const called = mcpTools.find((each) => each.name === params.name);
       // MCP spec, tools, error handling: an unknown tool is a protocol error (invalid params), not a result of a tool.
-      if (!called) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      if (!called) throw invalidParams(`Unknown tool: ${params.name}`);
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
       const args = params.arguments ?? {};
       const checked = checkInput(called.input, args);
