@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, JSONRPCMessageSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { bearerToken } from '../gateway/request-state.ts';
 import { type ApiError, errorBody } from '../rest-facade/error-envelope.ts';
@@ -13,7 +13,7 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { checkInput } from '../subgraphs/validate-input.ts';
-import { ParamsCheckingServer } from './params-checking-server.ts';
+import { invalidParams, ParamsCheckingServer } from './params-checking-server.ts';
 import { mcpServiceUnavailable } from './service-unavailable.ts';
 import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
 
@@ -53,10 +53,26 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
 /**
+ * False when the body is JSON but no JSON-RPC message, nor a batch of them:
+ * JSON-RPC 2.0 answers that -32600 Invalid Request, where the SDK's
+ * transport answers -32700 Parse error, which is for JSON that does not
+ * parse (left to the transport).
+ */
+function jsonRpcMessages(bytes: Buffer): boolean {
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return true;
+  }
+  return (Array.isArray(body) ? body : [body]).every((message) => JSONRPCMessageSchema.safeParse(message).success);
+}
+
+/**
  * The request with its body read, or JSON-RPC's parse error when the body is
  * not UTF-8: the SDK's transport decodes it leniently, so bytes that are not
  * UTF-8 in a tool's arguments were stored as U+FFFD. Such a body is no JSON
- * (RFC 8259 8.1). A body over the limit, or cut off, goes on as read, for
+ * (RFC 8259 8.1). JSON that is no JSON-RPC message is an invalid request. A body over the limit, or cut off, goes on as read, for
  * the transport to refuse as it does.
  */
 async function utf8Checked(request: Request, maxBytes: number, requestId: string): Promise<Request | Response> {
@@ -69,6 +85,9 @@ async function utf8Checked(request: Request, maxBytes: number, requestId: string
   }
   if (read.whole && !isUtf8(read.bytes)) {
     return json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, { 'x-request-id': requestId });
+  }
+  if (read.whole && !jsonRpcMessages(read.bytes)) {
+    return json(400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or batch of them) of MCP' }, id: null }, { 'x-request-id': requestId });
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal });
 }
@@ -127,13 +146,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
       // MCP spec, pagination: an invalid cursor is invalid params. The list is one page and gives no cursor, so every cursor is one.
-      if (params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: the tool list is one page and gives no cursor');
+      if (params?.cursor !== undefined) throw invalidParams('Invalid cursor: the tool list is one page and gives no cursor');
       return { tools: listed.filter((each) => visible.has(each.name)) };
     });
     server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
       const called = mcpTools.find((each) => each.name === params.name);
       // MCP spec, tools, error handling: an unknown tool is a protocol error (invalid params), not a result of a tool.
-      if (!called) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      if (!called) throw invalidParams(`Unknown tool: ${params.name}`);
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
       const args = params.arguments ?? {};
       const checked = checkInput(called.input, args);

@@ -247,6 +247,27 @@ describe('gateway over HTTP', () => {
     expect(overHttp.body).toEqual(refusal);
   });
 
+  // Found probing graphql-ws: two operations and no operationName, or a name neither has, was "Unexpected error." (INTERNAL_SERVER_ERROR) over it.
+  it('answers an operation it cannot tell OPERATION_RESOLUTION_FAILURE over graphql-ws as over HTTP', async () => {
+    const { apiKey } = await earshot.createWorkspace('Two operations');
+    const document = 'subscription A { mentionCreated { id } } subscription B { mentionUpdated { id } }';
+    const refusal = { errors: [{ message: 'Could not determine what operation to execute.', extensions: coded('OPERATION_RESOLUTION_FAILURE') }] };
+    for (const operationName of [undefined, 'C']) {
+      const { results, ended } = collect(subscribe(apiKey), document, operationName);
+      expect(await ended).toEqual({});
+      expect(results).toEqual([refusal]);
+      const overHttp = await fetch(`${earshot.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: document, operationName }),
+      });
+      expect(await overHttp.text()).toContain(JSON.stringify(refusal.errors[0].message));
+    }
+    // Named, either operation subscribes.
+    const named = collect(subscribe(apiKey), document, 'B');
+    expect([await Promise.race([named.ended, sleep(300).then(() => 'subscribed')]), named.results]).toEqual(['subscribed', []]);
+  });
+
   // Over graphql-ws errors carried `extensions.http`, the status GraphQL Yoga reads for an HTTP answer and drops from it there.
   it('sends an error over graphql-ws as over HTTP, without the HTTP status among its extensions', async () => {
     const { apiKey } = await earshot.createWorkspace('Invalid over a socket');

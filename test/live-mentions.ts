@@ -13,10 +13,10 @@ export async function waitFor(condition: () => boolean, ms = 5000): Promise<void
 }
 
 /** Every result a subscription delivers, in order, and how it ended. */
-export function collect(client: Client, query: string) {
+export function collect(client: Client, query: string, operationName?: string) {
   const results: any[] = [];
   const ended = new Promise<{ error?: unknown }>((resolve) => {
-    client.subscribe({ query }, { next: (result) => results.push(result), error: (error) => resolve({ error }), complete: () => resolve({}) });
+    client.subscribe({ query, operationName }, { next: (result) => results.push(result), error: (error) => resolve({ error }), complete: () => resolve({}) });
   });
   return { results, ended };
 }

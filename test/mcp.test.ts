@@ -285,7 +285,8 @@ describe('the MCP tool server at /mcp', () => {
       error: 'validation_error: id: must not contain lone surrogates (unpaired halves of UTF-16 pairs)',
     });
     // MCP spec (tools, error handling): an unknown tool is a protocol error, JSON-RPC invalid params, not a tool's result.
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: no_such_tool$/) });
+    // The SDK's client puts "MCP error -32602: " before the message it receives: once, the server's message not starting so too.
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: no_such_tool' });
     expect((await call(client, 'create_keyword', { term: 'earshot' })).data.term).toBe('earshot');
     expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
   });
@@ -299,8 +300,13 @@ describe('the MCP tool server at /mcp', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }),
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
-    for (const params of [{ name: 'whoami', arguments: ['a'] }, { name: 7 }]) {
-      expect(await send(params)).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(/^MCP error -32602: Invalid tools\/call request: /) } } });
+    // Each problem at its path, not zod's JSON dump of them; and no "MCP error -32602: " before it, which the SDK's client adds again.
+    const wrongShapes = [
+      [{ name: 'whoami', arguments: ['a'] }, 'Invalid tools/call request: params.arguments: Invalid input: expected record, received array'],
+      [{ name: 7 }, 'Invalid tools/call request: params.name: Invalid input: expected string, received number'],
+    ] as const;
+    for (const [params, message] of wrongShapes) {
+      expect(await send(params)).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 3, error: { code: -32602, message } } });
     }
     // Found by the MCP fuzz run: the SDK's own initialize, and a tools/list cursor of the wrong type, came back as -32603 too.
     for (const [method, params] of [['initialize', {}], ['tools/list', { cursor: 5 }]] as const) {
@@ -309,12 +315,21 @@ describe('the MCP tool server at /mcp', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 4, method, params }),
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
-      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: expect.stringMatching(new RegExp(`^MCP error -32602: Invalid ${method} request: `)) } } });
+      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: expect.stringMatching(new RegExp(`^Invalid ${method} request: params\\.\\w+: `)) } } });
     }
-    // Params that are not an object at all are not a JSON-RPC request: the transport refuses the message.
-    for (const params of [['whoami'], null]) {
-      expect(await send(params)).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } });
+    // Params that are not an object at all make no MCP request: JSON-RPC 2.0 calls JSON that is no request object -32600, -32700 being JSON that does not parse.
+    const invalidRequest = { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } } };
+    for (const params of [['whoami'], null]) expect(await send(params)).toEqual(invalidRequest);
+    const post = (body: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    for (const body of ['{"hello":1}', '42', '"ping"', '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+      expect(await post(body)).toEqual(invalidRequest);
     }
+    expect(await post('{"jsonrpc":')).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } } });
     expect(await send({ name: 'whoami', arguments: { padding: 'x'.repeat(1_048_576) } })).toEqual({
       status: 413,
       body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 1048576 bytes' } },
@@ -324,7 +339,7 @@ describe('the MCP tool server at /mcp', () => {
   it('answers a tools/list cursor it never gave as invalid params (MCP pagination: an invalid cursor is -32602)', async () => {
     const client = await connect((await earshot.createWorkspace('Cursors')).apiKey);
     expect((await client.listTools()).nextCursor).toBeUndefined();
-    await expect(client.listTools({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid cursor/) });
+    await expect(client.listTools({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: Invalid cursor: the tool list is one page and gives no cursor' });
   });
 
   // Found by the fuzz run: checking the arguments for NUL characters walked them by recursion and overflowed the stack, answered -32603.
@@ -340,7 +355,7 @@ describe('the MCP tool server at /mcp', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: `{"jsonrpc":"2.0","id":5,"method":"${method}","params":${params}}`,
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
-      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 5, error: { code: -32602, message: `MCP error -32602: Invalid ${method} request: the params are nested deeper than 32 levels` } } });
+      expect(answer).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 5, error: { code: -32602, message: `Invalid ${method} request: the params are nested deeper than 32 levels` } } });
     }
   });
 

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { createGraphQLError } from '@graphql-tools/utils';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLError, getOperationAST } from 'graphql';
 import { withExtensions } from '../error-extensions.ts';
 import { variableCoercion } from '../variable-coercion.ts';
 
@@ -13,6 +13,8 @@ const isUncodedRequestError = (error: unknown): error is GraphQLError =>
   error instanceof Error && 'extensions' in error && !(error as GraphQLError).extensions?.code && !(error as GraphQLError).path;
 
 const coded = (error: GraphQLError, code: string, more: Record<string, unknown> = {}) => withExtensions(error, { code, ...more });
+
+const unresolvedOperation = () => createGraphQLError('Could not determine what operation to execute.', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
 
 /** A refused variable as a validation error naming the input field, as the subgraphs' own validation errors and the REST envelope name it. */
 const refusedInput = (error: GraphQLError) => {
@@ -98,6 +100,12 @@ class BodyRead implements RequestAsParsersRead {
  *
  * A document that does not parse is `GRAPHQL_PARSE_FAILED` over HTTP
  * (GraphQL Yoga codes it there, for requests only); over graphql-ws too.
+ * So is a document whose operation cannot be told (several operations and
+ * no `operationName`, or a name none has), `OPERATION_RESOLUTION_FAILURE`:
+ * GraphQL Yoga checks it for HTTP requests only, and over graphql-ws the
+ * query planner threw, answered as an unexpected `INTERNAL_SERVER_ERROR`.
+ * It is checked as the operation runs, not as it parses: the parse result
+ * is cached by document, whatever operation is named.
  *
  * A body of a type no parser reads is, in GraphQL Yoga, an empty 415; here
  * it is a 415 with a coded error saying which types are read.
@@ -117,8 +125,9 @@ class BodyRead implements RequestAsParsersRead {
  */
 export function useCodedRequestErrors(): GatewayPlugin {
   const answering =
-    <Args, Result>(run: (args: Args) => Result | Promise<Result>) =>
+    <Args extends { document: DocumentNode; operationName?: string | null }, Result>(run: (args: Args) => Result | Promise<Result>) =>
     async (args: Args): Promise<Result | ExecutionResult> => {
+      if (!getOperationAST(args.document, args.operationName)) return { errors: [unresolvedOperation()] };
       try {
         return await run(args);
       } catch (thrown) {
