@@ -464,6 +464,20 @@ describe('opinion models', () => {
     expect(await cues('The album is fine, but the songs are way too long.')).toEqual(['cue:too-much']);
     expect(await cues('Produzione pulita, ma i pezzi sono troppo lunghi.')).toEqual(['cue:too-much']);
     expect(await cues('Achei bom, mas caro demais pro Brasil.')).toEqual(['cue:too-much']);
+    // A thing that came damaged or will not start is a thing that broke, in words of any field.
+    for (const text of [
+      'Rear fender dented, bumper scuffed.',
+      "The speaker won't turn on since Tuesday.",
+      'Comprei um copo no site oficial e chegou amassado.',
+      'Die Dose kam verbeult an.',
+      'La boîte est arrivée cabossée.',
+      'La nevera llegó abollada.',
+      'Il frigorifero è arrivato ammaccato.',
+      'Het pakket was beschadigd.',
+      'Paczka przyszła uszkodzona.',
+      'Kartongen var skadad.',
+      'リアのバンパーがへこんだ。',
+    ]) expect(await cues(text), text).toEqual(['cue:broke']);
     // Not "too" as "also", nor colloquial praise ("trop bien").
     expect(await cues('I love it too and so does my sister.')).toEqual([]);
     expect(await cues("C'est trop bien, je recommande.")).toEqual([]);
