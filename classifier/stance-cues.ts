@@ -13,7 +13,7 @@ function cue(phrases: string, japanese?: string): CuePattern {
 /**
  * Cues of a post's stance that mean the same in every language Earshot
  * reads (en, de, fr, es, pt, it, nl, pl, sv, ja): a fault that came back, a thing
- * that broke, a purchase sent back, a price that rose, an answer still
+ * that broke or came damaged ("dented", "chegou amassado", "won't turn on"), a purchase sent back, a price that rose, an answer still
  * awaited, more expected for the money, too much of something ("too
  * pricey", "troppo lunghi", "caro demais"), worse than it was ("used to
  * be instant", "since the last update", "antes era"), a question that is a
@@ -31,7 +31,7 @@ const cueFamilies: [name: string, pattern: CuePattern][] = [
   ],
   [
     'broke',
-    cue(String.raw`broke|broken|cracked|cracks|leaking|leaks|leaked|fell off|fell apart|falling apart|tore|torn|ripped|snapped|peeling|died|dead after|stopped working|quit working|kaputt|defekt|gebrochen|gerissen|undicht|abgebrochen|abgefallen|cassée?s?|se casse(?:nt)?|fendue?s?|se fend(?:ent)?|déchirée?s?|se déchire(?:nt)?|fuit|en panne|tombée? en panne|rot[oa]s?|rompió|se rompió|se rajó|gotea|dejó de funcionar|quebr(?:ou|ad[oa])|rachou|rasgou|vaza|parou de funcionar|rott[oa]|si è rott[oa]|crepat[oa]|smesso di funzionare|kapot|gebroken|gescheurd|lekt|stuk gegaan|zepsuł\p{L}*|zepsut\p{L}*|pękł\p{L}*|pęknięt\p{L}*|rozpadł\p{L}*|przestał\p{L}* działać|cieknie|przecieka|odpadł\p{L}*|gick sönder|gått sönder|trasig\p{L}*|läcker|sprack|spruckit|slutade (?:fungera|funka)|slutat (?:fungera|funka)`, '壊れ|割れ|故障|漏れ'),
+    cue(String.raw`broke|broken|cracked|cracks|leaking|leaks|leaked|fell off|fell apart|falling apart|tore|torn|ripped|snapped|peeling|died|dead after|stopped working|quit working|kaputt|defekt|gebrochen|gerissen|undicht|abgebrochen|abgefallen|cassée?s?|se casse(?:nt)?|fendue?s?|se fend(?:ent)?|déchirée?s?|se déchire(?:nt)?|fuit|en panne|tombée? en panne|rot[oa]s?|rompió|se rompió|se rajó|gotea|dejó de funcionar|quebr(?:ou|ad[oa])|rachou|rasgou|vaza|parou de funcionar|rott[oa]|si è rott[oa]|crepat[oa]|smesso di funzionare|kapot|gebroken|gescheurd|lekt|stuk gegaan|zepsuł\p{L}*|zepsut\p{L}*|pękł\p{L}*|pęknięt\p{L}*|rozpadł\p{L}*|przestał\p{L}* działać|cieknie|przecieka|odpadł\p{L}*|gick sönder|gått sönder|trasig\p{L}*|läcker|sprack|spruckit|slutade (?:fungera|funka)|slutat (?:fungera|funka)|dented|scuffed|arrived damaged|came damaged|damaged in (?:transit|shipping)|dead on arrival|(?:won't|wo not|will not|doesn't|does not|can't|ca not) (?:turn on|power on|boot)|verbeult|zerkratzt|beschädigt|geht nicht mehr an|lässt sich nicht mehr einschalten|abîmée?s?|cabossée?s?|endommagée?s?|ne s'allume plus|abollad[oa]s?|dañad[oa]s?|ya no enciende|ya no prende|amassad[oa]s?|danificad[oa]s?|não liga mais|chegou quebrad[oa]|ammaccat[oa]|ammaccatur\p{L}+|danneggiat[oa]|graffiat[oa]|non si accende più|gedeukt|deuk|bekrast|beschadigd|gaat niet meer aan|wgniecion\p{L}*|wgniecenie|porysowan\p{L}*|uszkodzon\p{L}*|nie włącza się|bucklig\p{L}*|buckla|repig\p{L}*|skadad\p{L}*|skadat|går inte att starta`, '壊れ|割れ|故障|漏れ|へこ|凹ん|破損|傷だらけ|電源が入らな'),
   ],
   [
     'sent-back',

@@ -165,8 +165,8 @@ describe('opinion models', () => {
 
   it('read a positive post about the tracked sense as praise where the praise model alone would not', async () => {
     const models = loadOpinionModels();
-    // Praise in plain words the praise model scores below its cut: the positive stance says it.
-    for (const text of ['The lantern lasted the whole camping week on one charge. Solid.', 'Two years on, the hiking boots still keep my feet dry. Happy with them.']) {
+    // Praise in plain words the praise model scores below its cut (log-odds about -1.4 and -1.3): the positive stance says it.
+    for (const text of ['The lantern lasted the whole camping week on one charge. Solid.', 'Two years on, the hiking boots still keep my feet dry. Glad I bought them.']) {
       const features = await featuresOf(text);
       expect(readOpinionsOf(models, features, [], true), text).toEqual({ sentiment: 'positive', intents: ['praise'] });
       expect(readOpinionsOf(models, features, [], false), text).toEqual({ sentiment: 'positive', intents: [] });
@@ -280,6 +280,22 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
     // A comparison said in words the rules leave out (`saysComparison`) is found from log-odds 3 lower, rules or not.
     expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
+  });
+
+  it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
+    // Praise at log-odds -1, under its cut of 0 in a neutral post; a concession lowers the cut by 1.5.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0], irony: [0, 0] } });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: { irony: [0, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const plain = new Map([['w:plain', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, plain, [], true, none).intents).toEqual([]);
+    expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['praise']);
+    // Irony says the praise against what it names.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, { ...none, concedesPraise: true }).intents).toEqual([]);
   });
 
   it('tell a comparison said in words the comparison rules leave out, whichever side wins', () => {
@@ -448,6 +464,20 @@ describe('opinion models', () => {
     expect(await cues('The album is fine, but the songs are way too long.')).toEqual(['cue:too-much']);
     expect(await cues('Produzione pulita, ma i pezzi sono troppo lunghi.')).toEqual(['cue:too-much']);
     expect(await cues('Achei bom, mas caro demais pro Brasil.')).toEqual(['cue:too-much']);
+    // A thing that came damaged or will not start is a thing that broke, in words of any field.
+    for (const text of [
+      'Rear fender dented, bumper scuffed.',
+      "The speaker won't turn on since Tuesday.",
+      'Comprei um copo no site oficial e chegou amassado.',
+      'Die Dose kam verbeult an.',
+      'La boîte est arrivée cabossée.',
+      'La nevera llegó abollada.',
+      'Il frigorifero è arrivato ammaccato.',
+      'Het pakket was beschadigd.',
+      'Paczka przyszła uszkodzona.',
+      'Kartongen var skadad.',
+      'リアのバンパーがへこんだ。',
+    ]) expect(await cues(text), text).toEqual(['cue:broke']);
     // Not "too" as "also", nor colloquial praise ("trop bien").
     expect(await cues('I love it too and so does my sister.')).toEqual([]);
     expect(await cues("C'est trop bien, je recommande.")).toEqual([]);
