@@ -88,6 +88,14 @@ const weights = {
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
+  /**
+   * A capitalised word right after the term that the profile does not know:
+   * as often the product's own line or model, named in English words
+   * ("Fender Mustang", "Ring Wired", "Crocs Echo"), as another name the term
+   * opens ("Apollo Hospitals", "Castro Theatre"), so it weighs less than a
+   * name before the term or a title.
+   */
+  otherNameAfter: -0.8,
   versionNumber: 0.8,
   productTier: 0.5,
   listedBesideName: 0.5,
@@ -248,6 +256,7 @@ function writingEvidence(
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
+  let otherNameAfter = false;
   let productLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
@@ -295,7 +304,7 @@ function writingEvidence(
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
-    ) otherName = true;
+    ) otherNameAfter = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
@@ -318,12 +327,13 @@ function writingEvidence(
     // names no sense it rules out: there another product of the same name is as likely (a bank's "Mercury" beside
     // the insurer's and the outboard's), where a context listing the senses it excludes has named those a capital
     // could stand for.
-    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
+    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && !otherNameAfter && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
       evidence.push({ weight: weights.capitalisedThroughout, reason: `"${profile.term}" capitalised wherever it occurs` });
     }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
+  else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
