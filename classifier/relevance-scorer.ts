@@ -181,6 +181,21 @@ const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{
  */
 const personTitleBefore = /(?<![\p{L}\p{N}])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Uncle|Aunt|Auntie|Grandpa|Grandma|Granny|Sir|Dame|President|Senator|Congressman|Congresswoman|Governor|Mayor|Judge|Detective|Sergeant|DJ|Herr|Frau|Onkel|Tante|Opa|Oma|Monsieur|Madame|Mme|Oncle|Tonton|Papi|Mamie|Señor|Señora|Sr|Sra|Doña|Tío|Tía|Senhor|Senhora|Tio|Tia|Signor|Signora|Zio|Zia|Nonno|Nonna|Meneer|Mevrouw|Oom|Wujek|Ciocia)\.?[ \t]+$/u;
 
+/**
+ * An article, a preposition joined with one ("im", "zum") or an inflected
+ * adjective ("saure", "ablaufender") right before a word: German writes its
+ * nouns so, and capitalises them all, so there a capitalised English word is
+ * used as a German noun ("der Monarch", "im Headspace", "einen „Sprite“"),
+ * not named as a product ("Sway ist toll", "auf Mercury umgestiegen"). A
+ * possessive ("meine", "unsere") is read as owning the name, as before.
+ */
+const germanNounBefore = /(?<![\p{L}\p{N}])(?:[Dd](?:er|ie|as|en|em|es)|[Ee]in(?:e|en|em|er|es)?|[Ii]m|[Aa]m|[Vv]om|[Zz]um|[Bb]eim|(\p{Ll}{3,}(?:e|er|es)))[ \t]+[„"“]?$/u;
+
+function writtenAsGermanNoun(before: string): boolean {
+  const found = germanNounBefore.exec(before);
+  return found !== null && !(found[1] && possessive.test(found[1]));
+}
+
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
 const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
@@ -577,9 +592,11 @@ export function scoreRelevance(
   const evidence: RelevanceEvidence[] = [];
   const occurrences = proseOccurrences(profile, post.text);
   // A common English word in a post of another language is a name there
-  // ("Rust está ganando terreno"), unless written in lower case ("une notion").
+  // ("Rust está ganando terreno"), unless written in lower case ("une notion")
+  // or, in German, which capitalises every noun, as a noun ("im Headspace").
   const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
-    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase());
+    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase()
+      && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
     evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });
   } else if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });
