@@ -88,6 +88,14 @@ const weights = {
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
+  /**
+   * A capitalised word right after the term that the profile does not know:
+   * as often the product's own line or model, named in English words
+   * ("Fender Mustang", "Ring Wired", "Crocs Echo"), as another name the term
+   * opens ("Apollo Hospitals", "Castro Theatre"), so it weighs less than a
+   * name before the term or a title.
+   */
+  otherNameAfter: -0.8,
   versionNumber: 0.8,
   productTier: 0.5,
   listedBesideName: 0.5,
@@ -173,6 +181,21 @@ const possessive = /^(?:my|our|your|his|her|their|mein\p{L}*|unser\p{L}*|dein\p{
  */
 const personTitleBefore = /(?<![\p{L}\p{N}])(?:Dr|Mr|Mrs|Ms|Mx|Prof|Professor|Coach|Uncle|Aunt|Auntie|Grandpa|Grandma|Granny|Sir|Dame|President|Senator|Congressman|Congresswoman|Governor|Mayor|Judge|Detective|Sergeant|DJ|Herr|Frau|Onkel|Tante|Opa|Oma|Monsieur|Madame|Mme|Oncle|Tonton|Papi|Mamie|Señor|Señora|Sr|Sra|Doña|Tío|Tía|Senhor|Senhora|Tio|Tia|Signor|Signora|Zio|Zia|Nonno|Nonna|Meneer|Mevrouw|Oom|Wujek|Ciocia)\.?[ \t]+$/u;
 
+/**
+ * An article, a preposition joined with one ("im", "zum") or an inflected
+ * adjective ("saure", "ablaufender") right before a word: German writes its
+ * nouns so, and capitalises them all, so there a capitalised English word is
+ * used as a German noun ("der Monarch", "im Headspace", "einen „Sprite“"),
+ * not named as a product ("Sway ist toll", "auf Mercury umgestiegen"). A
+ * possessive ("meine", "unsere") is read as owning the name, as before.
+ */
+const germanNounBefore = /(?<![\p{L}\p{N}])(?:[Dd](?:er|ie|as|en|em|es)|[Ee]in(?:e|en|em|er|es)?|[Ii]m|[Aa]m|[Vv]om|[Zz]um|[Bb]eim|(\p{Ll}{3,}(?:e|er|es)))[ \t]+[„"“]?$/u;
+
+function writtenAsGermanNoun(before: string): boolean {
+  const found = germanNounBefore.exec(before);
+  return found !== null && !(found[1] && possessive.test(found[1]));
+}
+
 /** Characters read back from a word to find the word before it: far more than any word. */
 const lookBehindChars = 80;
 const wordBeforeSpaces = /(\p{L}[\p{L}\p{N}'’]*)[ \t]+$/u;
@@ -248,6 +271,7 @@ function writingEvidence(
   let asWord = 0;
   let asAcronym = 0;
   let otherName = false;
+  let otherNameAfter = false;
   let productLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
@@ -295,7 +319,7 @@ function writingEvidence(
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
-    ) otherName = true;
+    ) otherNameAfter = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
@@ -318,12 +342,13 @@ function writingEvidence(
     // names no sense it rules out: there another product of the same name is as likely (a bank's "Mercury" beside
     // the insurer's and the outboard's), where a context listing the senses it excludes has named those a capital
     // could stand for.
-    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
+    if (!useReadElsewhere && !nameInOtherLanguage && !otherName && !otherNameAfter && profile.otherSensesRuledOut && occurrences.some(capitalised) && found.all.every(capitalised)) {
       evidence.push({ weight: weights.capitalisedThroughout, reason: `"${profile.term}" capitalised wherever it occurs` });
     }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
+  else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
@@ -567,9 +592,11 @@ export function scoreRelevance(
   const evidence: RelevanceEvidence[] = [];
   const occurrences = proseOccurrences(profile, post.text);
   // A common English word in a post of another language is a name there
-  // ("Rust está ganando terreno"), unless written in lower case ("une notion").
+  // ("Rust está ganando terreno"), unless written in lower case ("une notion")
+  // or, in German, which capitalises every noun, as a noun ("im Headspace").
   const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
-    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase());
+    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase()
+      && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
     evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });
   } else if (!profile.ambiguous) evidence.push({ weight: weights.distinctiveTerm, reason: `"${profile.term}" is a distinctive name` });

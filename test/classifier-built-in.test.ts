@@ -234,6 +234,24 @@ describe('built-in classifier', () => {
     expect(place.relevance).toBeLessThan(40);
   });
 
+  it('reads a capitalised everyday word after a German article or adjective as a German noun, not a name', async () => {
+    const [noun, adjective, name] = await classify(
+      post('Der Pebble in unserem Bilderbuch ist so niedlich, meine Tochter will die Geschichte jeden Abend hören.', pebble),
+      post('Im Bach liegt so eine glatte Pebble, meine Tochter will jeden Abend hin.', pebble),
+      post('Pebble ist so niedlich, meine Tochter will es jeden Abend öffnen.', pebble),
+    );
+    for (const read of [noun, adjective]) expect(read.relevance).toBeLessThan(Math.min(40, name.relevance - 10));
+  });
+
+  it('weighs a word of general text after the name, often the product\'s own line, less than a name before it', async () => {
+    const pack: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: 'Harbor, the maker of backpacks and travel bags. Not harbours for boats or places named Harbor.', groupDescription: null };
+    const [line, person] = await classify(
+      post('The Harbor Summit backpack arrived with a broken zip. Second bag this year, returning it.', pack),
+      post('The Jenna Harbor backpack arrived with a broken zip. Second bag this year, returning it.', pack),
+    );
+    expect(line.relevance).toBeGreaterThan(person.relevance + 5);
+  });
+
   it('reads an edition after the name as the brand’s own tier or model, not another name', async () => {
     const maps: ClassifiedKeyword = { id: 'kw_compass', term: 'Compass', kind: 'topic', context: 'Compass, the hiking map and route planning app.', groupDescription: null };
     const [edition, model, otherName] = await classify(
