@@ -27,10 +27,14 @@ export interface KeywordWindowCounts {
 // match that is not scored yet is not billed and so not counted (2.1.3).
 export const countedSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
 
-/** A keyword's lifetime figures and its counts in one window of its matches, read together. */
+/**
+ * A keyword's lifetime figures and its scored matches in one window, read
+ * together: the window holds what noise and health judge by, no more (each
+ * count is a pass of its own over every match the statement reads).
+ */
 export interface KeywordMatchCounts {
   totals: KeywordMatchTotals;
-  window: KeywordWindowCounts;
+  window: Pick<KeywordWindowCounts, 'keywordId' | 'relevant' | 'filtered'>;
 }
 
 /** A keyword and the instant its window of matches starts at. */
@@ -57,7 +61,7 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
-  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { keywordId: string; since: Date; windowMatches: number; windowRelevant: number; windowFiltered: number; windowUnscored: number })[]>`
+  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { keywordId: string; since: Date; windowRelevant: number; windowFiltered: number })[]>`
     /* keywordMatchCounts */
     select w.keyword_id, w.since, c.*
     from (${windows}) w
@@ -69,10 +73,8 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
              max(m.published_at) as last_mention_at,
              count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
              count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant,
-             count(*) filter (where m.created_at >= w.since)::int as window_matches,
              count(*) filter (where m.created_at >= w.since and ${relevantSql(sql)})::int as window_relevant,
-             count(*) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered,
-             count(*) filter (where m.created_at >= w.since and m.relevance is null and m.verdict_relevant is null)::int as window_unscored
+             count(*) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered
       from mentions m
       where m.keyword_id = w.keyword_id and ${countedSql(sql)}
     ) c`;
@@ -88,7 +90,7 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
       feedbackRelevant: row.feedbackRelevant,
       feedbackNotRelevant: row.feedbackNotRelevant,
     },
-    window: { keywordId: row.keywordId, matches: row.windowMatches, relevant: row.windowRelevant, filtered: row.windowFiltered, unscored: row.windowUnscored },
+    window: { keywordId: row.keywordId, relevant: row.windowRelevant, filtered: row.windowFiltered },
   }));
 }
 
