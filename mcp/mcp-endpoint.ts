@@ -52,31 +52,33 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
 
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
-/**
- * False when the body is JSON but no JSON-RPC message, nor a batch of them:
- * JSON-RPC 2.0 answers that -32600 Invalid Request, where the SDK's
- * transport answers -32700 Parse error, which is for JSON that does not
- * parse (left to the transport).
- */
-function jsonRpcMessages(bytes: Buffer): boolean {
-  let body: unknown;
+/** JSON that does not parse: the SDK's transport answers it -32700 Parse error. */
+const unparsed = Symbol('unparsed');
+
+function parsedJson(bytes: Buffer): unknown {
   try {
-    body = JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
-    return true;
+    return unparsed;
   }
-  return (Array.isArray(body) ? body : [body]).every((message) => JSONRPCMessageSchema.safeParse(message).success);
 }
 
+/** Whether parsed JSON is a JSON-RPC message or a batch of them. */
+const isJsonRpc = (body: unknown) => (Array.isArray(body) ? body : [body]).every((message) => JSONRPCMessageSchema.safeParse(message).success);
+
 /**
- * The request with its body read, or JSON-RPC's parse error when the body is
- * not UTF-8: the SDK's transport decodes it leniently, so bytes that are not
- * UTF-8 in a tool's arguments were stored as U+FFFD. Such a body is no JSON
- * (RFC 8259 8.1). JSON that is no JSON-RPC message is an invalid request. A body over the limit, or cut off, goes on as read, for
- * the transport to refuse as it does.
+ * The request with its body read, and the body parsed when it is whole JSON
+ * (handed to the transport, which then parses it no second time), or
+ * JSON-RPC's error: a parse error when the body is not UTF-8 (the SDK's
+ * transport decodes it leniently, so bytes that are not UTF-8 in a tool's
+ * arguments were stored as U+FFFD; such a body is no JSON, RFC 8259 8.1),
+ * and an invalid request for JSON that is no JSON-RPC message, nor a batch
+ * of them (JSON-RPC 2.0; the transport answers it -32700, which is for JSON
+ * that does not parse). A body over the limit, cut off or not parsing goes
+ * on as read, for the transport to refuse as it does.
  */
-async function utf8Checked(request: Request, maxBytes: number, requestId: string): Promise<Request | Response> {
-  if (!request.body) return request;
+async function readMcpBody(request: Request, maxBytes: number, requestId: string): Promise<{ request: Request; parsedBody?: unknown } | Response> {
+  if (!request.body) return { request };
   let read: { bytes: Buffer; whole: boolean };
   try {
     read = await readBoundedBody(request, maxBytes);
@@ -86,12 +88,13 @@ async function utf8Checked(request: Request, maxBytes: number, requestId: string
   if (read.whole && !isUtf8(read.bytes)) {
     return json(400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null }, { 'x-request-id': requestId });
   }
-  if (read.whole && !jsonRpcMessages(read.bytes)) {
+  const body = read.whole ? parsedJson(read.bytes) : unparsed;
+  if (body !== unparsed && !isJsonRpc(body)) {
     return json(400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or batch of them) of MCP' }, id: null }, { 'x-request-id': requestId });
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal });
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal });
+  return body === unparsed ? { request: copy } : { request: copy, parsedBody: body };
 }
-
 
 /**
  * `/mcp`: the MCP tool server over the official SDK's Streamable HTTP
@@ -192,14 +195,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     if (request.method !== 'POST') {
       return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server takes POST only' }, id: null }, { allow: 'POST', 'x-request-id': requestId });
     }
-    const checked = await utf8Checked(request, options.maxBodyBytes, requestId);
+    const checked = await readMcpBody(request, options.maxBodyBytes, requestId);
     if (checked instanceof Response) return checked;
     const budget = new Headers();
     const server = serverFor(auth, secret, requestId, budget);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(checked);
+      const response = await transport.handleRequest(checked.request, { parsedBody: checked.parsedBody });
       response.headers.set('x-request-id', requestId);
       for (const [name, value] of budget) response.headers.set(name, value);
       return response;
