@@ -1,31 +1,25 @@
 import http from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { TextBody } from '../text-body.ts';
 
 /**
  * A subgraph's answer as the HTTP executor reads it: its status, headers
  * and text (`@graphql-tools/executor-http` reads nothing else of a JSON
  * answer). Its text is decoded as `Response.text()` decodes it.
  */
-class SubgraphAnswer {
+class SubgraphAnswer extends TextBody {
   readonly ok: boolean;
   readonly headers: Headers;
-  readonly #text: string;
   constructor(
     readonly status: number,
     readonly statusText: string,
     rawHeaders: string[],
     body: Buffer,
   ) {
+    super(new TextDecoder().decode(body));
     this.ok = status >= 200 && status < 300;
     this.headers = new Headers();
     for (let index = 0; index < rawHeaders.length; index += 2) this.headers.append(rawHeaders[index], rawHeaders[index + 1]);
-    this.#text = new TextDecoder().decode(body);
-  }
-  async text() {
-    return this.#text;
-  }
-  async json(): Promise<unknown> {
-    return JSON.parse(this.#text);
   }
 }
 
