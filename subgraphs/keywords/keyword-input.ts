@@ -18,7 +18,10 @@ export const termInput = z
     return { term: (quoted ? trimmed.slice(1, -1) : trimmed).trim(), exactPhrase: quoted };
   })
   // Characters are code points, as every other bound here counts them (zod's min and max): an emoji is one, not two UTF-16 units.
-  .refine(({ term }) => [...term].length >= 2 && [...term].length <= 80, 'must be 2 to 80 characters')
+  .refine(({ term }) => {
+    const characters = [...term].length;
+    return characters >= 2 && characters <= 80;
+  }, 'must be 2 to 80 characters')
   .refine(({ term }) => !/[\r\n\t]/.test(term), 'must be one line');
 
 /** A subreddit's address as a browser shows it: `https://www.reddit.com/r/Name/…`, `old.reddit.com/r/name`. */
