@@ -595,7 +595,7 @@ export function scoreRelevance(
   // ("Rust está ganando terreno"), unless written in lower case ("une notion")
   // or, in German, which capitalises every noun, as a noun ("im Headspace").
   const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
-    && occurrences.prose.some((occurrence) => occurrence.text.charAt(0) !== occurrence.text.charAt(0).toLowerCase()
+    && occurrences.prose.some((occurrence) => capitalised(occurrence)
       && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
     evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });
