@@ -68,7 +68,8 @@ const isJsonRpc = (body: unknown) => (Array.isArray(body) ? body : [body]).every
 
 /**
  * The request with its body read, and the body parsed when it is whole JSON
- * (handed to the transport, which then parses it no second time), or
+ * (handed to the transport, which then reads neither the request's body nor
+ * a copy of it), or
  * JSON-RPC's error: a parse error when the body is not UTF-8 (the SDK's
  * transport decodes it leniently, so bytes that are not UTF-8 in a tool's
  * arguments were stored as U+FFFD; such a body is no JSON, RFC 8259 8.1),
@@ -92,8 +93,8 @@ async function readMcpBody(request: Request, maxBytes: number, requestId: string
   if (body !== unparsed && !isJsonRpc(body)) {
     return json(400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (or batch of them) of MCP' }, id: null }, { 'x-request-id': requestId });
   }
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal });
-  return body === unparsed ? { request: copy } : { request: copy, parsedBody: body };
+  if (body !== unparsed) return { request, parsedBody: body };
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, body: Uint8Array.from(read.bytes), signal: request.signal }) };
 }
 
 /**
