@@ -11,7 +11,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { startFakeServer } from './fake-upstreams/fake-server.ts';
-import { startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
+import { startTestEarshot, testSecrets, type TestEarshot, waitersOnLocks } from './harness.ts';
 
 const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
 const clock = manualClock(new Date('2028-03-10T12:00:00.000Z'));
@@ -467,5 +467,43 @@ describe('npm run earshot -- wallet credit', () => {
   it('refuses an unknown workspace and a bad amount', async () => {
     expect(await run(['--workspace', 'org_unknown', '--cents', '100'])).toMatchObject({ code: 1, stderr: expect.stringContaining('not found') });
     expect((await run(['--workspace', 'org_x', '--cents', '12.5'])).code).toBe(2);
+  });
+});
+
+// Two top-ups answered the same session at once both found it unheld, and the second save broke the session's
+// unique index: a 500 internal_error where one order alone answered 502.
+describe('two top-ups answered the same checkout session at the same instant', () => {
+  it('keeps the session with one order and answers the other 502 upstream_unavailable, failing it', async () => {
+    let arrived = 0;
+    let answerBoth!: () => void;
+    const bothArrived = new Promise<void>((resolve) => (answerBoth = resolve));
+    const sameSession = await startFakeServer(async (request) => {
+      if (request.method !== 'POST') return null;
+      if (++arrived === 2) answerBoth();
+      await bothArrived;
+      return { body: { id: 'cs_test_raced', url: 'https://checkout.stripe.com/c/pay/cs_test_raced' } };
+    });
+    const racing = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: sameSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
+    const holder = await earshot.sql.reserve();
+    try {
+      const { workspace, apiKey } = await racing.createWorkspace();
+      const started = Promise.all([2000, 4000].map((amountCents) => racing.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents } })));
+      await bothArrived;
+      // Both orders exist once Stripe has been asked; held saves then meet only after both looked the session up.
+      await holder`begin`;
+      await holder`lock table top_up_orders in share mode`;
+      expect(await waitersOnLocks(earshot.sql, 2)).toBeGreaterThanOrEqual(2);
+      await holder`commit`;
+      const answers = await started;
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 502]);
+      expect(answers.find((answer) => answer.status === 502)!.body.error).toMatchObject({ code: 'upstream_unavailable' });
+      const orders = await earshot.sql<{ status: string; session: string | null }[]>`
+        select status, checkout_session_id as session from top_up_orders where workspace_id = ${workspace.id} order by status`;
+      expect(orders).toEqual([{ status: 'failed', session: null }, { status: 'pending', session: 'cs_test_raced' }]);
+    } finally {
+      holder.release();
+      await racing.stop();
+      await sameSession.close();
+    }
   });
 });

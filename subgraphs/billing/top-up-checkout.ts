@@ -77,11 +77,9 @@ export async function startTopUp({ sql, env, now }: TopUpContext, workspaceId: s
       }),
     );
     // A session is one order's: a Stripe-compatible server answering every request with the same session (stripe-mock's fixture) is failing this one.
-    const holder = await findTopUpOrderByCheckoutSession(sql, session.id);
-    if (holder && holder.id !== order.id) {
-      throw domainError('upstream_unavailable', `The payment provider answered with the checkout session of another top-up (${session.id})`, { retryAfterSeconds: 30 });
-    }
-    return await attachCheckoutSession(sql, order.id, session);
+    const attached = await attachCheckoutSession(sql, order.id, session);
+    if (!attached) throw domainError('upstream_unavailable', `The payment provider answered with the checkout session of another top-up (${session.id})`, { retryAfterSeconds: 30 });
+    return attached;
   } catch (error) {
     await settleTopUpOrder(sql, order.id, 'failed', now);
     throw error;

@@ -81,13 +81,20 @@ export async function failUnstartedTopUpOrders(sql: Queryable, orders: { madeBy:
   return rows.length;
 }
 
-export async function attachCheckoutSession(sql: Queryable, id: string, session: { id: string; url: string }): Promise<TopUpOrderRow> {
-  const [row] = await sql<TopUpOrderRow[]>`
-    /* attachCheckoutSession */
-    update top_up_orders set checkout_session_id = ${session.id}, checkout_url = ${session.url}
-    where id = ${id}
-    returning *`;
-  return row;
+/** Saves an order's checkout session; undefined when another order holds that session (its unique index decides, races included). */
+export async function attachCheckoutSession(sql: Queryable, id: string, session: { id: string; url: string }): Promise<TopUpOrderRow | undefined> {
+  try {
+    const [row] = await sql<TopUpOrderRow[]>`
+      /* attachCheckoutSession */
+      update top_up_orders set checkout_session_id = ${session.id}, checkout_url = ${session.url}
+      where id = ${id}
+      returning *`;
+    return row;
+  } catch (error) {
+    const { code, constraint_name: constraint } = error as { code?: string; constraint_name?: string };
+    if (code === '23505' && constraint === 'top_up_orders_checkout_session_id_key') return undefined;
+    throw error;
+  }
 }
 
 /** Moves a pending order to `status`; a credited order never moves again. */
