@@ -66,10 +66,13 @@ const stopStepsMs = 6000;
 /**
  * Subgraphs whose queries and mutations run compiled by graphql-jit: the
  * mentions subgraph answers pages of 50 mentions, some 1,800 fields, where
- * graphql-js's work per field was a fifth of a REST page's CPU time. The
- * others answer small results, where compiling would save little.
+ * graphql-js's work per field was a fifth of a REST page's CPU time; the
+ * keywords subgraph a page of keywords with their stats and cost, some 20
+ * fields a keyword, where it was a seventh of the subgraph's CPU time
+ * (`npm run bench -- gateways`, the three-subgraph query). The others
+ * answer small results, where compiling would save little.
  */
-const compiledSubgraphs: SubgraphName[] = ['mentions'];
+const compiledSubgraphs: SubgraphName[] = ['mentions', 'keywords'];
 
 /** What one process runs: everything, or one part of a many-process deployment. */
 export type Role = 'all' | 'gateway' | 'facade' | 'worker' | `subgraph:${SubgraphName}`;

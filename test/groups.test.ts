@@ -1,4 +1,11 @@
+import { type DocumentNode, execute, type ExecutionResult, type OperationDefinitionNode, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../runtime/clock.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { compiledExecutor } from '../subgraphs/compiled-execution.ts';
+import { subgraphSchemas } from '../subgraphs/index.ts';
+import { keywordLoaders } from '../subgraphs/keywords/keyword-loaders.ts';
+import type { SubgraphContext } from '../subgraphs/subgraph-server.ts';
 import { comparableKeyword } from './comparable-keyword.ts';
 import { startTestEarshot, type TestEarshot, waitersOnLocks } from './harness.ts';
 
@@ -225,6 +232,64 @@ describe('groups over REST', () => {
     expect((await remove).status).toBe(204);
     const after = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
     expect(after.body).toMatchObject({ term: 'acme corp', group: { isDefault: true } });
+  });
+
+  // Found by running the test above in a loop: its PATCH committed, the delete waiting on it then moved the keyword
+  // and deleted the group, and only then did the PATCH's answer read the keyword's group, which was gone: 500 for a
+  // write that was stored (3 times in 40 rounds). Here one request's keyword is read before the delete and its group
+  // after, as the PATCH's answer was, and as any read of keywords can be.
+  describe('a keyword read before the delete of its group, its group read after', () => {
+    const groupQuery = parse('query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Keyword { id group { id isDefault } } } }');
+    type Executor = (document: DocumentNode, variables: Record<string, unknown>, context: SubgraphContext) => Promise<ExecutionResult>;
+    // The keywords subgraph may run either: graphql-jit completes a null and words a resolver's error its own way.
+    const executors: [string, Executor][] = [
+      ['graphql-js', async (document, variableValues, contextValue) => execute({ schema: await subgraphSchemas.keywords(), document, contextValue, variableValues })],
+      [
+        'graphql-jit',
+        async (document, variables, context) =>
+          compiledExecutor(await subgraphSchemas.keywords())({
+            document,
+            operationName: null,
+            operation: document.definitions[0] as OperationDefinitionNode,
+            variables,
+            context,
+          }),
+      ],
+    ];
+
+    async function readKeywordThenGroup(run: Executor, deleteMeanwhile: (key: string, groupId: string, keywordId: string) => Promise<void>) {
+      const { apiKey: key, workspace } = await earshot.createWorkspace();
+      const group = await earshot.rest('POST', '/v1/groups', { key, body: { name: 'Deleted meanwhile' } });
+      const keyword = await earshot.rest('POST', '/v1/keywords', { key, body: { term: 'acme', groupId: group.body.id } });
+      const request = {
+        sql: earshot.sql,
+        auth: { workspaceId: workspace.id, kind: 'api_key', scope: 'write', apiKeyId: 'key_1', expiresAt: null, userId: null },
+        requestId: 'req_1',
+        clientAddress: null,
+        log: createLogger('silent'),
+        clock: systemClock,
+      } as unknown as SubgraphContext;
+      expect(await keywordLoaders(request).keyword.load(keyword.body.id)).toMatchObject({ groupId: group.body.id });
+      await deleteMeanwhile(key, group.body.id, keyword.body.id);
+      const result = await run(groupQuery, { representations: [{ __typename: 'Keyword', id: keyword.body.id }] }, request);
+      return { result, defaultGroup: await defaultGroupOf(key) };
+    }
+
+    it.each(executors)('answers the group the delete moved the keyword to (%s)', async (_name, run) => {
+      const { result, defaultGroup } = await readKeywordThenGroup(run, async (key, groupId) => {
+        expect((await earshot.rest('DELETE', `/v1/groups/${groupId}`, { key })).status).toBe(204);
+      });
+      expect(result.errors).toBeUndefined();
+      expect(result.data?._entities).toEqual([{ id: expect.any(String), group: { id: defaultGroup.id, isDefault: true } }]);
+    });
+
+    it.each(executors)('answers group_changed when the keyword was deleted meanwhile too (%s)', async (_name, run) => {
+      const { result } = await readKeywordThenGroup(run, async (key, groupId, keywordId) => {
+        expect((await earshot.rest('DELETE', `/v1/groups/${groupId}`, { key })).status).toBe(204);
+        expect((await earshot.rest('DELETE', `/v1/keywords/${keywordId}`, { key })).status).toBe(204);
+      });
+      expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['group_changed']);
+    });
   });
 
   it('deletes a group and moves its keywords, settings kept, to the default group', async () => {

@@ -89,6 +89,19 @@ export async function findGroupsByIds(sql: Queryable, ids: readonly string[]): P
     select * from keyword_groups where id = any(${sql.array(ids as string[])})`;
 }
 
+/**
+ * The group each keyword is in now, by keyword id: a keyword read just
+ * before its group was deleted names a group that is gone, and the delete
+ * moved it to the default group in the same transaction.
+ */
+export async function findCurrentGroupsOfKeywords(sql: Queryable, workspaceId: string, keywordIds: readonly string[]): Promise<(GroupRow & { keywordId: string })[]> {
+  return sql<(GroupRow & { keywordId: string })[]>`
+    /* findCurrentGroupsOfKeywords */
+    select keyword_groups.*, keywords.id as keyword_id from keywords
+    join keyword_groups on keyword_groups.id = keywords.group_id
+    where keywords.workspace_id = ${workspaceId} and keywords.id = any(${sql.array(keywordIds as string[])})`;
+}
+
 /** The workspace's groups, the default one first, then in creation order. */
 export async function listGroups(sql: Queryable, workspaceId: string): Promise<GroupRow[]> {
   return sql<GroupRow[]>`

@@ -4,7 +4,7 @@ import { type KeywordMatchCounts, keywordMatchCounts, keywordMatchCountsOfWindow
 import { onOneConnection } from '../../runtime/database.ts';
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
-import { countKeywordsByGroup, findGroupsByIds, type GroupRow } from './group-store.ts';
+import { countKeywordsByGroup, findCurrentGroupsOfKeywords, findGroupsByIds, type GroupRow } from './group-store.ts';
 import { requireAuth } from '../require-auth.ts';
 import {
   findKeywordsByIds,
@@ -44,6 +44,11 @@ function createKeywordLoaders(ctx: SubgraphContext) {
     group: new DataLoader<string, GroupRow | undefined>(async (ids) => {
       const rows = await findGroupsByIds(sql, ids);
       return ids.map((id) => rows.find((row) => row.id === id));
+    }),
+    /** The group a keyword is in now, by keyword id: for a keyword whose group was deleted after the keyword was read. */
+    currentGroup: new DataLoader<string, GroupRow | undefined>(async (keywordIds) => {
+      const rows = await findCurrentGroupsOfKeywords(sql, requireAuth(ctx).workspaceId, keywordIds);
+      return keywordIds.map((id) => rows.find((row) => row.keywordId === id));
     }),
     groupKeywordCount: new DataLoader<string, number>(async (ids) => {
       const counts = await countKeywordsByGroup(sql, ids);

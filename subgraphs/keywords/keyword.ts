@@ -1,7 +1,7 @@
 import { type GraphQLResolveInfo, Kind } from 'graphql';
 import { userAwaited } from '../../runtime/send-job.ts';
 import { capPeriodStart, nextCapPeriodStart, welcomeCap } from '../billing/index.ts';
-import { notFound } from '../domain-error.ts';
+import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
@@ -292,7 +292,15 @@ export function addKeywordType(builder: PothosBuilder, enums: KeywordEnums) {
       comments: t.field({ type: KeywordComments, resolve: (k) => ({ enabled: k.commentsEnabled, maxPerPost: k.commentsMaxPerPost }) }),
       group: t.field({
         type: GroupRef,
-        resolve: async (k, _args, ctx) => (await keywordLoaders(ctx).group.load(k.groupId))!,
+        // A keyword read just before its group was deleted names a group that is gone (a PATCH's answer, read after it
+        // committed, while the delete waited for it): the delete moved the keyword to the default group in the same
+        // transaction, so its group is read again through the keyword. One deleted meanwhile as well has none to show.
+        resolve: async (k, _args, ctx) => {
+          const loaders = keywordLoaders(ctx);
+          const group = (await loaders.group.load(k.groupId)) ?? (await loaders.currentGroup.load(k.id));
+          if (!group) throw domainError('group_changed', "The keyword and its group were deleted meanwhile; read the keyword again");
+          return group;
+        },
       }),
       platforms: t.field({ type: [enums.Platform], nullable: true, description: 'Null means every search platform; `[]` means none (reviews only)', resolve: (k) => k.platforms as never }),
       feeds: t.field({ type: [KeywordFeed], description: 'RSS or Atom feeds read for the keyword', resolve: (k, _args, ctx) => keywordLoaders(ctx).feeds.load(k.id) }),
