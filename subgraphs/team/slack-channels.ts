@@ -39,7 +39,9 @@ export class SlackChannelsResolver {
       return { channels: await listSlackChannels(bot, onceWhileClientWaits) };
     } catch (error) {
       if (!(error instanceof IntegrationError)) throw error;
-      throw domainError('upstream_unavailable', `Slack did not list the channels (${error.code}); type the channel instead`, { retryAfterSeconds: error.retryAfterSeconds ?? 30 }, error);
+      // A refusal such as `missing_scope` answers the same until the app is reinstalled: no retry is suggested for it.
+      const retry = error.transient ? { retryAfterSeconds: error.retryAfterSeconds ?? 30 } : {};
+      throw domainError('upstream_unavailable', `Slack did not list the channels (${error.code}); type the channel instead`, retry, error);
     }
   }
 }
