@@ -926,8 +926,7 @@ describe('alerts and channels', () => {
 
     await page.goto(`${earshot.url}/alerts`);
     await section.getByText('Connected to the Slack workspace Earshot Testers.').waitFor();
-    await section.getByLabel('Notification channel id').fill('C0ALERTS01');
-    await section.getByLabel('Notification channel name').fill('alerts');
+    await section.getByLabel('Notification channel', { exact: true }).selectOption('C0ALERTS01');
     await section.getByLabel('Lowest relevance notified').fill('60');
     await section.getByLabel('Reddit').check();
     await section.getByRole('button', { name: 'Save Slack notifications' }).click();
@@ -957,6 +956,56 @@ describe('alerts and channels', () => {
     await page.waitForURL(/\/slack\/connected\?error=access_denied&state=forged$/);
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The install link is invalid or older than ten minutes');
     await page.close();
+  });
+
+  it("picks the Slack notification channel from Slack's list with the keyboard, private ones marked, and types it when Slack does not list them", async () => {
+    const slackStatus = async () => (await earshot.graphql('{ slackStatus { connected notifications { channelId channelName } } }', {}, apiKey)).body.data.slackStatus;
+    if (!(await slackStatus()).connected) {
+      const start = await api('GET', '/v1/slack/install');
+      const callback = new URL((await fetch(start.body.url, { redirect: 'manual' })).headers.get('location')!);
+      expect((await earshot.rest('GET', callback.pathname + callback.search)).status).toBe(200);
+    }
+    slack.channels.set('C0RANDOM01', 'random').set('C0BOARD001', 'board');
+    slack.privateChannels.add('C0BOARD001');
+    slack.botMemberships.add('C0BOARD001');
+    try {
+      const page = await signedInPage();
+      await page.goto(`${earshot.url}/alerts`);
+      const section = page.getByRole('region', { name: 'Slack' });
+      const picker = section.getByLabel('Notification channel', { exact: true });
+      await picker.waitFor();
+      expect(await picker.locator('option').allTextContents()).toEqual(expect.arrayContaining(['#alerts', '#board (private)', '#general', '#random']));
+      expect((await picker.locator('option').allTextContents()).filter((label) => label.startsWith('#'))).toEqual(['#alerts', '#board (private)', '#general', '#random']);
+
+      // The keyboard alone: type in the search box, move to the select, choose with the arrow key, save with Enter.
+      await section.getByLabel('Find a Slack channel').focus();
+      await page.keyboard.type('boa');
+      await expect.poll(async () => (await picker.locator('option').allTextContents()).filter((label) => label.startsWith('#') && label !== '#alerts')).toEqual(['#board (private)']);
+      await page.keyboard.press('Tab');
+      expect(await picker.evaluate((element) => element === document.activeElement)).toBe(true);
+      const before = await picker.inputValue();
+      for (let presses = 0; (await picker.inputValue()) !== 'C0BOARD001' && presses < 3; presses++) await page.keyboard.press('ArrowDown');
+      expect([before === 'C0BOARD001', await picker.inputValue()]).toEqual([false, 'C0BOARD001']);
+      await section.getByRole('button', { name: 'Save Slack notifications' }).focus();
+      await page.keyboard.press('Enter');
+      await section.getByText('Slack notifications saved.').waitFor();
+      expect((await slackStatus()).notifications).toEqual({ channelId: 'C0BOARD001', channelName: 'board' });
+
+      // Slack refusing the list: its reason is said, and the channel is typed instead.
+      slack.failListsWith('missing_scope');
+      await page.reload();
+      await expect.poll(() => section.getByRole('alert').textContent()).toContain('Slack did not list the channels (missing_scope); type the channel instead');
+      expect(await section.getByLabel('Notification channel id').inputValue()).toBe('C0BOARD001');
+      await section.getByLabel('Notification channel id').fill('C0GENERAL1');
+      await section.getByLabel('Notification channel name').fill('general');
+      await section.getByRole('button', { name: 'Save Slack notifications' }).click();
+      await section.getByText('Slack notifications saved.').waitFor();
+      expect((await slackStatus()).notifications).toEqual({ channelId: 'C0GENERAL1', channelName: 'general' });
+      await page.close();
+    } finally {
+      slack.channels.delete('C0RANDOM01');
+      slack.channels.delete('C0BOARD001');
+    }
   });
 
   it("confirms an e-mail channel from the mailed link on the dashboard's page; the link alone spends nothing", async () => {

@@ -59,7 +59,7 @@ describe('verdicts and triage on a mention (spec 2.4, 3.3, 4.3)', () => {
       language: 'en',
       note: 'Praises the product.',
       failed: false,
-      feedback: { relevant: false, sentiment: 'negative', original: { relevant: true, sentiment: 'positive' } },
+      feedback: { relevant: false, sentiment: 'negative', original: { relevance: 85, relevant: true, sentiment: 'positive' } },
     });
     const after = await earshot.rest('GET', `/v1/keywords/${keywordId}`, { key });
     expect(after.body.stats).toMatchObject({ relevant: 0, mentions: 1, feedback: { relevant: 0, notRelevant: 1 } });

@@ -155,6 +155,28 @@ describe('the mention list', () => {
     expect(reaching).not.toContain(unknown);
   });
 
+  /** The relevance a mention shows through /v1, GraphQL and the CSV export, and whether `minRelevance=100` finds it. */
+  const scoreEverywhere = async (id: string) => {
+    const rest = (await earshot.rest('GET', `/v1/mentions/${id}`, { key })).body.classification;
+    const graphql = await earshot.graphql(
+      'query ($id: ID!) { mention(id: $id) { classification { relevance feedback { relevant sentiment original { relevance relevant sentiment } } } } }',
+      { id },
+      key,
+    );
+    const rows: Record<string, string>[] = [];
+    for (const relevant of [true, false]) {
+      const exported = await earshot.rest('GET', `/v1/mentions/export.csv?keywordId=${keywords.beta.id}&relevant=${relevant}`, { key });
+      rows.push(...(parse(exported.body as string, { columns: true }) as Record<string, string>[]));
+    }
+    const listed = await earshot.rest('GET', `/v1/mentions?keywordId=${keywords.beta.id}&minRelevance=100&limit=100`, { key });
+    return {
+      rest: { relevance: rest.relevance, feedback: rest.feedback },
+      graphql: graphql.body.data.mention.classification,
+      csv: rows.find((row) => row.id === id)?.relevance,
+      atLeast100: listed.body.data.some((row: { id: string }) => row.id === id),
+    };
+  };
+
   it('writes relevance: 0 or 1 set the score to 100, 2 marks not relevant, 3 restores the classifier’s verdict', async () => {
     const [[medium], [low]] = await seed([keywords.beta.id], [55, 20]);
     const write = async (id: string, relevance: number) => {
@@ -169,8 +191,28 @@ describe('the mention list', () => {
     expect(await write(medium, 3)).toEqual([1, 'relevant', null]);
     expect(await write(low, 1)).toEqual([0, 'relevant', 1]);
     expect((await octolens(earshot, 'POST', '/mentions', key, { limit: 100 })).body.data.map((row: any) => row.sourceId)).toContain(low);
-    expect((await earshot.rest('GET', `/v1/mentions/${low}`, { key })).body).toMatchObject({ relevant: true, classification: { relevance: 20, feedback: { relevant: true } } });
+    expect(await scoreEverywhere(low)).toEqual({
+      rest: { relevance: 100, feedback: { relevant: true, sentiment: null, original: { relevance: 20, relevant: false, sentiment: 'neutral' } } },
+      graphql: { relevance: 100, feedback: { relevant: true, sentiment: null, original: { relevance: 20, relevant: false, sentiment: 'neutral' } } },
+      csv: '100',
+      atLeast100: true,
+    });
     expect(await write(low, 3)).toEqual([2, 'not_relevant', null]);
+    expect(await scoreEverywhere(low)).toEqual({ rest: { relevance: 20, feedback: null }, graphql: { relevance: 20, feedback: null }, csv: '20', atLeast100: false });
+    expect(await write(medium, 0)).toEqual([0, 'relevant', 1]);
+    expect(await write(medium, 2)).toEqual([2, 'not_relevant', 0]);
+    expect((await scoreEverywhere(medium)).rest).toEqual({
+      relevance: 55,
+      feedback: { relevant: false, sentiment: null, original: { relevance: 55, relevant: true, sentiment: 'neutral' } },
+    });
+    // A /v1 verdict gives only `relevant`: it keeps the classifier's score in view, and replaces a compatibility write's 100.
+    await write(low, 0);
+    expect((await earshot.rest('PATCH', `/v1/mentions/${low}`, { key, body: { relevant: true } })).status).toBe(200);
+    expect((await scoreEverywhere(low)).rest).toEqual({
+      relevance: 20,
+      feedback: { relevant: true, sentiment: null, original: { relevance: 20, relevant: false, sentiment: 'neutral' } },
+    });
+    expect(await shown(low)).toMatchObject({ relevanceScore: 0, feedbackRelevant: 1 });
     expectOctolensError(await octolens(earshot, 'PATCH', `/mentions/${low}`, key, { action: 'relevance', relevance: 4 }), 400, 'VALIDATION_ERROR', {
       details: [{ path: ['relevance'], message: expect.any(String) }],
     });

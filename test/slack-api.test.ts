@@ -75,7 +75,7 @@ describe('Slack app settings', () => {
     expect(url.origin + url.pathname).toBe('https://slack.com/oauth/v2/authorize');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: slack.clientId,
-      scope: 'chat:write,chat:write.public,channels:read',
+      scope: 'chat:write,chat:write.public,channels:read,groups:read',
       redirect_uri: 'https://app.example/v1/slack/oauth/callback',
       state: 'st ate',
     });
@@ -91,7 +91,7 @@ describe('oauth.v2.access', () => {
       botUserId: 'U0EARSHOTB',
       appId: 'A0EARSHOT1',
       team: { id: 'T0EARSHOT1', name: 'Earshot Testers' },
-      scopes: ['chat:write', 'chat:write.public', 'channels:read'],
+      scopes: ['chat:write', 'chat:write.public', 'channels:read', 'groups:read'],
     });
     const [request] = slack.requests;
     expect(request.headers.authorization).toBe(`Basic ${Buffer.from(`${slack.clientId}:${slack.clientSecret}`).toString('base64')}`);

@@ -182,6 +182,75 @@ describe('PUT /v1/slack/notifications', () => {
   });
 });
 
+describe('GET /v1/slack/channels', () => {
+  const listRequests = () => slack.requests.filter((request) => request.path === '/api/conversations.list');
+
+  it('lists the public channels and the private ones the app is in, archived ones left out, sorted by name; a read key may list', async () => {
+    const { apiKey } = await connectedWorkspace();
+    const reader = (await earshot.rest('POST', '/v1/api-keys', { key: apiKey, body: { name: 'reader', scope: 'read' } })).body.key;
+    slack.channels.set('C0ZETA0001', 'zeta').set('C0SECRET01', 'board').set('C0OLD00001', 'archive-2019').set('G0HIDDEN01', 'hr');
+    slack.privateChannels.add('C0SECRET01').add('G0HIDDEN01');
+    slack.botMemberships.add('C0SECRET01');
+    slack.archivedChannels.add('C0OLD00001');
+    const before = listRequests().length;
+    const listed = await earshot.rest('GET', '/v1/slack/channels', { key: reader });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      channels: [
+        { id: 'C0ALERTS01', name: 'alerts', isPrivate: false, isMember: true },
+        { id: 'C0SECRET01', name: 'board', isPrivate: true, isMember: true },
+        { id: 'C0GENERAL1', name: 'general', isPrivate: false, isMember: false },
+        { id: 'C0ZETA0001', name: 'zeta', isPrivate: false, isMember: false },
+      ],
+    });
+    const [request] = listRequests().slice(before);
+    expect(request.headers.authorization).toMatch(/^Bearer xoxb-/);
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ types: 'public_channel,private_channel', exclude_archived: 'true', limit: '200' });
+    for (const id of ['C0ZETA0001', 'C0SECRET01', 'C0OLD00001', 'G0HIDDEN01']) slack.channels.delete(id);
+  });
+
+  it('follows next_cursor page by page, and stops at 1,000 channels', async () => {
+    const { apiKey } = await connectedWorkspace();
+    const added = Array.from({ length: 1100 }, (_, i) => `C1${String(i).padStart(8, '0')}`);
+    try {
+      for (const id of added.slice(0, 448)) slack.channels.set(id, `team-${id.slice(2)}`);
+      let before = listRequests().length;
+      const all = await earshot.rest('GET', '/v1/slack/channels', { key: apiKey });
+      expect(all.body.channels).toHaveLength(450);
+      expect(new Set(all.body.channels.map((channel: { id: string }) => channel.id)).size).toBe(450);
+      const cursors = listRequests().slice(before).map((request) => new URLSearchParams(request.body).get('cursor'));
+      expect(cursors).toEqual([null, expect.any(String), expect.any(String)]);
+
+      for (const id of added.slice(448)) slack.channels.set(id, `team-${id.slice(2)}`);
+      before = listRequests().length;
+      const capped = await earshot.rest('GET', '/v1/slack/channels', { key: apiKey });
+      expect(capped.body.channels).toHaveLength(1000);
+      expect(listRequests().length - before).toBe(5);
+    } finally {
+      for (const id of added) slack.channels.delete(id);
+    }
+  });
+
+  it('answers 502 upstream_unavailable when Slack refuses or does not answer, 409 before an install, 501 without a Slack app', async () => {
+    const { apiKey } = await connectedWorkspace();
+    slack.failListsWith('missing_scope');
+    const refused = await earshot.rest('GET', '/v1/slack/channels', { key: apiKey });
+    expect(refused.status).toBe(502);
+    expect(refused.body).toEqual(envelope('upstream_unavailable'));
+    expect(refused.body.error.message).toContain('missing_scope');
+    slack.failNext('server-error');
+    expect((await earshot.rest('GET', '/v1/slack/channels', { key: apiKey })).body.error).toMatchObject({ code: 'upstream_unavailable', retryAfterSeconds: 30 });
+    expect((await earshot.rest('GET', '/v1/slack/channels', { key: apiKey })).status).toBe(200);
+
+    const unconnected = await earshot.createWorkspace();
+    const notConnected = await earshot.rest('GET', '/v1/slack/channels', { key: unconnected.apiKey });
+    expect([notConnected.status, notConnected.body]).toEqual([409, envelope('slack_not_connected')]);
+    const { apiKey: bareKey } = await bare.createWorkspace();
+    const notConfigured = await bare.rest('GET', '/v1/slack/channels', { key: bareKey });
+    expect([notConfigured.status, notConfigured.body]).toEqual([501, envelope('slack_not_configured')]);
+  });
+});
+
 describe('POST /v1/slack/interactions', () => {
   const post = (externalId: string): NormalizedPost => ({
     platform: 'reddit',

@@ -23,7 +23,7 @@ export const mentionFields = `
   keyword { id term }
   post { platform url text publishedAt replyTo links }
   author { id name handle url avatarUrl followers tags }
-  classification { relevance sentiment intents automated language note failed feedback { relevant sentiment original { relevant sentiment } } }
+  classification { relevance sentiment intents automated language note failed feedback { relevant sentiment original { relevance relevant sentiment } } }
   triage { assignee snoozedUntil note }
   createdAt`;
 
@@ -57,7 +57,9 @@ export const mentionSchema = z
           .object({
             relevant: z.boolean().nullable(),
             sentiment: sentiment.nullable(),
-            original: z.object({ relevant: z.boolean(), sentiment: sentiment.nullable() }),
+            original: z
+              .object({ relevance: z.number().int().min(0).max(100).nullable(), relevant: z.boolean(), sentiment: sentiment.nullable() })
+              .meta({ description: "The classifier's own values; `relevance` is its score where a relevance write showed 100 in its place" }),
           })
           .nullable(),
       })

@@ -21,6 +21,19 @@ const slackInstallResultSchema = z
   .object({ connected: z.literal(true), teamName: z.string().meta({ description: 'The Slack workspace the app was installed in' }) })
   .meta({ id: 'SlackInstallResult' });
 
+const slackChannelListSchema = z
+  .object({
+    channels: z.array(
+      z.object({
+        id: z.string().meta({ example: 'C0123ABCDEF', description: 'What `channelId` of `PUT /v1/slack/notifications` takes' }),
+        name: z.string().meta({ example: 'brand-alerts', description: 'Without `#`' }),
+        isPrivate: z.boolean().meta({ description: 'A private channel; Slack lists only those the app was invited to' }),
+        isMember: z.boolean().meta({ description: 'Whether the app is in the channel' }),
+      }),
+    ),
+  })
+  .meta({ id: 'SlackChannelList' });
+
 export const slackRoutes: GraphQLRoute[] = [
   {
     method: 'GET',
@@ -62,6 +75,24 @@ export const slackRoutes: GraphQLRoute[] = [
     }`,
     variables: ({ query }) => ({ state: query.state, code: query.code ?? null, error: query.error ?? null }),
     result: (data) => ({ status: 200, body: data.completeSlackInstall }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/slack/channels',
+    operationId: 'listSlackChannels',
+    summary:
+      "The connected Slack workspace's channels to send notifications to: public ones and the private ones the app was invited to, archived ones left out, sorted by name, at most 1,000 (Slack's `conversations.list`, asked on each call). A `read` key may list",
+    tag: 'Channels',
+    responses: {
+      200: { description: 'The channels', schema: slackChannelListSchema },
+      401: unauthorizedResponse,
+      409: { description: 'The workspace has not installed the Slack app (`slack_not_connected`)' },
+      501: { description: 'No Slack app is configured on this install (`slack_not_configured`)' },
+      502: { description: 'Slack refused the listing or did not answer (`upstream_unavailable`); the channel can still be typed' },
+    },
+    operation: `query SlackChannels { slackChannels { channels { id name isPrivate isMember } } }`,
+    variables: () => ({}),
+    result: (data) => ({ status: 200, body: data.slackChannels }),
   },
   {
     method: 'PUT',

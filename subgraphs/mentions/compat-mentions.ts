@@ -13,7 +13,7 @@ import { readMentionFilter } from './mention-filter-lookups.ts';
 import { mentionFilterSql, type NestedCondition } from './mention-filter.ts';
 import { findMention, type MentionRow, updateMentions } from './mention-store.ts';
 import type { MentionViewRow } from './mention-view-store.ts';
-import { patchMention, toggleMentionDone } from './mention-triage.ts';
+import { patchMention, toggleMentionDone, writeCompatRelevance } from './mention-triage.ts';
 import { relevanceBucket, relevanceBucketSql } from './relevance.ts';
 
 /** Compatibility API pages (spec 4.8, 8): 20 mentions by default, 100 at most; an export at most 5,000. */
@@ -23,12 +23,6 @@ const compatExportLimit = 5_000;
 const compatMaxKeywordIds = 50;
 /** At most this many conditions in an advanced filter's groups together, each read on its own. */
 const compatMaxConditions = 50;
-/**
- * What a relevance write means (spec 4.8): 0 or 1 set the score to 100 (a
- * relevant verdict), 2 marks the mention not relevant, 3 withdraws the
- * verdict and so restores the classifier's.
- */
-const verdictOfRelevanceWrite = (relevance: number): boolean | null => (relevance === 3 ? null : relevance <= 1);
 
 const compatKeywordIds = z.array(z.number().int()).max(compatMaxKeywordIds, `at most ${compatMaxKeywordIds} keyword ids`).nullish();
 
@@ -348,11 +342,12 @@ export function addCompatMentionSchema(
       description: 'A relevance write: 0 or 1 set the score to 100, 2 marks the mention not relevant, 3 restores the classifier’s verdict',
       args: { id: t.arg.id({ required: true }), relevance: t.arg.int({ required: true }) },
       resolve: async (_root, args, ctx) => {
-        if (![0, 1, 2, 3].includes(args.relevance)) {
+        const write = args.relevance;
+        if (write !== 0 && write !== 1 && write !== 2 && write !== 3) {
           throw domainError('validation_error', 'relevance: must be 0, 1, 2 or 3', { field: 'relevance' });
         }
         const mention = await mentionOfWorkspace(ctx, String(args.id));
-        return patchMention(ctx.sql, requireAuth(ctx).workspaceId, mention.id, { relevant: verdictOfRelevanceWrite(args.relevance) });
+        return writeCompatRelevance(ctx.sql, requireAuth(ctx).workspaceId, mention.id, write);
       },
     }),
   );

@@ -1,7 +1,7 @@
 import type { Queryable, Sql } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { mentionFilterSql, type MentionFilter, type ResolvedMentionFilter } from './mention-filter.ts';
-import { relevantSql } from './relevance.ts';
+import { relevantSql, shownRelevanceSql } from './relevance.ts';
 
 /**
  * Grants an export of the workspace's mentions unless it had `perMinute`
@@ -80,7 +80,7 @@ export function exportedMentions(sql: Queryable, workspaceId: string, filter: Re
   return sql<ExportedMention[]>`
     /* exportedMentions */
     select m.id, p.published_at, p.platform, m.keyword_id, a.name as author, a.url as author_url, a.followers as author_followers,
-           m.relevance, coalesce(m.verdict_sentiment, m.sentiment) as sentiment, m.intents, m.status, ${relevantSql(sql)} as relevant,
+           ${shownRelevanceSql(sql)} as relevance, coalesce(m.verdict_sentiment, m.sentiment) as sentiment, m.intents, m.status, ${relevantSql(sql)} as relevant,
            m.delivered, p.url, left(p.text, ${textLength}) as text, p.links
     from mentions m join posts p on p.id = m.post_id join authors a on a.id = p.author_id
     where m.workspace_id = ${workspaceId} and ${mentionFilterSql(sql, filter)}

@@ -7,7 +7,7 @@ import { domainError } from '../domain-error.ts';
 import { queryList } from '../query-list.ts';
 import { isStorableInstant } from '../storable-instant.ts';
 import { checkInput } from '../validate-input.ts';
-import { relevantSql } from './relevance.ts';
+import { relevantSql, shownRelevanceSql } from './relevance.ts';
 
 /**
  * The filters of spec 4.3, the one definition of what each means: every
@@ -296,8 +296,8 @@ export const mentionFilterParameters = {
   }),
   minRelevance: parameter({
     kind: count(0, 100),
-    description: 'At least this relevance score; unclassified mentions never pass',
-    condition: (sql, value) => sql`m.relevance >= ${value}`,
+    description: 'At least this relevance score, as the mention shows it; unclassified mentions never pass',
+    condition: (sql, value) => sql`${shownRelevanceSql(sql)} >= ${value}`,
   }),
   minFollowers: parameter({
     kind: count(0, 2_000_000_000),

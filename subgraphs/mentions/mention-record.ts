@@ -1,5 +1,5 @@
 import type { MentionRow } from './mention-store.ts';
-import { isRelevant, scoredRelevant } from './relevance.ts';
+import { isRelevant, scoredRelevant, shownRelevance } from './relevance.ts';
 
 /**
  * A mention row as the record of spec 2.4, the one mapping behind both
@@ -27,16 +27,21 @@ export const authorRecord = (m: MentionRow) => ({
   tags: m.authorTags,
 });
 
+/** The user's verdict, with the classifier's own values it replaced in `original` (spec 2.4); null without one. */
 export const feedbackRecord = (m: MentionRow) =>
   m.verdictRelevant === null && m.verdictSentiment === null
     ? null
-    : { relevant: m.verdictRelevant, sentiment: m.verdictSentiment, original: { relevant: scoredRelevant(m.relevance), sentiment: m.sentiment } };
+    : {
+        relevant: m.verdictRelevant,
+        sentiment: m.verdictSentiment,
+        original: { relevance: m.relevance, relevant: scoredRelevant(m.relevance), sentiment: m.sentiment },
+      };
 
 export const classificationRecord = (m: MentionRow) =>
   m.relevance === null && !m.classificationFailed
     ? null
     : {
-        relevance: m.relevance,
+        relevance: shownRelevance(m),
         sentiment: m.verdictSentiment ?? m.sentiment,
         intents: m.intents ?? [],
         automated: m.automated ?? false,

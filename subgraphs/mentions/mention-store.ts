@@ -51,6 +51,8 @@ export interface MentionRow {
   classificationFailed: boolean;
   classifiedAt: Date | null;
   verdictRelevant: boolean | null;
+  /** The score a relevant verdict set (the compatibility API's write sets 100), shown in place of `relevance`; null keeps the classifier's in view. */
+  verdictRelevance: number | null;
   verdictSentiment: 'positive' | 'negative' | 'neutral' | null;
   assigneeId: string | null;
   snoozedUntil: Date | null;
@@ -76,7 +78,7 @@ export const mentionColumns = (sql: Queryable) => sql`
   a.id as author_id, a.name as author_name, a.handle as author_handle, a.url as author_url,
   a.avatar_url as author_avatar_url, a.followers as author_followers, a.tags as author_tags,
   m.relevance, m.sentiment, m.intents, m.automated, m.language, m.classification_note, m.classification_failed,
-  m.classified_at, m.verdict_relevant, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note`;
+  m.classified_at, m.verdict_relevant, m.verdict_relevance, m.verdict_sentiment, m.assignee_id, m.snoozed_until, m.triage_note`;
 
 /** A post and the keywords that matched it. */
 export interface MatchedPost {
@@ -529,6 +531,8 @@ export interface MentionChanges {
   status?: 'open' | 'done' | 'ignored';
   assigneeId?: string | null;
   verdictRelevant?: boolean | null;
+  /** The score a relevant verdict sets; any change of `verdictRelevant` without one clears it. */
+  verdictRelevance?: 100;
   verdictSentiment?: 'positive' | 'negative' | 'neutral' | null;
   snoozedUntil?: Date | null;
   triageNote?: string | null;
@@ -573,7 +577,10 @@ export async function updateMentions(sql: Queryable, workspaceId: string, ids: r
   const values: Record<string, unknown> = {};
   if (changes.status !== undefined) values.status = changes.status;
   if (changes.assigneeId !== undefined) values.assignee_id = changes.assigneeId;
-  if (changes.verdictRelevant !== undefined) values.verdict_relevant = changes.verdictRelevant;
+  if (changes.verdictRelevant !== undefined) {
+    values.verdict_relevant = changes.verdictRelevant;
+    values.verdict_relevance = changes.verdictRelevant === true ? (changes.verdictRelevance ?? null) : null;
+  }
   if (changes.verdictSentiment !== undefined) values.verdict_sentiment = changes.verdictSentiment;
   if (changes.snoozedUntil !== undefined) values.snoozed_until = changes.snoozedUntil;
   if (changes.triageNote !== undefined) values.triage_note = changes.triageNote;

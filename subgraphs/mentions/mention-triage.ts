@@ -37,7 +37,8 @@ export const mentionsBulkInput = z.strictObject({
   changes: mentionPatchInput,
 });
 
-type MentionPatch = z.output<typeof mentionPatchInput>;
+/** A patch as parsed, and for the compatibility API's relevance write the score its relevant verdict sets. */
+type MentionPatch = z.output<typeof mentionPatchInput> & { relevanceScore?: 100 };
 
 /** How an error names the mention at a position: by its place in a bulk request's `ids`, or not at all for one. */
 type Naming = (position: number) => { field?: string; prefix: string };
@@ -66,6 +67,7 @@ async function triage(sql: Sql, workspaceId: string, ids: readonly string[], pat
       status: patch.status,
       assigneeId: patch.assigneeId,
       verdictRelevant: patch.relevant,
+      verdictRelevance: patch.relevanceScore,
       verdictSentiment: patch.sentiment,
       snoozedUntil: patch.snoozedUntil === undefined || patch.snoozedUntil === null ? patch.snoozedUntil : new Date(patch.snoozedUntil),
       triageNote: patch.note,
@@ -78,6 +80,17 @@ async function triage(sql: Sql, workspaceId: string, ids: readonly string[], pat
 /** PATCH of one mention (spec 4.3, 2.4, 3.3): status, assignment, verdicts, snooze and note. */
 export async function patchMention(sql: Sql, workspaceId: string, id: string, rawPatch: unknown): Promise<MentionRow> {
   const patch = parseInput(mentionPatchInput, rawPatch);
+  const [mention] = await triage(sql, workspaceId, [id], patch, () => ({ prefix: '' }));
+  return mention;
+}
+
+/**
+ * The compatibility API's relevance write (spec 4.8): 0 or 1 give a
+ * relevant verdict that sets the shown score to 100, 2 a not-relevant
+ * verdict, 3 withdraws the verdict and so restores the classifier's score.
+ */
+export async function writeCompatRelevance(sql: Sql, workspaceId: string, id: string, write: 0 | 1 | 2 | 3): Promise<MentionRow> {
+  const patch: MentionPatch = write === 3 ? { relevant: null } : write === 2 ? { relevant: false } : { relevant: true, relevanceScore: 100 };
   const [mention] = await triage(sql, workspaceId, [id], patch, () => ({ prefix: '' }));
   return mention;
 }

@@ -69,14 +69,18 @@ export function addMentionType(builder: PothosBuilder) {
     }),
   });
 
+  type Feedback = NonNullable<ReturnType<typeof feedbackRecord>>;
   const ClassificationOriginal = builder
-    .objectRef<{ relevant: boolean; sentiment: string | null }>('ClassificationOriginal')
+    .objectRef<Feedback['original']>('ClassificationOriginal')
     .implement({
       description: "The classifier's own values, before the user's verdict",
-      fields: (t) => ({ relevant: t.exposeBoolean('relevant'), sentiment: t.exposeString('sentiment', { nullable: true }) }),
+      fields: (t) => ({
+        relevance: t.exposeInt('relevance', { nullable: true, description: "The classifier's score, 0 to 100; null when scoring failed" }),
+        relevant: t.exposeBoolean('relevant'),
+        sentiment: t.exposeString('sentiment', { nullable: true }),
+      }),
     });
 
-  type Feedback = NonNullable<ReturnType<typeof feedbackRecord>>;
   const ClassificationFeedback = builder.objectRef<Feedback>('ClassificationFeedback').implement({
     description: "A user's verdict; `original` holds the classifier's own values",
     fields: (t) => ({
@@ -90,7 +94,10 @@ export function addMentionType(builder: PothosBuilder) {
   const Classification = builder.objectRef<ClassificationShape>('Classification').implement({
     description: "The classifier's judgement (spec 2.4), with the user's corrections written through",
     fields: (t) => ({
-      relevance: t.exposeInt('relevance', { nullable: true, description: '0 to 100, relevant at 40 or more; null when scoring failed' }),
+      relevance: t.exposeInt('relevance', {
+        nullable: true,
+        description: "0 to 100, relevant at 40 or more; 100 after the compatibility API's relevance write of 0 or 1; null when scoring failed",
+      }),
       sentiment: t.exposeString('sentiment', { nullable: true, description: '`positive`, `negative` or `neutral`' }),
       intents: t.exposeStringList('intents', { description: 'Of `buy_intent`, `question`, `complaint`, `praise`, `comparison`' }),
       automated: t.exposeBoolean('automated', { description: 'Machine-made post; false for mentions judged before the flag existed' }),

@@ -20,6 +20,16 @@ export const isRelevant = (mention: { verdictRelevant: boolean | null; relevance
 export const relevantSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) =>
   sql`coalesce(m.verdict_relevant, m.relevance >= ${sql.unsafe(String(relevanceLine))}, false)`;
 
+/**
+ * The relevance score a mention shows (spec 2.4, 4.8): the score a user's
+ * verdict set (the compatibility API's relevance write sets 100), else the
+ * classifier's. Once for TypeScript and once for SQL over the row `m`.
+ */
+export const shownRelevance = (mention: { verdictRelevance: number | null; relevance: number | null }): number | null =>
+  mention.verdictRelevance ?? mention.relevance;
+
+export const shownRelevanceSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`coalesce(m.verdict_relevance, m.relevance)`;
+
 /** Octolens's top relevance bucket starts here; the second at the relevance line (spec 4.8). */
 export const highRelevance = 70;
 

@@ -7,6 +7,7 @@ import { InvitationResolver } from './invitation.ts';
 import { MemberResolver } from './member.ts';
 import { NotificationSettingsResolver } from './notification-settings.ts';
 import { SessionResolver } from './session.ts';
+import { SlackChannelsResolver } from './slack-channels.ts';
 import { SlackInstallResolver } from './slack-install.ts';
 import { SlackInteractionResolver } from './slack-interactions.ts';
 import { SlackNotificationsResolver } from './slack-notifications.ts';
@@ -17,7 +18,7 @@ import { ConnectedAppResolver } from './connected-app.ts';
 /** The team subgraph: workspaces, members and invitations, sessions, API keys, OAuth grants, channels and the deliveries to them, the Slack connection. */
 export function buildTeamSchema(): Promise<GraphQLSchema> {
   return buildTypeGraphQLSubgraph({
-    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver, TelegramInteractionResolver],
+    resolvers: [WhoamiResolver, ApiKeyResolver, MemberResolver, InvitationResolver, NotificationSettingsResolver, SessionResolver, ConnectedAppResolver, ChannelResolver, AlertRuleSendResolver, SlackChannelsResolver, SlackInstallResolver, SlackInteractionResolver, SlackNotificationsResolver, TelegramInteractionResolver],
     orphanedTypes: [Workspace],
     referenceResolvers: { Workspace: { __resolveReference: resolveWorkspaceReference }, ApiKey: { __resolveReference: resolveApiKeyReference } },
   });

@@ -8,8 +8,8 @@ import { IntegrationError } from './integration-error.ts';
 /**
  * Slack through a Slack app, speaking Slack's Web API: the OAuth v2 install
  * (`/oauth/v2/authorize`, then `oauth.v2.access` for a bot token),
- * `chat.postMessage` with Block Kit, and the v0 request signature of the
- * interactivity endpoint.
+ * `chat.postMessage` with Block Kit, `conversations.list` for the channel
+ * picker, and the v0 request signature of the interactivity endpoint.
  *
  * - `EARSHOT_SLACK_CLIENT_ID`, `EARSHOT_SLACK_CLIENT_SECRET`, `EARSHOT_SLACK_SIGNING_SECRET`:
  *   the app's credentials; without all three Slack is `slack_not_configured`.
@@ -32,8 +32,12 @@ export interface SlackBot {
   botToken: string;
 }
 
-/** The bot scopes the install asks for: posting, posting in public channels it was not invited to, listing channels to pick from. */
-export const slackBotScopes = ['chat:write', 'chat:write.public', 'channels:read'] as const;
+/**
+ * The bot scopes the install asks for: posting, posting in public channels
+ * it was not invited to, listing the public channels and the private ones it
+ * was invited to, to pick from.
+ */
+export const slackBotScopes = ['chat:write', 'chat:write.public', 'channels:read', 'groups:read'] as const;
 
 export const slackRedirectPath = '/v1/slack/oauth/callback';
 
@@ -191,6 +195,51 @@ export async function postSlackMessage(bot: SlackBot, channel: string, message: 
   );
   const posted = replyFields('chat.postMessage', postedSchema, reply);
   return { channel: posted.channel ?? channel, ts: posted.ts ?? null };
+}
+
+/** A channel the bot can be told to post in, as `conversations.list` describes it. */
+export interface SlackChannel {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+  /** Whether the bot is in it; a public one it is not in still takes posts (`chat:write.public`), a private one only once invited. */
+  isMember: boolean;
+}
+
+/** The most channels one listing reads: five pages of Slack's 200, enough to pick from; a larger workspace types the rest. */
+export const maxListedSlackChannels = 1000;
+const slackChannelPage = 200;
+
+const channelPageSchema = z.object({
+  channels: z.array(z.object({ id: z.string(), name: z.string(), is_private: z.boolean().optional(), is_member: z.boolean().optional() })),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+
+/**
+ * `conversations.list` of public and private channels, archived ones left
+ * out, following `response_metadata.next_cursor` (empty on the last page)
+ * until `maxListedSlackChannels`; sorted by name. Slack lists the private
+ * channels the bot was invited to, under `groups:read`.
+ */
+export async function listSlackChannels(bot: SlackBot, retry: RetryPolicy = {}): Promise<SlackChannel[]> {
+  const channels: SlackChannel[] = [];
+  let cursor = '';
+  do {
+    const form = new URLSearchParams({ types: 'public_channel,private_channel', exclude_archived: 'true', limit: String(slackChannelPage) });
+    if (cursor) form.set('cursor', cursor);
+    const reply = await callSlack(
+      bot.apiBase,
+      'conversations.list',
+      { headers: { authorization: `Bearer ${bot.botToken}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() },
+      retry,
+    );
+    const page = replyFields('conversations.list', channelPageSchema, reply);
+    for (const channel of page.channels) {
+      channels.push({ id: channel.id, name: channel.name, isPrivate: channel.is_private ?? false, isMember: channel.is_member ?? false });
+    }
+    cursor = page.response_metadata?.next_cursor ?? '';
+  } while (cursor && channels.length < maxListedSlackChannels);
+  return channels.slice(0, maxListedSlackChannels).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
 }
 
 /** Slack's tolerance for the signed timestamp, against replays. */

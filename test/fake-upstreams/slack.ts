@@ -7,15 +7,24 @@ import { type FakeResponse, type FakeUpstream, type RecordedRequest, startFakeSe
  * `/api/oauth.v2.access` trades it for a bot token, checking the client's
  * Basic auth and the redirect address), and `/api/chat.postMessage`, which
  * checks the bot token, the channel and the Block Kit limits Slack enforces,
- * and records each message. Failures are HTTP 200 `{ ok: false, error }` as
+ * and records each message, and `/api/conversations.list`, paging the
+ * channels by `limit` and an opaque `next_cursor` as Slack does (private
+ * ones only where the bot is a member, archived ones unless
+ * `exclude_archived`). Failures are HTTP 200 `{ ok: false, error }` as
  * Slack sends them; a rate limit is a 429 with `Retry-After`.
  */
 export interface FakeSlack extends FakeUpstream {
   clientId: string;
   clientSecret: string;
   team: { id: string; name: string };
-  /** Channel ids the workspace has, with their names. */
+  /** Channel ids the workspace has, with their names, in the order Slack lists them (not by name). */
   channels: Map<string, string>;
+  /** Ids among `channels` that are private channels. */
+  privateChannels: Set<string>;
+  /** Ids among `channels` that are archived. */
+  archivedChannels: Set<string>;
+  /** Ids among `channels` the bot is a member of. */
+  botMemberships: Set<string>;
   /** Bot tokens issued by installs, valid until revoked. */
   botTokens: Set<string>;
   messages: PostedSlackMessage[];
@@ -23,6 +32,8 @@ export interface FakeSlack extends FakeUpstream {
   approveInstall(redirectUri: string): string;
   /** `chat.postMessage` answers `{ ok: false, error }` for the next `times` posts. */
   failPostsWith(error: string, times?: number): void;
+  /** `conversations.list` answers `{ ok: false, error }` for the next `times` calls. */
+  failListsWith(error: string, times?: number): void;
 }
 
 export interface PostedSlackMessage {
@@ -113,6 +124,10 @@ export async function startFakeSlack(options: { retryAfterSeconds?: number } = {
   const codes = new Map<string, string>();
   const messages: PostedSlackMessage[] = [];
   const postFailures: string[] = [];
+  const listFailures: string[] = [];
+  const privateChannels = new Set<string>();
+  const archivedChannels = new Set<string>();
+  const botMemberships = new Set(['C0ALERTS01']);
   let clock = 1_760_000_000;
 
   const authorize = (request: RecordedRequest): FakeResponse => {
@@ -152,7 +167,7 @@ export async function startFakeSlack(options: { retryAfterSeconds?: number } = {
         ok: true,
         app_id: 'A0EARSHOT1',
         authed_user: { id: 'U0INSTALL1' },
-        scope: 'chat:write,chat:write.public,channels:read',
+        scope: 'chat:write,chat:write.public,channels:read,groups:read',
         token_type: 'bot',
         access_token: token,
         bot_user_id: 'U0EARSHOTB',
@@ -187,9 +202,51 @@ export async function startFakeSlack(options: { retryAfterSeconds?: number } = {
     return { body: { ok: true, channel: body.channel, ts, message: { type: 'message', bot_id: 'B0EARSHOT1', text: body.text ?? '', ts } } };
   };
 
+  const channelObject = (id: string, name: string) => {
+    const isPrivate = privateChannels.has(id);
+    const about = { value: '', creator: '', last_set: 0 };
+    return {
+      id, name, name_normalized: name, is_channel: !isPrivate, is_group: isPrivate, is_im: false, is_mpim: false, is_private: isPrivate,
+      created: 1_700_000_000, creator: 'U0INSTALL1', is_archived: archivedChannels.has(id), is_general: name === 'general', unlinked: 0,
+      is_shared: false, is_org_shared: false, is_ext_shared: false, is_pending_ext_shared: false, pending_shared: [], pending_connected_team_ids: [],
+      shared_team_ids: [team.id], context_team_id: team.id, updated: 1_700_000_000_000, parent_conversation: null,
+      is_member: botMemberships.has(id), topic: about, purpose: about, previous_names: [], num_members: 3,
+    };
+  };
+
+  // Slack's cursors are opaque base64; this one names the first channel of the next page.
+  const cursorOf = (id: string) => Buffer.from(`dXNlcjpV:${id}`).toString('base64');
+  const conversationsList = (request: RecordedRequest): FakeResponse => {
+    const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''));
+    if (!bearer) return slackError('not_authed');
+    if (!bearer[1].startsWith('xoxb-') || !botTokens.has(bearer[1])) return slackError('invalid_auth');
+    const form = new URLSearchParams(request.method === 'GET' ? request.query : request.body);
+    const failure = listFailures.shift();
+    if (failure) return slackError(failure);
+    const types = (form.get('types') ?? 'public_channel').split(',');
+    if (!types.every((type) => ['public_channel', 'private_channel', 'mpim', 'im'].includes(type))) return slackError('invalid_types');
+    const limit = Number(form.get('limit') ?? 100);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return slackError('invalid_limit');
+    const listed = [...channels].filter(
+      ([id]) =>
+        (privateChannels.has(id) ? types.includes('private_channel') && botMemberships.has(id) : types.includes('public_channel')) &&
+        !(form.get('exclude_archived') === 'true' && archivedChannels.has(id)),
+    );
+    let start = 0;
+    const cursor = form.get('cursor');
+    if (cursor) {
+      start = listed.findIndex(([id]) => cursorOf(id) === cursor);
+      if (start < 0) return slackError('invalid_cursor');
+    }
+    const page = listed.slice(start, start + limit);
+    const next = listed[start + limit];
+    return { body: { ok: true, channels: page.map(([id, name]) => channelObject(id, name)), response_metadata: { next_cursor: next ? cursorOf(next[0]) : '' } } };
+  };
+
   const upstream = await startFakeServer(
     (request) => {
       if (request.method === 'GET' && request.path === '/oauth/v2/authorize') return authorize(request);
+      if (request.path === '/api/conversations.list') return conversationsList(request);
       if (request.method !== 'POST') return null;
       if (request.path === '/api/oauth.v2.access') return oauthAccess(request);
       if (request.path === '/api/chat.postMessage') return postMessage(request);
@@ -207,11 +264,17 @@ export async function startFakeSlack(options: { retryAfterSeconds?: number } = {
     clientSecret,
     team,
     channels,
+    privateChannels,
+    archivedChannels,
+    botMemberships,
     botTokens,
     messages,
     approveInstall,
     failPostsWith(error, times = 1) {
       for (let i = 0; i < times; i++) postFailures.push(error);
+    },
+    failListsWith(error, times = 1) {
+      for (let i = 0; i < times; i++) listFailures.push(error);
     },
   };
 }

@@ -128,3 +128,9 @@ export const UpdateSlackNotificationsDocument = graphql(`
     updateSlackNotifications(input: $input) { configured connected teamName notifications { channelId channelName minRelevance sources } }
   }
 `);
+
+export const SlackChannelsDocument = graphql(`
+  query SlackChannels {
+    slackChannels { channels { id name isPrivate isMember } }
+  }
+`);

@@ -8,6 +8,7 @@ import { Section } from '../../ui/page';
 import type { SlackStatusQuery } from '../../graphql/graphql';
 import { platformNames } from '../../../../vocabulary/platform-names.ts';
 import { SlackInstallDocument, SlackStatusDocument, UpdateSlackNotificationsDocument } from './alert-operations';
+import { type SlackChannelChoice, SlackChannelPicker } from './slack-channel-picker';
 
 const platformOptions = Object.entries(platformNames) as [string, string][];
 
@@ -50,12 +51,11 @@ type SlackStatus = SlackStatusQuery['slackStatus'];
  * they fill in.
  */
 function SlackNotificationsForm({ notifications, onSaved }: { notifications: SlackStatus['notifications']; onSaved: (status: SlackStatus) => void }) {
-  const [channelId, setChannelId] = useState(notifications.channelId);
-  const [channelName, setChannelName] = useState(notifications.channelName);
+  const [channel, setChannel] = useState<SlackChannelChoice>({ channelId: notifications.channelId, channelName: notifications.channelName });
   const [minRelevance, setMinRelevance] = useState(notifications.minRelevance === null || notifications.minRelevance === undefined ? '' : String(notifications.minRelevance));
   const [sources, setSources] = useState<string[]>(notifications.sources);
   const save = useAction(async () => {
-    const input = { channelId: channelId.trim(), channelName: channelName.trim(), minRelevance: minRelevance === '' ? null : Number(minRelevance), sources };
+    const input = { channelId: channel.channelId.trim(), channelName: channel.channelName.trim(), minRelevance: minRelevance === '' ? null : Number(minRelevance), sources };
     const { updateSlackNotifications } = await execute(UpdateSlackNotificationsDocument, { input });
     onSaved(updateSlackNotifications);
     return 'saved';
@@ -64,9 +64,8 @@ function SlackNotificationsForm({ notifications, onSaved }: { notifications: Sla
   return (
     <ActionForm onSubmit={() => void save.run()}>
       <h3>Slack notifications</h3>
+      <SlackChannelPicker value={channel} onChange={setChannel} />
       <div class="grid-2">
-        <TextField label="Notification channel id" required maxLength={40} value={channelId} onInput={setChannelId} hint="At the bottom of the channel's details in Slack (C…)" />
-        <TextField label="Notification channel name" required maxLength={90} value={channelName} onInput={setChannelName} />
         <TextField label="Lowest relevance notified" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="0 to 100; empty for every relevant mention" />
       </div>
       <CheckboxGroup legend="Platforms notified about (none ticked: all)" options={platformOptions} value={sources} onChange={setSources} />
