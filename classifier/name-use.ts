@@ -91,6 +91,27 @@ export function ownedOrSubject(text: string, index: number, found: string, atSen
   return atSentenceStart && verbAfterSubject.test(text.slice(index + found.length, index + found.length + 30));
 }
 
+/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
+const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
+/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""). */
+const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”』」]|["'’](?![\p{L}\p{N}]))/u;
+
+/**
+ * The term inside quotation marks, alone or within a title of a few
+ * capitalised words: quotation marks set off the title of a work (a book,
+ * a film, a series, a board game, a show) or the word itself as a word
+ * ("« Ancestry »", "Brettspiel "Time Machine"", "『The Time Machine』",
+ * ""mullvad" means mole"), in every language that writes them, and people
+ * do not quote the name of a product they use unless a product's part
+ * follows the quote ("the "Merlin" app").
+ */
+export function quotedAsTitle(text: string, index: number, found: string): boolean {
+  if (!quoteOpensBefore.test(text.slice(Math.max(0, index - 60), index))) return false;
+  const after = text.slice(index + found.length, index + found.length + 80);
+  const closing = quoteClosesAfter.exec(after);
+  return closing !== null && !productPartAfter.test(after.slice(closing[0].length));
+}
+
 /**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,

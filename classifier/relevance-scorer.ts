@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, nameUseAt, ownedOrSubject } from './name-use.ts';
+import { companyForm, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -97,6 +97,8 @@ const weights = {
    */
   otherNameAfter: -0.8,
   versionNumber: 0.8,
+  /** Every occurrence in quotation marks: a work's title or the word itself (`quotedAsTitle`). */
+  quotedAsTitle: -1.0,
   productTier: 0.5,
   listedBesideName: 0.5,
   senseWordNear: 1.0,
@@ -349,6 +351,9 @@ function writingEvidence(
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
+  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text))) {
+    evidence.push({ weight: weights.quotedAsTitle, reason: `"${profile.term}" in quotation marks, as a title or the word` });
+  }
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });

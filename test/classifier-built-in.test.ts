@@ -158,6 +158,27 @@ describe('built-in classifier', () => {
     expect(premium.relevance).toBeGreaterThanOrEqual(60);
   });
 
+  it('reads a name in quotation marks, alone or in a title, as a work\'s title or the word, in any language, unless a product\'s part follows', async () => {
+    const backup: ClassifiedKeyword = { id: 'kw_ferry', term: 'Ferry', kind: 'topic', context: 'Ferry, the backup app for Macs. Not boats, novels or films.', groupDescription: null };
+    const [app, ...titles] = await classify(
+      post('Ferry hat gestern Abend die ganze Platte gesichert, in zehn Minuten.', backup),
+      post('Neu im Laden: Kartenspiel "Ferry" für die ganze Familie, ab 8 Jahren.', backup),
+      post('Quelqu\'un a lu « The Last Ferry » en VO ? Je pense l\'acheter.', backup),
+      post('映画『Ferry』をリマスター版で鑑賞。今見ても美しい。', backup),
+    );
+    expect(app.note).not.toContain('quotation marks');
+    for (const title of titles) {
+      expect(title.note).toContain('"Ferry" in quotation marks');
+      expect(title.relevance).toBeLessThan(40);
+    }
+    const [part, possessive] = await classify(
+      post('Installed the "Ferry" app on the office Macs this morning.', backup),
+      post("Ferry's 'restore' button saved my thesis.", backup),
+    );
+    expect(part.note).not.toContain('quotation marks');
+    expect(possessive.note).not.toContain('quotation marks');
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [product, ...people] = await classify(
       post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
