@@ -100,6 +100,8 @@ const weights = {
   /** Every occurrence in quotation marks: a work's title or the word itself (`quotedAsTitle`). */
   quotedAsTitle: -1.0,
   productTier: 0.5,
+  /** A model's own name and number right after the term: people name the models of what they buy so. */
+  modelNumber: 0.5,
   listedBesideName: 0.5,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
@@ -148,8 +150,10 @@ function opensSentence(before: string): boolean {
   return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
 
-/** A capitalised word or two after the term, then a number: a product and its model. */
-const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
+/** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
+const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
+/** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
+const year = /^(?:19|20)\d\d$/u;
 
 /**
  * A tier or edition of a product right after its name, alone or after a
@@ -275,6 +279,7 @@ function writingEvidence(
   let otherName = false;
   let otherNameAfter = false;
   let productLine = false;
+  let modelLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
   const mostlyCapitals = () => {
@@ -315,9 +320,11 @@ function writingEvidence(
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
     const tier = tierAfterName.test(after);
     if (tier) productLine = true;
+    const model = modelAfterName.exec(after);
+    if (model && !year.test(model[1])) modelLine = true;
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
-      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !tier
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
@@ -349,6 +356,7 @@ function writingEvidence(
     }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
+  else if (modelLine) evidence.push({ weight: weights.modelNumber, reason: `"${profile.term}" named with a model's name and number` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
   if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text))) {

@@ -179,6 +179,18 @@ describe('built-in classifier', () => {
     expect(possessive.note).not.toContain('quotation marks');
   });
 
+  it('reads a model\'s name and number after a name as the product\'s model, but not a year', async () => {
+    const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
+    const [model, unnumbered, dated] = await classify(
+      post('Kestrel Talon 22 or the other one for day hikes? I sweat a lot.', packs),
+      post('Kestrel Talon or the other one for day hikes? I sweat a lot.', packs),
+      post('Kestrel Talon 1998 or the other one for day hikes? I sweat a lot.', packs),
+    );
+    expect(model.note).toContain("named with a model's name and number");
+    expect(model.relevance).toBeGreaterThan(unnumbered.relevance);
+    expect(dated.note).not.toContain("model's name and number");
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [product, ...people] = await classify(
       post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
