@@ -112,6 +112,32 @@ export function quotedAsTitle(text: string, index: number, found: string): boole
   return closing !== null && !productPartAfter.test(after.slice(closing[0].length));
 }
 
+/** An article in the languages the classifier reads, opening a gloss. */
+const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;
+/**
+ * A gloss right after the name: an appositive after a comma, or a bracket,
+ * opened by an article ("Tide, la néobanque britannique, …", "Halide (the
+ * DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro aqui de casa").
+ */
+const glossAfterName = new RegExp(
+  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$))`,
+  'iu',
+);
+/** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
+const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)[ \t]+/iu;
+
+/**
+ * A writer glosses a name with what it is, in an appositive or a bracket
+ * after it, where readers would otherwise take it for something else: the
+ * gloss's words say what the name stands for in this post (what it is said
+ * not to be left out). Null where nothing glosses the name.
+ */
+export function glossOf(text: string, index: number, found: string): string | null {
+  const gloss = glossAfterName.exec(text.slice(index + found.length, index + found.length + 100));
+  if (!gloss) return null;
+  return (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+}
+
 /**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,

@@ -1,4 +1,4 @@
-import { contentWordsOf, foldWord } from './content-words.ts';
+import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { glossedWords } from './word-glossary.ts';
@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
+import { companyForm, glossOf, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -97,6 +97,8 @@ const weights = {
    */
   otherNameAfter: -0.8,
   versionNumber: 0.8,
+  /** A gloss after the name whose words do not lean toward the sense (`glossOf`): the writer said it is something else. */
+  glossedAsOtherThing: -1.0,
   /** Every occurrence in quotation marks: a work's title or the word itself (`quotedAsTitle`). */
   quotedAsTitle: -1.0,
   productTier: 0.5,
@@ -552,6 +554,29 @@ function meaningEvidence(profile: SenseProfile, words: readonly string[]): Relev
   return weight === 0 ? [] : [{ weight, reason: weight > 0 ? 'words near the sense' : 'words of another sense' }];
 }
 
+/** How far a gloss's words must lean toward the sense, summed (`SenseMeaning.read`), for the gloss to name it. */
+const glossNamesSense = 0.35;
+
+/**
+ * A gloss after the name ("Tide, la néobanque britannique", "Halide (the
+ * DSL)"): the writer's own word for what it is. One whose words name the
+ * sense or lean toward it clearly ("Planta, the plant-care app") confirms
+ * what the rest of the post says; any other names something else, however
+ * near the sense's field ("Merlin, o cachorro": a dog is an animal as birds
+ * are, and no bird-identifying app).
+ */
+function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+  for (const occurrence of occurrences.slice(0, 3)) {
+    const gloss = glossOf(text, occurrence.index, occurrence.text);
+    if (gloss === null) continue;
+    const words = glossedWords(wordsOf(gloss), language, profile.termWords);
+    if (words.some((word) => profile.senseWords.has(foldWord(word)))) return [];
+    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
+    return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
+  }
+  return [];
+}
+
 const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
 const mayNameDomain = /\.[a-z]{2}/u;
 
@@ -626,6 +651,7 @@ export function scoreRelevance(
   const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
+  evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

@@ -179,6 +179,20 @@ describe('built-in classifier', () => {
     expect(possessive.note).not.toContain('quotation marks');
   });
 
+  it('reads a gloss after a name that names no part of the sense as the writer saying it is something else, in any language', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
+    const [plain, ...glossed] = await classify(
+      post('Harbor raised my subscription again and the sync still breaks every week.', budget),
+      post('Harbor, the old ferry across the bay, raised my ticket again and still breaks down every week.', budget),
+      post('Harbor, le vieux bateau de la baie, est encore en panne cette semaine.', budget),
+      post('Harbor (the seafood restaurant on the pier, not the budgeting app) doubled its prices.', budget),
+    );
+    expect(plain.note).not.toContain('glossed');
+    for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
+    const [sense] = await classify(post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget));
+    expect(sense.note).not.toContain('glossed');
+  });
+
   it('reads a model\'s name and number after a name as the product\'s model, but not a year', async () => {
     const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
     const [model, unnumbered, dated] = await classify(
