@@ -341,6 +341,16 @@ function writingEvidence(
   if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
   }
+  // So in English, where the context names the other things the word means ("not crocodiles, which Australians also
+  // call crocs", "not the merlin falcon"): written only in lower case, as a common noun is ("the crocs at the park",
+  // "a merlin was hunting"), it is that word, unless the words around it use it as a name ("mullvad app").
+  const wordRuledOut = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && profile.otherSensesRuledOut && language === 'en';
+  if (
+    wordRuledOut && asWord > 0 && asName === 0 && asAcronym === 0
+    && occurrences.slice(0, 3).every((occurrence) => nameUseAt(text, occurrence.index, occurrence.text, false) !== 'name')
+  ) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as the word the context rules out` });
+  }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });

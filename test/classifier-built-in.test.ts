@@ -193,6 +193,19 @@ describe('built-in classifier', () => {
     expect(sense.note).not.toContain('glossed');
   });
 
+  it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
+    const vpn: ClassifiedKeyword = { id: 'kw_mullvad', term: 'Mullvad', kind: 'topic', context: 'Mullvad, the VPN service. Not the Swedish word for a mole or a spy.', groupDescription: null };
+    const [word, named, capitalised] = await classify(
+      post('Reading a novel where the mullvad in the ministry is unmasked on the last page.', vpn),
+      post('the mullvad app keeps dropping my connection on hotel wifi.', vpn),
+      post('Reading on the train while Mullvad keeps my connection private.', vpn),
+    );
+    expect(word.note).toContain('"mullvad" written as the word the context rules out');
+    expect(named.note).not.toContain('the word the context rules out');
+    expect(capitalised.note).not.toContain('the word the context rules out');
+    expect(word.relevance).toBeLessThan(capitalised.relevance);
+  });
+
   it('reads a model\'s name and number after a name as the product\'s model, but not a year', async () => {
     const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
     const [model, unnumbered, dated] = await classify(
