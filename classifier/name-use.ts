@@ -127,6 +127,15 @@ const glossAfterName = new RegExp(
 const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)[ \t]+/iu;
 
 /**
+ * A finite verb of being or having in a gloss's languages: "the sync is
+ * broken" after a comma is a clause of its own, not a gloss, which names
+ * what the name is and says nothing of it.
+ */
+const clauseVerb = unicodeWords(
+  /\b(?:is|was|are|were|has|have|had|does|did|will|would|can|could|ist|war|sind|waren|hat|hatte|haben|wird|est|était|sont|ont|es|está|están|son|era|fue|ha|han|é|foi|são|tem|estava|è|sono|hanno|zijn|heeft|hebben|wordt|werd|jest|był|była|są|ma)\b/iu,
+);
+
+/**
  * A writer glosses a name with what it is, in an appositive or a bracket
  * after it, where readers would otherwise take it for something else: the
  * gloss's words say what the name stands for in this post (what it is said
@@ -135,7 +144,8 @@ const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)
 export function glossOf(text: string, index: number, found: string): string | null {
   const gloss = glossAfterName.exec(text.slice(index + found.length, index + found.length + 100));
   if (!gloss) return null;
-  return (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+  const named = (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+  return clauseVerb.test(named) ? null : named;
 }
 
 /**

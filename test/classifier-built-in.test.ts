@@ -189,8 +189,13 @@ describe('built-in classifier', () => {
     );
     expect(plain.note).not.toContain('glossed');
     for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
-    const [sense] = await classify(post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget));
+    const [sense, clause] = await classify(
+      post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget),
+      // A clause after the comma says something of the name; it does not gloss it.
+      post('Tried Harbor, the bank sync is broken again.', budget),
+    );
     expect(sense.note).not.toContain('glossed');
+    expect(clause.note).not.toContain('glossed');
   });
 
   it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
