@@ -149,6 +149,31 @@ export function glossOf(text: string, index: number, found: string): string | nu
 }
 
 /**
+ * A verb of naming right before the name, and an opening quote or none
+ * ("a poke place called", "pup heet", "nommée "", "si chiama"), after the
+ * words of what bears the name (group 1), within its sentence.
+ */
+const namedBy = unicodeWords(
+  /([^.!?;:\n]{0,60}?)[ \t]+(?:is[ \t]+|was[ \t]+|literally[ \t]+)*(?:called|named|dubbed|heet|hie(?:ss|ß)|hei(?:ss|ß)t|genannt|s['’]appelle|appel[ée]e?s?|nomm[ée]e?s?|se[ \t]+llama|llamad[oa]s?|se[ \t]+chama|chamad[oa]s?|si[ \t]+chiama|chiamat[oaie]|genoemd|nazywa[ \t]+się|nazwan[ya])[ \t]+[«"“„'`‘]?$/iu,
+);
+
+/** The stems of those verbs: most text before a name holds none, and is not scanned back by the pattern. */
+const namingStem = /call|nam|dubb|heet|hei|hie|genannt|appel|nomm|llam|cham|chiam|genoemd|nazw/iu;
+
+/**
+ * What a writer says bears the name, where a verb of naming introduces it
+ * ("our Python package is called `kayak`", "Onze pup heet Yeti", "a new
+ * poke place called SupaBase"): one introduces by name what readers would
+ * not know by it, and the words before the verb say what it is. Null
+ * where no verb of naming comes right before the name.
+ */
+export function namedThingBefore(text: string, index: number): string | null {
+  const before = text.slice(Math.max(0, index - 90), index);
+  if (!namingStem.test(before.slice(-30))) return null;
+  return namedBy.exec(before)?.[1] ?? null;
+}
+
+/**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,
  * in a language that capitalises only names.

@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, glossOf, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -577,7 +577,8 @@ const glossNamesSense = 0.35;
  */
 function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
-    const gloss = glossOf(text, occurrence.index, occurrence.text);
+    // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
+    const gloss = glossOf(text, occurrence.index, occurrence.text) ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     if (words.some((word) => profile.senseWords.has(foldWord(word)))) return [];

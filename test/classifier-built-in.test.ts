@@ -179,22 +179,26 @@ describe('built-in classifier', () => {
     expect(possessive.note).not.toContain('quotation marks');
   });
 
-  it('reads a gloss after a name that names no part of the sense as the writer saying it is something else, in any language', async () => {
+  it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
     const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
     const [plain, ...glossed] = await classify(
       post('Harbor raised my subscription again and the sync still breaks every week.', budget),
       post('Harbor, the old ferry across the bay, raised my ticket again and still breaks down every week.', budget),
       post('Harbor, le vieux bateau de la baie, est encore en panne cette semaine.', budget),
       post('Harbor (the seafood restaurant on the pier, not the budgeting app) doubled its prices.', budget),
+      post('Our new puppy is called Harbor and he has chewed through two leads this week.', budget),
+      post('Onze nieuwe pup heet Harbor en hij eet echt alles.', budget),
     );
     expect(plain.note).not.toContain('glossed');
     for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
-    const [sense, clause] = await classify(
+    const [sense, namedSense, clause] = await classify(
       post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget),
+      post('My sister swears by a budgeting app called Harbor, so I finally tried it.', budget),
       // A clause after the comma says something of the name; it does not gloss it.
       post('Tried Harbor, the bank sync is broken again.', budget),
     );
     expect(sense.note).not.toContain('glossed');
+    expect(namedSense.note).not.toContain('glossed');
     expect(clause.note).not.toContain('glossed');
   });
 
