@@ -91,6 +91,88 @@ export function ownedOrSubject(text: string, index: number, found: string, atSen
   return atSentenceStart && verbAfterSubject.test(text.slice(index + found.length, index + found.length + 30));
 }
 
+/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
+const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
+/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""). */
+const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”』」]|["'’](?![\p{L}\p{N}]))/u;
+
+/**
+ * The term inside quotation marks, alone or within a title of a few
+ * capitalised words: quotation marks set off the title of a work (a book,
+ * a film, a series, a board game, a show) or the word itself as a word
+ * ("« Ancestry »", "Brettspiel "Time Machine"", "『The Time Machine』",
+ * ""mullvad" means mole"), in every language that writes them, and people
+ * do not quote the name of a product they use unless a product's part
+ * follows the quote ("the "Merlin" app").
+ */
+export function quotedAsTitle(text: string, index: number, found: string): boolean {
+  if (!quoteOpensBefore.test(text.slice(Math.max(0, index - 60), index))) return false;
+  const after = text.slice(index + found.length, index + found.length + 80);
+  const closing = quoteClosesAfter.exec(after);
+  return closing !== null && !productPartAfter.test(after.slice(closing[0].length));
+}
+
+/** An article in the languages the classifier reads, opening a gloss. */
+const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;
+/**
+ * A gloss right after the name: an appositive after a comma, or a bracket,
+ * opened by an article ("Tide, la néobanque britannique, …", "Halide (the
+ * DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro aqui de casa").
+ */
+const glossAfterName = new RegExp(
+  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$))`,
+  'iu',
+);
+/** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
+const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)[ \t]+/iu;
+
+/**
+ * A finite verb of being or having in a gloss's languages: "the sync is
+ * broken" after a comma is a clause of its own, not a gloss, which names
+ * what the name is and says nothing of it.
+ */
+const clauseVerb = unicodeWords(
+  /\b(?:is|was|are|were|has|have|had|does|did|will|would|can|could|ist|war|sind|waren|hat|hatte|haben|wird|est|était|sont|ont|es|está|están|son|era|fue|ha|han|é|foi|são|tem|estava|è|sono|hanno|zijn|heeft|hebben|wordt|werd|jest|był|była|są|ma)\b/iu,
+);
+
+/**
+ * A writer glosses a name with what it is, in an appositive or a bracket
+ * after it, where readers would otherwise take it for something else: the
+ * gloss's words say what the name stands for in this post (what it is said
+ * not to be left out). Null where nothing glosses the name.
+ */
+export function glossOf(text: string, index: number, found: string): string | null {
+  const gloss = glossAfterName.exec(text.slice(index + found.length, index + found.length + 100));
+  if (!gloss) return null;
+  const named = (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+  return clauseVerb.test(named) ? null : named;
+}
+
+/**
+ * A verb of naming right before the name, and an opening quote or none
+ * ("a poke place called", "pup heet", "nommée "", "si chiama"), after the
+ * words of what bears the name (group 1), within its sentence.
+ */
+const namedBy = unicodeWords(
+  /([^.!?;:\n]{0,60}?)[ \t]+(?:is[ \t]+|was[ \t]+|literally[ \t]+)*(?:called|named|dubbed|heet|hie(?:ss|ß)|hei(?:ss|ß)t|genannt|s['’]appelle|appel[ée]e?s?|nomm[ée]e?s?|se[ \t]+llama|llamad[oa]s?|se[ \t]+chama|chamad[oa]s?|si[ \t]+chiama|chiamat[oaie]|genoemd|nazywa[ \t]+się|nazwan[ya])[ \t]+[«"“„'`‘]?$/iu,
+);
+
+/** The stems of those verbs: most text before a name holds none, and is not scanned back by the pattern. */
+const namingStem = /call|nam|dubb|heet|hei|hie|genannt|appel|nomm|llam|cham|chiam|genoemd|nazw/iu;
+
+/**
+ * What a writer says bears the name, where a verb of naming introduces it
+ * ("our Python package is called `kayak`", "Onze pup heet Yeti", "a new
+ * poke place called SupaBase"): one introduces by name what readers would
+ * not know by it, and the words before the verb say what it is. Null
+ * where no verb of naming comes right before the name.
+ */
+export function namedThingBefore(text: string, index: number): string | null {
+  const before = text.slice(Math.max(0, index - 90), index);
+  if (!namingStem.test(before.slice(-30))) return null;
+  return namedBy.exec(before)?.[1] ?? null;
+}
+
 /**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,

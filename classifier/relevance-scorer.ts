@@ -1,4 +1,4 @@
-import { contentWordsOf, foldWord } from './content-words.ts';
+import { contentWordsOf, foldWord, wordsOf } from './content-words.ts';
 import type { EnglishReader } from './english-reader.ts';
 import type { FeedbackAdjustment } from './feedback-model.ts';
 import { glossedWords } from './word-glossary.ts';
@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, nameUseAt, ownedOrSubject } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -97,7 +97,13 @@ const weights = {
    */
   otherNameAfter: -0.8,
   versionNumber: 0.8,
+  /** A gloss after the name whose words do not lean toward the sense (`glossOf`): the writer said it is something else. */
+  glossedAsOtherThing: -1.0,
+  /** Every occurrence in quotation marks: a work's title or the word itself (`quotedAsTitle`). */
+  quotedAsTitle: -1.0,
   productTier: 0.5,
+  /** A model's own name and number right after the term: people name the models of what they buy so. */
+  modelNumber: 0.5,
   listedBesideName: 0.5,
   senseWordNear: 1.0,
   senseWordFar: 0.5,
@@ -146,8 +152,10 @@ function opensSentence(before: string): boolean {
   return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
 
-/** A capitalised word or two after the term, then a number: a product and its model. */
-const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+\d/u;
+/** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
+const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
+/** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
+const year = /^(?:19|20)\d\d$/u;
 
 /**
  * A tier or edition of a product right after its name, alone or after a
@@ -273,6 +281,7 @@ function writingEvidence(
   let otherName = false;
   let otherNameAfter = false;
   let productLine = false;
+  let modelLine = false;
   // Asked of few posts (an all-capital occurrence, a capitalised next word): counted only then.
   let capitals: boolean | undefined;
   const mostlyCapitals = () => {
@@ -313,9 +322,11 @@ function writingEvidence(
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
     const tier = tierAfterName.test(after);
     if (tier) productLine = true;
+    const model = modelAfterName.exec(after);
+    if (model && !year.test(model[1])) modelLine = true;
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
-      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !modelAfterName.test(after) && !tier
+      next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
       && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
@@ -329,6 +340,16 @@ function writingEvidence(
   const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && language !== null && language !== 'en';
   if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
+  }
+  // So in English, where the context names the other things the word means ("not crocodiles, which Australians also
+  // call crocs", "not the merlin falcon"): written only in lower case, as a common noun is ("the crocs at the park",
+  // "a merlin was hunting"), it is that word, unless the words around it use it as a name ("mullvad app").
+  const wordRuledOut = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && profile.otherSensesRuledOut && language === 'en';
+  if (
+    wordRuledOut && asWord > 0 && asName === 0 && asAcronym === 0
+    && occurrences.slice(0, 3).every((occurrence) => nameUseAt(text, occurrence.index, occurrence.text, false) !== 'name')
+  ) {
+    evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as the word the context rules out` });
   }
   if (profile.commonWord && profile.writtenAsName) {
     if (asAcronym > 0 && asAcronym >= asName + asWord) {
@@ -347,8 +368,12 @@ function writingEvidence(
     }
   }
   if (productLine) evidence.push({ weight: weights.productTier, reason: `"${profile.term}" named with a product's tier or edition` });
+  else if (modelLine) evidence.push({ weight: weights.modelNumber, reason: `"${profile.term}" named with a model's name and number` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
+  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text))) {
+    evidence.push({ weight: weights.quotedAsTitle, reason: `"${profile.term}" in quotation marks, as a title or the word` });
+  }
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
   if (occurrences.some((occurrence) => /^[ \t]+v?\d+\.\d+/u.test(text.slice(occurrence.index + occurrence.text.length)))) {
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
@@ -539,6 +564,30 @@ function meaningEvidence(profile: SenseProfile, words: readonly string[]): Relev
   return weight === 0 ? [] : [{ weight, reason: weight > 0 ? 'words near the sense' : 'words of another sense' }];
 }
 
+/** How far a gloss's words must lean toward the sense, summed (`SenseMeaning.read`), for the gloss to name it. */
+const glossNamesSense = 0.35;
+
+/**
+ * A gloss after the name ("Tide, la néobanque britannique", "Halide (the
+ * DSL)"): the writer's own word for what it is. One whose words name the
+ * sense or lean toward it clearly ("Planta, the plant-care app") confirms
+ * what the rest of the post says; any other names something else, however
+ * near the sense's field ("Merlin, o cachorro": a dog is an animal as birds
+ * are, and no bird-identifying app).
+ */
+function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+  for (const occurrence of occurrences.slice(0, 3)) {
+    // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
+    const gloss = glossOf(text, occurrence.index, occurrence.text) ?? namedThingBefore(text, occurrence.index);
+    if (gloss === null) continue;
+    const words = glossedWords(wordsOf(gloss), language, profile.termWords);
+    if (words.some((word) => profile.senseWords.has(foldWord(word)))) return [];
+    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
+    return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
+  }
+  return [];
+}
+
 const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
 const mayNameDomain = /\.[a-z]{2}/u;
 
@@ -613,6 +662,7 @@ export function scoreRelevance(
   const words = glossedWords(postWords, language, profile.termWords);
   evidence.push(...vocabularyEvidence(profile, words, post.text));
   evidence.push(...meaningEvidence(profile, words));
+  evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

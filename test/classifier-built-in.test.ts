@@ -158,6 +158,75 @@ describe('built-in classifier', () => {
     expect(premium.relevance).toBeGreaterThanOrEqual(60);
   });
 
+  it('reads a name in quotation marks, alone or in a title, as a work\'s title or the word, in any language, unless a product\'s part follows', async () => {
+    const backup: ClassifiedKeyword = { id: 'kw_ferry', term: 'Ferry', kind: 'topic', context: 'Ferry, the backup app for Macs. Not boats, novels or films.', groupDescription: null };
+    const [app, ...titles] = await classify(
+      post('Ferry hat gestern Abend die ganze Platte gesichert, in zehn Minuten.', backup),
+      post('Neu im Laden: Kartenspiel "Ferry" für die ganze Familie, ab 8 Jahren.', backup),
+      post('Quelqu\'un a lu « The Last Ferry » en VO ? Je pense l\'acheter.', backup),
+      post('映画『Ferry』をリマスター版で鑑賞。今見ても美しい。', backup),
+    );
+    expect(app.note).not.toContain('quotation marks');
+    for (const title of titles) {
+      expect(title.note).toContain('"Ferry" in quotation marks');
+      expect(title.relevance).toBeLessThan(40);
+    }
+    const [part, possessive] = await classify(
+      post('Installed the "Ferry" app on the office Macs this morning.', backup),
+      post("Ferry's 'restore' button saved my thesis.", backup),
+    );
+    expect(part.note).not.toContain('quotation marks');
+    expect(possessive.note).not.toContain('quotation marks');
+  });
+
+  it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
+    const [plain, ...glossed] = await classify(
+      post('Harbor raised my subscription again and the sync still breaks every week.', budget),
+      post('Harbor, the old ferry across the bay, raised my ticket again and still breaks down every week.', budget),
+      post('Harbor, le vieux bateau de la baie, est encore en panne cette semaine.', budget),
+      post('Harbor (the seafood restaurant on the pier, not the budgeting app) doubled its prices.', budget),
+      post('Our new puppy is called Harbor and he has chewed through two leads this week.', budget),
+      post('Onze nieuwe pup heet Harbor en hij eet echt alles.', budget),
+    );
+    expect(plain.note).not.toContain('glossed');
+    for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
+    const [sense, namedSense, clause] = await classify(
+      post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget),
+      post('My sister swears by a budgeting app called Harbor, so I finally tried it.', budget),
+      // A clause after the comma says something of the name; it does not gloss it.
+      post('Tried Harbor, the bank sync is broken again.', budget),
+    );
+    expect(sense.note).not.toContain('glossed');
+    expect(namedSense.note).not.toContain('glossed');
+    expect(clause.note).not.toContain('glossed');
+  });
+
+  it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
+    const vpn: ClassifiedKeyword = { id: 'kw_mullvad', term: 'Mullvad', kind: 'topic', context: 'Mullvad, the VPN service. Not the Swedish word for a mole or a spy.', groupDescription: null };
+    const [word, named, capitalised] = await classify(
+      post('Reading a novel where the mullvad in the ministry is unmasked on the last page.', vpn),
+      post('the mullvad app keeps dropping my connection on hotel wifi.', vpn),
+      post('Reading on the train while Mullvad keeps my connection private.', vpn),
+    );
+    expect(word.note).toContain('"mullvad" written as the word the context rules out');
+    expect(named.note).not.toContain('the word the context rules out');
+    expect(capitalised.note).not.toContain('the word the context rules out');
+    expect(word.relevance).toBeLessThan(capitalised.relevance);
+  });
+
+  it('reads a model\'s name and number after a name as the product\'s model, but not a year', async () => {
+    const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
+    const [model, unnumbered, dated] = await classify(
+      post('Kestrel Talon 22 or the other one for day hikes? I sweat a lot.', packs),
+      post('Kestrel Talon or the other one for day hikes? I sweat a lot.', packs),
+      post('Kestrel Talon 1998 or the other one for day hikes? I sweat a lot.', packs),
+    );
+    expect(model.note).toContain("named with a model's name and number");
+    expect(model.relevance).toBeGreaterThan(unnumbered.relevance);
+    expect(dated.note).not.toContain("model's name and number");
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [product, ...people] = await classify(
       post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
