@@ -4,6 +4,7 @@ import { buildDashboard } from './dashboard/build.ts';
 import { type EarshotConfig, readConfig } from './runtime/config.ts';
 import { isDatabaseUnavailable } from './runtime/database-availability.ts';
 import { createLogger } from './runtime/logger.ts';
+import { takeOverStopSignals } from './server/early-stop.ts';
 import { parseRole, type Role, type RunningEarshot, startEarshot } from './server/start.ts';
 
 /**
@@ -24,16 +25,11 @@ function settings(): { config: EarshotConfig; role: Role } {
 const { config, role } = settings();
 const log = createLogger(config.logLevel);
 
-// The roles that serve the dashboard build it first when it is missing or was built from other sources (a fresh clone
-// without `npm install`'s build, an edit); a build of the current sources is reused at once.
-if (role === 'all' || role === 'gateway') {
-  const started = Date.now();
-  if (await buildDashboard()) log.info('dashboard built', { ms: Date.now() - started });
-}
-
 let stopping = false;
 /** Ends a start that waits for the other processes of a deployment (runtime/role-addresses.ts) when a stop is asked for. */
 const startAborted = new AbortController();
+/** Earshot starting, once the dashboard is built; a stop asked for before that has nothing to wait for. */
+let starting: Promise<RunningEarshot | undefined> | undefined;
 
 /**
  * A start that finds the database not answering (a server still starting,
@@ -55,8 +51,6 @@ async function startWhenDatabaseAnswers(): Promise<RunningEarshot | undefined> {
   }
 }
 
-const starting = startWhenDatabaseAnswers();
-
 /**
  * Stops as SIGTERM does: the public server drains, the jobs stop, the
  * embedded PostgreSQL this process started stops, then the process exits
@@ -72,17 +66,24 @@ async function stopAndExit(code: number): Promise<void> {
     log.error('stopping took 10 s; exiting with what is left still running');
     process.exit(1);
   }, 9_900).unref();
-  const earshot = await starting.catch(() => undefined);
+  const earshot = await starting?.catch(() => undefined);
   await earshot?.stop();
   process.exit(code);
 }
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (!stopping) log.info(`${signal} received, stopping`);
-    void stopAndExit(0);
-  });
+takeOverStopSignals((signal) => {
+  if (!stopping) log.info(`${signal} received, stopping`);
+  void stopAndExit(0);
+});
+
+// The roles that serve the dashboard build it first when it is missing or was built from other sources (a fresh clone
+// without `npm install`'s build, an edit); a build of the current sources is reused at once. A stop during the build
+// exits at once: the build's fingerprint is written last, so a build cut short is made again next time.
+if (role === 'all' || role === 'gateway') {
+  const started = Date.now();
+  if (await buildDashboard()) log.info('dashboard built', { ms: Date.now() - started });
 }
+starting = startWhenDatabaseAnswers();
 
 // `npm start | head` closes the output once head has its lines; the next line written fails (EPIPE), which, unheard,
 // ended the process and left its PostgreSQL running. A closed output stops Earshot as SIGTERM does.

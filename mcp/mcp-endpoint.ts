@@ -50,6 +50,22 @@ function searchParams(query: Record<string, unknown> = {}): URLSearchParams {
   return params;
 }
 
+/**
+ * Set when a tool's route answered 503 `service_unavailable` (the database
+ * away): the whole call is then answered as every other API answers it
+ * meanwhile, HTTP 503 with `Retry-After`, not as a tool's failure on a 200
+ * (operating contract, "database lost").
+ */
+interface Outage {
+  message?: string;
+}
+
+/** The id of a single JSON-RPC request, which its answer carries; null for a batch or a body not parsed. */
+function jsonRpcId(body: unknown): string | number | null {
+  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 const toolError = (error: ApiError): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] });
 
 /** JSON that does not parse: the SDK's transport answers it -32700 Parse error. */
@@ -105,7 +121,8 @@ async function readMcpBody(request: Request, maxBytes: number, requestId: string
  * spec, naming the protected-resource metadata. A `read` credential sees
  * and calls the read tools only. A tool runs one REST route in process,
  * with the caller's credential, so the rate limit, scopes and error codes
- * are REST's; a failure is a tool error (`isError`) starting with its code.
+ * are REST's; a failure is a tool error (`isError`) starting with its code,
+ * except the database being away, which is the HTTP 503 every API answers.
  */
 export function createMcpEndpoint(options: McpEndpointOptions): (request: Request) => Promise<Response> {
   const routes = new Map<string, Route>(routeTable.map((route) => [route.operationId, route]));
@@ -120,7 +137,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     annotations: { title: each.title, readOnlyHint: each.readOnly, destructiveHint: false },
   }));
 
-  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string, budget: Headers): Promise<CallToolResult> => {
+  const runTool = async (each: McpTool, request: RouteRequest, secret: string, requestId: string, budget: Headers, outage: Outage): Promise<CallToolResult> => {
     const route = routes.get(each.operationId)!;
     // The arguments were checked already: no lone surrogate, which encodeURIComponent throws on, reaches here.
     const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
@@ -138,6 +155,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     }
     const text = await answer.text();
     const body = text ? JSON.parse(text) : undefined;
+    if (answer.status === 503 && body?.error?.code === 'service_unavailable') outage.message = body.error.message;
     if (answer.status >= 400) return toolError(body.error);
     return {
       content: [{ type: 'text', text: text || 'Done.' }],
@@ -145,7 +163,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     };
   };
 
-  const serverFor = (auth: RequestAuth, secret: string, requestId: string, budget: Headers) => {
+  const serverFor = (auth: RequestAuth, secret: string, requestId: string, budget: Headers, outage: Outage) => {
     const visible = new Set(mcpTools.filter((each) => auth.scope === 'write' || each.readOnly).map((each) => each.name));
     const server = new ParamsCheckingServer({ name: 'earshot', title: 'Earshot', version: '0.0.1' }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler(ListToolsRequestSchema, ({ params }) => {
@@ -162,7 +180,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       const checked = checkInput(called.input, args);
       if (!checked.success) return toolError({ code: 'validation_error', message: checked.problems[0].message });
       try {
-        return await runTool(called, called.request(args as never), secret, requestId, budget);
+        return await runTool(called, called.request(args as never), secret, requestId, budget, outage);
       } catch (error) {
         options.log.error('MCP tool failed', { requestId, tool: called.name, error: error instanceof Error ? error.stack : String(error) });
         return toolError({ code: 'internal_error', message: 'Something went wrong on our side' });
@@ -199,11 +217,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
     const checked = await readMcpBody(request, options.maxBodyBytes, requestId);
     if (checked instanceof Response) return checked;
     const budget = new Headers();
-    const server = serverFor(auth, secret, requestId, budget);
+    const outage: Outage = {};
+    const server = serverFor(auth, secret, requestId, budget, outage);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: options.maxBodyBytes });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(checked.request, { parsedBody: checked.parsedBody });
+      let response = await transport.handleRequest(checked.request, { parsedBody: checked.parsedBody });
+      if (outage.message !== undefined) response = mcpServiceUnavailable(requestId, outage.message, jsonRpcId(checked.parsedBody));
       response.headers.set('x-request-id', requestId);
       for (const [name, value] of budget) response.headers.set(name, value);
       return response;

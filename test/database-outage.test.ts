@@ -57,6 +57,18 @@ function expectUnavailable(answer: Answer, message?: RegExp) {
   expect(actual).toEqual(expected);
 }
 
+/** What a tool call gets while the database is away: the 503 of every API, as a JSON-RPC error of the call. */
+function expectMcpUnavailable(answer: Answer, id: number | null) {
+  expect({ status: answer.status, retryAfter: answer.retryAfter, body: answer.body, quick: answer.ms < 5_000 }).toEqual({
+    status: 503,
+    retryAfter: '5',
+    body: { jsonrpc: '2.0', id, error: { code: -32000, message: expect.stringMatching(/database/), data: { code: 'service_unavailable', requestId: answer.requestId, retryAfterSeconds: 5 } } },
+    quick: true,
+  });
+}
+
+const listKeywordsCall = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_keywords', arguments: {} } });
+
 /** Asks until the answer is a 200 or the time is up; returns every answer on the way. */
 async function untilOk(ask: () => Promise<Answer>, timeoutMs: number): Promise<Answer[]> {
   const answers: Answer[] = [];
@@ -184,21 +196,16 @@ describe('npm start when its embedded PostgreSQL is lost', () => {
       const mcp = await timedFetch(`${base}/mcp`, {
         method: 'POST',
         headers: { ...headers, accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_keywords', arguments: {} } }),
+        body: listKeywordsCall(7),
       });
       loading = false;
       const answers = (await Promise.all(load)).flat();
       expect(answers.length).toBeGreaterThan(4);
       for (const answer of answers) expectUnavailable(answer);
       expectUnavailable(health, /^The database is down: /);
-      // Whichever comes first, the route's own refusal or the request deadline, it is in MCP's terms and quick.
-      const toolError = { status: 200, body: { jsonrpc: '2.0', id: 7, result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^service_unavailable: .*database/) }] } } };
-      const pastDeadline = {
-        status: 503,
-        body: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/database/), data: { code: 'service_unavailable', requestId: mcp.requestId, retryAfterSeconds: 5 } } },
-      };
+      // Whichever comes first, the route's own refusal (the call's id known) or the request deadline (not yet), it is the same 503, quick.
       expect(mcp.ms).toBeLessThan(5_000);
-      expect({ status: mcp.status, body: mcp.body }).toEqual(mcp.status === 503 ? pastDeadline : toolError);
+      expectMcpUnavailable(mcp, mcp.body?.id === null ? null : 7);
     } finally {
       for (const pid of postgres) process.kill(pid, 'SIGCONT');
     }
@@ -238,6 +245,13 @@ describe('Earshot on DATABASE_URL when that server goes away', () => {
     const whoami = () => timedFetch(`${earshot.url}/v1/whoami`, { headers: { authorization: `Bearer ${apiKey}` } });
     expectUnavailable(await whoami());
     expectUnavailable(await timedFetch(`${earshot.url}/v1/health`), /^The database is down: /);
+    // The key is known from the request before (cached), so the tool runs and its route meets the outage: the call is the same 503, not a tool's failure on a 200.
+    const mcp = await timedFetch(`${earshot.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: listKeywordsCall(9),
+    });
+    expectMcpUnavailable(mcp, 9);
 
     // The same server, started again where it was.
     const port = Number(new URL(external.url).port);

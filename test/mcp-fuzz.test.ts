@@ -95,7 +95,8 @@ async function callTool(request: Extract<McpCase, { kind: 'tool' }>): Promise<vo
       (result) => ({ result: result as { isError?: boolean; content: { type: string; text: string }[] } }),
       (error: unknown) => ({ error }),
     );
-  const outcome = await onceMoreWhenOverloaded(figures, call, (answer) => 'result' in answer && !!answer.result.isError && answer.result.content[0]?.text.startsWith('service_unavailable'));
+  // The database too busy to answer in time: the call is answered 503, which the client raises.
+  const outcome = await onceMoreWhenOverloaded(figures, call, (answer) => 'error' in answer && answer.error instanceof StreamableHTTPError && answer.error.code === 503);
   if ('error' in outcome) {
     // A message the transport refuses before any tool sees it (a body over the limit) is an HTTP 4xx, not a JSON-RPC answer.
     if (outcome.error instanceof StreamableHTTPError) {

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { serverProcesses } from '../runtime/postmaster.ts';
 import { createServiceWorkspace, freezePostgres, isAlive, killStartedServices, npmStart, postmasterPid, serviceSettings } from './service-process.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -124,6 +125,19 @@ describe('stopping npm start', () => {
 
     expect({ code, within10s: stoppedIn < 10_000, running: postgres.filter(isAlive) }).toEqual({ code: 0, within10s: true, running: [] });
     expect([...load.statuses.keys()].filter((status) => status !== 503)).toEqual([]);
+  }, 60_000);
+
+  it('exits 0 on a SIGTERM that comes while it still loads, before anything has started', async () => {
+    const { dataDir, port, remove } = await serviceSettings();
+    cleanups.push(remove);
+    const service = npmStart([], { PORT: String(port), EARSHOT_DATA_DIR: dataDir });
+    // Node has begun (npm's child), and has had the moment tsx takes to load; Earshot's modules take seconds more.
+    for (const until = Date.now() + 30_000; (await serverProcesses(service.child.pid!)).length < 2 && Date.now() < until; ) await sleep(20);
+    await sleep(2_500);
+    service.child.kill('SIGTERM');
+
+    expect({ code: await service.exited, ready: service.logLines().some((line) => /\bready\b/.test(line.message)) }).toEqual({ code: 0, ready: false });
+    expect(await postmasterPid(dataDir)).toBeUndefined();
   }, 60_000);
 
   it('stops as on SIGTERM, its PostgreSQL with it, when its output is closed (npm start | head)', async () => {
