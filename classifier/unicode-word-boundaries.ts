@@ -27,7 +27,7 @@ const anyBoundary = `(?:${wordBefore}${notWordAfter}|${notWordBefore}${wordAfter
 const noBoundary = `(?:${wordBefore}${wordAfter}|${notWordBefore}${notWordAfter})`;
 
 /** A piece of a pattern's source: one atom, quantifier, group mark or alternation bar. */
-interface Token {
+export interface Token {
   text: string;
   kind: 'literal' | 'escape' | 'class' | 'open' | 'lookaround' | 'close' | 'bar' | 'quantifier' | 'anchor';
   /** For a group's opening or closing token, the index of the other one. */
@@ -39,7 +39,8 @@ const classUnit = /\[(?:\\.|[^\]\\])*\]/suy;
 const groupOpening = /\((?:\?(?:<?[=!]|:|<[^>]+>))?/y;
 const quantifierUnit = /(?:[*+?]|\{\d+(?:,\d*)?\})\??/y;
 
-function tokenize(source: string): Token[] {
+/** A pattern's source as its pieces, each group's opening and closing token naming the other. */
+export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   const take = (pattern: RegExp, kind: Token['kind']) => {
