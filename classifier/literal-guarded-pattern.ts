@@ -46,9 +46,15 @@ function readTrigrams(text: string): void {
   trigramsText = text;
 }
 
-function mayHold(literal: Uint16Array): boolean {
-  for (const hash of literal) if ((textTrigrams[hash >>> 5] & (1 << (hash & 31))) === 0) return false;
-  return true;
+/** Whether the text last read may hold one of the literals. */
+function mayHoldOne(guard: readonly Uint16Array[]): boolean {
+  for (let literal = 0; literal < guard.length; literal++) {
+    const hashes = guard[literal];
+    let index = 0;
+    while (index < hashes.length && (textTrigrams[hashes[index] >>> 5] & (1 << (hashes[index] & 31))) !== 0) index++;
+    if (index === hashes.length) return true;
+  }
+  return false;
 }
 
 /** The token ranges [start, end) of the alternatives between `start` and `end` at that depth. */
@@ -160,7 +166,7 @@ export class LiteralGuardedPattern {
   candidates(text: string): RegExp[] {
     readTrigrams(text);
     const found: RegExp[] = [];
-    for (const { guard, pattern } of this.guarded) if (guard.some(mayHold)) found.push(pattern);
+    for (const { guard, pattern } of this.guarded) if (mayHoldOne(guard)) found.push(pattern);
     if (this.unguarded !== null) found.push(this.unguarded);
     return found;
   }
@@ -169,7 +175,7 @@ export class LiteralGuardedPattern {
   test(text: string): boolean {
     readTrigrams(text);
     for (const { guard, pattern } of this.guarded) {
-      if (guard.some(mayHold) && pattern.test(text)) return true;
+      if (mayHoldOne(guard) && pattern.test(text)) return true;
     }
     return this.unguarded !== null && this.unguarded.test(text);
   }
@@ -179,7 +185,7 @@ export class LiteralGuardedPattern {
     let first = this.unguarded === null ? -1 : text.search(this.unguarded);
     readTrigrams(text);
     for (const { guard, pattern } of this.guarded) {
-      if (!guard.some(mayHold)) continue;
+      if (!mayHoldOne(guard)) continue;
       const index = text.search(pattern);
       if (index >= 0 && (first < 0 || index < first)) first = index;
     }

@@ -34,6 +34,8 @@ export class WordBoundedPattern {
 
   /** Every phrase standing as a word replaced by what `replacer` gives for it, left to right. */
   replace(text: string, replacer: (phrase: string) => string): string {
+    // Most texts hold no phrase: told so by the guarded phrases, they are not scanned with the whole list.
+    if (!this.test(text)) return text;
     let result = '';
     let copied = 0;
     for (let found = nextStanding(this.pattern, text, 0); found !== null; found = nextStanding(this.pattern, text, copied)) {
