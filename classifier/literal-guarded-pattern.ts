@@ -1,4 +1,4 @@
-import { type Token, tokenize } from './unicode-word-boundaries.ts';
+import { alternativesOf, mayBeEmpty, type Token, tokenize } from './unicode-word-boundaries.ts';
 
 /** A guard shorter than this is in nearly every post: the alternative goes to the unguarded pattern. */
 const shortestGuard = 3;
@@ -57,25 +57,6 @@ function mayHoldOne(guard: readonly Uint16Array[]): boolean {
   return false;
 }
 
-/** The token ranges [start, end) of the alternatives between `start` and `end` at that depth. */
-function alternativesBetween(tokens: Token[], start: number, end: number): [number, number][] {
-  const ranges: [number, number][] = [];
-  let from = start;
-  for (let index = start; index < end; index++) {
-    const token = tokens[index];
-    if (token.kind === 'open' || token.kind === 'lookaround') index = token.partner;
-    else if (token.kind === 'bar') {
-      ranges.push([from, index]);
-      from = index + 1;
-    }
-  }
-  ranges.push([from, end]);
-  return ranges;
-}
-
-/** Whether a quantifier lets its atom match nothing, or repeat it: then the atom is no run of fixed characters. */
-const optional = (quantifier: Token | undefined) => quantifier?.kind === 'quantifier' && /^(?:[?*]|\{0[,}])/.test(quantifier.text);
-
 /** The set whose shortest string is the longest, then the one with fewer strings. */
 function sharper(candidate: readonly string[], best: readonly string[] | null): boolean {
   if (best === null) return true;
@@ -112,8 +93,8 @@ function guardBetween(tokens: Token[], start: number, end: number): string[] | n
     if (run !== '') consider([run]);
     run = '';
     if (token.kind === 'open') {
-      if (!optional(quantifier)) {
-        const sets = alternativesBetween(tokens, index + 1, token.partner).map(([from, to]) => guardBetween(tokens, from, to));
+      if (!mayBeEmpty(quantifier)) {
+        const sets = alternativesOf(tokens, index, token.partner).map(([from, to]) => guardBetween(tokens, from, to));
         if (sets.every((set) => set !== null)) consider([...new Set(sets.flat())]);
       }
       index = token.partner;
@@ -125,20 +106,20 @@ function guardBetween(tokens: Token[], start: number, end: number): string[] | n
 
 /**
  * A pattern tested one top-level alternative at a time, each only on text
- * that holds a literal every match of it holds (`guardBetween`): a long
- * list of alternatives opening with letters of all kinds ("vs", "compared
- * to", "schlägt", "より") is tried at every position of a post, where a
- * look for a few substrings settles most posts without the regex engine.
- * The alternatives with no such literal stay one pattern. Answers as the
- * pattern does (a match of an alternation is a match of one alternative);
- * `search` gives the same first index.
+ * that may hold a literal every match of it holds (`guardBetween`, read by
+ * the text's three-character runs, `readTrigrams`): irregexp tries every
+ * alternative of a long list ("vs", "compared to", "schlägt", "より") at
+ * every position of a post, where a few bit tests settle most posts
+ * without it. The alternatives with no literal of three characters stay
+ * one pattern. Answers as the pattern does (a match of an alternation is a
+ * match of one alternative); `search` gives the same first index.
  */
 export class LiteralGuardedPattern {
   private readonly guarded: GuardedAlternative[] = [];
   private readonly unguarded: RegExp | null;
 
   /** `wrap` writes each alternative into the pattern it is tried as (`alternative` alone by default). */
-  constructor(readonly pattern: RegExp, private readonly wrap = (alternative: string) => alternative) {
+  constructor(pattern: RegExp, wrap = (alternative: string) => alternative) {
     const tokens = tokenize(pattern.source);
     if (pattern.ignoreCase || tokens.some((token) => token.kind === 'escape' && backreference.test(token.text))) {
       this.unguarded = new RegExp(wrap(pattern.source), pattern.flags);
@@ -146,11 +127,11 @@ export class LiteralGuardedPattern {
     }
     const rest: string[] = [];
     const sourceOf = (start: number, end: number) => tokens.slice(start, end).map((token) => token.text).join('');
-    const split = (start: number, end: number) => {
-      for (const [from, to] of alternativesBetween(tokens, start, end)) {
+    const split = (open: number, close: number) => {
+      for (const [from, to] of alternativesOf(tokens, open, close)) {
         // An alternative that is one group, unrepeated, is its own alternatives.
         if (to - from > 1 && tokens[from].kind === 'open' && tokens[from].partner === to - 1) {
-          split(from + 1, to - 1);
+          split(from, to - 1);
           continue;
         }
         const guard = guardBetween(tokens, from, to);
@@ -158,7 +139,7 @@ export class LiteralGuardedPattern {
         else this.guarded.push({ guard: guard.map(trigramHashes), pattern: new RegExp(wrap(sourceOf(from, to)), pattern.flags) });
       }
     };
-    split(0, tokens.length);
+    split(-1, tokens.length);
     this.unguarded = rest.length === 0 ? null : new RegExp(wrap(rest.join('|')), pattern.flags);
   }
 

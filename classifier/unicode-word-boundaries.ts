@@ -102,8 +102,8 @@ function atomIsWord(tokens: Token[], index: number, fromEnd: boolean): boolean {
   return false;
 }
 
-/** The token ranges [start, end) of a group's top-level alternatives. */
-function alternativesOf(tokens: Token[], open: number, close: number): [number, number][] {
+/** The token ranges [start, end) of a group's top-level alternatives (of the whole pattern for `open` -1 and `close` its length). */
+export function alternativesOf(tokens: Token[], open: number, close: number): [number, number][] {
   const ranges: [number, number][] = [];
   let start = open + 1;
   let depth = 0;
@@ -121,7 +121,7 @@ function alternativesOf(tokens: Token[], open: number, close: number): [number, 
 }
 
 /** A quantifier that lets its atom match nothing: `?`, `*`, `{0,…}`. */
-const mayBeEmpty = (quantifier: Token | undefined) => quantifier?.kind === 'quantifier' && /^(?:[?*]|\{0[,}])/.test(quantifier.text);
+export const mayBeEmpty = (quantifier: Token | undefined) => quantifier?.kind === 'quantifier' && /^(?:[?*]|\{0[,}])/.test(quantifier.text);
 
 /**
  * Whether what the pattern matches just before token `end` always ends with
