@@ -1,4 +1,5 @@
 import type { NormalizedAuthor, Platform } from '../vocabulary/normalized-post.ts';
+import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 
 export interface AutomationEvidence {
@@ -37,7 +38,8 @@ export interface AutomationEvidence {
 /** The signal of a status page's post, the one kind of machine-made post that reports a fault as it happens. */
 export const statusTemplate = 'status template';
 
-const strongTextSignals: [name: string, pattern: RegExp][] = ([
+// Each template's alternatives are tried only on text that holds their literals (`LiteralGuardedPattern`): most posts hold none.
+const strongTextSignals: [name: string, pattern: LiteralGuardedPattern][] = ([
   [statusTemplate, /^\s*(?:\p{Extended_Pictographic}\s*)?(?:\[(?:investigating|identified|monitoring|resolved|update|maintenance|scheduled)\]|(?:[\w .]+ status\s*[—:-]\s*)?(?:resolved|investigating|identified|monitoring):)|\bis having problems since\b|\bstatus: (?:degraded|partial|major|operational)/u],
   // "Release: Vivaldi 7.3", "owner/repo: 25.01 released", "owner/repo: tag v3_0_2".
   ['release template', /\brelease:? v?\d+\.\d+(?:\.\d+)?\b|^\s*release:|^\S+\/\S+:? (?:v\d+\.\d+|release|tag|v?\d+(?:\.\d+)+ released)\b|\bnew (?:\w+ )?(?:crate )?release:|\brelease \S+-release\b/u],
@@ -62,7 +64,7 @@ const strongTextSignals: [name: string, pattern: RegExp][] = ([
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:new (?:post|blog post|article|video)(?: on| from|\s*:)|trending on github|on this day\b|[\w ]+ changelog:)|^this week in [\w ]+ \d+:/u],
   // The same feed lines in the other languages posts come in ("Nouvel article :", "Neuer Beitrag:", "新着記事：").
   ['feed template', /^\s*(?:\p{Extended_Pictographic}\s*)?(?:neuer (?:beitrag|artikel|blogbeitrag)|neues video|nouvel article|nouveau (?:billet|post|message)|nouvelle vidéo|nuev[oa] (?:post|entrada|artículo|vídeo|video)|nov[oa] (?:post|artigo|vídeo)|nuov[oa] (?:post|articolo|video)|nieuw(?:e)? (?:bericht|artikel|blogpost|video)|nowy (?:wpis|artykuł|post)|nowe wideo)\s*:|^\s*(?:新着記事|新しい記事|ブログ更新)\s*[:：]/u],
-] satisfies [string, RegExp][]).map(([name, pattern]) => [name, unicodeWords(pattern)]);
+] satisfies [string, RegExp][]).map(([name, pattern]) => [name, new LiteralGuardedPattern(unicodeWords(pattern))]);
 
 // "bot" as a separate part of a handle (`rustjobs_bot`, `bot-alerts`) or a
 // camel-case suffix (`RustJobsBot`), but not inside a word (`robot`, `talbot`).

@@ -2,6 +2,7 @@ import type { Platform } from '../vocabulary/normalized-post.ts';
 import type { Intent } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
+import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { stanceCues } from './stance-cues.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 
@@ -90,7 +91,7 @@ const buyingPatterns = [
  * "Je change.", "Ich wechsle."): the writer is about to choose, which is
  * buying whatever the product.
  */
-const wantStated = unicodeWords(new RegExp(
+const wantStated = new LiteralGuardedPattern(unicodeWords(new RegExp(
   [
     String.raw`\b(?:thinking (?:of|about)|planning (?:on|to)|about to|ready to|happy to|willing to|want to|wanting to|would like to|'d like to|going to|gonna) (?:buy|order|pay|purchase|subscribe|sign up|switch|migrate|upgrade|move over)\b`,
     String.raw`|\b(?:we'd|i'd|we would|i would) (?:happily |gladly )?(?:pay|subscribe|order|buy)\b|\bbefore (?:i|we) (?:migrat|switch|buy|order)\w*|\bwhere (?:can|could|do) (?:i|we|you) (?:still )?(?:buy|order|get)\b`,
@@ -106,7 +107,7 @@ const wantStated = unicodeWords(new RegExp(
     String.raw`|(?:^|[.!?:]\s*)switching (?:over )?to\b|\b(?:i'm|we're|i am|we are) switching (?:over )?to\b|\bje change(?: de \p{L}+| pour \p{L}+)?\s*[.!]|\bich wechsle\b`,
   ].join(''),
   'u',
-));
+)));
 
 /** Buying cues that need a question around them ("which plan?", "recommendations?"). */
 const buyingQuestionPatterns = unicodeWords(
@@ -185,9 +186,9 @@ const url = /\bhttps?:\/\/\S+/giu;
  * Read only by `saysComparison`: as a rule whose verdict the models learn
  * from, these forms moved the sentiment model too (PERFORMANCE.md).
  */
-const comparisonSaid = unicodeWords(
+const comparisonSaid = new LiteralGuardedPattern(unicodeWords(
   /\bbeats?\b|\bwins over\b|\bruns? circles around\b|\bmiles ahead\b|\bside by side\b|\bworse than\b|\b\w+er(?: \S+){1,4} than\b|\bschlägt\b|\bde plus que\b|\bpar rapport à|\bremplacé \S+ par\b|\bpassée? de \S+ à\b|\ble gana\b|\bfrente a\b|\btornat[oaie] (?:a|al|alle|ai|alla)\b|\bganha d[eo]\b|\bvergeleken met\b|\bporówn\p{L}*|\bupgraded from\b|\bswapped(?: \S+){1,4} for\b|\btried (?:both|all three|the alternatives)\b|\b\w{3,}er dan\b|\bpiù \w+ (?:del|dello|della|dei|degli|delle)\b/u,
-);
+));
 
 /** The post sets one product beside another in words the comparison rules leave out (`comparisonSaid`). */
 export function saysComparison(text: string): boolean {
@@ -195,12 +196,13 @@ export function saysComparison(text: string): boolean {
 }
 
 /**
- * One regex for a list of alternatives: a single scan of the text instead of
- * one per pattern. Patterns are written in lower case and run on lower-cased
- * text: case-insensitive Unicode matching costs five times as much.
+ * One pattern for a list of alternatives, each tried only on text that holds
+ * its literals (`LiteralGuardedPattern`). Patterns are written in lower case
+ * and run on lower-cased text: case-insensitive Unicode matching costs five
+ * times as much.
  */
-function anyOf(patterns: RegExp[]): RegExp {
-  return unicodeWords(new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'u'));
+function anyOf(patterns: RegExp[]): LiteralGuardedPattern {
+  return new LiteralGuardedPattern(unicodeWords(new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'), 'u')));
 }
 
 const anyProblem = anyOf(problemPatterns);
@@ -219,7 +221,7 @@ const structures = ([
   ['compared', /\bcompar\w+|\bvergleich\w*|\brispetto a\b|\bpar rapport à|\bvergeleken met\b|\bporówn\p{L}*|と比べ/u],
   ['moved-from-to', /\b(?:switched|switching|moved|moving|migrated|migrating|ditched|dropped|replaced|left|went back|gone back|umgestiegen|gewechselt|passé|passés|passée|migré|cambié|cambiamos|mudamos|migramos|passat[oaie]|overgestapt|przesiadłe[mś]|przesiadłam|przeszedłem|przeszłam)\b[^.!?]*\b(?:from|to|for|with|von|zu|auf|de|vers|à|a|para|al|da|naar|van|z|na)\b/u],
   ['preferred-over', /\b(?:picked|chose|chosen|prefer|preferred|pick|choose)\b[^.!?]*\bover\b|\binstead of\b|\brather than\b|\bstatt\b|\bau lieu de\b|\ben lugar de\b|\bem vez de\b|\binvece di\b|\bin plaats van\b|\bzamiast\b/u],
-] as const).map(([name, pattern]): [name: string, pattern: RegExp] => [name, unicodeWords(pattern)]);
+] as const).map(([name, pattern]): [name: string, pattern: LiteralGuardedPattern] => [name, new LiteralGuardedPattern(unicodeWords(pattern))]);
 
 const firstPerson = unicodeWords(/\b(?:i|we|my|our|me|us|ich|wir|mein\w*|unser\w*|je|nous|mon|ma|mes|notre|nos|yo|mi|mis|nuestr\w*|eu|meu|minha|nosso|nossa|io|mio|mia|noi|ik|wij|mijn|onze|mój|moja|moje|mnie|nasz\w*)\b|\p{L}+ł[ae]m\b/u);
 
@@ -231,8 +233,8 @@ function sentenceStartBefore(text: string, index: number): number {
 export function postStructures(text: string): string[] {
   const lower = text.toLowerCase();
   const found = structures.flatMap(([name, pattern]) => (pattern.test(lower) ? [name] : []));
-  const problem = anyProblem.exec(lower);
-  if (problem && firstPerson.test(lower.slice(sentenceStartBefore(lower, problem.index), problem.index))) found.push('first-person-problem');
+  const problem = anyProblem.search(lower);
+  if (problem >= 0 && firstPerson.test(lower.slice(sentenceStartBefore(lower, problem), problem))) found.push('first-person-problem');
   return found;
 }
 

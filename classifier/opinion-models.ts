@@ -383,6 +383,18 @@ function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], fo
   return 0;
 }
 
+/**
+ * The stance the sentiment columns from `column` on read (see `readOpinionsOfRows`). A function of its own, not a
+ * closure: tsx names every closure as it is made, and this one was made for every post.
+ */
+function stanceIn(models: LoadedOpinionModels, scores: Float64Array, column: number, ironic: boolean): Sentiment {
+  let best = 0;
+  for (let c = 1; c < 3; c++) if (scores[column + c] > scores[column + best]) best = c;
+  const read = models.sentimentClasses[best];
+  const plainComplaint = read === 'neutral' && scores[3 + complaintColumn] > neutralComplaintLogOdds && scores[3 + praiseColumn] < intentCuts.praise;
+  return ironic || plainComplaint ? 'negative' : read;
+}
+
 function hasFaultCue(models: LoadedOpinionModels, rows: FeatureRows): boolean {
   for (const row of models.faultCueRows) if (rows.has(row)) return true;
   return false;
@@ -403,14 +415,7 @@ export function readOpinionsOfRows(
   // Irony a post marks ("/s", "thanks for nothing", "Great, another…", "…Touching.") is said against what it names: of 51
   // such posts in the training posts, the tune posts and the development set, 50 are labelled negative. The model, where
   // the marked sentence holds no praise word to turn, often leaves them neutral.
-  const stanceOf = (column: number): Sentiment => {
-    let best = 0;
-    for (let c = 1; c < 3; c++) if (scores[column + c] > scores[column + best]) best = c;
-    const read = models.sentimentClasses[best];
-    const plainComplaint = read === 'neutral' && scores[3 + complaintColumn] > neutralComplaintLogOdds && scores[3 + praiseColumn] < intentCuts.praise;
-    return ironic || plainComplaint ? 'negative' : read;
-  };
-  const stance = stanceOf(0);
+  const stance = stanceIn(models, scores, 0, ironic);
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The complaint's
   // allowance for the stance was chosen on the word model's reading, and keeps it; praise, the positive stance said of
   // something, takes the stance from the model the sentiment comes from, which on a field the word model never saw
@@ -420,7 +425,7 @@ export function readOpinionsOfRows(
   // "bellissima, ma … manca la versione web"), makes the post negative: the fault is the writer's point, whatever the
   // praise weighs, but the praise is still said (the labelling rules call the positive half of a mixed post praise).
   const concededFault = concedesPraise && hasFaultCue(models, rows);
-  const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceOf(unfamiliarColumn) : stance;
+  const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceIn(models, scores, unfamiliarColumn, ironic) : stance;
   // Praise said as the want of a fault ("Ten years, maybe two outages. Can't complain.", "Rien à redire.") is the post's
   // verdict, whatever its words weighed, unless the post marks irony. The intents keep the stance as read here too.
   // A curt closing word of praise after a body that blames, praises nothing and tells a fault by a stance cue ("The

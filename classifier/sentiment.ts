@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Sentiment as SentimentLabel } from '../vocabulary/classification-values.ts';
 import { wordsOf } from './content-words.ts';
 import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
+import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { WordBoundedPattern } from './word-bounded-pattern.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
 
@@ -95,7 +96,7 @@ const understatedPraise = new WordBoundedPattern([
  * shop to send…", "sympa de leur part"; both such posts of the
  * labelled sets and the 596 posts of commit 4746701 are negative).
  */
-const ironyMarks = unicodeWords(new RegExp(
+const ironyMarks = new LiteralGuardedPattern(unicodeWords(new RegExp(
   [
     String.raw`[🙃🙄😒🤡🫠]|(?<![\p{L}\p{N}])\/s(?![\p{L}\p{N}])|\byeah,? right\b|\bthanks? (?:a lot|for nothing)\b|\bjust what (?:\w+ ){1,2}needed\b|\bsure,? (?:let's|let me|i'd love)\b`,
     String.raw`|\bwhat could (?:possibly )?go wrong\b|\bbecause of course\b|\blove that for (?:me|us)\b|\bcool cool cool\b`,
@@ -108,7 +109,7 @@ const ironyMarks = unicodeWords(new RegExp(
     String.raw`|\b(?:great|nice|perfect|awesome|wonderful|fantastic|brilliant|lovely|cool|super|yay|genial|génial|toll|klasse|prima|perfetto|ottimo|ótimo|perfeito|geweldig|fijn|parfait|perfecto|świetnie|pięknie|cudownie|wspaniale|toppen|underbart|härligt|kanon)[,!.…]+ (?:another|yet another|again|more|noch|schon wieder|wieder|encore|otra vez|otro|otra|de nuevo|outra vez|mais um|mais uma|un altro|un'altra|di nuovo|ancora|weer|alweer|nog een|znowu|znów|kolejn\p{L}*|jeszcze jed\p{L}*|igen|en till|ännu en|ännu ett)\b`,
   ].join(''),
   'u',
-));
+)));
 
 /** Degree words that may stand before the praise of an ironic opening, in the ten languages. */
 const praiseDegree = String.raw`(?:(?:just|really|simply|absolutely|truly|so|ganz|echt|wirklich|einfach|vraiment|très|muy|realmente|molto|davvero|proprio|muito|heel|erg|naprawdę|bardzo|verkligen|riktigt) )?`;

@@ -27,7 +27,7 @@ const anyBoundary = `(?:${wordBefore}${notWordAfter}|${notWordBefore}${wordAfter
 const noBoundary = `(?:${wordBefore}${wordAfter}|${notWordBefore}${notWordAfter})`;
 
 /** A piece of a pattern's source: one atom, quantifier, group mark or alternation bar. */
-interface Token {
+export interface Token {
   text: string;
   kind: 'literal' | 'escape' | 'class' | 'open' | 'lookaround' | 'close' | 'bar' | 'quantifier' | 'anchor';
   /** For a group's opening or closing token, the index of the other one. */
@@ -39,7 +39,8 @@ const classUnit = /\[(?:\\.|[^\]\\])*\]/suy;
 const groupOpening = /\((?:\?(?:<?[=!]|:|<[^>]+>))?/y;
 const quantifierUnit = /(?:[*+?]|\{\d+(?:,\d*)?\})\??/y;
 
-function tokenize(source: string): Token[] {
+/** A pattern's source as its pieces, each group's opening and closing token naming the other. */
+export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   const take = (pattern: RegExp, kind: Token['kind']) => {
@@ -101,8 +102,8 @@ function atomIsWord(tokens: Token[], index: number, fromEnd: boolean): boolean {
   return false;
 }
 
-/** The token ranges [start, end) of a group's top-level alternatives. */
-function alternativesOf(tokens: Token[], open: number, close: number): [number, number][] {
+/** The token ranges [start, end) of a group's top-level alternatives (of the whole pattern for `open` -1 and `close` its length). */
+export function alternativesOf(tokens: Token[], open: number, close: number): [number, number][] {
   const ranges: [number, number][] = [];
   let start = open + 1;
   let depth = 0;
@@ -120,7 +121,7 @@ function alternativesOf(tokens: Token[], open: number, close: number): [number, 
 }
 
 /** A quantifier that lets its atom match nothing: `?`, `*`, `{0,…}`. */
-const mayBeEmpty = (quantifier: Token | undefined) => quantifier?.kind === 'quantifier' && /^(?:[?*]|\{0[,}])/.test(quantifier.text);
+export const mayBeEmpty = (quantifier: Token | undefined) => quantifier?.kind === 'quantifier' && /^(?:[?*]|\{0[,}])/.test(quantifier.text);
 
 /**
  * Whether what the pattern matches just before token `end` always ends with

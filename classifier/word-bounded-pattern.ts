@@ -1,3 +1,4 @@
+import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
 
 /**
@@ -15,37 +16,45 @@ import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
  */
 export class WordBoundedPattern {
   private readonly pattern: RegExp;
+  /** The phrases one by one, each tried only on text that holds its literals: most texts hold none of a list's phrases. */
+  private readonly phrases: LiteralGuardedPattern;
 
   /** The phrases, as alternatives of a regular expression. */
   constructor(readonly source: string) {
-    this.pattern = new RegExp(`(?:${unicodeWords(new RegExp(source, 'u')).source})(?!${wordCharacter})`, 'gu');
+    const phrases = unicodeWords(new RegExp(source, 'gu'));
+    const standing = (alternatives: string) => `(?:${alternatives})(?!${wordCharacter})`;
+    this.pattern = new RegExp(standing(phrases.source), 'gu');
+    this.phrases = new LiteralGuardedPattern(phrases, standing);
   }
 
-  /** Whether a phrase stands as a word anywhere in the text. */
+  /** Whether a phrase stands as a word anywhere in the text: one does where one of them alone does. */
   test(text: string): boolean {
-    return this.next(text, 0) !== null;
+    return this.phrases.candidates(text).some((pattern) => nextStanding(pattern, text, 0) !== null);
   }
 
   /** Every phrase standing as a word replaced by what `replacer` gives for it, left to right. */
   replace(text: string, replacer: (phrase: string) => string): string {
+    // Most texts hold no phrase: told so by the guarded phrases, they are not scanned with the whole list.
+    if (!this.test(text)) return text;
     let result = '';
     let copied = 0;
-    for (let found = this.next(text, 0); found !== null; found = this.next(text, copied)) {
+    for (let found = nextStanding(this.pattern, text, 0); found !== null; found = nextStanding(this.pattern, text, copied)) {
       result += text.slice(copied, found.index) + replacer(found[0]);
       copied = found.index + found[0].length;
     }
     return copied === 0 ? text : result + text.slice(copied);
   }
 
-  private next(text: string, from: number): RegExpExecArray | null {
-    const pattern = this.pattern;
-    pattern.lastIndex = from;
-    for (let found = pattern.exec(text); found !== null; found = pattern.exec(text)) {
-      if (!wordCharacterBefore(text, found.index)) return found;
-      pattern.lastIndex = found.index + 1;
-    }
-    return null;
+}
+
+/** The first match of a global pattern from `from` on with no word character right before it. */
+function nextStanding(pattern: RegExp, text: string, from: number): RegExpExecArray | null {
+  pattern.lastIndex = from;
+  for (let found = pattern.exec(text); found !== null; found = pattern.exec(text)) {
+    if (!wordCharacterBefore(text, found.index)) return found;
+    pattern.lastIndex = found.index + 1;
   }
+  return null;
 }
 
 const oneWordCharacter = new RegExp(wordCharacter, 'uy');
