@@ -12,7 +12,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { runDailyTicksThrough, turnCapPeriodsThrough } from '../subgraphs/billing/index.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { syncKeywordPolls } from '../subgraphs/keywords/index.ts';
-import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { storeMatchedPostsUnlinked } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
@@ -111,7 +111,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
       },
       matches: [{ keywordId, workspaceId, fuzzy: false }],
     }));
-    await sql.begin((tx) => storeMatchedMentions(tx, orphans, new Date()));
+    await sql.begin((tx) => storeMatchedPostsUnlinked(tx, orphans));
 
     const restartedAt = Date.now();
     await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });
