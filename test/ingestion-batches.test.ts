@@ -261,11 +261,12 @@ describe('ingesting a batch of posts', () => {
 
     const matches = 3 * rounds.flat().reduce((count, candidate) => count + matcherOf(keywords)(candidate).length, 0);
     const stored = outcomes.flatMap((outcome) => outcome.stored);
+    const keywordIds = keywords.map((keyword) => keyword.id);
+    expect((await sql`select count(*)::int as n from ledger_entries where kind = 'mention' and keyword_id = any(${keywordIds})`)[0].n).toBe(0);
     // Scoring jobs of both workers at once, each batch scored twice in opposite orders: they meet on mentions, wallets and keywords.
     await Promise.all(outcomes.flatMap((outcome) => [score(workers[0].sql, outcome.stored), score(workers[1].sql, [...outcome.stored].reverse())]));
     expect(new Set(stored.map((mention) => mention.id)).size).toBe(matches);
     expect(stored).toHaveLength(matches);
-    const keywordIds = keywords.map((keyword) => keyword.id);
     const [counts] = await sql`
       select (select count(*)::int from mentions where keyword_id = any(${keywordIds})) as mentions,
              (select count(*)::int from ledger_entries where kind = 'mention' and keyword_id = any(${keywordIds})) as charges`;
