@@ -217,6 +217,27 @@ describe('ingesting a batch of posts', () => {
     expect(await ledgerBalanceMismatches(sql)).toEqual([]);
   });
 
+  it('keeps a mention an older version charged at storage when it scores, charges it no more, and tells its score on mentionUpdated', async () => {
+    const { workspaceId, keywords } = await workspaceWith(['Quetzal']);
+    const outcome = await ingestPosts(worker(), [post('legacy-0', 'Quetzal seen')], matcherOf(keywords));
+    const [mention] = outcome.stored;
+    // Charged (and announced) as it was stored, before charging moved to scoring.
+    await sql.begin((tx) => chargeMatchedItems(tx, [{ workspaceId, keywordId: mention.keywordId, kind: 'mention', itemId: mention.id, at: clock.now() }]));
+    const before = (await wallet(sql, workspaceId)).balanceFifteenths;
+    const events: string[] = [];
+    const created = await sql.listen(mentionCreatedChannel, (payload) => events.push(`created ${JSON.parse(payload).id}`));
+    const updated = await sql.listen(mentionUpdatedChannel, (payload) => events.push(`updated ${JSON.parse(payload).id}`));
+
+    await score(await scorer(), outcome.stored);
+
+    expect(await eventually(async () => [...events], (heard) => heard.length > 0)).toEqual([`updated ${mention.id}`]);
+    await created.unlisten();
+    await updated.unlisten();
+    expect((await readStoredMentions(sql, outcome.stored)).map((row) => row.relevance)).toEqual([10]);
+    expect((await wallet(sql, workspaceId)).balanceFifteenths).toBe(before);
+    expect((await sql`select count(*)::int as n from ledger_entries where idempotency_key = ${`mention:${mention.id}`}`)[0].n).toBe(1);
+  });
+
   it('lets two workers that both stored mentions of a keyword charge them one after the other', async () => {
     const { workspaceId, keywords } = await workspaceWith(['Tapir']);
     const match = matcherOf(keywords);
