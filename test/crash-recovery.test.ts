@@ -96,8 +96,10 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     const atKill = await sql<{ stored: number; unscored: number }[]>`
       select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`;
     expect(atKill[0].unscored).toBeGreaterThan(0);
+    // Stored, not scored, not charged: the restart's scoring charges them, once (expectBooksBalanced).
+    expect(await countOf(sql`select count(*)::int as n from mentions m join ledger_entries l on l.idempotency_key = 'mention:' || m.id where m.relevance is null`)).toBe(0);
 
-    // Mentions stored and charged by a process that never sent their scoring jobs (an install from before they were sent with the mentions).
+    // Mentions stored by a process that never sent their scoring jobs (an install from before they were sent with the mentions).
     const orphans = Array.from({ length: 30 }, (_, i) => ({
       post: {
         platform: 'hackernews' as const,
