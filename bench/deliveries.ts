@@ -119,7 +119,7 @@ async function setUp(sql: Sql, receiver: Receiver): Promise<Setup> {
 }
 
 let posts = 0;
-/** Stored, charged, unscored mentions, as a poll job leaves them. */
+/** Stored, unscored (not yet charged) mentions, as a poll job leaves them. */
 async function storeMentions(setup: Setup, count: number): Promise<MentionRow[]> {
   const batch = Array.from({ length: count }, () => {
     const i = ++posts;
