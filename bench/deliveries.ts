@@ -11,7 +11,7 @@ import { migrate } from '../runtime/migrate.ts';
 import { secretBox } from '../runtime/secret-box.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, keywordDirectory } from '../subgraphs/keywords/index.ts';
-import { createAlertRule, type MentionRow, readStoredMentions, recordScores, storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { createAlertRule, type MentionRow, readStoredMentions, recordScores, storeMatchedPostsUnlinked } from '../subgraphs/mentions/index.ts';
 import { createChannel, enqueueMentionAlerts, provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
@@ -119,7 +119,7 @@ async function setUp(sql: Sql, receiver: Receiver): Promise<Setup> {
 }
 
 let posts = 0;
-/** Stored, charged, unscored mentions, as a poll job leaves them. */
+/** Stored, unscored (not yet charged) mentions, as a poll job leaves them. */
 async function storeMentions(setup: Setup, count: number): Promise<MentionRow[]> {
   const batch = Array.from({ length: count }, () => {
     const i = ++posts;
@@ -133,7 +133,7 @@ async function storeMentions(setup: Setup, count: number): Promise<MentionRow[]>
       matches: [{ keywordId: setup.keywordId, workspaceId: setup.workspaceId, fuzzy: false }],
     };
   });
-  const { mentions } = await setup.sql.begin((tx) => storeMatchedMentions(tx, batch, new Date()));
+  const { mentions } = await setup.sql.begin((tx) => storeMatchedPostsUnlinked(tx, batch));
   return readStoredMentions(setup.sql, mentions);
 }
 

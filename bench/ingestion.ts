@@ -1,12 +1,13 @@
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
-import { ingestPosts, type IngestOutcome } from '../jobs/ingest-posts.ts';
-import { systemClock } from '../runtime/clock.ts';
+import { ingestPosts, type IngestOutcome, scoringBatchSize } from '../jobs/ingest-posts.ts';
+import { commitScores, scoreQueue } from '../jobs/score/index.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { newId } from '../runtime/ids.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { chargedItemFifteenths, creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
+import { readStoredMentions, type StoredMention } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import { databaseBackendCpuSeconds } from './database-cpu.ts';
@@ -51,25 +52,54 @@ export async function seedIngestion(sql: Sql): Promise<void> {
   }
 }
 
-/** What one worker does with a poll's posts: match, store, charge, announce; scoring jobs counted, not queued. */
+/** A classifier's answer for every mention: the classifier has its own benchmark, and an exact match is charged whatever its score. */
+const scoredFiltered = { relevance: 10, sentiment: 'neutral' as const, intents: [], automated: false, language: 'en', note: '' };
+
+/** Mentions one scoring transaction takes: a batch of scoring jobs, as the score queue hands them over. */
+const mentionsPerScoringTransaction = scoreQueue.batchSize! * scoringBatchSize;
+
+/**
+ * The scoring transactions of stored mentions with the classifier's answer
+ * given (scoredFiltered): each mention read back, then scored, charged and
+ * announced (commitScores), a batch of scoring jobs' mentions per
+ * transaction, as the score job commits them.
+ */
+async function chargeAtScoring(sql: Sql, stored: readonly StoredMention[]): Promise<void> {
+  for (let i = 0; i < stored.length; i += mentionsPerScoringTransaction) {
+    const mentions = await readStoredMentions(sql, stored.slice(i, i + mentionsPerScoringTransaction));
+    const keywordIds = [...new Set(mentions.map((mention) => mention.keywordId))];
+    await sql.begin((tx) => commitScores(tx, keywordIds, mentions.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date()));
+  }
+}
+
+/**
+ * What the workers do with a poll's posts up to a charged mention: match and
+ * store (the poll job), then score and charge (the score job, its classifier
+ * answered without asking); scoring jobs are counted, not queued.
+ */
 export async function ingestionWorker(sql: Sql, log: Logger) {
   const { rules, filters } = await loadActiveMatchRules(sql, { platform: 'hackernews' });
   const matcher = createMatcher(rules, filters);
   let queued = 0;
-  const context = { sql, clock: systemClock, log, send: async () => String(++queued) };
-  return (batch: NormalizedPost[]): Promise<IngestOutcome> => ingestPosts(context, batch, (candidate) => matcher.match(candidate));
+  const context = { sql, log, send: async () => String(++queued) };
+  return async (batch: NormalizedPost[]): Promise<IngestOutcome> => {
+    const outcome = await ingestPosts(context, batch, (candidate) => matcher.match(candidate));
+    await chargeAtScoring(sql, outcome.stored);
+    return outcome;
+  };
 }
 
 /** Posts `first` … `first + count - 1`. */
 export const benchPosts = (first: number, count: number) => Array.from({ length: count }, (_, i) => benchPost(first + i));
 
-/** Posts per transaction of the baseline, as many as ingestPosts stores and charges in one. */
+/** Posts per transaction of the baseline, as many as ingestPosts stores in one. */
 const baselineBatch = 250;
 
 /**
- * The baseline: the rows ingestPosts leaves for the same posts (the post,
- * its mention, its ledger charge, whose trigger moves the wallet and the
- * keyword's count) written with nothing read or decided: one `unnest`
+ * The baseline: the rows ingestPosts and scoring leave for the same posts
+ * (the post, its mention with its score, its ledger charge, whose trigger
+ * moves the wallet and the keyword's count) written with nothing read or
+ * decided: one `unnest`
  * insert per table, one transaction per batch. The authors and their
  * people exist already (the warm-up made them), as they do for ingestPosts.
  */
@@ -96,8 +126,8 @@ async function bareInsertWorker(sql: Sql) {
           join authors a on a.platform = t.platform and a.platform_id = t.author_platform_id`;
         await tx`
           /* baselineMentions */
-          insert into mentions (id, workspace_id, keyword_id, post_id, published_at, platform)
-          select * from unnest(${tx.array(rows.map((row) => row.mentionId))}::text[],
+          insert into mentions (id, workspace_id, keyword_id, post_id, published_at, platform, relevance, sentiment, classified_at)
+          select *, 10, 'neutral', ${at}::timestamptz from unnest(${tx.array(rows.map((row) => row.mentionId))}::text[],
                                ${tx.array(rows.map((row) => row.keyword.workspaceId))}::text[],
                                ${tx.array(rows.map((row) => row.keyword.id))}::text[],
                                ${tx.array(rows.map((row) => row.postId))}::text[],
@@ -166,12 +196,14 @@ async function statementsPerMention(environment: BenchEnvironment, url: string, 
 }
 
 /**
- * Posts → match → store → charge → announce → queue scoring, on one
- * connection pool, as a poll job runs it, beside the bare insert of the same
+ * Posts → match → store → queue scoring, then score → charge → announce
+ * with the classifier's answer given, on one connection pool, as a poll job
+ * and the score job run them, beside the bare insert of the same
  * rows, alternated round by round in one database: stored mentions per
  * second of wall time and per CPU second (the worker's and its PostgreSQL
  * backends' together). Every post matches one keyword; scoring jobs are
- * counted, not queued (the classifier has its own benchmark).
+ * counted, not queued, their transactions run in line (the classifier and
+ * the reads that feed it have their own benchmark).
  */
 async function runIngestionBenchmark(environment: BenchEnvironment): Promise<BenchReport> {
   const url = await environment.createDatabase();
@@ -221,13 +253,13 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
         },
       };
     };
-    const earshot = row('ingestPosts: match, store, charge, announce', ingested, statements.ingested);
-    const bareRow = row('baseline: bare insert of the same rows', baseline, statements.baseline);
+    const earshot = row('ingestPosts, then the scoring transactions: match, store; score, charge, announce', ingested, statements.ingested);
+    const bareRow = row('baseline: bare insert of the same rows, scores included', baseline, statements.baseline);
     const ratio = (a: number | null, b: number | null) => (a === null || b === null ? 'n/a' : `${(a / b).toFixed(2)}×`);
     return {
       description:
         `${rounds} rounds of ${posts.toLocaleString('en')} posts (after ${warmUpPosts} untimed), each matching one of ${benchTerms.length} keywords in ${workspaces} funded workspaces, ` +
-        `ingested by one worker, alternated round by round with the baseline on posts of its own in the same database. ` +
+        `stored and then charged by one worker (the scoring transactions run in line, ${mentionsPerScoringTransaction} mentions each, the classifier's answer given), alternated round by round with the baseline on posts of its own in the same database. ` +
         `CPU µs are per stored mention, the worker's (Node) and its PostgreSQL backends'; statements per mention counted by pg_stat_statements over one more run of 1,000 posts each (BEGIN among them, COMMIT not). ` +
         `Wall time moves with the machine's load far more than CPU time does.`,
       columns: ['stored mentions', 'seconds', 'mentions/s', 'Node CPU µs', 'PostgreSQL CPU µs', 'mentions per CPU second', 'statements per mention'],
@@ -235,7 +267,7 @@ async function runIngestionBenchmark(environment: BenchEnvironment): Promise<Ben
         earshot.row,
         bareRow.row,
         {
-          label: 'ingestPosts ÷ baseline',
+          label: 'ingestPosts and scoring ÷ baseline',
           values: ['', '', ratio(earshot.figures.rate, bareRow.figures.rate), '', '', ratio(earshot.figures.perCpu, bareRow.figures.perCpu), ''],
         },
       ],

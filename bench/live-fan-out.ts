@@ -7,7 +7,7 @@ import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
-import { type MentionRow, mentionUpdatedChannel, readStoredMentions, recordScores } from '../subgraphs/mentions/index.ts';
+import { type MentionRow, mentionCreatedChannel, readStoredMentions, recordScores } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
@@ -100,7 +100,7 @@ interface FanOutResult {
 
 /**
  * Scores `mentions` at the set rate, each batch in one transaction as the
- * scoring job commits it, and times every `mentionUpdated` event from the
+ * scoring job commits it, and times every `mentionCreated` event from the
  * start of its batch's transaction to its arrival at each subscriber.
  */
 async function measure(
@@ -123,8 +123,8 @@ async function measure(
   const subscriptions: (() => void)[] = [];
   const subscribe = (index: number) => {
     const { client, workspace } = clients[index];
-    subscriptions[index] = client.subscribe<{ mentionUpdated: { id: string } | null }>(
-      { query: `subscription { mentionUpdated { ${layout.selection} } }` },
+    subscriptions[index] = client.subscribe<{ mentionCreated: { id: string } | null }>(
+      { query: `subscription { mentionCreated { ${layout.selection} } }` },
       {
         next: ({ data, errors }) => {
           // A subscription refused 503 (its rate-limit count not answered in time under the burst) is made again, as a client retries.
@@ -133,7 +133,7 @@ async function measure(
             return void setTimeout(() => subscribe(index), 1_000);
           }
           if (errors?.length) return void (failure ??= new Error(`A subscriber got errors: ${JSON.stringify(errors)}`));
-          const id = data?.mentionUpdated?.id;
+          const id = data?.mentionCreated?.id;
           const started = id ? scoredAt.get(id) : undefined;
           if (started === undefined) {
             warmedUp.add(index);
@@ -164,7 +164,7 @@ async function measure(
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 
-  const bare = await sql.listen(mentionUpdatedChannel, (payload) => {
+  const bare = await sql.listen(mentionCreatedChannel, (payload) => {
     const started = scoredAt.get((JSON.parse(payload) as { id: string }).id);
     if (started !== undefined) bareLatenciesMs.push(performance.now() - started);
   });
@@ -260,8 +260,8 @@ async function runLayout(environment: BenchEnvironment, layout: (typeof layouts)
 }
 
 /**
- * Issue 18, aim 6: a thousand graphql-ws subscribers of `mentionUpdated`
- * spread over two gateway processes (the four subgraphs as processes of
+ * Issue 18, aim 6: a thousand graphql-ws subscribers of `mentionCreated`
+ * (a mention is announced when it is scored and charged) spread over two gateway processes (the four subgraphs as processes of
  * their own, as a scaled deployment runs them), while mentions are scored at
  * a steady rate; how long each scoring takes to reach every subscriber of
  * its workspace.
@@ -281,7 +281,7 @@ export const liveFanOut: Benchmark = {
     const [loadAverage] = os.loadavg();
     return {
       description:
-        `${subscribers} graphql-ws subscribers of \`mentionUpdated\`, half on each of ${gatewayProcesses} gateway processes (\`--role gateway\`; each subgraph a process of its own), ` +
+        `${subscribers} graphql-ws subscribers of \`mentionCreated\`, half on each of ${gatewayProcesses} gateway processes (\`--role gateway\`; each subgraph a process of its own), ` +
         `while ${mentionsPerSecond} mentions a second are scored for ${seconds} s in ${ticksPerSecond} transactions a second. Latency runs from the start of a mention's scoring transaction ` +
         `to its arrival at a subscriber; the subscribers run in the benchmark's process, on the same cores as the servers. ` +
         `Baseline, in the same run: the same mentions' NOTIFYs as a bare LISTEN connection in the benchmark's process hears them (once per mention). ` +

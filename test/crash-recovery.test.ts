@@ -12,7 +12,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { runDailyTicksThrough, turnCapPeriodsThrough } from '../subgraphs/billing/index.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
 import { syncKeywordPolls } from '../subgraphs/keywords/index.ts';
-import { storeMatchedMentions } from '../subgraphs/mentions/index.ts';
+import { storeMatchedPostsUnlinked } from '../subgraphs/mentions/index.ts';
 import { addKeywords, chargeMentions, eventsOf, keywordRow, newWorkspace } from './billing-seed.ts';
 import { hackerNewsStory, type HackerNewsHit, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
@@ -96,8 +96,10 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     const atKill = await sql<{ stored: number; unscored: number }[]>`
       select count(*)::int as stored, (count(*) filter (where relevance is null))::int as unscored from mentions`;
     expect(atKill[0].unscored).toBeGreaterThan(0);
+    // Stored, not scored, not charged: the restart's scoring charges them, once (expectBooksBalanced).
+    expect(await countOf(sql`select count(*)::int as n from mentions m join ledger_entries l on l.idempotency_key = 'mention:' || m.id where m.relevance is null`)).toBe(0);
 
-    // Mentions stored and charged by a process that never sent their scoring jobs (an install from before they were sent with the mentions).
+    // Mentions stored by a process that never sent their scoring jobs (an install from before they were sent with the mentions).
     const orphans = Array.from({ length: 30 }, (_, i) => ({
       post: {
         platform: 'hackernews' as const,
@@ -111,7 +113,7 @@ describe('after kill -9', { timeout: 120_000 }, () => {
       },
       matches: [{ keywordId, workspaceId, fuzzy: false }],
     }));
-    await sql.begin((tx) => storeMatchedMentions(tx, orphans, new Date()));
+    await sql.begin((tx) => storeMatchedPostsUnlinked(tx, orphans));
 
     const restartedAt = Date.now();
     await startService(url, { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url });

@@ -193,18 +193,21 @@ describe('mentionUpdated(filter:)', () => {
     expect(updated.results).toEqual([{ data: { mentionUpdated: { id: both, relevant: false, classification: { sentiment: 'negative' } } } }]);
   });
 
-  it('sends a mention once the classifier scores it relevant', async () => {
+  it('sends no event when a new mention is scored: it is announced scored, on mentionCreated(filter:)', async () => {
     const [warmUp] = await seedMentions(earshot.sql, mine.workspaceId, [{ keywordId: mine.keywordId, ...relevantReddit, text: 'The Rust borrow checker, again' }]);
-    const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id relevant } }', {
-      filter: { relevant: true, q: 'BORROW CHECKER' },
-    });
+    const filter = { relevant: true, q: 'BORROW CHECKER' };
+    const updated = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionUpdated(filter: $filter) { id relevant } }', { filter });
+    const created = collect(mine.key, 'subscription ($filter: MentionFilter) { mentionCreated(filter: $filter) { id relevant } }', { filter });
     let note = 0;
     await untilLive(updated.results, () => earshot.rest('PATCH', `/v1/mentions/${warmUp}`, { key: mine.key, body: { note: `warm-up ${++note}` } }));
+    await untilLive(created.results, () => announceNew(mine, [{ ...relevantReddit, text: 'The Rust borrow checker, warming up' }]));
 
+    // Stored unscored (and unbilled), then scored relevant by the real score job, which charges and announces it.
     const [scored] = await storeAndScore(earshot, mine.workspaceId, [{ post: redditPost(relevantRustPosts[1]), keywordIds: [mine.keywordId] }]);
-    await eventually(async () => updated.results.length, (count) => count > 0, 10_000);
+    await eventually(async () => created.results.length, (count) => count > 0, 10_000);
     await sleep(300);
-    expect(updated.results).toEqual([{ data: { mentionUpdated: { id: scored, relevant: true } } }]);
+    expect(created.results).toEqual([{ data: { mentionCreated: { id: scored, relevant: true } } }]);
+    expect(updated.results).toEqual([]);
   });
 });
 

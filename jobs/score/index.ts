@@ -1,6 +1,7 @@
+import type postgres from 'postgres';
 import { z } from 'zod';
 import { findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
-import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores } from '../../subgraphs/mentions/index.ts';
+import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores, type ScoredMention } from '../../subgraphs/mentions/index.ts';
 import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import { scoringBatchSize } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
@@ -65,9 +66,25 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
 }
 
 /**
- * Classifies a batch of stored mentions right after storage. A
- * words-close-together match is kept (and charged) only when relevant; a
- * failure marks the mention and is retried with back-off, never guessed.
+ * What a scoring transaction writes once the classifier has answered: the
+ * scores and charges (recordScores), the instant alerts of the scored
+ * mentions, and the noise brake over their keywords, in `tx`. Returns the
+ * failed ids recordScores marked. The storage benchmark runs it too, to
+ * time charging where the pipeline does it.
+ */
+export async function commitScores(tx: postgres.TransactionSql<{}>, keywordIds: readonly string[], scored: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
+  return scoreWithNoiseBrake(tx, keywordIds, now, async () => {
+    const failedNow = await recordScores(tx, scored, failed, now);
+    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
+    return failedNow;
+  });
+}
+
+/**
+ * Classifies a batch of stored mentions right after storage, and charges
+ * them as it records their scores: an exact match whatever its score, a
+ * words-close-together match only when relevant; a failure marks the
+ * mention, charges nothing and is retried with back-off, never guessed.
  * The noise brake then looks at the keywords just scored.
  */
 async function scoreMentions(payload: ScorePayload, context: JobContext): Promise<void> {
@@ -88,11 +105,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   });
   // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
-    const retry = await scoreWithNoiseBrake(tx, [...new Set(mentions.map((m) => m.keywordId))], now, async () => {
-      const failedNow = await recordScores(tx, scored, failed, now);
-      await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
-      return failedNow;
-    });
+    const retry = await commitScores(tx, [...new Set(mentions.map((m) => m.keywordId))], scored, failed, now);
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;
       await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });

@@ -26,11 +26,12 @@ export type ChargeOutcome =
   | {
       charged: false;
       /**
-       * `already_charged`: this item was charged before (store it if it is not, never charge again);
+       * `already_charged`: this item was charged before (keep it, never charge again);
        * `capped`: the keyword is at its cap for this period;
        * `insufficient_balance`: the effective balance cannot pay $0.008;
        * `muted`: the keyword is muted, paused (by the wallet too, earlier in the same batch) or deleted.
-       * In every case but `already_charged` the item must not be stored, classified or delivered (spec 1.5).
+       * In every case but `already_charged` the item must not be kept or delivered (spec 1.7, 2.1.1): a mention refused
+       * when scored is discarded.
        */
       reason: 'already_charged' | 'capped' | 'insufficient_balance' | 'muted';
     };
@@ -142,9 +143,9 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
 }
 
 /**
- * Before ingestion stores matches (or delivers comments): may each keyword
- * take one more charged item now, and if so, charge it, in the caller's
- * transaction. The outcomes, one per item in order, are those of charging
+ * When scoring keeps mentions (or before comments are delivered): may each
+ * keyword take one more charged item now, and if so, charge it, in the
+ * caller's transaction. The outcomes, one per item in order, are those of charging
  * the items one after another. Reaching a cap caps the keyword
  * (keyword.capped), a balance falling to 20% of the last credit records
  * wallet.low, and one falling under the auto-recharge threshold records an
@@ -159,7 +160,8 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
  * push a keyword past its cap or a wallet below zero, and two transactions
  * charging items of the same workspaces in any order cannot deadlock. A
  * transaction must therefore charge everything it charges in one call; two
- * calls lock in two rounds. Store the items in the same transaction.
+ * calls lock in two rounds. Keep (or discard) the items in the same
+ * transaction.
  */
 export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
   if (items.length === 0) return [];

@@ -37,12 +37,11 @@ export { type KeywordMatchCounts, type KeywordMatchTotals, type KeywordWindowCou
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
 export { instantParameter, linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { listMentions, mentionSorts } from './mention-list.ts';
-export { type MentionRow, type StoredMention, type StoredMentions, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionsDelivered, markPostMentionsDone, mentionUpdatedChannel, readStoredMentions } from './mention-store.ts';
+export { type MentionRow, type StoredMention, type StoredMentions, filterMentionIdsByAlert, findDigestMentions, findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, markMentionsDelivered, markPostMentionsDone, mentionCreatedChannel, mentionUpdatedChannel, readStoredMentions, storeMatchedPostsUnlinked } from './mention-store.ts';
 export { makeMentionMonths } from './mention-month-store.ts';
 export { mentionRecord } from './mention-record.ts';
-export { storeMatchedMentions } from './mention-admission.ts';
 export { linkPeople } from './person-linking.ts';
-export { recordScores } from './mention-scoring.ts';
+export { recordScores, type ScoredMention } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { maxBulkMentions, mentionPatchInput, mentionsBulkInput } from './mention-triage.ts';
 export { findMutedMentionIds } from './person-store.ts';

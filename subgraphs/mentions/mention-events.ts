@@ -13,7 +13,7 @@ interface MentionAnnounced {
  * Most announced mentions a subscription may have waiting. A subscriber
  * that falls further behind (its socket too slow, or it stopped reading) is
  * dropped: holding more would let one slow client grow the process's
- * memory, while announcing never waits for anyone, so ingestion is never
+ * memory, while announcing never waits for anyone, so scoring is never
  * slowed by subscribers.
  */
 export const maxWaitingEvents = 1000;

@@ -14,25 +14,29 @@ export interface ScoredMention {
 }
 
 /**
- * What one scoring batch decides, in the caller's transaction: a
- * words-close-together match is charged and kept only when it scored
- * relevant, else discarded (2.1.3 `exactPhrase`); every kept mention gets
- * its classification and priority (2.4); a relevant one whose keyword reads
- * comments starts a thread watch (2.1.2); mentions the classifier failed on
- * are marked so, never guessed; the scored ones wake `mentionUpdated`
- * subscribers at the commit. A mention scored meanwhile by another run is
- * left as that run recorded it. Returns the failed ids it marked, for
- * the caller to retry.
+ * What one scoring batch decides, in the caller's transaction. A mention is
+ * charged here, never at storage: an exact match that scored, relevant or
+ * not (1.7), and a words-close-together match only when it scored relevant
+ * (2.1.3 `exactPhrase`; the others are discarded). What the wallet or the
+ * cap refuses is discarded; every kept mention gets its classification and
+ * priority (2.4); a relevant one whose keyword reads comments starts a
+ * thread watch (2.1.2). Mentions the classifier failed on are marked so,
+ * never guessed and never charged (2.5 `unscored`): they stay stored until
+ * a retry scores them. The mentions charged now wake `mentionCreated`
+ * subscribers at the commit, scored; one kept that was announced before
+ * (charged at storage by an older version) wakes `mentionUpdated`. A
+ * mention scored meanwhile by another run is left as that run recorded it.
+ * Returns the failed ids it marked, for the caller to retry.
  */
 export async function recordScores(tx: postgres.TransactionSql<{}>, judged: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
   const open = await lockUnscoredMentions(tx, [...judged.map(({ mention }) => mention.id), ...failed]);
   const scored = judged.filter(({ mention }) => open.has(mention.id));
   const failedIds = failed.filter((id) => open.has(id));
   const relevant = ({ classification }: ScoredMention) => scoredRelevant(classification.relevance);
-  const fuzzy = scored.filter(({ mention }) => mention.fuzzy);
-  const refused = await admitChargedMentions(tx, fuzzy.filter(relevant).map(({ mention }) => mention), now);
-  await discardMentions(tx, fuzzy.filter((item) => !relevant(item)).map(({ mention }) => mention.id));
-  const kept = scored.filter((item) => !item.mention.fuzzy || (relevant(item) && !refused.has(item.mention.id)));
+  const chargeable = scored.filter((item) => !item.mention.fuzzy || relevant(item));
+  const { refused, chargedNow } = await admitChargedMentions(tx, chargeable.map(({ mention }) => mention), now);
+  await discardMentions(tx, scored.filter((item) => item.mention.fuzzy && !relevant(item)).map(({ mention }) => mention.id));
+  const kept = chargeable.filter(({ mention }) => !refused.has(mention.id));
   for (const item of kept) {
     const { mention, classification } = item;
     const priority = mentionPriority({
@@ -47,6 +51,6 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
     if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
   }
   await markClassificationFailed(tx, failedIds);
-  await announceMentionsUpdated(tx, kept.map(({ mention }) => mention));
+  await announceMentionsUpdated(tx, kept.filter(({ mention }) => !chargedNow.has(mention.id)).map(({ mention }) => mention));
   return failedIds;
 }

@@ -214,9 +214,9 @@ export interface StoredMentions {
  * shares a verified link with is left to the caller (linkPeople of
  * `sightingsToLink`), once the storing transaction has committed. Returns
  * only the mentions created now, in the order of `items` and their matches,
- * as the storing statement tells them (findMentionsByIds reads whole rows);
- * announcing them is the caller's, once they are charged
- * (announceMentionsCreated).
+ * as the storing statement tells them (findMentionsByIds reads whole rows).
+ * Nothing is charged or announced here: scoring does both (recordScores),
+ * so a mention never scored is never billed (2.5 `unscored`).
  */
 export async function storeMatchedPostsUnlinked(sql: Queryable, items: readonly MatchedPost[]): Promise<StoredMentions> {
   const { posts, authors } = mergeRepeats(items);
@@ -320,7 +320,7 @@ export const announceMentionsCreated = (sql: Queryable, mentions: readonly Pick<
 export const announceMentionsUpdated = (sql: Queryable, mentions: readonly Pick<MentionRow, 'id' | 'workspaceId'>[]) =>
   announceMentions(sql, mentionUpdatedChannel, mentions);
 
-/** Drops mentions that could not be charged (cap or wallet): they were never taken. */
+/** Drops mentions that could not be charged (cap or wallet) or that scoring turned away: they were never taken. */
 export async function discardMentions(sql: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await sql`
@@ -478,7 +478,7 @@ export async function saveClassification(sql: Queryable, mentionId: string, resu
  * Of these mentions, locks those still unscored (in id order, so two
  * scorers never deadlock) and returns their ids: a mention whose scoring
  * job ran twice at once (a job released after a crash, a sweep) is
- * recorded, and a fuzzy one charged, by the first only.
+ * recorded and charged by the first only.
  */
 export async function lockUnscoredMentions(sql: Queryable, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
@@ -505,7 +505,7 @@ export async function listUnscoredMentionIds(sql: Queryable, options: { except: 
   return rows.map((row) => row.id);
 }
 
-/** A failed classification stays unscored (never billed as a fuzzy match, `unscored` in health) until a retry succeeds. */
+/** A failed classification stays unscored (never billed, `unscored` in health) until a retry succeeds. */
 export async function markClassificationFailed(sql: Queryable, mentionIds: readonly string[]): Promise<void> {
   if (mentionIds.length === 0) return;
   await sql`
