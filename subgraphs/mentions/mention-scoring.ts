@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { admitChargedMentions } from './mention-admission.ts';
 import { mentionPriority } from './mention-priority.ts';
-import { announceMentionsUpdated, discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassification, type StoredClassification } from './mention-store.ts';
+import { announceMentionsUpdated, discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassifications, type StoredClassification } from './mention-store.ts';
 import { watchThread } from './comment-store.ts';
 import { scoredRelevant } from './relevance.ts';
 import { threadWindow } from './thread-windows.ts';
@@ -37,16 +37,19 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
   const { refused, chargedNow } = await admitChargedMentions(tx, chargeable.map(({ mention }) => mention), now);
   await discardMentions(tx, scored.filter((item) => item.mention.fuzzy && !relevant(item)).map(({ mention }) => mention.id));
   const kept = chargeable.filter(({ mention }) => !refused.has(mention.id));
+  await saveClassifications(
+    tx,
+    kept.map(({ mention, classification }) => ({
+      mentionId: mention.id,
+      classification: {
+        ...classification,
+        priority: mentionPriority({ relevance: classification.relevance, intents: classification.intents, followers: mention.authorFollowers, publishedAt: mention.publishedAt, now }),
+      },
+    })),
+    now,
+  );
   for (const item of kept) {
-    const { mention, classification } = item;
-    const priority = mentionPriority({
-      relevance: classification.relevance,
-      intents: classification.intents,
-      followers: mention.authorFollowers,
-      publishedAt: mention.publishedAt,
-      now,
-    });
-    await saveClassification(tx, mention.id, { ...classification, priority }, now);
+    const { mention } = item;
     const window = threadWindow(mention.platform, mention.publishedAt, mention.createdAt);
     if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
   }

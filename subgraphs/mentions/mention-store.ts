@@ -465,13 +465,22 @@ export interface StoredClassification {
   priority: number;
 }
 
-export async function saveClassification(sql: Queryable, mentionId: string, result: StoredClassification, at: Date): Promise<void> {
+/** Saves a scoring batch's classifications in one statement: one a mention was most of a scoring transaction's statements. */
+export async function saveClassifications(sql: Queryable, scored: readonly { mentionId: string; classification: StoredClassification }[], at: Date): Promise<void> {
+  if (scored.length === 0) return;
+  const rows = scored.map(({ mentionId, classification }) => ({ id: mentionId, ...classification }));
   await sql`
-    /* saveClassification */
-    update mentions set relevance = ${result.relevance}, sentiment = ${result.sentiment}, intents = ${sql.array(result.intents)},
-      automated = ${result.automated}, language = ${result.language}, classification_note = ${result.note},
-      classification_failed = false, classified_at = ${at}, priority = ${result.priority}
-    where id = ${mentionId}`;
+    /* saveClassifications */
+    update mentions m set relevance = c.relevance, sentiment = c.sentiment, intents = array(select jsonb_array_elements_text(c.intents)),
+      automated = c.automated, language = c.language, classification_note = c.note,
+      classification_failed = false, classified_at = ${at}, priority = c.priority
+    from jsonb_to_recordset(${sql.json(rows as never)})
+      as c(id text, relevance smallint, sentiment text, intents jsonb, automated boolean, language text, note text, priority real)
+    where m.id = c.id`;
+}
+
+export function saveClassification(sql: Queryable, mentionId: string, classification: StoredClassification, at: Date): Promise<void> {
+  return saveClassifications(sql, [{ mentionId, classification }], at);
 }
 
 /**
