@@ -15,6 +15,7 @@ import { leavesForAnother } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
+import { asksWhetherShared } from './stance-cues.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
 import { loadWordVectors, type WordVectors } from './word-vectors.ts';
 
@@ -117,6 +118,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
         saysComparison: saysComparison(input.post.text),
         reportsBug: reportsBug(input.post.text),
+        asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
       });
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving. The intents keep the stance

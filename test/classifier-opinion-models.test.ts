@@ -10,6 +10,7 @@ import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
+import { asksWhetherShared } from '../classifier/stance-cues.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -280,6 +281,34 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
     // A comparison said in words the rules leave out (`saysComparison`) is found from log-odds 3 lower, rules or not.
     expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
+  });
+
+  it('read a question asking whether a fault is shared as negative where the models read it neutral, and find its complaint from the negative stance', () => {
+    for (const text of [
+      'Is it just me or did the plant ID get worse after the last update?',
+      'My strap gave me a rash after three weeks. Is anyone else getting this?',
+      '¿Soy yo o cambiaron la fórmula? Mi perro ya no se la come.',
+      'Alguém mais com o app apagando episódios sozinho?',
+      'Bin ich der Einzige, bei dem die App seit gestern abstürzt?',
+      "C'est moi ou l'appli met dix secondes à s'ouvrir ?",
+      'Czy tylko u mnie aplikacja nie wysyła powiadomień?',
+      'アプリが開かないの、私だけ？',
+    ]) expect(asksWhetherShared(text.toLowerCase()), text).toBe(true);
+    // Asking others for their experience, or whether they use it, shares no fault.
+    for (const text of ['Has anyone tried the new plan? Worth it?', 'Anyone else going to the meetup on Friday?', 'Alguém mais usa o app para podcasts?']) {
+      expect(asksWhetherShared(text.toLowerCase()), text).toBe(false);
+    }
+    // A neutral reading, with the complaint at log-odds -1.5: under its cut of -0.5, over it less the negative stance's 1.5.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0] } });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: {} },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const plain = new Map([['w:plain', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, plain, ['question'], true, none)).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, asksWhetherShared: true })).toEqual({ sentiment: 'negative', intents: ['question', 'complaint'] });
   });
 
   it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
