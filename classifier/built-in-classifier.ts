@@ -119,14 +119,11 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         saysComparison: saysComparison(input.post.text),
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
+        leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),
       });
-  // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
-  // reads as praise, of the other one; its stance toward the product tracked is the leaving. The intents keep the stance
-  // as read (praise of the other is still said).
-  const sentiment = relevant && opinion.sentiment === 'positive' && leavesForAnother(input.post.text, profile.termPattern) ? 'negative' : opinion.sentiment;
   return {
     relevance: relevance.relevance,
-    sentiment,
+    sentiment: opinion.sentiment,
     intents: opinion.intents,
     automated,
     language,

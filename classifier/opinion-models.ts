@@ -330,6 +330,8 @@ export interface PostReading {
   reportsBug: boolean;
   /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
   asksWhetherShared?: boolean;
+  /** The post, about the tracked sense, leaves the tracked product for another (`leavesForAnother`); unless told, it does not. */
+  leavesTracked?: boolean;
 }
 
 /**
@@ -395,7 +397,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -432,13 +434,19 @@ export function readOpinionsOfRows(
   // igniter died after 14 months and they want $60 for the part. Nice.") is sarcasm: of the 13 such posts of the
   // training corpora, the tune posts and the development sets, 10 are negative. Without the fault cue the sets part ways
   // (23 negative, 13 positive: a fault put right, "…card replaced next day. Honestly impressed."), and dev unseen lost three.
-  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
+  // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
+  // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked
+  // (all six such posts of the development sets are complaints, five without praise). Chosen on the development sets:
+  // everyday categories' intents 0.760 → 0.767 (complaint F1 0.722 → 0.740), the others and the tune posts unchanged.
+  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
+    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, leavesTracked ? 'negative' : intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -311,6 +311,20 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, asksWhetherShared: true })).toEqual({ sentiment: 'negative', intents: ['question', 'complaint'] });
   });
 
+  it('read a post leaving the tracked product for another as negative, its complaint and praise from that stance', () => {
+    // The post reads positive (praise of the other product); praise at log-odds 1, complaint at -1.5.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const calm = new Map([['w:calm', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+  });
+
   it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
     // Praise at log-odds -1, under its cut of 0 in a neutral post; a concession lowers the cut by 1.5.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0], irony: [0, 0] } });
