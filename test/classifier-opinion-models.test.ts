@@ -427,6 +427,10 @@ describe('opinion models', () => {
     expect(understates('Vuelo puntual y tripulación amable. Nada que objetar.', 'es')).toBe(true);
     expect(understates("Niente da dire, il supporto ha risposto in un'ora.", 'it')).toBe(true);
     expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
+    // "I can't complain" said as such: "geen klagen hier", "não posso reclamar", "je ne peux pas me plaindre".
+    expect(understates('De hond eet het al jaren en is kerngezond. Geen klagen hier.', 'nl')).toBe(true);
+    expect(understates('Dois anos com a mesma mochila, não posso reclamar.', 'pt')).toBe(true);
+    expect(understates('Deux ans sans panne, je ne peux pas me plaindre.', 'fr')).toBe(true);
     expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
     // A fault counted and found absent: "zero", or a negation with "a single", "ein einziger", "un seul", "ett enda".
     for (const [text, language] of [
