@@ -11,7 +11,7 @@ import { detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
-import { leavesForAnother } from './leaving-posts.ts';
+import { closesByLeaving, leavesForAnother } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
@@ -120,6 +120,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
         leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),
+        closesByLeaving: closesByLeaving(input.post.text),
       });
   return {
     relevance: relevance.relevance,

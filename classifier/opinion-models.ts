@@ -332,6 +332,8 @@ export interface PostReading {
   asksWhetherShared?: boolean;
   /** The post, about the tracked sense, leaves the tracked product for another (`leavesForAnother`); unless told, it does not. */
   leavesTracked?: boolean;
+  /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
+  closesByLeaving?: boolean;
 }
 
 /**
@@ -397,7 +399,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -410,12 +412,15 @@ export function readOpinionsOfRows(
   // fault is shared ("¿Soy yo o Halide tarda cuatro segundos…?"), whose words the models read as a calm question's:
   // taken as negative where read neutral, it also finds the complaint from the negative stance's lower cut. Chosen on the
   // development sets (sentiment up a post each on technical, everyday and app categories, none lower).
+  // A post closing on a sentence that only says the writer left ("…Een gratis herinneringsapp doet hetzelfde.
+  // Opgezegd.", "…Returning them.", `closesByLeaving`) is negative whatever its body weighed: technical categories'
+  // sentiment 79.4% → 80.0%, apps' 75.8% → 76.1%, the others unchanged.
   const stanceOf = (column: number): Sentiment => {
     let best = 0;
     for (let c = 1; c < 3; c++) if (scores[column + c] > scores[column + best]) best = c;
     const read = models.sentimentClasses[best];
     const plainComplaint = read === 'neutral' && scores[3 + complaintColumn] > neutralComplaintLogOdds && scores[3 + praiseColumn] < intentCuts.praise;
-    return ironic || plainComplaint || (asksWhetherShared && read === 'neutral') ? 'negative' : read;
+    return ironic || plainComplaint || closesByLeaving || (asksWhetherShared && read === 'neutral') ? 'negative' : read;
   };
   const stance = stanceOf(0);
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The complaint's
