@@ -221,6 +221,19 @@ const twoProductsComparisonAllowance = 1.5;
 const comparisonSaidAllowance = 3;
 
 /**
+ * Sarcasm complains of what it praises in words ("Made the whole deck in it
+ * and it won't export to PowerPoint. Brilliant.", "Love wireless shifting."):
+ * a post that marks irony, or closes by exclaiming praise at a body that
+ * praises nothing, has its complaint found from log-odds this much lower,
+ * beyond the negative stance's allowance. The complaint model reads the
+ * praise words and leans to "no". Chosen on the development sets (1 to 3
+ * tried; 2 and 3 alike: intents 0.843 → 0.845 on unseen categories, 0.809 →
+ * 0.810 on technical ones, 0.717 → 0.721 on apps, everyday and the tune
+ * posts unchanged).
+ */
+const ironicComplaintAllowance = 2;
+
+/**
  * A complaint is found from log-odds this much lower where the post holds
  * a stance cue (`stance-cues.ts`) of a fault told as what happened, in any
  * of nine languages: something worse than it was ("antes era instantâneo",
@@ -376,13 +389,14 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
 
 /**
  * How much the form of a post lowers an intent's cut: buy intent the rules
- * find too, conceded praise, a complaint after it or where a fault is told, a
- * comparison of two named products or said in words the rules leave out.
+ * find too, conceded praise, a complaint after it, where a fault is told or
+ * in sarcasm, a comparison of two named products or said in words the rules
+ * leave out.
  */
 function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'praise') return form.concedesPraise && !form.ironic ? concededPraiseAllowance : 0;
-  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0);
+  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0);
   if (intent === 'comparison') {
     return (form.productsNamed >= 2 && ruleIntents.includes(intent) ? twoProductsComparisonAllowance : 0) + (form.saysComparison ? comparisonSaidAllowance : 0);
   }

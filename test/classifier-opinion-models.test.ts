@@ -272,6 +272,8 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
+    // Sarcasm ("…won't export to PowerPoint. Brilliant.") complains of what it praises: found from log-odds 3.5 lower.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, none).intents).toEqual(['complaint']);
     // A bug report ("Minimal repro attached") tells a fault however calm its words.
     expect(readOpinionsOf(models, plain, [], true, { ...none, reportsBug: true }).intents).toEqual(['complaint']);
     // A question that complains lowers the cut by less: not enough at -2.
@@ -358,8 +360,8 @@ describe('opinion models', () => {
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, plain, [], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['praise']);
-    // Irony says the praise against what it names.
-    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, { ...none, concedesPraise: true }).intents).toEqual([]);
+    // Irony says the praise against what it names, and complains of it.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
   });
 
   it('tell a comparison said in words the comparison rules leave out, whichever side wins', () => {
