@@ -11,10 +11,11 @@ import { detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
-import { leavesForAnother } from './leaving-posts.ts';
+import { closesByLeaving, leavesForAnother } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
+import { asksWhetherShared } from './stance-cues.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
 import { loadWordVectors, type WordVectors } from './word-vectors.ts';
 
@@ -117,14 +118,13 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
         saysComparison: saysComparison(input.post.text),
         reportsBug: reportsBug(input.post.text),
+        asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
+        leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),
+        closesByLeaving: closesByLeaving(input.post.text),
       });
-  // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
-  // reads as praise, of the other one; its stance toward the product tracked is the leaving. The intents keep the stance
-  // as read (praise of the other is still said).
-  const sentiment = relevant && opinion.sentiment === 'positive' && leavesForAnother(input.post.text, profile.termPattern) ? 'negative' : opinion.sentiment;
   return {
     relevance: relevance.relevance,
-    sentiment,
+    sentiment: opinion.sentiment,
     intents: opinion.intents,
     automated,
     language,

@@ -221,6 +221,19 @@ const twoProductsComparisonAllowance = 1.5;
 const comparisonSaidAllowance = 3;
 
 /**
+ * Sarcasm complains of what it praises in words ("Made the whole deck in it
+ * and it won't export to PowerPoint. Brilliant.", "Love wireless shifting."):
+ * a post that marks irony, or closes by exclaiming praise at a body that
+ * praises nothing, has its complaint found from log-odds this much lower,
+ * beyond the negative stance's allowance. The complaint model reads the
+ * praise words and leans to "no". Chosen on the development sets (1 to 3
+ * tried; 2 and 3 alike: intents 0.843 → 0.845 on unseen categories, 0.809 →
+ * 0.810 on technical ones, 0.717 → 0.721 on apps, everyday and the tune
+ * posts unchanged).
+ */
+const ironicComplaintAllowance = 2;
+
+/**
  * A complaint is found from log-odds this much lower where the post holds
  * a stance cue (`stance-cues.ts`) of a fault told as what happened, in any
  * of nine languages: something worse than it was ("antes era instantâneo",
@@ -328,6 +341,12 @@ export interface PostReading {
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
   reportsBug: boolean;
+  /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
+  asksWhetherShared?: boolean;
+  /** The post, about the tracked sense, leaves the tracked product for another (`leavesForAnother`); unless told, it does not. */
+  leavesTracked?: boolean;
+  /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
+  closesByLeaving?: boolean;
 }
 
 /**
@@ -370,13 +389,14 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
 
 /**
  * How much the form of a post lowers an intent's cut: buy intent the rules
- * find too, conceded praise, a complaint after it or where a fault is told, a
- * comparison of two named products or said in words the rules leave out.
+ * find too, conceded praise, a complaint after it, where a fault is told or
+ * in sarcasm, a comparison of two named products or said in words the rules
+ * leave out.
  */
 function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'praise') return form.concedesPraise && !form.ironic ? concededPraiseAllowance : 0;
-  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0);
+  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0);
   if (intent === 'comparison') {
     return (form.productsNamed >= 2 && ruleIntents.includes(intent) ? twoProductsComparisonAllowance : 0) + (form.saysComparison ? comparisonSaidAllowance : 0);
   }
@@ -384,15 +404,16 @@ function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], fo
 }
 
 /**
- * The stance the sentiment columns from `column` on read (see `readOpinionsOfRows`). A function of its own, not a
- * closure: tsx names every closure as it is made, and this one was made for every post.
+ * The stance the sentiment columns from `column` on read (see `readOpinionsOfRows`), made negative where the post says
+ * so (`saidNegative`), or where they read neutral and `negativeIfNeutral`. A function of its own, not a closure: tsx
+ * names every closure as it is made, and this one was made for every post.
  */
-function stanceIn(models: LoadedOpinionModels, scores: Float64Array, column: number, ironic: boolean): Sentiment {
+function stanceIn(models: LoadedOpinionModels, scores: Float64Array, column: number, saidNegative: boolean, negativeIfNeutral: boolean): Sentiment {
   let best = 0;
   for (let c = 1; c < 3; c++) if (scores[column + c] > scores[column + best]) best = c;
   const read = models.sentimentClasses[best];
   const plainComplaint = read === 'neutral' && scores[3 + complaintColumn] > neutralComplaintLogOdds && scores[3 + praiseColumn] < intentCuts.praise;
-  return ironic || plainComplaint ? 'negative' : read;
+  return saidNegative || plainComplaint || (negativeIfNeutral && read === 'neutral') ? 'negative' : read;
 }
 
 function hasFaultCue(models: LoadedOpinionModels, rows: FeatureRows): boolean {
@@ -405,7 +426,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -414,8 +435,15 @@ export function readOpinionsOfRows(
   }
   // Irony a post marks ("/s", "thanks for nothing", "Great, another…", "…Touching.") is said against what it names: of 51
   // such posts in the training posts, the tune posts and the development set, 50 are labelled negative. The model, where
-  // the marked sentence holds no praise word to turn, often leaves them neutral.
-  const stance = stanceIn(models, scores, 0, ironic);
+  // the marked sentence holds no praise word to turn, often leaves them neutral. So it does a question asking whether a
+  // fault is shared ("¿Soy yo o Halide tarda cuatro segundos…?"), whose words the models read as a calm question's:
+  // taken as negative where read neutral, it also finds the complaint from the negative stance's lower cut. Chosen on the
+  // development sets (sentiment up a post each on technical, everyday and app categories, none lower).
+  // A post closing on a sentence that only says the writer left ("…Een gratis herinneringsapp doet hetzelfde.
+  // Opgezegd.", "…Returning them.", `closesByLeaving`) is negative whatever its body weighed: technical categories'
+  // sentiment 79.4% → 80.0%, apps' 75.8% → 76.1%, the others unchanged.
+  const saidNegative = ironic || closesByLeaving;
+  const stance = stanceIn(models, scores, 0, saidNegative, asksWhetherShared);
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The complaint's
   // allowance for the stance was chosen on the word model's reading, and keeps it; praise, the positive stance said of
   // something, takes the stance from the model the sentiment comes from, which on a field the word model never saw
@@ -425,20 +453,26 @@ export function readOpinionsOfRows(
   // "bellissima, ma … manca la versione web"), makes the post negative: the fault is the writer's point, whatever the
   // praise weighs, but the praise is still said (the labelling rules call the positive half of a mixed post praise).
   const concededFault = concedesPraise && hasFaultCue(models, rows);
-  const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceIn(models, scores, unfamiliarColumn, ironic) : stance;
+  const read = words > 0 && words - knownWords > unfamiliarWordShare * words ? stanceIn(models, scores, unfamiliarColumn, saidNegative, asksWhetherShared) : stance;
   // Praise said as the want of a fault ("Ten years, maybe two outages. Can't complain.", "Rien à redire.") is the post's
   // verdict, whatever its words weighed, unless the post marks irony. The intents keep the stance as read here too.
   // A curt closing word of praise after a body that blames, praises nothing and tells a fault by a stance cue ("The
   // igniter died after 14 months and they want $60 for the part. Nice.") is sarcasm: of the 13 such posts of the
   // training corpora, the tune posts and the development sets, 10 are negative. Without the fault cue the sets part ways
   // (23 negative, 13 positive: a fault put right, "…card replaced next day. Honestly impressed."), and dev unseen lost three.
-  const sentiment = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
+  // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
+  // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked
+  // (all six such posts of the development sets are complaints, five without praise). Chosen on the development sets:
+  // everyday categories' intents 0.760 → 0.767 (complaint F1 0.722 → 0.740), the others and the tune posts unchanged.
+  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
+    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, leavesTracked ? 'negative' : intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -72,17 +72,19 @@ export function concedesPraise(reading: SentimentReading): boolean {
  * nothing or as blame, but each is a whole verdict: the 20 posts of the
  * training posts, the tune posts, the development sets and the 596 posts
  * of commit 4746701 (never trained on) that say one are all labelled
- * positive.
+ * positive. "I can't complain" said as each language says it ("kann nicht
+ * klagen", "geen klagen", "não posso reclamar", "je ne peux pas me
+ * plaindre") is the same verdict.
  */
 const understatedPraise = new WordBoundedPattern([
   "can't complain|cannot complain|no complaints|nothing to complain about|not bad at all|what more (?:could|can|do) (?:you|i|one) (?:want|ask for)",
-  'kann mich nicht beklagen|nichts zu meckern|keine beschwerden|was will man mehr|gar nicht (?:mal )?(?:so )?schlecht',
-  'rien à redire|rien à reprocher|pas mal du tout|que demander de plus',
-  'nada que objetar|nada que reprochar|no está nada mal|sin quejas|ninguna queja|qué más se puede pedir',
-  'nada a reclamar|sem queixas|nada mau|que mais se pode pedir',
-  'niente da dire|nulla da dire|niente male|nessuna lamentela|cosa chiedere di più',
-  'niks op aan te merken|niets op aan te merken|geen klachten|helemaal niet slecht|wat wil je nog meer',
-  'nic dodać|bez zastrzeżeń|nie mam zastrzeżeń|czego chcieć więcej|nie narzekam',
+  'kann mich nicht beklagen|kann nicht klagen|nichts zu meckern|keine beschwerden|was will man mehr|gar nicht (?:mal )?(?:so )?schlecht',
+  'rien à redire|rien à reprocher|(?:je )?(?:ne )?peux pas me plaindre|pas à me plaindre|pas mal du tout|que demander de plus',
+  'nada que objetar|nada que reprochar|no me puedo quejar|no puedo quejarme|no está nada mal|sin quejas|ninguna queja|qué más se puede pedir',
+  'nada a reclamar|sem queixas|não posso reclamar|não tenho do que reclamar|nada mau|que mais se pode pedir',
+  'niente da dire|nulla da dire|non mi posso lamentare|non posso lamentarmi|niente male|nessuna lamentela|cosa chiedere di più',
+  'niks op aan te merken|niets op aan te merken|geen klachten|geen klagen|mag niet klagen|kan niet klagen|helemaal niet slecht|wat wil je nog meer',
+  'nic dodać|bez zastrzeżeń|nie mam zastrzeżeń|nie mogę narzekać|czego chcieć więcej|nie narzekam',
   'kan inte klaga|inget att klaga på|inga klagomål|inte alls dåligt|inget att anmärka på|vad mer kan man begära',
 ].join('|'));
 

@@ -90,3 +90,20 @@ export function stanceCues(lowerText: string): string[] {
   // "Würde ich wieder kaufen", "would buy it again": a purchase made again is no fault come back.
   return found.includes('would-again') ? found.filter((name) => name !== 'again') : found;
 }
+
+/**
+ * A question asking whether the fault is the writer's alone or shared ("Is
+ * it just me or did the plant ID get worse?", "Anyone else getting this?",
+ * "¿Soy yo o cambió la fórmula?", "Alguém mais com o app apagando…?", "Bin
+ * ich der Einzige…", "C'est moi ou…", "Ligt het aan mij…", "Czy tylko u
+ * mnie…", "Är det bara jag…", "私だけ？"): nobody asks others to confirm
+ * what pleases them. Of the 11 such posts of the training corpora, the tune
+ * posts and the development sets, 10 are labelled negative.
+ */
+const sharedFaultQuestion = cue(
+  String.raw`is it just me|is it only me|am i the only one|(?:has |is )?anyone else (?:having|getting|seeing|experiencing|notic\w+|had|with)|soy yo o|soy (?:el|la) únic[oa]|le pasa a alguien más|alguien más (?:con|tiene|le pasa)|bin ich (?:der|die) einzige|liegt es an mir|geht es noch jemandem so|c'est moi ou|suis-je (?:le|la) seul|je suis (?:le|la) seul|(?:sou )?só eu ou|sou eu ou|alguém mais (?:com|tem|teve|está)|sono (?:io|l'unico|l'unica)|capita solo a me|ben ik de enige|ligt het aan mij|czy tylko (?:ja|mi|u mnie|mnie)|är det bara jag|någon mer som (?:har|får)`,
+  '(?:私|自分|僕|俺)だけ[？?]',
+);
+
+/** The post asks whether its fault is shared (`sharedFaultQuestion`); `lowerText` is lower-cased. */
+export const asksWhetherShared = (lowerText: string) => holdsCue(lowerText, sharedFaultQuestion);

@@ -90,6 +90,18 @@ describe('opinion words across languages', () => {
     expect(cuesOf('That was a stupid update.', 'en')).toEqual([['stupid', -2]]);
   });
 
+  it('reads a thing worth every euro, cent or krona as praise, in any language', () => {
+    for (const [text, language] of [
+      ['Teuer, aber jeden Euro wert.', 'de'],
+      ['Cher, mais ça vaut chaque centime.', 'fr'],
+      ['Caro, pero vale cada peso.', 'es'],
+      ['Caro, mas vale cada centavo.', 'pt'],
+      ['Caro, ma vale ogni euro.', 'it'],
+      ['Duur, maar elke euro waard.', 'nl'],
+      ['Dyr, men värd varenda krona.', 'sv'],
+    ]) expect(readSentiment(text, language, noWords).score, text).toBeGreaterThan(0);
+  });
+
   it('reads a lone closing word of disbelief as sarcasm, but not as the answer to a question', () => {
     expect(readSentiment('Transmission shudder at 40k miles. Dealer says it is great. Sure.', 'en', noWords)).toMatchObject({ ironic: true, cues: [{ cue: 'great', score: -3 }] });
     expect(readSentiment('Is it any good? Sure.', 'en', noWords).ironic).toBe(false);

@@ -10,6 +10,8 @@ import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
+import { asksWhetherShared } from '../classifier/stance-cues.ts';
+import { closesByLeaving } from '../classifier/leaving-posts.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -270,6 +272,8 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:plain', 1], ['cue:lacks', 1]]), [], true, none).intents).toEqual(['complaint']);
+    // Sarcasm ("…won't export to PowerPoint. Brilliant.") complains of what it praises: found from log-odds 3.5 lower.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, none).intents).toEqual(['complaint']);
     // A bug report ("Minimal repro attached") tells a fault however calm its words.
     expect(readOpinionsOf(models, plain, [], true, { ...none, reportsBug: true }).intents).toEqual(['complaint']);
     // A question that complains lowers the cut by less: not enough at -2.
@@ -280,6 +284,68 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, plain, ['comparison'], true, { ...none, productsNamed: 1 }).intents).toEqual([]);
     // A comparison said in words the rules leave out (`saysComparison`) is found from log-odds 3 lower, rules or not.
     expect(readOpinionsOf(models, plain, [], true, { ...none, saysComparison: true }).intents).toEqual(['comparison']);
+  });
+
+  it('read a question asking whether a fault is shared as negative where the models read it neutral, and find its complaint from the negative stance', () => {
+    for (const text of [
+      'Is it just me or did the plant ID get worse after the last update?',
+      'My strap gave me a rash after three weeks. Is anyone else getting this?',
+      '¿Soy yo o cambiaron la fórmula? Mi perro ya no se la come.',
+      'Alguém mais com o app apagando episódios sozinho?',
+      'Bin ich der Einzige, bei dem die App seit gestern abstürzt?',
+      "C'est moi ou l'appli met dix secondes à s'ouvrir ?",
+      'Czy tylko u mnie aplikacja nie wysyła powiadomień?',
+      'アプリが開かないの、私だけ？',
+    ]) expect(asksWhetherShared(text.toLowerCase()), text).toBe(true);
+    // Asking others for their experience, or whether they use it, shares no fault.
+    for (const text of ['Has anyone tried the new plan? Worth it?', 'Anyone else going to the meetup on Friday?', 'Alguém mais usa o app para podcasts?']) {
+      expect(asksWhetherShared(text.toLowerCase()), text).toBe(false);
+    }
+    // A neutral reading, with the complaint at log-odds -1.5: under its cut of -0.5, over it less the negative stance's 1.5.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: { 'w:plain': [0, 0] } });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 1], weights: {} },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const plain = new Map([['w:plain', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, plain, ['question'], true, none)).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, asksWhetherShared: true })).toEqual({ sentiment: 'negative', intents: ['question', 'complaint'] });
+  });
+
+  it('read a post leaving the tracked product for another as negative, its complaint and praise from that stance', () => {
+    // The post reads positive (praise of the other product); praise at log-odds 1, complaint at -1.5.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(1), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const calm = new Map([['w:calm', 1]]);
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+  });
+
+  it('read a post closing on a sentence that only says the writer left as negative, in any language', () => {
+    for (const text of [
+      'Peloton raised the price again and removed the classes I did. Cancelled.',
+      'The insoles run half a size small. Returning them.',
+      'Nur noch Werbung, alle zehn Sekunden ein Video. Gelöscht.',
+      'Een gratis herinneringsapp doet hetzelfde. Opgezegd.',
+      'Probeer al een uur iets te doen wat elders twee klikken is. Ik geef het op.',
+      'Se me renovó sin avisar. Cancelado.',
+      '値上げが続いたので。解約した。',
+    ]) expect(closesByLeaving(text), text).toBe(true);
+    // A lone word, a leaving told inside a longer sentence, or a closer about something else: no verdict of leaving.
+    for (const text of ['Cancelled.', 'Cancelled the old plan and moved to the yearly one. Saves a lot.', 'Back from two weeks away. Returned the rental car, all fine.']) {
+      expect(closesByLeaving(text), text).toBe(false);
+    }
+    const models = praisingModels({ 'w:calm': [1, 0, 0] });
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, closesByLeaving: true }).sentiment).toBe('negative');
   });
 
   it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
@@ -294,8 +360,8 @@ describe('opinion models', () => {
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, plain, [], true, none).intents).toEqual([]);
     expect(readOpinionsOf(models, plain, [], true, { ...none, concedesPraise: true }).intents).toEqual(['praise']);
-    // Irony says the praise against what it names.
-    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, { ...none, concedesPraise: true }).intents).toEqual([]);
+    // Irony says the praise against what it names, and complains of it.
+    expect(readOpinionsOf(models, new Map([['w:plain', 1], ['irony', 1]]), [], true, { ...none, concedesPraise: true }).intents).toEqual(['complaint']);
   });
 
   it('tell a comparison said in words the comparison rules leave out, whichever side wins', () => {
@@ -384,6 +450,10 @@ describe('opinion models', () => {
     expect(understates('Vuelo puntual y tripulación amable. Nada que objetar.', 'es')).toBe(true);
     expect(understates("Niente da dire, il supporto ha risposto in un'ora.", 'it')).toBe(true);
     expect(understates('Kann mich nicht beklagen: sauber und ruhig.', 'de')).toBe(true);
+    // "I can't complain" said as such: "geen klagen hier", "não posso reclamar", "je ne peux pas me plaindre".
+    expect(understates('De hond eet het al jaren en is kerngezond. Geen klagen hier.', 'nl')).toBe(true);
+    expect(understates('Dois anos com a mesma mochila, não posso reclamar.', 'pt')).toBe(true);
+    expect(understates('Deux ans sans panne, je ne peux pas me plaindre.', 'fr')).toBe(true);
     expect(understates('I complain about the sync every week, and nothing changes.', 'en')).toBe(false);
     // A fault counted and found absent: "zero", or a negation with "a single", "ein einziger", "un seul", "ett enda".
     for (const [text, language] of [
