@@ -63,7 +63,7 @@ export async function keywordRow(sql: Sql, id: string): Promise<KeywordRow> {
 }
 
 /** One unscored exact match of a keyword, a Hacker News post published at `at`. */
-export async function storeUnscoredMatch(sql: Sql, keyword: Pick<KeywordRow, 'id' | 'workspaceId'>, at: Date): Promise<MentionRow> {
+export async function storeUnscoredMatch(sql: Sql, keyword: Pick<KeywordRow, 'id' | 'workspaceId'>, at: Date, text = 'a post about the keyword'): Promise<MentionRow> {
   const externalId = newId('post');
   const [mention] = await storeMatchedPost(
     sql,
@@ -71,7 +71,7 @@ export async function storeUnscoredMatch(sql: Sql, keyword: Pick<KeywordRow, 'id
       platform: 'hackernews',
       externalId,
       url: `https://news.ycombinator.com/item?id=${externalId}`,
-      text: 'a post about the keyword',
+      text,
       publishedAt: at,
       replyTo: null,
       links: [],

@@ -42,4 +42,33 @@ describe('a batch of scoring jobs', () => {
     const [{ unscored }] = await sql<{ unscored: number }[]>`select count(*)::int as unscored from mentions where relevance is null`;
     expect(unscored).toBe(0);
   });
+
+  // Each keyword's verdicts teach its own scores (issue 19): the job learns one model a keyword and hands each mention its keyword's.
+  it('scores each mention with what its own keyword\'s verdicts taught, in one batch', async () => {
+    const { sql } = await openTestDatabase();
+    cleanups.push(() => sql.end());
+    const at = new Date();
+    const [taught] = await addKeywords(sql, (await newWorkspace(sql)).workspaceId, 1, { term: 'Apollo', kind: 'brand' });
+    const [untaught] = await addKeywords(sql, (await newWorkspace(sql)).workspaceId, 1, { term: 'Apollo', kind: 'brand' });
+    const verdicts = [
+      { text: 'Apollo 11 moon landing footage restored for the NASA mission anniversary', relevant: false },
+      { text: 'The Apollo astronauts trained for the moon mission in Arizona craters', relevant: false },
+      { text: 'NASA archive: every Apollo mission patch, from 7 to the last moon landing', relevant: false },
+      { text: 'Apollo Client cache policies finally make sense after the v3 docs rewrite', relevant: true },
+      { text: 'We put Apollo Server behind our gateway and the cache hit rate doubled', relevant: true },
+    ];
+    for (const verdict of verdicts) {
+      const judged = await storeUnscoredMatch(sql, taught, at, verdict.text);
+      await sql`update mentions set verdict_relevant = ${verdict.relevant} where id = ${judged.id}`;
+    }
+    const spaceProgram = 'Apollo 17 moon mission photos get a NASA remaster';
+    const mentionIds = [(await storeUnscoredMatch(sql, taught, at, spaceProgram)).id, (await storeUnscoredMatch(sql, untaught, at, spaceProgram)).id];
+    const context: JobContext = { sql, clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null };
+    await scoreQueue.handle([{ mentionIds, attempt: 0 }], context);
+
+    const scores = await sql<{ id: string; relevance: number }[]>`select id, relevance from mentions where id = any(${sql.array(mentionIds)})`;
+    const relevanceOf = (id: string) => scores.find((row) => row.id === id)!.relevance;
+    expect(relevanceOf(mentionIds[0])).toBeLessThan(40);
+    expect(relevanceOf(mentionIds[1])).toBeGreaterThanOrEqual(40);
+  });
 });

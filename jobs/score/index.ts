@@ -29,11 +29,17 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
   const profiles = new Map<string, Awaited<ReturnType<typeof findCompanyProfile>>>();
   for (const workspaceId of new Set(mentions.map((m) => m.workspaceId))) profiles.set(workspaceId, await findCompanyProfile(context.sql, workspaceId));
   const verdicts = await keywordVerdicts(context.sql, keywordIds);
+  // Learnt once a keyword, not once a mention: the model is the same for every mention of the keyword in the batch.
+  const learned = new Map(
+    [...keywords.values()].map((keyword) => {
+      const own = verdicts.filter((v) => v.keywordId === keyword.id);
+      return [keyword.id, own.length ? learnFromVerdicts(own, { term: keyword.term }) : null];
+    }),
+  );
   return mentions.map((mention) => {
     const keyword = keywords.get(mention.keywordId)!;
     const group = groups.get(keyword.groupId);
     const profile = profiles.get(mention.workspaceId)!;
-    const own = verdicts.filter((v) => v.keywordId === keyword.id);
     return {
       mentionId: mention.id,
       post: {
@@ -60,7 +66,7 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
         groupDescription: group && !group.isDefault ? group.description : null,
       },
       company: profile.updatedAt ? profile : null,
-      learned: own.length ? learnFromVerdicts(own, { term: keyword.term }) : null,
+      learned: learned.get(keyword.id) ?? null,
     };
   });
 }
