@@ -2,18 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltInClassifier } from '../classifier/built-in-classifier.ts';
 import type { ClassificationInput, ClassifiedKeyword } from '../classifier/classifier-types.ts';
 import { feedbackAdjustment, type KeywordFeedbackModel, learnFromVerdicts } from '../classifier/feedback-model.ts';
+import { apolloVerdicts } from './apollo-verdicts.ts';
 
 // No context on purpose: the verdicts are all the classifier learns the sense from.
 const rust: ClassifiedKeyword = { id: 'kw_rust', term: 'Rust', kind: 'topic', context: null, groupDescription: null };
 const apollo: ClassifiedKeyword = { id: 'kw_apollo', term: 'Apollo', kind: 'brand', context: null, groupDescription: null };
 
-const apolloVerdicts = [
-  { text: 'Apollo 11 moon landing footage restored for the NASA mission anniversary', relevant: false },
-  { text: 'The Apollo astronauts trained for the moon mission in Arizona craters', relevant: false },
-  { text: 'NASA archive: every Apollo mission patch, from 7 to the last moon landing', relevant: false },
-  { text: 'Apollo Client cache policies finally make sense after the v3 docs rewrite', relevant: true },
-  { text: 'We put Apollo Server behind our gateway and the cache hit rate doubled', relevant: true },
-];
 
 const verdicts = [
   { text: 'Rust on the rear wheel arches of my car again, the body shop wants 900 for it', relevant: false },

@@ -157,6 +157,8 @@ describe('after kill -9', { timeout: 120_000 }, () => {
     expect(Date.now() - restartedAt).toBeLessThan(60_000);
     expect(await countOf(sql`select count(*)::int as n from mentions`)).toBe(hits.length);
     expect(await countOf(sql`select count(*)::int as n from job_workers`)).toBe(1);
+    // Charged as they are scored, after the poll that stored them.
+    await eventually(() => countOf(sql`select count(*)::int as n from mentions where relevance is null`), (unscored) => unscored === 0, 30_000);
     await expectBooksBalanced(sql);
   });
 });

@@ -4,6 +4,7 @@ import type { JobContext } from '../jobs/job-definition.ts';
 import { scoreQueue } from '../jobs/score/index.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { apolloVerdicts } from './apollo-verdicts.ts';
 import { addKeywords, newWorkspace, storeUnscoredMatch } from './billing-seed.ts';
 import { openTestDatabase, testSecrets } from './harness.ts';
 
@@ -50,14 +51,7 @@ describe('a batch of scoring jobs', () => {
     const at = new Date();
     const [taught] = await addKeywords(sql, (await newWorkspace(sql)).workspaceId, 1, { term: 'Apollo', kind: 'brand' });
     const [untaught] = await addKeywords(sql, (await newWorkspace(sql)).workspaceId, 1, { term: 'Apollo', kind: 'brand' });
-    const verdicts = [
-      { text: 'Apollo 11 moon landing footage restored for the NASA mission anniversary', relevant: false },
-      { text: 'The Apollo astronauts trained for the moon mission in Arizona craters', relevant: false },
-      { text: 'NASA archive: every Apollo mission patch, from 7 to the last moon landing', relevant: false },
-      { text: 'Apollo Client cache policies finally make sense after the v3 docs rewrite', relevant: true },
-      { text: 'We put Apollo Server behind our gateway and the cache hit rate doubled', relevant: true },
-    ];
-    for (const verdict of verdicts) {
+    for (const verdict of apolloVerdicts) {
       const judged = await storeUnscoredMatch(sql, taught, at, verdict.text);
       await sql`update mentions set verdict_relevant = ${verdict.relevant} where id = ${judged.id}`;
     }
