@@ -176,7 +176,10 @@ export const keywordRoutes: GraphQLRoute[] = [
       402: { description: 'Unmuting a keyword needs the wallet to cover a day of it on top of the running ones (`insufficient_balance`)' },
       403: readOnlyKeyResponse,
       404: notFoundResponse('keyword'),
-      409: { description: 'Rename or group move onto a term the group already tracks (`duplicate_keyword`)' },
+      409: {
+        description:
+          'Rename or group move onto a term the group already tracks (`duplicate_keyword`); or, stored, but the keyword and its group were both deleted before the answer was read (`group_changed`: read the keyword again)',
+      },
       502: feedSiteDown,
     },
     operation: `mutation UpdateKeyword($id: ID!, $input: KeywordPatchInput!) { updateKeyword(id: $id, input: $input) { ${keywordFields} } }`,
