@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsQueue } from '../jobs/comments/index.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { chargeMatchedItem } from '../subgraphs/billing/charging.ts';
 import { storeComment, watchThread } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
@@ -66,6 +67,8 @@ describe('thread comments (spec 2.1.2)', () => {
       { relevance: 90, sentiment: 'positive', intents: [], automated: false, language: 'en', note: 'About the product.', priority: 1 },
       new Date(),
     );
+    // Scored, so charged: scoring charges a match in the transaction that records its score.
+    await earshot.sql.begin((tx) => chargeMatchedItem(tx, { workspaceId, keywordId: keyword.body.id, kind: 'mention', itemId: mention.id, at: new Date() }));
     await watchThread(earshot.sql, mention.id, minutesAgo(1), new Date(Date.now() + 86_400_000));
 
     const comments = await eventually(
@@ -83,7 +86,11 @@ describe('thread comments (spec 2.1.2)', () => {
       (response) => response.body.data.some((m: { post: { text: string } }) => m.post.text.includes('replaced our old tracker')),
     );
     expect(naming.body.data.some((m: { post: { text: string } }) => m.post.text.includes('replaced our old tracker'))).toBe(true);
-    const stats = await earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key });
+    // The naming comment is charged as a mention once scored.
+    const stats = await eventually(
+      () => earshot.rest('GET', `/v1/keywords/${keyword.body.id}`, { key }),
+      (response) => response.body.stats.cost.billableMentions === 2,
+    );
     // One delivered comment is billed as a comment; the one naming the keyword as a mention.
     expect(stats.body.stats.cost.billableComments).toBe(1);
     // thisMonth counts the story and the naming comment as matches, plus the delivered comment (spec 2.1.4).

@@ -48,8 +48,9 @@ async function seed(mentions: SeededMention[], workspaceId: string): Promise<voi
 
 /** The figures of spec 2.1.4 written out over the rows themselves: what the statement must answer. */
 function expected(mentions: SeededMention[], keywordId: string, since: Date) {
-  // A words-close-together match not scored yet is not billed, so not counted (2.1.3).
-  const counted = mentions.filter((m) => m.keywordId === keywordId && !(m.fuzzy && m.relevance === null && m.verdictRelevant === null));
+  // A match is charged when scored (or judged by a user), and only what billing counts is counted (2.1.4); one not scored
+  // yet is the health report's `unscored`.
+  const counted = mentions.filter((m) => m.keywordId === keywordId && (m.relevance !== null || m.verdictRelevant !== null));
   const inWindow = counted.filter((m) => m.createdAt >= since);
   const published = counted.map((m) => m.publishedAt.getTime());
   return {
@@ -58,7 +59,6 @@ function expected(mentions: SeededMention[], keywordId: string, since: Date) {
       mentions: counted.length,
       relevant: counted.filter(isRelevant).length,
       last7d: counted.filter((m) => m.publishedAt >= at('2030-04-26T12:00:00Z')).length,
-      thisMonth: counted.filter((m) => m.createdAt >= at('2030-05-01T00:00:00Z')).length,
       lastMentionAt: published.length ? new Date(Math.max(...published)) : null,
       feedbackRelevant: counted.filter((m) => m.verdictRelevant === true).length,
       feedbackNotRelevant: counted.filter((m) => m.verdictRelevant === false).length,
@@ -99,9 +99,9 @@ describe('keywordMatchCounts: lifetime, calendar and window figures of a keyword
     const answers = await keywordMatchCounts(sql, windows, now);
     expect(answers).toEqual(windows.map(({ keywordId, since }) => expected(mentions, keywordId, since)));
     // The figures are not all zero or all equal: each edge above sorts some rows in and some out.
-    expect(answers[0].totals).toMatchObject({ mentions: 696, last7d: 348, thisMonth: 232 });
+    expect(answers[0].totals).toMatchObject({ mentions: 672, last7d: 336 });
     expect(answers[3]).toEqual({
-      totals: { keywordId: silent.id, mentions: 0, relevant: 0, last7d: 0, thisMonth: 0, lastMentionAt: null, feedbackRelevant: 0, feedbackNotRelevant: 0 },
+      totals: { keywordId: silent.id, mentions: 0, relevant: 0, last7d: 0, lastMentionAt: null, feedbackRelevant: 0, feedbackNotRelevant: 0 },
       window: { keywordId: silent.id, relevant: 0, filtered: 0 },
     });
   });

@@ -10,8 +10,9 @@ import { countOf, eventually, startTestEarshot, type TestEarshot, unreachableUps
  * Spec 2.5: `stats.unscored` is "not scored yet or failed to score (never
  * billed)". With the classifier an OpenAI-compatible endpoint
  * (EARSHOT_CLASSIFIER_URL) that fails, matches stay stored and unscored and
- * cost nothing; once it answers again, the scoring job's retry charges each
- * of them once.
+ * cost nothing (and count in neither `stats.mentions`, the number billing
+ * counts, nor `stats.thisMonth`, the count a cap compares against); once it
+ * answers again, the scoring job's retry charges each of them once.
  */
 
 const modelKey = 'sk-test-unscored';
@@ -86,6 +87,8 @@ describe('a classifier endpoint that fails', { timeout: 90_000 }, () => {
     expect(breakdown.totals).toMatchObject({ billableMentions: 0, mentionCents: 0 });
     const keyword = (await earshot.rest('GET', `/v1/keywords/${keywordId}`, { key })).body;
     expect({ used: keyword.cap.used, billableMentions: keyword.stats.cost.billableMentions }).toEqual({ used: 0, billableMentions: 0 });
+    // 2.1.4: `mentions` is "the number billing counts", `thisMonth` "the count a cap compares against": neither counts what was not charged.
+    expect({ mentions: keyword.stats.mentions, thisMonth: keyword.stats.thisMonth, last7d: keyword.stats.last7d }).toEqual({ mentions: 0, thisMonth: 0, last7d: 0 });
     const health = (await earshot.rest('GET', `/v1/keywords/${keywordId}/health`, { key })).body;
     expect(health.stats).toMatchObject({ matches, unscored: matches, relevant: 0, filtered: 0 });
     // Stored and visible, marked failed.
@@ -114,7 +117,8 @@ describe('a classifier endpoint that fails', { timeout: 90_000 }, () => {
     const recovered = (await earshot.rest('GET', '/v1/usage', { key })).body;
     // 15 mentions at $0.008: 12 cents.
     expect({ balanceCents: recovered.balanceCents, matchesToday: recovered.matchesToday }).toEqual({ balanceCents: before.balanceCents - 12, matchesToday: matches });
-    expect((await earshot.rest('GET', `/v1/keywords/${keywordId}`, { key })).body.cap.used).toBe(matches);
+    const charged = (await earshot.rest('GET', `/v1/keywords/${keywordId}`, { key })).body;
+    expect({ used: charged.cap.used, mentions: charged.stats.mentions, thisMonth: charged.stats.thisMonth }).toEqual({ used: matches, mentions: matches, thisMonth: matches });
     expect((await earshot.rest('GET', `/v1/keywords/${keywordId}/health`, { key })).body.stats).toMatchObject({ matches, unscored: 0, relevant: matches });
   });
 });

@@ -85,8 +85,9 @@ async function keywordStats(keyword: KeywordRow, ctx: SubgraphContext) {
     mentions: totals.mentions,
     relevant: totals.relevant,
     last7d: totals.last7d,
-    // The count a cap compares against (2.1.4): matches plus the thread comments delivered this month, which are no mentions.
-    thisMonth: totals.thisMonth + cost.billableComments,
+    // The count a cap compares against (2.1.4): the matches and thread comments charged this month, as the ledger holds them
+    // (a match is charged, and counts, when scored, in the month it is scored).
+    thisMonth: cost.billableMentions + cost.billableComments,
     lastMentionAt: totals.lastMentionAt,
     feedback: { relevant: totals.feedbackRelevant, notRelevant: totals.feedbackNotRelevant },
     noise: {

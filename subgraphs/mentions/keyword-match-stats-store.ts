@@ -2,13 +2,19 @@ import type postgres from 'postgres';
 import { relevantSql } from './relevance.ts';
 import type { Queryable } from '../../runtime/database.ts';
 
-/** Lifetime and calendar figures of a keyword's matches (spec 2.1.4). */
+/**
+ * Lifetime and calendar figures of a keyword's charged matches (spec 2.1.4:
+ * `mentions` is "the number billing counts"). A match is charged when
+ * scored, so these count scored matches only; one not scored yet, or whose
+ * classification failed, is in the health window's `unscored` instead.
+ * `thisMonth` is no count of mentions: it is the month's charged items,
+ * read from the ledger with the keyword's cost.
+ */
 export interface KeywordMatchTotals {
   keywordId: string;
   mentions: number;
   relevant: number;
   last7d: number;
-  thisMonth: number;
   lastMentionAt: Date | null;
   feedbackRelevant: number;
   feedbackNotRelevant: number;
@@ -26,6 +32,9 @@ export interface KeywordWindowCounts {
 // A user's verdict overrides the classifier (spec 2.4); a words-close-together
 // match that is not scored yet is not billed and so not counted (2.1.3).
 export const countedSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`not (m.fuzzy and m.relevance is null and m.verdict_relevant is null)`;
+
+// Scored (or judged by a user): what scoring kept and charged.
+const scoredSql = (sql: postgres.Sql<{}> | postgres.TransactionSql<{}>) => sql`(m.relevance is not null or m.verdict_relevant is not null)`;
 
 /**
  * A keyword's lifetime figures and its scored matches in one window, read
@@ -58,7 +67,6 @@ export interface KeywordMatchWindow {
  * with its `since`.
  */
 export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postgres.Fragment, now: Date): Promise<(KeywordMatchCounts & { since: Date })[]> {
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
   const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { keywordId: string; since: Date; windowRelevant: number; windowFiltered: number })[]>`
@@ -69,14 +77,13 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
       select count(*)::int as mentions,
              count(*) filter (where ${relevantSql(sql)})::int as relevant,
              count(*) filter (where m.published_at >= ${weekAgo})::int as last7d,
-             count(*) filter (where m.created_at >= ${monthStart})::int as this_month,
              max(m.published_at) as last_mention_at,
              count(*) filter (where m.verdict_relevant)::int as feedback_relevant,
              count(*) filter (where not m.verdict_relevant)::int as feedback_not_relevant,
              count(*) filter (where m.created_at >= w.since and ${relevantSql(sql)})::int as window_relevant,
              count(*) filter (where m.created_at >= w.since and m.relevance is not null and not ${relevantSql(sql)})::int as window_filtered
       from mentions m
-      where m.keyword_id = w.keyword_id and ${countedSql(sql)}
+      where m.keyword_id = w.keyword_id and ${scoredSql(sql)}
     ) c`;
   return rows.map((row) => ({
     since: row.since,
@@ -85,7 +92,6 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
       mentions: row.mentions,
       relevant: row.relevant,
       last7d: row.last7d,
-      thisMonth: row.thisMonth,
       lastMentionAt: row.lastMentionAt,
       feedbackRelevant: row.feedbackRelevant,
       feedbackNotRelevant: row.feedbackNotRelevant,
