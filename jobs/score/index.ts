@@ -81,7 +81,7 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
 export async function commitScores(tx: postgres.TransactionSql<{}>, keywordIds: readonly string[], scored: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
   return scoreWithNoiseBrake(tx, keywordIds, now, async () => {
     const failedNow = await recordScores(tx, scored, failed, now);
-    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
+    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention), now);
     return failedNow;
   });
 }
