@@ -5,6 +5,7 @@ import { scoreQueue } from '../jobs/score/index.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
+import { recordScores } from '../subgraphs/mentions/index.ts';
 import { apolloVerdicts } from './apollo-verdicts.ts';
 import { addKeywords, newWorkspace, storeUnscoredMatch } from './billing-seed.ts';
 import { openTestDatabase, testSecrets } from './harness.ts';
@@ -26,20 +27,23 @@ async function unscoredBatch(sql: postgres.Sql, workspaceId: string) {
   return payloads;
 }
 
-/** Scores the jobs as one batch on a pool of its own (as connect() makes it) that notes every statement it sends. */
-async function scoreCounted(url: string, payloads: { mentionIds: string[]; attempt: number }[]) {
+/** A pool as connect() makes it that notes every statement it sends. */
+function countingPool(url: string) {
   const statements: string[] = [];
   const counted = postgres(url, { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel } }, debug: (_connection, query) => statements.push(query) });
   cleanups.push(() => counted.end());
+  return { counted, statements, named: (name: string) => statements.filter((statement) => statement.includes(`/* ${name} */`)).length };
+}
+
+/** Scores the jobs as one batch on a pool of its own, counting its statements. */
+async function scoreCounted(url: string, payloads: { mentionIds: string[]; attempt: number }[]) {
+  const { counted, statements, named } = countingPool(url);
   // Its array types learned first, as connectWithArrayTypes does.
   await counted`select 1`;
   statements.length = 0;
   const context: JobContext = { sql: counted, clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets, send: async () => null };
   await scoreQueue.handle(payloads, context);
-  return {
-    named: (name: string) => statements.filter((statement) => statement.includes(`/* ${name} */`)).length,
-    transactions: statements.filter((statement) => /^begin\b/i.test(statement.trim())).length,
-  };
+  return { named, transactions: statements.filter((statement) => /^begin\b/i.test(statement.trim())).length };
 }
 
 describe('a batch of scoring jobs', () => {
@@ -64,6 +68,21 @@ describe('a batch of scoring jobs', () => {
     await creditWalletByOperator(sql, { workspaceId, cents: 2000, at: new Date() });
     const { named } = await scoreCounted(url, await unscoredBatch(sql, workspaceId));
     expect({ walletReads: named('workspacesOnWelcomeCredit'), brakeKeywordReads: named('findRunningKeywords') }).toEqual({ walletReads: 1, brakeKeywordReads: 0 });
+  });
+
+  it('starts the thread watches of a batch\'s relevant mentions in one statement', async () => {
+    const { url, sql } = await openTestDatabase();
+    cleanups.push(() => sql.end());
+    const { workspaceId } = await newWorkspace(sql);
+    const [keyword] = await addKeywords(sql, workspaceId, 1, { term: 'keyword', platforms: ['hackernews'] });
+    const at = new Date();
+    const mentions = [await storeUnscoredMatch(sql, keyword, at), await storeUnscoredMatch(sql, keyword, at), await storeUnscoredMatch(sql, keyword, at)];
+    const { counted, named } = countingPool(url);
+    await counted`select 1`;
+    const relevant = { relevance: 90, sentiment: 'neutral' as const, intents: [], automated: false, language: 'en', note: '' };
+    await counted.begin((tx) => recordScores(tx, mentions.map((mention) => ({ mention, classification: relevant, commentsEnabled: true })), [], at));
+    const [{ watched }] = await sql<{ watched: number }[]>`select count(*)::int as watched from comment_watches where mention_id = any(${mentions.map((mention) => mention.id)})`;
+    expect({ watched, statements: named('watchThreads') }).toEqual({ watched: 3, statements: 1 });
   });
 
   // Each keyword's verdicts teach its own scores (issue 19): the job learns one model a keyword and hands each mention its keyword's.
