@@ -143,7 +143,7 @@ async function score(setup: Setup, mentions: readonly MentionRow[]): Promise<voi
   const now = new Date();
   await setup.sql.begin(async (tx) => {
     await recordScores(tx, mentions.map((mention) => ({ mention, classification, commentsEnabled: false })), [], now);
-    await enqueueMentionAlerts(tx, mentions.map((mention) => mention.id), now);
+    await enqueueMentionAlerts(tx, mentions, now);
   });
 }
 

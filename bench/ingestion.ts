@@ -1,6 +1,6 @@
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { ingestPosts, type IngestOutcome, scoringBatchSize } from '../jobs/ingest-posts.ts';
-import { commitScores, scoreQueue } from '../jobs/score/index.ts';
+import { commitScores, keywordsOf, scoreQueue } from '../jobs/score/index.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { newId } from '../runtime/ids.ts';
@@ -67,8 +67,7 @@ const mentionsPerScoringTransaction = scoreQueue.batchSize! * scoringBatchSize;
 async function chargeAtScoring(sql: Sql, stored: readonly StoredMention[]): Promise<void> {
   for (let i = 0; i < stored.length; i += mentionsPerScoringTransaction) {
     const mentions = await readStoredMentions(sql, stored.slice(i, i + mentionsPerScoringTransaction));
-    const keywordIds = [...new Set(mentions.map((mention) => mention.keywordId))];
-    await sql.begin((tx) => commitScores(tx, keywordIds, mentions.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date()));
+    await sql.begin((tx) => commitScores(tx, keywordsOf(mentions), mentions.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date()));
   }
 }
 

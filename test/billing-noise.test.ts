@@ -3,7 +3,7 @@ import { manualClock } from '../runtime/clock.ts';
 import type { Sql } from '../runtime/database.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
-import { applyNoiseBrake } from '../subgraphs/keywords/noise-brake.ts';
+import { applyNoiseBrake, type BrakedKeyword } from '../subgraphs/keywords/noise-brake.ts';
 import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace, seedScoredMatches } from './billing-seed.ts';
 import { startTestEarshot, type TestEarshot } from './harness.ts';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => earshot?.stop());
 
-const brake = (keywordIds: string[]) => sql.begin((tx) => applyNoiseBrake(tx, keywordIds, now)) as Promise<string[]>;
+const brake = (keywords: BrakedKeyword[]) => sql.begin((tx) => applyNoiseBrake(tx, keywords, now)) as Promise<string[]>;
 
 /** A workspace on its welcome credit, settled for today, with one keyword the brake has muted. */
 async function mutedForNoise() {
@@ -27,7 +27,7 @@ async function mutedForNoise() {
   const [keyword] = await addKeywords(sql, workspaceId, 1);
   await chargeDailyKeywordFees(sql, '2028-03-20');
   await seedScoredMatches(sql, keyword, { relevant: 5, filtered: 15 }, fiveDaysAgo);
-  expect(await brake([keyword.id])).toEqual([keyword.id]);
+  expect(await brake([keyword])).toEqual([keyword.id]);
   return { workspaceId, apiKey, keyword };
 }
 
@@ -50,7 +50,7 @@ describe('the noise brake (spec 3.1)', () => {
     await seedScoredMatches(sql, old, { relevant: 0, filtered: 20 }, new Date('2028-03-05T12:00:00Z'));
     await seedScoredMatches(sql, muted, { relevant: 0, filtered: 20 }, fiveDaysAgo);
     await sql`update keywords set muted = true where id = ${muted.id}`;
-    expect(await brake([atThirty.id, nineteen.id, old.id, muted.id])).toEqual([]);
+    expect(await brake([atThirty, nineteen, old, muted])).toEqual([]);
     expect(await keywordRow(sql, muted.id)).toMatchObject({ muted: true, pausedForNoise: false });
   });
 
@@ -59,14 +59,14 @@ describe('the noise brake (spec 3.1)', () => {
     await creditWalletByOperator(sql, { workspaceId, cents: 2000, at: now });
     const [keyword] = await addKeywords(sql, workspaceId, 1);
     await seedScoredMatches(sql, keyword, { relevant: 0, filtered: 25 }, fiveDaysAgo);
-    expect(await brake([keyword.id])).toEqual([]);
+    expect(await brake([keyword])).toEqual([]);
   });
 
   it('resumes on a change of excluded terms when the balance covers another day, and judges the keyword afresh', async () => {
     const { apiKey, keyword } = await mutedForNoise();
     const changed = await patch(apiKey, keyword.id, { matching: { excludedTerms: ['giveaway'] } });
     expect(changed.body).toMatchObject({ muted: false, pausedForNoise: false });
-    expect(await brake([keyword.id])).toEqual([]);
+    expect(await brake([keyword])).toEqual([]);
   });
 
   it.each([

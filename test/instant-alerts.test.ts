@@ -77,7 +77,7 @@ describe('instant alerts', () => {
     expect(log[0]).toMatchObject({ kind: 'mention', status: 'delivered', alert: { id: all.id, name: 'All' }, mention: { id: expect.stringMatching(/^mm_/), platform: 'reddit' }, event: null });
 
     // Enqueueing again (a scoring job run twice) delivers nothing more.
-    expect(await enqueueMentionAlerts(earshot.sql, ids, new Date())).toBe(0);
+    expect(await enqueueMentionAlerts(earshot.sql, ids.map((id) => ({ id, workspaceId })), new Date())).toBe(0);
   });
 
   it('sends a post matching two keywords twice, never ignored mentions or muted authors', async () => {

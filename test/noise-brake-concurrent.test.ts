@@ -32,7 +32,7 @@ describe('scoring batches of one keyword at once', () => {
     const meeting = new Promise<void>((resolve) => (bothCounted = resolve));
     const scoreOne = (mention: MentionRow) =>
       sql.begin(async (tx) => {
-        await scoreWithNoiseBrake(tx, [keyword.id], now, () => recordScores(tx, [{ mention, classification: filtered, commentsEnabled: false }], [], now));
+        await scoreWithNoiseBrake(tx, [keyword], now, () => recordScores(tx, [{ mention, classification: filtered, commentsEnabled: false }], [], now));
         if (++counted === batches.length) bothCounted();
         // Each batch stays open until the other has counted too, unless the other waits for it.
         await Promise.race([meeting, sleep(1500)]);

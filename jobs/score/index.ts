@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { z } from 'zod';
-import { findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
+import { type BrakedKeyword, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores, type ScoredMention } from '../../subgraphs/mentions/index.ts';
 import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import { scoringBatchSize } from '../ingest-posts.ts';
@@ -71,6 +71,11 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
   });
 }
 
+/** The keywords of these mentions, once each, with their workspaces. */
+export const keywordsOf = (mentions: readonly Pick<MentionRow, 'keywordId' | 'workspaceId'>[]): BrakedKeyword[] => [
+  ...new Map(mentions.map((mention) => [mention.keywordId, { id: mention.keywordId, workspaceId: mention.workspaceId }])).values(),
+];
+
 /**
  * What a scoring transaction writes once the classifier has answered: the
  * scores and charges (recordScores), the instant alerts of the scored
@@ -78,10 +83,10 @@ async function classificationInputs(context: JobContext, mentions: MentionRow[],
  * failed ids recordScores marked. The storage benchmark runs it too, to
  * time charging where the pipeline does it.
  */
-export async function commitScores(tx: postgres.TransactionSql<{}>, keywordIds: readonly string[], scored: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
-  return scoreWithNoiseBrake(tx, keywordIds, now, async () => {
+export async function commitScores(tx: postgres.TransactionSql<{}>, keywords: readonly BrakedKeyword[], scored: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
+  return scoreWithNoiseBrake(tx, keywords, now, async () => {
     const failedNow = await recordScores(tx, scored, failed, now);
-    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention.id), now);
+    await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention), now);
     return failedNow;
   });
 }
@@ -111,7 +116,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   });
   // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
-    const retry = await commitScores(tx, [...new Set(mentions.map((m) => m.keywordId))], scored, failed, now);
+    const retry = await commitScores(tx, keywordsOf(mentions), scored, failed, now);
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;
       await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });

@@ -3,11 +3,11 @@ import { recordDueAutoRecharges } from './auto-recharge-due.ts';
 import { billingDayOf } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
-import { type KeywordCapState, keywordCapStates } from './keyword-accounting-store.ts';
+import { type KeywordCapState, keywordCapStates, type KeywordRunCounts } from './keyword-accounting-store.ts';
 import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } from './ledger-store.ts';
 import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';
-import { effectiveBalances, keywordCountsAt, pauseWalletForBalance, recordWalletLow } from './wallet-state.ts';
+import { effectiveBalances, effectiveBalancesOf, keywordCountsAt, pauseWalletForBalance, recordWalletLow } from './wallet-state.ts';
 import { lockWallets, type WalletRow } from './wallet-store.ts';
 
 export interface MatchedItemCharge {
@@ -170,14 +170,18 @@ export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items:
   // Cap periods and pending keyword days depend on the instant: read both at each one the items name.
   const capStatesAt = new Map<number, Map<string, KeywordCapState>>();
   const effectiveAt = new Map<number, Map<string, number>>();
+  const latest = Math.max(...items.map((item) => item.at.getTime()));
+  let counts = new Map<string, KeywordRunCounts>();
   for (const time of new Set(items.map((item) => item.at.getTime()))) {
     const states = await keywordCapStates(tx, { keywordIds }, new Date(time), { lock: true });
     capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
-    effectiveAt.set(time, await effectiveBalances(tx, [...wallets.values()], new Date(time)));
+    if (time === latest) {
+      // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
+      counts = await keywordCountsAt(tx, [...wallets.keys()], new Date(time));
+      effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
+    } else effectiveAt.set(time, await effectiveBalances(tx, [...wallets.values()], new Date(time)));
   }
   const chargedBefore = await chargedKeys(tx, items.map((item) => itemChargeKey(item.kind, item.itemId)));
-  const latest = Math.max(...effectiveAt.keys());
-  const counts = await keywordCountsAt(tx, [...wallets.keys()], new Date(latest));
   const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
 
   const { outcomes, charges, transitions, spent } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords });

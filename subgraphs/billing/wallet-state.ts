@@ -41,8 +41,12 @@ export async function loadWalletState(sql: Queryable, wallet: WalletRow, now: Da
 export async function effectiveBalances(sql: Queryable, wallets: readonly WalletRow[], now: Date): Promise<Map<string, number>> {
   const unsettled = wallets.filter((wallet) => !settledOn(wallet, now)).map((wallet) => wallet.workspaceId);
   const counts = unsettled.length ? await keywordCountsAt(sql, unsettled, now) : new Map<string, KeywordRunCounts>();
-  return new Map(wallets.map((wallet) => [wallet.workspaceId, effectiveFifteenths(walletStateOf(wallet, counts, now))]));
+  return effectiveBalancesOf(wallets, counts, now);
 }
+
+/** effectiveBalances from keyword counts read already (keywordCountsAt `now` of at least the wallets not settled). */
+export const effectiveBalancesOf = (wallets: readonly WalletRow[], counts: ReadonlyMap<string, KeywordRunCounts>, now: Date): Map<string, number> =>
+  new Map(wallets.map((wallet) => [wallet.workspaceId, effectiveFifteenths(walletStateOf(wallet, counts, now))]));
 
 /**
  * Records wallet.low (3.2) with the wallet as it stood right after the charge

@@ -50,7 +50,7 @@ export { type MatchablePost, PreparedPost } from './matching/prepared-post.ts';
 export { createReferenceMatcher } from './matching/reference-matcher.ts';
 export { matchingSinceRename } from './matching/term-since.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
-export { applyNoiseBrake, scoreWithNoiseBrake } from './noise-brake.ts';
+export { applyNoiseBrake, type BrakedKeyword, scoreWithNoiseBrake } from './noise-brake.ts';
 export {
   claimDuePolls,
   recordLookbackPoll,

@@ -7,6 +7,12 @@ import { findRunningKeywords, pauseKeywordsForNoise } from './keyword-run-state-
 
 const fourteenDays = 14 * 86_400_000;
 
+/** A keyword the brake looks at, with the workspace it belongs to. */
+export interface BrakedKeyword {
+  id: string;
+  workspaceId: string;
+}
+
 /**
  * The noise brake (spec 3.1), over the keywords whose matches a scoring
  * batch scored, in its transaction (see scoreWithNoiseBrake). A running
@@ -15,18 +21,17 @@ const fourteenDays = 14 * 86_400_000;
  * of its matches were scored and under 30% were relevant. Matches from
  * before its last change of rules (or unmute) are not held against it, so a
  * keyword resumed by a change is judged afresh. No account event (6.4 has
- * none). Returns the ids it muted.
+ * none). The wallets are asked first: a batch of paid workspaces only
+ * (the usual one) then reads no keyword. Returns the ids it muted.
  */
-export async function applyNoiseBrake(tx: Queryable, keywordIds: readonly string[], now: Date): Promise<string[]> {
-  const running = await findRunningKeywords(tx, [...new Set(keywordIds)]);
+export async function applyNoiseBrake(tx: Queryable, keywords: readonly BrakedKeyword[], now: Date): Promise<string[]> {
+  if (keywords.length === 0) return [];
+  const onWelcome = await workspacesOnWelcomeCredit(tx, [...new Set(keywords.map((keyword) => keyword.workspaceId))]);
+  if (onWelcome.size === 0) return [];
+  const running = await findRunningKeywords(tx, [...new Set(keywords.filter((keyword) => onWelcome.has(keyword.workspaceId)).map((keyword) => keyword.id))]);
   if (running.length === 0) return [];
-  const onWelcome = await workspacesOnWelcomeCredit(tx, [...new Set(running.map((keyword) => keyword.workspaceId))]);
   const windowStart = new Date(now.getTime() - fourteenDays);
-  const since = new Map(
-    running
-      .filter((keyword) => onWelcome.has(keyword.workspaceId))
-      .map((keyword) => [keyword.id, keyword.judgedSince && keyword.judgedSince > windowStart ? keyword.judgedSince : windowStart]),
-  );
+  const since = new Map(running.map((keyword) => [keyword.id, keyword.judgedSince && keyword.judgedSince > windowStart ? keyword.judgedSince : windowStart]));
   const counts = await keywordWindowCounts(tx, since);
   const noisy = [...since.keys()].filter((id) => {
     const window = counts.get(id);
@@ -46,9 +51,9 @@ export async function applyNoiseBrake(tx: Queryable, keywordIds: readonly string
  * only at the count, a brake could wait on a keyword row another batch's
  * charge had locked while that batch waited on the brake.
  */
-export async function scoreWithNoiseBrake<T>(tx: Queryable, keywordIds: readonly string[], now: Date, score: () => Promise<T>): Promise<T> {
-  await lockKeysUntilCommit(tx, 'noise_brake', keywordIds);
+export async function scoreWithNoiseBrake<T>(tx: Queryable, keywords: readonly BrakedKeyword[], now: Date, score: () => Promise<T>): Promise<T> {
+  await lockKeysUntilCommit(tx, 'noise_brake', keywords.map((keyword) => keyword.id));
   const result = await score();
-  await applyNoiseBrake(tx, keywordIds, now);
+  await applyNoiseBrake(tx, keywords, now);
   return result;
 }

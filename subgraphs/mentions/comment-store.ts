@@ -20,13 +20,27 @@ export interface DueCommentWatch {
   until: Date;
 }
 
-/** Starts following a relevant mention's thread (spec 2.1.2); following it twice changes nothing. */
-export async function watchThread(sql: Queryable, mentionId: string, firstCheckAt: Date, until: Date): Promise<void> {
+/** A relevant mention's thread to follow, from its first read until its window closes. */
+export interface ThreadWatch {
+  mentionId: string;
+  firstCheckAt: Date;
+  until: Date;
+}
+
+/** Starts following relevant mentions' threads (spec 2.1.2), in one statement; following one twice changes nothing. */
+export async function watchThreads(sql: Queryable, watches: readonly ThreadWatch[]): Promise<void> {
+  if (watches.length === 0) return;
   await sql`
-    /* watchThread */
-    insert into comment_watches (mention_id, next_check_at, until) values (${mentionId}, ${firstCheckAt}, ${until})
+    /* watchThreads */
+    insert into comment_watches (mention_id, next_check_at, until)
+    select * from unnest(${sql.array(watches.map((watch) => watch.mentionId))}::text[],
+                         ${sql.array(watches.map((watch) => watch.firstCheckAt.toISOString()))}::timestamptz[],
+                         ${sql.array(watches.map((watch) => watch.until.toISOString()))}::timestamptz[])
     on conflict do nothing`;
 }
+
+/** Starts following one mention's thread: watchThreads of it alone. */
+export const watchThread = (sql: Queryable, mentionId: string, firstCheckAt: Date, until: Date) => watchThreads(sql, [{ mentionId, firstCheckAt, until }]);
 
 /** Threads due for a read, leased for `leaseSeconds` so a lost job only delays the read. */
 export async function claimDueCommentWatches(sql: Queryable, now: Date, leaseSeconds: number, limit: number): Promise<DueCommentWatch[]> {

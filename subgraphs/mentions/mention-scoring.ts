@@ -1,8 +1,8 @@
 import type postgres from 'postgres';
 import { admitChargedMentions } from './mention-admission.ts';
 import { mentionPriority } from './mention-priority.ts';
-import { announceMentionsUpdated, discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassifications, type StoredClassification } from './mention-store.ts';
-import { watchThread } from './comment-store.ts';
+import { announceMentionsCreated, announceMentionsUpdated, discardMentions, lockUnscoredMentions, markClassificationFailed, type MentionRow, saveClassifications, type StoredClassification } from './mention-store.ts';
+import { watchThreads } from './comment-store.ts';
 import { scoredRelevant } from './relevance.ts';
 import { threadWindow } from './thread-windows.ts';
 
@@ -35,25 +35,30 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
   const relevant = ({ classification }: ScoredMention) => scoredRelevant(classification.relevance);
   const chargeable = scored.filter((item) => !item.mention.fuzzy || relevant(item));
   const { refused, chargedNow } = await admitChargedMentions(tx, chargeable.map(({ mention }) => mention), now);
-  await discardMentions(tx, scored.filter((item) => item.mention.fuzzy && !relevant(item)).map(({ mention }) => mention.id));
   const kept = chargeable.filter(({ mention }) => !refused.has(mention.id));
-  await saveClassifications(
-    tx,
-    kept.map(({ mention, classification }) => ({
-      mentionId: mention.id,
-      classification: {
-        ...classification,
-        priority: mentionPriority({ relevance: classification.relevance, intents: classification.intents, followers: mention.authorFollowers, publishedAt: mention.publishedAt, now }),
-      },
-    })),
-    now,
-  );
-  for (const item of kept) {
+  const watches = kept.flatMap((item) => {
     const { mention } = item;
     const window = threadWindow(mention.platform, mention.publishedAt, mention.createdAt);
-    if (window && relevant(item) && item.commentsEnabled) await watchThread(tx, mention.id, window.firstReadAt, window.until);
-  }
-  await markClassificationFailed(tx, failedIds);
-  await announceMentionsUpdated(tx, kept.filter(({ mention }) => !chargedNow.has(mention.id)).map(({ mention }) => mention));
+    return window && relevant(item) && item.commentsEnabled ? [{ mentionId: mention.id, firstCheckAt: window.firstReadAt, until: window.until }] : [];
+  });
+  // Sent together, in one round trip, and run in this order: none of them reads what another writes.
+  await Promise.all([
+    discardMentions(tx, [...refused, ...scored.filter((item) => item.mention.fuzzy && !relevant(item)).map(({ mention }) => mention.id)]),
+    saveClassifications(
+      tx,
+      kept.map(({ mention, classification }) => ({
+        mentionId: mention.id,
+        classification: {
+          ...classification,
+          priority: mentionPriority({ relevance: classification.relevance, intents: classification.intents, followers: mention.authorFollowers, publishedAt: mention.publishedAt, now }),
+        },
+      })),
+      now,
+    ),
+    watchThreads(tx, watches),
+    markClassificationFailed(tx, failedIds),
+    announceMentionsCreated(tx, kept.filter(({ mention }) => chargedNow.has(mention.id)).map(({ mention }) => mention)),
+    announceMentionsUpdated(tx, kept.filter(({ mention }) => !chargedNow.has(mention.id)).map(({ mention }) => mention)),
+  ]);
   return failedIds;
 }
