@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsQueue } from '../jobs/comments/index.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { chargeMatchedItem } from '../subgraphs/billing/charging.ts';
-import { storeComment, watchThread } from '../subgraphs/mentions/comment-store.ts';
+import { storeComment, watchThreads } from '../subgraphs/mentions/comment-store.ts';
 import { saveClassification, storeMatchedPost } from '../subgraphs/mentions/mention-store.ts';
 import type { FakeUpstream } from './fake-upstreams/fake-server.ts';
 import { hackerNewsComment, hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernews.ts';
@@ -69,7 +69,7 @@ describe('thread comments (spec 2.1.2)', () => {
     );
     // Scored, so charged: scoring charges a match in the transaction that records its score.
     await earshot.sql.begin((tx) => chargeMatchedItem(tx, { workspaceId, keywordId: keyword.body.id, kind: 'mention', itemId: mention.id, at: new Date() }));
-    await watchThread(earshot.sql, mention.id, minutesAgo(1), new Date(Date.now() + 86_400_000));
+    await watchThreads(earshot.sql, [{ mentionId: mention.id, firstCheckAt: minutesAgo(1), until: new Date(Date.now() + 86_400_000) }]);
 
     const comments = await eventually(
       () => earshot.rest('GET', `/v1/mentions/${mention.id}/comments`, { key }),

@@ -39,9 +39,6 @@ export async function watchThreads(sql: Queryable, watches: readonly ThreadWatch
     on conflict do nothing`;
 }
 
-/** Starts following one mention's thread: watchThreads of it alone. */
-export const watchThread = (sql: Queryable, mentionId: string, firstCheckAt: Date, until: Date) => watchThreads(sql, [{ mentionId, firstCheckAt, until }]);
-
 /** Threads due for a read, leased for `leaseSeconds` so a lost job only delays the read. */
 export async function claimDueCommentWatches(sql: Queryable, now: Date, leaseSeconds: number, limit: number): Promise<DueCommentWatch[]> {
   return sql<DueCommentWatch[]>`

@@ -23,11 +23,11 @@ export async function admitChargedMentions(
     mentions.map((mention) => ({ workspaceId: mention.workspaceId, keywordId: mention.keywordId, kind: 'mention' as const, itemId: mention.id, at })),
   );
   const refused = new Set<string>();
-  const chargedNow: string[] = [];
+  const chargedNow = new Set<string>();
   mentions.forEach((mention, i) => {
     const outcome = outcomes[i];
-    if (outcome.charged) chargedNow.push(mention.id);
+    if (outcome.charged) chargedNow.add(mention.id);
     else if (outcome.reason !== 'already_charged') refused.add(mention.id);
   });
-  return { refused, chargedNow: new Set(chargedNow) };
+  return { refused, chargedNow };
 }
