@@ -208,7 +208,8 @@ export const mcpTools: McpTool[] = [
     name: 'update_keyword',
     title: 'Change a keyword',
     description:
-      'Changes a keyword: only the fields given change, a list given replaces the whole list, null clears. muted true pauses it. Answers the whole keyword. ' +
+      'Changes a keyword: only the fields given change, a list given replaces the whole list, null clears. muted true pauses it. ' +
+      'A platform, feed or review source added looks back over the last 30 days; a new term does not. Answers the whole keyword. ' +
       'A patch from get_keyword_suggestions can be applied as is.',
     readOnly: false,
     operationId: 'updateKeyword',

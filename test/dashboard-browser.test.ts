@@ -938,14 +938,14 @@ describe('alerts and channels', () => {
     await page.reload();
     expect(await section.getByLabel('Lowest relevance notified').inputValue()).toBe('60');
 
-    // A Slack channel's own settings: the fields its PATCH takes, only the changed ones sent.
+    // A Slack channel's own settings: picked from Slack's list as the notifications' channel is, only the changed fields sent.
     const channel = await api('POST', '/v1/channels', { kind: 'slack', label: 'Slack alerts', channelId: 'C0ALERTS01', channelName: 'alerts' });
     expect(channel.status).toBe(200);
     await page.goto(`${earshot.url}/alerts/channels/${channel.body.id}`);
     const settings = page.getByRole('region', { name: 'Settings' });
-    expect(await settings.getByLabel('Slack channel id').inputValue()).toBe('C0ALERTS01');
-    await settings.getByLabel('Slack channel id').fill('C0GENERAL1');
-    await settings.getByLabel('Slack channel name').fill('general');
+    const picker = settings.getByLabel('Slack channel', { exact: true });
+    expect(await picker.inputValue()).toBe('C0ALERTS01');
+    await picker.selectOption('C0GENERAL1');
     await settings.getByRole('button', { name: 'Save 2 changes' }).click();
     await settings.getByText('Channel settings saved.').waitFor();
     expect((await api('GET', `/v1/channels/${channel.body.id}`)).body).toMatchObject({ label: 'Slack alerts', config: { channelId: 'C0GENERAL1', channelName: 'general' } });
@@ -958,13 +958,17 @@ describe('alerts and channels', () => {
     await page.close();
   });
 
+  const slackStatus = async () => (await earshot.graphql('{ slackStatus { connected notifications { channelId channelName } } }', {}, apiKey)).body.data.slackStatus;
+  /** Installs the app through Slack's OAuth page unless a test before did. */
+  async function connectSlack() {
+    if ((await slackStatus()).connected) return;
+    const start = await api('GET', '/v1/slack/install');
+    const callback = new URL((await fetch(start.body.url, { redirect: 'manual' })).headers.get('location')!);
+    expect((await earshot.rest('GET', callback.pathname + callback.search)).status).toBe(200);
+  }
+
   it("picks the Slack notification channel from Slack's list with the keyboard, private ones marked, and types it when Slack does not list them", async () => {
-    const slackStatus = async () => (await earshot.graphql('{ slackStatus { connected notifications { channelId channelName } } }', {}, apiKey)).body.data.slackStatus;
-    if (!(await slackStatus()).connected) {
-      const start = await api('GET', '/v1/slack/install');
-      const callback = new URL((await fetch(start.body.url, { redirect: 'manual' })).headers.get('location')!);
-      expect((await earshot.rest('GET', callback.pathname + callback.search)).status).toBe(200);
-    }
+    await connectSlack();
     slack.channels.set('C0RANDOM01', 'random').set('C0BOARD001', 'board');
     slack.privateChannels.add('C0BOARD001');
     slack.botMemberships.add('C0BOARD001');
@@ -1005,6 +1009,56 @@ describe('alerts and channels', () => {
     } finally {
       slack.channels.delete('C0RANDOM01');
       slack.channels.delete('C0BOARD001');
+    }
+  });
+
+  // The create and settings forms of a Slack channel took a typed channel id alone.
+  it("creates a Slack channel with the same picker, and types the channel in its create and settings forms when Slack does not list them", async () => {
+    await connectSlack();
+    slack.channels.set('C0RANDOM01', 'random');
+    const channelLabelled = async (label: string) => (await api('GET', '/v1/channels')).body.data.find((channel: { label: string }) => channel.label === label);
+    const notListed = 'Slack did not list the channels (missing_scope); type the channel instead';
+    try {
+      const page = await signedInPage();
+      await page.goto(`${earshot.url}/alerts`);
+      const channels = page.getByRole('region', { name: 'Channels' });
+      await channels.getByLabel('Kind').selectOption('slack');
+      await channels.getByLabel('Label').fill('Random chatter');
+      const picker = channels.getByLabel('Slack channel', { exact: true });
+      await channels.getByLabel('Find a Slack channel').fill('rand');
+      await expect.poll(async () => (await picker.locator('option').allTextContents()).filter((label) => label.startsWith('#'))).toEqual(['#random']);
+      await picker.selectOption('C0RANDOM01');
+      await channels.getByRole('button', { name: 'Create channel' }).click();
+      await channels.getByText('Channel “Random chatter” created.').waitFor();
+      expect(await channelLabelled('Random chatter')).toMatchObject({ kind: 'slack', config: { channelId: 'C0RANDOM01', channelName: 'random' } });
+      expect(await picker.inputValue()).toBe('');
+
+      // Slack refusing the list (the next read of it, the picker's shown anew): its reason is said, and the channel is typed.
+      await channels.getByLabel('Kind').selectOption('webhook');
+      slack.failListsWith('missing_scope');
+      await channels.getByLabel('Kind').selectOption('slack');
+      await expect.poll(() => channels.getByRole('alert').textContent()).toContain(notListed);
+      await channels.getByLabel('Label').fill('Typed general');
+      await channels.getByLabel('Slack channel id').fill('C0GENERAL1');
+      await channels.getByLabel('Slack channel name').fill('general');
+      await channels.getByRole('button', { name: 'Create channel' }).click();
+      await channels.getByText('Channel “Typed general” created.').waitFor();
+      expect(await channelLabelled('Typed general')).toMatchObject({ kind: 'slack', config: { channelId: 'C0GENERAL1', channelName: 'general' } });
+
+      const random = await channelLabelled('Random chatter');
+      slack.failListsWith('missing_scope');
+      await page.goto(`${earshot.url}/alerts/channels/${random.id}`);
+      const settings = page.getByRole('region', { name: 'Settings' });
+      await expect.poll(() => settings.getByRole('alert').textContent()).toContain(notListed);
+      expect(await settings.getByLabel('Slack channel id').inputValue()).toBe('C0RANDOM01');
+      await settings.getByLabel('Slack channel id').fill('C0ALERTS01');
+      await settings.getByLabel('Slack channel name').fill('alerts');
+      await settings.getByRole('button', { name: 'Save 2 changes' }).click();
+      await settings.getByText('Channel settings saved.').waitFor();
+      expect(await channelLabelled('Random chatter')).toMatchObject({ config: { channelId: 'C0ALERTS01', channelName: 'alerts' } });
+      await page.close();
+    } finally {
+      slack.channels.delete('C0RANDOM01');
     }
   });
 

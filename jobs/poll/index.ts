@@ -64,7 +64,9 @@ export async function runPoll(payload: PollPayload, context: JobContext): Promis
   }
   const { rules, filters } = await loadActiveMatchRules(context.sql, { keywordIds: payload.keywordIds, platform: payload.platform });
   const matcher = createMatcher(rules, filters);
-  const match = matchingSinceRename(rules, await matchWithRepositoryEvents(context.sql, matcher, posts, now));
+  const matched = await matchWithRepositoryEvents(context.sql, matcher, posts, now);
+  // A look-back brings its window whenever its platform is added, to a renamed keyword too, as a feed's does (spec 4.2).
+  const match = payload.lookback ? matched : matchingSinceRename(rules, matched);
   const outcome = await ingestPosts(context, posts, match);
   if (payload.lookback) {
     await recordLookbackPoll(context.sql, { platform: payload.platform, keywordIds: payload.keywordIds, now });

@@ -9,7 +9,7 @@ import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
 import { patchKeyword, removeKeyword } from './keyword-commands.ts';
-import { loadKeyword, startKeyword } from './keyword.ts';
+import { loadKeyword, reviseKeyword, startKeyword } from './keyword.ts';
 import { findKeywordByTerm, type KeywordRow, listKeywordsByTerm } from './keyword-store.ts';
 
 /** An excluded term with a `*` at either end matches as a wildcard (spec 2.1.3); Octolens lists those apart. */
@@ -181,8 +181,7 @@ async function updateCompatKeyword(ctx: SubgraphContext, compatId: number, rawIn
   refuseSubredditKeyword(input);
   const current = await keywordOfCompatId(ctx, compatId);
   try {
-    const { keyword } = await patchKeyword(ctx.sql, current.workspaceId, current.id, keywordPatchOf(input, current), ctx.clock.now(), ctx.sourceReaders);
-    return keyword;
+    return await reviseKeyword(ctx, current.workspaceId, current.id, keywordPatchOf(input, current));
   } catch (error) {
     throw inOctolensTerms(error, input, current);
   }

@@ -26,7 +26,7 @@ import {
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows, reviewStorefrontKeys } from './review-sources.ts';
 import type { SourceReaders } from '../source-readers.ts';
-import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
+import { type SearchPlatform, searchPlatforms } from '../../vocabulary/normalized-post.ts';
 
 /** Another workspace's group answers as one that does not exist: 404, never 403 (workspace isolation, spec 1.8). */
 export const groupNotFound = () => domainError('not_found', 'groupId: no such group in this workspace', { field: 'groupId' });
@@ -38,8 +38,10 @@ async function groupIdFor(sql: Sql, workspaceId: string, groupId: string | undef
   return group.id;
 }
 
-/** What a write connected that was not there before: it gets a look-back (spec 2.3, 4.2). */
+/** What a write connected that was not there before: it gets a look-back (spec 2.3, 4.2, part 8). */
 export interface NewSources {
+  /** The search platforms this write added: only these look back 30 days, a platform kept is not searched again from before. */
+  platforms: SearchPlatform[];
   /** The feed addresses connected by this write: only these look back, a feed kept is not read again from before it was connected. */
   feeds: string[];
   /** The storefronts (see reviewStorefrontKey) connected by this write: only these look back 30 days. */
@@ -59,13 +61,19 @@ export interface KeywordWrite {
  */
 export type JobsOfWrite = (tx: postgres.TransactionSql<{}>, write: KeywordWrite) => Promise<unknown>;
 
+/** The search platforms `after` watches and `before` did not; null watches every one. */
+function platformsAdded(before: readonly string[] | null, after: readonly string[] | null): SearchPlatform[] {
+  const watched = new Set(before ?? searchPlatforms);
+  return searchPlatforms.filter((platform) => (after ?? searchPlatforms).includes(platform) && !watched.has(platform));
+}
+
 async function saveSources(
   sql: Sql,
   keywordId: string,
   feeds: CheckedFeed[] | undefined,
   input: Pick<KeywordCreate, 'reviewSources'>,
   readers: SourceReaders,
-): Promise<NewSources> {
+): Promise<Omit<NewSources, 'platforms'>> {
   const before = { feeds: new Set<string>(), sources: new Set<string>() };
   if (feeds || input.reviewSources) {
     for (const feed of await listFeeds(sql, [keywordId])) before.feeds.add(feed.url);
@@ -73,7 +81,7 @@ async function saveSources(
       for (const key of reviewStorefrontKeys(source)) before.sources.add(key);
     }
   }
-  const added: NewSources = { feeds: [], reviewSources: [] };
+  const added: Omit<NewSources, 'platforms'> = { feeds: [], reviewSources: [] };
   if (feeds) {
     await replaceFeeds(sql, keywordId, feeds);
     added.feeds = feeds.filter((feed) => !before.feeds.has(feed.url)).map((feed) => feed.url);
@@ -115,7 +123,7 @@ export async function createKeyword(
         Object.assign(settings, { muted: true, pausedForBalance: true });
       }
       const keyword = await insertKeyword(tx, workspaceId, settings);
-      const added = await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
+      const added = { platforms: platformsAdded([], keyword.platforms), ...(await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers)) };
       if (start) await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.firstPollAt);
       await start?.jobs(tx, { keyword, added });
       return { keyword, added };
@@ -184,7 +192,7 @@ export async function patchKeyword(
       if (changes.term !== undefined && changes.term !== current.term) changes.termSince = now;
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
-      const added = await saveSources(tx as unknown as Sql, id, feeds, patch, readers);
+      const added = { platforms: platformsAdded(current.platforms, updated.platforms), ...(await saveSources(tx as unknown as Sql, id, feeds, patch, readers)) };
       // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
       await syncKeywordPolls(tx, id, searchPlatforms, now);
       await jobs?.(tx, { keyword: updated, added });

@@ -161,7 +161,7 @@ export const keywordPatchInput = z.strictObject({
     .nullable()
     .transform((items) => (items ? uniqueList(items) : null))
     .optional()
-    .meta({ description: 'The search platforms to watch; null: every one; []: none (reviews and feeds only)' }),
+    .meta({ description: 'The search platforms to watch; null: every one; []: none (reviews and feeds only). A platform a change adds looks back over its last 30 days, that platform alone' }),
   context: contextInput.optional().meta({ description: 'At most 300 characters the classifier reads for this keyword only; null clears it' }),
   matching: matchingPatch.optional().meta({ description: 'Rules a post must pass before it is stored, classified or billed' }),
   cap: capInput.optional().meta({ description: 'A ceiling of charged items per period; null: no cap' }),

@@ -42,6 +42,26 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
   return keyword;
 }
 
+/**
+ * Applies a PATCH (spec 4.2) and queues, in its transaction, the look-backs
+ * of what it added: a new search platform its last 30 days, as a new
+ * keyword's (part 8); a new feed its newest matching items; a new app or
+ * storefront its last 30 days (2.3). A platform kept, and a rename, look
+ * back nothing.
+ */
+export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
+  const now = ctx.clock.now();
+  const since = new Date(now.getTime() - lookbackDays * day).toISOString();
+  const lookbacks: JobsOfWrite = async (tx, { keyword, added }) => {
+    const options = { ...userAwaited, transaction: tx };
+    if (added.platforms.length) await ctx.sendJob('lookback', { keywordId: keyword.id, platforms: added.platforms }, { transaction: tx });
+    if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, options);
+    if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, options);
+  };
+  const { keyword } = await patchKeyword(ctx.sql, workspaceId, id, rawPatch, now, ctx.sourceReaders, lookbacks);
+  return keyword;
+}
+
 /** The effective cap of 2.1.1: the welcome cap while on welcome credit, else the user's own. */
 async function effectiveCap(keyword: KeywordRow, ctx: SubgraphContext) {
   const loaders = keywordLoaders(ctx);
@@ -376,20 +396,9 @@ export function addKeywordMutations(builder: PothosBuilder, Keyword: ReturnType<
   builder.mutationField('updateKeyword', (t) =>
     t.field({
       type: Keyword,
-      description: 'PATCH semantics: omitted fields stay, lists are replaced, null clears',
+      description: 'PATCH semantics: omitted fields stay, lists are replaced, null clears. A platform, feed or review source added looks back 30 days; a rename does not',
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: inputs.KeywordPatchInput, required: true }) },
-      resolve: async (_root, args, ctx) => {
-        const now = ctx.clock.now();
-        const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
-        // A new feed brings its newest matching items, a new app or storefront its last 30 days (spec 2.3, 4.2).
-        const sourceLookbacks: JobsOfWrite = async (tx, { keyword, added }) => {
-          const options = { ...userAwaited, transaction: tx };
-          if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, options);
-          if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, options);
-        };
-        const { keyword } = await patchKeyword(ctx.sql, requireAuth(ctx).workspaceId, String(args.id), args.input, now, ctx.sourceReaders, sourceLookbacks);
-        return keyword;
-      },
+      resolve: (_root, args, ctx) => reviseKeyword(ctx, requireAuth(ctx).workspaceId, String(args.id), args.input),
     }),
   );
   builder.mutationField('deleteKeyword', (t) =>

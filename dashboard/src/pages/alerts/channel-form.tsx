@@ -6,6 +6,9 @@ import { ErrorNotice, Notice } from '../../ui/notice';
 import { CreateChannelDocument } from './alert-operations';
 import { accountEvents, type ChannelKind, channelKinds } from './channel-labels';
 import { ActionForm } from '../../ui/action-form';
+import { type SlackChannelChoice, SlackChannelPicker } from './slack-channel-picker';
+
+const noSlackChannel: SlackChannelChoice = { channelId: '', channelName: '' };
 
 /** A new channel of any kind; a webhook's signing secret is shown here once (spec 2.8). */
 export function ChannelForm({ onCreated }: { onCreated(): void }) {
@@ -14,14 +17,13 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const [chatId, setChatId] = useState('');
-  const [slackChannelId, setSlackChannelId] = useState('');
-  const [slackChannelName, setSlackChannelName] = useState('');
+  const [slackChannel, setSlackChannel] = useState<SlackChannelChoice>(noSlackChannel);
   const [address, setAddress] = useState('');
   const [created, setCreated] = useState<{ label: string; secret?: string | null }>();
   const create = useAction(async () => {
     const byKind = {
       webhook: { url, events },
-      slack: { channelId: slackChannelId, channelName: slackChannelName },
+      slack: slackChannel,
       telegram: { chatId },
       email: { address },
     }[kind];
@@ -32,8 +34,7 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
     setUrl('');
     setEvents([]);
     setChatId('');
-    setSlackChannelId('');
-    setSlackChannelName('');
+    setSlackChannel(noSlackChannel);
     setAddress('');
     onCreated();
   });
@@ -44,15 +45,10 @@ export function ChannelForm({ onCreated }: { onCreated(): void }) {
         <SelectField label="Kind" value={kind} options={channelKinds} onChange={setKind} />
         <TextField label="Label" value={label} onInput={setLabel} hint="How the channel is named in rules and logs" />
         {kind === 'webhook' && <TextField label="Webhook URL" type="url" required value={url} onInput={setUrl} hint="Receives signed JSON POSTs" />}
-        {kind === 'slack' && (
-          <>
-            <TextField label="Slack channel id" required value={slackChannelId} onInput={setSlackChannelId} hint="At the bottom of the channel's details in Slack" />
-            <TextField label="Slack channel name" required value={slackChannelName} onInput={setSlackChannelName} />
-          </>
-        )}
         {kind === 'telegram' && <TextField label="Telegram chat id" required value={chatId} onInput={setChatId} hint="A numeric chat id, or @name of a public channel; add the bot first" />}
         {kind === 'email' && <TextField label="E-mail address" type="email" required value={address} onInput={setAddress} hint="A confirmation link is mailed first; nothing else is sent before it is opened" />}
       </div>
+      {kind === 'slack' && <SlackChannelPicker label="Slack channel" value={slackChannel} onChange={setSlackChannel} />}
       {kind === 'webhook' && <CheckboxGroup legend="Account events to receive" options={accountEvents.map((event) => [event, event] as [string, string])} value={events} onChange={setEvents} />}
       <ErrorNotice error={create.error} />
       {created && (

@@ -7,6 +7,7 @@ import { CheckboxGroup, LinesField, TextField } from '../../ui/fields';
 import { ErrorNotice, Notice } from '../../ui/notice';
 import { UpdateChannelDocument } from './alert-operations';
 import { accountEvents } from './channel-labels';
+import { SlackChannelPicker } from './slack-channel-picker';
 
 type Channel = ChannelPageQuery['channel'];
 
@@ -53,13 +54,8 @@ export function ChannelSettingsForm({ channel, onSaved }: { channel: Channel; on
         <TextField label="Label" required value={form.label} onInput={(label) => set({ label })} />
         {channel.kind === 'webhook' && <TextField label="Webhook URL" type="url" required value={form.url} onInput={(url) => set({ url })} />}
         {channel.kind === 'telegram' && <TextField label="Telegram chat id" required value={form.chatId} onInput={(chatId) => set({ chatId })} />}
-        {channel.kind === 'slack' && (
-          <>
-            <TextField label="Slack channel id" required maxLength={40} value={form.channelId} onInput={(channelId) => set({ channelId })} hint="At the bottom of the channel's details in Slack (C…)" />
-            <TextField label="Slack channel name" required maxLength={90} value={form.channelName} onInput={(channelName) => set({ channelName })} />
-          </>
-        )}
       </div>
+      {channel.kind === 'slack' && <SlackChannelPicker label="Slack channel" value={{ channelId: form.channelId, channelName: form.channelName }} onChange={set} />}
       {channel.kind === 'webhook' && (
         <>
           <LinesField label="Extra headers" value={form.headers} onChange={(headers) => set({ headers })} hint="One per line, Name: value" />

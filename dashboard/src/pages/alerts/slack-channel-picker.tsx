@@ -16,13 +16,15 @@ type ListedChannel = SlackChannelsQuery['slackChannels']['channels'][number];
 const optionLabel = (channel: ListedChannel) => `#${channel.name}${channel.isPrivate ? ' (private)' : ''}`;
 
 /**
- * The channel notifications go to, picked from the connected workspace's
- * channels (`slackChannels`): a search box narrows a native select, so the
- * keyboard and screen readers work it as any select. When Slack does not
- * list them (an old install without `groups:read`, Slack away) the error is
- * said and the id and name are typed instead, as they are on request.
+ * A Slack channel (where notifications go, or a channel's), picked from the
+ * connected workspace's channels (`slackChannels`): a search box narrows a
+ * native select, so the keyboard and screen readers work it as any select.
+ * When Slack does not list them (not connected, an old install without
+ * `groups:read`, Slack away) the error is said and the id and name are typed
+ * instead, as they are on request. `label` names the select, and the typed
+ * fields after it (`… id`, `… name`).
  */
-export function SlackChannelPicker({ value, onChange }: { value: SlackChannelChoice; onChange(value: SlackChannelChoice): void }) {
+export function SlackChannelPicker({ value, onChange, label }: { value: SlackChannelChoice; onChange(value: SlackChannelChoice): void; label: string }) {
   const listing = useQuery(SlackChannelsDocument, {});
   const [search, setSearch] = useState('');
   const [typing, setTyping] = useState(false);
@@ -33,14 +35,14 @@ export function SlackChannelPicker({ value, onChange }: { value: SlackChannelCho
         {listing.error && <ErrorNotice title="Slack's channel list could not be read; type the channel below" error={listing.error} />}
         <div class="grid-2">
           <TextField
-            label="Notification channel id"
+            label={`${label} id`}
             required
             maxLength={40}
             value={value.channelId}
             onInput={(channelId) => onChange({ ...value, channelId })}
             hint="At the bottom of the channel's details in Slack (C…)"
           />
-          <TextField label="Notification channel name" required maxLength={90} value={value.channelName} onInput={(channelName) => onChange({ ...value, channelName })} />
+          <TextField label={`${label} name`} required maxLength={90} value={value.channelName} onInput={(channelName) => onChange({ ...value, channelName })} />
         </div>
       </>
     );
@@ -67,7 +69,7 @@ export function SlackChannelPicker({ value, onChange }: { value: SlackChannelCho
     <div class="grid-2">
       <TextField label="Find a Slack channel" value={search} onInput={setSearch} placeholder="Part of its name" hint={`${shown.length} of ${channels.length} channels`} />
       <SelectField
-        label="Notification channel"
+        label={label}
         value={value.channelId}
         options={options}
         onChange={choose}

@@ -64,7 +64,7 @@ function SlackNotificationsForm({ notifications, onSaved }: { notifications: Sla
   return (
     <ActionForm onSubmit={() => void save.run()}>
       <h3>Slack notifications</h3>
-      <SlackChannelPicker value={channel} onChange={setChannel} />
+      <SlackChannelPicker label="Notification channel" value={channel} onChange={setChannel} />
       <div class="grid-2">
         <TextField label="Lowest relevance notified" type="number" min={0} max={100} value={minRelevance} onInput={setMinRelevance} hint="0 to 100; empty for every relevant mention" />
       </div>
