@@ -1,3 +1,4 @@
+import { TrigramGuards } from './trigram-guards.ts';
 import { alternativesOf, mayBeEmpty, type Token, tokenize } from './unicode-word-boundaries.ts';
 
 /** A guard shorter than this is in nearly every post: the alternative goes to the unguarded pattern. */
@@ -6,56 +7,6 @@ const shortestGuard = 3;
 const escapedCharacter = /^\\[^\p{L}\p{N}]$/u;
 /** Backreferences count the groups of the whole pattern: such a pattern is not taken apart. */
 const backreference = /^\\(?:[1-9]|k)/u;
-
-interface GuardedAlternative {
-  /** Every match holds one of these literals, each given as the hashes of its three-character runs. */
-  guard: readonly Uint16Array[];
-  pattern: RegExp;
-}
-
-/** A hash of three UTF-16 code units, 0 to 65,535. */
-const trigramHash = (first: number, second: number, third: number) => ((first << 10) ^ (second << 5) ^ third) & 0xffff;
-
-function trigramHashes(literal: string): Uint16Array {
-  const hashes = new Uint16Array(literal.length - 2);
-  for (let index = 0; index < hashes.length; index++) hashes[index] = trigramHash(literal.charCodeAt(index), literal.charCodeAt(index + 1), literal.charCodeAt(index + 2));
-  return hashes;
-}
-
-/**
- * The three-character runs of the text last tested, as bits by their hash:
- * a literal can occur in it only where every run of the literal's has its
- * bit set. Every guarded pattern tests the same few texts one after another
- * (a post's lower-cased text), so the bits are set once per text.
- */
-const textTrigrams = new Uint32Array(65_536 / 32);
-let trigramsText: string | null = null;
-
-function readTrigrams(text: string): void {
-  if (text === trigramsText) return;
-  textTrigrams.fill(0);
-  let first = text.charCodeAt(0);
-  let second = text.charCodeAt(1);
-  for (let index = 2; index < text.length; index++) {
-    const third = text.charCodeAt(index);
-    const hash = trigramHash(first, second, third);
-    textTrigrams[hash >>> 5] |= 1 << (hash & 31);
-    first = second;
-    second = third;
-  }
-  trigramsText = text;
-}
-
-/** Whether the text last read may hold one of the literals. */
-function mayHoldOne(guard: readonly Uint16Array[]): boolean {
-  for (let literal = 0; literal < guard.length; literal++) {
-    const hashes = guard[literal];
-    let index = 0;
-    while (index < hashes.length && (textTrigrams[hashes[index] >>> 5] & (1 << (hashes[index] & 31))) !== 0) index++;
-    if (index === hashes.length) return true;
-  }
-  return false;
-}
 
 /** The set whose shortest string is the longest, then the one with fewer strings. */
 function sharper(candidate: readonly string[], best: readonly string[] | null): boolean {
@@ -107,7 +58,7 @@ function guardBetween(tokens: Token[], start: number, end: number): string[] | n
 /**
  * A pattern tested one top-level alternative at a time, each only on text
  * that may hold a literal every match of it holds (`guardBetween`, read by
- * the text's three-character runs, `readTrigrams`): irregexp tries every
+ * the text's three-character runs, `TrigramGuards`): irregexp tries every
  * alternative of a long list ("vs", "compared to", "schlägt", "より") at
  * every position of a post, where a few bit tests settle most posts
  * without it. The alternatives with no literal of three characters stay
@@ -115,13 +66,16 @@ function guardBetween(tokens: Token[], start: number, end: number): string[] | n
  * match of one alternative); `search` gives the same first index.
  */
 export class LiteralGuardedPattern {
-  private readonly guarded: GuardedAlternative[] = [];
+  private readonly guards: TrigramGuards;
+  private readonly guarded: RegExp[] = [];
   private readonly unguarded: RegExp | null;
 
   /** `wrap` writes each alternative into the pattern it is tried as (`alternative` alone by default). */
   constructor(pattern: RegExp, wrap = (alternative: string) => alternative) {
     const tokens = tokenize(pattern.source);
+    const guards: string[][] = [];
     if (pattern.ignoreCase || tokens.some((token) => token.kind === 'escape' && backreference.test(token.text))) {
+      this.guards = new TrigramGuards(guards);
       this.unguarded = new RegExp(wrap(pattern.source), pattern.flags);
       return;
     }
@@ -136,38 +90,35 @@ export class LiteralGuardedPattern {
         }
         const guard = guardBetween(tokens, from, to);
         if (guard === null || guard.some((text) => text.length < shortestGuard)) rest.push(sourceOf(from, to));
-        else this.guarded.push({ guard: guard.map(trigramHashes), pattern: new RegExp(wrap(sourceOf(from, to)), pattern.flags) });
+        else {
+          guards.push(guard);
+          this.guarded.push(new RegExp(wrap(sourceOf(from, to)), pattern.flags));
+        }
       }
     };
     split(-1, tokens.length);
+    this.guards = new TrigramGuards(guards);
     this.unguarded = rest.length === 0 ? null : new RegExp(wrap(rest.join('|')), pattern.flags);
   }
 
   /** The patterns of the alternatives the text may match, the unguarded one last. */
   candidates(text: string): RegExp[] {
-    readTrigrams(text);
-    const found: RegExp[] = [];
-    for (const { guard, pattern } of this.guarded) if (mayHoldOne(guard)) found.push(pattern);
+    const found = this.guards.passing(text).map((alternative) => this.guarded[alternative]);
     if (this.unguarded !== null) found.push(this.unguarded);
     return found;
   }
 
   /** Whether the pattern (neither global nor sticky) matches anywhere in the text. */
   test(text: string): boolean {
-    readTrigrams(text);
-    for (const { guard, pattern } of this.guarded) {
-      if (mayHoldOne(guard) && pattern.test(text)) return true;
-    }
+    for (const alternative of this.guards.passing(text)) if (this.guarded[alternative].test(text)) return true;
     return this.unguarded !== null && this.unguarded.test(text);
   }
 
   /** Where the pattern's first match begins, -1 where there is none (as `text.search(pattern)`; neither global nor sticky). */
   search(text: string): number {
     let first = this.unguarded === null ? -1 : text.search(this.unguarded);
-    readTrigrams(text);
-    for (const { guard, pattern } of this.guarded) {
-      if (!mayHoldOne(guard)) continue;
-      const index = text.search(pattern);
+    for (const alternative of this.guards.passing(text)) {
+      const index = text.search(this.guarded[alternative]);
       if (index >= 0 && (first < 0 || index < first)) first = index;
     }
     return first;
