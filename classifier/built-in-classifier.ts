@@ -141,7 +141,7 @@ const profileCacheSize = 1_000;
 export function createBuiltInClassifier(): Classifier {
   const profiles = new Map<string, SenseProfile>();
   const profileFor = (loaded: BuiltInModels, input: ClassificationInput) => {
-    const key = JSON.stringify([input.keyword.id, input.keyword.term, input.keyword.context, input.keyword.groupDescription, input.company]);
+    const key = JSON.stringify([input.keyword.id, input.keyword.term, input.keyword.kind, input.keyword.context, input.keyword.groupDescription, input.company]);
     let profile = profiles.get(key);
     if (!profile) {
       profile = buildSenseProfile(input.keyword, input.company, loaded);

@@ -57,6 +57,17 @@ async function classify(...inputs: ClassificationInput[]): Promise<Classificatio
 }
 
 describe('built-in classifier', () => {
+  it("builds a keyword's sense profile again when its kind changes, as a new instance would", async () => {
+    const harbor: ClassifiedKeyword = { id: 'kw_harbor', term: 'Harbor', kind: 'topic', context: null, groupDescription: null };
+    const text = 'Harbor released a new version of their app';
+    const asTopic = (await classifier.classifyBatch([post(text, harbor)]))[0];
+    const asBrand = (await classifier.classifyBatch([post(text, { ...harbor, kind: 'brand' })]))[0];
+    const fresh = (await createBuiltInClassifier().classifyBatch([post(text, { ...harbor, kind: 'brand' })]))[0];
+    if (!asTopic.ok || !asBrand.ok || !fresh.ok) throw new Error('classification failed');
+    expect(asBrand.classification.relevance).toBe(fresh.classification.relevance);
+    expect(asBrand.classification.relevance).toBeGreaterThan(asTopic.classification.relevance);
+  });
+
   it('answers the same classification for the same input, from any instance', async () => {
     const inputs = [
       post('Cargo keeps rebuilding every crate after I touch build.rs. Any fix?', rust),
