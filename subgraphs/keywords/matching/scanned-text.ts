@@ -1,4 +1,3 @@
-import { grownTo } from './grown-array.ts';
 import { AFFIX_BUCKET_BITS, AFFIX_BUCKET_UNITS, affixBucket, type WordAffix } from './word-affix.ts';
 import type { WordKey, WordLookup } from './word-set.ts';
 
@@ -25,9 +24,8 @@ export class ScannedText implements WordLookup {
   private text = '';
   /** Numbers the scans, so that chains know which scan they were made for. */
   private scan = 0;
-  private start = new Int32Array(256);
-  private end = new Int32Array(256);
-  private signature = new Int32Array(256);
+  /** Word i's start, end and signature at 3i, 3i + 1 and 3i + 2: the scan writes each word to one place. */
+  private words = new Int32Array(3 * 256);
   private count = 0;
   private readonly bySignature = new WordChains(SIGNATURE_BUCKET_BITS);
   /**
@@ -42,7 +40,7 @@ export class ScannedText implements WordLookup {
   reset(text: string) {
     // A word is at least one code unit followed by one that ends it: add() then never checks for room.
     const mostWords = (text.length >> 1) + 1;
-    if (mostWords > this.start.length) this.grow(mostWords);
+    if (3 * mostWords > this.words.length) this.words = new Int32Array(3 * Math.max(mostWords, (2 * this.words.length) / 3));
     this.text = text;
     this.singleSpaced = true;
     this.count = 0;
@@ -53,10 +51,11 @@ export class ScannedText implements WordLookup {
 
   /** At most one word per two code units of the text reset() took. */
   add(start: number, end: number, signature: number) {
-    const word = this.count++;
-    this.start[word] = start;
-    this.end[word] = end;
-    this.signature[word] = signature;
+    const at = 3 * this.count++;
+    const { words } = this;
+    words[at] = start;
+    words[at + 1] = end;
+    words[at + 2] = signature;
   }
 
   /**
@@ -68,7 +67,7 @@ export class ScannedText implements WordLookup {
   mayHold(signature: number): boolean {
     const chains = this.signatureChains();
     for (let word = chains.first(signature >>> (32 - SIGNATURE_BUCKET_BITS)); word >= 0; word = chains.next[word]) {
-      if (this.signature[word] === signature) return true;
+      if (this.words[3 * word + 2] === signature) return true;
     }
     return false;
   }
@@ -88,9 +87,11 @@ export class ScannedText implements WordLookup {
 
   private holds(key: WordKey, text: string): boolean {
     const chains = this.signatureChains();
+    const { words } = this;
     const length = key.text.length;
     for (let word = chains.first(key.signature >>> (32 - SIGNATURE_BUCKET_BITS)); word >= 0; word = chains.next[word]) {
-      if (this.signature[word] === key.signature && this.end[word] - this.start[word] === length && text.startsWith(key.text, this.start[word])) return true;
+      const at = 3 * word;
+      if (words[at + 2] === key.signature && words[at + 1] - words[at] === length && text.startsWith(key.text, words[at])) return true;
     }
     return false;
   }
@@ -101,26 +102,28 @@ export class ScannedText implements WordLookup {
    * digits (WordAffix) is asked about.
    */
   hasWordStarting(affix: WordAffix): boolean {
-    const { byStart: chains, text, start, end } = this;
+    const { byStart: chains, text, words } = this;
     if (chains.madeFor !== this.scan) {
       chains.begin(this.scan, this.count);
-      for (let word = 0; word < this.count; word++) if (end[word] - start[word] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, start[word]));
+      for (let word = 0, at = 0; word < this.count; word++, at += 3) if (words[at + 1] - words[at] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, words[at]));
     }
     for (let word = chains.first(affix.bucket); word >= 0; word = chains.next[word]) {
-      if (end[word] - start[word] >= affix.text.length && text.startsWith(affix.text, start[word])) return true;
+      const at = 3 * word;
+      if (words[at + 1] - words[at] >= affix.text.length && text.startsWith(affix.text, words[at])) return true;
     }
     return false;
   }
 
   /** hasWordStarting for the end of a word. */
   hasWordEnding(affix: WordAffix): boolean {
-    const { byEnd: chains, text, start, end } = this;
+    const { byEnd: chains, text, words } = this;
     if (chains.madeFor !== this.scan) {
       chains.begin(this.scan, this.count);
-      for (let word = 0; word < this.count; word++) if (end[word] - start[word] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, end[word] - AFFIX_BUCKET_UNITS));
+      for (let word = 0, at = 0; word < this.count; word++, at += 3) if (words[at + 1] - words[at] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, words[at + 1] - AFFIX_BUCKET_UNITS));
     }
     for (let word = chains.first(affix.bucket); word >= 0; word = chains.next[word]) {
-      if (end[word] - start[word] >= affix.text.length && text.startsWith(affix.text, end[word] - affix.text.length)) return true;
+      const at = 3 * word;
+      if (words[at + 1] - words[at] >= affix.text.length && text.startsWith(affix.text, words[at + 1] - affix.text.length)) return true;
     }
     return false;
   }
@@ -130,16 +133,9 @@ export class ScannedText implements WordLookup {
     const chains = this.bySignature;
     if (chains.madeFor === this.scan) return chains;
     chains.begin(this.scan, this.count);
-    const { signature } = this;
-    for (let word = 0; word < this.count; word++) chains.link(word, signature[word] >>> (32 - SIGNATURE_BUCKET_BITS));
+    const { words } = this;
+    for (let word = 0; word < this.count; word++) chains.link(word, words[3 * word + 2] >>> (32 - SIGNATURE_BUCKET_BITS));
     return chains;
-  }
-
-  private grow(words: number) {
-    const size = Math.max(words, this.start.length * 2);
-    this.start = grownTo(this.start, size);
-    this.end = grownTo(this.end, size);
-    this.signature = grownTo(this.signature, size);
   }
 }
 
