@@ -87,6 +87,18 @@ const cases: Case[] = [
   { name: 'excluded phrase', keywords: rust({ excludedTerms: ['free trial'] }), post: post('Rust free\ttrial'), expected: [] },
   { name: 'excluded: case-insensitive by default', keywords: rust({ excludedTerms: ['Job'] }), post: post('Rust JOB'), expected: [] },
   { name: 'excluded: caseSensitive keeps case', keywords: rust({ excludedTerms: ['Job'], caseSensitive: true }), post: post('Rust job'), expected: ['kw'] },
+  // a wildcard term is first looked for among the words starting (or ending) with its ASCII letters; the term itself decides
+  { name: 'excluded foo*: in upper case, the last word of the post', keywords: rust({ excludedTerms: ['hir*'] }), post: post('Rust is HIRING'), expected: [] },
+  { name: 'excluded foo*: caseSensitive in its case', keywords: rust({ excludedTerms: ['Hir*'], caseSensitive: true }), post: post('Rust Hiring'), expected: [] },
+  { name: 'excluded foo*: caseSensitive in another case', keywords: rust({ excludedTerms: ['Hir*'], caseSensitive: true }), post: post('Rust hiring'), expected: ['kw'] },
+  { name: 'excluded foo*: letters past the ASCII ones decide', keywords: rust({ excludedTerms: ['cafés*'] }), post: post('Rust cafeteria'), expected: ['kw'] },
+  { name: 'excluded foo*: with its letters past the ASCII ones', keywords: rust({ excludedTerms: ['cafés*'] }), post: post('Rust CAFÉSITO'), expected: [] },
+  { name: 'excluded foo*: letters and digits', keywords: rust({ excludedTerms: ['abc12*'] }), post: post('Rust ABC123'), expected: [] },
+  { name: 'excluded *bar: the first word of the post', keywords: rust({ excludedTerms: ['*coin'] }), post: post('Bitcoin: Rust'), expected: [] },
+  { name: 'excluded *bar: after a non-ASCII letter', keywords: rust({ excludedTerms: ['*coin'] }), post: post('Rust ßcoin'), expected: [] },
+  { name: 'excluded *bar: not a word ending in more', keywords: rust({ excludedTerms: ['*coin'] }), post: post('Rust co in coins'), expected: ['kw'] },
+  { name: 'excluded *bar: caseSensitive in another case', keywords: rust({ excludedTerms: ['*Coin'], caseSensitive: true }), post: post('Rust bitcoin'), expected: ['kw'] },
+  { name: 'excluded wildcard terms far into a long post', keywords: rust({ excludedTerms: ['zig*', '*odin'] }), post: post(`Rust ${'a '.repeat(3000)}zigzag`), expected: [] },
   { name: 'excluded: a lone star excludes nothing', keywords: rust({ excludedTerms: ['*'] }), post: post('Rust'), expected: ['kw'] },
   // a longer rule term is first looked for by its longest whole word; the term itself decides
   { name: 'excluded phrase: its whole word alone does not drop the post', keywords: rust({ excludedTerms: ['hiring now'] }), post: post('Rust hiring soon'), expected: ['kw'] },

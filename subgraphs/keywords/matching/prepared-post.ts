@@ -75,7 +75,11 @@ export class PreparedPost {
 
   private holds(pattern: TermPattern): boolean {
     if (pattern.word) return this.hasWord(pattern.word, pattern.caseSensitive);
-    if (pattern.wholeWord && this.scanned && !this.hasWord(pattern.wholeWord, pattern.caseSensitive)) return false;
+    if (this.scanned) {
+      if (pattern.wholeWord && !this.hasWord(pattern.wholeWord, pattern.caseSensitive)) return false;
+      if (pattern.wordStart && !this.scanned.hasWordStarting(pattern.wordStart)) return false;
+      if (pattern.wordEnd && !this.scanned.hasWordEnding(pattern.wordEnd)) return false;
+    }
     // A needle without spaces meets whitespace only at its edges, where any run reads the same: no need to collapse.
     const text = pattern.spansWhitespace ? this.searchableText(pattern.caseSensitive) : pattern.caseSensitive ? this.text : this.folded;
     return patternOccursIn(text, pattern);

@@ -1,8 +1,8 @@
-import { grownTo } from './grown-array.ts';
+import { AFFIX_BUCKET_BITS, AFFIX_BUCKET_UNITS, affixBucket, type WordAffix } from './word-affix.ts';
 import type { WordKey, WordLookup } from './word-set.ts';
 
-const BUCKET_BITS = 10;
-/** Restarting the stamps long before Int32 overflows. */
+const SIGNATURE_BUCKET_BITS = 10;
+/** Restarting the scan numbers long before Int32 overflows. */
 const MAX_SCAN = 1 << 30;
 
 /**
@@ -22,36 +22,40 @@ export class ScannedText implements WordLookup {
    */
   singleSpaced = true;
   private text = '';
+  /** Numbers the scans, so that chains know which scan they were made for. */
   private scan = 0;
-  /** Words listed but not yet chained: chaining happens on the first question. */
-  private chained = 0;
-  private readonly headScan = new Int32Array(1 << BUCKET_BITS);
-  private readonly head = new Int32Array(1 << BUCKET_BITS);
-  private start = new Int32Array(256);
-  private end = new Int32Array(256);
-  private signature = new Int32Array(256);
-  private next = new Int32Array(256);
+  /** Word i's start, end and signature at 3i, 3i + 1 and 3i + 2: the scan writes each word to one place. */
+  private words = new Int32Array(3 * 256);
   private count = 0;
+  private readonly bySignature = new WordChains(SIGNATURE_BUCKET_BITS);
+  /**
+   * The words chained by their first and by their last AFFIX_BUCKET_UNITS
+   * code units: a post checked for wildcard terms ("hiring*", "*bot") is
+   * usually checked for many (every workspace of a popular term has its
+   * own), each otherwise a search of the whole text.
+   */
+  private readonly byStart = new WordChains(AFFIX_BUCKET_BITS);
+  private readonly byEnd = new WordChains(AFFIX_BUCKET_BITS);
 
   reset(text: string) {
     // A word is at least one code unit followed by one that ends it: add() then never checks for room.
     const mostWords = (text.length >> 1) + 1;
-    if (mostWords > this.start.length) this.grow(mostWords);
+    if (3 * mostWords > this.words.length) this.words = new Int32Array(3 * Math.max(mostWords, (2 * this.words.length) / 3));
     this.text = text;
     this.singleSpaced = true;
     this.count = 0;
-    this.chained = 0;
     if (++this.scan < MAX_SCAN) return;
-    this.headScan.fill(0);
     this.scan = 1;
+    for (const chains of [this.bySignature, this.byStart, this.byEnd]) chains.madeFor = 0;
   }
 
   /** At most one word per two code units of the text reset() took. */
   add(start: number, end: number, signature: number) {
-    const word = this.count++;
-    this.start[word] = start;
-    this.end[word] = end;
-    this.signature[word] = signature;
+    const at = 3 * this.count++;
+    const { words } = this;
+    words[at] = start;
+    words[at + 1] = end;
+    words[at + 2] = signature;
   }
 
   /**
@@ -61,10 +65,10 @@ export class ScannedText implements WordLookup {
    * buckets, one absent word in five would otherwise get past.
    */
   mayHold(signature: number): boolean {
-    if (this.chained < this.count) this.chain();
-    const bucket = signature >>> (32 - BUCKET_BITS);
-    if (this.headScan[bucket] !== this.scan) return false;
-    for (let word = this.head[bucket]; word >= 0; word = this.next[word]) if (this.signature[word] === signature) return true;
+    const chains = this.signatureChains();
+    for (let word = chains.first(signature >>> (32 - SIGNATURE_BUCKET_BITS)); word >= 0; word = chains.next[word]) {
+      if (this.words[3 * word + 2] === signature) return true;
+    }
     return false;
   }
 
@@ -82,32 +86,87 @@ export class ScannedText implements WordLookup {
   }
 
   private holds(key: WordKey, text: string): boolean {
-    if (this.chained < this.count) this.chain();
-    const bucket = key.signature >>> (32 - BUCKET_BITS);
-    if (this.headScan[bucket] !== this.scan) return false;
+    const chains = this.signatureChains();
+    const { words } = this;
     const length = key.text.length;
-    for (let word = this.head[bucket]; word >= 0; word = this.next[word]) {
-      if (this.signature[word] === key.signature && this.end[word] - this.start[word] === length && text.startsWith(key.text, this.start[word])) return true;
+    for (let word = chains.first(key.signature >>> (32 - SIGNATURE_BUCKET_BITS)); word >= 0; word = chains.next[word]) {
+      const at = 3 * word;
+      if (words[at + 2] === key.signature && words[at + 1] - words[at] === length && text.startsWith(key.text, words[at])) return true;
     }
     return false;
   }
 
-  private chain() {
-    const { head, headScan, next, signature, scan } = this;
-    for (let word = this.chained; word < this.count; word++) {
-      const bucket = signature[word] >>> (32 - BUCKET_BITS);
-      next[word] = headScan[bucket] === scan ? head[bucket] : -1;
-      headScan[bucket] = scan;
-      head[bucket] = word;
+  /**
+   * False when no word of the text starts with `affix`; true when one does.
+   * Whole words, as the scan cut them, so only an affix of ASCII letters and
+   * digits (WordAffix) is asked about.
+   */
+  hasWordStarting(affix: WordAffix): boolean {
+    const { byStart: chains, text, words } = this;
+    if (chains.madeFor !== this.scan) {
+      chains.begin(this.scan, this.count);
+      for (let word = 0, at = 0; word < this.count; word++, at += 3) if (words[at + 1] - words[at] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, words[at]));
     }
-    this.chained = this.count;
+    for (let word = chains.first(affix.bucket); word >= 0; word = chains.next[word]) {
+      const at = 3 * word;
+      if (words[at + 1] - words[at] >= affix.text.length && text.startsWith(affix.text, words[at])) return true;
+    }
+    return false;
   }
 
-  private grow(words: number) {
-    const size = Math.max(words, this.start.length * 2);
-    this.start = grownTo(this.start, size);
-    this.end = grownTo(this.end, size);
-    this.signature = grownTo(this.signature, size);
-    this.next = grownTo(this.next, size);
+  /** hasWordStarting for the end of a word. */
+  hasWordEnding(affix: WordAffix): boolean {
+    const { byEnd: chains, text, words } = this;
+    if (chains.madeFor !== this.scan) {
+      chains.begin(this.scan, this.count);
+      for (let word = 0, at = 0; word < this.count; word++, at += 3) if (words[at + 1] - words[at] >= AFFIX_BUCKET_UNITS) chains.link(word, affixBucket(text, words[at + 1] - AFFIX_BUCKET_UNITS));
+    }
+    for (let word = chains.first(affix.bucket); word >= 0; word = chains.next[word]) {
+      const at = 3 * word;
+      if (words[at + 1] - words[at] >= affix.text.length && text.startsWith(affix.text, words[at + 1] - affix.text.length)) return true;
+    }
+    return false;
+  }
+
+  /** The words chained by signature, made on the first question of a scan. */
+  private signatureChains(): WordChains {
+    const chains = this.bySignature;
+    if (chains.madeFor === this.scan) return chains;
+    chains.begin(this.scan, this.count);
+    const { words } = this;
+    for (let word = 0; word < this.count; word++) chains.link(word, words[3 * word + 2] >>> (32 - SIGNATURE_BUCKET_BITS));
+    return chains;
+  }
+}
+
+/**
+ * A scan's words chained by a bucket number. The heads are cleared when a
+ * scan's chains are begun, not stamped with the scan: linking a word then
+ * reads no stamp, whose test (in a random bucket) the processor would
+ * mispredict word after word.
+ */
+class WordChains {
+  /** The scan whose words are chained. */
+  madeFor = 0;
+  next = new Int32Array(256);
+  private readonly head: Int32Array;
+
+  constructor(bits: number) {
+    this.head = new Int32Array(1 << bits);
+  }
+
+  begin(scan: number, words: number) {
+    if (words > this.next.length) this.next = new Int32Array(Math.max(words, this.next.length * 2));
+    this.head.fill(-1);
+    this.madeFor = scan;
+  }
+
+  link(word: number, bucket: number) {
+    this.next[word] = this.head[bucket];
+    this.head[bucket] = word;
+  }
+
+  first(bucket: number): number {
+    return this.head[bucket];
   }
 }

@@ -1,5 +1,6 @@
 import { normalizeTermText } from './term-syntax.ts';
 import { classAt, classBefore, foldCase, gluesTogether, SYMBOL, TRAIL, WORD_CHAR, type CharClass } from './unicode-words.ts';
+import { wordAffix, type WordAffix } from './word-affix.ts';
 import { wordKey, type WordKey } from './word-set.ts';
 
 /**
@@ -22,6 +23,14 @@ export interface TermPattern {
    * a post without that word is answered without searching its text.
    */
   wholeWord: WordKey | null;
+  /**
+   * For a needle without a whole word (mostly an excluded "hiring*" or
+   * "*bot"), the letters a word of the post must start with wherever the
+   * needle occurs, its end closed; else those a word must end with. A post
+   * whose words lack it is answered without searching its text.
+   */
+  wordStart: WordAffix | null;
+  wordEnd: WordAffix | null;
   /** The needle's first character, or SYMBOL when a wildcard frees that end. */
   edgeBefore: CharClass;
   edgeAfter: CharClass;
@@ -67,6 +76,8 @@ function compile(core: string, caseSensitive: boolean, openBefore: boolean, open
   const key = `${caseSensitive ? 'C' : 'i'}${openBefore ? '*' : '|'}${openAfter ? '*' : '|'}${needle}`;
   const word = !openBefore && !openAfter && isOneWord(needle) ? wordKey(needle) : null;
   const whole = word ? null : longestWholeWord(needle, openBefore, openAfter);
+  const wordStart = word || whole || openBefore ? null : wordAffix(needle, false);
+  const wordEnd = word || whole || wordStart || openAfter ? null : wordAffix(needle, true);
   return {
     key,
     needle,
@@ -74,6 +85,8 @@ function compile(core: string, caseSensitive: boolean, openBefore: boolean, open
     spansWhitespace: needle.includes(' '),
     word,
     wholeWord: whole === null ? null : wordKey(whole),
+    wordStart,
+    wordEnd,
     edgeBefore,
     edgeAfter,
     answeredFor: 0,
