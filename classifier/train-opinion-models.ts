@@ -14,7 +14,7 @@ import { automationSignals } from './automation-signals.ts';
 import { loadPostReaders, type PostReaders, readOpinion, readPost } from './built-in-classifier.ts';
 import { inputOf, readEvalSet } from './classifier-eval-set.ts';
 import { detectLanguage } from './language.ts';
-import { defaultTrainingOptions, trainLogisticModel } from './logistic-regression.ts';
+import { defaultTrainingOptions, type TrainingOptions, trainLogisticModel } from './logistic-regression.ts';
 import { learnedIntents, type OpinionModels, opinionModelsPath } from './opinion-models.ts';
 import { buildSenseProfile } from './sense-profile.ts';
 import { type SentimentFeatures, sentimentFeatures } from './sentiment-features.ts';
@@ -96,18 +96,18 @@ function withoutWords(features: SentimentFeatures): SentimentFeatures {
  * posts labelled with intents; the sentiment model of unfamiliar posts from
  * every post and a copy of each without its words.
  */
-export function trainOpinionModels({ sentimentOnly, withIntents }: TrainingPosts): OpinionModels {
+export function trainOpinionModels({ sentimentOnly, withIntents }: TrainingPosts, options: TrainingOptions = defaultTrainingOptions): OpinionModels {
   const all = [...sentimentOnly, ...withIntents];
   const examples = all.map((post) => ({ features: post.features, label: post.sentiment }));
-  const sentiment = trainLogisticModel(examples, [...sentiments]);
-  const unfamiliarSentiment = trainLogisticModel([...examples, ...examples.map((example) => ({ ...example, features: withoutWords(example.features) }))], [...sentiments]);
+  const sentiment = trainLogisticModel(examples, [...sentiments], options);
+  const unfamiliarSentiment = trainLogisticModel([...examples, ...examples.map((example) => ({ ...example, features: withoutWords(example.features) }))], [...sentiments], options);
   const intentModels = Object.fromEntries(
     learnedIntents.map((intent) => [
       intent,
-      trainLogisticModel(withIntents.map((post) => ({ features: post.features, label: post.intents?.includes(intent) ? 'yes' : 'no' })), ['no', 'yes']),
+      trainLogisticModel(withIntents.map((post) => ({ features: post.features, label: post.intents?.includes(intent) ? 'yes' : 'no' })), ['no', 'yes'], options),
     ]),
   ) as OpinionModels['intents'];
-  const { epochs, l2, minCount } = defaultTrainingOptions;
+  const { epochs, l2, minCount } = options;
   return { sentiment, intents: intentModels, unfamiliarSentiment, training: { sentimentPosts: all.length, intentPosts: withIntents.length, epochs, l2, minCount } };
 }
 
