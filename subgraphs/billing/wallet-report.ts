@@ -18,7 +18,8 @@ import { chargesPerDay, type CreditEntry, itemChargesBetween, newestPaidCredit }
 import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
 import { walletFigures, type WalletFigures } from './wallet-figures.ts';
 import { walletStateOf } from './wallet-state.ts';
-import { findWallet, findWalletWithFigureParts, type WalletRow, type WalletWithFigureParts } from './wallet-store.ts';
+import { findWalletWithFigureParts, type WalletWithFigureParts } from './wallet-figure-parts-store.ts';
+import { findWallet, type WalletRow } from './wallet-store.ts';
 
 const day = 86_400_000;
 

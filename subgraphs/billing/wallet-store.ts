@@ -1,8 +1,7 @@
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
 import { billingDayOf, startOfBillingDay } from './billing-day.ts';
-import { keywordRunCountColumns, type KeywordRunCounts } from './keyword-accounting-store.ts';
-import { insertKeyedLedgerEntries, type ItemCharges, itemChargesBetweenSql, keyedLedgerEntries, keywordDayKey } from './ledger-store.ts';
+import { insertKeyedLedgerEntries, keyedLedgerEntries, keywordDayKey } from './ledger-store.ts';
 import { fifteenthsPerCent, keywordDayFifteenths, welcomeCreditCents } from './prices.ts';
 
 /** A wallet row; amounts in fifteenths of a cent. */
@@ -31,7 +30,7 @@ export interface WalletRow {
 }
 
 // bigint columns come back as strings; float8 holds every balance exactly (< 2^53).
-const walletColumns = (sql: Queryable) => sql`
+export const walletColumns = (sql: Queryable) => sql`
   workspace_id, on_welcome_credit, balance_fifteenths::float8 as balance_fifteenths, credit_epoch,
   last_credit_fifteenths::float8 as last_credit_fifteenths, low_recorded_epoch, settled_through::text as settled_through,
   auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents,
@@ -62,44 +61,6 @@ export async function findWallet(sql: Queryable, workspaceId: string): Promise<W
     /* findWallet */
     select ${walletColumns(sql)} from wallets where workspace_id = ${workspaceId}`;
   return row;
-}
-
-/** The wallet row with what its figures are computed from. */
-export interface WalletWithFigureParts {
-  wallet: WalletRow;
-  /** Its workspace's keywords by run state, keyword days due before `dueBefore`. */
-  keywords: KeywordRunCounts;
-  /** Its item charges in [chargesFrom, chargesTo). */
-  charges: ItemCharges;
-}
-
-/**
- * The wallet row, its keywords by run state and its item charges over a
- * period in one statement (one snapshot, one round trip), as findWallet,
- * countKeywordRunStates and itemChargesBetween would read them.
- */
-export async function findWalletWithFigureParts(
-  sql: Queryable,
-  workspaceId: string,
-  dueBefore: Date,
-  chargesFrom: Date,
-  chargesTo: Date,
-): Promise<WalletWithFigureParts | undefined> {
-  const [row] = await sql<(WalletRow & KeywordRunCounts & { chargedMentions: number; chargedComments: number; chargedFifteenths: number })[]>`
-    /* findWalletWithFigureParts */
-    select ${walletColumns(sql)}, run_counts.*,
-           charges.mentions as charged_mentions, charges.comments as charged_comments, charges.fifteenths as charged_fifteenths
-    from wallets
-    cross join (select ${keywordRunCountColumns(sql, dueBefore)} from keywords where workspace_id = ${workspaceId}) run_counts
-    cross join (${itemChargesBetweenSql(sql, workspaceId, chargesFrom, chargesTo)}) charges
-    where wallets.workspace_id = ${workspaceId}`;
-  if (!row) return undefined;
-  const { running, due, capped, pausedForBalance, resumable, muted, chargedMentions, chargedComments, chargedFifteenths, ...wallet } = row;
-  return {
-    wallet,
-    keywords: { running, due, capped, pausedForBalance, resumable, muted },
-    charges: { mentions: chargedMentions, comments: chargedComments, fifteenths: chargedFifteenths },
-  };
 }
 
 /**
