@@ -46,6 +46,15 @@ export interface KeywordRunCounts {
 
 export const noKeywords: KeywordRunCounts = { running: 0, due: 0, capped: 0, pausedForBalance: 0, resumable: 0, muted: 0 };
 
+/** The `KeywordRunCounts` columns, counted over the `keywords` rows a statement reads. */
+export const keywordRunCountColumns = (sql: Queryable, dueBefore: Date) => sql`
+  count(*) filter (where not muted)::int as running,
+  count(*) filter (where not muted and created_at < ${dueBefore})::int as due,
+  count(*) filter (where not muted and paused_for_cap)::int as capped,
+  count(*) filter (where paused_for_balance)::int as paused_for_balance,
+  count(*) filter (where paused_for_balance and not paused_for_noise)::int as resumable,
+  count(*) filter (where muted and not paused_for_balance)::int as muted`;
+
 export async function countKeywordRunStates(
   sql: Queryable,
   workspaceIds: readonly string[],
@@ -53,13 +62,7 @@ export async function countKeywordRunStates(
 ): Promise<Map<string, KeywordRunCounts>> {
   const rows = await sql<({ workspaceId: string } & KeywordRunCounts)[]>`
     /* countKeywordRunStates */
-    select workspace_id,
-           count(*) filter (where not muted)::int as running,
-           count(*) filter (where not muted and created_at < ${dueBefore})::int as due,
-           count(*) filter (where not muted and paused_for_cap)::int as capped,
-           count(*) filter (where paused_for_balance)::int as paused_for_balance,
-           count(*) filter (where paused_for_balance and not paused_for_noise)::int as resumable,
-           count(*) filter (where muted and not paused_for_balance)::int as muted
+    select workspace_id, ${keywordRunCountColumns(sql, dueBefore)}
     from keywords
     where workspace_id = any(${sql.array(workspaceIds as string[])})
     group by workspace_id`;

@@ -34,7 +34,7 @@ function firstOfMonthUtc(year: number, monthIndex: number): Date {
 
 export const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 
-interface ChargeTotalRow {
+export interface ChargeTotalRow {
   key: string;
   /** Null for a key with no charge of the month. */
   kind: 'keyword_day' | 'mention' | 'comment' | null;
@@ -43,7 +43,7 @@ interface ChargeTotalRow {
 }
 
 /** Exact totals per key and kind, each cents figure rounded once on its total and `totalCents` their sum (2.1.4). */
-function costsFrom(rows: ChargeTotalRow[]): Map<string, KeywordMonthCost> {
+function costsFrom(rows: readonly ChargeTotalRow[]): Map<string, KeywordMonthCost> {
   const costs = new Map<string, KeywordMonthCost>();
   for (const row of rows) {
     const cost = costs.get(row.key) ?? { ...zeroCost };
@@ -58,28 +58,39 @@ function costsFrom(rows: ChargeTotalRow[]): Map<string, KeywordMonthCost> {
 }
 
 /**
+ * Per keyword of `asked` (a subquery answering `id`), its charges of the
+ * month from the ledger by kind, as a subquery (`key`, `kind`, `quantity`,
+ * `fifteenths`), a row of no kind for a keyword charged nothing; the
+ * statement that reads the keywords (their page) can hold it.
+ */
+export const keywordMonthCostRowsSql = (sql: Queryable, asked: postgres.Fragment, month: string) => {
+  const { from, to } = monthBounds(month);
+  // The ids as an array for the ledger's index (`= any`), then a row for each, charged or not.
+  return sql`
+    with asked as (${asked})
+    select asked.id as key, c.kind, coalesce(c.quantity, 0) as quantity, coalesce(c.fifteenths, 0) as fifteenths
+    from asked left join (
+      select keyword_id, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
+      from ledger_entries
+      where keyword_id = any(array(select id from asked)) and kind in ('keyword_day', 'mention', 'comment')
+        ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
+      group by keyword_id, kind
+    ) c on c.keyword_id = asked.id`;
+};
+
+/** Rows of `keywordMonthCostRowsSql` (as they are, or as a statement's `json_agg` gives them back: the same keys and numbers) as costs by keyword. */
+export const keywordMonthCostsOfRows = (rows: readonly ChargeTotalRow[]): Map<string, KeywordMonthCost> => costsFrom(rows);
+
+/**
  * Per keyword, the charges of the month from the ledger, a zero cost for
  * a keyword charged nothing. A keyword's `stats.cost` and its row of the
- * usage breakdown both come from here. `keywords` is a list of ids or a
- * subquery answering `id`, so a statement sent at once with the one that
- * reads the keywords (their page) can ask it.
+ * usage breakdown both come from here.
  */
-export async function keywordMonthCosts(sql: Queryable, keywords: readonly string[] | postgres.Fragment, month: string): Promise<Map<string, KeywordMonthCost>> {
-  const { from, to } = monthBounds(month);
-  const asked = Array.isArray(keywords) ? sql`select unnest(${sql.array(keywords as string[])}::text[]) as id` : (keywords as postgres.Fragment);
-  // The ids as an array for the ledger's index (`= any`), then a row for each, charged or not.
+export async function keywordMonthCosts(sql: Queryable, keywords: readonly string[], month: string): Promise<Map<string, KeywordMonthCost>> {
   return costsFrom(
     await sql<ChargeTotalRow[]>`
       /* keywordMonthCosts */
-      with asked as (${asked})
-      select asked.id as key, c.kind, coalesce(c.quantity, 0) as quantity, coalesce(c.fifteenths, 0) as fifteenths
-      from asked left join (
-        select keyword_id, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths
-        from ledger_entries
-        where keyword_id = any(array(select id from asked)) and kind in ('keyword_day', 'mention', 'comment')
-          ${timeBoundInText(sql, 'occurred_at', '>=', from)} ${timeBoundInText(sql, 'occurred_at', '<', to)}
-        group by keyword_id, kind
-      ) c on c.keyword_id = asked.id`,
+      ${keywordMonthCostRowsSql(sql, sql`select unnest(${sql.array(keywords as string[])}::text[]) as id`, month)}`,
   );
 }
 

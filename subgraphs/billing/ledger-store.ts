@@ -115,14 +115,24 @@ export async function insertCredit(
 }
 
 /** Item charges (mentions and comments) of the workspace in [from, to), in fifteenths. */
-export async function itemChargesBetween(sql: Queryable, workspaceId: string, from: Date, to: Date): Promise<{ mentions: number; comments: number; fifteenths: number }> {
-  const [row] = await sql<{ mentions: number; comments: number; fifteenths: number }[]>`
+export interface ItemCharges {
+  mentions: number;
+  comments: number;
+  fifteenths: number;
+}
+
+/** The `ItemCharges` of the workspace in [from, to) as a subquery of one row. */
+export const itemChargesBetweenSql = (sql: Queryable, workspaceId: string, from: Date, to: Date) => sql`
+  select count(*) filter (where kind = 'mention')::int as mentions,
+         count(*) filter (where kind = 'comment')::int as comments,
+         coalesce(-sum(amount_fifteenths), 0)::float8 as fifteenths
+  from ledger_entries
+  where workspace_id = ${workspaceId} and kind in ('mention', 'comment') and occurred_at >= ${from} and occurred_at < ${to}`;
+
+export async function itemChargesBetween(sql: Queryable, workspaceId: string, from: Date, to: Date): Promise<ItemCharges> {
+  const [row] = await sql<ItemCharges[]>`
     /* itemChargesBetween */
-    select count(*) filter (where kind = 'mention')::int as mentions,
-           count(*) filter (where kind = 'comment')::int as comments,
-           coalesce(-sum(amount_fifteenths), 0)::float8 as fifteenths
-    from ledger_entries
-    where workspace_id = ${workspaceId} and kind in ('mention', 'comment') and occurred_at >= ${from} and occurred_at < ${to}`;
+    ${itemChargesBetweenSql(sql, workspaceId, from, to)}`;
   return row;
 }
 

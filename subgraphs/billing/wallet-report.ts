@@ -17,7 +17,8 @@ import { keywordsOfMonth } from './keyword-accounting-store.ts';
 import { chargesPerDay, type CreditEntry, itemChargesBetween, newestPaidCredit } from './ledger-store.ts';
 import { centsOf, topUpBounds, welcomeCap, welcomeCreditCents } from './prices.ts';
 import { walletFigures, type WalletFigures } from './wallet-figures.ts';
-import { keywordCountsAt, walletStateOf } from './wallet-state.ts';
+import { walletStateOf } from './wallet-state.ts';
+import { findWalletWithFigureParts, type WalletWithFigureParts } from './wallet-figure-parts-store.ts';
 import { findWallet, type WalletRow } from './wallet-store.ts';
 
 const day = 86_400_000;
@@ -55,23 +56,21 @@ const lastTopUpOf = (credit: CreditEntry | undefined): WalletReport['lastTopUp']
 /**
  * The wallet row and what its figures are computed from: its keywords by
  * run state, and its mention and comment charges over the last 7 whole UTC
- * days (the daily burn). Started together with the caller's other reads.
+ * days (the daily burn), in one statement. Started together with the
+ * caller's other reads.
  */
 function readWalletFigures(sql: Queryable, workspaceId: string, now: Date) {
   const today = startOfBillingDay(billingDayOf(now));
-  return Promise.all([
-    findWallet(sql, workspaceId),
-    keywordCountsAt(sql, [workspaceId], now),
-    itemChargesBetween(sql, workspaceId, new Date(today.getTime() - 7 * day), today),
-  ]);
+  return findWalletWithFigureParts(sql, workspaceId, today, new Date(today.getTime() - 7 * day), today);
 }
 
-function figuresOf([wallet, counts, lastWeek]: Awaited<ReturnType<typeof readWalletFigures>>, now: Date): { wallet: WalletRow; figures: WalletFigures } {
-  if (!wallet) throw notFound('Wallet');
-  return { wallet, figures: walletFigures(walletStateOf(wallet, counts, now), lastWeek.fifteenths) };
+function figuresOf(parts: WalletWithFigureParts | undefined, now: Date): { wallet: WalletRow; figures: WalletFigures } {
+  if (!parts) throw notFound('Wallet');
+  const { wallet, keywords, charges } = parts;
+  return { wallet, figures: walletFigures(walletStateOf(wallet, new Map([[wallet.workspaceId, keywords]]), now), charges.fifteenths) };
 }
 
-function summaryOf(walletParts: Awaited<ReturnType<typeof readWalletFigures>>, now: Date): { wallet: WalletRow; summary: WalletSummary } {
+function summaryOf(walletParts: WalletWithFigureParts | undefined, now: Date): { wallet: WalletRow; summary: WalletSummary } {
   const { wallet, figures } = figuresOf(walletParts, now);
   return {
     wallet,
@@ -84,12 +83,9 @@ function summaryOf(walletParts: Awaited<ReturnType<typeof readWalletFigures>>, n
   };
 }
 
-/**
- * The wallet without its last top-up, auto-recharge and month's cost: three
- * statements in one round trip, where the whole report takes seven.
- */
+/** The wallet without its last top-up, auto-recharge and month's cost: one statement, where the whole report takes five. */
 export async function loadWalletSummary(sql: Queryable, workspaceId: string, now: Date): Promise<WalletSummary> {
-  return summaryOf(await onOneConnection(sql, (connection) => readWalletFigures(connection, workspaceId, now)), now).summary;
+  return summaryOf(await readWalletFigures(sql, workspaceId, now), now).summary;
 }
 
 /** Every read of the report is started at once on one connection: one round trip (issue 18). */

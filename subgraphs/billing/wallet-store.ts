@@ -30,7 +30,7 @@ export interface WalletRow {
 }
 
 // bigint columns come back as strings; float8 holds every balance exactly (< 2^53).
-const walletColumns = (sql: Queryable) => sql`
+export const walletColumns = (sql: Queryable) => sql`
   workspace_id, on_welcome_credit, balance_fifteenths::float8 as balance_fifteenths, credit_epoch,
   last_credit_fifteenths::float8 as last_credit_fifteenths, low_recorded_epoch, settled_through::text as settled_through,
   auto_recharge_enabled, auto_recharge_threshold_cents, auto_recharge_amount_cents,

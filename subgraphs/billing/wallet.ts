@@ -176,7 +176,7 @@ const summaryFields = new Set<string>(['__typename', 'status', 'balanceCents', '
 const asksOnlySummary = (info: GraphQLResolveInfo) =>
   info.fieldNodes.every((wallet) => wallet.selectionSet?.selections.every((field) => field.kind === Kind.FIELD && summaryFields.has(field.name.value)));
 
-/** The wallet as asked: its summary alone when nothing more is asked (three statements rather than seven, issue 18). */
+/** The wallet as asked: its summary alone when nothing more is asked (one statement rather than five, issue 18). */
 async function walletAsAsked(ctx: SubgraphContext, workspaceId: string, info: GraphQLResolveInfo): Promise<Wallet | WalletSummaryFields> {
   return asksOnlySummary(info) ? toWalletSummary(await loadWalletSummary(ctx.sql, workspaceId, ctx.clock.now())) : toWallet(await loadWalletReport(ctx.sql, workspaceId, ctx.clock.now()));
 }

@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
-import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCosts, monthOf, zeroCost } from '../billing/index.ts';
-import { type KeywordMatchCounts, keywordMatchCounts, keywordMatchCountsOfWindows } from '../mentions/index.ts';
-import { onOneConnection } from '../../runtime/database.ts';
+import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCostRowsSql, keywordMonthCosts, keywordMonthCostsOfRows, monthOf, zeroCost } from '../billing/index.ts';
+import { type KeywordMatchCounts, keywordMatchCounts, keywordMatchCountsOfJson, keywordMatchCountsSql } from '../mentions/index.ts';
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { countKeywordsByGroup, findCurrentGroupsOfKeywords, findGroupsByIds, type GroupRow } from './group-store.ts';
@@ -10,9 +9,7 @@ import {
   findKeywordsByIds,
   type KeywordFeedRow,
   type KeywordPageBounds,
-  keywordPageIdsSql,
-  keywordPageStatsWindowsSql,
-  listKeywordsPage,
+  listKeywordsPageWithStatsRows,
   type KeywordPollRow,
   type KeywordRow,
   listFeeds,
@@ -80,14 +77,11 @@ export type KeywordLoaders = ReturnType<typeof createKeywordLoaders>;
 export const keywordLoaders: (ctx: SubgraphContext) => KeywordLoaders = perRequest(createKeywordLoaders);
 
 /**
- * A page of keywords whose stats are asked, in one round trip: the page
- * (`limit` keywords and one more, which says whether a next page exists),
- * and from the same page as a subquery the match counts and month costs
- * its stats read, all three sent at once on one connection. The loaders
- * are primed with the counts and costs, so the stats resolvers find them
- * without a statement of their own. A keyword the statements see
- * differently (created or deleted between them) is not primed and is read
- * by its loader as without this.
+ * A page of keywords whose stats are asked, in one statement: the page
+ * (`limit` keywords and one more, which says whether a next page exists)
+ * with the match counts and month costs its stats read. The loaders are
+ * primed with the counts and costs, so the stats resolvers find them
+ * without a statement of their own.
  */
 export async function listKeywordsPageWithStats(
   ctx: SubgraphContext,
@@ -97,15 +91,13 @@ export async function listKeywordsPageWithStats(
   statsWindowStart: Date,
 ): Promise<KeywordRow[]> {
   const loaders = keywordLoaders(ctx);
-  const shown = { ...page, limit };
-  const [rows, counts, costs] = await onOneConnection(ctx.sql, (sql) =>
-    Promise.all([
-      listKeywordsPage(sql, workspaceId, { ...page, limit: limit + 1 }),
-      keywordMatchCountsOfWindows(sql, keywordPageStatsWindowsSql(sql, workspaceId, shown, statsWindowStart), loaders.now),
-      keywordMonthCosts(sql, keywordPageIdsSql(sql, workspaceId, shown), monthOf(loaders.now)),
-    ]),
-  );
-  for (const { since, ...windowCounts } of counts) loaders.matchCounts.prime(sinceKey(windowCounts.totals.keywordId, since), windowCounts);
-  for (const [keywordId, cost] of costs) loaders.monthCost.prime(keywordId, cost);
-  return rows;
+  const rows = await listKeywordsPageWithStatsRows(ctx.sql, workspaceId, { ...page, limit }, statsWindowStart, {
+    matchCounts: (windows) => keywordMatchCountsSql(ctx.sql, windows, loaders.now),
+    monthCosts: (ids) => keywordMonthCostRowsSql(ctx.sql, ids, monthOf(loaders.now)),
+  });
+  return rows.map(({ matchCounts, monthCosts, ...row }) => {
+    for (const { since, ...windowCounts } of keywordMatchCountsOfJson(matchCounts ?? [])) loaders.matchCounts.prime(sinceKey(row.id, since), windowCounts);
+    for (const [keywordId, cost] of keywordMonthCostsOfRows(monthCosts ?? [])) loaders.monthCost.prime(keywordId, cost);
+    return row;
+  });
 }

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import type { Queryable } from '../../runtime/database.ts';
 import { newId } from '../../runtime/ids.ts';
+import type { ChargeTotalRow } from '../billing/index.ts';
 import { domainError } from '../domain-error.ts';
 import type { KeywordKind } from '../../vocabulary/keyword-kinds.ts';
 
@@ -202,24 +203,48 @@ export async function listKeywordsPage(sql: Queryable, workspaceId: string, page
     ${keywordPageSql(sql, workspaceId, page)}`;
 }
 
-/**
- * The ids of a page's keywords as a subquery (`id`), for a statement sent
- * together with the page's own rather than after it.
- */
-export const keywordPageIdsSql = (sql: Queryable, workspaceId: string, page: KeywordPageBounds) =>
-  sql`select id from (${keywordPageSql(sql, workspaceId, page)}) page`;
+/** Subqueries of the figures a page's stats read, built over the keywords the page shows. */
+export interface KeywordPageStatsSql {
+  /** Over the page's match windows, `(keyword_id, since)` rows: a subquery of rows with `keyword_id`. */
+  matchCounts: (windows: postgres.Fragment) => postgres.Fragment;
+  /** Over the page's keyword ids (`id`): a subquery of rows with `key`, the keyword's id. */
+  monthCosts: (ids: postgres.Fragment) => postgres.Fragment;
+}
+
+/** A keyword of the page, with its stats' rows (`json_agg`) when it is shown, null for the one past the page. */
+export type KeywordRowWithStats = KeywordRow & { matchCounts: Record<string, unknown>[] | null; monthCosts: ChargeTotalRow[] | null };
 
 /**
- * The match windows a page's stats count, as a subquery (`keyword_id`,
- * `since`): each keyword's from `windowStart`, and from its last change of
- * rules when that is later (the health window of keyword-health-report.ts,
- * to the millisecond as the keyword row reads it).
+ * A page of keywords (`limit` and one more, which says whether a next page
+ * exists) and, for the `limit` shown, the rows of their match counts and
+ * month costs, in one statement: the page is read once, and its match
+ * windows are each keyword's from `windowStart`, and from its last change
+ * of rules when that is later (the health window of
+ * keyword-health-report.ts, to the millisecond as the keyword row reads it).
  */
-export const keywordPageStatsWindowsSql = (sql: Queryable, workspaceId: string, page: KeywordPageBounds, windowStart: Date) => sql`
-    select id as keyword_id, ${windowStart}::timestamptz as since from (${keywordPageSql(sql, workspaceId, page)}) page
-    union all
-    select id, date_trunc('milliseconds', judged_since) from (${keywordPageSql(sql, workspaceId, page)}) page
-    where date_trunc('milliseconds', judged_since) > ${windowStart}`;
+export async function listKeywordsPageWithStatsRows(
+  sql: Queryable,
+  workspaceId: string,
+  page: KeywordPageBounds,
+  windowStart: Date,
+  stats: KeywordPageStatsSql,
+): Promise<KeywordRowWithStats[]> {
+  return sql<KeywordRowWithStats[]>`
+    /* listKeywordsPageWithStats */
+    with page as (${keywordPageSql(sql, workspaceId, { ...page, limit: page.limit + 1 })}),
+    shown as (select id, judged_since from page order by id limit ${page.limit}),
+    match_counts as materialized (${stats.matchCounts(sql`
+      select id as keyword_id, ${windowStart}::timestamptz as since from shown
+      union all
+      select id, date_trunc('milliseconds', judged_since) from shown
+      where date_trunc('milliseconds', judged_since) > ${windowStart}`)}),
+    month_costs as materialized (${stats.monthCosts(sql`select id from shown`)})
+    select page.*,
+           (select json_agg(match_counts) from match_counts where match_counts.keyword_id = page.id) as match_counts,
+           (select json_agg(month_costs) from month_costs where month_costs.key = page.id) as month_costs
+    from page
+    order by page.id`;
+}
 
 /** Every keyword of the workspace by term, case ignored, then creation: the compatibility API's whole list (spec 4.8). */
 export async function listKeywordsByTerm(sql: Queryable, workspaceId: string): Promise<KeywordRow[]> {

@@ -61,16 +61,14 @@ export interface KeywordMatchWindow {
  * (migration 050), which hold every column counted, and never the table:
  * a sequential scan of every mention hashed to the windows cost three
  * times as much on 5,000 mentions (PERFORMANCE.md, "Gateways"), and grew with the
- * whole table rather than with the keyword. `windows` is a subquery of
- * `(keyword_id, since)` rows, so a statement sent at once with the one
- * that reads the keywords (their page) can ask it; each is answered once,
- * with its `since`.
+ * whole table rather than with the keyword. A subquery of a row per
+ * window, with its `since`: `windows` is a subquery of `(keyword_id, since)`
+ * rows, so the statement that reads the keywords (their page) can hold it.
  */
-export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postgres.Fragment, now: Date): Promise<(KeywordMatchCounts & { since: Date })[]> {
+export const keywordMatchCountsSql = (sql: Queryable, windows: postgres.Fragment, now: Date) => {
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // The mention's own copy of its post's publication time (migration 027): the totals read no posts.
-  const rows = await sql<(Omit<KeywordMatchTotals, 'keywordId'> & { keywordId: string; since: Date; windowRelevant: number; windowFiltered: number })[]>`
-    /* keywordMatchCounts */
+  return sql`
     select w.keyword_id, w.since, c.*
     from (${windows}) w
     cross join lateral (
@@ -85,20 +83,54 @@ export async function keywordMatchCountsOfWindows(sql: Queryable, windows: postg
       from mentions m
       where m.keyword_id = w.keyword_id and ${scoredSql(sql)}
     ) c`;
-  return rows.map((row) => ({
-    since: row.since,
-    totals: {
-      keywordId: row.keywordId,
-      mentions: row.mentions,
-      relevant: row.relevant,
-      last7d: row.last7d,
-      lastMentionAt: row.lastMentionAt,
-      feedbackRelevant: row.feedbackRelevant,
-      feedbackNotRelevant: row.feedbackNotRelevant,
-    },
-    window: { keywordId: row.keywordId, relevant: row.windowRelevant, filtered: row.windowFiltered },
-  }));
+};
+
+/** A row of `keywordMatchCountsSql`. */
+interface KeywordMatchCountsRow extends Omit<KeywordMatchTotals, 'keywordId'> {
+  keywordId: string;
+  since: Date;
+  windowRelevant: number;
+  windowFiltered: number;
 }
+
+const matchCountsOfRow = (row: KeywordMatchCountsRow): KeywordMatchCounts & { since: Date } => ({
+  since: row.since,
+  totals: {
+    keywordId: row.keywordId,
+    mentions: row.mentions,
+    relevant: row.relevant,
+    last7d: row.last7d,
+    lastMentionAt: row.lastMentionAt,
+    feedbackRelevant: row.feedbackRelevant,
+    feedbackNotRelevant: row.feedbackNotRelevant,
+  },
+  window: { keywordId: row.keywordId, relevant: row.windowRelevant, filtered: row.windowFiltered },
+});
+
+/** The counts of each window of `windows`, a subquery of `(keyword_id, since)` rows, each with its `since`. */
+async function keywordMatchCountsOfWindows(sql: Queryable, windows: postgres.Fragment, now: Date): Promise<(KeywordMatchCounts & { since: Date })[]> {
+  const rows = await sql<KeywordMatchCountsRow[]>`
+    /* keywordMatchCounts */
+    ${keywordMatchCountsSql(sql, windows, now)}`;
+  return rows.map(matchCountsOfRow);
+}
+
+/** Rows of `keywordMatchCountsSql` as a statement's `json_agg` gives them back (column names as keys, instants as text). */
+export const keywordMatchCountsOfJson = (rows: Record<string, unknown>[]): (KeywordMatchCounts & { since: Date })[] =>
+  rows.map((row) =>
+    matchCountsOfRow({
+      keywordId: row.keyword_id as string,
+      since: new Date(row.since as string),
+      mentions: row.mentions as number,
+      relevant: row.relevant as number,
+      last7d: row.last7d as number,
+      lastMentionAt: row.last_mention_at === null ? null : new Date(row.last_mention_at as string),
+      feedbackRelevant: row.feedback_relevant as number,
+      feedbackNotRelevant: row.feedback_not_relevant as number,
+      windowRelevant: row.window_relevant as number,
+      windowFiltered: row.window_filtered as number,
+    }),
+  );
 
 /** The counts of each window asked, in the order of `windows`. */
 export async function keywordMatchCounts(sql: Queryable, windows: readonly KeywordMatchWindow[], now: Date): Promise<KeywordMatchCounts[]> {
