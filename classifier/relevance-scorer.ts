@@ -506,7 +506,19 @@ function nearTerm(index: number, termIndexes: readonly number[], termLength: num
   return false;
 }
 
-function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string): RelevanceEvidence[] {
+/**
+ * A word of a post in another language that none of the profile's
+ * vocabularies holds, read by its stem against the description's words
+ * (`CognateIndex`): "guitarra" is a word of a guitar maker's sense,
+ * "nébuleuse" of the nebula a context rules out.
+ */
+function cognateKind(profile: SenseProfile, word: string): WordKind {
+  if (profile.termWords.has(word)) return 'none';
+  if (profile.senseCognates.cognateOf(word) !== null) return 'sense';
+  return profile.offSenseCognates.cognateOf(word) !== null ? 'offSense' : 'none';
+}
+
+function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
   const termIndexes = termIndexesIn(words, profile.termSequence);
@@ -521,6 +533,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       if (kinds.size >= maxRememberedKinds) kinds.clear();
       kinds.set(word, kind);
     }
+    if (kind === 'none' && foreign) kind = cognateKind(profile, word);
     if (kind === 'none') continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
@@ -581,7 +594,8 @@ function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurre
     const gloss = glossOf(text, occurrence.index, occurrence.text) ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    if (words.some((word) => profile.senseWords.has(foldWord(word)))) return [];
+    const foreign = language !== null && language !== 'en';
+    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
     if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
     return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
   }
@@ -660,7 +674,7 @@ export function scoreRelevance(
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text));
+  evidence.push(...vocabularyEvidence(profile, words, post.text, language !== null && language !== 'en'));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
   const names = nameEvidence(profile, post, words);

@@ -202,6 +202,19 @@ describe('built-in classifier', () => {
     expect(clause.note).not.toContain('glossed');
   });
 
+  it('reads words of other languages that share their stem with the context\'s words as those words, for the sense, a sense ruled out and a gloss', async () => {
+    const amps: ClassifiedKeyword = { id: 'kw_lantern_amps', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of guitar amplifiers and pedals. Not camping lanterns or the Lantern Nebula.', groupDescription: null };
+    const [sense, ruledOut, gloss] = await classify(
+      post('Mi amplificador Lantern nuevo suena increíble en el ensayo.', amps),
+      post('Photo magnifique de la nébuleuse Lantern, prise cette nuit depuis le jardin.', amps),
+      post('Lantern, el fabricante de amplificadores, sube los precios otra vez este año.', amps),
+    );
+    expect(sense.note).toContain('context words amplificador');
+    expect(ruledOut.note).toContain('words of an excluded sense (nébuleuse)');
+    expect(ruledOut.relevance).toBeLessThan(40);
+    expect(gloss.note).not.toContain('glossed as something else');
+  });
+
   it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
     const vpn: ClassifiedKeyword = { id: 'kw_mullvad', term: 'Mullvad', kind: 'topic', context: 'Mullvad, the VPN service. Not the Swedish word for a mole or a spy.', groupDescription: null };
     const [word, named, capitalised] = await classify(
