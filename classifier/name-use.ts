@@ -103,14 +103,25 @@ const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»
  * ("« Ancestry »", "Brettspiel "Time Machine"", "『The Time Machine』",
  * ""mullvad" means mole"), in every language that writes them, and people
  * do not quote the name of a product they use unless a product's part
- * follows the quote ("the "Merlin" app").
+ * follows the quote ("the "Merlin" app") or a word right before or after
+ * it names its kind (`namesKind`, read in the post's language: "l'appli
+ * « Merlin »", "die App „Planta“").
  */
-export function quotedAsTitle(text: string, index: number, found: string): boolean {
-  if (!quoteOpensBefore.test(text.slice(Math.max(0, index - 60), index))) return false;
+export function quotedAsTitle(text: string, index: number, found: string, namesKind: (word: string) => boolean): boolean {
+  const before = text.slice(Math.max(0, index - 60), index);
+  const opening = quoteOpensBefore.exec(before);
+  if (!opening) return false;
   const after = text.slice(index + found.length, index + found.length + 80);
   const closing = quoteClosesAfter.exec(after);
-  return closing !== null && !productPartAfter.test(after.slice(closing[0].length));
+  if (closing === null || productPartAfter.test(after.slice(closing[0].length))) return false;
+  // A kind noun right before the quote or right after it ("l'appli « Merlin »", "die App „Planta“", "o aplicativo "Cura"").
+  const kindBefore = wordRightBefore.exec(before.slice(0, opening.index))?.[1];
+  const kindAfter = wordRightAfter.exec(after.slice(closing[0].length))?.[1];
+  return !(kindBefore && namesKind(kindBefore.toLowerCase())) && !(kindAfter && namesKind(kindAfter.toLowerCase()));
 }
+
+const wordRightBefore = /(\p{L}+)[ \t]*$/u;
+const wordRightAfter = /^[ \t]*(\p{L}+)/u;
 
 /** An article in the languages the classifier reads, opening a gloss. */
 const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;

@@ -371,7 +371,8 @@ function writingEvidence(
   else if (modelLine) evidence.push({ weight: weights.modelNumber, reason: `"${profile.term}" named with a model's name and number` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
-  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text))) {
+  const namesKind = (word: string) => namesKindOfSense(profile, word, language);
+  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text, namesKind))) {
     evidence.push({ weight: weights.quotedAsTitle, reason: `"${profile.term}" in quotation marks, as a title or the word` });
   }
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
@@ -379,6 +380,24 @@ function writingEvidence(
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
   }
   return evidence;
+}
+
+/**
+ * What kind of thing a product is, as the glossary reads the word in each
+ * language ("appli", "App", "aplicativo" → app; "Werkzeug", "outil",
+ * "herramienta" → tool).
+ */
+const productKinds = new Set(['app', 'software', 'tool', 'plugin', 'service', 'device', 'product', 'brand', 'website']);
+
+/**
+ * A word, lower case, in the post's language, that names the kind of thing
+ * the sense is: a kind of product, or a word of the description, read
+ * through the glossary and, in another language, by its stem.
+ */
+function namesKindOfSense(profile: SenseProfile, word: string, language: string | null): boolean {
+  const english = glossedWords([word], language, profile.termWords)[0];
+  if (productKinds.has(english) || profile.senseWords.has(foldWord(english))) return true;
+  return language !== null && language !== 'en' && profile.senseCognates.cognateOf(word) !== null;
 }
 
 /**

@@ -177,6 +177,16 @@ describe('built-in classifier', () => {
     );
     expect(part.note).not.toContain('quotation marks');
     expect(possessive.note).not.toContain('quotation marks');
+    // A kind noun of the sense before or after the quote, in the post's language, names the product.
+    const kinds = await classify(
+      post('Uso la herramienta "Ferry" desde enero.', backup),
+      post('Heb je het programma "Ferry" al geprobeerd?', backup),
+      post('« Ferry » appli de sauvegarde, enfin installée.', backup),
+    );
+    for (const kind of kinds) {
+      expect(kind.note).not.toContain('quotation marks');
+      expect(kind.relevance).toBeGreaterThanOrEqual(50);
+    }
   });
 
   it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
