@@ -610,7 +610,7 @@ const glossNamesSense = 0.35;
 function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text) ?? namedThingBefore(text, occurrence.index);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, language !== null && language !== 'en') ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     const foreign = language !== null && language !== 'en';

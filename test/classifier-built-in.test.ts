@@ -225,6 +225,22 @@ describe('built-in classifier', () => {
     expect(gloss.note).not.toContain('glossed as something else');
   });
 
+  it('reads a bare bracket after the name as a gloss in a post in another language, but not an aside or a word of the sense', async () => {
+    const drills: ClassifiedKeyword = { id: 'kw_lantern_drills', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of cordless drills and their batteries. Not camping lanterns.', groupDescription: null };
+    const [japanese, german, sense, aside] = await classify(
+      post('Lantern（キャンプ用のランプ）を友だちに借りた。明るくて最高。', drills),
+      post('Lantern (Laterne zum Campen) im Garten aufgehängt, sehr gemütlich.', drills),
+      post('Lantern (Akku) nach drei Jahren immer noch top.', drills),
+      post('Lantern (und die neue Bohrmaschine) sind angekommen.', drills),
+    );
+    expect(japanese.note).toContain('"Lantern" glossed as something else (キャンプ用のランプ)');
+    expect(japanese.relevance).toBeLessThan(40);
+    expect(german.note).toContain('"Lantern" glossed as something else (Laterne zum Campen)');
+    expect(sense.note).not.toContain('glossed');
+    expect(sense.relevance).toBeGreaterThanOrEqual(40);
+    expect(aside.note).not.toContain('glossed');
+  });
+
   it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
     const vpn: ClassifiedKeyword = { id: 'kw_mullvad', term: 'Mullvad', kind: 'topic', context: 'Mullvad, the VPN service. Not the Swedish word for a mole or a spy.', groupDescription: null };
     const [word, named, capitalised] = await classify(
