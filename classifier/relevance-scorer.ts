@@ -246,6 +246,11 @@ function proseOccurrences(profile: SenseProfile, text: string): { all: Occurrenc
   return { all, prose };
 }
 
+/** An occurrence joined by a hyphen to a word after it ("Osprey-webshop", "GIMP-ie"). */
+function joinedByHyphen(text: string, occurrence: Occurrence): boolean {
+  return /^-\p{L}/u.test(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 2));
+}
+
 function listWords(words: string[], limit = 3) {
   return words.slice(0, limit).join(', ');
 }
@@ -676,8 +681,12 @@ export function scoreRelevance(
   // A common English word in a post of another language is a name there
   // ("Rust está ganando terreno"), unless written in lower case ("une notion")
   // or, in German, which capitalises every noun, as a noun ("im Headspace").
+  // So is a capitalised name joined by a hyphen to a word of the post's language, compounded or inflected there
+  // ("Fender-reparaties", "w GIMP-ie"), where English joins only identifiers so ("rust-analyzer"); not in German,
+  // which capitalises the first part of every compound of nouns ("Halide-Kristalle").
+  const compounded = language !== 'de' ? occurrences.all.filter((occurrence) => joinedByHyphen(post.text, occurrence)) : [];
   const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
-    && occurrences.prose.some((occurrence) => capitalised(occurrence)
+    && [...occurrences.prose, ...compounded].some((occurrence) => capitalised(occurrence)
       && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
     evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });

@@ -241,6 +241,17 @@ describe('built-in classifier', () => {
     expect(aside.note).not.toContain('glossed');
   });
 
+  it('reads a capitalised name joined by a hyphen to a word of another language as a name there, but not in German, which so joins every noun', async () => {
+    const backup: ClassifiedKeyword = { id: 'kw_ferry_hyphen', term: 'Ferry', kind: 'topic', context: 'Ferry, the backup app for Macs. Not boats, novels or films.', groupDescription: null };
+    const [polish, german] = await classify(
+      post('Jak w Ferry-ju przywrócić jeden folder z wczoraj?', backup),
+      post('Die Ferry-Verbindung nach Sylt fällt heute aus.', backup),
+    );
+    expect(polish.relevance).toBeGreaterThanOrEqual(40);
+    expect(german.note).toContain('"Ferry" usually means something else');
+    expect(german.relevance).toBeLessThan(40);
+  });
+
   it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {
     const vpn: ClassifiedKeyword = { id: 'kw_mullvad', term: 'Mullvad', kind: 'topic', context: 'Mullvad, the VPN service. Not the Swedish word for a mole or a spy.', groupDescription: null };
     const [word, named, capitalised] = await classify(
