@@ -1,6 +1,6 @@
 /**
  * Words of another language that share their stem with an English word of
- * a keyword's description: "guitarra" and "guitar", "nébuleuse" and
+ * a keyword's description: "amplificador" and "amplifier", "nébuleuse" and
  * "nebula", "méditations" and "meditation", "detergente" and "detergent".
  * European languages write most names of things made or studied since
  * Latin with the English word's stem, and the glossary holds only some 150

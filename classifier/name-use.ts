@@ -105,7 +105,7 @@ const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»
  * do not quote the name of a product they use unless a product's part
  * follows the quote ("the "Merlin" app") or a word right before or after
  * it names its kind (`namesKind`, read in the post's language: "l'appli
- * « Merlin »", "die App „Planta“").
+ * « Merlin »", "o aplicativo "Cura"").
  */
 export function quotedAsTitle(text: string, index: number, found: string, namesKind: (word: string) => boolean): boolean {
   const before = text.slice(Math.max(0, index - 60), index);
@@ -114,7 +114,7 @@ export function quotedAsTitle(text: string, index: number, found: string, namesK
   const after = text.slice(index + found.length, index + found.length + 80);
   const closing = quoteClosesAfter.exec(after);
   if (closing === null || productPartAfter.test(after.slice(closing[0].length))) return false;
-  // A kind noun right before the quote or right after it ("l'appli « Merlin »", "die App „Planta“", "o aplicativo "Cura"").
+  // A kind noun right before the quote or right after it ("l'appli « Merlin »", "la herramienta "Cura"", "« Merlin » appli").
   const kindBefore = wordRightBefore.exec(before.slice(0, opening.index))?.[1];
   const kindAfter = wordRightAfter.exec(after.slice(closing[0].length))?.[1];
   return !(kindBefore && namesKind(kindBefore.toLowerCase())) && !(kindAfter && namesKind(kindAfter.toLowerCase()));
@@ -163,7 +163,7 @@ export function glossOf(text: string, index: number, found: string, otherLanguag
 /** A bracket right after the name holding a few words and nothing else: no number, version, address or tag. */
 const bareBracketAfterName = /^[ \t]*[(（]([^)）\d.:/@#]{2,60})[)）]/u;
 /** Words that open an aside rather than a gloss ("(and what I miss)", "(et encore)", "(ja, wirklich)"). */
-const asideOpener = /^[ \t]*(?:and|or|but|so|also|still|again|und|oder|aber|auch|noch|ja|et|ou|mais|encore|y|o|pero|también|e|ou|mas|também|ma|anche|ancora|en|of|maar|ook|nog|i|lub|ale|też)(?![\p{L}\p{N}])/iu;
+const asideOpener = /^[ \t]*(?:and|or|but|so|also|still|again|und|oder|aber|auch|noch|ja|et|ou|mais|encore|y|o|pero|también|e|mas|também|ma|anche|ancora|en|of|maar|ook|nog|i|lub|ale|też)(?![\p{L}\p{N}])/iu;
 
 /**
  * In a post in another language, a bracket right after the name with no

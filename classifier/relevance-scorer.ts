@@ -246,6 +246,11 @@ function proseOccurrences(profile: SenseProfile, text: string): { all: Occurrenc
   return { all, prose };
 }
 
+/** A post in a language the classifier knows to be other than English. */
+function inOtherLanguage(language: string | null): boolean {
+  return language !== null && language !== 'en';
+}
+
 /** An occurrence joined by a hyphen to a word after it ("Osprey-webshop", "GIMP-ie"). */
 function joinedByHyphen(text: string, occurrence: Occurrence): boolean {
   return /^-\p{L}/u.test(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 2));
@@ -342,7 +347,7 @@ function writingEvidence(
   }
   // A name the user writes with a capital that is no English word ("Futura", "Planta") may still be a word of another
   // language: written in lower case in a post in another language ("la futura ley", "uma planta nova"), it is that word.
-  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && language !== null && language !== 'en';
+  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && inOtherLanguage(language);
   if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
   }
@@ -402,7 +407,7 @@ const productKinds = new Set(['app', 'software', 'tool', 'plugin', 'service', 'd
 function namesKindOfSense(profile: SenseProfile, word: string, language: string | null): boolean {
   const english = glossedWords([word], language, profile.termWords)[0];
   if (productKinds.has(english) || profile.senseWords.has(foldWord(english))) return true;
-  return language !== null && language !== 'en' && profile.senseCognates.cognateOf(word) !== null;
+  return inOtherLanguage(language) && profile.senseCognates.cognateOf(word) !== null;
 }
 
 /**
@@ -533,7 +538,7 @@ function nearTerm(index: number, termIndexes: readonly number[], termLength: num
 /**
  * A word of a post in another language that none of the profile's
  * vocabularies holds, read by its stem against the description's words
- * (`CognateIndex`): "guitarra" is a word of a guitar maker's sense,
+ * (`CognateIndex`): "amplificador" is a word of an amplifier maker's sense,
  * "nébuleuse" of the nebula a context rules out.
  */
 function cognateKind(profile: SenseProfile, word: string): WordKind {
@@ -615,10 +620,10 @@ const glossNamesSense = 0.35;
 function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, language !== null && language !== 'en') ?? namedThingBefore(text, occurrence.index);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, inOtherLanguage(language)) ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    const foreign = language !== null && language !== 'en';
+    const foreign = inOtherLanguage(language);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
     if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
     return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
@@ -685,7 +690,7 @@ export function scoreRelevance(
   // ("Fender-reparaties", "w GIMP-ie"), where English joins only identifiers so ("rust-analyzer"); not in German,
   // which capitalises the first part of every compound of nouns ("Halide-Kristalle").
   const compounded = language !== 'de' ? occurrences.all.filter((occurrence) => joinedByHyphen(post.text, occurrence)) : [];
-  const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
+  const nameInOtherLanguage = profile.commonWord && inOtherLanguage(language)
     && [...occurrences.prose, ...compounded].some((occurrence) => capitalised(occurrence)
       && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
@@ -702,7 +707,7 @@ export function scoreRelevance(
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text, language !== null && language !== 'en'));
+  evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
   const names = nameEvidence(profile, post, words);
