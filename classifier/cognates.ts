@@ -6,8 +6,11 @@
  * Latin with the English word's stem, and the glossary holds only some 150
  * general concepts, so a post in German, Spanish or French that names the
  * sense (or a sense the context rules out) in such a word was read as
- * naming nothing.
+ * naming nothing. Japanese borrows the same words by their sound, in
+ * katakana (`katakana-loanwords.ts`): "ワークフロー" is a workflow.
  */
+import { englishSkeleton, katakanaSkeleton } from './katakana-loanwords.ts';
+
 const minStem = 5;
 /** The shared start must cover this much of the shorter word: "compagnie" is not "compare". */
 const minShare = 0.6;
@@ -19,9 +22,12 @@ function unaccented(word: string): string {
 
 export class CognateIndex {
   private readonly byStem = new Map<string, string[]>();
+  private readonly bySound = new Map<string, string>();
 
   constructor(words: Iterable<string>) {
     for (const word of words) {
+      const sound = englishSkeleton(word);
+      if (sound !== null && !this.bySound.has(sound)) this.bySound.set(sound, word);
       if (word.length < minStem || !/^[a-z]+$/u.test(word)) continue;
       const stem = word.slice(0, minStem);
       const family = this.byStem.get(stem) ?? [];
@@ -32,6 +38,8 @@ export class CognateIndex {
 
   /** The English word `word` shares its stem with, or null. */
   cognateOf(word: string): string | null {
+    const sound = katakanaSkeleton(word);
+    if (sound !== null) return this.bySound.get(sound) ?? null;
     if (word.length < minStem) return null;
     const plain = unaccented(word);
     for (const english of this.byStem.get(plain.slice(0, minStem)) ?? []) {

@@ -225,6 +225,19 @@ describe('built-in classifier', () => {
     expect(gloss.note).not.toContain('glossed as something else');
   });
 
+  it('reads a katakana loanword as the English word of the context it sounds like, but not a short one many words share', async () => {
+    const calendar: ClassifiedKeyword = { id: 'kw_lantern_calendar', term: 'Lantern', kind: 'topic', context: 'Lantern, the calendar app with workflows and modal editing for Mac. Not camping lanterns or the Lantern Festival in Australia.', groupDescription: null };
+    const [sense, ruledOut, short] = await classify(
+      post('Lanternに変えてからカレンダーを開かなくなった。', calendar),
+      post('オーストラリアのLantern祭り、すごく綺麗だった。', calendar),
+      post('Lanternのモデル、最高。', calendar),
+    );
+    expect(sense.note).toContain('context words カレンダー');
+    expect(ruledOut.note).toContain('words of an excluded sense (オーストラリア)');
+    expect(ruledOut.relevance).toBeLessThan(40);
+    expect(short.note).not.toContain('モデル');
+  });
+
   it('reads a bare bracket after the name as a gloss in a post in another language, but not an aside or a word of the sense', async () => {
     const drills: ClassifiedKeyword = { id: 'kw_lantern_drills', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of cordless drills and their batteries. Not camping lanterns.', groupDescription: null };
     const [japanese, german, sense, aside] = await classify(
