@@ -103,14 +103,25 @@ const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»
  * ("« Ancestry »", "Brettspiel "Time Machine"", "『The Time Machine』",
  * ""mullvad" means mole"), in every language that writes them, and people
  * do not quote the name of a product they use unless a product's part
- * follows the quote ("the "Merlin" app").
+ * follows the quote ("the "Merlin" app") or a word right before or after
+ * it names its kind (`namesKind`, read in the post's language: "l'appli
+ * « Merlin »", "o aplicativo "Cura"").
  */
-export function quotedAsTitle(text: string, index: number, found: string): boolean {
-  if (!quoteOpensBefore.test(text.slice(Math.max(0, index - 60), index))) return false;
+export function quotedAsTitle(text: string, index: number, found: string, namesKind: (word: string) => boolean): boolean {
+  const before = text.slice(Math.max(0, index - 60), index);
+  const opening = quoteOpensBefore.exec(before);
+  if (!opening) return false;
   const after = text.slice(index + found.length, index + found.length + 80);
   const closing = quoteClosesAfter.exec(after);
-  return closing !== null && !productPartAfter.test(after.slice(closing[0].length));
+  if (closing === null || productPartAfter.test(after.slice(closing[0].length))) return false;
+  // A kind noun right before the quote or right after it ("l'appli « Merlin »", "la herramienta "Cura"", "« Merlin » appli").
+  const kindBefore = wordRightBefore.exec(before.slice(0, opening.index))?.[1];
+  const kindAfter = wordRightAfter.exec(after.slice(closing[0].length))?.[1];
+  return !(kindBefore && namesKind(kindBefore.toLowerCase())) && !(kindAfter && namesKind(kindAfter.toLowerCase()));
 }
+
+const wordRightBefore = /(\p{L}+)[ \t]*$/u;
+const wordRightAfter = /^[ \t]*(\p{L}+)/u;
 
 /** An article in the languages the classifier reads, opening a gloss. */
 const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;
@@ -141,11 +152,31 @@ const clauseVerb = unicodeWords(
  * gloss's words say what the name stands for in this post (what it is said
  * not to be left out). Null where nothing glosses the name.
  */
-export function glossOf(text: string, index: number, found: string): string | null {
-  const gloss = glossAfterName.exec(text.slice(index + found.length, index + found.length + 100));
-  if (!gloss) return null;
+export function glossOf(text: string, index: number, found: string, otherLanguage: boolean): string | null {
+  const after = text.slice(index + found.length, index + found.length + 100);
+  const gloss = glossAfterName.exec(after);
+  if (!gloss) return otherLanguage ? bareBracketGloss(after) : null;
   const named = (gloss[1] ?? gloss[2]).split(glossNegation)[0];
   return clauseVerb.test(named) ? null : named;
+}
+
+/** A bracket right after the name holding a few words and nothing else: no number, version, address or tag. */
+const bareBracketAfterName = /^[ \t]*[(（]([^)）\d.:/@#]{2,60})[)）]/u;
+/** Words that open an aside rather than a gloss ("(and what I miss)", "(et encore)", "(ja, wirklich)"). */
+const asideOpener = /^[ \t]*(?:and|or|but|so|also|still|again|und|oder|aber|auch|noch|ja|et|ou|mais|encore|y|o|pero|también|e|mas|também|ma|anche|ancora|en|of|maar|ook|nog|i|lub|ale|też)(?![\p{L}\p{N}])/iu;
+
+/**
+ * In a post in another language, a bracket right after the name with no
+ * article is the writer's own word for what the name is ("Ring (Schmuck)",
+ * "Thunderbird（米空軍のアクロバット飛行隊）", "mullvad (Maulwurf auf
+ * Schwedisch)"): a foreign name is glossed so in the reader's language,
+ * and Japanese writes no article. English asides in brackets ("(beta)",
+ * "(lol)") are too many to read so.
+ */
+function bareBracketGloss(after: string): string | null {
+  const bracket = bareBracketAfterName.exec(after);
+  if (!bracket || asideOpener.test(bracket[1]) || clauseVerb.test(bracket[1])) return null;
+  return bracket[1];
 }
 
 /**

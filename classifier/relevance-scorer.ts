@@ -246,6 +246,16 @@ function proseOccurrences(profile: SenseProfile, text: string): { all: Occurrenc
   return { all, prose };
 }
 
+/** A post in a language the classifier knows to be other than English. */
+function inOtherLanguage(language: string | null): boolean {
+  return language !== null && language !== 'en';
+}
+
+/** An occurrence joined by a hyphen to a word after it ("Osprey-webshop", "GIMP-ie"). */
+function joinedByHyphen(text: string, occurrence: Occurrence): boolean {
+  return /^-\p{L}/u.test(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 2));
+}
+
 function listWords(words: string[], limit = 3) {
   return words.slice(0, limit).join(', ');
 }
@@ -337,7 +347,7 @@ function writingEvidence(
   }
   // A name the user writes with a capital that is no English word ("Futura", "Planta") may still be a word of another
   // language: written in lower case in a post in another language ("la futura ley", "uma planta nova"), it is that word.
-  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && language !== null && language !== 'en';
+  const wordOfPostLanguage = !profile.commonWord && !profile.commonPhrase && profile.writtenAsName && inOtherLanguage(language);
   if (wordOfPostLanguage && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a word of the post's language` });
   }
@@ -371,7 +381,8 @@ function writingEvidence(
   else if (modelLine) evidence.push({ weight: weights.modelNumber, reason: `"${profile.term}" named with a model's name and number` });
   if (otherName) evidence.push({ weight: weights.partOfOtherName, reason: `"${profile.term}" is part of another name` });
   else if (otherNameAfter) evidence.push({ weight: weights.otherNameAfter, reason: `"${profile.term}" is part of another name` });
-  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text))) {
+  const namesKind = (word: string) => namesKindOfSense(profile, word, language);
+  if (occurrences.length > 0 && occurrences.slice(0, 3).every((occurrence) => quotedAsTitle(text, occurrence.index, occurrence.text, namesKind))) {
     evidence.push({ weight: weights.quotedAsTitle, reason: `"${profile.term}" in quotation marks, as a title or the word` });
   }
   // "Rust 1.80", "Swift 5.10": a dotted version right after the name is software.
@@ -379,6 +390,24 @@ function writingEvidence(
     evidence.push({ weight: weights.versionNumber, reason: 'followed by a version number' });
   }
   return evidence;
+}
+
+/**
+ * What kind of thing a product is, as the glossary reads the word in each
+ * language ("appli", "App", "aplicativo" → app; "Werkzeug", "outil",
+ * "herramienta" → tool).
+ */
+const productKinds = new Set(['app', 'software', 'tool', 'plugin', 'service', 'device', 'product', 'brand', 'website']);
+
+/**
+ * A word, lower case, in the post's language, that names the kind of thing
+ * the sense is: a kind of product, or a word of the description, read
+ * through the glossary and, in another language, by its stem.
+ */
+function namesKindOfSense(profile: SenseProfile, word: string, language: string | null): boolean {
+  const english = glossedWords([word], language, profile.termWords)[0];
+  if (productKinds.has(english) || profile.senseWords.has(foldWord(english))) return true;
+  return inOtherLanguage(language) && profile.senseCognates.cognateOf(word) !== null;
 }
 
 /**
@@ -506,7 +535,19 @@ function nearTerm(index: number, termIndexes: readonly number[], termLength: num
   return false;
 }
 
-function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string): RelevanceEvidence[] {
+/**
+ * A word of a post in another language that none of the profile's
+ * vocabularies holds, read by its stem against the description's words
+ * (`CognateIndex`): "amplificador" is a word of an amplifier maker's sense,
+ * "nébuleuse" of the nebula a context rules out.
+ */
+function cognateKind(profile: SenseProfile, word: string): WordKind {
+  if (profile.termWords.has(word)) return 'none';
+  if (profile.senseCognates.cognateOf(word) !== null) return 'sense';
+  return profile.offSenseCognates.cognateOf(word) !== null ? 'offSense' : 'none';
+}
+
+function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
   const termIndexes = termIndexesIn(words, profile.termSequence);
@@ -521,6 +562,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       if (kinds.size >= maxRememberedKinds) kinds.clear();
       kinds.set(word, kind);
     }
+    if (kind === 'none' && foreign) kind = cognateKind(profile, word);
     if (kind === 'none') continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
@@ -578,10 +620,11 @@ const glossNamesSense = 0.35;
 function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text) ?? namedThingBefore(text, occurrence.index);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, inOtherLanguage(language)) ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    if (words.some((word) => profile.senseWords.has(foldWord(word)))) return [];
+    const foreign = inOtherLanguage(language);
+    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
     if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
     return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
   }
@@ -643,8 +686,12 @@ export function scoreRelevance(
   // A common English word in a post of another language is a name there
   // ("Rust está ganando terreno"), unless written in lower case ("une notion")
   // or, in German, which capitalises every noun, as a noun ("im Headspace").
-  const nameInOtherLanguage = profile.commonWord && language !== null && language !== 'en'
-    && occurrences.prose.some((occurrence) => capitalised(occurrence)
+  // So is a capitalised name joined by a hyphen to a word of the post's language, compounded or inflected there
+  // ("Fender-reparaties", "w GIMP-ie"), where English joins only identifiers so ("rust-analyzer"); not in German,
+  // which capitalises the first part of every compound of nouns ("Halide-Kristalle").
+  const compounded = language !== 'de' ? occurrences.all.filter((occurrence) => joinedByHyphen(post.text, occurrence)) : [];
+  const nameInOtherLanguage = profile.commonWord && inOtherLanguage(language)
+    && [...occurrences.prose, ...compounded].some((occurrence) => capitalised(occurrence)
       && !(language === 'de' && writtenAsGermanNoun(post.text.slice(Math.max(0, occurrence.index - 30), occurrence.index))));
   if (!profile.ambiguous && profile.otherSensesRuledOut) {
     evidence.push({ weight: weights.distinctiveTermOtherSensesRuledOut, reason: `the context rules out other senses of "${profile.term}"` });
@@ -660,7 +707,7 @@ export function scoreRelevance(
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text));
+  evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
   const names = nameEvidence(profile, post, words);

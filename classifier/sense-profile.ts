@@ -1,4 +1,5 @@
 import type { ClassifiedKeyword, CompanyProfile } from './classifier-types.ts';
+import { CognateIndex } from './cognates.ts';
 import { contentWordsOf, foldWord, WordFamilySet, wordsOf } from './content-words.ts';
 import { domainVocabularies } from './domain-vocabularies.ts';
 import type { EnglishReader } from './english-reader.ts';
@@ -64,6 +65,9 @@ export interface SenseProfile {
   relatedWords: WordFamilySet;
   /** Folded words of senses the context or guidelines rule out ("not corrosion"). */
   offSenseWords: WordFamilySet;
+  /** The sense words and the ruled-out words, for words of other languages that share their stems ("guitarra", "nébuleuse"). */
+  senseCognates: CognateIndex;
+  offSenseCognates: CognateIndex;
   /**
    * Other things of the same name the context rules out, as the term and
    * the word written beside it ("parrot os", "blue yeti", "jeep compass"),
@@ -295,6 +299,8 @@ export function buildSenseProfile(
     categories,
     relatedWords: new WordFamilySet(relatedWords),
     offSenseWords: new WordFamilySet(offSenseWords),
+    senseCognates: new CognateIndex(senseWords),
+    offSenseCognates: new CognateIndex(offSenseWords),
     ruledOutNames,
     products,
     productNameWords: new Set(products.flatMap((product) => product.name.toLowerCase().split(/\s+/u))),

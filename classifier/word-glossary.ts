@@ -8,7 +8,9 @@
  * then its forms in German, French, Spanish, Portuguese, Italian, Dutch,
  * Polish and Japanese, separated by `|`; several forms by commas. A form
  * also reads its inflections of up to three more letters ("aplicación" →
- * "aplicaciones" needs its own form; "Vogel" → "Vogels" does not).
+ * "aplicaciones" needs its own form; "Vogel" → "Vogels" does not), and in
+ * German and Dutch, which join nouns into one word, the compounds it opens
+ * ("Akkuschrauber" → battery, "koffietentje" → coffee).
  */
 const glossaryLines = `
 app|app,apps|appli,application,applis|aplicación,aplicaciones,app|aplicativo,aplicativos,app|app,applicazione|app,apps|aplikacja,aplikacji,apka|アプリ
@@ -181,13 +183,25 @@ const glossary = new Map<string, Map<string, string>>();
 const maxInflectionLetters = 3;
 const minStemLetters = 4;
 
+/** Letters a compound's head keeps after a known first part: "schrauber" of "Akkuschrauber". */
+const minHeadLetters = 4;
+/** Languages that join nouns into one word ("Akkuschrauber", "koffietentje", "Erntedankfest"). */
+const compounding = new Set(['de', 'nl']);
+
 /** The English word a word of `language` stands for, or the word itself. */
-function englishOf(table: ReadonlyMap<string, string>, word: string): string {
+function englishOf(table: ReadonlyMap<string, string>, word: string, compounds: boolean): string {
   const exact = table.get(word);
   if (exact !== undefined) return exact;
   for (let cut = 1; cut <= maxInflectionLetters && word.length - cut >= minStemLetters; cut++) {
     const stem = table.get(word.slice(0, -cut));
     if (stem !== undefined) return stem;
+  }
+  // A compound's first part says what field its head belongs to: "Akku-schrauber" is a battery tool, "koffie-tentje" a coffee place.
+  if (compounds) {
+    for (let end = word.length - minHeadLetters; end >= minStemLetters; end--) {
+      const part = table.get(word.slice(0, end));
+      if (part !== undefined) return part;
+    }
   }
   return word;
 }
@@ -200,5 +214,6 @@ function englishOf(table: ReadonlyMap<string, string>, word: string): string {
 export function glossedWords(words: readonly string[], language: string | null, keep: ReadonlySet<string>): readonly string[] {
   const table = language === null || language === 'en' ? undefined : glossary.get(language);
   if (!table) return words;
-  return words.map((word) => (keep.has(word) ? word : englishOf(table, word)));
+  const compounds = compounding.has(language!);
+  return words.map((word) => (keep.has(word) ? word : englishOf(table, word, compounds)));
 }

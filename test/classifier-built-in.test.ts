@@ -188,6 +188,16 @@ describe('built-in classifier', () => {
     );
     expect(part.note).not.toContain('quotation marks');
     expect(possessive.note).not.toContain('quotation marks');
+    // A kind noun of the sense before or after the quote, in the post's language, names the product.
+    const kinds = await classify(
+      post('Uso la herramienta "Ferry" desde enero.', backup),
+      post('Heb je het programma "Ferry" al geprobeerd?', backup),
+      post('« Ferry » appli de sauvegarde, enfin installée.', backup),
+    );
+    for (const kind of kinds) {
+      expect(kind.note).not.toContain('quotation marks');
+      expect(kind.relevance).toBeGreaterThanOrEqual(50);
+    }
   });
 
   it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
@@ -211,6 +221,59 @@ describe('built-in classifier', () => {
     expect(sense.note).not.toContain('glossed');
     expect(namedSense.note).not.toContain('glossed');
     expect(clause.note).not.toContain('glossed');
+  });
+
+  it('reads words of other languages that share their stem with the context\'s words as those words, for the sense, a sense ruled out and a gloss', async () => {
+    const amps: ClassifiedKeyword = { id: 'kw_lantern_amps', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of guitar amplifiers and pedals. Not camping lanterns or the Lantern Nebula.', groupDescription: null };
+    const [sense, ruledOut, gloss] = await classify(
+      post('Mi amplificador Lantern nuevo suena increíble en el ensayo.', amps),
+      post('Photo magnifique de la nébuleuse Lantern, prise cette nuit depuis le jardin.', amps),
+      post('Lantern, el fabricante de amplificadores, sube los precios otra vez este año.', amps),
+    );
+    expect(sense.note).toContain('context words amplificador');
+    expect(ruledOut.note).toContain('words of an excluded sense (nébuleuse)');
+    expect(ruledOut.relevance).toBeLessThan(40);
+    expect(gloss.note).not.toContain('glossed as something else');
+  });
+
+  it('reads a katakana loanword as the English word of the context it sounds like, but not a short one many words share', async () => {
+    const calendar: ClassifiedKeyword = { id: 'kw_lantern_calendar', term: 'Lantern', kind: 'topic', context: 'Lantern, the calendar app with workflows and modal editing for Mac. Not camping lanterns or the Lantern Festival in Australia.', groupDescription: null };
+    const [sense, ruledOut, short] = await classify(
+      post('Lanternに変えてからカレンダーを開かなくなった。', calendar),
+      post('オーストラリアのLantern祭り、すごく綺麗だった。', calendar),
+      post('Lanternのモデル、最高。', calendar),
+    );
+    expect(sense.note).toContain('context words カレンダー');
+    expect(ruledOut.note).toContain('words of an excluded sense (オーストラリア)');
+    expect(ruledOut.relevance).toBeLessThan(40);
+    expect(short.note).not.toContain('モデル');
+  });
+
+  it('reads a bare bracket after the name as a gloss in a post in another language, but not an aside or a word of the sense', async () => {
+    const drills: ClassifiedKeyword = { id: 'kw_lantern_drills', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of cordless drills and their batteries. Not camping lanterns.', groupDescription: null };
+    const [japanese, german, sense, aside] = await classify(
+      post('Lantern（キャンプ用のランプ）を友だちに借りた。明るくて最高。', drills),
+      post('Lantern (Laterne zum Campen) im Garten aufgehängt, sehr gemütlich.', drills),
+      post('Lantern (Akku) nach drei Jahren immer noch top.', drills),
+      post('Lantern (und die neue Bohrmaschine) sind angekommen.', drills),
+    );
+    expect(japanese.note).toContain('"Lantern" glossed as something else (キャンプ用のランプ)');
+    expect(japanese.relevance).toBeLessThan(40);
+    expect(german.note).toContain('"Lantern" glossed as something else (Laterne zum Campen)');
+    expect(sense.note).not.toContain('glossed');
+    expect(sense.relevance).toBeGreaterThanOrEqual(40);
+    expect(aside.note).not.toContain('glossed');
+  });
+
+  it('reads a capitalised name joined by a hyphen to a word of another language as a name there, but not in German, which so joins every noun', async () => {
+    const backup: ClassifiedKeyword = { id: 'kw_ferry_hyphen', term: 'Ferry', kind: 'topic', context: 'Ferry, the backup app for Macs. Not boats, novels or films.', groupDescription: null };
+    const [polish, german] = await classify(
+      post('Jak w Ferry-ju przywrócić jeden folder z wczoraj?', backup),
+      post('Die Ferry-Verbindung nach Sylt fällt heute aus.', backup),
+    );
+    expect(polish.relevance).toBeGreaterThanOrEqual(40);
+    expect(german.note).toContain('"Ferry" usually means something else');
+    expect(german.relevance).toBeLessThan(40);
   });
 
   it('reads a name written only in lower case as the word, in English too, where the context names the other things the word means', async () => {

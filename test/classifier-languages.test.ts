@@ -153,6 +153,14 @@ describe('the glossary relevance reads other languages through', () => {
     expect(glossedWords(['aplikacji', 'banku'], 'pl', noWords)).toEqual(['app', 'bank']);
     expect(glossedWords(['the', 'oiseaux'], 'en', noWords)).toEqual(['the', 'oiseaux']);
   });
+
+  it('reads a German or Dutch compound by its first part, which names its field, and leaves other languages\' words whole', () => {
+    expect(glossedWords(['akkuschrauber', 'kaffeemaschine', 'tierarzt'], 'de', noWords)).toEqual(['battery', 'coffee', 'animal']);
+    expect(glossedWords(['koffietentje'], 'nl', noWords)).toEqual(['coffee']);
+    // A head of under four letters is an inflection, read as before; French does not join nouns so.
+    expect(glossedWords(['akkus', 'cafétéria'], 'de', noWords)).toEqual(['battery', 'cafétéria']);
+    expect(glossedWords(['cafétéria'], 'fr', noWords)).toEqual(['cafétéria']);
+  });
 });
 
 describe('machine-made feed lines in other languages', () => {
