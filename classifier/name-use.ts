@@ -93,8 +93,8 @@ export function ownedOrSubject(text: string, index: number, found: string, atSen
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
 const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
-/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""). */
-const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”』」]|["'’](?![\p{L}\p{N}]))/u;
+/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""; German closes „…“ with “). */
+const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”“』」]|["'’](?![\p{L}\p{N}]))/u;
 
 /**
  * The term inside quotation marks, alone or within a title of a few

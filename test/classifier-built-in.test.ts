@@ -176,6 +176,7 @@ describe('built-in classifier', () => {
       post('Neu im Laden: Kartenspiel "Ferry" für die ganze Familie, ab 8 Jahren.', backup),
       post('Quelqu\'un a lu « The Last Ferry » en VO ? Je pense l\'acheter.', backup),
       post('映画『Ferry』をリマスター版で鑑賞。今見ても美しい。', backup),
+      post('Neu im Laden: Kartenspiel „Ferry“ für die ganze Familie, ab 8 Jahren.', backup),
     );
     expect(app.note).not.toContain('quotation marks');
     for (const title of titles) {
