@@ -179,5 +179,8 @@ export async function allMentionsOf(earshot: TestEarshot, key: string, keywordId
     return answer.body.data;
   };
   const [rest, relevant] = await Promise.all([list(false), list(true)]);
-  return [...rest, ...relevant];
+  // An unscored mention is listed under relevant=false; scored relevant between the two reads it shows in both, and its scored copy is the newer.
+  const byId = new Map<string, any>();
+  for (const mention of [...rest, ...relevant]) byId.set(mention.id, mention);
+  return [...byId.values()];
 }
