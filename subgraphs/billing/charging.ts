@@ -154,10 +154,16 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
 
 /**
  * The rows a batch is decided on: its wallets, its keywords' cap states and
- * the effective balances at each instant the items name, and the ledger's
- * keys of the items. `lock` locks the wallets in workspace-id order and then
- * the keywords in id order (the charge); without it the rows are read as
- * they stand (previewCharges).
+ * the effective balances at each instant the items name, the ledger's keys
+ * of the items and each wallet's running keywords. For the charge (`lock`)
+ * the wallets are locked in workspace-id order and then the keywords in id
+ * order. For a preview the rows are read as they stand, and two reads are
+ * left out to keep it cheap (it runs before every scoring transaction): the
+ * ledger's keys (only an older version charged at storage) and the running
+ * keywords (a wallet a charge leaves short of a day of them pauses, and its
+ * later items in the batch are refused): a preview may then take an item
+ * the charge refuses, never the other way round but for a mention charged
+ * at storage.
  */
 async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge[], options: { lock: boolean }): Promise<BeforeBatch> {
   const wallets = new Map((await findWallets(sql, [...new Set(items.map((item) => item.workspaceId))], options)).map((wallet) => [wallet.workspaceId, wallet]));
@@ -170,22 +176,23 @@ async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge
   for (const time of new Set(items.map((item) => item.at.getTime()))) {
     const states = await keywordCapStates(sql, { keywordIds }, new Date(time), options);
     capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
-    if (time === latest) {
+    if (time === latest && options.lock) {
       // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
       counts = await keywordCountsAt(sql, [...wallets.keys()], new Date(time));
       effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
     } else effectiveAt.set(time, await effectiveBalances(sql, [...wallets.values()], new Date(time)));
   }
-  const chargedBefore = await chargedKeys(sql, items.map((item) => itemChargeKey(item.kind, item.itemId)));
+  const chargedBefore = options.lock ? await chargedKeys(sql, items.map((item) => itemChargeKey(item.kind, item.itemId))) : new Set<string>();
   const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
   return { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords };
 }
 
 /**
  * What chargeMatchedItems would answer for these items if it ran now, read
- * without locks and with nothing written: a cheap look ahead for a caller
- * about to spend on the items (scoring asks it before paying a classifier).
- * Only a hint: the rows may change before the charge, which decides alone.
+ * without locks (and without two reads, see readBeforeBatch) and with
+ * nothing written: a cheap look ahead for a caller about to spend on the
+ * items (scoring asks it before paying a classifier). Only a hint: the rows
+ * may change before the charge, which decides alone.
  */
 export async function previewCharges(sql: Queryable, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
   if (items.length === 0) return [];
