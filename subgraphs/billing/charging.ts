@@ -4,7 +4,7 @@ import { recordDueAutoRecharges } from './auto-recharge-due.ts';
 import { billingDayOf } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
 import { capAfterCharge, capReached } from './cap-transitions.ts';
-import { type KeywordCapState, keywordCapStates } from './keyword-accounting-store.ts';
+import { type KeywordCapState, keywordCapStates, type KeywordRunCounts } from './keyword-accounting-store.ts';
 import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } from './ledger-store.ts';
 import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';
@@ -155,39 +155,41 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
 /**
  * The rows a batch is decided on: its wallets, its keywords' cap states and
  * the effective balances at each instant the items name, the ledger's keys
- * of the items and each wallet's running keywords. The reads are sent
- * together: in the charge's transaction they run one after another in the
- * order sent, on one connection, so `lock` locks the wallets in workspace-id
- * order and then the keywords in id order. A preview reads the rows as they
- * stand and leaves out the ledger's keys (only a mention an older version
- * charged at storage is there): it may take such an item as a new charge.
+ * of the items and each wallet's running keywords. For the charge (`lock`)
+ * the wallets are locked in workspace-id order and then the keywords in id
+ * order. For a preview the rows are read as they stand, and two reads are
+ * left out to keep it cheap (it runs before every scoring transaction): the
+ * ledger's keys (only an older version charged at storage) and the running
+ * keywords (a wallet a charge leaves short of a day of them pauses, and its
+ * later items in the batch are refused): a preview may then take an item
+ * the charge refuses, never the other way round but for a mention charged
+ * at storage.
  */
 async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge[], options: { lock: boolean }): Promise<BeforeBatch> {
-  const workspaceIds = [...new Set(items.map((item) => item.workspaceId))];
+  const wallets = new Map((await findWallets(sql, [...new Set(items.map((item) => item.workspaceId))], options)).map((wallet) => [wallet.workspaceId, wallet]));
   const keywordIds = [...new Set(items.map((item) => item.keywordId))];
   // Cap periods and pending keyword days depend on the instant: read both at each one the items name.
-  const times = [...new Set(items.map((item) => item.at.getTime()))];
-  const latest = Math.max(...times);
-  const [walletRows, statesAt, counts, chargedBefore] = await Promise.all([
-    findWallets(sql, workspaceIds, options),
-    Promise.all(times.map((time) => keywordCapStates(sql, { keywordIds }, new Date(time), options))),
-    // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
-    keywordCountsAt(sql, workspaceIds, new Date(latest)),
-    options.lock ? chargedKeys(sql, items.map((item) => itemChargeKey(item.kind, item.itemId))) : new Set<string>(),
-  ]);
-  const wallets = new Map(walletRows.map((wallet) => [wallet.workspaceId, wallet]));
-  const capStatesAt = new Map(times.map((time, i) => [time, new Map(statesAt[i].map((state) => [state.id, state]))]));
+  const capStatesAt = new Map<number, Map<string, KeywordCapState>>();
   const effectiveAt = new Map<number, Map<string, number>>();
-  for (const time of times) {
-    effectiveAt.set(time, time === latest ? effectiveBalancesOf(walletRows, counts, new Date(time)) : await effectiveBalances(sql, walletRows, new Date(time)));
+  const latest = Math.max(...items.map((item) => item.at.getTime()));
+  let counts = new Map<string, KeywordRunCounts>();
+  for (const time of new Set(items.map((item) => item.at.getTime()))) {
+    const states = await keywordCapStates(sql, { keywordIds }, new Date(time), options);
+    capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
+    if (time === latest && options.lock) {
+      // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
+      counts = await keywordCountsAt(sql, [...wallets.keys()], new Date(time));
+      effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
+    } else effectiveAt.set(time, await effectiveBalances(sql, [...wallets.values()], new Date(time)));
   }
-  const runningKeywords = new Map([...counts].filter(([workspaceId]) => wallets.has(workspaceId)).map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
+  const chargedBefore = options.lock ? await chargedKeys(sql, items.map((item) => itemChargeKey(item.kind, item.itemId))) : new Set<string>();
+  const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
   return { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords };
 }
 
 /**
  * What chargeMatchedItems would answer for these items if it ran now, read
- * without locks (and without the ledger's keys, see readBeforeBatch) and with
+ * without locks (and without two reads, see readBeforeBatch) and with
  * nothing written: a cheap look ahead for a caller about to spend on the
  * items (scoring asks it before paying a classifier). Only a hint: the rows
  * may change before the charge, which decides alone.
