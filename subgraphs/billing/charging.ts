@@ -157,13 +157,14 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
  * the effective balances at each instant the items name, the ledger's keys
  * of the items and each wallet's running keywords. For the charge (`lock`)
  * the wallets are locked in workspace-id order and then the keywords in id
- * order. For a preview the rows are read as they stand, and two reads are
- * left out to keep it cheap (it runs before every scoring transaction): the
- * ledger's keys (only an older version charged at storage) and the running
- * keywords (a wallet a charge leaves short of a day of them pauses, and its
- * later items in the batch are refused): a preview may then take an item
- * the charge refuses, never the other way round but for a mention charged
- * at storage.
+ * order. For a preview the rows are read as they stand, and only the
+ * wallets and the cap states are read, to keep it cheap (it runs before
+ * every scoring transaction): no ledger keys (only an older version charged
+ * at storage), no keyword counts (a balance is taken as it stands, before
+ * today's keyword days the tick has still to charge, and a wallet a charge
+ * leaves short of a day of its running keywords is not seen to pause). A
+ * preview may then take an item the charge refuses, never refuse one the
+ * charge takes but for a mention charged at storage.
  */
 async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge[], options: { lock: boolean }): Promise<BeforeBatch> {
   const wallets = new Map((await findWallets(sql, [...new Set(items.map((item) => item.workspaceId))], options)).map((wallet) => [wallet.workspaceId, wallet]));
@@ -176,7 +177,8 @@ async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge
   for (const time of new Set(items.map((item) => item.at.getTime()))) {
     const states = await keywordCapStates(sql, { keywordIds }, new Date(time), options);
     capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
-    if (time === latest && options.lock) {
+    if (!options.lock) effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
+    else if (time === latest) {
       // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
       counts = await keywordCountsAt(sql, [...wallets.keys()], new Date(time));
       effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
@@ -189,7 +191,7 @@ async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge
 
 /**
  * What chargeMatchedItems would answer for these items if it ran now, read
- * without locks (and without two reads, see readBeforeBatch) and with
+ * without locks (and with fewer reads, see readBeforeBatch) and with
  * nothing written: a cheap look ahead for a caller about to spend on the
  * items (scoring asks it before paying a classifier). Only a hint: the rows
  * may change before the charge, which decides alone.
