@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPosts } from '../jobs/ingest-posts.ts';
 import { createLogger } from '../runtime/logger.ts';
+import { chargeMatchedItems } from '../subgraphs/billing/charging.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { addKeywords, eventsOf, keywordRow, leaveInWallet, newWorkspace } from './billing-seed.ts';
@@ -161,5 +162,24 @@ describe('matches the charge will refuse', { timeout: 90_000 }, () => {
     } finally {
       beforeAnswer = async () => {};
     }
+  });
+
+  it('a mention an older version charged at storage, its keyword now at its cap: scored on the next run, not queued again and again', async () => {
+    const { workspaceId, keyword } = await paidKeyword({ mentions: 1, per: 'month' });
+    // Stored with no scoring job, then charged as storing did before charging moved to scoring: that fills the cap.
+    const context = { sql: earshot.sql, log: createLogger('silent'), send: async () => {} };
+    const legacy = post('legacy');
+    const { stored } = await ingestPosts(context, [legacy], () => [{ keywordId: keyword.id, workspaceId, fuzzy: false }]);
+    const [mention] = stored;
+    await earshot.sql.begin((tx) => chargeMatchedItems(tx, [{ workspaceId, keywordId: keyword.id, kind: 'mention', itemId: mention.id, at: new Date() }]));
+
+    await earshot.sendJob('score', { mentionIds: [mention.id] });
+    await eventually(
+      () => earshot.sql<{ relevance: number | null }[]>`select relevance from mentions where id = ${mention.id}`,
+      (rows) => rows[0]?.relevance !== null,
+      20_000,
+    );
+    expect(askedAbout([legacy.externalId])).toEqual([legacy.externalId]);
+    expect(await mentionCharges(workspaceId)).toBe(1);
   });
 });

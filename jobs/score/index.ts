@@ -10,7 +10,17 @@ import { createClassifier } from '../../classifier/classifier.ts';
 import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
 import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 
-const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });
+/**
+ * `classifyAll`: sent for mentions the charge took after billing's look judged
+ * them likely refused; they are classified without that look, so one it
+ * keeps misjudging (a mention an older version charged at storage, at a
+ * keyword now at its cap) is scored on the next run, not queued again forever.
+ */
+const scorePayload = z.object({
+  mentionIds: z.array(z.string()).min(1),
+  attempt: z.number().int().min(0).default(0),
+  classifyAll: z.boolean().default(false),
+});
 type ScorePayload = z.output<typeof scorePayload>;
 
 /** Failed classifications are tried this many times, 30 s apart and doubling (about half an hour in all). */
@@ -117,7 +127,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
     (await findKeywordsByIdsAnyWorkspace(context.sql, [...new Set(mentions.map((m) => m.keywordId))])).map((k) => [k.id, k]),
   );
   const live = mentions.filter((m) => keywords.has(m.keywordId));
-  const likelyRefused = await mentionsLikelyRefused(context.sql, live, context.clock.now());
+  const likelyRefused = payload.classifyAll ? new Set<string>() : await mentionsLikelyRefused(context.sql, live, context.clock.now());
   const unjudged = live.filter((m) => likelyRefused.has(m.id));
   const judged = live.filter((m) => !likelyRefused.has(m.id));
   const outcomes = judged.length ? await classifierFor(context.config.env).classifyBatch(await classificationInputs(context, judged, keywords)) : [];
@@ -133,7 +143,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   await context.sql.begin(async (tx) => {
     const { failed: retry, toScore } = await commitScores(tx, keywordsOf(mentions), scored, failed, now, unjudged);
     // Not a failure: the charge would take them now, so they are classified on the next run, at this attempt.
-    if (toScore.length) await context.send('score', { mentionIds: toScore, attempt: payload.attempt }, { transaction: tx });
+    if (toScore.length) await context.send('score', { mentionIds: toScore, attempt: payload.attempt, classifyAll: true }, { transaction: tx });
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;
       await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });
@@ -180,8 +190,11 @@ export const scoreQueue: JobDefinition<ScorePayload> = {
    * drained at that pace.
    */
   async handle(payloads, context) {
-    const byAttempt = new Map<number, string[]>();
-    for (const { mentionIds, attempt } of payloads) byAttempt.set(attempt, [...(byAttempt.get(attempt) ?? []), ...mentionIds]);
-    for (const [attempt, mentionIds] of byAttempt) await scoreMentions({ mentionIds, attempt }, context);
+    const byRun = new Map<string, ScorePayload>();
+    for (const { mentionIds, attempt, classifyAll } of payloads) {
+      const run = `${attempt}:${classifyAll}`;
+      byRun.set(run, { mentionIds: [...(byRun.get(run)?.mentionIds ?? []), ...mentionIds], attempt, classifyAll });
+    }
+    for (const run of byRun.values()) await scoreMentions(run, context);
   },
 };
