@@ -167,7 +167,7 @@ describe('matches the charge will refuse', { timeout: 90_000 }, () => {
   it('a mention an older version charged at storage, its keyword now at its cap: scored on the next run, not queued again and again', async () => {
     const { workspaceId, keyword } = await paidKeyword({ mentions: 1, per: 'month' });
     // Stored with no scoring job, then charged as storing did before charging moved to scoring: that fills the cap.
-    const context = { sql: earshot.sql, log: createLogger('silent'), send: async () => {} };
+    const context = { sql: earshot.sql, log: createLogger('silent'), send: async () => null };
     const legacy = post('legacy');
     const { stored } = await ingestPosts(context, [legacy], () => [{ keywordId: keyword.id, workspaceId, fuzzy: false }]);
     const [mention] = stored;

@@ -19,7 +19,7 @@ import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 const scorePayload = z.object({
   mentionIds: z.array(z.string()).min(1),
   attempt: z.number().int().min(0).default(0),
-  classifyAll: z.boolean().default(false),
+  classifyAll: z.boolean().optional(),
 });
 type ScorePayload = z.output<typeof scorePayload>;
 
@@ -191,7 +191,7 @@ export const scoreQueue: JobDefinition<ScorePayload> = {
    */
   async handle(payloads, context) {
     const byRun = new Map<string, ScorePayload>();
-    for (const { mentionIds, attempt, classifyAll } of payloads) {
+    for (const { mentionIds, attempt, classifyAll = false } of payloads) {
       const run = `${attempt}:${classifyAll}`;
       byRun.set(run, { mentionIds: [...(byRun.get(run)?.mentionIds ?? []), ...mentionIds], attempt, classifyAll });
     }
