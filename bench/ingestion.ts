@@ -7,7 +7,7 @@ import { newId } from '../runtime/ids.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { chargedItemFifteenths, creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
-import { readStoredMentions, type StoredMention } from '../subgraphs/mentions/index.ts';
+import { mentionsLikelyRefused, readStoredMentions, type StoredMention } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import { databaseBackendCpuSeconds } from './database-cpu.ts';
@@ -67,7 +67,11 @@ const mentionsPerScoringTransaction = scoreQueue.batchSize! * scoringBatchSize;
 async function chargeAtScoring(sql: Sql, stored: readonly StoredMention[]): Promise<void> {
   for (let i = 0; i < stored.length; i += mentionsPerScoringTransaction) {
     const mentions = await readStoredMentions(sql, stored.slice(i, i + mentionsPerScoringTransaction));
-    await sql.begin((tx) => commitScores(tx, keywordsOf(mentions), mentions.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date()));
+    // Asked before classifying, as the score job does; nothing is refused here (a paid workspace under its caps).
+    const likelyRefused = await mentionsLikelyRefused(sql, mentions, new Date());
+    const judged = mentions.filter((mention) => !likelyRefused.has(mention.id));
+    const unjudged = mentions.filter((mention) => likelyRefused.has(mention.id));
+    await sql.begin((tx) => commitScores(tx, keywordsOf(mentions), judged.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date(), unjudged));
   }
 }
 

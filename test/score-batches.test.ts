@@ -68,7 +68,8 @@ describe('a batch of scoring jobs', () => {
     await creditWalletByOperator(sql, { workspaceId, cents: 2000, at: new Date() });
     const { named } = await scoreCounted(url, await unscoredBatch(sql, workspaceId));
     expect({ walletReads: named('workspacesOnWelcomeCredit'), brakeKeywordReads: named('findRunningKeywords') }).toEqual({ walletReads: 1, brakeKeywordReads: 0 });
-    // Before the day's tick, charging counts the wallet's keywords once, for its balance and its running keywords alike.
+    // Before the day's tick, charging counts the wallet's keywords once, for its balance and its running keywords alike
+    // (billing's look before classifying counts none).
     expect(named('countKeywordRunStates')).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import { z } from 'zod';
 import { type BrakedKeyword, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
-import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, type MentionRow, recordScores, type ScoredMention } from '../../subgraphs/mentions/index.ts';
+import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, mentionsLikelyRefused, type MentionRow, recordScores, type ScoredMention } from '../../subgraphs/mentions/index.ts';
 import { enqueueMentionAlerts } from '../../subgraphs/team/index.ts';
 import { scoringBatchSize } from '../ingest-posts.ts';
 import type { JobContext, JobDefinition } from '../job-definition.ts';
@@ -10,7 +10,17 @@ import { createClassifier } from '../../classifier/classifier.ts';
 import type { ClassificationInput, Classifier } from '../../classifier/classifier-types.ts';
 import { learnFromVerdicts } from '../../classifier/feedback-model.ts';
 
-const scorePayload = z.object({ mentionIds: z.array(z.string()).min(1), attempt: z.number().int().min(0).default(0) });
+/**
+ * `classifyAll`: sent for mentions the charge took after billing's look judged
+ * them likely refused; they are classified without that look, so one it
+ * keeps misjudging (a mention an older version charged at storage, at a
+ * keyword now at its cap) is scored on the next run, not queued again forever.
+ */
+const scorePayload = z.object({
+  mentionIds: z.array(z.string()).min(1),
+  attempt: z.number().int().min(0).default(0),
+  classifyAll: z.boolean().optional(),
+});
 type ScorePayload = z.output<typeof scorePayload>;
 
 /** Failed classifications are tried this many times, 30 s apart and doubling (about half an hour in all). */
@@ -80,14 +90,22 @@ export const keywordsOf = (mentions: readonly Pick<MentionRow, 'keywordId' | 'wo
  * What a scoring transaction writes once the classifier has answered: the
  * scores and charges (recordScores), the instant alerts of the scored
  * mentions, and the noise brake over their keywords, in `tx`. Returns the
- * failed ids recordScores marked. The storage benchmark runs it too, to
- * time charging where the pipeline does it.
+ * failed ids recordScores marked and the unjudged ids it left to score.
+ * The storage benchmark runs it too, to time charging where the pipeline
+ * does it.
  */
-export async function commitScores(tx: postgres.TransactionSql<{}>, keywords: readonly BrakedKeyword[], scored: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
+export async function commitScores(
+  tx: postgres.TransactionSql<{}>,
+  keywords: readonly BrakedKeyword[],
+  scored: readonly ScoredMention[],
+  failed: readonly string[],
+  now: Date,
+  unjudged: readonly MentionRow[] = [],
+): Promise<{ failed: string[]; toScore: string[] }> {
   return scoreWithNoiseBrake(tx, keywords, now, async () => {
-    const failedNow = await recordScores(tx, scored, failed, now);
+    const recorded = await recordScores(tx, scored, failed, now, unjudged);
     await enqueueMentionAlerts(tx, scored.map(({ mention }) => mention), now);
-    return failedNow;
+    return recorded;
   });
 }
 
@@ -96,7 +114,11 @@ export async function commitScores(tx: postgres.TransactionSql<{}>, keywords: re
  * them as it records their scores: an exact match whatever its score, a
  * words-close-together match only when relevant; a failure marks the
  * mention, charges nothing and is retried with back-off, never guessed.
- * The noise brake then looks at the keywords just scored.
+ * Mentions the charge would refuse right now (mentionsLikelyRefused) are
+ * not classified, a paid call each with a remote classifier: the scoring
+ * transaction discards those it still refuses, and queues the others
+ * (a top-up, a raised cap, an unmute meanwhile) for scoring again, at the
+ * same attempt. The noise brake then looks at the keywords just scored.
  */
 async function scoreMentions(payload: ScorePayload, context: JobContext): Promise<void> {
   const mentions = (await findMentionsByIds(context.sql, payload.mentionIds)).filter((m) => m.relevance === null);
@@ -105,8 +127,11 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
     (await findKeywordsByIdsAnyWorkspace(context.sql, [...new Set(mentions.map((m) => m.keywordId))])).map((k) => [k.id, k]),
   );
   const live = mentions.filter((m) => keywords.has(m.keywordId));
-  const outcomes = await classifierFor(context.config.env).classifyBatch(await classificationInputs(context, live, keywords));
-  const byId = new Map(live.map((m) => [m.id, m]));
+  const likelyRefused = payload.classifyAll ? new Set<string>() : await mentionsLikelyRefused(context.sql, live, context.clock.now());
+  const unjudged = live.filter((m) => likelyRefused.has(m.id));
+  const judged = live.filter((m) => !likelyRefused.has(m.id));
+  const outcomes = judged.length ? await classifierFor(context.config.env).classifyBatch(await classificationInputs(context, judged, keywords)) : [];
+  const byId = new Map(judged.map((m) => [m.id, m]));
   const now = context.clock.now();
   const failed = outcomes.filter((outcome) => !outcome.ok).map((outcome) => outcome.mentionId);
   const scored = outcomes.flatMap((outcome) => {
@@ -116,7 +141,9 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
   });
   // The retry is sent with the failure it retries: a crash cannot leave a mention marked failed with no retry to come.
   await context.sql.begin(async (tx) => {
-    const retry = await commitScores(tx, keywordsOf(mentions), scored, failed, now);
+    const { failed: retry, toScore } = await commitScores(tx, keywordsOf(mentions), scored, failed, now, unjudged);
+    // Not a failure: the charge would take them now, so they are classified on the next run, at this attempt.
+    if (toScore.length) await context.send('score', { mentionIds: toScore, attempt: payload.attempt, classifyAll: true }, { transaction: tx });
     if (retry.length && payload.attempt + 1 < maxAttempts) {
       const delaySeconds = 30 * 2 ** payload.attempt;
       await context.send('score', { mentionIds: retry, attempt: payload.attempt + 1 }, { startAfter: delaySeconds, transaction: tx });
@@ -163,8 +190,11 @@ export const scoreQueue: JobDefinition<ScorePayload> = {
    * drained at that pace.
    */
   async handle(payloads, context) {
-    const byAttempt = new Map<number, string[]>();
-    for (const { mentionIds, attempt } of payloads) byAttempt.set(attempt, [...(byAttempt.get(attempt) ?? []), ...mentionIds]);
-    for (const [attempt, mentionIds] of byAttempt) await scoreMentions({ mentionIds, attempt }, context);
+    const byRun = new Map<string, ScorePayload>();
+    for (const { mentionIds, attempt, classifyAll = false } of payloads) {
+      const run = `${attempt}:${classifyAll}`;
+      byRun.set(run, { mentionIds: [...(byRun.get(run)?.mentionIds ?? []), ...mentionIds], attempt, classifyAll });
+    }
+    for (const run of byRun.values()) await scoreMentions(run, context);
   },
 };

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import type { Queryable } from '../../runtime/database.ts';
 import { recordDueAutoRecharges } from './auto-recharge-due.ts';
 import { billingDayOf } from './billing-day.ts';
 import { type CapPeriod, capPeriodStart } from './cap-period.ts';
@@ -8,7 +9,7 @@ import { type ChargedItemKind, chargedKeys, insertItemCharges, itemChargeKey } f
 import { chargedItemFifteenths, keywordDayFifteenths } from './prices.ts';
 import { isLowBalance } from './wallet-figures.ts';
 import { effectiveBalances, effectiveBalancesOf, keywordCountsAt, pauseWalletForBalance, recordWalletLow } from './wallet-state.ts';
-import { lockWallets, type WalletRow } from './wallet-store.ts';
+import { findWallets, type WalletRow } from './wallet-store.ts';
 
 export interface MatchedItemCharge {
   workspaceId: string;
@@ -19,6 +20,13 @@ export interface MatchedItemCharge {
   itemId: string;
   /** When it was matched or delivered: it counts in the cap period and the month holding this instant. */
   at: Date;
+  /**
+   * A mention sent before it was scored because the charge looked likely to
+   * refuse it (previewCharges): decided like the others, refusals and their
+   * transitions included, but never charged; one the charge would take is
+   * returned as `unjudged`, to be scored first and charged then.
+   */
+  unjudged?: boolean;
 }
 
 export type ChargeOutcome =
@@ -29,11 +37,12 @@ export type ChargeOutcome =
        * `already_charged`: this item was charged before (keep it, never charge again);
        * `capped`: the keyword is at its cap for this period;
        * `insufficient_balance`: the effective balance cannot pay $0.008;
-       * `muted`: the keyword is muted, paused (by the wallet too, earlier in the same batch) or deleted.
+       * `muted`: the keyword is muted, paused (by the wallet too, earlier in the same batch) or deleted;
+       * `unjudged`: an `unjudged` item the charge would take, not charged (keep it, score it, charge it then).
        * In every case but `already_charged` the item must not be kept or delivered (spec 1.7, 2.1.1): a mention refused
        * when scored is discarded.
        */
-      reason: 'already_charged' | 'capped' | 'insufficient_balance' | 'muted';
+      reason: 'already_charged' | 'capped' | 'insufficient_balance' | 'muted' | 'unjudged';
     };
 
 const refused = (reason: Extract<ChargeOutcome, { charged: false }>['reason']): ChargeOutcome => ({ charged: false, reason });
@@ -118,6 +127,7 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
       pause(item.workspaceId, item.at);
       return refused('insufficient_balance');
     }
+    if (item.unjudged) return refused('unjudged');
 
     charges.push(item);
     chargedKeysNow.add(key);
@@ -143,6 +153,55 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
 }
 
 /**
+ * The rows a batch is decided on: its wallets, its keywords' cap states and
+ * the effective balances at each instant the items name, the ledger's keys
+ * of the items and each wallet's running keywords. For the charge (`lock`)
+ * the wallets are locked in workspace-id order and then the keywords in id
+ * order. For a preview the rows are read as they stand, and only the
+ * wallets and the cap states are read, to keep it cheap (it runs before
+ * every scoring transaction): no ledger keys (only an older version charged
+ * at storage), no keyword counts (a balance is taken as it stands, before
+ * today's keyword days the tick has still to charge, and a wallet a charge
+ * leaves short of a day of its running keywords is not seen to pause). A
+ * preview may then take an item the charge refuses, never refuse one the
+ * charge takes but for a mention charged at storage.
+ */
+async function readBeforeBatch(sql: Queryable, items: readonly MatchedItemCharge[], options: { lock: boolean }): Promise<BeforeBatch> {
+  const wallets = new Map((await findWallets(sql, [...new Set(items.map((item) => item.workspaceId))], options)).map((wallet) => [wallet.workspaceId, wallet]));
+  const keywordIds = [...new Set(items.map((item) => item.keywordId))];
+  // Cap periods and pending keyword days depend on the instant: read both at each one the items name.
+  const capStatesAt = new Map<number, Map<string, KeywordCapState>>();
+  const effectiveAt = new Map<number, Map<string, number>>();
+  const latest = Math.max(...items.map((item) => item.at.getTime()));
+  let counts = new Map<string, KeywordRunCounts>();
+  for (const time of new Set(items.map((item) => item.at.getTime()))) {
+    const states = await keywordCapStates(sql, { keywordIds }, new Date(time), options);
+    capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
+    if (!options.lock) effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
+    else if (time === latest) {
+      // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
+      counts = await keywordCountsAt(sql, [...wallets.keys()], new Date(time));
+      effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
+    } else effectiveAt.set(time, await effectiveBalances(sql, [...wallets.values()], new Date(time)));
+  }
+  const chargedBefore = options.lock ? await chargedKeys(sql, items.map((item) => itemChargeKey(item.kind, item.itemId))) : new Set<string>();
+  const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
+  return { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords };
+}
+
+/**
+ * What chargeMatchedItems would answer for these items if it ran now, read
+ * without locks (and with fewer reads, see readBeforeBatch) and with
+ * nothing written: a cheap look ahead for a caller about to spend on the
+ * items (scoring asks it before paying a classifier). Only a hint: the rows
+ * may change before the charge, which decides alone.
+ */
+export async function previewCharges(sql: Queryable, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
+  if (items.length === 0) return [];
+  return decideCharges(items, await readBeforeBatch(sql, items, { lock: false })).outcomes;
+}
+
+/**
  * When scoring keeps mentions (or before comments are delivered): may each
  * keyword take one more charged item now, and if so, charge it, in the
  * caller's transaction. The outcomes, one per item in order, are those of charging
@@ -165,26 +224,10 @@ function decideCharges(items: readonly MatchedItemCharge[], before: BeforeBatch)
  */
 export async function chargeMatchedItems(tx: postgres.TransactionSql<{}>, items: readonly MatchedItemCharge[]): Promise<ChargeOutcome[]> {
   if (items.length === 0) return [];
-  const wallets = new Map((await lockWallets(tx, [...new Set(items.map((item) => item.workspaceId))])).map((wallet) => [wallet.workspaceId, wallet]));
-  const keywordIds = [...new Set(items.map((item) => item.keywordId))];
-  // Cap periods and pending keyword days depend on the instant: read both at each one the items name.
-  const capStatesAt = new Map<number, Map<string, KeywordCapState>>();
-  const effectiveAt = new Map<number, Map<string, number>>();
+  const before = await readBeforeBatch(tx, items, { lock: true });
+  const { wallets, effectiveAt } = before;
   const latest = Math.max(...items.map((item) => item.at.getTime()));
-  let counts = new Map<string, KeywordRunCounts>();
-  for (const time of new Set(items.map((item) => item.at.getTime()))) {
-    const states = await keywordCapStates(tx, { keywordIds }, new Date(time), { lock: true });
-    capStatesAt.set(time, new Map(states.map((state) => [state.id, state])));
-    if (time === latest) {
-      // Every wallet's keywords counted once at the latest instant serve its balances and the running keywords below (counted twice, a round trip of every charge before the day's tick).
-      counts = await keywordCountsAt(tx, [...wallets.keys()], new Date(time));
-      effectiveAt.set(time, effectiveBalancesOf([...wallets.values()], counts, new Date(time)));
-    } else effectiveAt.set(time, await effectiveBalances(tx, [...wallets.values()], new Date(time)));
-  }
-  const chargedBefore = await chargedKeys(tx, items.map((item) => itemChargeKey(item.kind, item.itemId)));
-  const runningKeywords = new Map([...counts].map(([workspaceId, keywords]) => [workspaceId, keywords.running]));
-
-  const { outcomes, charges, transitions, spent } = decideCharges(items, { wallets, capStatesAt, effectiveAt, chargedBefore, runningKeywords });
+  const { outcomes, charges, transitions, spent } = decideCharges(items, before);
   await insertItemCharges(tx, charges);
   for (const transition of transitions) {
     if (transition.to === 'capped') await capAfterCharge(tx, transition.keyword, transition.at);

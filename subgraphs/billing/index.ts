@@ -21,7 +21,7 @@ export { billingDayOf } from './billing-day.ts';
 export { type TickedDay, runDailyTicksThrough, turnCapPeriodsThrough } from './billing-schedule.ts';
 export { capPeriodStart, nextCapPeriodStart } from './cap-period.ts';
 export { applyCapChange, resumeCapsAtPeriodTurn } from './cap-transitions.ts';
-export { chargeMatchedItem, chargeMatchedItems } from './charging.ts';
+export { chargeMatchedItem, chargeMatchedItems, previewCharges } from './charging.ts';
 export { creditWalletByOperator } from './credits.ts';
 export { type DailyTickReport, chargeDailyKeywordFees } from './daily-tick.ts';
 export { type ChargeTotalRow, type KeywordMonthCost, chargedItemsSince, keywordMonthCostRowsSql, keywordMonthCosts, keywordMonthCostsOfRows, monthOf, workspaceMonthCost, zeroCost } from './keyword-cost-store.ts';

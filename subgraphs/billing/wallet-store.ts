@@ -76,19 +76,22 @@ export async function lockWallet(sql: Queryable, workspaceId: string): Promise<W
 }
 
 /**
- * Locks these workspaces' wallets in workspace-id order, the order the daily
- * tick locks them too: transactions locking overlapping sets of wallets this
- * way wait for one another but never deadlock.
+ * These workspaces' wallets in workspace-id order; `lock` locks them, in
+ * the order the daily tick locks them too: transactions locking overlapping
+ * sets of wallets this way wait for one another but never deadlock.
  */
-export async function lockWallets(sql: Queryable, workspaceIds: readonly string[]): Promise<WalletRow[]> {
+export async function findWallets(sql: Queryable, workspaceIds: readonly string[], options: { lock: boolean }): Promise<WalletRow[]> {
   if (workspaceIds.length === 0) return [];
   return sql<WalletRow[]>`
-    /* lockWallets */
+    /* findWallets */
     select ${walletColumns(sql)} from wallets
     where workspace_id = any(${sql.array(workspaceIds as string[])})
     order by workspace_id
-    for update`;
+    ${options.lock ? sql`for update` : sql``}`;
 }
+
+/** findWallets, locked. */
+export const lockWallets = (sql: Queryable, workspaceIds: readonly string[]) => findWallets(sql, workspaceIds, { lock: true });
 
 /**
  * Locks up to `limit` wallets the daily tick has not settled for `day`, in

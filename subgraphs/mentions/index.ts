@@ -41,6 +41,7 @@ export { type MentionRow, type StoredMention, type StoredMentions, filterMention
 export { makeMentionMonths } from './mention-month-store.ts';
 export { mentionRecord } from './mention-record.ts';
 export { linkPeople } from './person-linking.ts';
+export { mentionsLikelyRefused } from './mention-admission.ts';
 export { recordScores, type ScoredMention } from './mention-scoring.ts';
 export { nextThreadRead } from './thread-windows.ts';
 export { maxBulkMentions, mentionPatchInput, mentionsBulkInput } from './mention-triage.ts';

@@ -26,15 +26,31 @@ export interface ScoredMention {
  * subscribers at the commit, scored; one kept that was announced before
  * (charged at storage by an older version) wakes `mentionUpdated`. A
  * mention scored meanwhile by another run is left as that run recorded it.
- * Returns the failed ids it marked, for the caller to retry.
+ * `unjudged` mentions were left unclassified as likely refused
+ * (mentionsLikelyRefused): those the charge refuses now are discarded as
+ * scored ones would be, whatever their kind; those it would take are left
+ * stored and unscored, uncharged and not failed, for the caller to score
+ * again. Returns the failed ids it marked, for the caller to retry, and
+ * the unjudged ids to score.
  */
-export async function recordScores(tx: postgres.TransactionSql<{}>, judged: readonly ScoredMention[], failed: readonly string[], now: Date): Promise<string[]> {
-  const open = await lockUnscoredMentions(tx, [...judged.map(({ mention }) => mention.id), ...failed]);
+export async function recordScores(
+  tx: postgres.TransactionSql<{}>,
+  judged: readonly ScoredMention[],
+  failed: readonly string[],
+  now: Date,
+  unjudged: readonly MentionRow[] = [],
+): Promise<{ failed: string[]; toScore: string[] }> {
+  const open = await lockUnscoredMentions(tx, [...judged.map(({ mention }) => mention.id), ...failed, ...unjudged.map((mention) => mention.id)]);
   const scored = judged.filter(({ mention }) => open.has(mention.id));
   const failedIds = failed.filter((id) => open.has(id));
   const relevant = ({ classification }: ScoredMention) => scoredRelevant(classification.relevance);
   const chargeable = scored.filter((item) => !item.mention.fuzzy || relevant(item));
-  const { refused, chargedNow } = await admitChargedMentions(tx, chargeable.map(({ mention }) => mention), now);
+  const { refused, chargedNow, toScore } = await admitChargedMentions(
+    tx,
+    chargeable.map(({ mention }) => mention),
+    unjudged.filter((mention) => open.has(mention.id)),
+    now,
+  );
   const kept = chargeable.filter(({ mention }) => !refused.has(mention.id));
   const watches = kept.flatMap((item) => {
     const { mention } = item;
@@ -60,5 +76,5 @@ export async function recordScores(tx: postgres.TransactionSql<{}>, judged: read
     announceMentionsCreated(tx, kept.filter(({ mention }) => chargedNow.has(mention.id)).map(({ mention }) => mention)),
     announceMentionsUpdated(tx, kept.filter(({ mention }) => !chargedNow.has(mention.id)).map(({ mention }) => mention)),
   ]);
-  return failedIds;
+  return { failed: failedIds, toScore: [...toScore] };
 }

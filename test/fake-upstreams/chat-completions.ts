@@ -14,11 +14,12 @@ export interface ChatCompletionRequest {
  */
 export async function startFakeChatCompletions(options: {
   apiKey: string;
-  answer: (request: ChatCompletionRequest) => FakeResponse;
+  /** May wait: a test holds an answer back while it changes something, then lets the caller go on. */
+  answer: (request: ChatCompletionRequest) => FakeResponse | Promise<FakeResponse>;
   slowMs?: number;
 }): Promise<FakeUpstream & { baseUrl: string }> {
   const refuse = (status: number, message: string): FakeResponse => ({ status, body: { error: { message, type: 'invalid_request_error' } } });
-  const route = (request: RecordedRequest): FakeResponse | null => {
+  const route = (request: RecordedRequest): FakeResponse | Promise<FakeResponse> | null => {
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return null;
     if (request.headers.authorization !== `Bearer ${options.apiKey}`) return refuse(401, 'Incorrect API key provided');
     let body: ChatCompletionRequest;
