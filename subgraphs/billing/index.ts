@@ -24,7 +24,7 @@ export { applyCapChange, resumeCapsAtPeriodTurn } from './cap-transitions.ts';
 export { chargeMatchedItem, chargeMatchedItems, previewCharges } from './charging.ts';
 export { creditWalletByOperator } from './credits.ts';
 export { type DailyTickReport, chargeDailyKeywordFees } from './daily-tick.ts';
-export { type ChargeTotalRow, type KeywordMonthCost, chargedItemsSince, keywordMonthCostRowsSql, keywordMonthCosts, keywordMonthCostsOfRows, monthOf, workspaceMonthCost, zeroCost } from './keyword-cost-store.ts';
+export { type ChargeTotalRow, type KeywordMonthCost, chargedItemsSince, keywordMonthCostRowsSql, keywordMonthCosts, monthCostsByKey, monthOf, workspaceMonthCost, zeroCost } from './keyword-cost-store.ts';
 // The ledger's reads and charge, also timed by the partitions benchmark beside the table as it was.
 export { chargedKeys, chargesPerDay, insertItemCharges, itemChargesBetween, makeLedgerMonths, newestPaidCredit } from './ledger-store.ts';
 export { centsOf, chargedItemFifteenths, fifteenthsPerCent, keywordDayFifteenths, welcomeCap, welcomeCreditCents } from './prices.ts';

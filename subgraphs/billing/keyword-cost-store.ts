@@ -42,8 +42,13 @@ export interface ChargeTotalRow {
   fifteenths: number;
 }
 
-/** Exact totals per key and kind, each cents figure rounded once on its total and `totalCents` their sum (2.1.4). */
-function costsFrom(rows: readonly ChargeTotalRow[]): Map<string, KeywordMonthCost> {
+/**
+ * Exact totals per key and kind, each cents figure rounded once on its total
+ * and `totalCents` their sum (2.1.4). Reads the rows of
+ * `keywordMonthCostRowsSql` as they are, or as a statement's `json_agg`
+ * gives them back (the same keys and numbers).
+ */
+export function monthCostsByKey(rows: readonly ChargeTotalRow[]): Map<string, KeywordMonthCost> {
   const costs = new Map<string, KeywordMonthCost>();
   for (const row of rows) {
     const cost = costs.get(row.key) ?? { ...zeroCost };
@@ -78,16 +83,13 @@ export const keywordMonthCostRowsSql = (sql: Queryable, asked: postgres.Fragment
     ) c on c.keyword_id = asked.id`;
 };
 
-/** Rows of `keywordMonthCostRowsSql` (as they are, or as a statement's `json_agg` gives them back: the same keys and numbers) as costs by keyword. */
-export const keywordMonthCostsOfRows = (rows: readonly ChargeTotalRow[]): Map<string, KeywordMonthCost> => costsFrom(rows);
-
 /**
  * Per keyword, the charges of the month from the ledger, a zero cost for
  * a keyword charged nothing. A keyword's `stats.cost` and its row of the
  * usage breakdown both come from here.
  */
 export async function keywordMonthCosts(sql: Queryable, keywords: readonly string[], month: string): Promise<Map<string, KeywordMonthCost>> {
-  return costsFrom(
+  return monthCostsByKey(
     await sql<ChargeTotalRow[]>`
       /* keywordMonthCosts */
       ${keywordMonthCostRowsSql(sql, sql`select unnest(${sql.array(keywords as string[])}::text[]) as id`, month)}`,
@@ -97,7 +99,7 @@ export async function keywordMonthCosts(sql: Queryable, keywords: readonly strin
 /** The workspace's charges of the month as one cost, each figure rounded once on the workspace's total. */
 export async function workspaceMonthCost(sql: Queryable, workspaceId: string, month: string): Promise<KeywordMonthCost> {
   const { from, to } = monthBounds(month);
-  const costs = costsFrom(
+  const costs = monthCostsByKey(
     await sql<ChargeTotalRow[]>`
       /* workspaceMonthCost */
       select workspace_id as key, kind, count(*)::int as quantity, -sum(amount_fifteenths)::float8 as fifteenths

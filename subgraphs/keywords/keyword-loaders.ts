@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCostRowsSql, keywordMonthCosts, keywordMonthCostsOfRows, monthOf, zeroCost } from '../billing/index.ts';
+import { chargedItemsSince, isOnWelcomeCredit, type KeywordMonthCost, keywordMonthCostRowsSql, keywordMonthCosts, monthCostsByKey, monthOf, zeroCost } from '../billing/index.ts';
 import { type KeywordMatchCounts, keywordMatchCounts, keywordMatchCountsOfJson, keywordMatchCountsSql } from '../mentions/index.ts';
 import { perRequest } from '../request-loaders.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
@@ -97,7 +97,7 @@ export async function listKeywordsPageWithStats(
   });
   return rows.map(({ matchCounts, monthCosts, ...row }) => {
     for (const { since, ...windowCounts } of keywordMatchCountsOfJson(matchCounts ?? [])) loaders.matchCounts.prime(sinceKey(row.id, since), windowCounts);
-    for (const [keywordId, cost] of keywordMonthCostsOfRows(monthCosts ?? [])) loaders.monthCost.prime(keywordId, cost);
+    for (const [keywordId, cost] of monthCostsByKey(monthCosts ?? [])) loaders.monthCost.prime(keywordId, cost);
     return row;
   });
 }
