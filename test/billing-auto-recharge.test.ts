@@ -4,7 +4,7 @@ import { recordDueAutoRecharges } from '../subgraphs/billing/auto-recharge-due.t
 import { creditWalletByOperator } from '../subgraphs/billing/credits.ts';
 import { chargeDailyKeywordFees } from '../subgraphs/billing/daily-tick.ts';
 import { ledgerBalanceMismatches } from '../subgraphs/billing/ledger-store.ts';
-import { lockWallets } from '../subgraphs/billing/wallet-store.ts';
+import { lockWallet } from '../subgraphs/billing/wallet-store.ts';
 import { addKeywords, chargeMentions, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeCard, type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { eventually, recordingLogger, startTestEarshot, type TestEarshot } from './harness.ts';
@@ -271,7 +271,7 @@ describe('auto-recharge', () => {
       // Stripe's webhook credits the one in flight: the webhook waits for the wallet, the record finds
       // the recharge in flight and records nothing.
       const { webhook } = (await earshot.sql.begin(async (tx) => {
-        const [locked] = await lockWallets(tx, [workspaceId]);
+        const locked = (await lockWallet(tx, workspaceId))!;
         const webhook = deliver('payment_intent.succeeded', charged!);
         await eventually(
           async () => (await earshot.sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].waiting,

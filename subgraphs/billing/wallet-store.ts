@@ -90,9 +90,6 @@ export async function findWallets(sql: Queryable, workspaceIds: readonly string[
     ${options.lock ? sql`for update` : sql``}`;
 }
 
-/** findWallets, locked. */
-export const lockWallets = (sql: Queryable, workspaceIds: readonly string[]) => findWallets(sql, workspaceIds, { lock: true });
-
 /**
  * Locks up to `limit` wallets the daily tick has not settled for `day`, in
  * workspace order. A second tick running at once waits here for the first's
