@@ -52,6 +52,9 @@ export function slackApp(env: NodeJS.ProcessEnv): SlackApp | null {
   return { apiBase: slackApiBase(env), clientId, clientSecret, signingSecret, redirectUri: `${publicUrl(env)}${slackRedirectPath}` };
 }
 
+/** The 409 a request needing the workspace's Slack install answers before the workspace installed the app. */
+export const slackNotConnected = () => domainError('slack_not_connected', 'This workspace has not installed the Slack app yet');
+
 /** `slackApp`, or the 501 `slack_not_configured` a request needing it answers. */
 export function requireSlackApp(env: NodeJS.ProcessEnv): SlackApp {
   const app = slackApp(env);

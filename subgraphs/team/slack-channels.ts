@@ -5,7 +5,7 @@ import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { IntegrationError } from './integration-error.ts';
-import { listSlackChannels, requireSlackApp } from './slack-api.ts';
+import { listSlackChannels, requireSlackApp, slackNotConnected } from './slack-api.ts';
 import { findSlackConnection, openSlackBotToken } from './slack-connection-store.ts';
 
 @ObjectType({ description: 'A channel of the connected Slack workspace that notifications can go to' })
@@ -33,7 +33,7 @@ export class SlackChannelsResolver {
     const auth = requireAuth(ctx);
     const app = requireSlackApp(ctx.env);
     const connection = await findSlackConnection(ctx.sql, auth.workspaceId);
-    if (!connection) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet');
+    if (!connection) throw slackNotConnected();
     const bot = { apiBase: app.apiBase, botToken: openSlackBotToken(ctx.secrets, connection) };
     try {
       return { channels: await listSlackChannels(bot, onceWhileClientWaits) };

@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
 import { platforms } from '../../vocabulary/normalized-post.ts';
-import { domainError } from '../domain-error.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
-import { requireSlackApp, slackApp } from './slack-api.ts';
+import { requireSlackApp, slackApp, slackNotConnected } from './slack-api.ts';
 import { findSlackConnection, saveSlackNotifications, type SlackConnectionRow } from './slack-connection-store.ts';
 
 @ObjectType({ description: 'Where Slack notifications go and which mentions they carry' })
@@ -72,7 +71,7 @@ export class SlackNotificationsResolver {
     const settings = parseInput(slackNotificationsInput, input);
     requireSlackApp(ctx.env);
     const row = await saveSlackNotifications(ctx.sql, auth.workspaceId, settings, ctx.clock.now());
-    if (!row) throw domainError('slack_not_connected', 'This workspace has not installed the Slack app yet');
+    if (!row) throw slackNotConnected();
     return slackStatus(true, row);
   }
 }
