@@ -618,12 +618,12 @@ const glossNamesSense = 0.35;
  * are, and no bird-identifying app).
  */
 function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+  const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, inOtherLanguage(language)) ?? namedThingBefore(text, occurrence.index);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign) ?? namedThingBefore(text, occurrence.index);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    const foreign = inOtherLanguage(language);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
     if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
     return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
