@@ -6,9 +6,7 @@ import { ErrorNotice, Notice } from '../../ui/notice';
 import { CreateChannelDocument } from './alert-operations';
 import { accountEvents, type ChannelKind, channelKinds } from './channel-labels';
 import { ActionForm } from '../../ui/action-form';
-import { type SlackChannelChoice, SlackChannelPicker } from './slack-channel-picker';
-
-const noSlackChannel: SlackChannelChoice = { channelId: '', channelName: '' };
+import { noSlackChannel, type SlackChannelChoice, SlackChannelPicker } from './slack-channel-picker';
 
 /** A new channel of any kind; a webhook's signing secret is shown here once (spec 2.8). */
 export function ChannelForm({ onCreated }: { onCreated(): void }) {

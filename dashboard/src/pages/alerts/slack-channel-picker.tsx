@@ -11,6 +11,9 @@ export interface SlackChannelChoice {
   channelName: string;
 }
 
+/** No channel chosen yet. */
+export const noSlackChannel: SlackChannelChoice = { channelId: '', channelName: '' };
+
 type ListedChannel = SlackChannelsQuery['slackChannels']['channels'][number];
 
 const optionLabel = (channel: ListedChannel) => `#${channel.name}${channel.isPrivate ? ' (private)' : ''}`;
@@ -62,7 +65,7 @@ export function SlackChannelPicker({ value, onChange, label }: { value: SlackCha
   const choose = (channelId: string) => {
     const channel = channels.find((listed) => listed.id === channelId);
     if (channel) onChange({ channelId: channel.id, channelName: channel.name });
-    else onChange(channelId === value.channelId ? value : { channelId: '', channelName: '' });
+    else onChange(channelId === value.channelId ? value : noSlackChannel);
   };
 
   return (
