@@ -1,13 +1,13 @@
 import type { NormalizedPost } from '../vocabulary/normalized-post.ts';
 import { ingestPosts, type IngestOutcome, scoringBatchSize } from '../jobs/ingest-posts.ts';
-import { commitScores, keywordsOf, scoreQueue } from '../jobs/score/index.ts';
+import { commitScores, keywordsOf, partByLikelyCharge, scoreQueue } from '../jobs/score/index.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { newId } from '../runtime/ids.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { chargedItemFifteenths, creditWalletByOperator } from '../subgraphs/billing/index.ts';
 import { createKeyword, createMatcher, loadActiveMatchRules } from '../subgraphs/keywords/index.ts';
-import { mentionsLikelyRefused, readStoredMentions, type StoredMention } from '../subgraphs/mentions/index.ts';
+import { readStoredMentions, type StoredMention } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { BenchEnvironment } from './bench-environment.ts';
 import { databaseBackendCpuSeconds } from './database-cpu.ts';
@@ -68,9 +68,7 @@ async function chargeAtScoring(sql: Sql, stored: readonly StoredMention[]): Prom
   for (let i = 0; i < stored.length; i += mentionsPerScoringTransaction) {
     const mentions = await readStoredMentions(sql, stored.slice(i, i + mentionsPerScoringTransaction));
     // Asked before classifying, as the score job does; nothing is refused here (a paid workspace under its caps).
-    const likelyRefused = await mentionsLikelyRefused(sql, mentions, new Date());
-    const judged = mentions.filter((mention) => !likelyRefused.has(mention.id));
-    const unjudged = mentions.filter((mention) => likelyRefused.has(mention.id));
+    const { judged, unjudged } = await partByLikelyCharge(sql, mentions, new Date());
     await sql.begin((tx) => commitScores(tx, keywordsOf(mentions), judged.map((mention) => ({ mention, classification: scoredFiltered, commentsEnabled: false })), [], new Date(), unjudged));
   }
 }

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import type { Queryable } from '../../runtime/database.ts';
 import { z } from 'zod';
 import { type BrakedKeyword, findCompanyProfile, findGroupsByIds, findKeywordsByIdsAnyWorkspace, type KeywordRow, scoreWithNoiseBrake } from '../../subgraphs/keywords/index.ts';
 import { findMentionsByIds, keywordVerdicts, listUnscoredMentionIds, mentionsLikelyRefused, type MentionRow, recordScores, type ScoredMention } from '../../subgraphs/mentions/index.ts';
@@ -87,6 +88,16 @@ export const keywordsOf = (mentions: readonly Pick<MentionRow, 'keywordId' | 'wo
 ];
 
 /**
+ * These mentions parted by what the charge would do with them now
+ * (mentionsLikelyRefused, read without locks): those to classify, and those
+ * it would refuse, left unclassified for the scoring transaction to decide.
+ */
+export async function partByLikelyCharge(sql: Queryable, mentions: readonly MentionRow[], now: Date): Promise<{ judged: MentionRow[]; unjudged: MentionRow[] }> {
+  const likelyRefused = await mentionsLikelyRefused(sql, mentions, now);
+  return { judged: mentions.filter((m) => !likelyRefused.has(m.id)), unjudged: mentions.filter((m) => likelyRefused.has(m.id)) };
+}
+
+/**
  * What a scoring transaction writes once the classifier has answered: the
  * scores and charges (recordScores), the instant alerts of the scored
  * mentions, and the noise brake over their keywords, in `tx`. Returns the
@@ -127,9 +138,7 @@ async function scoreMentions(payload: ScorePayload, context: JobContext): Promis
     (await findKeywordsByIdsAnyWorkspace(context.sql, [...new Set(mentions.map((m) => m.keywordId))])).map((k) => [k.id, k]),
   );
   const live = mentions.filter((m) => keywords.has(m.keywordId));
-  const likelyRefused = payload.classifyAll ? new Set<string>() : await mentionsLikelyRefused(context.sql, live, context.clock.now());
-  const unjudged = live.filter((m) => likelyRefused.has(m.id));
-  const judged = live.filter((m) => !likelyRefused.has(m.id));
+  const { judged, unjudged } = payload.classifyAll ? { judged: live, unjudged: [] } : await partByLikelyCharge(context.sql, live, context.clock.now());
   const outcomes = judged.length ? await classifierFor(context.config.env).classifyBatch(await classificationInputs(context, judged, keywords)) : [];
   const byId = new Map(judged.map((m) => [m.id, m]));
   const now = context.clock.now();
