@@ -1025,6 +1025,13 @@ describe('alerts and channels', () => {
       await channels.getByLabel('Kind').selectOption('slack');
       await channels.getByLabel('Label').fill('Random chatter');
       const picker = channels.getByLabel('Slack channel', { exact: true });
+      await expect.poll(async () => (await picker.locator('option').allTextContents()).filter((label) => label.startsWith('#'))).toContain('#random');
+      // With no channel chosen the form is not sent: the browser asks for one, and no server error is shown.
+      await channels.getByRole('button', { name: 'Create channel' }).click();
+      expect(await picker.evaluate((select: HTMLSelectElement) => select.validity.valueMissing)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await channels.getByRole('alert').count()).toBe(0);
+      expect(await channelLabelled('Random chatter')).toBeUndefined();
       await channels.getByLabel('Find a Slack channel').fill('rand');
       await expect.poll(async () => (await picker.locator('option').allTextContents()).filter((label) => label.startsWith('#'))).toEqual(['#random']);
       await picker.selectOption('C0RANDOM01');

@@ -120,11 +120,12 @@ export function LinesField(props: FieldProps & { value: string[]; onChange(value
   );
 }
 
-export function SelectField<T extends string>(props: FieldProps & { value: NoInfer<T>; options: readonly (readonly [T, string])[]; onChange(value: NoInfer<T>): void }) {
+/** `required`: the browser refuses to submit the form while the chosen option's value is empty (a "Choose …" first option). */
+export function SelectField<T extends string>(props: FieldProps & { value: NoInfer<T>; options: readonly (readonly [T, string])[]; onChange(value: NoInfer<T>): void; required?: boolean }) {
   const id = useId();
   return (
     <FieldFrame id={id} {...props}>
-      <select id={id} value={props.value} aria-describedby={describedBy(id, props)} onChange={(event) => props.onChange(event.currentTarget.value as T)}>
+      <select id={id} value={props.value} required={props.required} aria-describedby={describedBy(id, props)} onChange={(event) => props.onChange(event.currentTarget.value as T)}>
         {props.options.map(([value, label]) => (
           <option key={value} value={value}>
             {label}

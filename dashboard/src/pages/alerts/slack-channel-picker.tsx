@@ -25,7 +25,8 @@ const optionLabel = (channel: ListedChannel) => `#${channel.name}${channel.isPri
  * When Slack does not list them (not connected, an old install without
  * `groups:read`, Slack away) the error is said and the id and name are typed
  * instead, as they are on request. `label` names the select, and the typed
- * fields after it (`… id`, `… name`).
+ * fields after it (`… id`, `… name`). Every form it is in needs a channel, so
+ * the select is required: the empty "Choose a channel" is never sent.
  */
 export function SlackChannelPicker({ value, onChange, label }: { value: SlackChannelChoice; onChange(value: SlackChannelChoice): void; label: string }) {
   const listing = useQuery(SlackChannelsDocument, {});
@@ -73,6 +74,7 @@ export function SlackChannelPicker({ value, onChange, label }: { value: SlackCha
       <TextField label="Find a Slack channel" value={search} onInput={setSearch} placeholder="Part of its name" hint={`${shown.length} of ${channels.length} channels`} />
       <SelectField
         label={label}
+        required
         value={value.channelId}
         options={options}
         onChange={choose}
