@@ -64,6 +64,46 @@ describe('Telegram channels', () => {
     expect(renamed.body).toMatchObject({ label: 'Support chat', config: { chatId: '-1001234567890' } });
   });
 
+  it('asks Telegram (getChat) whether the bot can reach the chat, and refuses one it cannot, on creation and on a move, storing nothing', async () => {
+    const channelCount = async () => (await earshot.rest('GET', '/v1/channels', { key })).body.data.length;
+    const before = await channelCount();
+    telegram.chats.add('-1009990001');
+    telegram.blockChat('-1009990001');
+    for (const [chatId, said] of [
+      ['987654321', 'Bad Request: chat not found'],
+      ['@nobody_here', 'Bad Request: chat not found'],
+      ['-1009990001', 'Forbidden: bot was kicked from the supergroup chat'],
+    ]) {
+      const answer = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'telegram', label: 'Nowhere', chatId } });
+      expect(answer.status, chatId).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'validation_error', field: 'chatId', requestId: expect.any(String) });
+      expect(answer.body.error.message).toContain(said);
+    }
+    expect(await channelCount()).toBe(before);
+    expect(telegram.requests.filter((request) => request.path.endsWith('/getChat')).map((request) => JSON.parse(request.body).chat_id)).toEqual(
+      expect.arrayContaining(['987654321', '@nobody_here', '-1009990001']),
+    );
+
+    const id = await telegramChannel('-1001234567890');
+    const moved = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { chatId: '987654321' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error).toMatchObject({ code: 'validation_error', field: 'chatId' });
+    expect((await earshot.rest('GET', `/v1/channels/${id}`, { key })).body.config.chatId).toBe('-1001234567890');
+  });
+
+  it('answers 502 upstream_unavailable, storing nothing, while Telegram cannot say whether the bot reaches the chat', async () => {
+    const channelCount = async () => (await earshot.rest('GET', '/v1/channels', { key })).body.data.length;
+    const before = await channelCount();
+    telegram.failNext('server-error', 2);
+    const down = await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'telegram', label: 'Team chat', chatId: '-1001234567890' } });
+    expect(down.status).toBe(502);
+    expect(down.body.error).toMatchObject({ code: 'upstream_unavailable', retryAfterSeconds: expect.any(Number) });
+    expect(Number(down.headers.get('retry-after'))).toBe(down.body.error.retryAfterSeconds);
+    expect(await channelCount()).toBe(before);
+    telegram.recover();
+    expect((await earshot.rest('POST', '/v1/channels', { key, body: { kind: 'telegram', label: 'Team chat', chatId: '-1001234567890' } })).status).toBe(200);
+  });
+
   it('answers 501 telegram_not_configured without a bot token', async () => {
     const bare = await startTestEarshot();
     try {
@@ -130,9 +170,13 @@ describe('Telegram channels', () => {
   });
 
   it('fails a refusal (an unknown chat, a bot blocked) at once, with Telegram’s words in the log', async () => {
+    telegram.chats.add('555000111');
+    telegram.chats.add('222333444');
     const unknown = await telegramChannel('555000111');
-    const blocked = await telegramChannel('123456789');
-    telegram.blockChat('123456789');
+    const blocked = await telegramChannel('222333444');
+    // Reachable when the channels were made; then the group goes away and the user blocks the bot.
+    telegram.chats.delete('555000111');
+    telegram.blockChat('222333444');
     const rule = (await earshot.rest('POST', '/v1/alerts', { key, body: { name: 'Dead chats', channelIds: [unknown, blocked], filter: { keywordIds: [rust] } } })).body;
     const requests = telegram.requests.length;
     await storeAndScore(earshot, workspaceId, [{ post: redditPost(relevantRustPosts[2]), keywordIds: [rust] }]);
@@ -170,6 +214,7 @@ describe('Telegram channels', () => {
   });
 
   it('moves to another chat with PATCH chatId, and refuses fields of other kinds', async () => {
+    telegram.chats.add('100200300');
     const id = await telegramChannel('100200300');
     telegram.chats.add('@earshot_alerts');
     const moved = await earshot.rest('PATCH', `/v1/channels/${id}`, { key, body: { chatId: '@earshot_alerts' } });

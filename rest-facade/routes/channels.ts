@@ -132,12 +132,15 @@ export const channelRoutes: GraphQLRoute[] = [
     body: createChannelInput,
     responses: {
       200: { description: 'The channel, with `config.secret`', schema: channelWithSecretSchema },
-      400: { description: `${invalidBodyResponse.description}; a URL leading to a private or loopback address is refused` },
+      400: { description: `${invalidBodyResponse.description}; a URL leading to a private or loopback address is refused; a Telegram chat the bot cannot reach (Telegram's \`getChat\` finds no such chat, or the bot was removed or blocked) is refused on \`chatId\`` },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
       409: { description: '`slack_not_connected`: a Slack channel for a workspace that has not installed the Slack app' },
       501: { description: 'A kind this server is not connected to (`slack_not_configured`, `telegram_not_configured`, `email_not_configured`)' },
-      502: { description: "An `email` channel's confirmation could not be sent: the mail server could not be reached or refused for now (`upstream_unavailable`); nothing was stored" },
+      502: {
+        description:
+          "An `email` channel's confirmation could not be sent (the mail server could not be reached or refused for now), or Telegram could not say whether the bot reaches a `telegram` channel's chat (`upstream_unavailable`); nothing was stored",
+      },
     },
     operation: `mutation CreateChannel($input: CreateChannelInput!) { createChannel(input: $input) { ${channelFields} } }`,
     variables: ({ body }) => ({ input: body }),
@@ -178,10 +181,12 @@ export const channelRoutes: GraphQLRoute[] = [
     body: updateChannelInput,
     responses: {
       200: { description: 'The channel after the change', schema: channelSchema },
-      400: { description: `${invalidBodyResponse.description}; a field another kind of channel takes is refused (\`field\` names it)` },
+      400: { description: `${invalidBodyResponse.description}; a field another kind of channel takes is refused (\`field\` names it); so is a Telegram \`chatId\` the bot cannot reach` },
       401: unauthorizedResponse,
       403: readOnlyKeyResponse,
       404: idNotFound,
+      501: { description: 'A Telegram `chatId` on a server without a Telegram bot (`telegram_not_configured`)' },
+      502: { description: 'Telegram could not say whether the bot reaches the new `chatId` (`upstream_unavailable`); nothing was changed' },
     },
     operation: `mutation UpdateChannel($id: ID!, $input: UpdateChannelInput!) { updateChannel(id: $id, input: $input) { ${channelFields} } }`,
     variables: ({ params, body }) => ({ id: params.id, input: body }),

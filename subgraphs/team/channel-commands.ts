@@ -9,7 +9,7 @@ import { confirmationEmail } from './email-messages.ts';
 import { emailConfirmationLink, newConfirmationToken, requireMailSettings, sendMailNow } from './mailer.ts';
 import { requireSlackApp } from './slack-api.ts';
 import { findSlackConnection } from './slack-connection-store.ts';
-import { requireTelegramBot } from './telegram-api.ts';
+import { assertTelegramChatReachable, requireTelegramBot } from './telegram-api.ts';
 
 /** A URL the service may send to: http(s) and, unless EARSHOT_ALLOW_PRIVATE_URLS=1, not private or loopback. */
 export async function assertSendableUrl(url: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -39,8 +39,9 @@ export async function createChannel(
   const valid = parseInput(createChannelInput, rawInput);
   if (valid.kind === 'telegram') {
     // An install without a bot says so before anything about the chat.
-    requireTelegramBot(env);
+    const bot = requireTelegramBot(env);
     const chatId = requiredField(valid.chatId, 'chatId', valid.kind);
+    await assertTelegramChatReachable(bot, chatId);
     return insertChannel(sql, secrets, { workspaceId, kind: 'telegram', label: valid.label ?? `Telegram ${chatId}`, url: null, headers: {}, events: [], target: { chatId }, now });
   }
   if (valid.kind === 'slack') {

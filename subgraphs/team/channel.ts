@@ -26,6 +26,7 @@ import {
 import { deliverySettings } from './delivery-sending.ts';
 import { type DeliveryRow, listChannelDeliveries } from './delivery-store.ts';
 import { hashConfirmationToken } from './mailer.ts';
+import { assertTelegramChatReachable, requireTelegramBot } from './telegram-api.ts';
 import { connectTelegramButtons } from './telegram-interactions.ts';
 import { channelOfUnsubscribeToken } from './unsubscribe-links.ts';
 import { sendTestDeliveries } from './test-sends.ts';
@@ -296,6 +297,7 @@ export class ChannelResolver {
     const foreign = foreignChannelField(valid, before.kind);
     if (foreign) throw domainError('validation_error', `${foreign}: is not taken by ${channelOfKind(before.kind)}`, { field: foreign });
     if (valid.url !== undefined) await assertSendableUrl(valid.url, ctx.env);
+    if (valid.chatId !== undefined) await assertTelegramChatReachable(requireTelegramBot(ctx.env), valid.chatId);
     const row = await updateChannel(ctx.sql, ctx.secrets, before.workspaceId, before.id, {
       label: valid.label,
       url: valid.url,

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { publicUrl } from '../../runtime/config.ts';
 import { sameSecret } from '../../runtime/same-secret.ts';
-import { type RetryPolicy, UpstreamError, requestUpstream, upstreamBase } from '../../runtime/upstream-http.ts';
+import { type RetryPolicy, UpstreamError, requestUpstream, upstreamBase, whileClientWaits } from '../../runtime/upstream-http.ts';
 import { domainError } from '../domain-error.ts';
 import { IntegrationError } from './integration-error.ts';
 
@@ -117,6 +117,37 @@ export async function sendTelegramMessage(
   if (!succeeded(answer)) throw refusalOf('sendMessage', answer);
   const sent = sentMessageSchema.safeParse(answer.reply?.result);
   return { messageId: sent.success ? sent.data.message_id : null };
+}
+
+/**
+ * `getChat`, asked when a Telegram channel is created or moved to another
+ * chat, so that a chat the bot cannot reach is refused then rather than
+ * failing every alert later. Telegram refusing the chat (400 chat not found,
+ * 403 bot kicked or blocked) is the caller's to fix: `validation_error` on
+ * `chatId`, with Telegram's words. Telegram down, slow or refusing our token
+ * is not: `upstream_unavailable`, and nothing is stored, since a channel
+ * whose chat was never confirmed would fail silently later, while the
+ * caller can simply send it again.
+ */
+export async function assertTelegramChatReachable(bot: TelegramBot, chatId: string): Promise<void> {
+  let answer: BotApiAnswer;
+  try {
+    answer = await callBotApi(bot, 'getChat', { chat_id: chatId }, whileClientWaits);
+  } catch (error) {
+    if (!(error instanceof IntegrationError)) throw error;
+    throw domainError('upstream_unavailable', `Telegram did not answer whether the bot can post to ${chatId}; try again shortly`, { retryAfterSeconds: error.retryAfterSeconds ?? 30 }, error);
+  }
+  if (succeeded(answer)) return;
+  const refusal = refusalOf('getChat', answer);
+  if (answer.status === 400 || answer.status === 403) {
+    throw domainError(
+      'validation_error',
+      `chatId: the bot cannot post to ${chatId} (Telegram: ${answer.reply?.description ?? `HTTP ${answer.status}`}); add the bot to the group or channel first`,
+      { field: 'chatId' },
+      refusal,
+    );
+  }
+  throw domainError('upstream_unavailable', `Telegram refused the bot (${refusal.message}); check EARSHOT_TELEGRAM_BOT_TOKEN`, {}, refusal);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FakeResponse, type FakeUpstream, type RecordedRequest, startFakeServer } from './fake-server.ts';
 
 /**
- * The Telegram Bot API's `sendMessage` on a local port: it checks the bot
+ * The Telegram Bot API's `sendMessage` (and `getChat`, `setWebhook`) on a local port: it checks the bot
  * token in the path, the chat, and the text the way Telegram parses
  * `parse_mode: HTML` (only its tag subset, only the four named entities, so an
  * unescaped `<` or `&` is refused as "can't parse entities"), and records each
@@ -140,6 +140,20 @@ export async function startFakeTelegram(options: { retryAfterSeconds?: number } 
     };
   };
 
+  // What the Bot API's getChat answers: the chat, or why the bot cannot see it.
+  const getChat = (request: RecordedRequest): FakeResponse => {
+    const chatId = String(JSON.parse(request.body || '{}').chat_id ?? '');
+    if (!chatId) return telegramError(400, 'Bad Request: chat_id is empty');
+    if (!chats.has(chatId)) return telegramError(400, 'Bad Request: chat not found');
+    if (blocked.has(chatId)) return telegramError(403, chatId.startsWith('-') ? 'Forbidden: bot was kicked from the supergroup chat' : 'Forbidden: bot was blocked by the user');
+    const chat = chatId.startsWith('@')
+      ? { id: -1009000000000 - chatId.length, type: 'channel', title: chatId.slice(1), username: chatId.slice(1) }
+      : chatId.startsWith('-')
+        ? { id: Number(chatId), type: 'supergroup', title: 'Team chat' }
+        : { id: Number(chatId), type: 'private', first_name: 'Ada' };
+    return { body: { ok: true, result: chat } };
+  };
+
   let webhook: FakeTelegram['webhook'] = null;
   const setWebhook = (request: RecordedRequest): FakeResponse => {
     const body = JSON.parse(request.body || '{}');
@@ -157,6 +171,7 @@ export async function startFakeTelegram(options: { retryAfterSeconds?: number } 
       if (request.method !== 'POST') return telegramError(404, 'Not Found');
       if (match[2] === 'sendMessage') return sendMessage(request);
       if (match[2] === 'setWebhook') return setWebhook(request);
+      if (match[2] === 'getChat') return getChat(request);
       return telegramError(404, 'Not Found');
     },
     {
