@@ -275,12 +275,26 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
   // Bad input must not hide a bad credential: before answering 400 or 413 the
   // facade asks the gateway whether the caller may make this request at all,
   // with an operation of the route's own kind (a `read` key may run the
-  // queries behind a POST of the compatibility API).
-  const credentialProblem = async (route: Route, request: Request, requestId: string) => {
+  // queries behind a POST of the compatibility API). On a route for a
+  // signed-in person (team changes, spec 5.8) an API key is refused whatever
+  // its body or query, as the subgraph would refuse it with valid ones: the
+  // spec shows none of those bodies, so a caller cannot be expected to get
+  // one right first. A path that cannot name anything stays 404 for it.
+  const credentialProblem = async (route: Route, request: Request, requestId: string, refusal: ApiError): Promise<{ error?: ApiError; headers: Headers }> => {
     const changes = usesGateway(route) ? /^\s*mutation\b/.test(route.operation) : routeMethod(request) !== 'GET';
     const probe = changes ? 'mutation { __typename }' : 'query { __typename }';
     const { payload, headers } = await callGateway(request, requestId, probe, {});
-    return payload.errors?.length ? { error: apiErrorFromGraphQL(payload.errors[0]), headers } : { headers };
+    if (payload.errors?.length) return { error: apiErrorFromGraphQL(payload.errors[0]), headers };
+    if (route.credentials && refusal.code !== 'not_found' && (await sentByApiKey(request, requestId))) {
+      const needed = route.credentials === 'session' ? 'the dashboard session' : 'a signed-in person (an OAuth token or a dashboard session)';
+      return { error: { code: 'forbidden', message: `This needs ${needed}, not an API key` }, headers };
+    }
+    return { headers };
+  };
+
+  const sentByApiKey = async (request: Request, requestId: string) => {
+    const { payload } = await callGateway(request, requestId, 'query { whoami { auth { kind } } }', {});
+    return (payload.data as { whoami?: { auth?: { kind?: string } } } | undefined)?.whoami?.auth?.kind === 'api_key';
   };
 
   /** Runs a route's operation: its data, or the response its first GraphQL error stands for. */
@@ -387,7 +401,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       } catch (error) {
         if (!(error instanceof RequestRefusal)) throw error;
         if (route.public) return failure(table.errors, error.apiError, requestId);
-        const problem = await credentialProblem(route, request, requestId);
+        const problem = await credentialProblem(route, request, requestId, error.apiError);
         return failure(table.errors, problem.error ?? error.apiError, requestId, problem.headers);
       }
 

@@ -263,6 +263,26 @@ describe('invitations', () => {
     expect((await earshot.rest('DELETE', `/v1/members/invitations/${ownerInvite.body.id}`, { headers: as(a.people.owner.session) })).status).toBe(204);
   });
 
+  it('refuses an API key on every team change whatever the body (spec 5.8; the bodies are not in the spec)', async () => {
+    const a = await team('key-any-body');
+    const owner = (await earshot.rest('GET', '/v1/members', { key: a.key })).body.data.find((member: { role: string }) => member.role === 'owner');
+    for (const [method, path, body] of [
+      ['POST', '/v1/members/invitations', {}],
+      ['POST', '/v1/members/invitations', { email: 'x@example.com', role: 'viewer' }],
+      ['POST', '/v1/members/invitations', { emailAddress: 'x@example.com' }],
+      ['PATCH', `/v1/members/${owner.id}`, { role: 'boss' }],
+    ] as const) {
+      const answer = await earshot.rest(method, path, { key: a.key, body });
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(403);
+      expect(answer.body.error).toEqual({ code: 'forbidden', message: expect.stringContaining('not an API key'), requestId: answer.headers.get('x-request-id') });
+    }
+    // A signed-in owner sending the same bodies hears about the body.
+    const bySession = await earshot.rest('POST', '/v1/members/invitations', { headers: as(a.people.owner.session), body: { email: 'x@example.com', role: 'viewer' } });
+    expect(bySession.status).toBe(400);
+    expect(bySession.body.error).toMatchObject({ code: 'validation_error', field: 'role' });
+    expect(smtp.messages.filter((m) => m.envelope.to.includes('x@example.com'))).toEqual([]);
+  });
+
   it("keeps invitations to their workspace: another workspace's ids are not found and its list is not shown", async () => {
     const a = await team('iso-a');
     const b = await team('iso-b');
