@@ -17,6 +17,7 @@ const stories = [
   hackerNewsStory({ id: 901, title: 'Quillcast launches its public beta', createdAt: daysAgo(5) }),
   hackerNewsStory({ id: 902, title: 'Inkwellio raises a seed round', createdAt: daysAgo(6) }),
   hackerNewsStory({ id: 903, title: 'Parchmently is now open source', createdAt: daysAgo(7) }),
+  hackerNewsStory({ id: 904, title: 'Murmurix tops the charts', createdAt: daysAgo(3) }),
 ];
 
 beforeAll(async () => {
@@ -28,6 +29,15 @@ beforeAll(async () => {
       siteUrl: feedHost.url,
       feedUrl: `${feedHost.url}/feed.xml`,
       items: [{ id: 'v1', url: `${feedHost.url}/posts/v1`, title: 'Vellumly 2.0 is out', html: '<p>Vellumly 2.0 brings offline notes.</p>', publishedAt: daysAgo(4) }],
+    }),
+    contentType: 'application/rss+xml',
+  };
+  feedHost.routes['/murmurix.xml'] = {
+    feed: rss2Document({
+      title: 'Murmurix news',
+      siteUrl: feedHost.url,
+      feedUrl: `${feedHost.url}/murmurix.xml`,
+      items: [{ id: 'm1', url: `${feedHost.url}/posts/m1`, title: 'Murmurix ships plugins', html: '<p>Murmurix now takes plugins.</p>', publishedAt: daysAgo(4) }],
     }),
     contentType: 'application/rss+xml',
   };
@@ -98,5 +108,24 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
     await creditWalletByOperator(earshot.sql, { workspaceId: workspace.id, cents: 2000, at: new Date() });
     const stored = await eventually(async () => (await allMentionsOf(earshot, apiKey, created.body.id)).map((mention: { post: { url: string } }) => mention.post.url), (urls) => urls.length > 0, 30_000);
     expect(stored).toEqual(['https://news.ycombinator.com/item?id=903']);
+  }, 90_000);
+
+  it('of a feed added to a keyword at its cap waits for the cap to be raised', async () => {
+    const { workspace, apiKey } = await earshot.createWorkspace('Capped');
+    // Off the welcome credit, so the keyword's own cap applies.
+    await creditWalletByOperator(earshot.sql, { workspaceId: workspace.id, cents: 2000, at: new Date() });
+    const asCapped = (method: string, path: string, body?: unknown) => patiently(() => earshot.rest(method, path, { key: apiKey, body }));
+    const created = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'Murmurix', platforms: ['hackernews'], cap: { mentions: 1 } } });
+    const id = created.body.id;
+    await eventually(async () => (await asCapped('GET', `/v1/keywords/${id}`)).body.pausedForCap, (capped) => capped === true, 30_000);
+    const urls = async () => (await allMentionsOf(earshot, apiKey, id)).map((mention: { post: { url: string } }) => mention.post.url).sort();
+    expect(await urls()).toEqual(['https://news.ycombinator.com/item?id=904']);
+
+    expect((await asCapped('PATCH', `/v1/keywords/${id}`, { feeds: [{ url: `${feedHost.url}/murmurix.xml` }] })).status).toBe(200);
+    await eventually(() => lookbackJobsOf(id), (queued) => queued >= 4, 30_000);
+    expect(await urls()).toEqual(['https://news.ycombinator.com/item?id=904']);
+
+    expect((await asCapped('PATCH', `/v1/keywords/${id}`, { cap: { mentions: 10 } })).body.pausedForCap).toBe(false);
+    expect(await eventually(urls, (found) => found.length > 1, 30_000)).toEqual([`${feedHost.url}/posts/m1`, 'https://news.ycombinator.com/item?id=904'].sort());
   }, 90_000);
 });
