@@ -48,6 +48,10 @@ const lookbacksOf = async (keywordId: string) =>
     (job) => job.platforms,
   );
 
+/** The keyword's poll rows and when each is next due, by platform. */
+const nextPollsOf = (keywordId: string) =>
+  earshot.sql<{ platform: string; nextPollAt: Date }[]>`select platform, next_poll_at from keyword_polls where keyword_id = ${keywordId} order by platform`;
+
 const storyIdsOf = async (keywordId: string) => (await allMentionsOf(earshot, key, keywordId)).map((mention: { post: { url: string } }) => Number(mention.post.url.split('id=')[1])).sort();
 
 /** Waits until a look-back of Hacker News has read the platform for the keyword (its poll's lastPolledAt is set). */
@@ -63,8 +67,15 @@ describe('a platform added to a keyword (spec 4.2, part 8)', () => {
   it('looks back over its last 30 days, alone, queued with the change: its posts of the window arrive once, older ones never', async () => {
     const id = await createKeyword('Earshot', ['linkedin']);
     const searchesBefore = hackerNews.requests.length;
+    const [linkedinDue] = await nextPollsOf(id);
+    const patchedAt = Date.now();
     await patchKeyword(id, { platforms: ['linkedin', 'hackernews'] });
     expect(await lookbacksOf(id)).toEqual([null, ['hackernews']]);
+    // Its regular poll comes an interval on, as a new keyword's, not at once beside the look-back (a second search); the others keep their time.
+    const [hackerNewsDue, linkedinDueAfter] = await nextPollsOf(id);
+    expect(hackerNewsDue.platform).toBe('hackernews');
+    expect(hackerNewsDue.nextPollAt.getTime()).toBeGreaterThanOrEqual(patchedAt + 3600_000 - 5_000);
+    expect(linkedinDueAfter).toEqual(linkedinDue);
 
     await hackerNewsReadFor(id);
     expect(await eventually(() => storyIdsOf(id), (ids) => ids.length > 0)).toEqual([801]);

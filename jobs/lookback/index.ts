@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findKeywordById, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
+import { findKeywordById, type KeywordRow, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
 import { userAwaited } from '../../runtime/send-job.ts';
@@ -7,41 +7,64 @@ import type { JobDefinition } from '../job-definition.ts';
 
 const lookbackPayload = z.object({
   keywordId: z.string(),
-  /** The search platforms a PATCH added: only these look back. Absent: a new keyword's look-back, of everything it watches. */
+  /** The search platforms a PATCH added: only these look back. */
   platforms: z.array(z.enum(searchPlatforms)).optional(),
+  /** The feeds a PATCH connected: only these bring their newest items. */
+  feedUrls: z.array(z.string()).optional(),
+  /** The review storefronts a PATCH connected (see reviewStorefrontKeys): only these look back. */
+  storefronts: z.array(z.string()).optional(),
 });
+type LookbackPayload = z.output<typeof lookbackPayload>;
 const lookbackDays = 30;
+
+/** A PATCH's look-back names what it added; a new keyword's names nothing and reads everything the keyword watches. */
+const isNewKeyword = (payload: LookbackPayload) => !payload.platforms && !payload.feedUrls && !payload.storefronts;
+
+/** A muted keyword (by hand, for balance or for noise) or one at its cap matches nothing: a look-back now would store nothing. */
+const isRunning = (keyword: KeywordRow) => !keyword.muted && !keyword.pausedForCap;
 
 /**
  * A new keyword collects the newest posts of the last 30 days at once
  * (spec 4.2, part 8): one look-back poll per platform it searches and per
  * review platform it watches, then regular polls after the base interval.
- * A search platform a PATCH added does the same, alone: one look-back poll
- * of that platform, unless the keyword has dropped it again since. Platforms
- * not configured here are not searched; their polls say why.
+ * What a PATCH added does the same, alone: a search platform its last 30
+ * days (unless the keyword has dropped it again since), a feed its newest
+ * matching items, an app or storefront its last 30 days. Platforms not
+ * configured here are not searched; their polls say why.
+ *
+ * A keyword that is not running (created paused, muted, paused for balance
+ * or noise, at its cap) would match nothing, so its look-back waits: it is
+ * queued again a base interval on, until the keyword runs, and then reads
+ * the 30 days before that moment. The job is the only record of the wait, so
+ * a crash loses no look-back.
  */
-export const lookbackQueue: JobDefinition<z.output<typeof lookbackPayload>> = {
+export const lookbackQueue: JobDefinition<LookbackPayload> = {
   name: 'lookback',
   payload: lookbackPayload,
   // It only queues polls.
   expireInSeconds: 60,
   async handle(payloads, context) {
     const unconfigured = new Set<string>(platformAvailability(context.config.env).filter((entry) => !entry.enabled).map((entry) => entry.platform));
-    for (const { keywordId, platforms: added } of payloads) {
+    for (const payload of payloads) {
+      const { keywordId, platforms: added, feedUrls, storefronts } = payload;
       const keyword = await findKeywordById(context.sql, keywordId);
       if (!keyword) continue;
+      if (!isRunning(keyword)) {
+        await context.send('lookback', payload, { startAfter: context.config.pollIntervalSeconds });
+        continue;
+      }
       const now = context.clock.now();
       const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
       const watched = keyword.platforms ?? searchPlatforms;
-      for (const platform of added ? added.filter((platform) => watched.includes(platform)) : watched) {
+      const newKeyword = isNewKeyword(payload);
+      for (const platform of newKeyword ? watched : (added ?? []).filter((platform) => watched.includes(platform))) {
         if (unconfigured.has(platform)) continue;
         await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true }, userAwaited);
       }
-      // A PATCH's sources send their own look-backs, and its poll rows are written with it.
-      if (added) continue;
-      await context.send('poll-sources', { keywordId, platform: 'reviews', since, lookback: true }, userAwaited);
-      await context.send('poll-sources', { keywordId, platform: 'rss', since, lookback: true }, userAwaited);
-      await syncKeywordPolls(context.sql, keywordId, searchPlatforms, new Date(now.getTime() + context.config.pollIntervalSeconds * 1000));
+      if (newKeyword || feedUrls?.length) await context.send('poll-sources', { keywordId, platform: 'rss', since, lookback: true, feedUrls }, userAwaited);
+      if (newKeyword || storefronts?.length) await context.send('poll-sources', { keywordId, platform: 'reviews', since, lookback: true, storefronts }, userAwaited);
+      // A PATCH's poll rows are written with it.
+      if (newKeyword) await syncKeywordPolls(context.sql, keywordId, searchPlatforms, new Date(now.getTime() + context.config.pollIntervalSeconds * 1000));
     }
   },
 };

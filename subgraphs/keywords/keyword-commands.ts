@@ -146,7 +146,7 @@ export async function patchKeyword(
   rawPatch: unknown,
   now: Date,
   readers: SourceReaders,
-  jobs?: JobsOfWrite,
+  lookbacks?: { firstPollAt: Date; jobs: JobsOfWrite },
 ): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
@@ -193,9 +193,10 @@ export async function patchKeyword(
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       const added = { platforms: platformsAdded(current.platforms, updated.platforms), ...(await saveSources(tx as unknown as Sql, id, feeds, patch, readers)) };
-      // New platforms and sources are due at once; a rename has no look-back (spec 4.2).
-      await syncKeywordPolls(tx, id, searchPlatforms, now);
-      await jobs?.(tx, { keyword: updated, added });
+      // A rename has no look-back (spec 4.2). New platforms and sources with a look-back of their own (`lookbacks`)
+      // are first polled regularly at `firstPollAt`, not beside it; without one, at once.
+      await syncKeywordPolls(tx, id, searchPlatforms, lookbacks?.firstPollAt ?? now);
+      await lookbacks?.jobs(tx, { keyword: updated, added });
       return { keyword: updated, added };
     })) as KeywordWrite;
     // This process's requests read the new term from here on, not only once the notification arrives.

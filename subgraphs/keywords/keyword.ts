@@ -1,5 +1,4 @@
 import { type GraphQLResolveInfo, Kind } from 'graphql';
-import { userAwaited } from '../../runtime/send-job.ts';
 import { capPeriodStart, nextCapPeriodStart, welcomeCap } from '../billing/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder } from '../pothos-builder.ts';
@@ -14,8 +13,6 @@ import { keywordLoaders, listKeywordsPageWithStats, sinceKey } from './keyword-l
 import { findKeyword, type KeywordPollRow, type KeywordRow, listKeywordsPage } from './keyword-store.ts';
 import { decodeCursor, pageOf, pageSize } from '../cursor-pages.ts';
 
-/** Spec part 8: new keywords and sources look back 30 days. */
-const lookbackDays = 30;
 const day = 86_400_000;
 
 /** Keywords page in creation (id) order: the cursor holds the last one's id. */
@@ -43,22 +40,31 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
 }
 
 /**
- * Applies a PATCH (spec 4.2) and queues, in its transaction, the look-backs
+ * Applies a PATCH (spec 4.2) and queues, in its transaction, the look-back
  * of what it added: a new search platform its last 30 days, as a new
  * keyword's (part 8); a new feed its newest matching items; a new app or
  * storefront its last 30 days (2.3). A platform kept, and a rename, look
- * back nothing.
+ * back nothing. What the look-back reads is first polled regularly an
+ * interval later, as a new keyword's platforms are: due at once, that poll
+ * searched beside the look-back.
  */
 export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
   const now = ctx.clock.now();
-  const since = new Date(now.getTime() - lookbackDays * day).toISOString();
-  const lookbacks: JobsOfWrite = async (tx, { keyword, added }) => {
-    const options = { ...userAwaited, transaction: tx };
-    if (added.platforms.length) await ctx.sendJob('lookback', { keywordId: keyword.id, platforms: added.platforms }, { transaction: tx });
-    if (added.feeds.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'rss', since, lookback: true, feedUrls: added.feeds }, options);
-    if (added.reviewSources.length) await ctx.sendJob('poll-sources', { keywordId: keyword.id, platform: 'reviews', since, lookback: true, storefronts: added.reviewSources }, options);
+  const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
+  const jobs: JobsOfWrite = async (tx, { keyword, added }) => {
+    if (!added.platforms.length && !added.feeds.length && !added.reviewSources.length) return;
+    await ctx.sendJob(
+      'lookback',
+      {
+        keywordId: keyword.id,
+        ...(added.platforms.length ? { platforms: added.platforms } : {}),
+        ...(added.feeds.length ? { feedUrls: added.feeds } : {}),
+        ...(added.reviewSources.length ? { storefronts: added.reviewSources } : {}),
+      },
+      { transaction: tx },
+    );
   };
-  const { keyword } = await patchKeyword(ctx.sql, workspaceId, id, rawPatch, now, ctx.sourceReaders, lookbacks);
+  const { keyword } = await patchKeyword(ctx.sql, workspaceId, id, rawPatch, now, ctx.sourceReaders, { firstPollAt, jobs });
   return keyword;
 }
 
