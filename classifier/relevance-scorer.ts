@@ -116,6 +116,8 @@ const weights = {
   offSenseCap: -3.5,
   productNamed: 1.2,
   ruledOutNameNamed: -2.0,
+  /** A kind of namesake the context rules out right beside the name ("Hotel Vivaldi", "Nook Café"): a ruled-out name. */
+  namesakeKindBeside: -2.0,
   senseDomain: 2.0,
   otherDomain: -1.5,
   handleOrHashtag: 0.5,
@@ -663,6 +665,23 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
   return { evidence, productsNamed: named.length };
 }
 
+/**
+ * A word of the kinds of namesake the context lists ("hotels, restaurants
+ * and people named Vivaldi": `namesakeKinds`) written right before or after
+ * the name in the post, in its language as the glossary reads it ("Hotel
+ * Vivaldi", "le restaurant Nook", "Nook Café"): the post names one of them.
+ */
+function namesakeKindEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
+  if (profile.namesakeKinds.size === 0) return [];
+  const folded = words.map(foldWord);
+  const length = profile.termSequence.length;
+  for (const index of termIndexesIn(folded, profile.termSequence)) {
+    const beside = [folded[index - 1], folded[index + length]].find((word) => word !== undefined && profile.namesakeKinds.has(word));
+    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names a ${beside}, which the context rules out` }];
+  }
+  return [];
+}
+
 function sigmoid(x: number) {
   return 1 / (1 + Math.exp(-x));
 }
@@ -710,6 +729,7 @@ export function scoreRelevance(
   evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
+  evidence.push(...namesakeKindEvidence(profile, words));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

@@ -341,6 +341,21 @@ describe('built-in classifier', () => {
     expect(app.relevance).toBeGreaterThanOrEqual(40);
   });
 
+  it('reads the kinds of namesake a context lists ("events and venues named…") only right beside the name, in any language', async () => {
+    const planner: ClassifiedKeyword = { id: 'kw_lantern_planner', term: 'Lantern', kind: 'topic', context: 'Lantern, the calendar and planner app for Mac and iPhone. Not lanterns as lamps, or events, hotels and restaurants named Lantern.', groupDescription: null };
+    const [events, hotel, restaurant] = await classify(
+      post('Since the last macOS update Lantern shows my Exchange events an hour late. Anyone else?', planner),
+      post('Stayed at the Hotel Lantern downtown: the room was clean and quiet.', planner),
+      post('Le restaurant Lantern à Lyon a changé de chef et tout est devenu fade.', planner),
+    );
+    expect(events.relevance).toBeGreaterThanOrEqual(40);
+    expect(events.note).not.toContain('excluded sense');
+    expect(hotel.relevance).toBeLessThan(40);
+    expect(hotel.note).toContain('names a hotel, which the context rules out');
+    expect(restaurant.relevance).toBeLessThan(40);
+    expect(restaurant.note).toContain('names a restaurant');
+  });
+
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
     const [weighed, listed, polish, word, code] = await classify(
       post('Pebble vs Streakly for someone who keeps forgetting to stretch?', pebble),
