@@ -549,6 +549,8 @@ function cognateKind(profile: SenseProfile, word: string): WordKind {
   return profile.offSenseCognates.cognateOf(word) !== null ? 'offSense' : 'none';
 }
 
+const katakanaRun = /^[\p{Script=Katakana}ー]+$/u;
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -557,7 +559,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
   const kinds = wordKindsOf(profile);
   for (let index = 0; index < words.length; index++) {
-    const word = words[index];
+    let word = words[index];
     let kind = kinds.get(word);
     if (kind === undefined) {
       kind = wordKind(profile, word);
@@ -565,6 +567,11 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       kinds.set(word, kind);
     }
     if (kind === 'none' && foreign) kind = cognateKind(profile, word);
+    // Japanese writes a loanword compound as one run of katakana that the word segmenter cuts by its parts ("ワーク|フロー").
+    if (kind === 'none' && foreign && katakanaRun.test(word) && index + 1 < words.length && katakanaRun.test(words[index + 1])) {
+      word = word + words[index + 1];
+      kind = cognateKind(profile, word);
+    }
     if (kind === 'none') continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);

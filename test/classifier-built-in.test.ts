@@ -248,6 +248,10 @@ describe('built-in classifier', () => {
     expect(ruledOut.note).toContain('words of an excluded sense (オーストラリア)');
     expect(ruledOut.relevance).toBeLessThan(40);
     expect(short.note).not.toContain('モデル');
+    // A compound of loanwords the word segmenter cuts in two ("ワーク|フロー") is read whole.
+    const [compound] = await classify(post('Lantern のワークフローで翻訳も検索も全部一発。もう手放せない。', calendar));
+    expect(compound.note).toContain('context words ワークフロー');
+    expect(compound.relevance).toBeGreaterThanOrEqual(40);
   });
 
   it('reads a bare bracket after the name as a gloss in a post in another language, but not an aside or a word of the sense', async () => {
