@@ -224,6 +224,19 @@ describe('built-in classifier', () => {
     expect(clause.note).not.toContain('glossed');
   });
 
+  it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
+    const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
+    const [puppy, french, app] = await classify(
+      post('Is Kestrel a good name for a black lab puppy or too obvious?', birds),
+      post('Kestrel comme nom pour un chiot, trop mignon ou pas ?', birds),
+      post('Is Kestrel a good app for a beginner birder, or should I start with a field guide?', birds),
+    );
+    expect(puppy.relevance).toBeLessThan(40);
+    expect(puppy.note).toContain('"Kestrel" glossed as something else (puppy)');
+    expect(french.note).toContain('"Kestrel" glossed as something else (chiot)');
+    expect(app.note).not.toContain('glossed');
+  });
+
   it('reads words of other languages that share their stem with the context\'s words as those words, for the sense, a sense ruled out and a gloss', async () => {
     const amps: ClassifiedKeyword = { id: 'kw_lantern_amps', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of guitar amplifiers and pedals. Not camping lanterns or the Lantern Nebula.', groupDescription: null };
     const [sense, ruledOut, gloss] = await classify(
