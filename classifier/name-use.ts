@@ -210,7 +210,7 @@ export function namedThingBefore(text: string, index: number): string | null {
  * chien", "Nook als Name für unser Café".
  */
 const nameForAfter = unicodeWords(
-  /^[ \t'"’”»]*(?:(?:is|was|would[ \t]+be|as|als|comme|como|come)[ \t]+)?(?:(?:a|an|the|ein|einen|un|une|uno|una|um|uma|een)[ \t]+)?(?:[\p{L}]+[ \t]+){0,2}?(?:name|nom|nombre|nome|Name|naam|imię)[ \t]+(?:for|pour|para|per|für|voor|dla)[ \t]+([^.!?;:,\n]{2,60})/u,
+  /^[ \t'"’”»]*(?:(?:is|was|would[ \t]+be|as|als|comme|como|come)[ \t]+)?(?:(?:a|an|the|ein|einen|un|une|uno|una|um|uma|een)[ \t]+)?(?:\p{L}+[ \t]+){0,2}?(?:name|nom|nombre|nome|Name|naam|imię)[ \t]+(?:for|pour|para|per|für|voor|dla)[ \t]+([^.!?;:,\n]{2,60})/u,
 );
 /** Words that end the phrase of the thing named ("a lab puppy or too obvious"). */
 const phraseEnd = unicodeWords(/[ \t]+(?:or|and|oder|und|ou|et|o|y|e|of|en|lub|i)[ \t].*$/iu);
