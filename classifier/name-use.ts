@@ -205,6 +205,30 @@ export function namedThingBefore(text: string, index: number): string | null {
 }
 
 /**
+ * The term offered as a name for something, and that thing's phrase (group
+ * 1): "Merlin a good name for a black lab puppy", "Yeti comme nom pour un
+ * chien", "Nook als Name für unser Café".
+ */
+const nameForAfter = unicodeWords(
+  /^[ \t'"’”»]*(?:(?:is|was|would[ \t]+be|as|als|comme|como|come)[ \t]+)?(?:(?:a|an|the|ein|einen|un|une|uno|una|um|uma|een)[ \t]+)?(?:\p{L}+[ \t]+){0,2}?(?:name|nom|nombre|nome|Name|naam|imię)[ \t]+(?:for|pour|para|per|für|voor|dla)[ \t]+([^.!?;:,\n]{2,60})/u,
+);
+/** Words that end the phrase of the thing named ("a lab puppy or too obvious"). */
+const phraseEnd = unicodeWords(/[ \t]+(?:or|and|oder|und|ou|et|o|y|e|of|en|lub|i)[ \t].*$/iu);
+
+/**
+ * What the term is offered as the name of, where the post asks or says
+ * whether it makes a good name for something ("Is Merlin a good name for a
+ * black lab puppy?"): the phrase's last word, its head ("puppy"), since the
+ * words before it only describe it ("lab"). Null where the term is not so
+ * offered.
+ */
+export function nameOfferedFor(text: string, index: number, found: string): string | null {
+  const phrase = nameForAfter.exec(text.slice(index + found.length, index + found.length + 120))?.[1];
+  if (!phrase) return null;
+  return phrase.replace(phraseEnd, '').trim().split(/[ \t]+/u).at(-1) ?? null;
+}
+
+/**
  * How one occurrence of the term is used. `capitalisedMidSentence`: the
  * occurrence is written with a capital where a sentence does not open,
  * in a language that capitalises only names.

@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, glossOf, namedThingBefore, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -116,6 +116,8 @@ const weights = {
   offSenseCap: -3.5,
   productNamed: 1.2,
   ruledOutNameNamed: -2.0,
+  /** A kind of namesake the context rules out right beside the name ("Hotel Vivaldi", "Nook Café"): a ruled-out name. */
+  namesakeKindBeside: -2.0,
   senseDomain: 2.0,
   otherDomain: -1.5,
   handleOrHashtag: 0.5,
@@ -547,6 +549,8 @@ function cognateKind(profile: SenseProfile, word: string): WordKind {
   return profile.offSenseCognates.cognateOf(word) !== null ? 'offSense' : 'none';
 }
 
+const katakanaRun = /^[\p{Script=Katakana}ー]+$/u;
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -555,7 +559,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
   const found = { senseNear: new Set<string>(), senseFar: new Set<string>(), relatedNear: new Set<string>(), relatedFar: new Set<string>(), offNear: new Set<string>(), offFar: new Set<string>(), product: new Set<string>() };
   const kinds = wordKindsOf(profile);
   for (let index = 0; index < words.length; index++) {
-    const word = words[index];
+    let word = words[index];
     let kind = kinds.get(word);
     if (kind === undefined) {
       kind = wordKind(profile, word);
@@ -563,6 +567,11 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       kinds.set(word, kind);
     }
     if (kind === 'none' && foreign) kind = cognateKind(profile, word);
+    // Japanese writes a loanword compound as one run of katakana that the word segmenter cuts by its parts ("ワーク|フロー").
+    if (kind === 'none' && foreign && katakanaRun.test(word) && index + 1 < words.length && katakanaRun.test(words[index + 1])) {
+      word = word + words[index + 1];
+      kind = cognateKind(profile, word);
+    }
     if (kind === 'none') continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
@@ -621,7 +630,7 @@ function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurre
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign) ?? namedThingBefore(text, occurrence.index);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
@@ -661,6 +670,23 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
   }
   if (profile.handlePattern.test(post.text)) evidence.push({ weight: weights.handleOrHashtag, reason: `tags @ or #${termLower}` });
   return { evidence, productsNamed: named.length };
+}
+
+/**
+ * A word of the kinds of namesake the context lists ("hotels, restaurants
+ * and people named Vivaldi": `namesakeKinds`) written right before or after
+ * the name in the post, in its language as the glossary reads it ("Hotel
+ * Vivaldi", "le restaurant Nook", "Nook Café"): the post names one of them.
+ */
+function namesakeKindEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
+  if (profile.namesakeKinds.size === 0) return [];
+  const folded = words.map(foldWord);
+  const length = profile.termSequence.length;
+  for (const index of termIndexesIn(folded, profile.termSequence)) {
+    const beside = [folded[index - 1], folded[index + length]].find((word) => word !== undefined && profile.namesakeKinds.has(word));
+    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names a ${beside}, which the context rules out` }];
+  }
+  return [];
 }
 
 function sigmoid(x: number) {
@@ -710,6 +736,7 @@ export function scoreRelevance(
   evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
+  evidence.push(...namesakeKindEvidence(profile, words));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

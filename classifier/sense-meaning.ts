@@ -1,4 +1,5 @@
 import { stopWords } from '../vocabulary/stop-words.ts';
+import { foldWord } from './content-words.ts';
 import type { WordVectors } from './word-vectors.ts';
 
 /**
@@ -47,13 +48,15 @@ export interface MeaningReading {
 
 /**
  * The words of a description that a post's words are measured against: in
- * the table, not function words, not the term's own. Frequent words count
- * here ("game" in "not the video game"): the user chose them.
+ * the table, not function words, not the term's own in any inflection
+ * ("machines" of "Time Machine": the term itself is no sense of it).
+ * Frequent words count here ("game" in "not the video game"): the user
+ * chose them.
  */
 function meaningfulIds(vectors: WordVectors, words: Iterable<string>, termWords: ReadonlySet<string>): number[] {
   const ids = new Set<number>();
   for (const word of words) {
-    if (word.length < 2 || stopWords.has(word) || termWords.has(word)) continue;
+    if (word.length < 2 || stopWords.has(word) || termWords.has(word) || termWords.has(foldWord(word))) continue;
     const id = vectors.idOf(word);
     if (id >= 0) ids.add(id);
   }
@@ -145,8 +148,9 @@ export class SenseMeaning {
 
   /**
    * The leanings of a post's distinct words (lower case, as `wordsOf` reads
-   * them), summed; `skipped` words (the term's own) lean nothing, and
-   * `towardOnly` words lean toward the sense or nothing.
+   * them), summed; `skipped` words (the term's own, in any inflection:
+   * "rings" of "Ring") lean nothing, and `towardOnly` words lean toward the
+   * sense or nothing.
    */
   read(words: readonly string[], skipped: ReadonlySet<string>, towardOnly: (word: string) => boolean): MeaningReading {
     let leaning = 0;
@@ -154,7 +158,7 @@ export class SenseMeaning {
     const toward: LeaningWord[] = [];
     const away: LeaningWord[] = [];
     for (const word of words) {
-      if (seen.has(word) || skipped.has(word)) continue;
+      if (seen.has(word) || skipped.has(word) || skipped.has(foldWord(word))) continue;
       seen.add(word);
       let value = this.leaningOf(word);
       if (value < 0 && towardOnly(word)) value = 0;

@@ -74,6 +74,13 @@ export interface SenseProfile {
    * lower case: a post naming one is about that thing.
    */
   ruledOutNames: string[];
+  /**
+   * What the context says other things bearing the name are ("events and
+   * venues named Fantastical", "shops and gyms named Helix"), folded: kinds
+   * of namesake, not senses, so they rule a post out only where one stands
+   * right beside the name ("Nook Café"), never a post about events or shops.
+   */
+  namesakeKinds: WordFamilySet;
   products: NamedProduct[];
   /** Lower-case words of the products' names ("silicon", "valley", "bank"). */
   productNameWords: ReadonlySet<string>;
@@ -164,6 +171,35 @@ function splitBySense(description: string): { sense: string; offSense: string } 
   return { sense, offSense };
 }
 
+/** Words and commas of a clause, in order: a hyphenated word or any other mark is one token. */
+const clauseToken = /[\p{L}\p{N}'’-]+|[^\s\p{L}\p{N}]/gu;
+const listJoiners = new Set([',', 'and', 'or', 'other']);
+
+/**
+ * The kinds of namesake a clause that rules senses out lists right before
+ * a verb of naming and the term ("or hotels, restaurants and people named
+ * Vivaldi", "other products, places or teams named Osprey", "songs called
+ * Bugaboo"): the list read back from the verb while it holds plain lower-case
+ * words, commas, "and", "or" and "other", up to ", or", which opens the
+ * clause's item.
+ */
+function namesakeKindsIn(offSense: string, term: string): string[] {
+  const kinds: string[] = [];
+  const tokens = [...offSense.matchAll(clauseToken)].map((match) => match[0]);
+  const termFirst = wordsOf(term)[0];
+  tokens.forEach((token, index) => {
+    if (!/^(?:named|called)$/iu.test(token) || tokens[index + 1]?.toLowerCase() !== termFirst) return;
+    for (let back = index - 1; back >= 0; back--) {
+      const word = tokens[back];
+      if (word === 'or' && tokens[back - 1] === ',') break;
+      if (listJoiners.has(word)) continue;
+      if (!/^\p{Ll}+$/u.test(word) || stopWords.has(word)) break;
+      kinds.push(...contentWordsOf(word));
+    }
+  });
+  return kinds;
+}
+
 /**
  * The categories whose vocabulary shares two words or more with a profile's
  * sense words: one shared word ("app", "team") is too weak a sign of the
@@ -249,6 +285,8 @@ export function buildSenseProfile(
     offSenseWords.delete(word);
   }
   for (const word of kindWords) offSenseWords.delete(word);
+  const namesakeKinds = new Set(offSenseText.flatMap((text) => namesakeKindsIn(text, term)).filter((word) => !kindWords.has(word) && !senseWords.has(word)));
+  for (const word of namesakeKinds) offSenseWords.delete(word);
 
   const products: NamedProduct[] = [];
   const named = new Set<string>([term.toLowerCase()]);
@@ -302,6 +340,7 @@ export function buildSenseProfile(
     senseCognates: new CognateIndex(senseWords),
     offSenseCognates: new CognateIndex(offSenseWords),
     ruledOutNames,
+    namesakeKinds: new WordFamilySet(namesakeKinds),
     products,
     productNameWords: new Set(products.flatMap((product) => product.name.toLowerCase().split(/\s+/u))),
     handlePattern: new RegExp(`[@#]${termHandle}(?![\\p{L}\\p{N}])`, 'iu'),

@@ -224,6 +224,19 @@ describe('built-in classifier', () => {
     expect(clause.note).not.toContain('glossed');
   });
 
+  it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
+    const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
+    const [puppy, french, app] = await classify(
+      post('Is Kestrel a good name for a black lab puppy or too obvious?', birds),
+      post('Kestrel comme nom pour un chiot, trop mignon ou pas ?', birds),
+      post('Is Kestrel a good app for a beginner birder, or should I start with a field guide?', birds),
+    );
+    expect(puppy.relevance).toBeLessThan(40);
+    expect(puppy.note).toContain('"Kestrel" glossed as something else (puppy)');
+    expect(french.note).toContain('"Kestrel" glossed as something else (chiot)');
+    expect(app.note).not.toContain('glossed');
+  });
+
   it('reads words of other languages that share their stem with the context\'s words as those words, for the sense, a sense ruled out and a gloss', async () => {
     const amps: ClassifiedKeyword = { id: 'kw_lantern_amps', term: 'Lantern', kind: 'topic', context: 'Lantern, the maker of guitar amplifiers and pedals. Not camping lanterns or the Lantern Nebula.', groupDescription: null };
     const [sense, ruledOut, gloss] = await classify(
@@ -248,6 +261,10 @@ describe('built-in classifier', () => {
     expect(ruledOut.note).toContain('words of an excluded sense (オーストラリア)');
     expect(ruledOut.relevance).toBeLessThan(40);
     expect(short.note).not.toContain('モデル');
+    // A compound of loanwords the word segmenter cuts in two ("ワーク|フロー") is read whole.
+    const [compound] = await classify(post('Lantern のワークフローで翻訳も検索も全部一発。もう手放せない。', calendar));
+    expect(compound.note).toContain('context words ワークフロー');
+    expect(compound.relevance).toBeGreaterThanOrEqual(40);
   });
 
   it('reads a bare bracket after the name as a gloss in a post in another language, but not an aside or a word of the sense', async () => {
@@ -339,6 +356,21 @@ describe('built-in classifier', () => {
     const kettles: ClassifiedKeyword = { id: 'kw_brewer', term: 'Brewer', kind: 'brand', context: 'Brewer, the maker of coffee kettles and grinders. Not people who brew beer, or the Brewer meeting-notes app.', groupDescription: null };
     const [app] = await classify(post('The Brewer app no longer finds my kettle since the last update. Reinstalled it twice.', kettles));
     expect(app.relevance).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reads the kinds of namesake a context lists ("events and venues named…") only right beside the name, in any language', async () => {
+    const planner: ClassifiedKeyword = { id: 'kw_lantern_planner', term: 'Lantern', kind: 'topic', context: 'Lantern, the calendar and planner app for Mac and iPhone. Not lanterns as lamps, or events, hotels and restaurants named Lantern.', groupDescription: null };
+    const [events, hotel, restaurant] = await classify(
+      post('Since the last macOS update Lantern shows my Exchange events an hour late. Anyone else?', planner),
+      post('Stayed at the Hotel Lantern downtown: the room was clean and quiet.', planner),
+      post('Le restaurant Lantern à Lyon a changé de chef et tout est devenu fade.', planner),
+    );
+    expect(events.relevance).toBeGreaterThanOrEqual(40);
+    expect(events.note).not.toContain('excluded sense');
+    expect(hotel.relevance).toBeLessThan(40);
+    expect(hotel.note).toContain('names a hotel, which the context rules out');
+    expect(restaurant.relevance).toBeLessThan(40);
+    expect(restaurant.note).toContain('names a restaurant');
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {

