@@ -21,6 +21,43 @@ export function wordsOf(text: string): string[] {
   return prose.toLowerCase().match(letterRun) ?? [];
 }
 
+/** Characters that split a text into clauses, and the patterns `wordsByClause` reads them with. */
+export interface ClauseBreaks {
+  /** A run of breaks. */
+  split: RegExp;
+  /** A letter run or a run of breaks, in one pattern. */
+  wordOrBreak: RegExp;
+  /** The breaks' code units: a token opening with one is a break. */
+  breakCodes: ReadonlySet<number>;
+}
+
+/** Clause breaks of the characters given (none of them a letter, mark or digit). */
+export function clauseBreaks(characters: string): ClauseBreaks {
+  const breaks = `[${characters}]+`;
+  return {
+    split: new RegExp(breaks, 'u'),
+    wordOrBreak: new RegExp(`${letterRun.source}|${breaks}`, 'gu'),
+    breakCodes: new Set([...characters].map((character) => character.charCodeAt(0))),
+  };
+}
+
+/**
+ * The words (`wordsOf`) of each clause of a lower-cased text, as
+ * `text.split(breaks.split).map(wordsOf)` gives them. A text written with
+ * spaces and holding no address is read in one pass over its letter runs
+ * and breaks, where splitting it and then each clause took a pass and a
+ * pattern more per clause.
+ */
+export function wordsByClause(lowerText: string, breaks: ClauseBreaks): string[][] {
+  if (lowerText.includes('://') || scriptsWithoutSpaces.test(lowerText)) return lowerText.split(breaks.split).map(wordsOf);
+  const clauses: string[][] = [[]];
+  for (const token of lowerText.match(breaks.wordOrBreak) ?? []) {
+    if (breaks.breakCodes.has(token.charCodeAt(0))) clauses.push([]);
+    else clauses[clauses.length - 1].push(token);
+  }
+  return clauses;
+}
+
 /**
  * A word with its English inflection folded away ("databases" → "database",
  * "rollouts" → "rollout", "charged" → "charg"), so that a post and a profile

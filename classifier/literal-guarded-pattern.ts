@@ -101,16 +101,22 @@ export class LiteralGuardedPattern {
     this.unguarded = rest.length === 0 ? null : new RegExp(wrap(rest.join('|')), pattern.flags);
   }
 
-  /** The patterns of the alternatives the text may match, the unguarded one last. */
-  candidates(text: string): RegExp[] {
-    const found = this.guards.passing(text).map((alternative) => this.guarded[alternative]);
+  /**
+   * The patterns of the alternatives the text may match, the unguarded one
+   * last. `within`, a text that holds `text` (a post for one of its
+   * sentences), is read for the literals instead: it holds every run `text`
+   * does, so no alternative that may match is left out, and the literals of
+   * one text are found once for all its parts.
+   */
+  candidates(text: string, within = text): RegExp[] {
+    const found = this.guards.passing(within).map((alternative) => this.guarded[alternative]);
     if (this.unguarded !== null) found.push(this.unguarded);
     return found;
   }
 
-  /** Whether the pattern (neither global nor sticky) matches anywhere in the text. */
-  test(text: string): boolean {
-    for (const alternative of this.guards.passing(text)) if (this.guarded[alternative].test(text)) return true;
+  /** Whether the pattern (neither global nor sticky) matches anywhere in the text; `within` as for `candidates`. */
+  test(text: string, within = text): boolean {
+    for (const alternative of this.guards.passing(within)) if (this.guarded[alternative].test(text)) return true;
     return this.unguarded !== null && this.unguarded.test(text);
   }
 

@@ -1,5 +1,5 @@
 import type { Intent } from '../vocabulary/classification-values.ts';
-import { wordsOf } from './content-words.ts';
+import { clauseBreaks, wordsByClause } from './content-words.ts';
 import { postStructures } from './intents.ts';
 import { negators } from './opinion-lexicon.ts';
 import { codeSpans, contractedNot, mayHoldCode, type SentimentReading } from './sentiment.ts';
@@ -128,7 +128,7 @@ class RowFeatures implements FeatureSink {
   }
 }
 
-const clauseBreak = /[.,;:!?¿¡。、！？\n()"“”]+/u;
+const clauseBreak = clauseBreaks('.,;:!?¿¡。、！？\n()"“”');
 const emoji = /\p{Extended_Pictographic}/gu;
 // Code is no opinion (`codeSpans`), and an address split at its dots and colons would leave its parts behind as words.
 const codeOrAddress = new RegExp(String.raw`${codeSpans.source}|\bhttps?:\/\/\S+`, 'gu');
@@ -175,10 +175,10 @@ function readFeatures(evidence: SentimentEvidence, sink: FeatureSink): void {
   const languageNegators = (evidence.language && negators[evidence.language]) || englishNegators;
   const written = mayHoldCode(evidence.text) || evidence.text.includes('://') ? evidence.text.replace(codeOrAddress, ' ') : evidence.text;
   const prose = written.toLowerCase().replace(/’/g, "'").replace(contractedNot, ' not');
-  for (const clause of prose.split(clauseBreak)) {
+  for (const clause of wordsByClause(prose, clauseBreak)) {
     let negated = false;
     let previous = '^';
-    for (const word of wordsOf(clause)) {
+    for (const word of clause) {
       if (evidence.ignoredWords.has(word) || isNumber(word)) continue;
       if (languageNegators.has(word) || englishNegators.has(word)) {
         negated = true;

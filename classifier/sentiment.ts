@@ -402,13 +402,15 @@ export function readSentiment(
   const cues: OpinionCue[] = [];
   let ironic = false;
   let deniesFault = false;
+  const prose = (mayHoldCode(text) ? text.replace(codeSpans, ' ') : text).replace(/’/g, "'").toLowerCase();
   const scoreClause = (clause: string, weight: number) => {
     let remaining = clause;
     if (phrases?.pattern) {
+      // A clause is part of the post's prose, whose phrase literals are found once for all its clauses.
       remaining = phrases.pattern.replace(remaining, (phrase) => {
         cues.push({ cue: phrase, score: weight * phrases.entries[phrase], aboutProducts: true });
         return ' ';
-      });
+      }, prose);
     }
     // Words split at apostrophes ("doesn't" → "doesn", "t"), which would hide
     // English negations from the negation rule; spelled out, they stay one word.
@@ -441,7 +443,6 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  const prose = (mayHoldCode(text) ? text.replace(codeSpans, ' ') : text).replace(/’/g, "'").toLowerCase();
   for (const sentence of prose.match(sentenceEnd) ?? []) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
@@ -469,7 +470,7 @@ export function readSentiment(
     }
     // Sarcasm praises in words what the post complains of ("great, another
     // outage"): the praise of a sentence marked ironic counts against.
-    if (ironyMarks.test(sentence) || ironicOpening.test(sentence) || (lovesHow.test(sentence) && praiseCount(cues, first) <= 1)) {
+    if (ironyMarks.test(sentence, prose) || ironicOpening.test(sentence) || (lovesHow.test(sentence) && praiseCount(cues, first) <= 1)) {
       ironic = true;
       turnPraiseAgainst(cues, first);
     }

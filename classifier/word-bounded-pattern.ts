@@ -27,15 +27,19 @@ export class WordBoundedPattern {
     this.phrases = new LiteralGuardedPattern(phrases, standing);
   }
 
-  /** Whether a phrase stands as a word anywhere in the text: one does where one of them alone does. */
-  test(text: string): boolean {
-    return this.phrases.candidates(text).some((pattern) => nextStanding(pattern, text, 0) !== null);
+  /**
+   * Whether a phrase stands as a word anywhere in the text: one does where
+   * one of them alone does. `within`, a text that holds `text`, is read for
+   * the phrases' literals instead (`LiteralGuardedPattern.candidates`).
+   */
+  test(text: string, within = text): boolean {
+    return this.phrases.candidates(text, within).some((pattern) => nextStanding(pattern, text, 0) !== null);
   }
 
-  /** Every phrase standing as a word replaced by what `replacer` gives for it, left to right. */
-  replace(text: string, replacer: (phrase: string) => string): string {
+  /** Every phrase standing as a word replaced by what `replacer` gives for it, left to right; `within` as for `test`. */
+  replace(text: string, replacer: (phrase: string) => string, within = text): string {
     // Most texts hold no phrase: told so by the guarded phrases, they are not scanned with the whole list.
-    if (!this.test(text)) return text;
+    if (!this.test(text, within)) return text;
     let result = '';
     let copied = 0;
     for (let found = nextStanding(this.pattern, text, 0); found !== null; found = nextStanding(this.pattern, text, copied)) {

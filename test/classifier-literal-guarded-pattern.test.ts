@@ -26,6 +26,9 @@ describe('literal-guarded patterns', () => {
       fc.property(text, (written) => {
         expect(guarded.test(written)).toBe(pattern.test(written));
         expect(guarded.search(written)).toBe(written.search(pattern));
+        // A part tried with its literals read from the whole text.
+        const part = written.slice(written.length >> 2, written.length - (written.length >> 3));
+        expect(guarded.test(part, written)).toBe(pattern.test(part));
       }),
       { numRuns: 3_000 },
     );

@@ -30,6 +30,9 @@ describe('word-bounded phrase patterns', () => {
         const mark = (phrase: string) => `<${phrase}>`;
         expect(pattern.replace(written, mark)).toBe(written.replace(lookBehind, mark));
         expect(pattern.test(written)).toBe(written.replace(lookBehind, mark) !== written);
+        // A clause read with its phrases' literals found in the whole text.
+        const clause = written.slice(written.length >> 2);
+        expect(pattern.replace(clause, mark, written)).toBe(clause.replace(lookBehind, mark));
       }),
       { numRuns: 2_000 },
     );
