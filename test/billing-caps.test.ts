@@ -63,6 +63,19 @@ describe('reaching the cap (spec 3.1)', () => {
     expect((await sql`select count(*)::int as days from ledger_entries where keyword_id = ${keyword.id} and kind = 'keyword_day'`)[0].days).toBe(1);
   });
 
+  it('counts a week begun in the month before for a weekly cap, and only this month for thisMonth', async () => {
+    const { workspaceId } = await paidWorkspace();
+    const [keyword] = await addKeywords(sql, workspaceId, 1, { cap: { mentions: 3, per: 'week' } });
+    // Monday 2028-02-28 starts the week; 2 items on the 29th, then March's first fills the cap.
+    expect(await chargeMentions(sql, keyword, 2, new Date('2028-02-29T10:00:00.000Z'))).toEqual([charged, charged]);
+    const at = new Date('2028-03-01T10:00:00.000Z');
+    expect(await chargeMentions(sql, keyword, 2, at)).toEqual([charged, capped]);
+    const cappedEvents = (await eventsOf(sql, workspaceId)).filter((event) => event.name === 'keyword.capped');
+    expect(cappedEvents.map((event) => event.data)).toEqual([
+      { keyword: { id: keyword.id, term: keyword.term, kind: 'brand' }, cap: { mentions: 3 }, thisMonth: 1, pausedAt: at.toISOString(), resumesAt: '2028-03-06T00:00:00.000Z' },
+    ]);
+  });
+
   it('counts delivered comments with matched mentions, and refuses muted keywords and items charged before', async () => {
     const { workspaceId } = await paidWorkspace();
     const [keyword, muted] = await addKeywords(sql, workspaceId, 2, { cap: { mentions: 2, per: 'month' } });

@@ -142,20 +142,23 @@ export async function keywordCapStates(sql: Queryable, filter: CapStateFilter, n
         : sql`k.paused_for_cap`;
   return sql<KeywordCapState[]>`
     /* keywordCapStates */
-    select k.id, k.workspace_id, k.term, k.kind, k.muted, k.paused_for_cap, c.cap_mentions, c.cap_per,
-           (select coalesce(sum(i.items), 0) from keyword_charged_items i
-            where i.keyword_id = k.id
-              and i.day >= case c.cap_per when 'day' then ${startDay('day')}::date
-                                          when 'week' then ${startDay('week')}::date
-                                          else ${startDay('month')}::date end)::int as used,
-           (select coalesce(sum(i.items), 0) from keyword_charged_items i
-            where i.keyword_id = k.id and i.day >= ${startDay('month')}::date)::int as used_this_month
+    select k.id, k.workspace_id, k.term, k.kind, k.muted, k.paused_for_cap, c.cap_mentions, c.cap_per, u.used, u.used_this_month
     from keywords k
     join wallets w on w.workspace_id = k.workspace_id
     cross join lateral (
       select case when w.on_welcome_credit then ${welcomeCap.mentions} else k.cap_mentions end as cap_mentions,
              case when w.on_welcome_credit then ${welcomeCap.per} else coalesce(k.cap_per, 'month') end as cap_per
     ) c
+    cross join lateral (
+      select case c.cap_per when 'day' then ${startDay('day')}::date when 'week' then ${startDay('week')}::date else ${startDay('month')}::date end as day
+    ) period
+    -- One range of the keyword's days serves both sums (a week may begin in the month before).
+    cross join lateral (
+      select coalesce(sum(i.items) filter (where i.day >= period.day), 0)::int as used,
+             coalesce(sum(i.items) filter (where i.day >= ${startDay('month')}::date), 0)::int as used_this_month
+      from keyword_charged_items i
+      where i.keyword_id = k.id and i.day >= least(period.day, ${startDay('month')}::date)
+    ) u
     where ${where}
     order by k.id
     ${options.lock ? sql`for no key update of k` : sql``}`;
