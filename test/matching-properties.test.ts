@@ -127,6 +127,61 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
       { numRuns: 300 },
     );
   });
+
+  // Each keyword is screened from a row of numbers first (keyword-rules.ts, writeKeywordRow): its platforms and up to
+  // four gate words of its required and excluded terms, the rest left to its rules. Keywords here share three terms,
+  // restrict platforms, name authors and subreddits, hold terms without a gate word and more terms than a row has room for.
+  const screenedRules = fc.record({
+    term: fc.constantFrom('open source', 'Rust', 'API'),
+    caseSensitive: fc.boolean(),
+    platforms: fc.option(fc.subarray([...searchPlatforms], { maxLength: 3 }), { nil: null }),
+    // '東京' and '😀' have no word to gate them.
+    requiredTerms: fc.subarray(['job', 'API', 'the open', 'c++', '東京', '😀'], { maxLength: 6 }),
+    requiredMode: fc.constantFrom('any' as const, 'all' as const),
+    excludedTerms: fc.subarray([...entries, 'c++'], { maxLength: 5 }),
+    excludedAuthors: fc.subarray(['name:poster', 'reddit:someone'], { maxLength: 1 }),
+    subreddits: fc.record({ only: fc.subarray(['rust'], { maxLength: 1 }), excluded: fc.subarray(['webdev'], { maxLength: 1 }) }),
+    workspaceId: fc.constantFrom('org_a', 'org_b'),
+  });
+  const screenedPost = fc.record({
+    text: postText,
+    platform: fc.constantFrom('hackernews' as const, 'reddit' as const, 'bluesky' as const, 'appstore' as const),
+    subreddit: fc.constantFrom(null, 'rust', 'webdev'),
+    author: fc.constantFrom('someone', 'poster'),
+  });
+
+  it('agrees with keywords screened by platform and more rule terms than a screening row holds, as they change', () => {
+    const change = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ upsert: fc.integer({ min: 0, max: 11 }), rules: screenedRules }) },
+      { weight: 1, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 11 }) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), fc.array(screenedPost, { minLength: 1, maxLength: 4 }), (changes, posts) => {
+        const engine = createMatcher([], new Map());
+        const live = new Map<string, KeywordMatchRules>();
+        for (const step of changes) {
+          if ('upsert' in step) {
+            const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
+            live.set(rules.keywordId, rules);
+            engine.upsertKeyword(rules);
+          } else {
+            live.delete(`kw${step.remove}`);
+            engine.removeKeyword(`kw${step.remove}`);
+          }
+        }
+        const reference = createReferenceMatcher(live.values(), new Map());
+        for (const given of posts) {
+          const matchable = post(given.text, {
+            platform: given.platform,
+            subreddit: given.platform === 'reddit' ? given.subreddit : null,
+            author: author({ name: given.author, handle: given.author, platformId: given.author }),
+          });
+          expect(labels(engine.match(matchable))).toEqual(labels(reference.match(matchable)));
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
 
 describe('canonical author forms', () => {
