@@ -46,8 +46,13 @@ export interface IndexedTerm<Keyword> {
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, an array so that a post's candidates read it in one sweep; the matcher keeps it. */
   readonly keywords: Keyword[];
-  /** Screening rows of `keywords`, KEYWORD_ROW_LENGTH numbers each in their order (see writeKeywordRow); the matcher keeps it. */
-  keywordRows: Int32Array;
+  /**
+   * Where the matcher keeps the screening rows of `keywords` (see
+   * writeKeywordRow), one after another in their order from `rowsAt` of its
+   * shared array, with room for `rowRoom` keywords; the matcher keeps them.
+   */
+  rowsAt: number;
+  rowRoom: number;
 }
 
 /** Restarting the stamps long before Int32 overflows. */
@@ -162,7 +167,8 @@ export class TermIndex<Keyword> {
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes, caseSensitive) : null,
       keywords: [],
-      keywordRows: new Int32Array(0),
+      rowsAt: 0,
+      rowRoom: 0,
     };
     this.addTermRow(term);
     this.addTrigger(exactNode, term.id);
