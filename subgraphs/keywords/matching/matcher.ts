@@ -80,15 +80,6 @@ class KeywordMatcher implements Matcher {
   /** Holds every distinct rule pattern compiled here, including those of keywords since removed: a few bytes each. */
   private readonly patterns = new PatternPool();
   private matchCount = 0;
-  /**
-   * Every term's screening rows, a term's side by side (IndexedTerm.rowsAt):
-   * numbers in one array, no object per term. A term that outgrows its room
-   * moves to the end; the rooms left behind are counted and, past half of
-   * the array, every term is laid out afresh.
-   */
-  private rows = new Int32Array(1024);
-  private rowsUsed = 0;
-  private rowsWasted = 0;
   /** Every excluded author of the keywords and workspace filters, with how many of them name it. */
   private readonly namedAuthors = new Map<string, number>();
 
@@ -103,13 +94,12 @@ class KeywordMatcher implements Matcher {
     prepared.useScan(this.index.scanned);
     const matchNumber = ++this.matchCount;
     const platform = platformBit(post.platform);
-    const { rows } = this;
     const matches: KeywordMatch[] = [];
     for (const term of candidates) {
       const occurrence = this.index.occurrence(term, prepared);
       if (occurrence === NO_OCCURRENCE) continue;
-      const { keywords } = term;
-      for (let index = 0, at = term.rowsAt; index < keywords.length; index++, at += KEYWORD_ROW_LENGTH) {
+      const { keywords, keywordRows: rows } = term;
+      for (let index = 0, at = 0; index < keywords.length; index++, at += KEYWORD_ROW_LENGTH) {
         const verdict = screenKeyword(rows, at, prepared, platform);
         if (verdict === SCREEN_FAILS) continue;
         const keyword = keywords[index];
@@ -140,7 +130,7 @@ class KeywordMatcher implements Matcher {
     if (term && previous?.term === term) {
       registered.slot = previous.slot;
       term.keywords[previous.slot] = registered;
-      writeKeywordRow(compiled, this.rows, term.rowsAt + registered.slot * KEYWORD_ROW_LENGTH);
+      writeKeywordRow(compiled, term.keywordRows, registered.slot * KEYWORD_ROW_LENGTH);
     } else if (term) this.attach(registered, term);
     this.keywords.set(rules.keywordId, registered);
     this.countAuthors(registered.compiled.excludedAuthors, 1);
@@ -201,36 +191,9 @@ class KeywordMatcher implements Matcher {
   private attach(registered: Registered, term: IndexedTerm<Registered>) {
     registered.slot = term.keywords.length;
     term.keywords.push(registered);
-    if (registered.slot >= term.rowRoom) this.moveRows(term, Math.max(1, 2 * term.rowRoom));
-    writeKeywordRow(registered.compiled, this.rows, term.rowsAt + registered.slot * KEYWORD_ROW_LENGTH);
-  }
-
-  /** Gives the term room for `room` keywords' rows at the end of the shared array, its rows moving there. */
-  private moveRows(term: IndexedTerm<Registered>, room: number) {
-    const length = room * KEYWORD_ROW_LENGTH;
-    if (this.rowsUsed + length > this.rows.length) this.rows = grownTo(this.rows, Math.max(2 * this.rows.length, this.rowsUsed + length));
-    this.rows.copyWithin(this.rowsUsed, term.rowsAt, term.rowsAt + Math.min(term.rowRoom, room) * KEYWORD_ROW_LENGTH);
-    this.rowsWasted += term.rowRoom * KEYWORD_ROW_LENGTH;
-    term.rowsAt = this.rowsUsed;
-    term.rowRoom = room;
-    this.rowsUsed += length;
-  }
-
-  /** Lays every live term's rows out afresh, each with room for the keywords it has. */
-  private compactRows() {
-    const terms = new Set<IndexedTerm<Registered>>();
-    for (const registered of this.keywords.values()) if (registered.term) terms.add(registered.term);
-    const old = this.rows;
-    this.rows = new Int32Array(Math.max(1024, 2 * (this.rowsUsed - this.rowsWasted)));
-    this.rowsUsed = 0;
-    this.rowsWasted = 0;
-    for (const term of terms) {
-      const length = term.keywords.length * KEYWORD_ROW_LENGTH;
-      this.rows.set(old.subarray(term.rowsAt, term.rowsAt + length), this.rowsUsed);
-      term.rowsAt = this.rowsUsed;
-      term.rowRoom = term.keywords.length;
-      this.rowsUsed += length;
-    }
+    const at = registered.slot * KEYWORD_ROW_LENGTH;
+    if (at + KEYWORD_ROW_LENGTH > term.keywordRows.length) term.keywordRows = grownTo(term.keywordRows, Math.max(2 * term.keywordRows.length, at + KEYWORD_ROW_LENGTH));
+    writeKeywordRow(registered.compiled, term.keywordRows, at);
   }
 
   /** Takes the keyword out of its term's list, the list's last keyword moving into its slot. */
@@ -239,21 +202,16 @@ class KeywordMatcher implements Matcher {
     if (last !== registered) {
       term.keywords[registered.slot] = last;
       last.slot = registered.slot;
-      const lastAt = term.rowsAt + term.keywords.length * KEYWORD_ROW_LENGTH;
-      this.rows.copyWithin(term.rowsAt + registered.slot * KEYWORD_ROW_LENGTH, lastAt, lastAt + KEYWORD_ROW_LENGTH);
+      const lastAt = term.keywords.length * KEYWORD_ROW_LENGTH;
+      term.keywordRows.copyWithin(registered.slot * KEYWORD_ROW_LENGTH, lastAt, lastAt + KEYWORD_ROW_LENGTH);
     }
     if (term.keywords.length > 0) return;
-    this.rowsWasted += term.rowRoom * KEYWORD_ROW_LENGTH;
-    term.rowRoom = 0;
-    if (this.rowsWasted * 2 > this.rowsUsed) this.compactRows();
     this.index.release(term);
     if (this.index.wastedShare > REBUILD_AT_WASTED_SHARE) this.rebuild();
   }
 
   private rebuild() {
     this.index = new TermIndex<Registered>();
-    this.rowsUsed = 0;
-    this.rowsWasted = 0;
     for (const registered of this.keywords.values()) {
       if (!registered.term) continue;
       const { rules } = registered.compiled;

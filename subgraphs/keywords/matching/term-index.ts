@@ -46,13 +46,8 @@ export interface IndexedTerm<Keyword> {
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, an array so that a post's candidates read it in one sweep; the matcher keeps it. */
   readonly keywords: Keyword[];
-  /**
-   * Where the matcher keeps the screening rows of `keywords` (see
-   * writeKeywordRow), one after another in their order from `rowsAt` of its
-   * shared array, with room for `rowRoom` keywords; the matcher keeps them.
-   */
-  rowsAt: number;
-  rowRoom: number;
+  /** Screening rows of `keywords`, KEYWORD_ROW_LENGTH numbers each in their order (see writeKeywordRow); the matcher keeps it. */
+  keywordRows: Int32Array;
 }
 
 /** Restarting the stamps long before Int32 overflows. */
@@ -167,8 +162,7 @@ export class TermIndex<Keyword> {
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes, caseSensitive) : null,
       keywords: [],
-      rowsAt: 0,
-      rowRoom: 0,
+      keywordRows: new Int32Array(0),
     };
     this.addTermRow(term);
     this.addTrigger(exactNode, term.id);
