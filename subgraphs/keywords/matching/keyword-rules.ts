@@ -80,15 +80,12 @@ const RULE_SUBREDDITS_ALLOWED = 128;
 const RULE_SUBREDDITS_DENIED = 256;
 /** With RULE_REQUIRED: every required term, not any one of them (`requiredMode`), read without the rules object. */
 const RULE_REQUIRED_ALL = 512;
-/** Screening rows only (see writeKeywordRow): some required, or some excluded, term has no gate word. */
-const RULE_REQUIRED_UNGATED = 1024;
-const RULE_EXCLUDED_UNGATED = 2048;
 
 const rule = (bit: number, present: boolean) => (present ? bit : 0);
 
 /** One bit per search platform; 0 for the others (reviews, feeds), which a keyword's platforms never restrict. */
 const platformBits: ReadonlyMap<Platform, number> = new Map(searchPlatforms.map((platform, index) => [platform, 1 << index]));
-export const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
+const platformBit = (platform: Platform) => platformBits.get(platform) ?? 0;
 
 /** `pool`: share equal patterns with everything else compiled with it (see PatternPool). */
 export function compileKeywordRules(rules: KeywordMatchRules, pool?: PatternPool): CompiledKeywordRules {
@@ -195,67 +192,6 @@ export function keywordRulesPass(keyword: CompiledKeywordRules, post: PreparedPo
   if (checks & RULE_REQUIRED && !requiredTermsPresent(keyword, post)) return false;
   if (checks & RULE_EXCLUDED && holdsAny(post, keyword.excluded)) return false;
   return (checks & RULE_AUTHORS) === 0 || !authorIsExcluded(post, keyword.excludedAuthors);
-}
-
-export const SCREEN_FAILS = 0;
-export const SCREEN_PASSES = 1;
-/** The row cannot tell: keywordRulesPass decides, from the keyword's rules. */
-export const SCREEN_UNDECIDED = 2;
-export type ScreenVerdict = typeof SCREEN_FAILS | typeof SCREEN_PASSES | typeof SCREEN_UNDECIDED;
-
-/** Gate signatures a keyword's row holds, required terms' first; past them its terms count as ungated. */
-const ROW_GATES = 4;
-/** Int32s of one keyword's row: `[checks, platforms, required gates, excluded gates, ...gate signatures]`. */
-export const KEYWORD_ROW_LENGTH = 4 + ROW_GATES;
-
-/**
- * Writes a keyword's rules as numbers at `at` of a shared Int32Array: its
- * checks, its platforms and the signatures of its required and excluded
- * terms' gate words. A post's candidate keywords are first screened from
- * their rows (screenKeyword), laid out side by side for all keywords of a
- * term: most are decided there, without reading their rules objects, cold in
- * the processor's cache. A term whose gate has no room in the row counts as
- * one without a gate, which the rules object then decides.
- */
-export function writeKeywordRow(keyword: CompiledKeywordRules, rows: Int32Array, at: number) {
-  const required = keyword.required.gates.subarray(0, ROW_GATES);
-  const excluded = keyword.excluded.gates.subarray(0, ROW_GATES - required.length);
-  rows[at] =
-    keyword.checks |
-    rule(RULE_REQUIRED_UNGATED, required.length < keyword.required.patterns.length) |
-    rule(RULE_EXCLUDED_UNGATED, excluded.length < keyword.excluded.patterns.length);
-  rows[at + 1] = keyword.platforms;
-  rows[at + 2] = required.length;
-  rows[at + 3] = excluded.length;
-  rows.set(required, at + 4);
-  rows.set(excluded, at + 4 + required.length);
-}
-
-/**
- * keywordRulesPass as far as the keyword's row at `at` (writeKeywordRow) can
- * tell it: the platform, and required and excluded terms whose gate words
- * the post lacks. `platform`: platformBit of the post's platform.
- */
-export function screenKeyword(rows: Int32Array, at: number, post: PreparedPost, platform: number): ScreenVerdict {
-  const checks = rows[at];
-  if (checks & RULE_PLATFORMS && platform !== 0 && (rows[at + 1] & platform) === 0) return SCREEN_FAILS;
-  let verdict: ScreenVerdict = SCREEN_PASSES;
-  if (checks & (RULE_SUBREDDITS_ONLY | RULE_SUBREDDITS_EXCLUDED) && post.post.platform === 'reddit') verdict = SCREEN_UNDECIDED;
-  if (post.post.repositoryEvent) verdict = SCREEN_UNDECIDED;
-  const requiredEnd = at + 4 + rows[at + 2];
-  if (checks & RULE_REQUIRED) {
-    let seen = 0;
-    for (let gate = at + 4; gate < requiredEnd; gate++) if (post.mayHoldWord(rows[gate])) seen++;
-    // A gate word present says only that its term may be there: the rules object decides.
-    if (checks & RULE_REQUIRED_ALL ? seen < rows[at + 2] : seen === 0 && (checks & RULE_REQUIRED_UNGATED) === 0) return SCREEN_FAILS;
-    verdict = SCREEN_UNDECIDED;
-  }
-  if (checks & RULE_EXCLUDED && verdict === SCREEN_PASSES) {
-    if (checks & RULE_EXCLUDED_UNGATED) verdict = SCREEN_UNDECIDED;
-    else for (let gate = requiredEnd, end = gate + rows[at + 3]; gate < end; gate++) if (post.mayHoldWord(rows[gate])) return SCREEN_UNDECIDED;
-  }
-  if (checks & RULE_AUTHORS && verdict === SCREEN_PASSES && post.excludableIdentities().length > 0) return SCREEN_UNDECIDED;
-  return verdict;
 }
 
 /** The workspace's filters (spec 2.11 item 5); a post must pass them and its keyword's rules alike. */

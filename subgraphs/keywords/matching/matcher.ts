@@ -2,19 +2,12 @@ import {
   compileKeywordRules,
   compileWorkspaceFilters,
   keywordRulesPass,
-  KEYWORD_ROW_LENGTH,
-  platformBit,
-  screenKeyword,
-  SCREEN_FAILS,
-  SCREEN_UNDECIDED,
-  writeKeywordRow,
   workspaceFiltersPass,
   type CompiledKeywordRules,
   type CompiledWorkspaceFilters,
   type KeywordMatchRules,
   type WorkspaceFilters,
 } from './keyword-rules.ts';
-import { grownTo } from './grown-array.ts';
 import { PreparedPost, type MatchablePost } from './prepared-post.ts';
 import { EXACT_OCCURRENCE, NO_OCCURRENCE, TermIndex, type IndexedTerm } from './term-index.ts';
 import { PatternPool } from './term-pattern.ts';
@@ -93,17 +86,14 @@ class KeywordMatcher implements Matcher {
     const candidates = this.index.scan(prepared);
     prepared.useScan(this.index.scanned);
     const matchNumber = ++this.matchCount;
-    const platform = platformBit(post.platform);
     const matches: KeywordMatch[] = [];
     for (const term of candidates) {
       const occurrence = this.index.occurrence(term, prepared);
       if (occurrence === NO_OCCURRENCE) continue;
-      const { keywords, keywordRows: rows } = term;
-      for (let index = 0, at = 0; index < keywords.length; index++, at += KEYWORD_ROW_LENGTH) {
-        const verdict = screenKeyword(rows, at, prepared, platform);
-        if (verdict === SCREEN_FAILS) continue;
+      const { keywords } = term;
+      for (let index = 0; index < keywords.length; index++) {
         const keyword = keywords[index];
-        if (verdict === SCREEN_UNDECIDED && !keywordRulesPass(keyword.compiled, prepared)) continue;
+        if (!keywordRulesPass(keyword.compiled, prepared)) continue;
         const { workspace } = keyword;
         if (workspace.verdictFor !== matchNumber) {
           workspace.passes = workspace.filters === null || workspaceFiltersPass(workspace.filters, prepared);
@@ -118,11 +108,10 @@ class KeywordMatcher implements Matcher {
   upsertKeyword(rules: KeywordMatchRules) {
     const previous = this.keywords.get(rules.keywordId);
     const term = normalizeTermText(rules.term) ? this.index.acquire(rules.term, rules.caseSensitive, rules.exactPhrase) : null;
-    const compiled = compileKeywordRules(rules, this.patterns);
     const registered: Registered = {
       keywordId: rules.keywordId,
       workspaceId: rules.workspaceId,
-      compiled,
+      compiled: compileKeywordRules(rules, this.patterns),
       workspace: this.enterWorkspace(rules.workspaceId),
       term,
       slot: -1,
@@ -130,7 +119,6 @@ class KeywordMatcher implements Matcher {
     if (term && previous?.term === term) {
       registered.slot = previous.slot;
       term.keywords[previous.slot] = registered;
-      writeKeywordRow(compiled, term.keywordRows, registered.slot * KEYWORD_ROW_LENGTH);
     } else if (term) this.attach(registered, term);
     this.keywords.set(rules.keywordId, registered);
     this.countAuthors(registered.compiled.excludedAuthors, 1);
@@ -191,9 +179,6 @@ class KeywordMatcher implements Matcher {
   private attach(registered: Registered, term: IndexedTerm<Registered>) {
     registered.slot = term.keywords.length;
     term.keywords.push(registered);
-    const at = registered.slot * KEYWORD_ROW_LENGTH;
-    if (at + KEYWORD_ROW_LENGTH > term.keywordRows.length) term.keywordRows = grownTo(term.keywordRows, Math.max(2 * term.keywordRows.length, at + KEYWORD_ROW_LENGTH));
-    writeKeywordRow(registered.compiled, term.keywordRows, at);
   }
 
   /** Takes the keyword out of its term's list, the list's last keyword moving into its slot. */
@@ -202,8 +187,6 @@ class KeywordMatcher implements Matcher {
     if (last !== registered) {
       term.keywords[registered.slot] = last;
       last.slot = registered.slot;
-      const lastAt = term.keywords.length * KEYWORD_ROW_LENGTH;
-      term.keywordRows.copyWithin(registered.slot * KEYWORD_ROW_LENGTH, lastAt, lastAt + KEYWORD_ROW_LENGTH);
     }
     if (term.keywords.length > 0) return;
     this.index.release(term);

@@ -46,8 +46,6 @@ export interface IndexedTerm<Keyword> {
   readonly fuzzy: IndexedPhrase | null;
   /** The keywords tracking this term, an array so that a post's candidates read it in one sweep; the matcher keeps it. */
   readonly keywords: Keyword[];
-  /** Screening rows of `keywords`, KEYWORD_ROW_LENGTH numbers each in their order (see writeKeywordRow); the matcher keeps it. */
-  keywordRows: Int32Array;
 }
 
 /** Restarting the stamps long before Int32 overflows. */
@@ -162,7 +160,6 @@ export class TermIndex<Keyword> {
       exactNode,
       fuzzy: phrase ? this.indexPhrase(phrase, nodes, caseSensitive) : null,
       keywords: [],
-      keywordRows: new Int32Array(0),
     };
     this.addTermRow(term);
     this.addTrigger(exactNode, term.id);
