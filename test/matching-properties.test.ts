@@ -128,9 +128,9 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
   });
 
-  // Each keyword is screened from a row of numbers first (keyword-rules.ts, writeKeywordRow): its platforms and up to
-  // four gate words of its required and excluded terms, the rest left to its rules. Keywords here share three terms,
-  // restrict platforms, name authors and subreddits, hold terms without a gate word and more terms than a row has room for.
+  // The rules the engine answers without reading the post's text (platforms, authors, subreddits, gate words of
+  // required and excluded terms), on keywords sharing three terms: several rule terms each, some without a word to
+  // gate them, changed in place.
   const screenedRules = fc.record({
     term: fc.constantFrom('open source', 'Rust', 'API'),
     caseSensitive: fc.boolean(),
@@ -150,7 +150,7 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     author: fc.constantFrom('someone', 'poster'),
   });
 
-  it('agrees with keywords screened by platform and more rule terms than a screening row holds, as they change', () => {
+  it('agrees on keywords with platforms, authors, subreddits and many rule terms, as they change', () => {
     const change = fc.oneof(
       { weight: 3, arbitrary: fc.record({ upsert: fc.integer({ min: 0, max: 11 }), rules: screenedRules }) },
       { weight: 1, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 11 }) }) },
