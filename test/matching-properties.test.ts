@@ -101,6 +101,25 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
   });
 
+  type KeywordChange = { upsert: number; rules: Partial<KeywordMatchRules> & { term: string } } | { remove: number };
+
+  /** An engine given `changes` one by one, and the keywords live after them. */
+  function changedInPlace(changes: readonly KeywordChange[]) {
+    const engine = createMatcher([], new Map());
+    const live = new Map<string, KeywordMatchRules>();
+    for (const step of changes) {
+      if ('upsert' in step) {
+        const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
+        live.set(rules.keywordId, rules);
+        engine.upsertKeyword(rules);
+      } else {
+        live.delete(`kw${step.remove}`);
+        engine.removeKeyword(`kw${step.remove}`);
+      }
+    }
+    return { engine, live };
+  }
+
   it('still agrees after keywords are added, changed and removed in place', () => {
     const change = fc.oneof(
       fc.record({ upsert: fc.integer({ min: 0, max: 9 }), rules: keywordRules }),
@@ -108,18 +127,7 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), fc.array(postText, { minLength: 1, maxLength: 4 }), (changes, texts) => {
-        const engine = createMatcher([], new Map());
-        const live = new Map<string, KeywordMatchRules>();
-        for (const step of changes) {
-          if ('upsert' in step) {
-            const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
-            live.set(rules.keywordId, rules);
-            engine.upsertKeyword(rules);
-          } else {
-            live.delete(`kw${step.remove}`);
-            engine.removeKeyword(`kw${step.remove}`);
-          }
-        }
+        const { engine, live } = changedInPlace(changes);
         expect(engine.keywordCount).toBe(live.size);
         const reference = createReferenceMatcher(live.values(), new Map());
         for (const text of texts) expect(labels(engine.match(post(text)))).toEqual(labels(reference.match(post(text))));
@@ -157,18 +165,7 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), fc.array(screenedPost, { minLength: 1, maxLength: 4 }), (changes, posts) => {
-        const engine = createMatcher([], new Map());
-        const live = new Map<string, KeywordMatchRules>();
-        for (const step of changes) {
-          if ('upsert' in step) {
-            const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
-            live.set(rules.keywordId, rules);
-            engine.upsertKeyword(rules);
-          } else {
-            live.delete(`kw${step.remove}`);
-            engine.removeKeyword(`kw${step.remove}`);
-          }
-        }
+        const { engine, live } = changedInPlace(changes);
         const reference = createReferenceMatcher(live.values(), new Map());
         for (const given of posts) {
           const matchable = post(given.text, {
