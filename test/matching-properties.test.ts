@@ -101,6 +101,25 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
   });
 
+  type KeywordChange = { upsert: number; rules: Partial<KeywordMatchRules> & { term: string } } | { remove: number };
+
+  /** An engine given `changes` one by one, and the keywords live after them. */
+  function changedInPlace(changes: readonly KeywordChange[]) {
+    const engine = createMatcher([], new Map());
+    const live = new Map<string, KeywordMatchRules>();
+    for (const step of changes) {
+      if ('upsert' in step) {
+        const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
+        live.set(rules.keywordId, rules);
+        engine.upsertKeyword(rules);
+      } else {
+        live.delete(`kw${step.remove}`);
+        engine.removeKeyword(`kw${step.remove}`);
+      }
+    }
+    return { engine, live };
+  }
+
   it('still agrees after keywords are added, changed and removed in place', () => {
     const change = fc.oneof(
       fc.record({ upsert: fc.integer({ min: 0, max: 9 }), rules: keywordRules }),
@@ -108,23 +127,56 @@ describe('the engine agrees with the keyword-by-keyword reference', () => {
     );
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), fc.array(postText, { minLength: 1, maxLength: 4 }), (changes, texts) => {
-        const engine = createMatcher([], new Map());
-        const live = new Map<string, KeywordMatchRules>();
-        for (const step of changes) {
-          if ('upsert' in step) {
-            const rules = keyword(`kw${step.upsert}`, step.rules.term, step.rules);
-            live.set(rules.keywordId, rules);
-            engine.upsertKeyword(rules);
-          } else {
-            live.delete(`kw${step.remove}`);
-            engine.removeKeyword(`kw${step.remove}`);
-          }
-        }
+        const { engine, live } = changedInPlace(changes);
         expect(engine.keywordCount).toBe(live.size);
         const reference = createReferenceMatcher(live.values(), new Map());
         for (const text of texts) expect(labels(engine.match(post(text)))).toEqual(labels(reference.match(post(text))));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  // The rules the engine answers without reading the post's text (platforms, authors, subreddits, gate words of
+  // required and excluded terms), on keywords sharing three terms: several rule terms each, some without a word to
+  // gate them, changed in place.
+  const screenedRules = fc.record({
+    term: fc.constantFrom('open source', 'Rust', 'API'),
+    caseSensitive: fc.boolean(),
+    platforms: fc.option(fc.subarray([...searchPlatforms], { maxLength: 3 }), { nil: null }),
+    // '東京' and '😀' have no word to gate them.
+    requiredTerms: fc.subarray(['job', 'API', 'the open', 'c++', '東京', '😀'], { maxLength: 6 }),
+    requiredMode: fc.constantFrom('any' as const, 'all' as const),
+    excludedTerms: fc.subarray([...entries, 'c++'], { maxLength: 5 }),
+    excludedAuthors: fc.subarray(['name:poster', 'reddit:someone'], { maxLength: 1 }),
+    subreddits: fc.record({ only: fc.subarray(['rust'], { maxLength: 1 }), excluded: fc.subarray(['webdev'], { maxLength: 1 }) }),
+    workspaceId: fc.constantFrom('org_a', 'org_b'),
+  });
+  const screenedPost = fc.record({
+    text: postText,
+    platform: fc.constantFrom('hackernews' as const, 'reddit' as const, 'bluesky' as const, 'appstore' as const),
+    subreddit: fc.constantFrom(null, 'rust', 'webdev'),
+    author: fc.constantFrom('someone', 'poster'),
+  });
+
+  it('agrees on keywords with platforms, authors, subreddits and many rule terms, as they change', () => {
+    const change = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ upsert: fc.integer({ min: 0, max: 11 }), rules: screenedRules }) },
+      { weight: 1, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: 11 }) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(change, { minLength: 1, maxLength: 30 }), fc.array(screenedPost, { minLength: 1, maxLength: 4 }), (changes, posts) => {
+        const { engine, live } = changedInPlace(changes);
+        const reference = createReferenceMatcher(live.values(), new Map());
+        for (const given of posts) {
+          const matchable = post(given.text, {
+            platform: given.platform,
+            subreddit: given.platform === 'reddit' ? given.subreddit : null,
+            author: author({ name: given.author, handle: given.author, platformId: given.author }),
+          });
+          expect(labels(engine.match(matchable))).toEqual(labels(reference.match(matchable)));
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 });

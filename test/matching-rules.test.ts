@@ -74,6 +74,10 @@ const cases: Case[] = [
   { name: 'required all: every one present', keywords: rust({ requiredTerms: ['api', 'sdk'], requiredMode: 'all' }), post: post('Rust SDK and API released'), expected: ['kw'] },
   { name: 'required terms are whole words', keywords: rust({ requiredTerms: ['api'] }), post: post('Rust rapid releases'), expected: [] },
   { name: 'required terms follow caseSensitive', keywords: rust({ requiredTerms: ['API'], caseSensitive: true }), post: post('Rust api'), expected: [] },
+  // a symbol written as a surrogate pair has no word to be looked for by: the text decides
+  { name: 'required: an emoji', keywords: rust({ requiredTerms: ['😀'] }), post: post('Rust 😀 released'), expected: ['kw'] },
+  { name: 'required: an emoji glued to a word', keywords: rust({ requiredTerms: ['😀'] }), post: post('Rust😀 released'), expected: ['kw'] },
+  { name: 'required: an emoji absent', keywords: rust({ requiredTerms: ['😀'] }), post: post('Rust 😃 released'), expected: [] },
   { name: 'required phrase across a line break', keywords: rust({ requiredTerms: ['release notes'] }), post: post('Rust release\nnotes'), expected: ['kw'] },
 
   // excludedTerms with wildcards
@@ -84,6 +88,8 @@ const cases: Case[] = [
   { name: 'excluded *bar: a word ending with bar', keywords: rust({ excludedTerms: ['*coin'] }), post: post('Rust bitcoin wallet'), expected: [] },
   { name: 'excluded *bar: not a word starting with bar', keywords: rust({ excludedTerms: ['*coin'] }), post: post('Rust coinbase wallet'), expected: ['kw'] },
   { name: 'excluded *mid*: a word containing mid', keywords: rust({ excludedTerms: ['*crypt*'] }), post: post('Rust decryption'), expected: [] },
+  { name: 'excluded: an emoji', keywords: rust({ excludedTerms: ['🚀'] }), post: post('Rust 🚀 to the moon'), expected: [] },
+  { name: 'excluded: an emoji after a word', keywords: rust({ excludedTerms: ['moon 🚀'] }), post: post('Rust to the moon 🚀'), expected: [] },
   { name: 'excluded phrase', keywords: rust({ excludedTerms: ['free trial'] }), post: post('Rust free\ttrial'), expected: [] },
   { name: 'excluded: case-insensitive by default', keywords: rust({ excludedTerms: ['Job'] }), post: post('Rust JOB'), expected: [] },
   { name: 'excluded: caseSensitive keeps case', keywords: rust({ excludedTerms: ['Job'], caseSensitive: true }), post: post('Rust job'), expected: ['kw'] },

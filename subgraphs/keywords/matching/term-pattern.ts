@@ -1,5 +1,5 @@
 import { normalizeTermText } from './term-syntax.ts';
-import { classAt, classBefore, foldCase, gluesTogether, SYMBOL, TRAIL, WORD_CHAR, type CharClass } from './unicode-words.ts';
+import { classAt, classBefore, foldCase, gluesTogether, SEPARATOR, SYMBOL, TRAIL, WORD_CHAR, type CharClass } from './unicode-words.ts';
 import { wordAffix, type WordAffix } from './word-affix.ts';
 import { wordKey, type WordKey } from './word-set.ts';
 
@@ -50,12 +50,15 @@ const isWordPart = (charClass: CharClass) => charClass === WORD_CHAR || charClas
  * The longest run of word characters in `needle` with a boundary on both
  * sides: another character of the needle, or a needle end a wildcard does not
  * open. Null when there is none (a needle of one word, open at an end).
+ * A run starts at a word character: the second half of a symbol written as
+ * a surrogate pair ("😀") is no word, though it reads as TRAIL.
  */
 function longestWholeWord(needle: string, openBefore: boolean, openAfter: boolean): string | null {
   let longest: string | null = null;
   let start = -1;
   for (let index = 0; index <= needle.length; index++) {
-    if (index < needle.length && isWordPart(classAt(needle, index))) {
+    const charClass = index < needle.length ? classAt(needle, index) : SEPARATOR;
+    if (charClass === WORD_CHAR || (charClass === TRAIL && start >= 0)) {
       if (start < 0) start = index;
       continue;
     }
