@@ -29,7 +29,9 @@
 -- which follow their keyword. Writes made with the triggers off (a bulk
 -- load as a restore does it, make_months moving rows) are not counted:
 -- `recount_keyword_match_days` counts a keyword's rows again from its
--- mentions.
+-- mentions. The triggers are the partitioned table's, so a statement on
+-- one month's partition alone is not seen (nothing writes one; a month
+-- dropped whole would want a recount).
 create table keyword_match_days (
   keyword_id            text not null,
   match_day             date not null,
@@ -126,6 +128,10 @@ begin
     feedback_relevant = d.feedback_relevant + excluded.feedback_relevant,
     feedback_not_relevant = d.feedback_not_relevant + excluded.feedback_not_relevant,
     last_published_at = greatest(d.last_published_at, excluded.last_published_at);
+  -- Scoring and verdicts of unscored matches only add: nothing to take away or read again.
+  if not exists (select 1 from unnest(changes) c where c.removed_last is not null) then
+    return;
+  end if;
   delete from keyword_match_days d using unnest(changes) c
   where c.removed_last is not null and d.mentions = 0
     and (d.keyword_id, d.match_day, d.published_day) = (c.keyword_id, c.match_day, c.published_day);
@@ -135,10 +141,15 @@ begin
     and (d.keyword_id, d.match_day, d.published_day) = (c.keyword_id, c.match_day, c.published_day);
 end $$;
 
+-- Storing inserts unscored matches, which count nothing: no more than a look at the rows.
 create function count_inserted_keyword_matches() returns trigger language plpgsql as $$
+declare
+  added constant counted_match[] := array(select row(m.keyword_id, m.created_at, m.published_at, m.relevance, m.verdict_relevant)::counted_match
+                                          from inserted m where m.relevance is not null or m.verdict_relevant is not null);
 begin
-  perform apply_keyword_match_day_changes(keyword_match_day_changes(
-    array(select row(m.keyword_id, m.created_at, m.published_at, m.relevance, m.verdict_relevant)::counted_match from inserted m where m.relevance is not null or m.verdict_relevant is not null), '{}'));
+  if cardinality(added) > 0 then
+    perform apply_keyword_match_day_changes(keyword_match_day_changes(added, '{}'));
+  end if;
   return null;
 end $$;
 
@@ -152,14 +163,17 @@ end $$;
 -- Only the rows whose counted columns changed: an update of a status, a
 -- triage note or a delivery counts nothing and locks nothing here.
 create function count_updated_keyword_matches() returns trigger language plpgsql as $$
+declare
+  added counted_match[];
+  removed counted_match[];
 begin
-  perform apply_keyword_match_day_changes(keyword_match_day_changes(
-    array(select row(n.keyword_id, n.created_at, n.published_at, n.relevance, n.verdict_relevant)::counted_match from inserted n join deleted o on o.id = n.id
-          where (o.keyword_id, o.created_at, o.published_at, o.relevance, o.verdict_relevant)
-                is distinct from (n.keyword_id, n.created_at, n.published_at, n.relevance, n.verdict_relevant)),
-    array(select row(o.keyword_id, o.created_at, o.published_at, o.relevance, o.verdict_relevant)::counted_match from inserted n join deleted o on o.id = n.id
-          where (o.keyword_id, o.created_at, o.published_at, o.relevance, o.verdict_relevant)
-                is distinct from (n.keyword_id, n.created_at, n.published_at, n.relevance, n.verdict_relevant))));
+  select coalesce(array_agg(row(n.keyword_id, n.created_at, n.published_at, n.relevance, n.verdict_relevant)::counted_match), '{}'),
+         coalesce(array_agg(row(o.keyword_id, o.created_at, o.published_at, o.relevance, o.verdict_relevant)::counted_match), '{}')
+  into added, removed
+  from inserted n join deleted o on o.id = n.id
+  where (o.keyword_id, o.created_at, o.published_at, o.relevance, o.verdict_relevant)
+        is distinct from (n.keyword_id, n.created_at, n.published_at, n.relevance, n.verdict_relevant);
+  perform apply_keyword_match_day_changes(keyword_match_day_changes(added, removed));
   return null;
 end $$;
 
