@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../runtime/database.ts';
 import { newId } from '../runtime/ids.ts';
 import { keywordMatchCounts, keywordMatchCountsSql, recountKeywordMatchDays } from '../subgraphs/mentions/keyword-match-stats-store.ts';
-import { discardMentions, saveClassifications, updateMentions } from '../subgraphs/mentions/mention-store.ts';
+import { discardMentions, lockUnscoredMentions, saveClassifications, updateMentions } from '../subgraphs/mentions/mention-store.ts';
 import { addKeywords, newWorkspace } from './billing-seed.ts';
 import { openTestDatabase } from './harness.ts';
 
@@ -172,6 +172,44 @@ describe('keyword_match_days: the counters answer as counting every scored match
     await sql`delete from keywords where id = ${keywords[0]}`;
     expect(await sql`select * from keyword_match_days where keyword_id = ${keywords[0]}`).toHaveLength(0);
     await compare(121);
+  });
+
+  it('stays exact with scoring transactions and verdicts racing on the same keywords, none waiting on another for good', async () => {
+    const { workspaceId } = await newWorkspace(sql);
+    const keywords = (await addKeywords(sql, workspaceId, 2)).map((keyword) => keyword.id);
+    const authorId = newId('aut');
+    await sql`insert into authors (id, platform, platform_id, name, handle, url) values (${authorId}, 'reddit', ${authorId}, 'A', 'a', 'https://example.com/a')`;
+    const ids = Array.from({ length: 240 }, (_, i) => `mm_race${i}_${workspaceId}`);
+    await sql`
+      insert into posts (id, platform, external_id, url, text, published_at, author_id)
+      select 'p' || id, 'reddit', 'p' || id, 'https://example.com/' || id, 'text', ${now}::timestamptz - (n % 40) * interval '7 hours', ${authorId}
+      from unnest(${sql.array(ids)}::text[]) with ordinality as t(id, n)`;
+    await sql`
+      insert into mentions (id, workspace_id, keyword_id, post_id, relevance, created_at, published_at, platform)
+      select id, ${workspaceId}, (${sql.array(keywords)}::text[])[1 + n % 2], 'p' || id, case when n % 3 = 0 then 50 end,
+             ${now}::timestamptz - (n % 40) * interval '6 hours', ${now}::timestamptz - (n % 40) * interval '7 hours', 'reddit'
+      from unnest(${sql.array(ids)}::text[]) with ordinality as t(id, n)`;
+    const random = generator(7);
+    const unscored = ids.filter((_, i) => (i + 1) % 3 !== 0);
+    const scorer = async (batch: string[]) =>
+      sql.begin(async (tx) => {
+        const open = await lockUnscoredMentions(tx, batch);
+        await saveClassifications(tx, [...open].map((mentionId) => ({
+          mentionId,
+          classification: { relevance: random.pick([10, 45, 80]), sentiment: 'neutral' as const, intents: [], automated: false, language: 'en', note: '', priority: 1 },
+        })), new Date());
+      });
+    const judge = async (batch: string[]) =>
+      sql.begin((tx) => updateMentions(tx as unknown as Sql, workspaceId, batch, { verdictRelevant: random.pick([true, false, null]) }));
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 12; i++) work.push(scorer(unscored.slice(i * 13, i * 13 + 13)));
+    for (let i = 0; i < 24; i++) work.push(judge([random.pick(ids)]));
+    const outcomes = await Promise.allSettled(work);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    for (const keywordId of keywords) {
+      const since = new Date(now.getTime() - 3 * day - 5 * hour);
+      expect((await keywordMatchCounts(sql, [{ keywordId, since }], now))[0]).toEqual(await countedOverRows(keywordId, since, now));
+    }
   });
 
   it("reads a keyword's matches of the days at each time edge, not all of them", async () => {
