@@ -5,7 +5,7 @@ import { readConfig } from '../runtime/config.ts';
 import { connect, type Sql } from '../runtime/database.ts';
 import { startEarshot } from '../server/start.ts';
 import { createKeyword } from '../subgraphs/keywords/index.ts';
-import { exportRowLimit } from '../subgraphs/mentions/index.ts';
+import { exportRowLimit, recountKeywordMatchDays } from '../subgraphs/mentions/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/index.ts';
 import type { Benchmark, BenchReport } from './benchmark.ts';
 import { bulkLoad } from './bulk-load.ts';
@@ -54,6 +54,8 @@ export async function seedMentions(
   size: MentionsSeedSize = { mentions, authors },
 ): Promise<void> {
   await bulkLoad(pool, ['authors', 'posts', 'mentions'], (sql) => load(sql, workspaceId, keywordIds, assigneeId, size));
+  // Loaded with the triggers off, as a restore loads: the keywords' counted days (migration 072) are counted once after.
+  await recountKeywordMatchDays(pool, keywordIds);
 }
 
 async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigneeId: string, { mentions, authors }: MentionsSeedSize): Promise<void> {

@@ -33,7 +33,7 @@ export { type AlertRuleRow, countChannelRules, findAlertRule, listDueDigestRules
 export { digestSpanStart, nextDigestRun } from './digest-schedule.ts';
 export { claimDueCommentWatches, recordThreadRead, removeComment, storeComment, threadCommentExternalIds } from './comment-store.ts';
 export { countScoredKeywordMatches, listScoredKeywordMatches } from './keyword-match-sample-store.ts';
-export { type KeywordMatchCounts, type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchCounts, keywordMatchCountsOfJson, keywordMatchCountsSql, keywordPlatformWindowCounts, keywordWindowCounts, workspaceMatchCount } from './keyword-match-stats-store.ts';
+export { type KeywordMatchCounts, type KeywordMatchTotals, type KeywordWindowCounts, keywordMatchCounts, keywordMatchCountsOfJson, keywordMatchCountsSql, keywordPlatformWindowCounts, keywordWindowCounts, recountKeywordMatchDays, workspaceMatchCount } from './keyword-match-stats-store.ts';
 export { exportColumns, exportRowLimit, exportsPerMinute, type MentionExportStream, openMentionExport } from './mention-export.ts';
 export { instantParameter, linkHost, maxFilterItems, maxFilterListItems, mentionFilterJson, mentionFilterQuery, mentionFilterRecord } from './mention-filter.ts';
 export { listMentions, mentionSorts } from './mention-list.ts';
