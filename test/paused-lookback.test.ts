@@ -4,7 +4,11 @@ import { hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernew
 import { type FakeFeedHost, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
 import { leaveInWallet } from './billing-seed.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
-import { allMentionsOf, eventually, patiently, startTestEarshot, type TestEarshot } from './harness.ts';
+import { lookbackQueue } from '../jobs/lookback/index.ts';
+import type { JobContext } from '../jobs/job-definition.ts';
+import { systemClock } from '../runtime/clock.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { allMentionsOf, eventually, patiently, startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -128,4 +132,15 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
     expect((await asCapped('PATCH', `/v1/keywords/${id}`, { cap: { mentions: 10 } })).body.pausedForCap).toBe(false);
     expect(await eventually(urls, (found) => found.length > 1, 30_000)).toEqual([`${feedHost.url}/posts/m1`, 'https://news.ycombinator.com/item?id=904'].sort());
   }, 90_000);
+
+  // pg-boss runs a job again when its worker dies (or its batch fails) after the handler re-queued it but before the job completed.
+  it('re-queues a waiting look-back once when the same job is run twice, so no second chain of waits is started', async () => {
+    const keyword = await send('POST', '/v1/keywords', { term: 'Twicely', platforms: [], muted: true });
+    const context: JobContext = { sql: earshot.sql, clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 3600, env: {} }, secrets: testSecrets, send: earshot.sendJob };
+    const payload = lookbackQueue.payload.parse({ keywordId: keyword.id, feedUrls: [`${feedHost.url}/feed.xml`] });
+    await lookbackQueue.handle([payload], context);
+    await lookbackQueue.handle([payload], context);
+    const waiting = await earshot.sql`select 1 from pgboss.job where name = 'lookback' and data->>'keywordId' = ${keyword.id} and data ? 'feedUrls'`;
+    expect(waiting.length).toBe(1);
+  });
 });
