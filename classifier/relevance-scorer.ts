@@ -691,7 +691,7 @@ function namesakeKindEvidence(profile: SenseProfile, words: readonly string[], t
     const before = folded[index - 1];
     const after = folded[index + length];
     const beside = isKind(before) ? before : isKind(after) && kindAfterMayBeName ? after : undefined;
-    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names a ${beside}, which the context rules out` }];
+    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names ${/^[aeiou]/u.test(beside) ? 'an' : 'a'} ${beside}, which the context rules out` }];
   }
   return [];
 }
