@@ -45,8 +45,8 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
  * keyword's (part 8); a new feed its newest matching items; a new app or
  * storefront its last 30 days (2.3). A platform kept, and a rename, look
  * back nothing. What the look-back reads is first polled regularly an
- * interval later, as a new keyword's platforms are: due at once, that poll
- * searched beside the look-back.
+ * interval later, as a new keyword's platforms are: a regular poll due at
+ * once would search the same platform again beside the look-back.
  */
 export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
   const now = ctx.clock.now();
