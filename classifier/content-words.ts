@@ -27,17 +27,21 @@ export interface ClauseBreaks {
   split: RegExp;
   /** A letter run or a run of breaks, in one pattern. */
   wordOrBreak: RegExp;
-  /** The breaks' code units: a token opening with one is a break. */
+  /** The breaks' code points: a token opening with one is a break. */
   breakCodes: ReadonlySet<number>;
 }
 
-/** Clause breaks of the characters given (none of them a letter, mark or digit). */
+/**
+ * Clause breaks of the characters given (none of them a letter, mark or
+ * digit). Escaped, a `]`, backslash, `^` or `-` among them is itself a break
+ * rather than ending the class, escaping, negating it or making a range.
+ */
 export function clauseBreaks(characters: string): ClauseBreaks {
-  const breaks = `[${characters}]+`;
+  const breaks = `[${characters.replace(/[\]\\^-]/gu, '\\$&')}]+`;
   return {
     split: new RegExp(breaks, 'u'),
     wordOrBreak: new RegExp(`${letterRun.source}|${breaks}`, 'gu'),
-    breakCodes: new Set([...characters].map((character) => character.charCodeAt(0))),
+    breakCodes: new Set([...characters].map((character) => character.codePointAt(0)!)),
   };
 }
 
@@ -52,7 +56,7 @@ export function wordsByClause(lowerText: string, breaks: ClauseBreaks): string[]
   if (lowerText.includes('://') || scriptsWithoutSpaces.test(lowerText)) return lowerText.split(breaks.split).map(wordsOf);
   const clauses: string[][] = [[]];
   for (const token of lowerText.match(breaks.wordOrBreak) ?? []) {
-    if (breaks.breakCodes.has(token.charCodeAt(0))) clauses.push([]);
+    if (breaks.breakCodes.has(token.codePointAt(0)!)) clauses.push([]);
     else clauses[clauses.length - 1].push(token);
   }
   return clauses;

@@ -677,17 +677,27 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
  * and people named Vivaldi": `namesakeKinds`) written right before or after
  * the name in the post, in its language as the glossary reads it ("Hotel
  * Vivaldi", "le restaurant Nook", "Nook Café"): the post names one of them.
+ * After the name, a word written in lower case is the name's own thing, not
+ * part of another name ("Lantern events" of a calendar app), so only one the
+ * post does not write in lower case counts there.
  */
-function namesakeKindEvidence(profile: SenseProfile, words: readonly string[]): RelevanceEvidence[] {
+function namesakeKindEvidence(profile: SenseProfile, words: readonly string[], text: string, occurrences: readonly Occurrence[]): RelevanceEvidence[] {
   if (profile.namesakeKinds.size === 0) return [];
   const folded = words.map(foldWord);
   const length = profile.termSequence.length;
+  const isKind = (word: string | undefined): word is string => word !== undefined && profile.namesakeKinds.has(word);
+  const kindAfterMayBeName = occurrences.some((occurrence) => !followedByLowerCase(text, occurrence));
   for (const index of termIndexesIn(folded, profile.termSequence)) {
-    const beside = [folded[index - 1], folded[index + length]].find((word) => word !== undefined && profile.namesakeKinds.has(word));
-    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names a ${beside}, which the context rules out` }];
+    const before = folded[index - 1];
+    const after = folded[index + length];
+    const beside = isKind(before) ? before : isKind(after) && kindAfterMayBeName ? after : undefined;
+    if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names ${/^[aeiou]/u.test(beside) ? 'an' : 'a'} ${beside}, which the context rules out` }];
   }
   return [];
 }
+
+/** Whether the word after an occurrence of the term is written in lower case. */
+const followedByLowerCase = (text: string, occurrence: Occurrence) => /^[ \t]+\p{Ll}/u.test(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 20));
 
 function sigmoid(x: number) {
   return 1 / (1 + Math.exp(-x));
@@ -736,7 +746,7 @@ export function scoreRelevance(
   evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
   evidence.push(...meaningEvidence(profile, words));
   evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
-  evidence.push(...namesakeKindEvidence(profile, words));
+  evidence.push(...namesakeKindEvidence(profile, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

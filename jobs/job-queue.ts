@@ -83,6 +83,7 @@ export async function startJobQueue(options: {
       expireInSeconds: definition.expireInSeconds ?? defaultExpireInSeconds,
       ...(sendOptions.transaction ? { db: inTransaction(sendOptions.transaction) } : {}),
       ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+      ...(sendOptions.id ? { id: sendOptions.id } : {}),
       ...(sendOptions.startAfter !== undefined ? { startAfter: sendOptions.startAfter as Date } : {}),
       ...(sendOptions.priority !== undefined ? { priority: sendOptions.priority } : {}),
     });

@@ -9,7 +9,15 @@ import type postgres from 'postgres';
 export type SendJob = (
   queue: string,
   data: object,
-  options?: { singletonKey?: string; startAfter?: Date | number; retryLimit?: number; priority?: number; transaction?: postgres.TransactionSql<{}> },
+  options?: {
+    singletonKey?: string;
+    startAfter?: Date | number;
+    retryLimit?: number;
+    priority?: number;
+    transaction?: postgres.TransactionSql<{}>;
+    /** The job's uuid: a job already queued under it keeps its place, and this send queues nothing (null). */
+    id?: string;
+  },
 ) => Promise<string | null>;
 
 /** For jobs a user waits on, a new keyword's or source's look-back: taken before a backlog of regular polls. */

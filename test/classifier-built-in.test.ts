@@ -371,6 +371,17 @@ describe('built-in classifier', () => {
     expect(hotel.note).toContain('names a hotel, which the context rules out');
     expect(restaurant.relevance).toBeLessThan(40);
     expect(restaurant.note).toContain('names a restaurant');
+    // After the name, a kind in lower case is the app's own ("Lantern events"); one written as part of a name is not.
+    const [ownEvents, named, event] = await classify(
+      post('Lantern events show up an hour late since the macOS update. Anyone else?', planner),
+      post('We had dinner at the Lantern Restaurant last night, the food was great.', planner),
+      post('Tickets for the Lantern Event in the park go on sale Friday.', planner),
+    );
+    expect(ownEvents.note).not.toContain('names a');
+    expect(ownEvents.relevance).toBeGreaterThanOrEqual(40);
+    expect(named.note).toContain('names a restaurant');
+    expect(named.relevance).toBeLessThan(40);
+    expect(event.note).toContain('names an event');
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {

@@ -16,6 +16,10 @@ describe('words by clause', () => {
     );
   });
 
+  it('take any characters as breaks, those that mean something in a character class and those beyond one code unit too', () => {
+    expect(wordsByClause('a-b]c^d\\e😀f g', clauseBreaks('-]^\\😀'))).toEqual([['a'], ['b'], ['c'], ['d'], ['e'], ['f', 'g']]);
+  });
+
   it('start a clause at each run of breaks', () => {
     expect(wordsByClause('not bad, really: good (yes)', breaks)).toEqual([['not', 'bad'], ['really'], ['good'], ['yes'], []]);
   });

@@ -4,7 +4,11 @@ import { hackerNewsStory, startFakeHackerNews } from './fake-upstreams/hackernew
 import { type FakeFeedHost, rss2Document, startFakeFeedHost } from './fake-upstreams/rss.ts';
 import { leaveInWallet } from './billing-seed.ts';
 import { creditWalletByOperator } from '../subgraphs/billing/index.ts';
-import { allMentionsOf, eventually, patiently, startTestEarshot, type TestEarshot } from './harness.ts';
+import { lookbackQueue } from '../jobs/lookback/index.ts';
+import type { JobContext } from '../jobs/job-definition.ts';
+import { systemClock } from '../runtime/clock.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { allMentionsOf, eventually, patiently, startTestEarshot, testSecrets, type TestEarshot } from './harness.ts';
 
 let earshot: TestEarshot;
 let hackerNews: FakeUpstream;
@@ -23,43 +27,34 @@ const stories = [
 beforeAll(async () => {
   hackerNews = await startFakeHackerNews({ hits: stories });
   feedHost = await startFakeFeedHost({});
-  feedHost.routes['/feed.xml'] = {
-    feed: rss2Document({
-      title: 'Vellum blog',
-      siteUrl: feedHost.url,
-      feedUrl: `${feedHost.url}/feed.xml`,
-      items: [{ id: 'v1', url: `${feedHost.url}/posts/v1`, title: 'Vellumly 2.0 is out', html: '<p>Vellumly 2.0 brings offline notes.</p>', publishedAt: daysAgo(4) }],
-    }),
-    contentType: 'application/rss+xml',
-  };
-  feedHost.routes['/murmurix.xml'] = {
-    feed: rss2Document({
-      title: 'Murmurix news',
-      siteUrl: feedHost.url,
-      feedUrl: `${feedHost.url}/murmurix.xml`,
-      items: [{ id: 'm1', url: `${feedHost.url}/posts/m1`, title: 'Murmurix ships plugins', html: '<p>Murmurix now takes plugins.</p>', publishedAt: daysAgo(4) }],
-    }),
-    contentType: 'application/rss+xml',
-  };
+  serveFeed('/feed.xml', 'Vellum blog', { id: 'v1', title: 'Vellumly 2.0 is out', html: '<p>Vellumly 2.0 brings offline notes.</p>' });
+  serveFeed('/murmurix.xml', 'Murmurix news', { id: 'm1', title: 'Murmurix ships plugins', html: '<p>Murmurix now takes plugins.</p>' });
   // A short base interval: a waiting look-back looks again every 3 s, and regular polls run (a day back) for running keywords.
   earshot = await startTestEarshot({ env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_ALLOW_PRIVATE_URLS: '1' }, pollIntervalSeconds: 3 });
   key = (await earshot.createWorkspace('Paused look-backs')).apiKey;
 });
+/** A feed at `path` of the feed host with one item four days old, at /posts/<its id>. */
+function serveFeed(path: string, title: string, item: { id: string; title: string; html: string }) {
+  const feedUrl = `${feedHost.url}${path}`;
+  const items = [{ ...item, url: `${feedHost.url}/posts/${item.id}`, publishedAt: daysAgo(4) }];
+  feedHost.routes[path] = { feed: rss2Document({ title, siteUrl: feedHost.url, feedUrl, items }), contentType: 'application/rss+xml' };
+}
 afterAll(async () => {
   await earshot?.stop();
   await hackerNews?.close();
   await feedHost?.close();
 });
 
-/** A keyword created, or a PATCH (asked again while the service is too busy to answer: the same PATCH changes nothing twice). */
-async function send(method: 'POST' | 'PATCH', path: string, body?: unknown): Promise<any> {
+/** A keyword created, or a PATCH of one (asked again while the service is too busy to answer: the same PATCH changes nothing twice). */
+async function writeKeyword(method: 'POST' | 'PATCH', path: string, body?: unknown): Promise<any> {
   const answer = method === 'PATCH' ? await patiently(() => earshot.rest(method, path, { key, body })) : await earshot.rest(method, path, { key, body });
   expect(answer.status).toBeLessThan(300);
   return answer.body;
 }
 
 const searchesFor = (term: string) => hackerNews.requests.filter((request) => request.query.get('query')?.includes(term)).length;
-const mentionUrlsOf = async (keywordId: string) => (await allMentionsOf(earshot, key, keywordId)).map((mention: { post: { url: string } }) => mention.post.url).sort();
+/** The addresses of the keyword's stored mentions, sorted; read with the first workspace's key unless another is given. */
+const mentionUrlsOf = async (keywordId: string, apiKey = key) => (await allMentionsOf(earshot, apiKey, keywordId)).map((mention: { post: { url: string } }) => mention.post.url).sort();
 /** How many times the keyword's look-back has been queued: more than once means it has waited. */
 const lookbackJobsOf = async (keywordId: string) =>
   (await earshot.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'lookback' and data->>'keywordId' = ${keywordId}`)[0].n;
@@ -74,24 +69,24 @@ async function expectWaiting(keywordId: string, term: string) {
 describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)', () => {
   // A look-back ran while the keyword was muted, matched nothing, and was never repeated: its 30 days were lost.
   it('of a keyword created muted waits, searching nothing, and reads its 30 days when the keyword is unmuted', async () => {
-    const keyword = await send('POST', '/v1/keywords', { term: 'Quillcast', platforms: ['hackernews'], muted: true });
+    const keyword = await writeKeyword('POST', '/v1/keywords', { term: 'Quillcast', platforms: ['hackernews'], muted: true });
     await expectWaiting(keyword.id, 'Quillcast');
 
-    await send('PATCH', `/v1/keywords/${keyword.id}`, { muted: false });
+    await writeKeyword('PATCH', `/v1/keywords/${keyword.id}`, { muted: false });
     expect(await eventually(() => mentionUrlsOf(keyword.id), (urls) => urls.length > 0, 30_000)).toEqual(['https://news.ycombinator.com/item?id=901']);
   }, 90_000);
 
   it('of a platform and a feed added while muted waits for the unmute', async () => {
-    const keyword = await send('POST', '/v1/keywords', { term: 'Inkwellio', platforms: ['linkedin'] });
-    await send('PATCH', `/v1/keywords/${keyword.id}`, { muted: true });
-    await send('PATCH', `/v1/keywords/${keyword.id}`, { platforms: ['linkedin', 'hackernews'] });
-    const vellum = await send('POST', '/v1/keywords', { term: 'Vellumly', platforms: [], muted: true });
-    await send('PATCH', `/v1/keywords/${vellum.id}`, { feeds: [{ url: `${feedHost.url}/feed.xml` }] });
+    const keyword = await writeKeyword('POST', '/v1/keywords', { term: 'Inkwellio', platforms: ['linkedin'] });
+    await writeKeyword('PATCH', `/v1/keywords/${keyword.id}`, { muted: true });
+    await writeKeyword('PATCH', `/v1/keywords/${keyword.id}`, { platforms: ['linkedin', 'hackernews'] });
+    const vellum = await writeKeyword('POST', '/v1/keywords', { term: 'Vellumly', platforms: [], muted: true });
+    await writeKeyword('PATCH', `/v1/keywords/${vellum.id}`, { feeds: [{ url: `${feedHost.url}/feed.xml` }] });
     await expectWaiting(keyword.id, 'Inkwellio');
     await expectWaiting(vellum.id, 'Vellumly');
 
-    await send('PATCH', `/v1/keywords/${keyword.id}`, { muted: false });
-    await send('PATCH', `/v1/keywords/${vellum.id}`, { muted: false });
+    await writeKeyword('PATCH', `/v1/keywords/${keyword.id}`, { muted: false });
+    await writeKeyword('PATCH', `/v1/keywords/${vellum.id}`, { muted: false });
     expect(await eventually(() => mentionUrlsOf(keyword.id), (urls) => urls.length > 0, 30_000)).toEqual(['https://news.ycombinator.com/item?id=902']);
     expect(await eventually(() => mentionUrlsOf(vellum.id), (urls) => urls.length > 0, 30_000)).toEqual([`${feedHost.url}/posts/v1`]);
   }, 90_000);
@@ -106,7 +101,7 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
     expect(searchesFor('Parchmently')).toBe(searches);
 
     await creditWalletByOperator(earshot.sql, { workspaceId: workspace.id, cents: 2000, at: new Date() });
-    const stored = await eventually(async () => (await allMentionsOf(earshot, apiKey, created.body.id)).map((mention: { post: { url: string } }) => mention.post.url), (urls) => urls.length > 0, 30_000);
+    const stored = await eventually(() => mentionUrlsOf(created.body.id, apiKey), (urls) => urls.length > 0, 30_000);
     expect(stored).toEqual(['https://news.ycombinator.com/item?id=903']);
   }, 90_000);
 
@@ -118,7 +113,7 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
     const created = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'Murmurix', platforms: ['hackernews'], cap: { mentions: 1 } } });
     const id = created.body.id;
     await eventually(async () => (await asCapped('GET', `/v1/keywords/${id}`)).body.pausedForCap, (capped) => capped === true, 30_000);
-    const urls = async () => (await allMentionsOf(earshot, apiKey, id)).map((mention: { post: { url: string } }) => mention.post.url).sort();
+    const urls = () => mentionUrlsOf(id, apiKey);
     expect(await urls()).toEqual(['https://news.ycombinator.com/item?id=904']);
 
     expect((await asCapped('PATCH', `/v1/keywords/${id}`, { feeds: [{ url: `${feedHost.url}/murmurix.xml` }] })).status).toBe(200);
@@ -128,4 +123,15 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
     expect((await asCapped('PATCH', `/v1/keywords/${id}`, { cap: { mentions: 10 } })).body.pausedForCap).toBe(false);
     expect(await eventually(urls, (found) => found.length > 1, 30_000)).toEqual([`${feedHost.url}/posts/m1`, 'https://news.ycombinator.com/item?id=904'].sort());
   }, 90_000);
+
+  // pg-boss runs a job again when its worker dies (or its batch fails) after the handler re-queued it but before the job completed.
+  it('re-queues a waiting look-back once when the same job is run twice, so no second chain of waits is started', async () => {
+    const keyword = await writeKeyword('POST', '/v1/keywords', { term: 'Twicely', platforms: [], muted: true });
+    const context: JobContext = { sql: earshot.sql, clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 3600, env: {} }, secrets: testSecrets, send: earshot.sendJob };
+    const payload = lookbackQueue.payload.parse({ keywordId: keyword.id, feedUrls: [`${feedHost.url}/feed.xml`] });
+    await lookbackQueue.handle([payload], context);
+    await lookbackQueue.handle([payload], context);
+    const waiting = await earshot.sql`select 1 from pgboss.job where name = 'lookback' and data->>'keywordId' = ${keyword.id} and data ? 'feedUrls'`;
+    expect(waiting.length).toBe(1);
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { findKeywordById, type KeywordRow, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
@@ -13,6 +14,10 @@ const lookbackPayload = z.object({
   feedUrls: z.array(z.string()).optional(),
   /** The review storefronts a PATCH connected (see reviewStorefrontKeys): only these look back. */
   storefronts: z.array(z.string()).optional(),
+  /** When the keyword was created or patched (ISO): with `waits`, it tells one look-back's waits from another's. */
+  requestedAt: z.string().optional(),
+  /** How many times it has found its keyword not running and been queued again. */
+  waits: z.number().int().nonnegative().optional(),
 });
 type LookbackPayload = z.output<typeof lookbackPayload>;
 const lookbackDays = 30;
@@ -22,6 +27,21 @@ const isNewKeyword = (payload: LookbackPayload) => !payload.platforms && !payloa
 
 /** A muted keyword (by hand, for balance or for noise) or one at its cap matches nothing: a look-back now would store nothing. */
 const isRunning = (keyword: KeywordRow) => !keyword.muted && !keyword.pausedForCap;
+
+/**
+ * The job of a look-back's next wait, named by what it looks back at, when it
+ * was asked for and how many waits it has had: when pg-boss runs a job again
+ * (its worker died, or its batch failed, after it was queued again but before
+ * it completed), the second send finds its job there and queues nothing,
+ * rather than starting a second chain of waits that would look back twice.
+ */
+function nextWait(payload: LookbackPayload): { payload: LookbackPayload; id: string } {
+  const next = { ...payload, waits: (payload.waits ?? 0) + 1 };
+  const hash = createHash('sha256')
+    .update(JSON.stringify([next.keywordId, next.platforms ?? null, next.feedUrls ?? null, next.storefronts ?? null, next.requestedAt ?? null, next.waits]))
+    .digest('hex');
+  return { payload: next, id: `${hash.slice(0, 8)}-${hash.slice(8, 12)}-${hash.slice(12, 16)}-${hash.slice(16, 20)}-${hash.slice(20, 32)}` };
+}
 
 /**
  * A new keyword collects the newest posts of the last 30 days at once
@@ -50,7 +70,8 @@ export const lookbackQueue: JobDefinition<LookbackPayload> = {
       const keyword = await findKeywordById(context.sql, keywordId);
       if (!keyword) continue;
       if (!isRunning(keyword)) {
-        await context.send('lookback', payload, { startAfter: context.config.pollIntervalSeconds });
+        const wait = nextWait(payload);
+        await context.send('lookback', wait.payload, { startAfter: context.config.pollIntervalSeconds, id: wait.id });
         continue;
       }
       const now = context.clock.now();

@@ -33,7 +33,7 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
   // The look-back is the first poll; the regular ones follow an interval later.
   const now = ctx.clock.now();
   const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
-  const lookback: JobsOfWrite = (tx, { keyword }) => ctx.sendJob('lookback', { keywordId: keyword.id }, { transaction: tx });
+  const lookback: JobsOfWrite = (tx, { keyword }) => ctx.sendJob('lookback', { keywordId: keyword.id, requestedAt: now.toISOString() }, { transaction: tx });
   const start = { now, firstPollAt, jobs: lookback, ...options };
   const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, start);
   return keyword;
@@ -45,8 +45,8 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
  * keyword's (part 8); a new feed its newest matching items; a new app or
  * storefront its last 30 days (2.3). A platform kept, and a rename, look
  * back nothing. What the look-back reads is first polled regularly an
- * interval later, as a new keyword's platforms are: due at once, that poll
- * searched beside the look-back.
+ * interval later, as a new keyword's platforms are: a regular poll due at
+ * once would search the same platform again beside the look-back.
  */
 export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
   const now = ctx.clock.now();
@@ -57,6 +57,7 @@ export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, i
       'lookback',
       {
         keywordId: keyword.id,
+        requestedAt: now.toISOString(),
         ...(added.platforms.length ? { platforms: added.platforms } : {}),
         ...(added.feeds.length ? { feedUrls: added.feeds } : {}),
         ...(added.reviewSources.length ? { storefronts: added.reviewSources } : {}),
