@@ -193,4 +193,14 @@ begin
     array(select row(m.keyword_id, m.created_at, m.published_at, m.relevance, m.verdict_relevant)::counted_match from mentions m where m.keyword_id = any(keyword_ids) and (m.relevance is not null or m.verdict_relevant is not null)), '{}'));
 end $$;
 
-select recount_keyword_match_days(array(select id from keywords));
+-- One keyword at a time: a recount holds its keyword's scored matches in
+-- one array, which for every keyword of a large install at once would not
+-- fit in memory.
+do $$
+declare
+  keyword text;
+begin
+  for keyword in select id from keywords order by id loop
+    perform recount_keyword_match_days(array[keyword]);
+  end loop;
+end $$;
