@@ -37,31 +37,25 @@ export class ScannedText implements WordLookup {
   private readonly byStart = new WordChains(AFFIX_BUCKET_BITS);
   private readonly byEnd = new WordChains(AFFIX_BUCKET_BITS);
 
-  /**
-   * Starts a scan of `text` and gives the table its words go to: word i's
-   * start, end and signature at 3i, 3i + 1 and 3i + 2, with room for every
-   * word (at least one code unit each, followed by one that ends it). The
-   * scan writes the table from a local and says the count at its end
-   * (ended): a call per word would read this object's fields again each
-   * time, the scan's calls into the trie between words keeping them from
-   * being held in registers.
-   */
-  reset(text: string): Int32Array {
+  reset(text: string) {
+    // A word is at least one code unit followed by one that ends it: add() then never checks for room.
     const mostWords = (text.length >> 1) + 1;
     if (3 * mostWords > this.words.length) this.words = new Int32Array(3 * Math.max(mostWords, (2 * this.words.length) / 3));
     this.text = text;
     this.singleSpaced = true;
     this.count = 0;
-    if (++this.scan >= MAX_SCAN) {
-      this.scan = 1;
-      for (const chains of [this.bySignature, this.byStart, this.byEnd]) chains.madeFor = 0;
-    }
-    return this.words;
+    if (++this.scan < MAX_SCAN) return;
+    this.scan = 1;
+    for (const chains of [this.bySignature, this.byStart, this.byEnd]) chains.madeFor = 0;
   }
 
-  /** How many words the scan wrote to the table reset() gave. */
-  ended(count: number) {
-    this.count = count;
+  /** At most one word per two code units of the text reset() took. */
+  add(start: number, end: number, signature: number) {
+    const at = 3 * this.count++;
+    const { words } = this;
+    words[at] = start;
+    words[at + 1] = end;
+    words[at + 2] = signature;
   }
 
   /**

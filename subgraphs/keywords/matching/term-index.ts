@@ -5,7 +5,7 @@ import { ScannedText } from './scanned-text.ts';
 import { normalizeTermText } from './term-syntax.ts';
 import { SIGNATURE_SEED, signatureEnd, signatureStep, tokenSignature } from './token-signature.ts';
 import { TokenTrie } from './token-trie.ts';
-import { charWidth, filterMayHold, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
+import { charWidth, tokenizePattern, TokenVocabulary } from './token-vocabulary.ts';
 import { classAt, classOfCode, foldCase, SEPARATOR, TRAIL, UNSPACED_CHAR, WORD_CHAR, type CharClass } from './unicode-words.ts';
 
 export const NO_OCCURRENCE = 0;
@@ -198,15 +198,12 @@ export class TermIndex<Keyword> {
    */
   scan(post: PreparedPost): readonly IndexedTerm<Keyword>[] {
     const text = post.folded;
-    const wordTable = this.startScan(text);
+    this.startScan(text);
     const { scanned, vocabulary } = this;
-    const filter = vocabulary.filterBits;
-    const filterShift = vocabulary.filterBitsShift;
     const length = text.length;
     let previous: CharClass = SEPARATOR;
     let spaced = false;
     let words = 0;
-    let wordsListed = 0;
     let index = 0;
     while (index < length) {
       const code = text.charCodeAt(index);
@@ -235,11 +232,8 @@ export class TermIndex<Keyword> {
           hash = signatureStep(hash, next);
         }
         const signature = signatureEnd(hash);
-        const at = 3 * wordsListed++;
-        wordTable[at] = start;
-        wordTable[at + 1] = index;
-        wordTable[at + 2] = signature;
-        if (filterMayHold(filter, filterShift, signature)) this.walkToken(text, start, index, signature, spaced, words);
+        scanned.add(start, index, signature);
+        if (vocabulary.mayHold(signature)) this.walkToken(text, start, index, signature, spaced, words);
         else this.activeCount = 0;
         words++;
         spaced = false;
@@ -274,12 +268,11 @@ export class TermIndex<Keyword> {
       }
       const end = index + charWidth(text, index);
       const signature = tokenSignature(text, index, end);
-      if (filterMayHold(filter, filterShift, signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
+      if (vocabulary.mayHold(signature)) this.walkToken(text, index, end, signature, spaced, wordIndex);
       else this.activeCount = 0;
       spaced = false;
       index = end;
     }
-    scanned.ended(wordsListed);
     return this.keepPossibleCandidates();
   }
 
@@ -363,9 +356,8 @@ export class TermIndex<Keyword> {
     return this.stamps[node] === this.scanId ? this.firstHit[node] : -1;
   }
 
-  /** Returns the scanned text's word table (ScannedText.reset). */
-  private startScan(text: string): Int32Array {
-    const wordTable = this.scanned.reset(text);
+  private startScan(text: string) {
+    this.scanned.reset(text);
     if (++this.scanId >= MAX_SCAN_ID) {
       this.stamps.fill(0);
       this.wordStamps.fill(0);
@@ -375,7 +367,6 @@ export class TermIndex<Keyword> {
     this.hitCount = 0;
     this.activeCount = 0;
     this.candidateIds.length = 0;
-    return wordTable;
   }
 
   private record(node: number, start: number, end: number, wordIndex: number) {

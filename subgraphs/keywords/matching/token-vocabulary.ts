@@ -63,14 +63,6 @@ const FILTER_BITS_PER_TOKEN = 16;
 const secondBitOf = (signature: number) => (signature << 16) | (signature >>> 16);
 const EMPTY = -1;
 
-/** TokenVocabulary.mayHold, on its filter and shift (TokenVocabulary.filterBits). */
-export function filterMayHold(filter: Int32Array, filterShift: number, signature: number): boolean {
-  const first = signature >>> filterShift;
-  if ((filter[first >>> 5] & (1 << (first & 31))) === 0) return false;
-  const second = secondBitOf(signature) >>> filterShift;
-  return (filter[second >>> 5] & (1 << (second & 31))) !== 0;
-}
-
 function emptySlots(count: number): Int32Array {
   const slots = new Int32Array(count * 4);
   for (let slot = 0; slot < count; slot++) slots[slot * 4 + 2] = EMPTY;
@@ -115,20 +107,11 @@ export class TokenVocabulary {
 
   /** False when no pattern holds a token of this tokenSignature; true for most tokens that some pattern holds. */
   mayHold(signature: number): boolean {
-    return filterMayHold(this.filter, this.filterShift, signature);
-  }
-
-  /**
-   * The bit filter mayHold reads, and its shift (filterShift), for the
-   * scan: it tests every word of a post, and reads them once per post into
-   * locals rather than from this object per word. Valid until the next intern.
-   */
-  get filterBits(): Int32Array {
-    return this.filter;
-  }
-
-  get filterBitsShift(): number {
-    return this.filterShift;
+    const { filter, filterShift } = this;
+    const first = signature >>> filterShift;
+    if ((filter[first >>> 5] & (1 << (first & 31))) === 0) return false;
+    const second = secondBitOf(signature) >>> filterShift;
+    return (filter[second >>> 5] & (1 << (second & 31))) !== 0;
   }
 
   /** Id of the one-character token of this ASCII code (below 128); -1 when no pattern holds it. */
