@@ -154,20 +154,27 @@ const formatDatabaseErrors = (errors: readonly GraphQLError[] | undefined) =>
 export async function serveSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const { name, schema, sql, secret, clock, sendJob, env, secrets, sourceReaders, keywordDirectory, pollIntervalSeconds } = options;
   const log = options.log.child({ subgraph: name });
-  const contextFor = (signed: GatewayContext): SubgraphContext => ({
-    sql,
-    auth: signed.auth,
-    requestId: signed.requestId,
-    clientAddress: signed.clientAddress ?? null,
-    log: log.child({ requestId: signed.requestId }),
-    clock,
-    sendJob,
-    env,
-    secrets,
-    sourceReaders,
-    keywordDirectory,
-    pollIntervalSeconds,
-  });
+  const contextFor = (signed: GatewayContext): SubgraphContext => {
+    let requestLog: Logger | undefined;
+    return {
+      sql,
+      auth: signed.auth,
+      requestId: signed.requestId,
+      clientAddress: signed.clientAddress ?? null,
+      // Made when a resolver first logs: most requests log nothing, and a child logger (its fields and functions) was about
+      // 2 % of a small subgraph's CPU a request.
+      get log() {
+        return (requestLog ??= log.child({ requestId: signed.requestId }));
+      },
+      clock,
+      sendJob,
+      env,
+      secrets,
+      sourceReaders,
+      keywordDirectory,
+      pollIntervalSeconds,
+    };
+  };
 
   const apollo = new ApolloServer<SubgraphContext>({
     ...(options.compiled ? { gateway: compiledExecution(schema) } : { schema }),

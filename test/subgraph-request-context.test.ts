@@ -4,10 +4,9 @@ import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
 import { systemClock } from '../runtime/clock.ts';
 import { connect } from '../runtime/database.ts';
 import { type GatewayContext, signSubgraphRequest } from '../runtime/gateway-signature.ts';
-import { createLogger } from '../runtime/logger.ts';
 import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type SubgraphContext } from '../subgraphs/subgraph-server.ts';
-import { testSecrets } from './harness.ts';
+import { recordingLogger, testSecrets } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -20,7 +19,7 @@ const context: GatewayContext = {
   requestId: 'req_context_1',
 };
 
-/** A subgraph of one field whose resolver counts its runs. */
+/** A subgraph of one field whose resolver logs through its context and counts its runs. */
 async function echoSubgraph(compiled: boolean) {
   const runs: number[] = [];
   const schema = new GraphQLSchema({
@@ -32,6 +31,7 @@ async function echoSubgraph(compiled: boolean) {
           args: { times: { type: new GraphQLNonNull(GraphQLInt) } },
           resolve: (_root, { times }: { times: number }, ctx) => {
             runs.push(times);
+            ctx.log.info('echoed', { times });
             return `${ctx.requestId} x${times}`;
           },
         },
@@ -41,12 +41,13 @@ async function echoSubgraph(compiled: boolean) {
   // Nothing listens on port 9: the resolver reads no table.
   const sql = connect('postgres://earshot@127.0.0.1:9/earshot', { max: 1 });
   cleanups.push(() => sql.end({ timeout: 0 }));
+  const logged = recordingLogger();
   const subgraph = await serveSubgraph({
     name: 'echo',
     schema,
     sql,
     secret,
-    log: createLogger('silent'),
+    log: logged.log,
     clock: systemClock,
     sendJob: async () => null,
     env: {},
@@ -61,10 +62,16 @@ async function echoSubgraph(compiled: boolean) {
     const query = 'query Echo($times: Int!) { echo(times: $times) }';
     return subgraph.execute({ query, variables, extensions: { earshot: signSubgraphRequest(secret, { query, variables, context }) } });
   };
-  return { ask, runs };
+  return { ask, runs, lines: logged.lines };
 }
 
 describe.each([false, true])('a subgraph request (compiled by graphql-jit: %s)', (compiled) => {
+  it("logs through its context with the subgraph's name and the gateway's request id", async () => {
+    const { ask, lines } = await echoSubgraph(compiled);
+    expect(await ask({ times: 2 })).toEqual({ data: { echo: 'req_context_1 x2' } });
+    expect(lines.filter((line) => line.message === 'echoed')).toEqual([expect.objectContaining({ level: 'info', subgraph: 'echo', requestId: 'req_context_1', times: 2 })]);
+  });
+
   it('refuses variables it cannot take in Apollo Server’s words, running no resolver', async () => {
     const { ask, runs } = await echoSubgraph(compiled);
     const result = await ask({ times: 'two' });
