@@ -1,12 +1,9 @@
 import { GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
-import { systemClock } from '../runtime/clock.ts';
 import { connect } from '../runtime/database.ts';
 import { type GatewayContext, signSubgraphRequest } from '../runtime/gateway-signature.ts';
-import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph, type SubgraphContext } from '../subgraphs/subgraph-server.ts';
-import { recordingLogger, testSecrets } from './harness.ts';
+import { loneSubgraphOptions, recordingLogger } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -48,13 +45,7 @@ async function echoSubgraph(compiled: boolean) {
     sql,
     secret,
     log: logged.log,
-    clock: systemClock,
-    sendJob: async () => null,
-    env: {},
-    secrets: testSecrets,
-    sourceReaders: connectorSourceReaders({}),
-    keywordDirectory,
-    pollIntervalSeconds: 300,
+    ...loneSubgraphOptions,
     compiled,
   });
   cleanups.push(() => subgraph.close());
