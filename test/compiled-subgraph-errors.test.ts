@@ -1,13 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
-import { systemClock } from '../runtime/clock.ts';
 import { connect } from '../runtime/database.ts';
 import { type GatewayContext, signSubgraphRequest } from '../runtime/gateway-signature.ts';
 import { createLogger } from '../runtime/logger.ts';
 import { subgraphSchemas } from '../subgraphs/index.ts';
-import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { serveSubgraph } from '../subgraphs/subgraph-server.ts';
-import { testSecrets } from './harness.ts';
+import { loneSubgraphOptions } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -28,13 +25,7 @@ describe('the mentions subgraph, compiled by graphql-jit, when the database is a
       sql,
       secret,
       log: createLogger('silent'),
-      clock: systemClock,
-      sendJob: async () => null,
-      env: {},
-      secrets: testSecrets,
-      sourceReaders: connectorSourceReaders({}),
-      keywordDirectory,
-      pollIntervalSeconds: 300,
+      ...loneSubgraphOptions,
       compiled: true,
     });
     cleanups.push(() => subgraph.close());

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { Clock } from '../runtime/clock.ts';
+import { connectorSourceReaders } from '../jobs/connectors/source-readers.ts';
+import { type Clock, systemClock } from '../runtime/clock.ts';
 import { type EarshotConfig, readConfig } from '../runtime/config.ts';
 import { connect, freePort, type Sql } from '../runtime/database.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { migrate } from '../runtime/migrate.ts';
 import { secretBox } from '../runtime/secret-box.ts';
 import { type Role, type RunningEarshot, startEarshot } from '../server/start.ts';
+import { keywordDirectory } from '../subgraphs/keywords/index.ts';
 import { provisionWorkspace } from '../subgraphs/team/workspace-provisioning.ts';
 import { reviewPlatforms, searchPlatforms } from '../vocabulary/normalized-post.ts';
 
@@ -23,6 +25,17 @@ export const testSecretsKey = randomBytes(32);
 export const testSecrets = secretBox(testSecretsKey, 'the test run\'s key');
 /** The key as a child process's environment gives it. */
 export const testSecretsEnv = { EARSHOT_SECRETS_KEY: testSecretsKey.toString('base64') };
+
+/** What `serveSubgraph` takes besides a subgraph's name, schema, database, secret and log, for a test serving one subgraph alone. */
+export const loneSubgraphOptions = {
+  clock: systemClock,
+  sendJob: async () => null,
+  env: {},
+  secrets: testSecrets,
+  sourceReaders: connectorSourceReaders({}),
+  keywordDirectory,
+  pollIntervalSeconds: 300,
+};
 
 /**
  * A database of its own on the run's embedded PostgreSQL: a copy of the

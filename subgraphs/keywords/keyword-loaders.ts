@@ -95,9 +95,11 @@ export async function listKeywordsPageWithStats(
     matchCounts: (windows) => keywordMatchCountsSql(ctx.sql, windows, loaders.now),
     monthCosts: (ids) => keywordMonthCostRowsSql(ctx.sql, ids, monthOf(loaders.now)),
   });
-  return rows.map(({ matchCounts, monthCosts, ...row }) => {
-    for (const { since, ...windowCounts } of keywordMatchCountsOfJson(matchCounts ?? [])) loaders.matchCounts.prime(sinceKey(row.id, since), windowCounts);
-    for (const [keywordId, cost] of monthCostsByKey(monthCosts ?? [])) loaders.monthCost.prime(keywordId, cost);
-    return row;
-  });
+  // Each row goes on carrying its two stats columns, which no Keyword field reads: copying the other 31 columns into a row
+  // without them (a rest pattern) was a tenth of the keywords subgraph's CPU on the gateway benchmark's three-subgraph query.
+  for (const row of rows) {
+    for (const { since, totals, window } of keywordMatchCountsOfJson(row.matchCounts ?? [])) loaders.matchCounts.prime(sinceKey(row.id, since), { totals, window });
+    for (const [keywordId, cost] of monthCostsByKey(row.monthCosts ?? [])) loaders.monthCost.prime(keywordId, cost);
+  }
+  return rows;
 }
