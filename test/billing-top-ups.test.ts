@@ -11,7 +11,7 @@ import { createLogger } from '../runtime/logger.ts';
 import { addKeywords, eventsOf, leaveInWallet, wallet } from './billing-seed.ts';
 import { type FakeStripe, signedStripeEvent, startFakeStripe, stripeEnv } from './fake-upstreams/stripe.ts';
 import { startFakeServer } from './fake-upstreams/fake-server.ts';
-import { startTestEarshot, testSecrets, type TestEarshot, waitersOnLocks } from './harness.ts';
+import { patiently, startTestEarshot, testSecrets, type TestEarshot, waitersOnLocks } from './harness.ts';
 
 const webhookSecret = 'whsec_test_4eC39HqLyjWDarjtT1zdp7dc';
 const clock = manualClock(new Date('2028-03-10T12:00:00.000Z'));
@@ -474,12 +474,15 @@ describe('npm run earshot -- wallet credit', () => {
 // unique index: a 500 internal_error where one order alone answered 502.
 describe('two top-ups answered the same checkout session at the same instant', () => {
   it('keeps the session with one order and answers the other 502 upstream_unavailable, failing it', async () => {
-    let arrived = 0;
+    // Two orders, told apart by their idempotency keys: a retry of the first (its 1.5 s time-out passed before the
+    // second order came) is the same order, not the second.
+    const arrived = new Set<string>();
     let answerBoth!: () => void;
     const bothArrived = new Promise<void>((resolve) => (answerBoth = resolve));
     const sameSession = await startFakeServer(async (request) => {
       if (request.method !== 'POST') return null;
-      if (++arrived === 2) answerBoth();
+      arrived.add(String(request.headers['idempotency-key']));
+      if (arrived.size === 2) answerBoth();
       await bothArrived;
       return { body: { id: 'cs_test_raced', url: 'https://checkout.stripe.com/c/pay/cs_test_raced' } };
     });
@@ -487,6 +490,9 @@ describe('two top-ups answered the same checkout session at the same instant', (
     const holder = await earshot.sql.reserve();
     try {
       const { workspace, apiKey } = await racing.createWorkspace();
+      // The racing pair must reach Stripe within its time-out of each other: a fresh instance opens its pools'
+      // connections on the first requests, so two answered side by side open them before the race.
+      await Promise.all([1, 2].map(() => patiently(() => racing.rest('GET', '/v1/billing/wallet', { key: apiKey }))));
       const started = Promise.all([2000, 4000].map((amountCents) => racing.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents } })));
       await bothArrived;
       // Both orders exist once Stripe has been asked; held saves then meet only after both looked the session up.
