@@ -477,13 +477,15 @@ describe('two top-ups answered the same checkout session at the same instant', (
     // Two orders, told apart by their idempotency keys: a retry of the first (its 1.5 s time-out passed before the
     // second order came) is the same order, not the second.
     const arrived = new Set<string>();
+    let bothHere!: () => void;
+    const bothArrived = new Promise<void>((resolve) => (bothHere = resolve));
     let answerBoth!: () => void;
-    const bothArrived = new Promise<void>((resolve) => (answerBoth = resolve));
+    const answered = new Promise<void>((resolve) => (answerBoth = resolve));
     const sameSession = await startFakeServer(async (request) => {
       if (request.method !== 'POST') return null;
       arrived.add(String(request.headers['idempotency-key']));
-      if (arrived.size === 2) answerBoth();
-      await bothArrived;
+      if (arrived.size === 2) bothHere();
+      await answered;
       return { body: { id: 'cs_test_raced', url: 'https://checkout.stripe.com/c/pay/cs_test_raced' } };
     });
     const racing = await startTestEarshot({ env: { EARSHOT_UPSTREAM_STRIPE: sameSession.url } }, { databaseUrl: earshot.databaseUrl, clock });
@@ -495,9 +497,11 @@ describe('two top-ups answered the same checkout session at the same instant', (
       await Promise.all([1, 2].map(() => patiently(() => racing.rest('GET', '/v1/billing/wallet', { key: apiKey }))));
       const started = Promise.all([2000, 4000].map((amountCents) => racing.rest('POST', '/v1/billing/top-ups', { key: apiKey, body: { amountCents } })));
       await bothArrived;
-      // Both orders exist once Stripe has been asked; held saves then meet only after both looked the session up.
+      // Both orders exist once Stripe has been asked. Stripe answers only once the table is held, so neither
+      // request saves its session before the other has it too: the two saves meet.
       await holder`begin`;
       await holder`lock table top_up_orders in share mode`;
+      answerBoth();
       expect(await waitersOnLocks(earshot.sql, 2)).toBeGreaterThanOrEqual(2);
       await holder`commit`;
       const answers = await started;
