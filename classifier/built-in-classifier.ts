@@ -33,15 +33,32 @@ export interface BuiltInModels extends PostReaders {
 let readers: Promise<PostReaders> | undefined;
 let models: Promise<BuiltInModels> | undefined;
 
-/** Loads the language tables, the English model and the word vectors once per process (about a second). */
+/**
+ * One turn of the event loop. Each load step holds the loop for a few hundred
+ * milliseconds; in a process that also serves requests, they are answered
+ * between the steps rather than after all of them (two seconds in one piece
+ * put requests in flight past their deadline).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Loads the language tables, the English model and the word vectors once per process (about a second), a step a turn. */
 export function loadPostReaders(): Promise<PostReaders> {
-  readers ??= loadLanguageDetector().then((languageDetector) => ({ languageDetector, english: createEnglishReader(), vectors: loadWordVectors() }));
+  readers ??= (async () => {
+    const languageDetector = await loadLanguageDetector();
+    await nextTurn();
+    const english = createEnglishReader();
+    await nextTurn();
+    return { languageDetector, english, vectors: loadWordVectors() };
+  })();
   return readers;
 }
 
 /** The readers and the trained sentiment and intent models, once per process. */
 export function loadBuiltInModels(): Promise<BuiltInModels> {
-  models ??= loadPostReaders().then((loaded) => ({ ...loaded, opinions: loadOpinionModels() }));
+  models ??= loadPostReaders().then(async (loaded) => {
+    await nextTurn();
+    return { ...loaded, opinions: loadOpinionModels() };
+  });
   return models;
 }
 
@@ -152,6 +169,9 @@ export function createBuiltInClassifier(): Classifier {
   };
   return {
     name: 'built-in',
+    async prepare() {
+      await loadBuiltInModels();
+    },
     async classifyBatch(inputs: ClassificationInput[]): Promise<ClassificationOutcome[]> {
       const loaded = await loadBuiltInModels();
       return inputs.map((input): ClassificationOutcome => {

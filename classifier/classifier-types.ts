@@ -40,6 +40,8 @@ export type ClassificationOutcome =
 
 export interface Classifier {
   name: string;
+  /** Readies what classifying needs ahead of the first batch (the built-in models); a batch readies it too when this was not called. */
+  prepare?(): Promise<void>;
   /** One outcome per input, in input order. */
   classifyBatch(inputs: ClassificationInput[]): Promise<ClassificationOutcome[]>;
 }

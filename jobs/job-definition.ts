@@ -27,6 +27,13 @@ export interface JobDefinition<Payload = unknown> {
   name: string;
   payload: z.ZodType<Payload>;
   handle(payloads: Payload[], context: JobContext): Promise<void>;
+  /**
+   * What a process working this queue readies as it starts, beside its other
+   * work, so that the first batch does not stop to load it: the built-in
+   * classifier's models are two seconds of CPU, which the first mention
+   * scored made every request of an all-in-one process wait for.
+   */
+  prepare?(context: JobContext): Promise<void>;
   batchSize?: number;
   pollingIntervalSeconds?: number;
   /**

@@ -101,6 +101,11 @@ export async function startJobQueue(options: {
     if (!workers) break;
     const expireInSeconds = definition.expireInSeconds ?? defaultExpireInSeconds;
     if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC', expireInSeconds });
+    if (definition.prepare) {
+      const preparing = { sql, clock, config, secrets, log: log.child({ queue: definition.name }), send };
+      // Not waited for: the queue's batches wait for what they need themselves, and a failure here is the first batch's to report.
+      definition.prepare(preparing).catch((error) => preparing.log.warn('Readying the queue failed', { error: error instanceof Error ? error.message : String(error) }));
+    }
     const workBatch = async (jobs: { id: string; data: unknown }[]) => {
       const jobIds = jobs.map((job) => job.id);
       await workers.claim(definition.name, jobIds);

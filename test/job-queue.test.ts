@@ -80,3 +80,38 @@ describe('a job a user waits on', () => {
     expect(runs).toEqual(['look-back', 'regular 1', 'regular 2', 'regular 3']);
   });
 });
+
+describe('a queue with something to ready', () => {
+  // The built-in classifier's models were loaded by the first mention scored, holding every request of the process for two seconds then.
+  it('is readied once when a worker starts, before any job is sent, and not by a process that only sends', async () => {
+    const readied: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const readying: JobDefinition<{ n: number }> = {
+      name: 'readying',
+      payload: z.object({ n: z.number() }),
+      async prepare(context) {
+        readied.push(typeof context.send);
+        await held;
+      },
+      async handle(payloads) {
+        readied.push(...payloads.map(({ n }) => `job ${n}`));
+      },
+    };
+    const url = await createTestDatabase();
+    const sql: Sql = connect(url, { max: 4 });
+    cleanups.push(() => sql.end());
+    const options = { sql, databaseUrl: url, definitions: [readying], clock: systemClock, log: createLogger('silent'), config: { pollIntervalSeconds: 300, env: {} }, secrets: testSecrets };
+    const sender = await startJobQueue({ ...options, work: false });
+    cleanups.push(() => sender.stop());
+    expect(readied).toEqual([]);
+    // Started while the readying is still under way: the worker does not wait for it to take jobs.
+    const worker = await startJobQueue({ ...options, work: true });
+    cleanups.push(() => worker.stop());
+    expect(readied).toEqual(['function']);
+    await sender.send('readying', { n: 1 });
+    await eventually(async () => readied.length, (count) => count === 2);
+    release();
+    expect(readied).toEqual(['function', 'job 1']);
+  });
+});

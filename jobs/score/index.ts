@@ -190,6 +190,9 @@ export const scoreQueue: JobDefinition<ScorePayload> = {
   pollingIntervalSeconds: 0.5,
   // Five batches of 20 take seconds with the built-in classifier; a remote one may take a minute.
   expireInSeconds: 300,
+  async prepare(context) {
+    await classifierFor(context.config.env).prepare?.();
+  },
   /**
    * A batch's jobs are scored in one pass (per attempt, so a retry keeps its
    * back-off): one read of the mentions and their keywords, one
