@@ -37,6 +37,8 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     timezoneId: options.timezoneId,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  // Under the test's own time-out, so that a step that never comes fails naming what it waited for.
+  context.setDefaultTimeout(20_000);
   return {
     context,
     newPage: () => context.newPage(),

@@ -1220,6 +1220,7 @@ describe('team', () => {
     expect(await page.getByText('bea@example.com').count()).toBeGreaterThan(0);
 
     const members = await api('GET', '/v1/members');
+    expect(members).toMatchObject({ status: 200 });
     expect(members.body.data.map((member: { email: string; role: string }) => [member.email, member.role])).toContainEqual(['bea@example.com', 'admin']);
     await page.goto(`${earshot.url}${link.pathname}${link.search}`);
     await page.getByText('This invitation is accepted: it can no longer be answered.').waitFor();
