@@ -351,6 +351,24 @@ describe('the MCP tool server at /mcp', () => {
     expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
   });
 
+  it("refuses a cap out of bounds as REST does, saying what the bound is rather than that the cap is missing", async () => {
+    const { apiKey } = await earshot.createWorkspace('Caps');
+    const client = await connect(apiKey);
+    const created = await call(client, 'create_keyword', { term: 'capped' });
+    for (const [cap, message] of [
+      [{ mentions: 0 }, 'cap.mentions: must be 1 to 1,000,000'],
+      [{ mentions: 1_000_001 }, 'cap.mentions: must be 1 to 1,000,000'],
+      [{ mentions: 2.5 }, 'cap.mentions: must be a whole number'],
+      [{ mentions: '5' }, 'cap.mentions: expected a number, got a string'],
+      [{ per: 'week' }, 'cap.mentions: is required: a whole number 1 to 1,000,000'],
+    ] as const) {
+      const rest = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'capped too', cap } });
+      expect([rest.status, rest.body.error]).toEqual([400, { code: 'validation_error', field: 'cap.mentions', message, requestId: expect.any(String) }]);
+      expect(await call(client, 'create_keyword', { term: 'capped too', cap })).toEqual({ error: `validation_error: ${message}` });
+      expect(await call(client, 'update_keyword', { id: created.data.id, cap })).toEqual({ error: `validation_error: ${message}` });
+    }
+  });
+
   // Found by the MCP fuzz run: the SDK's protocol layer answered a malformed call as an internal error.
   it('answers tools/call params of the wrong shape as invalid params (-32602), not as an internal error, and a body over EARSHOT_MAX_BODY_BYTES with 413', async () => {
     const { apiKey } = await earshot.createWorkspace('Malformed calls');
