@@ -13,6 +13,7 @@ import type { RequestAuth } from '../runtime/gateway-signature.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { requestIdFrom } from '../runtime/request-id.ts';
 import { checkInput } from '../subgraphs/validate-input.ts';
+import { admittingOptionalNulls, type JsonSchema, withoutOptionalNulls } from './optional-nulls.ts';
 import { invalidParams, ParamsCheckingServer } from './params-checking-server.ts';
 import { mcpServiceUnavailable } from './service-unavailable.ts';
 import { type McpTool, mcpTools, type RouteRequest } from './tools.ts';
@@ -129,11 +130,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
   for (const each of mcpTools) {
     if (!routes.has(each.operationId)) throw new Error(`MCP tool ${each.name} names no REST route ${each.operationId}`);
   }
+  const argumentSchemas = new Map(mcpTools.map((each) => [each.name, z.toJSONSchema(each.input, { io: 'input' }) as JsonSchema]));
   const listed = mcpTools.map((each) => ({
     name: each.name,
     title: each.title,
     description: each.description,
-    inputSchema: z.toJSONSchema(each.input, { io: 'input' }) as { type: 'object' },
+    inputSchema: admittingOptionalNulls(argumentSchemas.get(each.name)!) as { type: 'object' },
     annotations: { title: each.title, readOnlyHint: each.readOnly, destructiveHint: false },
   }));
 
@@ -176,7 +178,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): (request: Reques
       // MCP spec, tools, error handling: an unknown tool is a protocol error (invalid params), not a result of a tool.
       if (!called) throw invalidParams(`Unknown tool: ${params.name}`);
       if (!visible.has(called.name)) return toolError({ code: 'read_only_key', message: `${called.name} changes the workspace; this credential may only read` });
-      const args = params.arguments ?? {};
+      const args = withoutOptionalNulls(params.arguments ?? {}, argumentSchemas.get(called.name)!);
       const checked = checkInput(called.input, args);
       if (!checked.success) return toolError({ code: 'validation_error', message: checked.problems[0].message });
       try {

@@ -380,7 +380,7 @@ export function createFacade(options: FacadeOptions): (request: Request) => Prom
       let variables: Record<string, unknown> = {};
       try {
         const params = decodePathParams(match.entry.paramNames, match.segments, url.pathname);
-        const query = parseQuery(route, url.searchParams);
+        const query = route.ignoresInput ? {} : parseQuery(route, url.searchParams);
         const { value: sent, raw: rawBody } = readsBody(route)
           ? await readBody(request, options.maxBodyBytes, !route.rawBody)
           : { value: undefined, raw: undefined };

@@ -133,7 +133,7 @@ function operationFor(route: Route, table: RouteTable, named: NamedSchemas, docu
       'A prefetch (`Sec-Purpose: prefetch`, `Purpose: prefetch`, `X-Purpose: preview`, `X-Moz: prefetch`) is declined with `prefetch_declined` and the link is not spent; a `HEAD` answers 200 with the headers a `GET` would send, its query checked, and does nothing either. Also `service_unavailable` while the database is down',
     );
   }
-  responses['400'] ??= shared(errors.shared.badQuery);
+  if (!route.ignoresInput) responses['400'] ??= shared(errors.shared.badQuery);
   if (readsBody(route)) responses['413'] ??= shared(errors.shared.payloadTooLarge);
   // The gateway judges a credential that is sent even where none is needed.
   if (route.public && usesGateway(route)) responses['401'] ??= shared(errors.shared.deadCredential);

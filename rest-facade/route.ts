@@ -97,6 +97,12 @@ interface RouteBase {
   /** Query parameters; each property of the object is one parameter. */
   query?: z.ZodObject;
   /**
+   * The answer is the same whatever the request carries beyond its
+   * credential (a feature not offered, spec 4.8: 501): the query is not
+   * checked (`query` only documents it) and the body is not read.
+   */
+  ignoresInput?: boolean;
+  /**
    * A link people open in a browser (an e-mail's, Slack's redirect): a GET
    * that ranks HTML above JSON is sent (303) to this dashboard page with the
    * same query string, and the page makes the route's call over `/graphql`.
@@ -160,8 +166,8 @@ export const changesStateOnGet = (route: Route): route is GraphQLRoute => route.
 export const isPrefetch = (headers: Headers): boolean =>
   [headers.get('sec-purpose'), headers.get('purpose'), headers.get('x-purpose'), headers.get('x-moz')].some((value) => value !== null && /\b(prefetch|preview)\b/i.test(value));
 
-/** Whether the facade reads a request body for the route (up to the largest it takes, else `payload_too_large`): every method but GET, and DELETE only when it takes one. */
-export const readsBody = (route: Route): boolean => route.method !== 'GET' && !(route.method === 'DELETE' && !route.body);
+/** Whether the facade reads a request body for the route (up to the largest it takes, else `payload_too_large`): every method but GET, and DELETE only when it takes one, unless the route ignores its input. */
+export const readsBody = (route: Route): boolean => !route.ignoresInput && route.method !== 'GET' && !(route.method === 'DELETE' && !route.body);
 
 /**
  * How one table's refusals read: its envelope and that envelope's named

@@ -20,7 +20,7 @@ export interface EarshotConfig {
   /** Where a facade-only process finds the gateway (`--role facade`). */
   gatewayUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Base poll interval (EARSHOT_POLL_INTERVAL_S, default 300): empty polls double it. */
+  /** Base poll interval (EARSHOT_POLL_INTERVAL_S, default 300, above 0): empty polls double it. */
   pollIntervalSeconds: number;
   /** Seconds between attempts of a webhook delivery (EARSHOT_RETRY_DELAY_S, default 30; spec 3.4). */
   retryDelaySeconds: number;
@@ -36,12 +36,17 @@ export interface EarshotConfig {
   env: NodeJS.ProcessEnv;
 }
 
-/** A number of seconds, fractions allowed: a test may want a knob shorter than a second. */
-function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/**
+ * A number of seconds, fractions allowed: a test may want a knob shorter
+ * than a second. `positive` for an interval that zero would turn into no
+ * wait at all (polls back to back).
+ */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, sign: 'non-negative' | 'positive' = 'non-negative'): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw.trim())) throw new Error(`${name} must be a non-negative number of seconds, got "${raw}"`);
-  return Number(raw);
+  const value = /^(\d+(\.\d*)?|\.\d+)$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!(sign === 'positive' ? value > 0 : value >= 0)) throw new Error(`${name} must be a ${sign} number of seconds, got "${raw}"`);
+  return value;
 }
 
 export const subgraphNames = ['keywords', 'mentions', 'billing', 'team'] as const;
@@ -145,7 +150,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     subgraphUrls,
     gatewayUrl: env.EARSHOT_GATEWAY_URL || undefined,
     logLevel: logLevel(env),
-    pollIntervalSeconds: seconds(env, 'EARSHOT_POLL_INTERVAL_S', 300) || 300,
+    pollIntervalSeconds: seconds(env, 'EARSHOT_POLL_INTERVAL_S', 300, 'positive'),
     retryDelaySeconds: seconds(env, 'EARSHOT_RETRY_DELAY_S', 30),
     webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
     oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,

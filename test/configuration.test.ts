@@ -31,7 +31,10 @@ describe('the environment', () => {
       [{ PORT: 'abc' }, /^PORT must be a non-negative integer, got "abc"$/],
       [{ PORT: '70000' }, /^PORT must be a TCP port, 0 to 65535, got "70000"$/],
       [{ EARSHOT_RETRY_DELAY_S: '-1' }, /^EARSHOT_RETRY_DELAY_S must be/],
-      [{ EARSHOT_POLL_INTERVAL_S: '5m' }, /^EARSHOT_POLL_INTERVAL_S must be a non-negative number of seconds, got "5m"$/],
+      [{ EARSHOT_POLL_INTERVAL_S: '5m' }, /^EARSHOT_POLL_INTERVAL_S must be a positive number of seconds, got "5m"$/],
+      // A poll interval of 0 was taken by this check and then quietly made 300 s.
+      [{ EARSHOT_POLL_INTERVAL_S: '0' }, /^EARSHOT_POLL_INTERVAL_S must be a positive number of seconds, got "0"$/],
+      [{ EARSHOT_POLL_INTERVAL_S: '0.00' }, /^EARSHOT_POLL_INTERVAL_S must be a positive number of seconds, got "0.00"$/],
       [{ EARSHOT_PUBLIC_URL: 'earshot.example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'ftp://example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'https://example.com/?x=1' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],

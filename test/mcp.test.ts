@@ -159,12 +159,13 @@ describe('the MCP tool server at /mcp', () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: readTools.includes(tool.name), destructiveHint: false });
     }
     const search = tools.find((tool) => tool.name === 'search_mentions')!;
+    // Each optional argument also takes null, as if left out (see the test of nulls below).
     expect(search.inputSchema).toMatchObject({
       additionalProperties: false,
       properties: {
-        keywordIds: { type: 'array', items: { type: 'string', minLength: 1 } },
-        relevant: { type: 'boolean' },
-        limit: { type: 'integer', minimum: 1, maximum: 100 },
+        keywordIds: { anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, { type: 'null' }] },
+        relevant: { anyOf: [{ type: 'boolean' }, { type: 'null' }] },
+        limit: { anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'null' }] },
       },
     });
 
@@ -216,6 +217,65 @@ describe('the MCP tool server at /mcp', () => {
     expect((await call(client, 'list_channels')).data).toEqual({ data: [] });
     expect((await call(client, 'list_alert_rules')).data).toEqual({ data: [] });
     expect((await call(client, 'whoami')).data).toMatchObject({ workspace, auth: { kind: 'api_key', scope: 'write' }, user: null });
+  });
+
+  it('takes null for an optional argument as the argument left out, as many clients send it, and lists every optional argument as taking null', async () => {
+    const { apiKey } = await earshot.createWorkspace('Nulls');
+    const client = await connect(apiKey);
+    // Every optional argument, nested ones and those of list items included, admits null; a required one does not.
+    const admitsNull = (schema: any): boolean =>
+      schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some(admitsNull);
+    const refusingNull = (schema: any, path: string): string[] => [
+      ...Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => [
+        ...((schema.required ?? []).includes(name) || admitsNull(property) ? [] : [`${path}.${name}`]),
+        ...refusingNull(property, `${path}.${name}`),
+      ]),
+      ...[schema?.items, ...(schema?.anyOf ?? [])].filter(Boolean).flatMap((branch) => refusingNull(branch, path)),
+    ];
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      expect(refusingNull(tool.inputSchema, tool.name)).toEqual([]);
+      for (const name of tool.inputSchema.required ?? []) expect(admitsNull(tool.inputSchema.properties![name])).toBe(false);
+    }
+    const createKeyword = tools.find((tool) => tool.name === 'create_keyword')!.inputSchema.properties!;
+    expect(createKeyword.groupId).toEqual({ description: expect.stringMatching(/^The group/), anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] });
+
+    const created = await call(client, 'create_keyword', {
+      term: 'nullable',
+      kind: null,
+      muted: null,
+      groupId: null,
+      reviewSources: null,
+      feeds: null,
+      context: 'A database library',
+      matching: { requiredMode: null, caseSensitive: null, subreddits: { only: ['rust'] }, repositories: null },
+      comments: { enabled: true, maxPerPost: null },
+    });
+    expect(created.data).toMatchObject({
+      term: 'nullable',
+      kind: 'brand',
+      muted: false,
+      context: 'A database library',
+      matching: { requiredMode: 'any', caseSensitive: false, subreddits: { only: ['rust'], excluded: [] } },
+      comments: { enabled: true, maxPerPost: 20 },
+      reviewSources: [],
+      feeds: [],
+    });
+    const id = created.data.id;
+    // A null the argument itself takes keeps its meaning: context null clears it.
+    const patched = await call(client, 'update_keyword', { id, term: null, kind: null, muted: null, context: null, comments: { enabled: null, maxPerPost: 5 } });
+    expect(patched.data).toMatchObject({ id, term: 'nullable', kind: 'brand', muted: false, context: null, comments: { enabled: true, maxPerPost: 5 } });
+
+    const withNulls = await call(client, 'search_mentions', { keywordIds: null, relevant: null, limit: null, cursor: null, sort: null, q: null });
+    expect(withNulls.data).toEqual((await call(client, 'search_mentions')).data);
+    expect((await call(client, 'list_keywords', { limit: null, cursor: null, groupId: null })).data.data.map((each: { id: string }) => each.id)).toEqual([id]);
+    expect((await call(client, 'get_keyword_health', { id, days: null })).data.window.days).toBe(30);
+    expect((await call(client, 'get_mention_analytics', { by: 'sentiment', bucket: null, since: null, until: null, keywordIds: null, platforms: null, relevant: null })).data).toMatchObject({
+      total: 0,
+    });
+    // A required argument is still required.
+    expect(await call(client, 'get_keyword', { id: null })).toEqual({ error: 'validation_error: id: expected a string, got null' });
+    expect(await call(client, 'create_keyword', { term: null })).toEqual({ error: 'validation_error: term: expected a string, got null' });
   });
 
   it('lists and changes people, logs outreach and counts mentions, answering what REST answers', async () => {
@@ -289,6 +349,24 @@ describe('the MCP tool server at /mcp', () => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: no_such_tool' });
     expect((await call(client, 'create_keyword', { term: 'earshot' })).data.term).toBe('earshot');
     expect(await call(client, 'create_keyword', { term: 'earshot' })).toEqual({ error: expect.stringMatching(/^duplicate_keyword: /) });
+  });
+
+  it("refuses a cap out of bounds as REST does, saying what the bound is rather than that the cap is missing", async () => {
+    const { apiKey } = await earshot.createWorkspace('Caps');
+    const client = await connect(apiKey);
+    const created = await call(client, 'create_keyword', { term: 'capped' });
+    for (const [cap, message] of [
+      [{ mentions: 0 }, 'cap.mentions: must be 1 to 1,000,000'],
+      [{ mentions: 1_000_001 }, 'cap.mentions: must be 1 to 1,000,000'],
+      [{ mentions: 2.5 }, 'cap.mentions: must be a whole number'],
+      [{ mentions: '5' }, 'cap.mentions: expected a number, got a string'],
+      [{ per: 'week' }, 'cap.mentions: is required: a whole number 1 to 1,000,000'],
+    ] as const) {
+      const rest = await earshot.rest('POST', '/v1/keywords', { key: apiKey, body: { term: 'capped too', cap } });
+      expect([rest.status, rest.body.error]).toEqual([400, { code: 'validation_error', field: 'cap.mentions', message, requestId: expect.any(String) }]);
+      expect(await call(client, 'create_keyword', { term: 'capped too', cap })).toEqual({ error: `validation_error: ${message}` });
+      expect(await call(client, 'update_keyword', { id: created.data.id, cap })).toEqual({ error: `validation_error: ${message}` });
+    }
   });
 
   // Found by the MCP fuzz run: the SDK's protocol layer answered a malformed call as an internal error.

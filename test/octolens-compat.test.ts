@@ -68,6 +68,32 @@ describe('the compatibility API’s paths, credentials and envelope', () => {
     }
   });
 
+  it('answers a feature it does not offer 501 FEATURE_DISABLED whatever the query and body, after the credential and a read key’s 403', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/notifications?limit=5'],
+      ['GET', '/feedback/stats?from=2026-01-01&to=bad'],
+      ['GET', '/feeds?excludeWithNotifications=maybe&page=2'],
+      ['GET', '/mentions/by-author?source=twitter&handle=jane&unknown=1&limit=1&limit=2'],
+      ['GET', '/integrations/slack'],
+      ['POST', '/search?dryRun=1', { query: 'earshot' }],
+      ['POST', '/notifications', '{"name": not json'],
+      ['POST', '/ai/filter-wizard', '[1, 2'],
+      ['PATCH', '/feeds/7?x=y', 'null'],
+    ] as const) {
+      expectOctolensError(await octolens(earshot, method, path, key, body), 501, 'FEATURE_DISABLED');
+    }
+    expectOctolensError(await octolens(earshot, 'GET', '/notifications?limit=5', undefined), 401, 'UNAUTHORIZED');
+    expectOctolensError(await octolens(earshot, 'POST', '/notifications?limit=5', await readKeyOf(key), '{"name": not json'), 403, 'FORBIDDEN');
+    // The document says so: no 400 (nor 413, the body being left unread) for such a route.
+    const document = (await earshot.rest('GET', '/compat/octolens/api/v2/openapi.json')).body;
+    for (const [path, operations] of Object.entries<Record<string, { summary: string; responses: Record<string, unknown> }>>(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.summary?.includes('FEATURE_DISABLED')) continue;
+        expect([method, path, Object.keys(operation.responses).filter((status) => ['400', '413'].includes(status))]).toEqual([method, path, []]);
+      }
+    }
+  });
+
   it('answers a read key 403 FORBIDDEN on the writes of features it does not offer (spec 5.5: beyond GET a read key only lists and exports), and 501 to its GETs', async () => {
     const reader = await readKeyOf(key);
     for (const [method, path] of [

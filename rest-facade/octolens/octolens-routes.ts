@@ -22,9 +22,11 @@ const ignoredParameter = z
  * Routes of Octolens features Earshot does not offer: each still checks the
  * credential and counts against the rate limit like any request (its
  * operation asks the gateway nothing else), then answers 501
- * `FEATURE_DISABLED` (spec 4.8). One that is not a GET asks as a mutation,
- * so a `read` key gets 403 there as on every write (spec 5.5: a read key
- * may only list and export beyond GET).
+ * `FEATURE_DISABLED` (spec 4.8) whatever the query and body, which it
+ * neither checks nor reads: a route that is not there has no input to get
+ * wrong. One that is not a GET asks as a mutation, so a `read` key gets 403
+ * there as on every write (spec 5.5: a read key may only list and export
+ * beyond GET).
  */
 export function featureDisabledRoutes(feature: string, routes: { method: HttpMethod; path: string; operationId: string; query?: string[] }[]): GraphQLRoute[] {
   return routes.map(({ method, path, operationId, query }) => {
@@ -40,8 +42,9 @@ export function featureDisabledRoutes(feature: string, routes: { method: HttpMet
       operationId,
       summary: `Octolens ${feature}: not offered here; answers 501 \`FEATURE_DISABLED\``,
       tag: octolensTag,
-      // The query parameters Octolens documents for the route are taken, so a real call is answered 501 rather than 400.
+      // The query parameters Octolens documents for the route, shown in the document; they are not checked, nor is any other.
       ...(query ? { query: z.object(Object.fromEntries(query.map((name) => [name, ignoredParameter]))) } : {}),
+      ignoresInput: true,
       responses,
       operation: `${method === 'GET' ? 'query' : 'mutation'} FeatureCheck { __typename }`,
       variables: () => ({}),

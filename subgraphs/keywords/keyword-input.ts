@@ -95,10 +95,11 @@ export const matchingPatch = z.strictObject({
 export const capInput = z
   .strictObject({
     mentions: z
-      .number({ error: 'is required: a whole number 1 to 1,000,000' })
+      // Only a missing value is told what to send; any other problem gets its own words (a number out of bounds, its bounds).
+      .number({ error: (issue) => (issue.input === undefined ? 'is required: a whole number 1 to 1,000,000' : undefined) })
       .int('must be a whole number')
-      .min(1)
-      .max(1_000_000)
+      .min(1, 'must be 1 to 1,000,000')
+      .max(1_000_000, 'must be 1 to 1,000,000')
       .meta({ description: 'Charged items (matched mentions and delivered comments) allowed per period' }),
     per: z
       .enum(['day', 'week', 'month'])
