@@ -83,8 +83,11 @@ const weights = {
    * the word's own lower case is missing from the post.
    */
   capitalisedThroughout: 0.2,
-  /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
-  ownedOrSubject: 0.3,
+  /**
+   * The name of a thing owned, an owner ("Halide's histogram") or a
+   * sentence's bare subject, for a term that is also an everyday word.
+   */
+  ownedOrSubject: 0.5,
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
@@ -413,14 +416,14 @@ function namesKindOfSense(profile: SenseProfile, word: string, language: string 
 }
 
 /**
- * For a term that is also an everyday word: the name of a thing owned or a
- * sentence's bare subject (`ownedOrSubject`), as English writes a name and
- * not the word.
+ * For a term that is also an everyday word: the name of a thing owned, an
+ * owner or a sentence's bare subject (`ownedOrSubject`), as English writes a
+ * name and not the word.
  */
 function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index))))) {
-    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned or a sentence's subject, as a name` });
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, an owner or a sentence's subject, as a name` });
   }
   return evidence;
 }

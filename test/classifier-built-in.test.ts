@@ -145,6 +145,23 @@ describe('built-in classifier', () => {
     expect(subject.relevance).toBeGreaterThan(modifier.relevance);
   });
 
+  it("reads a common word capitalised and taking a possessive bare as a name that owns something, but not after an article or another name", async () => {
+    const [owner, article, otherName] = await classify(
+      post("Love how Pebble's answer to every feature request is \"out of scope\". Really makes me feel heard.", pebble),
+      post("Love how the Pebble's shine lasts after every wave. Really makes me feel calm.", pebble),
+      post("Love how Taylor Pebble's answer to every question is \"out of scope\". Really makes me feel heard.", pebble),
+    );
+    expect(owner.note).toContain("a sentence's subject, as a name");
+    expect(owner.relevance).toBeGreaterThanOrEqual(40);
+    expect(article.note).not.toContain("a sentence's subject");
+    expect(otherName.note).not.toContain("a sentence's subject");
+    // Of a word that usually means something else, that reading alone, beside the post's words, lifts it over the line.
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [subject] = await classify(post('Pebble has been my daily driver for four years. Boring in the best way: it never breaks.', pebbleApp));
+    expect(subject.note).toContain("a sentence's subject");
+    expect(subject.relevance).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
