@@ -91,13 +91,15 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
  * a mass noun, which the post's other words then tell apart; English says
  * "the helix's pitch" of the word). Read for any term that is also an
  * everyday word; a capital at a sentence's start says nothing by itself.
+ * The possessive only of an English word (`englishWord`): a person's name
+ * takes it too ("Vivaldi's opera").
  */
-export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean): boolean {
+export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean, englishWord: boolean): boolean {
   if (found.charAt(0) === found.charAt(0).toLowerCase()) return false;
   const before = text.slice(Math.max(0, index - 30), index);
   if (ownedBefore.test(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
-  if (possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
+  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
   return atSentenceStart && verbAfterSubject.test(after);
 }
 

@@ -422,7 +422,7 @@ function namesKindOfSense(profile: SenseProfile, word: string, language: string 
  */
 function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index))))) {
+  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index)), profile.commonWord))) {
     evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, an owner or a sentence's subject, as a name` });
   }
   return evidence;

@@ -160,6 +160,10 @@ describe('built-in classifier', () => {
     const [subject] = await classify(post('Pebble has been my daily driver for four years. Boring in the best way: it never breaks.', pebbleApp));
     expect(subject.note).toContain("a sentence's subject");
     expect(subject.relevance).toBeGreaterThanOrEqual(40);
+    // A person's name takes a possessive as readily ("Mozart's requiem"): only an English word's says it is a name.
+    const mozart: ClassifiedKeyword = { id: 'kw_mozart', term: 'Mozart', kind: 'topic', context: 'Mozart, the metronome and tuner app for iPhone.', groupDescription: null };
+    const [person] = await classify(post("Love how Mozart's tempo presets cover every style I play.", mozart));
+    expect(person.note).not.toContain("a sentence's subject");
   });
 
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
