@@ -157,6 +157,12 @@ function opensSentence(before: string): boolean {
   return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
 
+/** The text before a word ends a full sentence: the word begins the text, or follows a full stop, a question or an exclamation mark, or a line break. */
+function opensFullSentence(before: string): boolean {
+  const trimmed = before.trimEnd();
+  return trimmed === '' || /[.!?]$/u.test(trimmed) || before.slice(trimmed.length).includes('\n');
+}
+
 /** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
 /** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
@@ -310,8 +316,12 @@ function writingEvidence(
     const before = text.slice(0, occurrence.index);
     const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
-    if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
+    // An English sentence opened in lower case ("hinge really said…", "ring just told me…") is the writer's habit of
+    // never capitalising: a writer who capitalised would have written the word and the name alike there, so the case
+    // says nothing. Only a post's or a full sentence's start: lower case is the rule after a colon, a quote or a bracket.
+    if (first === first.toLowerCase() && first !== first.toUpperCase()) {
+      if (!(language === 'en' && opensFullSentence(before))) asWord++;
+    } else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
       // Where the user writes the name in capitals ("YETI coolers"), capitals are the name's spelling, not an acronym.
       if (profile.namedInCapitals) asName++;
       else asAcronym++;

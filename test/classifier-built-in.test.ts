@@ -166,6 +166,18 @@ describe('built-in classifier', () => {
     expect(person.note).not.toContain("a sentence's subject");
   });
 
+  it('reads no case in an English sentence opened in lower case, where the writer capitalises nothing, but reads it mid-sentence and after a quote', async () => {
+    const [opening, midSentence, quoted] = await classify(
+      post("pebble just told me my streak is at forty days. it's been a good week", pebble),
+      post("just told me my streak is at forty days, pebble did. it's been a good week", pebble),
+      post('"pebble" just told me my streak is at forty days. it\'s been a good week', pebble),
+    );
+    expect(opening.note).not.toContain('written as a common word');
+    expect(midSentence.note).toContain('"pebble" written as a common word');
+    expect(quoted.note).toContain('"pebble" written as a common word');
+    expect(opening.relevance).toBeGreaterThan(midSentence.relevance + 10);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
