@@ -84,7 +84,8 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
 /**
  * The name of a thing owned ("my Whoop strap", "our Linear workspace"),
  * the bare subject of a sentence ("Sway has been my daily driver", "Notion
- * went down", "Whoop caught that I was getting sick") or an owner itself,
+ * went down", "Whoop caught that I was getting sick", or before what a
+ * company does, `companyActsAfter`: "Fender announces…") or an owner itself,
  * capitalised with no article ("Sway's answer to every feature request",
  * "Halide's histogram"): where a common word opens a sentence with no
  * article and a verb follows, or takes a possessive bare, it is a name (or
@@ -100,7 +101,7 @@ export function ownedOrSubject(text: string, index: number, found: string, atSen
   if (ownedBefore.test(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
   if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
-  return atSentenceStart && verbAfterSubject.test(after);
+  return atSentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
 }
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */

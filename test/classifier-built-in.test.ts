@@ -143,6 +143,9 @@ describe('built-in classifier', () => {
     expect(article.note).not.toContain("a sentence's subject");
     expect(modifier.note).not.toContain("a sentence's subject");
     expect(subject.relevance).toBeGreaterThan(modifier.relevance);
+    // What a company does, said right after its name, makes it a bare subject too ("Fender announces…").
+    const [acts] = await classify(post('New post: Pebble announces streak freezes and a home-screen widget.', pebble));
+    expect(acts.note).toContain("a sentence's subject");
   });
 
   it("reads a common word capitalised and taking a possessive bare as a name that owns something, but not after an article or another name", async () => {
