@@ -232,6 +232,19 @@ function previousWord(before: string): { word: string; index: number } | null {
   return found ? { word: found[1], index: found.index + offset } : null;
 }
 
+/**
+ * A possessive right before a name, or before one lower-case word before it,
+ * an adjective or the thing's kind ("my Nook", "my new Fender", "mon vieux
+ * Nook", "il mio gruppo SRAM"): the writer owns the thing named.
+ */
+function ownedAfter(before: string, previous: { word: string; index: number } | null): boolean {
+  if (previous === null) return false;
+  if (possessive.test(previous.word)) return true;
+  if (!/^\p{Ll}/u.test(previous.word)) return false;
+  const beforeAdjective = previousWord(before.slice(0, previous.index));
+  return beforeAdjective !== null && possessive.test(beforeAdjective.word);
+}
+
 interface Occurrence {
   index: number;
   text: string;
@@ -352,7 +365,7 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous)
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;

@@ -355,6 +355,19 @@ describe('built-in classifier', () => {
     expect(dated.note).not.toContain("model's name and number");
   });
 
+  it("reads a capitalised word after a name the writer owns as the model owned, past an adjective or a kind too", async () => {
+    const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
+    const [owned, ownedPastKind, notOwned] = await classify(
+      post('Great, my new Kestrel Talon arrived with a broken buckle.', packs),
+      post('Il mio zaino Kestrel Talon è arrivato con una fibbia rotta.', packs),
+      post('Great, the new Kestrel Talon arrived with a broken buckle.', packs),
+    );
+    expect(owned.note).not.toContain('part of another name');
+    expect(ownedPastKind.note).not.toContain('part of another name');
+    expect(notOwned.note).toContain('part of another name');
+    expect(owned.relevance).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [product, ...people] = await classify(
       post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
