@@ -494,9 +494,11 @@ const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|ode
 const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
 
 /**
- * The term listed or weighed beside another name that is no English word
- * ("Parrot vs Skydio", "Harvest, Xero and Asana", "Vivaldi czy Floorp"):
- * people list products beside the products they compete with.
+ * The term listed or weighed beside another name ("Parrot vs Skydio",
+ * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"):
+ * people list products beside the products they compete with. A
+ * capitalised English word is a name there too, but not in a title, where
+ * every word is capitalised ("Salt And Pepper").
  */
 function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
@@ -506,7 +508,7 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
     const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
     for (const name of [after?.[1], before?.[1]]) {
-      if (name && /\p{L}.*\p{L}/u.test(name) && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+      if (name && /\p{L}.*\p{L}/u.test(name) && (!reader.isEnglishWord(name) || !titleCased(text)) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }
     }

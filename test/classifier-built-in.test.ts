@@ -448,6 +448,15 @@ describe('built-in classifier', () => {
     expect(polish.note).toContain('listed beside Streakly');
     expect(word.note).not.toContain('listed beside');
     expect(code.note).not.toContain('listed beside');
+    // A peer named by an English word ("Streaks", "Bumble", "Calm") is a name where it is capitalised in running text,
+    // not where every word of a title is.
+    const [englishPeer, title] = await classify(
+      post('Pebble or Streaks for someone who keeps forgetting to log their runs?', pebble),
+      post('Pebble vs Streaks: Which Habit Tracker Wins This Year', pebble),
+    );
+    expect(englishPeer.note).toContain('listed beside Streaks');
+    expect(englishPeer.relevance).toBeGreaterThanOrEqual(40);
+    expect(title.note).not.toContain('listed beside');
   });
 
   it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
