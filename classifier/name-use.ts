@@ -76,19 +76,32 @@ const verbAfterSubject = unicodeWords(
   /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said)\b|\p{Ll}+ed\b)/u,
 );
 
+/** "Sway's answer", "Halide’s histogram": a possessive right after the name, then a word of what it owns. */
+const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
+/** A capitalised word right before the name: the possessive is then that name's ("Taylor Swift's"). */
+const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
+
 /**
- * The name of a thing owned ("my Whoop strap", "our Linear workspace") or
+ * The name of a thing owned ("my Whoop strap", "our Linear workspace"),
  * the bare subject of a sentence ("Sway has been my daily driver", "Notion
- * went down", "Whoop caught that I was getting sick"): where a common word
- * opens a sentence with no article and a verb follows, it is a name (or a
- * mass noun, which the post's other words then tell apart). Read for any
- * term that is also an everyday word; a capital at a sentence's start says
- * nothing by itself.
+ * went down", "Whoop caught that I was getting sick", or before what a
+ * company does, `companyActsAfter`: "Fender announces…") or an owner itself,
+ * capitalised with no article ("Sway's answer to every feature request",
+ * "Halide's histogram"): where a common word opens a sentence with no
+ * article and a verb follows, or takes a possessive bare, it is a name (or
+ * a mass noun, which the post's other words then tell apart; English says
+ * "the helix's pitch" of the word). Read for any term that is also an
+ * everyday word; a capital at a sentence's start says nothing by itself.
+ * The possessive only of an English word (`englishWord`): a person's name
+ * takes it too ("Vivaldi's opera").
  */
-export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean): boolean {
+export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean, englishWord: boolean): boolean {
   if (found.charAt(0) === found.charAt(0).toLowerCase()) return false;
-  if (ownedBefore.test(text.slice(Math.max(0, index - 30), index))) return true;
-  return atSentenceStart && verbAfterSubject.test(text.slice(index + found.length, index + found.length + 30));
+  const before = text.slice(Math.max(0, index - 30), index);
+  if (ownedBefore.test(before)) return true;
+  const after = text.slice(index + found.length, index + found.length + 30);
+  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
+  return atSentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
 }
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */

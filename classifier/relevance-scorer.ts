@@ -83,8 +83,11 @@ const weights = {
    * the word's own lower case is missing from the post.
    */
   capitalisedThroughout: 0.2,
-  /** The name of a thing owned or a sentence's bare subject, for a term that is also an everyday word. */
-  ownedOrSubject: 0.3,
+  /**
+   * The name of a thing owned, an owner ("Halide's histogram") or a
+   * sentence's bare subject, for a term that is also an everyday word.
+   */
+  ownedOrSubject: 0.5,
   writtenAsCommonWord: -1.0,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
@@ -154,6 +157,12 @@ function opensSentence(before: string): boolean {
   return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
 
+/** The text before a word ends a full sentence: the word begins the text, or follows a full stop, a question or an exclamation mark, or a line break. */
+function opensFullSentence(before: string): boolean {
+  const trimmed = before.trimEnd();
+  return trimmed === '' || /[.!?]$/u.test(trimmed) || before.slice(trimmed.length).includes('\n');
+}
+
 /** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
 /** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
@@ -221,6 +230,19 @@ function previousWord(before: string): { word: string; index: number } | null {
     found = wordBeforeSpaces.exec(before);
   }
   return found ? { word: found[1], index: found.index + offset } : null;
+}
+
+/**
+ * A possessive right before a name, or before one lower-case word before it,
+ * an adjective or the thing's kind ("my Nook", "my new Fender", "mon vieux
+ * Nook", "il mio gruppo SRAM"): the writer owns the thing named.
+ */
+function ownedAfter(before: string, previous: { word: string; index: number } | null): boolean {
+  if (previous === null) return false;
+  if (possessive.test(previous.word)) return true;
+  if (!/^\p{Ll}/u.test(previous.word)) return false;
+  const beforeAdjective = previousWord(before.slice(0, previous.index));
+  return beforeAdjective !== null && possessive.test(beforeAdjective.word);
 }
 
 interface Occurrence {
@@ -307,8 +329,12 @@ function writingEvidence(
     const before = text.slice(0, occurrence.index);
     const atSentenceStart = opensSentence(before);
     const first = occurrence.text.charAt(0);
-    if (first === first.toLowerCase() && first !== first.toUpperCase()) asWord++;
-    else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
+    // An English sentence opened in lower case ("hinge really said…", "ring just told me…") is the writer's habit of
+    // never capitalising: a writer who capitalised would have written the word and the name alike there, so the case
+    // says nothing. Only a post's or a full sentence's start: lower case is the rule after a colon, a quote or a bracket.
+    if (first === first.toLowerCase() && first !== first.toUpperCase()) {
+      if (!(language === 'en' && opensFullSentence(before))) asWord++;
+    } else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
       // Where the user writes the name in capitals ("YETI coolers"), capitals are the name's spelling, not an acronym.
       if (profile.namedInCapitals) asName++;
       else asAcronym++;
@@ -339,7 +365,7 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !(previous && possessive.test(previous.word))
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous)
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;
@@ -413,14 +439,14 @@ function namesKindOfSense(profile: SenseProfile, word: string, language: string 
 }
 
 /**
- * For a term that is also an everyday word: the name of a thing owned or a
- * sentence's bare subject (`ownedOrSubject`), as English writes a name and
- * not the word.
+ * For a term that is also an everyday word: the name of a thing owned, an
+ * owner or a sentence's bare subject (`ownedOrSubject`), as English writes a
+ * name and not the word.
  */
 function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index))))) {
-    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned or a sentence's subject, as a name` });
+  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index)), profile.commonWord))) {
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, an owner or a sentence's subject, as a name` });
   }
   return evidence;
 }
@@ -468,9 +494,11 @@ const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|ode
 const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
 
 /**
- * The term listed or weighed beside another name that is no English word
- * ("Parrot vs Skydio", "Harvest, Xero and Asana", "Vivaldi czy Floorp"):
- * people list products beside the products they compete with.
+ * The term listed or weighed beside another name ("Parrot vs Skydio",
+ * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"):
+ * people list products beside the products they compete with. A
+ * capitalised English word is a name there too, but not in a title, where
+ * every word is capitalised ("Salt And Pepper").
  */
 function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], reader: EnglishReader): RelevanceEvidence[] {
   for (const occurrence of occurrences.slice(0, 3)) {
@@ -480,7 +508,7 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
     const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
     for (const name of [after?.[1], before?.[1]]) {
-      if (name && /\p{L}.*\p{L}/u.test(name) && !reader.isEnglishWord(name) && !profile.termWords.has(name.toLowerCase())) {
+      if (name && /\p{L}.*\p{L}/u.test(name) && (!reader.isEnglishWord(name) || !titleCased(text)) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }
     }

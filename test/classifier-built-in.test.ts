@@ -143,6 +143,42 @@ describe('built-in classifier', () => {
     expect(article.note).not.toContain("a sentence's subject");
     expect(modifier.note).not.toContain("a sentence's subject");
     expect(subject.relevance).toBeGreaterThan(modifier.relevance);
+    // What a company does, said right after its name, makes it a bare subject too ("Fender announces…").
+    const [acts] = await classify(post('New post: Pebble announces streak freezes and a home-screen widget.', pebble));
+    expect(acts.note).toContain("a sentence's subject");
+  });
+
+  it("reads a common word capitalised and taking a possessive bare as a name that owns something, but not after an article or another name", async () => {
+    const [owner, article, otherName] = await classify(
+      post("Love how Pebble's answer to every feature request is \"out of scope\". Really makes me feel heard.", pebble),
+      post("Love how the Pebble's shine lasts after every wave. Really makes me feel calm.", pebble),
+      post("Love how Taylor Pebble's answer to every question is \"out of scope\". Really makes me feel heard.", pebble),
+    );
+    expect(owner.note).toContain("a sentence's subject, as a name");
+    expect(owner.relevance).toBeGreaterThanOrEqual(40);
+    expect(article.note).not.toContain("a sentence's subject");
+    expect(otherName.note).not.toContain("a sentence's subject");
+    // Of a word that usually means something else, that reading alone, beside the post's words, lifts it over the line.
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [subject] = await classify(post('Pebble has been my daily driver for four years. Boring in the best way: it never breaks.', pebbleApp));
+    expect(subject.note).toContain("a sentence's subject");
+    expect(subject.relevance).toBeGreaterThanOrEqual(40);
+    // A person's name takes a possessive as readily ("Mozart's requiem"): only an English word's says it is a name.
+    const mozart: ClassifiedKeyword = { id: 'kw_mozart', term: 'Mozart', kind: 'topic', context: 'Mozart, the metronome and tuner app for iPhone.', groupDescription: null };
+    const [person] = await classify(post("Love how Mozart's tempo presets cover every style I play.", mozart));
+    expect(person.note).not.toContain("a sentence's subject");
+  });
+
+  it('reads no case in an English sentence opened in lower case, where the writer capitalises nothing, but reads it mid-sentence and after a quote', async () => {
+    const [opening, midSentence, quoted] = await classify(
+      post("pebble just told me my streak is at forty days. it's been a good week", pebble),
+      post("just told me my streak is at forty days, pebble did. it's been a good week", pebble),
+      post('"pebble" just told me my streak is at forty days. it\'s been a good week', pebble),
+    );
+    expect(opening.note).not.toContain('written as a common word');
+    expect(midSentence.note).toContain('"pebble" written as a common word');
+    expect(quoted.note).toContain('"pebble" written as a common word');
+    expect(opening.relevance).toBeGreaterThan(midSentence.relevance + 10);
   });
 
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
@@ -319,6 +355,19 @@ describe('built-in classifier', () => {
     expect(dated.note).not.toContain("model's name and number");
   });
 
+  it("reads a capitalised word after a name the writer owns as the model owned, past an adjective or a kind too", async () => {
+    const packs: ClassifiedKeyword = { id: 'kw_kestrel', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the maker of hiking backpacks. Not the falcon.', groupDescription: null };
+    const [owned, ownedPastKind, notOwned] = await classify(
+      post('Great, my new Kestrel Talon arrived with a broken buckle.', packs),
+      post('Il mio zaino Kestrel Talon è arrivato con una fibbia rotta.', packs),
+      post('Great, the new Kestrel Talon arrived with a broken buckle.', packs),
+    );
+    expect(owned.note).not.toContain('part of another name');
+    expect(ownedPastKind.note).not.toContain('part of another name');
+    expect(notOwned.note).toContain('part of another name');
+    expect(owned.relevance).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads a title or a kinship word before a name as a person\'s name, in any language', async () => {
     const [product, ...people] = await classify(
       post('Pebble at the downtown clinic is the first app that keeps me stretching. Highly recommend.', pebble),
@@ -399,6 +448,15 @@ describe('built-in classifier', () => {
     expect(polish.note).toContain('listed beside Streakly');
     expect(word.note).not.toContain('listed beside');
     expect(code.note).not.toContain('listed beside');
+    // A peer named by an English word ("Streaks", "Bumble", "Calm") is a name where it is capitalised in running text,
+    // not where every word of a title is.
+    const [englishPeer, title] = await classify(
+      post('Pebble or Streaks for someone who keeps forgetting to log their runs?', pebble),
+      post('Pebble vs Streaks: Which Habit Tracker Wins This Year', pebble),
+    );
+    expect(englishPeer.note).toContain('listed beside Streaks');
+    expect(englishPeer.relevance).toBeGreaterThanOrEqual(40);
+    expect(title.note).not.toContain('listed beside');
   });
 
   it('reads memberships, trials, orders, models and shops as product talk, in any language', async () => {
