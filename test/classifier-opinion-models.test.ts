@@ -434,6 +434,18 @@ describe('opinion models', () => {
       ['El paquete llegó abierto y sin la mitad. Genial.', 'es'],
       ['De bezorger liet het pakket bij de buren, die op vakantie zijn. Heerlijk hoor.', 'nl'],
     ]) expect(exclaims(text, language), text).toBe(true);
+    // Thanks thrown at the body, with no more than two words beside it, is the same exclamation.
+    for (const [text, language] of [
+      ['The kettle lid snapped off in week two and the shop wants the receipt I never got. Thanks, Kettleco.', 'en'],
+      ['Der Aufzug steht seit Montag still, der Hausmeister geht nicht ans Telefon. Danke schön.', 'de'],
+      ['Il pacco è arrivato aperto e senza metà dei pezzi. Grazie davvero.', 'it'],
+      ['Het pakket lag bij de buren, die op vakantie zijn. Dank je wel hoor.', 'nl'],
+    ]) expect(exclaims(text, language), text).toBe(true);
+    // Thanks after a body that praises, or that goes on past two words, is no such exclamation.
+    for (const text of [
+      'The kettle boils in a minute and the lid is lovely. Thanks, Kettleco.',
+      'The kettle lid snapped off in week two. Thanks to the shop for sending a new one the next day.',
+    ]) expect(exclaims(text, 'en'), text).toBe(false);
     // Praise in the body, a closer naming what it praises or saying how the writer feels, one sentence, or a question: no such exclamation.
     for (const text of [
       'Lovely staff, but the kettle lid snapped off in week two. Brilliant.',
@@ -489,6 +501,17 @@ describe('opinion models', () => {
     expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
     expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
+  });
+
+  it('tell praise conceded in a sentence of its own before one opened by the turn, in any language', () => {
+    const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
+    expect(concedes('The kettle looks great on the counter. But the lid sticks every single morning.', 'en')).toBe(true);
+    expect(concedes('Der Wasserkocher ist schön und leise, keine Frage. Aber der Deckel klemmt jeden Morgen.', 'de')).toBe(true);
+    expect(concedes('La bouilloire est magnifique. Mais le couvercle coince tous les matins.', 'fr')).toBe(true);
+    // The turn brings praise of its own, or nothing was praised before it, or the contrast word stands first in the post.
+    expect(concedes('The kettle looks great on the counter. But the best part is how quiet it is.', 'en')).toBe(false);
+    expect(concedes('The kettle arrived on Tuesday. But the lid sticks every single morning.', 'en')).toBe(false);
+    expect(concedes('But the kettle looks great on the counter.', 'en')).toBe(false);
   });
 
   it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
