@@ -194,6 +194,14 @@ describe('opinion models', () => {
     }
   });
 
+  it('count a few words of praise in scare quotes against, and read a longer quotation as it is', () => {
+    const scored = (text: string, language: string) => readSentiment(text, language, noWords).cues.map((cue) => [cue.cue, cue.score]);
+    expect(scored('The listing said "lovely garden view". It is a car park.', 'en')).toEqual([['lovely', -3]]);
+    expect(scored('Le vendeur parlait d’une « superbe affaire ». Trois pannes en un mois.', 'fr')).toContainEqual(['super', -3]);
+    expect(scored('The listing said the flat has a lovely garden view.', 'en')).toEqual([['lovely', 3]]);
+    expect(scored('The reviewer wrote "the flat has a lovely garden view and friendly neighbours" and she was right.', 'en')).toContainEqual(['lovely', 3]);
+  });
+
   it('read a post the sentiment model leaves neutral as negative where the complaint model is sure of a complaint and finds no praise', () => {
     // Two words: "stalled" leans neutral for the sentiment model and is a sure complaint; "manual" is neither.
     const yesNo = (stalled: number, manual: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:stalled': [0, stalled], 'w:manual': [0, manual] } });
