@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { saysComparison } from '../classifier/intents.ts';
+import { comparesWithAnotherName, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -389,6 +389,18 @@ describe('opinion models', () => {
     expect(saysComparison('Other than the strap, it is fine.')).toBe(false);
     // Figures that went from one value to another are no products weighed.
     expect(saysComparison('Our p99 went from 480ms to 90ms after the upgrade.')).toBe(false);
+  });
+
+  it('tell a comparative word beside a name other than the tracked term, in any language', () => {
+    const term = /\bpebble\b/giu;
+    for (const text of [
+      'Used Streaks all last year. Pebble just fits my mornings better.',
+      'Mit Streaks vergesse ich mehr, Pebble erinnert mich besser.',
+      'Streaksより Pebbleの方が使いやすい。',
+    ]) expect(comparesWithAnotherName(text, term), text).toBe(true);
+    // No comparative word, or no name but the tracked term's and a sentence's first word.
+    expect(comparesWithAnotherName('Used Streaks all last year. Pebble fits my mornings.', term)).toBe(false);
+    expect(comparesWithAnotherName('Mornings go better since I started with Pebble.', term)).toBe(false);
   });
 
   it('tell a bug report by its template or by what it attaches, and no other post', () => {
