@@ -7,7 +7,7 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { detectIntents, saysComparison } from './intents.ts';
+import { comparesWithAnotherName, detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
@@ -133,7 +133,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
-        saysComparison: saysComparison(input.post.text),
+        saysComparison: saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
         leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),

@@ -568,6 +568,17 @@ describe('built-in classifier', () => {
     expect(ruledOut.relevance).toBeLessThan(40);
   });
 
+  it('reads a comparative word in a post naming something besides the keyword as a comparison, whichever side wins', async () => {
+    const [better, worse, plain] = await classify(
+      post('My old habit app Streaks felt cluttered. Pebble is simpler and the reminders land better.', pebble),
+      post('Mit Streaks vergesse ich alles. Pebble erinnert mich viel besser an meine Gewohnheiten.', pebble),
+      post('Pebble keeps my mornings on track, and the widgets are lovely.', pebble),
+    );
+    expect(better.intents).toContain('comparison');
+    expect(worse.intents).toContain('comparison');
+    expect(plain.intents).not.toContain('comparison');
+  });
+
   it('reads a post naming a competitor beside the keyword as a comparison', async () => {
     const [switched, weighing, alone] = await classify(
       post('Moved our whole team wiki from Notion to Tablo last month, no regrets.', notion, tablo),

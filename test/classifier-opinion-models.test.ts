@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { saysComparison } from '../classifier/intents.ts';
+import { comparesWithAnotherName, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -194,6 +194,14 @@ describe('opinion models', () => {
     }
   });
 
+  it('count a few words of praise in scare quotes against, and read a longer quotation as it is', () => {
+    const scored = (text: string, language: string) => readSentiment(text, language, noWords).cues.map((cue) => [cue.cue, cue.score]);
+    expect(scored('The listing said "lovely garden view". It is a car park.', 'en')).toEqual([['lovely', -3]]);
+    expect(scored('Le vendeur parlait d’une « superbe affaire ». Trois pannes en un mois.', 'fr')).toContainEqual(['super', -3]);
+    expect(scored('The listing said the flat has a lovely garden view.', 'en')).toEqual([['lovely', 3]]);
+    expect(scored('The reviewer wrote "the flat has a lovely garden view and friendly neighbours" and she was right.', 'en')).toContainEqual(['lovely', 3]);
+  });
+
   it('read a post the sentiment model leaves neutral as negative where the complaint model is sure of a complaint and finds no praise', () => {
     // Two words: "stalled" leans neutral for the sentiment model and is a sure complaint; "manual" is neither.
     const yesNo = (stalled: number, manual: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, -1], weights: { 'w:stalled': [0, stalled], 'w:manual': [0, manual] } });
@@ -383,6 +391,18 @@ describe('opinion models', () => {
     expect(saysComparison('Our p99 went from 480ms to 90ms after the upgrade.')).toBe(false);
   });
 
+  it('tell a comparative word beside a name other than the tracked term, in any language', () => {
+    const term = /\bpebble\b/giu;
+    for (const text of [
+      'Used Streaks all last year. Pebble just fits my mornings better.',
+      'Mit Streaks vergesse ich mehr, Pebble erinnert mich besser.',
+      'Streaksより Pebbleの方が使いやすい。',
+    ]) expect(comparesWithAnotherName(text, term), text).toBe(true);
+    // No comparative word, or no name but the tracked term's and a sentence's first word.
+    expect(comparesWithAnotherName('Used Streaks all last year. Pebble fits my mornings.', term)).toBe(false);
+    expect(comparesWithAnotherName('Mornings go better since I started with Pebble.', term)).toBe(false);
+  });
+
   it('tell a bug report by its template or by what it attaches, and no other post', () => {
     for (const text of [
       'Bug: the export drops the last row.',
@@ -434,6 +454,18 @@ describe('opinion models', () => {
       ['El paquete llegó abierto y sin la mitad. Genial.', 'es'],
       ['De bezorger liet het pakket bij de buren, die op vakantie zijn. Heerlijk hoor.', 'nl'],
     ]) expect(exclaims(text, language), text).toBe(true);
+    // Thanks thrown at the body, with no more than two words beside it, is the same exclamation.
+    for (const [text, language] of [
+      ['The kettle lid snapped off in week two and the shop wants the receipt I never got. Thanks, Kettleco.', 'en'],
+      ['Der Aufzug steht seit Montag still, der Hausmeister geht nicht ans Telefon. Danke schön.', 'de'],
+      ['Il pacco è arrivato aperto e senza metà dei pezzi. Grazie davvero.', 'it'],
+      ['Het pakket lag bij de buren, die op vakantie zijn. Dank je wel hoor.', 'nl'],
+    ]) expect(exclaims(text, language), text).toBe(true);
+    // Thanks after a body that praises, or that goes on past two words, is no such exclamation.
+    for (const text of [
+      'The kettle boils in a minute and the lid is lovely. Thanks, Kettleco.',
+      'The kettle lid snapped off in week two. Thanks to the shop for sending a new one the next day.',
+    ]) expect(exclaims(text, 'en'), text).toBe(false);
     // Praise in the body, a closer naming what it praises or saying how the writer feels, one sentence, or a question: no such exclamation.
     for (const text of [
       'Lovely staff, but the kettle lid snapped off in week two. Brilliant.',
@@ -489,6 +521,17 @@ describe('opinion models', () => {
     expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
     expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
+  });
+
+  it('tell praise conceded in a sentence of its own before one opened by the turn, in any language', () => {
+    const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
+    expect(concedes('The kettle looks great on the counter. But the lid sticks every single morning.', 'en')).toBe(true);
+    expect(concedes('Der Wasserkocher ist schön und leise, keine Frage. Aber der Deckel klemmt jeden Morgen.', 'de')).toBe(true);
+    expect(concedes('La bouilloire est magnifique. Mais le couvercle coince tous les matins.', 'fr')).toBe(true);
+    // The turn brings praise of its own, or nothing was praised before it, or the contrast word stands first in the post.
+    expect(concedes('The kettle looks great on the counter. But the best part is how quiet it is.', 'en')).toBe(false);
+    expect(concedes('The kettle arrived on Tuesday. But the lid sticks every single morning.', 'en')).toBe(false);
+    expect(concedes('But the kettle looks great on the counter.', 'en')).toBe(false);
   });
 
   it('read a post that marks irony as negative even where no word of praise is there to turn', async () => {
