@@ -21,6 +21,8 @@ export default defineConfig({
     // time took 23 minutes where two take 12.
     maxWorkers: 2,
     testTimeout: 30_000,
+    // expect.poll waits for a page or a process to get somewhere; its default second is a loaded machine's page load.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
   },
 });
