@@ -144,23 +144,20 @@ const weights = {
 /** Words this close to the term (either side) read as describing it. */
 const nearWindow = 6;
 const sentenceOpener = /[.!?:;|。！？–—"'“«「『(¿¡-]$/u;
+/** Nothing but spaces before, or a full stop, a question or an exclamation mark: what ends a full sentence, not a colon's or a quote's opening. */
+const fullSentenceEnd = /(?:^|[.!?])$/u;
 
 /**
  * The text before a word ends a sentence or opens a quote: the word begins
  * the text, or follows a stop, colon, dash, quote, bracket or line break and
- * any spaces after it. Read from the end, not by a pattern run over
+ * any spaces after it (`ends`: only what ends a full sentence, with
+ * `fullSentenceEnd`). Read from the end, not by a pattern run over
  * everything before the word.
  */
-function opensSentence(before: string): boolean {
+function opensSentence(before: string, ends = sentenceOpener): boolean {
   if (before === '') return true;
   const trimmed = before.trimEnd();
-  return sentenceOpener.test(trimmed) || before.slice(trimmed.length).includes('\n');
-}
-
-/** The text before a word ends a full sentence: the word begins the text, or follows a full stop, a question or an exclamation mark, or a line break. */
-function opensFullSentence(before: string): boolean {
-  const trimmed = before.trimEnd();
-  return trimmed === '' || /[.!?]$/u.test(trimmed) || before.slice(trimmed.length).includes('\n');
+  return ends.test(trimmed) || before.slice(trimmed.length).includes('\n');
 }
 
 /** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
@@ -333,7 +330,7 @@ function writingEvidence(
     // never capitalising: a writer who capitalised would have written the word and the name alike there, so the case
     // says nothing. Only a post's or a full sentence's start: lower case is the rule after a colon, a quote or a bracket.
     if (first === first.toLowerCase() && first !== first.toUpperCase()) {
-      if (!(language === 'en' && opensFullSentence(before))) asWord++;
+      if (!(language === 'en' && opensSentence(before, fullSentenceEnd))) asWord++;
     } else if (occurrence.text.length > 2 && occurrence.text === occurrence.text.toUpperCase() && !mostlyCapitals()) {
       // Where the user writes the name in capitals ("YETI coolers"), capitals are the name's spelling, not an acronym.
       if (profile.namedInCapitals) asName++;
