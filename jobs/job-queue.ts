@@ -97,19 +97,21 @@ export async function startJobQueue(options: {
         throw error;
       })
     : undefined;
+  /** What a handler, a queue's readying or a named worker runs with: this queue's services and a logger of its own. */
+  const contextWith = (childLog: Logger): JobContext => ({ sql, clock, config, secrets, log: childLog, send });
   for (const definition of definitions) {
     if (!workers) break;
     const expireInSeconds = definition.expireInSeconds ?? defaultExpireInSeconds;
     if (definition.schedule) await boss.schedule(definition.name, definition.schedule.cron, definition.schedule.payload as object, { tz: 'UTC', expireInSeconds });
     if (definition.prepare) {
-      const preparing = { sql, clock, config, secrets, log: log.child({ queue: definition.name }), send };
+      const preparing = contextWith(log.child({ queue: definition.name }));
       // Not waited for: the queue's batches wait for what they need themselves, and a failure here is the first batch's to report.
       definition.prepare(preparing).catch((error) => preparing.log.warn('Readying the queue failed', { error: error instanceof Error ? error.message : String(error) }));
     }
     const workBatch = async (jobs: { id: string; data: unknown }[]) => {
       const jobIds = jobs.map((job) => job.id);
       await workers.claim(definition.name, jobIds);
-      const context: JobContext = { sql, clock, config, secrets, log: log.child({ queue: definition.name, jobIds }), send };
+      const context = contextWith(log.child({ queue: definition.name, jobIds }));
       try {
         await definition.handle(jobs.map((job) => definition.payload.parse(job.data)), context);
       } catch (error) {
@@ -126,7 +128,7 @@ export async function startJobQueue(options: {
   }
   return {
     send,
-    context: (name) => ({ sql, clock, config, secrets, log: log.child({ worker: name }), send }),
+    context: (name) => contextWith(log.child({ worker: name })),
     async stop() {
       stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
