@@ -52,11 +52,12 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, sign: '
 export const subgraphNames = ['keywords', 'mentions', 'billing', 'team'] as const;
 export type SubgraphName = (typeof subgraphNames)[number];
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** `positive` for a duration that zero would turn into none at all (a timeout that fires at once, a token dead on arrival). */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, sign: 'non-negative' | 'positive' = 'non-negative'): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || (sign === 'positive' ? value <= 0 : value < 0)) throw new Error(`${name} must be a ${sign} integer, got "${raw}"`);
   return value;
 }
 
@@ -152,8 +153,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): EarshotConfig 
     logLevel: logLevel(env),
     pollIntervalSeconds: seconds(env, 'EARSHOT_POLL_INTERVAL_S', 300, 'positive'),
     retryDelaySeconds: seconds(env, 'EARSHOT_RETRY_DELAY_S', 30),
-    webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000) || 10_000,
-    oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600) || 3600,
+    webhookTimeoutMs: integer(env, 'EARSHOT_WEBHOOK_TIMEOUT_MS', 10_000, 'positive'),
+    oauthAccessTokenSeconds: integer(env, 'EARSHOT_OAUTH_ACCESS_TOKEN_S', 3600, 'positive'),
     blueskyLive: env.EARSHOT_BLUESKY_LIVE !== '0',
     publicOrigin: publicOrigin(env),
     env,

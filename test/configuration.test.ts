@@ -35,6 +35,9 @@ describe('the environment', () => {
       // A poll interval of 0 was taken by this check and then quietly made 300 s.
       [{ EARSHOT_POLL_INTERVAL_S: '0' }, /^EARSHOT_POLL_INTERVAL_S must be a positive number of seconds, got "0"$/],
       [{ EARSHOT_POLL_INTERVAL_S: '0.00' }, /^EARSHOT_POLL_INTERVAL_S must be a positive number of seconds, got "0.00"$/],
+      // Both were read as 0 and then quietly made their default.
+      [{ EARSHOT_WEBHOOK_TIMEOUT_MS: '0' }, /^EARSHOT_WEBHOOK_TIMEOUT_MS must be a positive integer, got "0"$/],
+      [{ EARSHOT_OAUTH_ACCESS_TOKEN_S: '0' }, /^EARSHOT_OAUTH_ACCESS_TOKEN_S must be a positive integer, got "0"$/],
       [{ EARSHOT_PUBLIC_URL: 'earshot.example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'ftp://example.com' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
       [{ EARSHOT_PUBLIC_URL: 'https://example.com/?x=1' }, /^EARSHOT_PUBLIC_URL must be an http or https address/],
