@@ -211,10 +211,11 @@ export async function patchKeyword(
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       const added = { platforms: platformsAdded(current.platforms, updated.platforms), ...(await saveSources(tx as unknown as Sql, id, feeds, patch, readers)) };
       // A rename has no look-back (spec 4.2). New platforms and sources with a look-back of their own (`lookback`)
-      // are first polled regularly at `firstPollAt`, not beside it; without one, at once. Without one, a keyword
-      // this write starts has the look-back it is owed queued by the poll scheduler's next pass.
-      await syncKeywordPolls(tx, id, searchPlatforms, lookback?.firstPollAt ?? now);
+      // are first polled regularly at `firstPollAt`, not beside it; without one, at once, and a keyword this write
+      // starts has the look-back it is owed queued by the poll scheduler's next pass. The owed look-back is taken
+      // before the poll rows, the order the scheduler's pass takes them in.
       if (lookback) await lookBackOrWait(tx, updated, lookbackOwedFor(id, added), lookback.firstPollAt, lookback.send);
+      await syncKeywordPolls(tx, id, searchPlatforms, lookback?.firstPollAt ?? now);
       return { keyword: updated };
     })) as KeywordWrite;
     // This process's requests read the new term from here on, not only once the notification arrives.
