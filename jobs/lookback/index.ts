@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findKeywordById, keywordRuns, oweLookback, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
+import { findKeywordById, isWholeLookback, keywordRuns, oweLookback, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
 import { userAwaited } from '../../runtime/send-job.ts';
@@ -17,9 +17,6 @@ const lookbackPayload = z.object({
 });
 type LookbackPayload = z.output<typeof lookbackPayload>;
 const lookbackDays = 30;
-
-/** A PATCH's look-back names what it added; a new keyword's names nothing and reads everything the keyword watches. */
-const isNewKeyword = (payload: LookbackPayload) => !payload.platforms && !payload.feedUrls && !payload.storefronts;
 
 /**
  * A new keyword collects the newest posts of the last 30 days at once
@@ -61,7 +58,8 @@ export const lookbackQueue: JobDefinition<LookbackPayload> = {
       const now = context.clock.now();
       const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
       const watched = keyword.platforms ?? searchPlatforms;
-      const newKeyword = isNewKeyword(payload);
+      // A PATCH's look-back names what it added; a new keyword's names nothing.
+      const newKeyword = isWholeLookback(payload);
       for (const platform of newKeyword ? watched : (added ?? []).filter((platform) => watched.includes(platform))) {
         if (unconfigured.has(platform)) continue;
         await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true }, userAwaited);

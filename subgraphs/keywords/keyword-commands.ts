@@ -22,7 +22,7 @@ import {
   replaceReviewSources,
   updateKeyword,
 } from './keyword-store.ts';
-import { type OwedLookback } from './owed-lookback-store.ts';
+import { lookbackOfAdded } from './owed-lookback-store.ts';
 import { lookBackOrWait, type SendLookback } from './owed-lookbacks.ts';
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows, reviewStorefrontKeys } from './review-sources.ts';
@@ -63,17 +63,6 @@ export interface KeywordWrite {
 export interface LookbackOfWrite {
   firstPollAt: Date;
   send: SendLookback;
-}
-
-/** What a PATCH owes a look-back for: only what it added (nothing: none). */
-function lookbackOwedFor(keywordId: string, added: NewSources): OwedLookback | undefined {
-  if (!added.platforms.length && !added.feeds.length && !added.reviewSources.length) return undefined;
-  return {
-    keywordId,
-    ...(added.platforms.length ? { platforms: added.platforms } : {}),
-    ...(added.feeds.length ? { feedUrls: added.feeds } : {}),
-    ...(added.reviewSources.length ? { storefronts: added.reviewSources } : {}),
-  };
 }
 
 /** The search platforms `after` watches and `before` did not; null watches every one. */
@@ -214,7 +203,7 @@ export async function patchKeyword(
       // are first polled regularly at `firstPollAt`, not beside it; without one, at once, and a keyword this write
       // starts has the look-back it is owed queued by the poll scheduler's next pass. The owed look-back is taken
       // before the poll rows, the order the scheduler's pass takes them in.
-      if (lookback) await lookBackOrWait(tx, updated, lookbackOwedFor(id, added), lookback.firstPollAt, lookback.send);
+      if (lookback) await lookBackOrWait(tx, updated, lookbackOfAdded(id, { platforms: added.platforms, feedUrls: added.feeds, storefronts: added.reviewSources }), lookback.firstPollAt, lookback.send);
       await syncKeywordPolls(tx, id, searchPlatforms, lookback?.firstPollAt ?? now);
       return { keyword: updated };
     })) as KeywordWrite;

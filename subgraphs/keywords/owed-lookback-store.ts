@@ -23,17 +23,22 @@ interface OwedLookbackRow {
   storefronts: string[];
 }
 
-const isWhole = (lookback: OwedLookback) => !lookback.platforms && !lookback.feedUrls && !lookback.storefronts;
+/** A new keyword's look-back names nothing: it reads everything the keyword watches. */
+export const isWholeLookback = (lookback: Omit<OwedLookback, 'keywordId'>) => !lookback.platforms && !lookback.feedUrls && !lookback.storefronts;
 
-function lookbackOf(row: OwedLookbackRow): OwedLookback {
-  if (row.whole) return { keywordId: row.keywordId };
+/** The look-back of what writes added, the lists left empty left out; none when they added nothing. */
+export function lookbackOfAdded(keywordId: string, added: { platforms: string[]; feedUrls: string[]; storefronts: string[] }): OwedLookback | undefined {
+  if (!added.platforms.length && !added.feedUrls.length && !added.storefronts.length) return undefined;
   return {
-    keywordId: row.keywordId,
-    ...(row.platforms.length ? { platforms: row.platforms } : {}),
-    ...(row.feedUrls.length ? { feedUrls: row.feedUrls } : {}),
-    ...(row.storefronts.length ? { storefronts: row.storefronts } : {}),
+    keywordId,
+    ...(added.platforms.length ? { platforms: added.platforms } : {}),
+    ...(added.feedUrls.length ? { feedUrls: added.feedUrls } : {}),
+    ...(added.storefronts.length ? { storefronts: added.storefronts } : {}),
   };
 }
+
+// A row that is not whole was written with something added.
+const lookbackOf = (row: OwedLookbackRow): OwedLookback => (row.whole ? { keywordId: row.keywordId } : lookbackOfAdded(row.keywordId, row)!);
 
 /**
  * Records a look-back the keyword is owed, merged into the one it is already
@@ -44,7 +49,7 @@ export async function oweLookback(sql: Queryable, lookback: OwedLookback): Promi
   await sql`
     /* oweLookback */
     insert into keyword_lookbacks (keyword_id, whole, platforms, feed_urls, storefronts)
-    values (${lookback.keywordId}, ${isWhole(lookback)}, ${sql.array(lookback.platforms ?? [])}::text[],
+    values (${lookback.keywordId}, ${isWholeLookback(lookback)}, ${sql.array(lookback.platforms ?? [])}::text[],
       ${sql.array(lookback.feedUrls ?? [])}::text[], ${sql.array(lookback.storefronts ?? [])}::text[])
     on conflict (keyword_id) do update set
       whole = keyword_lookbacks.whole or excluded.whole,

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { KeywordRow } from './keyword-store.ts';
-import { type OwedLookback, oweLookback, takeOwedLookback, takeOwedLookbacksOfRunningKeywords } from './owed-lookback-store.ts';
+import { isWholeLookback, type OwedLookback, oweLookback, takeOwedLookback, takeOwedLookbacksOfRunningKeywords } from './owed-lookback-store.ts';
 import { deferPollsBehindLookback } from './poll-schedule-store.ts';
 
 /** Queues a look-back job in the transaction given: the caller's queue (a subgraph's context, a job's). */
@@ -11,7 +11,7 @@ export const keywordRuns = (keyword: Pick<KeywordRow, 'muted' | 'pausedForCap'>)
 
 /** The poll rows a look-back reads (null: every one of the keyword, a new keyword's). */
 function polledPlatformsOf(lookback: OwedLookback): string[] | null {
-  if (!lookback.platforms && !lookback.feedUrls && !lookback.storefronts) return null;
+  if (isWholeLookback(lookback)) return null;
   return [...(lookback.platforms ?? []), ...(lookback.feedUrls?.length ? ['rss'] : []), ...(lookback.storefronts ?? []).map((key) => key.split(':')[0])];
 }
 
