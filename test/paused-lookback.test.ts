@@ -23,6 +23,8 @@ const stories = [
   hackerNewsStory({ id: 903, title: 'Parchmently is now open source', createdAt: daysAgo(7) }),
   hackerNewsStory({ id: 904, title: 'Murmurix tops the charts', createdAt: daysAgo(3) }),
   hackerNewsStory({ id: 905, title: 'Scrivenly adds shared notebooks', createdAt: daysAgo(4) }),
+  hackerNewsStory({ id: 906, title: 'Foliantry reaches version one', createdAt: daysAgo(2) }),
+  hackerNewsStory({ id: 907, title: 'Foliantry opens its plugin store', createdAt: daysAgo(3) }),
 ];
 /** The base poll interval, in seconds: the poll scheduler passes every second. */
 const interval = 3;
@@ -38,6 +40,7 @@ beforeAll(async () => {
   feedHost = await startFakeFeedHost({});
   serveFeed('/feed.xml', 'Vellum blog', { id: 'v1', title: 'Vellumly 2.0 is out', html: '<p>Vellumly 2.0 brings offline notes.</p>' });
   serveFeed('/murmurix.xml', 'Murmurix news', { id: 'm1', title: 'Murmurix ships plugins', html: '<p>Murmurix now takes plugins.</p>' });
+  serveFeed('/foliantry.xml', 'Foliantry news', { id: 'f1', title: 'Foliantry gets a dark mode', html: '<p>Foliantry now has a dark mode.</p>' });
   earshot = await startTestEarshot({ env: { EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_ALLOW_PRIVATE_URLS: '1' }, pollIntervalSeconds: interval }, { clock });
   key = (await earshot.createWorkspace('Paused look-backs')).apiKey;
 });
@@ -181,6 +184,39 @@ describe('the look-back of a keyword that is not running (spec 4.2, 2.3, part 8)
 
     await writeKeyword('PATCH', `/v1/keywords/${keyword.id}`, { muted: false });
     await expectLookedBackOnceThenPolled(keyword.id, 'Scrivenly', ['https://news.ycombinator.com/item?id=905']);
+  }, 90_000);
+
+  // The cap-periods job resumes the keyword in billing's transaction at midnight: the poll scheduler's next pass queues its look-back.
+  it('of a feed added to a keyword at its daily cap reads the feed once when the day turns, then regularly an interval on', async () => {
+    const { workspace, apiKey } = await earshot.createWorkspace('Daily cap');
+    await creditWalletByOperator(earshot.sql, { workspaceId: workspace.id, cents: 2000, at: clock.now() });
+    const created = await writeKeyword('POST', '/v1/keywords', { term: 'Foliantry', platforms: ['hackernews'], cap: { mentions: 2, per: 'day' } }, apiKey);
+    const keyword = async () => (await patiently(() => earshot.rest('GET', `/v1/keywords/${created.id}`, { key: apiKey }))).body;
+    await eventually(keyword, (current) => current.pausedForCap === true, 30_000);
+    const feedPath = '/foliantry.xml';
+    await writeKeyword('PATCH', `/v1/keywords/${created.id}`, { feeds: [{ url: `${feedHost.url}${feedPath}` }] }, apiKey);
+    const feedReads = () => feedHost.requests.filter((request) => request.path === feedPath).length;
+    // Connecting the feed reads it once, to check it.
+    const checked = feedReads();
+    await expectWaiting([{ id: created.id, term: 'Foliantry' }], apiKey);
+    expect(feedReads()).toBe(checked);
+
+    const midnight = new Date(clock.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    clock.set(new Date(midnight.getTime() + 60_000));
+    const resumedAt = clock.now().getTime();
+    await earshot.sendJob('cap-periods', {});
+    await eventually(keyword, (current) => current.pausedForCap === false, 30_000);
+    // The feed's item is the new day's first charged match: under the cap, the keyword keeps running.
+    expect(await eventually(() => mentionUrlsOf(created.id, apiKey), (urls) => urls.length > 2, 30_000)).toEqual(
+      [`${feedHost.url}/posts/f1`, 'https://news.ycombinator.com/item?id=906', 'https://news.ycombinator.com/item?id=907'].sort(),
+    );
+    // A second short of an interval: the scheduler passes and leaves the feed's regular poll alone.
+    clock.set(new Date(resumedAt + interval * 1000 - 1000));
+    await sleep(2500);
+    expect(feedReads()).toBe(checked + 1);
+    clock.set(new Date(resumedAt + interval * 1000 + 1000));
+    expect(await eventually(() => Promise.resolve(feedReads()), (reads) => reads > checked + 1, 20_000)).toBe(checked + 2);
   }, 90_000);
 
   // pg-boss runs a job again when its worker dies (or its batch fails) before the job completed.
