@@ -255,6 +255,33 @@ describe('a keyword created just before kill -9', { timeout: 180_000 }, () => {
   });
 });
 
+describe('a keyword waiting for its look-back at kill -9', { timeout: 180_000 }, () => {
+  // The wait was a job queued again every base interval: started after a restart, the keyword got its look-back only when the chain
+  // next woke up (an hour here), beside a regular poll of the platform.
+  it('gets it at once when it starts after the restart, with one search', async () => {
+    const { url, sql } = await database();
+    const { workspaceId, apiKey } = await newWorkspace(sql, 'Crash test');
+    await creditWalletByOperator(sql, { workspaceId, cents: 50_000, at: new Date() });
+    // Three days old: only a look-back reaches it.
+    const hackerNews = await startFakeHackerNews({ hits: [hackerNewsStory({ id: 40_101, title: 'Numbatix ships its first release', createdAt: minutesAgo(3 * 24 * 60) })] });
+    upstreams.push(hackerNews);
+    // An hour between polls: within the test only a look-back searches.
+    const env = { ...testSecretsEnv, EARSHOT_UPSTREAM_HACKERNEWS: hackerNews.url, EARSHOT_POLL_INTERVAL_S: '3600' };
+    const write = (serviceUrl: string, method: string, path: string, body: unknown) =>
+      patiently(() => fetch(`${serviceUrl}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+
+    const first = await startService(url, env);
+    const created = await (await write(first.url, 'POST', '/v1/keywords', { term: 'Numbatix', platforms: ['hackernews'], muted: true })).json();
+    await stopService(first.child, 'SIGKILL');
+
+    const second = await startService(url, env);
+    expect((await write(second.url, 'PATCH', `/v1/keywords/${created.id}`, { muted: false })).status).toBe(200);
+    const stored = await eventually(() => countOf(sql`select count(*)::int as n from mentions where keyword_id = ${created.id}`), (n) => n === 1, 60_000);
+    expect(stored).toBe(1);
+    expect(hackerNews.requests.filter((request) => request.query.get('query')?.includes('Numbatix'))).toHaveLength(1);
+  });
+});
+
 describe('a job running when its process stops', () => {
   it('goes back to the queue unstarted when the stop closes its connections under it, spending none of its retries', async () => {
     const { url, sql: checked } = await database();

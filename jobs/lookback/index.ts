@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { findKeywordById, type KeywordRow, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
+import { findKeywordById, isWholeLookback, keywordRuns, oweLookback, syncKeywordPolls } from '../../subgraphs/keywords/index.ts';
 import { searchPlatforms } from '../../vocabulary/normalized-post.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
 import { userAwaited } from '../../runtime/send-job.ts';
 import type { JobDefinition } from '../job-definition.ts';
 
+// Jobs queued before look-backs were recorded also carry `requestedAt` and `waits` (their chain of waits): read without them.
 const lookbackPayload = z.object({
   keywordId: z.string(),
   /** The search platforms a PATCH added: only these look back. */
@@ -14,34 +14,9 @@ const lookbackPayload = z.object({
   feedUrls: z.array(z.string()).optional(),
   /** The review storefronts a PATCH connected (see reviewStorefrontKeys): only these look back. */
   storefronts: z.array(z.string()).optional(),
-  /** When the keyword was created or patched (ISO): with `waits`, it tells one look-back's waits from another's. */
-  requestedAt: z.string().optional(),
-  /** How many times it has found its keyword not running and been queued again. */
-  waits: z.number().int().nonnegative().optional(),
 });
 type LookbackPayload = z.output<typeof lookbackPayload>;
 const lookbackDays = 30;
-
-/** A PATCH's look-back names what it added; a new keyword's names nothing and reads everything the keyword watches. */
-const isNewKeyword = (payload: LookbackPayload) => !payload.platforms && !payload.feedUrls && !payload.storefronts;
-
-/** A muted keyword (by hand, for balance or for noise) or one at its cap matches nothing: a look-back now would store nothing. */
-const isRunning = (keyword: KeywordRow) => !keyword.muted && !keyword.pausedForCap;
-
-/**
- * The job of a look-back's next wait, named by what it looks back at, when it
- * was asked for and how many waits it has had: when pg-boss runs a job again
- * (its worker died, or its batch failed, after it was queued again but before
- * it completed), the second send finds its job there and queues nothing,
- * rather than starting a second chain of waits that would look back twice.
- */
-function nextWait(payload: LookbackPayload): { payload: LookbackPayload; id: string } {
-  const next = { ...payload, waits: (payload.waits ?? 0) + 1 };
-  const hash = createHash('sha256')
-    .update(JSON.stringify([next.keywordId, next.platforms ?? null, next.feedUrls ?? null, next.storefronts ?? null, next.requestedAt ?? null, next.waits]))
-    .digest('hex');
-  return { payload: next, id: `${hash.slice(0, 8)}-${hash.slice(8, 12)}-${hash.slice(12, 16)}-${hash.slice(16, 20)}-${hash.slice(20, 32)}` };
-}
 
 /**
  * A new keyword collects the newest posts of the last 30 days at once
@@ -53,10 +28,17 @@ function nextWait(payload: LookbackPayload): { payload: LookbackPayload; id: str
  * configured here are not searched; their polls say why.
  *
  * A keyword that is not running (created paused, muted, paused for balance
- * or noise, at its cap) would match nothing, so its look-back waits: it is
- * queued again a base interval on, until the keyword runs, and then reads
- * the 30 days before that moment. The job is the only record of the wait, so
- * a crash loses no look-back.
+ * or noise, at its cap) would match nothing, so its look-back waits as a
+ * record, not as a job: the write that owes it records it in its own
+ * transaction (keywords' `keyword_lookbacks`), and the job is queued when
+ * the keyword runs, in the transaction that starts it (an unmute, a noise
+ * resume, a cap raised or removed) or, when billing starts it (a top-up, a
+ * new cap period), by the poll scheduler's next pass; either way the
+ * keyword's regular polls of what it reads come a base interval later, and
+ * the look-back reads the 30 days before the moment it runs. A job that
+ * finds its keyword not running (muted since it was queued, or a job of the
+ * chain of waits of a version before) turns into that record. A crash loses
+ * no look-back.
  */
 export const lookbackQueue: JobDefinition<LookbackPayload> = {
   name: 'lookback',
@@ -69,15 +51,15 @@ export const lookbackQueue: JobDefinition<LookbackPayload> = {
       const { keywordId, platforms: added, feedUrls, storefronts } = payload;
       const keyword = await findKeywordById(context.sql, keywordId);
       if (!keyword) continue;
-      if (!isRunning(keyword)) {
-        const wait = nextWait(payload);
-        await context.send('lookback', wait.payload, { startAfter: context.config.pollIntervalSeconds, id: wait.id });
+      if (!keywordRuns(keyword)) {
+        await oweLookback(context.sql, payload);
         continue;
       }
       const now = context.clock.now();
       const since = new Date(now.getTime() - lookbackDays * 86_400_000).toISOString();
       const watched = keyword.platforms ?? searchPlatforms;
-      const newKeyword = isNewKeyword(payload);
+      // A PATCH's look-back names what it added; a new keyword's names nothing.
+      const newKeyword = isWholeLookback(payload);
       for (const platform of newKeyword ? watched : (added ?? []).filter((platform) => watched.includes(platform))) {
         if (unconfigured.has(platform)) continue;
         await context.send('poll', { platform, term: keyword.term, exactPhrase: keyword.exactPhrase, keywordIds: [keyword.id], since, lookback: true }, userAwaited);

@@ -1,4 +1,4 @@
-import { claimDuePolls, recordUnpolledPlatforms } from '../../subgraphs/keywords/index.ts';
+import { claimDuePolls, recordUnpolledPlatforms, startLookbacksOfRunningKeywords } from '../../subgraphs/keywords/index.ts';
 import { claimDueCommentWatches } from '../../subgraphs/mentions/index.ts';
 import { platformAvailability } from '../connectors/platform-availability.ts';
 import type { JobContext } from '../job-definition.ts';
@@ -17,7 +17,8 @@ const minimumLeaseSeconds = 3600;
 const claimLimit = 500;
 
 /**
- * Hands due polls, and due thread reads, to their queues on a timer. State lives in
+ * Hands due polls, and due thread reads, to their queues on a timer, after the
+ * look-backs owed to keywords that run again. State lives in
  * keyword_polls (each claimed row is leased, and sent as a job in the same
  * transaction), so any number of workers can run this and a crash loses no poll.
  *
@@ -41,6 +42,9 @@ export function startPollScheduler(context: JobContext): { stop(): Promise<void>
     const skipped = unpolled.map((entry) => entry.platform);
     // A lease and the job it becomes commit together: a crash between them would leave the poll waiting out its lease.
     await context.sql.begin(async (tx) => {
+      // Keywords billing started since the last pass get the look-back they were owed first: their overdue polls then wait an interval behind it.
+      const firstPollAt = new Date(now.getTime() + base * 1000);
+      await startLookbacksOfRunningKeywords(tx, firstPollAt, claimLimit, (transaction, lookback) => context.send('lookback', lookback, { transaction }));
       const { searches, sources } = await claimDuePolls(tx, now, leaseSeconds, claimLimit, skipped);
       for (const search of searches) {
         // Overlap the last poll by an hour: late-indexed posts still arrive, and storage de-duplicates.

@@ -8,7 +8,7 @@ import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { parseInput } from '../validate-input.ts';
-import { patchKeyword, removeKeyword } from './keyword-commands.ts';
+import { removeKeyword } from './keyword-commands.ts';
 import { loadKeyword, reviseKeyword, startKeyword } from './keyword.ts';
 import { findKeywordByTerm, type KeywordRow, listKeywordsByTerm } from './keyword-store.ts';
 
@@ -264,8 +264,7 @@ export function addCompatKeywordSchema(builder: PothosBuilder, Keyword: PothosOb
       args: { id: t.arg.int({ required: true }) },
       resolve: async (_root, args, ctx) => {
         const current = await keywordOfCompatId(ctx, args.id);
-        const { keyword } = await patchKeyword(ctx.sql, current.workspaceId, current.id, { muted: !current.muted }, ctx.clock.now(), ctx.sourceReaders);
-        return keyword;
+        return reviseKeyword(ctx, current.workspaceId, current.id, { muted: !current.muted });
       },
     }),
   );

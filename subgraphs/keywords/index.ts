@@ -51,6 +51,8 @@ export { createReferenceMatcher } from './matching/reference-matcher.ts';
 export { matchingSinceRename } from './matching/term-since.ts';
 export { matchWithRepositoryEvents } from './repository-watch.ts';
 export { applyNoiseBrake, type BrakedKeyword, scoreWithNoiseBrake } from './noise-brake.ts';
+export { isWholeLookback, type OwedLookback, oweLookback } from './owed-lookback-store.ts';
+export { keywordRuns, type SendLookback, startLookbacksOfRunningKeywords } from './owed-lookbacks.ts';
 export {
   claimDuePolls,
   recordLookbackPoll,

@@ -1,5 +1,4 @@
 import type { Sql } from '../../runtime/database.ts';
-import type postgres from 'postgres';
 import { applyCapChange, lockWallet, walletCoversAnotherDay } from '../billing/index.ts';
 import { removeKeywordFromAlertRules } from '../mentions/index.ts';
 import { domainError, notFound } from '../domain-error.ts';
@@ -23,6 +22,8 @@ import {
   replaceReviewSources,
   updateKeyword,
 } from './keyword-store.ts';
+import { lookbackOfAdded } from './owed-lookback-store.ts';
+import { lookBackOrWait, type SendLookback } from './owed-lookbacks.ts';
 import { syncKeywordPolls } from './poll-schedule-store.ts';
 import { reviewSourceRows, reviewStorefrontKeys } from './review-sources.ts';
 import type { SourceReaders } from '../source-readers.ts';
@@ -48,18 +49,21 @@ export interface NewSources {
   reviewSources: string[];
 }
 
-/** The keyword after a write, and whether new feeds or review sources want their look-back. */
+/** The keyword after a write. */
 export interface KeywordWrite {
   keyword: KeywordRow;
-  added: NewSources;
 }
 
 /**
- * The jobs a write starts (a look-back), sent in its transaction so that
- * they exist exactly when the write commits: a process killed between a
- * commit and a send after it would lose them for good.
+ * The look-back a write starts, or records for when the keyword runs, in the
+ * write's transaction, so that it exists exactly when the write commits: a
+ * process killed between a commit and a send after it would lose it for good.
+ * Its regular polls come at `firstPollAt`, not beside it.
  */
-export type JobsOfWrite = (tx: postgres.TransactionSql<{}>, write: KeywordWrite) => Promise<unknown>;
+export interface LookbackOfWrite {
+  firstPollAt: Date;
+  send: SendLookback;
+}
 
 /** The search platforms `after` watches and `before` did not; null watches every one. */
 function platformsAdded(before: readonly string[] | null, after: readonly string[] | null): SearchPlatform[] {
@@ -97,9 +101,9 @@ async function saveSources(
 /**
  * Creates a keyword in its group (the default one unless named); 409 when
  * the group tracks the term. With `start` (a keyword started through the
- * API) its poll rows are written, first due at `firstPollAt`, so its
- * `polling` shows what it watches from the start, its look-back (`jobs`)
- * is sent with it, and a keyword the wallet cannot cover a day
+ * API) its poll rows are written, first due at `lookback.firstPollAt`, so
+ * its `polling` shows what it watches from the start, its look-back is sent
+ * with it (or recorded until it runs), and a keyword the wallet cannot cover a day
  * of on top of the running ones starts paused for balance (3.2: a keyword
  * runs only while the balance covers one more day of every running
  * keyword), to start with the others paused for balance at the top-up that
@@ -111,7 +115,7 @@ export async function createKeyword(
   workspaceId: string,
   rawInput: unknown,
   readers: SourceReaders,
-  start?: { now: Date; firstPollAt: Date; jobs: JobsOfWrite; refuseShortWallet?: boolean },
+  start?: { now: Date; lookback: LookbackOfWrite; refuseShortWallet?: boolean },
 ): Promise<KeywordWrite> {
   const input = parseInput(keywordCreateInput, rawInput);
   const feeds = input.feeds ? await checkFeeds(input.feeds, new Map(), readers) : undefined;
@@ -123,10 +127,12 @@ export async function createKeyword(
         Object.assign(settings, { muted: true, pausedForBalance: true });
       }
       const keyword = await insertKeyword(tx, workspaceId, settings);
-      const added = { platforms: platformsAdded([], keyword.platforms), ...(await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers)) };
-      if (start) await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.firstPollAt);
-      await start?.jobs(tx, { keyword, added });
-      return { keyword, added };
+      await saveSources(tx as unknown as Sql, keyword.id, feeds, input, readers);
+      if (start) {
+        await syncKeywordPolls(tx, keyword.id, searchPlatforms, start.lookback.firstPollAt);
+        await lookBackOrWait(tx, keyword, { keywordId: keyword.id }, start.lookback.firstPollAt, start.lookback.send);
+      }
+      return { keyword };
     })) as KeywordWrite;
   } catch (error) {
     throw translateKeywordWriteError(error, input.term.term);
@@ -146,7 +152,7 @@ export async function patchKeyword(
   rawPatch: unknown,
   now: Date,
   readers: SourceReaders,
-  lookbacks?: { firstPollAt: Date; jobs: JobsOfWrite },
+  lookback?: LookbackOfWrite,
 ): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
@@ -193,11 +199,13 @@ export async function patchKeyword(
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       const added = { platforms: platformsAdded(current.platforms, updated.platforms), ...(await saveSources(tx as unknown as Sql, id, feeds, patch, readers)) };
-      // A rename has no look-back (spec 4.2). New platforms and sources with a look-back of their own (`lookbacks`)
-      // are first polled regularly at `firstPollAt`, not beside it; without one, at once.
-      await syncKeywordPolls(tx, id, searchPlatforms, lookbacks?.firstPollAt ?? now);
-      await lookbacks?.jobs(tx, { keyword: updated, added });
-      return { keyword: updated, added };
+      // A rename has no look-back (spec 4.2). New platforms and sources with a look-back of their own (`lookback`)
+      // are first polled regularly at `firstPollAt`, not beside it; without one, at once, and a keyword this write
+      // starts has the look-back it is owed queued by the poll scheduler's next pass. The owed look-back is taken
+      // before the poll rows, the order the scheduler's pass takes them in.
+      if (lookback) await lookBackOrWait(tx, updated, lookbackOfAdded(id, { platforms: added.platforms, feedUrls: added.feeds, storefronts: added.reviewSources }), lookback.firstPollAt, lookback.send);
+      await syncKeywordPolls(tx, id, searchPlatforms, lookback?.firstPollAt ?? now);
+      return { keyword: updated };
     })) as KeywordWrite;
     // This process's requests read the new term from here on, not only once the notification arrives.
     if (patch.term) forgetKeywordTermInProcess(id);

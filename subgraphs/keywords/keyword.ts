@@ -5,7 +5,7 @@ import type { PothosBuilder } from '../pothos-builder.ts';
 import { requireAuth } from '../require-auth.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { findGroup } from './group-store.ts';
-import { createKeyword, groupNotFound, type JobsOfWrite, patchKeyword, removeKeyword } from './keyword-commands.ts';
+import { createKeyword, groupNotFound, type LookbackOfWrite, patchKeyword, removeKeyword } from './keyword-commands.ts';
 import type { KeywordEnums } from './keyword-graphql-enums.ts';
 import { isNoisy } from './keyword-health.ts';
 import { judgeHealthInWindow } from './keyword-health-report.ts';
@@ -25,16 +25,24 @@ export async function loadKeyword(ctx: SubgraphContext, id: string): Promise<Key
 }
 
 /**
+ * A write's look-back, queued through the `lookback` job: the look-back is
+ * the first poll of what it reads, the regular ones follow an interval later.
+ */
+function lookbackOfWrite(ctx: SubgraphContext, now: Date): LookbackOfWrite {
+  return {
+    firstPollAt: new Date(now.getTime() + ctx.pollIntervalSeconds * 1000),
+    send: (tx, lookback) => ctx.sendJob('lookback', lookback, { transaction: tx }),
+  };
+}
+
+/**
  * Creates a keyword and starts its 30-day look-back (spec 4.2). One the
  * wallet cannot cover a day of starts paused for balance, or with
  * `refuseShortWallet` is not created (`quota_exceeded`).
  */
 export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, options: { refuseShortWallet?: boolean } = {}): Promise<KeywordRow> {
-  // The look-back is the first poll; the regular ones follow an interval later.
   const now = ctx.clock.now();
-  const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
-  const lookback: JobsOfWrite = (tx, { keyword }) => ctx.sendJob('lookback', { keywordId: keyword.id, requestedAt: now.toISOString() }, { transaction: tx });
-  const start = { now, firstPollAt, jobs: lookback, ...options };
+  const start = { now, lookback: lookbackOfWrite(ctx, now), ...options };
   const { keyword } = await createKeyword(ctx.sql, requireAuth(ctx).workspaceId, rawInput, ctx.sourceReaders, start);
   return keyword;
 }
@@ -46,26 +54,13 @@ export async function startKeyword(ctx: SubgraphContext, rawInput: unknown, opti
  * storefront its last 30 days (2.3). A platform kept, and a rename, look
  * back nothing. What the look-back reads is first polled regularly an
  * interval later, as a new keyword's platforms are: a regular poll due at
- * once would search the same platform again beside the look-back.
+ * once would search the same platform again beside the look-back. A PATCH
+ * that starts the keyword (an unmute, a noise resume, a cap raised or
+ * removed) queues the look-back it was owed while it did not run.
  */
 export async function reviseKeyword(ctx: SubgraphContext, workspaceId: string, id: string, rawPatch: unknown): Promise<KeywordRow> {
   const now = ctx.clock.now();
-  const firstPollAt = new Date(now.getTime() + ctx.pollIntervalSeconds * 1000);
-  const jobs: JobsOfWrite = async (tx, { keyword, added }) => {
-    if (!added.platforms.length && !added.feeds.length && !added.reviewSources.length) return;
-    await ctx.sendJob(
-      'lookback',
-      {
-        keywordId: keyword.id,
-        requestedAt: now.toISOString(),
-        ...(added.platforms.length ? { platforms: added.platforms } : {}),
-        ...(added.feeds.length ? { feedUrls: added.feeds } : {}),
-        ...(added.reviewSources.length ? { storefronts: added.reviewSources } : {}),
-      },
-      { transaction: tx },
-    );
-  };
-  const { keyword } = await patchKeyword(ctx.sql, workspaceId, id, rawPatch, now, ctx.sourceReaders, { firstPollAt, jobs });
+  const { keyword } = await patchKeyword(ctx.sql, workspaceId, id, rawPatch, now, ctx.sourceReaders, lookbackOfWrite(ctx, now));
   return keyword;
 }
 

@@ -40,7 +40,10 @@ export const searchKey = (platform: string, term: string, exactPhrase: boolean) 
 
 /**
  * Takes the polls due now for active keywords and leases them for
- * `leaseSeconds` (a crashed poll is simply due again then). Searches are
+ * `leaseSeconds` (a crashed poll is simply due again then). A keyword still
+ * owed a look-back has none taken: its look-back is the poll it has next
+ * (startLookbacksOfRunningKeywords), and its regular polls follow an
+ * interval after it. Searches are
  * grouped so one query serves every keyword, of every workspace, that asks
  * it; review and feed polls stay per keyword. Polls of `skippedPlatforms`
  * (not configured here) are left due, so a process that has the platform
@@ -60,6 +63,7 @@ export async function claimDuePolls(
       from keyword_polls p join keywords k on k.id = p.keyword_id
       where p.next_poll_at <= ${now} and not k.muted and not k.paused_for_cap
         and p.platform <> all(${sql.array(skippedPlatforms as string[])})
+        and not exists (select 1 from keyword_lookbacks l where l.keyword_id = p.keyword_id)
       order by p.next_poll_at
       limit ${limit}
       for update of p skip locked
@@ -251,4 +255,16 @@ export async function syncKeywordPolls(sql: Queryable, keywordId: string, search
     insert into keyword_polls (keyword_id, platform, next_poll_at)
     select ${keywordId}, platform, ${firstPollAt} from wanted
     on conflict do nothing`;
+}
+
+/**
+ * Moves the regular polls of what a look-back reads (every platform of the
+ * keyword for `platforms` null) to `firstPollAt` at the earliest: a regular
+ * poll due at once would search the same platform again beside it.
+ */
+export async function deferPollsBehindLookback(sql: Queryable, keywordId: string, platforms: readonly string[] | null, firstPollAt: Date): Promise<void> {
+  await sql`
+    /* deferPollsBehindLookback */
+    update keyword_polls set next_poll_at = greatest(next_poll_at, ${firstPollAt})
+    where keyword_id = ${keywordId} and (${platforms === null} or platform = any(${sql.array((platforms ?? []) as string[])}::text[]))`;
 }
