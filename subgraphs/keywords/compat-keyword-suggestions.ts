@@ -4,8 +4,7 @@ import { domainError, notFound } from '../domain-error.ts';
 import type { PothosBuilder, PothosObjectRef } from '../pothos-builder.ts';
 import type { SubgraphContext } from '../subgraph-server.ts';
 import { keywordOfCompatId } from './compat-keywords.ts';
-import { patchKeyword } from './keyword-commands.ts';
-import { loadKeyword } from './keyword.ts';
+import { loadKeyword, reviseKeyword } from './keyword.ts';
 import { keywordSuggestions, suggestionIdentity } from './keyword-suggestions.ts';
 import { dismissSuggestions } from './suggestion-dismissal-store.ts';
 import type { KeywordRow } from './keyword-store.ts';
@@ -74,7 +73,7 @@ async function acceptSuggestion(ctx: SubgraphContext, compatId: number, modified
   const found = await listedSuggestion(ctx, compatId);
   const keyword = found.keyword;
   const patch = patchWith(found.suggestion, modifiedValue);
-  const { keyword: changed } = await patchKeyword(ctx.sql, keyword.workspaceId, keyword.id, patch, ctx.clock.now(), ctx.sourceReaders);
+  const changed = await reviseKeyword(ctx, keyword.workspaceId, keyword.id, patch);
   return { keyword: changed, fields: [octolensFieldOf[found.suggestion.type]!] };
 }
 
