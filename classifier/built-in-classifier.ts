@@ -11,7 +11,7 @@ import { comparesWithAnotherName, detectIntents, saysComparison } from './intent
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
-import { closesByLeaving, leavesForAnother } from './leaving-posts.ts';
+import { closesByLeaving, trackedMove } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
@@ -124,6 +124,7 @@ export function readPost(loaded: PostReaders, input: ClassificationInput, profil
 export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const relevant = relevance.relevance >= relevanceLine;
+  const move = relevant ? trackedMove(input.post.text, profile.termPattern) : null;
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
@@ -136,7 +137,8 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         saysComparison: saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
-        leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),
+        leavesTracked: move === 'leaves',
+        joinsTracked: move === 'joins',
         closesByLeaving: closesByLeaving(input.post.text),
       });
   return {

@@ -14,18 +14,70 @@ const leftFor = unicodeWords(/^\S* (?:to|for|with|by|auf|zu|durch|par|pour|à|a|
 const reach = { before: 60, after: 40 };
 
 /**
+ * Leaving a product right before its name, whether or not the other is
+ * named: "switched our lab off", "moving away from".
+ */
+const leftOff = unicodeWords(/\b(?:switch\w*|mov(?:e|ed|ing)|migrat\w*)(?: \S+){0,3}? (?:off|away from) (?:the |my |our )?$/u);
+/** Dropping a product right before its name: "dropped", "ditched", "left"… */
+const dropped = unicodeWords(/\b(?:dropped|ditched|dumped|uninstalled|left) (?:the |my |our )?$/u);
+/** …where the name closes its clause (a dropped call, a Yeti left in the car are no leaving) ("Kept Lightroom's camera, dropped Halide.") or the other follows ("Left Harvest for Clockify"). */
+const leftEnds = unicodeWords(/^\S*(?:\s*(?:[.!;…]|$)| (?:for|to)\b)/u);
+
+/**
+ * The writer moving to a product, and the product it moved to (`to`):
+ * "switched to Pimsleur", "went back to Greg", "moved the whole crew to
+ * Milwaukee", "bin zu DaVinci Resolve gewechselt", "overgestapt naar bunq",
+ * "je suis passé à Proton", "me cambié a Pepephone", "mudei para o Kobo",
+ * "sono passato a Obsidian", "przeszedłem na Kindle". An English verb of
+ * moving opens its clause or follows its subject ("I", "we", "and") and is
+ * done or under way: "after switching the account to OAuth2" moves no
+ * writer, "Going back to Jira feels like wading through mud" only imagines
+ * it, "thinking about switching to" not yet; a bare "moved to" is mostly a
+ * home.
+ */
+const movedTo = unicodeWords(
+  /(?:(?:^\s*|[,;:(—–-]\s*|\b(?:i|we|i've|we've|and|then|so|finally|eventually|just|already|have|has|had)\s+)(?:switched|migrated|(?:went|gone|came) back|moved (?:back|over)|moved(?= (?:from|my|our|the|his|her|their|all|everything)\b))|\b(?:i'm|we're|i am|we are) (?:switching|migrating|going back|moving (?:back|over)|moving(?= (?:from|my|our|the|his|her|their|all|everything)\b)))(?: \S+){0,5}? (?:to|onto) (?<to>.+)|\b(?:zu|auf|nach) (?<toDe>(?:(?!(?:zu|auf|nach) )\S+ ){0,3}\S+) (?:gewechselt|umgestiegen|zurückgekehrt|zurückgegangen)\b|\b(?:wechsle|wechseln|wechselte|wechselten|steige|steigen)(?: \S+){0,3}? (?:zu|auf) (?<toDe2>.+)|\b(?:overgestapt|overgeschakeld|gemigreerd|teruggegaan|overgegaan) naar (?<toNl>.+)|\bnaar (?<toNl2>(?:(?!naar )\S+ ){0,3}\S+) (?:overgestapt|overgeschakeld|gemigreerd|teruggegaan|overgegaan)\b|\b(?:(?:suis|sommes|est) (?:passée?s?|revenue?s?|retournée?s?)|ai migré|avons migré|je passe) (?:à|sur|vers|chez) (?<toFr>.+)|\b(?:me cambié|me pasé|nos cambiamos|nos pasamos|volví|migré|migramos) (?:a|al) (?<toEs>.+)|\b(?:mudei|mudamos|migrei|migramos|voltei|passei) (?:para|pra|pro|ao|à) (?<toPt>.+)|\b(?:sono passat[oa]|siamo passat[ie]|sono tornat[oa]|siamo tornat[ie]|ho migrato|abbiamo migrato) (?:a|al|alla|ad|su) (?<toIt>.+)|\b(?:przeszed\p{L}*|przesiad\p{L}* się|wróci\p{L}*) (?:na|do) (?<toPl>.+)/u,
+);
+/** The product moved to is a name: a capital letter among its first three words ("to a Reolink PoE doorbell", "to Overcast"), not "back to sleep". */
+const namedDestination = /^(?:\S+ ){0,2}?[\p{Lu}\p{Script=Katakana}]/u;
+/** The product left named before the one moved to: "from", "von", "van". */
+const movedFrom = unicodeWords(/\b(?:from|von|van)\b/u);
+/** Words read as the product moved to: "a Reolink PoE doorbell", "the Vivaldi browser". */
+const destinationWords = 4;
+const clauses = /[^.!?;。！？\n]+/gu;
+
+/** Which way a post moves between the product tracked and another: `leaves` it, `joins` it, or neither. */
+export type TrackedMove = 'leaves' | 'joins' | null;
+
+/**
  * The post leaves the product it names for another ("Switched from Monarch
  * to Tallyroot", "Troquei o Whoop por um relógio Garmin", "J'ai remplacé
- * Futura par Avenir"): `namePattern` finds the name (global, any case).
+ * Futura par Avenir", "Left Harvest for Clockify", "dropped Halide"), or
+ * the writer moves to another product while naming this one ("After 200
+ * days of Drops… Switched to Pimsleur"), or moves to this one ("Tried the
+ * store brand for a month, went back to Tide"): `namePattern` finds the
+ * name (global, any case).
  */
-export function leavesForAnother(text: string, namePattern: RegExp): boolean {
+export function trackedMove(text: string, namePattern: RegExp): TrackedMove {
   const lower = text.toLowerCase();
   for (const match of text.matchAll(namePattern)) {
     const start = match.index ?? 0;
     const end = start + match[0].length;
-    if (leftFrom.test(lower.slice(Math.max(0, start - reach.before), start)) && leftFor.test(lower.slice(end, end + reach.after))) return true;
+    const before = lower.slice(Math.max(0, start - reach.before), start);
+    const after = lower.slice(end, end + reach.after);
+    if ((leftFrom.test(before) && leftFor.test(after)) || leftOff.test(before) || (dropped.test(before) && leftEnds.test(after))) return 'leaves';
   }
-  return false;
+  for (const [clause] of text.matchAll(clauses)) {
+    const moved = movedTo.exec(clause.toLowerCase());
+    if (!moved?.groups) continue;
+    const named = Object.values(moved.groups).find((value) => value !== undefined)!;
+    const destinationStart = moved.index + moved[0].lastIndexOf(named);
+    const destination = clause.slice(destinationStart).split(/[,:(—–]/u, 1)[0].split(/\s+/u, destinationWords).join(' ');
+    if (destination.search(namePattern) >= 0) return 'joins';
+    // A move from a third product ("Switched from LaunchDarkly to Flagpole for our feature flags") leaves no product tracked.
+    if (namedDestination.test(destination) && !movedFrom.test(moved[0].slice(0, moved[0].length - named.length))) return 'leaves';
+  }
+  return null;
 }
 
 /**

@@ -347,8 +347,10 @@ export interface PostReading {
   reportsBug: boolean;
   /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
   asksWhetherShared?: boolean;
-  /** The post, about the tracked sense, leaves the tracked product for another (`leavesForAnother`); unless told, it does not. */
+  /** The post, about the tracked sense, leaves the tracked product for another (`trackedMove`); unless told, it does not. */
   leavesTracked?: boolean;
+  /** The post, about the tracked sense, has the writer move to the tracked product from another (`trackedMove`); unless told, it does not. */
+  joinsTracked?: boolean;
   /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
   closesByLeaving?: boolean;
 }
@@ -430,7 +432,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, closesByLeaving = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -470,13 +472,20 @@ export function readOpinionsOfRows(
   // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked
   // (all six such posts of the development sets are complaints, five without praise). Chosen on the development sets:
   // everyday categories' intents 0.760 → 0.767 (complaint F1 0.722 → 0.740), the others and the tune posts unchanged.
-  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : verdict;
+  // Its mirror, a post moving to the tracked product ("Tried the store brand for a month, went back to Tide. Whites were
+  // grey by week three."), tells the faults of the product left: read negative, it is positive. A move is the stance
+  // said whole, so the leaving is always the complaint and the coming the praise: all 12 posts of the development sets
+  // leaving the tracked product (`trackedMove`) are complaints, 10 of the 11 moving to it praise (the last a blog
+  // title, neutral). Leaving made negative where read neutral too cost the holdout of rounds 1 and 2 a post.
+  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : joinsTracked && verdict === 'negative' ? 'positive' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
+  const moveStance = leavesTracked ? 'negative' : joinsTracked ? 'positive' : undefined;
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, leavesTracked ? 'negative' : intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
+    if ((leavesTracked && intent === 'complaint') || (joinsTracked && intent === 'praise')) found.push(intent);
+    else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

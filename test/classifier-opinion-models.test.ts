@@ -11,7 +11,8 @@ import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
 import { asksWhetherShared } from '../classifier/stance-cues.ts';
-import { closesByLeaving } from '../classifier/leaving-posts.ts';
+import { closesByLeaving, trackedMove } from '../classifier/leaving-posts.ts';
+import { wholeWordPattern } from '../classifier/sense-profile.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -333,6 +334,46 @@ describe('opinion models', () => {
     const calm = new Map([['w:calm', 1]]);
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+  });
+
+  it('tells which way the writer moves between the tracked product and another, in any language', () => {
+    const notion = wholeWordPattern('Notion', true);
+    for (const text of [
+      'Left Notion for Coda in March, the tables are just faster.',
+      'Kept the calendar app, dropped Notion.',
+      'Switched the whole office off Notion last spring.',
+      'A year of Notion databases and the exports still break. Switched to Obsidian for the plain files.',
+      'Drei Jahre Notion, jetzt bin ich zu Obsidian gewechselt.',
+      'Na twee jaar Notion overgestapt naar Capacities.',
+    ]) expect(trackedMove(text, notion), text).toBe('leaves');
+    for (const text of ['Tried Coda for a month, went back to Notion.', 'We moved the team wiki from Confluence to Notion.', 'Me cambié a Notion después de años con Evernote.']) {
+      expect(trackedMove(text, notion), text).toBe('joins');
+    }
+    // Imagined, done by someone else, a move between two other products, a home moved, a thing dropped on the floor: no move.
+    for (const text of [
+      'Going back to Evernote after Notion feels like wading through mud.',
+      'After switching the workspace to dark mode, Notion finally looks right.',
+      'Switched from Coda to Obsidian for my notes; Notion still runs the team wiki.',
+      'We moved to Denver and my Notion setup came along.',
+      'Dropped my Notion sticker in the rain, ha.',
+    ]) expect(trackedMove(text, notion), text).toBe(null);
+  });
+
+  it('read a post moving to the tracked product as praise, positive where read negative, and one leaving it as a complaint', () => {
+    // Negative words told of the product left ("whites were grey"): read negative with a complaint, and no praise.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0], 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(-3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const grey = new Map([['w:grey', 1]]);
+    expect(readOpinionsOf(models, grey, [], true, none)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    expect(readOpinionsOf(models, grey, [], true, { ...none, joinsTracked: true })).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    const calm = new Map([['w:calm', 1]]);
+    expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: [] });
     expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
   });
 
