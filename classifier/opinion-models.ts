@@ -341,7 +341,11 @@ export interface PostReading {
   understatesPraise: boolean;
   /** A curt closing sentence of praise after a body that blames and praises nothing (`SentimentReading.curtPraiseAfterBlame`). */
   curtPraiseAfterBlame: boolean;
-  /** One product set beside another in words the comparison rules leave out (`saysComparison`), or by a comparative beside another name (`comparesWithAnotherName`). */
+  /**
+   * One product set beside another in words the comparison rules leave out (`saysComparison`), by a comparative beside
+   * another name (`comparesWithAnotherName`), or by the writer moving between the tracked product and another
+   * (`trackedMove`: 11 of the 12 such posts of the development sets that name the other are comparisons).
+   */
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
   reportsBug: boolean;
