@@ -344,7 +344,7 @@ export interface PostReading {
   /**
    * One product set beside another in words the comparison rules leave out (`saysComparison`), by a comparative beside
    * another name (`comparesWithAnotherName`), or by the writer moving between the tracked product and another
-   * (`trackedMove`: 11 of the 12 such posts of the development sets that name the other are comparisons).
+   * (`trackedMove`: 21 of the 22 such posts of the development sets that name the other are comparisons, the last a blog title).
    */
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
