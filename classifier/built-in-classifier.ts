@@ -7,7 +7,7 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { comparesWithAnotherName, detectIntents, saysComparison } from './intents.ts';
+import { comparesWithAnotherName, detectIntents, losesComparison, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
@@ -125,6 +125,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const relevant = relevance.relevance >= relevanceLine;
   const move = relevant ? trackedMove(input.post.text, profile.termPattern) : null;
+  const lost = relevant && move === null && losesComparison(input.post.text, profile.termPattern, language === 'en', loaded.english.isEnglishWord);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
@@ -134,11 +135,12 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
-        saysComparison: move !== null || saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
+        saysComparison: move !== null || lost || saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
         leavesTracked: move === 'leaves',
         joinsTracked: move === 'joins',
+        losesComparison: lost,
         closesByLeaving: closesByLeaving(input.post.text),
       });
   return {

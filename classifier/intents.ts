@@ -221,6 +221,67 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
   return nameWithinSentence.test(others) || (japaneseText.test(others) && nameInJapanese.test(others));
 }
 
+/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper"… */
+const winsBy = unicodeWords(
+  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b/u,
+);
+/** A sentence that weighs both sides ("Stock is faster to open, sure, but…", "…to be fair") gives no winner. */
+const weighsBothSides = unicodeWords(/\b(?:but|though|although|sure|to be fair|while|whereas|aber|zwar|mais|pero|aunque|però|maar|mas|porém|ale|men)\b/u);
+/** "…beats Pedigree", "…le gana a Sprite": the name after the word is the side that loses. */
+const beatsWhatFollows = unicodeWords(/\b(?:beats?|outperforms?|le gana(?: a)?|schlägt|batte)$/u);
+const capitalisedWord = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}-]+/gu;
+/** What may stand before a name that opens a sentence: "The Shimano brakes", "La Yamaha", "Die Em-eukal Drops". */
+const openingArticle = /^(?:the|my|our|la|le|el|les|los|las|der|die|das|de|het|o|a|il|lo)?$/iu;
+const sentencesOfPost = /[^.!?;。！？\n]+/gu;
+
+/**
+ * A capitalised word is a name where it stands within a sentence, or opens
+ * one and is no common word: it holds a digit or a capital inside
+ * ("DaVinci", "M18"), the post writes it capitalised within a sentence too,
+ * or, in English, `isEnglishWord` does not know it ("Neovim", "Shimano";
+ * "Honestly" and "Fewer" open sentences as words).
+ */
+function namesBefore(text: string, before: string, english: boolean, isEnglishWord: (word: string) => boolean): boolean {
+  for (const match of before.matchAll(capitalisedWord)) {
+    const word = match[0];
+    if (!openingArticle.test(before.slice(0, match.index).trim())) return true;
+    if (/\p{N}|\p{Ll}\p{Lu}/u.test(word)) return true;
+    if (new RegExp(`[^.!?\\s]\\s+${word}(?![\\p{L}\\p{N}])`, 'u').test(text)) return true;
+    if (english && !isEnglishWord(word)) return true;
+  }
+  return false;
+}
+
+/**
+ * The tracked product loses a comparison: the post's last sentence that
+ * says one side wins names another product as the winner, and the tracked
+ * one not at all or as the side beaten ("The Shimano brakes are quieter…",
+ * "Neovim with nvim-dap is miles ahead", "Kirkland's dog food beats
+ * Pedigree", "Storytel i Empik Go mają dużo więcej…"). A sentence that
+ * weighs both sides gives no winner; one where the tracked product stands
+ * before the word, with no other name, has it win. `termPattern` finds the
+ * tracked name (global, any case).
+ */
+export function losesComparison(text: string, termPattern: RegExp, english: boolean, isEnglishWord: (word: string) => boolean): boolean {
+  let loses = false;
+  for (const [sentence] of text.matchAll(sentencesOfPost)) {
+    const lower = sentence.toLowerCase();
+    const won = winsBy.exec(lower);
+    if (!won) continue;
+    if (weighsBothSides.test(lower)) {
+      loses = false;
+      continue;
+    }
+    const before = sentence.slice(0, won.index);
+    const trackedBefore = before.search(termPattern) >= 0;
+    const otherBefore = namesBefore(text, before.replace(termPattern, ' '), english, isEnglishWord);
+    const trackedAfter = sentence.slice(won.index + won[0].length).search(termPattern) >= 0;
+    if (trackedBefore && !otherBefore) loses = false;
+    else if (!trackedBefore && otherBefore) loses = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length));
+  }
+  return loses;
+}
+
 /**
  * One pattern for a list of alternatives, each tried only on text that holds
  * its literals (`LiteralGuardedPattern`). Patterns are written in lower case

@@ -355,6 +355,8 @@ export interface PostReading {
   leavesTracked?: boolean;
   /** The post, about the tracked sense, has the writer move to the tracked product from another (`trackedMove`); unless told, it does not. */
   joinsTracked?: boolean;
+  /** The post, about the tracked sense, has another product win a comparison with it (`losesComparison`); unless told, it does not. */
+  losesComparison?: boolean;
   /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
   closesByLeaving?: boolean;
 }
@@ -436,7 +438,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, closesByLeaving = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -481,14 +483,22 @@ export function readOpinionsOfRows(
   // said whole, so the leaving is always the complaint and the coming the praise: all 12 posts of the development sets
   // leaving the tracked product (`trackedMove`) are complaints, 10 of the 11 moving to it praise (the last a blog
   // title, neutral). Leaving made negative where read neutral too cost the holdout of rounds 1 and 2 a post.
-  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : joinsTracked && verdict === 'negative' ? 'positive' : verdict;
+  // A comparison the tracked product loses ("The Shimano brakes are quieter and the hoods fit my hands better", "Neovim
+  // with nvim-dap is miles ahead", `losesComparison`) is negative, a complaint and a comparison, however it praises the
+  // winner: the labelling rules of rounds 9 and 10 say so, and 7 of the 8 such posts of the development sets that ask
+  // nothing are (the eighth praises the tracked brand's own model by its name, "Aiden"). A question read neutral
+  // ("Thunderbird or eM Client? We'd pay for eM Client if it's clearly better") weighs the two before choosing: 3 of 3
+  // are neutral. Technical categories' sentiment 81.0% → 81.3%, everyday 82.3% → 83.5%, apps 76.8% → 76.5%; the holdout
+  // of rounds 1 and 2 and the tune posts unchanged.
+  const lostComparison = losesComparison && !(verdict === 'neutral' && ruleIntents.includes('question'));
+  const sentiment = (leavesTracked && verdict === 'positive') || lostComparison ? 'negative' : joinsTracked && verdict === 'negative' ? 'positive' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
-  const moveStance = leavesTracked ? 'negative' : joinsTracked ? 'positive' : undefined;
+  const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked ? 'positive' : undefined;
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if ((leavesTracked && intent === 'complaint') || (joinsTracked && intent === 'praise')) found.push(intent);
+    if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);
     else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };

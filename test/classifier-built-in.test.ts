@@ -645,6 +645,15 @@ describe('built-in classifier', () => {
     expect(movedOn.intents).toContain('complaint');
   });
 
+  it('reads a comparison the tracked product loses as negative, a complaint and a comparison, however it praises the winner', async () => {
+    const [lost, won] = await classify(
+      post('Used Notion for two years and Coda for one. Coda is faster, and its tables are brilliant.', notion, tablo),
+      post('Used Coda for two years and Notion for one. Notion is faster, and its tables are brilliant.', notion, tablo),
+    );
+    expect(lost).toMatchObject({ sentiment: 'negative', intents: expect.arrayContaining(['complaint', 'comparison']) });
+    expect(won.sentiment).toBe('positive');
+  });
+
   it('names the language of a post in ISO 639-1, and none for a word or two', async () => {
     const results = await classify(
       post('We moved every crate of the workspace to the 2024 edition of Rust this week.', rust),

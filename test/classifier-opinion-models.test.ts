@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { comparesWithAnotherName, saysComparison } from '../classifier/intents.ts';
+import { comparesWithAnotherName, losesComparison, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -358,6 +358,39 @@ describe('opinion models', () => {
       'We moved to Denver and my Notion setup came along.',
       'Dropped my Notion sticker in the rain, ha.',
     ]) expect(trackedMove(text, notion), text).toBe(null);
+  });
+
+  it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
+    const notion = wholeWordPattern('Notion', true);
+    const common = new Set(['honestly', 'tables', 'stock']);
+    const loses = (text: string, english = true) => losesComparison(text, notion, english, (word) => common.has(word.toLowerCase()));
+    for (const text of [
+      'Used Notion for two years and Coda for one. Coda is faster and its tables never break.',
+      'Honestly Obsidian beats Notion on every count that matters to me.',
+      'Tried Notion for the team wiki. The Coda docs load twice as fast on our old laptops.',
+    ]) expect(loses(text), text).toBe(true);
+    expect(loses('Notion está bien para notas. La versión de Coda le gana por mucho.', false)).toBe(true);
+    for (const text of [
+      'Notion is faster than Coda for my notes.',
+      'Coda is faster to open, sure, but Notion keeps everything in one place.',
+      'Honestly, tables are faster in Notion.',
+      'Coda is faster to open. Notion is better at everything else.',
+    ]) expect(loses(text), text).toBe(false);
+  });
+
+  it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, unless it is a question read neutral', () => {
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0], 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-3), praise: yesNo(-3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const calm = new Map([['w:calm', 1]]);
+    const plain = new Map([['w:plain', 1]]);
+    expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
+    expect(readOpinionsOf(models, plain, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'neutral', intents: ['question'] });
   });
 
   it('read a post moving to the tracked product as praise, positive where read negative, and one leaving it as a complaint', () => {
