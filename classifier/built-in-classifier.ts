@@ -125,7 +125,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const relevant = relevance.relevance >= relevanceLine;
   const move = relevant ? trackedMove(input.post.text, profile.termPattern) : null;
-  const lost = relevant && move === null && losesComparison(input.post.text, profile.termPattern, language === 'en', loaded.english.isEnglishWord);
+  const lost = relevant && move === null && losesComparison(input.post.text, profile.termPattern, language, loaded.english.isEnglishWord);
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {

@@ -221,9 +221,9 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
   return nameWithinSentence.test(others) || (japaneseText.test(others) && nameInJapanese.test(others));
 }
 
-/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper"… */
+/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper", "の方が"… */
 const winsBy = unicodeWords(
-  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b/u,
+  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b|の方が|のほうが/u,
 );
 /** A sentence that weighs both sides ("Stock is faster to open, sure, but…", "…to be fair") gives no winner. */
 const weighsBothSides = unicodeWords(/\b(?:but|though|although|sure|to be fair|while|whereas|aber|zwar|mais|pero|aunque|però|maar|mas|porém|ale|men)\b/u);
@@ -239,15 +239,16 @@ const sentencesOfPost = /[^.!?;。！？\n]+/gu;
  * one and is no common word: it holds a digit or a capital inside
  * ("DaVinci", "M18"), the post writes it capitalised within a sentence too,
  * or, in English, `isEnglishWord` does not know it ("Neovim", "Shimano";
- * "Honestly" and "Fewer" open sentences as words).
+ * "Honestly" and "Fewer" open sentences as words); in Japanese, any word in
+ * Latin letters ("Googleフライトの方が早い").
  */
-function namesBefore(text: string, before: string, english: boolean, isEnglishWord: (word: string) => boolean): boolean {
+function namesBefore(text: string, before: string, language: string | null, isEnglishWord: (word: string) => boolean): boolean {
   for (const match of before.matchAll(capitalisedWord)) {
     const word = match[0];
     if (!openingArticle.test(before.slice(0, match.index).trim())) return true;
     if (/\p{N}|\p{Ll}\p{Lu}/u.test(word)) return true;
     if (new RegExp(`[^.!?\\s]\\s+${word}(?![\\p{L}\\p{N}])`, 'u').test(text)) return true;
-    if (english && !isEnglishWord(word)) return true;
+    if (language === 'ja' || (language === 'en' && !isEnglishWord(word))) return true;
   }
   return false;
 }
@@ -260,9 +261,9 @@ function namesBefore(text: string, before: string, english: boolean, isEnglishWo
  * Pedigree", "Storytel i Empik Go mają dużo więcej…"). A sentence that
  * weighs both sides gives no winner; one where the tracked product stands
  * before the word, with no other name, has it win. `termPattern` finds the
- * tracked name (global, any case).
+ * tracked name (global, any case); `language` is the post's.
  */
-export function losesComparison(text: string, termPattern: RegExp, english: boolean, isEnglishWord: (word: string) => boolean): boolean {
+export function losesComparison(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): boolean {
   let loses = false;
   for (const [sentence] of text.matchAll(sentencesOfPost)) {
     const lower = sentence.toLowerCase();
@@ -274,7 +275,7 @@ export function losesComparison(text: string, termPattern: RegExp, english: bool
     }
     const before = sentence.slice(0, won.index);
     const trackedBefore = before.search(termPattern) >= 0;
-    const otherBefore = namesBefore(text, before.replace(termPattern, ' '), english, isEnglishWord);
+    const otherBefore = namesBefore(text, before.replace(termPattern, ' '), language, isEnglishWord);
     const trackedAfter = sentence.slice(won.index + won[0].length).search(termPattern) >= 0;
     if (trackedBefore && !otherBefore) loses = false;
     else if (!trackedBefore && otherBefore) loses = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length));

@@ -38,6 +38,14 @@ const leftEnds = unicodeWords(/^\S*(?:\s*(?:[.!;…]|$)| (?:for|to)\b)/u);
 const movedTo = unicodeWords(
   /(?:(?:^\s*|[,;:(—–-]\s*|\b(?:i|we|i've|we've|and|then|so|finally|eventually|just|already|have|has|had)\s+)(?:switched|migrated|(?:went|gone|came) back|moved (?:back|over)|moved(?= (?:from|my|our|the|his|her|their|all|everything)\b))|\b(?:i'm|we're|i am|we are) (?:switching|migrating|going back|moving (?:back|over)|moving(?= (?:from|my|our|the|his|her|their|all|everything)\b)))(?: \S+){0,5}? (?:to|onto) (?<to>.+)|\b(?:zu|auf|nach) (?<toDe>(?:(?!(?:zu|auf|nach) )\S+ ){0,3}\S+) (?:gewechselt|umgestiegen|zurückgekehrt|zurückgegangen)\b|\b(?:wechsle|wechseln|wechselte|wechselten|steige|steigen)(?: \S+){0,3}? (?:zu|auf) (?<toDe2>.+)|\b(?:overgestapt|overgeschakeld|gemigreerd|teruggegaan|overgegaan) naar (?<toNl>.+)|\bnaar (?<toNl2>(?:(?!naar )\S+ ){0,3}\S+) (?:overgestapt|overgeschakeld|gemigreerd|teruggegaan|overgegaan)\b|\b(?:(?:suis|sommes|est) (?:passée?s?|revenue?s?|retournée?s?)|ai migré|avons migré|je passe) (?:à|sur|vers|chez) (?<toFr>.+)|\b(?:me cambié|me pasé|nos cambiamos|nos pasamos|volví|migré|migramos) (?:a|al) (?<toEs>.+)|\b(?:mudei|mudamos|migrei|migramos|voltei|passei) (?:para|pra|pro|ao|à) (?<toPt>.+)|\b(?:sono passat[oa]|siamo passat[ie]|sono tornat[oa]|siamo tornat[ie]|ho migrato|abbiamo migrato) (?:a|al|alla|ad|su) (?<toIt>.+)|\b(?:przeszed\p{L}*|przesiad\p{L}* się|wróci\p{L}*) (?:na|do) (?<toPl>.+)/u,
 );
+/**
+ * The writer moving to a product in Japanese, named in Latin letters or
+ * katakana before the particle: "Castro に移行", "Fantasticalに変えてから",
+ * "Sway に乗り換えて"; "…に移行したい", "…に切り替えようか" only want to.
+ */
+const movedToInJapanese = /([\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N} .+-]*|[\p{Script=Katakana}ー]{2,})\s*(?:に|へ)(?:移行|乗り換え|乗換え|変え|切り替え|切替え)(?!たい|よう)/u;
+/** …and the product it left, before "から" in the same sentence. */
+const movedFromInJapanese = /から[^。！？]*$/u;
 /** The product moved to is a name: a capital letter among its first three words ("to a Reolink PoE doorbell", "to Overcast"), not "back to sleep". */
 const namedDestination = /^(?:\S+ ){0,2}?[\p{Lu}\p{Script=Katakana}]/u;
 /** The product left named before the one moved to: "from", "von", "van". */
@@ -55,7 +63,7 @@ export type TrackedMove = 'leaves' | 'joins' | null;
  * Futura par Avenir", "Left Harvest for Clockify", "dropped Halide"), or
  * the writer moves to another product while naming this one ("After 200
  * days of Drops… Switched to Pimsleur"), or moves to this one ("Tried the
- * store brand for a month, went back to Tide"): `namePattern` finds the
+ * store brand for a month, went back to Tide", "Castro に移行"): `namePattern` finds the
  * name (global, any case).
  */
 export function trackedMove(text: string, namePattern: RegExp): TrackedMove {
@@ -66,6 +74,12 @@ export function trackedMove(text: string, namePattern: RegExp): TrackedMove {
     const before = lower.slice(Math.max(0, start - reach.before), start);
     const after = lower.slice(end, end + reach.after);
     if ((leftFrom.test(before) && leftFor.test(after)) || leftOff.test(before) || (dropped.test(before) && leftEnds.test(after))) return 'leaves';
+  }
+  const japanese = movedToInJapanese.exec(text);
+  if (japanese) {
+    if (japanese[1].search(namePattern) >= 0) return 'joins';
+    const from = text.slice(0, japanese.index).match(movedFromInJapanese);
+    if (!from || from[0].search(namePattern) >= 0) return 'leaves';
   }
   for (const [clause] of text.matchAll(clauses)) {
     const moved = movedTo.exec(clause.toLowerCase());
