@@ -105,6 +105,20 @@ const negativeStanceComplaintAllowance = 1.5;
 const negativeStancePraiseMargin = 1;
 
 /**
+ * The mirror of `negativeStancePraiseMargin`: where the post's stance is
+ * positive, a complaint is found only from log-odds this much higher. A
+ * complaint model that fires there has mostly read the faults of what the
+ * writer left or compared ("Fantasticalに変えてからGoogleカレンダーを開かなくなった",
+ * "Whites were grey by week three" of the store brand) or a fault put
+ * right. Chosen on the development sets with the margin of praise (margins
+ * 0.5 to 2 read alike: intents 0.848 → 0.849 on unseen categories, 0.829 →
+ * 0.833 on technical ones, everyday and apps within 0.001; complaint
+ * precision up on all four) and the holdout of rounds 1 and 2 not lower
+ * (0.795 → 0.798; 0.800 to 0.805 at 1.5 to 3).
+ */
+const positiveStanceComplaintMargin = 1;
+
+/**
  * Praise is found from log-odds this much lower where a post that marks no
  * irony concedes it before a turn that brings none (`concedesPraise`: "Sway
  * is stable, sure, but…", "Helix tiene un montón de buenas ideas, pero…"):
@@ -392,10 +406,11 @@ export function readOpinionsOf(
   return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony'), ...form });
 }
 
-/** How much the post's stance moves an intent's cut: complaints come easier in a negative post, praise harder there and easier in a positive one. */
+/** How much the post's stance moves an intent's cut: complaints come easier in a negative post and harder in a positive one, praise harder in a negative post and easier in a positive one. */
 function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: boolean): number {
   if (sentiment === 'negative') return intent === 'complaint' ? -negativeStanceComplaintAllowance : intent === 'praise' ? negativeStancePraiseMargin : 0;
   if (sentiment === 'positive' && intent === 'praise') return -(relevant ? positiveStancePraiseAllowance.trackedSense : positiveStancePraiseAllowance.otherSense);
+  if (sentiment === 'positive' && intent === 'complaint') return positiveStanceComplaintMargin;
   return 0;
 }
 

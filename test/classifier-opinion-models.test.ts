@@ -346,8 +346,9 @@ describe('opinion models', () => {
       'A year of Notion databases and the exports still break. Switched to Obsidian for the plain files.',
       'Drei Jahre Notion, jetzt bin ich zu Obsidian gewechselt.',
       'Na twee jaar Notion overgestapt naar Capacities.',
+      'Notionは重すぎる。Obsidianに乗り換えた。',
     ]) expect(trackedMove(text, notion), text).toBe('leaves');
-    for (const text of ['Tried Coda for a month, went back to Notion.', 'We moved the team wiki from Confluence to Notion.', 'Me cambié a Notion después de años con Evernote.']) {
+    for (const text of ['Tried Coda for a month, went back to Notion.', 'We moved the team wiki from Confluence to Notion.', 'Me cambié a Notion después de años con Evernote.', 'EvernoteからNotionに移行した。']) {
       expect(trackedMove(text, notion), text).toBe('joins');
     }
     // Imagined, done by someone else, a move between two other products, a home moved, a thing dropped on the floor: no move.
@@ -357,19 +358,34 @@ describe('opinion models', () => {
       'Switched from Coda to Obsidian for my notes; Notion still runs the team wiki.',
       'We moved to Denver and my Notion setup came along.',
       'Dropped my Notion sticker in the rain, ha.',
+      'Notionのメモは便利。CodaからObsidianに移行したい。',
     ]) expect(trackedMove(text, notion), text).toBe(null);
+  });
+
+  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one', () => {
+    // Complaint at log-odds 0.2: over its cut of -0.5 in a neutral post, under it plus the margin of 1 in a positive one.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0], 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(0.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, new Map([['w:plain', 1]]), [], true, none).intents).toEqual(['complaint']);
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none)).toEqual({ sentiment: 'positive', intents: [] });
   });
 
   it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
     const notion = wholeWordPattern('Notion', true);
     const common = new Set(['honestly', 'tables', 'stock']);
-    const loses = (text: string, english = true) => losesComparison(text, notion, english, (word) => common.has(word.toLowerCase()));
+    const loses = (text: string, language = 'en') => losesComparison(text, notion, language, (word) => common.has(word.toLowerCase()));
     for (const text of [
       'Used Notion for two years and Coda for one. Coda is faster and its tables never break.',
       'Honestly Obsidian beats Notion on every count that matters to me.',
       'Tried Notion for the team wiki. The Coda docs load twice as fast on our old laptops.',
     ]) expect(loses(text), text).toBe(true);
-    expect(loses('Notion está bien para notas. La versión de Coda le gana por mucho.', false)).toBe(true);
+    expect(loses('Notion está bien para notas. La versión de Coda le gana por mucho.', 'es')).toBe(true);
+    expect(loses('Notionの検索は遅い。Codaの方が速い気がする。', 'ja')).toBe(true);
     for (const text of [
       'Notion is faster than Coda for my notes.',
       'Coda is faster to open, sure, but Notion keeps everything in one place.',
