@@ -89,9 +89,15 @@ export const intentCuts: Record<LearnedIntent, number> = { buy_intent: 0, compla
  * the evidence it lacks. Chosen on the development set of unseen categories
  * (complaint F1 0.55 → 0.64) with the holdout of rounds 1 and 2 not lower
  * (0.655 → 0.667); the same for praise read as positive cost that holdout
- * praise precision (0.79 → 0.72 at an allowance of 0.5).
+ * praise precision (0.79 → 0.72 at an allowance of 0.5). Raised from 1.5
+ * in issue 19's pass 26, once a complaint in a positive post took a margin
+ * (`positiveStanceComplaintMargin`): the labelling rules of rounds 8 to 10
+ * give a complaint to 386 of the development sets' 391 negative posts;
+ * everyday categories' intents 0.790 → 0.792, apps 0.746 → 0.752, the
+ * others unchanged, the holdout of rounds 1 and 2 too (0.798); from 2.5 on,
+ * apps 0.754 and that holdout 0.797.
  */
-const negativeStanceComplaintAllowance = 1.5;
+const negativeStanceComplaintAllowance = 2;
 
 /**
  * Praise is the positive stance said of something: where the sentiment

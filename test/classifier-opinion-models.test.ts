@@ -362,7 +362,7 @@ describe('opinion models', () => {
     ]) expect(trackedMove(text, notion), text).toBe(null);
   });
 
-  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one', () => {
+  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one, and in a negative post from log-odds 2 lower', () => {
     // Complaint at log-odds 0.2: over its cut of -0.5 in a neutral post, under it plus the margin of 1 in a positive one.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -373,6 +373,13 @@ describe('opinion models', () => {
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, new Map([['w:plain', 1]]), [], true, none).intents).toEqual(['complaint']);
     expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none)).toEqual({ sentiment: 'positive', intents: [] });
+    // Complaint at log-odds -2.2: under its cut of -0.5 less 1.5, over it less 2, in a negative post.
+    const negative = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-2.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(negative, new Map([['w:grey', 1]]), [], true, none)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
   });
 
   it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
