@@ -153,8 +153,12 @@ const concededPraiseAllowance = 1.5;
  * "Promossa", "Chapeau"); the whole stance is the evidence it lacks.
  * Chosen on the development set (praise F1 0.61 → 0.77, intents 0.771 →
  * 0.805) with the holdout of rounds 1 and 2 not lower (0.778 either way).
+ * The tracked sense's raised from 2 to 2.5 in issue 19's pass 26, with the
+ * complaint's allowances beside it: intents 0.849 → 0.851, 0.833 → 0.836,
+ * 0.792 either way and 0.752 → 0.756 on the four development sets, that
+ * holdout 0.798 either way (3 read as 2.5).
  */
-const positiveStancePraiseAllowance = { trackedSense: 2, otherSense: 0.75 };
+const positiveStancePraiseAllowance = { trackedSense: 2.5, otherSense: 0.75 };
 
 /**
  * The mirror of the allowances above: a post the sentiment model leaves

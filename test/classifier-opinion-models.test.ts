@@ -362,7 +362,7 @@ describe('opinion models', () => {
     ]) expect(trackedMove(text, notion), text).toBe(null);
   });
 
-  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one, and in a negative post from log-odds 2 lower', () => {
+  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one, and in a negative post from log-odds 2 lower; praise in a positive post about the tracked sense from 2.5 lower', () => {
     // Complaint at log-odds 0.2: over its cut of -0.5 in a neutral post, under it plus the margin of 1 in a positive one.
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -380,6 +380,14 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     expect(readOpinionsOf(negative, new Map([['w:grey', 1]]), [], true, none)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // Praise at log-odds -2.3 in a positive post about the tracked sense: over its cut of 0 less 2.5.
+    const positive = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-2.3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(positive, new Map([['w:calm', 1]]), [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    expect(readOpinionsOf(positive, new Map([['w:calm', 1]]), [], false, none)).toEqual({ sentiment: 'positive', intents: [] });
   });
 
   it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
