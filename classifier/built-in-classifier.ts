@@ -7,7 +7,7 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { comparesWithAnotherName, detectIntents, losesComparison, saysComparison } from './intents.ts';
+import { comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
@@ -125,7 +125,8 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const relevant = relevance.relevance >= relevanceLine;
   const move = relevant ? trackedMove(input.post.text, profile.termPattern) : null;
-  const lost = relevant && move === null && losesComparison(input.post.text, profile.termPattern, language, loaded.english.isEnglishWord);
+  const winner = relevant && move === null ? comparisonWinner(input.post.text, profile.termPattern, language, loaded.english.isEnglishWord) : null;
+  const lost = winner === 'other';
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
@@ -141,6 +142,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         leavesTracked: move === 'leaves',
         joinsTracked: move === 'joins',
         losesComparison: lost,
+        winsComparison: winner === 'tracked',
         closesByLeaving: closesByLeaving(input.post.text),
       });
   return {

@@ -254,33 +254,34 @@ function namesBefore(text: string, before: string, language: string | null, isEn
 }
 
 /**
- * The tracked product loses a comparison: the post's last sentence that
- * says one side wins names another product as the winner, and the tracked
- * one not at all or as the side beaten ("The Shimano brakes are quieter…",
- * "Neovim with nvim-dap is miles ahead", "Kirkland's dog food beats
- * Pedigree", "Storytel i Empik Go mają dużo więcej…"). A sentence that
- * weighs both sides gives no winner; one where the tracked product stands
- * before the word, with no other name, has it win. `termPattern` finds the
- * tracked name (global, any case); `language` is the post's.
+ * Which side wins the post's comparison, by its last sentence that says one
+ * side wins: `other` where it names another product as the winner and the
+ * tracked one not at all or as the side beaten ("The Shimano brakes are
+ * quieter…", "Neovim with nvim-dap is miles ahead", "Kirkland's dog food
+ * beats Pedigree", "Storytel i Empik Go mają dużo więcej…"), `tracked`
+ * where the tracked product stands before the word and no other name does
+ * ("Kayak's hacker fares still beat Google Flights"). A sentence that weighs
+ * both sides gives no winner. `termPattern` finds the tracked name (global,
+ * any case); `language` is the post's.
  */
-export function losesComparison(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): boolean {
-  let loses = false;
+export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
+  let winner: 'tracked' | 'other' | null = null;
   for (const [sentence] of text.matchAll(sentencesOfPost)) {
     const lower = sentence.toLowerCase();
     const won = winsBy.exec(lower);
     if (!won) continue;
     if (weighsBothSides.test(lower)) {
-      loses = false;
+      winner = null;
       continue;
     }
     const before = sentence.slice(0, won.index);
     const trackedBefore = before.search(termPattern) >= 0;
     const otherBefore = namesBefore(text, before.replace(termPattern, ' '), language, isEnglishWord);
     const trackedAfter = sentence.slice(won.index + won[0].length).search(termPattern) >= 0;
-    if (trackedBefore && !otherBefore) loses = false;
-    else if (!trackedBefore && otherBefore) loses = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length));
+    if (trackedBefore && !otherBefore) winner = 'tracked';
+    else if (!trackedBefore && otherBefore) winner = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length)) ? 'other' : null;
   }
-  return loses;
+  return winner;
 }
 
 /**

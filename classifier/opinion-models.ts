@@ -379,8 +379,10 @@ export interface PostReading {
   leavesTracked?: boolean;
   /** The post, about the tracked sense, has the writer move to the tracked product from another (`trackedMove`); unless told, it does not. */
   joinsTracked?: boolean;
-  /** The post, about the tracked sense, has another product win a comparison with it (`losesComparison`); unless told, it does not. */
+  /** The post, about the tracked sense, has another product win a comparison with it (`comparisonWinner`); unless told, it does not. */
   losesComparison?: boolean;
+  /** The post, about the tracked sense, has the tracked product win a comparison (`comparisonWinner`); unless told, it does not. */
+  winsComparison?: boolean;
   /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
   closesByLeaving?: boolean;
 }
@@ -463,7 +465,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, closesByLeaving = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -509,18 +511,22 @@ export function readOpinionsOfRows(
   // leaving the tracked product (`trackedMove`) are complaints, 10 of the 11 moving to it praise (the last a blog
   // title, neutral). Leaving made negative where read neutral too cost the holdout of rounds 1 and 2 a post.
   // A comparison the tracked product loses ("The Shimano brakes are quieter and the hoods fit my hands better", "Neovim
-  // with nvim-dap is miles ahead", `losesComparison`) is negative, a complaint and a comparison, however it praises the
+  // with nvim-dap is miles ahead", `comparisonWinner`) is negative, a complaint and a comparison, however it praises the
   // winner: the labelling rules of rounds 9 and 10 say so, and 7 of the 8 such posts of the development sets that ask
   // nothing are (the eighth praises the tracked brand's own model by its name, "Aiden"). A question read neutral
   // ("Thunderbird or eM Client? We'd pay for eM Client if it's clearly better") weighs the two before choosing: 3 of 3
   // are neutral. Technical categories' sentiment 81.0% → 81.3%, everyday 82.3% → 83.5%, apps 76.8% → 76.5%; the holdout
-  // of rounds 1 and 2 and the tune posts unchanged.
+  // of rounds 1 and 2 and the tune posts unchanged. The mirror, one the tracked product wins ("Kayak's hacker fares
+  // still beat Google Flights for me"), makes a post read neutral that asks nothing positive: apps 77.1% → 77.4%, a
+  // tune post lost ("…Apollo was far easier to teach", labelled neutral), that holdout unchanged. Read negative, such
+  // a post mostly tells the faults it came through, and stays.
   const lostComparison = losesComparison && !(verdict === 'neutral' && ruleIntents.includes('question'));
-  const sentiment = (leavesTracked && verdict === 'positive') || lostComparison ? 'negative' : joinsTracked && verdict === 'negative' ? 'positive' : verdict;
+  const wonComparison = winsComparison && verdict === 'neutral' && !ruleIntents.includes('question');
+  const sentiment = (leavesTracked && verdict === 'positive') || lostComparison ? 'negative' : (joinsTracked && verdict === 'negative') || wonComparison ? 'positive' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
-  const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked ? 'positive' : undefined;
+  const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked || wonComparison ? 'positive' : undefined;
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
     if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { comparesWithAnotherName, losesComparison, saysComparison } from '../classifier/intents.ts';
+import { comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -393,7 +393,7 @@ describe('opinion models', () => {
   it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
     const notion = wholeWordPattern('Notion', true);
     const common = new Set(['honestly', 'tables', 'stock']);
-    const loses = (text: string, language = 'en') => losesComparison(text, notion, language, (word) => common.has(word.toLowerCase()));
+    const loses = (text: string, language = 'en') => comparisonWinner(text, notion, language, (word) => common.has(word.toLowerCase())) === 'other';
     for (const text of [
       'Used Notion for two years and Coda for one. Coda is faster and its tables never break.',
       'Honestly Obsidian beats Notion on every count that matters to me.',
@@ -401,6 +401,8 @@ describe('opinion models', () => {
     ]) expect(loses(text), text).toBe(true);
     expect(loses('Notion está bien para notas. La versión de Coda le gana por mucho.', 'es')).toBe(true);
     expect(loses('Notionの検索は遅い。Codaの方が速い気がする。', 'ja')).toBe(true);
+    expect(comparisonWinner('Notion is faster than Coda for my notes.', notion, 'en', (word) => common.has(word.toLowerCase()))).toBe('tracked');
+    expect(comparisonWinner('Notion schlägt im Sommer jede Coda.', notion, 'de', () => false)).toBe('tracked');
     for (const text of [
       'Notion is faster than Coda for my notes.',
       'Coda is faster to open, sure, but Notion keeps everything in one place.',
@@ -409,7 +411,7 @@ describe('opinion models', () => {
     ]) expect(loses(text), text).toBe(false);
   });
 
-  it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, unless it is a question read neutral', () => {
+  it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
       sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0], 'w:plain': [0, 0, 1] } },
@@ -422,6 +424,9 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    // The mirror: one the tracked product wins makes a post read neutral positive, unless it asks.
+    expect(readOpinionsOf(models, plain, [], true, { ...none, winsComparison: true }).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, winsComparison: true }).sentiment).toBe('neutral');
   });
 
   it('read a post moving to the tracked product as praise, positive where read negative, and one leaving it as a complaint', () => {
