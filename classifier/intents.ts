@@ -225,6 +225,8 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
 const winsBy = unicodeWords(
   /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b|の方が|のほうが/u,
 );
+/** `winsBy` tried only on a post that holds one of its words, told by the post's three-character runs. */
+const mayWinBy = new LiteralGuardedPattern(winsBy);
 /** A sentence that weighs both sides ("Stock is faster to open, sure, but…", "…to be fair") gives no winner. */
 const weighsBothSides = unicodeWords(/\b(?:but|though|although|sure|to be fair|while|whereas|aber|zwar|mais|pero|aunque|però|maar|mas|porém|ale|men)\b/u);
 /** "…beats Pedigree", "…le gana a Sprite": the name after the word is the side that loses. */
@@ -266,6 +268,7 @@ function namesBefore(text: string, before: string, language: string | null, isEn
  */
 export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
   let winner: 'tracked' | 'other' | null = null;
+  if (!mayWinBy.test(text.toLowerCase())) return winner;
   for (const [sentence] of text.matchAll(sentencesOfPost)) {
     const lower = sentence.toLowerCase();
     const won = winsBy.exec(lower);

@@ -1,3 +1,4 @@
+import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 
 /**
@@ -44,8 +45,12 @@ const movedTo = unicodeWords(
  * "Sway に乗り換えて"; "…に移行したい", "…に切り替えようか" only want to.
  */
 const movedToInJapanese = /([\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N} .+-]*|[\p{Script=Katakana}ー]{2,})\s*(?:に|へ)(?:移行|乗り換え|乗換え|変え|切り替え|切替え)(?!たい|よう)/u;
+/** The verbs alone: the whole pattern, which starts anywhere in a run of Latin letters, is tried only where one stands. */
+const movingInJapanese = /移行|乗り換え|乗換え|変え|切り替え|切替え/u;
 /** …and the product it left, before "から" in the same sentence. */
 const movedFromInJapanese = /から[^。！？]*$/u;
+/** `movedTo` tried only on a clause of a post that holds one of its words, told by the post's three-character runs: most hold none. */
+const mayHaveMovedTo = new LiteralGuardedPattern(movedTo);
 /** The product moved to is a name: a capital letter among its first three words ("to a Reolink PoE doorbell", "to Overcast"), not "back to sleep". */
 const namedDestination = /^(?:\S+ ){0,2}?[\p{Lu}\p{Script=Katakana}]/u;
 /** The product left named before the one moved to: "from", "von", "van". */
@@ -75,14 +80,15 @@ export function trackedMove(text: string, namePattern: RegExp): TrackedMove {
     const after = lower.slice(end, end + reach.after);
     if ((leftFrom.test(before) && leftFor.test(after)) || leftOff.test(before) || (dropped.test(before) && leftEnds.test(after))) return 'leaves';
   }
-  const japanese = movedToInJapanese.exec(text);
+  const japanese = movingInJapanese.test(text) ? movedToInJapanese.exec(text) : null;
   if (japanese) {
     if (japanese[1].search(namePattern) >= 0) return 'joins';
     const from = text.slice(0, japanese.index).match(movedFromInJapanese);
     if (!from || from[0].search(namePattern) >= 0) return 'leaves';
   }
   for (const [clause] of text.matchAll(clauses)) {
-    const moved = movedTo.exec(clause.toLowerCase());
+    const clauseLower = clause.toLowerCase();
+    const moved = mayHaveMovedTo.test(clauseLower, lower) ? movedTo.exec(clauseLower) : null;
     if (!moved?.groups) continue;
     const named = Object.values(moved.groups).find((value) => value !== undefined)!;
     const destinationStart = moved.index + moved[0].lastIndexOf(named);
