@@ -365,6 +365,8 @@ export interface PostReading {
   understatesPraise: boolean;
   /** A curt closing sentence of praise after a body that blames and praises nothing (`SentimentReading.curtPraiseAfterBlame`). */
   curtPraiseAfterBlame: boolean;
+  /** A closing sentence of praise said as an afterthought after a body that praises nothing (`SentimentReading.praisesAsAfterthought`); unless told, none is. */
+  praisesAsAfterthought?: boolean;
   /**
    * One product set beside another in words the comparison rules leave out (`saysComparison`), by a comparative beside
    * another name (`comparesWithAnotherName`), or by the writer moving between the tracked product and another
@@ -432,7 +434,7 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
  * in sarcasm, a comparison of two named products or said in words the rules
  * leave out.
  */
-function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame'>, faultTold: number): number {
+function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame' | 'praisesAsAfterthought'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'praise') return form.concedesPraise && !form.ironic ? concededPraiseAllowance : 0;
   if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0);
@@ -465,7 +467,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesByLeaving = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesByLeaving = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -499,7 +501,11 @@ export function readOpinionsOfRows(
   // igniter died after 14 months and they want $60 for the part. Nice.") is sarcasm: of the 13 such posts of the
   // training corpora, the tune posts and the development sets, 10 are negative. Without the fault cue the sets part ways
   // (23 negative, 13 positive: a fault put right, "…card replaced next day. Honestly impressed."), and dev unseen lost three.
-  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // A closer of praise said as an afterthought ("Returned the Fellow Opus. Grind was uneven below 10… Nice looking box,
+  // though.") leaves the body as the verdict: apps' sentiment 77.4% → 78.1%, the other sets, the tune posts and the
+  // holdout of rounds 1 and 2 unchanged (a body that also blames, as `curtPraiseAfterBlame` asks, moved nothing: "$7 for
+  // a lemonade that was 80% ice…" blames in no lexicon word).
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
   // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked

@@ -390,6 +390,17 @@ describe('opinion models', () => {
     expect(readOpinionsOf(positive, new Map([['w:calm', 1]]), [], false, none)).toEqual({ sentiment: 'positive', intents: [] });
   });
 
+  it('read a closer of praise said as an afterthought after a body that praises nothing as the body’s verdict', async () => {
+    const reading = (text: string) => readSentiment(text, 'en', noWords);
+    expect(reading('Sent the kettle back. The lid leaked after a week and the handle got hot. Nice colour, though.').praisesAsAfterthought).toBe(true);
+    expect(reading('Great kettle, boils fast and the handle stays cool. Nice colour, though.').praisesAsAfterthought).toBe(false);
+    expect(reading('The lid leaked after a week. The handle is fine.').praisesAsAfterthought).toBe(false);
+    const models = praisingModels({ 'w:calm': [1, 0, 0] });
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, praisesAsAfterthought: true }).sentiment).toBe('negative');
+  });
+
   it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
     const notion = wholeWordPattern('Notion', true);
     const common = new Set(['honestly', 'tables', 'stock']);
