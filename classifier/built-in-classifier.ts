@@ -11,7 +11,7 @@ import { comparesWithAnotherName, comparisonWinner, detectIntents, saysCompariso
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
-import { closesByLeaving, trackedMove } from './leaving-posts.ts';
+import { closesOnVerdict, trackedMove } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
@@ -144,7 +144,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         joinsTracked: move === 'joins',
         losesComparison: lost,
         winsComparison: winner === 'tracked',
-        closesByLeaving: closesByLeaving(input.post.text),
+        closesOnVerdict: closesOnVerdict(input.post.text),
       });
   return {
     relevance: relevance.relevance,

@@ -11,7 +11,7 @@ import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
 import { asksWhetherShared } from '../classifier/stance-cues.ts';
-import { closesByLeaving, trackedMove } from '../classifier/leaving-posts.ts';
+import { closesOnVerdict, trackedMove } from '../classifier/leaving-posts.ts';
 import { wholeWordPattern } from '../classifier/sense-profile.ts';
 
 const noWords: ReadonlySet<string> = new Set();
@@ -457,7 +457,7 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
   });
 
-  it('read a post closing on a sentence that only says the writer left as negative, in any language', () => {
+  it('read a post closing on a sentence that only says the writer left or is disappointed as negative, in any language', () => {
     for (const text of [
       'Peloton raised the price again and removed the classes I did. Cancelled.',
       'The insoles run half a size small. Returning them.',
@@ -466,15 +466,19 @@ describe('opinion models', () => {
       'Probeer al een uur iets te doen wat elders twee klikken is. Ik geef het op.',
       'Se me renovó sin avisar. Cancelado.',
       '値上げが続いたので。解約した。',
-    ]) expect(closesByLeaving(text), text).toBe(true);
+      'The soles came apart after one winter. Disappointing.',
+      'Verkeerde maat geleverd, retour op eigen kosten. Jammer.',
+      'Die Lieferung kam zwei Wochen zu spät. Echt schade.',
+      '届いた箱が潰れていた。残念。',
+    ]) expect(closesOnVerdict(text), text).toBe(true);
     // A lone word, a leaving told inside a longer sentence, or a closer about something else: no verdict of leaving.
-    for (const text of ['Cancelled.', 'Cancelled the old plan and moved to the yearly one. Saves a lot.', 'Back from two weeks away. Returned the rental car, all fine.']) {
-      expect(closesByLeaving(text), text).toBe(false);
+    for (const text of ['Cancelled.', 'Cancelled the old plan and moved to the yearly one. Saves a lot.', 'Back from two weeks away. Returned the rental car, all fine.', 'Three years on the same boots. Not bad.']) {
+      expect(closesOnVerdict(text), text).toBe(false);
     }
     const models = praisingModels({ 'w:calm': [1, 0, 0] });
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none).sentiment).toBe('positive');
-    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, closesByLeaving: true }).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, closesOnVerdict: true }).sentiment).toBe('negative');
   });
 
   it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
