@@ -7,11 +7,11 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { comparesWithAnotherName, detectIntents, saysComparison } from './intents.ts';
+import { comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
-import { closesByLeaving, leavesForAnother } from './leaving-posts.ts';
+import { closesOnVerdict, trackedMove } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
 import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
@@ -124,6 +124,9 @@ export function readPost(loaded: PostReaders, input: ClassificationInput, profil
 export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, profile: SenseProfile): Classification {
   const { language, relevance, automated, statusPost, intents, evidence } = readPost(loaded, input, profile);
   const relevant = relevance.relevance >= relevanceLine;
+  const move = relevant ? trackedMove(input.post.text, profile.termPattern) : null;
+  const winner = relevant && move === null ? comparisonWinner(input.post.text, profile.termPattern, language, loaded.english.isEnglishWord) : null;
+  const lost = winner === 'other';
   const opinion = automated
     ? { sentiment: machineMadeSentiment(evidence.reading, statusPost), intents: [] }
     : readOpinionsOfRows(loaded.opinions, featureRows(evidence, loaded.opinions.vocabulary), intents, {
@@ -133,11 +136,15 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
-        saysComparison: saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
+        praisesAsAfterthought: evidence.reading.praisesAsAfterthought,
+        saysComparison: move !== null || lost || saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
-        leavesTracked: relevant && leavesForAnother(input.post.text, profile.termPattern),
-        closesByLeaving: closesByLeaving(input.post.text),
+        leavesTracked: move === 'leaves',
+        joinsTracked: move === 'joins',
+        losesComparison: lost,
+        winsComparison: winner === 'tracked',
+        closesOnVerdict: closesOnVerdict(input.post.text),
       });
   return {
     relevance: relevance.relevance,

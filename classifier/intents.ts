@@ -221,6 +221,72 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
   return nameWithinSentence.test(others) || (japaneseText.test(others) && nameInJapanese.test(others));
 }
 
+/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper", "の方が"… */
+const winsBy = unicodeWords(
+  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b|の方が|のほうが/u,
+);
+/** `winsBy` tried only on a post that holds one of its words, told by the post's three-character runs. */
+const mayWinBy = new LiteralGuardedPattern(winsBy);
+/** A sentence that weighs both sides ("Stock is faster to open, sure, but…", "…to be fair") gives no winner. */
+const weighsBothSides = unicodeWords(/\b(?:but|though|although|sure|to be fair|while|whereas|aber|zwar|mais|pero|aunque|però|maar|mas|porém|ale|men)\b/u);
+/** "…beats Pedigree", "…le gana a Sprite": the name after the word is the side that loses. */
+const beatsWhatFollows = unicodeWords(/\b(?:beats?|outperforms?|le gana(?: a)?|schlägt|batte)$/u);
+const capitalisedWord = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}-]+/gu;
+/** What may stand before a name that opens a sentence: "The Shimano brakes", "La Yamaha", "Die Em-eukal Drops". */
+const openingArticle = /^(?:the|my|our|la|le|el|les|los|las|der|die|das|de|het|o|a|il|lo)?$/iu;
+const sentencesOfPost = /[^.!?;。！？\n]+/gu;
+
+/**
+ * A capitalised word is a name where it stands within a sentence, or opens
+ * one and is no common word: it holds a digit or a capital inside
+ * ("DaVinci", "M18"), the post writes it capitalised within a sentence too,
+ * or, in English, `isEnglishWord` does not know it ("Neovim", "Shimano";
+ * "Honestly" and "Fewer" open sentences as words); in Japanese, any word in
+ * Latin letters ("Googleフライトの方が早い").
+ */
+function namesBefore(text: string, before: string, language: string | null, isEnglishWord: (word: string) => boolean): boolean {
+  for (const match of before.matchAll(capitalisedWord)) {
+    const word = match[0];
+    if (!openingArticle.test(before.slice(0, match.index).trim())) return true;
+    if (/\p{N}|\p{Ll}\p{Lu}/u.test(word)) return true;
+    if (new RegExp(`[^.!?\\s]\\s+${word}(?![\\p{L}\\p{N}])`, 'u').test(text)) return true;
+    if (language === 'ja' || (language === 'en' && !isEnglishWord(word))) return true;
+  }
+  return false;
+}
+
+/**
+ * Which side wins the post's comparison, by its last sentence that says one
+ * side wins: `other` where it names another product as the winner and the
+ * tracked one not at all or as the side beaten ("The Shimano brakes are
+ * quieter…", "Neovim with nvim-dap is miles ahead", "Kirkland's dog food
+ * beats Pedigree", "Storytel i Empik Go mają dużo więcej…"), `tracked`
+ * where the tracked product stands before the word and no other name does
+ * ("Kayak's hacker fares still beat Google Flights"). A sentence that weighs
+ * both sides gives no winner. `termPattern` finds the tracked name (global,
+ * any case); `language` is the post's.
+ */
+export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
+  let winner: 'tracked' | 'other' | null = null;
+  if (!mayWinBy.test(text.toLowerCase())) return winner;
+  for (const [sentence] of text.matchAll(sentencesOfPost)) {
+    const lower = sentence.toLowerCase();
+    const won = winsBy.exec(lower);
+    if (!won) continue;
+    if (weighsBothSides.test(lower)) {
+      winner = null;
+      continue;
+    }
+    const before = sentence.slice(0, won.index);
+    const trackedBefore = before.search(termPattern) >= 0;
+    const otherBefore = namesBefore(text, before.replace(termPattern, ' '), language, isEnglishWord);
+    const trackedAfter = sentence.slice(won.index + won[0].length).search(termPattern) >= 0;
+    if (trackedBefore && !otherBefore) winner = 'tracked';
+    else if (!trackedBefore && otherBefore) winner = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length)) ? 'other' : null;
+  }
+  return winner;
+}
+
 /**
  * One pattern for a list of alternatives, each tried only on text that holds
  * its literals (`LiteralGuardedPattern`). Patterns are written in lower case

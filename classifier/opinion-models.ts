@@ -89,9 +89,15 @@ export const intentCuts: Record<LearnedIntent, number> = { buy_intent: 0, compla
  * the evidence it lacks. Chosen on the development set of unseen categories
  * (complaint F1 0.55 → 0.64) with the holdout of rounds 1 and 2 not lower
  * (0.655 → 0.667); the same for praise read as positive cost that holdout
- * praise precision (0.79 → 0.72 at an allowance of 0.5).
+ * praise precision (0.79 → 0.72 at an allowance of 0.5). Raised from 1.5
+ * in issue 19's pass 26, once a complaint in a positive post took a margin
+ * (`positiveStanceComplaintMargin`): the labelling rules of rounds 8 to 10
+ * give a complaint to 386 of the development sets' 391 negative posts;
+ * everyday categories' intents 0.790 → 0.792, apps 0.746 → 0.752, the
+ * others unchanged, the holdout of rounds 1 and 2 too (0.798); from 2.5 on,
+ * apps 0.754 and that holdout 0.797.
  */
-const negativeStanceComplaintAllowance = 1.5;
+const negativeStanceComplaintAllowance = 2;
 
 /**
  * Praise is the positive stance said of something: where the sentiment
@@ -103,6 +109,20 @@ const negativeStanceComplaintAllowance = 1.5;
  * "love") or a complaint's polite ones.
  */
 const negativeStancePraiseMargin = 1;
+
+/**
+ * The mirror of `negativeStancePraiseMargin`: where the post's stance is
+ * positive, a complaint is found only from log-odds this much higher. A
+ * complaint model that fires there has mostly read the faults of what the
+ * writer left or compared ("Fantasticalに変えてからGoogleカレンダーを開かなくなった",
+ * "Whites were grey by week three" of the store brand) or a fault put
+ * right. Chosen on the development sets with the margin of praise (margins
+ * 0.5 to 2 read alike: intents 0.848 → 0.849 on unseen categories, 0.829 →
+ * 0.833 on technical ones, everyday and apps within 0.001; complaint
+ * precision up on all four) and the holdout of rounds 1 and 2 not lower
+ * (0.795 → 0.798; 0.800 to 0.805 at 1.5 to 3).
+ */
+const positiveStanceComplaintMargin = 1;
 
 /**
  * Praise is found from log-odds this much lower where a post that marks no
@@ -133,8 +153,12 @@ const concededPraiseAllowance = 1.5;
  * "Promossa", "Chapeau"); the whole stance is the evidence it lacks.
  * Chosen on the development set (praise F1 0.61 → 0.77, intents 0.771 →
  * 0.805) with the holdout of rounds 1 and 2 not lower (0.778 either way).
+ * The tracked sense's raised from 2 to 2.5 in issue 19's pass 26, with the
+ * complaint's allowances beside it: intents 0.849 → 0.851, 0.833 → 0.836,
+ * 0.792 either way and 0.752 → 0.756 on the four development sets, that
+ * holdout 0.798 either way (3 read as 2.5).
  */
-const positiveStancePraiseAllowance = { trackedSense: 2, otherSense: 0.75 };
+const positiveStancePraiseAllowance = { trackedSense: 2.5, otherSense: 0.75 };
 
 /**
  * The mirror of the allowances above: a post the sentiment model leaves
@@ -341,16 +365,28 @@ export interface PostReading {
   understatesPraise: boolean;
   /** A curt closing sentence of praise after a body that blames and praises nothing (`SentimentReading.curtPraiseAfterBlame`). */
   curtPraiseAfterBlame: boolean;
-  /** One product set beside another in words the comparison rules leave out (`saysComparison`), or by a comparative beside another name (`comparesWithAnotherName`). */
+  /** A closing sentence of praise said as an afterthought after a body that praises nothing (`SentimentReading.praisesAsAfterthought`); unless told, none is. */
+  praisesAsAfterthought?: boolean;
+  /**
+   * One product set beside another in words the comparison rules leave out (`saysComparison`), by a comparative beside
+   * another name (`comparesWithAnotherName`), or by the writer moving between the tracked product and another
+   * (`trackedMove`: 21 of the 22 such posts of the development sets that name the other are comparisons, the last a blog title).
+   */
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
   reportsBug: boolean;
   /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
   asksWhetherShared?: boolean;
-  /** The post, about the tracked sense, leaves the tracked product for another (`leavesForAnother`); unless told, it does not. */
+  /** The post, about the tracked sense, leaves the tracked product for another (`trackedMove`); unless told, it does not. */
   leavesTracked?: boolean;
-  /** The post closes on a sentence that only says the writer left (`closesByLeaving`); unless told, it does not. */
-  closesByLeaving?: boolean;
+  /** The post, about the tracked sense, has the writer move to the tracked product from another (`trackedMove`); unless told, it does not. */
+  joinsTracked?: boolean;
+  /** The post, about the tracked sense, has another product win a comparison with it (`comparisonWinner`); unless told, it does not. */
+  losesComparison?: boolean;
+  /** The post, about the tracked sense, has the tracked product win a comparison (`comparisonWinner`); unless told, it does not. */
+  winsComparison?: boolean;
+  /** The post closes on a sentence that only says the writer left or is disappointed (`closesOnVerdict`); unless told, it does not. */
+  closesOnVerdict?: boolean;
 }
 
 /**
@@ -384,10 +420,11 @@ export function readOpinionsOf(
   return readOpinionsOfRows(models, { rows, words, knownWords }, ruleIntents, { relevant, ironic: features.has('irony'), ...form });
 }
 
-/** How much the post's stance moves an intent's cut: complaints come easier in a negative post, praise harder there and easier in a positive one. */
+/** How much the post's stance moves an intent's cut: complaints come easier in a negative post and harder in a positive one, praise harder in a negative post and easier in a positive one. */
 function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: boolean): number {
   if (sentiment === 'negative') return intent === 'complaint' ? -negativeStanceComplaintAllowance : intent === 'praise' ? negativeStancePraiseMargin : 0;
   if (sentiment === 'positive' && intent === 'praise') return -(relevant ? positiveStancePraiseAllowance.trackedSense : positiveStancePraiseAllowance.otherSense);
+  if (sentiment === 'positive' && intent === 'complaint') return positiveStanceComplaintMargin;
   return 0;
 }
 
@@ -397,7 +434,7 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
  * in sarcasm, a comparison of two named products or said in words the rules
  * leave out.
  */
-function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame'>, faultTold: number): number {
+function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame' | 'praisesAsAfterthought'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'praise') return form.concedesPraise && !form.ironic ? concededPraiseAllowance : 0;
   if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0);
@@ -430,7 +467,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, asksWhetherShared = false, leavesTracked = false, closesByLeaving = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesOnVerdict = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -444,9 +481,10 @@ export function readOpinionsOfRows(
   // taken as negative where read neutral, it also finds the complaint from the negative stance's lower cut. Chosen on the
   // development sets (sentiment up a post each on technical, everyday and app categories, none lower).
   // A post closing on a sentence that only says the writer left ("…Een gratis herinneringsapp doet hetzelfde.
-  // Opgezegd.", "…Returning them.", `closesByLeaving`) is negative whatever its body weighed: technical categories'
-  // sentiment 79.4% → 80.0%, apps' 75.8% → 76.1%, the others unchanged.
-  const saidNegative = ironic || closesByLeaving;
+  // Opgezegd.", "…Returning them.", `closesOnVerdict`) is negative whatever its body weighed: technical categories'
+  // sentiment 79.4% → 80.0%, apps' 75.8% → 76.1%, the others unchanged. So is one closing on a word of disappointment
+  // ("…Jammer.", "…Disappointing.", issue 19's pass 26): everyday categories' 83.5% → 84.2%, the others unchanged.
+  const saidNegative = ironic || closesOnVerdict;
   const stance = stanceIn(models, scores, 0, saidNegative, asksWhetherShared);
   // A post with no word at all (emoji, a link) is no more of an unseen field than of a known one. The complaint's
   // allowance for the stance was chosen on the word model's reading, and keeps it; praise, the positive stance said of
@@ -464,19 +502,42 @@ export function readOpinionsOfRows(
   // igniter died after 14 months and they want $60 for the part. Nice.") is sarcasm: of the 13 such posts of the
   // training corpora, the tune posts and the development sets, 10 are negative. Without the fault cue the sets part ways
   // (23 negative, 13 positive: a fault put right, "…card replaced next day. Honestly impressed."), and dev unseen lost three.
-  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // A closer of praise said as an afterthought ("Returned the Fellow Opus. Grind was uneven below 10… Nice looking box,
+  // though.") leaves the body as the verdict: apps' sentiment 77.4% → 78.1%, the other sets, the tune posts and the
+  // holdout of rounds 1 and 2 unchanged (a body that also blames, as `curtPraiseAfterBlame` asks, moved nothing: "$7 for
+  // a lemonade that was 80% ice…" blames in no lexicon word).
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
   // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked
   // (all six such posts of the development sets are complaints, five without praise). Chosen on the development sets:
   // everyday categories' intents 0.760 → 0.767 (complaint F1 0.722 → 0.740), the others and the tune posts unchanged.
-  const sentiment = leavesTracked && verdict === 'positive' ? 'negative' : verdict;
+  // Its mirror, a post moving to the tracked product ("Tried the store brand for a month, went back to Tide. Whites were
+  // grey by week three."), tells the faults of the product left: read negative, it is positive. A move is the stance
+  // said whole, so the leaving is always the complaint and the coming the praise: all 12 posts of the development sets
+  // leaving the tracked product (`trackedMove`) are complaints, 10 of the 11 moving to it praise (the last a blog
+  // title, neutral). Leaving made negative where read neutral too cost the holdout of rounds 1 and 2 a post.
+  // A comparison the tracked product loses ("The Shimano brakes are quieter and the hoods fit my hands better", "Neovim
+  // with nvim-dap is miles ahead", `comparisonWinner`) is negative, a complaint and a comparison, however it praises the
+  // winner: the labelling rules of rounds 9 and 10 say so, and 7 of the 8 such posts of the development sets that ask
+  // nothing are (the eighth praises the tracked brand's own model by its name, "Aiden"). A question read neutral
+  // ("Thunderbird or eM Client? We'd pay for eM Client if it's clearly better") weighs the two before choosing: 3 of 3
+  // are neutral. Technical categories' sentiment 81.0% → 81.3%, everyday 82.3% → 83.5%, apps 76.8% → 76.5%; the holdout
+  // of rounds 1 and 2 and the tune posts unchanged. The mirror, one the tracked product wins ("Kayak's hacker fares
+  // still beat Google Flights for me"), makes a post read neutral that asks nothing positive: apps 77.1% → 77.4%, a
+  // tune post lost ("…Apollo was far easier to teach", labelled neutral), that holdout unchanged. Read negative, such
+  // a post mostly tells the faults it came through, and stays.
+  const lostComparison = losesComparison && !(verdict === 'neutral' && ruleIntents.includes('question'));
+  const wonComparison = winsComparison && verdict === 'neutral' && !ruleIntents.includes('question');
+  const sentiment = (leavesTracked && verdict === 'positive') || lostComparison ? 'negative' : (joinsTracked && verdict === 'negative') || wonComparison ? 'positive' : verdict;
   let faultTold = 0;
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
+  const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked || wonComparison ? 'positive' : undefined;
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
-    if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, leavesTracked ? 'negative' : intent === 'praise' ? read : stance, relevant) - allowance) found.push(intent);
+    if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);
+    else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -43,6 +43,12 @@ export interface SentimentReading {
   /** A curt closing sentence of praise after a body that blames and praises nothing ("…charged twice. Brilliant."). */
   curtPraiseAfterBlame: boolean;
   /**
+   * A closing sentence of praise said as an afterthought ("Nice looking box,
+   * though.", "Nice view though.") after a body that praises nothing: the
+   * body is the verdict, the closer what little it leaves standing.
+   */
+  praisesAsAfterthought: boolean;
+  /**
    * A closing sentence that is a word of praise exclaimed and nothing else,
    * or thanks (`thankedCloser`), after a body that praises nothing
    * (`exclaimedCloser`): irony no mark
@@ -190,6 +196,8 @@ const exclaimedCloser = new RegExp(String.raw`^\s*(?:(?:oh|ah|well),? )?${praise
  * negative and 7 positive, most of those thanking a person ("Gracias,
  * comunidad.", "Thank you Marcus.").
  */
+/** A closing sentence said as an afterthought: it ends on "though". */
+const afterthought = /[\s,](?:though|tho)[.!…]*\s*$/u;
 const thankedCloser = /^\s*(?:thanks?|thank you|thx|danke(?: schön| sehr)?|vielen dank|merci(?: beaucoup)?|gracias|grazie(?: mille)?|obrigad[oa]|dank je(?: wel)?|dank u(?: wel)?|bedankt|dzięki|dziękuję|tack(?: så mycket)?)(?:,?\s+[^\s.!…]+){0,2}\s*[.!…]*\s*$/u;
 
 /**
@@ -558,6 +566,7 @@ export function readSentiment(
   }
   const exclaimsAtBody = sentences > 1 && !ironic && (exclaimedCloser.test(closer) || thankedCloser.test(closer)) && !bodyPraises;
   const curtPraiseAfterBlame = sentences > 1 && closing > 0 && bodyBlames && !bodyPraises && !isQuestion(closer) && wordsOf(closer).length <= curtCloserWords;
+  const praisesAsAfterthought = sentences > 1 && closing > 0 && !bodyPraises && afterthought.test(closer);
   let afterTurn = 0;
   if (turnCues >= 0) for (let c = turnCues; c < cues.length; c++) afterTurn += cues[c].score;
   let beforeTurn = 0;
@@ -570,7 +579,7 @@ export function readSentiment(
     for (let c = openingTurnCues; c < cues.length; c++) after += cues[c].score;
     concedesBeforeSentence = before > 0 && after <= 0;
   }
-  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose), curtPraiseAfterBlame, exclaimsAtBody, concedesBeforeSentence };
+  return { score: cues.reduce((sum, cue) => sum + cue.score, 0), cues, ironic, closing, afterTurn, beforeTurn, understatesPraise: deniesFault || understatedPraise.test(prose), curtPraiseAfterBlame, praisesAsAfterthought, exclaimsAtBody, concedesBeforeSentence };
 }
 
 /**

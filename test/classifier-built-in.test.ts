@@ -633,6 +633,27 @@ describe('built-in classifier', () => {
     expect([left.sentiment, leftInPortuguese.sentiment, joined.sentiment]).toEqual(['negative', 'negative', 'positive']);
   });
 
+  it('reads a post moving to the tracked product as its praise, whatever faults it tells of the other, and one leaving it as a complaint', async () => {
+    const [cameBack, dropped, movedOn] = await classify(
+      post('Tried Coda for a month to save money, went back to Notion. Coda lost two of my pages and the sync kept failing.', notion, tablo),
+      post('Kept the calendar and the mail client, dropped Notion. The new tool is faster and everything works offline.', notion, tablo),
+      post('Nach drei Jahren mit Notion bin ich jetzt zu Obsidian gewechselt. Schnell, lokal, einfach super.', notion, tablo),
+    );
+    expect([cameBack.sentiment, dropped.sentiment, movedOn.sentiment]).toEqual(['positive', 'negative', 'negative']);
+    expect(cameBack.intents).toContain('praise');
+    expect(dropped.intents).toContain('complaint');
+    expect(movedOn.intents).toContain('complaint');
+  });
+
+  it('reads a comparison the tracked product loses as negative, a complaint and a comparison, however it praises the winner', async () => {
+    const [lost, won] = await classify(
+      post('Used Notion for two years and Coda for one. Coda is faster, and its tables are brilliant.', notion, tablo),
+      post('Used Coda for two years and Notion for one. Notion is faster, and its tables are brilliant.', notion, tablo),
+    );
+    expect(lost).toMatchObject({ sentiment: 'negative', intents: expect.arrayContaining(['complaint', 'comparison']) });
+    expect(won.sentiment).toBe('positive');
+  });
+
   it('names the language of a post in ISO 639-1, and none for a word or two', async () => {
     const results = await classify(
       post('We moved every crate of the workspace to the 2024 edition of Rust this week.', rust),

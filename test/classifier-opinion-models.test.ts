@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { comparesWithAnotherName, saysComparison } from '../classifier/intents.ts';
+import { comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -11,7 +11,8 @@ import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
 import { asksWhetherShared } from '../classifier/stance-cues.ts';
-import { closesByLeaving } from '../classifier/leaving-posts.ts';
+import { closesOnVerdict, trackedMove } from '../classifier/leaving-posts.ts';
+import { wholeWordPattern } from '../classifier/sense-profile.ts';
 
 const noWords: ReadonlySet<string> = new Set();
 
@@ -336,7 +337,127 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
   });
 
-  it('read a post closing on a sentence that only says the writer left as negative, in any language', () => {
+  it('tells which way the writer moves between the tracked product and another, in any language', () => {
+    const notion = wholeWordPattern('Notion', true);
+    for (const text of [
+      'Left Notion for Coda in March, the tables are just faster.',
+      'Kept the calendar app, dropped Notion.',
+      'Switched the whole office off Notion last spring.',
+      'A year of Notion databases and the exports still break. Switched to Obsidian for the plain files.',
+      'Drei Jahre Notion, jetzt bin ich zu Obsidian gewechselt.',
+      'Na twee jaar Notion overgestapt naar Capacities.',
+      'Notionは重すぎる。Obsidianに乗り換えた。',
+    ]) expect(trackedMove(text, notion), text).toBe('leaves');
+    for (const text of ['Tried Coda for a month, went back to Notion.', 'We moved the team wiki from Confluence to Notion.', 'Me cambié a Notion después de años con Evernote.', 'EvernoteからNotionに移行した。']) {
+      expect(trackedMove(text, notion), text).toBe('joins');
+    }
+    // Imagined, done by someone else, a move between two other products, a home moved, a thing dropped on the floor: no move.
+    for (const text of [
+      'Going back to Evernote after Notion feels like wading through mud.',
+      'After switching the workspace to dark mode, Notion finally looks right.',
+      'Switched from Coda to Obsidian for my notes; Notion still runs the team wiki.',
+      'We moved to Denver and my Notion setup came along.',
+      'Dropped my Notion sticker in the rain, ha.',
+      'Notionのメモは便利。CodaからObsidianに移行したい。',
+    ]) expect(trackedMove(text, notion), text).toBe(null);
+  });
+
+  it('read a complaint in a positive post only from log-odds a margin higher, as praise in a negative one, and in a negative post from log-odds 2 lower; praise in a positive post about the tracked sense from 2.5 lower', () => {
+    // Complaint at log-odds 0.2: over its cut of -0.5 in a neutral post, under it plus the margin of 1 in a positive one.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0], 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(0.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, new Map([['w:plain', 1]]), [], true, none).intents).toEqual(['complaint']);
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none)).toEqual({ sentiment: 'positive', intents: [] });
+    // Complaint at log-odds -2.2: under its cut of -0.5 less 1.5, over it less 2, in a negative post.
+    const negative = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-2.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(negative, new Map([['w:grey', 1]]), [], true, none)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // Praise at log-odds -2.3 in a positive post about the tracked sense: over its cut of 0 less 2.5.
+    const positive = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-5), praise: yesNo(-2.3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(positive, new Map([['w:calm', 1]]), [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    expect(readOpinionsOf(positive, new Map([['w:calm', 1]]), [], false, none)).toEqual({ sentiment: 'positive', intents: [] });
+  });
+
+  it('read a closer of praise said as an afterthought after a body that praises nothing as the body’s verdict', async () => {
+    const reading = (text: string) => readSentiment(text, 'en', noWords);
+    expect(reading('Sent the kettle back. The lid leaked after a week and the handle got hot. Nice colour, though.').praisesAsAfterthought).toBe(true);
+    expect(reading('Great kettle, boils fast and the handle stays cool. Nice colour, though.').praisesAsAfterthought).toBe(false);
+    expect(reading('The lid leaked after a week. The handle is fine.').praisesAsAfterthought).toBe(false);
+    const models = praisingModels({ 'w:calm': [1, 0, 0] });
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, praisesAsAfterthought: true }).sentiment).toBe('negative');
+  });
+
+  it('tells a comparison the tracked product loses from one it wins or weighs both ways', () => {
+    const notion = wholeWordPattern('Notion', true);
+    const common = new Set(['honestly', 'tables', 'stock']);
+    const loses = (text: string, language = 'en') => comparisonWinner(text, notion, language, (word) => common.has(word.toLowerCase())) === 'other';
+    for (const text of [
+      'Used Notion for two years and Coda for one. Coda is faster and its tables never break.',
+      'Honestly Obsidian beats Notion on every count that matters to me.',
+      'Tried Notion for the team wiki. The Coda docs load twice as fast on our old laptops.',
+    ]) expect(loses(text), text).toBe(true);
+    expect(loses('Notion está bien para notas. La versión de Coda le gana por mucho.', 'es')).toBe(true);
+    expect(loses('Notionの検索は遅い。Codaの方が速い気がする。', 'ja')).toBe(true);
+    expect(comparisonWinner('Notion is faster than Coda for my notes.', notion, 'en', (word) => common.has(word.toLowerCase()))).toBe('tracked');
+    expect(comparisonWinner('Notion schlägt im Sommer jede Coda.', notion, 'de', () => false)).toBe('tracked');
+    for (const text of [
+      'Notion is faster than Coda for my notes.',
+      'Coda is faster to open, sure, but Notion keeps everything in one place.',
+      'Honestly, tables are faster in Notion.',
+      'Coda is faster to open. Notion is better at everything else.',
+    ]) expect(loses(text), text).toBe(false);
+  });
+
+  it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0], 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-3), praise: yesNo(-3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const calm = new Map([['w:calm', 1]]);
+    const plain = new Map([['w:plain', 1]]);
+    expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
+    expect(readOpinionsOf(models, plain, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    // The mirror: one the tracked product wins makes a post read neutral positive, unless it asks.
+    expect(readOpinionsOf(models, plain, [], true, { ...none, winsComparison: true }).sentiment).toBe('positive');
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, winsComparison: true }).sentiment).toBe('neutral');
+  });
+
+  it('read a post moving to the tracked product as praise, positive where read negative, and one leaving it as a complaint', () => {
+    // Negative words told of the product left ("whites were grey"): read negative with a complaint, and no praise.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0], 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(-3), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const grey = new Map([['w:grey', 1]]);
+    expect(readOpinionsOf(models, grey, [], true, none)).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    expect(readOpinionsOf(models, grey, [], true, { ...none, joinsTracked: true })).toEqual({ sentiment: 'positive', intents: ['praise'] });
+    const calm = new Map([['w:calm', 1]]);
+    expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: [] });
+    expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+  });
+
+  it('read a post closing on a sentence that only says the writer left or is disappointed as negative, in any language', () => {
     for (const text of [
       'Peloton raised the price again and removed the classes I did. Cancelled.',
       'The insoles run half a size small. Returning them.',
@@ -345,15 +466,19 @@ describe('opinion models', () => {
       'Probeer al een uur iets te doen wat elders twee klikken is. Ik geef het op.',
       'Se me renovó sin avisar. Cancelado.',
       '値上げが続いたので。解約した。',
-    ]) expect(closesByLeaving(text), text).toBe(true);
+      'The soles came apart after one winter. Disappointing.',
+      'Verkeerde maat geleverd, retour op eigen kosten. Jammer.',
+      'Die Lieferung kam zwei Wochen zu spät. Echt schade.',
+      '届いた箱が潰れていた。残念。',
+    ]) expect(closesOnVerdict(text), text).toBe(true);
     // A lone word, a leaving told inside a longer sentence, or a closer about something else: no verdict of leaving.
-    for (const text of ['Cancelled.', 'Cancelled the old plan and moved to the yearly one. Saves a lot.', 'Back from two weeks away. Returned the rental car, all fine.']) {
-      expect(closesByLeaving(text), text).toBe(false);
+    for (const text of ['Cancelled.', 'Cancelled the old plan and moved to the yearly one. Saves a lot.', 'Back from two weeks away. Returned the rental car, all fine.', 'Three years on the same boots. Not bad.']) {
+      expect(closesOnVerdict(text), text).toBe(false);
     }
     const models = praisingModels({ 'w:calm': [1, 0, 0] });
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, none).sentiment).toBe('positive');
-    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, closesByLeaving: true }).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, new Map([['w:calm', 1]]), [], true, { ...none, closesOnVerdict: true }).sentiment).toBe('negative');
   });
 
   it('read praise from lower log-odds where it is conceded before a turn, unless the post marks irony', () => {
