@@ -36,13 +36,14 @@ const threeSubgraphQuery = `{
     }
   }
 }`;
+/** `bare`: a node:http server answering `{ __typename }` with its fixed answer and doing nothing else, measured beside the gateways as the ceiling of that query on this machine. */
 const queries = [
-  { label: '`{ __typename }`', query: '{ __typename }', aim: 3 },
-  { label: 'three-subgraph query (whoami + wallet + 10 keywords with stats and cost)', query: threeSubgraphQuery, aim: 1.5 },
+  { label: '`{ __typename }`', query: '{ __typename }', aim: 3, bare: true },
+  { label: 'three-subgraph query (whoami + wallet + 10 keywords with stats and cost)', query: threeSubgraphQuery, aim: 1.5, bare: false },
 ];
 
 interface Target {
-  name: 'earshot' | 'apollo';
+  name: 'earshot' | 'apollo' | 'bare';
   url: string;
   process: BenchProcess;
 }
@@ -144,19 +145,25 @@ export const gatewayComparison: Benchmark = {
         () => answersHttp(apolloUrl),
       );
       processes.push(apolloGateway);
+      const barePort = await freePort();
+      const bareUrl = `http://127.0.0.1:${barePort}/`;
+      const bareServer = await startBenchProcess('bench/bare-answer-server.ts', [String(barePort)], {}, () => answersHttp(bareUrl));
+      processes.push(bareServer);
 
-      const targets: Target[] = [
+      const gateways: Target[] = [
         { name: 'earshot', url: earshotUrl, process: earshotGateway },
         { name: 'apollo', url: apolloUrl, process: apolloGateway },
       ];
+      const bare: Target = { name: 'bare', url: bareUrl, process: bareServer };
       const backends: Backends = { processes: subgraphs.processes, databaseUrl };
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` };
       const rows: BenchRow[] = [];
       const verdicts: string[] = [];
-      for (const { label, query, aim } of queries) {
+      for (const { label, query, aim, bare: withBare } of queries) {
+        const targets = withBare ? [...gateways, bare] : gateways;
         const body = JSON.stringify({ query });
         const answers = await Promise.all(targets.map((target) => firstAnswer(target.url, headers, body)));
-        if (!isDeepStrictEqual(answers[0], answers[1]) || 'errors' in answers[0]) {
+        if (answers.some((answer) => !isDeepStrictEqual(answer, answers[0])) || 'errors' in answers[0]) {
           throw new Error(`${label}: the gateways answer differently or fail:\n${answers.map((answer) => JSON.stringify(answer)).join('\n')}`);
         }
         const statements = await countStatements(environment.adminUrl, databaseUrl, countedRequests, async () => {
@@ -166,10 +173,10 @@ export const gatewayComparison: Benchmark = {
           `${label}, SQL per request through Earshot (count, mean ms):\n${statements.byName.map((entry) => `  ${entry.perRequest.toFixed(2)}  ${entry.meanMs.toFixed(2)} ms  ${entry.name}`).join('\n')}\n`,
         );
         for (const target of targets) await measure(target, backends, body, headers, warmUpSeconds);
-        const samples: Record<Target['name'], Sample[]> = { earshot: [], apollo: [] };
+        const samples: Record<Target['name'], Sample[]> = { earshot: [], apollo: [], bare: [] };
         const sharedBefore = sharedCpuMs(backends);
         for (let round = 0; round < rounds; round++) for (const target of targets) samples[target.name].push(await measure(target, backends, body, headers, secondsPerRound));
-        const served = [...samples.earshot, ...samples.apollo].reduce((sum, sample) => sum + sample.requests, 0);
+        const served = [...samples.earshot, ...samples.apollo, ...samples.bare].reduce((sum, sample) => sum + sample.requests, 0);
         const sharedAfter = sharedCpuMs(backends);
         process.stderr.write(
           `${label}, CPU ms per request of what both gateways share: ${Object.keys(sharedAfter)
@@ -194,12 +201,20 @@ export const gatewayComparison: Benchmark = {
               .concat(''),
           },
         );
+        if (withBare) {
+          const ceiling = meanOf(samples.bare);
+          const ceilingRatio = ceiling.requestsPerSecond / apollo.requestsPerSecond;
+          rows.push(
+            { label: `${label}: bare node:http server (the fixed answer; no GraphQL, no auth)`, values: [ceiling.requestsPerSecond, ceiling.p50Ms, ceiling.p99Ms, ceiling.gatewayCpuMsPerRequest, '', ''] },
+            { label: `${label}: ratio bare server / Apollo (the most any Node gateway could reach here)`, values: [`${ceilingRatio.toFixed(2)}x`, '', '', `${(ceiling.gatewayCpuMsPerRequest / apollo.gatewayCpuMsPerRequest).toFixed(2)}x`, '', ''] },
+          );
+        }
         verdicts.push(`${label} ≥ ${aim}x: ${ratio >= aim ? 'met' : 'not met'} (${ratio.toFixed(2)}x)`);
       }
       await new Promise((resolve) => setTimeout(resolve, 2000));
       return {
         description:
-          `Four subgraph processes (\`--role subgraph:<name>\`) shared by both gateways, each gateway a process of its own; autocannon in a child process, ${connections} connections, POST /graphql; ` +
+          `Four subgraph processes (\`--role subgraph:<name>\`) shared by both gateways, each gateway a process of its own, and for \`{ __typename }\` a third turn: a bare node:http server answering its fixed answer, the ceiling on this machine; autocannon in a child process, ${connections} connections, POST /graphql; ` +
           `after a ${warmUpSeconds} s warm-up each, the gateways take ${rounds} turns of ${secondsPerRound} s per query; figures are the means of the turns, gateway CPU from /proc, ` +
           `and so the CPU of what both share (the four subgraph processes and the database's backends) during each gateway's turns. ` +
           `SQL statements per request (all four subgraphs and Earshot's gateway) counted by pg_stat_statements over ${countedRequests} requests made one by one`,
