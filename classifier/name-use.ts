@@ -18,6 +18,9 @@ const useBefore = unicodeWords(
   /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
+/** A verb of using, choosing or paying for a product right before its name (`useBefore`): "Installed the Ring", "switched to Hinge". */
+export const usedBefore = (before: string) => useBefore.test(before);
+
 /**
  * What follows a product's or a company's name: its parts and the people
  * around it ("Acme support", "Acme's pricing"), a legal form ("Acme Corp"),
@@ -82,8 +85,9 @@ const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
 const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
 
 /**
- * The name of a thing owned ("my Whoop strap", "our Linear workspace"),
- * the bare subject of a sentence ("Sway has been my daily driver", "Notion
+ * The name of a thing owned ("my Whoop strap", "our Linear workspace"), used
+ * or chosen (`useBefore`: "Installed the Ring", "switched to Hinge"), the
+ * bare subject of a sentence ("Sway has been my daily driver", "Notion
  * went down", "Whoop caught that I was getting sick", or before what a
  * company does, `companyActsAfter`: "Fender announces…") or an owner itself,
  * capitalised with no article ("Sway's answer to every feature request",
@@ -93,15 +97,24 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
  * "the helix's pitch" of the word). Read for any term that is also an
  * everyday word; a capital at a sentence's start says nothing by itself.
  * The possessive only of an English word (`englishWord`): a person's name
- * takes it too ("Vivaldi's opera").
+ * takes it too ("Vivaldi's opera"). Written in lower case, the term is read
+ * only where the case says nothing (`caseSaysNothing`: an English sentence
+ * opened in lower case, "ring just told me…", by a writer who capitalises
+ * no sentence, so would not the name either).
  */
-export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean, englishWord: boolean): boolean {
-  if (found.charAt(0) === found.charAt(0).toLowerCase()) return false;
+export function ownedOrSubject(
+  text: string,
+  index: number,
+  found: string,
+  at: { sentenceStart: boolean; caseSaysNothing: boolean },
+  englishWord: boolean,
+): boolean {
+  if (found.charAt(0) === found.charAt(0).toLowerCase() && !at.caseSaysNothing) return false;
   const before = text.slice(Math.max(0, index - 30), index);
-  if (ownedBefore.test(before)) return true;
+  if (ownedBefore.test(before) || usedBefore(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
-  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
-  return atSentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
+  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (at.sentenceStart || !capitalisedWordBefore.test(before))) return true;
+  return at.sentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
 }
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */

@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -84,7 +84,7 @@ const weights = {
    */
   capitalisedThroughout: 0.2,
   /**
-   * The name of a thing owned, an owner ("Halide's histogram") or a
+   * The name of a thing owned or used, an owner ("Halide's histogram") or a
    * sentence's bare subject, for a term that is also an everyday word.
    */
   ownedOrSubject: 0.5,
@@ -350,8 +350,9 @@ function writingEvidence(
     // A name followed by a number is a product's model ("Bebop 2", "Fox 5"),
     // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
     // another name, but an English word there is ("Bugaboo Spire im August").
-    // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos"):
-    // what follows it is the model of the thing owned; nor one a model's coined
+    // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos")
+    // or uses ("Installed the Ring Wired", "bought the Yeti Hopper"): what
+    // follows it is the model of the thing owned; nor one a model's coined
     // name follows ("Milwaukee Packout").
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
@@ -362,7 +363,7 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous)
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;
@@ -440,10 +441,16 @@ function namesKindOfSense(profile: SenseProfile, word: string, language: string 
  * owner or a sentence's bare subject (`ownedOrSubject`), as English writes a
  * name and not the word.
  */
-function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
+function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index)), profile.commonWord))) {
-    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, an owner or a sentence's subject, as a name` });
+  const nameUse = (occurrence: Occurrence) => {
+    const before = text.slice(0, occurrence.index);
+    // As in `writingEvidence`: an English sentence opened in lower case is the writer's habit, not the word.
+    const at = { sentenceStart: opensSentence(before), caseSaysNothing: language === 'en' && opensSentence(before, fullSentenceEnd) };
+    return ownedOrSubject(text, occurrence.index, occurrence.text, at, profile.commonWord);
+  };
+  if (occurrences.slice(0, 3).some(nameUse)) {
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, used, an owner or a sentence's subject, as a name` });
   }
   return evidence;
 }
@@ -763,7 +770,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
-  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose));
+  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose, language));
   evidence.push(...writingEvidence(profile, post.text, occurrences, reader, language, senseUnstated, nameInOtherLanguage));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));

@@ -181,6 +181,25 @@ describe('built-in classifier', () => {
     expect(opening.relevance).toBeGreaterThan(midSentence.relevance + 10);
   });
 
+  it('reads a name after a verb of using as the product used, whose own line follows it, and a lower-case sentence opening as no bar to a bare subject', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [installed, seen] = await classify(
+      post('Installed the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
+      post('Saw the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
+    );
+    expect(installed.note).toContain('owned, used, an owner');
+    expect(installed.note).not.toContain('part of another name');
+    expect(seen.note).toContain('"Pebble" is part of another name');
+    expect(installed.relevance).toBeGreaterThanOrEqual(40);
+    expect(seen.relevance).toBeLessThan(40);
+    // A writer who opens sentences in lower case writes the name so too: "pebble just told me" is the subject's.
+    const [opening, afterColon] = await classify(
+      post('pebble just told me my streak is at forty days. it has been a good week', pebbleApp),
+      post('update: pebble just told me my streak is at forty days. it has been a good week', pebbleApp),
+    );
+    expect(opening.relevance).toBeGreaterThan(afterColon.relevance + 8);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
