@@ -100,13 +100,18 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
  * takes it too ("Vivaldi's opera"). Written in lower case, the term is read
  * only where the case says nothing (`caseSaysNothing`: an English sentence
  * opened in lower case, "ring just told me…", by a writer who capitalises
- * no sentence, so would not the name either).
+ * no sentence, so would not the name either). A clause a conjunction opens
+ * reads as a sentence does ("…, but Sway has been…"). In a post in
+ * another language (`otherLanguage`) an English word is also a bare subject
+ * before that language's auxiliaries or an object pronoun ("Headspace hat
+ * mir…", "Drops me ayuda…"); a person's or a place's name is as often one
+ * there ("Weber ha segnato", "Milwaukee hat mich überrascht").
  */
 export function ownedOrSubject(
   text: string,
   index: number,
   found: string,
-  at: { sentenceStart: boolean; caseSaysNothing: boolean },
+  at: { sentenceStart: boolean; caseSaysNothing: boolean; otherLanguage: boolean },
   englishWord: boolean,
 ): boolean {
   if (found.charAt(0) === found.charAt(0).toLowerCase() && !at.caseSaysNothing) return false;
@@ -114,8 +119,26 @@ export function ownedOrSubject(
   if (ownedBefore.test(before) || usedBefore(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
   if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (at.sentenceStart || !capitalisedWordBefore.test(before))) return true;
-  return at.sentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
+  // A conjunction opens a clause as a full stop does a sentence: "…, but Sway has been", "maar Alfred is sneller".
+  const clauseStart = at.sentenceStart || conjunctionBefore.test(before);
+  if (!clauseStart) return false;
+  if (verbAfterSubject.test(after) || companyActsAfter.test(after)) return true;
+  return at.otherLanguage && englishWord && (verbAfterSubjectElsewhere.test(after) || pronounAfterSubject.test(after));
 }
+
+/** A coordinating conjunction right before a word, in the languages the classifier reads: what follows opens a clause. */
+const conjunctionBefore = /(?<![\p{L}\p{N}])(?:but|and|so|maar|aber|und|mais|et|pero|y|ma|e|mas|ale|men|och)[ \t]+$/iu;
+
+/**
+ * An auxiliary or a common verb right after a bare subject in the other
+ * languages the classifier reads ("Headspace hat mir…", "Sway est…", "Drops
+ * tem…", "Ancestry heeft…").
+ */
+const verbAfterSubjectElsewhere = unicodeWords(
+  /^[ \t]+(?:ist|war|sind|hat|hatte|wird|kann|heeft|had|kan|wordt|werkt|est|était|a|fait|es|está|era|fue|ha|tiene|é|foi|tem|è|jest|ma|był)\b/u,
+);
+/** An object pronoun right after a bare subject, before its verb ("Merlin me marca…", "Sway m'a sauvé", "Drops mi ha…"). */
+const pronounAfterSubject = /^[ \t]+(?:me|te|se|nos|mi|ti|ci|si|m['’]|t['’]|s['’]|n['’]|ne)(?![\p{L}])/u;
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
 const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;

@@ -446,7 +446,7 @@ function formEvidence(profile: SenseProfile, text: string, occurrences: Occurren
   const nameUse = (occurrence: Occurrence) => {
     const before = text.slice(0, occurrence.index);
     // As in `writingEvidence`: an English sentence opened in lower case is the writer's habit, not the word.
-    const at = { sentenceStart: opensSentence(before), caseSaysNothing: language === 'en' && opensSentence(before, fullSentenceEnd) };
+    const at = { sentenceStart: opensSentence(before), caseSaysNothing: language === 'en' && opensSentence(before, fullSentenceEnd), otherLanguage: inOtherLanguage(language) };
     return ownedOrSubject(text, occurrence.index, occurrence.text, at, profile.commonWord);
   };
   if (occurrences.slice(0, 3).some(nameUse)) {

@@ -200,6 +200,29 @@ describe('built-in classifier', () => {
     expect(opening.relevance).toBeGreaterThan(afterColon.relevance + 8);
   });
 
+  it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [conjunction, noConjunction] = await classify(
+      post('Tried three trackers this year, but Pebble has kept me going since March.', pebbleApp),
+      post('Tried three trackers this year, though Pebble has kept me going since March.', pebbleApp),
+    );
+    expect(conjunction.relevance).toBeGreaterThan(noConjunction.relevance + 8);
+    const [auxiliary, pronoun, noVerb] = await classify(
+      post('Pebble hat mir dieses Jahr jeden Morgen geholfen.', pebbleApp),
+      post('Pebble me recuerda cada mañana lo que me falta.', pebbleApp),
+      post('Pebble: dieses Jahr jeden Morgen geholfen.', pebbleApp),
+    );
+    expect(auxiliary.relevance).toBeGreaterThan(noVerb.relevance + 8);
+    expect(pronoun.relevance).toBeGreaterThan(noVerb.relevance + 8);
+    // A person's or a place's name is as often such a subject ("Weber ha segnato"): only an English word is read so.
+    const weber: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
+    const [person, personNoVerb] = await classify(
+      post('Weber ha segnato al novantesimo, che partita.', weber),
+      post('Weber: segnato al novantesimo, che partita.', weber),
+    );
+    expect(Math.abs(person.relevance - personNoVerb.relevance)).toBeLessThan(5);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
