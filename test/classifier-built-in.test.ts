@@ -223,6 +223,17 @@ describe('built-in classifier', () => {
     expect(Math.abs(person.relevance - personNoVerb.relevance)).toBeLessThan(5);
   });
 
+  it('reads a bare subject before a common verb in the present or an irregular past, but not before a plural noun', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [present, past, noun] = await classify(
+      post('Pebble reminds me every evening at nine, and I finally stopped skipping days.', pebbleApp),
+      post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp),
+      post('Pebble paths every evening at nine, and I finally stopped skipping days.', pebbleApp),
+    );
+    expect(present.relevance).toBeGreaterThan(noun.relevance + 8);
+    expect(past.relevance).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
