@@ -15,11 +15,20 @@ export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
 /** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"), and a launch's heading ("Show HN:", "Introducing"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /** A verb of using, choosing or paying for a product right before its name (`useBefore`): "Installed the Ring", "switched to Hinge". */
-export const usedBefore = (before: string) => useBefore.test(before);
+export const usedBefore = (before: string) => useBefore.test(before) || useBeforeElsewhere.test(before);
+
+/**
+ * The same in the other languages the classifier reads, and the experience
+ * had with a product ("umgestiegen auf", "passé à", "cambié a", "Erfahrung
+ * mit", "ervaring met", "korzystam z"), an article allowed between.
+ */
+const useBeforeElsewhere = unicodeWords(
+  /\b(?:benutze|nutze|verwende|(?:umgestiegen|gewechselt|umsteigen|wechseln)[ \t]+(?:auf|zu)|Erfahrung(?:en)?[ \t]+mit|(?:ausprobiert|getestet|gekauft|installiert)|j['’]utilise|utilise|utiliser|(?:pass[ée]|passer|migr[ée])[ \t]+(?:à|sur|vers)|essay[ée]|test[ée]|achet[ée]|install[ée]|exp[ée]rience[ \t]+avec|uso|usar|usando|utilizo|(?:cambi[ée]|pas[ée]|migr[ée])[ \t]+a|prob[ée]|compr[ée]|instal[ée]|experiencia[ \t]+con|(?:mudei|migrei|troquei|passei)[ \t]+(?:para|pro)|testei|comprei|instalei|experi[êe]ncia[ \t]+com|usare|(?:passat[oa]|migrat[oa])[ \t]+a|provato|comprato|installato|esperienza[ \t]+con|gebruik|gebruiken|(?:overgestapt|overstappen)[ \t]+(?:naar|op)|geprobeerd|gekocht|ge[ïi]nstalleerd|ervaring[ \t]+met|używam|korzystam[ \t]+z|przeszed[łl]em[ \t]+na|kupi[łl]em|zainstalowa[łl]em)[ \t]+(?:(?:der|die|das|den|dem|le|la|l['’]|el|o|a|il|lo|het|de)[ \t]+)?$/iu,
+);
 
 /**
  * What follows a product's or a company's name: its parts and the people
@@ -289,7 +298,7 @@ export function nameOfferedFor(text: string, index: number, found: string): stri
 export function nameUseAt(text: string, index: number, found: string, capitalisedMidSentence: boolean): NameUse {
   const before = text.slice(Math.max(0, index - 60), index);
   const after = text.slice(index + found.length, index + found.length + 80);
-  if (useBefore.test(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
+  if (usedBefore(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
   // Weaker than a determiner: "the anchor went down with the ship".

@@ -200,6 +200,21 @@ describe('built-in classifier', () => {
     expect(opening.relevance).toBeGreaterThan(afterColon.relevance + 8);
   });
 
+  it('reads a verb of using, setting up or switching to a product right before its name, in the languages the classifier reads', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    // Each control holds the same words, the verb away from the name.
+    const pairs = [
+      ['Setting up Pebble on the family iPad this weekend, wish me luck.', 'This weekend, Pebble on the family iPad: setting up, wish me luck.'],
+      ['Hat jemand Erfahrung mit Pebble auf dem iPad? Ich frage für meine Tochter.', 'Pebble auf dem iPad: hat jemand Erfahrung mit? Ich frage für meine Tochter.'],
+      ['Iemand ervaring met Pebble op de iPad? Vraag het voor mijn dochter.', 'Pebble op de iPad: iemand ervaring met? Vraag het voor mijn dochter.'],
+      ['Je suis passé à Pebble la semaine dernière, pour ma fille.', 'Pebble la semaine dernière: je suis passé à, pour ma fille.'],
+    ];
+    for (const [used, control] of pairs) {
+      const [withVerb, withoutVerb] = await classify(post(used, pebbleApp), post(control, pebbleApp));
+      expect(withVerb.relevance, used).toBeGreaterThan(withoutVerb.relevance + 5);
+    }
+  });
+
   it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
     const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [conjunction, noConjunction] = await classify(
