@@ -263,6 +263,13 @@ describe('built-in classifier', () => {
     expect(noSenseRuledOut.note).not.toContain('capitalised wherever it occurs');
   });
 
+  it('reads no verb a description uses for who makes the product as a word of its sense', async () => {
+    const harbor: ClassifiedKeyword = { id: 'kw_harbor_made', term: 'Harbor', kind: 'topic', context: 'Harbor, the budgeting app made by Dockside Labs. Not ports or boats.', groupDescription: null };
+    const [made] = await classify(post('Harbor made me stop buying coffee, and my budget finally balances.', harbor));
+    expect(made.note).toMatch(/context words budget/);
+    expect(made.note).not.toMatch(/context words[^;(]*\bmade/);
+  });
+
   it('reads product talk as the product\'s, never as a sense the context rules out in like words', async () => {
     const lessons: ClassifiedKeyword = { id: 'kw_glint', term: 'Glint', kind: 'topic', context: 'Glint, the language-learning app with five-minute lessons. Not price or sales cuts, sneaker releases, or the glint of light.', groupDescription: null };
     const [paid, premium] = await classify(
