@@ -188,12 +188,15 @@ const wordRightAfter = /^[ \t]*(\p{L}+)/u;
 /** An article in the languages the classifier reads, opening a gloss. */
 const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;
 /**
- * A gloss right after the name: an appositive after a comma, or a bracket,
- * opened by an article ("Tide, la néobanque britannique, …", "Halide (the
- * DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro aqui de casa").
+ * A gloss right after the name: an appositive after a comma or a dash, or a
+ * bracket, opened by an article ("Tide, la néobanque britannique, …",
+ * "Halide (the DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro
+ * aqui de casa", "Show HN: Fender – a small backpressure layer for…"); after
+ * a dash, where nothing else follows a name so, the gloss runs on to the
+ * end of its clause or its first 80 characters.
  */
 const glossAfterName = new RegExp(
-  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$))`,
+  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$)|[ \t]+[–—-][ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80}))`,
   'iu',
 );
 /** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
@@ -218,7 +221,7 @@ export function glossOf(text: string, index: number, found: string, otherLanguag
   const after = text.slice(index + found.length, index + found.length + 100);
   const gloss = glossAfterName.exec(after);
   if (!gloss) return otherLanguage ? bareBracketGloss(after) : null;
-  const named = (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+  const named = (gloss[1] ?? gloss[2] ?? gloss[3]).split(glossNegation)[0];
   return clauseVerb.test(named) ? null : named;
 }
 

@@ -321,17 +321,20 @@ describe('built-in classifier', () => {
       post('Harbor (the seafood restaurant on the pier, not the budgeting app) doubled its prices.', budget),
       post('Our new puppy is called Harbor and he has chewed through two leads this week.', budget),
       post('Onze nieuwe pup heet Harbor en hij eet echt alles.', budget),
+      post('Show HN: Harbor – a tiny job queue for Go services that sheds load before your workers fall over', budget),
     );
     expect(plain.note).not.toContain('glossed');
     for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
-    const [sense, namedSense, clause] = await classify(
+    const [sense, namedSense, dashedSense, clause] = await classify(
       post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget),
       post('My sister swears by a budgeting app called Harbor, so I finally tried it.', budget),
+      post('Harbor – the budgeting app my sister swore by – finally clicked for me this month.', budget),
       // A clause after the comma says something of the name; it does not gloss it.
       post('Tried Harbor, the bank sync is broken again.', budget),
     );
     expect(sense.note).not.toContain('glossed');
     expect(namedSense.note).not.toContain('glossed');
+    expect(dashedSense.note).not.toContain('glossed');
     expect(clause.note).not.toContain('glossed');
   });
 
