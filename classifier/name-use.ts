@@ -217,10 +217,12 @@ const clauseVerb = unicodeWords(
  * gloss's words say what the name stands for in this post (what it is said
  * not to be left out). Null where nothing glosses the name.
  */
-export function glossOf(text: string, index: number, found: string, otherLanguage: boolean): string | null {
+export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): string | null {
   const after = text.slice(index + found.length, index + found.length + 100);
   const gloss = glossAfterName.exec(after);
-  if (!gloss) return otherLanguage ? bareBracketGloss(after) : null;
+  // A dash after a launch's name says what kind of product it is ("Show HN: Acme – a faster way to ship"): where no
+  // sense is stated (`senseStated`), any product is the sense, and a kind of product is no other thing.
+  if (!gloss || (gloss[3] !== undefined && !senseStated)) return otherLanguage ? bareBracketGloss(after) : null;
   const named = (gloss[1] ?? gloss[2] ?? gloss[3]).split(glossNegation)[0];
   return clauseVerb.test(named) ? null : named;
 }

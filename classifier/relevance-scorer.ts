@@ -662,7 +662,7 @@ function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurre
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
