@@ -92,6 +92,14 @@ const verbAfterSubject = unicodeWords(
   /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b)/u,
 );
 
+/**
+ * A preposition of what one works on, with or through, right before a
+ * capitalised English word with no article ("Andy's voice on Headspace",
+ * "typing it into Fantastical", "booked via Kayak", "invoicing with
+ * Harvest"): the word is used as the name of a service or a tool ("in" and
+ * "from" are as often a place's).
+ */
+const throughBefore = /(?<![\p{L}\p{N}])(?:on|with|into|via|through)[ \t]+$/u;
 /** "Sway's answer", "Halide’s histogram": a possessive right after the name, then a word of what it owns. */
 const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
 /** A capitalised word right before the name: the possessive is then that name's ("Taylor Swift's"). */
@@ -110,7 +118,9 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
  * "the helix's pitch" of the word). Read for any term that is also an
  * everyday word; a capital at a sentence's start says nothing by itself.
  * The possessive only of an English word (`englishWord`): a person's name
- * takes it too ("Vivaldi's opera"). Written in lower case, the term is read
+ * takes it too ("Vivaldi's opera"); so too a preposition of the service or
+ * tool one works on or through (`throughBefore`: "on Headspace", "with
+ * Castro" is as often a person). Written in lower case, the term is read
  * only where the case says nothing (`caseSaysNothing`: an English sentence
  * opened in lower case, "ring just told me…", by a writer who capitalises
  * no sentence, so would not the name either). A clause a conjunction opens
@@ -131,6 +141,7 @@ export function ownedOrSubject(
   const before = text.slice(Math.max(0, index - 30), index);
   if (ownedBefore.test(before) || usedBefore(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
+  if (englishWord && throughBefore.test(before)) return true;
   if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (at.sentenceStart || !capitalisedWordBefore.test(before))) return true;
   // A conjunction opens a clause as a full stop does a sentence: "…, but Sway has been", "maar Alfred is sneller".
   const clauseStart = at.sentenceStart || conjunctionBefore.test(before);

@@ -215,6 +215,21 @@ describe('built-in classifier', () => {
     }
   });
 
+  it('reads an English word after a preposition of the service one works on or through as its name, not a person\'s after "with"', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [onIt, control] = await classify(
+      post('My whole morning routine lives on Pebble now, streaks and all.', pebbleApp),
+      post('My whole morning routine, Pebble, lives on now, streaks and all.', pebbleApp),
+    );
+    expect(onIt.relevance).toBeGreaterThan(control.relevance + 5);
+    const weber: ClassifiedKeyword = { id: 'kw_weber_grills', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
+    const [person, personControl] = await classify(
+      post('Spent the whole afternoon with Weber at the match, great seats.', weber),
+      post('Spent the whole afternoon, Weber, with at the match, great seats.', weber),
+    );
+    expect(Math.abs(person.relevance - personControl.relevance)).toBeLessThan(5);
+  });
+
   it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
     const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [conjunction, noConjunction] = await classify(
