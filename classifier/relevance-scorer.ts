@@ -89,6 +89,13 @@ const weights = {
    */
   ownedOrSubject: 0.5,
   writtenAsCommonWord: -1.0,
+  /**
+   * Beside that, the lower-case word after an article or a determiner, or
+   * before "of" ("in a good headspace", "the notion that…", "a ring of"):
+   * English uses a common noun so and a product's name seldom; in the tune
+   * and development posts in English such a post is relevant 2 times in 99.
+   */
+  commonNounForm: -0.5,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
   /**
@@ -392,6 +399,9 @@ function writingEvidence(
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });
     } else if (asWord > 0 && asWord >= asName) {
       if (!useReadElsewhere) evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
+      if (!useReadElsewhere && occurrences.slice(0, 3).some((occurrence) => nameUseAt(text, occurrence.index, occurrence.text, false) === 'word')) {
+        evidence.push({ weight: weights.commonNounForm, reason: `"${profile.term.toLowerCase()}" after an article or before "of", as a common noun` });
+      }
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }

@@ -264,6 +264,19 @@ describe('built-in classifier', () => {
     expect(past.relevance).toBeGreaterThanOrEqual(40);
   });
 
+  it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
+    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+    const [article, of, bare] = await classify(
+      post('Found a pebble in my habit jar this morning, weird.', pebbleApp),
+      post('Found pebble of sorts in my habit jar this morning, weird.', pebbleApp),
+      post('Found pebble in my habit jar this morning, weird.', pebbleApp),
+    );
+    expect(article.note).toContain('"pebble" after an article or before "of", as a common noun');
+    expect(of.note).toContain('as a common noun');
+    expect(bare.note).not.toContain('as a common noun');
+    expect(article.relevance).toBeLessThan(bare.relevance - 5);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
