@@ -19,6 +19,10 @@ const pebble: ClassifiedKeyword = {
   context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.',
   groupDescription: null,
 };
+/** Pebble with a context that names its sense and rules nothing out: how a post writes the name decides. */
+const pebbleApp: ClassifiedKeyword = { ...pebble, id: 'kw_pebble_app', context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+/** A person's name too: readings of an English word's use must leave it alone. */
+const weberGrills: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
 const tablo: CompanyProfile = {
   name: 'Tablo',
   description: 'Collaborative docs and wiki workspace for small teams',
@@ -54,6 +58,12 @@ async function classify(...inputs: ClassificationInput[]): Promise<Classificatio
     if (!outcome.ok) throw new Error(outcome.error);
     return outcome.classification;
   });
+}
+
+/** How much higher a post scores than its control, the same words written another way. */
+async function relevanceGap(keyword: ClassifiedKeyword, read: string, control: string): Promise<number> {
+  const [first, second] = await classify(post(read, keyword), post(control, keyword));
+  return first.relevance - second.relevance;
 }
 
 describe('built-in classifier', () => {
@@ -159,7 +169,6 @@ describe('built-in classifier', () => {
     expect(article.note).not.toContain("a sentence's subject");
     expect(otherName.note).not.toContain("a sentence's subject");
     // Of a word that usually means something else, that reading alone, beside the post's words, lifts it over the line.
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [subject] = await classify(post('Pebble has been my daily driver for four years. Boring in the best way: it never breaks.', pebbleApp));
     expect(subject.note).toContain("a sentence's subject");
     expect(subject.relevance).toBeGreaterThanOrEqual(40);
@@ -182,7 +191,6 @@ describe('built-in classifier', () => {
   });
 
   it('reads a name after a verb of using as the product used, whose own line follows it, and a lower-case sentence opening as no bar to a bare subject', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [installed, seen] = await classify(
       post('Installed the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
       post('Saw the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
@@ -193,15 +201,11 @@ describe('built-in classifier', () => {
     expect(installed.relevance).toBeGreaterThanOrEqual(40);
     expect(seen.relevance).toBeLessThan(40);
     // A writer who opens sentences in lower case writes the name so too: "pebble just told me" is the subject's.
-    const [opening, afterColon] = await classify(
-      post('pebble just told me my streak is at forty days. it has been a good week', pebbleApp),
-      post('update: pebble just told me my streak is at forty days. it has been a good week', pebbleApp),
-    );
-    expect(opening.relevance).toBeGreaterThan(afterColon.relevance + 8);
+    const opening = 'pebble just told me my streak is at forty days. it has been a good week';
+    expect(await relevanceGap(pebbleApp, opening, `update: ${opening}`)).toBeGreaterThan(8);
   });
 
   it('reads a verb of using, setting up or switching to a product right before its name, in the languages the classifier reads', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     // Each control holds the same words, the verb away from the name.
     const pairs = [
       ['Setting up Pebble on the family iPad this weekend, wish me luck.', 'This weekend, Pebble on the family iPad: setting up, wish me luck.'],
@@ -209,63 +213,33 @@ describe('built-in classifier', () => {
       ['Iemand ervaring met Pebble op de iPad? Vraag het voor mijn dochter.', 'Pebble op de iPad: iemand ervaring met? Vraag het voor mijn dochter.'],
       ['Je suis passé à Pebble la semaine dernière, pour ma fille.', 'Pebble la semaine dernière: je suis passé à, pour ma fille.'],
     ];
-    for (const [used, control] of pairs) {
-      const [withVerb, withoutVerb] = await classify(post(used, pebbleApp), post(control, pebbleApp));
-      expect(withVerb.relevance, used).toBeGreaterThan(withoutVerb.relevance + 5);
-    }
+    for (const [used, control] of pairs) expect(await relevanceGap(pebbleApp, used, control), used).toBeGreaterThan(5);
   });
 
   it('reads an English word after a preposition of the service one works on or through as its name, not a person\'s after "with"', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
-    const [onIt, control] = await classify(
-      post('My whole morning routine lives on Pebble now, streaks and all.', pebbleApp),
-      post('My whole morning routine, Pebble, lives on now, streaks and all.', pebbleApp),
-    );
-    expect(onIt.relevance).toBeGreaterThan(control.relevance + 5);
-    const weber: ClassifiedKeyword = { id: 'kw_weber_grills', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
-    const [person, personControl] = await classify(
-      post('Spent the whole afternoon with Weber at the match, great seats.', weber),
-      post('Spent the whole afternoon, Weber, with at the match, great seats.', weber),
-    );
-    expect(Math.abs(person.relevance - personControl.relevance)).toBeLessThan(5);
+    expect(await relevanceGap(pebbleApp, 'My whole morning routine lives on Pebble now, streaks and all.', 'My whole morning routine, Pebble, lives on now, streaks and all.')).toBeGreaterThan(5);
+    const person = await relevanceGap(weberGrills, 'Spent the whole afternoon with Weber at the match, great seats.', 'Spent the whole afternoon, Weber, with at the match, great seats.');
+    expect(Math.abs(person)).toBeLessThan(5);
   });
 
   it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
-    const [conjunction, noConjunction] = await classify(
-      post('Tried three trackers this year, but Pebble has kept me going since March.', pebbleApp),
-      post('Tried three trackers this year, though Pebble has kept me going since March.', pebbleApp),
-    );
-    expect(conjunction.relevance).toBeGreaterThan(noConjunction.relevance + 8);
-    const [auxiliary, pronoun, noVerb] = await classify(
-      post('Pebble hat mir dieses Jahr jeden Morgen geholfen.', pebbleApp),
-      post('Pebble me recuerda cada mañana lo que me falta.', pebbleApp),
-      post('Pebble: dieses Jahr jeden Morgen geholfen.', pebbleApp),
-    );
-    expect(auxiliary.relevance).toBeGreaterThan(noVerb.relevance + 8);
-    expect(pronoun.relevance).toBeGreaterThan(noVerb.relevance + 8);
+    const conjunction = await relevanceGap(pebbleApp, 'Tried three trackers this year, but Pebble has kept me going since March.', 'Tried three trackers this year, though Pebble has kept me going since March.');
+    expect(conjunction).toBeGreaterThan(8);
+    expect(await relevanceGap(pebbleApp, 'Pebble hat mir dieses Jahr jeden Morgen geholfen.', 'Pebble: dieses Jahr jeden Morgen geholfen.')).toBeGreaterThan(8);
+    expect(await relevanceGap(pebbleApp, 'Pebble me recuerda cada mañana lo que falta.', 'Pebble: recuerda cada mañana lo que falta.')).toBeGreaterThan(8);
     // A person's or a place's name is as often such a subject ("Weber ha segnato"): only an English word is read so.
-    const weber: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
-    const [person, personNoVerb] = await classify(
-      post('Weber ha segnato al novantesimo, che partita.', weber),
-      post('Weber: segnato al novantesimo, che partita.', weber),
-    );
-    expect(Math.abs(person.relevance - personNoVerb.relevance)).toBeLessThan(5);
+    const person = await relevanceGap(weberGrills, 'Weber ha segnato al novantesimo, che partita.', 'Weber: segnato al novantesimo, che partita.');
+    expect(Math.abs(person)).toBeLessThan(5);
   });
 
   it('reads a bare subject before a common verb in the present or an irregular past, but not before a plural noun', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
-    const [present, past, noun] = await classify(
-      post('Pebble reminds me every evening at nine, and I finally stopped skipping days.', pebbleApp),
-      post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp),
-      post('Pebble paths every evening at nine, and I finally stopped skipping days.', pebbleApp),
-    );
-    expect(present.relevance).toBeGreaterThan(noun.relevance + 8);
+    const present = await relevanceGap(pebbleApp, 'Pebble reminds me every evening at nine, and I finally stopped skipping days.', 'Pebble paths every evening at nine, and I finally stopped skipping days.');
+    expect(present).toBeGreaterThan(8);
+    const [past] = await classify(post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp));
     expect(past.relevance).toBeGreaterThanOrEqual(40);
   });
 
   it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [article, of, bare] = await classify(
       post('Found a pebble in my habit jar this morning, weird.', pebbleApp),
       post('Found pebble of sorts in my habit jar this morning, weird.', pebbleApp),
