@@ -150,8 +150,8 @@ export function ownedOrSubject(
   return at.otherLanguage && englishWord && (verbAfterSubjectElsewhere.test(after) || pronounAfterSubject.test(after));
 }
 
-/** A coordinating conjunction right before a word, in the languages the classifier reads: what follows opens a clause. */
-const conjunctionBefore = /(?<![\p{L}\p{N}])(?:but|and|so|maar|aber|und|mais|et|pero|y|ma|e|mas|ale|men|och)[ \t]+$/iu;
+/** A conjunction right before a word ("but", "that", "maar", "que"), in the languages the classifier reads: what follows opens a clause. */
+const conjunctionBefore = /(?<![\p{L}\p{N}])(?:but|and|so|that|dass|que|che|dat|że|att|maar|aber|und|mais|et|pero|y|ma|e|mas|ale|men|och)[ \t]+$/iu;
 
 /**
  * An auxiliary or a common verb right after a bare subject in the other
