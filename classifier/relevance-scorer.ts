@@ -506,11 +506,19 @@ function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occur
 /** A list or a choice joining two names: "X vs Y", "X or Y", "X, Y and Z", "X czy Y", "X ou Y". */
 const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+(\p{Lu}[\p{L}\p{N}]+)/u;
 const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
+/**
+ * The name a writer moved from, right before the term moved to, after a verb
+ * of switching a few words back ("porting our service from Go to Rust",
+ * "Passé de Shimano à SRAM"): the two are peers. The verb keeps routes out
+ * ("flew from Chicago to Milwaukee").
+ */
+const movedFromBefore = /(?<=(?<![\p{L}\p{N}])(?:switch\p{L}*|mov\p{L}*|migrat\p{L}*|port\p{L}*|went|chang\p{L}*|upgrad\p{L}*|pass[ée]\p{L}*|pas[ée]|cambi\p{L}*|mud\p{L}*|troqu\p{L}*|umgestiegen|gewechselt|overgestapt|przeszed\p{L}*)(?:[ \t]+[^ \t]+){0,4}?[ \t]+(?:from|von|van|de|da|z)[ \t]+)(\p{Lu}[\p{L}\p{N}+#]+)[ \t]+(?:to|zu|auf|naar|op|à|a|para|na)[ \t]+$/iu;
 
 /**
  * The term listed or weighed beside another name ("Parrot vs Skydio",
- * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"):
- * people list products beside the products they compete with. A
+ * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"), or
+ * moved to from one (`movedFromBefore`): people list products beside the
+ * products they compete with, and leave one for another. A
  * capitalised English word is a name there too, but not in a title, where
  * every word is capitalised ("Salt And Pepper").
  */
@@ -518,10 +526,14 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
   for (const occurrence of occurrences.slice(0, 3)) {
     const after = joinedNameAfter.exec(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 40));
     const start = Math.max(0, occurrence.index - 40);
-    const found = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    const joined = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    // The verb of switching may stand a few words before the name moved from: read further back for it.
+    const movedStart = Math.max(0, occurrence.index - 90);
+    const moved = joined ? null : movedFromBefore.exec(text.slice(movedStart, occurrence.index));
+    const nameBefore = joined ? { name: joined[1], at: start + joined.index } : moved ? { name: moved[1], at: movedStart + moved.index } : null;
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
-    const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
-    for (const name of [after?.[1], before?.[1]]) {
+    const before = nameBefore && !opensSentence(text.slice(0, nameBefore.at)) ? nameBefore.name : undefined;
+    for (const name of [after?.[1], before]) {
       if (name && /\p{L}.*\p{L}/u.test(name) && (!reader.isEnglishWord(name) || !titleCased(text)) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }

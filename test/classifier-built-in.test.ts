@@ -222,6 +222,13 @@ describe('built-in classifier', () => {
     expect(Math.abs(person)).toBeLessThan(5);
   });
 
+  it('reads a name moved to from another after a verb of switching as the other\'s peer, but not a route\'s end', async () => {
+    const switched = await relevanceGap(pebbleApp, 'Finally switched my whole family from Streaks to Pebble this spring.', 'Finally my whole family from Streaks switched, Pebble this spring.');
+    expect(switched).toBeGreaterThan(5);
+    const route = await relevanceGap(weberGrills, 'We flew from Chicago to Weber last spring for the wedding.', 'We flew from Chicago last spring to Weber for the wedding.');
+    expect(Math.abs(route)).toBeLessThan(5);
+  });
+
   it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
     const conjunction = await relevanceGap(pebbleApp, 'Tried three trackers this year, but Pebble has kept me going since March.', 'Tried three trackers this year, though Pebble has kept me going since March.');
     expect(conjunction).toBeGreaterThan(8);
