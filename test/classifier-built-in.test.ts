@@ -247,15 +247,9 @@ describe('built-in classifier', () => {
   });
 
   it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
-    const [article, of, bare] = await classify(
-      post('Found a pebble in my habit jar this morning, weird.', pebbleApp),
-      post('Found pebble of sorts in my habit jar this morning, weird.', pebbleApp),
-      post('Found pebble in my habit jar this morning, weird.', pebbleApp),
-    );
-    expect(article.note).toContain('"pebble" after an article or before "of", as a common noun');
-    expect(of.note).toContain('as a common noun');
-    expect(bare.note).not.toContain('as a common noun');
-    expect(article.relevance).toBeLessThan(bare.relevance - 5);
+    const notes = (await classify(...['a pebble', 'pebble of sorts', 'pebble'].map((found) => post(`Found ${found} in my habit jar this morning, weird.`, pebbleApp)))).map(({ note }) => note);
+    expect(notes.map((note) => note.includes('"pebble" after an article or before "of", as a common noun'))).toEqual([true, true, false]);
+    expect(await relevanceGap(pebbleApp, 'Found pebble in my habit jar this morning, weird.', 'Found a pebble in my habit jar this morning, weird.')).toBeGreaterThan(5);
   });
 
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
