@@ -100,6 +100,7 @@ const verbAfterSubject = unicodeWords(
  * "from" are as often a place's).
  */
 const throughBefore = /(?<![\p{L}\p{N}])(?:on|with|into|via|through)[ \t]+$/u;
+
 /** "Sway's answer", "Halide’s histogram": a possessive right after the name, then a word of what it owns. */
 const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
 /** A capitalised word right before the name: the possessive is then that name's ("Taylor Swift's"). */
@@ -107,7 +108,7 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
 
 /**
  * The name of a thing owned ("my Whoop strap", "our Linear workspace"), used
- * or chosen (`useBefore`: "Installed the Ring", "switched to Hinge"), the
+ * or chosen (`usedBefore`: "Installed the Ring", "switched to Hinge"), the
  * bare subject of a sentence ("Sway has been my daily driver", "Notion
  * went down", "Whoop caught that I was getting sick", or before what a
  * company does, `companyActsAfter`: "Fender announces…") or an owner itself,

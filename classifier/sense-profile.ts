@@ -157,10 +157,12 @@ const kindWords = new Set(contentWordsOf('app apps product products brand brands
  * clogs made by Crocs Inc.", "Quickstep Labs makes Quickstep", "YETI sells
  * coolers"): what follows them names the sense, they themselves no field,
  * and as context words they lifted any post saying someone "made" or
- * "makes" something. The vectors keep them (taken out there too, the
- * holdout of rounds 1 and 2 gained and dev everyday lost a post).
+ * "makes" something. Not the verbs of a field's own work ("design",
+ * "build", "develop", "create"), which name a typeface's or a tool's sense.
+ * The vectors keep them (taken out there too, the holdout of rounds 1 and 2
+ * gained and dev everyday lost a post).
  */
-const makerVerbs = new Set(contentWordsOf('make makes made making build builds built sell sells sold offer offers provide provides develop develops developed design designs designed create creates created produce produces produced'));
+const makerVerbs = new Set(contentWordsOf('make makes made making sell sells sold offer offers provide provides produce produces produced'));
 
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';
