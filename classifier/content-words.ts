@@ -100,10 +100,19 @@ export function wordCount(text: string): number {
 }
 
 /**
+ * What the longer word of a family may add to the shorter: an inflection or
+ * a suffix of English derivation. A word joined on ("every" and "everyday",
+ * "sand" and "sandbox", "over" and "overall") makes a compound of another
+ * meaning, not a member of the family.
+ */
+const familySuffixes = new Set(['', 's', 'es', 'ed', 'd', 'r', 'er', 'ers', 'ing', 'ly', 'y', 'ies', 'ion', 'al', 'ic', 'ist', 'ive', 'ity', 'ful', 'ize', 'ise', 'ous', 'est', 'en', 'e']);
+
+/**
  * A set of folded words that also matches the rest of a word's family: two
  * words of four letters or more match when one begins with the other and
- * they differ by three letters at most ("compile" and "compiler", "driv" of
- * "driving" and "driver"), which catches what `foldWord` leaves apart.
+ * the longer adds at most three letters of a suffix (`familySuffixes`:
+ * "compile" and "compiler", "driv" of "driving" and "driver"), which catches
+ * what `foldWord` leaves apart.
  */
 export class WordFamilySet {
   readonly words: ReadonlySet<string>;
@@ -129,7 +138,7 @@ export class WordFamilySet {
     if (word.length < 4) return false;
     for (const member of this.byPrefix.get(word.slice(0, 4)) ?? []) {
       const [shorter, longer] = member.length <= word.length ? [member, word] : [word, member];
-      if (longer.startsWith(shorter) && longer.length - shorter.length <= 3) return true;
+      if (longer.startsWith(shorter) && longer.length - shorter.length <= 3 && familySuffixes.has(longer.slice(shorter.length))) return true;
     }
     return false;
   }

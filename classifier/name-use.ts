@@ -15,7 +15,19 @@ export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
 /** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"), and a launch's heading ("Show HN:", "Introducing"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
+);
+
+/** A verb of using, choosing or paying for a product right before its name (`useBefore`): "Installed the Ring", "switched to Hinge". */
+export const usedBefore = (before: string) => useBefore.test(before) || useBeforeElsewhere.test(before);
+
+/**
+ * The same in the other languages the classifier reads, and the experience
+ * had with a product ("umgestiegen auf", "passé à", "cambié a", "Erfahrung
+ * mit", "ervaring met", "korzystam z"), an article allowed between.
+ */
+const useBeforeElsewhere = unicodeWords(
+  /\b(?:benutze|nutze|verwende|(?:umgestiegen|gewechselt|umsteigen|wechseln)[ \t]+(?:auf|zu)|Erfahrung(?:en)?[ \t]+mit|(?:ausprobiert|getestet|gekauft|installiert)|j['’]utilise|utilise|utiliser|(?:pass[ée]|passer|migr[ée])[ \t]+(?:à|sur|vers)|essay[ée]|test[ée]|achet[ée]|install[ée]|exp[ée]rience[ \t]+avec|uso|usar|usando|utilizo|(?:cambi[ée]|pas[ée]|migr[ée])[ \t]+a|prob[ée]|compr[ée]|instal[ée]|experiencia[ \t]+con|(?:mudei|migrei|troquei|passei)[ \t]+(?:para|pro)|testei|comprei|instalei|experi[êe]ncia[ \t]+com|usare|(?:passat[oa]|migrat[oa])[ \t]+a|provato|comprato|installato|esperienza[ \t]+con|gebruik|gebruiken|(?:overgestapt|overstappen)[ \t]+(?:naar|op)|geprobeerd|gekocht|ge[ïi]nstalleerd|ervaring[ \t]+met|używam|korzystam[ \t]+z|przeszed[łl]em[ \t]+na|kupi[łl]em|zainstalowa[łl]em)[ \t]+(?:(?:der|die|das|den|dem|le|la|l['’]|el|o|a|il|lo|het|de)[ \t]+)?$/iu,
 );
 
 /**
@@ -68,13 +80,26 @@ const ofAfter = /^[ \t]+of\b/u;
 const ownedBefore = unicodeWords(/\b(?:[Mm]y|[Oo]ur|[Yy]our)[ \t]+(?:\p{Ll}+[ \t]+)?$/u);
 
 /**
- * What follows a bare subject: an auxiliary, a modal, an adverb or a verb
- * in the past ("Sway has been…", "Whoop caught…", "Tide shrank…" is read by
- * the auxiliary alone: irregular pasts are too many to list).
+ * What follows a bare subject: an auxiliary, a modal, an adverb, a verb in
+ * the past ("Sway has been…", "Tide shrank…" is read by the auxiliary
+ * alone), or one of the commonest verbs in the present or an irregular past
+ * that is rarely a plural noun ("Whoop caught that…", "Merlin identifies…",
+ * "Lemonade reports Q3…"); those that are often one are left out ("Ring
+ * lights", "Harvest tracks", "Compass points": wink's tagger, tried, reads
+ * them no better, and costs 75 µs a sentence).
  */
 const verbAfterSubject = unicodeWords(
-  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said)\b|\p{Ll}+ed\b)/u,
+  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b)/u,
 );
+
+/**
+ * A preposition of what one works on, with or through, right before a
+ * capitalised English word with no article ("Andy's voice on Headspace",
+ * "typing it into Fantastical", "booked via Kayak", "invoicing with
+ * Harvest"): the word is used as the name of a service or a tool ("in" and
+ * "from" are as often a place's).
+ */
+const throughBefore = /(?<![\p{L}\p{N}])(?:on|with|into|via|through)[ \t]+$/u;
 
 /** "Sway's answer", "Halide’s histogram": a possessive right after the name, then a word of what it owns. */
 const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
@@ -82,8 +107,9 @@ const possessiveAfter = /^['’]s[ \t]+\p{L}/u;
 const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
 
 /**
- * The name of a thing owned ("my Whoop strap", "our Linear workspace"),
- * the bare subject of a sentence ("Sway has been my daily driver", "Notion
+ * The name of a thing owned ("my Whoop strap", "our Linear workspace"), used
+ * or chosen (`usedBefore`: "Installed the Ring", "switched to Hinge"), the
+ * bare subject of a sentence ("Sway has been my daily driver", "Notion
  * went down", "Whoop caught that I was getting sick", or before what a
  * company does, `companyActsAfter`: "Fender announces…") or an owner itself,
  * capitalised with no article ("Sway's answer to every feature request",
@@ -93,16 +119,51 @@ const capitalisedWordBefore = /\p{Lu}[\p{L}\p{N}]*[ \t]+$/u;
  * "the helix's pitch" of the word). Read for any term that is also an
  * everyday word; a capital at a sentence's start says nothing by itself.
  * The possessive only of an English word (`englishWord`): a person's name
- * takes it too ("Vivaldi's opera").
+ * takes it too ("Vivaldi's opera"); so too a preposition of the service or
+ * tool one works on or through (`throughBefore`: "on Headspace", "with
+ * Castro" is as often a person). Written in lower case, the term is read
+ * only where the case says nothing (`caseSaysNothing`: an English sentence
+ * opened in lower case, "ring just told me…", by a writer who capitalises
+ * no sentence, so would not the name either). A clause a conjunction opens
+ * reads as a sentence does ("…, but Sway has been…"). In a post in
+ * another language (`otherLanguage`) an English word is also a bare subject
+ * before that language's auxiliaries or an object pronoun ("Headspace hat
+ * mir…", "Drops me ayuda…"); a person's or a place's name is as often one
+ * there ("Weber ha segnato", "Milwaukee hat mich überrascht").
  */
-export function ownedOrSubject(text: string, index: number, found: string, atSentenceStart: boolean, englishWord: boolean): boolean {
-  if (found.charAt(0) === found.charAt(0).toLowerCase()) return false;
+export function ownedOrSubject(
+  text: string,
+  index: number,
+  found: string,
+  at: { sentenceStart: boolean; caseSaysNothing: boolean; otherLanguage: boolean },
+  englishWord: boolean,
+): boolean {
+  if (found.charAt(0) === found.charAt(0).toLowerCase() && !at.caseSaysNothing) return false;
   const before = text.slice(Math.max(0, index - 30), index);
-  if (ownedBefore.test(before)) return true;
+  if (ownedBefore.test(before) || usedBefore(before)) return true;
   const after = text.slice(index + found.length, index + found.length + 30);
-  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (atSentenceStart || !capitalisedWordBefore.test(before))) return true;
-  return atSentenceStart && (verbAfterSubject.test(after) || companyActsAfter.test(after));
+  if (englishWord && throughBefore.test(before)) return true;
+  if (englishWord && possessiveAfter.test(after) && !determinerBefore.test(before) && (at.sentenceStart || !capitalisedWordBefore.test(before))) return true;
+  // A conjunction opens a clause as a full stop does a sentence: "…, but Sway has been", "maar Alfred is sneller".
+  const clauseStart = at.sentenceStart || conjunctionBefore.test(before);
+  if (!clauseStart) return false;
+  if (verbAfterSubject.test(after) || companyActsAfter.test(after)) return true;
+  return at.otherLanguage && englishWord && (verbAfterSubjectElsewhere.test(after) || pronounAfterSubject.test(after));
 }
+
+/** A conjunction right before a word ("but", "that", "maar", "que"), in the languages the classifier reads: what follows opens a clause. */
+const conjunctionBefore = /(?<![\p{L}\p{N}])(?:but|and|so|that|dass|que|che|dat|że|att|maar|aber|und|mais|et|pero|y|ma|e|mas|ale|men|och)[ \t]+$/iu;
+
+/**
+ * An auxiliary or a common verb right after a bare subject in the other
+ * languages the classifier reads ("Headspace hat mir…", "Sway est…", "Drops
+ * tem…", "Ancestry heeft…").
+ */
+const verbAfterSubjectElsewhere = unicodeWords(
+  /^[ \t]+(?:ist|war|sind|hat|hatte|wird|kann|heeft|had|kan|wordt|werkt|est|était|a|fait|es|está|era|fue|ha|tiene|é|foi|tem|è|jest|ma|był)\b/u,
+);
+/** An object pronoun right after a bare subject, before its verb ("Merlin me marca…", "Sway m'a sauvé", "Drops mi ha…"). */
+const pronounAfterSubject = /^[ \t]+(?:me|te|se|nos|mi|ti|ci|si|m['’]|t['’]|s['’]|n['’]|ne)(?![\p{L}])/u;
 
 /** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
 const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
@@ -139,12 +200,15 @@ const wordRightAfter = /^[ \t]*(\p{L}+)/u;
 /** An article in the languages the classifier reads, opening a gloss. */
 const glossArticle = String.raw`(?:the|an?|la|le|les|l'|el|los|las|il|lo|gli|una?|uno|der|die|das|den|ein|eine|einen|o|os|um|uma|de|het|een)`;
 /**
- * A gloss right after the name: an appositive after a comma, or a bracket,
- * opened by an article ("Tide, la néobanque britannique, …", "Halide (the
- * DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro aqui de casa").
+ * A gloss right after the name: an appositive after a comma or a dash, or a
+ * bracket, opened by an article ("Tide, la néobanque britannique, …",
+ * "Halide (the DSL)", "die Futura, das Ausflugsschiff", "Merlin, o cachorro
+ * aqui de casa", "Show HN: Fender – a small backpressure layer for…"); after
+ * a dash, where nothing else follows a name so, the gloss runs on to the
+ * end of its clause or its first 80 characters.
  */
 const glossAfterName = new RegExp(
-  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$))`,
+  String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$)|[ \t]+[–—-][ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80}))`,
   'iu',
 );
 /** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
@@ -165,11 +229,13 @@ const clauseVerb = unicodeWords(
  * gloss's words say what the name stands for in this post (what it is said
  * not to be left out). Null where nothing glosses the name.
  */
-export function glossOf(text: string, index: number, found: string, otherLanguage: boolean): string | null {
+export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): string | null {
   const after = text.slice(index + found.length, index + found.length + 100);
   const gloss = glossAfterName.exec(after);
-  if (!gloss) return otherLanguage ? bareBracketGloss(after) : null;
-  const named = (gloss[1] ?? gloss[2]).split(glossNegation)[0];
+  // A dash after a launch's name says what kind of product it is ("Show HN: Acme – a faster way to ship"): where no
+  // sense is stated (`senseStated`), any product is the sense, and a kind of product is no other thing.
+  if (!gloss || (gloss[3] !== undefined && !senseStated)) return otherLanguage ? bareBracketGloss(after) : null;
+  const named = (gloss[1] ?? gloss[2] ?? gloss[3]).split(glossNegation)[0];
   return clauseVerb.test(named) ? null : named;
 }
 
@@ -249,7 +315,7 @@ export function nameOfferedFor(text: string, index: number, found: string): stri
 export function nameUseAt(text: string, index: number, found: string, capitalisedMidSentence: boolean): NameUse {
   const before = text.slice(Math.max(0, index - 60), index);
   const after = text.slice(index + found.length, index + found.length + 80);
-  if (useBefore.test(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
+  if (usedBefore(before) || productPartAfter.test(after) || saidToBeProduct.test(after)) return 'name';
   const lowerCase = found.charAt(0) !== found.charAt(0).toUpperCase();
   if (lowerCase && (determinerBefore.test(before) || ofAfter.test(after))) return 'word';
   // Weaker than a determiner: "the anchor went down with the ship".

@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -84,11 +84,18 @@ const weights = {
    */
   capitalisedThroughout: 0.2,
   /**
-   * The name of a thing owned, an owner ("Halide's histogram") or a
+   * The name of a thing owned or used, an owner ("Halide's histogram") or a
    * sentence's bare subject, for a term that is also an everyday word.
    */
   ownedOrSubject: 0.5,
   writtenAsCommonWord: -1.0,
+  /**
+   * Beside that, the lower-case word after an article or a determiner, or
+   * before "of" ("in a good headspace", "the notion that…", "a ring of"):
+   * English uses a common noun so and a product's name seldom; in the tune
+   * and development posts in English such a post is relevant 2 times in 99.
+   */
+  commonNounForm: -0.5,
   writtenAsAcronym: -0.8,
   partOfOtherName: -1.2,
   /**
@@ -350,8 +357,9 @@ function writingEvidence(
     // A name followed by a number is a product's model ("Bebop 2", "Fox 5"),
     // and German capitalises its nouns ("Milwaukee Akkuschrauber"): neither is
     // another name, but an English word there is ("Bugaboo Spire im August").
-    // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos"):
-    // what follows it is the model of the thing owned; nor one a model's coined
+    // Nor is a name a writer owns ("my Nook GlowLight", "mein Osprey Stratos")
+    // or uses ("Installed the Ring Wired", "bought the Yeti Hopper"): what
+    // follows it is the model of the thing owned; nor one a model's coined
     // name follows ("Milwaukee Packout").
     const after = text.slice(occurrence.index + occurrence.text.length);
     const next = /^(?:'s)?[ \t]+(\p{Lu}[\p{L}\p{N}]*)/u.exec(after);
@@ -362,7 +370,7 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous)
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;
@@ -391,6 +399,9 @@ function writingEvidence(
       evidence.push({ weight: weights.writtenAsAcronym, reason: `"${profile.term.toUpperCase()}" written as an acronym` });
     } else if (asWord > 0 && asWord >= asName) {
       if (!useReadElsewhere) evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common word` });
+      if (!useReadElsewhere && occurrences.slice(0, 3).some((occurrence) => nameUseAt(text, occurrence.index, occurrence.text, false) === 'word')) {
+        evidence.push({ weight: weights.commonNounForm, reason: `"${profile.term.toLowerCase()}" after an article or before "of", as a common noun` });
+      }
     } else if (asName > 0) {
       evidence.push({ weight: weights.writtenAsName, reason: `"${profile.term}" written as a name` });
     }
@@ -440,10 +451,16 @@ function namesKindOfSense(profile: SenseProfile, word: string, language: string 
  * owner or a sentence's bare subject (`ownedOrSubject`), as English writes a
  * name and not the word.
  */
-function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[]): RelevanceEvidence[] {
+function formEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
-  if (occurrences.slice(0, 3).some((occurrence) => ownedOrSubject(text, occurrence.index, occurrence.text, opensSentence(text.slice(0, occurrence.index)), profile.commonWord))) {
-    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, an owner or a sentence's subject, as a name` });
+  const nameUse = (occurrence: Occurrence) => {
+    const before = text.slice(0, occurrence.index);
+    // As in `writingEvidence`: an English sentence opened in lower case is the writer's habit, not the word.
+    const at = { sentenceStart: opensSentence(before), caseSaysNothing: language === 'en' && opensSentence(before, fullSentenceEnd), otherLanguage: inOtherLanguage(language) };
+    return ownedOrSubject(text, occurrence.index, occurrence.text, at, profile.commonWord);
+  };
+  if (occurrences.slice(0, 3).some(nameUse)) {
+    evidence.push({ weight: weights.ownedOrSubject, reason: `"${profile.term}" owned, used, an owner or a sentence's subject, as a name` });
   }
   return evidence;
 }
@@ -489,11 +506,19 @@ function unstatedSenseEvidence(profile: SenseProfile, post: RelevancePost, occur
 /** A list or a choice joining two names: "X vs Y", "X or Y", "X, Y and Z", "X czy Y", "X ou Y". */
 const joinedNameAfter = /^(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+(\p{Lu}[\p{L}\p{N}]+)/u;
 const joinedNameBefore = /(\p{Lu}[\p{L}\p{N}]+)(?:'s|’s)?[ \t]*(?:,|[ \t](?:vs\.?|versus|or|and|oder|und|ou|czy))[ \t]+$/u;
+/**
+ * The name a writer moved from, right before the term moved to, after a verb
+ * of switching a few words back ("porting our service from Go to Rust",
+ * "Passé de Shimano à SRAM"): the two are peers. The verb keeps routes out
+ * ("flew from Chicago to Milwaukee").
+ */
+const movedFromBefore = /(?<=(?<![\p{L}\p{N}])(?:switch\p{L}*|mov\p{L}*|migrat\p{L}*|port\p{L}*|went|chang\p{L}*|upgrad\p{L}*|pass[ée]\p{L}*|pas[ée]|cambi\p{L}*|mud\p{L}*|troqu\p{L}*|umgestiegen|gewechselt|overgestapt|przeszed\p{L}*)(?:[ \t]+[^ \t]+){0,4}?[ \t]+(?:from|von|van|de|da|z)[ \t]+)(\p{Lu}[\p{L}\p{N}+#]+)[ \t]+(?:to|zu|auf|naar|op|à|a|para|na)[ \t]+$/iu;
 
 /**
  * The term listed or weighed beside another name ("Parrot vs Skydio",
- * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"):
- * people list products beside the products they compete with. A
+ * "Harvest, Xero and Asana", "Vivaldi czy Floorp", "Hinge or Bumble"), or
+ * moved to from one (`movedFromBefore`): people list products beside the
+ * products they compete with, and leave one for another. A
  * capitalised English word is a name there too, but not in a title, where
  * every word is capitalised ("Salt And Pepper").
  */
@@ -501,10 +526,14 @@ function peerNameEvidence(profile: SenseProfile, text: string, occurrences: Occu
   for (const occurrence of occurrences.slice(0, 3)) {
     const after = joinedNameAfter.exec(text.slice(occurrence.index + occurrence.text.length, occurrence.index + occurrence.text.length + 40));
     const start = Math.max(0, occurrence.index - 40);
-    const found = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    const joined = joinedNameBefore.exec(text.slice(start, occurrence.index));
+    // The verb of switching may stand a few words before the name moved from: read further back for it.
+    const movedStart = Math.max(0, occurrence.index - 90);
+    const moved = joined ? null : movedFromBefore.exec(text.slice(movedStart, occurrence.index));
+    const nameBefore = joined ? { name: joined[1], at: start + joined.index } : moved ? { name: moved[1], at: movedStart + moved.index } : null;
     // A capital that opens a sentence ("Génial, Alfred…") is no name.
-    const before = found && !opensSentence(text.slice(0, start + found.index)) ? found : null;
-    for (const name of [after?.[1], before?.[1]]) {
+    const before = nameBefore && !opensSentence(text.slice(0, nameBefore.at)) ? nameBefore.name : undefined;
+    for (const name of [after?.[1], before]) {
       if (name && /\p{L}.*\p{L}/u.test(name) && (!reader.isEnglishWord(name) || !titleCased(text)) && !profile.termWords.has(name.toLowerCase())) {
         return [{ weight: weights.listedBesideName, reason: `"${profile.term}" listed beside ${name}` }];
       }
@@ -655,7 +684,7 @@ function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurre
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
@@ -763,7 +792,7 @@ export function scoreRelevance(
   } else evidence.push({ weight: weights.ambiguousTerm, reason: `"${profile.term}" is also a common word` });
   if (occurrences.all.length === 0) evidence.push({ weight: weights.termMissing, reason: `"${profile.term}" is not in the text` });
   const senseUnstated = profile.senseUnstated && profile.ambiguous && kind !== 'topic';
-  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose));
+  if (profile.ambiguous && !profile.senseUnstated) evidence.push(...formEvidence(profile, post.text, occurrences.prose, language));
   evidence.push(...writingEvidence(profile, post.text, occurrences, reader, language, senseUnstated, nameInOtherLanguage));
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));

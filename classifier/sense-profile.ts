@@ -152,6 +152,18 @@ const sentenceBreak = /(?<=[.;!?])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:e\.g|i\.e|vs|
  */
 const kindWords = new Set(contentWordsOf('app apps product products brand brands company companies business businesses project projects thing things use uses word words meaning meanings adjective verb noun'));
 
+/**
+ * Verbs a description uses to say who makes or sells the product ("the foam
+ * clogs made by Crocs Inc.", "Quickstep Labs makes Quickstep", "YETI sells
+ * coolers"): what follows them names the sense, they themselves no field,
+ * and as context words they lifted any post saying someone "made" or
+ * "makes" something. Not the verbs of a field's own work ("design",
+ * "build", "develop", "create"), which name a typeface's or a tool's sense.
+ * The vectors keep them (taken out there too, the holdout of rounds 1 and 2
+ * gained and dev everyday lost a post).
+ */
+const makerVerbs = new Set(contentWordsOf('make makes made making sell sells sold offer offers provide provides produce produces produced'));
+
 function splitBySense(description: string): { sense: string; offSense: string } {
   let sense = '';
   let offSense = '';
@@ -280,6 +292,7 @@ export function buildSenseProfile(
       offSenseWords.delete(word);
     }
   }
+  for (const word of makerVerbs) senseWords.delete(word);
   for (const word of termWords) {
     senseWords.delete(word);
     offSenseWords.delete(word);

@@ -19,6 +19,10 @@ const pebble: ClassifiedKeyword = {
   context: 'Pebble, the habit-tracking app for iPhone and Android. Not stones, pebbles on a beach or the old smartwatch.',
   groupDescription: null,
 };
+/** Pebble with a context that names its sense and rules nothing out: how a post writes the name decides. */
+const pebbleApp: ClassifiedKeyword = { ...pebble, id: 'kw_pebble_app', context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+/** A person's name too: readings of an English word's use must leave it alone. */
+const weberGrills: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
 const tablo: CompanyProfile = {
   name: 'Tablo',
   description: 'Collaborative docs and wiki workspace for small teams',
@@ -54,6 +58,12 @@ async function classify(...inputs: ClassificationInput[]): Promise<Classificatio
     if (!outcome.ok) throw new Error(outcome.error);
     return outcome.classification;
   });
+}
+
+/** How much higher a post scores than its control, the same words written another way. */
+async function relevanceGap(keyword: ClassifiedKeyword, read: string, control: string): Promise<number> {
+  const [first, second] = await classify(post(read, keyword), post(control, keyword));
+  return first.relevance - second.relevance;
 }
 
 describe('built-in classifier', () => {
@@ -159,7 +169,6 @@ describe('built-in classifier', () => {
     expect(article.note).not.toContain("a sentence's subject");
     expect(otherName.note).not.toContain("a sentence's subject");
     // Of a word that usually means something else, that reading alone, beside the post's words, lifts it over the line.
-    const pebbleApp: ClassifiedKeyword = { ...pebble, context: 'Pebble, the habit-tracking app for iPhone and Android.' };
     const [subject] = await classify(post('Pebble has been my daily driver for four years. Boring in the best way: it never breaks.', pebbleApp));
     expect(subject.note).toContain("a sentence's subject");
     expect(subject.relevance).toBeGreaterThanOrEqual(40);
@@ -181,6 +190,68 @@ describe('built-in classifier', () => {
     expect(opening.relevance).toBeGreaterThan(midSentence.relevance + 10);
   });
 
+  it('reads a name after a verb of using as the product used, whose own line follows it, and a lower-case sentence opening as no bar to a bare subject', async () => {
+    const [installed, seen] = await classify(
+      post('Installed the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
+      post('Saw the Pebble Sprout on my old phone for the kids. Bedtime streaks are a game now.', pebbleApp),
+    );
+    expect(installed.note).toContain('owned, used, an owner');
+    expect(installed.note).not.toContain('part of another name');
+    expect(seen.note).toContain('"Pebble" is part of another name');
+    expect(installed.relevance).toBeGreaterThanOrEqual(40);
+    expect(seen.relevance).toBeLessThan(40);
+    // A writer who opens sentences in lower case writes the name so too: "pebble just told me" is the subject's.
+    const opening = 'pebble just told me my streak is at forty days. it has been a good week';
+    expect(await relevanceGap(pebbleApp, opening, `update: ${opening}`)).toBeGreaterThan(8);
+  });
+
+  it('reads a verb of using, setting up or switching to a product right before its name, in the languages the classifier reads', async () => {
+    // Each control holds the same words, the verb away from the name.
+    const pairs = [
+      ['Setting up Pebble on the family iPad this weekend, wish me luck.', 'This weekend, Pebble on the family iPad: setting up, wish me luck.'],
+      ['Hat jemand Erfahrung mit Pebble auf dem iPad? Ich frage für meine Tochter.', 'Pebble auf dem iPad: hat jemand Erfahrung mit? Ich frage für meine Tochter.'],
+      ['Iemand ervaring met Pebble op de iPad? Vraag het voor mijn dochter.', 'Pebble op de iPad: iemand ervaring met? Vraag het voor mijn dochter.'],
+      ['Je suis passé à Pebble la semaine dernière, pour ma fille.', 'Pebble la semaine dernière: je suis passé à, pour ma fille.'],
+    ];
+    for (const [used, control] of pairs) expect(await relevanceGap(pebbleApp, used, control), used).toBeGreaterThan(5);
+  });
+
+  it('reads an English word after a preposition of the service one works on or through as its name, not a person\'s after "with"', async () => {
+    expect(await relevanceGap(pebbleApp, 'My whole morning routine lives on Pebble now, streaks and all.', 'My whole morning routine, Pebble, lives on now, streaks and all.')).toBeGreaterThan(5);
+    const person = await relevanceGap(weberGrills, 'Spent the whole afternoon with Weber at the match, great seats.', 'Spent the whole afternoon, Weber, with at the match, great seats.');
+    expect(Math.abs(person)).toBeLessThan(5);
+  });
+
+  it('reads a name moved to from another after a verb of switching as the other\'s peer, but not a route\'s end', async () => {
+    const switched = await relevanceGap(pebbleApp, 'Finally switched my whole family from Streaks to Pebble this spring.', 'Finally my whole family from Streaks switched, Pebble this spring.');
+    expect(switched).toBeGreaterThan(5);
+    const route = await relevanceGap(weberGrills, 'We flew from Chicago to Weber last spring for the wedding.', 'We flew from Chicago last spring to Weber for the wedding.');
+    expect(Math.abs(route)).toBeLessThan(5);
+  });
+
+  it('reads a bare subject in a clause a conjunction opens, and, of an English word in a post in another language, before that language\'s auxiliaries', async () => {
+    const conjunction = await relevanceGap(pebbleApp, 'Tried three trackers this year, but Pebble has kept me going since March.', 'Tried three trackers this year, though Pebble has kept me going since March.');
+    expect(conjunction).toBeGreaterThan(8);
+    expect(await relevanceGap(pebbleApp, 'Pebble hat mir dieses Jahr jeden Morgen geholfen.', 'Pebble: dieses Jahr jeden Morgen geholfen.')).toBeGreaterThan(8);
+    expect(await relevanceGap(pebbleApp, 'Pebble me recuerda cada mañana lo que falta.', 'Pebble: recuerda cada mañana lo que falta.')).toBeGreaterThan(8);
+    // A person's or a place's name is as often such a subject ("Weber ha segnato"): only an English word is read so.
+    const person = await relevanceGap(weberGrills, 'Weber ha segnato al novantesimo, che partita.', 'Weber: segnato al novantesimo, che partita.');
+    expect(Math.abs(person)).toBeLessThan(5);
+  });
+
+  it('reads a bare subject before a common verb in the present or an irregular past, but not before a plural noun', async () => {
+    const present = await relevanceGap(pebbleApp, 'Pebble reminds me every evening at nine, and I finally stopped skipping days.', 'Pebble paths every evening at nine, and I finally stopped skipping days.');
+    expect(present).toBeGreaterThan(8);
+    const [past] = await classify(post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp));
+    expect(past.relevance).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
+    const notes = (await classify(...['a pebble', 'pebble of sorts', 'pebble'].map((found) => post(`Found ${found} in my habit jar this morning, weird.`, pebbleApp)))).map(({ note }) => note);
+    expect(notes.map((note) => note.includes('"pebble" after an article or before "of", as a common noun'))).toEqual([true, true, false]);
+    expect(await relevanceGap(pebbleApp, 'Found pebble in my habit jar this morning, weird.', 'Found a pebble in my habit jar this morning, weird.')).toBeGreaterThan(5);
+  });
+
   it('reads a common word capitalised wherever a post has it, at a sentence\'s start too, as a little more of a name where the context rules other senses out', async () => {
     const [capitalised, lowerCaseToo] = await classify(
       post('Pebble streaks reset at midnight since the update.', pebble),
@@ -193,6 +264,13 @@ describe('built-in classifier', () => {
     // Where the context rules no sense out, another product of the same name is as likely: the capital says no more.
     const [noSenseRuledOut] = await classify(post('Notion templates reset at midnight since the update.', notion));
     expect(noSenseRuledOut.note).not.toContain('capitalised wherever it occurs');
+  });
+
+  it('reads no verb a description uses for who makes the product as a word of its sense', async () => {
+    const harbor: ClassifiedKeyword = { id: 'kw_harbor_made', term: 'Harbor', kind: 'topic', context: 'Harbor, the budgeting app made by Dockside Labs. Not ports or boats.', groupDescription: null };
+    const [made] = await classify(post('Harbor made me stop buying coffee, and my budget finally balances.', harbor));
+    expect(made.note).toMatch(/context words budget/);
+    expect(made.note).not.toMatch(/context words[^;(]*\bmade/);
   });
 
   it('reads product talk as the product\'s, never as a sense the context rules out in like words', async () => {
@@ -246,17 +324,20 @@ describe('built-in classifier', () => {
       post('Harbor (the seafood restaurant on the pier, not the budgeting app) doubled its prices.', budget),
       post('Our new puppy is called Harbor and he has chewed through two leads this week.', budget),
       post('Onze nieuwe pup heet Harbor en hij eet echt alles.', budget),
+      post('Show HN: Harbor – a tiny job queue for Go services that sheds load before your workers fall over', budget),
     );
     expect(plain.note).not.toContain('glossed');
     for (const other of glossed) expect(other.note).toContain('"Harbor" glossed as something else');
-    const [sense, namedSense, clause] = await classify(
+    const [sense, namedSense, dashedSense, clause] = await classify(
       post('Harbor, the budgeting app my sister swore by, finally clicked for me this month.', budget),
       post('My sister swears by a budgeting app called Harbor, so I finally tried it.', budget),
+      post('Harbor – the budgeting app my sister swore by – finally clicked for me this month.', budget),
       // A clause after the comma says something of the name; it does not gloss it.
       post('Tried Harbor, the bank sync is broken again.', budget),
     );
     expect(sense.note).not.toContain('glossed');
     expect(namedSense.note).not.toContain('glossed');
+    expect(dashedSense.note).not.toContain('glossed');
     expect(clause.note).not.toContain('glossed');
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clauseBreaks, wordsByClause, wordsOf } from '../classifier/content-words.ts';
+import { clauseBreaks, WordFamilySet, wordsByClause, wordsOf } from '../classifier/content-words.ts';
 
 const breaks = clauseBreaks('.,;:!?¿¡。、！？\n()"“”');
 
@@ -22,5 +22,13 @@ describe('words by clause', () => {
 
   it('start a clause at each run of breaks', () => {
     expect(wordsByClause('not bad, really: good (yes)', breaks)).toEqual([['not', 'bad'], ['really'], ['good'], ['yes'], []]);
+  });
+});
+
+describe('word families', () => {
+  it('match a word by its inflections and suffixes, not by a word joined on to make a compound', () => {
+    const family = new WordFamilySet(['compile', 'driv', 'everyday', 'sandbox', 'overall']);
+    for (const member of ['compile', 'compiler', 'compiles', 'driver', 'driving', 'everyday']) expect(family.has(member), member).toBe(true);
+    for (const other of ['every', 'sand', 'over', 'compilation']) expect(family.has(other), other).toBe(false);
   });
 });
