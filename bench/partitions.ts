@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { connect, type Sql } from '../runtime/database.ts';
@@ -48,6 +49,7 @@ const keywordsPerWorkspace = 10;
 const authors = 50_000;
 const months = 36;
 const beforeMigration = '052_mentions_by_language.sql';
+const mentionLinkDomainsMigration = '074_mention_link_domains.sql';
 const samples = { list: 100, rare: 20, month: 40, year: 10 };
 /** Untimed runs first: more than five, so PostgreSQL has chosen between a custom and a generic plan for each statement. */
 const warmUps = { list: 20, rare: 10 };
@@ -278,6 +280,8 @@ export const partitionsBenchmark: Benchmark = {
       await migrate(partitioned);
       const migrateSeconds = (performance.now() - started) / 1000;
       const databases = [connect(unpartitionedUrl, { max: 1 }), partitioned];
+      // The list reads link hosts from the mentions since 074, which the table as it was takes too: the two compare the months alone.
+      await databases[0].unsafe(await readFile(new URL(`../schema/${mentionLinkDomainsMigration}`, import.meta.url), 'utf8'));
       // The conversion leaves the copy's pages dirty: written out now, not while the first case is timed.
       for (const sql of databases) {
         await sql`vacuum (analyze)`;
