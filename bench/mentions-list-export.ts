@@ -81,7 +81,7 @@ async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigne
     from generate_series(1, ${mentions}) i`;
   await sql`
     insert into mentions (id, workspace_id, keyword_id, post_id, status, priority, relevance, sentiment, intents, automated, language,
-                          classification_failed, classified_at, verdict_relevant, assignee_id, snoozed_until, created_at, published_at, platform)
+                          classification_failed, classified_at, verdict_relevant, assignee_id, snoozed_until, created_at, published_at, platform, link_domains)
     select 'mm_bench' || lpad(i::text, 8, '0'), ${workspaceId}, (${sql.array(keywordIds)}::text[])[1 + ${pick('i', 11, keywordIds.length)}], 'pst_bench' || i,
            case ${pick('i', 12, 20)} when 0 then 'done' when 1 then 'ignored' else 'open' end,
            ${pick('i', 13, 10_000)} / 100.0,
@@ -96,7 +96,7 @@ async function load(sql: Sql, workspaceId: string, keywordIds: string[], assigne
            case when ${pick('i', 20, 50)} = 0 then ${assigneeId} end,
            case when ${pick('i', 21, 200)} = 0 then now() + interval '1 day' end,
            now() - (${mentions} - i) * interval '30 seconds',
-           p.published_at, p.platform
+           p.published_at, p.platform, p.link_domains
     from generate_series(1, ${mentions}) i join posts p on p.id = 'pst_bench' || i, lateral (select ${pick('i', 22, 50)} <> 0 as scored) s`;
 }
 
@@ -152,7 +152,7 @@ const listCases: ListCase[] = [
   {
     label: '`linkHosts=docs.rs&minFollowers=1000`',
     query: 'linkHosts=docs.rs&minFollowers=1000',
-    bare: (sql, ws) => listStatement(sql, ws, sql`cardinality(p.link_domains) > 0 and p.link_domains && '{docs.rs}'::text[] and a.followers >= 1000`),
+    bare: (sql, ws) => listStatement(sql, ws, sql`cardinality(m.link_domains) > 0 and m.link_domains && '{docs.rs}'::text[] and a.followers >= 1000`),
   },
   {
     label: '`sentiments=negative&intents=complaint,question&languages=de&notPlatforms=reddit`',

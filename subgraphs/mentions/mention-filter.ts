@@ -180,11 +180,12 @@ function authorIsOneOf(sql: Queryable, references: readonly string[]): Fragment 
 
 // `posts.link_domains` holds every link's host and each domain above it
 // (`docs.github.com`, `github.com`, `com`), computed by the database from
-// `links` (migration 023), so a host matches itself and its subdomains. Its
-// index holds only posts with links (069): the condition says so, or
-// PostgreSQL could not read it.
+// `links` (migration 023), so a host matches itself and its subdomains. Each
+// mention keeps its post's (074), where its month's index finds it without a
+// look-up per linking post in every month. That index holds only mentions with
+// links (069): the condition says so, or PostgreSQL could not read it.
 const linksToOneOf = (sql: Queryable, hosts: readonly string[]) =>
-  sql`(cardinality(p.link_domains) > 0 and p.link_domains && ${sql.array(hosts as string[])}::text[])`;
+  sql`(cardinality(m.link_domains) > 0 and m.link_domains && ${sql.array(hosts as string[])}::text[])`;
 
 /**
  * Whether the mention is by a muted person of its workspace: such mentions
