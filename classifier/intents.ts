@@ -231,7 +231,8 @@ const mayWinBy = new LiteralGuardedPattern(winsBy);
 const weighsBothSides = unicodeWords(/\b(?:but|though|although|sure|to be fair|while|whereas|aber|zwar|mais|pero|aunque|però|maar|mas|porém|ale|men)\b/u);
 /** "…beats Pedigree", "…le gana a Sprite": the name after the word is the side that loses. */
 const beatsWhatFollows = unicodeWords(/\b(?:beats?|outperforms?|le gana(?: a)?|schlägt|batte)$/u);
-const capitalisedWord = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}-]+/gu;
+/** A capitalised word, or one whose capitals follow its digits ("7UP", "1Password"). */
+const capitalisedWord = /(?<![\p{L}\p{N}])\p{N}*\p{Lu}[\p{L}\p{N}-]+/gu;
 /** What may stand before a name that opens a sentence: "The Shimano brakes", "La Yamaha", "Die Em-eukal Drops". */
 const openingArticle = /^(?:the|my|our|la|le|el|les|los|las|der|die|das|de|het|o|a|il|lo)?$/iu;
 const sentencesOfPost = /[^.!?;。！？\n]+/gu;

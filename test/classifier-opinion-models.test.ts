@@ -431,6 +431,7 @@ describe('opinion models', () => {
     expect(winner('Notion vs Coda for our wiki: Coda is faster.')).toBe(null);
     expect(winner('Notion mit der Vorlage vom Team Wiki schlägt im Alltag jede Coda.', 'de')).toBe('tracked');
     expect(winner('Starting at 6:30 Notion is faster than anything.')).toBe('tracked');
+    expect(winner('Did a blind test with the team: 2Do beat Notion four votes to one.')).toBe('other');
   });
 
   it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
