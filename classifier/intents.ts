@@ -221,9 +221,9 @@ export function comparesWithAnotherName(text: string, termPattern: RegExp): bool
   return nameWithinSentence.test(others) || (japaneseText.test(others) && nameInJapanese.test(others));
 }
 
-/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper", "の方が"… */
+/** A word by which one side of a comparison wins: "better", "miles ahead", "twice as fast", "beats", "le gana", "schneller", "meglio", "goedkoper", a sum less ("60 € de moins", "$40 less"), "の方が"… */
 const winsBy = unicodeWords(
-  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|einfacher|ruhiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|rustiger|schoner|makkelijker|fijner|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre|snabbare|billigare)\b|の方が|のほうが/u,
+  /\b(?:better|faster|cheaper|quieter|smoother|easier|simpler|cleaner|nicer|more reliable|more stable|miles ahead|way ahead|far ahead|twice as \w+|beats?|wins|outperforms?|le gana|schlägt|besser|schneller|günstiger|billiger|einfacher|ruhiger|mieux|meilleure?s?|plus rapide|moins cher|mejor|más rápido|más barato|melhor|mais rápido|mais barato|ganha|meglio|migliore|più veloce|batte|beter|sneller|goedkoper|rustiger|schoner|makkelijker|fijner|wint|lepiej|lepsz\w*|szybsz\w*|tańsz\w*|więcej|bättre|snabbare|billigare)\b|(?<=[\d€$£] ?)(?:less|weniger|de moins|de menos|in meno|minder|mniej|mindre)\b|の方が|のほうが/u,
 );
 /** `winsBy` tried only on a post that holds one of its words, told by the post's three-character runs. */
 const mayWinBy = new LiteralGuardedPattern(winsBy);

@@ -432,6 +432,8 @@ describe('opinion models', () => {
     expect(winner('Notion mit der Vorlage vom Team Wiki schlägt im Alltag jede Coda.', 'de')).toBe('tracked');
     expect(winner('Starting at 6:30 Notion is faster than anything.')).toBe('tracked');
     expect(winner('Did a blind test with the team: 2Do beat Notion four votes to one.')).toBe('other');
+    expect(winner('Comparé Notion et Coda pour l\'équipe : Notion coûte 4 € de moins par mois.', 'fr')).toBe('tracked');
+    expect(winner('Notion vs Coda: Notion has less clutter.')).toBe(null);
   });
 
   it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
