@@ -536,6 +536,10 @@ export function readOpinionsOfRows(
   const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked || wonComparison ? 'positive' : undefined;
   learnedIntents.forEach((intent, i) => {
     const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
+    // The praise of a post leaving the tracked product is the other's, however sure the praise model is: 1 of the 13
+    // leaving posts of the development sets is labelled praise, where 6 were found (issue 19's pass 27: everyday
+    // categories' intents 0.802 → 0.807, apps 0.758 → 0.760, unseen 0.851 → 0.849, rounds 1 and 2 unchanged).
+    if (leavesTracked && intent === 'praise') return;
     if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);
     else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
   });

@@ -335,6 +335,13 @@ describe('opinion models', () => {
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
     expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // However sure the praise model is, the praise of a post leaving the tracked product is the other product's.
+    const sure = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(4), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(sure, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
   });
 
   it('tells which way the writer moves between the tracked product and another, in any language', () => {
