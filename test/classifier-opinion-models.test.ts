@@ -669,6 +669,15 @@ describe('opinion models', () => {
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
   });
 
+  it('reads a word of regret after praise within a sentence as a turn ("peccato che…"), and one opening a sentence as none', () => {
+    const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
+    expect(concedes('Bellissima app, peccato che si chiuda ogni volta che provo il timer.', 'it')).toBe(true);
+    expect(concedes('Superbe application, dommage qu\'elle plante à chaque export.', 'fr')).toBe(true);
+    expect(concedes('Great kettle, shame the lid sticks every morning.', 'en')).toBe(true);
+    // Standing first, the word of regret closes a post and turns nothing.
+    expect(concedes('De kleur is prachtig. Jammer.', 'nl')).toBe(false);
+  });
+
   it('tell praise conceded in a sentence of its own before one opened by the turn, in any language', () => {
     const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
     expect(concedes('The kettle looks great on the counter. But the lid sticks every single morning.', 'en')).toBe(true);
