@@ -7,7 +7,7 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
+import { asksToMend, comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
@@ -139,6 +139,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         praisesAsAfterthought: evidence.reading.praisesAsAfterthought,
         saysComparison: move !== null || lost || saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
+        asksToMend: asksToMend(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
         leavesTracked: move === 'leaves',
         joinsTracked: move === 'joins',

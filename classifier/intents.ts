@@ -159,6 +159,26 @@ const errorWithFixRequest = (text: string) =>
  */
 const fixAsked = unicodeWords(/\b(?:any (?:\w+ )?(?:fix|fixes|workarounds?|solutions?|ideas|tips)|(?:how (?:do|can) (?:i|we|you)|how to) (?:fix|stop|get rid of|repair|clean|reset|solve)|what should (?:i|we) (?:check|try|do)|tem jeito|há (?:como|jeito)|hay (?:forma|manera) de|alguna solución|y a-t-il (?:un moyen|une solution)|une solution|comment (?:réparer|régler|résoudre)|wie (?:kann ich|bekomme ich|kriege ich) (?:das|es|den|die)|jemand eine lösung|qualche soluzione|come (?:posso )?(?:risolvere|sistemare)|iemand een oplossing|hoe (?:los ik|krijg ik|repareer ik)|jak to naprawić|jak naprawić)\b|\bideas\s*\?/u);
 
+/**
+ * Help asked to mend something, in the forms `fixAsked` leaves out ("Is
+ * there a way to fix this…?", "What am I missing?", "Could it be the
+ * bushings?", "Qualcuno sa come togliere il limite?", "Gibt es
+ * irgendeinen Weg…?"). Read only by `asksToMend`, at reading time: the
+ * rules' intents are features the models learned as they are.
+ */
+const mendAsked = unicodeWords(/\b(?:is there (?:a|any) way to (?:fix|stop|get rid of|repair|avoid|prevent|disable|turn off|undo|recover|restore|rescue)|what am i (?:missing|doing wrong)|what else (?:do|should) i|could it be|any idea (?:why|how)|anyone (?:found|know how|knows how)|has anyone (?:found|fixed|solved)|gibt es (?:irgend)?einen weg|weiß jemand,? (?:wie|warum)|quelqu'un sait comment|alguien sabe (?:cómo|como|por qué)|alguém sabe (?:como|por que)|qualcuno sa (?:come|perché)|weet iemand (?:hoe|waarom)|ktoś wie,? jak|någon som vet hur)\b/u);
+
+/**
+ * A question asking how to mend a fault (`fixAsked`, `mendAsked`): the post
+ * reports a problem, however calm its words, and the labelling rules call
+ * it a complaint.
+ */
+export function asksToMend(text: string): boolean {
+  if (!/[?？]/u.test(text)) return false;
+  const lower = text.toLowerCase();
+  return fixAsked.test(lower) || mendAsked.test(lower);
+}
+
 /** Faults a post tells of (`stanceCues`): something broke, or came back again. */
 const faultCues = new Set(['broke', 'again']);
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
+import { asksToMend, comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
@@ -427,6 +427,31 @@ describe('opinion models', () => {
       'Honestly, tables are faster in Notion.',
       'Coda is faster to open. Notion is better at everything else.',
     ]) expect(loses(text), text).toBe(false);
+  });
+
+  it('finds a complaint from lower log-odds in a question asking how to mend a fault, in any language', () => {
+    for (const text of [
+      'The font renders 2px taller on Windows and the buttons jump. Is there a way to fix this with size-adjust?',
+      'My sprite flickers when the camera moves. What am I missing?',
+      'Non mi fa allegare file oltre 25 MB. Qualcuno sa come togliere il limite?',
+      'Minhas sandálias ficam com cheiro. Tem jeito de limpar?',
+    ]) expect(asksToMend(text), text).toBe(true);
+    // A how-to that mends nothing, or no question at all.
+    for (const text of [
+      'Is there a way to share a calendar with my partner?',
+      'The font renders 2px taller on Windows. Is there a way to fix this with size-adjust.',
+    ]) expect(asksToMend(text), text).toBe(false);
+    // A complaint at log-odds -2.2 is under the cut (-0.5) unless help to mend is asked.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-2.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const plain = new Map([['w:plain', 1]]);
+    expect(readOpinionsOf(models, plain, ['question'], true, none)).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, asksToMend: true })).toEqual({ sentiment: 'neutral', intents: ['question', 'complaint'] });
   });
 
   it('reads a comparison\'s verdict after the colon that names both sides, and the other side winning something back', () => {
