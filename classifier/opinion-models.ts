@@ -558,6 +558,12 @@ export function readOpinionsOfRows(
     // leaving posts of the development sets is labelled praise, where 6 were found (issue 19's pass 27: everyday
     // categories' intents 0.802 → 0.807, apps 0.758 → 0.760, unseen 0.851 → 0.849, rounds 1 and 2 unchanged).
     if (leavesTracked && intent === 'praise') return;
+    // So is the praise of a post read as irony ("…Génial.", "…Heerlijk.", "Love wireless shifting.") or whose praise is
+    // an afterthought to a body that praises nothing ("…Nice view though."): its words of praise are thrown at what the
+    // body told, or leave it standing (pass 27: everyday categories' intents 0.810 → 0.811, apps 0.763 → 0.766, the
+    // holdout of rounds 1 and 2 0.798 → 0.799, technical categories 0.842 → 0.840, "…binnen tien minuten alles
+    // werkend. Heerlijk.", sincere).
+    if ((ironic || praisesAsAfterthought) && intent === 'praise') return;
     if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);
     else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
   });

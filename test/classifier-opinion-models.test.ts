@@ -342,6 +342,10 @@ describe('opinion models', () => {
       training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
     }));
     expect(readOpinionsOf(sure, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // Nor is praise found in a post read as irony, or whose praise is an afterthought to a body that praises nothing.
+    expect(readOpinionsOf(sure, calm, [], true, none).intents).toEqual(['praise']);
+    expect(readOpinionsOf(sure, new Map([['w:calm', 1], ['irony', 1]]), [], true, none).intents).toEqual(['complaint']);
+    expect(readOpinionsOf(sure, calm, [], true, { ...none, praisesAsAfterthought: true })).toEqual({ sentiment: 'negative', intents: [] });
   });
 
   it('tells which way the writer moves between the tracked product and another, in any language', () => {
