@@ -311,6 +311,36 @@ function verdictClause(text: string, sentence: string, termPattern: RegExp, lang
 }
 
 /**
+ * A turn that sets another product beside the tracked one ("Sway is
+ * stable, sure, but next to Hyprland it feels like 2012", "O Vivaldi é
+ * bonito, mas comparado ao Firefox consome o dobro", "GIMP ist kostenlos,
+ * ja. Aber im Vergleich zu Affinity Photo…"): what the writer granted
+ * before the turn, the comparison after it takes back, and the tracked
+ * product loses. The contrast word stands before the phrase, in its
+ * sentence or opening it; the name follows the phrase, after an article at
+ * most.
+ */
+const comparedAfterTurn = unicodeWords(
+  /\b(?:but|aber|mais|pero|mas|ma|maar|ale|men)\b[^.!?;。！？\n]*?\b(?:compared (?:to|with)|next to|im vergleich (?:zu|mit)|verglichen mit|comparado (?:ao|à|a|al|con|com)|comparada (?:ao|à|a|al|con|com)|en comparación con|par rapport (?:à|au|aux)|comparée? (?:à|au|aux)|rispetto (?:a|al|alla|ai|agli)|in confronto (?:a|al|alla)|vergeleken met|w porównaniu z|jämfört med)\s+/gu,
+);
+/** The comparing phrases' stems: a post holding none is not searched for `comparedAfterTurn`. */
+const mayCompareAfterTurn = /compar|next to|vergleich|rapport|rispetto|confronto|vergeleken|porówn|jämfört/u;
+/** The name after a comparing phrase, after an article at most. */
+const comparedName = /^(?:(?:the|der|dem|den|die|das|la|le|les|el|los|o|os|a|il|lo|de|het)\s+)?\p{Lu}/u;
+
+/** Another product wins by a comparison said after a turn (`comparedAfterTurn`) that does not name the tracked one. */
+function losesAfterTurn(text: string, termPattern: RegExp): boolean {
+  const lower = text.toLowerCase();
+  if (!mayCompareAfterTurn.test(lower)) return false;
+  for (const match of lower.matchAll(comparedAfterTurn)) {
+    const end = (match.index ?? 0) + match[0].length;
+    const rest = text.slice(end).match(/^[^.!?;。！？\n]*/u)![0];
+    if (comparedName.test(rest) && rest.search(termPattern) < 0) return true;
+  }
+  return false;
+}
+
+/**
  * Which side wins the post's comparison, by its last sentence that says one
  * side wins: `other` where it names another product as the winner and the
  * tracked one not at all or as the side beaten ("The Shimano brakes are
@@ -323,6 +353,7 @@ function verdictClause(text: string, sentence: string, termPattern: RegExp, lang
  */
 export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
   let winner: 'tracked' | 'other' | null = null;
+  if (losesAfterTurn(text, termPattern)) return 'other';
   if (!mayWinBy.test(text.toLowerCase())) return winner;
   for (const [whole] of text.matchAll(sentencesOfPost)) {
     const sentence = verdictClause(text, whole, termPattern, language, isEnglishWord);

@@ -470,6 +470,12 @@ describe('opinion models', () => {
     expect(winner('Did a blind test with the team: 2Do beat Notion four votes to one.')).toBe('other');
     expect(winner('Comparé Notion et Coda pour l\'équipe : Notion coûte 4 € de moins par mois.', 'fr')).toBe('tracked');
     expect(winner('Notion vs Coda: Notion has less clutter.')).toBe(null);
+    // A comparison said after a turn, naming another product and not the tracked one: the tracked one loses.
+    expect(winner('Notion is stable, sure, but next to Coda it feels like 2012.')).toBe('other');
+    expect(winner('O Notion é bonito, mas comparado ao Coda consome o dobro de bateria.', 'pt')).toBe('other');
+    expect(winner('Notion ist kostenlos, ja. Aber im Vergleich zu Coda fühlt sich alles langsam an.', 'de')).toBe('other');
+    expect(winner('Coda is fine, but compared to Notion it feels slow.')).toBe(null);
+    expect(winner('Notion is fine, but compared to last year it feels slow.')).toBe(null);
   });
 
   it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
