@@ -13,7 +13,7 @@ import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { closesOnVerdict, trackedMove } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
-import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
+import { concedesFault, concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
 import { asksWhetherShared } from './stance-cues.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
@@ -133,6 +133,7 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         relevant,
         ironic: evidence.reading.ironic || evidence.reading.exclaimsAtBody,
         concedesPraise: concedesPraise(evidence.reading),
+        concedesFault: concedesFault(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,

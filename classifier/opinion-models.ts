@@ -391,6 +391,8 @@ export interface PostReading {
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
   reportsBug: boolean;
+  /** A fault conceded before a turn that brings praise ("Pricey, but my back is grateful", `concedesFault`); unless told, none is. */
+  concedesFault?: boolean;
   /** A question asking how to mend a fault (`asksToMend`); unless told, none is asked. */
   asksToMend?: boolean;
   /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
@@ -485,7 +487,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, asksToMend = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesOnVerdict = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, concedesFault = false, asksToMend = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesOnVerdict = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -524,7 +526,11 @@ export function readOpinionsOfRows(
   // though.") leaves the body as the verdict: apps' sentiment 77.4% → 78.1%, the other sets, the tune posts and the
   // holdout of rounds 1 and 2 unchanged (a body that also blames, as `curtPraiseAfterBlame` asks, moved nothing: "$7 for
   // a lemonade that was 80% ice…" blames in no lexicon word).
-  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // Its mirror, a fault conceded before a turn that brings praise ("Hate to admit it, but Premiere's text-based editing cut
+  // my podcast edit time in half", `concedesFault`), read negative, is positive: the praise is the writer's point. The
+  // three such posts of the development sets are positive (pass 27: technical categories' sentiment 82.6% → 82.9%, the
+  // rest and the holdout of rounds 1 and 2 unchanged); made positive where read neutral too, two tune posts went wrong.
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : concedesFault && !ironic && read === 'negative' ? 'positive' : read;
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
   // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked

@@ -84,6 +84,16 @@ export function concedesPraise(reading: SentimentReading): boolean {
 }
 
 /**
+ * A fault conceded before a turn that brings praise ("Pricey, but my back
+ * is grateful", "Teuer, aber jeden Euro wert", "Hate to admit it, but…
+ * cut my edit time in half"): the mirror of `concedesPraise`, the praise
+ * is the writer's point.
+ */
+export function concedesFault(reading: SentimentReading): boolean {
+  return reading.beforeTurn < 0 && reading.afterTurn > 0;
+}
+
+/**
  * Praise said as the want of a fault, in nine languages: "can't complain",
  * "no complaints", "not bad at all", "what more could you want", "kann mich
  * nicht beklagen", "rien à redire", "nada que objetar", "nada a reclamar",

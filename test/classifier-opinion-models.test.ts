@@ -6,7 +6,7 @@ import { asksToMend, comparesWithAnotherName, comparisonWinner, saysComparison }
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
-import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
+import { concedesFault, concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
@@ -702,6 +702,22 @@ describe('opinion models', () => {
     expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
     expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
+  });
+
+  it('read a fault conceded before a turn that brings praise, read negative, as positive', () => {
+    const conceded = (text: string, language: string) => concedesFault(readSentiment(text, language, noWords));
+    expect(conceded('Pricey, but my back is grateful.', 'en')).toBe(true);
+    expect(conceded('Teuer, aber jeden Euro wert.', 'de')).toBe(true);
+    expect(conceded('Great screen, but the battery is awful.', 'en')).toBe(false);
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0] } },
+      intents: { buy_intent: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, complaint: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, praise: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, comparison: { classes: ['no', 'yes'], bias: [0, -5], weights: {} } },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const grey = new Map([['w:grey', 1]]);
+    expect(readOpinionsOf(models, grey, [], true, none).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, grey, [], true, { ...none, concedesFault: true }).sentiment).toBe('positive');
   });
 
   it('reads a word of regret after praise within a sentence as a turn ("peccato che…"), and one opening a sentence as none', () => {
