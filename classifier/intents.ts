@@ -328,9 +328,8 @@ const mayCompareAfterTurn = /compar|next to|vergleich|rapport|rispetto|confronto
 /** The name after a comparing phrase, after an article at most. */
 const comparedName = /^(?:(?:the|der|dem|den|die|das|la|le|les|el|los|o|os|a|il|lo|de|het)\s+)?\p{Lu}/u;
 
-/** Another product wins by a comparison said after a turn (`comparedAfterTurn`) that does not name the tracked one. */
-function losesAfterTurn(text: string, termPattern: RegExp): boolean {
-  const lower = text.toLowerCase();
+/** Another product wins by a comparison said after a turn (`comparedAfterTurn`) that does not name the tracked one; `lower` is the text lower-cased. */
+function losesAfterTurn(text: string, lower: string, termPattern: RegExp): boolean {
   if (!mayCompareAfterTurn.test(lower)) return false;
   for (const match of lower.matchAll(comparedAfterTurn)) {
     const end = (match.index ?? 0) + match[0].length;
@@ -353,8 +352,9 @@ function losesAfterTurn(text: string, termPattern: RegExp): boolean {
  */
 export function comparisonWinner(text: string, termPattern: RegExp, language: string | null, isEnglishWord: (word: string) => boolean): 'tracked' | 'other' | null {
   let winner: 'tracked' | 'other' | null = null;
-  if (losesAfterTurn(text, termPattern)) return 'other';
-  if (!mayWinBy.test(text.toLowerCase())) return winner;
+  const lowerText = text.toLowerCase();
+  if (losesAfterTurn(text, lowerText, termPattern)) return 'other';
+  if (!mayWinBy.test(lowerText)) return winner;
   for (const [whole] of text.matchAll(sentencesOfPost)) {
     const sentence = verdictClause(text, whole, termPattern, language, isEnglishWord);
     // A verdict after the colon is read for the tracked side alone: another side's ("X vs Y: Y is…") moved no
