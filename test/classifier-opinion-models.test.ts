@@ -491,6 +491,8 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    // Praise conceded before the turn that makes it lose ("stable, sure, but next to Hyprland…") is still said.
+    expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true, concedesPraise: true }).intents).toContain('praise');
     // The mirror: one the tracked product wins makes a post read neutral positive, unless it asks.
     expect(readOpinionsOf(models, plain, [], true, { ...none, winsComparison: true }).sentiment).toBe('positive');
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, winsComparison: true }).sentiment).toBe('neutral');
