@@ -697,13 +697,18 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
   });
 
-  it('tell praise conceded before a turn that brings none from praise the turn brings', () => {
+  it('tell praise conceded before a turn that brings none, or a word of regret after it, from praise the turn brings', () => {
     const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
     expect(concedes('Sway is stable, sure, but next to Hyprland it feels like 2012.', 'en')).toBe(true);
     expect(concedes('Der Kühlschrank ist bequem zu bedienen, aber der Verbrauch liegt bei 11 Litern.', 'de')).toBe(true);
     expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
     expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
+    // A word of regret after praise within a sentence turns it ("peccato che…"); standing first, it turns nothing.
+    expect(concedes('Bellissima app, peccato che si chiuda ogni volta che provo il timer.', 'it')).toBe(true);
+    expect(concedes('Superbe application, dommage qu\'elle plante à chaque export.', 'fr')).toBe(true);
+    expect(concedes('Great kettle, shame the lid sticks every morning.', 'en')).toBe(true);
+    expect(concedes('De kleur is prachtig. Jammer.', 'nl')).toBe(false);
   });
 
   it('read a fault conceded before a turn that brings praise, read negative, as positive', () => {
@@ -720,15 +725,6 @@ describe('opinion models', () => {
     const grey = new Map([['w:grey', 1]]);
     expect(readOpinionsOf(models, grey, [], true, none).sentiment).toBe('negative');
     expect(readOpinionsOf(models, grey, [], true, { ...none, concedesFault: true }).sentiment).toBe('positive');
-  });
-
-  it('reads a word of regret after praise within a sentence as a turn ("peccato che…"), and one opening a sentence as none', () => {
-    const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
-    expect(concedes('Bellissima app, peccato che si chiuda ogni volta che provo il timer.', 'it')).toBe(true);
-    expect(concedes('Superbe application, dommage qu\'elle plante à chaque export.', 'fr')).toBe(true);
-    expect(concedes('Great kettle, shame the lid sticks every morning.', 'en')).toBe(true);
-    // Standing first, the word of regret closes a post and turns nothing.
-    expect(concedes('De kleur is prachtig. Jammer.', 'nl')).toBe(false);
   });
 
   it('tell praise conceded in a sentence of its own before one opened by the turn, in any language', () => {
