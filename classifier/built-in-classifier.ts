@@ -7,13 +7,13 @@ import { contentWordsAmong, wordsOf } from './content-words.ts';
 import { automationSignals, statusTemplate } from './automation-signals.ts';
 import { createEnglishReader, type EnglishReader } from './english-reader.ts';
 import { feedbackAdjustment } from './feedback-model.ts';
-import { comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
+import { asksToMend, comparesWithAnotherName, comparisonWinner, detectIntents, saysComparison } from './intents.ts';
 import { detectLanguage, loadLanguageDetector } from './language.ts';
 import { type RelevanceReading, scoreRelevance } from './relevance-scorer.ts';
 import { buildSenseProfile, type SenseProfile } from './sense-profile.ts';
 import { closesOnVerdict, trackedMove } from './leaving-posts.ts';
 import { reportsBug, reportsRatherThanOpines } from './reporting-posts.ts';
-import { concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
+import { concedesFault, concedesPraise, machineMadeSentiment, readSentiment } from './sentiment.ts';
 import { featureRows, type SentimentEvidence } from './sentiment-features.ts';
 import { asksWhetherShared } from './stance-cues.ts';
 import { type LoadedOpinionModels, loadOpinionModels, readOpinionsOfRows } from './opinion-models.ts';
@@ -133,12 +133,14 @@ export function classifyPost(loaded: BuiltInModels, input: ClassificationInput, 
         relevant,
         ironic: evidence.reading.ironic || evidence.reading.exclaimsAtBody,
         concedesPraise: concedesPraise(evidence.reading),
+        concedesFault: concedesFault(evidence.reading),
         productsNamed: relevance.productsNamed,
         understatesPraise: evidence.reading.understatesPraise,
         curtPraiseAfterBlame: evidence.reading.curtPraiseAfterBlame,
         praisesAsAfterthought: evidence.reading.praisesAsAfterthought,
         saysComparison: move !== null || lost || saysComparison(input.post.text) || comparesWithAnotherName(input.post.text, profile.termPattern),
         reportsBug: reportsBug(input.post.text),
+        asksToMend: asksToMend(input.post.text),
         asksWhetherShared: asksWhetherShared(input.post.text.toLowerCase()),
         leavesTracked: move === 'leaves',
         joinsTracked: move === 'joins',

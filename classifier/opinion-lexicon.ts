@@ -206,7 +206,15 @@ export const afinnNotOpinions = [
  * Words that turn a sentence ("great, but slow"): what follows them carries
  * the opinion, as in VADER's contrast rule.
  */
-export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'ale', 'jednak', 'lecz', 'けど', 'しかし', 'でも']);
+export const contrastWords: ReadonlySet<string> = new Set(['but', 'however', 'aber', 'jedoch', 'mais', 'pero', 'mas', 'porém', 'ma', 'però', 'maar', 'ale', 'jednak', 'lecz', 'pity', 'shame', 'schade', 'dommage', 'lástima', 'peccato', 'jammer', 'szkoda', 'synd', 'けど', 'しかし', 'でも']);
+
+/**
+ * Words of regret among the contrast words ("Bellissima app, peccato che si
+ * chiuda…", "Toller Akku, schade nur, dass…", "great app, shame about the
+ * ads"): after praise within a sentence they turn it as "but" does; opening
+ * a sentence ("Jammer.", "Shame on them") they turn nothing.
+ */
+export const regretWords: ReadonlySet<string> = new Set(['pity', 'shame', 'schade', 'dommage', 'lástima', 'peccato', 'jammer', 'szkoda', 'synd']);
 
 /** Negating words, per language: an opinion word right after one counts the other way. */
 export const negators: Record<string, ReadonlySet<string>> = {

@@ -289,6 +289,22 @@ const ironicComplaintAllowance = 2;
  */
 const bugReportComplaintAllowance = 2;
 
+/**
+ * A complaint is found from log-odds this much lower in a question asking
+ * how to mend a fault (`asksToMend` in `intents.ts`: "Any cheap fixes?",
+ * "Is there a way to fix this with size-adjust?", "What am I missing?",
+ * "Qualcuno sa come togliere il limite?"). The labelling rules call such a
+ * help question a complaint; the complaint model reads its calm, technical
+ * words ("raises AttributeError", "flickers when the camera moves") on a
+ * field it never saw just under its cut. Chosen on the development sets
+ * (issue 19's pass 27, 1 to 3 tried; at 2 intents 0.849 → 0.852 on unseen
+ * categories, 0.836 → 0.842 on technical ones, 0.807 → 0.810 on everyday
+ * ones, apps unchanged) with the holdout of rounds 1 and 2 unchanged
+ * (0.798); the tune posts' training scores fall (0.942 → 0.940: they call
+ * fewer help questions complaints).
+ */
+const mendAskedComplaintAllowance = 2;
+
 const faultToldAllowances: Readonly<Record<string, number>> = { 'worse-since': 2, lacks: 2, 'fault-question': 0.5 };
 /**
  * Stance cues (`stance-cues.ts`) that tell of a fault: something came back,
@@ -375,6 +391,10 @@ export interface PostReading {
   saysComparison: boolean;
   /** A bug report (`reportsBug`). */
   reportsBug: boolean;
+  /** A fault conceded before a turn that brings praise ("Pricey, but my back is grateful", `concedesFault`); unless told, none is. */
+  concedesFault?: boolean;
+  /** A question asking how to mend a fault (`asksToMend`); unless told, none is asked. */
+  asksToMend?: boolean;
   /** A question asking whether the fault is shared (`asksWhetherShared`); unless told, none is asked. */
   asksWhetherShared?: boolean;
   /** The post, about the tracked sense, leaves the tracked product for another (`trackedMove`); unless told, it does not. */
@@ -437,7 +457,7 @@ function stanceShift(intent: LearnedIntent, sentiment: Sentiment, relevant: bool
 function formAllowance(intent: LearnedIntent, ruleIntents: readonly Intent[], form: Omit<PostReading, 'relevant' | 'understatesPraise' | 'curtPraiseAfterBlame' | 'praisesAsAfterthought'>, faultTold: number): number {
   if (intent === 'buy_intent') return ruleIntents.includes(intent) || asksToChoose(ruleIntents) ? ruleFoundBuyingAllowance : 0;
   if (intent === 'praise') return form.concedesPraise && !form.ironic ? concededPraiseAllowance : 0;
-  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0);
+  if (intent === 'complaint') return (form.concedesPraise ? concededPraiseComplaintAllowance : 0) + faultTold + (form.reportsBug ? bugReportComplaintAllowance : 0) + (form.ironic ? ironicComplaintAllowance : 0) + (form.asksToMend ? mendAskedComplaintAllowance : 0);
   if (intent === 'comparison') {
     return (form.productsNamed >= 2 && ruleIntents.includes(intent) ? twoProductsComparisonAllowance : 0) + (form.saysComparison ? comparisonSaidAllowance : 0);
   }
@@ -467,7 +487,7 @@ export function readOpinionsOfRows(
   models: LoadedOpinionModels,
   { rows, words, knownWords }: PostRows,
   ruleIntents: readonly Intent[],
-  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesOnVerdict = false }: PostReading,
+  { relevant, ironic, concedesPraise, productsNamed, understatesPraise, saysComparison, reportsBug, curtPraiseAfterBlame, praisesAsAfterthought = false, concedesFault = false, asksToMend = false, asksWhetherShared = false, leavesTracked = false, joinsTracked = false, losesComparison = false, winsComparison = false, closesOnVerdict = false }: PostReading,
 ): { sentiment: Sentiment; intents: Intent[] } {
   const scores = new Float64Array(models.bias);
   const weights = models.weights;
@@ -506,7 +526,11 @@ export function readOpinionsOfRows(
   // though.") leaves the body as the verdict: apps' sentiment 77.4% → 78.1%, the other sets, the tune posts and the
   // holdout of rounds 1 and 2 unchanged (a body that also blames, as `curtPraiseAfterBlame` asks, moved nothing: "$7 for
   // a lemonade that was 80% ice…" blames in no lexicon word).
-  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : read;
+  // Its mirror, a fault conceded before a turn that brings praise ("Hate to admit it, but Premiere's text-based editing cut
+  // my podcast edit time in half", `concedesFault`), read negative, is positive: the praise is the writer's point. The
+  // three such posts of the development sets are positive (pass 27: technical categories' sentiment 82.6% → 82.9%, the
+  // rest and the holdout of rounds 1 and 2 unchanged); made positive where read neutral too, two tune posts went wrong.
+  const verdict = understatesPraise && !ironic ? 'positive' : read === 'positive' && (concededFault || praisesAsAfterthought || (curtPraiseAfterBlame && hasFaultCue(models, rows))) ? 'negative' : concedesFault && !ironic && read === 'negative' ? 'positive' : read;
   // A post leaving the tracked product for another ("Switched from Monarch to Tallyroot… Tallyroot just gets it right")
   // reads as praise, of the other one; its stance toward the product tracked is the leaving, and its intents are read
   // from that stance too: the leaving is the complaint, and the praise of the other is no praise of the product tracked
@@ -534,10 +558,24 @@ export function readOpinionsOfRows(
   for (const [row, allowance] of models.faultToldRows) if (rows.has(row)) faultTold = Math.max(faultTold, allowance);
   const found: Intent[] = ruleIntents.includes('question') ? ['question'] : [];
   const moveStance = leavesTracked || lostComparison ? 'negative' : joinsTracked || wonComparison ? 'positive' : undefined;
+  // Praise conceded before a turn is said, whatever the comparison after the turn decides ("Sway is stable, sure, but
+  // next to Hyprland…"; the labelling rules call it praise): it keeps the stance as read (pass 27: technical categories'
+  // intents 0.843 → 0.845, the rest unchanged).
+  const praiseStance = concedesPraise ? read : moveStance ?? read;
   learnedIntents.forEach((intent, i) => {
-    const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug }, faultTold);
+    const allowance = formAllowance(intent, ruleIntents, { ironic, concedesPraise, productsNamed, saysComparison, reportsBug, asksToMend }, faultTold);
+    // The praise of a post leaving the tracked product is the other's, however sure the praise model is: 1 of the 13
+    // leaving posts of the development sets is labelled praise, where 6 were found (issue 19's pass 27: everyday
+    // categories' intents 0.802 → 0.807, apps 0.758 → 0.760, unseen 0.851 → 0.849, rounds 1 and 2 unchanged).
+    if (leavesTracked && intent === 'praise') return;
+    // So is the praise of a post read as irony ("…Génial.", "…Heerlijk.", "Love wireless shifting.") or whose praise is
+    // an afterthought to a body that praises nothing ("…Nice view though."): its words of praise are thrown at what the
+    // body told, or leave it standing (pass 27: everyday categories' intents 0.810 → 0.811, apps 0.763 → 0.766, the
+    // holdout of rounds 1 and 2 0.798 → 0.799, technical categories 0.842 → 0.840, "…binnen tien minuten alles
+    // werkend. Heerlijk.", sincere).
+    if ((ironic || praisesAsAfterthought) && intent === 'praise') return;
     if (((leavesTracked || lostComparison) && intent === 'complaint') || (lostComparison && intent === 'comparison') || (joinsTracked && intent === 'praise')) found.push(intent);
-    else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, moveStance ?? (intent === 'praise' ? read : stance), relevant) - allowance) found.push(intent);
+    else if (scores[3 + i] > intentCuts[intent] + stanceShift(intent, intent === 'praise' ? praiseStance : moveStance ?? stance, relevant) - allowance) found.push(intent);
   });
   return { sentiment, intents: orderedIntents(found) };
 }

@@ -4,7 +4,7 @@ import { wordsOf } from './content-words.ts';
 import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
 import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
 import { WordBoundedPattern } from './word-bounded-pattern.ts';
-import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons } from './opinion-lexicon.ts';
+import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons, regretWords } from './opinion-lexicon.ts';
 
 const requireData = createRequire(import.meta.url);
 const afinnEnglish = requireData('sentiment/languages/en/labels.json') as Record<string, number>;
@@ -81,6 +81,16 @@ export interface SentimentReading {
  */
 export function concedesPraise(reading: SentimentReading): boolean {
   return (reading.beforeTurn > 0 && reading.afterTurn <= 0) || reading.concedesBeforeSentence;
+}
+
+/**
+ * A fault conceded before a turn that brings praise ("Pricey, but my back
+ * is grateful", "Teuer, aber jeden Euro wert", "Hate to admit it, but…
+ * cut my edit time in half"): the mirror of `concedesPraise`, the praise
+ * is the writer's point.
+ */
+export function concedesFault(reading: SentimentReading): boolean {
+  return reading.beforeTurn < 0 && reading.afterTurn > 0;
 }
 
 /**
@@ -508,7 +518,7 @@ export function readSentiment(
     const first = cues.length;
     // Most sentences hold no contrast word at all: only those are split into words to find it.
     const words = mayTurn.test(sentence) ? wordsOf(sentence) : [];
-    const turn = words.findIndex((word) => contrastWords.has(word));
+    const turn = words.findIndex((word, index) => contrastWords.has(word) && (index > 0 || !regretWords.has(word)));
     const until = turn <= 0 ? sentence.search(lexiconLanguage === 'sv' ? swedishUntil : praiseUntil) : -1;
     if (until > 0) {
       // Only the praise right before "until" is its subject ("fine until…"), not a shout-out earlier in the sentence.

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadPostReaders, readOpinion } from '../classifier/built-in-classifier.ts';
 import { detectLanguage } from '../classifier/language.ts';
-import { comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
+import { asksToMend, comparesWithAnotherName, comparisonWinner, saysComparison } from '../classifier/intents.ts';
 import { type LogisticModel, trainLogisticModel } from '../classifier/logistic-regression.ts';
 import { foldOpinionModels, loadOpinionModels, type OpinionModels, opinionModelsPath, readOpinionsOf } from '../classifier/opinion-models.ts';
 import { featureRows, sentimentFeatures } from '../classifier/sentiment-features.ts';
-import { concedesPraise, readSentiment } from '../classifier/sentiment.ts';
+import { concedesFault, concedesPraise, readSentiment } from '../classifier/sentiment.ts';
 import { trainCommittedOpinionModels } from '../classifier/train-opinion-models.ts';
 import { readEvalSet } from '../classifier/classifier-eval-set.ts';
 import { reportsBug } from '../classifier/reporting-posts.ts';
@@ -335,6 +335,17 @@ describe('opinion models', () => {
     const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
     expect(readOpinionsOf(models, calm, [], true, none)).toEqual({ sentiment: 'positive', intents: ['praise'] });
     expect(readOpinionsOf(models, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // However sure the praise model is, the praise of a post leaving the tracked product is the other product's.
+    const sure = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:calm': [1, 0, 0] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-1.5), praise: yesNo(4), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    expect(readOpinionsOf(sure, calm, [], true, { ...none, leavesTracked: true })).toEqual({ sentiment: 'negative', intents: ['complaint'] });
+    // Nor is praise found in a post read as irony, or whose praise is an afterthought to a body that praises nothing.
+    expect(readOpinionsOf(sure, calm, [], true, none).intents).toEqual(['praise']);
+    expect(readOpinionsOf(sure, new Map([['w:calm', 1], ['irony', 1]]), [], true, none).intents).toEqual(['complaint']);
+    expect(readOpinionsOf(sure, calm, [], true, { ...none, praisesAsAfterthought: true })).toEqual({ sentiment: 'negative', intents: [] });
   });
 
   it('tells which way the writer moves between the tracked product and another, in any language', () => {
@@ -422,6 +433,51 @@ describe('opinion models', () => {
     ]) expect(loses(text), text).toBe(false);
   });
 
+  it('finds a complaint from lower log-odds in a question asking how to mend a fault, in any language', () => {
+    for (const text of [
+      'The font renders 2px taller on Windows and the buttons jump. Is there a way to fix this with size-adjust?',
+      'My sprite flickers when the camera moves. What am I missing?',
+      'Non mi fa allegare file oltre 25 MB. Qualcuno sa come togliere il limite?',
+      'Minhas sandálias ficam com cheiro. Tem jeito de limpar?',
+    ]) expect(asksToMend(text), text).toBe(true);
+    // A how-to that mends nothing, or no question at all.
+    for (const text of [
+      'Is there a way to share a calendar with my partner?',
+      'The font renders 2px taller on Windows. Is there a way to fix this with size-adjust.',
+    ]) expect(asksToMend(text), text).toBe(false);
+    // A complaint at log-odds -2.2 is under the cut (-0.5) unless help to mend is asked.
+    const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:plain': [0, 0, 1] } },
+      intents: { buy_intent: yesNo(-5), complaint: yesNo(-2.2), praise: yesNo(-5), comparison: yesNo(-5) },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const plain = new Map([['w:plain', 1]]);
+    expect(readOpinionsOf(models, plain, ['question'], true, none)).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    expect(readOpinionsOf(models, plain, ['question'], true, { ...none, asksToMend: true })).toEqual({ sentiment: 'neutral', intents: ['question', 'complaint'] });
+  });
+
+  it('reads a comparison\'s verdict after the colon that names both sides, and the other side winning something back', () => {
+    const notion = wholeWordPattern('Notion', true);
+    const winner = (text: string, language = 'en') => comparisonWinner(text, notion, language, () => true);
+    expect(winner('Notion naast Coda geprobeerd: Notion is rustiger en de tabellen zijn schoner.', 'nl')).toBe('tracked');
+    expect(winner('Notion vs Coda for our wiki: Notion is cheaper and easier to teach.')).toBe('tracked');
+    expect(winner('Notion vs Coda for our wiki: Notion is faster, Coda keeps the tables tidier.')).toBe(null);
+    expect(winner('Notion vs Coda for our wiki: Coda is faster.')).toBe(null);
+    expect(winner('Notion mit der Vorlage vom Team Wiki schlägt im Alltag jede Coda.', 'de')).toBe('tracked');
+    expect(winner('Starting at 6:30 Notion is faster than anything.')).toBe('tracked');
+    expect(winner('Did a blind test with the team: 2Do beat Notion four votes to one.')).toBe('other');
+    expect(winner('Comparé Notion et Coda pour l\'équipe : Notion coûte 4 € de moins par mois.', 'fr')).toBe('tracked');
+    expect(winner('Notion vs Coda: Notion has less clutter.')).toBe(null);
+    // A comparison said after a turn, naming another product and not the tracked one: the tracked one loses.
+    expect(winner('Notion is stable, sure, but next to Coda it feels like 2012.')).toBe('other');
+    expect(winner('O Notion é bonito, mas comparado ao Coda consome o dobro de bateria.', 'pt')).toBe('other');
+    expect(winner('Notion ist kostenlos, ja. Aber im Vergleich zu Coda fühlt sich alles langsam an.', 'de')).toBe('other');
+    expect(winner('Coda is fine, but compared to Notion it feels slow.')).toBe(null);
+    expect(winner('Notion is fine, but compared to last year it feels slow.')).toBe(null);
+  });
+
   it('read a post whose tracked product loses a comparison as negative with a complaint and a comparison, one it wins as positive, unless it is a question read neutral', () => {
     const yesNo = (bias: number): LogisticModel => ({ classes: ['no', 'yes'], bias: [0, bias], weights: {} });
     const models = foldOpinionModels(withOneSentimentModel({
@@ -435,6 +491,8 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, [], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'negative', intents: ['complaint', 'comparison'] });
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, losesComparison: true })).toEqual({ sentiment: 'neutral', intents: ['question'] });
+    // Praise conceded before the turn that makes it lose ("stable, sure, but next to Hyprland…") is still said.
+    expect(readOpinionsOf(models, calm, [], true, { ...none, losesComparison: true, concedesPraise: true }).intents).toContain('praise');
     // The mirror: one the tracked product wins makes a post read neutral positive, unless it asks.
     expect(readOpinionsOf(models, plain, [], true, { ...none, winsComparison: true }).sentiment).toBe('positive');
     expect(readOpinionsOf(models, plain, ['question'], true, { ...none, winsComparison: true }).sentiment).toBe('neutral');
@@ -639,13 +697,34 @@ describe('opinion models', () => {
     expect(readOpinionsOf(models, new Map([['w:outages', 1], ['irony', 1]]), [], true, understated).sentiment).toBe('negative');
   });
 
-  it('tell praise conceded before a turn that brings none from praise the turn brings', () => {
+  it('tell praise conceded before a turn that brings none, or a word of regret after it, from praise the turn brings', () => {
     const concedes = (text: string, language: string) => concedesPraise(readSentiment(text, language, noWords));
     expect(concedes('Sway is stable, sure, but next to Hyprland it feels like 2012.', 'en')).toBe(true);
     expect(concedes('Der Kühlschrank ist bequem zu bedienen, aber der Verbrauch liegt bei 11 Litern.', 'de')).toBe(true);
     expect(concedes('Die App ist schön, aber der Export fehlt.', 'de')).toBe(true);
     expect(concedes('Too pricey, but it is brilliant.', 'en')).toBe(false);
     expect(concedes('Nice and quiet, and it works great.', 'en')).toBe(false);
+    // A word of regret after praise within a sentence turns it ("peccato che…"); standing first, it turns nothing.
+    expect(concedes('Bellissima app, peccato che si chiuda ogni volta che provo il timer.', 'it')).toBe(true);
+    expect(concedes('Superbe application, dommage qu\'elle plante à chaque export.', 'fr')).toBe(true);
+    expect(concedes('Great kettle, shame the lid sticks every morning.', 'en')).toBe(true);
+    expect(concedes('De kleur is prachtig. Jammer.', 'nl')).toBe(false);
+  });
+
+  it('read a fault conceded before a turn that brings praise, read negative, as positive', () => {
+    const conceded = (text: string, language: string) => concedesFault(readSentiment(text, language, noWords));
+    expect(conceded('Pricey, but my back is grateful.', 'en')).toBe(true);
+    expect(conceded('Teuer, aber jeden Euro wert.', 'de')).toBe(true);
+    expect(conceded('Great screen, but the battery is awful.', 'en')).toBe(false);
+    const models = foldOpinionModels(withOneSentimentModel({
+      sentiment: { classes: ['positive', 'negative', 'neutral'], bias: [0, 0, 0], weights: { 'w:grey': [0, 1, 0] } },
+      intents: { buy_intent: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, complaint: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, praise: { classes: ['no', 'yes'], bias: [0, -5], weights: {} }, comparison: { classes: ['no', 'yes'], bias: [0, -5], weights: {} } },
+      training: { sentimentPosts: 0, intentPosts: 0, epochs: 0, l2: 0, minCount: 0 },
+    }));
+    const none = { concedesPraise: false, productsNamed: 0, understatesPraise: false, saysComparison: false, reportsBug: false, curtPraiseAfterBlame: false };
+    const grey = new Map([['w:grey', 1]]);
+    expect(readOpinionsOf(models, grey, [], true, none).sentiment).toBe('negative');
+    expect(readOpinionsOf(models, grey, [], true, { ...none, concedesFault: true }).sentiment).toBe('positive');
   });
 
   it('tell praise conceded in a sentence of its own before one opened by the turn, in any language', () => {
