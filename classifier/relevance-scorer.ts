@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
+import { companyForm, type Gloss, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -680,19 +680,44 @@ const glossNamesSense = 0.35;
  * near the sense's field ("Merlin, o cachorro": a dog is an animal as birds
  * are, and no bird-identifying app).
  */
-function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+function glossAsOtherThing(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): Gloss | null {
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? asGloss(namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text));
     if (gloss === null) continue;
-    const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
-    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
-    return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
+    const words = glossedWords(wordsOf(gloss.named), language, profile.termWords);
+    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return null;
+    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return null;
+    return gloss;
   }
-  return [];
+  return null;
 }
+
+/** What the post's words say of the sense: the vocabularies' words and the vectors' leaning. */
+function wordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null): RelevanceEvidence[] {
+  return [...vocabularyEvidence(profile, words, text, inOtherLanguage(language)), ...meaningEvidence(profile, words)];
+}
+
+const summed = (evidence: readonly RelevanceEvidence[]) => evidence.reduce((sum, item) => sum + item.weight, 0);
+
+/**
+ * Where a gloss names the name as something else, its words describe that
+ * thing, and what it denies ("a Lua library for HTTP retries, not the
+ * fitness band"), not the post's subject: they tell against the sense
+ * ("the Rust futures crate" of a typeface whose context rules out
+ * "future"), never for it ("Halide (the DSL)" of a camera app, the DSL
+ * read near an app by the vectors). So the post's words are read with the
+ * gloss and without it, and the lower reading stands.
+ */
+function glossedPostWordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null, gloss: Gloss): RelevanceEvidence[] {
+  const withGloss = wordEvidence(profile, words, text, language);
+  const withoutGlossText = text.replace(gloss.written, ' ');
+  const withoutGloss = wordEvidence(profile, glossedWords(wordsOf(withoutGlossText), language, profile.termWords), withoutGlossText, language);
+  return summed(withoutGloss) < summed(withGloss) ? withoutGloss : withGloss;
+}
+
+const asGloss = (named: string | null): Gloss | null => (named === null ? null : { named, written: named });
 
 const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
 const mayNameDomain = /\.[a-z]{2}/u;
@@ -797,9 +822,9 @@ export function scoreRelevance(
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
-  evidence.push(...meaningEvidence(profile, words));
-  evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
+  const gloss = glossAsOtherThing(profile, post.text, occurrences.prose, language);
+  evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language, gloss)));
+  if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.named.trim()})` });
   evidence.push(...namesakeKindEvidence(profile, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);

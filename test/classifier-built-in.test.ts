@@ -341,6 +341,18 @@ describe('built-in classifier', () => {
     expect(clause.note).not.toContain('glossed');
   });
 
+  it('reads a gloss\'s words, and what it denies, as the other thing\'s: never for the sense, still against it', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
+    const [denied, against] = await classify(
+      post('Harbor (a Lua library for HTTP retries, not the budgeting app) swallows the response body. How do I read the header?', budget),
+      post('Harbor (the ferry to the boats in the port) was late again today.', budget),
+    );
+    expect(denied.note).toContain('"Harbor" glossed as something else (a Lua library for HTTP retries)');
+    expect(denied.note).not.toContain('context words');
+    expect(denied.relevance).toBeLessThan(30);
+    expect(against.note).toContain('words of an excluded sense');
+  });
+
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
     const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
     const [puppy, french, app] = await classify(
