@@ -169,6 +169,13 @@ function opensSentence(before: string, ends = sentenceOpener): boolean {
 
 /** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
+/**
+ * "of" and a capitalised word right after the term, in English: the term
+ * opens the name of a work or an institution ("The Ancestry of Fear", "Ring
+ * of Fire", "Bank of America"), where a product's own name is followed by
+ * its line or model, not by "of".
+ */
+const titleOfAfter = /^[ \t]+of[ \t]+(?:the[ \t]+)?\p{Lu}/u;
 /** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
 const year = /^(?:19|20)\d\d$/u;
 
@@ -374,6 +381,7 @@ function writingEvidence(
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;
+    else if (language === 'en' && titleOfAfter.test(after)) otherNameAfter = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });

@@ -353,6 +353,16 @@ describe('built-in classifier', () => {
     expect(against.note).toContain('words of an excluded sense');
   });
 
+  it('reads "of" and a capitalised word after the term, in English, as the name of a work or an institution the term opens', async () => {
+    const [title, app] = await classify(
+      post('The Pebble of Doom is a brilliant fantasy novel. The last fifty pages wrecked me.', pebbleApp),
+      post('The Pebble streak reminder is a brilliant nudge. Fifty days and counting.', pebbleApp),
+    );
+    expect(title.note).toContain('"Pebble" is part of another name');
+    expect(title.relevance).toBeLessThan(40);
+    expect(app.note).not.toContain('part of another name');
+  });
+
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
     const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
     const [puppy, french, app] = await classify(
