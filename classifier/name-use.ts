@@ -165,10 +165,10 @@ const verbAfterSubjectElsewhere = unicodeWords(
 /** An object pronoun right after a bare subject, before its verb ("Merlin me marca…", "Sway m'a sauvé", "Drops mi ha…"). */
 const pronounAfterSubject = /^[ \t]+(?:me|te|se|nos|mi|ti|ci|si|m['’]|t['’]|s['’]|n['’]|ne)(?![\p{L}])/u;
 
-/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
-const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
-/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""; German closes „…“ with “). */
-const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”“』」]|["'’](?![\p{L}\p{N}]))/u;
+/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"), or an ampersand or a plus joining two. */
+const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:(?:[\p{Lu}\p{N}][\p{L}\p{N}]*|[&+])[ \t]+){0,3}$/u;
+/** Up to three capitalised words, or an ampersand or a plus, then a closing quotation mark not joined to a word ("Fantastical Creatures"", "Harvest & Wine"; German closes „…“ with “). */
+const quoteClosesAfter = /^(?:[ \t]+(?:[\p{Lu}\p{N}][\p{L}\p{N}]*|[&+])){0,3}[ \t]*(?:[»”“』」]|["'’](?![\p{L}\p{N}]))/u;
 
 /**
  * The term inside quotation marks, alone or within a title of a few

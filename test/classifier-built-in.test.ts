@@ -363,6 +363,11 @@ describe('built-in classifier', () => {
     expect(app.note).not.toContain('part of another name');
   });
 
+  it('reads a title in quotation marks whose capitalised words an ampersand joins as a title', async () => {
+    const [joined] = await classify(post('Dorffest unter dem Motto "Pebble & Wine", Eintritt 12 €, der Wein aus dem Tetrapack.', pebbleApp));
+    expect(joined.note).toContain('in quotation marks, as a title or the word');
+  });
+
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
     const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
     const [puppy, french, app] = await classify(
