@@ -211,6 +211,17 @@ const glossAfterName = new RegExp(
   String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$)|[ \t]+[–—-][ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80}))`,
   'iu',
 );
+/**
+ * English also glosses a name with no comma, "the" and a noun phrase right
+ * after it, where the name opens the post or a sentence ("Osprey the HOA
+ * landscaping company "trimmed" our hedges", as a context says "Kayak the
+ * travel search site"); a verb there takes its object so ("Ring the bell"),
+ * and a verb is no product's name either. The gloss runs to the first
+ * punctuation or quotation mark.
+ */
+const bareAppositiveAfter = /^[ \t]+(the[ \t]+[^,.;:!?()（）"“”«»]{2,80})/u;
+/** The post's or a full sentence's start right before the name. */
+const opensPostOrSentence = (text: string, index: number) => index === 0 || /[.!?][ \t]+$/u.test(text.slice(Math.max(0, index - 4), index));
 /** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
 const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)[ \t]+/iu;
 
@@ -237,7 +248,7 @@ export interface Gloss {
  */
 export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): Gloss | null {
   const after = text.slice(index + found.length, index + found.length + 100);
-  const gloss = glossAfterName.exec(after);
+  const gloss = glossAfterName.exec(after) ?? (opensPostOrSentence(text, index) ? bareAppositiveAfter.exec(after) : null);
   // A dash after a launch's name says what kind of product it is ("Show HN: Acme – a faster way to ship"): where no
   // sense is stated (`senseStated`), any product is the sense, and a kind of product is no other thing.
   if (!gloss || (gloss[3] !== undefined && !senseStated)) {

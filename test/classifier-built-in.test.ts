@@ -368,6 +368,19 @@ describe('built-in classifier', () => {
     expect(joined.note).toContain('in quotation marks, as a title or the word');
   });
 
+  it('reads "the" and a noun phrase right after a name that opens a sentence, with no comma, as a gloss', async () => {
+    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
+    const [other, sense, question] = await classify(
+      post('Harbor the landscaping company "trimmed" our hedges down to sticks. Nobody asked them to.', budget),
+      post('Harbor the budgeting app finally synced my bank without a fight.', budget),
+      post('Is Harbor the best way to split rent with flatmates?', budget),
+    );
+    expect(other.note).toContain('"Harbor" glossed as something else (the landscaping company');
+    expect(other.relevance).toBeLessThan(40);
+    expect(sense.note).not.toContain('glossed');
+    expect(question.note).not.toContain('glossed');
+  });
+
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
     const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
     const [puppy, french, app] = await classify(
