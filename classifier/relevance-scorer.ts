@@ -613,6 +613,19 @@ function cognateKind(profile: SenseProfile, word: string): WordKind {
 
 const katakanaRun = /^[\p{Script=Katakana}ー]+$/u;
 
+/**
+ * Whether the text writes a lower-case word with a capital somewhere, as a
+ * name ("switched from Opera"), not only as the word ("Vivaldi's opera").
+ */
+function writtenCapitalised(text: string, word: string): boolean {
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    const first = text.charAt(at);
+    if (first !== first.toLowerCase()) return true;
+  }
+  return false;
+}
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -635,6 +648,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       kind = cognateKind(profile, word);
     }
     if (kind === 'none') continue;
+    if (kind === 'sense' && profile.everydayNameWords.has(word) && !writtenCapitalised(text, word)) continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
     else if (kind === 'offSense') (near ? found.offNear : found.offFar).add(word);
@@ -737,7 +751,7 @@ function onDomain(host: string, domains: readonly string[]): boolean {
 function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonly string[]): { evidence: RelevanceEvidence[]; productsNamed: number } {
   const evidence: RelevanceEvidence[] = [];
   const lower = post.text.toLowerCase();
-  const named = profile.products.filter((product) => product.pattern.test(lower));
+  const named = profile.products.filter((product) => product.pattern.test(lower) && (!product.everydayWord || writtenCapitalised(post.text, product.name.toLowerCase())));
   if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
 
   const wordRun = profile.ruledOutNames.length > 0 ? ` ${words.join(' ')} ` : '';

@@ -381,6 +381,19 @@ describe('built-in classifier', () => {
     expect(question.note).not.toContain('glossed');
   });
 
+  it('reads a competitor\'s name that is one everyday English word as the product only where the post capitalises it', async () => {
+    const browser: ClassifiedKeyword = { id: 'kw_vivaldi', term: 'Vivaldi', kind: 'brand', context: 'Vivaldi, the web browser. Not the composer and his music.', groupDescription: null };
+    const maker: CompanyProfile = { name: 'Vivaldi Technologies', description: 'Makes the Vivaldi web browser.', website: null, competitors: ['Chrome', 'Opera'], guidelines: null };
+    const [word, name] = await classify(
+      post("Vivaldi's opera Orlando furioso returns to the stage in Ferrara next spring.", browser, maker),
+      post('Vivaldi feels faster than Opera on my old laptop.', browser, maker),
+    );
+    expect(word.note).not.toContain('names Opera');
+    expect(word.note).not.toContain('context words opera');
+    expect(word.relevance).toBeLessThan(40);
+    expect(name.note).toContain('names Opera');
+  });
+
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
     const birds: ClassifiedKeyword = { id: 'kw_kestrel_birds', term: 'Kestrel', kind: 'topic', context: 'Kestrel, the free app from the Cornell Lab that identifies birds by sound and photo. Not the falcon, or boats and people named Kestrel.', groupDescription: null };
     const [puppy, french, app] = await classify(
