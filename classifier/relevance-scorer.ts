@@ -721,22 +721,17 @@ function wordEvidence(profile: SenseProfile, words: readonly string[], text: str
   return [...vocabularyEvidence(profile, words, text, inOtherLanguage(language)), ...meaningEvidence(profile, words)];
 }
 
-const summed = (evidence: readonly RelevanceEvidence[]) => evidence.reduce((sum, item) => sum + item.weight, 0);
-
 /**
- * Where a gloss names the name as something else, its words describe that
- * thing, and what it denies ("a Lua library for HTTP retries, not the
- * fitness band"), not the post's subject: they tell against the sense
- * ("the Rust futures crate" of a typeface whose context rules out
- * "future"), never for it ("Halide (the DSL)" of a camera app, the DSL
- * read near an app by the vectors). So the post's words are read with the
- * gloss and without it, and the lower reading stands.
+ * Where a gloss names the name as something else, the writer has said what
+ * the post is about: its words, the gloss's own and what it denies ("a Lua
+ * library for HTTP retries, not the fitness band") among them, describe
+ * that thing, so they tell against the sense ("the Rust futures crate" of a
+ * typeface whose context rules out "future"), never for it ("Halide (the
+ * DSL)" of a camera app, the DSL read near an app by the vectors; "Ring
+ * (Schmuck) online bestellt": jewellery is ordered online too).
  */
-function glossedPostWordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null, gloss: Gloss): RelevanceEvidence[] {
-  const withGloss = wordEvidence(profile, words, text, language);
-  const withoutGlossText = text.replace(gloss.written, ' ');
-  const withoutGloss = wordEvidence(profile, glossedWords(wordsOf(withoutGlossText), language, profile.termWords), withoutGlossText, language);
-  return summed(withoutGloss) < summed(withGloss) ? withoutGloss : withGloss;
+function glossedPostWordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null): RelevanceEvidence[] {
+  return wordEvidence(profile, words, text, language).filter((item) => item.weight < 0);
 }
 
 const asGloss = (named: string | null): Gloss | null => (named === null ? null : { named, written: named });
@@ -845,7 +840,7 @@ export function scoreRelevance(
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
   const gloss = glossAsOtherThing(profile, post.text, occurrences.prose, language);
-  evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language, gloss)));
+  evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language)));
   if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.named.trim()})` });
   evidence.push(...namesakeKindEvidence(profile, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
