@@ -777,16 +777,23 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
  * part of another name ("Lantern events" of a calendar app), so only one the
  * post does not write in lower case counts there.
  */
-function namesakeKindEvidence(profile: SenseProfile, words: readonly string[], text: string, occurrences: readonly Occurrence[]): RelevanceEvidence[] {
+function namesakeKindEvidence(profile: SenseProfile, postWords: readonly string[], words: readonly string[], text: string, occurrences: readonly Occurrence[]): RelevanceEvidence[] {
   if (profile.namesakeKinds.size === 0) return [];
   const folded = words.map(foldWord);
   const length = profile.termSequence.length;
-  const isKind = (word: string | undefined): word is string => word !== undefined && profile.namesakeKinds.has(word);
+  // The word as the post writes it, or as the glossary reads it: the context's own word may be the post's too
+  // ("cafés … named Nook" beside "el Nook Café", where the glossary reads "café" as "coffee").
+  const kindAt = (index: number): string | undefined => {
+    if (index < 0 || index >= words.length) return undefined;
+    const written = foldWord(postWords[index]);
+    if (profile.namesakeKinds.has(written)) return written;
+    return profile.namesakeKinds.has(folded[index]) ? folded[index] : undefined;
+  };
   const kindAfterMayBeName = occurrences.some((occurrence) => !followedByLowerCase(text, occurrence));
   for (const index of termIndexesIn(folded, profile.termSequence)) {
-    const before = folded[index - 1];
-    const after = folded[index + length];
-    const beside = isKind(before) ? before : isKind(after) && kindAfterMayBeName ? after : undefined;
+    const before = kindAt(index - 1);
+    const after = kindAt(index + length);
+    const beside = before ?? (kindAfterMayBeName ? after : undefined);
     if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names ${/^[aeiou]/u.test(beside) ? 'an' : 'a'} ${beside}, which the context rules out` }];
   }
   return [];
@@ -842,7 +849,7 @@ export function scoreRelevance(
   const gloss = glossAsOtherThing(profile, post.text, occurrences.prose, language);
   evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language)));
   if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.named.trim()})` });
-  evidence.push(...namesakeKindEvidence(profile, words, post.text, occurrences.prose));
+  evidence.push(...namesakeKindEvidence(profile, postWords, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

@@ -565,6 +565,10 @@ describe('built-in classifier', () => {
     expect(named.note).toContain('names a restaurant');
     expect(named.relevance).toBeLessThan(40);
     expect(event.note).toContain('names an event');
+    // The context's own word as the post writes it, where the glossary reads it as another ("café" as "coffee").
+    const cafes: ClassifiedKeyword = { ...planner, id: 'kw_lantern_cafes', context: 'Lantern, the calendar and planner app for Mac and iPhone. Not cafés and restaurants named Lantern.' };
+    const [cafe] = await classify(post('¿Por qué el Lantern Café cobra 5 € por un café con leche? Está bonito, pero no tanto.', cafes));
+    expect(cafe.note).toContain('names a café, which the context rules out');
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
