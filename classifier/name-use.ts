@@ -13,9 +13,9 @@ import { unicodeWords } from './unicode-word-boundaries.ts';
  */
 export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
-/** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"), and a launch's heading ("Show HN:", "Introducing"). */
+/** Verbs of using, choosing, paying for (or donating to) and leaving a product, right before its name ("switched to", "paying for", "donated to"), and a launch's heading ("Show HN:", "Introducing"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|donat(?:e|es|ed|ing) to|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /** A verb of using, choosing or paying for a product right before its name (`useBefore`): "Installed the Ring", "switched to Hinge". */

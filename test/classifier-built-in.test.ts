@@ -212,6 +212,7 @@ describe('built-in classifier', () => {
       ['Hat jemand Erfahrung mit Pebble auf dem iPad? Ich frage für meine Tochter.', 'Pebble auf dem iPad: hat jemand Erfahrung mit? Ich frage für meine Tochter.'],
       ['Iemand ervaring met Pebble op de iPad? Vraag het voor mijn dochter.', 'Pebble op de iPad: iemand ervaring met? Vraag het voor mijn dochter.'],
       ['Je suis passé à Pebble la semaine dernière, pour ma fille.', 'Pebble la semaine dernière: je suis passé à, pour ma fille.'],
+      ['Just donated to Pebble after two years of streaks. Worth every cent.', 'Just Pebble, donated to after two years of streaks. Worth every cent.'],
     ];
     for (const [used, control] of pairs) expect(await relevanceGap(pebbleApp, used, control), used).toBeGreaterThan(5);
   });
