@@ -86,10 +86,12 @@ const ownedBefore = unicodeWords(/\b(?:[Mm]y|[Oo]ur|[Yy]our)[ \t]+(?:\p{Ll}+[ \t
  * that is rarely a plural noun ("Whoop caught that…", "Merlin identifies…",
  * "Lemonade reports Q3…"); those that are often one are left out ("Ring
  * lights", "Harvest tracks", "Compass points": wink's tagger, tried, reads
- * them no better, and costs 75 µs a sentence).
+ * them no better, and costs 75 µs a sentence), unless an object follows,
+ * which a plural noun takes no more than the name does ("but Alfred shows
+ * no results", "Osprey updates the Aether").
  */
 const verbAfterSubject = unicodeWords(
-  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b)/u,
+  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b|\p{Ll}+[^s\P{Ll}]s[ \t]+(?:the|my|your|our|his|her|their|its|no|me|us|you|him|them|it)\b)/u,
 );
 
 /**

@@ -245,6 +245,9 @@ describe('built-in classifier', () => {
     expect(present).toBeGreaterThan(8);
     const [past] = await classify(post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp));
     expect(past.relevance).toBeGreaterThanOrEqual(40);
+    // A verb in "-s" that a plural noun might be ("shows"), before an object, which a noun takes no more than a name.
+    const withObject = await relevanceGap(pebbleApp, 'New phone, but Pebble shows no streaks from last year.', 'New phone, but Pebble shows from last year, no streaks.');
+    expect(withObject).toBeGreaterThan(8);
   });
 
   it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
