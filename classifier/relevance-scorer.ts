@@ -256,6 +256,14 @@ function ownedAfter(before: string, previous: { word: string; index: number } | 
   return beforeAdjective !== null && possessive.test(beforeAdjective.word);
 }
 
+/**
+ * "new" or "latest" right before the name, after an article or a
+ * determiner ("the new Crocs Echo", "el nuevo Osprey Talon", "die neue
+ * Ring Cam"): what is new is a release, and the capitalised word after the
+ * name is its line, not another name the term opens.
+ */
+const releasedBefore = /(?<![\p{L}\p{N}])(?:the|a|this|that|el|la|le|der|die|das|den|il|o|de|het)[ \t]+(?:new|latest|nuev[oa]|nouvel(?:le)?|nouveau|neue[nrms]?|nov[oa]|nuov[oa]|nieuwe)[ \t]+$/iu;
+
 interface Occurrence {
   index: number;
   text: string;
@@ -377,7 +385,7 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60))
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60)) && !releasedBefore.test(before.slice(-24))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;

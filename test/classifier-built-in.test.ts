@@ -139,6 +139,10 @@ describe('built-in classifier', () => {
       post('The Harbor Summit has carried my laptop every day for three years.', pack),
     );
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
+    // So after "the new", which announces a release: the word after the name is its line.
+    const [released] = await classify(post('The new Harbor Summit has carried my laptop every day for three weeks.', pack));
+    expect(released.relevance).toBeGreaterThan(named.relevance + 5);
+    expect(released.note).not.toContain('part of another name');
   });
 
   it('reads a common word owned or opening a sentence as its bare subject as a name, and with an article as the word', async () => {
