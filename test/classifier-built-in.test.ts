@@ -502,7 +502,8 @@ describe('built-in classifier', () => {
     const [owned, ownedPastKind, notOwned] = await classify(
       post('Great, my new Kestrel Talon arrived with a broken buckle.', packs),
       post('Il mio zaino Kestrel Talon è arrivato con una fibbia rotta.', packs),
-      post('Great, the new Kestrel Talon arrived with a broken buckle.', packs),
+      // Not "the new Kestrel Talon": after "the new" the word after the name is the release's line.
+      post('Great, the Kestrel Talon arrived with a broken buckle.', packs),
     );
     expect(owned.note).not.toContain('part of another name');
     expect(ownedPastKind.note).not.toContain('part of another name');
