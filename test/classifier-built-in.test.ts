@@ -21,6 +21,8 @@ const pebble: ClassifiedKeyword = {
 };
 /** Pebble with a context that names its sense and rules nothing out: how a post writes the name decides. */
 const pebbleApp: ClassifiedKeyword = { ...pebble, id: 'kw_pebble_app', context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+/** A budgeting app named by a word of boats and ports, for glosses. */
+const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
 /** A person's name too: readings of an English word's use must leave it alone. */
 const weberGrills: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
 const tablo: CompanyProfile = {
@@ -324,7 +326,6 @@ describe('built-in classifier', () => {
   });
 
   it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
-    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
     const [plain, ...glossed] = await classify(
       post('Harbor raised my subscription again and the sync still breaks every week.', budget),
       post('Harbor, the old ferry across the bay, raised my ticket again and still breaks down every week.', budget),
@@ -350,7 +351,6 @@ describe('built-in classifier', () => {
   });
 
   it('reads a gloss\'s words, and what it denies, as the other thing\'s: never for the sense, still against it', async () => {
-    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
     const [denied, against] = await classify(
       post('Harbor (a Lua library for HTTP retries, not the budgeting app) swallows the response body. How do I read the header?', budget),
       post('Harbor (the ferry to the boats in the port) was late again today.', budget),
@@ -362,13 +362,11 @@ describe('built-in classifier', () => {
   });
 
   it('reads "of" and a capitalised word after the term, in English, as the name of a work or an institution the term opens', async () => {
-    const [title, app] = await classify(
-      post('The Pebble of Doom is a brilliant fantasy novel. The last fifty pages wrecked me.', pebbleApp),
-      post('The Pebble streak reminder is a brilliant nudge. Fifty days and counting.', pebbleApp),
-    );
+    const [title] = await classify(post('The Pebble of Doom is a brilliant fantasy novel. The last fifty pages wrecked me.', pebbleApp));
     expect(title.note).toContain('"Pebble" is part of another name');
     expect(title.relevance).toBeLessThan(40);
-    expect(app.note).not.toContain('part of another name');
+    // The same words, "of" and its capital away from the name.
+    expect(await relevanceGap(pebbleApp, 'The Pebble streak of Doom is a brilliant nudge.', 'The Pebble of Doom streak is a brilliant nudge.')).toBeGreaterThan(5);
   });
 
   it('reads a title in quotation marks whose capitalised words an ampersand joins as a title', async () => {
@@ -377,16 +375,14 @@ describe('built-in classifier', () => {
   });
 
   it('reads "the" and a noun phrase right after a name that opens a sentence, with no comma, as a gloss', async () => {
-    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
-    const [other, sense, question] = await classify(
-      post('Harbor the landscaping company "trimmed" our hedges down to sticks. Nobody asked them to.', budget),
-      post('Harbor the budgeting app finally synced my bank without a fight.', budget),
-      post('Is Harbor the best way to split rent with flatmates?', budget),
-    );
+    const [other] = await classify(post('Harbor the landscaping company "trimmed" our hedges down to sticks. Nobody asked them to.', budget));
     expect(other.note).toContain('"Harbor" glossed as something else (the landscaping company');
     expect(other.relevance).toBeLessThan(40);
-    expect(sense.note).not.toContain('glossed');
-    expect(question.note).not.toContain('glossed');
+    // A phrase naming the sense glosses nothing; mid-sentence, "the" opens what the verb says of the name.
+    for (const text of ['Harbor the budgeting app finally synced my bank without a fight.', 'Is Harbor the best way to split rent with flatmates?']) {
+      const [read] = await classify(post(text, budget));
+      expect(read.note, text).not.toContain('glossed');
+    }
   });
 
   it('reads a competitor\'s name that is one everyday English word as the product only where the post capitalises it', async () => {
