@@ -236,30 +236,20 @@ const clauseVerb = unicodeWords(
   /\b(?:is|was|are|were|has|have|had|does|did|will|would|can|could|ist|war|sind|waren|hat|hatte|haben|wird|est|était|sont|ont|es|está|están|son|era|fue|ha|han|é|foi|são|tem|estava|è|sono|hanno|zijn|heeft|hebben|wordt|werd|jest|był|była|są|ma)\b/iu,
 );
 
-/** A gloss: what it names the name as (`named`), and all its words as written (`written`), what it denies too. */
-export interface Gloss {
-  named: string;
-  written: string;
-}
-
 /**
  * A writer glosses a name with what it is, in an appositive or a bracket
  * after it, where readers would otherwise take it for something else: the
  * gloss's words say what the name stands for in this post (what it is said
- * not to be left out of `named`). Null where nothing glosses the name.
+ * not to be left out). Null where nothing glosses the name.
  */
-export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): Gloss | null {
+export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): string | null {
   const after = text.slice(index + found.length, index + found.length + 100);
   const gloss = glossAfterName.exec(after) ?? (opensPostOrSentence(text, index) ? bareAppositiveAfter.exec(after) : null);
   // A dash after a launch's name says what kind of product it is ("Show HN: Acme – a faster way to ship"): where no
   // sense is stated (`senseStated`), any product is the sense, and a kind of product is no other thing.
-  if (!gloss || (gloss[3] !== undefined && !senseStated)) {
-    const bare = otherLanguage ? bareBracketGloss(after) : null;
-    return bare === null ? null : { named: bare, written: bare };
-  }
-  const written = gloss[1] ?? gloss[2] ?? gloss[3];
-  const named = written.split(glossNegation)[0];
-  return clauseVerb.test(named) ? null : { named, written };
+  if (!gloss || (gloss[3] !== undefined && !senseStated)) return otherLanguage ? bareBracketGloss(after) : null;
+  const named = (gloss[1] ?? gloss[2] ?? gloss[3]).split(glossNegation)[0];
+  return clauseVerb.test(named) ? null : named;
 }
 
 /** A bracket right after the name holding a few words and nothing else: no number, version, address or tag. */

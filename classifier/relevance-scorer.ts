@@ -6,7 +6,7 @@ import { hostOf, type SenseProfile } from './sense-profile.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 import type { KeywordKind } from '../vocabulary/keyword-kinds.ts';
 import { type Platform, reviewPlatforms } from '../vocabulary/normalized-post.ts';
-import { companyForm, type Gloss, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
+import { companyForm, glossOf, namedThingBefore, nameOfferedFor, nameUseAt, ownedOrSubject, quotedAsTitle, usedBefore } from './name-use.ts';
 
 export interface RelevancePost {
   text: string;
@@ -710,13 +710,13 @@ const glossNamesSense = 0.35;
  * near the sense's field ("Merlin, o cachorro": a dog is an animal as birds
  * are, and no bird-identifying app).
  */
-function glossAsOtherThing(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): Gloss | null {
+function glossAsOtherThing(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): string | null {
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
-    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? asGloss(namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text));
+    const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
     if (gloss === null) continue;
-    const words = glossedWords(wordsOf(gloss.named), language, profile.termWords);
+    const words = glossedWords(wordsOf(gloss), language, profile.termWords);
     if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return null;
     if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return null;
     return gloss;
@@ -741,8 +741,6 @@ function wordEvidence(profile: SenseProfile, words: readonly string[], text: str
 function glossedPostWordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null): RelevanceEvidence[] {
   return wordEvidence(profile, words, text, language).filter((item) => item.weight < 0);
 }
-
-const asGloss = (named: string | null): Gloss | null => (named === null ? null : { named, written: named });
 
 const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
 const mayNameDomain = /\.[a-z]{2}/u;
@@ -856,7 +854,7 @@ export function scoreRelevance(
   const words = glossedWords(postWords, language, profile.termWords);
   const gloss = glossAsOtherThing(profile, post.text, occurrences.prose, language);
   evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language)));
-  if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.named.trim()})` });
+  if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` });
   evidence.push(...namesakeKindEvidence(profile, postWords, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
