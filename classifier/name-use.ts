@@ -13,9 +13,9 @@ import { unicodeWords } from './unicode-word-boundaries.ts';
  */
 export type NameUse = 'name' | 'capitalised' | 'word' | null;
 
-/** Verbs of using, choosing, paying for and leaving a product, right before its name ("switched to", "paying for"), and a launch's heading ("Show HN:", "Introducing"). */
+/** Verbs of using, choosing, paying for (or donating to) and leaving a product, right before its name ("switched to", "paying for", "donated to"), and a launch's heading ("Show HN:", "Introducing"). */
 const useBefore = unicodeWords(
-  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
+  /\b(?:use[ds]?|using|set(?:s|ting)? up|configur(?:e|es|ed|ing)|tr(?:y|ied|ies|ying)(?: out)?|test(?:s|ed|ing)?|install(?:s|ed|ing)?|uninstall(?:ed)?|download(?:ed)?|buy(?:ing)?|bought|recommend(?:s|ed)?|(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)) (?:to|from)|(?:subscrib(?:e|ed|ing)|sign(?:ed)? up) (?:to|for|with)|(?:pay(?:ing)?|paid) for|donat(?:e|es|ed|ing) to|cancel(?:l?ed|l?ing)?|ditch(?:ed)?|dump(?:ed|ing)?|chose|choose|picked|evaluat(?:e|ed|ing)|vs\.?|versus|than|over|love[ds]?|hate[ds]?|(?:show|launch) hn:|introducing|announcing)[ \t]+(?:the[ \t]+)?$/iu,
 );
 
 /** A verb of using, choosing or paying for a product right before its name (`useBefore`): "Installed the Ring", "switched to Hinge". */
@@ -86,10 +86,12 @@ const ownedBefore = unicodeWords(/\b(?:[Mm]y|[Oo]ur|[Yy]our)[ \t]+(?:\p{Ll}+[ \t
  * that is rarely a plural noun ("Whoop caught that…", "Merlin identifies…",
  * "Lemonade reports Q3…"); those that are often one are left out ("Ring
  * lights", "Harvest tracks", "Compass points": wink's tagger, tried, reads
- * them no better, and costs 75 µs a sentence).
+ * them no better, and costs 75 µs a sentence), unless an object follows,
+ * which a plural noun takes no more than the name does ("but Alfred shows
+ * no results", "Osprey updates the Aether").
  */
 const verbAfterSubject = unicodeWords(
-  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b)/u,
+  /^[ \t]+(?:(?:just|still|now|finally|really|actually|also|never|always)\b|(?:is|was|has|had|have|keeps|kept|can|can['’]t|cannot|won['’]t|doesn['’]t|didn['’]t|does|did|will|would|should|could|isn['’]t|wasn['’]t|hasn['’]t|seems|feels|looks|gets|got|makes|made|lets|told|said|says|tells|sends|asks|gives|takes|uses|supports|offers|charges|wants|refuses|knows|thinks|reminds|detects|recogni[sz]es|identifies|suggests|notifies|syncs|unveils|introduces|hires|expands|sues|narrows|reports|caught|gave|took|sent|knew|thought|went|came|wrote|broke|brought|sold|forgot|showed)\b|\p{Ll}+ed\b|\p{Ll}+[^s\P{Ll}]s[ \t]+(?:the|my|your|our|his|her|their|its|no|me|us|you|him|them|it)\b)/u,
 );
 
 /**
@@ -165,10 +167,10 @@ const verbAfterSubjectElsewhere = unicodeWords(
 /** An object pronoun right after a bare subject, before its verb ("Merlin me marca…", "Sway m'a sauvé", "Drops mi ha…"). */
 const pronounAfterSubject = /^[ \t]+(?:me|te|se|nos|mi|ti|ci|si|m['’]|t['’]|s['’]|n['’]|ne)(?![\p{L}])/u;
 
-/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"). */
-const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:[\p{Lu}\p{N}][\p{L}\p{N}]*[ \t]+){0,3}$/u;
-/** Up to three capitalised words, then a closing quotation mark not joined to a word ("Fantastical Creatures""; German closes „…“ with “). */
-const quoteClosesAfter = /^(?:[ \t]+[\p{Lu}\p{N}][\p{L}\p{N}]*){0,3}[ \t]*(?:[»”“』」]|["'’](?![\p{L}\p{N}]))/u;
+/** An opening quotation mark not joined to a word, then up to three capitalised words of a title ("« The Time Machine »"), or an ampersand or a plus joining two. */
+const quoteOpensBefore = /(?:[«“„『「‘]|(?<![\p{L}\p{N}])["'])[ \t]*(?:(?:[\p{Lu}\p{N}][\p{L}\p{N}]*|[&+])[ \t]+){0,3}$/u;
+/** Up to three capitalised words, or an ampersand or a plus, then a closing quotation mark not joined to a word ("Fantastical Creatures"", "Harvest & Wine"; German closes „…“ with “). */
+const quoteClosesAfter = /^(?:[ \t]+(?:[\p{Lu}\p{N}][\p{L}\p{N}]*|[&+])){0,3}[ \t]*(?:[»”“』」]|["'’](?![\p{L}\p{N}]))/u;
 
 /**
  * The term inside quotation marks, alone or within a title of a few
@@ -211,6 +213,17 @@ const glossAfterName = new RegExp(
   String.raw`^(?:[ \t]*[(（][ \t]*(${glossArticle}[ \t]+[^)）]{2,80})[)）]|,[ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80})(?:[,.;:!?(（]|$)|[ \t]+[–—-][ \t]+(${glossArticle}[ \t]+[^,.;:!?()（）]{2,80}))`,
   'iu',
 );
+/**
+ * English also glosses a name with no comma, "the" and a noun phrase right
+ * after it, where the name opens the post or a sentence ("Osprey the HOA
+ * landscaping company "trimmed" our hedges", as a context says "Kayak the
+ * travel search site"); a verb there takes its object so ("Ring the bell"),
+ * and a verb is no product's name either. The gloss runs to the first
+ * punctuation or quotation mark.
+ */
+const bareAppositiveAfter = /^[ \t]+(the[ \t]+[^,.;:!?()（）"“”«»]{2,80})/u;
+/** The post's or a full sentence's start right before the name. */
+const opensPostOrSentence = (text: string, index: number) => index === 0 || /[.!?][ \t]+$/u.test(text.slice(Math.max(0, index - 4), index));
 /** What a gloss denies after "not" names what the name is not ("a Lua library, not the fitness band"). */
 const glossNegation = /[ \t,;]+(?:not|nicht|kein\p{L}*|pas|non|no|niet|nie|não)[ \t]+/iu;
 
@@ -231,7 +244,7 @@ const clauseVerb = unicodeWords(
  */
 export function glossOf(text: string, index: number, found: string, otherLanguage: boolean, senseStated: boolean): string | null {
   const after = text.slice(index + found.length, index + found.length + 100);
-  const gloss = glossAfterName.exec(after);
+  const gloss = glossAfterName.exec(after) ?? (opensPostOrSentence(text, index) ? bareAppositiveAfter.exec(after) : null);
   // A dash after a launch's name says what kind of product it is ("Show HN: Acme – a faster way to ship"): where no
   // sense is stated (`senseStated`), any product is the sense, and a kind of product is no other thing.
   if (!gloss || (gloss[3] !== undefined && !senseStated)) return otherLanguage ? bareBracketGloss(after) : null;

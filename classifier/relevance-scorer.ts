@@ -169,6 +169,13 @@ function opensSentence(before: string, ends = sentenceOpener): boolean {
 
 /** A capitalised word or two after the term, then a number: a product and its model ("Osprey Talon 22", "Nook GlowLight 4"). */
 const modelAfterName = /^[ \t]+\p{Lu}[\p{L}\p{N}]*(?:[ \t]+\p{Lu}[\p{L}\p{N}]*)?[ \t]+(\d+)/u;
+/**
+ * "of" and a capitalised word right after the term, in English: the term
+ * opens the name of a work or an institution ("The Ancestry of Fear", "Ring
+ * of Fire", "Bank of America"), where a product's own name is followed by
+ * its line or model, not by "of".
+ */
+const titleOfAfter = /^[ \t]+of[ \t]+(?:the[ \t]+)?\p{Lu}/u;
 /** A year, which dates a thing ("Grand Marquis 1998") where a model's number names it. */
 const year = /^(?:19|20)\d\d$/u;
 
@@ -248,6 +255,14 @@ function ownedAfter(before: string, previous: { word: string; index: number } | 
   const beforeAdjective = previousWord(before.slice(0, previous.index));
   return beforeAdjective !== null && possessive.test(beforeAdjective.word);
 }
+
+/**
+ * "new" or "latest" right before the name, after an article or a
+ * determiner ("the new Crocs Echo", "el nuevo Osprey Talon", "die neue
+ * Ring Cam"): what is new is a release, and the capitalised word after the
+ * name is its line, not another name the term opens.
+ */
+const releasedBefore = /(?<![\p{L}\p{N}])(?:the|a|this|that|el|la|le|der|die|das|den|il|o|de|het)[ \t]+(?:new|latest|nuev[oa]|nouvel(?:le)?|nouveau|neue[nrms]?|nov[oa]|nuov[oa]|nieuwe)[ \t]+$/iu;
 
 interface Occurrence {
   index: number;
@@ -370,10 +385,11 @@ function writingEvidence(
     // Where nothing names the sense, a company's legal form after the name ("Acme Corp") is the brand's own.
     if (
       next && /\p{Ll}/u.test(next[1]) && !mostlyCapitals() && !isKnownName(profile, next[1]) && !model && !tier
-      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60))
+      && (language !== 'de' || reader.isEnglishWord(next[1])) && !ownedAfter(before, previous) && !usedBefore(before.slice(-60)) && !releasedBefore.test(before.slice(-24))
       && !(/^[ \t]/u.test(after) && coinedName(profile, reader, next[1]))
       && !(profile.senseUnstated && companyForm.test(next[1]))
     ) otherNameAfter = true;
+    else if (language === 'en' && titleOfAfter.test(after)) otherNameAfter = true;
   }
   if (profile.commonPhrase && asWord > 0 && asName === 0 && asAcronym === 0) {
     evidence.push({ weight: weights.writtenAsCommonWord, reason: `"${profile.term.toLowerCase()}" written as a common phrase` });
@@ -605,6 +621,19 @@ function cognateKind(profile: SenseProfile, word: string): WordKind {
 
 const katakanaRun = /^[\p{Script=Katakana}ー]+$/u;
 
+/**
+ * Whether the text writes a lower-case word with a capital somewhere, as a
+ * name ("switched from Opera"), not only as the word ("Vivaldi's opera").
+ */
+function writtenCapitalised(text: string, word: string): boolean {
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    const first = text.charAt(at);
+    if (first !== first.toLowerCase()) return true;
+  }
+  return false;
+}
+
 function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[], text: string, foreign: boolean): RelevanceEvidence[] {
   const evidence: RelevanceEvidence[] = [];
   const words = postWords.map(foldWord);
@@ -627,6 +656,7 @@ function vocabularyEvidence(profile: SenseProfile, postWords: readonly string[],
       kind = cognateKind(profile, word);
     }
     if (kind === 'none') continue;
+    if (kind === 'sense' && profile.everydayNameWords.has(word) && !writtenCapitalised(text, word)) continue;
     const near = nearTerm(index, termIndexes, profile.termSequence.length);
     if (kind === 'sense') (near ? found.senseNear : found.senseFar).add(word);
     else if (kind === 'offSense') (near ? found.offNear : found.offFar).add(word);
@@ -680,18 +710,36 @@ const glossNamesSense = 0.35;
  * near the sense's field ("Merlin, o cachorro": a dog is an animal as birds
  * are, and no bird-identifying app).
  */
-function glossEvidence(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): RelevanceEvidence[] {
+function glossAsOtherThing(profile: SenseProfile, text: string, occurrences: Occurrence[], language: string | null): string | null {
   const foreign = inOtherLanguage(language);
   for (const occurrence of occurrences.slice(0, 3)) {
     // What a verb of naming says bears the name ("a poke place called X") reads as a gloss does.
     const gloss = glossOf(text, occurrence.index, occurrence.text, foreign, !profile.senseUnstated) ?? namedThingBefore(text, occurrence.index) ?? nameOfferedFor(text, occurrence.index, occurrence.text);
     if (gloss === null) continue;
     const words = glossedWords(wordsOf(gloss), language, profile.termWords);
-    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return [];
-    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return [];
-    return [{ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` }];
+    if (words.some((word) => profile.senseWords.has(foldWord(word)) || (foreign && profile.senseCognates.cognateOf(word) !== null))) return null;
+    if (profile.meaning.read(words, profile.termWords, isProductWord).leaning >= glossNamesSense) return null;
+    return gloss;
   }
-  return [];
+  return null;
+}
+
+/** What the post's words say of the sense: the vocabularies' words and the vectors' leaning. */
+function wordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null): RelevanceEvidence[] {
+  return [...vocabularyEvidence(profile, words, text, inOtherLanguage(language)), ...meaningEvidence(profile, words)];
+}
+
+/**
+ * Where a gloss names the name as something else, the writer has said what
+ * the post is about: its words, the gloss's own and what it denies ("a Lua
+ * library for HTTP retries, not the fitness band") among them, describe
+ * that thing, so they tell against the sense ("the Rust futures crate" of a
+ * typeface whose context rules out "future"), never for it ("Halide (the
+ * DSL)" of a camera app, the DSL read near an app by the vectors; "Ring
+ * (Schmuck) online bestellt": jewellery is ordered online too).
+ */
+function glossedPostWordEvidence(profile: SenseProfile, words: readonly string[], text: string, language: string | null): RelevanceEvidence[] {
+  return wordEvidence(profile, words, text, language).filter((item) => item.weight < 0);
 }
 
 const domainName = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\b/gu;
@@ -704,7 +752,7 @@ function onDomain(host: string, domains: readonly string[]): boolean {
 function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonly string[]): { evidence: RelevanceEvidence[]; productsNamed: number } {
   const evidence: RelevanceEvidence[] = [];
   const lower = post.text.toLowerCase();
-  const named = profile.products.filter((product) => product.pattern.test(lower));
+  const named = profile.products.filter((product) => product.pattern.test(lower) && (!product.everydayWord || writtenCapitalised(post.text, product.name.toLowerCase())));
   if (named.length > 0) evidence.push({ weight: weights.productNamed, reason: `names ${listWords(named.map((product) => product.name))}` });
 
   const wordRun = profile.ruledOutNames.length > 0 ? ` ${words.join(' ')} ` : '';
@@ -735,16 +783,23 @@ function nameEvidence(profile: SenseProfile, post: RelevancePost, words: readonl
  * part of another name ("Lantern events" of a calendar app), so only one the
  * post does not write in lower case counts there.
  */
-function namesakeKindEvidence(profile: SenseProfile, words: readonly string[], text: string, occurrences: readonly Occurrence[]): RelevanceEvidence[] {
+function namesakeKindEvidence(profile: SenseProfile, postWords: readonly string[], words: readonly string[], text: string, occurrences: readonly Occurrence[]): RelevanceEvidence[] {
   if (profile.namesakeKinds.size === 0) return [];
   const folded = words.map(foldWord);
   const length = profile.termSequence.length;
-  const isKind = (word: string | undefined): word is string => word !== undefined && profile.namesakeKinds.has(word);
+  // The word as the post writes it, or as the glossary reads it: the context's own word may be the post's too
+  // ("cafés … named Nook" beside "el Nook Café", where the glossary reads "café" as "coffee").
+  const kindAt = (index: number): string | undefined => {
+    if (index < 0 || index >= words.length) return undefined;
+    const written = foldWord(postWords[index]);
+    if (profile.namesakeKinds.has(written)) return written;
+    return profile.namesakeKinds.has(folded[index]) ? folded[index] : undefined;
+  };
   const kindAfterMayBeName = occurrences.some((occurrence) => !followedByLowerCase(text, occurrence));
   for (const index of termIndexesIn(folded, profile.termSequence)) {
-    const before = folded[index - 1];
-    const after = folded[index + length];
-    const beside = isKind(before) ? before : isKind(after) && kindAfterMayBeName ? after : undefined;
+    const before = kindAt(index - 1);
+    const after = kindAt(index + length);
+    const beside = before ?? (kindAfterMayBeName ? after : undefined);
     if (beside) return [{ weight: weights.namesakeKindBeside, reason: `"${profile.term}" names ${/^[aeiou]/u.test(beside) ? 'an' : 'a'} ${beside}, which the context rules out` }];
   }
   return [];
@@ -797,10 +852,10 @@ export function scoreRelevance(
   if (senseUnstated) evidence.push(...unstatedSenseEvidence(profile, post, occurrences.prose, language));
   if (profile.ambiguous && !senseUnstated) evidence.push(...peerNameEvidence(profile, post.text, occurrences.prose, reader));
   const words = glossedWords(postWords, language, profile.termWords);
-  evidence.push(...vocabularyEvidence(profile, words, post.text, inOtherLanguage(language)));
-  evidence.push(...meaningEvidence(profile, words));
-  evidence.push(...glossEvidence(profile, post.text, occurrences.prose, language));
-  evidence.push(...namesakeKindEvidence(profile, words, post.text, occurrences.prose));
+  const gloss = glossAsOtherThing(profile, post.text, occurrences.prose, language);
+  evidence.push(...(gloss === null ? wordEvidence(profile, words, post.text, language) : glossedPostWordEvidence(profile, words, post.text, language)));
+  if (gloss !== null) evidence.push({ weight: weights.glossedAsOtherThing, reason: `"${profile.term}" glossed as something else (${gloss.trim()})` });
+  evidence.push(...namesakeKindEvidence(profile, postWords, words, post.text, occurrences.prose));
   const names = nameEvidence(profile, post, words);
   evidence.push(...names.evidence);
   if (learned && learned.weight !== 0) {

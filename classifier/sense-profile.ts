@@ -15,6 +15,8 @@ export interface NamedProduct {
   pattern: RegExp;
   /** The company's own product, as opposed to a competitor. */
   own: boolean;
+  /** One everyday English word ("Opera", "Brave"): the product only where the post capitalises it, the word itself otherwise ("Vivaldi's opera"). */
+  everydayWord: boolean;
 }
 
 /** What a keyword means, read once from its context, its group and the company profile. */
@@ -84,6 +86,12 @@ export interface SenseProfile {
   products: NamedProduct[];
   /** Lower-case words of the products' names ("silicon", "valley", "bank"). */
   productNameWords: ReadonlySet<string>;
+  /**
+   * Words of the sense only as a product's name that is one everyday English
+   * word ("opera" of a browser's competitor Opera): a word of the sense only
+   * where the post capitalises it.
+   */
+  everydayNameWords: ReadonlySet<string>;
   /** `@term` or `#term`, spaces removed. */
   handlePattern: RegExp;
   /** Hosts that belong to the meant sense (the website, domains in the context). */
@@ -307,11 +315,19 @@ export function buildSenseProfile(
     const trimmed = name?.trim();
     if (!trimmed || named.has(trimmed.toLowerCase())) return;
     named.add(trimmed.toLowerCase());
-    products.push({ name: trimmed, pattern: wholeWordPattern(trimmed, false), own });
+    const everydayWord = wordsOf(trimmed).length === 1 && readers.english.isEnglishWord(trimmed);
+    products.push({ name: trimmed, pattern: wholeWordPattern(trimmed, false), own, everydayWord });
   };
   addProduct(company?.name, true);
   for (const competitor of company?.competitors ?? []) addProduct(competitor, false);
-  for (const product of products) for (const word of contentWordsOf(product.name)) if (!termWords.has(word)) senseWords.add(word);
+  const everydayNameWords = new Set<string>();
+  for (const product of products) {
+    for (const word of contentWordsOf(product.name)) {
+      if (termWords.has(word) || senseWords.has(word)) continue;
+      senseWords.add(word);
+      if (product.everydayWord) everydayNameWords.add(word);
+    }
+  }
 
   const categories = categoriesOf(senseWords, vocabularies);
   const relatedWords = new Set<string>();
@@ -356,6 +372,7 @@ export function buildSenseProfile(
     namesakeKinds: new WordFamilySet(namesakeKinds),
     products,
     productNameWords: new Set(products.flatMap((product) => product.name.toLowerCase().split(/\s+/u))),
+    everydayNameWords,
     handlePattern: new RegExp(`[@#]${termHandle}(?![\\p{L}\\p{N}])`, 'iu'),
     senseDomains: [...senseDomains],
     offSenseDomains: [...offSenseDomains],

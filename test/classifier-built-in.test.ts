@@ -21,6 +21,8 @@ const pebble: ClassifiedKeyword = {
 };
 /** Pebble with a context that names its sense and rules nothing out: how a post writes the name decides. */
 const pebbleApp: ClassifiedKeyword = { ...pebble, id: 'kw_pebble_app', context: 'Pebble, the habit-tracking app for iPhone and Android.' };
+/** A budgeting app named by a word of boats and ports, for glosses. */
+const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
 /** A person's name too: readings of an English word's use must leave it alone. */
 const weberGrills: ClassifiedKeyword = { id: 'kw_weber', term: 'Weber', kind: 'competitor', context: 'Weber, the maker of grills and barbecues.', groupDescription: null };
 const tablo: CompanyProfile = {
@@ -139,6 +141,10 @@ describe('built-in classifier', () => {
       post('The Harbor Summit has carried my laptop every day for three years.', pack),
     );
     expect(owned.relevance).toBeGreaterThan(named.relevance + 5);
+    // So after "the new", which announces a release: the word after the name is its line.
+    const [released] = await classify(post('The new Harbor Summit has carried my laptop every day for three weeks.', pack));
+    expect(released.relevance).toBeGreaterThan(named.relevance + 5);
+    expect(released.note).not.toContain('part of another name');
   });
 
   it('reads a common word owned or opening a sentence as its bare subject as a name, and with an article as the word', async () => {
@@ -212,6 +218,7 @@ describe('built-in classifier', () => {
       ['Hat jemand Erfahrung mit Pebble auf dem iPad? Ich frage für meine Tochter.', 'Pebble auf dem iPad: hat jemand Erfahrung mit? Ich frage für meine Tochter.'],
       ['Iemand ervaring met Pebble op de iPad? Vraag het voor mijn dochter.', 'Pebble op de iPad: iemand ervaring met? Vraag het voor mijn dochter.'],
       ['Je suis passé à Pebble la semaine dernière, pour ma fille.', 'Pebble la semaine dernière: je suis passé à, pour ma fille.'],
+      ['Just donated to Pebble after two years of streaks. Worth every cent.', 'Just Pebble, donated to after two years of streaks. Worth every cent.'],
     ];
     for (const [used, control] of pairs) expect(await relevanceGap(pebbleApp, used, control), used).toBeGreaterThan(5);
   });
@@ -244,6 +251,9 @@ describe('built-in classifier', () => {
     expect(present).toBeGreaterThan(8);
     const [past] = await classify(post('Pebble caught me skipping days three times in March, and I finally stopped.', pebbleApp));
     expect(past.relevance).toBeGreaterThanOrEqual(40);
+    // A verb in "-s" that a plural noun might be ("shows"), before an object, which a noun takes no more than a name.
+    const withObject = await relevanceGap(pebbleApp, 'New phone, but Pebble shows no streaks from last year.', 'New phone, but Pebble shows from last year, no streaks.');
+    expect(withObject).toBeGreaterThan(8);
   });
 
   it('reads a lower-case common word after an article, or before "of", as a common noun, a little further from the name', async () => {
@@ -316,7 +326,6 @@ describe('built-in classifier', () => {
   });
 
   it('reads a gloss after a name, or what a verb of naming says bears it, that names no part of the sense as the writer saying it is something else, in any language', async () => {
-    const budget: ClassifiedKeyword = { id: 'kw_harbor_money', term: 'Harbor', kind: 'topic', context: 'Harbor, the personal budgeting app. Not ports, boats or the Harbor juice bar.', groupDescription: null };
     const [plain, ...glossed] = await classify(
       post('Harbor raised my subscription again and the sync still breaks every week.', budget),
       post('Harbor, the old ferry across the bay, raised my ticket again and still breaks down every week.', budget),
@@ -339,6 +348,54 @@ describe('built-in classifier', () => {
     expect(namedSense.note).not.toContain('glossed');
     expect(dashedSense.note).not.toContain('glossed');
     expect(clause.note).not.toContain('glossed');
+  });
+
+  it('reads a gloss\'s words, and what it denies, as the other thing\'s: never for the sense, still against it', async () => {
+    const [denied, against] = await classify(
+      post('Harbor (a Lua library for HTTP retries, not the budgeting app) swallows the response body. How do I read the header?', budget),
+      post('Harbor (the ferry to the boats in the port) was late again today.', budget),
+    );
+    expect(denied.note).toContain('"Harbor" glossed as something else (a Lua library for HTTP retries)');
+    expect(denied.note).not.toContain('context words');
+    expect(denied.relevance).toBeLessThan(30);
+    expect(against.note).toContain('words of an excluded sense');
+  });
+
+  it('reads "of" and a capitalised word after the term, in English, as the name of a work or an institution the term opens', async () => {
+    const [title] = await classify(post('The Pebble of Doom is a brilliant fantasy novel. The last fifty pages wrecked me.', pebbleApp));
+    expect(title.note).toContain('"Pebble" is part of another name');
+    expect(title.relevance).toBeLessThan(40);
+    // The same words, "of" and its capital away from the name.
+    expect(await relevanceGap(pebbleApp, 'The Pebble streak of Doom is a brilliant nudge.', 'The Pebble of Doom streak is a brilliant nudge.')).toBeGreaterThan(5);
+  });
+
+  it('reads a title in quotation marks whose capitalised words an ampersand joins as a title', async () => {
+    const [joined] = await classify(post('Dorffest unter dem Motto "Pebble & Wine", Eintritt 12 €, der Wein aus dem Tetrapack.', pebbleApp));
+    expect(joined.note).toContain('in quotation marks, as a title or the word');
+  });
+
+  it('reads "the" and a noun phrase right after a name that opens a sentence, with no comma, as a gloss', async () => {
+    const [other] = await classify(post('Harbor the landscaping company "trimmed" our hedges down to sticks. Nobody asked them to.', budget));
+    expect(other.note).toContain('"Harbor" glossed as something else (the landscaping company');
+    expect(other.relevance).toBeLessThan(40);
+    // A phrase naming the sense glosses nothing; mid-sentence, "the" opens what the verb says of the name.
+    for (const text of ['Harbor the budgeting app finally synced my bank without a fight.', 'Is Harbor the best way to split rent with flatmates?']) {
+      const [read] = await classify(post(text, budget));
+      expect(read.note, text).not.toContain('glossed');
+    }
+  });
+
+  it('reads a competitor\'s name that is one everyday English word as the product only where the post capitalises it', async () => {
+    const browser: ClassifiedKeyword = { id: 'kw_vivaldi', term: 'Vivaldi', kind: 'brand', context: 'Vivaldi, the web browser. Not the composer and his music.', groupDescription: null };
+    const maker: CompanyProfile = { name: 'Vivaldi Technologies', description: 'Makes the Vivaldi web browser.', website: null, competitors: ['Chrome', 'Opera'], guidelines: null };
+    const [word, name] = await classify(
+      post("Vivaldi's opera Orlando furioso returns to the stage in Ferrara next spring.", browser, maker),
+      post('Vivaldi feels faster than Opera on my old laptop.', browser, maker),
+    );
+    expect(word.note).not.toContain('names Opera');
+    expect(word.note).not.toContain('context words opera');
+    expect(word.relevance).toBeLessThan(40);
+    expect(name.note).toContain('names Opera');
   });
 
   it('reads the term offered as a name for something as that thing, by the head of its phrase, not the words describing it', async () => {
@@ -441,7 +498,8 @@ describe('built-in classifier', () => {
     const [owned, ownedPastKind, notOwned] = await classify(
       post('Great, my new Kestrel Talon arrived with a broken buckle.', packs),
       post('Il mio zaino Kestrel Talon è arrivato con una fibbia rotta.', packs),
-      post('Great, the new Kestrel Talon arrived with a broken buckle.', packs),
+      // Not "the new Kestrel Talon": after "the new" the word after the name is the release's line.
+      post('Great, the Kestrel Talon arrived with a broken buckle.', packs),
     );
     expect(owned.note).not.toContain('part of another name');
     expect(ownedPastKind.note).not.toContain('part of another name');
@@ -512,6 +570,10 @@ describe('built-in classifier', () => {
     expect(named.note).toContain('names a restaurant');
     expect(named.relevance).toBeLessThan(40);
     expect(event.note).toContain('names an event');
+    // The context's own word as the post writes it, where the glossary reads it as another ("café" as "coffee").
+    const cafes: ClassifiedKeyword = { ...planner, id: 'kw_lantern_cafes', context: 'Lantern, the calendar and planner app for Mac and iPhone. Not cafés and restaurants named Lantern.' };
+    const [cafe] = await classify(post('¿Por qué el Lantern Café cobra 5 € por un café con leche? Está bonito, pero no tanto.', cafes));
+    expect(cafe.note).toContain('names a café, which the context rules out');
   });
 
   it('reads a term listed or weighed beside another name as one of its peers, in any language', async () => {
