@@ -3,6 +3,7 @@ import type { Intent } from '../vocabulary/classification-values.ts';
 import { orderedIntents } from './classification.ts';
 import type { SentimentReading } from './sentiment.ts';
 import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
+import { clausesOf } from './post-sentences.ts';
 import { stanceCues } from './stance-cues.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 
@@ -255,7 +256,6 @@ const beatsWhatFollows = unicodeWords(/\b(?:beats?|outperforms?|le gana(?: a)?|s
 const capitalisedWord = /(?<![\p{L}\p{N}])\p{N}*\p{Lu}[\p{L}\p{N}-]+/gu;
 /** What may stand before a name that opens a sentence: "The Shimano brakes", "La Yamaha", "Die Em-eukal Drops". */
 const openingArticle = /^(?:the|my|our|la|le|el|les|los|las|der|die|das|de|het|o|a|il|lo)?$/iu;
-const sentencesOfPost = /[^.!?;。！？\n]+/gu;
 /** A colon, a clock's or a score's ("6:40") aside. */
 const colon = /(?<!\d)[:：]|[:：](?!\d)/u;
 
@@ -355,7 +355,7 @@ export function comparisonWinner(text: string, termPattern: RegExp, language: st
   const lowerText = text.toLowerCase();
   if (losesAfterTurn(text, lowerText, termPattern)) return 'other';
   if (!mayWinBy.test(lowerText)) return winner;
-  for (const [whole] of text.matchAll(sentencesOfPost)) {
+  for (const whole of clausesOf(text)) {
     const sentence = verdictClause(text, whole, termPattern, language, isEnglishWord);
     // A verdict after the colon is read for the tracked side alone: another side's ("X vs Y: Y is…") moved no
     // development post and cost the holdout of rounds 1 and 2 one.

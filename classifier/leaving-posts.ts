@@ -1,4 +1,5 @@
 import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
+import { clausesOf, sentencesOf } from './post-sentences.ts';
 import { unicodeWords } from './unicode-word-boundaries.ts';
 
 /**
@@ -57,7 +58,6 @@ const namedDestination = /^(?:\S+ ){0,2}?[\p{Lu}\p{Script=Katakana}]/u;
 const movedFrom = unicodeWords(/\b(?:from|von|van)\b/u);
 /** Words read as the product moved to: "a Reolink PoE doorbell", "the Vivaldi browser". */
 const destinationWords = 4;
-const clauses = /[^.!?;。！？\n]+/gu;
 
 /** Which way a post moves between the product tracked and another: `leaves` it, `joins` it, or neither. */
 export type TrackedMove = 'leaves' | 'joins' | null;
@@ -86,7 +86,7 @@ export function trackedMove(text: string, namePattern: RegExp): TrackedMove {
     const from = text.slice(0, japanese.index).match(movedFromInJapanese);
     if (!from || from[0].search(namePattern) >= 0) return 'leaves';
   }
-  for (const [clause] of text.matchAll(clauses)) {
+  for (const clause of clausesOf(text)) {
     const clauseLower = clause.toLowerCase();
     const moved = mayHaveMovedTo.test(clauseLower, lower) ? movedTo.exec(clauseLower) : null;
     if (!moved?.groups) continue;
@@ -116,7 +116,6 @@ const leavingVerdict = unicodeWords(
 const disappointedVerdict = unicodeWords(
   /^\s*(?:(?:so |such a |what a |too |a )?(?:sad|disappointing|shame|pity|bad|letdown)|(?:zu |echt |sehr )?(?:schade|enttäuschend)|(?:quel |vraiment )?(?:dommage|décevant)|(?:qué |una )?(?:lástima|pena)|(?:muy )?decepcionante|(?:que )?pena|(?:che )?peccato|deludente|(?:echt |heel )?(?:jammer|teleurstellend)|szkoda|rozczarowujące|synd|(?:残念|がっかり)(?:だ|です)?)[.!…。！]*\s*$/u,
 );
-const sentences = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
 
 /**
  * The post closes on a sentence that only says the writer left, after a
@@ -128,6 +127,6 @@ const sentences = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
  * posts of the development sets are negative (the corpora hold none).
  */
 export function closesOnVerdict(text: string): boolean {
-  const told = text.toLowerCase().match(sentences)?.filter((sentence) => sentence.trim() !== '') ?? [];
+  const told = sentencesOf(text.toLowerCase()).filter((sentence) => sentence.trim() !== '');
   return told.length > 1 && (leavingVerdict.test(told[told.length - 1]) || disappointedVerdict.test(told[told.length - 1]));
 }

@@ -3,6 +3,7 @@ import type { Sentiment as SentimentLabel } from '../vocabulary/classification-v
 import { wordsOf } from './content-words.ts';
 import { unicodeWords, wordCharacter } from './unicode-word-boundaries.ts';
 import { LiteralGuardedPattern } from './literal-guarded-pattern.ts';
+import { sentencesOf } from './post-sentences.ts';
 import { WordBoundedPattern } from './word-bounded-pattern.ts';
 import { afinnNotOpinions, cessationWords, contrastWords, diminishers, intensifiers, negators, opinionLexicons, regretWords } from './opinion-lexicon.ts';
 
@@ -419,7 +420,6 @@ const emoticons = [
   { pattern: /(?<![\p{L}\p{N}])(?:[:;=]-?[)\]dp]|<3|\^_?\^)(?![\p{L}\p{N}])/gu, score: 2 },
   { pattern: /(?<![\p{L}\p{N}/])(?:[:;=]'?-?[([/])(?![\p{L}\p{N}/])/gu, score: -2 },
 ];
-const sentenceEnd = /[^.!?。！？\n]+[.!?。！？\n]*/gu;
 
 /**
  * Opinion words in a question are mostly hypothetical ("what's a good
@@ -512,7 +512,7 @@ export function readSentiment(
   let closer = '';
   let beforeCloser = '';
   let sentences = 0;
-  for (const sentence of prose.match(sentenceEnd) ?? []) {
+  for (const sentence of sentencesOf(prose)) {
     if (sentence.trim() === '') continue;
     const weight = isQuestion(sentence) ? questionWeight : 1;
     const first = cues.length;
