@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import type { KeywordRow } from './keyword-store.ts';
 import { isWholeLookback, type OwedLookback, oweLookback, takeOwedLookback, takeOwedLookbacksOfRunningKeywords } from './owed-lookback-store.ts';
 import { deferPollsBehindLookback } from './poll-schedule-store.ts';
+import { platformOfStorefrontKey } from './review-sources.ts';
 
 /** Queues a look-back job in the transaction given: the caller's queue (a subgraph's context, a job's). */
 export type SendLookback = (tx: postgres.TransactionSql<{}>, lookback: OwedLookback) => Promise<unknown>;
@@ -12,7 +13,7 @@ export const keywordRuns = (keyword: Pick<KeywordRow, 'muted' | 'pausedForCap'>)
 /** The poll rows a look-back reads (null: every one of the keyword, a new keyword's). */
 function polledPlatformsOf(lookback: OwedLookback): string[] | null {
   if (isWholeLookback(lookback)) return null;
-  return [...(lookback.platforms ?? []), ...(lookback.feedUrls?.length ? ['rss'] : []), ...(lookback.storefronts ?? []).map((key) => key.split(':')[0])];
+  return [...(lookback.platforms ?? []), ...(lookback.feedUrls?.length ? ['rss'] : []), ...(lookback.storefronts ?? []).map(platformOfStorefrontKey)];
 }
 
 async function startLookback(tx: postgres.TransactionSql<{}>, lookback: OwedLookback, firstPollAt: Date, send: SendLookback) {

@@ -18,6 +18,9 @@ export function reviewStorefrontKeys(source: Pick<ReviewSourceRow, 'platform' | 
   return (source.countries.length ? source.countries : ['']).map((country) => `${source.platform}:${source.sourceId}:${country}`);
 }
 
+/** The review platform a storefront key (reviewStorefrontKeys) names. */
+export const platformOfStorefrontKey = (key: string) => key.slice(0, key.indexOf(':'));
+
 /**
  * Review sources as stored (spec 2.3): a link is resolved to its platform and
  * id, countries default to the link's storefront (else `us`) and apply only
