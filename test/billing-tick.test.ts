@@ -157,8 +157,10 @@ describe('the wallet (spec 3.2)', () => {
     await chargeDailyKeywordFees(sql, '2028-03-02');
     const eventsBefore = (await eventsOf(sql, workspaceId)).length;
     const now = new Date('2028-03-02T09:00:00Z');
-    expect((await patchKeyword(sql, workspaceId, first.id, { muted: false }, now, {})).keyword).toMatchObject({ muted: false, pausedForBalance: false });
-    await expect(patchKeyword(sql, workspaceId, second.id, { muted: false }, now, {})).rejects.toMatchObject({ extensions: { code: 'insufficient_balance' } });
+    // Keywords seeded without a start owe no look-back.
+    const lookback = { firstPollAt: now, send: () => Promise.reject(new Error('no look-back is owed')) };
+    expect((await patchKeyword(sql, workspaceId, first.id, { muted: false }, now, {}, lookback)).keyword).toMatchObject({ muted: false, pausedForBalance: false });
+    await expect(patchKeyword(sql, workspaceId, second.id, { muted: false }, now, {}, lookback)).rejects.toMatchObject({ extensions: { code: 'insufficient_balance' } });
     expect(await keywordRow(sql, second.id)).toMatchObject({ muted: true, pausedForBalance: true });
     expect(await eventsOf(sql, workspaceId)).toHaveLength(eventsBefore);
   });

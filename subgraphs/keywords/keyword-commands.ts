@@ -152,7 +152,7 @@ export async function patchKeyword(
   rawPatch: unknown,
   now: Date,
   readers: SourceReaders,
-  lookback?: LookbackOfWrite,
+  lookback: LookbackOfWrite,
 ): Promise<KeywordWrite> {
   const patch = parseInput(keywordPatchInput, rawPatch);
   let term = patch.term?.term ?? '';
@@ -199,12 +199,11 @@ export async function patchKeyword(
       // A cap raised, removed or set at or under this period's count resumes or caps at once (3.1).
       const updated = await applyCapChange(tx, current, (await updateKeyword(tx, workspaceId, id, changes))!, now);
       const added = { platforms: platformsAdded(current.platforms, updated.platforms), ...(await saveSources(tx as unknown as Sql, id, feeds, patch, readers)) };
-      // A rename has no look-back (spec 4.2). New platforms and sources with a look-back of their own (`lookback`)
-      // are first polled regularly at `firstPollAt`, not beside it; without one, at once, and a keyword this write
-      // starts has the look-back it is owed queued by the poll scheduler's next pass. The owed look-back is taken
-      // before the poll rows, the order the scheduler's pass takes them in.
-      if (lookback) await lookBackOrWait(tx, updated, lookbackOfAdded(id, { platforms: added.platforms, feedUrls: added.feeds, storefronts: added.reviewSources }), lookback.firstPollAt, lookback.send);
-      await syncKeywordPolls(tx, id, searchPlatforms, lookback?.firstPollAt ?? now);
+      // A rename has no look-back (spec 4.2). New platforms and sources have a look-back of their own, and are first
+      // polled regularly at `firstPollAt`, not beside it. The owed look-back is taken before the poll rows, the order
+      // the scheduler's pass takes them in.
+      await lookBackOrWait(tx, updated, lookbackOfAdded(id, { platforms: added.platforms, feedUrls: added.feeds, storefronts: added.reviewSources }), lookback.firstPollAt, lookback.send);
+      await syncKeywordPolls(tx, id, searchPlatforms, lookback.firstPollAt);
       return { keyword: updated };
     })) as KeywordWrite;
     // This process's requests read the new term from here on, not only once the notification arrives.
